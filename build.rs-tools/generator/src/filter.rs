@@ -1,0 +1,56 @@
+//! The checked-in filter files (`build.rs-tools/generator/filters/*.toml`).
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Filter {
+    /// Headers whose items are bound (paths below `include/`).
+    pub(crate) files: Vec<String>,
+    /// Headers whose functions make up the loaded function table.
+    pub(crate) function_files: Vec<String>,
+    /// Headers whose items are taken from another crate instead (hipblas-sys
+    /// reuses hip-sys's types).
+    #[serde(default)]
+    pub(crate) reuse_files: Vec<String>,
+    /// Items left out, each with its reason.
+    #[serde(default)]
+    pub(crate) block: Vec<Block>,
+    /// Bindings resolved from another symbol on older runtimes.
+    #[serde(default)]
+    pub(crate) legacy_symbol: Vec<LegacySymbol>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Block {
+    pub(crate) item: String,
+    #[allow(dead_code)] // read by people: every exclusion states its reason
+    pub(crate) reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LegacySymbol {
+    pub(crate) binding: String,
+    pub(crate) symbol: String,
+    pub(crate) before_major: u32,
+}
+
+pub(crate) fn load(path: &Path) -> Result<Filter> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let filter: Filter =
+        toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    for b in &filter.block {
+        anyhow::ensure!(
+            !b.reason.trim().is_empty(),
+            "{}: block `{}` has no reason",
+            path.display(),
+            b.item
+        );
+    }
+    Ok(filter)
+}

@@ -1,0 +1,101 @@
+//! Regenerates every committed binding of the workspace from the ROCm headers.
+//!
+//! ```text
+//! cargo run -p hip-generator            # fetch the headers if missing, regenerate all
+//! cargo run -p hip-generator -- hip     # only hip-sys
+//! cargo run -p hip-generator -- --headers DIR
+//! ```
+//!
+//! bindgen runs here and only here: users of the crates never need libclang or
+//! ROCm to build them. The output is committed; CI regenerates it and fails
+//! when it differs.
+
+mod emit;
+mod filter;
+mod library;
+mod report;
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() -> Result<()> {
+    let root = workspace_root();
+    let mut headers: Option<PathBuf> = None;
+    let mut only: Vec<String> = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
+            "-h" | "--help" => {
+                println!("usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas]...]");
+                return Ok(());
+            }
+            name => only.push(name.to_owned()),
+        }
+    }
+    let headers = match headers {
+        Some(h) => h,
+        None => default_headers(&root)?,
+    };
+    let include = headers.join("usr/include");
+    if !include.join("hip/hip_runtime_api.h").exists() {
+        bail!(
+            "no ROCm headers under {}: run build.rs-tools/scripts/fetch-rocm-headers.sh",
+            include.display()
+        );
+    }
+    let provenance = std::fs::read_to_string(headers.join("PACKAGES"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim_end_matches(".deb").to_owned())
+        .collect::<Vec<_>>();
+
+    for lib in library::all(&root) {
+        if !only.is_empty() && !only.iter().any(|o| o == lib.name) {
+            continue;
+        }
+        library::generate(&lib, &include, &provenance)
+            .with_context(|| format!("generating {}", lib.name))?;
+    }
+    Ok(())
+}
+
+fn workspace_root() -> PathBuf {
+    // build.rs-tools/generator -> workspace root
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("the generator lives two folders below the workspace root")
+        .to_path_buf()
+}
+
+/// The unpacked header packages: fetched on first use.
+fn default_headers(root: &Path) -> Result<PathBuf> {
+    let dir = root.join("build.rs-tools/rocm-headers");
+    if !dir.join("usr/include/hip/hip_runtime_api.h").exists() {
+        eprintln!("hip-generator: headers missing, fetching them");
+        let status = Command::new("bash")
+            .arg(root.join("build.rs-tools/scripts/fetch-rocm-headers.sh"))
+            .status()
+            .context("running fetch-rocm-headers.sh")?;
+        if !status.success() {
+            bail!("fetch-rocm-headers.sh failed ({status})");
+        }
+    }
+    Ok(dir)
+}
+
+/// Formats a generated file in place with the toolchain's rustfmt, so the
+/// committed output matches `cargo fmt`.
+pub(crate) fn rustfmt(path: &Path) -> Result<()> {
+    let status = Command::new("rustfmt")
+        .args(["--edition", "2021"])
+        .arg(path)
+        .status()
+        .context("running rustfmt")?;
+    if !status.success() {
+        bail!("rustfmt failed on {}", path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,9 @@
+//! Publishes the ROCm header version the bindings were generated from to
+//! dependent build scripts (`DEP_AMDHIP64_HEADERS_VERSION`), as git2's
+//! libgit2-sys does. Nothing is compiled or linked: the runtime is opened
+//! at run time.
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:headers_version=6.4.3");
+    println!("cargo:minimum_runtime=5.7");
+}
