@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need, when missing:
+#   libamdhip64-5, libamdhip64-dev, rocm-device-libs, hipcc  (tier 2: the real
+#     ROCm 5.2.3 runtime, hiprtc, and hipcc for ahead-of-time kernel builds)
+#   libclang-dev, clang  (the binding generator's staleness check)
+# Prints what it did; exits non-zero only when an install was needed and failed.
+set -euo pipefail
+
+packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all present (${packages[*]})"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "install-deps: not root and no sudo: cannot install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
