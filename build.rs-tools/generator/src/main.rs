@@ -4,6 +4,7 @@
 //! cargo run -p hip-generator            # fetch the headers if missing, regenerate all
 //! cargo run -p hip-generator -- hip     # only hip-sys
 //! cargo run -p hip-generator -- --headers DIR
+//! cargo run -p hip-generator -- systest # compare layouts with the C compiler's
 //! ```
 //!
 //! bindgen runs here and only here: users of the crates never need libclang or
@@ -14,6 +15,7 @@ mod emit;
 mod filter;
 mod library;
 mod report;
+mod systest;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -23,6 +25,7 @@ fn main() -> Result<()> {
     let root = workspace_root();
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
+    let mut systest = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -31,6 +34,7 @@ fn main() -> Result<()> {
                 println!("usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas]...]");
                 return Ok(());
             }
+            "systest" => systest = true,
             name => only.push(name.to_owned()),
         }
     }
@@ -51,12 +55,43 @@ fn main() -> Result<()> {
         .map(|l| l.trim_end_matches(".deb").to_owned())
         .collect::<Vec<_>>();
 
+    if systest {
+        return run_systest(&root, &include, &only);
+    }
+
     for lib in library::all(&root) {
         if !only.is_empty() && !only.iter().any(|o| o == lib.name) {
             continue;
         }
         library::generate(&lib, &include, &provenance)
             .with_context(|| format!("generating {}", lib.name))?;
+    }
+    Ok(())
+}
+
+fn run_systest(root: &Path, include: &Path, only: &[String]) -> Result<()> {
+    let mut failed = false;
+    for lib in library::all(root) {
+        if (!only.is_empty() && !only.iter().any(|o| o == lib.name))
+            || !lib.out_dir.join("types.rs").exists()
+        {
+            continue;
+        }
+        let outcome =
+            systest::run(&lib, include).with_context(|| format!("systest of {}", lib.name))?;
+        for m in &outcome.mismatches {
+            eprintln!("systest {}: MISMATCH {m}", lib.name);
+        }
+        println!(
+            "systest {}: {} sizes, alignments and offsets compared with the C compiler, {} mismatches",
+            lib.name,
+            outcome.checked,
+            outcome.mismatches.len()
+        );
+        failed |= !outcome.mismatches.is_empty();
+    }
+    if failed {
+        bail!("layouts differ between C and Rust");
     }
     Ok(())
 }
