@@ -141,6 +141,12 @@ pub(crate) fn functions(lib: &Library, split: &Split, filter: &Filter) -> Result
     let accessor: syn::Expr = syn::parse_str(lib.accessor)?;
     let unavailable: syn::Path = syn::parse_str(lib.unavailable)?;
     let n = split.functions.len();
+    // The same imports as `types.rs`: the wrappers' signatures name types
+    // another crate provides (hipblas-sys reuses hip-sys's).
+    let prelude: TokenStream = lib
+        .prelude
+        .parse()
+        .map_err(|e| anyhow::anyhow!("prelude of {}: {e}", lib.name))?;
 
     let mut fields = Vec::new();
     let mut resolves = Vec::new();
@@ -239,6 +245,7 @@ pub(crate) fn functions(lib: &Library, split: &Split, filter: &Filter) -> Result
         #![allow(non_snake_case, clippy::too_many_arguments, clippy::missing_safety_doc)]
         #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
         use super::types::*;
+        #prelude
         #[allow(unused_imports)]
         use ::core::ffi::*;
 

@@ -108,6 +108,9 @@ pub type hipStreamCallback_t = ::std::option::Option<
 pub type hiprtcLinkState = *mut ihiprtcLinkState;
 #[doc = " hiprtc program"]
 pub type hiprtcProgram = *mut _hiprtcProgram;
+pub type hipFloatComplex = float2;
+pub type hipDoubleComplex = double2;
+pub type hipComplex = hipFloatComplex;
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct __BindgenBitfieldUnit<Storage> {
@@ -131,7 +134,7 @@ pub struct hipJitCacheMode(pub ::std::os::raw::c_uint);
 pub struct hipJitFallback(pub ::std::os::raw::c_uint);
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
-pub struct _bindgen_ty_1(pub ::std::os::raw::c_uint);
+pub struct _bindgen_ty_2(pub ::std::os::raw::c_uint);
 #[doc = " /"]
 #[doc = " /**"]
 #[doc = " hipDeviceArch_t"]
@@ -846,6 +849,18 @@ pub struct hipFunction_attribute(pub ::std::os::raw::c_uint);
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipPointer_attribute(pub ::std::os::raw::c_uint);
+#[repr(C)]
+#[derive(Debug, Default, Copy, Clone, PartialEq)]
+pub struct float2 {
+    pub x: f32,
+    pub y: f32,
+}
+#[repr(C)]
+#[derive(Debug, Default, Copy, Clone, PartialEq)]
+pub struct double2 {
+    pub x: f64,
+    pub y: f64,
+}
 #[doc = " An opaque value that represents a hip texture object"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1786,6 +1801,12 @@ pub struct hipDeviceProp_tR0000 {
     #[doc = " &lt; page tables"]
     pub pageableMemoryAccessUsesHostPageTables: ::std::os::raw::c_int,
 }
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct hipDataType(pub ::std::os::raw::c_uint);
+#[repr(transparent)]
+#[derive(Copy, Clone, Hash, PartialEq, Eq)]
+pub struct hipLibraryPropertyType(pub ::std::os::raw::c_uint);
 pub const HIP_VERSION_MAJOR: u32 = 6;
 pub const HIP_VERSION_MINOR: u32 = 4;
 pub const HIP_VERSION_PATCH: u32 = 43484;
@@ -1877,10 +1898,10 @@ pub const hipGraphKernelNodePortDefault: u32 = 0;
 pub const hipGraphKernelNodePortLaunchCompletion: u32 = 2;
 pub const hipGraphKernelNodePortProgrammatic: u32 = 1;
 pub const USE_PEER_NON_UNIFIED: u32 = 1;
-pub const HIP_SUCCESS: _bindgen_ty_1 = _bindgen_ty_1(0);
-pub const HIP_ERROR_INVALID_VALUE: _bindgen_ty_1 = _bindgen_ty_1(1);
-pub const HIP_ERROR_NOT_INITIALIZED: _bindgen_ty_1 = _bindgen_ty_1(2);
-pub const HIP_ERROR_LAUNCH_OUT_OF_RESOURCES: _bindgen_ty_1 = _bindgen_ty_1(3);
+pub const HIP_SUCCESS: _bindgen_ty_2 = _bindgen_ty_2(0);
+pub const HIP_ERROR_INVALID_VALUE: _bindgen_ty_2 = _bindgen_ty_2(1);
+pub const HIP_ERROR_NOT_INITIALIZED: _bindgen_ty_2 = _bindgen_ty_2(2);
+pub const HIP_ERROR_LAUNCH_OUT_OF_RESOURCES: _bindgen_ty_2 = _bindgen_ty_2(3);
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     ["Size of hipDeviceArch_t"][::std::mem::size_of::<hipDeviceArch_t>() - 4usize];
@@ -2603,6 +2624,20 @@ const _: () = {
         [::std::mem::offset_of!(HIP_MEMCPY3D, Height) - 168usize];
     ["Offset of field: HIP_MEMCPY3D::Depth"]
         [::std::mem::offset_of!(HIP_MEMCPY3D, Depth) - 176usize];
+};
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of float2"][::std::mem::size_of::<float2>() - 8usize];
+    ["Alignment of float2"][::std::mem::align_of::<float2>() - 4usize];
+    ["Offset of field: float2::x"][::std::mem::offset_of!(float2, x) - 0usize];
+    ["Offset of field: float2::y"][::std::mem::offset_of!(float2, y) - 4usize];
+};
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of double2"][::std::mem::size_of::<double2>() - 16usize];
+    ["Alignment of double2"][::std::mem::align_of::<double2>() - 8usize];
+    ["Offset of field: double2::x"][::std::mem::offset_of!(double2, x) - 0usize];
+    ["Offset of field: double2::y"][::std::mem::offset_of!(double2, y) - 8usize];
 };
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
@@ -6817,6 +6852,45 @@ impl Default for hipDeviceProp_tR0000 {
         }
     }
 }
+impl hipDataType {
+    pub const HIP_R_32F: hipDataType = hipDataType(0);
+    pub const HIP_R_64F: hipDataType = hipDataType(1);
+    pub const HIP_R_16F: hipDataType = hipDataType(2);
+    pub const HIP_R_8I: hipDataType = hipDataType(3);
+    pub const HIP_C_32F: hipDataType = hipDataType(4);
+    pub const HIP_C_64F: hipDataType = hipDataType(5);
+    pub const HIP_C_16F: hipDataType = hipDataType(6);
+    pub const HIP_C_8I: hipDataType = hipDataType(7);
+    pub const HIP_R_8U: hipDataType = hipDataType(8);
+    pub const HIP_C_8U: hipDataType = hipDataType(9);
+    pub const HIP_R_32I: hipDataType = hipDataType(10);
+    pub const HIP_C_32I: hipDataType = hipDataType(11);
+    pub const HIP_R_32U: hipDataType = hipDataType(12);
+    pub const HIP_C_32U: hipDataType = hipDataType(13);
+    pub const HIP_R_16BF: hipDataType = hipDataType(14);
+    pub const HIP_C_16BF: hipDataType = hipDataType(15);
+    pub const HIP_R_4I: hipDataType = hipDataType(16);
+    pub const HIP_C_4I: hipDataType = hipDataType(17);
+    pub const HIP_R_4U: hipDataType = hipDataType(18);
+    pub const HIP_C_4U: hipDataType = hipDataType(19);
+    pub const HIP_R_16I: hipDataType = hipDataType(20);
+    pub const HIP_C_16I: hipDataType = hipDataType(21);
+    pub const HIP_R_16U: hipDataType = hipDataType(22);
+    pub const HIP_C_16U: hipDataType = hipDataType(23);
+    pub const HIP_R_64I: hipDataType = hipDataType(24);
+    pub const HIP_C_64I: hipDataType = hipDataType(25);
+    pub const HIP_R_64U: hipDataType = hipDataType(26);
+    pub const HIP_C_64U: hipDataType = hipDataType(27);
+    pub const HIP_R_8F_E4M3: hipDataType = hipDataType(28);
+    pub const HIP_R_8F_E5M2: hipDataType = hipDataType(29);
+    pub const HIP_R_8F_E4M3_FNUZ: hipDataType = hipDataType(1000);
+    pub const HIP_R_8F_E5M2_FNUZ: hipDataType = hipDataType(1001);
+}
+impl hipLibraryPropertyType {
+    pub const HIP_LIBRARY_MAJOR_VERSION: hipLibraryPropertyType = hipLibraryPropertyType(0);
+    pub const HIP_LIBRARY_MINOR_VERSION: hipLibraryPropertyType = hipLibraryPropertyType(1);
+    pub const HIP_LIBRARY_PATCH_LEVEL: hipLibraryPropertyType = hipLibraryPropertyType(2);
+}
 pub use self::hipExternalMemoryHandleType_enum as hipExternalMemoryHandleType;
 pub use self::hipExternalSemaphoreHandleType_enum as hipExternalSemaphoreHandleType;
 #[doc = " HIP texture address modes"]
@@ -7064,6 +7138,56 @@ impl ::core::fmt::Debug for hipComputeMode {
         match self.name() {
             Some(n) => f.write_str(n),
             None => write!(f, concat!(stringify!(hipComputeMode), "({})"), self.0),
+        }
+    }
+}
+impl hipDataType {
+    #[doc = r" The C name of this value, or `None` for a value these"]
+    #[doc = r" bindings do not know (a newer runtime may return one)."]
+    #[allow(unreachable_patterns)]
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::HIP_R_32F => Some("HIP_R_32F"),
+            Self::HIP_R_64F => Some("HIP_R_64F"),
+            Self::HIP_R_16F => Some("HIP_R_16F"),
+            Self::HIP_R_8I => Some("HIP_R_8I"),
+            Self::HIP_C_32F => Some("HIP_C_32F"),
+            Self::HIP_C_64F => Some("HIP_C_64F"),
+            Self::HIP_C_16F => Some("HIP_C_16F"),
+            Self::HIP_C_8I => Some("HIP_C_8I"),
+            Self::HIP_R_8U => Some("HIP_R_8U"),
+            Self::HIP_C_8U => Some("HIP_C_8U"),
+            Self::HIP_R_32I => Some("HIP_R_32I"),
+            Self::HIP_C_32I => Some("HIP_C_32I"),
+            Self::HIP_R_32U => Some("HIP_R_32U"),
+            Self::HIP_C_32U => Some("HIP_C_32U"),
+            Self::HIP_R_16BF => Some("HIP_R_16BF"),
+            Self::HIP_C_16BF => Some("HIP_C_16BF"),
+            Self::HIP_R_4I => Some("HIP_R_4I"),
+            Self::HIP_C_4I => Some("HIP_C_4I"),
+            Self::HIP_R_4U => Some("HIP_R_4U"),
+            Self::HIP_C_4U => Some("HIP_C_4U"),
+            Self::HIP_R_16I => Some("HIP_R_16I"),
+            Self::HIP_C_16I => Some("HIP_C_16I"),
+            Self::HIP_R_16U => Some("HIP_R_16U"),
+            Self::HIP_C_16U => Some("HIP_C_16U"),
+            Self::HIP_R_64I => Some("HIP_R_64I"),
+            Self::HIP_C_64I => Some("HIP_C_64I"),
+            Self::HIP_R_64U => Some("HIP_R_64U"),
+            Self::HIP_C_64U => Some("HIP_C_64U"),
+            Self::HIP_R_8F_E4M3 => Some("HIP_R_8F_E4M3"),
+            Self::HIP_R_8F_E5M2 => Some("HIP_R_8F_E5M2"),
+            Self::HIP_R_8F_E4M3_FNUZ => Some("HIP_R_8F_E4M3_FNUZ"),
+            Self::HIP_R_8F_E5M2_FNUZ => Some("HIP_R_8F_E5M2_FNUZ"),
+            _ => None,
+        }
+    }
+}
+impl ::core::fmt::Debug for hipDataType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        match self.name() {
+            Some(n) => f.write_str(n),
+            None => write!(f, concat!(stringify!(hipDataType), "({})"), self.0),
         }
     }
 }
@@ -8157,6 +8281,31 @@ impl ::core::fmt::Debug for hipLaunchAttributeID {
         match self.name() {
             Some(n) => f.write_str(n),
             None => write!(f, concat!(stringify!(hipLaunchAttributeID), "({})"), self.0),
+        }
+    }
+}
+impl hipLibraryPropertyType {
+    #[doc = r" The C name of this value, or `None` for a value these"]
+    #[doc = r" bindings do not know (a newer runtime may return one)."]
+    #[allow(unreachable_patterns)]
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Self::HIP_LIBRARY_MAJOR_VERSION => Some("HIP_LIBRARY_MAJOR_VERSION"),
+            Self::HIP_LIBRARY_MINOR_VERSION => Some("HIP_LIBRARY_MINOR_VERSION"),
+            Self::HIP_LIBRARY_PATCH_LEVEL => Some("HIP_LIBRARY_PATCH_LEVEL"),
+            _ => None,
+        }
+    }
+}
+impl ::core::fmt::Debug for hipLibraryPropertyType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        match self.name() {
+            Some(n) => f.write_str(n),
+            None => write!(
+                f,
+                concat!(stringify!(hipLibraryPropertyType), "({})"),
+                self.0
+            ),
         }
     }
 }

@@ -1,0 +1,9 @@
+//! Publishes the hipBLAS header version the bindings were generated from to
+//! dependent build scripts (`DEP_HIPBLAS_HEADERS_VERSION`), as git2's
+//! libgit2-sys does. Nothing is compiled or linked: hipBLAS (or cuBLAS on
+//! the NVIDIA platform) is opened at run time.
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:headers_version=2.4.0");
+    println!("cargo:rocm_version=6.4.4");
+}

@@ -1,0 +1,328 @@
+//! hipBLAS values to cuBLAS values, as hipBLAS's own NVIDIA backend
+//! translates them (`hipblas/library/src/nvidia_detail/hipblas.cpp`), and
+//! cuBLAS statuses back.
+
+use crate::{
+    hipblasAtomicsMode_t, hipblasComputeType_t, hipblasDatatype_t, hipblasDiagType_t,
+    hipblasFillMode_t, hipblasGemmAlgo_t, hipblasHandle_t, hipblasMath_t, hipblasOperation_t,
+    hipblasPointerMode_t, hipblasSideMode_t, hipblasStatus_t,
+};
+use core::ffi::c_void;
+use hip_sys::hipDataType;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+/// `cublasStatus_t`.
+pub(crate) type CublasStatus = i32;
+
+/// One argument of a hipBLAS function as its cuBLAS counterpart takes it.
+pub(crate) trait ToCu: Copy {
+    /// The cuBLAS type.
+    type Cu;
+    /// The cuBLAS value, or the hipBLAS status for a value cuBLAS cannot
+    /// take.
+    fn to_cu(self) -> Result<Self::Cu, hipblasStatus_t>;
+}
+
+macro_rules! identity {
+    ($($t:ty),*) => {$(
+        impl ToCu for $t {
+            type Cu = $t;
+            fn to_cu(self) -> Result<$t, hipblasStatus_t> {
+                Ok(self)
+            }
+        }
+    )*};
+}
+identity!(i32, i64);
+
+/// Pointers (buffers, handles, streams, result slots) pass unchanged: the
+/// pointees have the same layout on both sides (`hipComplex` and
+/// `cuComplex` are two floats; `hipStream_t` is the `cudaStream_t` on the
+/// NVIDIA platform of hip-sys).
+impl<T> ToCu for *const T {
+    type Cu = *const T;
+    fn to_cu(self) -> Result<Self, hipblasStatus_t> {
+        Ok(self)
+    }
+}
+
+impl<T> ToCu for *mut T {
+    type Cu = *mut T;
+    fn to_cu(self) -> Result<Self, hipblasStatus_t> {
+        Ok(self)
+    }
+}
+
+const INVALID_ENUM: hipblasStatus_t = hipblasStatus_t::HIPBLAS_STATUS_INVALID_ENUM;
+const NOT_SUPPORTED: hipblasStatus_t = hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+
+impl ToCu for hipblasOperation_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_OP_N => Ok(0),
+            Self::HIPBLAS_OP_T => Ok(1),
+            Self::HIPBLAS_OP_C => Ok(2),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasFillMode_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_FILL_MODE_LOWER => Ok(0),
+            Self::HIPBLAS_FILL_MODE_UPPER => Ok(1),
+            Self::HIPBLAS_FILL_MODE_FULL => Ok(2),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasDiagType_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_DIAG_NON_UNIT => Ok(0),
+            Self::HIPBLAS_DIAG_UNIT => Ok(1),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasSideMode_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_SIDE_LEFT => Ok(0),
+            Self::HIPBLAS_SIDE_RIGHT => Ok(1),
+            // cuBLAS has no "both sides".
+            Self::HIPBLAS_SIDE_BOTH => Err(NOT_SUPPORTED),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasPointerMode_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_POINTER_MODE_HOST => Ok(0),
+            Self::HIPBLAS_POINTER_MODE_DEVICE => Ok(1),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasAtomicsMode_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_ATOMICS_NOT_ALLOWED => Ok(0),
+            Self::HIPBLAS_ATOMICS_ALLOWED => Ok(1),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasMath_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_DEFAULT_MATH => Ok(0),
+            Self::HIPBLAS_TENSOR_OP_MATH => Ok(1),
+            Self::HIPBLAS_PEDANTIC_MATH => Ok(2),
+            Self::HIPBLAS_TF32_TENSOR_OP_MATH => Ok(3),
+            Self::HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION => Ok(16),
+            // rocBLAS's xf32 has no cuBLAS counterpart.
+            Self::HIPBLAS_XF32_XDL_MATH => Err(NOT_SUPPORTED),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+/// `cublasMath_t` back to hipBLAS's (for `hipblasGetMathMode`).
+pub(crate) fn math_from_cu(v: i32) -> Option<hipblasMath_t> {
+    Some(match v {
+        0 => hipblasMath_t::HIPBLAS_DEFAULT_MATH,
+        1 => hipblasMath_t::HIPBLAS_TENSOR_OP_MATH,
+        2 => hipblasMath_t::HIPBLAS_PEDANTIC_MATH,
+        3 => hipblasMath_t::HIPBLAS_TF32_TENSOR_OP_MATH,
+        16 => hipblasMath_t::HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION,
+        _ => return None,
+    })
+}
+
+/// `hipDataType` has cudaDataType's numbering (0..=29); the FNUZ fp8
+/// formats (1000, 1001) exist only on AMD.
+impl ToCu for hipDataType {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self.0 {
+            0..=29 => Ok(self.0 as i32),
+            1000 | 1001 => Err(NOT_SUPPORTED),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+/// hipBLAS's v1 datatype enum (150..) to cudaDataType.
+impl ToCu for hipblasDatatype_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        Ok(match self {
+            Self::HIPBLAS_R_16F => 2,
+            Self::HIPBLAS_R_32F => 0,
+            Self::HIPBLAS_R_64F => 1,
+            Self::HIPBLAS_C_16F => 6,
+            Self::HIPBLAS_C_32F => 4,
+            Self::HIPBLAS_C_64F => 5,
+            Self::HIPBLAS_R_8I => 3,
+            Self::HIPBLAS_R_8U => 8,
+            Self::HIPBLAS_R_32I => 10,
+            Self::HIPBLAS_R_32U => 12,
+            Self::HIPBLAS_C_8I => 7,
+            Self::HIPBLAS_C_8U => 9,
+            Self::HIPBLAS_C_32I => 11,
+            Self::HIPBLAS_C_32U => 13,
+            Self::HIPBLAS_R_16B => 14,
+            Self::HIPBLAS_C_16B => 15,
+            _ => return Err(INVALID_ENUM),
+        })
+    }
+}
+
+impl ToCu for hipblasComputeType_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            Self::HIPBLAS_COMPUTE_16F => Ok(64),
+            Self::HIPBLAS_COMPUTE_16F_PEDANTIC => Ok(65),
+            Self::HIPBLAS_COMPUTE_32F => Ok(68),
+            Self::HIPBLAS_COMPUTE_32F_PEDANTIC => Ok(69),
+            Self::HIPBLAS_COMPUTE_32F_FAST_16F => Ok(74),
+            Self::HIPBLAS_COMPUTE_32F_FAST_16BF => Ok(75),
+            Self::HIPBLAS_COMPUTE_32F_FAST_TF32 => Ok(77),
+            Self::HIPBLAS_COMPUTE_64F => Ok(70),
+            Self::HIPBLAS_COMPUTE_64F_PEDANTIC => Ok(71),
+            Self::HIPBLAS_COMPUTE_32I => Ok(72),
+            Self::HIPBLAS_COMPUTE_32I_PEDANTIC => Ok(73),
+            // AMD's FNUZ fp8 compute types have no cuBLAS counterpart.
+            Self::HIPBLAS_COMPUTE_32F_FAST_8F_FNUZ
+            | Self::HIPBLAS_COMPUTE_32F_FAST_8BF_FNUZ
+            | Self::HIPBLAS_COMPUTE_32F_FAST_8F8BF_FNUZ
+            | Self::HIPBLAS_COMPUTE_32F_FAST_8BF8F_FNUZ => Err(NOT_SUPPORTED),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+impl ToCu for hipblasGemmAlgo_t {
+    type Cu = i32;
+    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+        match self {
+            // CUBLAS_GEMM_DEFAULT
+            Self::HIPBLAS_GEMM_DEFAULT => Ok(-1),
+            _ => Err(INVALID_ENUM),
+        }
+    }
+}
+
+/// `cublasStatus_t` to hipBLAS's, as hipBLAS's NVIDIA backend maps it.
+pub(crate) fn from_cublas(s: CublasStatus) -> hipblasStatus_t {
+    match s {
+        0 => hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        1 => hipblasStatus_t::HIPBLAS_STATUS_NOT_INITIALIZED,
+        3 => hipblasStatus_t::HIPBLAS_STATUS_ALLOC_FAILED,
+        7 => hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE,
+        8 => hipblasStatus_t::HIPBLAS_STATUS_ARCH_MISMATCH,
+        11 => hipblasStatus_t::HIPBLAS_STATUS_MAPPING_ERROR,
+        13 => hipblasStatus_t::HIPBLAS_STATUS_EXECUTION_FAILED,
+        14 => hipblasStatus_t::HIPBLAS_STATUS_INTERNAL_ERROR,
+        15 => hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED,
+        _ => hipblasStatus_t::HIPBLAS_STATUS_UNKNOWN,
+    }
+}
+
+/// `cublasGetMathMode`, resolved by the loader: the v1 compute-type
+/// migration and `hipblasGetMathMode` need it.
+pub(crate) static GET_MATH_MODE: AtomicPtr<c_void> = AtomicPtr::new(core::ptr::null_mut());
+
+/// The handle's cuBLAS math mode.
+pub(crate) fn cublas_math_mode(handle: hipblasHandle_t) -> Result<i32, hipblasStatus_t> {
+    let f = GET_MATH_MODE.load(Ordering::Acquire);
+    if f.is_null() {
+        return Err(NOT_SUPPORTED);
+    }
+    // SAFETY: `f` is `cublasGetMathMode(cublasHandle_t, cublasMath_t*)`.
+    let f: unsafe extern "C" fn(hipblasHandle_t, *mut i32) -> CublasStatus =
+        unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    let mut mode = 0;
+    // SAFETY: `mode` is a valid int to write; the handle is the caller's.
+    from_cublas(unsafe { f(handle, &mut mode) }).ok()?;
+    Ok(mode)
+}
+
+/// The v1 `computeType` (a datatype) as a `cublasComputeType_t`, exactly as
+/// cuBLAS's own `cublasMigrateComputeType` does for old callers: pedantic
+/// when the handle's math mode is pedantic.
+pub(crate) fn v1_compute_type(
+    handle: hipblasHandle_t,
+    t: hipblasDatatype_t,
+) -> Result<i32, hipblasStatus_t> {
+    let pedantic = (cublas_math_mode(handle)? & 0xf) == 2;
+    let (fast, exact) = match t {
+        hipblasDatatype_t::HIPBLAS_R_32F | hipblasDatatype_t::HIPBLAS_C_32F => (68, 69),
+        hipblasDatatype_t::HIPBLAS_R_64F | hipblasDatatype_t::HIPBLAS_C_64F => (70, 71),
+        hipblasDatatype_t::HIPBLAS_R_16F => (64, 65),
+        hipblasDatatype_t::HIPBLAS_R_32I => (72, 73),
+        _ => return Err(NOT_SUPPORTED),
+    };
+    Ok(if pedantic { exact } else { fast })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enums_follow_hipblas_nvidia_backend() {
+        assert_eq!(hipblasOperation_t::HIPBLAS_OP_N.to_cu(), Ok(0));
+        assert_eq!(hipblasOperation_t::HIPBLAS_OP_C.to_cu(), Ok(2));
+        assert_eq!(hipblasOperation_t(0).to_cu(), Err(INVALID_ENUM));
+        assert_eq!(hipblasFillMode_t::HIPBLAS_FILL_MODE_UPPER.to_cu(), Ok(1));
+        assert_eq!(hipblasFillMode_t::HIPBLAS_FILL_MODE_LOWER.to_cu(), Ok(0));
+        assert_eq!(hipblasDiagType_t::HIPBLAS_DIAG_UNIT.to_cu(), Ok(1));
+        assert_eq!(hipblasSideMode_t::HIPBLAS_SIDE_RIGHT.to_cu(), Ok(1));
+        assert_eq!(hipblasDatatype_t::HIPBLAS_R_16B.to_cu(), Ok(14));
+        assert_eq!(hipblasDatatype_t::HIPBLAS_R_16F.to_cu(), Ok(2));
+        assert_eq!(hipDataType::HIP_R_16BF.to_cu(), Ok(14));
+        assert_eq!(hipDataType::HIP_R_8F_E4M3_FNUZ.to_cu(), Err(NOT_SUPPORTED));
+        assert_eq!(
+            hipblasComputeType_t::HIPBLAS_COMPUTE_32F_FAST_TF32.to_cu(),
+            Ok(77)
+        );
+        assert_eq!(hipblasGemmAlgo_t::HIPBLAS_GEMM_DEFAULT.to_cu(), Ok(-1));
+        assert_eq!(hipblasMath_t::HIPBLAS_TF32_TENSOR_OP_MATH.to_cu(), Ok(3));
+        for m in 0..6 {
+            if let Ok(cu) = hipblasMath_t(m).to_cu() {
+                assert_eq!(math_from_cu(cu), Some(hipblasMath_t(m)));
+            }
+        }
+    }
+
+    #[test]
+    fn statuses_map_back() {
+        assert_eq!(from_cublas(0), hipblasStatus_t::HIPBLAS_STATUS_SUCCESS);
+        assert_eq!(
+            from_cublas(7),
+            hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE
+        );
+        assert_eq!(
+            from_cublas(15),
+            hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+        );
+        assert_eq!(from_cublas(16), hipblasStatus_t::HIPBLAS_STATUS_UNKNOWN);
+    }
+}

@@ -1,0 +1,209 @@
+//! The NVIDIA platform backend: hipBLAS's functions implemented over cuBLAS.
+//!
+//! cuBLAS (`libcublas.so.13`, else `.12`) is opened at run time; the table
+//! gets the generated adapters of `adapters.rs` (one per implemented
+//! binding, with its exact signature; see `NVIDIA_COVERAGE.md`) and leaves
+//! every other function `None`, so it returns `HIPBLAS_STATUS_NOT_SUPPORTED`.
+//!
+//! Behaviour matches hipBLAS's own NVIDIA backend: the handle is a cuBLAS
+//! handle, its math mode is cuBLAS's default unless set, and cuBLAS manages
+//! its own workspace as it does for any cuBLAS caller.
+
+mod adapters;
+mod convert;
+
+use crate::generated::functions::HipblasFunctions;
+use crate::loader::{symbol_address, LoadedLibrary};
+use crate::{hipblasHandle_t, hipblasMath_t, hipblasStatus_t};
+use hip_sys::loader::search::{self, Attempt, Location};
+use hip_sys::loader::Version;
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+pub(crate) use adapters::ADAPTERS;
+
+/// cuBLAS opened and adapted.
+pub(crate) struct Loaded {
+    pub(crate) libraries: Vec<LoadedLibrary>,
+    pub(crate) version: Version,
+    pub(crate) table: HipblasFunctions,
+    pub(crate) handles: Vec<libloading::Library>,
+}
+
+const CUBLAS: &[&str] = if cfg!(windows) {
+    &["cublas64_13.dll", "cublas64_12.dll"]
+} else {
+    &["libcublas.so.13", "libcublas.so.12", "libcublas.so"]
+};
+
+/// Where cuBLAS is looked for: `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`,
+/// then the system loader.
+fn locations() -> Vec<Location> {
+    let lib = if cfg!(windows) { "bin" } else { "lib64" };
+    let mut out = Vec::new();
+    for var in ["CUDA_PATH", "CUDA_HOME"] {
+        if let Some(p) = std::env::var_os(var).filter(|p| !p.is_empty()) {
+            out.push(Location {
+                dir: Some(PathBuf::from(p).join(lib)),
+                source: var.to_owned(),
+            });
+        }
+    }
+    if !cfg!(windows) {
+        out.push(Location {
+            dir: Some(PathBuf::from("/usr/local/cuda/lib64")),
+            source: "default /usr/local/cuda".into(),
+        });
+    }
+    out.push(Location {
+        dir: None,
+        source: "system loader".into(),
+    });
+    out
+}
+
+pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
+    let (lib, path) = search::open_first("cuBLAS", &locations(), CUBLAS, attempts)?;
+    let version = cublas_version(&lib).unwrap_or_else(|| {
+        search::version_from_file_name(&path)
+            .map(|(major, minor, patch)| Version {
+                major,
+                minor,
+                patch,
+            })
+            .unwrap_or_default()
+    });
+    let mut table = HipblasFunctions::EMPTY;
+    adapters::install(&mut table, &mut |name| symbol_address(&lib, name));
+    let get_math = symbol_address(&lib, "cublasGetMathMode");
+    convert::GET_MATH_MODE.store(get_math, Ordering::Release);
+    if !get_math.is_null() {
+        // The reverse mapping needs its own adapter (an out-parameter enum).
+        table.hipblasGetMathMode = Some(get_math_mode);
+    }
+    table.hipblasStatusToString = Some(status_to_string);
+    Some(Loaded {
+        libraries: vec![LoadedLibrary {
+            role: "cuBLAS",
+            path,
+        }],
+        version,
+        table,
+        handles: vec![lib],
+    })
+}
+
+/// `cublasGetProperty(MAJOR/MINOR/PATCH)`.
+fn cublas_version(lib: &libloading::Library) -> Option<Version> {
+    let f = symbol_address(lib, "cublasGetProperty");
+    if f.is_null() {
+        return None;
+    }
+    // SAFETY: `cublasGetProperty(libraryPropertyType, int*)` in every cuBLAS
+    // since 8.0.
+    let f: unsafe extern "C" fn(i32, *mut i32) -> i32 =
+        unsafe { std::mem::transmute::<*mut c_void, _>(f) };
+    let mut v = [0i32; 3];
+    for (i, slot) in v.iter_mut().enumerate() {
+        // SAFETY: `slot` is a valid int to write.
+        if unsafe { f(i as i32, slot) } != 0 {
+            return None;
+        }
+    }
+    Some(Version {
+        major: v[0] as u32,
+        minor: v[1] as u32,
+        patch: v[2] as u32,
+    })
+}
+
+/// `hipblasGetMathMode` over `cublasGetMathMode`, mapping the value back.
+unsafe extern "C" fn get_math_mode(
+    handle: hipblasHandle_t,
+    mode: *mut hipblasMath_t,
+) -> hipblasStatus_t {
+    if mode.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE;
+    }
+    match convert::cublas_math_mode(handle) {
+        Ok(cu) => match convert::math_from_cu(cu) {
+            Some(m) => {
+                // SAFETY: the caller passes a valid `hipblasMath_t*`.
+                unsafe { mode.write(m) };
+                hipblasStatus_t::HIPBLAS_STATUS_SUCCESS
+            }
+            None => hipblasStatus_t::HIPBLAS_STATUS_UNKNOWN,
+        },
+        Err(e) => e,
+    }
+}
+
+/// `hipblasStatusToString`: hipBLAS's names, from this crate's table.
+unsafe extern "C" fn status_to_string(status: hipblasStatus_t) -> *const std::ffi::c_char {
+    match status {
+        hipblasStatus_t::HIPBLAS_STATUS_SUCCESS => c"HIPBLAS_STATUS_SUCCESS",
+        hipblasStatus_t::HIPBLAS_STATUS_NOT_INITIALIZED => c"HIPBLAS_STATUS_NOT_INITIALIZED",
+        hipblasStatus_t::HIPBLAS_STATUS_ALLOC_FAILED => c"HIPBLAS_STATUS_ALLOC_FAILED",
+        hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE => c"HIPBLAS_STATUS_INVALID_VALUE",
+        hipblasStatus_t::HIPBLAS_STATUS_MAPPING_ERROR => c"HIPBLAS_STATUS_MAPPING_ERROR",
+        hipblasStatus_t::HIPBLAS_STATUS_EXECUTION_FAILED => c"HIPBLAS_STATUS_EXECUTION_FAILED",
+        hipblasStatus_t::HIPBLAS_STATUS_INTERNAL_ERROR => c"HIPBLAS_STATUS_INTERNAL_ERROR",
+        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED => c"HIPBLAS_STATUS_NOT_SUPPORTED",
+        hipblasStatus_t::HIPBLAS_STATUS_ARCH_MISMATCH => c"HIPBLAS_STATUS_ARCH_MISMATCH",
+        hipblasStatus_t::HIPBLAS_STATUS_HANDLE_IS_NULLPTR => c"HIPBLAS_STATUS_HANDLE_IS_NULLPTR",
+        hipblasStatus_t::HIPBLAS_STATUS_INVALID_ENUM => c"HIPBLAS_STATUS_INVALID_ENUM",
+        _ => c"HIPBLAS_STATUS_UNKNOWN",
+    }
+    .as_ptr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generated::functions::FUNCTION_NAMES;
+
+    #[test]
+    fn every_adapter_is_a_binding_and_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for (hip, cu) in ADAPTERS {
+            assert!(FUNCTION_NAMES.contains(&hip), "{hip}");
+            assert!(cu.starts_with("cublas"), "{cu}");
+            assert!(seen.insert(hip), "{hip} twice");
+        }
+        for required in [
+            "hipblasCreate",
+            "hipblasSetStream",
+            "hipblasSgemm",
+            "hipblasDgemm",
+            "hipblasHgemm",
+            "hipblasCgemm_v2",
+            "hipblasZgemm_v2",
+            "hipblasGemmEx",
+            "hipblasGemmEx_v2",
+            "hipblasGemmEx_v2_64",
+            "hipblasGemmStridedBatchedEx_v2",
+            "hipblasSgemmStridedBatched",
+            "hipblasSgemmBatched",
+            "hipblasSgemv",
+            "hipblasSaxpy",
+            "hipblasSdot",
+            "hipblasSnrm2",
+            "hipblasSscal",
+            "hipblasSasum",
+            "hipblasIsamax",
+            "hipblasScopy",
+            "hipblasSswap",
+            "hipblasStrsm",
+        ] {
+            assert!(ADAPTERS.iter().any(|(h, _)| *h == required), "{required}");
+        }
+    }
+
+    #[test]
+    fn status_strings() {
+        // SAFETY: returns a static C string.
+        let s = unsafe { std::ffi::CStr::from_ptr(status_to_string(hipblasStatus_t(7))) };
+        assert_eq!(s.to_str().unwrap(), "HIPBLAS_STATUS_NOT_SUPPORTED");
+    }
+}
