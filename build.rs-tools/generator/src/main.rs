@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run -p hip-generator            # fetch the headers if missing, regenerate all
 //! cargo run -p hip-generator -- hip     # only hip-sys
+//! cargo run -p hip-generator -- cuda-compat  # cuda-compat from hipify-perl + CUDA headers
 //! cargo run -p hip-generator -- --headers DIR
 //! cargo run -p hip-generator -- systest # compare layouts with the C compiler's
 //! ```
@@ -11,6 +12,8 @@
 //! ROCm to build them. The output is committed; CI regenerates it and fails
 //! when it differs.
 
+mod cuda_compat;
+mod cuda_compat_input;
 mod emit;
 mod filter;
 mod library;
@@ -23,6 +26,9 @@ use std::process::Command;
 
 fn main() -> Result<()> {
     let root = workspace_root();
+    if std::env::args().nth(1).as_deref() == Some("cuda-compat") {
+        return cuda_compat::generate(&root);
+    }
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
     let mut systest = false;
