@@ -1,1 +1,124 @@
-//! Skeleton: filled by a later issue.
+//! Safe Rust API for AMD's HIP: devices, streams, events, memory, modules,
+//! kernel launch, graphs, pools and multi-GPU work.
+//!
+//! The layers follow cudarc: `hip_sys` (raw, generated) -> a thin internal
+//! `result` layer (every status becomes a [`Result`]) -> the safe types
+//! here. Children hold an `Arc` of their parent (stream -> device, function
+//! -> module), so nothing outlives what it needs. Every error is one
+//! [`Error`] type naming the failed call, the HIP status and its message,
+//! or the rejected argument values.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use hip::{Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
+//!
+//! fn main() -> hip::Result<()> {
+//!     let dev = Device::get(0)?;
+//!     println!("{} ({})", dev.name()?, dev.arch()?);
+//!
+//!     // Compile for this device's architecture with hiprtc.
+//!     let module = Module::compile(&dev, r#"
+//!         extern "C" __global__ void scale(const float* x, float* y, float a, unsigned n) {
+//!             unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+//!             if (i < n) y[i] = a * x[i];
+//!         }"#)?;
+//!     // SAFETY: the parameter list matches the kernel's signature.
+//!     let scale = unsafe {
+//!         TypedKernel::<(*const f32, *mut f32, f32, u32)>::new(module.function("scale")?)
+//!     };
+//!
+//!     let stream = Stream::new(&dev)?;
+//!     let host: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+//!     let x = DeviceBuffer::from_slice(&dev, &host)?;
+//!     let mut y = stream.alloc_zeroed::<f32>(host.len())?;
+//!     let n = host.len() as u32;
+//!     // SAFETY: the kernel touches x[..n] and y[..n] only; n is their length.
+//!     unsafe { scale.launch(&stream, LaunchConfig::for_num_elems(n), (&x, &mut y, 2.0f32, n))? };
+//!     let out = stream.copy_to_vec(&y)?;
+//!     assert!(out.iter().zip(&host).all(|(o, h)| *o == 2.0 * h));
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Safety considerations
+//!
+//! GPU memory and kernels are outside the Rust compiler's sight; this crate
+//! draws the line as follows.
+//!
+//! - **Element types** ([`DeviceRepr`]) accept every bit pattern. Whatever a
+//!   kernel writes, even racing or uninitialised data, reads back as valid
+//!   values, so device-side mistakes give wrong numbers, never undefined
+//!   behaviour in host code. Zero-filling needs [`ValidAsZeroBits`].
+//! - **Lifetimes**: buffers free on drop; views ([`DeviceSlice`],
+//!   [`DeviceSliceMut`]) borrow their buffer and cannot outlive it.
+//!   `hipFree` waits for the device, so a buffer dropped while a kernel
+//!   still uses it is freed only after that kernel. Stream-ordered buffers
+//!   ([`Stream::alloc`]) are freed in order on their stream: if another
+//!   stream uses one, order that stream before the drop (e.g. with
+//!   [`Stream::wait_for`]).
+//! - **Host memory in asynchronous copies** must be pinned
+//!   ([`PinnedHostBuffer`]), which tracks the copies in flight and waits for
+//!   them before host access or free. Copies from or into ordinary slices
+//!   wait for completion before returning.
+//! - **Kernel launches are `unsafe`**: nothing can check what a kernel does.
+//!   [`TypedKernel`] removes the most common mistake, wrong argument types or
+//!   counts, at compile time, and buffers are passed as device pointers only
+//!   from live buffers on the right device; the caller still promises that
+//!   the kernel stays in bounds. Launch configurations are validated against
+//!   the device's limits before the call.
+//! - **Ordering between streams** is not tracked: memory written on one
+//!   stream and read on another needs an event ([`Stream::wait_event`]).
+//!   Reading back with the blocking copies waits only for the stream used.
+//! - **Graphs** replay captured work later, so [`Stream::capture`] is
+//!   `unsafe`: captured memory must stay valid for every replay (borrows in
+//!   the closure are enforced through the graph's lifetime).
+//! - **Host callbacks** ([`Stream::launch_host_fn`]) catch panics at the FFI
+//!   boundary; they are recorded, like errors seen in `Drop`, and returned
+//!   by [`take_drop_errors`].
+//!
+//! # Threads
+//!
+//! Each type's docs say whether it is `Send`/`Sync` and why. Devices,
+//! streams, events, buffers, modules and functions are `Send + Sync`; an
+//! executable graph is `Send` only. Methods make the right device current on
+//! the calling thread themselves ([`Device::bind`]).
+//!
+//! # Platforms
+//!
+//! The same code runs on AMD (ROCm) and, with `HIP_PLATFORM=nvidia`, on
+//! NVIDIA through hip-sys's backend. A function the loaded runtime lacks
+//! returns [`Error::Hip`] with `symbol_missing: true`.
+#![deny(missing_docs)]
+
+mod device;
+mod drop_errors;
+mod error;
+mod graph;
+mod launch;
+mod memory;
+mod module;
+mod result;
+mod stream;
+
+pub use device::{
+    arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
+    DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,
+};
+pub use drop_errors::{drop_error_count, take_drop_errors, MAX_RECORDED};
+pub use error::{Error, Result};
+pub use graph::{Graph, GraphExec};
+pub use launch::{
+    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, LaunchConfig, PushArg, RawPtr,
+    TypedKernel,
+};
+pub use memory::{
+    check_range, check_same_len, checked_bytes, DeviceBuffer, DeviceMemory, DeviceMemoryMut,
+    DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer, MemPool, PinnedHostBuffer,
+    ValidAsZeroBits,
+};
+pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
+pub use stream::{Event, Stream, StreamOptions};
+
+/// The raw bindings this crate is built on.
+pub use hip_sys as sys;

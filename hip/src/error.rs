@@ -1,0 +1,174 @@
+//! The crate's one error type.
+
+use hip_sys::{hipError_t, hiprtcResult};
+use std::ffi::CStr;
+
+/// Everything that can go wrong in this crate.
+///
+/// Each variant says what failed and with which values, so that the
+/// message alone is enough to act on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A HIP runtime call returned an error status.
+    #[error("{call} failed with {status}: {message}{}", missing_note(*.symbol_missing))]
+    Hip {
+        /// The C name of the call that failed, e.g. `"hipMalloc"`.
+        call: &'static str,
+        /// The status it returned.
+        status: hipError_t,
+        /// The runtime's description of the status (`hipGetErrorString`).
+        message: String,
+        /// True when the status is `hipErrorNotSupported` because the loaded
+        /// runtime (or the NVIDIA backend) does not provide `call` at all.
+        symbol_missing: bool,
+    },
+    /// A hiprtc call returned an error status.
+    #[error("{call} failed with {status}: {message}")]
+    Hiprtc {
+        /// The C name of the call that failed.
+        call: &'static str,
+        /// The status it returned.
+        status: hiprtcResult,
+        /// hiprtc's description of the status (`hiprtcGetErrorString`).
+        message: String,
+    },
+    /// Compiling HIP source failed; `log` is the compiler's full log.
+    #[error("compiling `{program}` failed with {status} (options: {options:?}):\n{log}")]
+    Compile {
+        /// The program's name as given to hiprtc.
+        program: String,
+        /// The options passed to the compiler.
+        options: Vec<String>,
+        /// The status `hiprtcCompileProgram` returned.
+        status: hiprtcResult,
+        /// The full compiler log.
+        log: String,
+    },
+    /// No HIP runtime could be loaded; holds every path tried and why.
+    #[error("{0}")]
+    Load(hip_sys::loader::LoadError),
+    /// An argument was rejected before any call into the runtime.
+    #[error("invalid argument to {operation}: {reason}")]
+    Invalid {
+        /// The operation that rejected it, e.g. `"DeviceBuffer::slice"`.
+        operation: &'static str,
+        /// What was wrong, with the offending values.
+        reason: String,
+    },
+    /// A host callback panicked; the panic was caught at the FFI boundary.
+    #[error("host callback panicked: {message}")]
+    CallbackPanicked {
+        /// The panic's message, when it was a string.
+        message: String,
+    },
+}
+
+fn missing_note(missing: bool) -> &'static str {
+    if missing {
+        " (the loaded runtime does not provide this function)"
+    } else {
+        ""
+    }
+}
+
+/// This crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The HIP status, for [`Error::Hip`].
+    pub fn hip_status(&self) -> Option<hipError_t> {
+        match self {
+            Error::Hip { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// The C call that failed, for errors coming from the runtime.
+    pub fn call(&self) -> Option<&'static str> {
+        match self {
+            Error::Hip { call, .. } | Error::Hiprtc { call, .. } => Some(call),
+            Error::Compile { .. } => Some("hiprtcCompileProgram"),
+            _ => None,
+        }
+    }
+
+    /// The compiler log, for [`Error::Compile`].
+    pub fn compile_log(&self) -> Option<&str> {
+        match self {
+            Error::Compile { log, .. } => Some(log),
+            _ => None,
+        }
+    }
+
+    /// Builds an [`Error::Hip`] for `status` returned by `call`, with the
+    /// runtime's message, or the loader's reason when no runtime is loaded.
+    #[cold]
+    #[inline(never)]
+    pub fn from_hip(call: &'static str, status: hipError_t) -> Error {
+        if status == hipError_t::hipErrorSharedObjectInitFailed {
+            if let Err(e) = hip_sys::loader::runtime() {
+                return Error::Load(e.clone());
+            }
+        }
+        let symbol_missing = status == hipError_t::hipErrorNotSupported
+            && hip_sys::loader::runtime().is_ok_and(|r| !r.is_available(call));
+        // SAFETY: hipGetErrorString returns a pointer to a static
+        // NUL-terminated string for every value (hip-sys returns its own
+        // static string when the runtime or symbol is missing).
+        let ptr = unsafe { hip_sys::hipGetErrorString(status) };
+        let message = if ptr.is_null() {
+            String::from("(no message)")
+        } else {
+            // SAFETY: non-null, NUL-terminated, static (see above).
+            unsafe { CStr::from_ptr(ptr) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        Error::Hip {
+            call,
+            status,
+            message,
+            symbol_missing,
+        }
+    }
+
+    /// Builds an [`Error::Hiprtc`] for `status` returned by `call`.
+    #[cold]
+    #[inline(never)]
+    pub fn from_hiprtc(call: &'static str, status: hiprtcResult) -> Error {
+        if let Err(e) = hip_sys::loader::runtime() {
+            return Error::Load(e.clone());
+        }
+        // SAFETY: hiprtcGetErrorString returns a static NUL-terminated string.
+        let ptr = unsafe { hip_sys::hiprtcGetErrorString(status) };
+        let message = if ptr.is_null() {
+            String::from("(no message)")
+        } else {
+            // SAFETY: non-null, NUL-terminated, static.
+            unsafe { CStr::from_ptr(ptr) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        Error::Hiprtc {
+            call,
+            status,
+            message,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn invalid(operation: &'static str, reason: impl Into<String>) -> Error {
+        Error::Invalid {
+            operation,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl From<hip_sys::loader::LoadError> for Error {
+    fn from(e: hip_sys::loader::LoadError) -> Error {
+        Error::Load(e)
+    }
+}

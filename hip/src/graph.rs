@@ -1,0 +1,179 @@
+//! Graphs: record what a closure enqueues on a stream, replay it cheaply.
+
+use crate::device::Device;
+use crate::drop_errors;
+use crate::error::{Error, Result};
+use crate::result;
+use crate::stream::Stream;
+use hip_sys as sys;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// A captured graph (`hipGraph_t`), tied by `'a` to what the capture
+/// closure borrowed, so the buffers it used cannot be dropped first.
+///
+/// **Threads**: `Send + Sync`: graph handles are immutable once captured
+/// and only passed to thread-safe calls.
+pub struct Graph<'a> {
+    raw: sys::hipGraph_t,
+    device: Arc<Device>,
+    _borrows: PhantomData<&'a ()>,
+}
+
+// SAFETY: an opaque runtime handle, immutable after capture.
+unsafe impl Send for Graph<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Graph<'_> {}
+
+impl fmt::Debug for Graph<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Graph")
+            .field("raw", &self.raw)
+            .field("device", &self.device.ordinal())
+            .finish()
+    }
+}
+
+impl Stream {
+    /// Captures the work `record` enqueues on this stream into a graph
+    /// instead of running it (`hipStreamBeginCapture` /
+    /// `hipStreamEndCapture`, thread-local mode). The default stream
+    /// cannot capture.
+    ///
+    /// If `record` fails, capture is ended and its error returned.
+    ///
+    /// # Safety
+    ///
+    /// Every launch of a graph made from the result re-runs the captured
+    /// work: the memory it uses must stay valid for every launch (the `'a`
+    /// bound keeps borrowed buffers alive; buffers owned by or created in
+    /// the closure are not covered), and the launch-safety contract of
+    /// every kernel captured must hold for each replay.
+    pub unsafe fn capture<'a, F>(&self, record: F) -> Result<Graph<'a>>
+    where
+        F: FnOnce(&Stream) -> Result<()> + 'a,
+    {
+        if self.is_default() {
+            return Err(Error::invalid(
+                "Stream::capture",
+                "the default stream cannot be captured; use Stream::new",
+            ));
+        }
+        self.device().bind()?;
+        // SAFETY: a live, non-default stream.
+        unsafe {
+            result::stream_begin_capture(
+                self.as_raw(),
+                sys::hipStreamCaptureMode::hipStreamCaptureModeThreadLocal,
+            )
+        }?;
+        let recorded = record(self);
+        // SAFETY: the stream is capturing (begun above).
+        let ended = unsafe { result::stream_end_capture(self.as_raw()) };
+        let graph = ended.map(|raw| Graph {
+            raw,
+            device: self.device().clone(),
+            _borrows: PhantomData,
+        });
+        recorded?;
+        graph
+    }
+}
+
+impl<'a> Graph<'a> {
+    /// Number of nodes (`hipGraphGetNodes`).
+    pub fn node_count(&self) -> Result<usize> {
+        // SAFETY: a live graph.
+        unsafe { result::graph_get_node_count(self.raw) }
+    }
+
+    /// Makes an executable graph (`hipGraphInstantiate`).
+    pub fn instantiate(&self) -> Result<GraphExec<'a>> {
+        self.device.bind()?;
+        // SAFETY: a live graph.
+        let raw = unsafe { result::graph_instantiate(self.raw) }?;
+        Ok(GraphExec {
+            raw,
+            device: self.device.clone(),
+            _borrows: PhantomData,
+        })
+    }
+
+    /// The raw handle.
+    pub fn as_raw(&self) -> sys::hipGraph_t {
+        self.raw
+    }
+}
+
+impl Drop for Graph<'_> {
+    fn drop(&mut self) {
+        // SAFETY: we own the graph.
+        drop_errors::record_result(unsafe { result::graph_destroy(self.raw) });
+    }
+}
+
+/// An executable graph (`hipGraphExec_t`).
+///
+/// **Threads**: `Send` but not `Sync`: launching and updating one
+/// executable graph from two threads at once is not allowed by the runtime.
+pub struct GraphExec<'a> {
+    raw: sys::hipGraphExec_t,
+    device: Arc<Device>,
+    _borrows: PhantomData<&'a ()>,
+}
+
+// SAFETY: an opaque runtime handle that may be used from any one thread.
+unsafe impl Send for GraphExec<'_> {}
+
+impl fmt::Debug for GraphExec<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GraphExec")
+            .field("raw", &self.raw)
+            .field("device", &self.device.ordinal())
+            .finish()
+    }
+}
+
+impl<'a> GraphExec<'a> {
+    /// Enqueues one run of the graph on `stream` (`hipGraphLaunch`).
+    pub fn launch(&mut self, stream: &Stream) -> Result<()> {
+        if stream.device().ordinal() != self.device.ordinal() {
+            return Err(Error::invalid(
+                "GraphExec::launch",
+                format!(
+                    "graph is on device {} but the stream is on device {}",
+                    self.device.ordinal(),
+                    stream.device().ordinal()
+                ),
+            ));
+        }
+        self.device.bind()?;
+        // SAFETY: live graph and stream; the captured work's validity was
+        // promised by `Stream::capture`'s caller.
+        unsafe { result::graph_launch(self.raw, stream.as_raw()) }
+    }
+
+    /// Updates the executable graph in place from `graph`, which must have
+    /// the same topology (`hipGraphExecUpdate`); kernel arguments and copy
+    /// addresses may differ. The update's borrows must outlive this graph's.
+    pub fn update(&mut self, graph: &Graph<'a>) -> Result<()> {
+        self.device.bind()?;
+        // SAFETY: both graphs are live.
+        let res = unsafe { result::graph_exec_update(self.raw, graph.raw) }?;
+        if res != sys::hipGraphExecUpdateResult::hipGraphExecUpdateSuccess {
+            return Err(Error::invalid(
+                "GraphExec::update",
+                format!("the graph cannot be updated in place: {res:?}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for GraphExec<'_> {
+    fn drop(&mut self) {
+        // SAFETY: we own the executable graph.
+        drop_errors::record_result(unsafe { result::graph_exec_destroy(self.raw) });
+    }
+}

@@ -1,0 +1,500 @@
+//! Kernel launch: configurations, the unsafe argument builder and typed
+//! kernels checked by the compiler.
+
+use crate::device::LaunchLimits;
+use crate::error::{Error, Result};
+use crate::memory::{DeviceBuffer, DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer};
+use crate::memory::{DeviceMemory, DeviceMemoryMut};
+use crate::module::Function;
+use crate::result;
+use crate::stream::Stream;
+use std::ffi::c_void;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Grid and block dimensions and dynamic shared memory of a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaunchConfig {
+    /// Blocks along x, y, z.
+    pub grid: (u32, u32, u32),
+    /// Threads per block along x, y, z.
+    pub block: (u32, u32, u32),
+    /// Dynamic shared memory per block, in bytes.
+    pub shared_mem_bytes: u32,
+}
+
+impl LaunchConfig {
+    /// Threads per block used by [`LaunchConfig::for_num_elems`].
+    pub const DEFAULT_BLOCK: u32 = 256;
+
+    /// One thread per element in 1-D: blocks of 256, enough blocks to cover
+    /// `n` (at least one, so `n == 0` is a valid no-op launch for kernels
+    /// that check their bounds).
+    pub const fn for_num_elems(n: u32) -> LaunchConfig {
+        let blocks = n.div_ceil(Self::DEFAULT_BLOCK);
+        LaunchConfig {
+            grid: (if blocks == 0 { 1 } else { blocks }, 1, 1),
+            block: (Self::DEFAULT_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        }
+    }
+
+    /// Total threads per block, or `None` on overflow.
+    pub fn threads_per_block(&self) -> Option<u32> {
+        self.block
+            .0
+            .checked_mul(self.block.1)?
+            .checked_mul(self.block.2)
+    }
+
+    /// Checks the configuration against a device's limits: no zero
+    /// dimension, per-dimension and total block limits, grid limits and
+    /// shared memory.
+    pub fn validate(&self, limits: &LaunchLimits) -> Result<()> {
+        let bad = |reason: String| Err(Error::invalid("LaunchConfig::validate", reason));
+        let g = [self.grid.0, self.grid.1, self.grid.2];
+        let b = [self.block.0, self.block.1, self.block.2];
+        if g.contains(&0) || b.contains(&0) {
+            return bad(format!(
+                "zero dimension in grid {:?} / block {:?}",
+                self.grid, self.block
+            ));
+        }
+        for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+            if b[i] > limits.max_block_dim[i] {
+                return bad(format!(
+                    "block.{axis} = {} exceeds the device's {}",
+                    b[i], limits.max_block_dim[i]
+                ));
+            }
+            if g[i] > limits.max_grid_dim[i] {
+                return bad(format!(
+                    "grid.{axis} = {} exceeds the device's {}",
+                    g[i], limits.max_grid_dim[i]
+                ));
+            }
+        }
+        match self.threads_per_block() {
+            Some(t) if t <= limits.max_threads_per_block => {}
+            t => {
+                return bad(format!(
+                    "block {:?} has {} threads; the device allows {}",
+                    self.block,
+                    t.map_or_else(|| "too many".to_string(), |t| t.to_string()),
+                    limits.max_threads_per_block
+                ))
+            }
+        }
+        if self.shared_mem_bytes > limits.max_shared_mem_per_block {
+            return bad(format!(
+                "{} bytes of shared memory exceed the device's {}",
+                self.shared_mem_bytes, limits.max_shared_mem_per_block
+            ));
+        }
+        Ok(())
+    }
+}
+
+// ---- unsafe builder --------------------------------------------------------
+
+/// Something that can be pushed onto a [`LaunchArgs`]: a value passed by
+/// value, or device memory passed as its device address.
+pub trait PushArg {
+    /// Address of the value the kernel parameter is copied from.
+    fn param_ptr(&self) -> *mut c_void;
+}
+
+impl<T: DeviceRepr> PushArg for T {
+    fn param_ptr(&self) -> *mut c_void {
+        (self as *const T).cast_mut().cast()
+    }
+}
+
+/// Device memory is passed as a pointer: the address of the struct's
+/// pointer field, which lives as long as the borrow.
+macro_rules! push_ptr_field {
+    ($($ty:ty),*) => {$(
+        impl<T: DeviceRepr> PushArg for $ty {
+            fn param_ptr(&self) -> *mut c_void {
+                self.ptr_field_addr()
+            }
+        }
+    )*};
+}
+push_ptr_field!(
+    DeviceBuffer<T>,
+    DeviceSlice<'_, T>,
+    DeviceSliceMut<'_, T>,
+    ManagedBuffer<T>
+);
+
+/// A raw device address passed as is (for the unsafe builder only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct RawPtr(pub *mut c_void);
+
+impl PushArg for RawPtr {
+    fn param_ptr(&self) -> *mut c_void {
+        (&self.0 as *const *mut c_void).cast_mut().cast()
+    }
+}
+
+/// The argument list of an untyped launch, built one argument at a time.
+///
+/// The builder only records addresses: nothing checks that the kernel takes
+/// these types, hence [`Stream::launch`] is `unsafe`. Prefer
+/// [`TypedKernel`].
+#[derive(Default)]
+pub struct LaunchArgs<'a> {
+    ptrs: Vec<*mut c_void>,
+    _p: PhantomData<&'a ()>,
+}
+
+impl fmt::Debug for LaunchArgs<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LaunchArgs")
+            .field("count", &self.ptrs.len())
+            .finish()
+    }
+}
+
+impl<'a> LaunchArgs<'a> {
+    /// An empty list.
+    pub fn new() -> LaunchArgs<'a> {
+        LaunchArgs::default()
+    }
+
+    /// Appends an argument. It stays borrowed until the list is dropped.
+    pub fn arg<A: PushArg + ?Sized>(&mut self, a: &'a A) -> &mut Self {
+        self.ptrs.push(a.param_ptr());
+        self
+    }
+
+    /// Number of arguments.
+    pub fn len(&self) -> usize {
+        self.ptrs.len()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.ptrs.is_empty()
+    }
+}
+
+impl Stream {
+    /// Launches `f` with an untyped argument list (`hipModuleLaunchKernel`).
+    /// The configuration, and that `f` is on this stream's device, are
+    /// checked first.
+    ///
+    /// # Safety
+    ///
+    /// `args` must match the kernel's parameters in number, order and type,
+    /// and the kernel must only access memory that stays valid, and is not
+    /// accessed by the host, until it finishes (see the crate's "Safety
+    /// considerations").
+    pub unsafe fn launch(
+        &self,
+        f: &Function,
+        cfg: LaunchConfig,
+        args: &mut LaunchArgs<'_>,
+    ) -> Result<()> {
+        self.prepare_launch(f, &cfg)?;
+        // SAFETY: function and stream live; args per the caller's contract.
+        unsafe {
+            result::module_launch_kernel(
+                f.as_raw(),
+                cfg.grid,
+                cfg.block,
+                cfg.shared_mem_bytes,
+                self.as_raw(),
+                args.ptrs.as_mut_ptr(),
+            )
+        }
+    }
+
+    #[inline]
+    fn prepare_launch(&self, f: &Function, cfg: &LaunchConfig) -> Result<()> {
+        if f.device().ordinal() != self.device().ordinal() {
+            return Err(Error::invalid(
+                "launch",
+                format!(
+                    "kernel `{}` is loaded on device {} but the stream is on device {}",
+                    f.name(),
+                    f.device().ordinal(),
+                    self.device().ordinal()
+                ),
+            ));
+        }
+        cfg.validate(self.device().launch_limits())?;
+        self.device().bind()
+    }
+}
+
+// ---- typed kernels ---------------------------------------------------------
+
+/// A type a kernel parameter can have: a [`DeviceRepr`] value, or a device
+/// pointer `*const T` / `*mut T`.
+///
+/// # Safety
+///
+/// The type must have the C layout of the kernel parameter it stands for.
+pub unsafe trait KernelParam: Copy {}
+
+// SAFETY: DeviceRepr types have a fixed C layout.
+unsafe impl<T: DeviceRepr> KernelParam for T {}
+// SAFETY: a device pointer is passed as a C pointer.
+unsafe impl<T: DeviceRepr> KernelParam for *const T {}
+// SAFETY: as above.
+unsafe impl<T: DeviceRepr> KernelParam for *mut T {}
+
+/// A Rust value that may be passed for a kernel parameter of type `P`.
+///
+/// - `P: DeviceRepr` (numbers, `#[repr(C)]` structs): the value itself.
+/// - `P = *const T`: `&DeviceBuffer<T>`, `DeviceSlice<T>`, `&ManagedBuffer<T>`
+///   (and the mutable forms).
+/// - `P = *mut T`: `&mut DeviceBuffer<T>`, `DeviceSliceMut<T>`,
+///   `&mut DeviceSliceMut<T>`, `&mut ManagedBuffer<T>`.
+///
+/// Raw pointers are not accepted: memory must come from a live buffer.
+pub trait KernelArg<P: KernelParam> {
+    /// The parameter value.
+    fn into_param(self) -> P;
+    /// The device whose memory this is, for checking against the stream.
+    fn device_ordinal(&self) -> Option<usize> {
+        None
+    }
+}
+
+impl<T: DeviceRepr> KernelArg<T> for T {
+    #[inline]
+    fn into_param(self) -> T {
+        self
+    }
+}
+
+macro_rules! mem_arg {
+    ($p:ty, $get:ident; $($ty:ty),*) => {$(
+        impl<T: DeviceRepr> KernelArg<$p> for $ty {
+            #[inline]
+            fn into_param(self) -> $p {
+                DeviceMemory::device_ptr(&*self) as $p
+            }
+            fn device_ordinal(&self) -> Option<usize> {
+                Some(DeviceMemory::device(&**self).ordinal())
+            }
+        }
+    )*};
+}
+mem_arg!(*const T, device_ptr; &DeviceBuffer<T>, &mut DeviceBuffer<T>, &DeviceSlice<'_, T>, &DeviceSliceMut<'_, T>, &mut DeviceSliceMut<'_, T>, &ManagedBuffer<T>, &mut ManagedBuffer<T>);
+
+impl<T: DeviceRepr> KernelArg<*const T> for DeviceSlice<'_, T> {
+    #[inline]
+    fn into_param(self) -> *const T {
+        self.as_device_ptr()
+    }
+    fn device_ordinal(&self) -> Option<usize> {
+        Some(self.device().ordinal())
+    }
+}
+impl<T: DeviceRepr> KernelArg<*const T> for DeviceSliceMut<'_, T> {
+    #[inline]
+    fn into_param(self) -> *const T {
+        DeviceMemory::device_ptr(&self)
+    }
+    fn device_ordinal(&self) -> Option<usize> {
+        Some(self.device().ordinal())
+    }
+}
+impl<T: DeviceRepr> KernelArg<*mut T> for DeviceSliceMut<'_, T> {
+    #[inline]
+    fn into_param(mut self) -> *mut T {
+        self.as_device_ptr_mut()
+    }
+    fn device_ordinal(&self) -> Option<usize> {
+        Some(self.device().ordinal())
+    }
+}
+macro_rules! mem_arg_mut {
+    ($($ty:ty),*) => {$(
+        impl<T: DeviceRepr> KernelArg<*mut T> for $ty {
+            #[inline]
+            fn into_param(self) -> *mut T {
+                DeviceMemoryMut::device_ptr_mut(self)
+            }
+            fn device_ordinal(&self) -> Option<usize> {
+                Some(DeviceMemory::device(&**self).ordinal())
+            }
+        }
+    )*};
+}
+mem_arg_mut!(
+    &mut DeviceBuffer<T>,
+    &mut DeviceSliceMut<'_, T>,
+    &mut ManagedBuffer<T>
+);
+
+/// A kernel's full parameter list, as a tuple of [`KernelParam`]s.
+pub trait KernelParams {
+    /// Number of parameters.
+    const COUNT: usize;
+}
+
+/// An argument tuple matching the parameter tuple `P`, element by element.
+pub trait KernelArgs<P: KernelParams> {
+    /// Checks every device-memory argument is on device `ordinal`.
+    fn check_devices(&self, ordinal: usize) -> Result<()>;
+    /// Launches `f` with these arguments.
+    ///
+    /// # Safety
+    ///
+    /// As [`TypedKernel::launch`]; `f` must take exactly `P`.
+    unsafe fn launch_raw(self, f: &Function, cfg: &LaunchConfig, stream: &Stream) -> Result<()>;
+}
+
+fn wrong_device(index: usize, got: usize, want: usize) -> Error {
+    Error::invalid(
+        "TypedKernel::launch",
+        format!("argument {index} is memory on device {got} but the stream is on device {want}"),
+    )
+}
+
+macro_rules! tuple_impls {
+    ($( ($($P:ident $A:ident $a:ident $i:tt),*) )*) => {$(
+        impl<$($P: KernelParam),*> KernelParams for ($($P,)*) {
+            const COUNT: usize = 0 $(+ { let _ = $i; 1 })*;
+        }
+
+        impl<$($P: KernelParam,)* $($A: KernelArg<$P>,)*> KernelArgs<($($P,)*)> for ($($A,)*) {
+            #[allow(unused_variables)]
+            fn check_devices(&self, ordinal: usize) -> Result<()> {
+                $(
+                    if let Some(d) = self.$i.device_ordinal() {
+                        if d != ordinal {
+                            return Err(wrong_device($i, d, ordinal));
+                        }
+                    }
+                )*
+                Ok(())
+            }
+
+            #[inline]
+            #[allow(unused_mut, non_snake_case)]
+            unsafe fn launch_raw(self, f: &Function, cfg: &LaunchConfig, stream: &Stream) -> Result<()> {
+                let ($($a,)*) = self;
+                $( let mut $a: $P = KernelArg::<$P>::into_param($a); )*
+                let mut ptrs: [*mut c_void; 0 $(+ { let _ = $i; 1 })*] = [$((&mut $a as *mut $P).cast()),*];
+                // SAFETY: each pointer addresses a local of the parameter's
+                // type, alive across the call; the rest is the caller's
+                // contract.
+                unsafe {
+                    result::module_launch_kernel(f.as_raw(), cfg.grid, cfg.block, cfg.shared_mem_bytes, stream.as_raw(), ptrs.as_mut_ptr())
+                }
+            }
+        }
+    )*};
+}
+
+tuple_impls! {
+    ()
+    (P0 A0 a0 0)
+    (P0 A0 a0 0, P1 A1 a1 1)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5, P6 A6 a6 6)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5, P6 A6 a6 6, P7 A7 a7 7)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5, P6 A6 a6 6, P7 A7 a7 7, P8 A8 a8 8)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5, P6 A6 a6 6, P7 A7 a7 7, P8 A8 a8 8, P9 A9 a9 9)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5, P6 A6 a6 6, P7 A7 a7 7, P8 A8 a8 8, P9 A9 a9 9, P10 A10 a10 10)
+    (P0 A0 a0 0, P1 A1 a1 1, P2 A2 a2 2, P3 A3 a3 3, P4 A4 a4 4, P5 A5 a5 5, P6 A6 a6 6, P7 A7 a7 7, P8 A8 a8 8, P9 A9 a9 9, P10 A10 a10 10, P11 A11 a11 11)
+}
+
+/// A kernel whose parameter types were stated once, so that every launch is
+/// type-checked by the compiler.
+///
+/// ```no_run
+/// # fn main() -> hip::Result<()> {
+/// use hip::{Device, Module, Stream, DeviceBuffer, LaunchConfig, TypedKernel};
+/// let dev = Device::get(0)?;
+/// let module = Module::compile(&dev, r#"
+///     extern "C" __global__ void axpy(float a, const float* x, float* y, unsigned n) {
+///         unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+///         if (i < n) y[i] += a * x[i];
+///     }"#)?;
+/// // SAFETY: the parameter list matches the kernel's signature.
+/// let axpy = unsafe { TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(module.function("axpy")?) };
+/// let stream = Stream::new(&dev)?;
+/// let x = DeviceBuffer::from_slice(&dev, &[1.0f32; 1000])?;
+/// let mut y = DeviceBuffer::from_slice(&dev, &[2.0f32; 1000])?;
+/// // SAFETY: the kernel reads x[0..n] and writes y[0..n], and n = len.
+/// unsafe { axpy.launch(&stream, LaunchConfig::for_num_elems(1000), (3.0f32, &x, &mut y, 1000u32))? };
+/// assert_eq!(stream.copy_to_vec(&y)?[0], 5.0);
+/// # Ok(()) }
+/// ```
+pub struct TypedKernel<P: KernelParams> {
+    function: Function,
+    _p: PhantomData<fn(P)>,
+}
+
+impl<P: KernelParams> Clone for TypedKernel<P> {
+    fn clone(&self) -> Self {
+        TypedKernel {
+            function: self.function.clone(),
+            _p: PhantomData,
+        }
+    }
+}
+
+impl<P: KernelParams> fmt::Debug for TypedKernel<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypedKernel")
+            .field("function", &self.function)
+            .field("params", &std::any::type_name::<P>())
+            .finish()
+    }
+}
+
+impl<P: KernelParams> TypedKernel<P> {
+    /// States the kernel's parameter types.
+    ///
+    /// # Safety
+    ///
+    /// `function`'s C parameter list must be exactly `P`, in order, with
+    /// `*const T`/`*mut T` for pointers.
+    pub unsafe fn new(function: Function) -> TypedKernel<P> {
+        TypedKernel {
+            function,
+            _p: PhantomData,
+        }
+    }
+
+    /// The underlying function.
+    pub fn function(&self) -> &Function {
+        &self.function
+    }
+
+    /// Launches on `stream`. Argument types are checked at compile time;
+    /// the configuration, and that all buffers and the kernel are on the
+    /// stream's device, are checked before any runtime call.
+    ///
+    /// # Safety
+    ///
+    /// The kernel must stay within the memory passed to it (e.g. index
+    /// only below the lengths of the buffers, whatever counts you pass),
+    /// and memory it writes must not be read by the host or another stream
+    /// until this launch is known finished.
+    #[inline]
+    pub unsafe fn launch<A: KernelArgs<P>>(
+        &self,
+        stream: &Stream,
+        cfg: LaunchConfig,
+        args: A,
+    ) -> Result<()> {
+        args.check_devices(stream.device().ordinal())?;
+        stream.prepare_launch(&self.function, &cfg)?;
+        // SAFETY: `P` matches the kernel (from `new`); the rest is the
+        // caller's contract.
+        unsafe { args.launch_raw(&self.function, &cfg, stream) }
+    }
+}

@@ -1,0 +1,401 @@
+//! Code objects, kernels and runtime compilation (hiprtc).
+
+use crate::device::Device;
+use crate::drop_errors;
+use crate::error::{Error, Result};
+use crate::launch::LaunchConfig;
+use crate::result;
+use hip_sys as sys;
+use std::ffi::CString;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A loaded code object (`hipModule_t`).
+///
+/// Cheap to clone (shared handle); unloaded when the last clone and the last
+/// [`Function`] from it are gone.
+///
+/// **Threads**: `Send + Sync`: module handles are only passed to
+/// thread-safe runtime calls.
+#[derive(Clone)]
+pub struct Module {
+    inner: Arc<ModuleInner>,
+}
+
+struct ModuleInner {
+    raw: sys::hipModule_t,
+    device: Arc<Device>,
+}
+
+// SAFETY: an opaque runtime handle; the runtime is thread-safe.
+unsafe impl Send for ModuleInner {}
+// SAFETY: as above.
+unsafe impl Sync for ModuleInner {}
+
+impl fmt::Debug for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Module")
+            .field("raw", &self.inner.raw)
+            .field("device", &self.inner.device.ordinal())
+            .finish()
+    }
+}
+
+impl Module {
+    /// Loads a code object (or, on NVIDIA, PTX/cubin) from memory
+    /// (`hipModuleLoadData`) onto `device`.
+    pub fn load_data(device: &Arc<Device>, image: &[u8]) -> Result<Module> {
+        if image.is_empty() {
+            return Err(Error::invalid(
+                "Module::load_data",
+                "the code object is empty",
+            ));
+        }
+        // Text images (PTX) must be NUL-terminated; a trailing NUL after a
+        // binary image is ignored by the loaders.
+        let mut owned;
+        let bytes = if image.last() == Some(&0) {
+            image
+        } else {
+            owned = Vec::with_capacity(image.len() + 1);
+            owned.extend_from_slice(image);
+            owned.push(0);
+            &owned[..]
+        };
+        device.bind()?;
+        // SAFETY: `bytes` is readable for the call and NUL-terminated.
+        let raw = unsafe { result::module_load_data(bytes.as_ptr().cast()) }?;
+        Ok(Module {
+            inner: Arc::new(ModuleInner {
+                raw,
+                device: device.clone(),
+            }),
+        })
+    }
+
+    /// Loads a code object file onto `device`.
+    pub fn load_file(device: &Arc<Device>, path: impl AsRef<Path>) -> Result<Module> {
+        let path = path.as_ref();
+        let image = std::fs::read(path).map_err(|e| {
+            Error::invalid(
+                "Module::load_file",
+                format!("cannot read {}: {e}", path.display()),
+            )
+        })?;
+        Module::load_data(device, &image)
+    }
+
+    /// Compiles HIP source for `device` (its architecture, see
+    /// [`CompileOptions::for_device`]) and loads the result.
+    pub fn compile(device: &Arc<Device>, source: &str) -> Result<Module> {
+        let code = compile(source, &CompileOptions::for_device(device)?)?;
+        Module::load_data(device, &code.code)
+    }
+
+    /// The kernel called `name` (`hipModuleGetFunction`). Use `extern "C"`
+    /// kernels, or the mangled name.
+    pub fn function(&self, name: &str) -> Result<Function> {
+        let c = CString::new(name).map_err(|_| {
+            Error::invalid(
+                "Module::function",
+                format!("kernel name {name:?} contains a NUL byte"),
+            )
+        })?;
+        self.inner.device.bind()?;
+        // SAFETY: the module is live; `c` is NUL-terminated.
+        let raw = unsafe { result::module_get_function(self.inner.raw, &c) }?;
+        Ok(Function {
+            raw,
+            name: name.to_string(),
+            module: self.clone(),
+        })
+    }
+
+    /// The device the module is loaded on.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.inner.device
+    }
+
+    /// The raw handle.
+    pub fn as_raw(&self) -> sys::hipModule_t {
+        self.inner.raw
+    }
+}
+
+impl Drop for ModuleInner {
+    fn drop(&mut self) {
+        let r = self.device.bind().and_then(|()| {
+            // SAFETY: the last handle to the module (every Function holds one).
+            unsafe { result::module_unload(self.raw) }
+        });
+        drop_errors::record_result(r);
+    }
+}
+
+/// A kernel in a loaded module; keeps the module alive.
+///
+/// **Threads**: `Send + Sync`: a function handle is immutable and only
+/// passed to thread-safe calls.
+#[derive(Clone)]
+pub struct Function {
+    raw: sys::hipFunction_t,
+    name: String,
+    module: Module,
+}
+
+// SAFETY: an opaque, immutable runtime handle; the module is Send + Sync.
+unsafe impl Send for Function {}
+// SAFETY: as above.
+unsafe impl Sync for Function {}
+
+impl fmt::Debug for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &self.name)
+            .field("raw", &self.raw)
+            .field("module", &self.module)
+            .finish()
+    }
+}
+
+/// A kernel attribute (`hipFunction_attribute`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FunctionAttribute {
+    /// Most threads per block this kernel can be launched with.
+    MaxThreadsPerBlock,
+    /// Static shared memory in bytes.
+    SharedSizeBytes,
+    /// Constant memory in bytes.
+    ConstSizeBytes,
+    /// Local (private) memory per thread in bytes.
+    LocalSizeBytes,
+    /// Registers per thread.
+    NumRegs,
+    /// PTX version (NVIDIA) the kernel was compiled for.
+    PtxVersion,
+    /// Binary version the kernel was compiled for.
+    BinaryVersion,
+    /// Most dynamic shared memory per block, in bytes.
+    MaxDynamicSharedSizeBytes,
+}
+
+impl FunctionAttribute {
+    /// The raw value.
+    pub fn raw(self) -> sys::hipFunction_attribute {
+        use sys::hipFunction_attribute as A;
+        match self {
+            FunctionAttribute::MaxThreadsPerBlock => A::HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            FunctionAttribute::SharedSizeBytes => A::HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+            FunctionAttribute::ConstSizeBytes => A::HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES,
+            FunctionAttribute::LocalSizeBytes => A::HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+            FunctionAttribute::NumRegs => A::HIP_FUNC_ATTRIBUTE_NUM_REGS,
+            FunctionAttribute::PtxVersion => A::HIP_FUNC_ATTRIBUTE_PTX_VERSION,
+            FunctionAttribute::BinaryVersion => A::HIP_FUNC_ATTRIBUTE_BINARY_VERSION,
+            FunctionAttribute::MaxDynamicSharedSizeBytes => {
+                A::HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            }
+        }
+    }
+}
+
+impl Function {
+    /// The raw handle; valid while this `Function` lives.
+    #[inline]
+    pub fn as_raw(&self) -> sys::hipFunction_t {
+        self.raw
+    }
+
+    /// The kernel's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The module it belongs to.
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// The device it runs on.
+    #[inline]
+    pub fn device(&self) -> &Arc<Device> {
+        &self.module.inner.device
+    }
+
+    /// One attribute (`hipFuncGetAttribute`).
+    pub fn attribute(&self, attr: FunctionAttribute) -> Result<i32> {
+        self.device().bind()?;
+        // SAFETY: the function is live.
+        unsafe { result::func_get_attribute(attr.raw(), self.raw) }
+    }
+
+    /// The block size that maximises occupancy and the smallest grid that
+    /// fills the device with it
+    /// (`hipModuleOccupancyMaxPotentialBlockSize`), as (grid, block).
+    pub fn max_potential_block_size(&self, dynamic_shared_bytes: u32) -> Result<(u32, u32)> {
+        self.device().bind()?;
+        // SAFETY: the function is live.
+        let (g, b) = unsafe {
+            result::module_occupancy_max_potential_block_size(
+                self.raw,
+                dynamic_shared_bytes as usize,
+                0,
+            )
+        }?;
+        Ok((g.max(1) as u32, b.max(1) as u32))
+    }
+
+    /// How many blocks of `block_size` threads fit on one multiprocessor
+    /// (`hipModuleOccupancyMaxActiveBlocksPerMultiprocessor`).
+    pub fn max_active_blocks_per_multiprocessor(
+        &self,
+        block_size: u32,
+        dynamic_shared_bytes: u32,
+    ) -> Result<u32> {
+        if block_size == 0 || block_size > self.device().launch_limits().max_threads_per_block {
+            return Err(Error::invalid(
+                "Function::max_active_blocks_per_multiprocessor",
+                format!(
+                    "block size {block_size} is not within 1..={}",
+                    self.device().launch_limits().max_threads_per_block
+                ),
+            ));
+        }
+        self.device().bind()?;
+        // SAFETY: the function is live.
+        let n = unsafe {
+            result::module_occupancy_max_active_blocks(
+                self.raw,
+                block_size as i32,
+                dynamic_shared_bytes as usize,
+            )
+        }?;
+        Ok(n.max(0) as u32)
+    }
+
+    /// A 1-D launch configuration for `n` elements (one thread each) with
+    /// the occupancy-maximising block size.
+    pub fn launch_config_for_num_elems(
+        &self,
+        n: u32,
+        dynamic_shared_bytes: u32,
+    ) -> Result<LaunchConfig> {
+        let (_, block) = self.max_potential_block_size(dynamic_shared_bytes)?;
+        Ok(LaunchConfig {
+            grid: (n.div_ceil(block).max(1), 1, 1),
+            block: (block, 1, 1),
+            shared_mem_bytes: dynamic_shared_bytes,
+        })
+    }
+}
+
+// ---- hiprtc -----------------------------------------------------------------
+
+/// Options for [`compile`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// The program's name in messages (default `"program.hip"`).
+    pub name: Option<String>,
+    /// The target architecture, passed as `--offload-arch=<arch>`; `None`
+    /// passes none (hiprtc then uses the current device).
+    pub arch: Option<String>,
+    /// Further options, e.g. `-O3`, `-DN=4`, `-std=c++17`.
+    pub options: Vec<String>,
+}
+
+impl CompileOptions {
+    /// Options targeting `device`'s architecture ([`Device::offload_arch`]).
+    pub fn for_device(device: &Device) -> Result<CompileOptions> {
+        Ok(CompileOptions {
+            arch: Some(device.offload_arch()?),
+            ..CompileOptions::default()
+        })
+    }
+
+    /// Options for an explicit architecture, e.g. `"gfx90a"`.
+    pub fn for_arch(arch: &str) -> CompileOptions {
+        CompileOptions {
+            arch: Some(arch.to_string()),
+            ..CompileOptions::default()
+        }
+    }
+
+    /// Adds an option.
+    pub fn option(mut self, opt: impl Into<String>) -> CompileOptions {
+        self.options.push(opt.into());
+        self
+    }
+
+    /// Every option as passed to hiprtc.
+    pub fn to_args(&self) -> Vec<String> {
+        let mut v = Vec::with_capacity(self.options.len() + 1);
+        if let Some(a) = &self.arch {
+            v.push(format!("--offload-arch={a}"));
+        }
+        v.extend(self.options.iter().cloned());
+        v
+    }
+}
+
+/// A compiled program: the code object and the compiler's log (warnings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledCode {
+    /// The code object, ready for [`Module::load_data`].
+    pub code: Vec<u8>,
+    /// The compiler's log; often empty on success.
+    pub log: String,
+}
+
+/// Compiles HIP source with hiprtc (`hiprtcCreateProgram`,
+/// `hiprtcCompileProgram`, `hiprtcGetCode`). A failed compile returns
+/// [`Error::Compile`] with the full log.
+pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
+    crate::device::loaded()?;
+    let name = options.name.as_deref().unwrap_or("program.hip");
+    let src = CString::new(source)
+        .map_err(|_| Error::invalid("compile", "the source contains a NUL byte"))?;
+    let cname = CString::new(name).map_err(|_| {
+        Error::invalid(
+            "compile",
+            format!("program name {name:?} contains a NUL byte"),
+        )
+    })?;
+    let args = options.to_args();
+    let cargs = args
+        .iter()
+        .map(|a| CString::new(a.as_str()))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|_| {
+            Error::invalid(
+                "compile",
+                format!("an option contains a NUL byte: {args:?}"),
+            )
+        })?;
+    let ptrs: Vec<_> = cargs.iter().map(|c| c.as_ptr()).collect();
+
+    let prog = result::rtc_create_program(&src, &cname)?;
+    struct Guard(sys::hiprtcProgram);
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            // SAFETY: we own the program.
+            drop_errors::record_result(unsafe { result::rtc_destroy_program(self.0) });
+        }
+    }
+    let guard = Guard(prog);
+    // SAFETY: a live program; options are NUL-terminated and outlive the call.
+    let status = unsafe { result::rtc_compile_program(guard.0, &ptrs) };
+    // SAFETY: a live program.
+    let log = unsafe { result::rtc_get_program_log(guard.0) }.unwrap_or_default();
+    if status != sys::hiprtcResult::HIPRTC_SUCCESS {
+        return Err(Error::Compile {
+            program: name.to_string(),
+            options: args,
+            status,
+            log,
+        });
+    }
+    // SAFETY: a live, successfully compiled program.
+    let code = unsafe { result::rtc_get_code(guard.0) }?;
+    Ok(CompiledCode { code, log })
+}

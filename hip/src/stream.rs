@@ -1,0 +1,324 @@
+//! Streams, events and host callbacks.
+
+use crate::device::Device;
+use crate::drop_errors;
+use crate::error::{Error, Result};
+use crate::result;
+use hip_sys as sys;
+use std::ffi::c_void;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+/// A queue of work on one device.
+///
+/// Cloning a `Stream` is cheap and gives another handle to the same queue;
+/// the queue is destroyed when the last handle goes. Buffers allocated in
+/// stream order keep a handle, so the stream lives until they are freed.
+///
+/// **Threads**: `Send + Sync`. HIP streams may be used from several host
+/// threads at once: the runtime serialises enqueueing. Work enqueued from
+/// different threads onto one stream runs in the order the calls happened.
+#[derive(Clone)]
+pub struct Stream {
+    inner: Arc<StreamInner>,
+}
+
+pub(crate) struct StreamInner {
+    raw: sys::hipStream_t,
+    device: Arc<Device>,
+    owned: bool,
+}
+
+// SAFETY: a hipStream_t is a handle into the runtime, which is thread-safe
+// for every stream operation; nothing in `StreamInner` is tied to a thread.
+unsafe impl Send for StreamInner {}
+// SAFETY: as above; shared use only passes the handle to thread-safe calls.
+unsafe impl Sync for StreamInner {}
+
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stream")
+            .field("raw", &self.inner.raw)
+            .field("device", &self.inner.device.ordinal())
+            .field("owned", &self.inner.owned)
+            .finish()
+    }
+}
+
+/// How to create a stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// `hipStreamNonBlocking`: do not synchronise with the default stream.
+    pub non_blocking: bool,
+    /// Priority; lower numbers are higher priority. 0 is the default; see
+    /// [`Device::stream_priority_range`]. Values outside the range are
+    /// clamped by the runtime.
+    pub priority: i32,
+}
+
+impl Stream {
+    /// A new stream with default options (blocking, priority 0).
+    pub fn new(device: &Arc<Device>) -> Result<Stream> {
+        Stream::with_options(device, StreamOptions::default())
+    }
+
+    /// A new stream (`hipStreamCreateWithPriority`).
+    pub fn with_options(device: &Arc<Device>, options: StreamOptions) -> Result<Stream> {
+        device.bind()?;
+        let flags = if options.non_blocking {
+            sys::hipStreamNonBlocking
+        } else {
+            0
+        };
+        let raw = result::stream_create_with_priority(flags, options.priority)?;
+        Ok(Stream {
+            inner: Arc::new(StreamInner {
+                raw,
+                device: device.clone(),
+                owned: true,
+            }),
+        })
+    }
+
+    /// The device's default (null) stream. Work on it is ordered against
+    /// every blocking stream of the device.
+    pub fn default_for(device: &Arc<Device>) -> Stream {
+        Stream {
+            inner: Arc::new(StreamInner {
+                raw: std::ptr::null_mut(),
+                device: device.clone(),
+                owned: false,
+            }),
+        }
+    }
+
+    /// The raw handle, for calls into `hip_sys`. It stays valid while this
+    /// `Stream` (or a clone) lives.
+    #[inline]
+    pub fn as_raw(&self) -> sys::hipStream_t {
+        self.inner.raw
+    }
+
+    /// The device this stream belongs to.
+    #[inline]
+    pub fn device(&self) -> &Arc<Device> {
+        &self.inner.device
+    }
+
+    /// Whether this is the device's default stream.
+    pub fn is_default(&self) -> bool {
+        self.inner.raw.is_null()
+    }
+
+    /// Binds the device when the runtime resolves this stream through the
+    /// current device (the null stream); named streams carry their device.
+    #[inline]
+    pub(crate) fn bind_if_default(&self) -> Result<()> {
+        if self.inner.raw.is_null() {
+            self.inner.device.bind()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Waits until all work enqueued so far has finished
+    /// (`hipStreamSynchronize`).
+    pub fn synchronize(&self) -> Result<()> {
+        self.bind_if_default()?;
+        // SAFETY: the stream is live while `self` is.
+        unsafe { result::stream_synchronize(self.inner.raw) }
+    }
+
+    /// Whether all work enqueued so far has finished (`hipStreamQuery`):
+    /// `Ok(false)` while work is pending.
+    #[inline]
+    pub fn query(&self) -> Result<bool> {
+        self.bind_if_default()?;
+        // SAFETY: the stream is live while `self` is.
+        unsafe { result::stream_query(self.inner.raw) }
+    }
+
+    /// Makes later work on this stream wait for `event`
+    /// (`hipStreamWaitEvent`). The event may belong to another device.
+    pub fn wait_event(&self, event: &Event) -> Result<()> {
+        self.bind_if_default()?;
+        // SAFETY: stream and event are live while their owners are.
+        unsafe { result::stream_wait_event(self.inner.raw, event.raw) }
+    }
+
+    /// Makes later work on this stream wait for everything enqueued on
+    /// `other` so far (records a fresh event on `other`).
+    pub fn wait_for(&self, other: &Stream) -> Result<()> {
+        let ev = Event::with_timing(other.device(), false)?;
+        ev.record(other)?;
+        self.wait_event(&ev)
+    }
+
+    /// Records `event` on this stream (`hipEventRecord`); same as
+    /// [`Event::record`].
+    #[inline]
+    pub fn record_event(&self, event: &Event) -> Result<()> {
+        event.record(self)
+    }
+
+    /// Runs `f` on a runtime thread once all earlier work on this stream is
+    /// done; later work waits for it (`hipLaunchHostFunc`).
+    ///
+    /// `f` must not call into HIP (the runtime forbids it and may
+    /// deadlock or fail). A panic in `f` is caught before it reaches the
+    /// runtime and recorded as [`Error::CallbackPanicked`] (see
+    /// [`crate::take_drop_errors`]).
+    pub fn launch_host_fn<F: FnOnce() + Send + 'static>(&self, f: F) -> Result<()> {
+        self.bind_if_default()?;
+        let boxed: Box<Box<dyn FnOnce() + Send>> = Box::new(Box::new(f));
+        let data = Box::into_raw(boxed).cast::<c_void>();
+        // SAFETY: the stream is live; `data` is a leaked box the trampoline
+        // takes back exactly once.
+        let r = unsafe { result::launch_host_func(self.inner.raw, host_fn_trampoline, data) };
+        if r.is_err() {
+            // SAFETY: the runtime refused the callback, so it will never
+            // run: we still own `data` and free it here.
+            drop(unsafe { Box::from_raw(data.cast::<Box<dyn FnOnce() + Send>>()) });
+        }
+        r
+    }
+
+    pub(crate) fn inner(&self) -> &Arc<StreamInner> {
+        &self.inner
+    }
+}
+
+impl StreamInner {
+    pub(crate) fn raw(&self) -> sys::hipStream_t {
+        self.raw
+    }
+}
+
+unsafe extern "C" fn host_fn_trampoline(data: *mut c_void) {
+    // SAFETY: `data` came from Box::into_raw in `launch_host_fn`, and the
+    // runtime calls each host function exactly once.
+    let f = unsafe { Box::from_raw(data.cast::<Box<dyn FnOnce() + Send>>()) };
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "non-string panic payload".into());
+        drop_errors::record(Error::CallbackPanicked { message });
+    }
+}
+
+impl Drop for StreamInner {
+    fn drop(&mut self) {
+        if self.owned {
+            // SAFETY: we own the stream and this is the last handle.
+            drop_errors::record_result(unsafe { result::stream_destroy(self.raw) });
+        }
+    }
+}
+
+/// A marker in a stream's work, for ordering and timing.
+///
+/// **Threads**: `Send + Sync`: an event is a runtime handle and every
+/// event call is thread-safe.
+pub struct Event {
+    raw: sys::hipEvent_t,
+    device: Arc<Device>,
+    timing: bool,
+}
+
+// SAFETY: a hipEvent_t is a handle into the thread-safe runtime.
+unsafe impl Send for Event {}
+// SAFETY: as above.
+unsafe impl Sync for Event {}
+
+impl fmt::Debug for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Event")
+            .field("raw", &self.raw)
+            .field("device", &self.device.ordinal())
+            .field("timing", &self.timing)
+            .finish()
+    }
+}
+
+impl Event {
+    /// A new event that can time work (`hipEventCreateWithFlags`).
+    pub fn new(device: &Arc<Device>) -> Result<Event> {
+        Event::with_timing(device, true)
+    }
+
+    /// A new event, with or without timing (`hipEventDisableTiming`, which
+    /// makes recording and waiting cheaper).
+    pub fn with_timing(device: &Arc<Device>, timing: bool) -> Result<Event> {
+        device.bind()?;
+        let flags = if timing {
+            sys::hipEventDefault
+        } else {
+            sys::hipEventDisableTiming
+        };
+        let raw = result::event_create_with_flags(flags)?;
+        Ok(Event {
+            raw,
+            device: device.clone(),
+            timing,
+        })
+    }
+
+    /// The raw handle.
+    #[inline]
+    pub fn as_raw(&self) -> sys::hipEvent_t {
+        self.raw
+    }
+
+    /// The device it was created on.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// Records this event at the current end of `stream` (`hipEventRecord`).
+    #[inline]
+    pub fn record(&self, stream: &Stream) -> Result<()> {
+        stream.bind_if_default()?;
+        // SAFETY: event and stream are live while their owners are.
+        unsafe { result::event_record(self.raw, stream.as_raw()) }
+    }
+
+    /// Waits until the work before the last record has finished
+    /// (`hipEventSynchronize`).
+    pub fn synchronize(&self) -> Result<()> {
+        // SAFETY: the event is live.
+        unsafe { result::event_synchronize(self.raw) }
+    }
+
+    /// Whether the work before the last record has finished
+    /// (`hipEventQuery`).
+    pub fn query(&self) -> Result<bool> {
+        // SAFETY: the event is live.
+        unsafe { result::event_query(self.raw) }
+    }
+
+    /// Milliseconds between `start` and `self` (`hipEventElapsedTime`).
+    /// Both must have timing enabled and have completed.
+    pub fn elapsed_ms_since(&self, start: &Event) -> Result<f32> {
+        if !self.timing || !start.timing {
+            return Err(Error::invalid(
+                "Event::elapsed_ms_since",
+                format!(
+                    "both events need timing (start: {}, end: {})",
+                    start.timing, self.timing
+                ),
+            ));
+        }
+        // SAFETY: both events are live.
+        unsafe { result::event_elapsed_time(start.raw, self.raw) }
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: we own the event.
+        drop_errors::record_result(unsafe { result::event_destroy(self.raw) });
+    }
+}
