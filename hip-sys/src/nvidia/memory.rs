@@ -1,0 +1,271 @@
+//! Memory functions whose flags, structs or memory types need translating.
+
+use super::{cuda_fn, drv_status, ensure_context, record, rt_status};
+use crate::generated::functions::HipFunctions;
+use crate::*;
+use core::ffi::{c_int, c_uint, c_void};
+
+pub(super) fn register(t: &mut HipFunctions) {
+    t.hipHostMalloc = Some(hipHostMalloc);
+    t.hipHostAlloc = Some(hipHostMalloc);
+    t.hipExtMallocWithFlags = Some(hipExtMallocWithFlags);
+    t.hipPointerGetAttributes = Some(hipPointerGetAttributes);
+    t.hipPointerGetAttribute = Some(hipPointerGetAttribute);
+    t.hipMemcpyParam2D = Some(hipMemcpyParam2D);
+    t.hipMemcpyParam2DAsync = Some(hipMemcpyParam2DAsync);
+    t.hipDrvMemcpy2DUnaligned = Some(hipDrvMemcpy2DUnaligned);
+    t.hipMemcpyWithStream = Some(hipMemcpyWithStream);
+    t.hipMemPtrGetInfo = Some(hipMemPtrGetInfo);
+}
+
+/// The host-allocation flags CUDA knows (portable, mapped, write-combined:
+/// the same bits in both); HIP's coherence and NUMA hints have no CUDA
+/// meaning and are dropped.
+pub(crate) const fn host_malloc_flags_to_cuda(flags: c_uint) -> c_uint {
+    flags & (hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined)
+}
+
+unsafe extern "C" fn hipHostMalloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> hipError_t {
+    let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaHostAlloc",
+        unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    // SAFETY: the caller's pointer is passed on under the same contract.
+    rt_status(unsafe { f(ptr, size, host_malloc_flags_to_cuda(flags)) })
+}
+
+unsafe extern "C" fn hipExtMallocWithFlags(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> hipError_t {
+    // Only the default (coarse-grained) kind exists on NVIDIA.
+    if flags != 0 {
+        return record(hipError_t::hipErrorNotSupported);
+    }
+    let Some(f) = cuda_fn!(Runtime, "cudaMalloc", unsafe extern "C" fn(*mut *mut c_void, usize) -> i32) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    // SAFETY: the caller's pointer is passed on under the same contract.
+    rt_status(unsafe { f(ptr, size) })
+}
+
+/// `cudaPointerAttributes` (CUDA 11 and later).
+#[repr(C)]
+struct CudaPointerAttributes {
+    type_: c_int,
+    device: c_int,
+    device_pointer: *mut c_void,
+    host_pointer: *mut c_void,
+}
+
+/// A CUDA memory type (`cudaMemoryType`, 0..=3) as HIP's.
+pub(crate) const fn runtime_memory_type(t: c_int) -> hipMemoryType {
+    match t {
+        1 => hipMemoryType::hipMemoryTypeHost,
+        2 => hipMemoryType::hipMemoryTypeDevice,
+        3 => hipMemoryType::hipMemoryTypeManaged,
+        _ => hipMemoryType::hipMemoryTypeUnregistered,
+    }
+}
+
+/// A driver memory type (`CUmemorytype`: host 1, device 2, array 3,
+/// unified 4) as HIP's.
+pub(crate) const fn driver_memory_type(t: u32) -> hipMemoryType {
+    match t {
+        1 => hipMemoryType::hipMemoryTypeHost,
+        2 => hipMemoryType::hipMemoryTypeDevice,
+        3 => hipMemoryType::hipMemoryTypeArray,
+        4 => hipMemoryType::hipMemoryTypeUnified,
+        _ => hipMemoryType::hipMemoryTypeUnregistered,
+    }
+}
+
+/// HIP's memory type as the driver's (`CUmemorytype`); managed memory is
+/// addressed as unified.
+pub(crate) const fn memory_type_to_driver(t: hipMemoryType) -> Option<u32> {
+    match t {
+        hipMemoryType::hipMemoryTypeHost => Some(1),
+        hipMemoryType::hipMemoryTypeDevice => Some(2),
+        hipMemoryType::hipMemoryTypeArray => Some(3),
+        hipMemoryType::hipMemoryTypeUnified | hipMemoryType::hipMemoryTypeManaged => Some(4),
+        _ => None,
+    }
+}
+
+unsafe extern "C" fn hipPointerGetAttributes(attributes: *mut hipPointerAttribute_t, ptr: *const c_void) -> hipError_t {
+    if attributes.is_null() {
+        return record(hipError_t::hipErrorInvalidValue);
+    }
+    let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaPointerGetAttributes",
+        unsafe extern "C" fn(*mut CudaPointerAttributes, *const c_void) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    let mut a = CudaPointerAttributes {
+        type_: 0,
+        device: 0,
+        device_pointer: core::ptr::null_mut(),
+        host_pointer: core::ptr::null_mut(),
+    };
+    // SAFETY: `a` is a `cudaPointerAttributes` to write to.
+    let s = unsafe { f(&mut a, ptr) };
+    if s != 0 {
+        return rt_status(s);
+    }
+    let type_ = runtime_memory_type(a.type_);
+    let out = hipPointerAttribute_t {
+        type_,
+        device: a.device,
+        devicePointer: a.device_pointer,
+        hostPointer: a.host_pointer,
+        isManaged: (type_ == hipMemoryType::hipMemoryTypeManaged) as c_int,
+        allocationFlags: 0,
+    };
+    // SAFETY: `attributes` is non-null and, by contract, writable.
+    unsafe { attributes.write(out) };
+    hipError_t::hipSuccess
+}
+
+/// `HIP_POINTER_ATTRIBUTE_MEMORY_TYPE`, whose value needs translating.
+const POINTER_ATTRIBUTE_MEMORY_TYPE: u32 = 2;
+
+unsafe extern "C" fn hipPointerGetAttribute(
+    data: *mut c_void,
+    attribute: hipPointer_attribute,
+    ptr: hipDeviceptr_t,
+) -> hipError_t {
+    let Some(f) = cuda_fn!(
+        Driver,
+        "cuPointerGetAttribute",
+        unsafe extern "C" fn(*mut c_void, u32, hipDeviceptr_t) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
+    // SAFETY: HIP's pointer attribute values are CUDA's; the caller's
+    // buffer is sized for the attribute, as CUDA requires.
+    let s = unsafe { f(data, attribute.0, ptr) };
+    if s == 0 && attribute.0 == POINTER_ATTRIBUTE_MEMORY_TYPE && !data.is_null() {
+        // SAFETY: for this attribute the driver wrote an unsigned int.
+        unsafe {
+            let t = data.cast::<u32>();
+            *t = driver_memory_type(*t).0;
+        }
+    }
+    drv_status(s)
+}
+
+/// HIP's 2D copy description with CUDA's memory types (the layouts of
+/// `hip_Memcpy2D` and `CUDA_MEMCPY2D` are the same field for field).
+pub(crate) fn memcpy2d_to_cuda(p: &hip_Memcpy2D) -> Result<hip_Memcpy2D, hipError_t> {
+    let mut c = *p;
+    c.srcMemoryType = hipMemoryType(memory_type_to_driver(p.srcMemoryType).ok_or(hipError_t::hipErrorInvalidValue)?);
+    c.dstMemoryType = hipMemoryType(memory_type_to_driver(p.dstMemoryType).ok_or(hipError_t::hipErrorInvalidValue)?);
+    Ok(c)
+}
+
+unsafe fn memcpy2d(p: *const hip_Memcpy2D, stream: Option<hipStream_t>, unaligned: bool) -> hipError_t {
+    if p.is_null() {
+        return record(hipError_t::hipErrorInvalidValue);
+    }
+    // SAFETY: `p` is non-null and points to a `hip_Memcpy2D` by contract.
+    let c = match memcpy2d_to_cuda(unsafe { &*p }) {
+        Ok(c) => c,
+        Err(e) => return record(e),
+    };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
+    let s = match (stream, unaligned) {
+        (Some(stream), _) => {
+            let Some(f) = cuda_fn!(
+                Driver,
+                "cuMemcpy2DAsync_v2",
+                unsafe extern "C" fn(*const hip_Memcpy2D, hipStream_t) -> i32
+            ) else {
+                return record(hipError_t::hipErrorNotSupported);
+            };
+            // SAFETY: `c` has CUDA_MEMCPY2D's layout and values.
+            unsafe { f(&c, stream) }
+        }
+        (None, false) => {
+            let Some(f) = cuda_fn!(Driver, "cuMemcpy2D_v2", unsafe extern "C" fn(*const hip_Memcpy2D) -> i32) else {
+                return record(hipError_t::hipErrorNotSupported);
+            };
+            // SAFETY: as above.
+            unsafe { f(&c) }
+        }
+        (None, true) => {
+            let Some(f) = cuda_fn!(
+                Driver,
+                "cuMemcpy2DUnaligned_v2",
+                unsafe extern "C" fn(*const hip_Memcpy2D) -> i32
+            ) else {
+                return record(hipError_t::hipErrorNotSupported);
+            };
+            // SAFETY: as above.
+            unsafe { f(&c) }
+        }
+    };
+    drv_status(s)
+}
+
+unsafe extern "C" fn hipMemcpyParam2D(p: *const hip_Memcpy2D) -> hipError_t {
+    // SAFETY: the caller's contract is passed on.
+    unsafe { memcpy2d(p, None, false) }
+}
+
+unsafe extern "C" fn hipMemcpyParam2DAsync(p: *const hip_Memcpy2D, stream: hipStream_t) -> hipError_t {
+    // SAFETY: the caller's contract is passed on.
+    unsafe { memcpy2d(p, Some(stream), false) }
+}
+
+unsafe extern "C" fn hipDrvMemcpy2DUnaligned(p: *const hip_Memcpy2D) -> hipError_t {
+    // SAFETY: the caller's contract is passed on.
+    unsafe { memcpy2d(p, None, true) }
+}
+
+unsafe extern "C" fn hipMemcpyWithStream(
+    dst: *mut c_void,
+    src: *const c_void,
+    size: usize,
+    kind: hipMemcpyKind,
+    stream: hipStream_t,
+) -> hipError_t {
+    let (Some(copy), Some(sync)) = (
+        cuda_fn!(
+            Runtime,
+            "cudaMemcpyAsync",
+            unsafe extern "C" fn(*mut c_void, *const c_void, usize, hipMemcpyKind, hipStream_t) -> i32
+        ),
+        cuda_fn!(Runtime, "cudaStreamSynchronize", unsafe extern "C" fn(hipStream_t) -> i32),
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    // SAFETY: same arguments as cudaMemcpyAsync; HIP's copy kinds are CUDA's.
+    let s = unsafe { copy(dst, src, size, kind, stream) };
+    if s != 0 {
+        return rt_status(s);
+    }
+    // SAFETY: waits on the caller's stream.
+    rt_status(unsafe { sync(stream) })
+}
+
+unsafe extern "C" fn hipMemPtrGetInfo(ptr: *mut c_void, size: *mut usize) -> hipError_t {
+    let Some(f) = cuda_fn!(
+        Driver,
+        "cuMemGetAddressRange_v2",
+        unsafe extern "C" fn(*mut hipDeviceptr_t, *mut usize, hipDeviceptr_t) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
+    // SAFETY: the base output may be null; `size` is the caller's.
+    drv_status(unsafe { f(core::ptr::null_mut(), size, ptr) })
+}
