@@ -161,3 +161,41 @@ pub mod nvrtc;
     rustdoc::all
 )]
 pub mod cublas;
+
+/// One CUDA enum of this crate, for introspection (and the tests): which
+/// HIP enum it stands on and every enumerator defined.
+#[derive(Clone, Debug)]
+pub struct EnumTable {
+    /// The CUDA name, e.g. `"cudaError"`.
+    pub cuda: &'static str,
+    /// The HIP enum whose values it takes, e.g. `"hipError_t"`.
+    pub hip: &'static str,
+    /// Every enumerator defined in this build, in CUDA's order.
+    pub variants: Vec<EnumVariant>,
+    /// CUDA enumerators HIP lacks (defined only with `synthesized-enums`).
+    pub no_hip_counterpart: &'static [&'static str],
+}
+
+/// One enumerator of an [`EnumTable`].
+#[derive(Clone, Debug)]
+pub struct EnumVariant {
+    /// The CUDA name.
+    pub name: &'static str,
+    /// Its value (HIP's, or a synthesized one).
+    pub value: i64,
+    /// Whether it is synthesized (no HIP counterpart).
+    pub synthesized: bool,
+    /// HIP's name for the value, `None` for a value HIP does not know.
+    pub hip_name: Option<&'static str>,
+    /// How the value prints (`Debug`).
+    pub debug: String,
+}
+
+/// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`], [`cublas`]).
+pub fn enums() -> Vec<EnumTable> {
+    let mut all = runtime::enums();
+    all.extend(driver::enums());
+    all.extend(nvrtc::enums());
+    all.extend(cublas::enums());
+    all
+}

@@ -107,6 +107,8 @@ struct EnumDef {
     mapped: Vec<(String, String)>,
     /// (CUDA name, value) of synthesized ones.
     synthesized: Vec<(String, i64)>,
+    /// Every CUDA enumerator in CUDA's order.
+    order: Vec<String>,
 }
 
 /// What a CUDA type name is in cuda-compat.
@@ -353,6 +355,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 inner,
                 mapped,
                 synthesized,
+                order: consts.iter().map(|(c, _)| c.clone()).collect(),
             });
         }
     }
@@ -632,9 +635,39 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 }
             }
         }
+        let mut tables = Vec::new();
         for e in enums.iter().filter(|e| e.module == m) {
             body.extend(emit_enum(e, &hip)?);
+            let (n, h) = (format_ident!("{}", e.name), &e.hip);
+            let cn = &e.name;
+            tables.push(quote! {
+                crate::EnumTable {
+                    cuda: #cn,
+                    hip: #h,
+                    variants: #n::VARIANTS
+                        .iter()
+                        .map(|(name, v)| crate::EnumVariant {
+                            name,
+                            value: v.0 as i64,
+                            synthesized: v.is_synthesized(),
+                            hip_name: v.to_hip().name(),
+                            debug: format!("{v:?}"),
+                        })
+                        .collect(),
+                    no_hip_counterpart: &#n::NO_HIP_COUNTERPART,
+                }
+            });
         }
+        let mdoc = format!(
+            " Every enum of `{}` with its enumerators and values.",
+            m.name()
+        );
+        body.extend(quote! {
+            #[doc = #mdoc]
+            pub fn enums() -> Vec<crate::EnumTable> {
+                vec![#(#tables),*]
+            }
+        });
         body.extend(consts.remove(&m).unwrap_or_default());
         body.extend(functions.remove(&m).unwrap_or_default());
         let path = out_dir.join(format!("{}.rs", m.name()));
@@ -727,10 +760,16 @@ fn emit_enum(e: &EnumDef, hip: &Hip) -> Result<TokenStream> {
     let synth_is = names_synth
         .iter()
         .map(|(i, _)| quote! { #[cfg(feature = #feat)] Self::#i => true, });
-    let variants_mapped = names_mapped.iter().map(|(i, s)| quote! { (#s, Self::#i), });
-    let variants_synth = names_synth
-        .iter()
-        .map(|(i, s)| quote! { #[cfg(feature = #feat)] (#s, Self::#i), });
+    let variants = e.order.iter().filter_map(|c| {
+        let i = format_ident!("{c}");
+        if e.mapped.iter().any(|(m, _)| m == c) {
+            Some(quote! { (#c, Self::#i), })
+        } else if e.synthesized.iter().any(|(m, _)| m == c) {
+            Some(quote! { #[cfg(feature = #feat)] (#c, Self::#i), })
+        } else {
+            None
+        }
+    });
     let synth_list = names_synth.iter().map(|(_, s)| quote! { #s, });
     let n_synth = names_synth.len();
     let status_impl = if status {
@@ -758,7 +797,7 @@ fn emit_enum(e: &EnumDef, hip: &Hip) -> Result<TokenStream> {
             #(#assoc)*
             /// Every CUDA enumerator defined here with its value (synthesized
             /// ones only with the `synthesized-enums` feature), in CUDA's order.
-            pub const VARIANTS: &'static [(&'static str, Self)] = &[#(#variants_mapped)* #(#variants_synth)*];
+            pub const VARIANTS: &'static [(&'static str, Self)] = &[#(#variants)*];
             /// The CUDA enumerators of this enum that HIP lacks (defined
             /// only with the `synthesized-enums` feature).
             pub const NO_HIP_COUNTERPART: [&'static str; #n_synth] = [#(#synth_list)*];

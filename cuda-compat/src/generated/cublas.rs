@@ -1482,14 +1482,14 @@ impl cublasMath_t {
             "CUBLAS_TF32_TENSOR_OP_MATH",
             Self::CUBLAS_TF32_TENSOR_OP_MATH,
         ),
-        (
-            "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION",
-            Self::CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION,
-        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUBLAS_FP32_EMULATED_BF16X9_MATH",
             Self::CUBLAS_FP32_EMULATED_BF16X9_MATH,
+        ),
+        (
+            "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION",
+            Self::CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION,
         ),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
@@ -1646,6 +1646,11 @@ impl cublasComputeType_t {
             "CUBLAS_COMPUTE_32F_FAST_TF32",
             Self::CUBLAS_COMPUTE_32F_FAST_TF32,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CUBLAS_COMPUTE_32F_EMULATED_16BFX9",
+            Self::CUBLAS_COMPUTE_32F_EMULATED_16BFX9,
+        ),
         ("CUBLAS_COMPUTE_64F", Self::CUBLAS_COMPUTE_64F),
         (
             "CUBLAS_COMPUTE_64F_PEDANTIC",
@@ -1655,11 +1660,6 @@ impl cublasComputeType_t {
         (
             "CUBLAS_COMPUTE_32I_PEDANTIC",
             Self::CUBLAS_COMPUTE_32I_PEDANTIC,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CUBLAS_COMPUTE_32F_EMULATED_16BFX9",
-            Self::CUBLAS_COMPUTE_32F_EMULATED_16BFX9,
         ),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
@@ -1772,6 +1772,161 @@ pub const CUBLAS_COMPUTE_32I_PEDANTIC: cublasComputeType_t =
 #[doc = " CUDA `CUBLAS_COMPUTE_32F_EMULATED_16BFX9`, synthesized (= [`cublasComputeType_t::CUBLAS_COMPUTE_32F_EMULATED_16BFX9`])."]
 pub const CUBLAS_COMPUTE_32F_EMULATED_16BFX9: cublasComputeType_t =
     cublasComputeType_t::CUBLAS_COMPUTE_32F_EMULATED_16BFX9;
+#[doc = " Every enum of `cublas` with its enumerators and values."]
+pub fn enums() -> Vec<crate::EnumTable> {
+    vec![
+        crate::EnumTable {
+            cuda: "cublasStatus_t",
+            hip: "hipblasStatus_t",
+            variants: cublasStatus_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasStatus_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasFillMode_t",
+            hip: "hipblasFillMode_t",
+            variants: cublasFillMode_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasFillMode_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasDiagType_t",
+            hip: "hipblasDiagType_t",
+            variants: cublasDiagType_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasDiagType_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasSideMode_t",
+            hip: "hipblasSideMode_t",
+            variants: cublasSideMode_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasSideMode_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasOperation_t",
+            hip: "hipblasOperation_t",
+            variants: cublasOperation_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasOperation_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasPointerMode_t",
+            hip: "hipblasPointerMode_t",
+            variants: cublasPointerMode_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasPointerMode_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasAtomicsMode_t",
+            hip: "hipblasAtomicsMode_t",
+            variants: cublasAtomicsMode_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasAtomicsMode_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasGemmAlgo_t",
+            hip: "hipblasGemmAlgo_t",
+            variants: cublasGemmAlgo_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasGemmAlgo_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasMath_t",
+            hip: "hipblasMath_t",
+            variants: cublasMath_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasMath_t::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cublasComputeType_t",
+            hip: "hipblasComputeType_t",
+            variants: cublasComputeType_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cublasComputeType_t::NO_HIP_COUNTERPART,
+        },
+    ]
+}
 #[doc = " CUDA `cublasAxpyEx`: calls HIP's [`hipblasAxpyEx`](hipblas_sys::hipblasAxpyEx)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `alphaType`, `xType`, `yType`, `executiontype`."]

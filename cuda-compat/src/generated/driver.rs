@@ -2152,6 +2152,11 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH,
@@ -2159,6 +2164,11 @@ impl CUdevice_attribute_enum {
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES,
         ),
         (
             "CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT",
@@ -2212,6 +2222,16 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER",
+            Self::CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,
@@ -2232,6 +2252,11 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID",
+            Self::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT",
             Self::CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
@@ -2243,6 +2268,11 @@ impl CUdevice_attribute_enum {
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,
         ),
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH",
@@ -2272,6 +2302,11 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,
@@ -2280,6 +2315,11 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH,
@@ -2287,6 +2327,11 @@ impl CUdevice_attribute_enum {
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH",
             Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS",
+            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,
         ),
         (
             "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH",
@@ -2352,6 +2397,11 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD",
             Self::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID",
+            Self::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED",
             Self::CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
@@ -2376,6 +2426,16 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM",
             Self::CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1",
+            Self::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1",
+            Self::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1",
             Self::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1,
@@ -2392,6 +2452,11 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
             Self::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES",
+            Self::CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
+        ),
         (
             "CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED",
             Self::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED,
@@ -2404,87 +2469,14 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST",
             Self::CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,
         ),
-        (
-            "CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED",
-            Self::CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
-        ),
-        (
-            "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED",
-            Self::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-        ),
-        (
-            "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR",
-            Self::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER",
-            Self::CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID",
-            Self::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS",
-            Self::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID",
-            Self::CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1",
-            Self::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1",
-            Self::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES",
-            Self::CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
-        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED",
             Self::CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED,
+        ),
+        (
+            "CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED",
+            Self::CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -2546,6 +2538,10 @@ impl CUdevice_attribute_enum {
             "CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED",
             Self::CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED,
         ),
+        (
+            "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED",
+            Self::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED",
@@ -2580,6 +2576,10 @@ impl CUdevice_attribute_enum {
         (
             "CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS",
             Self::CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,
+        ),
+        (
+            "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR",
+            Self::CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -4326,7 +4326,6 @@ impl CUfunction_attribute_enum {
             "CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT",
             Self::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
         ),
-        ("CU_FUNC_ATTRIBUTE_MAX", Self::CU_FUNC_ATTRIBUTE_MAX),
         #[cfg(feature = "synthesized-enums")]
         (
             "CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET",
@@ -4357,6 +4356,7 @@ impl CUfunction_attribute_enum {
             "CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE",
             Self::CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
         ),
+        ("CU_FUNC_ATTRIBUTE_MAX", Self::CU_FUNC_ATTRIBUTE_MAX),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
     #[doc = r" only with the `synthesized-enums` feature)."]
@@ -5447,20 +5447,6 @@ impl CUjit_option_enum {
         ("CU_JIT_PREC_DIV", Self::CU_JIT_PREC_DIV),
         ("CU_JIT_PREC_SQRT", Self::CU_JIT_PREC_SQRT),
         ("CU_JIT_FMA", Self::CU_JIT_FMA),
-        (
-            "CU_JIT_POSITION_INDEPENDENT_CODE",
-            Self::CU_JIT_POSITION_INDEPENDENT_CODE,
-        ),
-        ("CU_JIT_MIN_CTA_PER_SM", Self::CU_JIT_MIN_CTA_PER_SM),
-        (
-            "CU_JIT_MAX_THREADS_PER_BLOCK",
-            Self::CU_JIT_MAX_THREADS_PER_BLOCK,
-        ),
-        (
-            "CU_JIT_OVERRIDE_DIRECTIVE_VALUES",
-            Self::CU_JIT_OVERRIDE_DIRECTIVE_VALUES,
-        ),
-        ("CU_JIT_NUM_OPTIONS", Self::CU_JIT_NUM_OPTIONS),
         #[cfg(feature = "synthesized-enums")]
         (
             "CU_JIT_REFERENCED_KERNEL_NAMES",
@@ -5486,6 +5472,20 @@ impl CUjit_option_enum {
             "CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES",
             Self::CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES,
         ),
+        (
+            "CU_JIT_POSITION_INDEPENDENT_CODE",
+            Self::CU_JIT_POSITION_INDEPENDENT_CODE,
+        ),
+        ("CU_JIT_MIN_CTA_PER_SM", Self::CU_JIT_MIN_CTA_PER_SM),
+        (
+            "CU_JIT_MAX_THREADS_PER_BLOCK",
+            Self::CU_JIT_MAX_THREADS_PER_BLOCK,
+        ),
+        (
+            "CU_JIT_OVERRIDE_DIRECTIVE_VALUES",
+            Self::CU_JIT_OVERRIDE_DIRECTIVE_VALUES,
+        ),
+        ("CU_JIT_NUM_OPTIONS", Self::CU_JIT_NUM_OPTIONS),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
     #[doc = r" only with the `synthesized-enums` feature)."]
@@ -6910,6 +6910,11 @@ impl CUlaunchAttributeID_enum {
     #[doc = r" Every CUDA enumerator defined here with its value (synthesized"]
     #[doc = r" ones only with the `synthesized-enums` feature), in CUDA's order."]
     pub const VARIANTS: &'static [(&'static str, Self)] = &[
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_LAUNCH_ATTRIBUTE_IGNORE",
+            Self::CU_LAUNCH_ATTRIBUTE_IGNORE,
+        ),
         (
             "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW",
             Self::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW,
@@ -6917,15 +6922,6 @@ impl CUlaunchAttributeID_enum {
         (
             "CU_LAUNCH_ATTRIBUTE_COOPERATIVE",
             Self::CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
-        ),
-        (
-            "CU_LAUNCH_ATTRIBUTE_PRIORITY",
-            Self::CU_LAUNCH_ATTRIBUTE_PRIORITY,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_LAUNCH_ATTRIBUTE_IGNORE",
-            Self::CU_LAUNCH_ATTRIBUTE_IGNORE,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -6951,6 +6947,10 @@ impl CUlaunchAttributeID_enum {
         (
             "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT",
             Self::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT,
+        ),
+        (
+            "CU_LAUNCH_ATTRIBUTE_PRIORITY",
+            Self::CU_LAUNCH_ATTRIBUTE_PRIORITY,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -7839,8 +7839,20 @@ impl cudaError_enum {
             "CUDA_ERROR_PROFILER_ALREADY_STOPPED",
             Self::CUDA_ERROR_PROFILER_ALREADY_STOPPED,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        ("CUDA_ERROR_STUB_LIBRARY", Self::CUDA_ERROR_STUB_LIBRARY),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CUDA_ERROR_DEVICE_UNAVAILABLE",
+            Self::CUDA_ERROR_DEVICE_UNAVAILABLE,
+        ),
         ("CUDA_ERROR_NO_DEVICE", Self::CUDA_ERROR_NO_DEVICE),
         ("CUDA_ERROR_INVALID_DEVICE", Self::CUDA_ERROR_INVALID_DEVICE),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CUDA_ERROR_DEVICE_NOT_LICENSED",
+            Self::CUDA_ERROR_DEVICE_NOT_LICENSED,
+        ),
         ("CUDA_ERROR_INVALID_IMAGE", Self::CUDA_ERROR_INVALID_IMAGE),
         (
             "CUDA_ERROR_INVALID_CONTEXT",
@@ -7895,114 +7907,6 @@ impl cudaError_enum {
             "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT",
             Self::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT,
         ),
-        ("CUDA_ERROR_INVALID_SOURCE", Self::CUDA_ERROR_INVALID_SOURCE),
-        ("CUDA_ERROR_FILE_NOT_FOUND", Self::CUDA_ERROR_FILE_NOT_FOUND),
-        (
-            "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
-            Self::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND,
-        ),
-        (
-            "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
-            Self::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
-        ),
-        (
-            "CUDA_ERROR_OPERATING_SYSTEM",
-            Self::CUDA_ERROR_OPERATING_SYSTEM,
-        ),
-        ("CUDA_ERROR_INVALID_HANDLE", Self::CUDA_ERROR_INVALID_HANDLE),
-        ("CUDA_ERROR_ILLEGAL_STATE", Self::CUDA_ERROR_ILLEGAL_STATE),
-        ("CUDA_ERROR_NOT_FOUND", Self::CUDA_ERROR_NOT_FOUND),
-        ("CUDA_ERROR_NOT_READY", Self::CUDA_ERROR_NOT_READY),
-        (
-            "CUDA_ERROR_ILLEGAL_ADDRESS",
-            Self::CUDA_ERROR_ILLEGAL_ADDRESS,
-        ),
-        (
-            "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-            Self::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
-        ),
-        ("CUDA_ERROR_LAUNCH_TIMEOUT", Self::CUDA_ERROR_LAUNCH_TIMEOUT),
-        (
-            "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED",
-            Self::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
-        ),
-        (
-            "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED",
-            Self::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,
-        ),
-        (
-            "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
-            Self::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE,
-        ),
-        (
-            "CUDA_ERROR_CONTEXT_IS_DESTROYED",
-            Self::CUDA_ERROR_CONTEXT_IS_DESTROYED,
-        ),
-        ("CUDA_ERROR_ASSERT", Self::CUDA_ERROR_ASSERT),
-        (
-            "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
-            Self::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-        ),
-        (
-            "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
-            Self::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
-        ),
-        ("CUDA_ERROR_LAUNCH_FAILED", Self::CUDA_ERROR_LAUNCH_FAILED),
-        (
-            "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
-            Self::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
-        ),
-        ("CUDA_ERROR_NOT_SUPPORTED", Self::CUDA_ERROR_NOT_SUPPORTED),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
-            Self::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
-        ),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
-            Self::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
-        ),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_MERGE",
-            Self::CUDA_ERROR_STREAM_CAPTURE_MERGE,
-        ),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED",
-            Self::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED,
-        ),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_UNJOINED",
-            Self::CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
-        ),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
-            Self::CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
-        ),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
-            Self::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
-        ),
-        ("CUDA_ERROR_CAPTURED_EVENT", Self::CUDA_ERROR_CAPTURED_EVENT),
-        (
-            "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
-            Self::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD,
-        ),
-        (
-            "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE",
-            Self::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
-        ),
-        ("CUDA_ERROR_UNKNOWN", Self::CUDA_ERROR_UNKNOWN),
-        #[cfg(feature = "synthesized-enums")]
-        ("CUDA_ERROR_STUB_LIBRARY", Self::CUDA_ERROR_STUB_LIBRARY),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CUDA_ERROR_DEVICE_UNAVAILABLE",
-            Self::CUDA_ERROR_DEVICE_UNAVAILABLE,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CUDA_ERROR_DEVICE_NOT_LICENSED",
-            Self::CUDA_ERROR_DEVICE_NOT_LICENSED,
-        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUDA_ERROR_NVLINK_UNCORRECTABLE",
@@ -8035,15 +7939,67 @@ impl cudaError_enum {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_CONTAINED", Self::CUDA_ERROR_CONTAINED),
+        ("CUDA_ERROR_INVALID_SOURCE", Self::CUDA_ERROR_INVALID_SOURCE),
+        ("CUDA_ERROR_FILE_NOT_FOUND", Self::CUDA_ERROR_FILE_NOT_FOUND),
+        (
+            "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
+            Self::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND,
+        ),
+        (
+            "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+            Self::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
+        ),
+        (
+            "CUDA_ERROR_OPERATING_SYSTEM",
+            Self::CUDA_ERROR_OPERATING_SYSTEM,
+        ),
+        ("CUDA_ERROR_INVALID_HANDLE", Self::CUDA_ERROR_INVALID_HANDLE),
+        ("CUDA_ERROR_ILLEGAL_STATE", Self::CUDA_ERROR_ILLEGAL_STATE),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_LOSSY_QUERY", Self::CUDA_ERROR_LOSSY_QUERY),
+        ("CUDA_ERROR_NOT_FOUND", Self::CUDA_ERROR_NOT_FOUND),
+        ("CUDA_ERROR_NOT_READY", Self::CUDA_ERROR_NOT_READY),
+        (
+            "CUDA_ERROR_ILLEGAL_ADDRESS",
+            Self::CUDA_ERROR_ILLEGAL_ADDRESS,
+        ),
+        (
+            "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+            Self::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+        ),
+        ("CUDA_ERROR_LAUNCH_TIMEOUT", Self::CUDA_ERROR_LAUNCH_TIMEOUT),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING",
             Self::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING,
         ),
+        (
+            "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED",
+            Self::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
+        ),
+        (
+            "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED",
+            Self::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,
+        ),
+        (
+            "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
+            Self::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE,
+        ),
+        (
+            "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+            Self::CUDA_ERROR_CONTEXT_IS_DESTROYED,
+        ),
+        ("CUDA_ERROR_ASSERT", Self::CUDA_ERROR_ASSERT),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_TOO_MANY_PEERS", Self::CUDA_ERROR_TOO_MANY_PEERS),
+        (
+            "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+            Self::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+        ),
+        (
+            "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+            Self::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUDA_ERROR_HARDWARE_STACK_ERROR",
@@ -8066,6 +8022,11 @@ impl cudaError_enum {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_INVALID_PC", Self::CUDA_ERROR_INVALID_PC),
+        ("CUDA_ERROR_LAUNCH_FAILED", Self::CUDA_ERROR_LAUNCH_FAILED),
+        (
+            "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+            Self::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUDA_ERROR_TENSOR_MEMORY_LEAK",
@@ -8073,6 +8034,7 @@ impl cudaError_enum {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_NOT_PERMITTED", Self::CUDA_ERROR_NOT_PERMITTED),
+        ("CUDA_ERROR_NOT_SUPPORTED", Self::CUDA_ERROR_NOT_SUPPORTED),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUDA_ERROR_SYSTEM_NOT_READY",
@@ -8128,8 +8090,45 @@ impl cudaError_enum {
             "CUDA_ERROR_CDP_VERSION_MISMATCH",
             Self::CUDA_ERROR_CDP_VERSION_MISMATCH,
         ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+            Self::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+        ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+            Self::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+        ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_MERGE",
+            Self::CUDA_ERROR_STREAM_CAPTURE_MERGE,
+        ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED",
+            Self::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED,
+        ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_UNJOINED",
+            Self::CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
+        ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
+            Self::CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
+        ),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+            Self::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+        ),
+        ("CUDA_ERROR_CAPTURED_EVENT", Self::CUDA_ERROR_CAPTURED_EVENT),
+        (
+            "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
+            Self::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD,
+        ),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_TIMEOUT", Self::CUDA_ERROR_TIMEOUT),
+        (
+            "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE",
+            Self::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "CUDA_ERROR_EXTERNAL_DEVICE",
@@ -8157,6 +8156,7 @@ impl cudaError_enum {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("CUDA_ERROR_KEY_ROTATION", Self::CUDA_ERROR_KEY_ROTATION),
+        ("CUDA_ERROR_UNKNOWN", Self::CUDA_ERROR_UNKNOWN),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
     #[doc = r" only with the `synthesized-enums` feature)."]
@@ -11549,6 +11549,11 @@ impl CUgraphDebugDot_flags_enum {
             "CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE",
             Self::CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES",
+            Self::CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES,
+        ),
         (
             "CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS",
             Self::CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS,
@@ -11584,11 +11589,6 @@ impl CUgraphDebugDot_flags_enum {
         (
             "CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES",
             Self::CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES",
-            Self::CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -12086,6 +12086,746 @@ pub const CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: CUgraphInstantiate_flags_en
 #[doc = " CUDA `CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY` (= [`CUgraphInstantiate_flags_enum::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY`])."]
 pub const CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: CUgraphInstantiate_flags_enum =
     CUgraphInstantiate_flags_enum::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+#[doc = " Every enum of `driver` with its enumerators and values."]
+pub fn enums() -> Vec<crate::EnumTable> {
+    vec![
+        crate::EnumTable {
+            cuda: "CUstreamBatchMemOpType_enum",
+            hip: "hipStreamBatchMemOpType",
+            variants: CUstreamBatchMemOpType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUstreamBatchMemOpType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUstreamUpdateCaptureDependencies_flags_enum",
+            hip: "hipStreamUpdateCaptureDependenciesFlags",
+            variants: CUstreamUpdateCaptureDependencies_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUstreamUpdateCaptureDependencies_flags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUarray_format_enum",
+            hip: "hipArray_Format",
+            variants: CUarray_format_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUarray_format_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUaddress_mode_enum",
+            hip: "HIPaddress_mode_enum",
+            variants: CUaddress_mode_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUaddress_mode_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUfilter_mode_enum",
+            hip: "HIPfilter_mode_enum",
+            variants: CUfilter_mode_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUfilter_mode_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUdevice_attribute_enum",
+            hip: "hipDeviceAttribute_t",
+            variants: CUdevice_attribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUdevice_attribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUpointer_attribute_enum",
+            hip: "hipPointer_attribute",
+            variants: CUpointer_attribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUpointer_attribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUfunction_attribute_enum",
+            hip: "hipFunction_attribute",
+            variants: CUfunction_attribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUfunction_attribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUfunc_cache_enum",
+            hip: "hipFuncCache_t",
+            variants: CUfunc_cache_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUfunc_cache_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUsharedconfig_enum",
+            hip: "hipSharedMemConfig",
+            variants: CUsharedconfig_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUsharedconfig_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemorytype_enum",
+            hip: "hipMemoryType",
+            variants: CUmemorytype_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemorytype_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUcomputemode_enum",
+            hip: "hipComputeMode",
+            variants: CUcomputemode_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUcomputemode_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmem_advise_enum",
+            hip: "hipMemoryAdvise",
+            variants: CUmem_advise_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmem_advise_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmem_range_attribute_enum",
+            hip: "hipMemRangeAttribute",
+            variants: CUmem_range_attribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmem_range_attribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUjit_option_enum",
+            hip: "hipJitOption",
+            variants: CUjit_option_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUjit_option_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUjitInputType_enum",
+            hip: "hipJitInputType",
+            variants: CUjitInputType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUjitInputType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphicsRegisterFlags_enum",
+            hip: "hipGraphicsRegisterFlags",
+            variants: CUgraphicsRegisterFlags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphicsRegisterFlags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUlimit_enum",
+            hip: "hipLimit_t",
+            variants: CUlimit_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUlimit_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUresourcetype_enum",
+            hip: "HIPresourcetype_enum",
+            variants: CUresourcetype_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUresourcetype_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUaccessProperty_enum",
+            hip: "hipAccessProperty",
+            variants: CUaccessProperty_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUaccessProperty_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphNodeType_enum",
+            hip: "hipGraphNodeType",
+            variants: CUgraphNodeType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphNodeType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphDependencyType_enum",
+            hip: "hipGraphDependencyType",
+            variants: CUgraphDependencyType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphDependencyType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphInstantiateResult_enum",
+            hip: "hipGraphInstantiateResult",
+            variants: CUgraphInstantiateResult_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphInstantiateResult_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUlaunchAttributeID_enum",
+            hip: "hipLaunchAttributeID",
+            variants: CUlaunchAttributeID_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUlaunchAttributeID_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUstreamCaptureStatus_enum",
+            hip: "hipStreamCaptureStatus",
+            variants: CUstreamCaptureStatus_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUstreamCaptureStatus_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUstreamCaptureMode_enum",
+            hip: "hipStreamCaptureMode",
+            variants: CUstreamCaptureMode_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUstreamCaptureMode_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUdriverProcAddressQueryResult_enum",
+            hip: "hipDriverProcAddressQueryResult",
+            variants: CUdriverProcAddressQueryResult_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUdriverProcAddressQueryResult_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaError_enum",
+            hip: "hipError_t",
+            variants: cudaError_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaError_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUdevice_P2PAttribute_enum",
+            hip: "hipDeviceP2PAttr",
+            variants: CUdevice_P2PAttribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUdevice_P2PAttribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUresourceViewFormat_enum",
+            hip: "HIPresourceViewFormat_enum",
+            variants: CUresourceViewFormat_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUresourceViewFormat_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUexternalMemoryHandleType_enum",
+            hip: "hipExternalMemoryHandleType_enum",
+            variants: CUexternalMemoryHandleType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUexternalMemoryHandleType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUexternalSemaphoreHandleType_enum",
+            hip: "hipExternalSemaphoreHandleType_enum",
+            variants: CUexternalSemaphoreHandleType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUexternalSemaphoreHandleType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemAllocationHandleType_enum",
+            hip: "hipMemAllocationHandleType",
+            variants: CUmemAllocationHandleType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemAllocationHandleType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemAccess_flags_enum",
+            hip: "hipMemAccessFlags",
+            variants: CUmemAccess_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemAccess_flags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemLocationType_enum",
+            hip: "hipMemLocationType",
+            variants: CUmemLocationType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemLocationType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemAllocationType_enum",
+            hip: "hipMemAllocationType",
+            variants: CUmemAllocationType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemAllocationType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemAllocationGranularity_flags_enum",
+            hip: "hipMemAllocationGranularity_flags",
+            variants: CUmemAllocationGranularity_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemAllocationGranularity_flags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUarraySparseSubresourceType_enum",
+            hip: "hipArraySparseSubresourceType",
+            variants: CUarraySparseSubresourceType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUarraySparseSubresourceType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemOperationType_enum",
+            hip: "hipMemOperationType",
+            variants: CUmemOperationType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemOperationType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemHandleType_enum",
+            hip: "hipMemHandleType",
+            variants: CUmemHandleType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemHandleType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphExecUpdateResult_enum",
+            hip: "hipGraphExecUpdateResult",
+            variants: CUgraphExecUpdateResult_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphExecUpdateResult_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUmemPool_attribute_enum",
+            hip: "hipMemPoolAttr",
+            variants: CUmemPool_attribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUmemPool_attribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphMem_attribute_enum",
+            hip: "hipGraphMemAttributeType",
+            variants: CUgraphMem_attribute_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphMem_attribute_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUflushGPUDirectRDMAWritesOptions_enum",
+            hip: "hipFlushGPUDirectRDMAWritesOptions",
+            variants: CUflushGPUDirectRDMAWritesOptions_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUflushGPUDirectRDMAWritesOptions_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUGPUDirectRDMAWritesOrdering_enum",
+            hip: "hipGPUDirectRDMAWritesOrdering",
+            variants: CUGPUDirectRDMAWritesOrdering_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUGPUDirectRDMAWritesOrdering_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphDebugDot_flags_enum",
+            hip: "hipGraphDebugDotFlags",
+            variants: CUgraphDebugDot_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphDebugDot_flags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUuserObject_flags_enum",
+            hip: "hipUserObjectFlags",
+            variants: CUuserObject_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUuserObject_flags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUuserObjectRetain_flags_enum",
+            hip: "hipUserObjectRetainFlags",
+            variants: CUuserObjectRetain_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUuserObjectRetain_flags_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "CUgraphInstantiate_flags_enum",
+            hip: "hipGraphInstantiateFlags",
+            variants: CUgraphInstantiate_flags_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &CUgraphInstantiate_flags_enum::NO_HIP_COUNTERPART,
+        },
+    ]
+}
 #[doc = " CUDA `CU_COMPUTEMODE_EXCLUSIVE`: HIP's `hipComputeMode::hipComputeModeExclusive`."]
 pub const CU_COMPUTEMODE_EXCLUSIVE: ::hip_sys::hipComputeMode =
     ::hip_sys::hipComputeMode::hipComputeModeExclusive;

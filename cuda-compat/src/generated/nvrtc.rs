@@ -295,6 +295,24 @@ pub const NVRTC_ERROR_PCH_CREATE: nvrtcResult = nvrtcResult::NVRTC_ERROR_PCH_CRE
 #[cfg(feature = "synthesized-enums")]
 #[doc = " CUDA `NVRTC_ERROR_CANCELLED`, synthesized (= [`nvrtcResult::NVRTC_ERROR_CANCELLED`])."]
 pub const NVRTC_ERROR_CANCELLED: nvrtcResult = nvrtcResult::NVRTC_ERROR_CANCELLED;
+#[doc = " Every enum of `nvrtc` with its enumerators and values."]
+pub fn enums() -> Vec<crate::EnumTable> {
+    vec![crate::EnumTable {
+        cuda: "nvrtcResult",
+        hip: "hiprtcResult",
+        variants: nvrtcResult::VARIANTS
+            .iter()
+            .map(|(name, v)| crate::EnumVariant {
+                name,
+                value: v.0 as i64,
+                synthesized: v.is_synthesized(),
+                hip_name: v.to_hip().name(),
+                debug: format!("{v:?}"),
+            })
+            .collect(),
+        no_hip_counterpart: &nvrtcResult::NO_HIP_COUNTERPART,
+    }]
+}
 #[doc = " CUDA `nvrtcAddNameExpression`: calls HIP's [`hiprtcAddNameExpression`](hip_sys::hiprtcAddNameExpression)."]
 #[doc = ""]
 #[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]

@@ -569,11 +569,21 @@ impl cudaError {
             Self::cudaErrorInvalidPitchValue,
         ),
         ("cudaErrorInvalidSymbol", Self::cudaErrorInvalidSymbol),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaErrorInvalidHostPointer",
+            Self::cudaErrorInvalidHostPointer,
+        ),
         (
             "cudaErrorInvalidDevicePointer",
             Self::cudaErrorInvalidDevicePointer,
         ),
         ("cudaErrorInvalidTexture", Self::cudaErrorInvalidTexture),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaErrorInvalidTextureBinding",
+            Self::cudaErrorInvalidTextureBinding,
+        ),
         (
             "cudaErrorInvalidChannelDescriptor",
             Self::cudaErrorInvalidChannelDescriptor,
@@ -581,171 +591,6 @@ impl cudaError {
         (
             "cudaErrorInvalidMemcpyDirection",
             Self::cudaErrorInvalidMemcpyDirection,
-        ),
-        (
-            "cudaErrorInsufficientDriver",
-            Self::cudaErrorInsufficientDriver,
-        ),
-        (
-            "cudaErrorMissingConfiguration",
-            Self::cudaErrorMissingConfiguration,
-        ),
-        (
-            "cudaErrorPriorLaunchFailure",
-            Self::cudaErrorPriorLaunchFailure,
-        ),
-        (
-            "cudaErrorInvalidDeviceFunction",
-            Self::cudaErrorInvalidDeviceFunction,
-        ),
-        ("cudaErrorNoDevice", Self::cudaErrorNoDevice),
-        ("cudaErrorInvalidDevice", Self::cudaErrorInvalidDevice),
-        (
-            "cudaErrorInvalidKernelImage",
-            Self::cudaErrorInvalidKernelImage,
-        ),
-        (
-            "cudaErrorDeviceUninitialized",
-            Self::cudaErrorDeviceUninitialized,
-        ),
-        (
-            "cudaErrorMapBufferObjectFailed",
-            Self::cudaErrorMapBufferObjectFailed,
-        ),
-        (
-            "cudaErrorUnmapBufferObjectFailed",
-            Self::cudaErrorUnmapBufferObjectFailed,
-        ),
-        ("cudaErrorArrayIsMapped", Self::cudaErrorArrayIsMapped),
-        ("cudaErrorAlreadyMapped", Self::cudaErrorAlreadyMapped),
-        (
-            "cudaErrorNoKernelImageForDevice",
-            Self::cudaErrorNoKernelImageForDevice,
-        ),
-        ("cudaErrorAlreadyAcquired", Self::cudaErrorAlreadyAcquired),
-        ("cudaErrorNotMapped", Self::cudaErrorNotMapped),
-        ("cudaErrorNotMappedAsArray", Self::cudaErrorNotMappedAsArray),
-        (
-            "cudaErrorNotMappedAsPointer",
-            Self::cudaErrorNotMappedAsPointer,
-        ),
-        ("cudaErrorECCUncorrectable", Self::cudaErrorECCUncorrectable),
-        ("cudaErrorUnsupportedLimit", Self::cudaErrorUnsupportedLimit),
-        (
-            "cudaErrorDeviceAlreadyInUse",
-            Self::cudaErrorDeviceAlreadyInUse,
-        ),
-        (
-            "cudaErrorPeerAccessUnsupported",
-            Self::cudaErrorPeerAccessUnsupported,
-        ),
-        ("cudaErrorInvalidPtx", Self::cudaErrorInvalidPtx),
-        (
-            "cudaErrorInvalidGraphicsContext",
-            Self::cudaErrorInvalidGraphicsContext,
-        ),
-        ("cudaErrorInvalidSource", Self::cudaErrorInvalidSource),
-        ("cudaErrorFileNotFound", Self::cudaErrorFileNotFound),
-        (
-            "cudaErrorSharedObjectSymbolNotFound",
-            Self::cudaErrorSharedObjectSymbolNotFound,
-        ),
-        (
-            "cudaErrorSharedObjectInitFailed",
-            Self::cudaErrorSharedObjectInitFailed,
-        ),
-        ("cudaErrorOperatingSystem", Self::cudaErrorOperatingSystem),
-        (
-            "cudaErrorInvalidResourceHandle",
-            Self::cudaErrorInvalidResourceHandle,
-        ),
-        ("cudaErrorIllegalState", Self::cudaErrorIllegalState),
-        ("cudaErrorSymbolNotFound", Self::cudaErrorSymbolNotFound),
-        ("cudaErrorNotReady", Self::cudaErrorNotReady),
-        ("cudaErrorIllegalAddress", Self::cudaErrorIllegalAddress),
-        (
-            "cudaErrorLaunchOutOfResources",
-            Self::cudaErrorLaunchOutOfResources,
-        ),
-        ("cudaErrorLaunchTimeout", Self::cudaErrorLaunchTimeout),
-        (
-            "cudaErrorPeerAccessAlreadyEnabled",
-            Self::cudaErrorPeerAccessAlreadyEnabled,
-        ),
-        (
-            "cudaErrorPeerAccessNotEnabled",
-            Self::cudaErrorPeerAccessNotEnabled,
-        ),
-        (
-            "cudaErrorSetOnActiveProcess",
-            Self::cudaErrorSetOnActiveProcess,
-        ),
-        (
-            "cudaErrorContextIsDestroyed",
-            Self::cudaErrorContextIsDestroyed,
-        ),
-        ("cudaErrorAssert", Self::cudaErrorAssert),
-        (
-            "cudaErrorHostMemoryAlreadyRegistered",
-            Self::cudaErrorHostMemoryAlreadyRegistered,
-        ),
-        (
-            "cudaErrorHostMemoryNotRegistered",
-            Self::cudaErrorHostMemoryNotRegistered,
-        ),
-        ("cudaErrorLaunchFailure", Self::cudaErrorLaunchFailure),
-        (
-            "cudaErrorCooperativeLaunchTooLarge",
-            Self::cudaErrorCooperativeLaunchTooLarge,
-        ),
-        ("cudaErrorNotSupported", Self::cudaErrorNotSupported),
-        (
-            "cudaErrorStreamCaptureUnsupported",
-            Self::cudaErrorStreamCaptureUnsupported,
-        ),
-        (
-            "cudaErrorStreamCaptureInvalidated",
-            Self::cudaErrorStreamCaptureInvalidated,
-        ),
-        (
-            "cudaErrorStreamCaptureMerge",
-            Self::cudaErrorStreamCaptureMerge,
-        ),
-        (
-            "cudaErrorStreamCaptureUnmatched",
-            Self::cudaErrorStreamCaptureUnmatched,
-        ),
-        (
-            "cudaErrorStreamCaptureUnjoined",
-            Self::cudaErrorStreamCaptureUnjoined,
-        ),
-        (
-            "cudaErrorStreamCaptureIsolation",
-            Self::cudaErrorStreamCaptureIsolation,
-        ),
-        (
-            "cudaErrorStreamCaptureImplicit",
-            Self::cudaErrorStreamCaptureImplicit,
-        ),
-        ("cudaErrorCapturedEvent", Self::cudaErrorCapturedEvent),
-        (
-            "cudaErrorStreamCaptureWrongThread",
-            Self::cudaErrorStreamCaptureWrongThread,
-        ),
-        (
-            "cudaErrorGraphExecUpdateFailure",
-            Self::cudaErrorGraphExecUpdateFailure,
-        ),
-        ("cudaErrorUnknown", Self::cudaErrorUnknown),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaErrorInvalidHostPointer",
-            Self::cudaErrorInvalidHostPointer,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaErrorInvalidTextureBinding",
-            Self::cudaErrorInvalidTextureBinding,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -791,6 +636,10 @@ impl cudaError {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorStubLibrary", Self::cudaErrorStubLibrary),
+        (
+            "cudaErrorInsufficientDriver",
+            Self::cudaErrorInsufficientDriver,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaErrorCallRequiresNewerDriver",
@@ -823,6 +672,14 @@ impl cudaError {
             "cudaErrorIncompatibleDriverContext",
             Self::cudaErrorIncompatibleDriverContext,
         ),
+        (
+            "cudaErrorMissingConfiguration",
+            Self::cudaErrorMissingConfiguration,
+        ),
+        (
+            "cudaErrorPriorLaunchFailure",
+            Self::cudaErrorPriorLaunchFailure,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaErrorLaunchMaxDepthExceeded",
@@ -848,6 +705,12 @@ impl cudaError {
             "cudaErrorLaunchPendingCountExceeded",
             Self::cudaErrorLaunchPendingCountExceeded,
         ),
+        (
+            "cudaErrorInvalidDeviceFunction",
+            Self::cudaErrorInvalidDeviceFunction,
+        ),
+        ("cudaErrorNoDevice", Self::cudaErrorNoDevice),
+        ("cudaErrorInvalidDevice", Self::cudaErrorInvalidDevice),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaErrorDeviceNotLicensed",
@@ -860,6 +723,50 @@ impl cudaError {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorStartupFailure", Self::cudaErrorStartupFailure),
+        (
+            "cudaErrorInvalidKernelImage",
+            Self::cudaErrorInvalidKernelImage,
+        ),
+        (
+            "cudaErrorDeviceUninitialized",
+            Self::cudaErrorDeviceUninitialized,
+        ),
+        (
+            "cudaErrorMapBufferObjectFailed",
+            Self::cudaErrorMapBufferObjectFailed,
+        ),
+        (
+            "cudaErrorUnmapBufferObjectFailed",
+            Self::cudaErrorUnmapBufferObjectFailed,
+        ),
+        ("cudaErrorArrayIsMapped", Self::cudaErrorArrayIsMapped),
+        ("cudaErrorAlreadyMapped", Self::cudaErrorAlreadyMapped),
+        (
+            "cudaErrorNoKernelImageForDevice",
+            Self::cudaErrorNoKernelImageForDevice,
+        ),
+        ("cudaErrorAlreadyAcquired", Self::cudaErrorAlreadyAcquired),
+        ("cudaErrorNotMapped", Self::cudaErrorNotMapped),
+        ("cudaErrorNotMappedAsArray", Self::cudaErrorNotMappedAsArray),
+        (
+            "cudaErrorNotMappedAsPointer",
+            Self::cudaErrorNotMappedAsPointer,
+        ),
+        ("cudaErrorECCUncorrectable", Self::cudaErrorECCUncorrectable),
+        ("cudaErrorUnsupportedLimit", Self::cudaErrorUnsupportedLimit),
+        (
+            "cudaErrorDeviceAlreadyInUse",
+            Self::cudaErrorDeviceAlreadyInUse,
+        ),
+        (
+            "cudaErrorPeerAccessUnsupported",
+            Self::cudaErrorPeerAccessUnsupported,
+        ),
+        ("cudaErrorInvalidPtx", Self::cudaErrorInvalidPtx),
+        (
+            "cudaErrorInvalidGraphicsContext",
+            Self::cudaErrorInvalidGraphicsContext,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaErrorNvlinkUncorrectable",
@@ -892,15 +799,64 @@ impl cudaError {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorContained", Self::cudaErrorContained),
+        ("cudaErrorInvalidSource", Self::cudaErrorInvalidSource),
+        ("cudaErrorFileNotFound", Self::cudaErrorFileNotFound),
+        (
+            "cudaErrorSharedObjectSymbolNotFound",
+            Self::cudaErrorSharedObjectSymbolNotFound,
+        ),
+        (
+            "cudaErrorSharedObjectInitFailed",
+            Self::cudaErrorSharedObjectInitFailed,
+        ),
+        ("cudaErrorOperatingSystem", Self::cudaErrorOperatingSystem),
+        (
+            "cudaErrorInvalidResourceHandle",
+            Self::cudaErrorInvalidResourceHandle,
+        ),
+        ("cudaErrorIllegalState", Self::cudaErrorIllegalState),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorLossyQuery", Self::cudaErrorLossyQuery),
+        ("cudaErrorSymbolNotFound", Self::cudaErrorSymbolNotFound),
+        ("cudaErrorNotReady", Self::cudaErrorNotReady),
+        ("cudaErrorIllegalAddress", Self::cudaErrorIllegalAddress),
+        (
+            "cudaErrorLaunchOutOfResources",
+            Self::cudaErrorLaunchOutOfResources,
+        ),
+        ("cudaErrorLaunchTimeout", Self::cudaErrorLaunchTimeout),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaErrorLaunchIncompatibleTexturing",
             Self::cudaErrorLaunchIncompatibleTexturing,
         ),
+        (
+            "cudaErrorPeerAccessAlreadyEnabled",
+            Self::cudaErrorPeerAccessAlreadyEnabled,
+        ),
+        (
+            "cudaErrorPeerAccessNotEnabled",
+            Self::cudaErrorPeerAccessNotEnabled,
+        ),
+        (
+            "cudaErrorSetOnActiveProcess",
+            Self::cudaErrorSetOnActiveProcess,
+        ),
+        (
+            "cudaErrorContextIsDestroyed",
+            Self::cudaErrorContextIsDestroyed,
+        ),
+        ("cudaErrorAssert", Self::cudaErrorAssert),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorTooManyPeers", Self::cudaErrorTooManyPeers),
+        (
+            "cudaErrorHostMemoryAlreadyRegistered",
+            Self::cudaErrorHostMemoryAlreadyRegistered,
+        ),
+        (
+            "cudaErrorHostMemoryNotRegistered",
+            Self::cudaErrorHostMemoryNotRegistered,
+        ),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaErrorHardwareStackError",
@@ -923,10 +879,16 @@ impl cudaError {
         ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorInvalidPc", Self::cudaErrorInvalidPc),
+        ("cudaErrorLaunchFailure", Self::cudaErrorLaunchFailure),
+        (
+            "cudaErrorCooperativeLaunchTooLarge",
+            Self::cudaErrorCooperativeLaunchTooLarge,
+        ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorTensorMemoryLeak", Self::cudaErrorTensorMemoryLeak),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorNotPermitted", Self::cudaErrorNotPermitted),
+        ("cudaErrorNotSupported", Self::cudaErrorNotSupported),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorSystemNotReady", Self::cudaErrorSystemNotReady),
         #[cfg(feature = "synthesized-enums")]
@@ -973,8 +935,45 @@ impl cudaError {
             "cudaErrorCdpVersionMismatch",
             Self::cudaErrorCdpVersionMismatch,
         ),
+        (
+            "cudaErrorStreamCaptureUnsupported",
+            Self::cudaErrorStreamCaptureUnsupported,
+        ),
+        (
+            "cudaErrorStreamCaptureInvalidated",
+            Self::cudaErrorStreamCaptureInvalidated,
+        ),
+        (
+            "cudaErrorStreamCaptureMerge",
+            Self::cudaErrorStreamCaptureMerge,
+        ),
+        (
+            "cudaErrorStreamCaptureUnmatched",
+            Self::cudaErrorStreamCaptureUnmatched,
+        ),
+        (
+            "cudaErrorStreamCaptureUnjoined",
+            Self::cudaErrorStreamCaptureUnjoined,
+        ),
+        (
+            "cudaErrorStreamCaptureIsolation",
+            Self::cudaErrorStreamCaptureIsolation,
+        ),
+        (
+            "cudaErrorStreamCaptureImplicit",
+            Self::cudaErrorStreamCaptureImplicit,
+        ),
+        ("cudaErrorCapturedEvent", Self::cudaErrorCapturedEvent),
+        (
+            "cudaErrorStreamCaptureWrongThread",
+            Self::cudaErrorStreamCaptureWrongThread,
+        ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorTimeout", Self::cudaErrorTimeout),
+        (
+            "cudaErrorGraphExecUpdateFailure",
+            Self::cudaErrorGraphExecUpdateFailure,
+        ),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorExternalDevice", Self::cudaErrorExternalDevice),
         #[cfg(feature = "synthesized-enums")]
@@ -997,6 +996,7 @@ impl cudaError {
             "cudaErrorInvalidResourceConfiguration",
             Self::cudaErrorInvalidResourceConfiguration,
         ),
+        ("cudaErrorUnknown", Self::cudaErrorUnknown),
         #[cfg(feature = "synthesized-enums")]
         ("cudaErrorApiFailureBase", Self::cudaErrorApiFailureBase),
     ];
@@ -2472,14 +2472,14 @@ impl cudaMemoryType {
     #[doc = r" Every CUDA enumerator defined here with its value (synthesized"]
     #[doc = r" ones only with the `synthesized-enums` feature), in CUDA's order."]
     pub const VARIANTS: &'static [(&'static str, Self)] = &[
-        ("cudaMemoryTypeHost", Self::cudaMemoryTypeHost),
-        ("cudaMemoryTypeDevice", Self::cudaMemoryTypeDevice),
-        ("cudaMemoryTypeManaged", Self::cudaMemoryTypeManaged),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaMemoryTypeUnregistered",
             Self::cudaMemoryTypeUnregistered,
         ),
+        ("cudaMemoryTypeHost", Self::cudaMemoryTypeHost),
+        ("cudaMemoryTypeDevice", Self::cudaMemoryTypeDevice),
+        ("cudaMemoryTypeManaged", Self::cudaMemoryTypeManaged),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
     #[doc = r" only with the `synthesized-enums` feature)."]
@@ -3967,7 +3967,6 @@ impl cudaFuncAttribute {
             "cudaFuncAttributePreferredSharedMemoryCarveout",
             Self::cudaFuncAttributePreferredSharedMemoryCarveout,
         ),
-        ("cudaFuncAttributeMax", Self::cudaFuncAttributeMax),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaFuncAttributeClusterDimMustBeSet",
@@ -3998,6 +3997,7 @@ impl cudaFuncAttribute {
             "cudaFuncAttributeClusterSchedulingPolicyPreference",
             Self::cudaFuncAttributeClusterSchedulingPolicyPreference,
         ),
+        ("cudaFuncAttributeMax", Self::cudaFuncAttributeMax),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
     #[doc = r" only with the `synthesized-enums` feature)."]
@@ -5655,6 +5655,11 @@ impl cudaDeviceAttr {
             "cudaDevAttrMaxTexture2DLayeredHeight",
             Self::cudaDevAttrMaxTexture2DLayeredHeight,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrMaxTexture2DLayeredLayers",
+            Self::cudaDevAttrMaxTexture2DLayeredLayers,
+        ),
         (
             "cudaDevAttrSurfaceAlignment",
             Self::cudaDevAttrSurfaceAlignment,
@@ -5692,6 +5697,11 @@ impl cudaDeviceAttr {
             "cudaDevAttrMaxTexture1DLayeredWidth",
             Self::cudaDevAttrMaxTexture1DLayeredWidth,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrMaxTexture1DLayeredLayers",
+            Self::cudaDevAttrMaxTexture1DLayeredLayers,
+        ),
         (
             "cudaDevAttrMaxTexture2DGatherWidth",
             Self::cudaDevAttrMaxTexture2DGatherWidth,
@@ -5712,6 +5722,8 @@ impl cudaDeviceAttr {
             "cudaDevAttrMaxTexture3DDepthAlt",
             Self::cudaDevAttrMaxTexture3DDepthAlt,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        ("cudaDevAttrPciDomainId", Self::cudaDevAttrPciDomainId),
         (
             "cudaDevAttrTexturePitchAlignment",
             Self::cudaDevAttrTexturePitchAlignment,
@@ -5723,6 +5735,11 @@ impl cudaDeviceAttr {
         (
             "cudaDevAttrMaxTextureCubemapLayeredWidth",
             Self::cudaDevAttrMaxTextureCubemapLayeredWidth,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrMaxTextureCubemapLayeredLayers",
+            Self::cudaDevAttrMaxTextureCubemapLayeredLayers,
         ),
         (
             "cudaDevAttrMaxSurface1DWidth",
@@ -5752,6 +5769,11 @@ impl cudaDeviceAttr {
             "cudaDevAttrMaxSurface1DLayeredWidth",
             Self::cudaDevAttrMaxSurface1DLayeredWidth,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrMaxSurface1DLayeredLayers",
+            Self::cudaDevAttrMaxSurface1DLayeredLayers,
+        ),
         (
             "cudaDevAttrMaxSurface2DLayeredWidth",
             Self::cudaDevAttrMaxSurface2DLayeredWidth,
@@ -5760,6 +5782,11 @@ impl cudaDeviceAttr {
             "cudaDevAttrMaxSurface2DLayeredHeight",
             Self::cudaDevAttrMaxSurface2DLayeredHeight,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrMaxSurface2DLayeredLayers",
+            Self::cudaDevAttrMaxSurface2DLayeredLayers,
+        ),
         (
             "cudaDevAttrMaxSurfaceCubemapWidth",
             Self::cudaDevAttrMaxSurfaceCubemapWidth,
@@ -5767,6 +5794,11 @@ impl cudaDeviceAttr {
         (
             "cudaDevAttrMaxSurfaceCubemapLayeredWidth",
             Self::cudaDevAttrMaxSurfaceCubemapLayeredWidth,
+        ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrMaxSurfaceCubemapLayeredLayers",
+            Self::cudaDevAttrMaxSurfaceCubemapLayeredLayers,
         ),
         (
             "cudaDevAttrMaxTexture1DLinearWidth",
@@ -5857,6 +5889,10 @@ impl cudaDeviceAttr {
             "cudaDevAttrCanUseHostPointerForRegisteredMem",
             Self::cudaDevAttrCanUseHostPointerForRegisteredMem,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        ("cudaDevAttrReserved92", Self::cudaDevAttrReserved92),
+        #[cfg(feature = "synthesized-enums")]
+        ("cudaDevAttrReserved93", Self::cudaDevAttrReserved93),
         ("cudaDevAttrReserved94", Self::cudaDevAttrReserved94),
         (
             "cudaDevAttrCooperativeLaunch",
@@ -5870,6 +5906,11 @@ impl cudaDeviceAttr {
             "cudaDevAttrMaxSharedMemoryPerBlockOptin",
             Self::cudaDevAttrMaxSharedMemoryPerBlockOptin,
         ),
+        #[cfg(feature = "synthesized-enums")]
+        (
+            "cudaDevAttrCanFlushRemoteWrites",
+            Self::cudaDevAttrCanFlushRemoteWrites,
+        ),
         (
             "cudaDevAttrHostRegisterSupported",
             Self::cudaDevAttrHostRegisterSupported,
@@ -5881,51 +5922,6 @@ impl cudaDeviceAttr {
         (
             "cudaDevAttrDirectManagedMemAccessFromHost",
             Self::cudaDevAttrDirectManagedMemAccessFromHost,
-        ),
-        (
-            "cudaDevAttrMemoryPoolsSupported",
-            Self::cudaDevAttrMemoryPoolsSupported,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrMaxTexture2DLayeredLayers",
-            Self::cudaDevAttrMaxTexture2DLayeredLayers,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrMaxTexture1DLayeredLayers",
-            Self::cudaDevAttrMaxTexture1DLayeredLayers,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        ("cudaDevAttrPciDomainId", Self::cudaDevAttrPciDomainId),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrMaxTextureCubemapLayeredLayers",
-            Self::cudaDevAttrMaxTextureCubemapLayeredLayers,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrMaxSurface1DLayeredLayers",
-            Self::cudaDevAttrMaxSurface1DLayeredLayers,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrMaxSurface2DLayeredLayers",
-            Self::cudaDevAttrMaxSurface2DLayeredLayers,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrMaxSurfaceCubemapLayeredLayers",
-            Self::cudaDevAttrMaxSurfaceCubemapLayeredLayers,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        ("cudaDevAttrReserved92", Self::cudaDevAttrReserved92),
-        #[cfg(feature = "synthesized-enums")]
-        ("cudaDevAttrReserved93", Self::cudaDevAttrReserved93),
-        #[cfg(feature = "synthesized-enums")]
-        (
-            "cudaDevAttrCanFlushRemoteWrites",
-            Self::cudaDevAttrCanFlushRemoteWrites,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -5966,6 +5962,10 @@ impl cudaDeviceAttr {
         (
             "cudaDevAttrMaxTimelineSemaphoreInteropSupported",
             Self::cudaDevAttrMaxTimelineSemaphoreInteropSupported,
+        ),
+        (
+            "cudaDevAttrMemoryPoolsSupported",
+            Self::cudaDevAttrMemoryPoolsSupported,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -8500,12 +8500,12 @@ impl cudaGraphNodeType {
         ),
         ("cudaGraphNodeTypeMemAlloc", Self::cudaGraphNodeTypeMemAlloc),
         ("cudaGraphNodeTypeMemFree", Self::cudaGraphNodeTypeMemFree),
-        ("cudaGraphNodeTypeCount", Self::cudaGraphNodeTypeCount),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaGraphNodeTypeConditional",
             Self::cudaGraphNodeTypeConditional,
         ),
+        ("cudaGraphNodeTypeCount", Self::cudaGraphNodeTypeCount),
     ];
     #[doc = r" The CUDA enumerators of this enum that HIP lacks (defined"]
     #[doc = r" only with the `synthesized-enums` feature)."]
@@ -9558,6 +9558,8 @@ impl cudaLaunchAttributeID {
     #[doc = r" Every CUDA enumerator defined here with its value (synthesized"]
     #[doc = r" ones only with the `synthesized-enums` feature), in CUDA's order."]
     pub const VARIANTS: &'static [(&'static str, Self)] = &[
+        #[cfg(feature = "synthesized-enums")]
+        ("cudaLaunchAttributeIgnore", Self::cudaLaunchAttributeIgnore),
         (
             "cudaLaunchAttributeAccessPolicyWindow",
             Self::cudaLaunchAttributeAccessPolicyWindow,
@@ -9566,12 +9568,6 @@ impl cudaLaunchAttributeID {
             "cudaLaunchAttributeCooperative",
             Self::cudaLaunchAttributeCooperative,
         ),
-        (
-            "cudaLaunchAttributePriority",
-            Self::cudaLaunchAttributePriority,
-        ),
-        #[cfg(feature = "synthesized-enums")]
-        ("cudaLaunchAttributeIgnore", Self::cudaLaunchAttributeIgnore),
         #[cfg(feature = "synthesized-enums")]
         (
             "cudaLaunchAttributeSynchronizationPolicy",
@@ -9596,6 +9592,10 @@ impl cudaLaunchAttributeID {
         (
             "cudaLaunchAttributeProgrammaticEvent",
             Self::cudaLaunchAttributeProgrammaticEvent,
+        ),
+        (
+            "cudaLaunchAttributePriority",
+            Self::cudaLaunchAttributePriority,
         ),
         #[cfg(feature = "synthesized-enums")]
         (
@@ -10517,6 +10517,701 @@ pub const CUDA_R_6F_E3M2: cudaDataType_t = cudaDataType_t::CUDA_R_6F_E3M2;
 #[cfg(feature = "synthesized-enums")]
 #[doc = " CUDA `CUDA_R_4F_E2M1`, synthesized (= [`cudaDataType_t::CUDA_R_4F_E2M1`])."]
 pub const CUDA_R_4F_E2M1: cudaDataType_t = cudaDataType_t::CUDA_R_4F_E2M1;
+#[doc = " Every enum of `runtime` with its enumerators and values."]
+pub fn enums() -> Vec<crate::EnumTable> {
+    vec![
+        crate::EnumTable {
+            cuda: "cudaError",
+            hip: "hipError_t",
+            variants: cudaError::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaError::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaChannelFormatKind",
+            hip: "hipChannelFormatKind",
+            variants: cudaChannelFormatKind::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaChannelFormatKind::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemoryType",
+            hip: "hipMemoryType",
+            variants: cudaMemoryType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemoryType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemcpyKind",
+            hip: "hipMemcpyKind",
+            variants: cudaMemcpyKind::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemcpyKind::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaAccessProperty",
+            hip: "hipAccessProperty",
+            variants: cudaAccessProperty::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaAccessProperty::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaStreamCaptureStatus",
+            hip: "hipStreamCaptureStatus",
+            variants: cudaStreamCaptureStatus::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaStreamCaptureStatus::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaStreamCaptureMode",
+            hip: "hipStreamCaptureMode",
+            variants: cudaStreamCaptureMode::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaStreamCaptureMode::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaStreamUpdateCaptureDependenciesFlags",
+            hip: "hipStreamUpdateCaptureDependenciesFlags",
+            variants: cudaStreamUpdateCaptureDependenciesFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaStreamUpdateCaptureDependenciesFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaUserObjectFlags",
+            hip: "hipUserObjectFlags",
+            variants: cudaUserObjectFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaUserObjectFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaUserObjectRetainFlags",
+            hip: "hipUserObjectRetainFlags",
+            variants: cudaUserObjectRetainFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaUserObjectRetainFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphicsRegisterFlags",
+            hip: "hipGraphicsRegisterFlags",
+            variants: cudaGraphicsRegisterFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphicsRegisterFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaResourceType",
+            hip: "hipResourceType",
+            variants: cudaResourceType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaResourceType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaResourceViewFormat",
+            hip: "hipResourceViewFormat",
+            variants: cudaResourceViewFormat::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaResourceViewFormat::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaFuncAttribute",
+            hip: "hipFuncAttribute",
+            variants: cudaFuncAttribute::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaFuncAttribute::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaFuncCache",
+            hip: "hipFuncCache_t",
+            variants: cudaFuncCache::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaFuncCache::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaSharedMemConfig",
+            hip: "hipSharedMemConfig",
+            variants: cudaSharedMemConfig::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaSharedMemConfig::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaComputeMode",
+            hip: "hipComputeMode",
+            variants: cudaComputeMode::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaComputeMode::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaLimit",
+            hip: "hipLimit_t",
+            variants: cudaLimit::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaLimit::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemoryAdvise",
+            hip: "hipMemoryAdvise",
+            variants: cudaMemoryAdvise::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemoryAdvise::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemRangeAttribute",
+            hip: "hipMemRangeAttribute",
+            variants: cudaMemRangeAttribute::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemRangeAttribute::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaFlushGPUDirectRDMAWritesOptions",
+            hip: "hipFlushGPUDirectRDMAWritesOptions",
+            variants: cudaFlushGPUDirectRDMAWritesOptions::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaFlushGPUDirectRDMAWritesOptions::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGPUDirectRDMAWritesOrdering",
+            hip: "hipGPUDirectRDMAWritesOrdering",
+            variants: cudaGPUDirectRDMAWritesOrdering::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGPUDirectRDMAWritesOrdering::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaDeviceAttr",
+            hip: "hipDeviceAttribute_t",
+            variants: cudaDeviceAttr::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaDeviceAttr::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemPoolAttr",
+            hip: "hipMemPoolAttr",
+            variants: cudaMemPoolAttr::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemPoolAttr::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemLocationType",
+            hip: "hipMemLocationType",
+            variants: cudaMemLocationType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemLocationType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemAccessFlags",
+            hip: "hipMemAccessFlags",
+            variants: cudaMemAccessFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemAccessFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemAllocationType",
+            hip: "hipMemAllocationType",
+            variants: cudaMemAllocationType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemAllocationType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaMemAllocationHandleType",
+            hip: "hipMemAllocationHandleType",
+            variants: cudaMemAllocationHandleType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaMemAllocationHandleType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphMemAttributeType",
+            hip: "hipGraphMemAttributeType",
+            variants: cudaGraphMemAttributeType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphMemAttributeType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaDeviceP2PAttr",
+            hip: "hipDeviceP2PAttr",
+            variants: cudaDeviceP2PAttr::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaDeviceP2PAttr::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaExternalMemoryHandleType",
+            hip: "hipExternalMemoryHandleType_enum",
+            variants: cudaExternalMemoryHandleType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaExternalMemoryHandleType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaExternalSemaphoreHandleType",
+            hip: "hipExternalSemaphoreHandleType_enum",
+            variants: cudaExternalSemaphoreHandleType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaExternalSemaphoreHandleType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaJitOption",
+            hip: "hipJitOption",
+            variants: cudaJitOption::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaJitOption::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphNodeType",
+            hip: "hipGraphNodeType",
+            variants: cudaGraphNodeType::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphNodeType::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphDependencyType_enum",
+            hip: "hipGraphDependencyType",
+            variants: cudaGraphDependencyType_enum::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphDependencyType_enum::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphExecUpdateResult",
+            hip: "hipGraphExecUpdateResult",
+            variants: cudaGraphExecUpdateResult::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphExecUpdateResult::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphInstantiateResult",
+            hip: "hipGraphInstantiateResult",
+            variants: cudaGraphInstantiateResult::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphInstantiateResult::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaDriverEntryPointQueryResult",
+            hip: "hipDriverProcAddressQueryResult",
+            variants: cudaDriverEntryPointQueryResult::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaDriverEntryPointQueryResult::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphDebugDotFlags",
+            hip: "hipGraphDebugDotFlags",
+            variants: cudaGraphDebugDotFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphDebugDotFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaGraphInstantiateFlags",
+            hip: "hipGraphInstantiateFlags",
+            variants: cudaGraphInstantiateFlags::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaGraphInstantiateFlags::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaLaunchAttributeID",
+            hip: "hipLaunchAttributeID",
+            variants: cudaLaunchAttributeID::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaLaunchAttributeID::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaSurfaceBoundaryMode",
+            hip: "hipSurfaceBoundaryMode",
+            variants: cudaSurfaceBoundaryMode::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaSurfaceBoundaryMode::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaTextureAddressMode",
+            hip: "hipTextureAddressMode",
+            variants: cudaTextureAddressMode::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaTextureAddressMode::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaTextureFilterMode",
+            hip: "hipTextureFilterMode",
+            variants: cudaTextureFilterMode::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaTextureFilterMode::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaTextureReadMode",
+            hip: "hipTextureReadMode",
+            variants: cudaTextureReadMode::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaTextureReadMode::NO_HIP_COUNTERPART,
+        },
+        crate::EnumTable {
+            cuda: "cudaDataType_t",
+            hip: "hipDataType",
+            variants: cudaDataType_t::VARIANTS
+                .iter()
+                .map(|(name, v)| crate::EnumVariant {
+                    name,
+                    value: v.0 as i64,
+                    synthesized: v.is_synthesized(),
+                    hip_name: v.to_hip().name(),
+                    debug: format!("{v:?}"),
+                })
+                .collect(),
+            no_hip_counterpart: &cudaDataType_t::NO_HIP_COUNTERPART,
+        },
+    ]
+}
 #[doc = " CUDA `CUDA_IPC_HANDLE_SIZE`: HIP's `HIP_IPC_HANDLE_SIZE`."]
 pub const CUDA_IPC_HANDLE_SIZE: u32 = ::hip_sys::HIP_IPC_HANDLE_SIZE;
 #[doc = " CUDA `cudaArrayCubemap`: HIP's `hipArrayCubemap`."]
