@@ -92,6 +92,7 @@
 #![deny(missing_docs)]
 
 mod device;
+pub mod diagnostics;
 mod drop_errors;
 mod error;
 mod graph;

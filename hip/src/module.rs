@@ -374,6 +374,10 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
         })?;
     let ptrs: Vec<_> = cargs.iter().map(|c| c.as_ptr()).collect();
 
+    // hiprtc is not thread-safe in every ROCm release (5.x crashes on
+    // concurrent compiles), so compiles are serialised process-wide.
+    static COMPILE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _serial = COMPILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let prog = result::rtc_create_program(&src, &cname)?;
     struct Guard(sys::hiprtcProgram);
     impl Drop for Guard {

@@ -193,8 +193,14 @@ mod tests {
 
     #[test]
     fn processor_tokens_in_file_names() {
-        assert!(file_names_processor("TensileLibrary_Type_HH_gfx90a.co", "gfx90a"));
-        assert!(file_names_processor("Kernels.so-000-gfx90a-xnack+.hsaco", "gfx90a"));
+        assert!(file_names_processor(
+            "TensileLibrary_Type_HH_gfx90a.co",
+            "gfx90a"
+        ));
+        assert!(file_names_processor(
+            "Kernels.so-000-gfx90a-xnack+.hsaco",
+            "gfx90a"
+        ));
         assert!(!file_names_processor("TensileLibrary_gfx90a.co", "gfx90"));
         assert!(!file_names_processor("TensileLibrary_gfx1030.co", "gfx103"));
         assert!(file_names_processor("x_gfx103_gfx1030.dat", "gfx1030"));

@@ -11,7 +11,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "HIP_SYS_LIBRARY_PATH",
         "the only folder (or file) searched for AMD libraries when set",
     ),
-    ("ROCM_PATH", "ROCm installation searched first (<value>/lib)"),
+    (
+        "ROCM_PATH",
+        "ROCm installation searched first (<value>/lib)",
+    ),
     ("HIP_PATH", "HIP SDK searched next (<value>/lib)"),
     (
         "LD_LIBRARY_PATH",
@@ -71,7 +74,8 @@ impl Environment {
         let mut env = Environment {
             default_rocm: PathBuf::from("/opt/rocm"),
             system_lib_dirs: default_system_lib_dirs(),
-            ..Environment::empty()
+            kfd: PathBuf::from("/dev/kfd"),
+            vars: BTreeMap::new(),
         };
         for (name, _) in VARIABLES {
             if let Some(v) = std::env::var_os(name) {

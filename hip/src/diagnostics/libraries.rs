@@ -180,7 +180,10 @@ pub(super) fn runtime_files_in(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for e in entries.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name == "libamdhip64.so" || name.starts_with("libamdhip64.so.") || name.starts_with("amdhip64") {
+        if name == "libamdhip64.so"
+            || name.starts_with("libamdhip64.so.")
+            || name.starts_with("amdhip64")
+        {
             let real = std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path());
             if !out.contains(&real) {
                 out.push(real);

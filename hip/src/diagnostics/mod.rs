@@ -83,7 +83,7 @@ pub struct Library {
     pub role: String,
     /// The file loaded.
     pub path: String,
-    /// The version in its file name, if any.
+    /// The version in its file name (symbolic links resolved), if any.
     pub file_version: Option<String>,
 }
 
@@ -237,7 +237,9 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
             severity: Severity::Error,
             message: format!(
                 "no HIP runtime loaded: {}",
-                rt.load_problem.as_deref().unwrap_or("every candidate failed")
+                rt.load_problem
+                    .as_deref()
+                    .unwrap_or("every candidate failed")
             ),
         });
     }
@@ -246,9 +248,16 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
     let mut variables = Vec::new();
     for (name, meaning) in VARIABLES {
         let value = env.var(name).map(str::to_owned);
-        let assessment = value
-            .as_deref()
-            .and_then(|v| assess_variable(name, v, platform, loaded_runtime.as_deref(), rt, &mut warnings));
+        let assessment = value.as_deref().and_then(|v| {
+            assess_variable(
+                name,
+                v,
+                platform,
+                loaded_runtime.as_deref(),
+                rt,
+                &mut warnings,
+            )
+        });
         variables.push(Variable {
             name: (*name).to_owned(),
             value,
@@ -314,7 +323,7 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
             .map(|l| Library {
                 role: l.role.to_owned(),
                 path: l.path.display().to_string(),
-                file_version: hip_sys::loader::search::version_from_file_name(&l.path)
+                file_version: hip_sys::loader::search::version_from_file_name(&canonical(&l.path))
                     .map(|(a, b, c)| format!("{a}.{b}.{c}")),
             })
             .collect(),
@@ -404,7 +413,10 @@ fn versions(rt: &RuntimeFacts, warnings: &mut Vec<Warning>) -> Versions {
             if (d.major, d.minor) >= (r.major, r.minor) {
                 (
                     Some(true),
-                    format!("the driver supports CUDA {}.{}, enough for runtime {}.{}", d.major, d.minor, r.major, r.minor),
+                    format!(
+                        "the driver supports CUDA {}.{}, enough for runtime {}.{}",
+                        d.major, d.minor, r.major, r.minor
+                    ),
                 )
             } else {
                 (
@@ -415,7 +427,10 @@ fn versions(rt: &RuntimeFacts, warnings: &mut Vec<Warning>) -> Versions {
         }
         (Some(Platform::Amd), Some(r), Some(d)) if d.major > 0 => {
             if (d.major, d.minor) == (r.major, r.minor) {
-                (Some(true), format!("runtime and driver are both HIP {}.{}", r.major, r.minor))
+                (
+                    Some(true),
+                    format!("runtime and driver are both HIP {}.{}", r.major, r.minor),
+                )
             } else {
                 (
                     Some(false),
@@ -425,7 +440,10 @@ fn versions(rt: &RuntimeFacts, warnings: &mut Vec<Warning>) -> Versions {
         }
         (Some(_), Some(_), Some(_)) => (
             None,
-            format!("the driver reports {}, which is not a version number to compare", driver_raw.unwrap_or(0)),
+            format!(
+                "the driver reports {}, which is not a version number to compare",
+                driver_raw.unwrap_or(0)
+            ),
         ),
         (Some(_), _, _) => (None, "not both versions are known".to_owned()),
     };
@@ -490,10 +508,7 @@ fn assess_variable(
             }
             let root = Path::new(value);
             if !root.exists() {
-                warn(
-                    Severity::Warning,
-                    format!("{name}={value} does not exist"),
-                );
+                warn(Severity::Warning, format!("{name}={value} does not exist"));
                 return Some("does not exist".into());
             }
             let dir = if name == "HIP_SYS_LIBRARY_PATH" {
@@ -512,7 +527,11 @@ fn assess_variable(
             if platform == Some(Platform::Nvidia) {
                 return Some(format!(
                     "not used on the nvidia platform; holds {}",
-                    if files.is_empty() { "no HIP runtime".into() } else { list(&files) }
+                    if files.is_empty() {
+                        "no HIP runtime".into()
+                    } else {
+                        list(&files)
+                    }
                 ));
             }
             let Some(loaded) = loaded_runtime else {
@@ -556,7 +575,10 @@ fn assess_variable(
                     list(&files)
                 ),
             );
-            Some(format!("names a different SDK than the one in use: {}", list(&files)))
+            Some(format!(
+                "names a different SDK than the one in use: {}",
+                list(&files)
+            ))
         }
         "HSA_OVERRIDE_GFX_VERSION" => match arch::override_processor(value) {
             None => {
@@ -566,9 +588,9 @@ fn assess_variable(
                 );
                 Some("malformed".into())
             }
-            Some(p) if platform == Some(Platform::Nvidia) => {
-                Some(format!("would present AMD devices as {p}; no effect on the nvidia platform"))
-            }
+            Some(p) if platform == Some(Platform::Nvidia) => Some(format!(
+                "would present AMD devices as {p}; no effect on the nvidia platform"
+            )),
             Some(p) => {
                 warn(
                     Severity::Info,
@@ -603,20 +625,26 @@ fn assess_variable(
             "" => "empty: the loader chooses".into(),
             _ => "not a platform (use amd or nvidia)".into(),
         }),
-        "ROCBLAS_TENSILE_LIBPATH" => Some(if Path::new(value).is_dir() {
-            "rocBLAS reads its kernels from here".into()
-        } else {
-            warn(
+        "ROCBLAS_TENSILE_LIBPATH" => {
+            Some(if Path::new(value).is_dir() {
+                "rocBLAS reads its kernels from here".into()
+            } else {
+                warn(
                 Severity::Warning,
                 format!("ROCBLAS_TENSILE_LIBPATH={value} is not a folder: rocBLAS will find no kernels"),
             );
-            "not a folder".into()
-        }),
+                "not a folder".into()
+            })
+        }
         _ => None,
     }
 }
 
-fn no_device_warning(env: &Environment, platform: Option<Platform>, error: Option<&str>) -> Warning {
+fn no_device_warning(
+    env: &Environment,
+    platform: Option<Platform>,
+    error: Option<&str>,
+) -> Warning {
     let mut message = format!(
         "no GPU device: {}",
         error.unwrap_or("the runtime reports 0 devices")
@@ -644,9 +672,9 @@ fn no_device_warning(env: &Environment, platform: Option<Platform>, error: Optio
                 ));
             }
         }
-        Some(Platform::Nvidia) => {
-            message.push_str("; check that nvidia-smi lists the GPU and that the driver matches the CUDA runtime")
-        }
+        Some(Platform::Nvidia) => message.push_str(
+            "; check that nvidia-smi lists the GPU and that the driver matches the CUDA runtime",
+        ),
         None => {}
     }
     Warning {

@@ -118,9 +118,16 @@ fn status(s: hip_sys::hipError_t) -> Result<(), String> {
         String::new()
     } else {
         // SAFETY: non-null, NUL-terminated, static (above).
-        unsafe { CStr::from_ptr(msg) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(msg) }
+            .to_string_lossy()
+            .into_owned()
     };
-    Err(format!("{s:?}: {msg}"))
+    let name = format!("{s:?}");
+    if msg.is_empty() || msg == name {
+        Err(name)
+    } else {
+        Err(format!("{name}: {msg}"))
+    }
 }
 
 /// A NUL-terminated string in a fixed array, read without going past it.

@@ -104,7 +104,11 @@ impl fmt::Display for Report {
         if let Some(r) = &self.rocblas {
             writeln!(f, "\nrocBLAS kernels:")?;
             writeln!(f, "  library: {}", r.library.as_deref().unwrap_or("none"))?;
-            writeln!(f, "  folder:  {}", r.kernel_dir.as_deref().unwrap_or("none"))?;
+            writeln!(
+                f,
+                "  folder:  {}",
+                r.kernel_dir.as_deref().unwrap_or("none")
+            )?;
             writeln!(
                 f,
                 "  architectures with kernels: {}",
