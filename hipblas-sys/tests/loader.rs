@@ -1,0 +1,81 @@
+//! Tier 2: the real loader on this machine. With Debian's ROCm runtime and
+//! no hipBLAS, the library's absence is reported (every path tried), and raw
+//! calls return `HIPBLAS_STATUS_NOT_INITIALIZED` instead of crashing. With
+//! `HIP_PLATFORM=nvidia` on a CUDA machine, cuBLAS is loaded and the
+//! adapters are in the table.
+
+use hip_sys::loader::Platform;
+use hipblas_sys::*;
+
+#[test]
+fn loads_or_reports_what_it_tried() {
+    let runtime = hip_sys::loader::runtime();
+    match hipblas_sys::loader::hipblas() {
+        Ok(lib) => {
+            println!(
+                "hipBLAS loaded: {:?} {:?}, {} of {} functions, Ex ABI {:?}",
+                lib.platform,
+                lib.libraries,
+                lib.available_count(),
+                FUNCTION_NAMES.len(),
+                lib.datatype_abi
+            );
+            assert!(lib.is_available("hipblasCreate"));
+            assert!(lib.is_available("hipblasSgemm"));
+            if lib.platform == Platform::Nvidia {
+                // Every adapter whose cuBLAS symbol exists, plus
+                // hipblasGetMathMode and hipblasStatusToString.
+                assert!(lib.available_count() <= hipblas_sys::NVIDIA_ADAPTERS.len() + 2);
+                assert!(lib.available_count() >= hipblas_sys::NVIDIA_ADAPTERS.len() * 9 / 10);
+                assert!(lib.is_available("hipblasGemmEx") && lib.is_available("hipblasGemmEx_v2"));
+            }
+        }
+        Err(e) => {
+            let text = e.to_string();
+            println!("{text}");
+            match runtime {
+                Err(_) => assert!(e.runtime.is_some(), "{text}"),
+                Ok(rt) if rt.platform == Platform::Amd => {
+                    assert_eq!(e.platform, Some(Platform::Amd));
+                    for name in ["libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.0"] {
+                        assert!(
+                            e.attempts.iter().any(|a| a.candidate.ends_with(name)),
+                            "{name} not tried: {text}"
+                        );
+                    }
+                    assert!(text.contains("HIP_SYS_LIBRARY_PATH"), "{text}");
+                }
+                Ok(_) => {
+                    assert_eq!(e.platform, Some(Platform::Nvidia));
+                    assert!(text.contains("libcublas.so.13"), "{text}");
+                }
+            }
+            // Raw calls report the missing library, they do not crash.
+            let mut h: hipblasHandle_t = std::ptr::null_mut();
+            // SAFETY: valid out-pointer.
+            let s = unsafe { hipblasCreate(&mut h) };
+            assert_eq!(s, hipblasStatus_t::HIPBLAS_STATUS_NOT_INITIALIZED);
+            assert!(h.is_null());
+        }
+    }
+}
+
+#[test]
+fn bindings_cover_the_header() {
+    // hipBLAS 2.4 declares 1850 names by the header-text count, one of which
+    // (`hipblasBfloat16`) is a C++ constructor, not a function.
+    assert!(FUNCTION_NAMES.len() >= 1849, "{}", FUNCTION_NAMES.len());
+    for f in [
+        "hipblasGemmEx",
+        "hipblasGemmEx_v2",
+        "hipblasGemmEx_v2_64",
+        "hipblasSgemm_64",
+    ] {
+        assert!(FUNCTION_NAMES.contains(&f), "{f}");
+    }
+    // The v1 and v2 datatypes are distinct types with their own values.
+    assert_eq!(hipblasDatatype_t::HIPBLAS_R_16F.0, 150);
+    assert_eq!(hipDataType::HIP_R_16F.0, 2);
+    assert_eq!(std::mem::size_of::<hipComplex>(), 8);
+    assert_eq!(std::mem::size_of::<hipDoubleComplex>(), 16);
+}

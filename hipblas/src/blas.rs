@@ -1,0 +1,1003 @@
+//! The handle and the safe calls.
+
+use crate::error::{check, Error, Result};
+use crate::routines::Blas1;
+use crate::scalar::{Gemm, GemmRoute, Scalar};
+use crate::validate::{self, int, GemmShape};
+use crate::{Compute, Diag, Fill, MathMode, Op, Side};
+use hip::{DeviceBuffer, DeviceMemory, DeviceMemoryMut, Stream};
+use hipblas_sys::{loader, *};
+use std::fmt;
+use std::sync::Mutex;
+
+static DROP_ERRORS: Mutex<Vec<Error>> = Mutex::new(Vec::new());
+
+/// Errors seen while dropping handles (`hipblasDestroy`), oldest first;
+/// taking them empties the list. `Drop` never panics.
+pub fn take_drop_errors() -> Vec<Error> {
+    match DROP_ERRORS.lock() {
+        Ok(mut v) => std::mem::take(&mut *v),
+        Err(p) => std::mem::take(&mut *p.into_inner()),
+    }
+}
+
+/// A hipBLAS handle bound to one HIP stream: every call it makes is
+/// enqueued on that stream, in order.
+///
+/// Matrices are **column-major**, as in BLAS. Row-major callers use
+/// [`Blas::gemm_row_major`] (it computes `Cᵀ = Bᵀ Aᵀ`, which is the
+/// row-major product, without moving any data) or describe their data as the
+/// transpose.
+///
+/// Every call checks shapes, leading dimensions, strides, batch counts,
+/// buffer lengths and devices before calling hipBLAS, and names the
+/// offending value when one is wrong.
+///
+/// **Threads**: `Send` but not `Sync`: a hipBLAS handle may move between
+/// threads but must not be used by two at once (rocBLAS and cuBLAS handles
+/// are not safe for concurrent use). Make one `Blas` per thread.
+pub struct Blas {
+    raw: hipblasHandle_t,
+    stream: Stream,
+}
+
+// SAFETY: the handle is a pointer into the library that any thread may use,
+// one at a time; `Blas` is not `Sync`, so two threads never use it at once.
+unsafe impl Send for Blas {}
+
+impl fmt::Debug for Blas {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Blas")
+            .field("raw", &self.raw)
+            .field("stream", &self.stream)
+            .finish()
+    }
+}
+
+impl Drop for Blas {
+    fn drop(&mut self) {
+        // SAFETY: the handle was created by `hipblasCreate` and is destroyed
+        // once, here.
+        if let Err(e) = check("hipblasDestroy", unsafe { hipblasDestroy(self.raw) }) {
+            if let Ok(mut v) = DROP_ERRORS.lock() {
+                v.push(e);
+            }
+        }
+    }
+}
+
+/// Whether the loaded library needs the v1 (`hipblasDatatype_t`) form of
+/// the `Ex` functions.
+fn use_v1_ex() -> Result<bool> {
+    let lib = loader::hipblas().map_err(|e| Error::Load(e.to_string()))?;
+    if lib.is_available("hipblasGemmEx_v2") {
+        Ok(false)
+    } else if lib.is_available("hipblasGemmEx") {
+        Ok(true)
+    } else {
+        Err(Error::Unsupported(format!(
+            "the loaded hipBLAS provides neither form of hipblasGemmEx (ABI {:?})",
+            lib.datatype_abi
+        )))
+    }
+}
+
+impl Blas {
+    /// Creates a handle (`hipblasCreate`) on the stream's device and binds
+    /// it to the stream (`hipblasSetStream`).
+    pub fn new(stream: &Stream) -> Result<Blas> {
+        loader::hipblas().map_err(|e| Error::Load(e.to_string()))?;
+        stream.device().bind().map_err(Error::Runtime)?;
+        let mut raw: hipblasHandle_t = std::ptr::null_mut();
+        // SAFETY: `raw` is a valid place for the new handle.
+        check("hipblasCreate", unsafe { hipblasCreate(&mut raw) })?;
+        let blas = Blas {
+            raw,
+            stream: stream.clone(),
+        };
+        // SAFETY: live handle; the stream outlives it (`blas` holds a clone).
+        check("hipblasSetStream", unsafe {
+            hipblasSetStream(blas.raw, stream.as_raw())
+        })?;
+        Ok(blas)
+    }
+
+    /// The stream the calls are enqueued on.
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// The raw handle, for calls this crate does not wrap. It stays owned
+    /// by `self`.
+    pub fn as_raw(&self) -> hipblasHandle_t {
+        self.raw
+    }
+
+    /// Sets the math mode (`hipblasSetMathMode`). The default lets the
+    /// library pick its fastest exact-precision kernels; `Tf32` lets f32
+    /// GEMMs use TF32 tensor cores (NVIDIA).
+    pub fn set_math_mode(&mut self, mode: MathMode) -> Result<()> {
+        // SAFETY: live handle.
+        check("hipblasSetMathMode", unsafe {
+            hipblasSetMathMode(self.raw, mode.raw())
+        })
+    }
+
+    /// The math mode (`hipblasGetMathMode`).
+    pub fn math_mode(&self) -> Result<MathMode> {
+        let mut m = hipblasMath_t::HIPBLAS_DEFAULT_MATH;
+        // SAFETY: live handle, valid out-pointer.
+        check("hipblasGetMathMode", unsafe {
+            hipblasGetMathMode(self.raw, &mut m)
+        })?;
+        MathMode::from_raw(m).ok_or_else(|| Error::Unsupported(format!("unknown math mode {m:?}")))
+    }
+
+    fn same_device<T: hip::DeviceRepr>(
+        &self,
+        name: &'static str,
+        m: &dyn DeviceMemory<T>,
+    ) -> Result<()> {
+        let want = self.stream.device().ordinal();
+        let got = m.device().ordinal();
+        if want != got {
+            return Err(Error::invalid(
+                name,
+                got as u64,
+                format!("buffer is on device {got} but the handle's stream is on device {want}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn prepare(&self) -> Result<()> {
+        self.stream.device().bind().map_err(Error::Runtime)
+    }
+
+    /// `C = alpha op(A) op(B) + beta C`, column-major (`hipblas<T>gemm`;
+    /// bf16 goes through `hipblasGemmEx` with f32 accumulation).
+    ///
+    /// `shape` gives the operations, `m`, `n`, `k` and leading dimensions
+    /// ([`GemmShape::new`] has the tightest ones). `a`, `b`, `c` must hold
+    /// the elements the shape spans.
+    pub fn gemm<T: Gemm>(
+        &self,
+        shape: &GemmShape,
+        alpha: T,
+        a: &impl DeviceMemory<T>,
+        b: &impl DeviceMemory<T>,
+        beta: T,
+        c: &mut impl DeviceMemoryMut<T>,
+    ) -> Result<()> {
+        if T::ROUTE == GemmRoute::ExF32 {
+            return self.gemm_ex(
+                shape,
+                to_f64(&alpha)?,
+                a,
+                b,
+                to_f64(&beta)?,
+                c,
+                Compute::F32,
+            );
+        }
+        let sp = shape.spans()?;
+        validate::buffer("a", a.len(), sp.a)?;
+        validate::buffer("b", b.len(), sp.b)?;
+        validate::buffer("c", c.len(), sp.c)?;
+        self.same_device("a", a)?;
+        self.same_device("b", b)?;
+        self.same_device("c", c)?;
+        if shape.m == 0 || shape.n == 0 {
+            return Ok(());
+        }
+        self.prepare()?;
+        // SAFETY: every buffer is on the stream's device and spans what the
+        // checked shape reads and writes; `c` is borrowed mutably.
+        check(gemm_name::<T>(), unsafe {
+            T::gemm(
+                self.raw,
+                shape.transa.raw(),
+                shape.transb.raw(),
+                shape.m as i32,
+                shape.n as i32,
+                shape.k as i32,
+                &alpha,
+                a.device_ptr(),
+                shape.lda as i32,
+                b.device_ptr(),
+                shape.ldb as i32,
+                &beta,
+                c.device_ptr_mut(),
+                shape.ldc as i32,
+            )
+        })
+    }
+
+    /// Row-major GEMM: `C = alpha op(A) op(B) + beta C` where A, B, C are
+    /// stored row by row, `op(A)` is `m x k`, and `lda`/`ldb`/`ldc` are row
+    /// strides (elements between the starts of two rows).
+    ///
+    /// Computed as the column-major `Cᵀ = alpha op(B)ᵀ op(A)ᵀ + beta Cᵀ`,
+    /// i.e. [`Blas::gemm`] with A and B swapped and `m`, `n` swapped: no
+    /// data is moved or transposed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_row_major<T: Gemm>(
+        &self,
+        shape: &GemmShape,
+        alpha: T,
+        a: &impl DeviceMemory<T>,
+        b: &impl DeviceMemory<T>,
+        beta: T,
+        c: &mut impl DeviceMemoryMut<T>,
+    ) -> Result<()> {
+        self.gemm(&shape.row_major_as_column_major(), alpha, b, a, beta, c)
+    }
+
+    /// `gemm` for `batch` products whose matrices lie `stride_a`,
+    /// `stride_b`, `stride_c` elements apart in one buffer each
+    /// (`hipblas<T>gemmStridedBatched`). Outputs must not overlap
+    /// (`stride_c` at least one C).
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_strided_batched<T: Gemm>(
+        &self,
+        shape: &GemmShape,
+        alpha: T,
+        a: &impl DeviceMemory<T>,
+        stride_a: usize,
+        b: &impl DeviceMemory<T>,
+        stride_b: usize,
+        beta: T,
+        c: &mut impl DeviceMemoryMut<T>,
+        stride_c: usize,
+        batch: usize,
+    ) -> Result<()> {
+        let one = shape.spans()?;
+        let sp = validate::strided_spans(one, stride_a, stride_b, stride_c, batch)?;
+        validate::buffer("a", a.len(), sp.a)?;
+        validate::buffer("b", b.len(), sp.b)?;
+        validate::buffer("c", c.len(), sp.c)?;
+        self.same_device("a", a)?;
+        self.same_device("b", b)?;
+        self.same_device("c", c)?;
+        if shape.m == 0 || shape.n == 0 || batch == 0 {
+            return Ok(());
+        }
+        self.prepare()?;
+        if T::ROUTE == GemmRoute::ExF32 {
+            let (alpha, beta) = (to_f64(&alpha)?, to_f64(&beta)?);
+            return self.strided_ex_raw(
+                shape,
+                alpha,
+                (
+                    a.device_ptr().cast(),
+                    T::DATA_TYPE,
+                    T::DATATYPE_V1,
+                    stride_a,
+                ),
+                (
+                    b.device_ptr().cast(),
+                    T::DATA_TYPE,
+                    T::DATATYPE_V1,
+                    stride_b,
+                ),
+                beta,
+                (
+                    c.device_ptr_mut().cast(),
+                    T::DATA_TYPE,
+                    T::DATATYPE_V1,
+                    stride_c,
+                ),
+                batch,
+                Compute::F32,
+            );
+        }
+        // SAFETY: as in `gemm`, for every product: the strided spans were
+        // checked against each buffer.
+        check(gemm_name::<T>(), unsafe {
+            T::gemm_strided_batched(
+                self.raw,
+                shape.transa.raw(),
+                shape.transb.raw(),
+                shape.m as i32,
+                shape.n as i32,
+                shape.k as i32,
+                &alpha,
+                a.device_ptr(),
+                shape.lda as i32,
+                stride_a as i64,
+                b.device_ptr(),
+                shape.ldb as i32,
+                stride_b as i64,
+                &beta,
+                c.device_ptr_mut(),
+                shape.ldc as i32,
+                stride_c as i64,
+                batch as i32,
+            )
+        })
+    }
+
+    /// `gemm` for a batch of separate matrices (`hipblas<T>gemmBatched`):
+    /// `a[i]`, `b[i]`, `c[i]` form product `i`. The device arrays of
+    /// pointers hipBLAS needs are built here; the call waits for the stream
+    /// before freeing them, so it returns with the products done.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_batched<T: Gemm, A: DeviceMemory<T>, B: DeviceMemory<T>, C: DeviceMemoryMut<T>>(
+        &self,
+        shape: &GemmShape,
+        alpha: T,
+        a: &[&A],
+        b: &[&B],
+        beta: T,
+        c: &mut [&mut C],
+    ) -> Result<()> {
+        let batch = c.len();
+        int("batch_count", batch)?;
+        if a.len() != batch {
+            return Err(Error::invalid(
+                "a.len()",
+                a.len() as u64,
+                format!("must equal the batch count c.len() = {batch}"),
+            ));
+        }
+        if b.len() != batch {
+            return Err(Error::invalid(
+                "b.len()",
+                b.len() as u64,
+                format!("must equal the batch count c.len() = {batch}"),
+            ));
+        }
+        if T::ROUTE == GemmRoute::ExF32 {
+            return Err(Error::Unsupported(
+                "batched bf16 GEMM: use gemm_strided_batched".into(),
+            ));
+        }
+        let sp = shape.spans()?;
+        for i in 0..batch {
+            validate::buffer("a[i]", a[i].len(), sp.a)?;
+            validate::buffer("b[i]", b[i].len(), sp.b)?;
+            validate::buffer("c[i]", c[i].len(), sp.c)?;
+            self.same_device("a[i]", a[i])?;
+            self.same_device("b[i]", b[i])?;
+            self.same_device("c[i]", &*c[i])?;
+        }
+        let mut cp: Vec<usize> = Vec::with_capacity(batch);
+        for ci in c.iter_mut() {
+            let p = ci.device_ptr_mut() as usize;
+            if cp.contains(&p) && sp.c > 0 {
+                return Err(Error::invalid(
+                    "c[i]",
+                    p as u64,
+                    "two products of the batch would write the same C",
+                ));
+            }
+            cp.push(p);
+        }
+        if shape.m == 0 || shape.n == 0 || batch == 0 {
+            return Ok(());
+        }
+        self.prepare()?;
+        let dev = self.stream.device();
+        let ap: Vec<usize> = a.iter().map(|x| x.device_ptr() as usize).collect();
+        let bp: Vec<usize> = b.iter().map(|x| x.device_ptr() as usize).collect();
+        let ad = DeviceBuffer::from_slice(dev, &ap).map_err(Error::Runtime)?;
+        let bd = DeviceBuffer::from_slice(dev, &bp).map_err(Error::Runtime)?;
+        let cd = DeviceBuffer::from_slice(dev, &cp).map_err(Error::Runtime)?;
+        // SAFETY: the pointer arrays hold `batch` device addresses of
+        // buffers checked above, alive (borrowed) for this call, which waits
+        // for the stream before the arrays are freed.
+        let status = unsafe {
+            T::gemm_batched(
+                self.raw,
+                shape.transa.raw(),
+                shape.transb.raw(),
+                shape.m as i32,
+                shape.n as i32,
+                shape.k as i32,
+                &alpha,
+                ad.as_device_ptr().cast(),
+                shape.lda as i32,
+                bd.as_device_ptr().cast(),
+                shape.ldb as i32,
+                &beta,
+                cd.as_device_ptr().cast(),
+                shape.ldc as i32,
+                batch as i32,
+            )
+        };
+        let sync = self.stream.synchronize().map_err(Error::Runtime);
+        check(gemm_name::<T>(), status)?;
+        sync
+    }
+
+    /// Mixed-precision GEMM (`hipblasGemmEx`): A and B of type `TA`, C of
+    /// type `TC`, computed as `compute` says (f32 accumulation for f16/bf16
+    /// inputs with [`Compute::F32`]; TF32 tensor cores with
+    /// [`Compute::F32FastTf32`]). `alpha` and `beta` are given as f64 and
+    /// passed in the compute type's precision.
+    ///
+    /// Uses the v2 form (`hipDataType`, `hipblasComputeType_t`) when the
+    /// loaded hipBLAS has it, else the v1 form.
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_ex<TA: Scalar, TC: Scalar>(
+        &self,
+        shape: &GemmShape,
+        alpha: f64,
+        a: &impl DeviceMemory<TA>,
+        b: &impl DeviceMemory<TA>,
+        beta: f64,
+        c: &mut impl DeviceMemoryMut<TC>,
+        compute: Compute,
+    ) -> Result<()> {
+        let sp = shape.spans()?;
+        validate::buffer("a", a.len(), sp.a)?;
+        validate::buffer("b", b.len(), sp.b)?;
+        validate::buffer("c", c.len(), sp.c)?;
+        self.same_device("a", a)?;
+        self.same_device("b", b)?;
+        self.same_device("c", c)?;
+        compute.check_types(TA::NAME, TC::NAME)?;
+        if shape.m == 0 || shape.n == 0 {
+            return Ok(());
+        }
+        self.prepare()?;
+        self.strided_ex_raw(
+            shape,
+            alpha,
+            (a.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
+            (b.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
+            beta,
+            (c.device_ptr_mut().cast(), TC::DATA_TYPE, TC::DATATYPE_V1, 0),
+            0,
+            compute,
+        )
+    }
+
+    /// Strided-batched mixed-precision GEMM
+    /// (`hipblasGemmStridedBatchedEx`); see [`Blas::gemm_ex`] and
+    /// [`Blas::gemm_strided_batched`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemm_strided_batched_ex<TA: Scalar, TC: Scalar>(
+        &self,
+        shape: &GemmShape,
+        alpha: f64,
+        a: &impl DeviceMemory<TA>,
+        stride_a: usize,
+        b: &impl DeviceMemory<TA>,
+        stride_b: usize,
+        beta: f64,
+        c: &mut impl DeviceMemoryMut<TC>,
+        stride_c: usize,
+        batch: usize,
+        compute: Compute,
+    ) -> Result<()> {
+        let one = shape.spans()?;
+        let sp = validate::strided_spans(one, stride_a, stride_b, stride_c, batch)?;
+        validate::buffer("a", a.len(), sp.a)?;
+        validate::buffer("b", b.len(), sp.b)?;
+        validate::buffer("c", c.len(), sp.c)?;
+        self.same_device("a", a)?;
+        self.same_device("b", b)?;
+        self.same_device("c", c)?;
+        compute.check_types(TA::NAME, TC::NAME)?;
+        if shape.m == 0 || shape.n == 0 || batch == 0 {
+            return Ok(());
+        }
+        self.prepare()?;
+        self.strided_ex_raw(
+            shape,
+            alpha,
+            (
+                a.device_ptr().cast(),
+                TA::DATA_TYPE,
+                TA::DATATYPE_V1,
+                stride_a,
+            ),
+            (
+                b.device_ptr().cast(),
+                TA::DATA_TYPE,
+                TA::DATATYPE_V1,
+                stride_b,
+            ),
+            beta,
+            (
+                c.device_ptr_mut().cast(),
+                TC::DATA_TYPE,
+                TC::DATATYPE_V1,
+                stride_c,
+            ),
+            batch,
+            compute,
+        )
+    }
+
+    /// The `Ex` call on checked arguments; `batch == 0` means a single
+    /// product (`hipblasGemmEx`), otherwise the strided-batched form.
+    #[allow(clippy::too_many_arguments)]
+    fn strided_ex_raw(
+        &self,
+        shape: &GemmShape,
+        alpha: f64,
+        a: (
+            *const std::ffi::c_void,
+            hipDataType,
+            hipblasDatatype_t,
+            usize,
+        ),
+        b: (
+            *const std::ffi::c_void,
+            hipDataType,
+            hipblasDatatype_t,
+            usize,
+        ),
+        beta: f64,
+        c: (*mut std::ffi::c_void, hipDataType, hipblasDatatype_t, usize),
+        batch: usize,
+        compute: Compute,
+    ) -> Result<()> {
+        let v1 = use_v1_ex()?;
+        let scalars = Scalars::new(compute, alpha, beta);
+        let (m, n, k) = (shape.m as i32, shape.n as i32, shape.k as i32);
+        let (lda, ldb, ldc) = (shape.lda as i32, shape.ldb as i32, shape.ldc as i32);
+        let (ta, tb) = (shape.transa.raw(), shape.transb.raw());
+        let algo = hipblasGemmAlgo_t::HIPBLAS_GEMM_DEFAULT;
+        let (pa, pb) = (scalars.alpha(), scalars.beta());
+        let (name, status) = match (batch, v1) {
+            (0, false) => ("hipblasGemmEx_v2", {
+                // SAFETY: buffers checked by the caller against the shape;
+                // alpha/beta point to the compute type's scalars.
+                unsafe {
+                    hipblasGemmEx_v2(
+                        self.raw,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        pa,
+                        a.0,
+                        a.1,
+                        lda,
+                        b.0,
+                        b.1,
+                        ldb,
+                        pb,
+                        c.0,
+                        c.1,
+                        ldc,
+                        compute.raw(),
+                        algo,
+                    )
+                }
+            }),
+            (0, true) => ("hipblasGemmEx", {
+                let ct = compute.raw_v1()?;
+                // SAFETY: as above, v1 form.
+                unsafe {
+                    hipblasGemmEx(
+                        self.raw, ta, tb, m, n, k, pa, a.0, a.2, lda, b.0, b.2, ldb, pb, c.0, c.2,
+                        ldc, ct, algo,
+                    )
+                }
+            }),
+            (_, false) => ("hipblasGemmStridedBatchedEx_v2", {
+                // SAFETY: as above, for every product of the batch.
+                unsafe {
+                    hipblasGemmStridedBatchedEx_v2(
+                        self.raw,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        pa,
+                        a.0,
+                        a.1,
+                        lda,
+                        a.3 as i64,
+                        b.0,
+                        b.1,
+                        ldb,
+                        b.3 as i64,
+                        pb,
+                        c.0,
+                        c.1,
+                        ldc,
+                        c.3 as i64,
+                        batch as i32,
+                        compute.raw(),
+                        algo,
+                    )
+                }
+            }),
+            (_, true) => ("hipblasGemmStridedBatchedEx", {
+                let ct = compute.raw_v1()?;
+                // SAFETY: as above, v1 form.
+                unsafe {
+                    hipblasGemmStridedBatchedEx(
+                        self.raw,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        pa,
+                        a.0,
+                        a.2,
+                        lda,
+                        a.3 as i64,
+                        b.0,
+                        b.2,
+                        ldb,
+                        b.3 as i64,
+                        pb,
+                        c.0,
+                        c.2,
+                        ldc,
+                        c.3 as i64,
+                        batch as i32,
+                        ct,
+                        algo,
+                    )
+                }
+            }),
+        };
+        check(name, status)
+    }
+
+    // ---- level 1 ---------------------------------------------------------
+
+    fn vec_arg<T: hip::DeviceRepr>(
+        &self,
+        name: &'static str,
+        inc_name: &'static str,
+        v: &dyn DeviceMemory<T>,
+        n: usize,
+        inc: usize,
+    ) -> Result<()> {
+        let span = validate::vector_span(inc_name, n, inc)?;
+        int(inc_name, inc)?;
+        validate::buffer(name, v.len(), span)?;
+        self.same_device(name, v)
+    }
+
+    /// `y = alpha x + y` over `n` elements with increments `incx`, `incy`
+    /// (`hipblas<T>axpy`).
+    pub fn axpy<T: Blas1>(
+        &self,
+        n: usize,
+        alpha: T,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+        y: &mut impl DeviceMemoryMut<T>,
+        incy: usize,
+    ) -> Result<()> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.vec_arg("y", "incy", y, n, incy)?;
+        self.prepare()?;
+        // SAFETY: x and y span n elements at their increments.
+        check("hipblas<T>axpy", unsafe {
+            T::axpy(
+                self.raw,
+                ni,
+                &alpha,
+                x.device_ptr(),
+                incx as i32,
+                y.device_ptr_mut(),
+                incy as i32,
+            )
+        })
+    }
+
+    /// The dot product `sum x_i y_i` (unconjugated for complex;
+    /// `hipblas<T>dot`/`dotu`). Waits for the result.
+    pub fn dot<T: Blas1 + Default>(
+        &self,
+        n: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+        y: &impl DeviceMemory<T>,
+        incy: usize,
+    ) -> Result<T> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.vec_arg("y", "incy", y, n, incy)?;
+        self.prepare()?;
+        let mut r = T::default();
+        // SAFETY: x and y span n elements; the result goes to host memory
+        // (host pointer mode, the default), written before the call returns.
+        check("hipblas<T>dot", unsafe {
+            T::dot(
+                self.raw,
+                ni,
+                x.device_ptr(),
+                incx as i32,
+                y.device_ptr(),
+                incy as i32,
+                &mut r,
+            )
+        })?;
+        Ok(r)
+    }
+
+    /// The Euclidean norm of `x` (`hipblas<T>nrm2`). Waits for the result.
+    pub fn nrm2<T: Blas1>(
+        &self,
+        n: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+    ) -> Result<T::Real> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.prepare()?;
+        let mut r = T::Real::default();
+        // SAFETY: x spans n elements; host result.
+        check("hipblas<T>nrm2", unsafe {
+            T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+        })?;
+        Ok(r)
+    }
+
+    /// The sum of magnitudes `sum |re| + |im|` (`hipblas<T>asum`). Waits
+    /// for the result.
+    pub fn asum<T: Blas1>(
+        &self,
+        n: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+    ) -> Result<T::Real> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.prepare()?;
+        let mut r = T::Real::default();
+        // SAFETY: x spans n elements; host result.
+        check("hipblas<T>asum", unsafe {
+            T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+        })?;
+        Ok(r)
+    }
+
+    /// `x = alpha x` (`hipblas<T>scal`).
+    pub fn scal<T: Blas1>(
+        &self,
+        n: usize,
+        alpha: T,
+        x: &mut impl DeviceMemoryMut<T>,
+        incx: usize,
+    ) -> Result<()> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.prepare()?;
+        // SAFETY: x spans n elements.
+        check("hipblas<T>scal", unsafe {
+            T::scal(self.raw, ni, &alpha, x.device_ptr_mut(), incx as i32)
+        })
+    }
+
+    /// The 0-based index of the first element of largest magnitude
+    /// (`hipblasI<T>amax`, which counts from 1), or `None` for `n == 0`.
+    pub fn iamax<T: Blas1>(
+        &self,
+        n: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+    ) -> Result<Option<usize>> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.prepare()?;
+        let mut r = 0i32;
+        // SAFETY: x spans n elements; host result.
+        check("hipblasI<T>amax", unsafe {
+            T::iamax(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+        })?;
+        Ok(if r >= 1 { Some(r as usize - 1) } else { None })
+    }
+
+    /// `y = x` (`hipblas<T>copy`).
+    pub fn copy<T: Blas1>(
+        &self,
+        n: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+        y: &mut impl DeviceMemoryMut<T>,
+        incy: usize,
+    ) -> Result<()> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.vec_arg("y", "incy", y, n, incy)?;
+        self.prepare()?;
+        // SAFETY: x and y span n elements.
+        check("hipblas<T>copy", unsafe {
+            T::copy(
+                self.raw,
+                ni,
+                x.device_ptr(),
+                incx as i32,
+                y.device_ptr_mut(),
+                incy as i32,
+            )
+        })
+    }
+
+    /// Exchanges `x` and `y` (`hipblas<T>swap`).
+    pub fn swap<T: Blas1>(
+        &self,
+        n: usize,
+        x: &mut impl DeviceMemoryMut<T>,
+        incx: usize,
+        y: &mut impl DeviceMemoryMut<T>,
+        incy: usize,
+    ) -> Result<()> {
+        let ni = int("n", n)?;
+        self.vec_arg("x", "incx", x, n, incx)?;
+        self.vec_arg("y", "incy", y, n, incy)?;
+        self.prepare()?;
+        // SAFETY: x and y span n elements; both borrowed mutably, so they
+        // are distinct buffers.
+        check("hipblas<T>swap", unsafe {
+            T::swap(
+                self.raw,
+                ni,
+                x.device_ptr_mut(),
+                incx as i32,
+                y.device_ptr_mut(),
+                incy as i32,
+            )
+        })
+    }
+
+    // ---- level 2 / 3 -------------------------------------------------------
+
+    /// `y = alpha op(A) x + beta y` with A `m x n` column-major
+    /// (`hipblas<T>gemv`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn gemv<T: Blas1>(
+        &self,
+        trans: Op,
+        m: usize,
+        n: usize,
+        alpha: T,
+        a: &impl DeviceMemory<T>,
+        lda: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+        beta: T,
+        y: &mut impl DeviceMemoryMut<T>,
+        incy: usize,
+    ) -> Result<()> {
+        let (mi, ni) = (int("m", m)?, int("n", n)?);
+        int("lda", lda)?;
+        validate::buffer("a", a.len(), validate::matrix_span("lda", m, n, lda)?)?;
+        self.same_device("a", a)?;
+        let (xl, yl) = match trans {
+            Op::N => (n, m),
+            Op::T | Op::C => (m, n),
+        };
+        self.vec_arg("x", "incx", x, xl, incx)?;
+        self.vec_arg("y", "incy", y, yl, incy)?;
+        self.prepare()?;
+        // SAFETY: A spans m x n at lda; x and y span op(A)'s sizes.
+        check("hipblas<T>gemv", unsafe {
+            T::gemv(
+                self.raw,
+                trans.raw(),
+                mi,
+                ni,
+                &alpha,
+                a.device_ptr(),
+                lda as i32,
+                x.device_ptr(),
+                incx as i32,
+                &beta,
+                y.device_ptr_mut(),
+                incy as i32,
+            )
+        })
+    }
+
+    /// Solves `op(A) X = alpha B` (`side == Left`) or `X op(A) = alpha B`
+    /// for X, overwriting B (`m x n`); A is triangular (`hipblas<T>trsm`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn trsm<T: Blas1>(
+        &self,
+        side: Side,
+        fill: Fill,
+        trans: Op,
+        diag: Diag,
+        m: usize,
+        n: usize,
+        alpha: T,
+        a: &impl DeviceMemory<T>,
+        lda: usize,
+        b: &mut impl DeviceMemoryMut<T>,
+        ldb: usize,
+    ) -> Result<()> {
+        let (mi, ni) = (int("m", m)?, int("n", n)?);
+        int("lda", lda)?;
+        int("ldb", ldb)?;
+        let ka = match side {
+            Side::Left => m,
+            Side::Right => n,
+        };
+        validate::buffer("a", a.len(), validate::matrix_span("lda", ka, ka, lda)?)?;
+        validate::buffer("b", b.len(), validate::matrix_span("ldb", m, n, ldb)?)?;
+        self.same_device("a", a)?;
+        self.same_device("b", b)?;
+        self.prepare()?;
+        // SAFETY: A spans its triangle's square, B spans m x n.
+        check("hipblas<T>trsm", unsafe {
+            T::trsm(
+                self.raw,
+                side.raw(),
+                fill.raw(),
+                trans.raw(),
+                diag.raw(),
+                mi,
+                ni,
+                &alpha,
+                a.device_ptr(),
+                lda as i32,
+                b.device_ptr_mut(),
+                ldb as i32,
+            )
+        })
+    }
+}
+
+fn gemm_name<T: Scalar>() -> &'static str {
+    match T::NAME {
+        "f32" => "hipblasSgemm",
+        "f64" => "hipblasDgemm",
+        "f16" => "hipblasHgemm",
+        "c32" => "hipblasCgemm_v2",
+        "c64" => "hipblasZgemm_v2",
+        _ => "hipblasGemmEx",
+    }
+}
+
+/// A real scalar as f64 (bf16 routes through `GemmEx`).
+fn to_f64<T: Scalar>(v: &T) -> Result<f64> {
+    let any: &dyn std::any::Any = v;
+    if let Some(x) = any.downcast_ref::<half::bf16>() {
+        return Ok(x.to_f64());
+    }
+    if let Some(x) = any.downcast_ref::<f32>() {
+        return Ok(*x as f64);
+    }
+    Err(Error::Unsupported(format!(
+        "{} scalars through GemmEx",
+        T::NAME
+    )))
+}
+
+/// alpha and beta in the compute type's precision, kept alive for the call.
+enum Scalars {
+    F16(half::f16, half::f16),
+    F32(f32, f32),
+    F64(f64, f64),
+}
+
+impl Scalars {
+    fn new(c: Compute, alpha: f64, beta: f64) -> Scalars {
+        match c {
+            Compute::F16 => Scalars::F16(half::f16::from_f64(alpha), half::f16::from_f64(beta)),
+            Compute::F64 => Scalars::F64(alpha, beta),
+            _ => Scalars::F32(alpha as f32, beta as f32),
+        }
+    }
+    fn alpha(&self) -> *const std::ffi::c_void {
+        match self {
+            Scalars::F16(a, _) => (a as *const half::f16).cast(),
+            Scalars::F32(a, _) => (a as *const f32).cast(),
+            Scalars::F64(a, _) => (a as *const f64).cast(),
+        }
+    }
+    fn beta(&self) -> *const std::ffi::c_void {
+        match self {
+            Scalars::F16(_, b) => (b as *const half::f16).cast(),
+            Scalars::F32(_, b) => (b as *const f32).cast(),
+            Scalars::F64(_, b) => (b as *const f64).cast(),
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! Element types and their hipBLAS routines.
+
+use hip::DeviceRepr;
+use hipblas_sys::*;
+
+/// A complex number as hipBLAS stores it: real part, then imaginary part
+/// (the layout of `hipComplex`/`hipDoubleComplex`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
+pub struct Complex<T> {
+    /// Real part.
+    pub re: T,
+    /// Imaginary part.
+    pub im: T,
+}
+
+impl<T> Complex<T> {
+    /// `re + i im`.
+    pub const fn new(re: T, im: T) -> Self {
+        Complex { re, im }
+    }
+}
+
+/// Single-precision complex.
+#[allow(non_camel_case_types)]
+pub type c32 = Complex<f32>;
+/// Double-precision complex.
+#[allow(non_camel_case_types)]
+pub type c64 = Complex<f64>;
+
+// SAFETY: repr(C) pair of floats: no padding, every bit pattern valid.
+unsafe impl DeviceRepr for Complex<f32> {}
+// SAFETY: as above, for doubles.
+unsafe impl DeviceRepr for Complex<f64> {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+    impl Sealed for half::f16 {}
+    impl Sealed for half::bf16 {}
+    impl Sealed for super::c32 {}
+    impl Sealed for super::c64 {}
+}
+
+/// An element type hipBLAS computes with.
+pub trait Scalar: DeviceRepr + sealed::Sealed + PartialEq + std::fmt::Debug {
+    /// hipBLAS's v2 name of the type.
+    const DATA_TYPE: hipDataType;
+    /// hipBLAS's v1 name of the type.
+    const DATATYPE_V1: hipblasDatatype_t;
+    /// Short name for messages (`"f32"`).
+    const NAME: &'static str;
+}
+
+macro_rules! scalar {
+    ($t:ty, $v2:ident, $v1:ident, $name:literal) => {
+        impl Scalar for $t {
+            const DATA_TYPE: hipDataType = hipDataType::$v2;
+            const DATATYPE_V1: hipblasDatatype_t = hipblasDatatype_t::$v1;
+            const NAME: &'static str = $name;
+        }
+    };
+}
+scalar!(f32, HIP_R_32F, HIPBLAS_R_32F, "f32");
+scalar!(f64, HIP_R_64F, HIPBLAS_R_64F, "f64");
+scalar!(half::f16, HIP_R_16F, HIPBLAS_R_16F, "f16");
+scalar!(half::bf16, HIP_R_16BF, HIPBLAS_R_16B, "bf16");
+scalar!(c32, HIP_C_32F, HIPBLAS_C_32F, "c32");
+scalar!(c64, HIP_C_64F, HIPBLAS_C_64F, "c64");
+
+/// How a GEMM of this element type is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub enum GemmRoute {
+    /// `hipblas<T>gemm` and its batched forms.
+    Typed,
+    /// `hipblasGemmEx` with f32 accumulation (bf16 has no typed GEMM).
+    ExF32,
+}
+
+/// Element types with a GEMM: f32, f64, f16 (`hipblasHgemm`, f16
+/// accumulation), bf16 (`hipblasGemmEx`, f32 accumulation), c32, c64.
+pub trait Gemm: Scalar {
+    #[doc(hidden)]
+    const ROUTE: GemmRoute;
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    /// # Safety
+    /// Raw hipBLAS call: valid handle, device pointers covering the shape.
+    unsafe fn gemm(
+        h: hipblasHandle_t,
+        ta: hipblasOperation_t,
+        tb: hipblasOperation_t,
+        m: i32,
+        n: i32,
+        k: i32,
+        alpha: &Self,
+        a: *const Self,
+        lda: i32,
+        b: *const Self,
+        ldb: i32,
+        beta: &Self,
+        c: *mut Self,
+        ldc: i32,
+    ) -> hipblasStatus_t;
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    /// # Safety
+    /// As [`Gemm::gemm`], for every product of the batch.
+    unsafe fn gemm_strided_batched(
+        h: hipblasHandle_t,
+        ta: hipblasOperation_t,
+        tb: hipblasOperation_t,
+        m: i32,
+        n: i32,
+        k: i32,
+        alpha: &Self,
+        a: *const Self,
+        lda: i32,
+        sa: i64,
+        b: *const Self,
+        ldb: i32,
+        sb: i64,
+        beta: &Self,
+        c: *mut Self,
+        ldc: i32,
+        sc: i64,
+        batch: i32,
+    ) -> hipblasStatus_t;
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    /// # Safety
+    /// As [`Gemm::gemm`]; `a`, `b`, `c` are device arrays of device pointers.
+    unsafe fn gemm_batched(
+        h: hipblasHandle_t,
+        ta: hipblasOperation_t,
+        tb: hipblasOperation_t,
+        m: i32,
+        n: i32,
+        k: i32,
+        alpha: &Self,
+        a: *const *const Self,
+        lda: i32,
+        b: *const *const Self,
+        ldb: i32,
+        beta: &Self,
+        c: *const *mut Self,
+        ldc: i32,
+        batch: i32,
+    ) -> hipblasStatus_t;
+}
+
+macro_rules! gemm_typed {
+    ($t:ty, $raw:ty, $g:ident, $sb:ident, $b:ident) => {
+        impl Gemm for $t {
+            const ROUTE: GemmRoute = GemmRoute::Typed;
+            unsafe fn gemm(
+                h: hipblasHandle_t,
+                ta: hipblasOperation_t,
+                tb: hipblasOperation_t,
+                m: i32,
+                n: i32,
+                k: i32,
+                alpha: &Self,
+                a: *const Self,
+                lda: i32,
+                b: *const Self,
+                ldb: i32,
+                beta: &Self,
+                c: *mut Self,
+                ldc: i32,
+            ) -> hipblasStatus_t {
+                // SAFETY: the caller's contract; `Self` and `$raw` have one
+                // layout.
+                unsafe {
+                    $g(
+                        h,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as *const Self as *const $raw,
+                        a as *const $raw,
+                        lda,
+                        b as *const $raw,
+                        ldb,
+                        beta as *const Self as *const $raw,
+                        c as *mut $raw,
+                        ldc,
+                    )
+                }
+            }
+            unsafe fn gemm_strided_batched(
+                h: hipblasHandle_t,
+                ta: hipblasOperation_t,
+                tb: hipblasOperation_t,
+                m: i32,
+                n: i32,
+                k: i32,
+                alpha: &Self,
+                a: *const Self,
+                lda: i32,
+                sa: i64,
+                b: *const Self,
+                ldb: i32,
+                sb: i64,
+                beta: &Self,
+                c: *mut Self,
+                ldc: i32,
+                sc: i64,
+                batch: i32,
+            ) -> hipblasStatus_t {
+                // SAFETY: as in `gemm`.
+                unsafe {
+                    $sb(
+                        h,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as *const Self as *const $raw,
+                        a as *const $raw,
+                        lda,
+                        sa,
+                        b as *const $raw,
+                        ldb,
+                        sb,
+                        beta as *const Self as *const $raw,
+                        c as *mut $raw,
+                        ldc,
+                        sc,
+                        batch,
+                    )
+                }
+            }
+            unsafe fn gemm_batched(
+                h: hipblasHandle_t,
+                ta: hipblasOperation_t,
+                tb: hipblasOperation_t,
+                m: i32,
+                n: i32,
+                k: i32,
+                alpha: &Self,
+                a: *const *const Self,
+                lda: i32,
+                b: *const *const Self,
+                ldb: i32,
+                beta: &Self,
+                c: *const *mut Self,
+                ldc: i32,
+                batch: i32,
+            ) -> hipblasStatus_t {
+                // SAFETY: as in `gemm`.
+                unsafe {
+                    $b(
+                        h,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as *const Self as *const $raw,
+                        a as *const *const $raw,
+                        lda,
+                        b as *const *const $raw,
+                        ldb,
+                        beta as *const Self as *const $raw,
+                        c as *const *mut $raw,
+                        ldc,
+                        batch,
+                    )
+                }
+            }
+        }
+    };
+}
+gemm_typed!(
+    f32,
+    f32,
+    hipblasSgemm,
+    hipblasSgemmStridedBatched,
+    hipblasSgemmBatched
+);
+gemm_typed!(
+    f64,
+    f64,
+    hipblasDgemm,
+    hipblasDgemmStridedBatched,
+    hipblasDgemmBatched
+);
+gemm_typed!(
+    half::f16,
+    hipblasHalf,
+    hipblasHgemm,
+    hipblasHgemmStridedBatched,
+    hipblasHgemmBatched
+);
+gemm_typed!(
+    c32,
+    hipComplex,
+    hipblasCgemm_v2,
+    hipblasCgemmStridedBatched_v2,
+    hipblasCgemmBatched_v2
+);
+gemm_typed!(
+    c64,
+    hipDoubleComplex,
+    hipblasZgemm_v2,
+    hipblasZgemmStridedBatched_v2,
+    hipblasZgemmBatched_v2
+);
+
+/// bf16 has no typed GEMM in hipBLAS: the safe layer routes it through
+/// `GemmEx` with f32 accumulation; these raw entry points are not used.
+impl Gemm for half::bf16 {
+    const ROUTE: GemmRoute = GemmRoute::ExF32;
+    unsafe fn gemm(
+        _: hipblasHandle_t,
+        _: hipblasOperation_t,
+        _: hipblasOperation_t,
+        _: i32,
+        _: i32,
+        _: i32,
+        _: &Self,
+        _: *const Self,
+        _: i32,
+        _: *const Self,
+        _: i32,
+        _: &Self,
+        _: *mut Self,
+        _: i32,
+    ) -> hipblasStatus_t {
+        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+    }
+    unsafe fn gemm_strided_batched(
+        _: hipblasHandle_t,
+        _: hipblasOperation_t,
+        _: hipblasOperation_t,
+        _: i32,
+        _: i32,
+        _: i32,
+        _: &Self,
+        _: *const Self,
+        _: i32,
+        _: i64,
+        _: *const Self,
+        _: i32,
+        _: i64,
+        _: &Self,
+        _: *mut Self,
+        _: i32,
+        _: i64,
+        _: i32,
+    ) -> hipblasStatus_t {
+        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+    }
+    unsafe fn gemm_batched(
+        _: hipblasHandle_t,
+        _: hipblasOperation_t,
+        _: hipblasOperation_t,
+        _: i32,
+        _: i32,
+        _: i32,
+        _: &Self,
+        _: *const *const Self,
+        _: i32,
+        _: *const *const Self,
+        _: i32,
+        _: &Self,
+        _: *const *mut Self,
+        _: i32,
+        _: i32,
+    ) -> hipblasStatus_t {
+        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+    }
+}

@@ -1,0 +1,313 @@
+//! Shape, leading-dimension, stride and length checks, done before any FFI
+//! call. Each returns the number of elements a buffer must hold, or an error
+//! naming the offending value.
+
+use crate::error::{Error, Result};
+use crate::Op;
+
+/// A dimension or count as the 32-bit hipBLAS API takes it.
+pub(crate) fn int(name: &'static str, v: usize) -> Result<i32> {
+    i32::try_from(v)
+        .map_err(|_| Error::invalid(name, v as u64, format!("must be at most {}", i32::MAX)))
+}
+
+/// A stride as hipBLAS takes it (`int64_t`).
+pub(crate) fn stride(name: &'static str, v: usize) -> Result<i64> {
+    i64::try_from(v).map_err(|_| Error::invalid(name, v as u64, "must fit in i64"))
+}
+
+/// Elements a column-major `rows x cols` matrix with leading dimension `ld`
+/// spans, after checking `ld >= max(1, rows)`.
+pub fn matrix_span(ld_name: &'static str, rows: usize, cols: usize, ld: usize) -> Result<usize> {
+    let min = rows.max(1);
+    if ld < min {
+        return Err(Error::invalid(
+            ld_name,
+            ld as u64,
+            format!("must be >= max(1, rows) = {min} (column-major, {rows} rows)"),
+        ));
+    }
+    if rows == 0 || cols == 0 {
+        return Ok(0);
+    }
+    ld.checked_mul(cols - 1)
+        .and_then(|v| v.checked_add(rows))
+        .ok_or_else(|| Error::invalid(ld_name, ld as u64, "matrix span overflows usize"))
+}
+
+/// Elements a vector of `n` entries with increment `inc` spans, after
+/// checking `inc >= 1`.
+pub fn vector_span(inc_name: &'static str, n: usize, inc: usize) -> Result<usize> {
+    if inc == 0 {
+        return Err(Error::invalid(inc_name, 0, "must be >= 1"));
+    }
+    if n == 0 {
+        return Ok(0);
+    }
+    (n - 1)
+        .checked_mul(inc)
+        .and_then(|v| v.checked_add(1))
+        .ok_or_else(|| Error::invalid(inc_name, inc as u64, "vector span overflows usize"))
+}
+
+/// Checks a buffer's length against what a call needs.
+pub fn buffer(name: &'static str, len: usize, required: usize) -> Result<()> {
+    if len < required {
+        return Err(Error::BufferTooSmall {
+            name,
+            len,
+            required,
+        });
+    }
+    Ok(())
+}
+
+/// The shape of `op(A) (m x k) * op(B) (k x n) -> C (m x n)`, column-major.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmShape {
+    /// Operation on A.
+    pub transa: Op,
+    /// Operation on B.
+    pub transb: Op,
+    /// Rows of op(A) and C.
+    pub m: usize,
+    /// Columns of op(B) and C.
+    pub n: usize,
+    /// Columns of op(A), rows of op(B).
+    pub k: usize,
+    /// Leading dimension of A as stored.
+    pub lda: usize,
+    /// Leading dimension of B as stored.
+    pub ldb: usize,
+    /// Leading dimension of C.
+    pub ldc: usize,
+}
+
+/// Elements each of A, B, C spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmSpans {
+    /// Elements of A read.
+    pub a: usize,
+    /// Elements of B read.
+    pub b: usize,
+    /// Elements of C read and written.
+    pub c: usize,
+}
+
+impl GemmShape {
+    /// Column-major GEMM with the tightest leading dimensions.
+    pub fn new(transa: Op, transb: Op, m: usize, n: usize, k: usize) -> GemmShape {
+        let (ar, _) = stored(transa, m, k);
+        let (br, _) = stored(transb, k, n);
+        GemmShape {
+            transa,
+            transb,
+            m,
+            n,
+            k,
+            lda: ar.max(1),
+            ldb: br.max(1),
+            ldc: m.max(1),
+        }
+    }
+
+    /// The shape checked: every dimension fits the 32-bit API, every
+    /// leading dimension covers its stored rows. Returns each matrix's span.
+    pub fn spans(&self) -> Result<GemmSpans> {
+        int("m", self.m)?;
+        int("n", self.n)?;
+        int("k", self.k)?;
+        int("lda", self.lda)?;
+        int("ldb", self.ldb)?;
+        int("ldc", self.ldc)?;
+        let (ar, ac) = stored(self.transa, self.m, self.k);
+        let (br, bc) = stored(self.transb, self.k, self.n);
+        Ok(GemmSpans {
+            a: matrix_span("lda", ar, ac, self.lda)?,
+            b: matrix_span("ldb", br, bc, self.ldb)?,
+            c: matrix_span("ldc", self.m, self.n, self.ldc)?,
+        })
+    }
+
+    /// Floating-point operations of one product (`2 m n k`).
+    pub fn flops(&self) -> f64 {
+        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+}
+
+/// Rows and columns of a matrix as stored, for `op(X)` of `rows x cols`.
+pub(crate) fn stored(op: Op, rows: usize, cols: usize) -> (usize, usize) {
+    match op {
+        Op::N => (rows, cols),
+        Op::T | Op::C => (cols, rows),
+    }
+}
+
+/// Strides and batch count of a strided-batched GEMM, checked against the
+/// spans of one product: returns the total span of A, B and C.
+pub fn strided_spans(
+    one: GemmSpans,
+    stride_a: usize,
+    stride_b: usize,
+    stride_c: usize,
+    batch: usize,
+) -> Result<GemmSpans> {
+    int("batch_count", batch)?;
+    stride("stride_a", stride_a)?;
+    stride("stride_b", stride_b)?;
+    stride("stride_c", stride_c)?;
+    if batch > 1 && stride_c < one.c {
+        // Products would write over each other's C.
+        return Err(Error::invalid(
+            "stride_c",
+            stride_c as u64,
+            format!(
+                "must be >= {} (one C) so that the batch's outputs do not overlap",
+                one.c
+            ),
+        ));
+    }
+    let total = |name, s: usize, span: usize| -> Result<usize> {
+        if batch == 0 || span == 0 {
+            return Ok(0);
+        }
+        s.checked_mul(batch - 1)
+            .and_then(|v| v.checked_add(span))
+            .ok_or_else(|| Error::invalid(name, s as u64, "batch span overflows usize"))
+    };
+    Ok(GemmSpans {
+        a: total("stride_a", stride_a, one.a)?,
+        b: total("stride_b", stride_b, one.b)?,
+        c: total("stride_c", stride_c, one.c)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn tight_shapes() {
+        let s = GemmShape::new(Op::N, Op::T, 3, 4, 5);
+        assert_eq!((s.lda, s.ldb, s.ldc), (3, 4, 3));
+        let sp = s.spans().unwrap();
+        assert_eq!(
+            sp,
+            GemmSpans {
+                a: 15,
+                b: 20,
+                c: 12
+            }
+        );
+    }
+
+    #[test]
+    fn errors_name_the_value() {
+        let mut s = GemmShape::new(Op::N, Op::N, 8, 2, 2);
+        s.lda = 7;
+        let e = s.spans().unwrap_err().to_string();
+        assert!(
+            e.contains("lda = 7") && e.contains(">= max(1, rows) = 8"),
+            "{e}"
+        );
+        let e = vector_span("incx", 4, 0).unwrap_err().to_string();
+        assert!(e.contains("incx = 0"), "{e}");
+        let e = buffer("c", 3, 12).unwrap_err().to_string();
+        assert!(e.contains("c holds 3") && e.contains("12"), "{e}");
+        let e = GemmShape::new(Op::N, Op::N, 1 << 31, 1, 1)
+            .spans()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("invalid m = 2147483648"), "{e}");
+        let one = GemmShape::new(Op::N, Op::N, 4, 4, 4).spans().unwrap();
+        let e = strided_spans(one, 16, 16, 8, 3).unwrap_err().to_string();
+        assert!(e.contains("stride_c = 8"), "{e}");
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![Just(Op::N), Just(Op::T), Just(Op::C)]
+    }
+
+    /// The span is exactly the largest element index touched, plus one.
+    fn brute_span(rows: usize, cols: usize, ld: usize) -> usize {
+        let mut max = 0;
+        for j in 0..cols {
+            for i in 0..rows {
+                max = max.max(i + j * ld + 1);
+            }
+        }
+        max
+    }
+
+    proptest! {
+        #[test]
+        fn gemm_shapes_never_panic_and_agree(
+            ta in op(), tb in op(),
+            m in 0usize..40, n in 0usize..40, k in 0usize..40,
+            pa in 0usize..4, pb in 0usize..4, pc in 0usize..4,
+            shrink in proptest::bool::ANY,
+        ) {
+            let mut s = GemmShape::new(ta, tb, m, n, k);
+            s.lda += pa; s.ldb += pb; s.ldc += pc;
+            if shrink { s.lda = s.lda.saturating_sub(pa + 1); }
+            let (ar, ac) = stored(ta, m, k);
+            let (br, bc) = stored(tb, k, n);
+            match s.spans() {
+                Ok(sp) => {
+                    prop_assert!(s.lda >= ar.max(1) && s.ldb >= br.max(1) && s.ldc >= m.max(1));
+                    prop_assert_eq!(sp.a, brute_span(ar, ac, s.lda));
+                    prop_assert_eq!(sp.b, brute_span(br, bc, s.ldb));
+                    prop_assert_eq!(sp.c, brute_span(m, n, s.ldc));
+                }
+                Err(Error::InvalidArgument { name, .. }) => {
+                    prop_assert_eq!(name, "lda");
+                    prop_assert!(s.lda < ar.max(1));
+                }
+                Err(e) => prop_assert!(false, "unexpected {e}"),
+            }
+        }
+
+        #[test]
+        fn huge_values_are_rejected_not_overflowed(
+            m in 0usize..usize::MAX, n in 0usize..usize::MAX, ld in 0usize..usize::MAX,
+        ) {
+            let s = GemmShape { transa: Op::N, transb: Op::N, m, n, k: 1, lda: ld, ldb: 1, ldc: ld };
+            if let Ok(sp) = s.spans() {
+                prop_assert!(m <= i32::MAX as usize && n <= i32::MAX as usize);
+                prop_assert!(sp.c <= ld * n.max(1));
+            }
+        }
+
+        #[test]
+        fn vectors(n in 0usize..1000, inc in 0usize..10) {
+            match vector_span("incx", n, inc) {
+                Ok(s) => {
+                    prop_assert!(inc >= 1);
+                    prop_assert_eq!(s, if n == 0 { 0 } else { (n - 1) * inc + 1 });
+                }
+                Err(_) => prop_assert_eq!(inc, 0),
+            }
+        }
+
+        #[test]
+        fn strided_batches_cover_every_product(
+            m in 1usize..20, n in 1usize..20, k in 1usize..20,
+            extra in 0usize..30, batch in 0usize..6,
+        ) {
+            let one = GemmShape::new(Op::N, Op::N, m, n, k).spans().unwrap();
+            let sc = m * n + extra;
+            match strided_spans(one, m * k, k * n, sc, batch) {
+                Ok(t) => {
+                    if batch > 0 {
+                        prop_assert_eq!(t.c, sc * (batch - 1) + one.c);
+                        prop_assert_eq!(t.a, m * k * (batch - 1) + one.a);
+                    } else {
+                        prop_assert_eq!(t.c, 0);
+                    }
+                }
+                Err(e) => prop_assert!(false, "{e}"),
+            }
+        }
+    }
+}
