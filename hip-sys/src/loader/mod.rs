@@ -150,7 +150,8 @@ pub struct LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(p) = &self.problem {
-            return write!(f, "no HIP runtime loaded: {p}");
+            write!(f, "no HIP runtime loaded: {p}")?;
+            return write!(f, "\n{REPORT_HINT}");
         }
         match &self.requested {
             Some(p) => write!(f, "no HIP runtime found for HIP_PLATFORM={p}")?,
@@ -160,11 +161,53 @@ impl fmt::Display for LoadError {
         for a in &self.attempts {
             write!(f, "\n  [{}] {a}", a.role)?;
         }
+        // The candidates that exist but failed are the usual cause: say so
+        // first, naming a missing dependency when the loader named one.
+        for a in &self.attempts {
+            if let Err(reason) = &a.outcome {
+                match missing_dependency(&a.candidate, reason) {
+                    Some(dep) => write!(
+                        f,
+                        "\nfound {} but it needs {dep}, which the loader cannot find (install it or add its folder to LD_LIBRARY_PATH)",
+                        a.candidate.display()
+                    )?,
+                    None if a.candidate.exists() => write!(
+                        f,
+                        "\nfound {} but it does not load: {reason}",
+                        a.candidate.display()
+                    )?,
+                    None => {}
+                }
+            }
+        }
+        let vars: Vec<String> = ["HIP_PLATFORM", OVERRIDE_VAR, "ROCM_PATH", "HIP_PATH"]
+            .iter()
+            .map(|v| match std::env::var_os(v) {
+                Some(value) => format!("{v}={}", value.to_string_lossy()),
+                None => format!("{v} unset"),
+            })
+            .collect();
+        write!(f, "\nvariables: {}", vars.join(", "))?;
         write!(
             f,
             "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding libamdhip64."
-        )
+        )?;
+        write!(f, "\n{REPORT_HINT}")
     }
+}
+
+/// Where load errors send the user for the whole picture.
+const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `cargo run -p hip-examples --example info`, or call `hip::diagnostics::report()`.";
+
+/// The library a loader message `libX: cannot open shared object file`
+/// names when it is not the candidate itself: the candidate was found but
+/// one of its dependencies was not.
+fn missing_dependency(candidate: &std::path::Path, message: &str) -> Option<String> {
+    let (name, _) = message.split_once(": cannot open shared object file")?;
+    let name = name.trim();
+    let named = std::path::Path::new(name);
+    let is_candidate = named == candidate || named.file_name() == candidate.file_name();
+    (!is_candidate && !name.is_empty()).then(|| name.to_owned())
 }
 
 impl std::error::Error for LoadError {}
@@ -434,5 +477,36 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(OVERRIDE_VAR));
+        assert!(text.contains("hip::diagnostics::report()"), "{text}");
+        assert!(text.contains("variables: HIP_PLATFORM"), "{text}");
+    }
+
+    #[test]
+    fn load_error_names_a_missing_dependency() {
+        let e = LoadError {
+            requested: None,
+            problem: None,
+            attempts: vec![Attempt {
+                role: "HIP runtime",
+                candidate: "/opt/rocm/lib/libamdhip64.so.6".into(),
+                source: "default /opt/rocm".into(),
+                outcome: Err(
+                    "libamd_comgr.so.2: cannot open shared object file: No such file or directory"
+                        .into(),
+                ),
+            }],
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains("found /opt/rocm/lib/libamdhip64.so.6 but it needs libamd_comgr.so.2"),
+            "{text}"
+        );
+        assert_eq!(
+            missing_dependency(
+                std::path::Path::new("libamdhip64.so.7"),
+                "libamdhip64.so.7: cannot open shared object file: No such file or directory"
+            ),
+            None
+        );
     }
 }
