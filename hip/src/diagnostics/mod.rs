@@ -520,7 +520,19 @@ fn assess_variable(
             } else {
                 root.join(if cfg!(windows) { "bin" } else { "lib" })
             };
-            let files = libraries::runtime_files_in(&dir);
+            // An SDK root's runtime may sit in lib/, lib64/ or the
+            // distribution's multiarch folder (Debian: HIP_PATH=/usr).
+            let mut files = libraries::runtime_files_in(&dir);
+            if name != "HIP_SYS_LIBRARY_PATH" && !cfg!(windows) {
+                let multiarch = format!("lib/{}-linux-gnu", std::env::consts::ARCH);
+                for sub in ["lib64", multiarch.as_str()] {
+                    for f in libraries::runtime_files_in(&root.join(sub)) {
+                        if !files.contains(&f) {
+                            files.push(f);
+                        }
+                    }
+                }
+            }
             let release = rocm_release(root)
                 .map(|r| format!(" (ROCm {r})"))
                 .unwrap_or_default();

@@ -174,6 +174,25 @@ fn hip_path_naming_another_sdk_is_a_warning() {
 }
 
 #[test]
+fn an_sdk_root_with_a_multiarch_folder_holds_the_runtime() {
+    // Debian: HIP_PATH=/usr, runtime in /usr/lib/<arch>-linux-gnu.
+    let root = temp_root("multiarch");
+    let multiarch = root.join(format!("lib/{}-linux-gnu", std::env::consts::ARCH));
+    let in_use = multiarch.join("libamdhip64.so.5.2.21153");
+    write(&in_use, "runtime");
+    let env = Environment::empty().with_var("HIP_PATH", root.display().to_string());
+    let r = report_from(&env, &amd_loaded(&in_use, v(5, 2, 21153)));
+    assert_eq!(
+        variable(&r, "HIP_PATH").assessment.as_deref(),
+        Some("holds the runtime in use")
+    );
+    assert!(
+        r.warnings.iter().all(|w| !w.message.contains("HIP_PATH")),
+        "{r}"
+    );
+}
+
+#[test]
 fn rocm_path_holding_the_runtime_in_use_is_fine() {
     let root = temp_root("rocm-path");
     let lib = root.join("lib");
