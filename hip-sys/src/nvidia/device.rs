@@ -79,14 +79,19 @@ unsafe extern "C" fn hipPeekAtLastError() -> hipError_t {
 }
 
 /// Attributes HIP has and CUDA answers under another form.
-fn derived_attribute(attr: hipDeviceAttribute_t, device: c_int) -> Option<Result<c_int, hipError_t>> {
+fn derived_attribute(
+    attr: hipDeviceAttribute_t,
+    device: c_int,
+) -> Option<Result<c_int, hipError_t>> {
     Some(match attr {
         // CUDA has no "shared memory per multiprocessor" under HIP's old
         // name; it is the same quantity as the maximum.
         hipDeviceAttribute_t::hipDeviceAttributeMaxSharedMemoryPerMultiprocessor => {
             cu_attribute(81, device)
         }
-        hipDeviceAttribute_t::hipDeviceAttributeHostNativeAtomicSupported => cu_attribute(86, device),
+        hipDeviceAttribute_t::hipDeviceAttributeHostNativeAtomicSupported => {
+            cu_attribute(86, device)
+        }
         _ => return None,
     })
 }
@@ -129,7 +134,10 @@ fn copy_c_string(dst: &mut [c_char], s: &[u8]) {
 
 /// Fills HIP's 6.x property struct from device attributes (the CUDA 13
 /// `cudaDeviceProp` layout differs from 12's, so it is never used).
-pub(crate) fn fill_properties(p: &mut hipDeviceProp_tR0600, device: c_int) -> Result<(), hipError_t> {
+pub(crate) fn fill_properties(
+    p: &mut hipDeviceProp_tR0600,
+    device: c_int,
+) -> Result<(), hipError_t> {
     let a = |attr: i32| cu_attribute(attr, device);
     // An attribute a driver no longer answers reads as 0 rather than
     // failing the whole query.
@@ -148,11 +156,19 @@ pub(crate) fn fill_properties(p: &mut hipDeviceProp_tR0600, device: c_int) -> Re
     }
     p.name = name;
     p.name[255] = 0;
-    if let Some(uuid) = cuda_fn!(DriverNoContext, "cuDeviceGetUuid", unsafe extern "C" fn(*mut hipUUID, c_int) -> i32) {
+    if let Some(uuid) = cuda_fn!(
+        DriverNoContext,
+        "cuDeviceGetUuid",
+        unsafe extern "C" fn(*mut hipUUID, c_int) -> i32
+    ) {
         // SAFETY: `hipUUID` is 16 bytes, as `CUuuid`.
         let _ = unsafe { uuid(&mut p.uuid, device) };
     }
-    if let Some(total) = cuda_fn!(DriverNoContext, "cuDeviceTotalMem_v2", unsafe extern "C" fn(*mut usize, c_int) -> i32) {
+    if let Some(total) = cuda_fn!(
+        DriverNoContext,
+        "cuDeviceTotalMem_v2",
+        unsafe extern "C" fn(*mut usize, c_int) -> i32
+    ) {
         // SAFETY: `totalGlobalMem` is a size_t to write to.
         let s = unsafe { total(&mut p.totalGlobalMem, device) };
         if s != 0 {
@@ -258,12 +274,19 @@ pub(crate) fn fill_properties(p: &mut hipDeviceProp_tR0600, device: c_int) -> Re
     Ok(())
 }
 
-unsafe extern "C" fn hipGetDevicePropertiesR0600(prop: *mut hipDeviceProp_tR0600, device: c_int) -> hipError_t {
+unsafe extern "C" fn hipGetDevicePropertiesR0600(
+    prop: *mut hipDeviceProp_tR0600,
+    device: c_int,
+) -> hipError_t {
     if prop.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
     let mut count = 0;
-    if let Some(f) = cuda_fn!(Runtime, "cudaGetDeviceCount", unsafe extern "C" fn(*mut c_int) -> i32) {
+    if let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaGetDeviceCount",
+        unsafe extern "C" fn(*mut c_int) -> i32
+    ) {
         // SAFETY: `count` is a valid int to write to.
         let s = unsafe { f(&mut count) };
         if s != 0 {
@@ -287,14 +310,21 @@ unsafe extern "C" fn hipGetDevicePropertiesR0600(prop: *mut hipDeviceProp_tR0600
     }
 }
 
-unsafe extern "C" fn hipChooseDeviceR0600(device: *mut c_int, prop: *const hipDeviceProp_tR0600) -> hipError_t {
+unsafe extern "C" fn hipChooseDeviceR0600(
+    device: *mut c_int,
+    prop: *const hipDeviceProp_tR0600,
+) -> hipError_t {
     if device.is_null() || prop.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
     // SAFETY: `prop` is non-null and points to a property struct.
     let want = unsafe { &*prop };
     let mut count = 0;
-    let Some(f) = cuda_fn!(Runtime, "cudaGetDeviceCount", unsafe extern "C" fn(*mut c_int) -> i32) else {
+    let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaGetDeviceCount",
+        unsafe extern "C" fn(*mut c_int) -> i32
+    ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
     // SAFETY: `count` is a valid int to write to.
@@ -319,7 +349,11 @@ unsafe extern "C" fn hipChooseDeviceR0600(device: *mut c_int, prop: *const hipDe
     hipError_t::hipSuccess
 }
 
-unsafe extern "C" fn hipDeviceComputeCapability(major: *mut c_int, minor: *mut c_int, device: hipDevice_t) -> hipError_t {
+unsafe extern "C" fn hipDeviceComputeCapability(
+    major: *mut c_int,
+    minor: *mut c_int,
+    device: hipDevice_t,
+) -> hipError_t {
     if major.is_null() || minor.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -373,14 +407,30 @@ fn stream_device(stream: hipStream_t) -> Result<c_int, hipError_t> {
     if stream.is_null() || stream as usize <= 2 {
         return current_device();
     }
-    let get_ctx = cuda_fn!(Driver, "cuStreamGetCtx", unsafe extern "C" fn(hipStream_t, *mut hipCtx_t) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
-    let ctx_dev = cuda_fn!(DriverNoContext, "cuCtxPushCurrent_v2", unsafe extern "C" fn(hipCtx_t) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
-    let pop = cuda_fn!(DriverNoContext, "cuCtxPopCurrent_v2", unsafe extern "C" fn(*mut hipCtx_t) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
-    let get_dev = cuda_fn!(DriverNoContext, "cuCtxGetDevice", unsafe extern "C" fn(*mut c_int) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
+    let get_ctx = cuda_fn!(
+        Driver,
+        "cuStreamGetCtx",
+        unsafe extern "C" fn(hipStream_t, *mut hipCtx_t) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
+    let ctx_dev = cuda_fn!(
+        DriverNoContext,
+        "cuCtxPushCurrent_v2",
+        unsafe extern "C" fn(hipCtx_t) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
+    let pop = cuda_fn!(
+        DriverNoContext,
+        "cuCtxPopCurrent_v2",
+        unsafe extern "C" fn(*mut hipCtx_t) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
+    let get_dev = cuda_fn!(
+        DriverNoContext,
+        "cuCtxGetDevice",
+        unsafe extern "C" fn(*mut c_int) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
     let mut ctx = core::ptr::null_mut();
     // SAFETY: `ctx` is a valid place for a context handle.
     let s = unsafe { get_ctx(stream, &mut ctx) };
@@ -408,7 +458,10 @@ unsafe extern "C" fn hipGetStreamDeviceId(stream: hipStream_t) -> c_int {
     stream_device(stream).unwrap_or(-1)
 }
 
-unsafe extern "C" fn hipStreamGetDevice(stream: hipStream_t, device: *mut hipDevice_t) -> hipError_t {
+unsafe extern "C" fn hipStreamGetDevice(
+    stream: hipStream_t,
+    device: *mut hipDevice_t,
+) -> hipError_t {
     if device.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }

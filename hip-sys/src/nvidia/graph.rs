@@ -21,7 +21,8 @@ pub(super) fn register(t: &mut HipFunctions) {
     t.hipGraphExecMemsetNodeSetParams = Some(hipGraphExecMemsetNodeSetParams);
 }
 
-type InstantiateWithFlags = unsafe extern "C" fn(*mut hipGraphExec_t, hipGraph_t, c_ulonglong) -> i32;
+type InstantiateWithFlags =
+    unsafe extern "C" fn(*mut hipGraphExec_t, hipGraph_t, c_ulonglong) -> i32;
 
 unsafe extern "C" fn hipGraphInstantiate(
     exec: *mut hipGraphExec_t,
@@ -189,7 +190,13 @@ unsafe extern "C" fn hipGraphAddKernelNode(
     let Some(f) = cuda_fn!(
         Driver,
         "cuGraphAddKernelNode_v2",
-        unsafe extern "C" fn(*mut hipGraphNode_t, hipGraph_t, *const hipGraphNode_t, usize, *const CudaKernelNodeParams) -> i32
+        unsafe extern "C" fn(
+            *mut hipGraphNode_t,
+            hipGraph_t,
+            *const hipGraphNode_t,
+            usize,
+            *const CudaKernelNodeParams,
+        ) -> i32
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
@@ -207,7 +214,10 @@ unsafe extern "C" fn hipGraphAddKernelNode(
     drv_status(unsafe { f(node, graph, deps, num_deps, &c) })
 }
 
-unsafe extern "C" fn hipGraphKernelNodeGetParams(node: hipGraphNode_t, params: *mut hipKernelNodeParams) -> hipError_t {
+unsafe extern "C" fn hipGraphKernelNodeGetParams(
+    node: hipGraphNode_t,
+    params: *mut hipKernelNodeParams,
+) -> hipError_t {
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -255,7 +265,10 @@ unsafe extern "C" fn hipGraphKernelNodeGetParams(node: hipGraphNode_t, params: *
     drv_status(s)
 }
 
-unsafe extern "C" fn hipGraphKernelNodeSetParams(node: hipGraphNode_t, params: *const hipKernelNodeParams) -> hipError_t {
+unsafe extern "C" fn hipGraphKernelNodeSetParams(
+    node: hipGraphNode_t,
+    params: *const hipKernelNodeParams,
+) -> hipError_t {
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -348,7 +361,13 @@ unsafe extern "C" fn hipGraphAddMemsetNode(
     let Some(f) = cuda_fn!(
         Runtime,
         "cudaGraphAddMemsetNode",
-        unsafe extern "C" fn(*mut hipGraphNode_t, hipGraph_t, *const hipGraphNode_t, usize, *const CudaMemsetParams) -> i32
+        unsafe extern "C" fn(
+            *mut hipGraphNode_t,
+            hipGraph_t,
+            *const hipGraphNode_t,
+            usize,
+            *const CudaMemsetParams,
+        ) -> i32
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
@@ -358,7 +377,10 @@ unsafe extern "C" fn hipGraphAddMemsetNode(
     rt_status(unsafe { f(node, graph, deps, num_deps, &c) })
 }
 
-unsafe extern "C" fn hipGraphMemsetNodeGetParams(node: hipGraphNode_t, params: *mut hipMemsetParams) -> hipError_t {
+unsafe extern "C" fn hipGraphMemsetNodeGetParams(
+    node: hipGraphNode_t,
+    params: *mut hipMemsetParams,
+) -> hipError_t {
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -386,7 +408,10 @@ unsafe extern "C" fn hipGraphMemsetNodeGetParams(node: hipGraphNode_t, params: *
     rt_status(s)
 }
 
-unsafe extern "C" fn hipGraphMemsetNodeSetParams(node: hipGraphNode_t, params: *const hipMemsetParams) -> hipError_t {
+unsafe extern "C" fn hipGraphMemsetNodeSetParams(
+    node: hipGraphNode_t,
+    params: *const hipMemsetParams,
+) -> hipError_t {
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }

@@ -20,7 +20,8 @@ pub(super) fn register(t: &mut HipFunctions) {
     t.hipFuncSetAttribute = Some(hipFuncSetAttribute);
     t.hipKernelNameRef = Some(hipKernelNameRef);
     t.hipModuleOccupancyMaxPotentialBlockSize = Some(hipModuleOccupancyMaxPotentialBlockSize);
-    t.hipModuleOccupancyMaxPotentialBlockSizeWithFlags = Some(hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
+    t.hipModuleOccupancyMaxPotentialBlockSizeWithFlags =
+        Some(hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
     t.hipOccupancyMaxPotentialBlockSize = Some(hipOccupancyMaxPotentialBlockSize);
 }
 
@@ -79,7 +80,9 @@ pub(crate) fn parse_extra(entries: &[*mut c_void]) -> Result<ExtraArgs, hipError
         i += 2;
     }
     match (buffer, size) {
-        (Some(buffer), Some(size)) if !buffer.is_null() && !size.is_null() => Ok(ExtraArgs { buffer, size }),
+        (Some(buffer), Some(size)) if !buffer.is_null() && !size.is_null() => {
+            Ok(ExtraArgs { buffer, size })
+        }
         _ => Err(hipError_t::hipErrorInvalidValue),
     }
 }
@@ -107,7 +110,9 @@ unsafe fn read_extra(extra: *mut *mut c_void) -> Result<ExtraArgs, hipError_t> {
 ///
 /// # Safety
 /// As [`read_extra`].
-pub(crate) unsafe fn read_extra_for_node(extra: *mut *mut c_void) -> Result<[*mut c_void; 5], hipError_t> {
+pub(crate) unsafe fn read_extra_for_node(
+    extra: *mut *mut c_void,
+) -> Result<[*mut c_void; 5], hipError_t> {
     // SAFETY: by this function's contract.
     unsafe { read_extra(extra) }.map(ExtraArgs::to_cuda)
 }
@@ -159,7 +164,21 @@ unsafe extern "C" fn hipModuleLaunchKernel(
     };
     // SAFETY: the arguments are the caller's; `extra_ptr` is null or a
     // CUDA-style array that lives until the call returns.
-    drv_status(unsafe { launch(f, gx, gy, gz, bx, by, bz, shared, stream, kernel_params, extra_ptr) })
+    drv_status(unsafe {
+        launch(
+            f,
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            shared,
+            stream,
+            kernel_params,
+            extra_ptr,
+        )
+    })
 }
 
 unsafe extern "C" fn hipLaunchKernel(
@@ -204,7 +223,11 @@ unsafe extern "C" fn hipExtLaunchKernel(
     stop: hipEvent_t,
     _flags: c_int,
 ) -> hipError_t {
-    let Some(event_record) = cuda_fn!(Runtime, "cudaEventRecord", unsafe extern "C" fn(hipEvent_t, hipStream_t) -> i32) else {
+    let Some(event_record) = cuda_fn!(
+        Runtime,
+        "cudaEventRecord",
+        unsafe extern "C" fn(hipEvent_t, hipStream_t) -> i32
+    ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
     if !start.is_null() {
@@ -273,8 +296,12 @@ unsafe extern "C" fn hipLaunchCooperativeKernel(
 /// `cuFuncGetAttribute` for a `CUfunction_attribute` (HIP's
 /// `hipFunction_attribute` values are the same).
 fn func_attribute(f: hipFunction_t, attr: i32) -> Result<c_int, hipError_t> {
-    let get = cuda_fn!(Driver, "cuFuncGetAttribute", unsafe extern "C" fn(*mut c_int, i32, hipFunction_t) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
+    let get = cuda_fn!(
+        Driver,
+        "cuFuncGetAttribute",
+        unsafe extern "C" fn(*mut c_int, i32, hipFunction_t) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
     let mut v = 0;
     // SAFETY: `v` is an int to write to; `f` is the caller's function.
     let s = unsafe { get(&mut v, attr, f) };
@@ -285,7 +312,10 @@ fn func_attribute(f: hipFunction_t, attr: i32) -> Result<c_int, hipError_t> {
     }
 }
 
-unsafe extern "C" fn hipFuncGetAttributes(attr: *mut hipFuncAttributes, func: *const c_void) -> hipError_t {
+unsafe extern "C" fn hipFuncGetAttributes(
+    attr: *mut hipFuncAttributes,
+    func: *const c_void,
+) -> hipError_t {
     if attr.is_null() || func.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -317,13 +347,21 @@ unsafe extern "C" fn hipFuncGetAttributes(attr: *mut hipFuncAttributes, func: *c
     }
 }
 
-unsafe extern "C" fn hipFuncSetAttribute(func: *const c_void, attr: hipFuncAttribute, value: c_int) -> hipError_t {
+unsafe extern "C" fn hipFuncSetAttribute(
+    func: *const c_void,
+    attr: hipFuncAttribute,
+    value: c_int,
+) -> hipError_t {
     // hipFuncAttributeMaxDynamicSharedMemorySize (8) and
     // hipFuncAttributePreferredSharedMemoryCarveout (9) are CUDA's 8 and 9.
     if attr.0 != 8 && attr.0 != 9 {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(set) = cuda_fn!(Driver, "cuFuncSetAttribute", unsafe extern "C" fn(hipFunction_t, u32, c_int) -> i32) else {
+    let Some(set) = cuda_fn!(
+        Driver,
+        "cuFuncSetAttribute",
+        unsafe extern "C" fn(hipFunction_t, u32, c_int) -> i32
+    ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
     if let Err(e) = ensure_context() {
@@ -334,7 +372,11 @@ unsafe extern "C" fn hipFuncSetAttribute(func: *const c_void, attr: hipFuncAttri
 }
 
 unsafe extern "C" fn hipKernelNameRef(f: hipFunction_t) -> *const c_char {
-    let Some(get) = cuda_fn!(Driver, "cuFuncGetName", unsafe extern "C" fn(*mut *const c_char, hipFunction_t) -> i32) else {
+    let Some(get) = cuda_fn!(
+        Driver,
+        "cuFuncGetName",
+        unsafe extern "C" fn(*mut *const c_char, hipFunction_t) -> i32
+    ) else {
         return core::ptr::null();
     };
     let mut name = core::ptr::null();
@@ -359,7 +401,15 @@ fn potential_block_size(
     let Some(occ) = cuda_fn!(
         Driver,
         "cuOccupancyMaxPotentialBlockSizeWithFlags",
-        unsafe extern "C" fn(*mut c_int, *mut c_int, hipFunction_t, BlockToSmem, usize, c_int, c_uint) -> i32
+        unsafe extern "C" fn(
+            *mut c_int,
+            *mut c_int,
+            hipFunction_t,
+            BlockToSmem,
+            usize,
+            c_int,
+            c_uint,
+        ) -> i32
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };

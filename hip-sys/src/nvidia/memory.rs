@@ -25,7 +25,11 @@ pub(crate) const fn host_malloc_flags_to_cuda(flags: c_uint) -> c_uint {
     flags & (hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined)
 }
 
-unsafe extern "C" fn hipHostMalloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> hipError_t {
+unsafe extern "C" fn hipHostMalloc(
+    ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> hipError_t {
     let Some(f) = cuda_fn!(
         Runtime,
         "cudaHostAlloc",
@@ -37,12 +41,20 @@ unsafe extern "C" fn hipHostMalloc(ptr: *mut *mut c_void, size: usize, flags: c_
     rt_status(unsafe { f(ptr, size, host_malloc_flags_to_cuda(flags)) })
 }
 
-unsafe extern "C" fn hipExtMallocWithFlags(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> hipError_t {
+unsafe extern "C" fn hipExtMallocWithFlags(
+    ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> hipError_t {
     // Only the default (coarse-grained) kind exists on NVIDIA.
     if flags != 0 {
         return record(hipError_t::hipErrorNotSupported);
     }
-    let Some(f) = cuda_fn!(Runtime, "cudaMalloc", unsafe extern "C" fn(*mut *mut c_void, usize) -> i32) else {
+    let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaMalloc",
+        unsafe extern "C" fn(*mut *mut c_void, usize) -> i32
+    ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
     // SAFETY: the caller's pointer is passed on under the same contract.
@@ -92,7 +104,10 @@ pub(crate) const fn memory_type_to_driver(t: hipMemoryType) -> Option<u32> {
     }
 }
 
-unsafe extern "C" fn hipPointerGetAttributes(attributes: *mut hipPointerAttribute_t, ptr: *const c_void) -> hipError_t {
+unsafe extern "C" fn hipPointerGetAttributes(
+    attributes: *mut hipPointerAttribute_t,
+    ptr: *const c_void,
+) -> hipError_t {
     if attributes.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -163,12 +178,20 @@ unsafe extern "C" fn hipPointerGetAttribute(
 /// `hip_Memcpy2D` and `CUDA_MEMCPY2D` are the same field for field).
 pub(crate) fn memcpy2d_to_cuda(p: &hip_Memcpy2D) -> Result<hip_Memcpy2D, hipError_t> {
     let mut c = *p;
-    c.srcMemoryType = hipMemoryType(memory_type_to_driver(p.srcMemoryType).ok_or(hipError_t::hipErrorInvalidValue)?);
-    c.dstMemoryType = hipMemoryType(memory_type_to_driver(p.dstMemoryType).ok_or(hipError_t::hipErrorInvalidValue)?);
+    c.srcMemoryType = hipMemoryType(
+        memory_type_to_driver(p.srcMemoryType).ok_or(hipError_t::hipErrorInvalidValue)?,
+    );
+    c.dstMemoryType = hipMemoryType(
+        memory_type_to_driver(p.dstMemoryType).ok_or(hipError_t::hipErrorInvalidValue)?,
+    );
     Ok(c)
 }
 
-unsafe fn memcpy2d(p: *const hip_Memcpy2D, stream: Option<hipStream_t>, unaligned: bool) -> hipError_t {
+unsafe fn memcpy2d(
+    p: *const hip_Memcpy2D,
+    stream: Option<hipStream_t>,
+    unaligned: bool,
+) -> hipError_t {
     if p.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
@@ -193,7 +216,11 @@ unsafe fn memcpy2d(p: *const hip_Memcpy2D, stream: Option<hipStream_t>, unaligne
             unsafe { f(&c, stream) }
         }
         (None, false) => {
-            let Some(f) = cuda_fn!(Driver, "cuMemcpy2D_v2", unsafe extern "C" fn(*const hip_Memcpy2D) -> i32) else {
+            let Some(f) = cuda_fn!(
+                Driver,
+                "cuMemcpy2D_v2",
+                unsafe extern "C" fn(*const hip_Memcpy2D) -> i32
+            ) else {
                 return record(hipError_t::hipErrorNotSupported);
             };
             // SAFETY: as above.
@@ -219,7 +246,10 @@ unsafe extern "C" fn hipMemcpyParam2D(p: *const hip_Memcpy2D) -> hipError_t {
     unsafe { memcpy2d(p, None, false) }
 }
 
-unsafe extern "C" fn hipMemcpyParam2DAsync(p: *const hip_Memcpy2D, stream: hipStream_t) -> hipError_t {
+unsafe extern "C" fn hipMemcpyParam2DAsync(
+    p: *const hip_Memcpy2D,
+    stream: hipStream_t,
+) -> hipError_t {
     // SAFETY: the caller's contract is passed on.
     unsafe { memcpy2d(p, Some(stream), false) }
 }
@@ -240,9 +270,19 @@ unsafe extern "C" fn hipMemcpyWithStream(
         cuda_fn!(
             Runtime,
             "cudaMemcpyAsync",
-            unsafe extern "C" fn(*mut c_void, *const c_void, usize, hipMemcpyKind, hipStream_t) -> i32
+            unsafe extern "C" fn(
+                *mut c_void,
+                *const c_void,
+                usize,
+                hipMemcpyKind,
+                hipStream_t,
+            ) -> i32
         ),
-        cuda_fn!(Runtime, "cudaStreamSynchronize", unsafe extern "C" fn(hipStream_t) -> i32),
+        cuda_fn!(
+            Runtime,
+            "cudaStreamSynchronize",
+            unsafe extern "C" fn(hipStream_t) -> i32
+        ),
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };

@@ -47,7 +47,6 @@ use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-
 /// Which CUDA library a symbol lives in, and how its status is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Lib {
@@ -249,8 +248,12 @@ pub(crate) fn ensure_context() -> Result<(), hipError_t> {
     if unsafe { get(&mut ctx) } == 0 && !ctx.is_null() {
         return Ok(());
     }
-    let free = cuda_fn!(Runtime, "cudaFree", unsafe extern "C" fn(*mut c_void) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
+    let free = cuda_fn!(
+        Runtime,
+        "cudaFree",
+        unsafe extern "C" fn(*mut c_void) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
     // SAFETY: `cudaFree(NULL)` frees nothing; it initializes the runtime and
     // makes the current device's primary context current.
     let s = unsafe { free(std::ptr::null_mut()) };
@@ -263,8 +266,12 @@ pub(crate) fn ensure_context() -> Result<(), hipError_t> {
 
 /// The device the CUDA runtime has current on this thread.
 pub(crate) fn current_device() -> Result<c_int, hipError_t> {
-    let f = cuda_fn!(Runtime, "cudaGetDevice", unsafe extern "C" fn(*mut c_int) -> i32)
-        .ok_or(hipError_t::hipErrorNotSupported)?;
+    let f = cuda_fn!(
+        Runtime,
+        "cudaGetDevice",
+        unsafe extern "C" fn(*mut c_int) -> i32
+    )
+    .ok_or(hipError_t::hipErrorNotSupported)?;
     let mut d = 0;
     // SAFETY: `d` is a valid int to write to.
     let s = unsafe { f(&mut d) };
@@ -340,8 +347,7 @@ pub(crate) fn cuda_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<
 /// Opens the CUDA runtime, driver and nvrtc, and builds the adapter table.
 pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
     let locations = cuda_locations_from(&|k| std::env::var_os(k).map(PathBuf::from));
-    let (runtime, runtime_path) =
-        search::open_first("CUDA runtime", &locations, CUDART, attempts)?;
+    let (runtime, runtime_path) = search::open_first("CUDA runtime", &locations, CUDART, attempts)?;
     // The driver comes with the kernel module, from the system's folders.
     let driver_locations = [Location {
         dir: None,
@@ -386,7 +392,11 @@ pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
         let _ = unsafe { init(0) };
     }
     let mut version = Version::default();
-    if let Some(f) = cuda_fn!(Runtime, "cudaRuntimeGetVersion", unsafe extern "C" fn(*mut c_int) -> i32) {
+    if let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaRuntimeGetVersion",
+        unsafe extern "C" fn(*mut c_int) -> i32
+    ) {
         let mut v = 0;
         // SAFETY: `v` is a valid int to write to.
         if unsafe { f(&mut v) } == 0 {

@@ -149,7 +149,14 @@ unsafe extern "C" fn hiprtcCreateProgram(
     let Some(create) = cuda_fn!(
         Nvrtc,
         "nvrtcCreateProgram",
-        unsafe extern "C" fn(*mut Prog, *const c_char, *const c_char, c_int, *const *const c_char, *const *const c_char) -> i32
+        unsafe extern "C" fn(
+            *mut Prog,
+            *const c_char,
+            *const c_char,
+            c_int,
+            *const *const c_char,
+            *const *const c_char,
+        ) -> i32
     ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
@@ -168,7 +175,9 @@ unsafe extern "C" fn hiprtcCreateProgram(
     }
     for (name, text) in BUILTIN_HEADERS {
         // SAFETY: the names given are NUL-terminated C strings (or null).
-        let given = names.iter().any(|&p| !p.is_null() && unsafe { CStr::from_ptr(p) } == name);
+        let given = names
+            .iter()
+            .any(|&p| !p.is_null() && unsafe { CStr::from_ptr(p) } == name);
         if !given {
             names.push(name.as_ptr());
             contents.push(text.as_ptr());
@@ -176,10 +185,23 @@ unsafe extern "C" fn hiprtcCreateProgram(
     }
     // SAFETY: the arrays hold `contents.len()` valid C strings each (ours
     // are static); nvrtc copies them.
-    rtc_status(unsafe { create(prog, src, name, contents.len() as c_int, contents.as_ptr(), names.as_ptr()) })
+    rtc_status(unsafe {
+        create(
+            prog,
+            src,
+            name,
+            contents.len() as c_int,
+            contents.as_ptr(),
+            names.as_ptr(),
+        )
+    })
 }
 
-unsafe extern "C" fn hiprtcCompileProgram(prog: hiprtcProgram, num_options: c_int, options: *mut *const c_char) -> hiprtcResult {
+unsafe extern "C" fn hiprtcCompileProgram(
+    prog: hiprtcProgram,
+    num_options: c_int,
+    options: *mut *const c_char,
+) -> hiprtcResult {
     let Some(compile) = cuda_fn!(
         Nvrtc,
         "nvrtcCompileProgram",
@@ -204,7 +226,11 @@ unsafe extern "C" fn hiprtcCompileProgram(prog: hiprtcProgram, num_options: c_in
         }
     }
     let rewritten = rewrite_options(&given, current_arch());
-    let Ok(owned) = rewritten.into_iter().map(CString::new).collect::<Result<Vec<_>, _>>() else {
+    let Ok(owned) = rewritten
+        .into_iter()
+        .map(CString::new)
+        .collect::<Result<Vec<_>, _>>()
+    else {
         return hiprtcResult::HIPRTC_ERROR_INVALID_OPTION;
     };
     let ptrs: Vec<*const c_char> = owned.iter().map(|s| s.as_ptr()).collect();
@@ -213,7 +239,11 @@ unsafe extern "C" fn hiprtcCompileProgram(prog: hiprtcProgram, num_options: c_in
 }
 
 unsafe extern "C" fn hiprtcDestroyProgram(prog: *mut hiprtcProgram) -> hiprtcResult {
-    let Some(f) = cuda_fn!(Nvrtc, "nvrtcDestroyProgram", unsafe extern "C" fn(*mut Prog) -> i32) else {
+    let Some(f) = cuda_fn!(
+        Nvrtc,
+        "nvrtcDestroyProgram",
+        unsafe extern "C" fn(*mut Prog) -> i32
+    ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
     // SAFETY: the caller's program handle is passed on.
@@ -275,7 +305,10 @@ unsafe extern "C" fn hiprtcGetBitcode(prog: hiprtcProgram, code: *mut c_char) ->
     rtc_status(unsafe { f(prog, code) })
 }
 
-unsafe extern "C" fn hiprtcGetProgramLogSize(prog: hiprtcProgram, size: *mut usize) -> hiprtcResult {
+unsafe extern "C" fn hiprtcGetProgramLogSize(
+    prog: hiprtcProgram,
+    size: *mut usize,
+) -> hiprtcResult {
     let Some(f) = cuda_fn!(Nvrtc, "nvrtcGetProgramLogSize", SizeFn) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
@@ -291,7 +324,10 @@ unsafe extern "C" fn hiprtcGetProgramLog(prog: hiprtcProgram, log: *mut c_char) 
     rtc_status(unsafe { f(prog, log) })
 }
 
-unsafe extern "C" fn hiprtcAddNameExpression(prog: hiprtcProgram, name: *const c_char) -> hiprtcResult {
+unsafe extern "C" fn hiprtcAddNameExpression(
+    prog: hiprtcProgram,
+    name: *const c_char,
+) -> hiprtcResult {
     let Some(f) = cuda_fn!(
         Nvrtc,
         "nvrtcAddNameExpression",
@@ -303,7 +339,11 @@ unsafe extern "C" fn hiprtcAddNameExpression(prog: hiprtcProgram, name: *const c
     rtc_status(unsafe { f(prog, name) })
 }
 
-unsafe extern "C" fn hiprtcGetLoweredName(prog: hiprtcProgram, name: *const c_char, lowered: *mut *const c_char) -> hiprtcResult {
+unsafe extern "C" fn hiprtcGetLoweredName(
+    prog: hiprtcProgram,
+    name: *const c_char,
+    lowered: *mut *const c_char,
+) -> hiprtcResult {
     let Some(f) = cuda_fn!(
         Nvrtc,
         "nvrtcGetLoweredName",
@@ -316,7 +356,11 @@ unsafe extern "C" fn hiprtcGetLoweredName(prog: hiprtcProgram, name: *const c_ch
 }
 
 unsafe extern "C" fn hiprtcVersion(major: *mut c_int, minor: *mut c_int) -> hiprtcResult {
-    let Some(f) = cuda_fn!(Nvrtc, "nvrtcVersion", unsafe extern "C" fn(*mut c_int, *mut c_int) -> i32) else {
+    let Some(f) = cuda_fn!(
+        Nvrtc,
+        "nvrtcVersion",
+        unsafe extern "C" fn(*mut c_int, *mut c_int) -> i32
+    ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
     // SAFETY: the caller's outputs are passed on.
@@ -328,19 +372,25 @@ pub(crate) fn rtc_error_text(r: hiprtcResult) -> &'static CStr {
     match r {
         hiprtcResult::HIPRTC_SUCCESS => c"HIPRTC_SUCCESS",
         hiprtcResult::HIPRTC_ERROR_OUT_OF_MEMORY => c"HIPRTC_ERROR_OUT_OF_MEMORY",
-        hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE => c"HIPRTC_ERROR_PROGRAM_CREATION_FAILURE",
+        hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE => {
+            c"HIPRTC_ERROR_PROGRAM_CREATION_FAILURE"
+        }
         hiprtcResult::HIPRTC_ERROR_INVALID_INPUT => c"HIPRTC_ERROR_INVALID_INPUT",
         hiprtcResult::HIPRTC_ERROR_INVALID_PROGRAM => c"HIPRTC_ERROR_INVALID_PROGRAM",
         hiprtcResult::HIPRTC_ERROR_INVALID_OPTION => c"HIPRTC_ERROR_INVALID_OPTION",
         hiprtcResult::HIPRTC_ERROR_COMPILATION => c"HIPRTC_ERROR_COMPILATION",
-        hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE => c"HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+        hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE => {
+            c"HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE"
+        }
         hiprtcResult::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION => {
             c"HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"
         }
         hiprtcResult::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION => {
             c"HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"
         }
-        hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID => c"HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID",
+        hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID => {
+            c"HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID"
+        }
         hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR => c"HIPRTC_ERROR_INTERNAL_ERROR",
         hiprtcResult::HIPRTC_ERROR_LINKING => c"HIPRTC_ERROR_LINKING",
         _ => c"Invalid HIPRTC error code",
@@ -370,7 +420,12 @@ unsafe extern "C" fn hiprtcLinkCreate(
     let Some(f) = cuda_fn!(
         Driver,
         "cuLinkCreate_v2",
-        unsafe extern "C" fn(c_uint, *mut hipJitOption, *mut *mut c_void, *mut hiprtcLinkState) -> i32
+        unsafe extern "C" fn(
+            c_uint,
+            *mut hipJitOption,
+            *mut *mut c_void,
+            *mut hiprtcLinkState,
+        ) -> i32
     ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
@@ -392,7 +447,14 @@ unsafe extern "C" fn hiprtcLinkAddFile(
     let Some(f) = cuda_fn!(
         Driver,
         "cuLinkAddFile_v2",
-        unsafe extern "C" fn(hiprtcLinkState, hipJitInputType, *const c_char, c_uint, *mut hipJitOption, *mut *mut c_void) -> i32
+        unsafe extern "C" fn(
+            hiprtcLinkState,
+            hipJitInputType,
+            *const c_char,
+            c_uint,
+            *mut hipJitOption,
+            *mut *mut c_void,
+        ) -> i32
     ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
@@ -432,7 +494,11 @@ unsafe extern "C" fn hiprtcLinkAddData(
     link_status(unsafe { f(state, kind, image, size, name, num_options, options, values) })
 }
 
-unsafe extern "C" fn hiprtcLinkComplete(state: hiprtcLinkState, bin: *mut *mut c_void, size: *mut usize) -> hiprtcResult {
+unsafe extern "C" fn hiprtcLinkComplete(
+    state: hiprtcLinkState,
+    bin: *mut *mut c_void,
+    size: *mut usize,
+) -> hiprtcResult {
     let Some(f) = cuda_fn!(
         Driver,
         "cuLinkComplete",
@@ -445,7 +511,11 @@ unsafe extern "C" fn hiprtcLinkComplete(state: hiprtcLinkState, bin: *mut *mut c
 }
 
 unsafe extern "C" fn hiprtcLinkDestroy(state: hiprtcLinkState) -> hiprtcResult {
-    let Some(f) = cuda_fn!(Driver, "cuLinkDestroy", unsafe extern "C" fn(hiprtcLinkState) -> i32) else {
+    let Some(f) = cuda_fn!(
+        Driver,
+        "cuLinkDestroy",
+        unsafe extern "C" fn(hiprtcLinkState) -> i32
+    ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
     // SAFETY: the caller's link state is passed on.

@@ -12,136 +12,608 @@ use crate::{hipError_t, hiprtcResult};
 pub(crate) const FROM_CUDA_RUNTIME: &[(i32, &str, hipError_t)] = &[
     (0, "cudaSuccess", hipError_t::hipSuccess), // hipify-perl
     (1, "cudaErrorInvalidValue", hipError_t::hipErrorInvalidValue), // hipify-perl
-    (2, "cudaErrorMemoryAllocation", hipError_t::hipErrorOutOfMemory), // hipify-perl
-    (3, "cudaErrorInitializationError", hipError_t::hipErrorNotInitialized), // hipify-perl
-    (4, "cudaErrorCudartUnloading", hipError_t::hipErrorDeinitialized), // hipify-perl
-    (5, "cudaErrorProfilerDisabled", hipError_t::hipErrorProfilerDisabled), // hipify-perl
-    (6, "cudaErrorProfilerNotInitialized", hipError_t::hipErrorProfilerNotInitialized), // hipify-perl
-    (7, "cudaErrorProfilerAlreadyStarted", hipError_t::hipErrorProfilerAlreadyStarted), // hipify-perl
-    (8, "cudaErrorProfilerAlreadyStopped", hipError_t::hipErrorProfilerAlreadyStopped), // hipify-perl
-    (9, "cudaErrorInvalidConfiguration", hipError_t::hipErrorInvalidConfiguration), // hipify-perl
-    (12, "cudaErrorInvalidPitchValue", hipError_t::hipErrorInvalidPitchValue), // hipify-perl
-    (13, "cudaErrorInvalidSymbol", hipError_t::hipErrorInvalidSymbol), // hipify-perl
-    (16, "cudaErrorInvalidHostPointer", hipError_t::hipErrorInvalidValue), // nearest
-    (17, "cudaErrorInvalidDevicePointer", hipError_t::hipErrorInvalidDevicePointer), // hipify-perl
-    (18, "cudaErrorInvalidTexture", hipError_t::hipErrorInvalidTexture), // hipify-perl
-    (19, "cudaErrorInvalidTextureBinding", hipError_t::hipErrorInvalidValue), // nearest
-    (20, "cudaErrorInvalidChannelDescriptor", hipError_t::hipErrorInvalidChannelDescriptor), // hipify-perl
-    (21, "cudaErrorInvalidMemcpyDirection", hipError_t::hipErrorInvalidMemcpyDirection), // hipify-perl
-    (22, "cudaErrorAddressOfConstant", hipError_t::hipErrorUnknown), // fallback
-    (23, "cudaErrorTextureFetchFailed", hipError_t::hipErrorUnknown), // fallback
+    (
+        2,
+        "cudaErrorMemoryAllocation",
+        hipError_t::hipErrorOutOfMemory,
+    ), // hipify-perl
+    (
+        3,
+        "cudaErrorInitializationError",
+        hipError_t::hipErrorNotInitialized,
+    ), // hipify-perl
+    (
+        4,
+        "cudaErrorCudartUnloading",
+        hipError_t::hipErrorDeinitialized,
+    ), // hipify-perl
+    (
+        5,
+        "cudaErrorProfilerDisabled",
+        hipError_t::hipErrorProfilerDisabled,
+    ), // hipify-perl
+    (
+        6,
+        "cudaErrorProfilerNotInitialized",
+        hipError_t::hipErrorProfilerNotInitialized,
+    ), // hipify-perl
+    (
+        7,
+        "cudaErrorProfilerAlreadyStarted",
+        hipError_t::hipErrorProfilerAlreadyStarted,
+    ), // hipify-perl
+    (
+        8,
+        "cudaErrorProfilerAlreadyStopped",
+        hipError_t::hipErrorProfilerAlreadyStopped,
+    ), // hipify-perl
+    (
+        9,
+        "cudaErrorInvalidConfiguration",
+        hipError_t::hipErrorInvalidConfiguration,
+    ), // hipify-perl
+    (
+        12,
+        "cudaErrorInvalidPitchValue",
+        hipError_t::hipErrorInvalidPitchValue,
+    ), // hipify-perl
+    (
+        13,
+        "cudaErrorInvalidSymbol",
+        hipError_t::hipErrorInvalidSymbol,
+    ), // hipify-perl
+    (
+        16,
+        "cudaErrorInvalidHostPointer",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        17,
+        "cudaErrorInvalidDevicePointer",
+        hipError_t::hipErrorInvalidDevicePointer,
+    ), // hipify-perl
+    (
+        18,
+        "cudaErrorInvalidTexture",
+        hipError_t::hipErrorInvalidTexture,
+    ), // hipify-perl
+    (
+        19,
+        "cudaErrorInvalidTextureBinding",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        20,
+        "cudaErrorInvalidChannelDescriptor",
+        hipError_t::hipErrorInvalidChannelDescriptor,
+    ), // hipify-perl
+    (
+        21,
+        "cudaErrorInvalidMemcpyDirection",
+        hipError_t::hipErrorInvalidMemcpyDirection,
+    ), // hipify-perl
+    (
+        22,
+        "cudaErrorAddressOfConstant",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        23,
+        "cudaErrorTextureFetchFailed",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
     (24, "cudaErrorTextureNotBound", hipError_t::hipErrorUnknown), // fallback
-    (25, "cudaErrorSynchronizationError", hipError_t::hipErrorUnknown), // fallback
-    (26, "cudaErrorInvalidFilterSetting", hipError_t::hipErrorInvalidValue), // nearest
-    (27, "cudaErrorInvalidNormSetting", hipError_t::hipErrorInvalidValue), // nearest
-    (28, "cudaErrorMixedDeviceExecution", hipError_t::hipErrorInvalidDevice), // nearest
-    (31, "cudaErrorNotYetImplemented", hipError_t::hipErrorUnknown), // fallback
-    (32, "cudaErrorMemoryValueTooLarge", hipError_t::hipErrorInvalidValue), // nearest
-    (34, "cudaErrorStubLibrary", hipError_t::hipErrorSharedObjectInitFailed), // nearest
-    (35, "cudaErrorInsufficientDriver", hipError_t::hipErrorInsufficientDriver), // hipify-perl
-    (36, "cudaErrorCallRequiresNewerDriver", hipError_t::hipErrorInsufficientDriver), // nearest
-    (37, "cudaErrorInvalidSurface", hipError_t::hipErrorInvalidValue), // nearest
-    (43, "cudaErrorDuplicateVariableName", hipError_t::hipErrorUnknown), // fallback
-    (44, "cudaErrorDuplicateTextureName", hipError_t::hipErrorUnknown), // fallback
-    (45, "cudaErrorDuplicateSurfaceName", hipError_t::hipErrorUnknown), // fallback
-    (46, "cudaErrorDevicesUnavailable", hipError_t::hipErrorInvalidDevice), // nearest
-    (49, "cudaErrorIncompatibleDriverContext", hipError_t::hipErrorUnknown), // fallback
-    (52, "cudaErrorMissingConfiguration", hipError_t::hipErrorMissingConfiguration), // hipify-perl
-    (53, "cudaErrorPriorLaunchFailure", hipError_t::hipErrorPriorLaunchFailure), // hipify-perl
-    (65, "cudaErrorLaunchMaxDepthExceeded", hipError_t::hipErrorLaunchFailure), // nearest
-    (66, "cudaErrorLaunchFileScopedTex", hipError_t::hipErrorLaunchFailure), // nearest
-    (67, "cudaErrorLaunchFileScopedSurf", hipError_t::hipErrorLaunchFailure), // nearest
-    (68, "cudaErrorSyncDepthExceeded", hipError_t::hipErrorUnknown), // fallback
-    (69, "cudaErrorLaunchPendingCountExceeded", hipError_t::hipErrorLaunchFailure), // nearest
-    (98, "cudaErrorInvalidDeviceFunction", hipError_t::hipErrorInvalidDeviceFunction), // hipify-perl
+    (
+        25,
+        "cudaErrorSynchronizationError",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        26,
+        "cudaErrorInvalidFilterSetting",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        27,
+        "cudaErrorInvalidNormSetting",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        28,
+        "cudaErrorMixedDeviceExecution",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
+    (
+        31,
+        "cudaErrorNotYetImplemented",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        32,
+        "cudaErrorMemoryValueTooLarge",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        34,
+        "cudaErrorStubLibrary",
+        hipError_t::hipErrorSharedObjectInitFailed,
+    ), // nearest
+    (
+        35,
+        "cudaErrorInsufficientDriver",
+        hipError_t::hipErrorInsufficientDriver,
+    ), // hipify-perl
+    (
+        36,
+        "cudaErrorCallRequiresNewerDriver",
+        hipError_t::hipErrorInsufficientDriver,
+    ), // nearest
+    (
+        37,
+        "cudaErrorInvalidSurface",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        43,
+        "cudaErrorDuplicateVariableName",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        44,
+        "cudaErrorDuplicateTextureName",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        45,
+        "cudaErrorDuplicateSurfaceName",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        46,
+        "cudaErrorDevicesUnavailable",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
+    (
+        49,
+        "cudaErrorIncompatibleDriverContext",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        52,
+        "cudaErrorMissingConfiguration",
+        hipError_t::hipErrorMissingConfiguration,
+    ), // hipify-perl
+    (
+        53,
+        "cudaErrorPriorLaunchFailure",
+        hipError_t::hipErrorPriorLaunchFailure,
+    ), // hipify-perl
+    (
+        65,
+        "cudaErrorLaunchMaxDepthExceeded",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        66,
+        "cudaErrorLaunchFileScopedTex",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        67,
+        "cudaErrorLaunchFileScopedSurf",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        68,
+        "cudaErrorSyncDepthExceeded",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        69,
+        "cudaErrorLaunchPendingCountExceeded",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        98,
+        "cudaErrorInvalidDeviceFunction",
+        hipError_t::hipErrorInvalidDeviceFunction,
+    ), // hipify-perl
     (100, "cudaErrorNoDevice", hipError_t::hipErrorNoDevice), // hipify-perl
-    (101, "cudaErrorInvalidDevice", hipError_t::hipErrorInvalidDevice), // hipify-perl
-    (102, "cudaErrorDeviceNotLicensed", hipError_t::hipErrorInvalidDevice), // nearest
-    (103, "cudaErrorSoftwareValidityNotEstablished", hipError_t::hipErrorUnknown), // fallback
-    (127, "cudaErrorStartupFailure", hipError_t::hipErrorNotInitialized), // nearest
-    (200, "cudaErrorInvalidKernelImage", hipError_t::hipErrorInvalidImage), // hipify-perl
-    (201, "cudaErrorDeviceUninitialized", hipError_t::hipErrorInvalidContext), // hipify-perl
-    (205, "cudaErrorMapBufferObjectFailed", hipError_t::hipErrorMapFailed), // hipify-perl
-    (206, "cudaErrorUnmapBufferObjectFailed", hipError_t::hipErrorUnmapFailed), // hipify-perl
-    (207, "cudaErrorArrayIsMapped", hipError_t::hipErrorArrayIsMapped), // hipify-perl
-    (208, "cudaErrorAlreadyMapped", hipError_t::hipErrorAlreadyMapped), // hipify-perl
-    (209, "cudaErrorNoKernelImageForDevice", hipError_t::hipErrorNoBinaryForGpu), // hipify-perl
-    (210, "cudaErrorAlreadyAcquired", hipError_t::hipErrorAlreadyAcquired), // hipify-perl
+    (
+        101,
+        "cudaErrorInvalidDevice",
+        hipError_t::hipErrorInvalidDevice,
+    ), // hipify-perl
+    (
+        102,
+        "cudaErrorDeviceNotLicensed",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
+    (
+        103,
+        "cudaErrorSoftwareValidityNotEstablished",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        127,
+        "cudaErrorStartupFailure",
+        hipError_t::hipErrorNotInitialized,
+    ), // nearest
+    (
+        200,
+        "cudaErrorInvalidKernelImage",
+        hipError_t::hipErrorInvalidImage,
+    ), // hipify-perl
+    (
+        201,
+        "cudaErrorDeviceUninitialized",
+        hipError_t::hipErrorInvalidContext,
+    ), // hipify-perl
+    (
+        205,
+        "cudaErrorMapBufferObjectFailed",
+        hipError_t::hipErrorMapFailed,
+    ), // hipify-perl
+    (
+        206,
+        "cudaErrorUnmapBufferObjectFailed",
+        hipError_t::hipErrorUnmapFailed,
+    ), // hipify-perl
+    (
+        207,
+        "cudaErrorArrayIsMapped",
+        hipError_t::hipErrorArrayIsMapped,
+    ), // hipify-perl
+    (
+        208,
+        "cudaErrorAlreadyMapped",
+        hipError_t::hipErrorAlreadyMapped,
+    ), // hipify-perl
+    (
+        209,
+        "cudaErrorNoKernelImageForDevice",
+        hipError_t::hipErrorNoBinaryForGpu,
+    ), // hipify-perl
+    (
+        210,
+        "cudaErrorAlreadyAcquired",
+        hipError_t::hipErrorAlreadyAcquired,
+    ), // hipify-perl
     (211, "cudaErrorNotMapped", hipError_t::hipErrorNotMapped), // hipify-perl
-    (212, "cudaErrorNotMappedAsArray", hipError_t::hipErrorNotMappedAsArray), // hipify-perl
-    (213, "cudaErrorNotMappedAsPointer", hipError_t::hipErrorNotMappedAsPointer), // hipify-perl
-    (214, "cudaErrorECCUncorrectable", hipError_t::hipErrorECCNotCorrectable), // hipify-perl
-    (215, "cudaErrorUnsupportedLimit", hipError_t::hipErrorUnsupportedLimit), // hipify-perl
-    (216, "cudaErrorDeviceAlreadyInUse", hipError_t::hipErrorContextAlreadyInUse), // hipify-perl
-    (217, "cudaErrorPeerAccessUnsupported", hipError_t::hipErrorPeerAccessUnsupported), // hipify-perl
-    (218, "cudaErrorInvalidPtx", hipError_t::hipErrorInvalidKernelFile), // hipify-perl
-    (219, "cudaErrorInvalidGraphicsContext", hipError_t::hipErrorInvalidGraphicsContext), // hipify-perl
-    (220, "cudaErrorNvlinkUncorrectable", hipError_t::hipErrorUnknown), // fallback
-    (221, "cudaErrorJitCompilerNotFound", hipError_t::hipErrorInvalidKernelFile), // nearest
-    (222, "cudaErrorUnsupportedPtxVersion", hipError_t::hipErrorNotSupported), // nearest
-    (223, "cudaErrorJitCompilationDisabled", hipError_t::hipErrorInvalidKernelFile), // nearest
-    (224, "cudaErrorUnsupportedExecAffinity", hipError_t::hipErrorNotSupported), // nearest
-    (225, "cudaErrorUnsupportedDevSideSync", hipError_t::hipErrorNotSupported), // nearest
+    (
+        212,
+        "cudaErrorNotMappedAsArray",
+        hipError_t::hipErrorNotMappedAsArray,
+    ), // hipify-perl
+    (
+        213,
+        "cudaErrorNotMappedAsPointer",
+        hipError_t::hipErrorNotMappedAsPointer,
+    ), // hipify-perl
+    (
+        214,
+        "cudaErrorECCUncorrectable",
+        hipError_t::hipErrorECCNotCorrectable,
+    ), // hipify-perl
+    (
+        215,
+        "cudaErrorUnsupportedLimit",
+        hipError_t::hipErrorUnsupportedLimit,
+    ), // hipify-perl
+    (
+        216,
+        "cudaErrorDeviceAlreadyInUse",
+        hipError_t::hipErrorContextAlreadyInUse,
+    ), // hipify-perl
+    (
+        217,
+        "cudaErrorPeerAccessUnsupported",
+        hipError_t::hipErrorPeerAccessUnsupported,
+    ), // hipify-perl
+    (
+        218,
+        "cudaErrorInvalidPtx",
+        hipError_t::hipErrorInvalidKernelFile,
+    ), // hipify-perl
+    (
+        219,
+        "cudaErrorInvalidGraphicsContext",
+        hipError_t::hipErrorInvalidGraphicsContext,
+    ), // hipify-perl
+    (
+        220,
+        "cudaErrorNvlinkUncorrectable",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        221,
+        "cudaErrorJitCompilerNotFound",
+        hipError_t::hipErrorInvalidKernelFile,
+    ), // nearest
+    (
+        222,
+        "cudaErrorUnsupportedPtxVersion",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        223,
+        "cudaErrorJitCompilationDisabled",
+        hipError_t::hipErrorInvalidKernelFile,
+    ), // nearest
+    (
+        224,
+        "cudaErrorUnsupportedExecAffinity",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        225,
+        "cudaErrorUnsupportedDevSideSync",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
     (226, "cudaErrorContained", hipError_t::hipErrorUnknown), // fallback
-    (300, "cudaErrorInvalidSource", hipError_t::hipErrorInvalidSource), // hipify-perl
-    (301, "cudaErrorFileNotFound", hipError_t::hipErrorFileNotFound), // hipify-perl
-    (302, "cudaErrorSharedObjectSymbolNotFound", hipError_t::hipErrorSharedObjectSymbolNotFound), // hipify-perl
-    (303, "cudaErrorSharedObjectInitFailed", hipError_t::hipErrorSharedObjectInitFailed), // hipify-perl
-    (304, "cudaErrorOperatingSystem", hipError_t::hipErrorOperatingSystem), // hipify-perl
-    (400, "cudaErrorInvalidResourceHandle", hipError_t::hipErrorInvalidHandle), // hipify-perl
-    (401, "cudaErrorIllegalState", hipError_t::hipErrorIllegalState), // hipify-perl
+    (
+        300,
+        "cudaErrorInvalidSource",
+        hipError_t::hipErrorInvalidSource,
+    ), // hipify-perl
+    (
+        301,
+        "cudaErrorFileNotFound",
+        hipError_t::hipErrorFileNotFound,
+    ), // hipify-perl
+    (
+        302,
+        "cudaErrorSharedObjectSymbolNotFound",
+        hipError_t::hipErrorSharedObjectSymbolNotFound,
+    ), // hipify-perl
+    (
+        303,
+        "cudaErrorSharedObjectInitFailed",
+        hipError_t::hipErrorSharedObjectInitFailed,
+    ), // hipify-perl
+    (
+        304,
+        "cudaErrorOperatingSystem",
+        hipError_t::hipErrorOperatingSystem,
+    ), // hipify-perl
+    (
+        400,
+        "cudaErrorInvalidResourceHandle",
+        hipError_t::hipErrorInvalidHandle,
+    ), // hipify-perl
+    (
+        401,
+        "cudaErrorIllegalState",
+        hipError_t::hipErrorIllegalState,
+    ), // hipify-perl
     (402, "cudaErrorLossyQuery", hipError_t::hipErrorUnknown), // fallback
     (500, "cudaErrorSymbolNotFound", hipError_t::hipErrorNotFound), // hipify-perl
     (600, "cudaErrorNotReady", hipError_t::hipErrorNotReady), // hipify-perl
-    (700, "cudaErrorIllegalAddress", hipError_t::hipErrorIllegalAddress), // hipify-perl
-    (701, "cudaErrorLaunchOutOfResources", hipError_t::hipErrorLaunchOutOfResources), // hipify-perl
-    (702, "cudaErrorLaunchTimeout", hipError_t::hipErrorLaunchTimeOut), // hipify-perl
-    (703, "cudaErrorLaunchIncompatibleTexturing", hipError_t::hipErrorLaunchFailure), // nearest
-    (704, "cudaErrorPeerAccessAlreadyEnabled", hipError_t::hipErrorPeerAccessAlreadyEnabled), // hipify-perl
-    (705, "cudaErrorPeerAccessNotEnabled", hipError_t::hipErrorPeerAccessNotEnabled), // hipify-perl
-    (708, "cudaErrorSetOnActiveProcess", hipError_t::hipErrorSetOnActiveProcess), // hipify-perl
-    (709, "cudaErrorContextIsDestroyed", hipError_t::hipErrorContextIsDestroyed), // hipify-perl
+    (
+        700,
+        "cudaErrorIllegalAddress",
+        hipError_t::hipErrorIllegalAddress,
+    ), // hipify-perl
+    (
+        701,
+        "cudaErrorLaunchOutOfResources",
+        hipError_t::hipErrorLaunchOutOfResources,
+    ), // hipify-perl
+    (
+        702,
+        "cudaErrorLaunchTimeout",
+        hipError_t::hipErrorLaunchTimeOut,
+    ), // hipify-perl
+    (
+        703,
+        "cudaErrorLaunchIncompatibleTexturing",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        704,
+        "cudaErrorPeerAccessAlreadyEnabled",
+        hipError_t::hipErrorPeerAccessAlreadyEnabled,
+    ), // hipify-perl
+    (
+        705,
+        "cudaErrorPeerAccessNotEnabled",
+        hipError_t::hipErrorPeerAccessNotEnabled,
+    ), // hipify-perl
+    (
+        708,
+        "cudaErrorSetOnActiveProcess",
+        hipError_t::hipErrorSetOnActiveProcess,
+    ), // hipify-perl
+    (
+        709,
+        "cudaErrorContextIsDestroyed",
+        hipError_t::hipErrorContextIsDestroyed,
+    ), // hipify-perl
     (710, "cudaErrorAssert", hipError_t::hipErrorAssert), // hipify-perl
-    (711, "cudaErrorTooManyPeers", hipError_t::hipErrorPeerAccessUnsupported), // nearest
-    (712, "cudaErrorHostMemoryAlreadyRegistered", hipError_t::hipErrorHostMemoryAlreadyRegistered), // hipify-perl
-    (713, "cudaErrorHostMemoryNotRegistered", hipError_t::hipErrorHostMemoryNotRegistered), // hipify-perl
-    (714, "cudaErrorHardwareStackError", hipError_t::hipErrorLaunchFailure), // nearest
-    (715, "cudaErrorIllegalInstruction", hipError_t::hipErrorLaunchFailure), // nearest
-    (716, "cudaErrorMisalignedAddress", hipError_t::hipErrorLaunchFailure), // nearest
-    (717, "cudaErrorInvalidAddressSpace", hipError_t::hipErrorInvalidValue), // nearest
+    (
+        711,
+        "cudaErrorTooManyPeers",
+        hipError_t::hipErrorPeerAccessUnsupported,
+    ), // nearest
+    (
+        712,
+        "cudaErrorHostMemoryAlreadyRegistered",
+        hipError_t::hipErrorHostMemoryAlreadyRegistered,
+    ), // hipify-perl
+    (
+        713,
+        "cudaErrorHostMemoryNotRegistered",
+        hipError_t::hipErrorHostMemoryNotRegistered,
+    ), // hipify-perl
+    (
+        714,
+        "cudaErrorHardwareStackError",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        715,
+        "cudaErrorIllegalInstruction",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        716,
+        "cudaErrorMisalignedAddress",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        717,
+        "cudaErrorInvalidAddressSpace",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
     (718, "cudaErrorInvalidPc", hipError_t::hipErrorInvalidValue), // nearest
-    (719, "cudaErrorLaunchFailure", hipError_t::hipErrorLaunchFailure), // hipify-perl
-    (720, "cudaErrorCooperativeLaunchTooLarge", hipError_t::hipErrorCooperativeLaunchTooLarge), // hipify-perl
-    (721, "cudaErrorTensorMemoryLeak", hipError_t::hipErrorOutOfMemory), // nearest
-    (800, "cudaErrorNotPermitted", hipError_t::hipErrorNotSupported), // nearest
-    (801, "cudaErrorNotSupported", hipError_t::hipErrorNotSupported), // hipify-perl
+    (
+        719,
+        "cudaErrorLaunchFailure",
+        hipError_t::hipErrorLaunchFailure,
+    ), // hipify-perl
+    (
+        720,
+        "cudaErrorCooperativeLaunchTooLarge",
+        hipError_t::hipErrorCooperativeLaunchTooLarge,
+    ), // hipify-perl
+    (
+        721,
+        "cudaErrorTensorMemoryLeak",
+        hipError_t::hipErrorOutOfMemory,
+    ), // nearest
+    (
+        800,
+        "cudaErrorNotPermitted",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        801,
+        "cudaErrorNotSupported",
+        hipError_t::hipErrorNotSupported,
+    ), // hipify-perl
     (802, "cudaErrorSystemNotReady", hipError_t::hipErrorUnknown), // fallback
-    (803, "cudaErrorSystemDriverMismatch", hipError_t::hipErrorUnknown), // fallback
-    (804, "cudaErrorCompatNotSupportedOnDevice", hipError_t::hipErrorNotSupported), // nearest
-    (805, "cudaErrorMpsConnectionFailed", hipError_t::hipErrorUnknown), // fallback
+    (
+        803,
+        "cudaErrorSystemDriverMismatch",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        804,
+        "cudaErrorCompatNotSupportedOnDevice",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        805,
+        "cudaErrorMpsConnectionFailed",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
     (806, "cudaErrorMpsRpcFailure", hipError_t::hipErrorUnknown), // fallback
-    (807, "cudaErrorMpsServerNotReady", hipError_t::hipErrorUnknown), // fallback
-    (808, "cudaErrorMpsMaxClientsReached", hipError_t::hipErrorUnknown), // fallback
-    (809, "cudaErrorMpsMaxConnectionsReached", hipError_t::hipErrorUnknown), // fallback
-    (810, "cudaErrorMpsClientTerminated", hipError_t::hipErrorUnknown), // fallback
-    (811, "cudaErrorCdpNotSupported", hipError_t::hipErrorNotSupported), // nearest
-    (812, "cudaErrorCdpVersionMismatch", hipError_t::hipErrorUnknown), // fallback
-    (900, "cudaErrorStreamCaptureUnsupported", hipError_t::hipErrorStreamCaptureUnsupported), // hipify-perl
-    (901, "cudaErrorStreamCaptureInvalidated", hipError_t::hipErrorStreamCaptureInvalidated), // hipify-perl
-    (902, "cudaErrorStreamCaptureMerge", hipError_t::hipErrorStreamCaptureMerge), // hipify-perl
-    (903, "cudaErrorStreamCaptureUnmatched", hipError_t::hipErrorStreamCaptureUnmatched), // hipify-perl
-    (904, "cudaErrorStreamCaptureUnjoined", hipError_t::hipErrorStreamCaptureUnjoined), // hipify-perl
-    (905, "cudaErrorStreamCaptureIsolation", hipError_t::hipErrorStreamCaptureIsolation), // hipify-perl
-    (906, "cudaErrorStreamCaptureImplicit", hipError_t::hipErrorStreamCaptureImplicit), // hipify-perl
-    (907, "cudaErrorCapturedEvent", hipError_t::hipErrorCapturedEvent), // hipify-perl
-    (908, "cudaErrorStreamCaptureWrongThread", hipError_t::hipErrorStreamCaptureWrongThread), // hipify-perl
+    (
+        807,
+        "cudaErrorMpsServerNotReady",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        808,
+        "cudaErrorMpsMaxClientsReached",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        809,
+        "cudaErrorMpsMaxConnectionsReached",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        810,
+        "cudaErrorMpsClientTerminated",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        811,
+        "cudaErrorCdpNotSupported",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        812,
+        "cudaErrorCdpVersionMismatch",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        900,
+        "cudaErrorStreamCaptureUnsupported",
+        hipError_t::hipErrorStreamCaptureUnsupported,
+    ), // hipify-perl
+    (
+        901,
+        "cudaErrorStreamCaptureInvalidated",
+        hipError_t::hipErrorStreamCaptureInvalidated,
+    ), // hipify-perl
+    (
+        902,
+        "cudaErrorStreamCaptureMerge",
+        hipError_t::hipErrorStreamCaptureMerge,
+    ), // hipify-perl
+    (
+        903,
+        "cudaErrorStreamCaptureUnmatched",
+        hipError_t::hipErrorStreamCaptureUnmatched,
+    ), // hipify-perl
+    (
+        904,
+        "cudaErrorStreamCaptureUnjoined",
+        hipError_t::hipErrorStreamCaptureUnjoined,
+    ), // hipify-perl
+    (
+        905,
+        "cudaErrorStreamCaptureIsolation",
+        hipError_t::hipErrorStreamCaptureIsolation,
+    ), // hipify-perl
+    (
+        906,
+        "cudaErrorStreamCaptureImplicit",
+        hipError_t::hipErrorStreamCaptureImplicit,
+    ), // hipify-perl
+    (
+        907,
+        "cudaErrorCapturedEvent",
+        hipError_t::hipErrorCapturedEvent,
+    ), // hipify-perl
+    (
+        908,
+        "cudaErrorStreamCaptureWrongThread",
+        hipError_t::hipErrorStreamCaptureWrongThread,
+    ), // hipify-perl
     (909, "cudaErrorTimeout", hipError_t::hipErrorNotReady), // nearest
-    (910, "cudaErrorGraphExecUpdateFailure", hipError_t::hipErrorGraphExecUpdateFailure), // hipify-perl
-    (911, "cudaErrorExternalDevice", hipError_t::hipErrorInvalidDevice), // nearest
-    (912, "cudaErrorInvalidClusterSize", hipError_t::hipErrorInvalidValue), // nearest
-    (913, "cudaErrorFunctionNotLoaded", hipError_t::hipErrorNotFound), // nearest
-    (914, "cudaErrorInvalidResourceType", hipError_t::hipErrorInvalidValue), // nearest
-    (915, "cudaErrorInvalidResourceConfiguration", hipError_t::hipErrorInvalidValue), // nearest
+    (
+        910,
+        "cudaErrorGraphExecUpdateFailure",
+        hipError_t::hipErrorGraphExecUpdateFailure,
+    ), // hipify-perl
+    (
+        911,
+        "cudaErrorExternalDevice",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
+    (
+        912,
+        "cudaErrorInvalidClusterSize",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        913,
+        "cudaErrorFunctionNotLoaded",
+        hipError_t::hipErrorNotFound,
+    ), // nearest
+    (
+        914,
+        "cudaErrorInvalidResourceType",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        915,
+        "cudaErrorInvalidResourceConfiguration",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
     (999, "cudaErrorUnknown", hipError_t::hipErrorUnknown), // hipify-perl
 ];
 
@@ -290,103 +762,455 @@ pub(crate) const fn from_cuda_runtime(v: i32) -> hipError_t {
 #[cfg_attr(not(test), allow(dead_code))] // the tests check it
 pub(crate) const FROM_CUDA_DRIVER: &[(i32, &str, hipError_t)] = &[
     (0, "CUDA_SUCCESS", hipError_t::hipSuccess), // hipify-perl
-    (1, "CUDA_ERROR_INVALID_VALUE", hipError_t::hipErrorInvalidValue), // hipify-perl
-    (2, "CUDA_ERROR_OUT_OF_MEMORY", hipError_t::hipErrorOutOfMemory), // hipify-perl
-    (3, "CUDA_ERROR_NOT_INITIALIZED", hipError_t::hipErrorNotInitialized), // hipify-perl
-    (4, "CUDA_ERROR_DEINITIALIZED", hipError_t::hipErrorDeinitialized), // hipify-perl
-    (5, "CUDA_ERROR_PROFILER_DISABLED", hipError_t::hipErrorProfilerDisabled), // hipify-perl
-    (6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED", hipError_t::hipErrorProfilerNotInitialized), // hipify-perl
-    (7, "CUDA_ERROR_PROFILER_ALREADY_STARTED", hipError_t::hipErrorProfilerAlreadyStarted), // hipify-perl
-    (8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED", hipError_t::hipErrorProfilerAlreadyStopped), // hipify-perl
-    (34, "CUDA_ERROR_STUB_LIBRARY", hipError_t::hipErrorSharedObjectInitFailed), // nearest
-    (46, "CUDA_ERROR_DEVICE_UNAVAILABLE", hipError_t::hipErrorInvalidDevice), // nearest
+    (
+        1,
+        "CUDA_ERROR_INVALID_VALUE",
+        hipError_t::hipErrorInvalidValue,
+    ), // hipify-perl
+    (
+        2,
+        "CUDA_ERROR_OUT_OF_MEMORY",
+        hipError_t::hipErrorOutOfMemory,
+    ), // hipify-perl
+    (
+        3,
+        "CUDA_ERROR_NOT_INITIALIZED",
+        hipError_t::hipErrorNotInitialized,
+    ), // hipify-perl
+    (
+        4,
+        "CUDA_ERROR_DEINITIALIZED",
+        hipError_t::hipErrorDeinitialized,
+    ), // hipify-perl
+    (
+        5,
+        "CUDA_ERROR_PROFILER_DISABLED",
+        hipError_t::hipErrorProfilerDisabled,
+    ), // hipify-perl
+    (
+        6,
+        "CUDA_ERROR_PROFILER_NOT_INITIALIZED",
+        hipError_t::hipErrorProfilerNotInitialized,
+    ), // hipify-perl
+    (
+        7,
+        "CUDA_ERROR_PROFILER_ALREADY_STARTED",
+        hipError_t::hipErrorProfilerAlreadyStarted,
+    ), // hipify-perl
+    (
+        8,
+        "CUDA_ERROR_PROFILER_ALREADY_STOPPED",
+        hipError_t::hipErrorProfilerAlreadyStopped,
+    ), // hipify-perl
+    (
+        34,
+        "CUDA_ERROR_STUB_LIBRARY",
+        hipError_t::hipErrorSharedObjectInitFailed,
+    ), // nearest
+    (
+        46,
+        "CUDA_ERROR_DEVICE_UNAVAILABLE",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
     (100, "CUDA_ERROR_NO_DEVICE", hipError_t::hipErrorNoDevice), // hipify-perl
-    (101, "CUDA_ERROR_INVALID_DEVICE", hipError_t::hipErrorInvalidDevice), // hipify-perl
-    (102, "CUDA_ERROR_DEVICE_NOT_LICENSED", hipError_t::hipErrorInvalidDevice), // nearest
-    (200, "CUDA_ERROR_INVALID_IMAGE", hipError_t::hipErrorInvalidImage), // hipify-perl
-    (201, "CUDA_ERROR_INVALID_CONTEXT", hipError_t::hipErrorInvalidContext), // hipify-perl
-    (202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT", hipError_t::hipErrorContextAlreadyCurrent), // hipify-perl
+    (
+        101,
+        "CUDA_ERROR_INVALID_DEVICE",
+        hipError_t::hipErrorInvalidDevice,
+    ), // hipify-perl
+    (
+        102,
+        "CUDA_ERROR_DEVICE_NOT_LICENSED",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
+    (
+        200,
+        "CUDA_ERROR_INVALID_IMAGE",
+        hipError_t::hipErrorInvalidImage,
+    ), // hipify-perl
+    (
+        201,
+        "CUDA_ERROR_INVALID_CONTEXT",
+        hipError_t::hipErrorInvalidContext,
+    ), // hipify-perl
+    (
+        202,
+        "CUDA_ERROR_CONTEXT_ALREADY_CURRENT",
+        hipError_t::hipErrorContextAlreadyCurrent,
+    ), // hipify-perl
     (205, "CUDA_ERROR_MAP_FAILED", hipError_t::hipErrorMapFailed), // hipify-perl
-    (206, "CUDA_ERROR_UNMAP_FAILED", hipError_t::hipErrorUnmapFailed), // hipify-perl
-    (207, "CUDA_ERROR_ARRAY_IS_MAPPED", hipError_t::hipErrorArrayIsMapped), // hipify-perl
-    (208, "CUDA_ERROR_ALREADY_MAPPED", hipError_t::hipErrorAlreadyMapped), // hipify-perl
-    (209, "CUDA_ERROR_NO_BINARY_FOR_GPU", hipError_t::hipErrorNoBinaryForGpu), // hipify-perl
-    (210, "CUDA_ERROR_ALREADY_ACQUIRED", hipError_t::hipErrorAlreadyAcquired), // hipify-perl
+    (
+        206,
+        "CUDA_ERROR_UNMAP_FAILED",
+        hipError_t::hipErrorUnmapFailed,
+    ), // hipify-perl
+    (
+        207,
+        "CUDA_ERROR_ARRAY_IS_MAPPED",
+        hipError_t::hipErrorArrayIsMapped,
+    ), // hipify-perl
+    (
+        208,
+        "CUDA_ERROR_ALREADY_MAPPED",
+        hipError_t::hipErrorAlreadyMapped,
+    ), // hipify-perl
+    (
+        209,
+        "CUDA_ERROR_NO_BINARY_FOR_GPU",
+        hipError_t::hipErrorNoBinaryForGpu,
+    ), // hipify-perl
+    (
+        210,
+        "CUDA_ERROR_ALREADY_ACQUIRED",
+        hipError_t::hipErrorAlreadyAcquired,
+    ), // hipify-perl
     (211, "CUDA_ERROR_NOT_MAPPED", hipError_t::hipErrorNotMapped), // hipify-perl
-    (212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY", hipError_t::hipErrorNotMappedAsArray), // hipify-perl
-    (213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER", hipError_t::hipErrorNotMappedAsPointer), // hipify-perl
-    (214, "CUDA_ERROR_ECC_UNCORRECTABLE", hipError_t::hipErrorECCNotCorrectable), // hipify-perl
-    (215, "CUDA_ERROR_UNSUPPORTED_LIMIT", hipError_t::hipErrorUnsupportedLimit), // hipify-perl
-    (216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE", hipError_t::hipErrorContextAlreadyInUse), // hipify-perl
-    (217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", hipError_t::hipErrorPeerAccessUnsupported), // hipify-perl
-    (218, "CUDA_ERROR_INVALID_PTX", hipError_t::hipErrorInvalidKernelFile), // hipify-perl
-    (219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", hipError_t::hipErrorInvalidGraphicsContext), // hipify-perl
-    (220, "CUDA_ERROR_NVLINK_UNCORRECTABLE", hipError_t::hipErrorUnknown), // fallback
-    (221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", hipError_t::hipErrorInvalidKernelFile), // nearest
-    (222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", hipError_t::hipErrorNotSupported), // nearest
-    (223, "CUDA_ERROR_JIT_COMPILATION_DISABLED", hipError_t::hipErrorInvalidKernelFile), // nearest
-    (224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", hipError_t::hipErrorNotSupported), // nearest
-    (225, "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", hipError_t::hipErrorNotSupported), // nearest
+    (
+        212,
+        "CUDA_ERROR_NOT_MAPPED_AS_ARRAY",
+        hipError_t::hipErrorNotMappedAsArray,
+    ), // hipify-perl
+    (
+        213,
+        "CUDA_ERROR_NOT_MAPPED_AS_POINTER",
+        hipError_t::hipErrorNotMappedAsPointer,
+    ), // hipify-perl
+    (
+        214,
+        "CUDA_ERROR_ECC_UNCORRECTABLE",
+        hipError_t::hipErrorECCNotCorrectable,
+    ), // hipify-perl
+    (
+        215,
+        "CUDA_ERROR_UNSUPPORTED_LIMIT",
+        hipError_t::hipErrorUnsupportedLimit,
+    ), // hipify-perl
+    (
+        216,
+        "CUDA_ERROR_CONTEXT_ALREADY_IN_USE",
+        hipError_t::hipErrorContextAlreadyInUse,
+    ), // hipify-perl
+    (
+        217,
+        "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED",
+        hipError_t::hipErrorPeerAccessUnsupported,
+    ), // hipify-perl
+    (
+        218,
+        "CUDA_ERROR_INVALID_PTX",
+        hipError_t::hipErrorInvalidKernelFile,
+    ), // hipify-perl
+    (
+        219,
+        "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT",
+        hipError_t::hipErrorInvalidGraphicsContext,
+    ), // hipify-perl
+    (
+        220,
+        "CUDA_ERROR_NVLINK_UNCORRECTABLE",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        221,
+        "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
+        hipError_t::hipErrorInvalidKernelFile,
+    ), // nearest
+    (
+        222,
+        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        223,
+        "CUDA_ERROR_JIT_COMPILATION_DISABLED",
+        hipError_t::hipErrorInvalidKernelFile,
+    ), // nearest
+    (
+        224,
+        "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        225,
+        "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
     (226, "CUDA_ERROR_CONTAINED", hipError_t::hipErrorUnknown), // fallback
-    (300, "CUDA_ERROR_INVALID_SOURCE", hipError_t::hipErrorInvalidSource), // hipify-perl
-    (301, "CUDA_ERROR_FILE_NOT_FOUND", hipError_t::hipErrorFileNotFound), // hipify-perl
-    (302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", hipError_t::hipErrorSharedObjectSymbolNotFound), // hipify-perl
-    (303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", hipError_t::hipErrorSharedObjectInitFailed), // hipify-perl
-    (304, "CUDA_ERROR_OPERATING_SYSTEM", hipError_t::hipErrorOperatingSystem), // hipify-perl
-    (400, "CUDA_ERROR_INVALID_HANDLE", hipError_t::hipErrorInvalidHandle), // hipify-perl
-    (401, "CUDA_ERROR_ILLEGAL_STATE", hipError_t::hipErrorIllegalState), // hipify-perl
+    (
+        300,
+        "CUDA_ERROR_INVALID_SOURCE",
+        hipError_t::hipErrorInvalidSource,
+    ), // hipify-perl
+    (
+        301,
+        "CUDA_ERROR_FILE_NOT_FOUND",
+        hipError_t::hipErrorFileNotFound,
+    ), // hipify-perl
+    (
+        302,
+        "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
+        hipError_t::hipErrorSharedObjectSymbolNotFound,
+    ), // hipify-perl
+    (
+        303,
+        "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
+        hipError_t::hipErrorSharedObjectInitFailed,
+    ), // hipify-perl
+    (
+        304,
+        "CUDA_ERROR_OPERATING_SYSTEM",
+        hipError_t::hipErrorOperatingSystem,
+    ), // hipify-perl
+    (
+        400,
+        "CUDA_ERROR_INVALID_HANDLE",
+        hipError_t::hipErrorInvalidHandle,
+    ), // hipify-perl
+    (
+        401,
+        "CUDA_ERROR_ILLEGAL_STATE",
+        hipError_t::hipErrorIllegalState,
+    ), // hipify-perl
     (402, "CUDA_ERROR_LOSSY_QUERY", hipError_t::hipErrorUnknown), // fallback
     (500, "CUDA_ERROR_NOT_FOUND", hipError_t::hipErrorNotFound), // hipify-perl
     (600, "CUDA_ERROR_NOT_READY", hipError_t::hipErrorNotReady), // hipify-perl
-    (700, "CUDA_ERROR_ILLEGAL_ADDRESS", hipError_t::hipErrorIllegalAddress), // hipify-perl
-    (701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", hipError_t::hipErrorLaunchOutOfResources), // hipify-perl
-    (702, "CUDA_ERROR_LAUNCH_TIMEOUT", hipError_t::hipErrorLaunchTimeOut), // hipify-perl
-    (703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", hipError_t::hipErrorLaunchFailure), // nearest
-    (704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", hipError_t::hipErrorPeerAccessAlreadyEnabled), // hipify-perl
-    (705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", hipError_t::hipErrorPeerAccessNotEnabled), // hipify-perl
-    (708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", hipError_t::hipErrorSetOnActiveProcess), // hipify-perl
-    (709, "CUDA_ERROR_CONTEXT_IS_DESTROYED", hipError_t::hipErrorContextIsDestroyed), // hipify-perl
+    (
+        700,
+        "CUDA_ERROR_ILLEGAL_ADDRESS",
+        hipError_t::hipErrorIllegalAddress,
+    ), // hipify-perl
+    (
+        701,
+        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+        hipError_t::hipErrorLaunchOutOfResources,
+    ), // hipify-perl
+    (
+        702,
+        "CUDA_ERROR_LAUNCH_TIMEOUT",
+        hipError_t::hipErrorLaunchTimeOut,
+    ), // hipify-perl
+    (
+        703,
+        "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        704,
+        "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED",
+        hipError_t::hipErrorPeerAccessAlreadyEnabled,
+    ), // hipify-perl
+    (
+        705,
+        "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED",
+        hipError_t::hipErrorPeerAccessNotEnabled,
+    ), // hipify-perl
+    (
+        708,
+        "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
+        hipError_t::hipErrorSetOnActiveProcess,
+    ), // hipify-perl
+    (
+        709,
+        "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+        hipError_t::hipErrorContextIsDestroyed,
+    ), // hipify-perl
     (710, "CUDA_ERROR_ASSERT", hipError_t::hipErrorAssert), // hipify-perl
-    (711, "CUDA_ERROR_TOO_MANY_PEERS", hipError_t::hipErrorPeerAccessUnsupported), // nearest
-    (712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", hipError_t::hipErrorHostMemoryAlreadyRegistered), // hipify-perl
-    (713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", hipError_t::hipErrorHostMemoryNotRegistered), // hipify-perl
-    (714, "CUDA_ERROR_HARDWARE_STACK_ERROR", hipError_t::hipErrorLaunchFailure), // nearest
-    (715, "CUDA_ERROR_ILLEGAL_INSTRUCTION", hipError_t::hipErrorLaunchFailure), // nearest
-    (716, "CUDA_ERROR_MISALIGNED_ADDRESS", hipError_t::hipErrorLaunchFailure), // nearest
-    (717, "CUDA_ERROR_INVALID_ADDRESS_SPACE", hipError_t::hipErrorInvalidValue), // nearest
-    (718, "CUDA_ERROR_INVALID_PC", hipError_t::hipErrorInvalidValue), // nearest
-    (719, "CUDA_ERROR_LAUNCH_FAILED", hipError_t::hipErrorLaunchFailure), // hipify-perl
-    (720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", hipError_t::hipErrorCooperativeLaunchTooLarge), // hipify-perl
-    (721, "CUDA_ERROR_TENSOR_MEMORY_LEAK", hipError_t::hipErrorOutOfMemory), // nearest
-    (800, "CUDA_ERROR_NOT_PERMITTED", hipError_t::hipErrorNotSupported), // nearest
-    (801, "CUDA_ERROR_NOT_SUPPORTED", hipError_t::hipErrorNotSupported), // hipify-perl
-    (802, "CUDA_ERROR_SYSTEM_NOT_READY", hipError_t::hipErrorUnknown), // fallback
-    (803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", hipError_t::hipErrorUnknown), // fallback
-    (804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", hipError_t::hipErrorNotSupported), // nearest
-    (805, "CUDA_ERROR_MPS_CONNECTION_FAILED", hipError_t::hipErrorUnknown), // fallback
-    (806, "CUDA_ERROR_MPS_RPC_FAILURE", hipError_t::hipErrorUnknown), // fallback
-    (807, "CUDA_ERROR_MPS_SERVER_NOT_READY", hipError_t::hipErrorUnknown), // fallback
-    (808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", hipError_t::hipErrorUnknown), // fallback
-    (809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", hipError_t::hipErrorUnknown), // fallback
-    (810, "CUDA_ERROR_MPS_CLIENT_TERMINATED", hipError_t::hipErrorUnknown), // fallback
-    (811, "CUDA_ERROR_CDP_NOT_SUPPORTED", hipError_t::hipErrorNotSupported), // nearest
-    (812, "CUDA_ERROR_CDP_VERSION_MISMATCH", hipError_t::hipErrorUnknown), // fallback
-    (900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", hipError_t::hipErrorStreamCaptureUnsupported), // hipify-perl
-    (901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", hipError_t::hipErrorStreamCaptureInvalidated), // hipify-perl
-    (902, "CUDA_ERROR_STREAM_CAPTURE_MERGE", hipError_t::hipErrorStreamCaptureMerge), // hipify-perl
-    (903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", hipError_t::hipErrorStreamCaptureUnmatched), // hipify-perl
-    (904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED", hipError_t::hipErrorStreamCaptureUnjoined), // hipify-perl
-    (905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION", hipError_t::hipErrorStreamCaptureIsolation), // hipify-perl
-    (906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", hipError_t::hipErrorStreamCaptureImplicit), // hipify-perl
-    (907, "CUDA_ERROR_CAPTURED_EVENT", hipError_t::hipErrorCapturedEvent), // hipify-perl
-    (908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", hipError_t::hipErrorStreamCaptureWrongThread), // hipify-perl
+    (
+        711,
+        "CUDA_ERROR_TOO_MANY_PEERS",
+        hipError_t::hipErrorPeerAccessUnsupported,
+    ), // nearest
+    (
+        712,
+        "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
+        hipError_t::hipErrorHostMemoryAlreadyRegistered,
+    ), // hipify-perl
+    (
+        713,
+        "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
+        hipError_t::hipErrorHostMemoryNotRegistered,
+    ), // hipify-perl
+    (
+        714,
+        "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        715,
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        716,
+        "CUDA_ERROR_MISALIGNED_ADDRESS",
+        hipError_t::hipErrorLaunchFailure,
+    ), // nearest
+    (
+        717,
+        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        718,
+        "CUDA_ERROR_INVALID_PC",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        719,
+        "CUDA_ERROR_LAUNCH_FAILED",
+        hipError_t::hipErrorLaunchFailure,
+    ), // hipify-perl
+    (
+        720,
+        "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+        hipError_t::hipErrorCooperativeLaunchTooLarge,
+    ), // hipify-perl
+    (
+        721,
+        "CUDA_ERROR_TENSOR_MEMORY_LEAK",
+        hipError_t::hipErrorOutOfMemory,
+    ), // nearest
+    (
+        800,
+        "CUDA_ERROR_NOT_PERMITTED",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        801,
+        "CUDA_ERROR_NOT_SUPPORTED",
+        hipError_t::hipErrorNotSupported,
+    ), // hipify-perl
+    (
+        802,
+        "CUDA_ERROR_SYSTEM_NOT_READY",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        803,
+        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        804,
+        "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        805,
+        "CUDA_ERROR_MPS_CONNECTION_FAILED",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        806,
+        "CUDA_ERROR_MPS_RPC_FAILURE",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        807,
+        "CUDA_ERROR_MPS_SERVER_NOT_READY",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        808,
+        "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        809,
+        "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        810,
+        "CUDA_ERROR_MPS_CLIENT_TERMINATED",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        811,
+        "CUDA_ERROR_CDP_NOT_SUPPORTED",
+        hipError_t::hipErrorNotSupported,
+    ), // nearest
+    (
+        812,
+        "CUDA_ERROR_CDP_VERSION_MISMATCH",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        900,
+        "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+        hipError_t::hipErrorStreamCaptureUnsupported,
+    ), // hipify-perl
+    (
+        901,
+        "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+        hipError_t::hipErrorStreamCaptureInvalidated,
+    ), // hipify-perl
+    (
+        902,
+        "CUDA_ERROR_STREAM_CAPTURE_MERGE",
+        hipError_t::hipErrorStreamCaptureMerge,
+    ), // hipify-perl
+    (
+        903,
+        "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED",
+        hipError_t::hipErrorStreamCaptureUnmatched,
+    ), // hipify-perl
+    (
+        904,
+        "CUDA_ERROR_STREAM_CAPTURE_UNJOINED",
+        hipError_t::hipErrorStreamCaptureUnjoined,
+    ), // hipify-perl
+    (
+        905,
+        "CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
+        hipError_t::hipErrorStreamCaptureIsolation,
+    ), // hipify-perl
+    (
+        906,
+        "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+        hipError_t::hipErrorStreamCaptureImplicit,
+    ), // hipify-perl
+    (
+        907,
+        "CUDA_ERROR_CAPTURED_EVENT",
+        hipError_t::hipErrorCapturedEvent,
+    ), // hipify-perl
+    (
+        908,
+        "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
+        hipError_t::hipErrorStreamCaptureWrongThread,
+    ), // hipify-perl
     (909, "CUDA_ERROR_TIMEOUT", hipError_t::hipErrorNotReady), // nearest
-    (910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", hipError_t::hipErrorGraphExecUpdateFailure), // hipify-perl
-    (911, "CUDA_ERROR_EXTERNAL_DEVICE", hipError_t::hipErrorInvalidDevice), // nearest
-    (912, "CUDA_ERROR_INVALID_CLUSTER_SIZE", hipError_t::hipErrorInvalidValue), // nearest
-    (913, "CUDA_ERROR_FUNCTION_NOT_LOADED", hipError_t::hipErrorUnknown), // fallback
-    (914, "CUDA_ERROR_INVALID_RESOURCE_TYPE", hipError_t::hipErrorInvalidValue), // nearest
-    (915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", hipError_t::hipErrorInvalidValue), // nearest
+    (
+        910,
+        "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE",
+        hipError_t::hipErrorGraphExecUpdateFailure,
+    ), // hipify-perl
+    (
+        911,
+        "CUDA_ERROR_EXTERNAL_DEVICE",
+        hipError_t::hipErrorInvalidDevice,
+    ), // nearest
+    (
+        912,
+        "CUDA_ERROR_INVALID_CLUSTER_SIZE",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        913,
+        "CUDA_ERROR_FUNCTION_NOT_LOADED",
+        hipError_t::hipErrorUnknown,
+    ), // fallback
+    (
+        914,
+        "CUDA_ERROR_INVALID_RESOURCE_TYPE",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
+    (
+        915,
+        "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION",
+        hipError_t::hipErrorInvalidValue,
+    ), // nearest
     (916, "CUDA_ERROR_KEY_ROTATION", hipError_t::hipErrorUnknown), // fallback
     (999, "CUDA_ERROR_UNKNOWN", hipError_t::hipErrorUnknown), // hipify-perl
 ];
@@ -503,22 +1327,86 @@ pub(crate) const fn from_cuda_driver(v: i32) -> hipError_t {
 #[cfg_attr(not(test), allow(dead_code))] // the tests check it
 pub(crate) const FROM_NVRTC: &[(i32, &str, hiprtcResult)] = &[
     (0, "NVRTC_SUCCESS", hiprtcResult::HIPRTC_SUCCESS), // hipify-perl
-    (1, "NVRTC_ERROR_OUT_OF_MEMORY", hiprtcResult::HIPRTC_ERROR_OUT_OF_MEMORY), // hipify-perl
-    (2, "NVRTC_ERROR_PROGRAM_CREATION_FAILURE", hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE), // hipify-perl
-    (3, "NVRTC_ERROR_INVALID_INPUT", hiprtcResult::HIPRTC_ERROR_INVALID_INPUT), // hipify-perl
-    (4, "NVRTC_ERROR_INVALID_PROGRAM", hiprtcResult::HIPRTC_ERROR_INVALID_PROGRAM), // hipify-perl
-    (5, "NVRTC_ERROR_INVALID_OPTION", hiprtcResult::HIPRTC_ERROR_INVALID_OPTION), // hipify-perl
-    (6, "NVRTC_ERROR_COMPILATION", hiprtcResult::HIPRTC_ERROR_COMPILATION), // hipify-perl
-    (7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE", hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE), // hipify-perl
-    (8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION", hiprtcResult::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION), // hipify-perl
-    (9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION", hiprtcResult::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION), // hipify-perl
-    (10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID", hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID), // hipify-perl
-    (11, "NVRTC_ERROR_INTERNAL_ERROR", hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR), // hipify-perl
-    (12, "NVRTC_ERROR_TIME_FILE_WRITE_FAILED", hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR), // fallback
-    (13, "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED", hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR), // fallback
-    (14, "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED", hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR), // fallback
-    (15, "NVRTC_ERROR_PCH_CREATE", hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR), // fallback
-    (16, "NVRTC_ERROR_CANCELLED", hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR), // fallback
+    (
+        1,
+        "NVRTC_ERROR_OUT_OF_MEMORY",
+        hiprtcResult::HIPRTC_ERROR_OUT_OF_MEMORY,
+    ), // hipify-perl
+    (
+        2,
+        "NVRTC_ERROR_PROGRAM_CREATION_FAILURE",
+        hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE,
+    ), // hipify-perl
+    (
+        3,
+        "NVRTC_ERROR_INVALID_INPUT",
+        hiprtcResult::HIPRTC_ERROR_INVALID_INPUT,
+    ), // hipify-perl
+    (
+        4,
+        "NVRTC_ERROR_INVALID_PROGRAM",
+        hiprtcResult::HIPRTC_ERROR_INVALID_PROGRAM,
+    ), // hipify-perl
+    (
+        5,
+        "NVRTC_ERROR_INVALID_OPTION",
+        hiprtcResult::HIPRTC_ERROR_INVALID_OPTION,
+    ), // hipify-perl
+    (
+        6,
+        "NVRTC_ERROR_COMPILATION",
+        hiprtcResult::HIPRTC_ERROR_COMPILATION,
+    ), // hipify-perl
+    (
+        7,
+        "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+        hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE,
+    ), // hipify-perl
+    (
+        8,
+        "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION",
+        hiprtcResult::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
+    ), // hipify-perl
+    (
+        9,
+        "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION",
+        hiprtcResult::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION,
+    ), // hipify-perl
+    (
+        10,
+        "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID",
+        hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID,
+    ), // hipify-perl
+    (
+        11,
+        "NVRTC_ERROR_INTERNAL_ERROR",
+        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+    ), // hipify-perl
+    (
+        12,
+        "NVRTC_ERROR_TIME_FILE_WRITE_FAILED",
+        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+    ), // fallback
+    (
+        13,
+        "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED",
+        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+    ), // fallback
+    (
+        14,
+        "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED",
+        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+    ), // fallback
+    (
+        15,
+        "NVRTC_ERROR_PCH_CREATE",
+        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+    ), // fallback
+    (
+        16,
+        "NVRTC_ERROR_CANCELLED",
+        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+    ), // fallback
 ];
 
 /// The HIP status for a `nvrtcResult` value; unknown values give `HIPRTC_ERROR_INTERNAL_ERROR`.

@@ -1,0 +1,815 @@
+//! Tier-3 tests of the raw functions on a real GPU (NVIDIA, through the
+//! NVIDIA backend). Run with `HIP_PLATFORM=nvidia cargo test -p hip-sys
+//! --test gpu_nvidia -- --ignored --test-threads=1` on a machine with CUDA,
+//! or through `scripts/gpu-bundle.sh` and `gpu-bundle/run.sh`.
+//!
+//! Every test uses fresh random data and compares against a CPU reference;
+//! the tolerance is stated where results are not exact.
+
+use hip_sys::*;
+use rand::Rng;
+use std::ffi::{c_void, CStr, CString};
+use std::ptr::null_mut;
+
+/// Fails the test with the status's name when a call does not succeed.
+macro_rules! ok {
+    ($e:expr) => {{
+        // SAFETY: each call site passes valid pointers for its function.
+        let status = unsafe { $e };
+        assert_eq!(status, hipError_t::hipSuccess, "{}", stringify!($e));
+    }};
+}
+
+macro_rules! rtc_ok {
+    ($e:expr) => {{
+        // SAFETY: as in `ok!`.
+        let status = unsafe { $e };
+        assert_eq!(status, hiprtcResult::HIPRTC_SUCCESS, "{}", stringify!($e));
+    }};
+}
+
+fn setup() {
+    let rt = loader::runtime().unwrap_or_else(|e| panic!("no HIP runtime: {e}"));
+    assert_eq!(
+        rt.platform,
+        loader::Platform::Nvidia,
+        "run with HIP_PLATFORM=nvidia"
+    );
+    ok!(hipSetDevice(0));
+}
+
+/// Compiles HIP source with hiprtc and loads it as a module.
+fn compile(src: &str) -> hipModule_t {
+    let src = CString::new(src).unwrap();
+    let mut prog: hiprtcProgram = null_mut();
+    rtc_ok!(hiprtcCreateProgram(
+        &mut prog,
+        src.as_ptr(),
+        c"test.hip".as_ptr(),
+        0,
+        null_mut(),
+        null_mut()
+    ));
+    // An AMD option, as a HIP program would pass: dropped on NVIDIA.
+    let mut opts = [c"--offload-arch=gfx90a".as_ptr(), c"-DSCALE=1".as_ptr()];
+    // SAFETY: two valid option strings.
+    let r = unsafe { hiprtcCompileProgram(prog, 2, opts.as_mut_ptr()) };
+    if r != hiprtcResult::HIPRTC_SUCCESS {
+        let mut n = 0;
+        // SAFETY: `n` is a size_t to write to.
+        let _ = unsafe { hiprtcGetProgramLogSize(prog, &mut n) };
+        let mut log = vec![0u8; n.max(1)];
+        // SAFETY: `log` holds `n` bytes.
+        let _ = unsafe { hiprtcGetProgramLog(prog, log.as_mut_ptr().cast()) };
+        panic!(
+            "compilation failed: {r:?}\n{}",
+            String::from_utf8_lossy(&log)
+        );
+    }
+    let mut size = 0;
+    rtc_ok!(hiprtcGetCodeSize(prog, &mut size));
+    assert!(size > 0);
+    let mut code = vec![0u8; size];
+    rtc_ok!(hiprtcGetCode(prog, code.as_mut_ptr().cast()));
+    rtc_ok!(hiprtcDestroyProgram(&mut prog));
+    let mut module: hipModule_t = null_mut();
+    ok!(hipModuleLoadData(&mut module, code.as_ptr().cast()));
+    module
+}
+
+fn function(module: hipModule_t, name: &CStr) -> hipFunction_t {
+    let mut f: hipFunction_t = null_mut();
+    ok!(hipModuleGetFunction(&mut f, module, name.as_ptr()));
+    f
+}
+
+fn device_alloc(bytes: usize) -> *mut c_void {
+    let mut p = null_mut();
+    ok!(hipMalloc(&mut p, bytes));
+    p
+}
+
+fn random_f32(n: usize) -> Vec<f32> {
+    let mut rng = rand::thread_rng();
+    (0..n).map(|_| rng.gen_range(-100.0f32..100.0)).collect()
+}
+
+fn random_bytes(n: usize) -> Vec<u8> {
+    let mut rng = rand::thread_rng();
+    let v: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+    assert!(v.iter().any(|b| *b != 0));
+    v
+}
+
+const VADD: &str = r#"
+#include <hip/hip_runtime.h>
+extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
+    int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
+    if (i < n) c[i] = (a[i] + b[i]) * SCALE;
+}
+extern "C" __global__ void increment(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1.0f;
+}
+extern "C" __global__ void mixed(float a, int b, short c, int d, float e, float* out) {
+    int i = hipThreadIdx_x;
+    out[i] = a * i + (float)b + (float)c * 2.0f + (float)d * 3.0f + e;
+}
+"#;
+
+#[test]
+#[ignore = "needs a GPU"]
+fn loader_reports_nvidia_and_its_libraries() {
+    setup();
+    let rt = loader::runtime().unwrap();
+    let roles: Vec<_> = rt.libraries.iter().map(|l| l.role).collect();
+    assert!(
+        roles.contains(&"CUDA runtime")
+            && roles.contains(&"CUDA driver")
+            && roles.contains(&"nvrtc"),
+        "{roles:?}"
+    );
+    assert!(rt.version.major >= 12, "{}", rt.version);
+    assert!(rt.is_available("hipModuleLaunchKernel"));
+    println!(
+        "{} {} via {:?}, {} functions",
+        rt.platform,
+        rt.version,
+        roles,
+        rt.available_count()
+    );
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn vector_add_compiled_by_hiprtc() {
+    setup();
+    let module = compile(VADD);
+    let f = function(module, c"vadd");
+    let n = 100_003usize;
+    let (a, b) = (random_f32(n), random_f32(n));
+    let bytes = n * 4;
+    let (da, db, dc) = (
+        device_alloc(bytes),
+        device_alloc(bytes),
+        device_alloc(bytes),
+    );
+    ok!(hipMemcpy(
+        da,
+        a.as_ptr().cast(),
+        bytes,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    ok!(hipMemcpy(
+        db,
+        b.as_ptr().cast(),
+        bytes,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let mut n_arg = n as i32;
+    let (mut pa, mut pb, mut pc) = (da, db, dc);
+    let mut params: [*mut c_void; 4] = [
+        (&mut pa as *mut *mut c_void).cast(),
+        (&mut pb as *mut *mut c_void).cast(),
+        (&mut pc as *mut *mut c_void).cast(),
+        (&mut n_arg as *mut i32).cast(),
+    ];
+    let blocks = n.div_ceil(256) as u32;
+    ok!(hipModuleLaunchKernel(
+        f,
+        blocks,
+        1,
+        1,
+        256,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    ok!(hipDeviceSynchronize());
+    let mut c = vec![0f32; n];
+    ok!(hipMemcpy(
+        c.as_mut_ptr().cast(),
+        dc,
+        bytes,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    // Exact: one IEEE addition per element on both sides.
+    for i in 0..n {
+        assert_eq!(c[i], a[i] + b[i], "element {i}");
+    }
+    for p in [da, db, dc] {
+        ok!(hipFree(p));
+    }
+    ok!(hipModuleUnload(module));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn memcpy_round_trips_are_byte_exact() {
+    setup();
+    let n = (1 << 20) + 13;
+    let data = random_bytes(n);
+    let d = device_alloc(n);
+    let d2 = device_alloc(n);
+    // Pageable.
+    let mut back = vec![0u8; n];
+    ok!(hipMemcpy(
+        d,
+        data.as_ptr().cast(),
+        n,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    ok!(hipMemcpy(d2, d, n, hipMemcpyKind::hipMemcpyDeviceToDevice));
+    ok!(hipMemcpy(
+        back.as_mut_ptr().cast(),
+        d2,
+        n,
+        hipMemcpyKind::hipMemcpyDefault
+    ));
+    assert!(back == data, "pageable round trip");
+    // Pinned, async on a created stream.
+    let mut pinned_in = null_mut();
+    let mut pinned_out = null_mut();
+    ok!(hipHostMalloc(&mut pinned_in, n, hipHostMallocCoherent));
+    ok!(hipHostMalloc(&mut pinned_out, n, 0));
+    // SAFETY: both pinned buffers hold `n` bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(data.as_ptr(), pinned_in.cast::<u8>(), n);
+        std::ptr::write_bytes(pinned_out.cast::<u8>(), 0, n);
+    }
+    let mut stream: hipStream_t = null_mut();
+    ok!(hipStreamCreateWithFlags(&mut stream, hipStreamNonBlocking));
+    ok!(hipMemsetAsync(d, 0, n, stream));
+    ok!(hipMemcpyAsync(
+        d,
+        pinned_in,
+        n,
+        hipMemcpyKind::hipMemcpyHostToDevice,
+        stream
+    ));
+    ok!(hipMemcpyDtoDAsync(d2, d, n, stream));
+    ok!(hipMemcpyAsync(
+        pinned_out,
+        d2,
+        n,
+        hipMemcpyKind::hipMemcpyDeviceToHost,
+        stream
+    ));
+    ok!(hipStreamSynchronize(stream));
+    // SAFETY: `pinned_out` holds `n` initialized bytes.
+    let out = unsafe { std::slice::from_raw_parts(pinned_out.cast::<u8>(), n) };
+    assert!(out == &data[..], "pinned async round trip");
+    // The driver-style copies and pointer attributes.
+    let mut back2 = vec![0u8; n];
+    ok!(hipMemcpyHtoD(d, data.as_ptr() as *mut c_void, n));
+    ok!(hipMemcpyDtoH(back2.as_mut_ptr().cast(), d, n));
+    assert!(back2 == data, "HtoD/DtoH");
+    // SAFETY: all-zero is a valid attribute struct.
+    let mut attr: hipPointerAttribute_t = unsafe { std::mem::zeroed() };
+    ok!(hipPointerGetAttributes(&mut attr, d));
+    assert_eq!(attr.type_, hipMemoryType::hipMemoryTypeDevice);
+    ok!(hipPointerGetAttributes(&mut attr, pinned_in));
+    assert_eq!(attr.type_, hipMemoryType::hipMemoryTypeHost);
+    // Registered pageable memory.
+    let mut reg = random_bytes(4096);
+    let want = reg.clone();
+    ok!(hipHostRegister(reg.as_mut_ptr().cast(), reg.len(), 0));
+    ok!(hipMemcpy(
+        d,
+        reg.as_ptr().cast(),
+        4096,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    reg.fill(0);
+    ok!(hipMemcpy(
+        reg.as_mut_ptr().cast(),
+        d,
+        4096,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    ok!(hipHostUnregister(reg.as_mut_ptr().cast()));
+    assert_eq!(reg, want);
+    ok!(hipStreamDestroy(stream));
+    ok!(hipHostFree(pinned_in));
+    ok!(hipHostFree(pinned_out));
+    ok!(hipFree(d));
+    ok!(hipFree(d2));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn copies_2d_with_odd_pitches() {
+    setup();
+    let (width, height, host_pitch) = (37usize, 29usize, 41usize);
+    let src = random_bytes(host_pitch * height);
+    let mut dptr = null_mut();
+    let mut dpitch = 0usize;
+    ok!(hipMallocPitch(&mut dptr, &mut dpitch, width, height));
+    assert!(dpitch >= width);
+    ok!(hipMemset2D(dptr, dpitch, 0, width, height));
+    ok!(hipMemcpy2D(
+        dptr,
+        dpitch,
+        src.as_ptr().cast(),
+        host_pitch,
+        width,
+        height,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let out_pitch = 53usize;
+    let mut out = vec![0xAAu8; out_pitch * height];
+    ok!(hipMemcpy2D(
+        out.as_mut_ptr().cast(),
+        out_pitch,
+        dptr,
+        dpitch,
+        width,
+        height,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    for r in 0..height {
+        assert_eq!(
+            &out[r * out_pitch..r * out_pitch + width],
+            &src[r * host_pitch..r * host_pitch + width],
+            "row {r}"
+        );
+        assert!(
+            out[r * out_pitch + width..(r + 1) * out_pitch]
+                .iter()
+                .all(|b| *b == 0xAA),
+            "row {r} padding"
+        );
+    }
+    // The same through the driver-style description, device to host.
+    let mut out2 = vec![0u8; width * height];
+    // SAFETY: all-zero is a valid description.
+    let mut p: hip_Memcpy2D = unsafe { std::mem::zeroed() };
+    p.srcMemoryType = hipMemoryType::hipMemoryTypeDevice;
+    p.srcDevice = dptr;
+    p.srcPitch = dpitch;
+    p.dstMemoryType = hipMemoryType::hipMemoryTypeHost;
+    p.dstHost = out2.as_mut_ptr().cast();
+    p.dstPitch = width;
+    p.WidthInBytes = width;
+    p.Height = height;
+    ok!(hipMemcpyParam2D(&p));
+    for r in 0..height {
+        assert_eq!(
+            &out2[r * width..(r + 1) * width],
+            &src[r * host_pitch..r * host_pitch + width],
+            "param row {r}"
+        );
+    }
+    ok!(hipFree(dptr));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn memsets_of_every_width() {
+    setup();
+    let n = 10_007usize;
+    let d = device_alloc(n * 4);
+    let mut rng = rand::thread_rng();
+    let v8: u8 = rng.gen_range(1..=255);
+    let v16: u16 = rng.gen_range(1..=u16::MAX);
+    let v32: u32 = rng.gen_range(1..=u32::MAX);
+    let mut out = vec![0u8; n * 4];
+    ok!(hipMemset(d, v8 as i32, n * 4));
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        d,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert!(out.iter().all(|b| *b == v8));
+    ok!(hipMemsetD16(d, v16, n * 2));
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        d,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert!(out
+        .chunks(2)
+        .all(|c| u16::from_ne_bytes([c[0], c[1]]) == v16));
+    ok!(hipMemsetD32(d, v32 as i32, n));
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        d,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert!(out
+        .chunks(4)
+        .all(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]) == v32));
+    // Async 8-bit on part of the buffer: the rest keeps the 32-bit pattern.
+    ok!(hipMemsetD8Async(d, v8, 1001, null_mut()));
+    ok!(hipStreamSynchronize(null_mut()));
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        d,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert!(out[..1001].iter().all(|b| *b == v8));
+    assert_eq!(&out[1004..1008], &v32.to_ne_bytes());
+    ok!(hipFree(d));
+}
+
+/// The CPU reference of the `mixed` kernel.
+fn mixed_reference(a: f32, b: i32, c: i16, d: i32, e: f32, i: usize) -> f32 {
+    a * i as f32 + b as f32 + c as f32 * 2.0 + d as f32 * 3.0 + e
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn mixed_arguments_through_extra_and_kernel_params() {
+    setup();
+    let module = compile(VADD);
+    let f = function(module, c"mixed");
+    let mut rng = rand::thread_rng();
+    let a: f32 = rng.gen_range(-4.0..4.0);
+    let b: i32 = rng.gen_range(-1000..1000);
+    let c: i16 = rng.gen_range(-300..300);
+    let d: i32 = rng.gen_range(-1000..1000);
+    let e: f32 = rng.gen_range(-4.0..4.0);
+    let threads = 64usize;
+    let out = device_alloc(threads * 4);
+    // The packed buffer with C's alignment: float@0 int@4 short@8 int@12
+    // float@16 pointer@24, 32 bytes.
+    let mut buf = [0u8; 32];
+    buf[0..4].copy_from_slice(&a.to_ne_bytes());
+    buf[4..8].copy_from_slice(&b.to_ne_bytes());
+    buf[8..10].copy_from_slice(&c.to_ne_bytes());
+    buf[12..16].copy_from_slice(&d.to_ne_bytes());
+    buf[16..20].copy_from_slice(&e.to_ne_bytes());
+    buf[24..32].copy_from_slice(&(out as usize).to_ne_bytes());
+    let mut size = buf.len();
+    let mut extra: [*mut c_void; 5] = [
+        1 as *mut c_void, // HIP_LAUNCH_PARAM_BUFFER_POINTER
+        buf.as_mut_ptr().cast(),
+        2 as *mut c_void, // HIP_LAUNCH_PARAM_BUFFER_SIZE
+        (&mut size as *mut usize).cast(),
+        3 as *mut c_void, // HIP_LAUNCH_PARAM_END
+    ];
+    let check = |label: &str| {
+        let mut host = vec![0f32; threads];
+        ok!(hipMemcpy(
+            host.as_mut_ptr().cast(),
+            out,
+            threads * 4,
+            hipMemcpyKind::hipMemcpyDeviceToHost
+        ));
+        for (i, v) in host.iter().enumerate() {
+            let want = mixed_reference(a, b, c, d, e, i);
+            // Tolerance: the GPU may contract a*i+... into an FMA.
+            assert!(
+                (v - want).abs() <= 1e-3 * want.abs().max(1.0),
+                "{label} [{i}]: {v} vs {want}"
+            );
+        }
+    };
+    ok!(hipMemset(out, 0, threads * 4));
+    ok!(hipModuleLaunchKernel(
+        f,
+        1,
+        1,
+        1,
+        threads as u32,
+        1,
+        1,
+        0,
+        null_mut(),
+        null_mut(),
+        extra.as_mut_ptr()
+    ));
+    ok!(hipDeviceSynchronize());
+    check("extra");
+
+    let (mut pa, mut pb, mut pc, mut pd, mut pe, mut pout) = (a, b, c, d, e, out);
+    let mut params: [*mut c_void; 6] = [
+        (&mut pa as *mut f32).cast(),
+        (&mut pb as *mut i32).cast(),
+        (&mut pc as *mut i16).cast(),
+        (&mut pd as *mut i32).cast(),
+        (&mut pe as *mut f32).cast(),
+        (&mut pout as *mut *mut c_void).cast(),
+    ];
+    ok!(hipMemset(out, 0, threads * 4));
+    ok!(hipModuleLaunchKernel(
+        f,
+        1,
+        1,
+        1,
+        threads as u32,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    ok!(hipDeviceSynchronize());
+    check("kernelParams");
+    ok!(hipFree(out));
+    ok!(hipModuleUnload(module));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn captured_graph_replayed_1000_times() {
+    setup();
+    let module = compile(VADD);
+    let f = function(module, c"increment");
+    let n = 4099usize;
+    let init = random_f32(n);
+    let x = device_alloc(n * 4);
+    ok!(hipMemcpy(
+        x,
+        init.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let mut stream: hipStream_t = null_mut();
+    ok!(hipStreamCreateWithFlags(&mut stream, hipStreamNonBlocking));
+    let (mut px, mut pn) = (x, n as i32);
+    let mut params: [*mut c_void; 2] = [
+        (&mut px as *mut *mut c_void).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    ok!(hipStreamBeginCapture(
+        stream,
+        hipStreamCaptureMode::hipStreamCaptureModeGlobal
+    ));
+    let mut status = hipStreamCaptureStatus::hipStreamCaptureStatusNone;
+    ok!(hipStreamIsCapturing(stream, &mut status));
+    assert_eq!(status, hipStreamCaptureStatus::hipStreamCaptureStatusActive);
+    ok!(hipModuleLaunchKernel(
+        f,
+        n.div_ceil(128) as u32,
+        1,
+        1,
+        128,
+        1,
+        1,
+        0,
+        stream,
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    let mut graph: hipGraph_t = null_mut();
+    ok!(hipStreamEndCapture(stream, &mut graph));
+    let mut exec: hipGraphExec_t = null_mut();
+    ok!(hipGraphInstantiate(
+        &mut exec,
+        graph,
+        null_mut(),
+        null_mut(),
+        0
+    ));
+    for _ in 0..1000 {
+        ok!(hipGraphLaunch(exec, stream));
+    }
+    ok!(hipStreamSynchronize(stream));
+    let mut out = vec![0f32; n];
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        x,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    // Tolerance: the same 1000 float additions of 1.0 on the CPU, exactly.
+    for i in 0..n {
+        let mut want = init[i];
+        for _ in 0..1000 {
+            want += 1.0;
+        }
+        assert_eq!(out[i], want, "element {i}");
+    }
+    // Updating the executable graph with the same topology succeeds.
+    let mut err_node: hipGraphNode_t = null_mut();
+    let mut result = hipGraphExecUpdateResult(99);
+    ok!(hipGraphExecUpdate(exec, graph, &mut err_node, &mut result));
+    assert_eq!(result, hipGraphExecUpdateResult::hipGraphExecUpdateSuccess);
+    ok!(hipGraphExecDestroy(exec));
+    ok!(hipGraphDestroy(graph));
+    ok!(hipStreamDestroy(stream));
+    ok!(hipFree(x));
+    ok!(hipModuleUnload(module));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn stream_ordered_allocation_in_a_loop() {
+    setup();
+    let mut stream: hipStream_t = null_mut();
+    ok!(hipStreamCreate(&mut stream));
+    let mut pool: hipMemPool_t = null_mut();
+    ok!(hipDeviceGetDefaultMemPool(&mut pool, 0));
+    let mut threshold: u64 = 64 << 20;
+    ok!(hipMemPoolSetAttribute(
+        pool,
+        hipMemPoolAttr::hipMemPoolAttrReleaseThreshold,
+        (&mut threshold as *mut u64).cast()
+    ));
+    let mut rng = rand::thread_rng();
+    for round in 0..200 {
+        let n = rng.gen_range(1..4096usize);
+        let v: u32 = rng.gen_range(1..u32::MAX);
+        let mut p = null_mut();
+        ok!(hipMallocAsync(&mut p, n * 4, stream));
+        ok!(hipMemsetD32Async(p, v as i32, n, stream));
+        let mut out = vec![0u32; n];
+        ok!(hipMemcpyAsync(
+            out.as_mut_ptr().cast(),
+            p,
+            n * 4,
+            hipMemcpyKind::hipMemcpyDeviceToHost,
+            stream
+        ));
+        ok!(hipFreeAsync(p, stream));
+        ok!(hipStreamSynchronize(stream));
+        assert!(out.iter().all(|x| *x == v), "round {round}");
+    }
+    let mut used: u64 = 1;
+    ok!(hipMemPoolGetAttribute(
+        pool,
+        hipMemPoolAttr::hipMemPoolAttrUsedMemCurrent,
+        (&mut used as *mut u64).cast()
+    ));
+    assert_eq!(used, 0, "everything was freed");
+    ok!(hipMemPoolTrimTo(pool, 0));
+    ok!(hipStreamDestroy(stream));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn event_timing_is_positive_and_plausible() {
+    setup();
+    let bytes = 256usize << 20;
+    let d = device_alloc(bytes);
+    let (mut start, mut stop): (hipEvent_t, hipEvent_t) = (null_mut(), null_mut());
+    ok!(hipEventCreate(&mut start));
+    ok!(hipEventCreateWithFlags(&mut stop, hipEventDefault));
+    ok!(hipEventRecord(start, null_mut()));
+    for i in 0..8 {
+        ok!(hipMemsetAsync(d, i, bytes, null_mut()));
+    }
+    ok!(hipEventRecord(stop, null_mut()));
+    ok!(hipEventSynchronize(stop));
+    assert_eq!(unsafe_query(stop), hipError_t::hipSuccess);
+    let mut ms = 0f32;
+    ok!(hipEventElapsedTime(&mut ms, start, stop));
+    // 2 GiB of memset: more than a microsecond, less than ten seconds.
+    assert!(ms > 0.001 && ms < 10_000.0, "{ms} ms");
+    println!(
+        "8 x 256 MiB memset: {ms:.3} ms ({:.0} GB/s)",
+        8.0 * bytes as f64 / (ms as f64 * 1e6)
+    );
+    ok!(hipEventDestroy(start));
+    ok!(hipEventDestroy(stop));
+    ok!(hipFree(d));
+}
+
+fn unsafe_query(e: hipEvent_t) -> hipError_t {
+    // SAFETY: `e` is a live event.
+    unsafe { hipEventQuery(e) }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn device_properties_match_the_hardware() {
+    setup();
+    // SAFETY: all-zero is a valid property struct.
+    let mut p: hipDeviceProp_tR0600 = unsafe { std::mem::zeroed() };
+    ok!(hipGetDevicePropertiesR0600(&mut p, 0));
+    // SAFETY: the name is NUL-terminated.
+    let name = unsafe { CStr::from_ptr(p.name.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: as above.
+    let arch = unsafe { CStr::from_ptr(p.gcnArchName.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
+    println!(
+        "device 0: {name}, {arch}, {} SMs, {} bytes",
+        p.multiProcessorCount, p.totalGlobalMem
+    );
+    assert!(name.contains("H100") || name.contains("H200"), "{name}");
+    assert_eq!(p.warpSize, 32);
+    assert_eq!(arch, format!("sm_{}{}", p.major, p.minor));
+    assert!(p.major >= 9);
+    let (mut free, mut total) = (0usize, 0usize);
+    ok!(hipMemGetInfo(&mut free, &mut total));
+    assert_eq!(p.totalGlobalMem, total);
+    assert!(free > 0 && free <= total);
+    let mut sms = 0;
+    ok!(hipDeviceGetAttribute(
+        &mut sms,
+        hipDeviceAttribute_t::hipDeviceAttributeMultiprocessorCount,
+        0
+    ));
+    assert_eq!(sms, p.multiProcessorCount);
+    let mut bus = [0 as std::ffi::c_char; 32];
+    ok!(hipDeviceGetPCIBusId(bus.as_mut_ptr(), 32, 0));
+    // SAFETY: NUL-terminated by the call.
+    let bus = unsafe { CStr::from_ptr(bus.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        bus.to_lowercase().contains(&format!("{:02x}:", p.pciBusID)),
+        "{bus} vs {}",
+        p.pciBusID
+    );
+    let mut count = 0;
+    ok!(hipGetDeviceCount(&mut count));
+    assert!(count >= 1);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn errors_are_hips_and_the_device_survives() {
+    setup();
+    let module = compile(VADD);
+    let mut f: hipFunction_t = null_mut();
+    // SAFETY: valid output and name.
+    let r = unsafe { hipModuleGetFunction(&mut f, module, c"no_such_kernel".as_ptr()) };
+    assert_eq!(r, hipError_t::hipErrorNotFound);
+    let mut count = 0;
+    ok!(hipGetDeviceCount(&mut count));
+    // SAFETY: no pointers.
+    assert_eq!(
+        unsafe { hipSetDevice(count) },
+        hipError_t::hipErrorInvalidDevice
+    );
+    let mut p = null_mut();
+    // SAFETY: valid output.
+    let r = unsafe { hipMalloc(&mut p, 1usize << 50) };
+    assert_eq!(r, hipError_t::hipErrorOutOfMemory);
+    // SAFETY: no arguments.
+    assert_eq!(
+        unsafe { hipPeekAtLastError() },
+        hipError_t::hipErrorOutOfMemory
+    );
+    // SAFETY: no arguments.
+    assert_eq!(
+        unsafe { hipGetLastError() },
+        hipError_t::hipErrorOutOfMemory
+    );
+    // SAFETY: no arguments.
+    assert_eq!(unsafe { hipGetLastError() }, hipError_t::hipSuccess);
+    // SAFETY: returns a static string.
+    let name = unsafe { CStr::from_ptr(hipGetErrorName(hipError_t::hipErrorOutOfMemory)) };
+    assert_eq!(name.to_str().unwrap(), "hipErrorOutOfMemory");
+    // SAFETY: as above.
+    let text = unsafe { CStr::from_ptr(hipGetErrorString(hipError_t::hipErrorInvalidDevice)) };
+    assert!(!text.to_bytes().is_empty());
+    // The device still works.
+    ok!(hipSetDevice(0));
+    let data = random_bytes(4096);
+    let d = device_alloc(4096);
+    let mut back = vec![0u8; 4096];
+    ok!(hipMemcpy(
+        d,
+        data.as_ptr().cast(),
+        4096,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    ok!(hipMemcpy(
+        back.as_mut_ptr().cast(),
+        d,
+        4096,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert_eq!(back, data);
+    ok!(hipFree(d));
+    ok!(hipModuleUnload(module));
+}
+
+extern "C" fn set_flag(user: *mut c_void) {
+    // SAFETY: `user` is the `AtomicU32` passed below, alive until the sync.
+    let flag = unsafe { &*(user as *const std::sync::atomic::AtomicU32) };
+    flag.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn host_functions_run_in_stream_order() {
+    setup();
+    let flag = std::sync::atomic::AtomicU32::new(0);
+    let mut stream: hipStream_t = null_mut();
+    ok!(hipStreamCreateWithPriority(&mut stream, 0, 0));
+    for _ in 0..5 {
+        ok!(hipLaunchHostFunc(
+            stream,
+            Some(set_flag),
+            (&flag as *const std::sync::atomic::AtomicU32) as *mut c_void
+        ));
+    }
+    ok!(hipStreamSynchronize(stream));
+    assert_eq!(flag.load(std::sync::atomic::Ordering::SeqCst), 5);
+    ok!(hipStreamDestroy(stream));
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds every release test binary, example, binary and bench of the
+# workspace, strips them and gathers them, with a runner, in the git-ignored
+# folder gpu-bundle/ (at most 64 MiB), to be copied to a GPU machine (which
+# needs no Rust): there, `gpu-bundle/run.sh` runs everything with
+# HIP_PLATFORM=nvidia (see scripts/gpu-run.sh).
+#
+# Skipped: targets that need a Rust toolchain or build inputs at run time:
+# trybuild/compile-fail suites (target names containing compile_fail,
+# trybuild or ui_tests) and the packages in GPU_BUNDLE_SKIP_PACKAGES
+# (default: hip-generator, which needs libclang and the ROCm headers).
+# Extra target names to skip: GPU_BUNDLE_SKIP (a grep -E pattern).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out="$root/gpu-bundle"
+skip_packages=${GPU_BUNDLE_SKIP_PACKAGES:-hip-generator}
+skip_targets='compile_fail|trybuild|ui_tests'
+if [ -n "${GPU_BUNDLE_SKIP:-}" ]; then skip_targets="$skip_targets|$GPU_BUNDLE_SKIP"; fi
+
+rm -rf "$out/tests" "$out/examples" "$out/bins" "$out/benches"
+mkdir -p "$out/tests" "$out/examples" "$out/bins" "$out/benches"
+
+exclude=()
+for p in $skip_packages; do exclude+=(--exclude "$p"); done
+
+# One line per executable: kind<TAB>package<TAB>target<TAB>path
+list() {
+    python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
+        continue
+    t = m["target"]
+    kind = "test" if m["profile"]["test"] and "bench" not in t["kind"] else t["kind"][0]
+    pkg = m["package_id"].split("#")[-1].split("@")[0].split("/")[-1]
+    print("\t".join([kind, pkg, t["name"], m["executable"]]))
+'
+}
+
+{
+    cargo test --workspace "${exclude[@]}" --release --no-run --message-format=json
+    cargo build --workspace "${exclude[@]}" --release --examples --bins --message-format=json
+    cargo build --workspace "${exclude[@]}" --release --benches --message-format=json
+} 2>"$out/build.log" | list | sort -u >"$out/manifest.tsv" || {
+    cat "$out/build.log" >&2
+    exit 1
+}
+
+count=0
+while IFS=$'\t' read -r kind pkg target path; do
+    if echo "$target" | grep -Eq "$skip_targets"; then
+        echo "skip $pkg/$target (needs a Rust toolchain)"
+        continue
+    fi
+    case "$kind" in
+        test) dir=tests; name="$pkg--$target" ;;
+        example) dir=examples; name="$target" ;;
+        bench) dir=benches; name="$pkg--$target" ;;
+        bin) dir=bins; name="$target" ;;
+        *) continue ;;
+    esac
+    cp "$path" "$out/$dir/$name"
+    strip "$out/$dir/$name"
+    count=$((count + 1))
+done <"$out/manifest.tsv"
+
+cp "$root/scripts/gpu-run.sh" "$out/run.sh"
+chmod +x "$out/run.sh"
+size=$(du -sm "$out" | cut -f1)
+echo "gpu-bundle: $count executables, ${size} MiB in $out"
+if [ "$size" -gt 64 ]; then
+    echo "gpu-bundle is over 64 MiB" >&2
+    exit 1
+fi
