@@ -337,6 +337,10 @@ fn clean_doc_lines(attrs: &[Attribute]) -> Vec<String> {
     let mut in_code = false;
     for line in raw.lines() {
         let mut l = line.trim().to_owned();
+        // `///<` documents the member before it: the `<` is only a marker.
+        if let Some(rest) = l.strip_prefix('<') {
+            l = rest.trim_start().to_owned();
+        }
         if l.starts_with("@code") || l.starts_with("```") {
             in_code = !in_code;
             out.push("```text".to_owned());

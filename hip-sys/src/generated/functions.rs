@@ -21858,7 +21858,7 @@ pub unsafe fn hipMemcpyToArray(
 #[doc = " Note that the symbol name needs to be encased in the HIP_SYMBOL macro."]
 #[doc = " This also applies to hipMemcpyFromSymbol, hipGetSymbolAddress, and hipGetSymbolSize."]
 #[doc = " For detailed usage, see the"]
-#[doc = " &lt;a href=\"https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#memcpytosymbol\"&gt;memcpyToSymbol example&lt;/a&gt;"]
+#[doc = " a href=\"https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html#memcpytosymbol\"&gt;memcpyToSymbol example&lt;/a&gt;"]
 #[doc = " in the HIP Porting Guide."]
 #[doc = " "]
 #[doc = " "]

@@ -154,240 +154,240 @@ pub struct hipUUID_t {
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipDeviceProp_tR0600 {
-    #[doc = " &lt; Device name."]
+    #[doc = " Device name."]
     pub name: [::std::os::raw::c_char; 256usize],
-    #[doc = " &lt; UUID of a device"]
+    #[doc = " UUID of a device"]
     pub uuid: hipUUID,
-    #[doc = " &lt; 8-byte unique identifier. Only valid on windows"]
+    #[doc = " 8-byte unique identifier. Only valid on windows"]
     pub luid: [::std::os::raw::c_char; 8usize],
-    #[doc = " &lt; LUID node mask"]
+    #[doc = " LUID node mask"]
     pub luidDeviceNodeMask: ::std::os::raw::c_uint,
-    #[doc = " &lt; Size of global memory region (in bytes)."]
+    #[doc = " Size of global memory region (in bytes)."]
     pub totalGlobalMem: usize,
-    #[doc = " &lt; Size of shared memory per block (in bytes)."]
+    #[doc = " Size of shared memory per block (in bytes)."]
     pub sharedMemPerBlock: usize,
-    #[doc = " &lt; Registers per block."]
+    #[doc = " Registers per block."]
     pub regsPerBlock: ::std::os::raw::c_int,
-    #[doc = " &lt; Warp size."]
+    #[doc = " Warp size."]
     pub warpSize: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum pitch in bytes allowed by memory copies"]
-    #[doc = " &lt; pitched memory"]
+    #[doc = " Maximum pitch in bytes allowed by memory copies"]
+    #[doc = " pitched memory"]
     pub memPitch: usize,
-    #[doc = " &lt; Max work items per work group or workgroup max size."]
+    #[doc = " Max work items per work group or workgroup max size."]
     pub maxThreadsPerBlock: ::std::os::raw::c_int,
-    #[doc = " &lt; Max number of threads in each dimension (XYZ) of a block."]
+    #[doc = " Max number of threads in each dimension (XYZ) of a block."]
     pub maxThreadsDim: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Max grid dimensions (XYZ)."]
+    #[doc = " Max grid dimensions (XYZ)."]
     pub maxGridSize: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Max clock frequency of the multiProcessors in khz."]
+    #[doc = " Max clock frequency of the multiProcessors in khz."]
     pub clockRate: ::std::os::raw::c_int,
-    #[doc = " &lt; Size of shared constant memory region on the device"]
-    #[doc = " &lt; (in bytes)."]
+    #[doc = " Size of shared constant memory region on the device"]
+    #[doc = " (in bytes)."]
     pub totalConstMem: usize,
-    #[doc = " &lt; Major compute capability.  On HCC, this is an approximation and features may"]
-    #[doc = " &lt; differ from CUDA CC.  See the arch feature flags for portable ways to query"]
-    #[doc = " &lt; feature caps."]
+    #[doc = " Major compute capability.  On HCC, this is an approximation and features may"]
+    #[doc = " differ from CUDA CC.  See the arch feature flags for portable ways to query"]
+    #[doc = " feature caps."]
     pub major: ::std::os::raw::c_int,
-    #[doc = " &lt; Minor compute capability.  On HCC, this is an approximation and features may"]
-    #[doc = " &lt; differ from CUDA CC.  See the arch feature flags for portable ways to query"]
-    #[doc = " &lt; feature caps."]
+    #[doc = " Minor compute capability.  On HCC, this is an approximation and features may"]
+    #[doc = " differ from CUDA CC.  See the arch feature flags for portable ways to query"]
+    #[doc = " feature caps."]
     pub minor: ::std::os::raw::c_int,
-    #[doc = " &lt; Alignment requirement for textures"]
+    #[doc = " Alignment requirement for textures"]
     pub textureAlignment: usize,
-    #[doc = " &lt; Pitch alignment requirement for texture references bound to"]
+    #[doc = " Pitch alignment requirement for texture references bound to"]
     pub texturePitchAlignment: usize,
-    #[doc = " &lt; Deprecated. Use asyncEngineCount instead"]
+    #[doc = " Deprecated. Use asyncEngineCount instead"]
     pub deviceOverlap: ::std::os::raw::c_int,
-    #[doc = " &lt; Number of multi-processors (compute units)."]
+    #[doc = " Number of multi-processors (compute units)."]
     pub multiProcessorCount: ::std::os::raw::c_int,
-    #[doc = " &lt; Run time limit for kernels executed on the device"]
+    #[doc = " Run time limit for kernels executed on the device"]
     pub kernelExecTimeoutEnabled: ::std::os::raw::c_int,
-    #[doc = " &lt; APU vs dGPU"]
+    #[doc = " APU vs dGPU"]
     pub integrated: ::std::os::raw::c_int,
-    #[doc = " &lt; Check whether HIP can map host memory"]
+    #[doc = " Check whether HIP can map host memory"]
     pub canMapHostMemory: ::std::os::raw::c_int,
-    #[doc = " &lt; Compute mode."]
+    #[doc = " Compute mode."]
     pub computeMode: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum number of elements in 1D images"]
+    #[doc = " Maximum number of elements in 1D images"]
     pub maxTexture1D: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum 1D mipmap texture size"]
+    #[doc = " Maximum 1D mipmap texture size"]
     pub maxTexture1DMipmap: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum size for 1D textures bound to linear memory"]
+    #[doc = " Maximum size for 1D textures bound to linear memory"]
     pub maxTexture1DLinear: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum dimensions (width, height) of 2D images, in image elements"]
+    #[doc = " Maximum dimensions (width, height) of 2D images, in image elements"]
     pub maxTexture2D: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum number of elements in 2D array mipmap of images"]
+    #[doc = " Maximum number of elements in 2D array mipmap of images"]
     pub maxTexture2DMipmap: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum 2D tex dimensions if tex are bound to pitched memory"]
+    #[doc = " Maximum 2D tex dimensions if tex are bound to pitched memory"]
     pub maxTexture2DLinear: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Maximum 2D tex dimensions if gather has to be performed"]
+    #[doc = " Maximum 2D tex dimensions if gather has to be performed"]
     pub maxTexture2DGather: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum dimensions (width, height, depth) of 3D images, in image"]
-    #[doc = " &lt; elements"]
+    #[doc = " Maximum dimensions (width, height, depth) of 3D images, in image"]
+    #[doc = " elements"]
     pub maxTexture3D: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Maximum alternate 3D texture dims"]
+    #[doc = " Maximum alternate 3D texture dims"]
     pub maxTexture3DAlt: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Maximum cubemap texture dims"]
+    #[doc = " Maximum cubemap texture dims"]
     pub maxTextureCubemap: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum number of elements in 1D array images"]
+    #[doc = " Maximum number of elements in 1D array images"]
     pub maxTexture1DLayered: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum number of elements in 2D array images"]
+    #[doc = " Maximum number of elements in 2D array images"]
     pub maxTexture2DLayered: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Maximum cubemaps layered texture dims"]
+    #[doc = " Maximum cubemaps layered texture dims"]
     pub maxTextureCubemapLayered: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum 1D surface size"]
+    #[doc = " Maximum 1D surface size"]
     pub maxSurface1D: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum 2D surface size"]
+    #[doc = " Maximum 2D surface size"]
     pub maxSurface2D: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum 3D surface size"]
+    #[doc = " Maximum 3D surface size"]
     pub maxSurface3D: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Maximum 1D layered surface size"]
+    #[doc = " Maximum 1D layered surface size"]
     pub maxSurface1DLayered: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum 2D layared surface size"]
+    #[doc = " Maximum 2D layared surface size"]
     pub maxSurface2DLayered: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Maximum cubemap surface size"]
+    #[doc = " Maximum cubemap surface size"]
     pub maxSurfaceCubemap: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum cubemap layered surface size"]
+    #[doc = " Maximum cubemap layered surface size"]
     pub maxSurfaceCubemapLayered: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Alignment requirement for surface"]
+    #[doc = " Alignment requirement for surface"]
     pub surfaceAlignment: usize,
-    #[doc = " &lt; Device can possibly execute multiple kernels concurrently."]
+    #[doc = " Device can possibly execute multiple kernels concurrently."]
     pub concurrentKernels: ::std::os::raw::c_int,
-    #[doc = " &lt; Device has ECC support enabled"]
+    #[doc = " Device has ECC support enabled"]
     pub ECCEnabled: ::std::os::raw::c_int,
-    #[doc = " &lt; PCI Bus ID."]
+    #[doc = " PCI Bus ID."]
     pub pciBusID: ::std::os::raw::c_int,
-    #[doc = " &lt; PCI Device ID."]
+    #[doc = " PCI Device ID."]
     pub pciDeviceID: ::std::os::raw::c_int,
-    #[doc = " &lt; PCI Domain ID"]
+    #[doc = " PCI Domain ID"]
     pub pciDomainID: ::std::os::raw::c_int,
-    #[doc = " &lt; 1:If device is Tesla device using TCC driver, else 0"]
+    #[doc = " 1:If device is Tesla device using TCC driver, else 0"]
     pub tccDriver: ::std::os::raw::c_int,
-    #[doc = " &lt; Number of async engines"]
+    #[doc = " Number of async engines"]
     pub asyncEngineCount: ::std::os::raw::c_int,
-    #[doc = " &lt; Does device and host share unified address space"]
+    #[doc = " Does device and host share unified address space"]
     pub unifiedAddressing: ::std::os::raw::c_int,
-    #[doc = " &lt; Max global memory clock frequency in khz."]
+    #[doc = " Max global memory clock frequency in khz."]
     pub memoryClockRate: ::std::os::raw::c_int,
-    #[doc = " &lt; Global memory bus width in bits."]
+    #[doc = " Global memory bus width in bits."]
     pub memoryBusWidth: ::std::os::raw::c_int,
-    #[doc = " &lt; L2 cache size."]
+    #[doc = " L2 cache size."]
     pub l2CacheSize: ::std::os::raw::c_int,
-    #[doc = " &lt; Device's max L2 persisting lines in bytes"]
+    #[doc = " Device's max L2 persisting lines in bytes"]
     pub persistingL2CacheMaxSize: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum resident threads per multi-processor."]
+    #[doc = " Maximum resident threads per multi-processor."]
     pub maxThreadsPerMultiProcessor: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports stream priority"]
+    #[doc = " Device supports stream priority"]
     pub streamPrioritiesSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Indicates globals are cached in L1"]
+    #[doc = " Indicates globals are cached in L1"]
     pub globalL1CacheSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Locals are cahced in L1"]
+    #[doc = " Locals are cahced in L1"]
     pub localL1CacheSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Amount of shared memory available per multiprocessor."]
+    #[doc = " Amount of shared memory available per multiprocessor."]
     pub sharedMemPerMultiprocessor: usize,
-    #[doc = " &lt; registers available per multiprocessor"]
+    #[doc = " registers available per multiprocessor"]
     pub regsPerMultiprocessor: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports allocating managed memory on this system"]
+    #[doc = " Device supports allocating managed memory on this system"]
     pub managedMemory: ::std::os::raw::c_int,
-    #[doc = " &lt; 1 if device is on a multi-GPU board, 0 if not."]
+    #[doc = " 1 if device is on a multi-GPU board, 0 if not."]
     pub isMultiGpuBoard: ::std::os::raw::c_int,
-    #[doc = " &lt; Unique identifier for a group of devices on same multiboard GPU"]
+    #[doc = " Unique identifier for a group of devices on same multiboard GPU"]
     pub multiGpuBoardGroupID: ::std::os::raw::c_int,
-    #[doc = " &lt; Link between host and device supports native atomics"]
+    #[doc = " Link between host and device supports native atomics"]
     pub hostNativeAtomicSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Deprecated. CUDA only."]
+    #[doc = " Deprecated. CUDA only."]
     pub singleToDoublePrecisionPerfRatio: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports coherently accessing pageable memory"]
-    #[doc = " &lt; without calling hipHostRegister on it"]
+    #[doc = " Device supports coherently accessing pageable memory"]
+    #[doc = " without calling hipHostRegister on it"]
     pub pageableMemoryAccess: ::std::os::raw::c_int,
-    #[doc = " &lt; Device can coherently access managed memory concurrently with"]
-    #[doc = " &lt; the CPU"]
+    #[doc = " Device can coherently access managed memory concurrently with"]
+    #[doc = " the CPU"]
     pub concurrentManagedAccess: ::std::os::raw::c_int,
-    #[doc = " &lt; Is compute preemption supported on the device"]
+    #[doc = " Is compute preemption supported on the device"]
     pub computePreemptionSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Device can access host registered memory with same"]
-    #[doc = " &lt; address as the host"]
+    #[doc = " Device can access host registered memory with same"]
+    #[doc = " address as the host"]
     pub canUseHostPointerForRegisteredMem: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch"]
+    #[doc = " HIP device supports cooperative launch"]
     pub cooperativeLaunch: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on multiple"]
-    #[doc = " &lt; devices"]
+    #[doc = " HIP device supports cooperative launch on multiple"]
+    #[doc = " devices"]
     pub cooperativeMultiDeviceLaunch: ::std::os::raw::c_int,
-    #[doc = " &lt; Per device m ax shared mem per block usable by special opt in"]
+    #[doc = " Per device m ax shared mem per block usable by special opt in"]
     pub sharedMemPerBlockOptin: usize,
-    #[doc = " &lt; Device accesses pageable memory via the host's"]
-    #[doc = " &lt; page tables"]
+    #[doc = " Device accesses pageable memory via the host's"]
+    #[doc = " page tables"]
     pub pageableMemoryAccessUsesHostPageTables: ::std::os::raw::c_int,
-    #[doc = " &lt; Host can directly access managed memory on the device"]
-    #[doc = " &lt; without migration"]
+    #[doc = " Host can directly access managed memory on the device"]
+    #[doc = " without migration"]
     pub directManagedMemAccessFromHost: ::std::os::raw::c_int,
-    #[doc = " &lt; Max number of blocks on CU"]
+    #[doc = " Max number of blocks on CU"]
     pub maxBlocksPerMultiProcessor: ::std::os::raw::c_int,
-    #[doc = " &lt; Max value of access policy window"]
+    #[doc = " Max value of access policy window"]
     pub accessPolicyMaxWindowSize: ::std::os::raw::c_int,
-    #[doc = " &lt; Shared memory reserved by driver per block"]
+    #[doc = " Shared memory reserved by driver per block"]
     pub reservedSharedMemPerBlock: usize,
-    #[doc = " &lt; Device supports hipHostRegister"]
+    #[doc = " Device supports hipHostRegister"]
     pub hostRegisterSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Indicates if device supports sparse hip arrays"]
+    #[doc = " Indicates if device supports sparse hip arrays"]
     pub sparseHipArraySupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports using the hipHostRegisterReadOnly flag"]
-    #[doc = " &lt; with hipHostRegistger"]
+    #[doc = " Device supports using the hipHostRegisterReadOnly flag"]
+    #[doc = " with hipHostRegistger"]
     pub hostRegisterReadOnlySupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Indicates external timeline semaphore support"]
+    #[doc = " Indicates external timeline semaphore support"]
     pub timelineSemaphoreInteropSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Indicates if device supports hipMallocAsync and hipMemPool APIs"]
+    #[doc = " Indicates if device supports hipMallocAsync and hipMemPool APIs"]
     pub memoryPoolsSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Indicates device support of RDMA APIs"]
+    #[doc = " Indicates device support of RDMA APIs"]
     pub gpuDirectRDMASupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Bitmask to be interpreted according to"]
-    #[doc = " &lt; hipFlushGPUDirectRDMAWritesOptions"]
+    #[doc = " Bitmask to be interpreted according to"]
+    #[doc = " hipFlushGPUDirectRDMAWritesOptions"]
     pub gpuDirectRDMAFlushWritesOptions: ::std::os::raw::c_uint,
-    #[doc = " &lt; value of hipGPUDirectRDMAWritesOrdering"]
+    #[doc = " value of hipGPUDirectRDMAWritesOrdering"]
     pub gpuDirectRDMAWritesOrdering: ::std::os::raw::c_int,
-    #[doc = " &lt; Bitmask of handle types support with mempool based IPC"]
+    #[doc = " Bitmask of handle types support with mempool based IPC"]
     pub memoryPoolSupportedHandleTypes: ::std::os::raw::c_uint,
-    #[doc = " &lt; Device supports deferred mapping HIP arrays and HIP"]
-    #[doc = " &lt; mipmapped arrays"]
+    #[doc = " Device supports deferred mapping HIP arrays and HIP"]
+    #[doc = " mipmapped arrays"]
     pub deferredMappingHipArraySupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports IPC events"]
+    #[doc = " Device supports IPC events"]
     pub ipcEventSupported: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports cluster launch"]
+    #[doc = " Device supports cluster launch"]
     pub clusterLaunch: ::std::os::raw::c_int,
-    #[doc = " &lt; Indicates device supports unified function pointers"]
+    #[doc = " Indicates device supports unified function pointers"]
     pub unifiedFunctionPointers: ::std::os::raw::c_int,
-    #[doc = " &lt; CUDA Reserved."]
+    #[doc = " CUDA Reserved."]
     pub reserved: [::std::os::raw::c_int; 63usize],
-    #[doc = " &lt; Reserved for adding new entries for HIP/CUDA."]
+    #[doc = " Reserved for adding new entries for HIP/CUDA."]
     pub hipReserved: [::std::os::raw::c_int; 32usize],
-    #[doc = " &lt; AMD GCN Arch Name. HIP Only."]
+    #[doc = " AMD GCN Arch Name. HIP Only."]
     pub gcnArchName: [::std::os::raw::c_char; 256usize],
-    #[doc = " &lt; Maximum Shared Memory Per CU. HIP Only."]
+    #[doc = " Maximum Shared Memory Per CU. HIP Only."]
     pub maxSharedMemoryPerMultiProcessor: usize,
-    #[doc = " &lt; Frequency in khz of the timer used by the device-side \"clock*\""]
-    #[doc = " &lt; instructions.  New for HIP."]
+    #[doc = " Frequency in khz of the timer used by the device-side \"clock*\""]
+    #[doc = " instructions.  New for HIP."]
     pub clockInstructionRate: ::std::os::raw::c_int,
-    #[doc = " &lt; Architectural feature flags.  New for HIP."]
+    #[doc = " Architectural feature flags.  New for HIP."]
     pub arch: hipDeviceArch_t,
-    #[doc = " &lt; Addres of HDP_MEM_COHERENCY_FLUSH_CNTL register"]
+    #[doc = " Addres of HDP_MEM_COHERENCY_FLUSH_CNTL register"]
     pub hdpMemFlushCntl: *mut ::std::os::raw::c_uint,
-    #[doc = " &lt; Addres of HDP_REG_COHERENCY_FLUSH_CNTL register"]
+    #[doc = " Addres of HDP_REG_COHERENCY_FLUSH_CNTL register"]
     pub hdpRegFlushCntl: *mut ::std::os::raw::c_uint,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedFunc: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedGridDim: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedBlockDim: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedSharedMem: ::std::os::raw::c_int,
-    #[doc = " &lt; 1: if it is a large PCI bar device, else 0"]
+    #[doc = " 1: if it is a large PCI bar device, else 0"]
     pub isLargeBar: ::std::os::raw::c_int,
-    #[doc = " &lt; Revision of the GPU in this device"]
+    #[doc = " Revision of the GPU in this device"]
     pub asicRevision: ::std::os::raw::c_int,
 }
 #[doc = " hipMemoryType (for pointer attributes)"]
@@ -441,7 +441,7 @@ pub struct hipChannelFormatDesc {
     pub y: ::std::os::raw::c_int,
     pub z: ::std::os::raw::c_int,
     pub w: ::std::os::raw::c_int,
-    #[doc = " &lt; Channel format kind"]
+    #[doc = " Channel format kind"]
     pub f: hipChannelFormatKind,
 }
 #[repr(C)]
@@ -457,94 +457,94 @@ pub struct hipArray_Format(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_ARRAY_DESCRIPTOR {
-    #[doc = " &lt; Width of the array"]
+    #[doc = " Width of the array"]
     pub Width: usize,
-    #[doc = " &lt; Height of the array"]
+    #[doc = " Height of the array"]
     pub Height: usize,
-    #[doc = " &lt; Format of the array"]
+    #[doc = " Format of the array"]
     pub Format: hipArray_Format,
-    #[doc = " &lt; Number of channels of the array"]
+    #[doc = " Number of channels of the array"]
     pub NumChannels: ::std::os::raw::c_uint,
 }
 #[doc = " HIP 3D array descriptor"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_ARRAY3D_DESCRIPTOR {
-    #[doc = " &lt; Width of the array"]
+    #[doc = " Width of the array"]
     pub Width: usize,
-    #[doc = " &lt; Height of the array"]
+    #[doc = " Height of the array"]
     pub Height: usize,
-    #[doc = " &lt; Depth of the array"]
+    #[doc = " Depth of the array"]
     pub Depth: usize,
-    #[doc = " &lt; Format of the array"]
+    #[doc = " Format of the array"]
     pub Format: hipArray_Format,
-    #[doc = " &lt; Number of channels of the array"]
+    #[doc = " Number of channels of the array"]
     pub NumChannels: ::std::os::raw::c_uint,
-    #[doc = " &lt; Flags of the array"]
+    #[doc = " Flags of the array"]
     pub Flags: ::std::os::raw::c_uint,
 }
 #[doc = " HIP 2D memory copy parameters"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hip_Memcpy2D {
-    #[doc = " &lt; Source width in bytes"]
+    #[doc = " Source width in bytes"]
     pub srcXInBytes: usize,
-    #[doc = " &lt; Source height"]
+    #[doc = " Source height"]
     pub srcY: usize,
-    #[doc = " &lt; Source memory type"]
+    #[doc = " Source memory type"]
     pub srcMemoryType: hipMemoryType,
-    #[doc = " &lt; Source pointer"]
+    #[doc = " Source pointer"]
     pub srcHost: *const ::std::os::raw::c_void,
-    #[doc = " &lt; Source device"]
+    #[doc = " Source device"]
     pub srcDevice: hipDeviceptr_t,
-    #[doc = " &lt; Source array"]
+    #[doc = " Source array"]
     pub srcArray: hipArray_t,
-    #[doc = " &lt; Source pitch"]
+    #[doc = " Source pitch"]
     pub srcPitch: usize,
-    #[doc = " &lt; Destination width in bytes"]
+    #[doc = " Destination width in bytes"]
     pub dstXInBytes: usize,
-    #[doc = " &lt; Destination height"]
+    #[doc = " Destination height"]
     pub dstY: usize,
-    #[doc = " &lt; Destination memory type"]
+    #[doc = " Destination memory type"]
     pub dstMemoryType: hipMemoryType,
-    #[doc = " &lt; Destination pointer"]
+    #[doc = " Destination pointer"]
     pub dstHost: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Destination device"]
+    #[doc = " Destination device"]
     pub dstDevice: hipDeviceptr_t,
-    #[doc = " &lt; Destination array"]
+    #[doc = " Destination array"]
     pub dstArray: hipArray_t,
-    #[doc = " &lt; Destination pitch"]
+    #[doc = " Destination pitch"]
     pub dstPitch: usize,
-    #[doc = " &lt; Width in bytes of the 2D memory copy"]
+    #[doc = " Width in bytes of the 2D memory copy"]
     pub WidthInBytes: usize,
-    #[doc = " &lt; Height of the 2D memory copy"]
+    #[doc = " Height of the 2D memory copy"]
     pub Height: usize,
 }
 #[doc = " HIP mipmapped array"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMipmappedArray {
-    #[doc = " &lt; Data pointer of the mipmapped array"]
+    #[doc = " Data pointer of the mipmapped array"]
     pub data: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Description of the mipmapped array"]
+    #[doc = " Description of the mipmapped array"]
     pub desc: hipChannelFormatDesc,
-    #[doc = " &lt; Type of the mipmapped array"]
+    #[doc = " Type of the mipmapped array"]
     pub type_: ::std::os::raw::c_uint,
-    #[doc = " &lt; Width of the mipmapped array"]
+    #[doc = " Width of the mipmapped array"]
     pub width: ::std::os::raw::c_uint,
-    #[doc = " &lt; Height of the mipmapped array"]
+    #[doc = " Height of the mipmapped array"]
     pub height: ::std::os::raw::c_uint,
-    #[doc = " &lt; Depth of the mipmapped array"]
+    #[doc = " Depth of the mipmapped array"]
     pub depth: ::std::os::raw::c_uint,
-    #[doc = " &lt; Minimum level of the mipmapped array"]
+    #[doc = " Minimum level of the mipmapped array"]
     pub min_mipmap_level: ::std::os::raw::c_uint,
-    #[doc = " &lt; Maximum level of the mipmapped array"]
+    #[doc = " Maximum level of the mipmapped array"]
     pub max_mipmap_level: ::std::os::raw::c_uint,
-    #[doc = " &lt; Flags of the mipmapped array"]
+    #[doc = " Flags of the mipmapped array"]
     pub flags: ::std::os::raw::c_uint,
-    #[doc = " &lt; Format of the mipmapped array"]
+    #[doc = " Format of the mipmapped array"]
     pub format: hipArray_Format,
-    #[doc = " &lt; Number of channels of the mipmapped array"]
+    #[doc = " Number of channels of the mipmapped array"]
     pub num_channels: ::std::os::raw::c_uint,
 }
 #[doc = " HIP resource types"]
@@ -566,23 +566,23 @@ pub struct HIPfilter_mode_enum(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, PartialEq)]
 pub struct HIP_TEXTURE_DESC_st {
-    #[doc = " &lt; Address modes"]
+    #[doc = " Address modes"]
     pub addressMode: [HIPaddress_mode; 3usize],
-    #[doc = " &lt; Filter mode"]
+    #[doc = " Filter mode"]
     pub filterMode: HIPfilter_mode,
-    #[doc = " &lt; Flags"]
+    #[doc = " Flags"]
     pub flags: ::std::os::raw::c_uint,
-    #[doc = " &lt; Maximum anisotropy ratio"]
+    #[doc = " Maximum anisotropy ratio"]
     pub maxAnisotropy: ::std::os::raw::c_uint,
-    #[doc = " &lt; Mipmap filter mode"]
+    #[doc = " Mipmap filter mode"]
     pub mipmapFilterMode: HIPfilter_mode,
-    #[doc = " &lt; Mipmap level bias"]
+    #[doc = " Mipmap level bias"]
     pub mipmapLevelBias: f32,
-    #[doc = " &lt; Mipmap minimum level clamp"]
+    #[doc = " Mipmap minimum level clamp"]
     pub minMipmapLevelClamp: f32,
-    #[doc = " &lt; Mipmap maximum level clamp"]
+    #[doc = " Mipmap maximum level clamp"]
     pub maxMipmapLevelClamp: f32,
-    #[doc = " &lt; Border Color"]
+    #[doc = " Border Color"]
     pub borderColor: [f32; 4usize],
     pub reserved: [::std::os::raw::c_int; 12usize],
 }
@@ -598,94 +598,94 @@ pub struct HIPresourceViewFormat_enum(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct hipResourceDesc {
-    #[doc = " &lt; Resource type"]
+    #[doc = " Resource type"]
     pub resType: hipResourceType,
     pub res: hipResourceDesc__bindgen_ty_1,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipResourceDesc__bindgen_ty_1__bindgen_ty_1 {
-    #[doc = " &lt; HIP array"]
+    #[doc = " HIP array"]
     pub array: hipArray_t,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipResourceDesc__bindgen_ty_1__bindgen_ty_2 {
-    #[doc = " &lt; HIP mipmapped array"]
+    #[doc = " HIP mipmapped array"]
     pub mipmap: hipMipmappedArray_t,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipResourceDesc__bindgen_ty_1__bindgen_ty_3 {
-    #[doc = " &lt; Device pointer"]
+    #[doc = " Device pointer"]
     pub devPtr: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Channel format description"]
+    #[doc = " Channel format description"]
     pub desc: hipChannelFormatDesc,
-    #[doc = " &lt; Size in bytes"]
+    #[doc = " Size in bytes"]
     pub sizeInBytes: usize,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipResourceDesc__bindgen_ty_1__bindgen_ty_4 {
-    #[doc = " &lt; Device pointer"]
+    #[doc = " Device pointer"]
     pub devPtr: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Channel format description"]
+    #[doc = " Channel format description"]
     pub desc: hipChannelFormatDesc,
-    #[doc = " &lt; Width of the array in elements"]
+    #[doc = " Width of the array in elements"]
     pub width: usize,
-    #[doc = " &lt; Height of the array in elements"]
+    #[doc = " Height of the array in elements"]
     pub height: usize,
-    #[doc = " &lt; Pitch between two rows in bytes"]
+    #[doc = " Pitch between two rows in bytes"]
     pub pitchInBytes: usize,
 }
 #[doc = " HIP resource view descriptor struct"]
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct HIP_RESOURCE_DESC_st {
-    #[doc = " &lt; Resource type"]
+    #[doc = " Resource type"]
     pub resType: HIPresourcetype,
     pub res: HIP_RESOURCE_DESC_st__bindgen_ty_1,
-    #[doc = " &lt; Flags (must be zero)"]
+    #[doc = " Flags (must be zero)"]
     pub flags: ::std::os::raw::c_uint,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_1 {
-    #[doc = " &lt; HIP array"]
+    #[doc = " HIP array"]
     pub hArray: hipArray_t,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_2 {
-    #[doc = " &lt; HIP mipmapped array"]
+    #[doc = " HIP mipmapped array"]
     pub hMipmappedArray: hipMipmappedArray_t,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_3 {
-    #[doc = " &lt; Device pointer"]
+    #[doc = " Device pointer"]
     pub devPtr: hipDeviceptr_t,
-    #[doc = " &lt; Array format"]
+    #[doc = " Array format"]
     pub format: hipArray_Format,
-    #[doc = " &lt; Channels per array element"]
+    #[doc = " Channels per array element"]
     pub numChannels: ::std::os::raw::c_uint,
-    #[doc = " &lt; Size in bytes"]
+    #[doc = " Size in bytes"]
     pub sizeInBytes: usize,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_4 {
-    #[doc = " &lt; Device pointer"]
+    #[doc = " Device pointer"]
     pub devPtr: hipDeviceptr_t,
-    #[doc = " &lt; Array format"]
+    #[doc = " Array format"]
     pub format: hipArray_Format,
-    #[doc = " &lt; Channels per array element"]
+    #[doc = " Channels per array element"]
     pub numChannels: ::std::os::raw::c_uint,
-    #[doc = " &lt; Width of the array in elements"]
+    #[doc = " Width of the array in elements"]
     pub width: usize,
-    #[doc = " &lt; Height of the array in elements"]
+    #[doc = " Height of the array in elements"]
     pub height: usize,
-    #[doc = " &lt; Pitch between two rows in bytes"]
+    #[doc = " Pitch between two rows in bytes"]
     pub pitchInBytes: usize,
 }
 #[repr(C)]
@@ -697,42 +697,42 @@ pub struct HIP_RESOURCE_DESC_st__bindgen_ty_1__bindgen_ty_5 {
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipResourceViewDesc {
-    #[doc = " &lt; Resource view format"]
+    #[doc = " Resource view format"]
     pub format: hipResourceViewFormat,
-    #[doc = " &lt; Width of the resource view"]
+    #[doc = " Width of the resource view"]
     pub width: usize,
-    #[doc = " &lt; Height of the resource view"]
+    #[doc = " Height of the resource view"]
     pub height: usize,
-    #[doc = " &lt; Depth of the resource view"]
+    #[doc = " Depth of the resource view"]
     pub depth: usize,
-    #[doc = " &lt; First defined mipmap level"]
+    #[doc = " First defined mipmap level"]
     pub firstMipmapLevel: ::std::os::raw::c_uint,
-    #[doc = " &lt; Last defined mipmap level"]
+    #[doc = " Last defined mipmap level"]
     pub lastMipmapLevel: ::std::os::raw::c_uint,
-    #[doc = " &lt; First layer index"]
+    #[doc = " First layer index"]
     pub firstLayer: ::std::os::raw::c_uint,
-    #[doc = " &lt; Last layer index"]
+    #[doc = " Last layer index"]
     pub lastLayer: ::std::os::raw::c_uint,
 }
 #[doc = " Resource view descriptor"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_RESOURCE_VIEW_DESC_st {
-    #[doc = " &lt; Resource view format"]
+    #[doc = " Resource view format"]
     pub format: HIPresourceViewFormat,
-    #[doc = " &lt; Width of the resource view"]
+    #[doc = " Width of the resource view"]
     pub width: usize,
-    #[doc = " &lt; Height of the resource view"]
+    #[doc = " Height of the resource view"]
     pub height: usize,
-    #[doc = " &lt; Depth of the resource view"]
+    #[doc = " Depth of the resource view"]
     pub depth: usize,
-    #[doc = " &lt; First defined mipmap level"]
+    #[doc = " First defined mipmap level"]
     pub firstMipmapLevel: ::std::os::raw::c_uint,
-    #[doc = " &lt; Last defined mipmap level"]
+    #[doc = " Last defined mipmap level"]
     pub lastMipmapLevel: ::std::os::raw::c_uint,
-    #[doc = " &lt; First layer index"]
+    #[doc = " First layer index"]
     pub firstLayer: ::std::os::raw::c_uint,
-    #[doc = " &lt; Last layer index"]
+    #[doc = " Last layer index"]
     pub lastLayer: ::std::os::raw::c_uint,
     pub reserved: [::std::os::raw::c_uint; 16usize],
 }
@@ -743,13 +743,13 @@ pub struct hipMemcpyKind(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipPitchedPtr {
-    #[doc = " &lt; Pointer to the allocated memory"]
+    #[doc = " Pointer to the allocated memory"]
     pub ptr: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Pitch in bytes"]
+    #[doc = " Pitch in bytes"]
     pub pitch: usize,
-    #[doc = " &lt; Logical size of the first dimension of allocation in elements"]
+    #[doc = " Logical size of the first dimension of allocation in elements"]
     pub xsize: usize,
-    #[doc = " &lt; Logical size of the second dimension of allocation in elements"]
+    #[doc = " Logical size of the second dimension of allocation in elements"]
     pub ysize: usize,
 }
 #[doc = " HIP extent"]
@@ -764,83 +764,83 @@ pub struct hipExtent {
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipPos {
-    #[doc = " &lt; X coordinate"]
+    #[doc = " X coordinate"]
     pub x: usize,
-    #[doc = " &lt; Y coordinate"]
+    #[doc = " Y coordinate"]
     pub y: usize,
-    #[doc = " &lt; Z coordinate"]
+    #[doc = " Z coordinate"]
     pub z: usize,
 }
 #[doc = " HIP 3D memory copy parameters"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemcpy3DParms {
-    #[doc = " &lt; Source array"]
+    #[doc = " Source array"]
     pub srcArray: hipArray_t,
-    #[doc = " &lt; Source position"]
+    #[doc = " Source position"]
     pub srcPos: hipPos,
-    #[doc = " &lt; Source pointer"]
+    #[doc = " Source pointer"]
     pub srcPtr: hipPitchedPtr,
-    #[doc = " &lt; Destination array"]
+    #[doc = " Destination array"]
     pub dstArray: hipArray_t,
-    #[doc = " &lt; Destination position"]
+    #[doc = " Destination position"]
     pub dstPos: hipPos,
-    #[doc = " &lt; Destination pointer"]
+    #[doc = " Destination pointer"]
     pub dstPtr: hipPitchedPtr,
-    #[doc = " &lt; Extent of 3D memory copy"]
+    #[doc = " Extent of 3D memory copy"]
     pub extent: hipExtent,
-    #[doc = " &lt; Kind of 3D memory copy"]
+    #[doc = " Kind of 3D memory copy"]
     pub kind: hipMemcpyKind,
 }
 #[doc = " HIP 3D memory copy"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_MEMCPY3D {
-    #[doc = " &lt; Source X in bytes"]
+    #[doc = " Source X in bytes"]
     pub srcXInBytes: usize,
-    #[doc = " &lt; Source Y"]
+    #[doc = " Source Y"]
     pub srcY: usize,
-    #[doc = " &lt; Source Z"]
+    #[doc = " Source Z"]
     pub srcZ: usize,
-    #[doc = " &lt; Source LOD"]
+    #[doc = " Source LOD"]
     pub srcLOD: usize,
-    #[doc = " &lt; Source memory type"]
+    #[doc = " Source memory type"]
     pub srcMemoryType: hipMemoryType,
-    #[doc = " &lt; Source host pointer"]
+    #[doc = " Source host pointer"]
     pub srcHost: *const ::std::os::raw::c_void,
-    #[doc = " &lt; Source device"]
+    #[doc = " Source device"]
     pub srcDevice: hipDeviceptr_t,
-    #[doc = " &lt; Source array"]
+    #[doc = " Source array"]
     pub srcArray: hipArray_t,
-    #[doc = " &lt; Source pitch"]
+    #[doc = " Source pitch"]
     pub srcPitch: usize,
-    #[doc = " &lt; Source height"]
+    #[doc = " Source height"]
     pub srcHeight: usize,
-    #[doc = " &lt; Destination X in bytes"]
+    #[doc = " Destination X in bytes"]
     pub dstXInBytes: usize,
-    #[doc = " &lt; Destination Y"]
+    #[doc = " Destination Y"]
     pub dstY: usize,
-    #[doc = " &lt; Destination Z"]
+    #[doc = " Destination Z"]
     pub dstZ: usize,
-    #[doc = " &lt; Destination LOD"]
+    #[doc = " Destination LOD"]
     pub dstLOD: usize,
-    #[doc = " &lt; Destination memory type"]
+    #[doc = " Destination memory type"]
     pub dstMemoryType: hipMemoryType,
-    #[doc = " &lt; Destination host pointer"]
+    #[doc = " Destination host pointer"]
     pub dstHost: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Destination device"]
+    #[doc = " Destination device"]
     pub dstDevice: hipDeviceptr_t,
-    #[doc = " &lt; Destination array"]
+    #[doc = " Destination array"]
     pub dstArray: hipArray_t,
-    #[doc = " &lt; Destination pitch"]
+    #[doc = " Destination pitch"]
     pub dstPitch: usize,
-    #[doc = " &lt; Destination height"]
+    #[doc = " Destination height"]
     pub dstHeight: usize,
-    #[doc = " &lt; Width in bytes of 3D memory copy"]
+    #[doc = " Width in bytes of 3D memory copy"]
     pub WidthInBytes: usize,
-    #[doc = " &lt; Height in bytes of 3D memory copy"]
+    #[doc = " Height in bytes of 3D memory copy"]
     pub Height: usize,
-    #[doc = " &lt; Depth in bytes of 3D memory copy"]
+    #[doc = " Depth in bytes of 3D memory copy"]
     pub Depth: usize,
 }
 #[repr(transparent)]
@@ -1011,7 +1011,7 @@ pub struct hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t {
     pub __bindgen_anon_1:
         hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t__bindgen_ty_1,
     pub flags: ::std::os::raw::c_uint,
-    #[doc = " &lt; Not valid for AMD backend. Initial value is unimportant"]
+    #[doc = " Not valid for AMD backend. Initial value is unimportant"]
     pub alias: hipDeviceptr_t,
 }
 #[repr(C)]
@@ -1022,7 +1022,7 @@ pub struct hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t {
     pub __bindgen_anon_1:
         hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t__bindgen_ty_1,
     pub flags: ::std::os::raw::c_uint,
-    #[doc = " &lt; Not valid for AMD backend. Initial value is unimportant"]
+    #[doc = " Not valid for AMD backend. Initial value is unimportant"]
     pub alias: hipDeviceptr_t,
 }
 #[repr(C)]
@@ -1097,9 +1097,9 @@ pub struct hipMemLocationType(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemLocation {
-    #[doc = " &lt; Specifies the location type, which describes the meaning of id"]
+    #[doc = " Specifies the location type, which describes the meaning of id"]
     pub type_: hipMemLocationType,
-    #[doc = " &lt; Identifier for the provided location type hipMemLocationType"]
+    #[doc = " Identifier for the provided location type hipMemLocationType"]
     pub id: ::std::os::raw::c_int,
 }
 #[doc = " Specifies the memory protection flags for mapping"]
@@ -1110,9 +1110,9 @@ pub struct hipMemAccessFlags(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemAccessDesc {
-    #[doc = " &lt; Location on which the accessibility has to change"]
+    #[doc = " Location on which the accessibility has to change"]
     pub location: hipMemLocation,
-    #[doc = " &lt; Accessibility flags to set"]
+    #[doc = " Accessibility flags to set"]
     pub flags: hipMemAccessFlags,
 }
 #[doc = " Defines the allocation types"]
@@ -1127,17 +1127,17 @@ pub struct hipMemAllocationHandleType(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemPoolProps {
-    #[doc = " &lt; Allocation type. Currently must be specified as hipMemAllocationTypePinned"]
+    #[doc = " Allocation type. Currently must be specified as hipMemAllocationTypePinned"]
     pub allocType: hipMemAllocationType,
-    #[doc = " &lt; Handle types that will be supported by allocations from the pool"]
+    #[doc = " Handle types that will be supported by allocations from the pool"]
     pub handleTypes: hipMemAllocationHandleType,
-    #[doc = " &lt; Location where allocations should reside"]
+    #[doc = " Location where allocations should reside"]
     pub location: hipMemLocation,
     #[doc = " Windows-specific LPSECURITYATTRIBUTES required when hipMemHandleTypeWin32 is specified"]
     pub win32SecurityAttributes: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Maximum pool size. When set to 0, defaults to a system dependent value"]
+    #[doc = " Maximum pool size. When set to 0, defaults to a system dependent value"]
     pub maxSize: usize,
-    #[doc = " &lt; Reserved for future use, must be 0"]
+    #[doc = " Reserved for future use, must be 0"]
     pub reserved: [::std::os::raw::c_uchar; 56usize],
 }
 #[doc = " Opaque data structure for exporting a pool allocation"]
@@ -1162,53 +1162,53 @@ pub struct hipSharedMemConfig(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct dim3 {
-    #[doc = " &lt; x"]
+    #[doc = " x"]
     pub x: u32,
-    #[doc = " &lt; y"]
+    #[doc = " y"]
     pub y: u32,
-    #[doc = " &lt; z"]
+    #[doc = " z"]
     pub z: u32,
 }
 #[doc = " struct hipLaunchParams_t"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipLaunchParams_t {
-    #[doc = " &lt; Device function symbol"]
+    #[doc = " Device function symbol"]
     pub func: *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Grid dimensions"]
+    #[doc = " Grid dimensions"]
     pub gridDim: dim3,
-    #[doc = " &lt; Block dimensions"]
+    #[doc = " Block dimensions"]
     pub blockDim: dim3,
-    #[doc = " &lt; Arguments"]
+    #[doc = " Arguments"]
     pub args: *mut *mut ::std::os::raw::c_void,
-    #[doc = " &lt; Shared memory"]
+    #[doc = " Shared memory"]
     pub sharedMem: usize,
-    #[doc = " &lt; Stream identifier"]
+    #[doc = " Stream identifier"]
     pub stream: hipStream_t,
 }
 #[doc = " struct hipFunctionLaunchParams_t"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipFunctionLaunchParams_t {
-    #[doc = " &lt; Kernel to launch"]
+    #[doc = " Kernel to launch"]
     pub function: hipFunction_t,
-    #[doc = " &lt; Width(X) of grid in blocks"]
+    #[doc = " Width(X) of grid in blocks"]
     pub gridDimX: ::std::os::raw::c_uint,
-    #[doc = " &lt; Height(Y) of grid in blocks"]
+    #[doc = " Height(Y) of grid in blocks"]
     pub gridDimY: ::std::os::raw::c_uint,
-    #[doc = " &lt; Depth(Z) of grid in blocks"]
+    #[doc = " Depth(Z) of grid in blocks"]
     pub gridDimZ: ::std::os::raw::c_uint,
-    #[doc = " &lt; X dimension of each thread block"]
+    #[doc = " X dimension of each thread block"]
     pub blockDimX: ::std::os::raw::c_uint,
-    #[doc = " &lt; Y dimension of each thread block"]
+    #[doc = " Y dimension of each thread block"]
     pub blockDimY: ::std::os::raw::c_uint,
-    #[doc = " &lt; Z dimension of each thread block"]
+    #[doc = " Z dimension of each thread block"]
     pub blockDimZ: ::std::os::raw::c_uint,
-    #[doc = " &lt; Shared memory"]
+    #[doc = " Shared memory"]
     pub sharedMemBytes: ::std::os::raw::c_uint,
-    #[doc = " &lt; Stream identifier"]
+    #[doc = " Stream identifier"]
     pub hStream: hipStream_t,
-    #[doc = " &lt; Kernel parameters"]
+    #[doc = " Kernel parameters"]
     pub kernelParams: *mut *mut ::std::os::raw::c_void,
 }
 #[repr(transparent)]
@@ -1377,17 +1377,17 @@ pub struct hipMemsetParams {
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemAllocNodeParams {
-    #[doc = " &lt; Pool properties, which contain where"]
-    #[doc = " &lt; the location should reside"]
+    #[doc = " Pool properties, which contain where"]
+    #[doc = " the location should reside"]
     pub poolProps: hipMemPoolProps,
-    #[doc = " &lt; The number of memory access descriptors."]
+    #[doc = " The number of memory access descriptors."]
     pub accessDescs: *const hipMemAccessDesc,
-    #[doc = " &lt; The number of access descriptors."]
-    #[doc = " &lt; Must not be bigger than the number of GPUs"]
+    #[doc = " The number of access descriptors."]
+    #[doc = " Must not be bigger than the number of GPUs"]
     pub accessDescCount: usize,
-    #[doc = " &lt; The size of the requested allocation in bytes"]
+    #[doc = " The size of the requested allocation in bytes"]
     pub bytesize: usize,
-    #[doc = " &lt; Returned device address of the allocation"]
+    #[doc = " Returned device address of the allocation"]
     pub dptr: *mut ::std::os::raw::c_void,
 }
 #[repr(transparent)]
@@ -1410,17 +1410,17 @@ pub struct hipLaunchAttributeID(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct HIP_MEMSET_NODE_PARAMS {
-    #[doc = " &lt; Destination pointer on device"]
+    #[doc = " Destination pointer on device"]
     pub dst: hipDeviceptr_t,
-    #[doc = " &lt; Destination device pointer pitch. Unused if height equals 1"]
+    #[doc = " Destination device pointer pitch. Unused if height equals 1"]
     pub pitch: usize,
-    #[doc = " &lt; Value of memset to be set"]
+    #[doc = " Value of memset to be set"]
     pub value: ::std::os::raw::c_uint,
-    #[doc = " &lt; Element in bytes. Must be 1, 2, or 4."]
+    #[doc = " Element in bytes. Must be 1, 2, or 4."]
     pub elementSize: ::std::os::raw::c_uint,
-    #[doc = " &lt; Width of a row"]
+    #[doc = " Width of a row"]
     pub width: usize,
-    #[doc = " &lt; Number of rows"]
+    #[doc = " Number of rows"]
     pub height: usize,
 }
 #[doc = " Graph execution update result"]
@@ -1459,38 +1459,38 @@ pub struct hipGraphInstantiateResult(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipGraphInstantiateParams {
-    #[doc = " &lt; The node which caused instantiation to fail, if any"]
+    #[doc = " The node which caused instantiation to fail, if any"]
     pub errNode_out: hipGraphNode_t,
-    #[doc = " &lt; Instantiation flags"]
+    #[doc = " Instantiation flags"]
     pub flags: ::std::os::raw::c_ulonglong,
-    #[doc = " &lt; Whether instantiation was successful."]
+    #[doc = " Whether instantiation was successful."]
     #[doc = " If it failed, the reason why"]
     pub result_out: hipGraphInstantiateResult,
-    #[doc = " &lt; Upload stream"]
+    #[doc = " Upload stream"]
     pub uploadStream: hipStream_t,
 }
 #[doc = " Memory allocation properties"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemAllocationProp {
-    #[doc = " &lt; Memory allocation type"]
+    #[doc = " Memory allocation type"]
     pub type_: hipMemAllocationType,
-    #[doc = " &lt; Requested handle type"]
+    #[doc = " Requested handle type"]
     pub requestedHandleType: hipMemAllocationHandleType,
-    #[doc = " &lt; Memory location"]
+    #[doc = " Memory location"]
     pub location: hipMemLocation,
-    #[doc = " &lt; Metadata for Win32 handles"]
+    #[doc = " Metadata for Win32 handles"]
     pub win32HandleMetaData: *mut ::std::os::raw::c_void,
     pub allocFlags: hipMemAllocationProp__bindgen_ty_1,
 }
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemAllocationProp__bindgen_ty_1 {
-    #[doc = " &lt; Compression type"]
+    #[doc = " Compression type"]
     pub compressionType: ::std::os::raw::c_uchar,
-    #[doc = " &lt; RDMA capable"]
+    #[doc = " RDMA capable"]
     pub gpuDirectRDMACapable: ::std::os::raw::c_uchar,
-    #[doc = " &lt; Usage"]
+    #[doc = " Usage"]
     pub usage: ::std::os::raw::c_ushort,
 }
 #[doc = " External semaphore signal node parameters"]
@@ -1534,94 +1534,94 @@ pub struct hipArraySparseSubresourceType(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct hipArrayMapInfo {
-    #[doc = " &lt; Resource type"]
+    #[doc = " Resource type"]
     pub resourceType: hipResourceType,
     pub resource: hipArrayMapInfo__bindgen_ty_1,
-    #[doc = " &lt; Sparse subresource type"]
+    #[doc = " Sparse subresource type"]
     pub subresourceType: hipArraySparseSubresourceType,
     pub subresource: hipArrayMapInfo__bindgen_ty_2,
-    #[doc = " &lt; Memory operation type"]
+    #[doc = " Memory operation type"]
     pub memOperationType: hipMemOperationType,
-    #[doc = " &lt; Memory handle type"]
+    #[doc = " Memory handle type"]
     pub memHandleType: hipMemHandleType,
     pub memHandle: hipArrayMapInfo__bindgen_ty_3,
-    #[doc = " &lt; Offset within the memory"]
+    #[doc = " Offset within the memory"]
     pub offset: ::std::os::raw::c_ulonglong,
-    #[doc = " &lt; Device ordinal bit mask"]
+    #[doc = " Device ordinal bit mask"]
     pub deviceBitMask: ::std::os::raw::c_uint,
-    #[doc = " &lt; flags for future use, must be zero now."]
+    #[doc = " flags for future use, must be zero now."]
     pub flags: ::std::os::raw::c_uint,
-    #[doc = " &lt; Reserved for future use, must be zero now."]
+    #[doc = " Reserved for future use, must be zero now."]
     pub reserved: [::std::os::raw::c_uint; 2usize],
 }
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipArrayMapInfo__bindgen_ty_2__bindgen_ty_1 {
-    #[doc = " &lt; For mipmapped arrays must be a valid mipmap level. For arrays must be zero"]
+    #[doc = " For mipmapped arrays must be a valid mipmap level. For arrays must be zero"]
     pub level: ::std::os::raw::c_uint,
-    #[doc = " &lt; For layered arrays must be a valid layer index. Otherwise, must be zero"]
+    #[doc = " For layered arrays must be a valid layer index. Otherwise, must be zero"]
     pub layer: ::std::os::raw::c_uint,
-    #[doc = " &lt; X offset in elements"]
+    #[doc = " X offset in elements"]
     pub offsetX: ::std::os::raw::c_uint,
-    #[doc = " &lt; Y offset in elements"]
+    #[doc = " Y offset in elements"]
     pub offsetY: ::std::os::raw::c_uint,
-    #[doc = " &lt; Z offset in elements"]
+    #[doc = " Z offset in elements"]
     pub offsetZ: ::std::os::raw::c_uint,
-    #[doc = " &lt; Width in elements"]
+    #[doc = " Width in elements"]
     pub extentWidth: ::std::os::raw::c_uint,
-    #[doc = " &lt; Height in elements"]
+    #[doc = " Height in elements"]
     pub extentHeight: ::std::os::raw::c_uint,
-    #[doc = " &lt; Depth in elements"]
+    #[doc = " Depth in elements"]
     pub extentDepth: ::std::os::raw::c_uint,
 }
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipArrayMapInfo__bindgen_ty_2__bindgen_ty_2 {
-    #[doc = " &lt; For layered arrays must be a valid layer index. Otherwise, must be zero"]
+    #[doc = " For layered arrays must be a valid layer index. Otherwise, must be zero"]
     pub layer: ::std::os::raw::c_uint,
-    #[doc = " &lt; Offset within mip tail"]
+    #[doc = " Offset within mip tail"]
     pub offset: ::std::os::raw::c_ulonglong,
-    #[doc = " &lt; Extent in bytes"]
+    #[doc = " Extent in bytes"]
     pub size: ::std::os::raw::c_ulonglong,
 }
 #[doc = " Memcpy node params"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemcpyNodeParams {
-    #[doc = " &lt; Must be zero."]
+    #[doc = " Must be zero."]
     pub flags: ::std::os::raw::c_int,
-    #[doc = " &lt; Must be zero."]
+    #[doc = " Must be zero."]
     pub reserved: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Params set for the memory copy."]
+    #[doc = " Params set for the memory copy."]
     pub copyParams: hipMemcpy3DParms,
 }
 #[doc = " Child graph node params"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipChildGraphNodeParams {
-    #[doc = " &lt; Either the child graph to clone into the node, or"]
-    #[doc = " &lt; a handle to the graph possesed by the node used during query"]
+    #[doc = " Either the child graph to clone into the node, or"]
+    #[doc = " a handle to the graph possesed by the node used during query"]
     pub graph: hipGraph_t,
 }
 #[doc = " Event record node params"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipEventWaitNodeParams {
-    #[doc = " &lt; Event to wait on"]
+    #[doc = " Event to wait on"]
     pub event: hipEvent_t,
 }
 #[doc = " Event record node params"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipEventRecordNodeParams {
-    #[doc = " &lt; The event to be recorded when node executes"]
+    #[doc = " The event to be recorded when node executes"]
     pub event: hipEvent_t,
 }
 #[doc = " Memory free node params"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipMemFreeNodeParams {
-    #[doc = " &lt; the pointer to be freed"]
+    #[doc = " the pointer to be freed"]
     pub dptr: *mut ::std::os::raw::c_void,
 }
 #[doc = " Params for different graph nodes"]
@@ -1639,19 +1639,19 @@ pub struct hipGraphDependencyType(pub ::std::os::raw::c_uint);
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipGraphEdgeData {
-    #[doc = " &lt; This indicates when the dependency is triggered from the upstream node on the"]
-    #[doc = " &lt; edge. The meaning is specfic to the node type. A value of 0 in all cases"]
-    #[doc = " &lt; means full completion of the upstream node, with memory visibility to the"]
-    #[doc = " &lt; downstream node or portion thereof (indicated by to_port). Only kernel nodes"]
-    #[doc = " &lt; define non-zero ports. A kernel node can use the following output port types:"]
-    #[doc = " &lt; hipGraphKernelNodePortDefault, hipGraphKernelNodePortProgrammatic, or"]
-    #[doc = " &lt; hipGraphKernelNodePortLaunchCompletion."]
+    #[doc = " This indicates when the dependency is triggered from the upstream node on the"]
+    #[doc = " edge. The meaning is specfic to the node type. A value of 0 in all cases"]
+    #[doc = " means full completion of the upstream node, with memory visibility to the"]
+    #[doc = " downstream node or portion thereof (indicated by to_port). Only kernel nodes"]
+    #[doc = " define non-zero ports. A kernel node can use the following output port types:"]
+    #[doc = " hipGraphKernelNodePortDefault, hipGraphKernelNodePortProgrammatic, or"]
+    #[doc = " hipGraphKernelNodePortLaunchCompletion."]
     pub from_port: ::std::os::raw::c_uchar,
-    #[doc = " &lt; These bytes are unused and must be zeroed"]
+    #[doc = " These bytes are unused and must be zeroed"]
     pub reserved: [::std::os::raw::c_uchar; 5usize],
-    #[doc = " &lt; Currently no node types define non-zero ports. This field must be set to zero."]
+    #[doc = " Currently no node types define non-zero ports. This field must be set to zero."]
     pub to_port: ::std::os::raw::c_uchar,
-    #[doc = " &lt; This should be populated with a value from hipGraphDependencyType"]
+    #[doc = " This should be populated with a value from hipGraphDependencyType"]
     pub type_: ::std::os::raw::c_uchar,
 }
 #[doc = " /"]
@@ -1674,131 +1674,131 @@ pub struct _hiprtcProgram {
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipDeviceProp_tR0000 {
-    #[doc = " &lt; Device name."]
+    #[doc = " Device name."]
     pub name: [::std::os::raw::c_char; 256usize],
-    #[doc = " &lt; Size of global memory region (in bytes)."]
+    #[doc = " Size of global memory region (in bytes)."]
     pub totalGlobalMem: usize,
-    #[doc = " &lt; Size of shared memory region (in bytes)."]
+    #[doc = " Size of shared memory region (in bytes)."]
     pub sharedMemPerBlock: usize,
-    #[doc = " &lt; Registers per block."]
+    #[doc = " Registers per block."]
     pub regsPerBlock: ::std::os::raw::c_int,
-    #[doc = " &lt; Warp size."]
+    #[doc = " Warp size."]
     pub warpSize: ::std::os::raw::c_int,
-    #[doc = " &lt; Max work items per work group or workgroup max size."]
+    #[doc = " Max work items per work group or workgroup max size."]
     pub maxThreadsPerBlock: ::std::os::raw::c_int,
-    #[doc = " &lt; Max number of threads in each dimension (XYZ) of a block."]
+    #[doc = " Max number of threads in each dimension (XYZ) of a block."]
     pub maxThreadsDim: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Max grid dimensions (XYZ)."]
+    #[doc = " Max grid dimensions (XYZ)."]
     pub maxGridSize: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Max clock frequency of the multiProcessors in khz."]
+    #[doc = " Max clock frequency of the multiProcessors in khz."]
     pub clockRate: ::std::os::raw::c_int,
-    #[doc = " &lt; Max global memory clock frequency in khz."]
+    #[doc = " Max global memory clock frequency in khz."]
     pub memoryClockRate: ::std::os::raw::c_int,
-    #[doc = " &lt; Global memory bus width in bits."]
+    #[doc = " Global memory bus width in bits."]
     pub memoryBusWidth: ::std::os::raw::c_int,
-    #[doc = " &lt; Size of shared memory region (in bytes)."]
+    #[doc = " Size of shared memory region (in bytes)."]
     pub totalConstMem: usize,
-    #[doc = " &lt; Major compute capability.  On HCC, this is an approximation and features may"]
-    #[doc = " &lt; differ from CUDA CC.  See the arch feature flags for portable ways to query"]
-    #[doc = " &lt; feature caps."]
+    #[doc = " Major compute capability.  On HCC, this is an approximation and features may"]
+    #[doc = " differ from CUDA CC.  See the arch feature flags for portable ways to query"]
+    #[doc = " feature caps."]
     pub major: ::std::os::raw::c_int,
-    #[doc = " &lt; Minor compute capability.  On HCC, this is an approximation and features may"]
-    #[doc = " &lt; differ from CUDA CC.  See the arch feature flags for portable ways to query"]
-    #[doc = " &lt; feature caps."]
+    #[doc = " Minor compute capability.  On HCC, this is an approximation and features may"]
+    #[doc = " differ from CUDA CC.  See the arch feature flags for portable ways to query"]
+    #[doc = " feature caps."]
     pub minor: ::std::os::raw::c_int,
-    #[doc = " &lt; Number of multi-processors (compute units)."]
+    #[doc = " Number of multi-processors (compute units)."]
     pub multiProcessorCount: ::std::os::raw::c_int,
-    #[doc = " &lt; L2 cache size."]
+    #[doc = " L2 cache size."]
     pub l2CacheSize: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum resident threads per multi-processor."]
+    #[doc = " Maximum resident threads per multi-processor."]
     pub maxThreadsPerMultiProcessor: ::std::os::raw::c_int,
-    #[doc = " &lt; Compute mode."]
+    #[doc = " Compute mode."]
     pub computeMode: ::std::os::raw::c_int,
-    #[doc = " &lt; Frequency in khz of the timer used by the device-side \"clock*\""]
-    #[doc = " &lt; instructions.  New for HIP."]
+    #[doc = " Frequency in khz of the timer used by the device-side \"clock*\""]
+    #[doc = " instructions.  New for HIP."]
     pub clockInstructionRate: ::std::os::raw::c_int,
-    #[doc = " &lt; Architectural feature flags.  New for HIP."]
+    #[doc = " Architectural feature flags.  New for HIP."]
     pub arch: hipDeviceArch_t,
-    #[doc = " &lt; Device can possibly execute multiple kernels concurrently."]
+    #[doc = " Device can possibly execute multiple kernels concurrently."]
     pub concurrentKernels: ::std::os::raw::c_int,
-    #[doc = " &lt; PCI Domain ID"]
+    #[doc = " PCI Domain ID"]
     pub pciDomainID: ::std::os::raw::c_int,
-    #[doc = " &lt; PCI Bus ID."]
+    #[doc = " PCI Bus ID."]
     pub pciBusID: ::std::os::raw::c_int,
-    #[doc = " &lt; PCI Device ID."]
+    #[doc = " PCI Device ID."]
     pub pciDeviceID: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum Shared Memory Per Multiprocessor."]
+    #[doc = " Maximum Shared Memory Per Multiprocessor."]
     pub maxSharedMemoryPerMultiProcessor: usize,
-    #[doc = " &lt; 1 if device is on a multi-GPU board, 0 if not."]
+    #[doc = " 1 if device is on a multi-GPU board, 0 if not."]
     pub isMultiGpuBoard: ::std::os::raw::c_int,
-    #[doc = " &lt; Check whether HIP can map host memory"]
+    #[doc = " Check whether HIP can map host memory"]
     pub canMapHostMemory: ::std::os::raw::c_int,
-    #[doc = " &lt; DEPRECATED: use gcnArchName instead"]
+    #[doc = " DEPRECATED: use gcnArchName instead"]
     pub gcnArch: ::std::os::raw::c_int,
-    #[doc = " &lt; AMD GCN Arch Name."]
+    #[doc = " AMD GCN Arch Name."]
     pub gcnArchName: [::std::os::raw::c_char; 256usize],
-    #[doc = " &lt; APU vs dGPU"]
+    #[doc = " APU vs dGPU"]
     pub integrated: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch"]
+    #[doc = " HIP device supports cooperative launch"]
     pub cooperativeLaunch: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on multiple"]
-    #[doc = " &lt; devices"]
+    #[doc = " HIP device supports cooperative launch on multiple"]
+    #[doc = " devices"]
     pub cooperativeMultiDeviceLaunch: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum size for 1D textures bound to linear memory"]
+    #[doc = " Maximum size for 1D textures bound to linear memory"]
     pub maxTexture1DLinear: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum number of elements in 1D images"]
+    #[doc = " Maximum number of elements in 1D images"]
     pub maxTexture1D: ::std::os::raw::c_int,
-    #[doc = " &lt; Maximum dimensions (width, height) of 2D images, in image elements"]
+    #[doc = " Maximum dimensions (width, height) of 2D images, in image elements"]
     pub maxTexture2D: [::std::os::raw::c_int; 2usize],
-    #[doc = " &lt; Maximum dimensions (width, height, depth) of 3D images, in image"]
-    #[doc = " &lt; elements"]
+    #[doc = " Maximum dimensions (width, height, depth) of 3D images, in image"]
+    #[doc = " elements"]
     pub maxTexture3D: [::std::os::raw::c_int; 3usize],
-    #[doc = " &lt; Addres of HDP_MEM_COHERENCY_FLUSH_CNTL register"]
+    #[doc = " Addres of HDP_MEM_COHERENCY_FLUSH_CNTL register"]
     pub hdpMemFlushCntl: *mut ::std::os::raw::c_uint,
-    #[doc = " &lt; Addres of HDP_REG_COHERENCY_FLUSH_CNTL register"]
+    #[doc = " Addres of HDP_REG_COHERENCY_FLUSH_CNTL register"]
     pub hdpRegFlushCntl: *mut ::std::os::raw::c_uint,
-    #[doc = " &lt; Maximum pitch in bytes allowed by memory copies"]
+    #[doc = " Maximum pitch in bytes allowed by memory copies"]
     pub memPitch: usize,
-    #[doc = " &lt; Alignment requirement for textures"]
+    #[doc = " Alignment requirement for textures"]
     pub textureAlignment: usize,
-    #[doc = " &lt; Pitch alignment requirement for texture references bound to"]
-    #[doc = " &lt; pitched memory"]
+    #[doc = " Pitch alignment requirement for texture references bound to"]
+    #[doc = " pitched memory"]
     pub texturePitchAlignment: usize,
-    #[doc = " &lt; Run time limit for kernels executed on the device"]
+    #[doc = " Run time limit for kernels executed on the device"]
     pub kernelExecTimeoutEnabled: ::std::os::raw::c_int,
-    #[doc = " &lt; Device has ECC support enabled"]
+    #[doc = " Device has ECC support enabled"]
     pub ECCEnabled: ::std::os::raw::c_int,
-    #[doc = " &lt; 1:If device is Tesla device using TCC driver, else 0"]
+    #[doc = " 1:If device is Tesla device using TCC driver, else 0"]
     pub tccDriver: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedFunc: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedGridDim: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedBlockDim: ::std::os::raw::c_int,
-    #[doc = " &lt; HIP device supports cooperative launch on"]
-    #[doc = " &lt; multiple"]
+    #[doc = " HIP device supports cooperative launch on"]
+    #[doc = " multiple"]
     pub cooperativeMultiDeviceUnmatchedSharedMem: ::std::os::raw::c_int,
-    #[doc = " &lt; 1: if it is a large PCI bar device, else 0"]
+    #[doc = " 1: if it is a large PCI bar device, else 0"]
     pub isLargeBar: ::std::os::raw::c_int,
-    #[doc = " &lt; Revision of the GPU in this device"]
+    #[doc = " Revision of the GPU in this device"]
     pub asicRevision: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports allocating managed memory on this system"]
+    #[doc = " Device supports allocating managed memory on this system"]
     pub managedMemory: ::std::os::raw::c_int,
-    #[doc = " &lt; Host can directly access managed memory on the device"]
-    #[doc = " &lt; without migration"]
+    #[doc = " Host can directly access managed memory on the device"]
+    #[doc = " without migration"]
     pub directManagedMemAccessFromHost: ::std::os::raw::c_int,
-    #[doc = " &lt; Device can coherently access managed memory concurrently with"]
-    #[doc = " &lt; the CPU"]
+    #[doc = " Device can coherently access managed memory concurrently with"]
+    #[doc = " the CPU"]
     pub concurrentManagedAccess: ::std::os::raw::c_int,
-    #[doc = " &lt; Device supports coherently accessing pageable memory"]
-    #[doc = " &lt; without calling hipHostRegister on it"]
+    #[doc = " Device supports coherently accessing pageable memory"]
+    #[doc = " without calling hipHostRegister on it"]
     pub pageableMemoryAccess: ::std::os::raw::c_int,
-    #[doc = " &lt; Device accesses pageable memory via the host's"]
-    #[doc = " &lt; page tables"]
+    #[doc = " Device accesses pageable memory via the host's"]
+    #[doc = " page tables"]
     pub pageableMemoryAccessUsesHostPageTables: ::std::os::raw::c_int,
 }
 #[repr(transparent)]
@@ -3812,9 +3812,9 @@ pub union hipStreamBatchMemOpParams_union {
     pub operation: hipStreamBatchMemOpType,
     pub waitValue: hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t,
     pub writeValue: hipStreamBatchMemOpParams_union_hipStreamMemOpWriteValueParams_t,
-    #[doc = " &lt; Currently not supported on AMD"]
+    #[doc = " Currently not supported on AMD"]
     pub flushRemoteWrites: hipStreamBatchMemOpParams_union_hipStreamMemOpFlushRemoteWritesParams_t,
-    #[doc = " &lt; Currently not supported on AMD"]
+    #[doc = " Currently not supported on AMD"]
     pub memoryBarrier: hipStreamBatchMemOpParams_union_hipStreamMemOpMemoryBarrierParams_t,
     pub pad: [u64; 6usize],
 }
@@ -3860,12 +3860,12 @@ pub union hipExternalSemaphoreWaitParams_st__bindgen_ty_1__bindgen_ty_2 {
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub union hipLaunchAttributeValue {
-    #[doc = " &lt; Value of launch attribute::"]
+    #[doc = " Value of launch attribute::"]
     #[doc = " hipLaunchAttributePolicyWindow."]
     pub accessPolicyWindow: hipAccessPolicyWindow,
-    #[doc = " &lt; Value of launch attribute ::hipLaunchAttributeCooperative"]
+    #[doc = " Value of launch attribute ::hipLaunchAttributeCooperative"]
     pub cooperative: ::std::os::raw::c_int,
-    #[doc = " &lt; Value of launch attribute :: hipLaunchAttributePriority. Execution"]
+    #[doc = " Value of launch attribute :: hipLaunchAttributePriority. Execution"]
     #[doc = " priority of kernel."]
     pub priority: ::std::os::raw::c_int,
 }
@@ -4038,102 +4038,102 @@ where
     }
 }
 impl hipJitOption {
-    #[doc = " &lt; CUDA Only Maximum registers may be used in a thread,"]
-    #[doc = " &lt; passed to compiler"]
+    #[doc = " CUDA Only Maximum registers may be used in a thread,"]
+    #[doc = " passed to compiler"]
     pub const hipJitOptionMaxRegisters: hipJitOption = hipJitOption(0);
-    #[doc = " &lt; CUDA Only Number of thread per block"]
+    #[doc = " CUDA Only Number of thread per block"]
     pub const hipJitOptionThreadsPerBlock: hipJitOption = hipJitOption(1);
-    #[doc = " &lt; CUDA Only Value for total wall clock time"]
+    #[doc = " CUDA Only Value for total wall clock time"]
     pub const hipJitOptionWallTime: hipJitOption = hipJitOption(2);
-    #[doc = " &lt; CUDA Only Pointer to the buffer with logged information"]
+    #[doc = " CUDA Only Pointer to the buffer with logged information"]
     pub const hipJitOptionInfoLogBuffer: hipJitOption = hipJitOption(3);
-    #[doc = " &lt; CUDA Only Size of the buffer in bytes for logged info"]
+    #[doc = " CUDA Only Size of the buffer in bytes for logged info"]
     pub const hipJitOptionInfoLogBufferSizeBytes: hipJitOption = hipJitOption(4);
-    #[doc = " &lt; CUDA Only Pointer to the buffer with logged error(s)"]
+    #[doc = " CUDA Only Pointer to the buffer with logged error(s)"]
     pub const hipJitOptionErrorLogBuffer: hipJitOption = hipJitOption(5);
-    #[doc = " &lt; CUDA Only Size of the buffer in bytes for logged error(s)"]
+    #[doc = " CUDA Only Size of the buffer in bytes for logged error(s)"]
     pub const hipJitOptionErrorLogBufferSizeBytes: hipJitOption = hipJitOption(6);
-    #[doc = " &lt; Value of optimization level for generated codes, acceptable options"]
-    #[doc = " &lt; -O0, -O1, -O2, -O3"]
+    #[doc = " Value of optimization level for generated codes, acceptable options"]
+    #[doc = " -O0, -O1, -O2, -O3"]
     pub const hipJitOptionOptimizationLevel: hipJitOption = hipJitOption(7);
-    #[doc = " &lt; CUDA Only The target context, which is the default"]
+    #[doc = " CUDA Only The target context, which is the default"]
     pub const hipJitOptionTargetFromContext: hipJitOption = hipJitOption(8);
-    #[doc = " &lt; CUDA Only JIT target"]
+    #[doc = " CUDA Only JIT target"]
     pub const hipJitOptionTarget: hipJitOption = hipJitOption(9);
-    #[doc = " &lt; CUDA Only Fallback strategy"]
+    #[doc = " CUDA Only Fallback strategy"]
     pub const hipJitOptionFallbackStrategy: hipJitOption = hipJitOption(10);
-    #[doc = " &lt; CUDA Only Generate debug information"]
+    #[doc = " CUDA Only Generate debug information"]
     pub const hipJitOptionGenerateDebugInfo: hipJitOption = hipJitOption(11);
-    #[doc = " &lt; CUDA Only Generate log verbose"]
+    #[doc = " CUDA Only Generate log verbose"]
     pub const hipJitOptionLogVerbose: hipJitOption = hipJitOption(12);
-    #[doc = " &lt; CUDA Only Generate line number information"]
+    #[doc = " CUDA Only Generate line number information"]
     pub const hipJitOptionGenerateLineInfo: hipJitOption = hipJitOption(13);
-    #[doc = " &lt; CUDA Only Set cache mode"]
+    #[doc = " CUDA Only Set cache mode"]
     pub const hipJitOptionCacheMode: hipJitOption = hipJitOption(14);
-    #[doc = " &lt; @deprecated CUDA Only New SM3X option."]
+    #[doc = " deprecated CUDA Only New SM3X option."]
     pub const hipJitOptionSm3xOpt: hipJitOption = hipJitOption(15);
-    #[doc = " &lt; CUDA Only Set fast compile"]
+    #[doc = " CUDA Only Set fast compile"]
     pub const hipJitOptionFastCompile: hipJitOption = hipJitOption(16);
-    #[doc = " &lt; CUDA Only Array of device symbol names to be relocated to the host"]
+    #[doc = " CUDA Only Array of device symbol names to be relocated to the host"]
     pub const hipJitOptionGlobalSymbolNames: hipJitOption = hipJitOption(17);
-    #[doc = " &lt; CUDA Only Array of host addresses to be relocated to the device"]
+    #[doc = " CUDA Only Array of host addresses to be relocated to the device"]
     pub const hipJitOptionGlobalSymbolAddresses: hipJitOption = hipJitOption(18);
-    #[doc = " &lt; CUDA Only Number of symbol count."]
+    #[doc = " CUDA Only Number of symbol count."]
     pub const hipJitOptionGlobalSymbolCount: hipJitOption = hipJitOption(19);
-    #[doc = " &lt; @deprecated CUDA Only Enable link-time optimization for device code"]
+    #[doc = " deprecated CUDA Only Enable link-time optimization for device code"]
     pub const hipJitOptionLto: hipJitOption = hipJitOption(20);
-    #[doc = " &lt; @deprecated CUDA Only Set single-precision denormals."]
+    #[doc = " deprecated CUDA Only Set single-precision denormals."]
     pub const hipJitOptionFtz: hipJitOption = hipJitOption(21);
-    #[doc = " &lt; @deprecated CUDA Only Set single-precision floating-point division"]
-    #[doc = " &lt; and reciprocals"]
+    #[doc = " deprecated CUDA Only Set single-precision floating-point division"]
+    #[doc = " and reciprocals"]
     pub const hipJitOptionPrecDiv: hipJitOption = hipJitOption(22);
-    #[doc = " &lt; @deprecated CUDA Only Set single-precision floating-point square root"]
+    #[doc = " deprecated CUDA Only Set single-precision floating-point square root"]
     pub const hipJitOptionPrecSqrt: hipJitOption = hipJitOption(23);
-    #[doc = " &lt; @deprecated CUDA Only Enable floating-point multiplies and"]
-    #[doc = " &lt; adds/subtracts operations"]
+    #[doc = " deprecated CUDA Only Enable floating-point multiplies and"]
+    #[doc = " adds/subtracts operations"]
     pub const hipJitOptionFma: hipJitOption = hipJitOption(24);
-    #[doc = " &lt; CUDA Only Generates Position Independent code"]
+    #[doc = " CUDA Only Generates Position Independent code"]
     pub const hipJitOptionPositionIndependentCode: hipJitOption = hipJitOption(25);
-    #[doc = " &lt; CUDA Only Hints to JIT compiler the minimum number of CTAs frin kernel's"]
-    #[doc = " &lt; grid to be mapped to SM"]
+    #[doc = " CUDA Only Hints to JIT compiler the minimum number of CTAs frin kernel's"]
+    #[doc = " grid to be mapped to SM"]
     pub const hipJitOptionMinCTAPerSM: hipJitOption = hipJitOption(26);
-    #[doc = " &lt; CUDA only Maximum number of threads in a thread block"]
+    #[doc = " CUDA only Maximum number of threads in a thread block"]
     pub const hipJitOptionMaxThreadsPerBlock: hipJitOption = hipJitOption(27);
-    #[doc = " &lt; Cuda only Override Directive values"]
+    #[doc = " Cuda only Override Directive values"]
     pub const hipJitOptionOverrideDirectiveValues: hipJitOption = hipJitOption(28);
-    #[doc = " &lt; Number of options"]
+    #[doc = " Number of options"]
     pub const hipJitOptionNumOptions: hipJitOption = hipJitOption(29);
-    #[doc = " &lt; Hip Only Linker options to be passed on to compiler"]
+    #[doc = " Hip Only Linker options to be passed on to compiler"]
     pub const hipJitOptionIRtoISAOptExt: hipJitOption = hipJitOption(10000);
-    #[doc = " &lt; Hip Only Count of linker options to be passed on to compiler"]
+    #[doc = " Hip Only Count of linker options to be passed on to compiler"]
     pub const hipJitOptionIRtoISAOptCountExt: hipJitOption = hipJitOption(10001);
 }
 impl hipJitInputType {
-    #[doc = " &lt; Cuda only Input cubin"]
+    #[doc = " Cuda only Input cubin"]
     pub const hipJitInputCubin: hipJitInputType = hipJitInputType(0);
-    #[doc = " &lt; Cuda only Input PTX"]
+    #[doc = " Cuda only Input PTX"]
     pub const hipJitInputPtx: hipJitInputType = hipJitInputType(1);
-    #[doc = " &lt; Cuda Only Input FAT Binary"]
+    #[doc = " Cuda Only Input FAT Binary"]
     pub const hipJitInputFatBinary: hipJitInputType = hipJitInputType(2);
-    #[doc = " &lt; Cuda Only Host Object with embedded device code"]
+    #[doc = " Cuda Only Host Object with embedded device code"]
     pub const hipJitInputObject: hipJitInputType = hipJitInputType(3);
-    #[doc = " &lt; Cuda Only Archive of Host Objects with embedded"]
-    #[doc = " &lt; device code"]
+    #[doc = " Cuda Only Archive of Host Objects with embedded"]
+    #[doc = " device code"]
     pub const hipJitInputLibrary: hipJitInputType = hipJitInputType(4);
-    #[doc = " &lt; @deprecated Cuda only High Level intermediate"]
-    #[doc = " &lt; code for LTO"]
+    #[doc = " deprecated Cuda only High Level intermediate"]
+    #[doc = " code for LTO"]
     pub const hipJitInputNvvm: hipJitInputType = hipJitInputType(5);
-    #[doc = " &lt; Count of Legacy Input Types"]
+    #[doc = " Count of Legacy Input Types"]
     pub const hipJitNumLegacyInputTypes: hipJitInputType = hipJitInputType(6);
-    #[doc = " &lt; HIP Only LLVM Bitcode or IR assembly"]
+    #[doc = " HIP Only LLVM Bitcode or IR assembly"]
     pub const hipJitInputLLVMBitcode: hipJitInputType = hipJitInputType(100);
-    #[doc = " &lt; HIP Only LLVM Clang Bundled Code"]
+    #[doc = " HIP Only LLVM Clang Bundled Code"]
     pub const hipJitInputLLVMBundledBitcode: hipJitInputType = hipJitInputType(101);
-    #[doc = " &lt; HIP Only LLVM Archive of Bundled Bitcode"]
+    #[doc = " HIP Only LLVM Archive of Bundled Bitcode"]
     pub const hipJitInputLLVMArchivesOfBundledBitcode: hipJitInputType = hipJitInputType(102);
-    #[doc = " &lt; HIP Only SPIRV Code Object"]
+    #[doc = " HIP Only SPIRV Code Object"]
     pub const hipJitInputSpirv: hipJitInputType = hipJitInputType(103);
-    #[doc = " &lt; Count of Input Types"]
+    #[doc = " Count of Input Types"]
     pub const hipJitNumInputTypes: hipJitInputType = hipJitInputType(10);
 }
 impl hipJitCacheMode {
@@ -4816,21 +4816,21 @@ impl Default for hipDeviceProp_tR0600 {
     }
 }
 impl hipMemoryType {
-    #[doc = " &lt; Unregistered memory"]
+    #[doc = " Unregistered memory"]
     pub const hipMemoryTypeUnregistered: hipMemoryType = hipMemoryType(0);
-    #[doc = " &lt; Memory is physically located on host"]
+    #[doc = " Memory is physically located on host"]
     pub const hipMemoryTypeHost: hipMemoryType = hipMemoryType(1);
-    #[doc = " &lt; Memory is physically located on device. (see deviceId for"]
-    #[doc = " &lt; specific device)"]
+    #[doc = " Memory is physically located on device. (see deviceId for"]
+    #[doc = " specific device)"]
     pub const hipMemoryTypeDevice: hipMemoryType = hipMemoryType(2);
-    #[doc = " &lt; Managed memory, automaticallly managed by the unified"]
-    #[doc = " &lt; memory system"]
-    #[doc = " &lt; place holder for new values."]
+    #[doc = " Managed memory, automaticallly managed by the unified"]
+    #[doc = " memory system"]
+    #[doc = " place holder for new values."]
     pub const hipMemoryTypeManaged: hipMemoryType = hipMemoryType(3);
-    #[doc = " &lt; Array memory, physically located on device. (see deviceId for"]
-    #[doc = " &lt; specific device)"]
+    #[doc = " Array memory, physically located on device. (see deviceId for"]
+    #[doc = " specific device)"]
     pub const hipMemoryTypeArray: hipMemoryType = hipMemoryType(10);
-    #[doc = " &lt; unified address space"]
+    #[doc = " unified address space"]
     pub const hipMemoryTypeUnified: hipMemoryType = hipMemoryType(11);
 }
 impl Default for hipPointerAttribute_t {
@@ -4843,50 +4843,50 @@ impl Default for hipPointerAttribute_t {
     }
 }
 impl hipError_t {
-    #[doc = " &lt; Successful completion."]
+    #[doc = " Successful completion."]
     pub const hipSuccess: hipError_t = hipError_t(0);
-    #[doc = " &lt; One or more of the parameters passed to the API call is NULL"]
-    #[doc = " &lt; or not in an acceptable range."]
+    #[doc = " One or more of the parameters passed to the API call is NULL"]
+    #[doc = " or not in an acceptable range."]
     pub const hipErrorInvalidValue: hipError_t = hipError_t(1);
-    #[doc = " &lt; out of memory range."]
+    #[doc = " out of memory range."]
     pub const hipErrorOutOfMemory: hipError_t = hipError_t(2);
-    #[doc = " &lt; Memory allocation error."]
+    #[doc = " Memory allocation error."]
     pub const hipErrorMemoryAllocation: hipError_t = hipError_t(2);
-    #[doc = " &lt; Invalid not initialized"]
+    #[doc = " Invalid not initialized"]
     pub const hipErrorNotInitialized: hipError_t = hipError_t(3);
     pub const hipErrorInitializationError: hipError_t = hipError_t(3);
-    #[doc = " &lt; Deinitialized"]
+    #[doc = " Deinitialized"]
     pub const hipErrorDeinitialized: hipError_t = hipError_t(4);
     pub const hipErrorProfilerDisabled: hipError_t = hipError_t(5);
     pub const hipErrorProfilerNotInitialized: hipError_t = hipError_t(6);
     pub const hipErrorProfilerAlreadyStarted: hipError_t = hipError_t(7);
     pub const hipErrorProfilerAlreadyStopped: hipError_t = hipError_t(8);
-    #[doc = " &lt; Invalide configuration"]
+    #[doc = " Invalide configuration"]
     pub const hipErrorInvalidConfiguration: hipError_t = hipError_t(9);
-    #[doc = " &lt; Invalid pitch value"]
+    #[doc = " Invalid pitch value"]
     pub const hipErrorInvalidPitchValue: hipError_t = hipError_t(12);
-    #[doc = " &lt; Invalid symbol"]
+    #[doc = " Invalid symbol"]
     pub const hipErrorInvalidSymbol: hipError_t = hipError_t(13);
-    #[doc = " &lt; Invalid Device Pointer"]
+    #[doc = " Invalid Device Pointer"]
     pub const hipErrorInvalidDevicePointer: hipError_t = hipError_t(17);
-    #[doc = " &lt; Invalid memory copy direction"]
+    #[doc = " Invalid memory copy direction"]
     pub const hipErrorInvalidMemcpyDirection: hipError_t = hipError_t(21);
     pub const hipErrorInsufficientDriver: hipError_t = hipError_t(35);
     pub const hipErrorMissingConfiguration: hipError_t = hipError_t(52);
     pub const hipErrorPriorLaunchFailure: hipError_t = hipError_t(53);
-    #[doc = " &lt; Invalid device function"]
+    #[doc = " Invalid device function"]
     pub const hipErrorInvalidDeviceFunction: hipError_t = hipError_t(98);
-    #[doc = " &lt; Call to hipGetDeviceCount returned 0 devices"]
+    #[doc = " Call to hipGetDeviceCount returned 0 devices"]
     pub const hipErrorNoDevice: hipError_t = hipError_t(100);
-    #[doc = " &lt; DeviceID must be in range from 0 to compute-devices."]
+    #[doc = " DeviceID must be in range from 0 to compute-devices."]
     pub const hipErrorInvalidDevice: hipError_t = hipError_t(101);
-    #[doc = " &lt; Invalid image"]
+    #[doc = " Invalid image"]
     pub const hipErrorInvalidImage: hipError_t = hipError_t(200);
-    #[doc = " &lt; Produced when input context is invalid."]
+    #[doc = " Produced when input context is invalid."]
     pub const hipErrorInvalidContext: hipError_t = hipError_t(201);
     pub const hipErrorContextAlreadyCurrent: hipError_t = hipError_t(202);
     pub const hipErrorMapFailed: hipError_t = hipError_t(205);
-    #[doc = " &lt; Produced when the IPC memory attach failed from ROCr."]
+    #[doc = " Produced when the IPC memory attach failed from ROCr."]
     pub const hipErrorMapBufferObjectFailed: hipError_t = hipError_t(205);
     pub const hipErrorUnmapFailed: hipError_t = hipError_t(206);
     pub const hipErrorArrayIsMapped: hipError_t = hipError_t(207);
@@ -4897,402 +4897,402 @@ impl hipError_t {
     pub const hipErrorNotMappedAsArray: hipError_t = hipError_t(212);
     pub const hipErrorNotMappedAsPointer: hipError_t = hipError_t(213);
     pub const hipErrorECCNotCorrectable: hipError_t = hipError_t(214);
-    #[doc = " &lt; Unsupported limit"]
+    #[doc = " Unsupported limit"]
     pub const hipErrorUnsupportedLimit: hipError_t = hipError_t(215);
-    #[doc = " &lt; The context is already in use"]
+    #[doc = " The context is already in use"]
     pub const hipErrorContextAlreadyInUse: hipError_t = hipError_t(216);
     pub const hipErrorPeerAccessUnsupported: hipError_t = hipError_t(217);
-    #[doc = " &lt; In CUDA DRV, it is CUDA_ERROR_INVALID_PTX"]
+    #[doc = " In CUDA DRV, it is CUDA_ERROR_INVALID_PTX"]
     pub const hipErrorInvalidKernelFile: hipError_t = hipError_t(218);
     pub const hipErrorInvalidGraphicsContext: hipError_t = hipError_t(219);
-    #[doc = " &lt; Invalid source."]
+    #[doc = " Invalid source."]
     pub const hipErrorInvalidSource: hipError_t = hipError_t(300);
-    #[doc = " &lt; the file is not found."]
+    #[doc = " the file is not found."]
     pub const hipErrorFileNotFound: hipError_t = hipError_t(301);
     pub const hipErrorSharedObjectSymbolNotFound: hipError_t = hipError_t(302);
-    #[doc = " &lt; Failed to initialize shared object."]
+    #[doc = " Failed to initialize shared object."]
     pub const hipErrorSharedObjectInitFailed: hipError_t = hipError_t(303);
-    #[doc = " &lt; Not the correct operating system"]
+    #[doc = " Not the correct operating system"]
     pub const hipErrorOperatingSystem: hipError_t = hipError_t(304);
-    #[doc = " &lt; Invalide handle"]
+    #[doc = " Invalide handle"]
     pub const hipErrorInvalidHandle: hipError_t = hipError_t(400);
-    #[doc = " &lt; Resource handle (hipEvent_t or hipStream_t) invalid."]
+    #[doc = " Resource handle (hipEvent_t or hipStream_t) invalid."]
     pub const hipErrorInvalidResourceHandle: hipError_t = hipError_t(400);
-    #[doc = " &lt; Resource required is not in a valid state to perform operation."]
+    #[doc = " Resource required is not in a valid state to perform operation."]
     pub const hipErrorIllegalState: hipError_t = hipError_t(401);
-    #[doc = " &lt; Not found"]
+    #[doc = " Not found"]
     pub const hipErrorNotFound: hipError_t = hipError_t(500);
-    #[doc = " &lt; Indicates that asynchronous operations enqueued earlier are not"]
-    #[doc = " &lt; ready.  This is not actually an error, but is used to distinguish"]
-    #[doc = " &lt; from hipSuccess (which indicates completion).  APIs that return"]
-    #[doc = " &lt; this error include hipEventQuery and hipStreamQuery."]
+    #[doc = " Indicates that asynchronous operations enqueued earlier are not"]
+    #[doc = " ready.  This is not actually an error, but is used to distinguish"]
+    #[doc = " from hipSuccess (which indicates completion).  APIs that return"]
+    #[doc = " this error include hipEventQuery and hipStreamQuery."]
     pub const hipErrorNotReady: hipError_t = hipError_t(600);
     pub const hipErrorIllegalAddress: hipError_t = hipError_t(700);
-    #[doc = " &lt; Out of resources error."]
+    #[doc = " Out of resources error."]
     pub const hipErrorLaunchOutOfResources: hipError_t = hipError_t(701);
-    #[doc = " &lt; Timeout for the launch."]
+    #[doc = " Timeout for the launch."]
     pub const hipErrorLaunchTimeOut: hipError_t = hipError_t(702);
-    #[doc = " &lt; Peer access was already enabled from the current"]
-    #[doc = " &lt; device."]
+    #[doc = " Peer access was already enabled from the current"]
+    #[doc = " device."]
     pub const hipErrorPeerAccessAlreadyEnabled: hipError_t = hipError_t(704);
-    #[doc = " &lt; Peer access was never enabled from the current device."]
+    #[doc = " Peer access was never enabled from the current device."]
     pub const hipErrorPeerAccessNotEnabled: hipError_t = hipError_t(705);
-    #[doc = " &lt; The process is active."]
+    #[doc = " The process is active."]
     pub const hipErrorSetOnActiveProcess: hipError_t = hipError_t(708);
-    #[doc = " &lt; The context is already destroyed"]
+    #[doc = " The context is already destroyed"]
     pub const hipErrorContextIsDestroyed: hipError_t = hipError_t(709);
-    #[doc = " &lt; Produced when the kernel calls assert."]
+    #[doc = " Produced when the kernel calls assert."]
     pub const hipErrorAssert: hipError_t = hipError_t(710);
-    #[doc = " &lt; Produced when trying to lock a page-locked"]
-    #[doc = " &lt; memory."]
+    #[doc = " Produced when trying to lock a page-locked"]
+    #[doc = " memory."]
     pub const hipErrorHostMemoryAlreadyRegistered: hipError_t = hipError_t(712);
-    #[doc = " &lt; Produced when trying to unlock a non-page-locked"]
-    #[doc = " &lt; memory."]
+    #[doc = " Produced when trying to unlock a non-page-locked"]
+    #[doc = " memory."]
     pub const hipErrorHostMemoryNotRegistered: hipError_t = hipError_t(713);
-    #[doc = " &lt; An exception occurred on the device while executing a kernel."]
+    #[doc = " An exception occurred on the device while executing a kernel."]
     pub const hipErrorLaunchFailure: hipError_t = hipError_t(719);
-    #[doc = " &lt; This error indicates that the number of blocks"]
-    #[doc = " &lt; launched per grid for a kernel that was launched"]
-    #[doc = " &lt; via cooperative launch APIs exceeds the maximum"]
-    #[doc = " &lt; number of allowed blocks for the current device."]
+    #[doc = " This error indicates that the number of blocks"]
+    #[doc = " launched per grid for a kernel that was launched"]
+    #[doc = " via cooperative launch APIs exceeds the maximum"]
+    #[doc = " number of allowed blocks for the current device."]
     pub const hipErrorCooperativeLaunchTooLarge: hipError_t = hipError_t(720);
-    #[doc = " &lt; Produced when the hip API is not supported/implemented"]
+    #[doc = " Produced when the hip API is not supported/implemented"]
     pub const hipErrorNotSupported: hipError_t = hipError_t(801);
-    #[doc = " &lt; The operation is not permitted when the stream"]
-    #[doc = " &lt; is capturing."]
+    #[doc = " The operation is not permitted when the stream"]
+    #[doc = " is capturing."]
     pub const hipErrorStreamCaptureUnsupported: hipError_t = hipError_t(900);
-    #[doc = " &lt; The current capture sequence on the stream"]
-    #[doc = " &lt; has been invalidated due to a previous error."]
+    #[doc = " The current capture sequence on the stream"]
+    #[doc = " has been invalidated due to a previous error."]
     pub const hipErrorStreamCaptureInvalidated: hipError_t = hipError_t(901);
-    #[doc = " &lt; The operation would have resulted in a merge of"]
-    #[doc = " &lt; two independent capture sequences."]
+    #[doc = " The operation would have resulted in a merge of"]
+    #[doc = " two independent capture sequences."]
     pub const hipErrorStreamCaptureMerge: hipError_t = hipError_t(902);
-    #[doc = " &lt; The capture was not initiated in this stream."]
+    #[doc = " The capture was not initiated in this stream."]
     pub const hipErrorStreamCaptureUnmatched: hipError_t = hipError_t(903);
-    #[doc = " &lt; The capture sequence contains a fork that was not"]
-    #[doc = " &lt; joined to the primary stream."]
+    #[doc = " The capture sequence contains a fork that was not"]
+    #[doc = " joined to the primary stream."]
     pub const hipErrorStreamCaptureUnjoined: hipError_t = hipError_t(904);
-    #[doc = " &lt; A dependency would have been created which crosses"]
-    #[doc = " &lt; the capture sequence boundary. Only implicit"]
-    #[doc = " &lt; in-stream ordering dependencies  are allowed"]
-    #[doc = " &lt; to cross the boundary"]
+    #[doc = " A dependency would have been created which crosses"]
+    #[doc = " the capture sequence boundary. Only implicit"]
+    #[doc = " in-stream ordering dependencies  are allowed"]
+    #[doc = " to cross the boundary"]
     pub const hipErrorStreamCaptureIsolation: hipError_t = hipError_t(905);
-    #[doc = " &lt; The operation would have resulted in a disallowed"]
-    #[doc = " &lt; implicit dependency on a current capture sequence"]
-    #[doc = " &lt; from hipStreamLegacy."]
+    #[doc = " The operation would have resulted in a disallowed"]
+    #[doc = " implicit dependency on a current capture sequence"]
+    #[doc = " from hipStreamLegacy."]
     pub const hipErrorStreamCaptureImplicit: hipError_t = hipError_t(906);
-    #[doc = " &lt; The operation is not permitted on an event which was last"]
-    #[doc = " &lt; recorded in a capturing stream."]
+    #[doc = " The operation is not permitted on an event which was last"]
+    #[doc = " recorded in a capturing stream."]
     pub const hipErrorCapturedEvent: hipError_t = hipError_t(907);
-    #[doc = " &lt; A stream capture sequence not initiated with"]
-    #[doc = " &lt; the hipStreamCaptureModeRelaxed argument to"]
-    #[doc = " &lt; hipStreamBeginCapture was passed to"]
-    #[doc = " &lt; hipStreamEndCapture in a different thread."]
+    #[doc = " A stream capture sequence not initiated with"]
+    #[doc = " the hipStreamCaptureModeRelaxed argument to"]
+    #[doc = " hipStreamBeginCapture was passed to"]
+    #[doc = " hipStreamEndCapture in a different thread."]
     pub const hipErrorStreamCaptureWrongThread: hipError_t = hipError_t(908);
-    #[doc = " &lt; This error indicates that the graph update"]
-    #[doc = " &lt; not performed because it included changes which"]
-    #[doc = " &lt; violated constraintsspecific to instantiated graph"]
-    #[doc = " &lt; update."]
+    #[doc = " This error indicates that the graph update"]
+    #[doc = " not performed because it included changes which"]
+    #[doc = " violated constraintsspecific to instantiated graph"]
+    #[doc = " update."]
     pub const hipErrorGraphExecUpdateFailure: hipError_t = hipError_t(910);
-    #[doc = " &lt; Invalid channel descriptor."]
+    #[doc = " Invalid channel descriptor."]
     pub const hipErrorInvalidChannelDescriptor: hipError_t = hipError_t(911);
-    #[doc = " &lt; Invalid texture."]
+    #[doc = " Invalid texture."]
     pub const hipErrorInvalidTexture: hipError_t = hipError_t(912);
-    #[doc = " &lt; Unknown error."]
+    #[doc = " Unknown error."]
     pub const hipErrorUnknown: hipError_t = hipError_t(999);
-    #[doc = " &lt; HSA runtime memory call returned error.  Typically not seen"]
-    #[doc = " &lt; in production systems."]
+    #[doc = " HSA runtime memory call returned error.  Typically not seen"]
+    #[doc = " in production systems."]
     pub const hipErrorRuntimeMemory: hipError_t = hipError_t(1052);
-    #[doc = " &lt; HSA runtime call other than memory returned error.  Typically"]
-    #[doc = " &lt; not seen in production systems."]
+    #[doc = " HSA runtime call other than memory returned error.  Typically"]
+    #[doc = " not seen in production systems."]
     pub const hipErrorRuntimeOther: hipError_t = hipError_t(1053);
-    #[doc = " &lt; Marker that more error codes are needed."]
+    #[doc = " Marker that more error codes are needed."]
     pub const hipErrorTbd: hipError_t = hipError_t(1054);
 }
 impl hipDeviceAttribute_t {
     pub const hipDeviceAttributeCudaCompatibleBegin: hipDeviceAttribute_t = hipDeviceAttribute_t(0);
-    #[doc = " &lt; Whether ECC support is enabled."]
+    #[doc = " Whether ECC support is enabled."]
     pub const hipDeviceAttributeEccEnabled: hipDeviceAttribute_t = hipDeviceAttribute_t(0);
-    #[doc = " &lt; Cuda only. The maximum size of the window policy in bytes."]
+    #[doc = " Cuda only. The maximum size of the window policy in bytes."]
     pub const hipDeviceAttributeAccessPolicyMaxWindowSize: hipDeviceAttribute_t =
         hipDeviceAttribute_t(1);
-    #[doc = " &lt; Asynchronous engines number."]
+    #[doc = " Asynchronous engines number."]
     pub const hipDeviceAttributeAsyncEngineCount: hipDeviceAttribute_t = hipDeviceAttribute_t(2);
-    #[doc = " &lt; Whether host memory can be mapped into device address space"]
+    #[doc = " Whether host memory can be mapped into device address space"]
     pub const hipDeviceAttributeCanMapHostMemory: hipDeviceAttribute_t = hipDeviceAttribute_t(3);
-    #[doc = " &lt; Device can access host registered memory"]
-    #[doc = " &lt; at the same virtual address as the CPU"]
+    #[doc = " Device can access host registered memory"]
+    #[doc = " at the same virtual address as the CPU"]
     pub const hipDeviceAttributeCanUseHostPointerForRegisteredMem: hipDeviceAttribute_t =
         hipDeviceAttribute_t(4);
-    #[doc = " &lt; Peak clock frequency in kilohertz."]
+    #[doc = " Peak clock frequency in kilohertz."]
     pub const hipDeviceAttributeClockRate: hipDeviceAttribute_t = hipDeviceAttribute_t(5);
-    #[doc = " &lt; Compute mode that device is currently in."]
+    #[doc = " Compute mode that device is currently in."]
     pub const hipDeviceAttributeComputeMode: hipDeviceAttribute_t = hipDeviceAttribute_t(6);
-    #[doc = " &lt; Device supports Compute Preemption."]
+    #[doc = " Device supports Compute Preemption."]
     pub const hipDeviceAttributeComputePreemptionSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(7);
-    #[doc = " &lt; Device can possibly execute multiple kernels concurrently."]
+    #[doc = " Device can possibly execute multiple kernels concurrently."]
     pub const hipDeviceAttributeConcurrentKernels: hipDeviceAttribute_t = hipDeviceAttribute_t(8);
-    #[doc = " &lt; Device can coherently access managed memory concurrently with the CPU"]
+    #[doc = " Device can coherently access managed memory concurrently with the CPU"]
     pub const hipDeviceAttributeConcurrentManagedAccess: hipDeviceAttribute_t =
         hipDeviceAttribute_t(9);
-    #[doc = " &lt; Support cooperative launch"]
+    #[doc = " Support cooperative launch"]
     pub const hipDeviceAttributeCooperativeLaunch: hipDeviceAttribute_t = hipDeviceAttribute_t(10);
-    #[doc = " &lt; Support cooperative launch on multiple devices"]
+    #[doc = " Support cooperative launch on multiple devices"]
     pub const hipDeviceAttributeCooperativeMultiDeviceLaunch: hipDeviceAttribute_t =
         hipDeviceAttribute_t(11);
-    #[doc = " &lt; Device can concurrently copy memory and execute a kernel."]
-    #[doc = " &lt; Deprecated. Use instead asyncEngineCount."]
+    #[doc = " Device can concurrently copy memory and execute a kernel."]
+    #[doc = " Deprecated. Use instead asyncEngineCount."]
     pub const hipDeviceAttributeDeviceOverlap: hipDeviceAttribute_t = hipDeviceAttribute_t(12);
-    #[doc = " &lt; Host can directly access managed memory on"]
-    #[doc = " &lt; the device without migration"]
+    #[doc = " Host can directly access managed memory on"]
+    #[doc = " the device without migration"]
     pub const hipDeviceAttributeDirectManagedMemAccessFromHost: hipDeviceAttribute_t =
         hipDeviceAttribute_t(13);
-    #[doc = " &lt; Device supports caching globals in L1"]
+    #[doc = " Device supports caching globals in L1"]
     pub const hipDeviceAttributeGlobalL1CacheSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(14);
-    #[doc = " &lt; Link between the device and the host supports native atomic operations"]
+    #[doc = " Link between the device and the host supports native atomic operations"]
     pub const hipDeviceAttributeHostNativeAtomicSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(15);
-    #[doc = " &lt; Device is integrated GPU"]
+    #[doc = " Device is integrated GPU"]
     pub const hipDeviceAttributeIntegrated: hipDeviceAttribute_t = hipDeviceAttribute_t(16);
-    #[doc = " &lt; Multiple GPU devices."]
+    #[doc = " Multiple GPU devices."]
     pub const hipDeviceAttributeIsMultiGpuBoard: hipDeviceAttribute_t = hipDeviceAttribute_t(17);
-    #[doc = " &lt; Run time limit for kernels executed on the device"]
+    #[doc = " Run time limit for kernels executed on the device"]
     pub const hipDeviceAttributeKernelExecTimeout: hipDeviceAttribute_t = hipDeviceAttribute_t(18);
-    #[doc = " &lt; Size of L2 cache in bytes. 0 if the device doesn't have L2 cache."]
+    #[doc = " Size of L2 cache in bytes. 0 if the device doesn't have L2 cache."]
     pub const hipDeviceAttributeL2CacheSize: hipDeviceAttribute_t = hipDeviceAttribute_t(19);
-    #[doc = " &lt; caching locals in L1 is supported"]
+    #[doc = " caching locals in L1 is supported"]
     pub const hipDeviceAttributeLocalL1CacheSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(20);
-    #[doc = " &lt; 8-byte locally unique identifier in 8 bytes. Undefined on TCC and non-Windows platforms"]
+    #[doc = " 8-byte locally unique identifier in 8 bytes. Undefined on TCC and non-Windows platforms"]
     pub const hipDeviceAttributeLuid: hipDeviceAttribute_t = hipDeviceAttribute_t(21);
-    #[doc = " &lt; Luid device node mask. Undefined on TCC and non-Windows platforms"]
+    #[doc = " Luid device node mask. Undefined on TCC and non-Windows platforms"]
     pub const hipDeviceAttributeLuidDeviceNodeMask: hipDeviceAttribute_t = hipDeviceAttribute_t(22);
-    #[doc = " &lt; Major compute capability version number."]
+    #[doc = " Major compute capability version number."]
     pub const hipDeviceAttributeComputeCapabilityMajor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(23);
-    #[doc = " &lt; Device supports allocating managed memory on this system"]
+    #[doc = " Device supports allocating managed memory on this system"]
     pub const hipDeviceAttributeManagedMemory: hipDeviceAttribute_t = hipDeviceAttribute_t(24);
-    #[doc = " &lt; Max block size per multiprocessor"]
+    #[doc = " Max block size per multiprocessor"]
     pub const hipDeviceAttributeMaxBlocksPerMultiProcessor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(25);
-    #[doc = " &lt; Max block size in width."]
+    #[doc = " Max block size in width."]
     pub const hipDeviceAttributeMaxBlockDimX: hipDeviceAttribute_t = hipDeviceAttribute_t(26);
-    #[doc = " &lt; Max block size in height."]
+    #[doc = " Max block size in height."]
     pub const hipDeviceAttributeMaxBlockDimY: hipDeviceAttribute_t = hipDeviceAttribute_t(27);
-    #[doc = " &lt; Max block size in depth."]
+    #[doc = " Max block size in depth."]
     pub const hipDeviceAttributeMaxBlockDimZ: hipDeviceAttribute_t = hipDeviceAttribute_t(28);
-    #[doc = " &lt; Max grid size  in width."]
+    #[doc = " Max grid size  in width."]
     pub const hipDeviceAttributeMaxGridDimX: hipDeviceAttribute_t = hipDeviceAttribute_t(29);
-    #[doc = " &lt; Max grid size  in height."]
+    #[doc = " Max grid size  in height."]
     pub const hipDeviceAttributeMaxGridDimY: hipDeviceAttribute_t = hipDeviceAttribute_t(30);
-    #[doc = " &lt; Max grid size  in depth."]
+    #[doc = " Max grid size  in depth."]
     pub const hipDeviceAttributeMaxGridDimZ: hipDeviceAttribute_t = hipDeviceAttribute_t(31);
-    #[doc = " &lt; Maximum size of 1D surface."]
+    #[doc = " Maximum size of 1D surface."]
     pub const hipDeviceAttributeMaxSurface1D: hipDeviceAttribute_t = hipDeviceAttribute_t(32);
-    #[doc = " &lt; Cuda only. Maximum dimensions of 1D layered surface."]
+    #[doc = " Cuda only. Maximum dimensions of 1D layered surface."]
     pub const hipDeviceAttributeMaxSurface1DLayered: hipDeviceAttribute_t =
         hipDeviceAttribute_t(33);
-    #[doc = " &lt; Maximum dimension (width, height) of 2D surface."]
+    #[doc = " Maximum dimension (width, height) of 2D surface."]
     pub const hipDeviceAttributeMaxSurface2D: hipDeviceAttribute_t = hipDeviceAttribute_t(34);
-    #[doc = " &lt; Cuda only. Maximum dimensions of 2D layered surface."]
+    #[doc = " Cuda only. Maximum dimensions of 2D layered surface."]
     pub const hipDeviceAttributeMaxSurface2DLayered: hipDeviceAttribute_t =
         hipDeviceAttribute_t(35);
-    #[doc = " &lt; Maximum dimension (width, height, depth) of 3D surface."]
+    #[doc = " Maximum dimension (width, height, depth) of 3D surface."]
     pub const hipDeviceAttributeMaxSurface3D: hipDeviceAttribute_t = hipDeviceAttribute_t(36);
-    #[doc = " &lt; Cuda only. Maximum dimensions of Cubemap surface."]
+    #[doc = " Cuda only. Maximum dimensions of Cubemap surface."]
     pub const hipDeviceAttributeMaxSurfaceCubemap: hipDeviceAttribute_t = hipDeviceAttribute_t(37);
-    #[doc = " &lt; Cuda only. Maximum dimension of Cubemap layered surface."]
+    #[doc = " Cuda only. Maximum dimension of Cubemap layered surface."]
     pub const hipDeviceAttributeMaxSurfaceCubemapLayered: hipDeviceAttribute_t =
         hipDeviceAttribute_t(38);
-    #[doc = " &lt; Maximum size of 1D texture."]
+    #[doc = " Maximum size of 1D texture."]
     pub const hipDeviceAttributeMaxTexture1DWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(39);
-    #[doc = " &lt; Maximum dimensions of 1D layered texture."]
+    #[doc = " Maximum dimensions of 1D layered texture."]
     pub const hipDeviceAttributeMaxTexture1DLayered: hipDeviceAttribute_t =
         hipDeviceAttribute_t(40);
-    #[doc = " &lt; Maximum number of elements allocatable in a 1D linear texture."]
-    #[doc = " &lt; Use cudaDeviceGetTexture1DLinearMaxWidth() instead on Cuda."]
+    #[doc = " Maximum number of elements allocatable in a 1D linear texture."]
+    #[doc = " Use cudaDeviceGetTexture1DLinearMaxWidth() instead on Cuda."]
     pub const hipDeviceAttributeMaxTexture1DLinear: hipDeviceAttribute_t = hipDeviceAttribute_t(41);
-    #[doc = " &lt; Maximum size of 1D mipmapped texture."]
+    #[doc = " Maximum size of 1D mipmapped texture."]
     pub const hipDeviceAttributeMaxTexture1DMipmap: hipDeviceAttribute_t = hipDeviceAttribute_t(42);
-    #[doc = " &lt; Maximum dimension width of 2D texture."]
+    #[doc = " Maximum dimension width of 2D texture."]
     pub const hipDeviceAttributeMaxTexture2DWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(43);
-    #[doc = " &lt; Maximum dimension hight of 2D texture."]
+    #[doc = " Maximum dimension hight of 2D texture."]
     pub const hipDeviceAttributeMaxTexture2DHeight: hipDeviceAttribute_t = hipDeviceAttribute_t(44);
-    #[doc = " &lt; Maximum dimensions of 2D texture if gather operations  performed."]
+    #[doc = " Maximum dimensions of 2D texture if gather operations  performed."]
     pub const hipDeviceAttributeMaxTexture2DGather: hipDeviceAttribute_t = hipDeviceAttribute_t(45);
-    #[doc = " &lt; Maximum dimensions of 2D layered texture."]
+    #[doc = " Maximum dimensions of 2D layered texture."]
     pub const hipDeviceAttributeMaxTexture2DLayered: hipDeviceAttribute_t =
         hipDeviceAttribute_t(46);
-    #[doc = " &lt; Maximum dimensions (width, height, pitch) of 2D textures bound to pitched memory."]
+    #[doc = " Maximum dimensions (width, height, pitch) of 2D textures bound to pitched memory."]
     pub const hipDeviceAttributeMaxTexture2DLinear: hipDeviceAttribute_t = hipDeviceAttribute_t(47);
-    #[doc = " &lt; Maximum dimensions of 2D mipmapped texture."]
+    #[doc = " Maximum dimensions of 2D mipmapped texture."]
     pub const hipDeviceAttributeMaxTexture2DMipmap: hipDeviceAttribute_t = hipDeviceAttribute_t(48);
-    #[doc = " &lt; Maximum dimension width of 3D texture."]
+    #[doc = " Maximum dimension width of 3D texture."]
     pub const hipDeviceAttributeMaxTexture3DWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(49);
-    #[doc = " &lt; Maximum dimension height of 3D texture."]
+    #[doc = " Maximum dimension height of 3D texture."]
     pub const hipDeviceAttributeMaxTexture3DHeight: hipDeviceAttribute_t = hipDeviceAttribute_t(50);
-    #[doc = " &lt; Maximum dimension depth of 3D texture."]
+    #[doc = " Maximum dimension depth of 3D texture."]
     pub const hipDeviceAttributeMaxTexture3DDepth: hipDeviceAttribute_t = hipDeviceAttribute_t(51);
-    #[doc = " &lt; Maximum dimensions of alternate 3D texture."]
+    #[doc = " Maximum dimensions of alternate 3D texture."]
     pub const hipDeviceAttributeMaxTexture3DAlt: hipDeviceAttribute_t = hipDeviceAttribute_t(52);
-    #[doc = " &lt; Maximum dimensions of Cubemap texture"]
+    #[doc = " Maximum dimensions of Cubemap texture"]
     pub const hipDeviceAttributeMaxTextureCubemap: hipDeviceAttribute_t = hipDeviceAttribute_t(53);
-    #[doc = " &lt; Maximum dimensions of Cubemap layered texture."]
+    #[doc = " Maximum dimensions of Cubemap layered texture."]
     pub const hipDeviceAttributeMaxTextureCubemapLayered: hipDeviceAttribute_t =
         hipDeviceAttribute_t(54);
-    #[doc = " &lt; Maximum dimension of a block"]
+    #[doc = " Maximum dimension of a block"]
     pub const hipDeviceAttributeMaxThreadsDim: hipDeviceAttribute_t = hipDeviceAttribute_t(55);
-    #[doc = " &lt; Maximum number of threads per block."]
+    #[doc = " Maximum number of threads per block."]
     pub const hipDeviceAttributeMaxThreadsPerBlock: hipDeviceAttribute_t = hipDeviceAttribute_t(56);
-    #[doc = " &lt; Maximum resident threads per multiprocessor."]
+    #[doc = " Maximum resident threads per multiprocessor."]
     pub const hipDeviceAttributeMaxThreadsPerMultiProcessor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(57);
-    #[doc = " &lt; Maximum pitch in bytes allowed by memory copies"]
+    #[doc = " Maximum pitch in bytes allowed by memory copies"]
     pub const hipDeviceAttributeMaxPitch: hipDeviceAttribute_t = hipDeviceAttribute_t(58);
-    #[doc = " &lt; Global memory bus width in bits."]
+    #[doc = " Global memory bus width in bits."]
     pub const hipDeviceAttributeMemoryBusWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(59);
-    #[doc = " &lt; Peak memory clock frequency in kilohertz."]
+    #[doc = " Peak memory clock frequency in kilohertz."]
     pub const hipDeviceAttributeMemoryClockRate: hipDeviceAttribute_t = hipDeviceAttribute_t(60);
-    #[doc = " &lt; Minor compute capability version number."]
+    #[doc = " Minor compute capability version number."]
     pub const hipDeviceAttributeComputeCapabilityMinor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(61);
-    #[doc = " &lt; Unique ID of device group on the same multi-GPU board"]
+    #[doc = " Unique ID of device group on the same multi-GPU board"]
     pub const hipDeviceAttributeMultiGpuBoardGroupID: hipDeviceAttribute_t =
         hipDeviceAttribute_t(62);
-    #[doc = " &lt; Number of multiprocessors on the device."]
+    #[doc = " Number of multiprocessors on the device."]
     pub const hipDeviceAttributeMultiprocessorCount: hipDeviceAttribute_t =
         hipDeviceAttribute_t(63);
-    #[doc = " &lt; Previously hipDeviceAttributeName"]
+    #[doc = " Previously hipDeviceAttributeName"]
     pub const hipDeviceAttributeUnused1: hipDeviceAttribute_t = hipDeviceAttribute_t(64);
-    #[doc = " &lt; Device supports coherently accessing pageable memory"]
-    #[doc = " &lt; without calling hipHostRegister on it"]
+    #[doc = " Device supports coherently accessing pageable memory"]
+    #[doc = " without calling hipHostRegister on it"]
     pub const hipDeviceAttributePageableMemoryAccess: hipDeviceAttribute_t =
         hipDeviceAttribute_t(65);
-    #[doc = " &lt; Device accesses pageable memory via the host's page tables"]
+    #[doc = " Device accesses pageable memory via the host's page tables"]
     pub const hipDeviceAttributePageableMemoryAccessUsesHostPageTables: hipDeviceAttribute_t =
         hipDeviceAttribute_t(66);
-    #[doc = " &lt; PCI Bus ID."]
+    #[doc = " PCI Bus ID."]
     pub const hipDeviceAttributePciBusId: hipDeviceAttribute_t = hipDeviceAttribute_t(67);
-    #[doc = " &lt; PCI Device ID."]
+    #[doc = " PCI Device ID."]
     pub const hipDeviceAttributePciDeviceId: hipDeviceAttribute_t = hipDeviceAttribute_t(68);
-    #[doc = " &lt; PCI Domain ID."]
+    #[doc = " PCI Domain ID."]
     pub const hipDeviceAttributePciDomainID: hipDeviceAttribute_t = hipDeviceAttribute_t(69);
-    #[doc = " &lt; Maximum l2 persisting lines capacity in bytes"]
+    #[doc = " Maximum l2 persisting lines capacity in bytes"]
     pub const hipDeviceAttributePersistingL2CacheMaxSize: hipDeviceAttribute_t =
         hipDeviceAttribute_t(70);
-    #[doc = " &lt; 32-bit registers available to a thread block. This number is shared"]
-    #[doc = " &lt; by all thread blocks simultaneously resident on a multiprocessor."]
+    #[doc = " 32-bit registers available to a thread block. This number is shared"]
+    #[doc = " by all thread blocks simultaneously resident on a multiprocessor."]
     pub const hipDeviceAttributeMaxRegistersPerBlock: hipDeviceAttribute_t =
         hipDeviceAttribute_t(71);
-    #[doc = " &lt; 32-bit registers available per block."]
+    #[doc = " 32-bit registers available per block."]
     pub const hipDeviceAttributeMaxRegistersPerMultiprocessor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(72);
-    #[doc = " &lt; Shared memory reserved by CUDA driver per block."]
+    #[doc = " Shared memory reserved by CUDA driver per block."]
     pub const hipDeviceAttributeReservedSharedMemPerBlock: hipDeviceAttribute_t =
         hipDeviceAttribute_t(73);
-    #[doc = " &lt; Maximum shared memory available per block in bytes."]
+    #[doc = " Maximum shared memory available per block in bytes."]
     pub const hipDeviceAttributeMaxSharedMemoryPerBlock: hipDeviceAttribute_t =
         hipDeviceAttribute_t(74);
-    #[doc = " &lt; Maximum shared memory per block usable by special opt in."]
+    #[doc = " Maximum shared memory per block usable by special opt in."]
     pub const hipDeviceAttributeSharedMemPerBlockOptin: hipDeviceAttribute_t =
         hipDeviceAttribute_t(75);
-    #[doc = " &lt; Shared memory available per multiprocessor."]
+    #[doc = " Shared memory available per multiprocessor."]
     pub const hipDeviceAttributeSharedMemPerMultiprocessor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(76);
-    #[doc = " &lt; Cuda only. Performance ratio of single precision to double precision."]
+    #[doc = " Cuda only. Performance ratio of single precision to double precision."]
     pub const hipDeviceAttributeSingleToDoublePrecisionPerfRatio: hipDeviceAttribute_t =
         hipDeviceAttribute_t(77);
-    #[doc = " &lt; Whether to support stream priorities."]
+    #[doc = " Whether to support stream priorities."]
     pub const hipDeviceAttributeStreamPrioritiesSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(78);
-    #[doc = " &lt; Alignment requirement for surfaces"]
+    #[doc = " Alignment requirement for surfaces"]
     pub const hipDeviceAttributeSurfaceAlignment: hipDeviceAttribute_t = hipDeviceAttribute_t(79);
-    #[doc = " &lt; Cuda only. Whether device is a Tesla device using TCC driver"]
+    #[doc = " Cuda only. Whether device is a Tesla device using TCC driver"]
     pub const hipDeviceAttributeTccDriver: hipDeviceAttribute_t = hipDeviceAttribute_t(80);
-    #[doc = " &lt; Alignment requirement for textures"]
+    #[doc = " Alignment requirement for textures"]
     pub const hipDeviceAttributeTextureAlignment: hipDeviceAttribute_t = hipDeviceAttribute_t(81);
-    #[doc = " &lt; Pitch alignment requirement for 2D texture references bound to pitched memory;"]
+    #[doc = " Pitch alignment requirement for 2D texture references bound to pitched memory;"]
     pub const hipDeviceAttributeTexturePitchAlignment: hipDeviceAttribute_t =
         hipDeviceAttribute_t(82);
-    #[doc = " &lt; Constant memory size in bytes."]
+    #[doc = " Constant memory size in bytes."]
     pub const hipDeviceAttributeTotalConstantMemory: hipDeviceAttribute_t =
         hipDeviceAttribute_t(83);
-    #[doc = " &lt; Global memory available on devicice."]
+    #[doc = " Global memory available on devicice."]
     pub const hipDeviceAttributeTotalGlobalMem: hipDeviceAttribute_t = hipDeviceAttribute_t(84);
-    #[doc = " &lt; Cuda only. An unified address space shared with the host."]
+    #[doc = " Cuda only. An unified address space shared with the host."]
     pub const hipDeviceAttributeUnifiedAddressing: hipDeviceAttribute_t = hipDeviceAttribute_t(85);
-    #[doc = " &lt; Previously hipDeviceAttributeUuid"]
+    #[doc = " Previously hipDeviceAttributeUuid"]
     pub const hipDeviceAttributeUnused2: hipDeviceAttribute_t = hipDeviceAttribute_t(86);
-    #[doc = " &lt; Warp size in threads."]
+    #[doc = " Warp size in threads."]
     pub const hipDeviceAttributeWarpSize: hipDeviceAttribute_t = hipDeviceAttribute_t(87);
-    #[doc = " &lt; Device supports HIP Stream Ordered Memory Allocator"]
+    #[doc = " Device supports HIP Stream Ordered Memory Allocator"]
     pub const hipDeviceAttributeMemoryPoolsSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(88);
-    #[doc = " &lt; Device supports HIP virtual memory management"]
+    #[doc = " Device supports HIP virtual memory management"]
     pub const hipDeviceAttributeVirtualMemoryManagementSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(89);
-    #[doc = " &lt; Can device support host memory registration via hipHostRegister"]
+    #[doc = " Can device support host memory registration via hipHostRegister"]
     pub const hipDeviceAttributeHostRegisterSupported: hipDeviceAttribute_t =
         hipDeviceAttribute_t(90);
-    #[doc = " &lt; Supported handle mask for HIP Stream Ordered Memory Allocator"]
+    #[doc = " Supported handle mask for HIP Stream Ordered Memory Allocator"]
     pub const hipDeviceAttributeMemoryPoolSupportedHandleTypes: hipDeviceAttribute_t =
         hipDeviceAttribute_t(91);
     pub const hipDeviceAttributeCudaCompatibleEnd: hipDeviceAttribute_t =
         hipDeviceAttribute_t(9999);
     pub const hipDeviceAttributeAmdSpecificBegin: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10000);
-    #[doc = " &lt; Frequency in khz of the timer used by the device-side \"clock*\""]
+    #[doc = " Frequency in khz of the timer used by the device-side \"clock*\""]
     pub const hipDeviceAttributeClockInstructionRate: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10000);
-    #[doc = " &lt; Previously hipDeviceAttributeArch"]
+    #[doc = " Previously hipDeviceAttributeArch"]
     pub const hipDeviceAttributeUnused3: hipDeviceAttribute_t = hipDeviceAttribute_t(10001);
-    #[doc = " &lt; Maximum Shared Memory PerMultiprocessor."]
+    #[doc = " Maximum Shared Memory PerMultiprocessor."]
     pub const hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10002);
-    #[doc = " &lt; Previously hipDeviceAttributeGcnArch"]
+    #[doc = " Previously hipDeviceAttributeGcnArch"]
     pub const hipDeviceAttributeUnused4: hipDeviceAttribute_t = hipDeviceAttribute_t(10003);
-    #[doc = " &lt; Previously hipDeviceAttributeGcnArchName"]
+    #[doc = " Previously hipDeviceAttributeGcnArchName"]
     pub const hipDeviceAttributeUnused5: hipDeviceAttribute_t = hipDeviceAttribute_t(10004);
-    #[doc = " &lt; Address of the HDP_MEM_COHERENCY_FLUSH_CNTL register"]
+    #[doc = " Address of the HDP_MEM_COHERENCY_FLUSH_CNTL register"]
     pub const hipDeviceAttributeHdpMemFlushCntl: hipDeviceAttribute_t = hipDeviceAttribute_t(10005);
-    #[doc = " &lt; Address of the HDP_REG_COHERENCY_FLUSH_CNTL register"]
+    #[doc = " Address of the HDP_REG_COHERENCY_FLUSH_CNTL register"]
     pub const hipDeviceAttributeHdpRegFlushCntl: hipDeviceAttribute_t = hipDeviceAttribute_t(10006);
-    #[doc = " &lt; Supports cooperative launch on multiple"]
-    #[doc = " &lt; devices with unmatched functions"]
+    #[doc = " Supports cooperative launch on multiple"]
+    #[doc = " devices with unmatched functions"]
     pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10007);
-    #[doc = " &lt; Supports cooperative launch on multiple"]
-    #[doc = " &lt; devices with unmatched grid dimensions"]
+    #[doc = " Supports cooperative launch on multiple"]
+    #[doc = " devices with unmatched grid dimensions"]
     pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10008);
-    #[doc = " &lt; Supports cooperative launch on multiple"]
-    #[doc = " &lt; devices with unmatched block dimensions"]
+    #[doc = " Supports cooperative launch on multiple"]
+    #[doc = " devices with unmatched block dimensions"]
     pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10009);
-    #[doc = " &lt; Supports cooperative launch on multiple"]
-    #[doc = " &lt; devices with unmatched shared memories"]
+    #[doc = " Supports cooperative launch on multiple"]
+    #[doc = " devices with unmatched shared memories"]
     pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10010);
-    #[doc = " &lt; Whether it is LargeBar"]
+    #[doc = " Whether it is LargeBar"]
     pub const hipDeviceAttributeIsLargeBar: hipDeviceAttribute_t = hipDeviceAttribute_t(10011);
-    #[doc = " &lt; Revision of the GPU in this device"]
+    #[doc = " Revision of the GPU in this device"]
     pub const hipDeviceAttributeAsicRevision: hipDeviceAttribute_t = hipDeviceAttribute_t(10012);
-    #[doc = " &lt; '1' if Device supports hipStreamWaitValue32() and"]
-    #[doc = " &lt; hipStreamWaitValue64(), '0' otherwise."]
+    #[doc = " '1' if Device supports hipStreamWaitValue32() and"]
+    #[doc = " hipStreamWaitValue64(), '0' otherwise."]
     pub const hipDeviceAttributeCanUseStreamWaitValue: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10013);
-    #[doc = " &lt; '1' if Device supports image, '0' otherwise."]
+    #[doc = " '1' if Device supports image, '0' otherwise."]
     pub const hipDeviceAttributeImageSupport: hipDeviceAttribute_t = hipDeviceAttribute_t(10014);
-    #[doc = " &lt; All available physical compute"]
-    #[doc = " &lt; units for the device"]
+    #[doc = " All available physical compute"]
+    #[doc = " units for the device"]
     pub const hipDeviceAttributePhysicalMultiProcessorCount: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10015);
-    #[doc = " &lt; '1' if Device supports fine grain, '0' otherwise"]
+    #[doc = " '1' if Device supports fine grain, '0' otherwise"]
     pub const hipDeviceAttributeFineGrainSupport: hipDeviceAttribute_t =
         hipDeviceAttribute_t(10016);
-    #[doc = " &lt; Constant frequency of wall clock in kilohertz."]
+    #[doc = " Constant frequency of wall clock in kilohertz."]
     pub const hipDeviceAttributeWallClockRate: hipDeviceAttribute_t = hipDeviceAttribute_t(10017);
     pub const hipDeviceAttributeAmdSpecificEnd: hipDeviceAttribute_t = hipDeviceAttribute_t(19999);
     pub const hipDeviceAttributeVendorSpecificBegin: hipDeviceAttribute_t =
@@ -5327,13 +5327,13 @@ impl hipGPUDirectRDMAWritesOrdering {
         hipGPUDirectRDMAWritesOrdering(200);
 }
 impl hipChannelFormatKind {
-    #[doc = " &lt; Signed channel format"]
+    #[doc = " Signed channel format"]
     pub const hipChannelFormatKindSigned: hipChannelFormatKind = hipChannelFormatKind(0);
-    #[doc = " &lt; Unsigned channel format"]
+    #[doc = " Unsigned channel format"]
     pub const hipChannelFormatKindUnsigned: hipChannelFormatKind = hipChannelFormatKind(1);
-    #[doc = " &lt; Float channel format"]
+    #[doc = " Float channel format"]
     pub const hipChannelFormatKindFloat: hipChannelFormatKind = hipChannelFormatKind(2);
-    #[doc = " &lt; No channel format"]
+    #[doc = " No channel format"]
     pub const hipChannelFormatKindNone: hipChannelFormatKind = hipChannelFormatKind(3);
 }
 impl Default for hipChannelFormatDesc {
@@ -5346,21 +5346,21 @@ impl Default for hipChannelFormatDesc {
     }
 }
 impl hipArray_Format {
-    #[doc = " &lt; Unsigned 8-bit array format"]
+    #[doc = " Unsigned 8-bit array format"]
     pub const HIP_AD_FORMAT_UNSIGNED_INT8: hipArray_Format = hipArray_Format(1);
-    #[doc = " &lt; Unsigned 16-bit array format"]
+    #[doc = " Unsigned 16-bit array format"]
     pub const HIP_AD_FORMAT_UNSIGNED_INT16: hipArray_Format = hipArray_Format(2);
-    #[doc = " &lt; Unsigned 32-bit array format"]
+    #[doc = " Unsigned 32-bit array format"]
     pub const HIP_AD_FORMAT_UNSIGNED_INT32: hipArray_Format = hipArray_Format(3);
-    #[doc = " &lt; Signed 8-bit array format"]
+    #[doc = " Signed 8-bit array format"]
     pub const HIP_AD_FORMAT_SIGNED_INT8: hipArray_Format = hipArray_Format(8);
-    #[doc = " &lt; Signed 16-bit array format"]
+    #[doc = " Signed 16-bit array format"]
     pub const HIP_AD_FORMAT_SIGNED_INT16: hipArray_Format = hipArray_Format(9);
-    #[doc = " &lt; Signed 32-bit array format"]
+    #[doc = " Signed 32-bit array format"]
     pub const HIP_AD_FORMAT_SIGNED_INT32: hipArray_Format = hipArray_Format(10);
-    #[doc = " &lt; Half array format"]
+    #[doc = " Half array format"]
     pub const HIP_AD_FORMAT_HALF: hipArray_Format = hipArray_Format(16);
-    #[doc = " &lt; Float array format"]
+    #[doc = " Float array format"]
     pub const HIP_AD_FORMAT_FLOAT: hipArray_Format = hipArray_Format(32);
 }
 impl Default for HIP_ARRAY_DESCRIPTOR {
@@ -5400,39 +5400,39 @@ impl Default for hipMipmappedArray {
     }
 }
 impl hipResourceType {
-    #[doc = " &lt; Array resource"]
+    #[doc = " Array resource"]
     pub const hipResourceTypeArray: hipResourceType = hipResourceType(0);
-    #[doc = " &lt; Mipmapped array resource"]
+    #[doc = " Mipmapped array resource"]
     pub const hipResourceTypeMipmappedArray: hipResourceType = hipResourceType(1);
-    #[doc = " &lt; Linear resource"]
+    #[doc = " Linear resource"]
     pub const hipResourceTypeLinear: hipResourceType = hipResourceType(2);
-    #[doc = " &lt; Pitch 2D resource"]
+    #[doc = " Pitch 2D resource"]
     pub const hipResourceTypePitch2D: hipResourceType = hipResourceType(3);
 }
 impl HIPresourcetype_enum {
-    #[doc = " &lt; Array resource"]
+    #[doc = " Array resource"]
     pub const HIP_RESOURCE_TYPE_ARRAY: HIPresourcetype_enum = HIPresourcetype_enum(0);
-    #[doc = " &lt; Mipmapped array resource"]
+    #[doc = " Mipmapped array resource"]
     pub const HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY: HIPresourcetype_enum = HIPresourcetype_enum(1);
-    #[doc = " &lt; Linear resource"]
+    #[doc = " Linear resource"]
     pub const HIP_RESOURCE_TYPE_LINEAR: HIPresourcetype_enum = HIPresourcetype_enum(2);
-    #[doc = " &lt; Pitch 2D resource"]
+    #[doc = " Pitch 2D resource"]
     pub const HIP_RESOURCE_TYPE_PITCH2D: HIPresourcetype_enum = HIPresourcetype_enum(3);
 }
 impl HIPaddress_mode_enum {
-    #[doc = " &lt; Wrap address mode"]
+    #[doc = " Wrap address mode"]
     pub const HIP_TR_ADDRESS_MODE_WRAP: HIPaddress_mode_enum = HIPaddress_mode_enum(0);
-    #[doc = " &lt; Clamp address mode"]
+    #[doc = " Clamp address mode"]
     pub const HIP_TR_ADDRESS_MODE_CLAMP: HIPaddress_mode_enum = HIPaddress_mode_enum(1);
-    #[doc = " &lt; Mirror address mode"]
+    #[doc = " Mirror address mode"]
     pub const HIP_TR_ADDRESS_MODE_MIRROR: HIPaddress_mode_enum = HIPaddress_mode_enum(2);
-    #[doc = " &lt; Border address mode"]
+    #[doc = " Border address mode"]
     pub const HIP_TR_ADDRESS_MODE_BORDER: HIPaddress_mode_enum = HIPaddress_mode_enum(3);
 }
 impl HIPfilter_mode_enum {
-    #[doc = " &lt; Filter mode point"]
+    #[doc = " Filter mode point"]
     pub const HIP_TR_FILTER_MODE_POINT: HIPfilter_mode_enum = HIPfilter_mode_enum(0);
-    #[doc = " &lt; Filter mode linear"]
+    #[doc = " Filter mode linear"]
     pub const HIP_TR_FILTER_MODE_LINEAR: HIPfilter_mode_enum = HIPfilter_mode_enum(1);
 }
 impl Default for HIP_TEXTURE_DESC_st {
@@ -5445,190 +5445,190 @@ impl Default for HIP_TEXTURE_DESC_st {
     }
 }
 impl hipResourceViewFormat {
-    #[doc = " &lt; No resource view format (use underlying resource format)"]
+    #[doc = " No resource view format (use underlying resource format)"]
     pub const hipResViewFormatNone: hipResourceViewFormat = hipResourceViewFormat(0);
-    #[doc = " &lt; 1 channel, unsigned 8-bit integers"]
+    #[doc = " 1 channel, unsigned 8-bit integers"]
     pub const hipResViewFormatUnsignedChar1: hipResourceViewFormat = hipResourceViewFormat(1);
-    #[doc = " &lt; 2 channels, unsigned 8-bit integers"]
+    #[doc = " 2 channels, unsigned 8-bit integers"]
     pub const hipResViewFormatUnsignedChar2: hipResourceViewFormat = hipResourceViewFormat(2);
-    #[doc = " &lt; 4 channels, unsigned 8-bit integers"]
+    #[doc = " 4 channels, unsigned 8-bit integers"]
     pub const hipResViewFormatUnsignedChar4: hipResourceViewFormat = hipResourceViewFormat(3);
-    #[doc = " &lt; 1 channel, signed 8-bit integers"]
+    #[doc = " 1 channel, signed 8-bit integers"]
     pub const hipResViewFormatSignedChar1: hipResourceViewFormat = hipResourceViewFormat(4);
-    #[doc = " &lt; 2 channels, signed 8-bit integers"]
+    #[doc = " 2 channels, signed 8-bit integers"]
     pub const hipResViewFormatSignedChar2: hipResourceViewFormat = hipResourceViewFormat(5);
-    #[doc = " &lt; 4 channels, signed 8-bit integers"]
+    #[doc = " 4 channels, signed 8-bit integers"]
     pub const hipResViewFormatSignedChar4: hipResourceViewFormat = hipResourceViewFormat(6);
-    #[doc = " &lt; 1 channel, unsigned 16-bit integers"]
+    #[doc = " 1 channel, unsigned 16-bit integers"]
     pub const hipResViewFormatUnsignedShort1: hipResourceViewFormat = hipResourceViewFormat(7);
-    #[doc = " &lt; 2 channels, unsigned 16-bit integers"]
+    #[doc = " 2 channels, unsigned 16-bit integers"]
     pub const hipResViewFormatUnsignedShort2: hipResourceViewFormat = hipResourceViewFormat(8);
-    #[doc = " &lt; 4 channels, unsigned 16-bit integers"]
+    #[doc = " 4 channels, unsigned 16-bit integers"]
     pub const hipResViewFormatUnsignedShort4: hipResourceViewFormat = hipResourceViewFormat(9);
-    #[doc = " &lt; 1 channel, signed 16-bit integers"]
+    #[doc = " 1 channel, signed 16-bit integers"]
     pub const hipResViewFormatSignedShort1: hipResourceViewFormat = hipResourceViewFormat(10);
-    #[doc = " &lt; 2 channels, signed 16-bit integers"]
+    #[doc = " 2 channels, signed 16-bit integers"]
     pub const hipResViewFormatSignedShort2: hipResourceViewFormat = hipResourceViewFormat(11);
-    #[doc = " &lt; 4 channels, signed 16-bit integers"]
+    #[doc = " 4 channels, signed 16-bit integers"]
     pub const hipResViewFormatSignedShort4: hipResourceViewFormat = hipResourceViewFormat(12);
-    #[doc = " &lt; 1 channel, unsigned 32-bit integers"]
+    #[doc = " 1 channel, unsigned 32-bit integers"]
     pub const hipResViewFormatUnsignedInt1: hipResourceViewFormat = hipResourceViewFormat(13);
-    #[doc = " &lt; 2 channels, unsigned 32-bit integers"]
+    #[doc = " 2 channels, unsigned 32-bit integers"]
     pub const hipResViewFormatUnsignedInt2: hipResourceViewFormat = hipResourceViewFormat(14);
-    #[doc = " &lt; 4 channels, unsigned 32-bit integers"]
+    #[doc = " 4 channels, unsigned 32-bit integers"]
     pub const hipResViewFormatUnsignedInt4: hipResourceViewFormat = hipResourceViewFormat(15);
-    #[doc = " &lt; 1 channel, signed 32-bit integers"]
+    #[doc = " 1 channel, signed 32-bit integers"]
     pub const hipResViewFormatSignedInt1: hipResourceViewFormat = hipResourceViewFormat(16);
-    #[doc = " &lt; 2 channels, signed 32-bit integers"]
+    #[doc = " 2 channels, signed 32-bit integers"]
     pub const hipResViewFormatSignedInt2: hipResourceViewFormat = hipResourceViewFormat(17);
-    #[doc = " &lt; 4 channels, signed 32-bit integers"]
+    #[doc = " 4 channels, signed 32-bit integers"]
     pub const hipResViewFormatSignedInt4: hipResourceViewFormat = hipResourceViewFormat(18);
-    #[doc = " &lt; 1 channel, 16-bit floating point"]
+    #[doc = " 1 channel, 16-bit floating point"]
     pub const hipResViewFormatHalf1: hipResourceViewFormat = hipResourceViewFormat(19);
-    #[doc = " &lt; 2 channels, 16-bit floating point"]
+    #[doc = " 2 channels, 16-bit floating point"]
     pub const hipResViewFormatHalf2: hipResourceViewFormat = hipResourceViewFormat(20);
-    #[doc = " &lt; 4 channels, 16-bit floating point"]
+    #[doc = " 4 channels, 16-bit floating point"]
     pub const hipResViewFormatHalf4: hipResourceViewFormat = hipResourceViewFormat(21);
-    #[doc = " &lt; 1 channel, 32-bit floating point"]
+    #[doc = " 1 channel, 32-bit floating point"]
     pub const hipResViewFormatFloat1: hipResourceViewFormat = hipResourceViewFormat(22);
-    #[doc = " &lt; 2 channels, 32-bit floating point"]
+    #[doc = " 2 channels, 32-bit floating point"]
     pub const hipResViewFormatFloat2: hipResourceViewFormat = hipResourceViewFormat(23);
-    #[doc = " &lt; 4 channels, 32-bit floating point"]
+    #[doc = " 4 channels, 32-bit floating point"]
     pub const hipResViewFormatFloat4: hipResourceViewFormat = hipResourceViewFormat(24);
-    #[doc = " &lt; Block-compressed 1"]
+    #[doc = " Block-compressed 1"]
     pub const hipResViewFormatUnsignedBlockCompressed1: hipResourceViewFormat =
         hipResourceViewFormat(25);
-    #[doc = " &lt; Block-compressed 2"]
+    #[doc = " Block-compressed 2"]
     pub const hipResViewFormatUnsignedBlockCompressed2: hipResourceViewFormat =
         hipResourceViewFormat(26);
-    #[doc = " &lt; Block-compressed 3"]
+    #[doc = " Block-compressed 3"]
     pub const hipResViewFormatUnsignedBlockCompressed3: hipResourceViewFormat =
         hipResourceViewFormat(27);
-    #[doc = " &lt; Block-compressed 4 unsigned"]
+    #[doc = " Block-compressed 4 unsigned"]
     pub const hipResViewFormatUnsignedBlockCompressed4: hipResourceViewFormat =
         hipResourceViewFormat(28);
-    #[doc = " &lt; Block-compressed 4 signed"]
+    #[doc = " Block-compressed 4 signed"]
     pub const hipResViewFormatSignedBlockCompressed4: hipResourceViewFormat =
         hipResourceViewFormat(29);
-    #[doc = " &lt; Block-compressed 5 unsigned"]
+    #[doc = " Block-compressed 5 unsigned"]
     pub const hipResViewFormatUnsignedBlockCompressed5: hipResourceViewFormat =
         hipResourceViewFormat(30);
-    #[doc = " &lt; Block-compressed 5 signed"]
+    #[doc = " Block-compressed 5 signed"]
     pub const hipResViewFormatSignedBlockCompressed5: hipResourceViewFormat =
         hipResourceViewFormat(31);
-    #[doc = " &lt; Block-compressed 6 unsigned half-float"]
+    #[doc = " Block-compressed 6 unsigned half-float"]
     pub const hipResViewFormatUnsignedBlockCompressed6H: hipResourceViewFormat =
         hipResourceViewFormat(32);
-    #[doc = " &lt; Block-compressed 6 signed half-float"]
+    #[doc = " Block-compressed 6 signed half-float"]
     pub const hipResViewFormatSignedBlockCompressed6H: hipResourceViewFormat =
         hipResourceViewFormat(33);
-    #[doc = " &lt; Block-compressed 7"]
+    #[doc = " Block-compressed 7"]
     pub const hipResViewFormatUnsignedBlockCompressed7: hipResourceViewFormat =
         hipResourceViewFormat(34);
 }
 impl HIPresourceViewFormat_enum {
-    #[doc = " &lt; No resource view format (use underlying resource format)"]
+    #[doc = " No resource view format (use underlying resource format)"]
     pub const HIP_RES_VIEW_FORMAT_NONE: HIPresourceViewFormat_enum = HIPresourceViewFormat_enum(0);
-    #[doc = " &lt; 1 channel, unsigned 8-bit integers"]
+    #[doc = " 1 channel, unsigned 8-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_1X8: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(1);
-    #[doc = " &lt; 2 channels, unsigned 8-bit integers"]
+    #[doc = " 2 channels, unsigned 8-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_2X8: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(2);
-    #[doc = " &lt; 4 channels, unsigned 8-bit integers"]
+    #[doc = " 4 channels, unsigned 8-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_4X8: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(3);
-    #[doc = " &lt; 1 channel, signed 8-bit integers"]
+    #[doc = " 1 channel, signed 8-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_1X8: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(4);
-    #[doc = " &lt; 2 channels, signed 8-bit integers"]
+    #[doc = " 2 channels, signed 8-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_2X8: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(5);
-    #[doc = " &lt; 4 channels, signed 8-bit integers"]
+    #[doc = " 4 channels, signed 8-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_4X8: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(6);
-    #[doc = " &lt; 1 channel, unsigned 16-bit integers"]
+    #[doc = " 1 channel, unsigned 16-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_1X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(7);
-    #[doc = " &lt; 2 channels, unsigned 16-bit integers"]
+    #[doc = " 2 channels, unsigned 16-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_2X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(8);
-    #[doc = " &lt; 4 channels, unsigned 16-bit integers"]
+    #[doc = " 4 channels, unsigned 16-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_4X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(9);
-    #[doc = " &lt; 1 channel, signed 16-bit integers"]
+    #[doc = " 1 channel, signed 16-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_1X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(10);
-    #[doc = " &lt; 2 channels, signed 16-bit integers"]
+    #[doc = " 2 channels, signed 16-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_2X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(11);
-    #[doc = " &lt; 4 channels, signed 16-bit integers"]
+    #[doc = " 4 channels, signed 16-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_4X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(12);
-    #[doc = " &lt; 1 channel, unsigned 32-bit integers"]
+    #[doc = " 1 channel, unsigned 32-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_1X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(13);
-    #[doc = " &lt; 2 channels, unsigned 32-bit integers"]
+    #[doc = " 2 channels, unsigned 32-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_2X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(14);
-    #[doc = " &lt; 4 channels, unsigned 32-bit integers"]
+    #[doc = " 4 channels, unsigned 32-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_UINT_4X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(15);
-    #[doc = " &lt; 1 channel, signed 32-bit integers"]
+    #[doc = " 1 channel, signed 32-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_1X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(16);
-    #[doc = " &lt; 2 channels, signed 32-bit integers"]
+    #[doc = " 2 channels, signed 32-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_2X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(17);
-    #[doc = " &lt; 4 channels, signed 32-bit integers"]
+    #[doc = " 4 channels, signed 32-bit integers"]
     pub const HIP_RES_VIEW_FORMAT_SINT_4X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(18);
-    #[doc = " &lt; 1 channel, 16-bit floating point"]
+    #[doc = " 1 channel, 16-bit floating point"]
     pub const HIP_RES_VIEW_FORMAT_FLOAT_1X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(19);
-    #[doc = " &lt; 2 channels, 16-bit floating point"]
+    #[doc = " 2 channels, 16-bit floating point"]
     pub const HIP_RES_VIEW_FORMAT_FLOAT_2X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(20);
-    #[doc = " &lt; 4 channels, 16-bit floating point"]
+    #[doc = " 4 channels, 16-bit floating point"]
     pub const HIP_RES_VIEW_FORMAT_FLOAT_4X16: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(21);
-    #[doc = " &lt; 1 channel, 32-bit floating point"]
+    #[doc = " 1 channel, 32-bit floating point"]
     pub const HIP_RES_VIEW_FORMAT_FLOAT_1X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(22);
-    #[doc = " &lt; 2 channels, 32-bit floating point"]
+    #[doc = " 2 channels, 32-bit floating point"]
     pub const HIP_RES_VIEW_FORMAT_FLOAT_2X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(23);
-    #[doc = " &lt; 4 channels, 32-bit floating point"]
+    #[doc = " 4 channels, 32-bit floating point"]
     pub const HIP_RES_VIEW_FORMAT_FLOAT_4X32: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(24);
-    #[doc = " &lt; Block-compressed 1"]
+    #[doc = " Block-compressed 1"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC1: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(25);
-    #[doc = " &lt; Block-compressed 2"]
+    #[doc = " Block-compressed 2"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC2: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(26);
-    #[doc = " &lt; Block-compressed 3"]
+    #[doc = " Block-compressed 3"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC3: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(27);
-    #[doc = " &lt; Block-compressed 4 unsigned"]
+    #[doc = " Block-compressed 4 unsigned"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC4: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(28);
-    #[doc = " &lt; Block-compressed 4 signed"]
+    #[doc = " Block-compressed 4 signed"]
     pub const HIP_RES_VIEW_FORMAT_SIGNED_BC4: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(29);
-    #[doc = " &lt; Block-compressed 5 unsigned"]
+    #[doc = " Block-compressed 5 unsigned"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC5: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(30);
-    #[doc = " &lt; Block-compressed 5 signed"]
+    #[doc = " Block-compressed 5 signed"]
     pub const HIP_RES_VIEW_FORMAT_SIGNED_BC5: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(31);
-    #[doc = " &lt; Block-compressed 6 unsigned half-float"]
+    #[doc = " Block-compressed 6 unsigned half-float"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(32);
-    #[doc = " &lt; Block-compressed 6 signed half-float"]
+    #[doc = " Block-compressed 6 signed half-float"]
     pub const HIP_RES_VIEW_FORMAT_SIGNED_BC6H: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(33);
-    #[doc = " &lt; Block-compressed 7"]
+    #[doc = " Block-compressed 7"]
     pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC7: HIPresourceViewFormat_enum =
         HIPresourceViewFormat_enum(34);
 }
@@ -5759,18 +5759,18 @@ impl Default for HIP_RESOURCE_VIEW_DESC_st {
     }
 }
 impl hipMemcpyKind {
-    #[doc = " &lt; Host-to-Host Copy"]
+    #[doc = " Host-to-Host Copy"]
     pub const hipMemcpyHostToHost: hipMemcpyKind = hipMemcpyKind(0);
-    #[doc = " &lt; Host-to-Device Copy"]
+    #[doc = " Host-to-Device Copy"]
     pub const hipMemcpyHostToDevice: hipMemcpyKind = hipMemcpyKind(1);
-    #[doc = " &lt; Device-to-Host Copy"]
+    #[doc = " Device-to-Host Copy"]
     pub const hipMemcpyDeviceToHost: hipMemcpyKind = hipMemcpyKind(2);
-    #[doc = " &lt; Device-to-Device Copy"]
+    #[doc = " Device-to-Device Copy"]
     pub const hipMemcpyDeviceToDevice: hipMemcpyKind = hipMemcpyKind(3);
-    #[doc = " &lt; Runtime will automatically determine"]
-    #[doc = " &lt;copy-kind based on virtual addresses."]
+    #[doc = " Runtime will automatically determine"]
+    #[doc = " copy-kind based on virtual addresses."]
     pub const hipMemcpyDefault: hipMemcpyKind = hipMemcpyKind(4);
-    #[doc = " &lt; Device-to-Device Copy without using compute units"]
+    #[doc = " Device-to-Device Copy without using compute units"]
     pub const hipMemcpyDeviceToDeviceNoCU: hipMemcpyKind = hipMemcpyKind(1024);
 }
 impl Default for hipPitchedPtr {
@@ -5801,83 +5801,83 @@ impl Default for HIP_MEMCPY3D {
     }
 }
 impl hipFunction_attribute {
-    #[doc = " &lt; The maximum number of threads per block. Depends on function and device."]
+    #[doc = " The maximum number of threads per block. Depends on function and device."]
     pub const HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: hipFunction_attribute =
         hipFunction_attribute(0);
-    #[doc = " &lt; The statically allocated shared memory size in bytes per block required by the function."]
+    #[doc = " The statically allocated shared memory size in bytes per block required by the function."]
     pub const HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: hipFunction_attribute =
         hipFunction_attribute(1);
-    #[doc = " &lt; The user-allocated constant memory by the function in bytes."]
+    #[doc = " The user-allocated constant memory by the function in bytes."]
     pub const HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: hipFunction_attribute = hipFunction_attribute(2);
-    #[doc = " &lt; The local memory usage of each thread by this function in bytes."]
+    #[doc = " The local memory usage of each thread by this function in bytes."]
     pub const HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: hipFunction_attribute = hipFunction_attribute(3);
-    #[doc = " &lt; The number of registers used by each thread of this function."]
+    #[doc = " The number of registers used by each thread of this function."]
     pub const HIP_FUNC_ATTRIBUTE_NUM_REGS: hipFunction_attribute = hipFunction_attribute(4);
-    #[doc = " &lt; PTX version"]
+    #[doc = " PTX version"]
     pub const HIP_FUNC_ATTRIBUTE_PTX_VERSION: hipFunction_attribute = hipFunction_attribute(5);
-    #[doc = " &lt; Binary version"]
+    #[doc = " Binary version"]
     pub const HIP_FUNC_ATTRIBUTE_BINARY_VERSION: hipFunction_attribute = hipFunction_attribute(6);
-    #[doc = " &lt; Cache mode"]
+    #[doc = " Cache mode"]
     pub const HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: hipFunction_attribute = hipFunction_attribute(7);
-    #[doc = " &lt; The maximum dynamic shared memory per block for this function in bytes."]
+    #[doc = " The maximum dynamic shared memory per block for this function in bytes."]
     pub const HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: hipFunction_attribute =
         hipFunction_attribute(8);
-    #[doc = " &lt; The shared memory carveout preference in percent of the maximum shared memory."]
+    #[doc = " The shared memory carveout preference in percent of the maximum shared memory."]
     pub const HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: hipFunction_attribute =
         hipFunction_attribute(9);
     pub const HIP_FUNC_ATTRIBUTE_MAX: hipFunction_attribute = hipFunction_attribute(10);
 }
 impl hipPointer_attribute {
-    #[doc = " &lt; The context on which a pointer was allocated"]
-    #[doc = " &lt; Warning: This attribute is not supported in HIP"]
+    #[doc = " The context on which a pointer was allocated"]
+    #[doc = " Warning: This attribute is not supported in HIP"]
     pub const HIP_POINTER_ATTRIBUTE_CONTEXT: hipPointer_attribute = hipPointer_attribute(1);
-    #[doc = " &lt; memory type describing the location of a pointer"]
+    #[doc = " memory type describing the location of a pointer"]
     pub const HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: hipPointer_attribute = hipPointer_attribute(2);
-    #[doc = " &lt; address at which the pointer is allocated on the device"]
+    #[doc = " address at which the pointer is allocated on the device"]
     pub const HIP_POINTER_ATTRIBUTE_DEVICE_POINTER: hipPointer_attribute = hipPointer_attribute(3);
-    #[doc = " &lt; address at which the pointer is allocated on the host"]
+    #[doc = " address at which the pointer is allocated on the host"]
     pub const HIP_POINTER_ATTRIBUTE_HOST_POINTER: hipPointer_attribute = hipPointer_attribute(4);
-    #[doc = " &lt; A pair of tokens for use with Linux kernel interface"]
-    #[doc = " &lt; Warning: This attribute is not supported in HIP"]
+    #[doc = " A pair of tokens for use with Linux kernel interface"]
+    #[doc = " Warning: This attribute is not supported in HIP"]
     pub const HIP_POINTER_ATTRIBUTE_P2P_TOKENS: hipPointer_attribute = hipPointer_attribute(5);
-    #[doc = " &lt; Synchronize every synchronous memory operation"]
-    #[doc = " &lt; initiated on this region"]
+    #[doc = " Synchronize every synchronous memory operation"]
+    #[doc = " initiated on this region"]
     pub const HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: hipPointer_attribute = hipPointer_attribute(6);
-    #[doc = " &lt; Unique ID for an allocated memory region"]
+    #[doc = " Unique ID for an allocated memory region"]
     pub const HIP_POINTER_ATTRIBUTE_BUFFER_ID: hipPointer_attribute = hipPointer_attribute(7);
-    #[doc = " &lt; Indicates if the pointer points to managed memory"]
+    #[doc = " Indicates if the pointer points to managed memory"]
     pub const HIP_POINTER_ATTRIBUTE_IS_MANAGED: hipPointer_attribute = hipPointer_attribute(8);
-    #[doc = " &lt; device ordinal of a device on which a pointer"]
-    #[doc = " &lt; was allocated or registered"]
+    #[doc = " device ordinal of a device on which a pointer"]
+    #[doc = " was allocated or registered"]
     pub const HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL: hipPointer_attribute = hipPointer_attribute(9);
-    #[doc = " &lt; if this pointer maps to an allocation"]
-    #[doc = " &lt; that is suitable for hipIpcGetMemHandle"]
-    #[doc = " &lt; Warning: This attribute is not supported in HIP"]
+    #[doc = " if this pointer maps to an allocation"]
+    #[doc = " that is suitable for hipIpcGetMemHandle"]
+    #[doc = " Warning: This attribute is not supported in HIP"]
     pub const HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE: hipPointer_attribute =
         hipPointer_attribute(10);
-    #[doc = " &lt; Starting address for this requested pointer"]
+    #[doc = " Starting address for this requested pointer"]
     pub const HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR: hipPointer_attribute =
         hipPointer_attribute(11);
-    #[doc = " &lt; Size of the address range for this requested pointer"]
+    #[doc = " Size of the address range for this requested pointer"]
     pub const HIP_POINTER_ATTRIBUTE_RANGE_SIZE: hipPointer_attribute = hipPointer_attribute(12);
-    #[doc = " &lt; tells if this pointer is in a valid address range"]
-    #[doc = " &lt; that is mapped to a backing allocation"]
+    #[doc = " tells if this pointer is in a valid address range"]
+    #[doc = " that is mapped to a backing allocation"]
     pub const HIP_POINTER_ATTRIBUTE_MAPPED: hipPointer_attribute = hipPointer_attribute(13);
-    #[doc = " &lt; Bitmask of allowed hipmemAllocationHandleType"]
-    #[doc = " &lt; for this allocation Warning: This attribute is not supported in HIP"]
+    #[doc = " Bitmask of allowed hipmemAllocationHandleType"]
+    #[doc = " for this allocation Warning: This attribute is not supported in HIP"]
     pub const HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: hipPointer_attribute =
         hipPointer_attribute(14);
-    #[doc = " &lt; returns if the memory referenced by"]
-    #[doc = " &lt; this pointer can be used with the GPUDirect RDMA API"]
-    #[doc = " &lt; Warning: This attribute is not supported in HIP"]
+    #[doc = " returns if the memory referenced by"]
+    #[doc = " this pointer can be used with the GPUDirect RDMA API"]
+    #[doc = " Warning: This attribute is not supported in HIP"]
     pub const HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: hipPointer_attribute =
         hipPointer_attribute(15);
-    #[doc = " &lt; Returns the access flags the device associated with"]
-    #[doc = " &lt; for the corresponding memory referenced by the ptr"]
+    #[doc = " Returns the access flags the device associated with"]
+    #[doc = " for the corresponding memory referenced by the ptr"]
     pub const HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: hipPointer_attribute = hipPointer_attribute(16);
-    #[doc = " &lt; Returns the mempool handle for the allocation if"]
-    #[doc = " &lt; it was allocated from a mempool"]
-    #[doc = " &lt; Warning: This attribute is not supported in HIP"]
+    #[doc = " Returns the mempool handle for the allocation if"]
+    #[doc = " it was allocated from a mempool"]
+    #[doc = " Warning: This attribute is not supported in HIP"]
     pub const HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: hipPointer_attribute = hipPointer_attribute(17);
 }
 impl hipTextureAddressMode {
@@ -5951,17 +5951,17 @@ impl Default for hipIpcEventHandle_st {
     }
 }
 impl hipLimit_t {
-    #[doc = " &lt; Limit of stack size in bytes on the current device, per"]
-    #[doc = " &lt; thread. The size is in units of 256 dwords, up to the"]
-    #[doc = " &lt; limit of (128K - 16)"]
+    #[doc = " Limit of stack size in bytes on the current device, per"]
+    #[doc = " thread. The size is in units of 256 dwords, up to the"]
+    #[doc = " limit of (128K - 16)"]
     pub const hipLimitStackSize: hipLimit_t = hipLimit_t(0);
-    #[doc = " &lt; Size limit in bytes of fifo used by printf call on the"]
-    #[doc = " &lt; device. Currently not supported"]
+    #[doc = " Size limit in bytes of fifo used by printf call on the"]
+    #[doc = " device. Currently not supported"]
     pub const hipLimitPrintfFifoSize: hipLimit_t = hipLimit_t(1);
-    #[doc = " &lt; Limit of heap size in bytes on the current device, should"]
-    #[doc = " &lt; be less than the global memory size on the device"]
+    #[doc = " Limit of heap size in bytes on the current device, should"]
+    #[doc = " be less than the global memory size on the device"]
     pub const hipLimitMallocHeapSize: hipLimit_t = hipLimit_t(2);
-    #[doc = " &lt; Supported limit range"]
+    #[doc = " Supported limit range"]
     pub const hipLimitRange: hipLimit_t = hipLimit_t(3);
 }
 impl hipStreamBatchMemOpType {
@@ -5969,9 +5969,9 @@ impl hipStreamBatchMemOpType {
     pub const hipStreamMemOpWriteValue32: hipStreamBatchMemOpType = hipStreamBatchMemOpType(2);
     pub const hipStreamMemOpWaitValue64: hipStreamBatchMemOpType = hipStreamBatchMemOpType(4);
     pub const hipStreamMemOpWriteValue64: hipStreamBatchMemOpType = hipStreamBatchMemOpType(5);
-    #[doc = " &lt; Currently not supported"]
+    #[doc = " Currently not supported"]
     pub const hipStreamMemOpBarrier: hipStreamBatchMemOpType = hipStreamBatchMemOpType(6);
-    #[doc = " &lt; Currently not supported"]
+    #[doc = " Currently not supported"]
     pub const hipStreamMemOpFlushRemoteWrites: hipStreamBatchMemOpType = hipStreamBatchMemOpType(3);
 }
 impl Default for hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t__bindgen_ty_1 {
@@ -6047,61 +6047,61 @@ impl Default for hipBatchMemOpNodeParams {
     }
 }
 impl hipMemoryAdvise {
-    #[doc = " &lt; Data will mostly be read and only occassionally"]
-    #[doc = " &lt; be written to"]
+    #[doc = " Data will mostly be read and only occassionally"]
+    #[doc = " be written to"]
     pub const hipMemAdviseSetReadMostly: hipMemoryAdvise = hipMemoryAdvise(1);
-    #[doc = " &lt; Undo the effect of hipMemAdviseSetReadMostly"]
+    #[doc = " Undo the effect of hipMemAdviseSetReadMostly"]
     pub const hipMemAdviseUnsetReadMostly: hipMemoryAdvise = hipMemoryAdvise(2);
-    #[doc = " &lt; Set the preferred location for the data as"]
-    #[doc = " &lt; the specified device"]
+    #[doc = " Set the preferred location for the data as"]
+    #[doc = " the specified device"]
     pub const hipMemAdviseSetPreferredLocation: hipMemoryAdvise = hipMemoryAdvise(3);
-    #[doc = " &lt; Clear the preferred location for the data"]
+    #[doc = " Clear the preferred location for the data"]
     pub const hipMemAdviseUnsetPreferredLocation: hipMemoryAdvise = hipMemoryAdvise(4);
-    #[doc = " &lt; Data will be accessed by the specified device"]
-    #[doc = " &lt; so prevent page faults as much as possible"]
+    #[doc = " Data will be accessed by the specified device"]
+    #[doc = " so prevent page faults as much as possible"]
     pub const hipMemAdviseSetAccessedBy: hipMemoryAdvise = hipMemoryAdvise(5);
-    #[doc = " &lt; Let HIP to decide on the page faulting policy"]
-    #[doc = " &lt; for the specified device"]
+    #[doc = " Let HIP to decide on the page faulting policy"]
+    #[doc = " for the specified device"]
     pub const hipMemAdviseUnsetAccessedBy: hipMemoryAdvise = hipMemoryAdvise(6);
-    #[doc = " &lt; The default memory model is fine-grain. That allows"]
-    #[doc = " &lt; coherent operations between host and device, while"]
-    #[doc = " &lt; executing kernels. The coarse-grain can be used"]
-    #[doc = " &lt; for data that only needs to be coherent at dispatch"]
-    #[doc = " &lt; boundaries for better performance"]
+    #[doc = " The default memory model is fine-grain. That allows"]
+    #[doc = " coherent operations between host and device, while"]
+    #[doc = " executing kernels. The coarse-grain can be used"]
+    #[doc = " for data that only needs to be coherent at dispatch"]
+    #[doc = " boundaries for better performance"]
     pub const hipMemAdviseSetCoarseGrain: hipMemoryAdvise = hipMemoryAdvise(100);
-    #[doc = " &lt; Restores cache coherency policy back to fine-grain"]
+    #[doc = " Restores cache coherency policy back to fine-grain"]
     pub const hipMemAdviseUnsetCoarseGrain: hipMemoryAdvise = hipMemoryAdvise(101);
 }
 impl hipMemRangeCoherencyMode {
-    #[doc = " &lt; Updates to memory with this attribute can be"]
-    #[doc = " &lt; done coherently from all devices"]
+    #[doc = " Updates to memory with this attribute can be"]
+    #[doc = " done coherently from all devices"]
     pub const hipMemRangeCoherencyModeFineGrain: hipMemRangeCoherencyMode =
         hipMemRangeCoherencyMode(0);
-    #[doc = " &lt; Writes to memory with this attribute can be"]
-    #[doc = " &lt; performed by a single device at a time"]
+    #[doc = " Writes to memory with this attribute can be"]
+    #[doc = " performed by a single device at a time"]
     pub const hipMemRangeCoherencyModeCoarseGrain: hipMemRangeCoherencyMode =
         hipMemRangeCoherencyMode(1);
-    #[doc = " &lt; Memory region queried contains subregions with"]
-    #[doc = " &lt; both hipMemRangeCoherencyModeFineGrain and"]
-    #[doc = " &lt; hipMemRangeCoherencyModeCoarseGrain attributes"]
+    #[doc = " Memory region queried contains subregions with"]
+    #[doc = " both hipMemRangeCoherencyModeFineGrain and"]
+    #[doc = " hipMemRangeCoherencyModeCoarseGrain attributes"]
     pub const hipMemRangeCoherencyModeIndeterminate: hipMemRangeCoherencyMode =
         hipMemRangeCoherencyMode(2);
 }
 impl hipMemRangeAttribute {
-    #[doc = " &lt; Whether the range will mostly be read and"]
-    #[doc = " &lt; only occassionally be written to"]
+    #[doc = " Whether the range will mostly be read and"]
+    #[doc = " only occassionally be written to"]
     pub const hipMemRangeAttributeReadMostly: hipMemRangeAttribute = hipMemRangeAttribute(1);
-    #[doc = " &lt; The preferred location of the range"]
+    #[doc = " The preferred location of the range"]
     pub const hipMemRangeAttributePreferredLocation: hipMemRangeAttribute = hipMemRangeAttribute(2);
-    #[doc = " &lt; Memory range has hipMemAdviseSetAccessedBy"]
-    #[doc = " &lt; set for the specified device"]
+    #[doc = " Memory range has hipMemAdviseSetAccessedBy"]
+    #[doc = " set for the specified device"]
     pub const hipMemRangeAttributeAccessedBy: hipMemRangeAttribute = hipMemRangeAttribute(3);
-    #[doc = " &lt; The last location to where the range was"]
-    #[doc = " &lt; prefetched"]
+    #[doc = " The last location to where the range was"]
+    #[doc = " prefetched"]
     pub const hipMemRangeAttributeLastPrefetchLocation: hipMemRangeAttribute =
         hipMemRangeAttribute(4);
-    #[doc = " &lt; Returns coherency mode"]
-    #[doc = " &lt; hipMemRangeCoherencyMode for the range"]
+    #[doc = " Returns coherency mode"]
+    #[doc = " hipMemRangeCoherencyMode for the range"]
     pub const hipMemRangeAttributeCoherencyMode: hipMemRangeAttribute = hipMemRangeAttribute(100);
 }
 impl hipMemPoolAttr {
@@ -6145,7 +6145,7 @@ impl hipMemPoolAttr {
 }
 impl hipMemLocationType {
     pub const hipMemLocationTypeInvalid: hipMemLocationType = hipMemLocationType(0);
-    #[doc = " &lt; Device location, thus it's HIP device ID"]
+    #[doc = " Device location, thus it's HIP device ID"]
     pub const hipMemLocationTypeDevice: hipMemLocationType = hipMemLocationType(1);
 }
 impl Default for hipMemLocation {
@@ -6158,11 +6158,11 @@ impl Default for hipMemLocation {
     }
 }
 impl hipMemAccessFlags {
-    #[doc = " &lt; Default, make the address range not accessible"]
+    #[doc = " Default, make the address range not accessible"]
     pub const hipMemAccessFlagsProtNone: hipMemAccessFlags = hipMemAccessFlags(0);
-    #[doc = " &lt; Set the address range read accessible"]
+    #[doc = " Set the address range read accessible"]
     pub const hipMemAccessFlagsProtRead: hipMemAccessFlags = hipMemAccessFlags(1);
-    #[doc = " &lt; Set the address range read-write accessible"]
+    #[doc = " Set the address range read-write accessible"]
     pub const hipMemAccessFlagsProtReadWrite: hipMemAccessFlags = hipMemAccessFlags(3);
 }
 impl Default for hipMemAccessDesc {
@@ -6184,14 +6184,14 @@ impl hipMemAllocationType {
     pub const hipMemAllocationTypeMax: hipMemAllocationType = hipMemAllocationType(2147483647);
 }
 impl hipMemAllocationHandleType {
-    #[doc = " &lt; Does not allow any export mechanism"]
+    #[doc = " Does not allow any export mechanism"]
     pub const hipMemHandleTypeNone: hipMemAllocationHandleType = hipMemAllocationHandleType(0);
-    #[doc = " &lt; Allows a file descriptor for exporting. Permitted only on POSIX systems"]
+    #[doc = " Allows a file descriptor for exporting. Permitted only on POSIX systems"]
     pub const hipMemHandleTypePosixFileDescriptor: hipMemAllocationHandleType =
         hipMemAllocationHandleType(1);
-    #[doc = " &lt; Allows a Win32 NT handle for exporting. (HANDLE)"]
+    #[doc = " Allows a Win32 NT handle for exporting. (HANDLE)"]
     pub const hipMemHandleTypeWin32: hipMemAllocationHandleType = hipMemAllocationHandleType(2);
-    #[doc = " &lt; Allows a Win32 KMT handle for exporting. (D3DKMT_HANDLE)"]
+    #[doc = " Allows a Win32 KMT handle for exporting. (D3DKMT_HANDLE)"]
     pub const hipMemHandleTypeWin32Kmt: hipMemAllocationHandleType = hipMemAllocationHandleType(4);
 }
 impl Default for hipMemPoolProps {
@@ -6218,23 +6218,23 @@ impl hipFuncAttribute {
     pub const hipFuncAttributeMax: hipFuncAttribute = hipFuncAttribute(10);
 }
 impl hipFuncCache_t {
-    #[doc = " &lt; no preference for shared memory or L1 (default)"]
+    #[doc = " no preference for shared memory or L1 (default)"]
     pub const hipFuncCachePreferNone: hipFuncCache_t = hipFuncCache_t(0);
-    #[doc = " &lt; prefer larger shared memory and smaller L1 cache"]
+    #[doc = " prefer larger shared memory and smaller L1 cache"]
     pub const hipFuncCachePreferShared: hipFuncCache_t = hipFuncCache_t(1);
-    #[doc = " &lt; prefer larger L1 cache and smaller shared memory"]
+    #[doc = " prefer larger L1 cache and smaller shared memory"]
     pub const hipFuncCachePreferL1: hipFuncCache_t = hipFuncCache_t(2);
-    #[doc = " &lt; prefer equal size L1 cache and shared memory"]
+    #[doc = " prefer equal size L1 cache and shared memory"]
     pub const hipFuncCachePreferEqual: hipFuncCache_t = hipFuncCache_t(3);
 }
 impl hipSharedMemConfig {
-    #[doc = " &lt; The compiler selects a device-specific value for the banking."]
+    #[doc = " The compiler selects a device-specific value for the banking."]
     pub const hipSharedMemBankSizeDefault: hipSharedMemConfig = hipSharedMemConfig(0);
-    #[doc = " &lt; Shared mem is banked at 4-bytes intervals and performs best"]
-    #[doc = " &lt; when adjacent threads access data 4 bytes apart."]
+    #[doc = " Shared mem is banked at 4-bytes intervals and performs best"]
+    #[doc = " when adjacent threads access data 4 bytes apart."]
     pub const hipSharedMemBankSizeFourByte: hipSharedMemConfig = hipSharedMemConfig(1);
-    #[doc = " &lt; Shared mem is banked at 8-byte intervals and performs best"]
-    #[doc = " &lt; when adjacent threads access data 4 bytes apart."]
+    #[doc = " Shared mem is banked at 8-byte intervals and performs best"]
+    #[doc = " when adjacent threads access data 4 bytes apart."]
     pub const hipSharedMemBankSizeEightByte: hipSharedMemConfig = hipSharedMemConfig(2);
 }
 impl Default for hipLaunchParams_t {
@@ -6414,47 +6414,47 @@ impl Default for hipExternalSemaphoreWaitParams_st {
 }
 impl hipGraphicsRegisterFlags {
     pub const hipGraphicsRegisterFlagsNone: hipGraphicsRegisterFlags = hipGraphicsRegisterFlags(0);
-    #[doc = " &lt; HIP will not write to this registered resource"]
+    #[doc = " HIP will not write to this registered resource"]
     pub const hipGraphicsRegisterFlagsReadOnly: hipGraphicsRegisterFlags =
         hipGraphicsRegisterFlags(1);
     pub const hipGraphicsRegisterFlagsWriteDiscard: hipGraphicsRegisterFlags =
         hipGraphicsRegisterFlags(2);
-    #[doc = " &lt; HIP will bind this resource to a surface"]
+    #[doc = " HIP will bind this resource to a surface"]
     pub const hipGraphicsRegisterFlagsSurfaceLoadStore: hipGraphicsRegisterFlags =
         hipGraphicsRegisterFlags(4);
     pub const hipGraphicsRegisterFlagsTextureGather: hipGraphicsRegisterFlags =
         hipGraphicsRegisterFlags(8);
 }
 impl hipGraphNodeType {
-    #[doc = " &lt; GPU kernel node"]
+    #[doc = " GPU kernel node"]
     pub const hipGraphNodeTypeKernel: hipGraphNodeType = hipGraphNodeType(0);
-    #[doc = " &lt; Memcpy node"]
+    #[doc = " Memcpy node"]
     pub const hipGraphNodeTypeMemcpy: hipGraphNodeType = hipGraphNodeType(1);
-    #[doc = " &lt; Memset node"]
+    #[doc = " Memset node"]
     pub const hipGraphNodeTypeMemset: hipGraphNodeType = hipGraphNodeType(2);
-    #[doc = " &lt; Host (executable) node"]
+    #[doc = " Host (executable) node"]
     pub const hipGraphNodeTypeHost: hipGraphNodeType = hipGraphNodeType(3);
-    #[doc = " &lt; Node which executes an embedded graph"]
+    #[doc = " Node which executes an embedded graph"]
     pub const hipGraphNodeTypeGraph: hipGraphNodeType = hipGraphNodeType(4);
-    #[doc = " &lt; Empty (no-op) node"]
+    #[doc = " Empty (no-op) node"]
     pub const hipGraphNodeTypeEmpty: hipGraphNodeType = hipGraphNodeType(5);
-    #[doc = " &lt; External event wait node"]
+    #[doc = " External event wait node"]
     pub const hipGraphNodeTypeWaitEvent: hipGraphNodeType = hipGraphNodeType(6);
-    #[doc = " &lt; External event record node"]
+    #[doc = " External event record node"]
     pub const hipGraphNodeTypeEventRecord: hipGraphNodeType = hipGraphNodeType(7);
-    #[doc = " &lt; External Semaphore signal node"]
+    #[doc = " External Semaphore signal node"]
     pub const hipGraphNodeTypeExtSemaphoreSignal: hipGraphNodeType = hipGraphNodeType(8);
-    #[doc = " &lt; External Semaphore wait node"]
+    #[doc = " External Semaphore wait node"]
     pub const hipGraphNodeTypeExtSemaphoreWait: hipGraphNodeType = hipGraphNodeType(9);
-    #[doc = " &lt; Memory alloc node"]
+    #[doc = " Memory alloc node"]
     pub const hipGraphNodeTypeMemAlloc: hipGraphNodeType = hipGraphNodeType(10);
-    #[doc = " &lt; Memory free node"]
+    #[doc = " Memory free node"]
     pub const hipGraphNodeTypeMemFree: hipGraphNodeType = hipGraphNodeType(11);
-    #[doc = " &lt; MemcpyFromSymbol node"]
+    #[doc = " MemcpyFromSymbol node"]
     pub const hipGraphNodeTypeMemcpyFromSymbol: hipGraphNodeType = hipGraphNodeType(12);
-    #[doc = " &lt; MemcpyToSymbol node"]
+    #[doc = " MemcpyToSymbol node"]
     pub const hipGraphNodeTypeMemcpyToSymbol: hipGraphNodeType = hipGraphNodeType(13);
-    #[doc = " &lt; BatchMemOp node"]
+    #[doc = " BatchMemOp node"]
     pub const hipGraphNodeTypeBatchMemOp: hipGraphNodeType = hipGraphNodeType(14);
     pub const hipGraphNodeTypeCount: hipGraphNodeType = hipGraphNodeType(15);
 }
@@ -6509,11 +6509,11 @@ impl Default for hipAccessPolicyWindow {
     }
 }
 impl hipLaunchAttributeID {
-    #[doc = " &lt; Valid for Streams, graph nodes, launches"]
+    #[doc = " Valid for Streams, graph nodes, launches"]
     pub const hipLaunchAttributeAccessPolicyWindow: hipLaunchAttributeID = hipLaunchAttributeID(1);
-    #[doc = " &lt; Valid for graph nodes, launches"]
+    #[doc = " Valid for graph nodes, launches"]
     pub const hipLaunchAttributeCooperative: hipLaunchAttributeID = hipLaunchAttributeID(2);
-    #[doc = " &lt; Valid for graph node, streams, launches"]
+    #[doc = " Valid for graph node, streams, launches"]
     pub const hipLaunchAttributePriority: hipLaunchAttributeID = hipLaunchAttributeID(8);
 }
 impl Default for hipLaunchAttributeValue {
@@ -6535,15 +6535,15 @@ impl Default for HIP_MEMSET_NODE_PARAMS {
     }
 }
 impl hipGraphExecUpdateResult {
-    #[doc = " &lt; The update succeeded"]
+    #[doc = " The update succeeded"]
     pub const hipGraphExecUpdateSuccess: hipGraphExecUpdateResult = hipGraphExecUpdateResult(0);
-    #[doc = " &lt; The update failed for an unexpected reason which is described"]
-    #[doc = " &lt; in the return value of the function"]
+    #[doc = " The update failed for an unexpected reason which is described"]
+    #[doc = " in the return value of the function"]
     pub const hipGraphExecUpdateError: hipGraphExecUpdateResult = hipGraphExecUpdateResult(1);
-    #[doc = " &lt; The update failed because the topology changed"]
+    #[doc = " The update failed because the topology changed"]
     pub const hipGraphExecUpdateErrorTopologyChanged: hipGraphExecUpdateResult =
         hipGraphExecUpdateResult(2);
-    #[doc = " &lt; The update failed because a node type changed"]
+    #[doc = " The update failed because a node type changed"]
     pub const hipGraphExecUpdateErrorNodeTypeChanged: hipGraphExecUpdateResult =
         hipGraphExecUpdateResult(3);
     pub const hipGraphExecUpdateErrorFunctionChanged: hipGraphExecUpdateResult =
@@ -6561,40 +6561,40 @@ impl hipStreamCaptureMode {
     pub const hipStreamCaptureModeRelaxed: hipStreamCaptureMode = hipStreamCaptureMode(2);
 }
 impl hipStreamCaptureStatus {
-    #[doc = " &lt; Stream is not capturing"]
+    #[doc = " Stream is not capturing"]
     pub const hipStreamCaptureStatusNone: hipStreamCaptureStatus = hipStreamCaptureStatus(0);
-    #[doc = " &lt; Stream is actively capturing"]
+    #[doc = " Stream is actively capturing"]
     pub const hipStreamCaptureStatusActive: hipStreamCaptureStatus = hipStreamCaptureStatus(1);
-    #[doc = " &lt; Stream is part of a capture sequence that has been"]
-    #[doc = " &lt; invalidated, but not terminated"]
+    #[doc = " Stream is part of a capture sequence that has been"]
+    #[doc = " invalidated, but not terminated"]
     pub const hipStreamCaptureStatusInvalidated: hipStreamCaptureStatus = hipStreamCaptureStatus(2);
 }
 impl hipStreamUpdateCaptureDependenciesFlags {
-    #[doc = " &lt; Add new nodes to the dependency set"]
+    #[doc = " Add new nodes to the dependency set"]
     pub const hipStreamAddCaptureDependencies: hipStreamUpdateCaptureDependenciesFlags =
         hipStreamUpdateCaptureDependenciesFlags(0);
-    #[doc = " &lt; Replace the dependency set with the new nodes"]
+    #[doc = " Replace the dependency set with the new nodes"]
     pub const hipStreamSetCaptureDependencies: hipStreamUpdateCaptureDependenciesFlags =
         hipStreamUpdateCaptureDependenciesFlags(1);
 }
 impl hipGraphMemAttributeType {
-    #[doc = " &lt; Amount of memory, in bytes, currently associated with graphs"]
+    #[doc = " Amount of memory, in bytes, currently associated with graphs"]
     pub const hipGraphMemAttrUsedMemCurrent: hipGraphMemAttributeType = hipGraphMemAttributeType(0);
-    #[doc = " &lt; High watermark of memory, in bytes, associated with graphs since the last time."]
+    #[doc = " High watermark of memory, in bytes, associated with graphs since the last time."]
     pub const hipGraphMemAttrUsedMemHigh: hipGraphMemAttributeType = hipGraphMemAttributeType(1);
-    #[doc = " &lt; Amount of memory, in bytes, currently allocated for graphs."]
+    #[doc = " Amount of memory, in bytes, currently allocated for graphs."]
     pub const hipGraphMemAttrReservedMemCurrent: hipGraphMemAttributeType =
         hipGraphMemAttributeType(2);
-    #[doc = " &lt; High watermark of memory, in bytes, currently allocated for graphs"]
+    #[doc = " High watermark of memory, in bytes, currently allocated for graphs"]
     pub const hipGraphMemAttrReservedMemHigh: hipGraphMemAttributeType =
         hipGraphMemAttributeType(3);
 }
 impl hipUserObjectFlags {
-    #[doc = " &lt; Destructor execution is not synchronized."]
+    #[doc = " Destructor execution is not synchronized."]
     pub const hipUserObjectNoDestructorSync: hipUserObjectFlags = hipUserObjectFlags(1);
 }
 impl hipUserObjectRetainFlags {
-    #[doc = " &lt; Add new reference or retain."]
+    #[doc = " Add new reference or retain."]
     pub const hipGraphUserObjectMove: hipUserObjectRetainFlags = hipUserObjectRetainFlags(1);
 }
 impl hipGraphInstantiateFlags {
@@ -6608,16 +6608,16 @@ impl hipGraphInstantiateFlags {
 }
 impl hipGraphDebugDotFlags {
     pub const hipGraphDebugDotFlagsVerbose: hipGraphDebugDotFlags = hipGraphDebugDotFlags(1);
-    #[doc = " &lt; Adds hipKernelNodeParams to output"]
+    #[doc = " Adds hipKernelNodeParams to output"]
     pub const hipGraphDebugDotFlagsKernelNodeParams: hipGraphDebugDotFlags =
         hipGraphDebugDotFlags(4);
-    #[doc = " &lt; Adds hipMemcpy3DParms to output"]
+    #[doc = " Adds hipMemcpy3DParms to output"]
     pub const hipGraphDebugDotFlagsMemcpyNodeParams: hipGraphDebugDotFlags =
         hipGraphDebugDotFlags(8);
-    #[doc = " &lt; Adds hipMemsetParams to output"]
+    #[doc = " Adds hipMemsetParams to output"]
     pub const hipGraphDebugDotFlagsMemsetNodeParams: hipGraphDebugDotFlags =
         hipGraphDebugDotFlags(16);
-    #[doc = " &lt; Adds hipHostNodeParams to output"]
+    #[doc = " Adds hipHostNodeParams to output"]
     pub const hipGraphDebugDotFlagsHostNodeParams: hipGraphDebugDotFlags =
         hipGraphDebugDotFlags(32);
     pub const hipGraphDebugDotFlagsEventNodeParams: hipGraphDebugDotFlags =
@@ -6631,20 +6631,20 @@ impl hipGraphDebugDotFlags {
     pub const hipGraphDebugDotFlagsHandles: hipGraphDebugDotFlags = hipGraphDebugDotFlags(1024);
 }
 impl hipGraphInstantiateResult {
-    #[doc = " &lt; Instantiation Success"]
+    #[doc = " Instantiation Success"]
     pub const hipGraphInstantiateSuccess: hipGraphInstantiateResult = hipGraphInstantiateResult(0);
-    #[doc = " &lt; Instantiation failed for an"]
+    #[doc = " Instantiation failed for an"]
     #[doc = " unexpected reason which is described in the return value of the function"]
     pub const hipGraphInstantiateError: hipGraphInstantiateResult = hipGraphInstantiateResult(1);
-    #[doc = " &lt; Instantiation failed due"]
+    #[doc = " Instantiation failed due"]
     #[doc = " to invalid structure, such as cycles"]
     pub const hipGraphInstantiateInvalidStructure: hipGraphInstantiateResult =
         hipGraphInstantiateResult(2);
-    #[doc = " &lt; Instantiation for device launch failed"]
+    #[doc = " Instantiation for device launch failed"]
     #[doc = " because the graph contained an unsupported operation"]
     pub const hipGraphInstantiateNodeOperationNotSupported: hipGraphInstantiateResult =
         hipGraphInstantiateResult(3);
-    #[doc = " &lt; Instantiation for device launch failed"]
+    #[doc = " Instantiation for device launch failed"]
     #[doc = " due to the nodes belonging to different contexts"]
     pub const hipGraphInstantiateMultipleDevicesNotSupported: hipGraphInstantiateResult =
         hipGraphInstantiateResult(4);
@@ -6686,28 +6686,28 @@ impl Default for hipExternalSemaphoreWaitNodeParams {
     }
 }
 impl hipMemAllocationGranularity_flags {
-    #[doc = " &lt; Minimum granularity"]
+    #[doc = " Minimum granularity"]
     pub const hipMemAllocationGranularityMinimum: hipMemAllocationGranularity_flags =
         hipMemAllocationGranularity_flags(0);
-    #[doc = " &lt; Recommended granularity for performance"]
+    #[doc = " Recommended granularity for performance"]
     pub const hipMemAllocationGranularityRecommended: hipMemAllocationGranularity_flags =
         hipMemAllocationGranularity_flags(1);
 }
 impl hipMemHandleType {
-    #[doc = " &lt; Generic handle type"]
+    #[doc = " Generic handle type"]
     pub const hipMemHandleTypeGeneric: hipMemHandleType = hipMemHandleType(0);
 }
 impl hipMemOperationType {
-    #[doc = " &lt; Map operation"]
+    #[doc = " Map operation"]
     pub const hipMemOperationTypeMap: hipMemOperationType = hipMemOperationType(1);
-    #[doc = " &lt; Unmap operation"]
+    #[doc = " Unmap operation"]
     pub const hipMemOperationTypeUnmap: hipMemOperationType = hipMemOperationType(2);
 }
 impl hipArraySparseSubresourceType {
-    #[doc = " &lt; Sparse level"]
+    #[doc = " Sparse level"]
     pub const hipArraySparseSubresourceTypeSparseLevel: hipArraySparseSubresourceType =
         hipArraySparseSubresourceType(0);
-    #[doc = " &lt; Miptail"]
+    #[doc = " Miptail"]
     pub const hipArraySparseSubresourceTypeMiptail: hipArraySparseSubresourceType =
         hipArraySparseSubresourceType(1);
 }
@@ -6816,31 +6816,31 @@ impl hipGraphDependencyType {
         hipGraphDependencyType(1);
 }
 impl hiprtcResult {
-    #[doc = " &lt; Success"]
+    #[doc = " Success"]
     pub const HIPRTC_SUCCESS: hiprtcResult = hiprtcResult(0);
-    #[doc = " &lt; Out of memory"]
+    #[doc = " Out of memory"]
     pub const HIPRTC_ERROR_OUT_OF_MEMORY: hiprtcResult = hiprtcResult(1);
-    #[doc = " &lt; Failed to create program"]
+    #[doc = " Failed to create program"]
     pub const HIPRTC_ERROR_PROGRAM_CREATION_FAILURE: hiprtcResult = hiprtcResult(2);
-    #[doc = " &lt; Invalid input"]
+    #[doc = " Invalid input"]
     pub const HIPRTC_ERROR_INVALID_INPUT: hiprtcResult = hiprtcResult(3);
-    #[doc = " &lt; Invalid program"]
+    #[doc = " Invalid program"]
     pub const HIPRTC_ERROR_INVALID_PROGRAM: hiprtcResult = hiprtcResult(4);
-    #[doc = " &lt; Invalid option"]
+    #[doc = " Invalid option"]
     pub const HIPRTC_ERROR_INVALID_OPTION: hiprtcResult = hiprtcResult(5);
-    #[doc = " &lt; Compilation error"]
+    #[doc = " Compilation error"]
     pub const HIPRTC_ERROR_COMPILATION: hiprtcResult = hiprtcResult(6);
-    #[doc = " &lt; Failed in builtin operation"]
+    #[doc = " Failed in builtin operation"]
     pub const HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE: hiprtcResult = hiprtcResult(7);
-    #[doc = " &lt; No name expression after compilation"]
+    #[doc = " No name expression after compilation"]
     pub const HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION: hiprtcResult = hiprtcResult(8);
-    #[doc = " &lt; No lowered names before compilation"]
+    #[doc = " No lowered names before compilation"]
     pub const HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION: hiprtcResult = hiprtcResult(9);
-    #[doc = " &lt; Invalid name expression"]
+    #[doc = " Invalid name expression"]
     pub const HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID: hiprtcResult = hiprtcResult(10);
-    #[doc = " &lt; Internal error"]
+    #[doc = " Internal error"]
     pub const HIPRTC_ERROR_INTERNAL_ERROR: hiprtcResult = hiprtcResult(11);
-    #[doc = " &lt; Error in linking"]
+    #[doc = " Error in linking"]
     pub const HIPRTC_ERROR_LINKING: hiprtcResult = hiprtcResult(100);
 }
 impl Default for hipDeviceProp_tR0000 {

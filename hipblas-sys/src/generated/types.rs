@@ -107,87 +107,87 @@ const _: () = {
         [::std::mem::offset_of!(hipblasDoubleComplex, y) - 8usize];
 };
 impl hipblasStatus_t {
-    #[doc = " &lt; Function succeeds"]
+    #[doc = " Function succeeds"]
     pub const HIPBLAS_STATUS_SUCCESS: hipblasStatus_t = hipblasStatus_t(0);
-    #[doc = " &lt; HIPBLAS library not initialized"]
+    #[doc = " HIPBLAS library not initialized"]
     pub const HIPBLAS_STATUS_NOT_INITIALIZED: hipblasStatus_t = hipblasStatus_t(1);
-    #[doc = " &lt; resource allocation failed"]
+    #[doc = " resource allocation failed"]
     pub const HIPBLAS_STATUS_ALLOC_FAILED: hipblasStatus_t = hipblasStatus_t(2);
-    #[doc = " &lt; unsupported numerical value was passed to function"]
+    #[doc = " unsupported numerical value was passed to function"]
     pub const HIPBLAS_STATUS_INVALID_VALUE: hipblasStatus_t = hipblasStatus_t(3);
-    #[doc = " &lt; access to GPU memory space failed"]
+    #[doc = " access to GPU memory space failed"]
     pub const HIPBLAS_STATUS_MAPPING_ERROR: hipblasStatus_t = hipblasStatus_t(4);
-    #[doc = " &lt; GPU program failed to execute"]
+    #[doc = " GPU program failed to execute"]
     pub const HIPBLAS_STATUS_EXECUTION_FAILED: hipblasStatus_t = hipblasStatus_t(5);
-    #[doc = " &lt; an internal HIPBLAS operation failed"]
+    #[doc = " an internal HIPBLAS operation failed"]
     pub const HIPBLAS_STATUS_INTERNAL_ERROR: hipblasStatus_t = hipblasStatus_t(6);
-    #[doc = " &lt; function not implemented"]
+    #[doc = " function not implemented"]
     pub const HIPBLAS_STATUS_NOT_SUPPORTED: hipblasStatus_t = hipblasStatus_t(7);
-    #[doc = " &lt; architecture mismatch"]
+    #[doc = " architecture mismatch"]
     pub const HIPBLAS_STATUS_ARCH_MISMATCH: hipblasStatus_t = hipblasStatus_t(8);
-    #[doc = " &lt; hipBLAS handle is null pointer"]
+    #[doc = " hipBLAS handle is null pointer"]
     pub const HIPBLAS_STATUS_HANDLE_IS_NULLPTR: hipblasStatus_t = hipblasStatus_t(9);
-    #[doc = " &lt;  unsupported enum value was passed to function"]
+    #[doc = " unsupported enum value was passed to function"]
     pub const HIPBLAS_STATUS_INVALID_ENUM: hipblasStatus_t = hipblasStatus_t(10);
-    #[doc = " &lt;  back-end returned an unsupported status code"]
+    #[doc = " back-end returned an unsupported status code"]
     pub const HIPBLAS_STATUS_UNKNOWN: hipblasStatus_t = hipblasStatus_t(11);
 }
 impl hipblasOperation_t {
-    #[doc = " &lt;  Operate with the matrix."]
+    #[doc = " Operate with the matrix."]
     pub const HIPBLAS_OP_N: hipblasOperation_t = hipblasOperation_t(111);
-    #[doc = " &lt;  Operate with the transpose of the matrix."]
+    #[doc = " Operate with the transpose of the matrix."]
     pub const HIPBLAS_OP_T: hipblasOperation_t = hipblasOperation_t(112);
-    #[doc = " &lt; Operate with the conjugate transpose of the matrix."]
+    #[doc = " Operate with the conjugate transpose of the matrix."]
     pub const HIPBLAS_OP_C: hipblasOperation_t = hipblasOperation_t(113);
 }
 impl hipblasComputeType_t {
-    #[doc = " &lt; compute will be at least 16-bit precision"]
+    #[doc = " compute will be at least 16-bit precision"]
     pub const HIPBLAS_COMPUTE_16F: hipblasComputeType_t = hipblasComputeType_t(0);
-    #[doc = " &lt; compute will be exactly 16-bit precision"]
+    #[doc = " compute will be exactly 16-bit precision"]
     pub const HIPBLAS_COMPUTE_16F_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(1);
-    #[doc = " &lt; compute will be at least 32-bit precision"]
+    #[doc = " compute will be at least 32-bit precision"]
     pub const HIPBLAS_COMPUTE_32F: hipblasComputeType_t = hipblasComputeType_t(2);
-    #[doc = " &lt; compute will be exactly 32-bit precision"]
+    #[doc = " compute will be exactly 32-bit precision"]
     pub const HIPBLAS_COMPUTE_32F_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(3);
-    #[doc = " &lt; 32-bit input can use 16-bit compute"]
+    #[doc = " 32-bit input can use 16-bit compute"]
     pub const HIPBLAS_COMPUTE_32F_FAST_16F: hipblasComputeType_t = hipblasComputeType_t(4);
-    #[doc = " &lt; 32-bit input can is bf16 compute"]
+    #[doc = " 32-bit input can is bf16 compute"]
     pub const HIPBLAS_COMPUTE_32F_FAST_16BF: hipblasComputeType_t = hipblasComputeType_t(5);
     pub const HIPBLAS_COMPUTE_32F_FAST_TF32: hipblasComputeType_t = hipblasComputeType_t(6);
-    #[doc = " &lt; compute will be at least 64-bit precision"]
+    #[doc = " compute will be at least 64-bit precision"]
     pub const HIPBLAS_COMPUTE_64F: hipblasComputeType_t = hipblasComputeType_t(7);
-    #[doc = " &lt; compute will be exactly 64-bit precision"]
+    #[doc = " compute will be exactly 64-bit precision"]
     pub const HIPBLAS_COMPUTE_64F_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(8);
-    #[doc = " &lt; compute will be at least 32-bit integer precision"]
+    #[doc = " compute will be at least 32-bit integer precision"]
     pub const HIPBLAS_COMPUTE_32I: hipblasComputeType_t = hipblasComputeType_t(9);
-    #[doc = " &lt; compute will be exactly 32-bit integer precision"]
+    #[doc = " compute will be exactly 32-bit integer precision"]
     pub const HIPBLAS_COMPUTE_32I_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(10);
-    #[doc = " &lt; 32-bit compute using fp8 mfma instruction"]
+    #[doc = " 32-bit compute using fp8 mfma instruction"]
     pub const HIPBLAS_COMPUTE_32F_FAST_8F_FNUZ: hipblasComputeType_t = hipblasComputeType_t(100);
-    #[doc = " &lt; 32-bit compute using bf8 mfma instruction"]
+    #[doc = " 32-bit compute using bf8 mfma instruction"]
     pub const HIPBLAS_COMPUTE_32F_FAST_8BF_FNUZ: hipblasComputeType_t = hipblasComputeType_t(101);
-    #[doc = " &lt; 32-bit compute using f8bf8 mfma instruction"]
+    #[doc = " 32-bit compute using f8bf8 mfma instruction"]
     pub const HIPBLAS_COMPUTE_32F_FAST_8F8BF_FNUZ: hipblasComputeType_t = hipblasComputeType_t(102);
-    #[doc = " &lt; 32-bit compute using bf8f8 mfma instruction"]
+    #[doc = " 32-bit compute using bf8f8 mfma instruction"]
     pub const HIPBLAS_COMPUTE_32F_FAST_8BF8F_FNUZ: hipblasComputeType_t = hipblasComputeType_t(103);
 }
 impl hipblasPointerMode_t {
-    #[doc = " &lt; Scalar values affected by this variable will be located on the host."]
+    #[doc = " Scalar values affected by this variable will be located on the host."]
     pub const HIPBLAS_POINTER_MODE_HOST: hipblasPointerMode_t = hipblasPointerMode_t(0);
-    #[doc = " &lt;  Scalar values affected by this variable will be located on the device."]
+    #[doc = " Scalar values affected by this variable will be located on the device."]
     pub const HIPBLAS_POINTER_MODE_DEVICE: hipblasPointerMode_t = hipblasPointerMode_t(1);
 }
 impl hipblasFillMode_t {
-    #[doc = " &lt;  Upper triangle"]
+    #[doc = " Upper triangle"]
     pub const HIPBLAS_FILL_MODE_UPPER: hipblasFillMode_t = hipblasFillMode_t(121);
-    #[doc = " &lt;  Lower triangle"]
+    #[doc = " Lower triangle"]
     pub const HIPBLAS_FILL_MODE_LOWER: hipblasFillMode_t = hipblasFillMode_t(122);
     pub const HIPBLAS_FILL_MODE_FULL: hipblasFillMode_t = hipblasFillMode_t(123);
 }
 impl hipblasDiagType_t {
-    #[doc = " &lt;  Non-unit triangular."]
+    #[doc = " Non-unit triangular."]
     pub const HIPBLAS_DIAG_NON_UNIT: hipblasDiagType_t = hipblasDiagType_t(131);
-    #[doc = " &lt;  Unit triangular."]
+    #[doc = " Unit triangular."]
     pub const HIPBLAS_DIAG_UNIT: hipblasDiagType_t = hipblasDiagType_t(132);
 }
 impl hipblasSideMode_t {
@@ -204,20 +204,20 @@ impl hipblasMath_t {
     pub const HIPBLAS_TENSOR_OP_MATH: hipblasMath_t = hipblasMath_t(5);
 }
 impl hipblasGemmAlgo_t {
-    #[doc = " &lt;  enumerator rocblas_gemm_algo_standard"]
+    #[doc = " enumerator rocblas_gemm_algo_standard"]
     pub const HIPBLAS_GEMM_DEFAULT: hipblasGemmAlgo_t = hipblasGemmAlgo_t(160);
 }
 impl hipblasAtomicsMode_t {
-    #[doc = " &lt;  Algorithms will refrain from atomics where applicable."]
+    #[doc = " Algorithms will refrain from atomics where applicable."]
     pub const HIPBLAS_ATOMICS_NOT_ALLOWED: hipblasAtomicsMode_t = hipblasAtomicsMode_t(0);
-    #[doc = " &lt; Algorithms will take advantage of atomics where applicable."]
+    #[doc = " Algorithms will take advantage of atomics where applicable."]
     pub const HIPBLAS_ATOMICS_ALLOWED: hipblasAtomicsMode_t = hipblasAtomicsMode_t(1);
 }
 impl hipblasGemmFlags_t {
-    #[doc = " &lt; Default empty flags"]
+    #[doc = " Default empty flags"]
     pub const HIPBLAS_GEMM_FLAGS_NONE: hipblasGemmFlags_t = hipblasGemmFlags_t(0);
     pub const HIPBLAS_GEMM_FLAGS_USE_CU_EFFICIENCY: hipblasGemmFlags_t = hipblasGemmFlags_t(2);
-    #[doc = " &lt; enumerator rocblas_gemm_flags_fp16_alt_impl"]
+    #[doc = " enumerator rocblas_gemm_flags_fp16_alt_impl"]
     pub const HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL: hipblasGemmFlags_t = hipblasGemmFlags_t(4);
     pub const HIPBLAS_GEMM_FLAGS_CHECK_SOLUTION_INDEX: hipblasGemmFlags_t = hipblasGemmFlags_t(8);
     pub const HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL_RNZ: hipblasGemmFlags_t = hipblasGemmFlags_t(16);
@@ -228,39 +228,39 @@ impl hipblasGemmFlags_t {
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipblasDatatype_t(pub ::std::os::raw::c_uint);
 impl hipblasDatatype_t {
-    #[doc = " &lt; 16 bit floating point, real"]
+    #[doc = " 16 bit floating point, real"]
     pub const HIPBLAS_R_16F: hipblasDatatype_t = hipblasDatatype_t(150);
-    #[doc = " &lt; 32 bit floating point, real"]
+    #[doc = " 32 bit floating point, real"]
     pub const HIPBLAS_R_32F: hipblasDatatype_t = hipblasDatatype_t(151);
-    #[doc = " &lt; 64 bit floating point, real"]
+    #[doc = " 64 bit floating point, real"]
     pub const HIPBLAS_R_64F: hipblasDatatype_t = hipblasDatatype_t(152);
-    #[doc = " &lt; 16 bit floating point, complex"]
+    #[doc = " 16 bit floating point, complex"]
     pub const HIPBLAS_C_16F: hipblasDatatype_t = hipblasDatatype_t(153);
-    #[doc = " &lt; 32 bit floating point, complex"]
+    #[doc = " 32 bit floating point, complex"]
     pub const HIPBLAS_C_32F: hipblasDatatype_t = hipblasDatatype_t(154);
-    #[doc = " &lt; 64 bit floating point, complex"]
+    #[doc = " 64 bit floating point, complex"]
     pub const HIPBLAS_C_64F: hipblasDatatype_t = hipblasDatatype_t(155);
-    #[doc = " &lt;  8 bit signed integer, real"]
+    #[doc = " 8 bit signed integer, real"]
     pub const HIPBLAS_R_8I: hipblasDatatype_t = hipblasDatatype_t(160);
-    #[doc = " &lt;  8 bit unsigned integer, real"]
+    #[doc = " 8 bit unsigned integer, real"]
     pub const HIPBLAS_R_8U: hipblasDatatype_t = hipblasDatatype_t(161);
-    #[doc = " &lt; 32 bit signed integer, real"]
+    #[doc = " 32 bit signed integer, real"]
     pub const HIPBLAS_R_32I: hipblasDatatype_t = hipblasDatatype_t(162);
-    #[doc = " &lt; 32 bit unsigned integer, real"]
+    #[doc = " 32 bit unsigned integer, real"]
     pub const HIPBLAS_R_32U: hipblasDatatype_t = hipblasDatatype_t(163);
-    #[doc = " &lt;  8 bit signed integer, complex"]
+    #[doc = " 8 bit signed integer, complex"]
     pub const HIPBLAS_C_8I: hipblasDatatype_t = hipblasDatatype_t(164);
-    #[doc = " &lt;  8 bit unsigned integer, complex"]
+    #[doc = " 8 bit unsigned integer, complex"]
     pub const HIPBLAS_C_8U: hipblasDatatype_t = hipblasDatatype_t(165);
-    #[doc = " &lt; 32 bit signed integer, complex"]
+    #[doc = " 32 bit signed integer, complex"]
     pub const HIPBLAS_C_32I: hipblasDatatype_t = hipblasDatatype_t(166);
-    #[doc = " &lt; 32 bit unsigned integer, complex"]
+    #[doc = " 32 bit unsigned integer, complex"]
     pub const HIPBLAS_C_32U: hipblasDatatype_t = hipblasDatatype_t(167);
-    #[doc = " &lt; 16 bit bfloat, real"]
+    #[doc = " 16 bit bfloat, real"]
     pub const HIPBLAS_R_16B: hipblasDatatype_t = hipblasDatatype_t(168);
-    #[doc = " &lt; 16 bit bfloat, complex"]
+    #[doc = " 16 bit bfloat, complex"]
     pub const HIPBLAS_C_16B: hipblasDatatype_t = hipblasDatatype_t(169);
-    #[doc = " &lt; Invalid datatype value, do not use"]
+    #[doc = " Invalid datatype value, do not use"]
     pub const HIPBLAS_DATATYPE_INVALID: hipblasDatatype_t = hipblasDatatype_t(255);
 }
 impl hipblasAtomicsMode_t {
