@@ -1,0 +1,733 @@
+//! Tier 3: every public function on a real GPU, against CPU references on
+//! fresh random data. Run with `cargo test -p hip --test gpu -- --ignored`
+//! (`HIP_PLATFORM=nvidia` on NVIDIA).
+
+use hip::{
+    CompileOptions, Device, DeviceAttribute, DeviceBuffer, DeviceMemory, Error, Event,
+    FunctionAttribute, LaunchArgs, LaunchConfig, Limit, ManagedBuffer, MemPool, Module,
+    PinnedHostBuffer, Stream, StreamOptions, TypedKernel, VisibleDevices,
+};
+use rand::Rng;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+const KERNELS: &str = r#"
+struct Params { float scale; float offset; unsigned n; unsigned pad; };
+
+extern "C" __global__ void axpy(float a, const float* x, float* y, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] += a * x[i];
+}
+extern "C" __global__ void affine(Params p, const float* x, float* y) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < p.n) y[i] = p.scale * x[i] + p.offset;
+}
+extern "C" __global__ void add_one(int* x, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1;
+}
+extern "C" __global__ void sum12(float* out, float a, float b, float c, float d, float e,
+                                 float f, float g, float h, float i, float j, int k) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = a + b + c + d + e + f + g + h + i + j + (float)k;
+}
+extern "C" __global__ void spin(unsigned long long cycles) {
+    unsigned long long start = clock64();
+    while (clock64() - start < cycles) {}
+}
+extern "C" __global__ void empty() {}
+"#;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct Params {
+    scale: f32,
+    offset: f32,
+    n: u32,
+    pad: u32,
+}
+// SAFETY: repr(C), four 4-byte fields, no padding; every bit pattern valid.
+unsafe impl hip::DeviceRepr for Params {}
+
+fn dev() -> Arc<Device> {
+    Device::get(0).unwrap_or_else(|e| panic!("needs a GPU: {e}"))
+}
+
+fn module() -> &'static Module {
+    static M: OnceLock<Module> = OnceLock::new();
+    M.get_or_init(|| Module::compile(&dev(), KERNELS).unwrap_or_else(|e| panic!("{e}")))
+}
+
+fn random_f32(n: usize) -> Vec<f32> {
+    let mut r = rand::thread_rng();
+    (0..n).map(|_| r.gen_range(-10.0f32..10.0)).collect()
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() <= 1e-5 * (1.0 + b.abs())
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn device_information() {
+    let n = Device::count().unwrap();
+    assert!(n >= 1);
+    let d = dev();
+    assert!(
+        Arc::ptr_eq(&d, &Device::get(0).unwrap()),
+        "one Arc per ordinal"
+    );
+    assert_eq!(Device::all().unwrap().len(), n);
+    assert!(Device::get(n).is_err());
+    let name = d.name().unwrap();
+    assert!(!name.is_empty());
+    let p = d.properties().unwrap();
+    assert_eq!(p.name, name);
+    let arch = d.arch().unwrap();
+    assert!(arch.starts_with("sm_") || arch.starts_with("gfx"), "{arch}");
+    let total = d.total_memory().unwrap();
+    assert!(total > 1 << 30);
+    assert_eq!(p.total_memory, total);
+    let mem = d.memory_info().unwrap();
+    assert!(mem.free <= mem.total && mem.free > 0, "{mem:?}");
+    let cc = d.compute_capability().unwrap();
+    assert_eq!(cc, p.compute_capability);
+    assert_eq!(
+        d.attribute(DeviceAttribute::ComputeCapabilityMajor)
+            .unwrap(),
+        cc.0
+    );
+    assert_eq!(
+        d.attribute(DeviceAttribute::MaxThreadsPerBlock).unwrap(),
+        p.max_threads_per_block
+    );
+    assert_eq!(d.attribute(DeviceAttribute::WarpSize).unwrap(), p.warp_size);
+    assert_eq!(
+        d.attribute(DeviceAttribute::MultiprocessorCount).unwrap(),
+        p.multiprocessor_count
+    );
+    assert_eq!(
+        d.launch_limits().max_threads_per_block as i32,
+        p.max_threads_per_block
+    );
+    let (mut ok, mut failed) = (0, Vec::new());
+    for a in DeviceAttribute::ALL {
+        match d.attribute(*a) {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                assert!(matches!(e, Error::Hip { .. }), "{e}");
+                failed.push(*a)
+            }
+        }
+    }
+    println!("{name} {arch} cc {cc:?}: {ok} attributes readable, not on this platform: {failed:?}");
+    assert!(ok >= 60, "only {ok} attributes readable");
+    let caps = d.capabilities().unwrap();
+    println!("{caps:?}");
+    if arch.starts_with("sm_") && cc >= (8, 0) {
+        assert!(caps.f16_arithmetic && caps.bf16_arithmetic && caps.managed_memory);
+    }
+    println!("{}", VisibleDevices::from_env());
+    let v = hip::runtime_version().unwrap();
+    assert!(v.major >= 5, "{v}");
+    assert!(hip::driver_version().unwrap() > 0);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn limits_and_priorities() {
+    let d = dev();
+    let stack = d.limit(Limit::StackSize).unwrap();
+    assert!(stack > 0);
+    d.set_limit(Limit::StackSize, stack + 1024).unwrap();
+    assert!(d.limit(Limit::StackSize).unwrap() >= stack + 1024);
+    d.set_limit(Limit::StackSize, stack).unwrap();
+    assert!(d.limit(Limit::MallocHeapSize).unwrap() > 0);
+    let (least, greatest) = d.stream_priority_range().unwrap();
+    assert!(greatest <= least);
+    let s = Stream::with_options(
+        &d,
+        StreamOptions {
+            non_blocking: true,
+            priority: greatest,
+        },
+    )
+    .unwrap();
+    assert!(s.query().unwrap());
+    s.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn typed_launch_matches_cpu() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let n = 100_003usize;
+    let (x, y0) = (random_f32(n), random_f32(n));
+    let a: f32 = rand::thread_rng().gen_range(-3.0..3.0);
+    let xd = DeviceBuffer::from_slice(&d, &x).unwrap();
+    let mut yd = DeviceBuffer::from_slice(&d, &y0).unwrap();
+    // SAFETY: matches `axpy`'s C signature.
+    let k = unsafe {
+        TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(module().function("axpy").unwrap())
+    };
+    // SAFETY: axpy touches [0, n) of both buffers, which have n elements.
+    unsafe {
+        k.launch(
+            &s,
+            LaunchConfig::for_num_elems(n as u32),
+            (a, &xd, &mut yd, n as u32),
+        )
+    }
+    .unwrap();
+    let y = s.copy_to_vec(&yd).unwrap();
+    for i in 0..n {
+        let want = y0[i] + a * x[i];
+        assert!(close(y[i], want), "y[{i}] = {} want {want}", y[i]);
+    }
+    // Sub-ranges: launch on the second half only.
+    let half = n / 2;
+    let mut yd2 = DeviceBuffer::from_slice(&d, &y0).unwrap();
+    let xs = xd.slice(half..).unwrap();
+    let ys = yd2.slice_mut(half..).unwrap();
+    let m = (n - half) as u32;
+    // SAFETY: both views have m elements.
+    unsafe { k.launch(&s, LaunchConfig::for_num_elems(m), (a, xs, ys, m)) }.unwrap();
+    let y2 = yd2.to_vec().unwrap();
+    s.synchronize().unwrap();
+    for i in 0..n {
+        let want = if i < half { y0[i] } else { y0[i] + a * x[i] };
+        assert!(close(y2[i], want), "y2[{i}]");
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn struct_args_builder_and_twelve_args() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let n = 4097usize;
+    let x = random_f32(n);
+    let p = Params {
+        scale: rand::thread_rng().gen_range(0.5..2.0),
+        offset: rand::thread_rng().gen_range(-5.0..5.0),
+        n: n as u32,
+        pad: 0,
+    };
+    let xd = DeviceBuffer::from_slice(&d, &x).unwrap();
+    let mut yd = DeviceBuffer::<f32>::zeroed(&d, n).unwrap();
+    // SAFETY: matches `affine(Params, const float*, float*)`.
+    let k = unsafe {
+        TypedKernel::<(Params, *const f32, *mut f32)>::new(module().function("affine").unwrap())
+    };
+    // SAFETY: affine touches [0, p.n) and both buffers have p.n elements.
+    unsafe { k.launch(&s, LaunchConfig::for_num_elems(n as u32), (p, &xd, &mut yd)) }.unwrap();
+    let y = s.copy_to_vec(&yd).unwrap();
+    for i in 0..n {
+        assert!(close(y[i], p.scale * x[i] + p.offset), "y[{i}]");
+    }
+
+    // The unsafe builder, same kernel, other data.
+    let x2 = random_f32(n);
+    let xd2 = DeviceBuffer::from_slice(&d, &x2).unwrap();
+    let mut args = LaunchArgs::new();
+    args.arg(&p).arg(&xd2).arg(&yd);
+    assert_eq!(args.len(), 3);
+    let f = module().function("affine").unwrap();
+    // SAFETY: three arguments of the kernel's types; buffers hold p.n elements.
+    unsafe { s.launch(&f, LaunchConfig::for_num_elems(n as u32), &mut args) }.unwrap();
+    drop(args);
+    let y = s.copy_to_vec(&yd).unwrap();
+    for i in 0..n {
+        assert!(close(y[i], p.scale * x2[i] + p.offset), "builder y[{i}]");
+    }
+
+    // Twelve parameters.
+    let v = random_f32(10);
+    let kk: i32 = rand::thread_rng().gen_range(-100..100);
+    let mut out = DeviceBuffer::<f32>::zeroed(&d, 1).unwrap();
+    // SAFETY: matches sum12's C signature.
+    let k12 = unsafe {
+        TypedKernel::<(
+            *mut f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            f32,
+            i32,
+        )>::new(module().function("sum12").unwrap())
+    };
+    let cfg = LaunchConfig {
+        grid: (1, 1, 1),
+        block: (32, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: writes out[0] only.
+    unsafe {
+        k12.launch(
+            &s,
+            cfg,
+            (
+                &mut out, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], kk,
+            ),
+        )
+    }
+    .unwrap();
+    let got = s.copy_to_vec(&out).unwrap()[0];
+    let want: f32 = v.iter().sum::<f32>() + kk as f32;
+    assert!((got - want).abs() < 1e-3, "{got} vs {want}");
+
+    // Invalid configurations are rejected before the runtime.
+    let bad = LaunchConfig {
+        grid: (1, 1, 1),
+        block: (4096, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: never launched: rejected by validation.
+    let e = unsafe {
+        k12.launch(
+            &s,
+            bad,
+            (&mut out, 0., 0., 0., 0., 0., 0., 0., 0., 0., 0., 0),
+        )
+    }
+    .unwrap_err();
+    assert!(matches!(e, Error::Invalid { .. }), "{e}");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn functions_attributes_and_occupancy() {
+    let d = dev();
+    let f = module().function("axpy").unwrap();
+    assert_eq!(f.name(), "axpy");
+    assert!(f.attribute(FunctionAttribute::MaxThreadsPerBlock).unwrap() > 0);
+    assert!(f.attribute(FunctionAttribute::NumRegs).unwrap() >= 0);
+    let (grid, block) = f.max_potential_block_size(0).unwrap();
+    assert!(
+        block >= 32 && block <= d.launch_limits().max_threads_per_block,
+        "{block}"
+    );
+    assert!(grid >= 1);
+    let per_sm = f.max_active_blocks_per_multiprocessor(block, 0).unwrap();
+    assert!(per_sm >= 1);
+    assert!(f.max_active_blocks_per_multiprocessor(0, 0).is_err());
+    let cfg = f.launch_config_for_num_elems(1_000_000, 0).unwrap();
+    assert!(cfg.grid.0 as u64 * cfg.block.0 as u64 >= 1_000_000);
+    assert!(module().function("no_such_kernel").is_err());
+    assert!(module().function("a\0b").is_err());
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn modules_from_bytes_and_files_and_compile_errors() {
+    let d = dev();
+    let code = hip::compile(KERNELS, &CompileOptions::for_device(&d).unwrap()).unwrap();
+    let m = Module::load_data(&d, &code.code).unwrap();
+    m.function("empty").unwrap();
+    let path = std::env::temp_dir().join(format!("hip-test-{}.co", std::process::id()));
+    std::fs::write(&path, &code.code).unwrap();
+    let m2 = Module::load_file(&d, &path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let f = m2.function("add_one").unwrap();
+    drop(m2); // the function keeps the module alive
+    let s = Stream::new(&d).unwrap();
+    let host: Vec<i32> = (0..1000)
+        .map(|_| rand::thread_rng().gen_range(-1000..1000))
+        .collect();
+    let mut buf = DeviceBuffer::from_slice(&d, &host).unwrap();
+    // SAFETY: add_one(int*, unsigned) touches [0, n).
+    let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(f) };
+    // SAFETY: n is the buffer's length.
+    unsafe { k.launch(&s, LaunchConfig::for_num_elems(1000), (&mut buf, 1000u32)) }.unwrap();
+    let out = s.copy_to_vec(&buf).unwrap();
+    assert!(out.iter().zip(&host).all(|(o, h)| *o == h + 1));
+    assert!(Module::load_file(&d, "/nonexistent/file.co").is_err());
+    assert!(Module::load_data(&d, &[]).is_err());
+    let e =
+        Module::compile(&d, "extern \"C\" __global__ void k() { this is not code }").unwrap_err();
+    let log = e.compile_log().expect("a compile error").to_string();
+    assert!(log.contains("error"), "{log}");
+    println!("compile error log as returned:\n{log}");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn copies_views_memset_and_length_checks() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let n = 10_000;
+    let x = random_f32(n);
+    let mut a = DeviceBuffer::<f32>::uninit(&d, n).unwrap();
+    s.copy_htod(&x, &mut a).unwrap();
+    let mut back = vec![0f32; n];
+    s.copy_dtoh(&a, &mut back).unwrap();
+    assert_eq!(back, x);
+    // dtod into a sub-range.
+    let mut b = DeviceBuffer::<f32>::zeroed(&d, 2 * n).unwrap();
+    {
+        let mut hi = b.slice_mut(n..).unwrap();
+        s.copy_dtod(&a, &mut hi).unwrap();
+    }
+    let bv = s.copy_to_vec(&b).unwrap();
+    assert!(bv[..n].iter().all(|v| *v == 0.0));
+    assert_eq!(&bv[n..], &x[..]);
+    // split_at_mut and per-half copies.
+    let (mut lo, mut hi) = b.split_at_mut(n).unwrap();
+    lo.copy_from_slice(&x).unwrap();
+    s.memset_zeros(&mut hi).unwrap();
+    s.synchronize().unwrap();
+    let bv = b.to_vec().unwrap();
+    assert_eq!(&bv[..n], &x[..]);
+    assert!(bv[n..].iter().all(|v| *v == 0.0));
+    // memset with a byte pattern: 0x3f3f3f3f as f32.
+    s.memset_bytes(&mut b, 0x3f).unwrap();
+    let bv = s.copy_to_vec(&b).unwrap();
+    assert!(bv.iter().all(|v| v.to_bits() == 0x3f3f3f3f));
+    // Length mismatches are rejected.
+    assert!(matches!(
+        s.copy_htod(&x[1..], &mut a),
+        Err(Error::Invalid { .. })
+    ));
+    assert!(matches!(
+        s.copy_dtod(&a, &mut b),
+        Err(Error::Invalid { .. })
+    ));
+    assert!(b.slice(0..2 * n + 1).is_err());
+    assert!(b.split_at_mut(2 * n + 1).is_err());
+    let mut small = [0f32; 3];
+    assert!(a.copy_to_slice(&mut small).is_err());
+    // Zero-length buffers work without allocating.
+    let z = DeviceBuffer::<f32>::zeroed(&d, 0).unwrap();
+    assert!(z.is_empty() && z.to_vec().unwrap().is_empty());
+    // f16 / bf16 round trip.
+    let h: Vec<half::f16> = x.iter().map(|v| half::f16::from_f32(*v)).collect();
+    let hd = DeviceBuffer::from_slice(&d, &h).unwrap();
+    assert_eq!(hd.to_vec().unwrap(), h);
+    let bh: Vec<half::bf16> = x.iter().map(|v| half::bf16::from_f32(*v)).collect();
+    assert_eq!(
+        DeviceBuffer::from_slice(&d, &bh).unwrap().to_vec().unwrap(),
+        bh
+    );
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn pinned_managed_and_pool_memory() {
+    let d = dev();
+    let s = Stream::with_options(
+        &d,
+        StreamOptions {
+            non_blocking: true,
+            priority: 0,
+        },
+    )
+    .unwrap();
+    let n = 1 << 20;
+    let x = random_f32(n);
+    let pinned = PinnedHostBuffer::from_slice(&x).unwrap();
+    let mut dev_buf = s.alloc::<f32>(n).unwrap();
+    s.copy_htod_async(&pinned, &mut dev_buf).unwrap();
+    let mut out = PinnedHostBuffer::<f32>::zeroed(n).unwrap();
+    s.copy_dtoh_async(&dev_buf, &mut out).unwrap();
+    assert_eq!(out.as_slice().unwrap(), &x[..]); // waits for the copy itself
+    drop(pinned);
+
+    // Pools: default and a new one.
+    let pool = MemPool::default_for(&d).unwrap();
+    pool.set_release_threshold(64 << 20).unwrap();
+    let own = MemPool::new(&d).unwrap();
+    let mut p = s.alloc_from_pool::<f32>(&own, n).unwrap();
+    s.copy_dtod(&dev_buf, &mut p).unwrap();
+    let z = s.alloc_zeroed::<u32>(1000).unwrap();
+    assert!(s.copy_to_vec(&z).unwrap().iter().all(|v| *v == 0));
+    assert_eq!(s.copy_to_vec(&p).unwrap(), x);
+    drop(own); // buffers keep the pool alive
+    drop(p);
+    s.synchronize().unwrap();
+    pool.trim_to(0).unwrap();
+
+    // Managed memory written by a kernel, read by the host.
+    let mut m = ManagedBuffer::<i32>::zeroed(&d, 5000).unwrap();
+    let init: Vec<i32> = (0..5000)
+        .map(|_| rand::thread_rng().gen_range(0..1000))
+        .collect();
+    m.as_mut_slice().unwrap().copy_from_slice(&init);
+    m.prefetch_to_device(&s).unwrap();
+    // SAFETY: add_one(int*, unsigned).
+    let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(module().function("add_one").unwrap()) };
+    // SAFETY: n is the buffer's length.
+    unsafe { k.launch(&s, LaunchConfig::for_num_elems(5000), (&mut m, 5000u32)) }.unwrap();
+    let got = m.as_slice().unwrap();
+    assert!(got.iter().zip(&init).all(|(g, i)| *g == i + 1));
+    assert_eq!(m.len(), 5000);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn streams_events_and_host_callbacks() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let start = Event::new(&d).unwrap();
+    let stop = Event::new(&d).unwrap();
+    // SAFETY: spin(unsigned long long) touches no memory.
+    let spin = unsafe { TypedKernel::<(u64,)>::new(module().function("spin").unwrap()) };
+    start.record(&s).unwrap();
+    // SAFETY: touches no memory.
+    unsafe {
+        spin.launch(
+            &s,
+            LaunchConfig {
+                grid: (1, 1, 1),
+                block: (1, 1, 1),
+                shared_mem_bytes: 0,
+            },
+            (20_000_000u64,),
+        )
+    }
+    .unwrap();
+    s.record_event(&stop).unwrap();
+    let pending_seen = !s.query().unwrap() || !stop.query().unwrap();
+    stop.synchronize().unwrap();
+    assert!(stop.query().unwrap() && s.query().unwrap());
+    let ms = stop.elapsed_ms_since(&start).unwrap();
+    assert!(ms > 0.0, "{ms} ms");
+    println!("spin kernel took {ms:.3} ms (pending seen: {pending_seen})");
+    let no_timing = Event::with_timing(&d, false).unwrap();
+    assert!(no_timing.elapsed_ms_since(&start).is_err());
+
+    // Cross-stream ordering.
+    let s2 = Stream::new(&d).unwrap();
+    s2.wait_event(&stop).unwrap();
+    s2.wait_for(&s).unwrap();
+    s2.synchronize().unwrap();
+
+    // Host callbacks run in order; a panic is caught and recorded.
+    let order = Arc::new(Mutex::new(Vec::new()));
+    for i in 0..5 {
+        let o = order.clone();
+        s.launch_host_fn(move || o.lock().unwrap().push(i)).unwrap();
+    }
+    let _ = hip::take_drop_errors();
+    s.launch_host_fn(|| panic!("boom from a host callback"))
+        .unwrap();
+    let o = order.clone();
+    s.launch_host_fn(move || o.lock().unwrap().push(99))
+        .unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(*order.lock().unwrap(), vec![0, 1, 2, 3, 4, 99]);
+    let errs = hip::take_drop_errors();
+    assert!(
+        errs.iter()
+            .any(|e| matches!(e, Error::CallbackPanicked { message } if message.contains("boom"))),
+        "{errs:?}"
+    );
+
+    // Default stream.
+    let ds = Stream::default_for(&d);
+    assert!(ds.is_default());
+    let mut b = DeviceBuffer::<i32>::zeroed(&d, 10).unwrap();
+    ds.copy_htod(&[7; 10], &mut b).unwrap();
+    assert_eq!(ds.copy_to_vec(&b).unwrap(), vec![7; 10]);
+    // SAFETY: never run: the default stream cannot capture.
+    assert!(unsafe { ds.capture(|_| Ok(())) }.is_err());
+    d.synchronize().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn graphs_capture_replay_and_update() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let n = 1000u32;
+    let init: Vec<i32> = (0..n)
+        .map(|_| rand::thread_rng().gen_range(-1000..1000))
+        .collect();
+    let mut a = DeviceBuffer::from_slice(&d, &init).unwrap();
+    let mut b = DeviceBuffer::from_slice(&d, &init).unwrap();
+    // SAFETY: add_one(int*, unsigned).
+    let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(module().function("add_one").unwrap()) };
+    let cfg = LaunchConfig::for_num_elems(n);
+    let kernels = 100;
+    {
+        // SAFETY: the graph only uses `a`/`b`, borrowed for its lifetime;
+        // add_one stays within n elements.
+        let graph = unsafe {
+            s.capture(|s| {
+                for _ in 0..kernels {
+                    k.launch(s, cfg, (&mut a, n))?;
+                }
+                Ok(())
+            })
+        }
+        .unwrap();
+        assert_eq!(graph.node_count().unwrap(), kernels);
+        let mut exec = graph.instantiate().unwrap();
+        for _ in 0..3 {
+            exec.launch(&s).unwrap();
+        }
+        s.synchronize().unwrap();
+        // Same topology, other buffer: update in place and replay.
+        // SAFETY: as above, for `b`.
+        let graph_b = unsafe {
+            s.capture(|s| {
+                for _ in 0..kernels {
+                    k.launch(s, cfg, (&mut b, n))?;
+                }
+                Ok(())
+            })
+        }
+        .unwrap();
+        exec.update(&graph_b).unwrap();
+        exec.launch(&s).unwrap();
+        s.synchronize().unwrap();
+        // A failing closure ends capture and returns its error.
+        // SAFETY: records nothing.
+        let e = unsafe {
+            s.capture(|_| {
+                Err(Error::CallbackPanicked {
+                    message: "x".into(),
+                })
+            })
+        }
+        .unwrap_err();
+        assert!(matches!(e, Error::CallbackPanicked { .. }));
+        assert!(s.query().unwrap());
+    }
+    let av = s.copy_to_vec(&a).unwrap();
+    let bv = s.copy_to_vec(&b).unwrap();
+    for i in 0..n as usize {
+        assert_eq!(av[i], init[i] + 3 * kernels as i32);
+        assert_eq!(bv[i], init[i] + kernels as i32);
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn sharing_across_threads() {
+    let d = dev();
+    let n = 50_000usize;
+    let x = random_f32(n);
+    let xd = Arc::new(DeviceBuffer::from_slice(&d, &x).unwrap());
+    let shared_stream = Stream::new(&d).unwrap();
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            let (xd, x, shared_stream, done) = (xd.clone(), &x, shared_stream.clone(), &done);
+            scope.spawn(move || {
+                // The device object from another thread, a stream per thread.
+                let d = Device::get(0).unwrap();
+                let s = Stream::new(&d).unwrap();
+                let a = t as f32 + 1.0;
+                let mut y = DeviceBuffer::<f32>::zeroed(&d, n).unwrap();
+                // SAFETY: matches axpy's signature.
+                let k = unsafe {
+                    TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(
+                        module().function("axpy").unwrap(),
+                    )
+                };
+                // SAFETY: n elements in both buffers.
+                unsafe {
+                    k.launch(
+                        &s,
+                        LaunchConfig::for_num_elems(n as u32),
+                        (a, &*xd, &mut y, n as u32),
+                    )
+                }
+                .unwrap();
+                let got = s.copy_to_vec(&y).unwrap();
+                assert!(got.iter().zip(x).all(|(g, x)| close(*g, a * x)));
+                // A shared stream used from every thread, a shared buffer read.
+                let back = shared_stream.copy_to_vec(&*xd).unwrap();
+                assert_eq!(&back, x);
+                done.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+    });
+    assert_eq!(done.load(Ordering::SeqCst), 4);
+    // Buffers move between threads.
+    let b = DeviceBuffer::from_slice(&d, &x).unwrap();
+    let v = std::thread::spawn(move || b.to_vec().unwrap())
+        .join()
+        .unwrap();
+    assert_eq!(v, x);
+    assert_eq!(hip::drop_error_count(), 0, "{:?}", hip::take_drop_errors());
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn peer_access_and_peer_copies() {
+    let devs = Device::all().unwrap();
+    if devs.len() < 2 {
+        let d = &devs[0];
+        assert!(!d.can_access_peer(d).unwrap());
+        assert!(d.enable_peer_access(d).is_err());
+        println!("only one device: peer copies need two (run on the 2-GPU machine)");
+        return;
+    }
+    let (d0, d1) = (&devs[0], &devs[1]);
+    let can = d0.can_access_peer(d1).unwrap();
+    if can {
+        d0.enable_peer_access(d1).unwrap();
+        d0.enable_peer_access(d1).unwrap(); // twice is fine
+    }
+    let x = random_f32(100_000);
+    let a = DeviceBuffer::from_slice(d0, &x).unwrap();
+    let mut b = DeviceBuffer::<f32>::zeroed(d1, x.len()).unwrap();
+    let s = Stream::new(d1).unwrap();
+    s.copy_peer(&a, &mut b).unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(b.device().ordinal(), 1);
+    assert_eq!(b.to_vec().unwrap(), x);
+    // Memory on the wrong device is rejected before the runtime.
+    let s0 = Stream::new(d0).unwrap();
+    assert!(matches!(
+        s0.copy_dtod(&a, &mut b),
+        Err(Error::Invalid { .. })
+    ));
+    // SAFETY: never launched: rejected (buffer on device 1, stream on 0).
+    let k = unsafe {
+        TypedKernel::<(*mut i32, u32)>::new(
+            Module::compile(d0, KERNELS)
+                .unwrap()
+                .function("add_one")
+                .unwrap(),
+        )
+    };
+    let mut c = DeviceBuffer::<i32>::zeroed(d1, 4).unwrap();
+    // SAFETY: rejected before launch.
+    let e = unsafe { k.launch(&s0, LaunchConfig::for_num_elems(4), (&mut c, 4u32)) }.unwrap_err();
+    assert!(matches!(e, Error::Invalid { .. }), "{e}");
+    println!(
+        "peer access 0->1: {can}; peer copy of {} floats checked",
+        x.len()
+    );
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn drops_record_no_errors() {
+    let d = dev();
+    let _ = hip::take_drop_errors();
+    {
+        let s = Stream::new(&d).unwrap();
+        let _a = DeviceBuffer::<u8>::zeroed(&d, 1 << 20).unwrap();
+        let _b = s.alloc::<u8>(1 << 20).unwrap();
+        let _e = Event::new(&d).unwrap();
+        let _m = ManagedBuffer::<u8>::zeroed(&d, 4096).unwrap();
+        let _p = PinnedHostBuffer::<u8>::zeroed(4096).unwrap();
+        let _pool = MemPool::new(&d).unwrap();
+    }
+    d.synchronize().unwrap();
+    let errs = hip::take_drop_errors();
+    assert!(errs.is_empty(), "{errs:?}");
+    assert_eq!(
+        DeviceMemory::len(&DeviceBuffer::<u8>::zeroed(&d, 3).unwrap()),
+        3
+    );
+}
