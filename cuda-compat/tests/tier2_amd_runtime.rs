@@ -78,17 +78,13 @@ fn nvrtc_compile(source: &str, options: &[&str]) -> (nvrtcResult, String, Vec<u8
     let compiled = unsafe { nvrtcCompileProgram(prog, ptrs.len() as i32, ptrs.as_ptr()) };
     let mut log_size = 0;
     // SAFETY: `prog` is live; `log_size` is writable.
-    assert_eq!(
-        unsafe { nvrtcGetProgramLogSize(prog, &mut log_size) },
-        NVRTC_SUCCESS
-    );
+    let status = unsafe { nvrtcGetProgramLogSize(prog, &mut log_size) };
+    assert_eq!(status, NVRTC_SUCCESS);
     let mut log = vec![0u8; log_size.max(1)];
     if log_size > 0 {
         // SAFETY: `log` has `log_size` bytes.
-        assert_eq!(
-            unsafe { nvrtcGetProgramLog(prog, log.as_mut_ptr().cast()) },
-            NVRTC_SUCCESS
-        );
+        let status = unsafe { nvrtcGetProgramLog(prog, log.as_mut_ptr().cast()) };
+        assert_eq!(status, NVRTC_SUCCESS);
     }
     let log = String::from_utf8_lossy(&log)
         .trim_end_matches('\0')
@@ -100,10 +96,8 @@ fn nvrtc_compile(source: &str, options: &[&str]) -> (nvrtcResult, String, Vec<u8
         assert_eq!(unsafe { nvrtcGetPTXSize(prog, &mut size) }, NVRTC_SUCCESS);
         code = vec![0u8; size];
         // SAFETY: `code` has `size` bytes.
-        assert_eq!(
-            unsafe { nvrtcGetPTX(prog, code.as_mut_ptr().cast()) },
-            NVRTC_SUCCESS
-        );
+        let status = unsafe { nvrtcGetPTX(prog, code.as_mut_ptr().cast()) };
+        assert_eq!(status, NVRTC_SUCCESS);
     }
     // SAFETY: `prog` is live and not used afterwards.
     assert_eq!(unsafe { nvrtcDestroyProgram(&mut prog) }, NVRTC_SUCCESS);

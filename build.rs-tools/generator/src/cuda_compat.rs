@@ -118,6 +118,8 @@ enum TypeDef {
     Alias(String /* HIP type */),
     /// CUDA's own definition, a primitive (`CUdeviceptr = u64`).
     Own(String),
+    /// Another name of cuda-compat's enum (module, enum, HIP enum).
+    CompatAlias(Module, String, String),
 }
 
 #[derive(Default)]
@@ -393,11 +395,17 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 }
             }
             (Some(h), None) => {
-                if hip.all.enums.contains_key(&h) {
-                    // A CUDA struct/alias mapped onto a HIP enum: keep it an alias.
-                    TypeDef::Alias(h)
-                } else {
-                    TypeDef::Alias(h)
+                // A CUDA alias of an enum (`cublasStatus`): an alias of
+                // cuda-compat's enum over the same HIP enum.
+                let compat = hip.all.enum_of(&h).and_then(|he| {
+                    enums
+                        .iter()
+                        .filter(|e| e.hip == he)
+                        .min_by_key(|e| (e.module != m, e.module))
+                });
+                match compat {
+                    Some(e) => TypeDef::CompatAlias(e.module, e.name.clone(), e.hip.clone()),
+                    None => TypeDef::Alias(h),
                 }
             }
             (None, Some(p)) => TypeDef::Own(p),
@@ -420,6 +428,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             TypeDef::Alias(h) => format!("`{h}`"),
             TypeDef::Own(p) => format!("`{p}` (CUDA's own typedef, ABI-identical)"),
             TypeDef::Enum(h) => format!("`{h}`"),
+            TypeDef::CompatAlias(em, e, h) => format!("`{h}` (alias of `{}::{e}`)", em.name()),
         };
         report
             .mapped
@@ -621,6 +630,11 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                     let p = hip.path(h);
                     let doc = format!(" CUDA `{name}`: HIP's `{h}`.");
                     body.extend(quote! { #[doc = #doc] pub type #n = #p; });
+                }
+                TypeDef::CompatAlias(em, e, h) => {
+                    let (mi, ei) = (format_ident!("{}", em.name()), format_ident!("{e}"));
+                    let doc = format!(" CUDA `{name}`: another name of [`{e}`](crate::{}::{e}) (HIP's `{h}`).", em.name());
+                    body.extend(quote! { #[doc = #doc] pub type #n = crate::#mi::#ei; });
                 }
                 TypeDef::Own(p) => {
                     let t: Type = syn::parse_str(p)?;
@@ -898,6 +912,7 @@ impl SigCtx<'_> {
                     }
                     TypeDef::Alias(h) => self.hip_rt(&syn::parse_str(h).ok()?),
                     TypeDef::Own(p) => Rt::T(Ty::Prim(p.clone())),
+                    TypeDef::CompatAlias(_, e, h) => Rt::Compat(e.clone(), h.clone()),
                 };
                 Some((path, rt))
             }

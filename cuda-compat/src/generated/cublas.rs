@@ -10,12 +10,12 @@ pub type cuComplex = ::hip_sys::hipComplex;
 pub type cuDoubleComplex = ::hip_sys::hipDoubleComplex;
 #[doc = " CUDA `cuFloatComplex`: HIP's `hipFloatComplex`."]
 pub type cuFloatComplex = ::hip_sys::hipFloatComplex;
-#[doc = " CUDA `cublasDataType_t`: HIP's `hipDataType`."]
-pub type cublasDataType_t = ::hip_sys::hipDataType;
+#[doc = " CUDA `cublasDataType_t`: another name of [`cudaDataType_t`](crate::runtime::cudaDataType_t) (HIP's `hipDataType`)."]
+pub type cublasDataType_t = crate::runtime::cudaDataType_t;
 #[doc = " CUDA `cublasHandle_t`: HIP's `hipblasHandle_t`."]
 pub type cublasHandle_t = ::hipblas_sys::hipblasHandle_t;
-#[doc = " CUDA `cublasStatus`: HIP's `hipblasStatus_t`."]
-pub type cublasStatus = ::hipblas_sys::hipblasStatus_t;
+#[doc = " CUDA `cublasStatus`: another name of [`cublasStatus_t`](crate::cublas::cublasStatus_t) (HIP's `hipblasStatus_t`)."]
+pub type cublasStatus = crate::cublas::cublasStatus_t;
 #[doc = " CUDA `cublasStatus_t`, with HIP's values: a value equals the CUDA-named constant of the same meaning. Same layout as HIP's [`hipblasStatus_t`](hipblas_sys::hipblasStatus_t); converts with `From` both ways."]
 #[repr(transparent)]
 #[must_use]
