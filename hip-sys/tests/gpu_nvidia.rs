@@ -230,6 +230,7 @@ fn memcpy_round_trips_are_byte_exact() {
         hipMemcpyKind::hipMemcpyDefault
     ));
     assert!(back == data, "pageable round trip");
+    eprintln!("pageable ok");
     // Pinned, async on a created stream.
     let mut pinned_in = null_mut();
     let mut pinned_out = null_mut();
@@ -262,17 +263,20 @@ fn memcpy_round_trips_are_byte_exact() {
     // SAFETY: `pinned_out` holds `n` initialized bytes.
     let out = unsafe { std::slice::from_raw_parts(pinned_out.cast::<u8>(), n) };
     assert!(out == &data[..], "pinned async round trip");
+    eprintln!("pinned ok");
     // The driver-style copies and pointer attributes.
     let mut back2 = vec![0u8; n];
     ok!(hipMemcpyHtoD(d, data.as_ptr() as *mut c_void, n));
     ok!(hipMemcpyDtoH(back2.as_mut_ptr().cast(), d, n));
     assert!(back2 == data, "HtoD/DtoH");
+    eprintln!("driver copies ok");
     // SAFETY: all-zero is a valid attribute struct.
     let mut attr: hipPointerAttribute_t = unsafe { std::mem::zeroed() };
     ok!(hipPointerGetAttributes(&mut attr, d));
     assert_eq!(attr.type_, hipMemoryType::hipMemoryTypeDevice);
     ok!(hipPointerGetAttributes(&mut attr, pinned_in));
     assert_eq!(attr.type_, hipMemoryType::hipMemoryTypeHost);
+    eprintln!("pointer attributes ok");
     // Registered pageable memory.
     let mut reg = random_bytes(4096);
     let want = reg.clone();

@@ -61,13 +61,15 @@ unsafe extern "C" fn hipExtMallocWithFlags(
     rt_status(unsafe { f(ptr, size) })
 }
 
-/// `cudaPointerAttributes` (CUDA 11 and later).
+/// `cudaPointerAttributes` (CUDA 11 and later), with room for the reserved
+/// words later releases append.
 #[repr(C)]
 struct CudaPointerAttributes {
     type_: c_int,
     device: c_int,
     device_pointer: *mut c_void,
     host_pointer: *mut c_void,
+    reserved: [i64; 16],
 }
 
 /// A CUDA memory type (`cudaMemoryType`, 0..=3) as HIP's.
@@ -123,6 +125,7 @@ unsafe extern "C" fn hipPointerGetAttributes(
         device: 0,
         device_pointer: core::ptr::null_mut(),
         host_pointer: core::ptr::null_mut(),
+        reserved: [0; 16],
     };
     // SAFETY: `a` is a `cudaPointerAttributes` to write to.
     let s = unsafe { f(&mut a, ptr) };

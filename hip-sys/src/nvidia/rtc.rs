@@ -71,9 +71,6 @@ template <typename T> __device__ inline T __shfl(T v, int lane, int width = 32) 
 template <typename T> __device__ inline T __shfl_up(T v, unsigned int d, int width = 32) { return __shfl_up_sync(0xffffffffu, v, d, width); }
 template <typename T> __device__ inline T __shfl_down(T v, unsigned int d, int width = 32) { return __shfl_down_sync(0xffffffffu, v, d, width); }
 template <typename T> __device__ inline T __shfl_xor(T v, int m, int width = 32) { return __shfl_xor_sync(0xffffffffu, v, m, width); }
-__device__ inline unsigned long long __ballot(int p) { return __ballot_sync(0xffffffffu, p); }
-__device__ inline int __any(int p) { return __any_sync(0xffffffffu, p); }
-__device__ inline int __all(int p) { return __all_sync(0xffffffffu, p); }
 #endif
 ";
 const HIP_RUNTIME_API_H: &CStr = c"#pragma once
