@@ -1,40 +1,29 @@
 #!/usr/bin/env bash
-# Unpacks the CUDA 12.x headers (runtime, driver, nvrtc, cuBLAS) from NVIDIA's
-# Python wheels into build.rs-tools/cuda-headers/include (git-ignored).
-# Only the headers are extracted; nothing is installed.
+# Fetches the CUDA 12.9 headers the NVIDIA backend's tables are generated
+# from (cuda.h, driver_types.h, nvrtc.h), as the Python wheels
+# nvidia-cuda-runtime-cu12 and nvidia-cuda-nvrtc-cu12 with pip's configured
+# index, and unpacks them into the git-ignored build.rs-tools/cuda-headers/.
+# Wheels already downloaded can be given instead: CUDA_WHEELS_DIR=/path.
 #
-# Wheels are taken from $CUDA_WHEELS_DIR (default /tmp/cudawheels) when they
-# are there, else downloaded with pip from its configured index (no host name
-# is written here). Used by `cargo run -p hip-generator -- cuda-compat` for the
-# complete CUDA enumerator lists.
+# Then regenerate:
+#   python3 hip-sys/src/nvidia/generate_status.py
+#   python3 hip-sys/src/nvidia/generate_passthrough.py
+#   HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")/.." && pwd)
-dest=${CUDA_HEADERS_DIR:-$here/cuda-headers}
-wheels=${CUDA_WHEELS_DIR:-/tmp/cudawheels}
-
-# Exact versions the committed cuda-compat output was generated from.
-packages=(
-  nvidia-cuda-runtime-cu12==12.9.79
-  nvidia-cuda-nvrtc-cu12==12.9.86
-  nvidia-cublas-cu12==12.9.3.13
-)
-
-shopt -s nullglob
-found=("$wheels"/nvidia_cuda_runtime_cu12-*.whl)
-if [ ${#found[@]} -eq 0 ]; then
-  mkdir -p "$wheels"
-  python3 -m pip download --no-deps --only-binary=:all: --dest "$wheels" "${packages[@]}"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dest="$root/build.rs-tools/cuda-headers"
+wheels=${CUDA_WHEELS_DIR:-}
+if [ -z "$wheels" ]; then
+    wheels=$(mktemp -d)
+    trap 'rm -rf "$wheels"' EXIT
+    python3 -m pip download --no-deps --only-binary=:all: --dest "$wheels" \
+        "nvidia-cuda-runtime-cu12==12.9.79" "nvidia-cuda-nvrtc-cu12==12.9.86"
 fi
-
-mkdir -p "$dest/include"
-: > "$dest/PACKAGES"
-for w in "$wheels"/nvidia_cuda_runtime_cu12-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-*.whl \
-         "$wheels"/nvidia_cublas_cu12-*.whl; do
-  tmp=$(mktemp -d)
-  unzip -q -o "$w" 'nvidia/*/include/*' -d "$tmp"
-  cp -r "$tmp"/nvidia/*/include/. "$dest/include/"
-  rm -rf "$tmp"
-  basename "$w" >> "$dest/PACKAGES"
+mkdir -p "$dest"
+for w in "$wheels"/nvidia_cuda_runtime_cu12-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-*.whl; do
+    python3 -m zipfile -e "$w" "$dest"
 done
-echo "fetch-cuda-headers: headers in $dest/include"
+for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h nvidia/cuda_nvrtc/include/nvrtc.h; do
+    test -f "$dest/$h" || { echo "missing $dest/$h" >&2; exit 1; }
+done
+echo "CUDA headers in $dest"
