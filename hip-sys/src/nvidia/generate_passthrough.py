@@ -329,3 +329,6 @@ for line in SPEC.strip().splitlines():
 out.append('}')
 (root / 'hip-sys/src/nvidia/passthrough.rs').write_text('\n'.join(out) + '\n')
 print(len(SPEC.strip().splitlines()), 'pass-through functions')
+
+import subprocess
+subprocess.run(['rustfmt', '--edition', '2021', str(root / 'hip-sys/src/nvidia/passthrough.rs')], check=True)

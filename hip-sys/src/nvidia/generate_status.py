@@ -162,3 +162,6 @@ for v, n, t in msgs:
 msg += ['];', '']
 (root / 'hip-sys/src/nvidia/messages.rs').write_text('\n'.join(msg))
 print('messages', len(msgs))
+
+import subprocess
+subprocess.run(['rustfmt', '--edition', '2021'] + [str(root / 'hip-sys/src/nvidia' / f) for f in ('status.rs', 'attributes.rs', 'messages.rs')], check=True)
