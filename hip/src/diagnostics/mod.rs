@@ -323,7 +323,11 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
             .map(|l| Library {
                 role: l.role.to_owned(),
                 path: l.path.display().to_string(),
-                file_version: hip_sys::loader::search::version_from_file_name(&canonical(&l.path))
+                // A bare name (the system loader's pick, unresolved) says
+                // only the soname's major version: not worth reporting.
+                file_version: Some(canonical(&l.path))
+                    .filter(|p| p.is_absolute())
+                    .and_then(|p| hip_sys::loader::search::version_from_file_name(&p))
                     .map(|(a, b, c)| format!("{a}.{b}.{c}")),
             })
             .collect(),

@@ -656,6 +656,12 @@ fn text_and_json_carry_the_same_facts() {
     assert_eq!(json["devices"][0]["bf16"], true);
     assert_eq!(json["versions"]["runtime_raw"], 60_443_483);
     assert_eq!(json["libraries"][0]["file_version"], "6.4.43483");
+
+    // A bare soname names no version worth showing.
+    let mut nv = amd_loaded(Path::new("libcuda.so.1"), v(13, 0, 0));
+    nv.loaded.as_mut().unwrap().platform = Platform::Nvidia;
+    let r = report_from(&Environment::empty(), &nv);
+    assert_eq!(r.libraries[0].file_version, None);
 }
 
 /// Tier 2: the machine's real runtime. CI installs Debian 12's ROCm 5.2.3
