@@ -15,9 +15,19 @@
 //! mod saxpy {
 //!     include!(concat!(env!("OUT_DIR"), "/saxpy.rs"));
 //! }
-//! // `arch` is the device's `gcnArchName`, e.g. "gfx90a:sramecc+:xnack-".
-//! let code_object: Option<&'static [u8]> = saxpy::code_object_for(arch);
+//!
+//! let device = hip::Device::get(0)?;
+//! // The device's `gcnArchName`, e.g. "gfx90a:sramecc+:xnack-".
+//! let module = match saxpy::code_object_for(&device.arch()?) {
+//!     Some(code_object) => hip::Module::load_data(&device, code_object)?,
+//!     // No ahead-of-time build fits this GPU: compile the source now.
+//!     None => hip::Module::compile(&device, saxpy::SOURCE)?,
+//! };
+//! let kernel = module.function("saxpy")?;
 //! ```
+//!
+//! The generated file depends on nothing (not even this crate): the
+//! selection logic is copied into it.
 //!
 //! Each source gives one Rust file, `$OUT_DIR/<stem>.rs`, defining:
 //! - `CODE_OBJECTS: &[(&str, &[u8])]`: target -> code object, one plain
