@@ -745,26 +745,21 @@ fn errors_are_hips_and_the_device_survives() {
     let mut count = 0;
     ok!(hipGetDeviceCount(&mut count));
     // SAFETY: no pointers.
-    assert_eq!(
-        unsafe { hipSetDevice(count) },
-        hipError_t::hipErrorInvalidDevice
-    );
+    let r = unsafe { hipSetDevice(count) };
+    assert_eq!(r, hipError_t::hipErrorInvalidDevice);
     let mut p = null_mut();
     // SAFETY: valid output.
     let r = unsafe { hipMalloc(&mut p, 1usize << 50) };
     assert_eq!(r, hipError_t::hipErrorOutOfMemory);
     // SAFETY: no arguments.
-    assert_eq!(
-        unsafe { hipPeekAtLastError() },
-        hipError_t::hipErrorOutOfMemory
-    );
+    let r = unsafe { hipPeekAtLastError() };
+    assert_eq!(r, hipError_t::hipErrorOutOfMemory);
     // SAFETY: no arguments.
-    assert_eq!(
-        unsafe { hipGetLastError() },
-        hipError_t::hipErrorOutOfMemory
-    );
+    let r = unsafe { hipGetLastError() };
+    assert_eq!(r, hipError_t::hipErrorOutOfMemory);
     // SAFETY: no arguments.
-    assert_eq!(unsafe { hipGetLastError() }, hipError_t::hipSuccess);
+    let r = unsafe { hipGetLastError() };
+    assert_eq!(r, hipError_t::hipSuccess);
     // SAFETY: returns a static string.
     let name = unsafe { CStr::from_ptr(hipGetErrorName(hipError_t::hipErrorOutOfMemory)) };
     assert_eq!(name.to_str().unwrap(), "hipErrorOutOfMemory");
