@@ -1,0 +1,49 @@
+//! `y = a x + y` on the GPU with hipBLAS (`hipblasSaxpy`), checked on the
+//! CPU.
+//!
+//! ```text
+//! cargo run --release -p hip-examples --example saxpy
+//! ```
+//!
+//! Exits with status 1 when there is no GPU or the check fails.
+
+use hip::{Device, DeviceBuffer, Stream};
+use hipblas::Blas;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("saxpy: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<bool, Box<dyn std::error::Error>> {
+    let n = 1 << 20;
+    let a = 2.5f32;
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.001).collect();
+    let y: Vec<f32> = (0..n).map(|i| 1.0 - (i % 777) as f32 * 0.002).collect();
+    let dev = Device::get(0)?;
+    let stream = Stream::new(&dev)?;
+    let blas = Blas::new(&stream)?;
+    let dx = DeviceBuffer::from_slice(&dev, &x)?;
+    let mut dy = DeviceBuffer::from_slice(&dev, &y)?;
+    blas.axpy(n, a, &dx, 1, &mut dy, 1)?;
+    stream.synchronize()?;
+    let got = dy.to_vec()?;
+    let worst = (0..n)
+        .map(|i| ((got[i] as f64) - (a as f64 * x[i] as f64 + y[i] as f64)).abs())
+        .fold(0.0f64, f64::max);
+    let ok = worst <= 1e-5;
+    println!(
+        "saxpy n={n}: y[1] = {} (expected {}), max abs error {worst:.2e} {}",
+        got[1],
+        a * x[1] + y[1],
+        if ok { "ok" } else { "FAIL" }
+    );
+    Ok(ok)
+}
