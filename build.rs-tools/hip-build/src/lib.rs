@@ -37,13 +37,15 @@
 //! - `SOURCE` (the HIP source text, for runtime compilation with hiprtc when
 //!   no code object fits), `SOURCE_PATH`, and `PRECOMPILED`.
 //!
-//! The compiler is found by [`Toolchain::find`]. When there is none the
+//! The compiler is found by [`Toolchain::find`]: hipcc, or, without one,
+//! ROCm's `clang++` given the headers and device libraries explicitly. When there is none the
 //! build fails with every place looked at, unless
 //! [`KernelBuild::runtime_compilation_fallback`] is on: then the file has
 //! no code objects, `PRECOMPILED` is false, and the program compiles
 //! `SOURCE` at run time.
 //!
-//! Variables: `HIPCC`, `ROCM_PATH`, `HIP_PATH` choose the compiler;
+//! Variables: `HIPCC`, `ROCM_PATH`, `HIP_PATH`, `HIP_CLANG_PATH` choose the
+//! compiler;
 //! `HIP_BUILD_OFFLOAD_ARCH` (comma-separated) replaces the target list.
 
 mod depfile;
@@ -51,12 +53,13 @@ pub mod elf;
 mod select;
 mod toolchain;
 
-pub use toolchain::{Looked, Toolchain, ToolchainNotFound, HIPCC_VAR, TOOLCHAIN_VARS};
+pub use toolchain::{
+    Compiler, Looked, Toolchain, ToolchainNotFound, HIPCC_VAR, HIP_CLANG_PATH_VAR, TOOLCHAIN_VARS,
+};
 
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Variable that, when set, replaces the target list (comma-separated,
 /// e.g. `gfx90a,gfx1100`): to build only for the GPU at hand.
@@ -414,25 +417,14 @@ impl KernelBuild {
         let mut code_objects = Vec::new();
         for (i, target) in targets.iter().enumerate() {
             let output = dir.join(format!("{}.co", target.replace([':', '+', '-'], "_")));
-            let mut cmd = Command::new(&tc.hipcc);
-            cmd.arg("--genco")
-                .arg(format!("--offload-arch={target}"))
-                .arg("--no-gpu-bundle-output")
-                .arg("-O3");
+            let mut cmd = tc.code_object_command(target, &source_abs, &output);
             if i == 0 {
                 cmd.arg("-MD").arg("-MF").arg(&depfile);
             }
-            cmd.args(&self.flags)
-                .arg(&source_abs)
-                .arg("-o")
-                .arg(&output);
-            if let Some(root) = &tc.rocm_path {
-                // hipcc reads ROCM_PATH to find the device libraries.
-                cmd.env("ROCM_PATH", root);
-            }
+            cmd.args(&self.flags);
             let command = format!("{cmd:?}");
             let result = cmd.output().map_err(|error| Error::Io {
-                path: tc.hipcc.clone(),
+                path: tc.compiler.clone(),
                 error,
             })?;
             if !result.status.success() {

@@ -1,4 +1,4 @@
-//! Finding ROCm's `hipcc`.
+//! Finding a HIP compiler: ROCm's `hipcc`, or ROCm's clang used directly.
 
 use std::ffi::OsString;
 use std::fmt;
@@ -8,16 +8,37 @@ use std::process::Command;
 /// Variable naming the compiler to use, ahead of every search.
 pub const HIPCC_VAR: &str = "HIPCC";
 
+/// Variable naming the folder of a HIP-capable `clang++` (as hipcc reads
+/// it), tried when no hipcc is found.
+pub const HIP_CLANG_PATH_VAR: &str = "HIP_CLANG_PATH";
+
 /// The variables that decide which toolchain is found; a build script
 /// should rerun when one changes.
-pub const TOOLCHAIN_VARS: &[&str] = &[HIPCC_VAR, "ROCM_PATH", "HIP_PATH"];
+pub const TOOLCHAIN_VARS: &[&str] = &[HIPCC_VAR, "ROCM_PATH", "HIP_PATH", HIP_CLANG_PATH_VAR];
+
+/// Which compiler driver a [`Toolchain`] runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compiler {
+    /// ROCm's `hipcc`, which finds headers and device libraries itself.
+    Hipcc,
+    /// A HIP-capable `clang++`, given ROCm's folder and its device
+    /// libraries explicitly (`--rocm-path`, `--hip-device-lib-path`).
+    Clang {
+        /// The folder of ROCm's device library bitcode (`ockl.bc`, ...).
+        device_lib_path: PathBuf,
+    },
+}
 
 /// A HIP compiler found on this machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Toolchain {
-    /// The `hipcc` executable.
-    pub hipcc: PathBuf,
-    /// The ROCm installation it belongs to (`<root>/bin/hipcc`), when known.
+    /// The executable: `hipcc` or `clang++`.
+    pub compiler: PathBuf,
+    /// Which driver it is.
+    pub kind: Compiler,
+    /// The ROCm installation it belongs to (`<root>/bin/hipcc`), when known;
+    /// always known for clang.
     pub rocm_path: Option<PathBuf>,
     /// How it was found, e.g. `"ROCM_PATH"`, `"hipcc on PATH"`.
     pub found_by: String,
@@ -41,7 +62,10 @@ pub struct ToolchainNotFound {
 
 impl fmt::Display for ToolchainNotFound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "no HIP compiler (hipcc) found; looked at:")?;
+        writeln!(
+            f,
+            "no HIP compiler (hipcc, or ROCm's clang) found; looked at:"
+        )?;
         for l in &self.looked {
             writeln!(f, "  {}: {}", l.place, l.reason)?;
         }
@@ -80,7 +104,8 @@ impl Toolchain {
             if p.is_file() {
                 return Ok(Toolchain {
                     rocm_path: root_of(&p),
-                    hipcc: p,
+                    compiler: p,
+                    kind: Compiler::Hipcc,
                     found_by: HIPCC_VAR.into(),
                 });
             }
@@ -99,13 +124,14 @@ impl Toolchain {
             default_rocm.to_path_buf(),
             format!("default {}", default_rocm.display()),
         ));
-        for (root, source) in roots {
+        for (root, source) in &roots {
             let hipcc = root.join("bin").join(exe("hipcc"));
             if hipcc.is_file() {
                 return Ok(Toolchain {
-                    hipcc,
-                    rocm_path: Some(root),
-                    found_by: source,
+                    compiler: hipcc,
+                    kind: Compiler::Hipcc,
+                    rocm_path: Some(root.clone()),
+                    found_by: source.clone(),
                 });
             }
             looked.push(Looked {
@@ -122,7 +148,8 @@ impl Toolchain {
                     let hipcc = root.join("bin").join(exe("hipcc"));
                     if hipcc.is_file() {
                         return Ok(Toolchain {
-                            hipcc,
+                            compiler: hipcc,
+                            kind: Compiler::Hipcc,
                             rocm_path: Some(root),
                             found_by: format!("{} --rocmpath", hipconfig.display()),
                         });
@@ -142,35 +169,171 @@ impl Toolchain {
                 reason: "not found".into(),
             }),
         }
-        match on_path(&path_dirs, "hipcc") {
-            Some(hipcc) => Ok(Toolchain {
+        if let Some(hipcc) = on_path(&path_dirs, "hipcc") {
+            return Ok(Toolchain {
                 rocm_path: root_of(&hipcc),
-                hipcc,
+                compiler: hipcc,
+                kind: Compiler::Hipcc,
                 found_by: "hipcc on PATH".into(),
+            });
+        }
+        looked.push(Looked {
+            place: "hipcc on PATH".into(),
+            reason: if path_dirs.is_empty() {
+                "PATH is empty".into()
+            } else {
+                format!("not in any of {} PATH folders", path_dirs.len())
+            },
+        });
+
+        // No hipcc: ROCm's own clang, with the root's headers and bitcode.
+        let mut clangs: Vec<(PathBuf, PathBuf, String)> = Vec::new();
+        if let Some(dir) = var(HIP_CLANG_PATH_VAR) {
+            let root = roots[0].0.clone();
+            clangs.push((
+                PathBuf::from(dir).join(exe("clang++")),
+                root,
+                HIP_CLANG_PATH_VAR.into(),
+            ));
+        }
+        for (root, source) in &roots {
+            clangs.push((
+                root.join("llvm").join("bin").join(exe("clang++")),
+                root.clone(),
+                source.clone(),
+            ));
+        }
+        for (clang, root, source) in clangs {
+            if !clang.is_file() {
+                looked.push(Looked {
+                    place: format!("{} ({source})", clang.display()),
+                    reason: "no such file".into(),
+                });
+                continue;
+            }
+            match Toolchain::clang(clang.clone(), root) {
+                Ok(mut tc) => {
+                    tc.found_by = format!("clang of {source}");
+                    return Ok(tc);
+                }
+                Err(mut e) => looked.append(&mut e.looked),
+            }
+        }
+        Err(ToolchainNotFound { looked })
+    }
+
+    /// A HIP-capable `clang++` used directly, with the ROCm installation at
+    /// `rocm_path` (HIP headers in `include/hip`, device libraries found in
+    /// its usual places, Debian's multiarch folder included).
+    pub fn clang(clang: PathBuf, rocm_path: PathBuf) -> Result<Toolchain, ToolchainNotFound> {
+        let mut looked = Vec::new();
+        let header = rocm_path.join("include/hip/hip_runtime.h");
+        if !header.is_file() {
+            looked.push(Looked {
+                place: format!("{} (for {})", header.display(), clang.display()),
+                reason: "no HIP headers".into(),
+            });
+            return Err(ToolchainNotFound { looked });
+        }
+        let candidates = device_lib_candidates(&rocm_path);
+        match candidates.iter().find(|d| d.join("ockl.bc").is_file()) {
+            Some(dir) => Ok(Toolchain {
+                compiler: clang,
+                kind: Compiler::Clang {
+                    device_lib_path: dir.clone(),
+                },
+                rocm_path: Some(rocm_path),
+                found_by: "given".into(),
             }),
             None => {
                 looked.push(Looked {
-                    place: "hipcc on PATH".into(),
-                    reason: if path_dirs.is_empty() {
-                        "PATH is empty".into()
-                    } else {
-                        format!("not in any of {} PATH folders", path_dirs.len())
-                    },
+                    place: format!(
+                        "ROCm device libraries for {} in {}",
+                        clang.display(),
+                        candidates
+                            .iter()
+                            .map(|d| d.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    reason: "no ockl.bc (install rocm-device-libs)".into(),
                 });
                 Err(ToolchainNotFound { looked })
             }
         }
     }
 
-    /// The first line of `hipcc --version` naming the HIP version, e.g.
-    /// `HIP version: 5.2.21153-0`.
-    pub fn version(&self) -> Option<String> {
-        let out = Command::new(&self.hipcc).arg("--version").output().ok()?;
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .find(|l| l.starts_with("HIP version"))
-            .map(str::to_owned)
+    /// The arguments that compile `source` into a plain code object for
+    /// `target` at `output`.
+    pub(crate) fn code_object_command(
+        &self,
+        target: &str,
+        source: &Path,
+        output: &Path,
+    ) -> Command {
+        let mut cmd = Command::new(&self.compiler);
+        match &self.kind {
+            Compiler::Hipcc => {
+                cmd.arg("--genco");
+                if let Some(root) = &self.rocm_path {
+                    // hipcc reads ROCM_PATH to find the device libraries.
+                    cmd.env("ROCM_PATH", root);
+                }
+            }
+            Compiler::Clang { device_lib_path } => {
+                cmd.args(["-x", "hip", "--cuda-device-only", "-c"]);
+                if let Some(root) = &self.rocm_path {
+                    cmd.arg(format!("--rocm-path={}", root.display()));
+                }
+                cmd.arg(format!(
+                    "--hip-device-lib-path={}",
+                    device_lib_path.display()
+                ));
+            }
+        }
+        cmd.arg(format!("--offload-arch={target}"))
+            .arg("--no-gpu-bundle-output")
+            .arg("-O3")
+            .arg(source)
+            .arg("-o")
+            .arg(output);
+        cmd
     }
+
+    /// The compiler's version line: hipcc's `HIP version: 5.2.21153-0`,
+    /// clang's first line.
+    pub fn version(&self) -> Option<String> {
+        let out = Command::new(&self.compiler)
+            .arg("--version")
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut lines = text.lines();
+        match self.kind {
+            Compiler::Hipcc => lines.find(|l| l.starts_with("HIP version")),
+            Compiler::Clang { .. } => lines.next(),
+        }
+        .map(str::to_owned)
+    }
+}
+
+/// Where ROCm releases and distributions put the device library bitcode.
+fn device_lib_candidates(root: &Path) -> Vec<PathBuf> {
+    let mut out = vec![
+        root.join("amdgcn/bitcode"),
+        root.join("lib/amdgcn/bitcode"),
+        root.join(format!(
+            "lib/{}-linux-gnu/amdgcn/bitcode",
+            std::env::consts::ARCH
+        )),
+    ];
+    // ROCm 6.3+: inside its clang's resource folder.
+    if let Ok(entries) = std::fs::read_dir(root.join("llvm/lib/clang")) {
+        for e in entries.filter_map(Result::ok) {
+            out.push(e.path().join("lib/amdgcn/bitcode"));
+        }
+    }
+    out
 }
 
 fn on_path(dirs: &[PathBuf], name: &str) -> Option<PathBuf> {
@@ -237,11 +400,12 @@ mod tests {
             "opt-rocm/bin/hipcc",
             "hipconfig on PATH: not found",
             "hipcc on PATH: not in any of 1 PATH folders",
+            "/nonexistent/rocm/llvm/bin/clang++ (ROCM_PATH): no such file",
             "apt install hipcc",
         ] {
             assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
         }
-        assert_eq!(err.looked.len(), 5);
+        assert_eq!(err.looked.len(), 7, "{text}");
     }
 
     #[test]
@@ -259,7 +423,8 @@ mod tests {
             Path::new("/nonexistent"),
         )
         .unwrap();
-        assert_eq!(tc.hipcc, root.join("bin").join(exe("hipcc")));
+        assert_eq!(tc.compiler, root.join("bin").join(exe("hipcc")));
+        assert_eq!(tc.kind, Compiler::Hipcc);
         assert_eq!(tc.rocm_path.as_deref(), Some(root.as_path()));
         assert_eq!(tc.found_by, "ROCM_PATH");
     }
@@ -276,5 +441,49 @@ mod tests {
         .unwrap();
         assert_eq!(tc.found_by, "hipcc on PATH");
         assert_eq!(tc.rocm_path.as_deref(), dir.parent());
+    }
+
+    #[test]
+    fn rocm_clang_is_used_when_there_is_no_hipcc() {
+        let root = temp_dir("clang-root");
+        let clang = root.join("llvm/bin").join(exe("clang++"));
+        std::fs::create_dir_all(clang.parent().unwrap()).unwrap();
+        std::fs::write(&clang, "").unwrap();
+        std::fs::create_dir_all(root.join("include/hip")).unwrap();
+        std::fs::write(root.join("include/hip/hip_runtime.h"), "").unwrap();
+        let env = env_of(&[("ROCM_PATH", root.to_str().unwrap())]);
+
+        // Without device libraries it is not usable, and says why.
+        let err = Toolchain::find_with(&env, Path::new("/nonexistent")).unwrap_err();
+        assert!(
+            err.to_string().contains("install rocm-device-libs"),
+            "{err}"
+        );
+
+        let bitcode = root.join("amdgcn/bitcode");
+        std::fs::create_dir_all(&bitcode).unwrap();
+        std::fs::write(bitcode.join("ockl.bc"), "").unwrap();
+        let tc = Toolchain::find_with(&env, Path::new("/nonexistent")).unwrap();
+        assert_eq!(tc.compiler, clang);
+        assert_eq!(
+            tc.kind,
+            Compiler::Clang {
+                device_lib_path: bitcode
+            }
+        );
+        assert_eq!(tc.found_by, "clang of ROCM_PATH");
+        let cmd = format!(
+            "{:?}",
+            tc.code_object_command("gfx90a", Path::new("k.hip"), Path::new("k.co"))
+        );
+        for part in [
+            "--cuda-device-only",
+            "--rocm-path=",
+            "--hip-device-lib-path=",
+            "--offload-arch=gfx90a",
+            "--no-gpu-bundle-output",
+        ] {
+            assert!(cmd.contains(part), "{part} missing in {cmd}");
+        }
     }
 }

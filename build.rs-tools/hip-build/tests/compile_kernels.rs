@@ -3,7 +3,7 @@
 //! (Debian: `apt install hipcc rocm-device-libs libamdhip64-dev`); without
 //! it these tests fail and say so.
 
-use hip_build::{elf, Error, KernelBuild, Toolchain};
+use hip_build::{elf, Compiler, Error, KernelBuild, Toolchain};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -60,11 +60,49 @@ fn compiles_gfx90a_and_gfx1010_code_objects() {
     let tc = toolchain();
     println!(
         "hipcc: {} (found by {}), {:?}",
-        tc.hipcc.display(),
+        tc.compiler.display(),
         tc.found_by,
         tc.version()
     );
-    let out = temp_dir("aot");
+    check_aot_build(tc, "aot");
+}
+
+/// The clang hipcc drives: ROCm's `<root>/llvm/bin/clang++`, or on Debian
+/// `/usr/lib/llvm-<major>/bin/clang++` of the major hipcc reports.
+fn hips_clang(hipcc: &Toolchain) -> Toolchain {
+    let root = hipcc.rocm_path.clone().expect("hipcc's ROCm folder");
+    let mut candidates = vec![root.join("llvm/bin/clang++")];
+    let out = Command::new(&hipcc.compiler)
+        .arg("--version")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if let Some(major) = text
+        .split("clang version ")
+        .nth(1)
+        .and_then(|v| v.split('.').next())
+    {
+        candidates.push(PathBuf::from(format!("/usr/lib/llvm-{major}/bin/clang++")));
+    }
+    let clang = candidates
+        .iter()
+        .find(|c| c.is_file())
+        .unwrap_or_else(|| panic!("no clang beside hipcc among {candidates:?}:\n{text}"));
+    Toolchain::clang(clang.clone(), root).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn rocm_clang_alone_compiles_the_same_kernels() {
+    let tc = hips_clang(&toolchain());
+    assert!(matches!(tc.kind, Compiler::Clang { .. }));
+    println!("clang: {} {:?}", tc.compiler.display(), tc.version());
+    check_aot_build(tc, "aot-clang");
+}
+
+/// Builds the fixture for gfx90a and gfx1010 with `tc` and checks the code
+/// objects, the dependency output and the generated Rust file.
+fn check_aot_build(tc: Toolchain, name: &str) {
+    let out = temp_dir(name);
     let built = KernelBuild::new()
         .file(fixture("saxpy.hip"))
         .targets(["gfx90a", "gfx1010"])
