@@ -65,16 +65,19 @@ pub struct Environment {
     default_rocm: PathBuf,
     system_lib_dirs: Vec<PathBuf>,
     kfd: PathBuf,
+    amdgpu_module: PathBuf,
 }
 
 impl Environment {
     /// The process's variables (those in [`VARIABLES`]) and the real
-    /// places: `/opt/rocm`, the distribution's library folders, `/dev/kfd`.
+    /// places: `/opt/rocm`, the distribution's library folders, `/dev/kfd`,
+    /// `/sys/module/amdgpu`.
     pub fn from_process() -> Environment {
         let mut env = Environment {
             default_rocm: PathBuf::from("/opt/rocm"),
             system_lib_dirs: default_system_lib_dirs(),
             kfd: PathBuf::from("/dev/kfd"),
+            amdgpu_module: PathBuf::from("/sys/module/amdgpu"),
             vars: BTreeMap::new(),
         };
         for (name, _) in VARIABLES {
@@ -94,6 +97,7 @@ impl Environment {
             default_rocm: PathBuf::from("/nonexistent/opt/rocm"),
             system_lib_dirs: Vec::new(),
             kfd: PathBuf::from("/nonexistent/dev/kfd"),
+            amdgpu_module: PathBuf::from("/nonexistent/sys/module/amdgpu"),
         }
     }
 
@@ -132,8 +136,27 @@ impl Environment {
         self.var(name).filter(|v| !v.is_empty())
     }
 
+    /// The folder standing for `/sys/module/amdgpu`, where the AMD kernel
+    /// driver shows its version (`version`, when installed as amdgpu-dkms).
+    pub fn with_amdgpu_module(mut self, dir: impl Into<PathBuf>) -> Environment {
+        self.amdgpu_module = dir.into();
+        self
+    }
+
     pub(super) fn kfd(&self) -> &Path {
         &self.kfd
+    }
+
+    /// The AMD kernel driver in use: the amdgpu-dkms version, the kernel's
+    /// own driver, or `None` when the module is not loaded.
+    pub(super) fn amdgpu_driver(&self) -> Option<String> {
+        if !self.amdgpu_module.is_dir() {
+            return None;
+        }
+        match std::fs::read_to_string(self.amdgpu_module.join("version")) {
+            Ok(v) if !v.trim().is_empty() => Some(format!("amdgpu {}", v.trim())),
+            _ => Some("amdgpu of the Linux kernel (no separate version)".into()),
+        }
     }
 
     /// The folders searched for AMD libraries, in the loader's order, each

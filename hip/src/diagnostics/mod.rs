@@ -119,6 +119,8 @@ pub struct Versions {
     pub consistent: Option<bool>,
     /// The verdict in words.
     pub assessment: String,
+    /// AMD: the kernel driver (`/sys/module/amdgpu`), `None` when not loaded.
+    pub kernel_driver: Option<String>,
 }
 
 /// A variable the report reads.
@@ -244,7 +246,10 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
         });
     }
 
-    let versions = versions(rt, &mut warnings);
+    let mut versions = versions(rt, &mut warnings);
+    if platform != Some(Platform::Nvidia) {
+        versions.kernel_driver = env.amdgpu_driver();
+    }
     let mut variables = Vec::new();
     for (name, meaning) in VARIABLES {
         let value = env.var(name).map(str::to_owned);
@@ -477,6 +482,7 @@ fn versions(rt: &RuntimeFacts, warnings: &mut Vec<Warning>) -> Versions {
         errors,
         consistent,
         assessment,
+        kernel_driver: None,
     }
 }
 

@@ -594,7 +594,22 @@ fn visibility_and_override_variables_are_explained() {
         ),
         "{r}"
     );
+    assert_eq!(r.versions.kernel_driver, None);
     std::fs::write(&kfd, "").unwrap();
+    let module = root.join("amdgpu");
+    std::fs::create_dir_all(&module).unwrap();
+    let env = env.with_amdgpu_module(&module);
+    assert_eq!(
+        report_from(
+            &env,
+            &amd_loaded(Path::new("/x/libamdhip64.so.6"), v(6, 4, 0))
+        )
+        .versions
+        .kernel_driver
+        .as_deref(),
+        Some("amdgpu of the Linux kernel (no separate version)")
+    );
+    std::fs::write(module.join("version"), "6.10.5\n").unwrap();
     let r = report_from(
         &env,
         &amd_loaded(Path::new("/x/libamdhip64.so.6"), v(6, 4, 0)),
@@ -603,6 +618,8 @@ fn visibility_and_override_variables_are_explained() {
         has_warning(&r, Severity::Error, &["kfd exists", "render"]),
         "{r}"
     );
+    assert_eq!(r.versions.kernel_driver.as_deref(), Some("amdgpu 6.10.5"));
+    assert!(r.to_string().contains("kernel driver: amdgpu 6.10.5"));
 
     let env = Environment::empty()
         .with_var("HIP_VISIBLE_DEVICES", "0")

@@ -57,6 +57,9 @@ impl fmt::Display for Report {
             None => "not compared",
         };
         writeln!(f, "  {verdict}: {}", v.assessment)?;
+        if let Some(k) = &v.kernel_driver {
+            writeln!(f, "  kernel driver: {k}")?;
+        }
         for e in &v.errors {
             writeln!(f, "  {e}")?;
         }
