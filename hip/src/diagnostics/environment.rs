@@ -17,6 +17,14 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     ("HIP_PATH", "HIP SDK searched next (<value>/lib)"),
     (
+        "CUDA_PATH",
+        "CUDA installation searched first on the nvidia platform (<value>/lib64)",
+    ),
+    (
+        "CUDA_HOME",
+        "CUDA installation searched next on the nvidia platform (<value>/lib64)",
+    ),
+    (
         "LD_LIBRARY_PATH",
         "folders the system loader searches first",
     ),

@@ -174,16 +174,24 @@ pub(super) fn blas_libraries(dirs: &[(PathBuf, String)]) -> Vec<BlasLibrary> {
 
 /// The HIP runtime files (`libamdhip64.so*`) in a folder, resolved.
 pub(super) fn runtime_files_in(dir: &Path) -> Vec<PathBuf> {
+    files_named_in(dir, &["libamdhip64.so", "amdhip64"])
+}
+
+/// The CUDA runtime files (`libcudart.so*`) in a folder, resolved.
+pub(super) fn cuda_runtime_files_in(dir: &Path) -> Vec<PathBuf> {
+    files_named_in(dir, &["libcudart.so", "cudart64"])
+}
+
+/// The files in `dir` whose names start with one of `prefixes`, symbolic
+/// links resolved, without repeats.
+fn files_named_in(dir: &Path, prefixes: &[&str]) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut out: Vec<PathBuf> = Vec::new();
     for e in entries.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name == "libamdhip64.so"
-            || name.starts_with("libamdhip64.so.")
-            || name.starts_with("amdhip64")
-        {
+        if prefixes.iter().any(|p| name.starts_with(p)) {
             let real = std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path());
             if !out.contains(&real) {
                 out.push(real);

@@ -602,6 +602,52 @@ fn assess_variable(
                 list(&files)
             ))
         }
+        "CUDA_PATH" | "CUDA_HOME" => {
+            if value.is_empty() {
+                return Some("empty: ignored".into());
+            }
+            let lib = Path::new(value).join(if cfg!(windows) { "bin" } else { "lib64" });
+            if !Path::new(value).exists() {
+                if platform == Some(Platform::Nvidia) {
+                    warn(Severity::Warning, format!("{name}={value} does not exist"));
+                }
+                return Some("does not exist".into());
+            }
+            let files = libraries::cuda_runtime_files_in(&lib);
+            let in_use = rt
+                .loaded
+                .as_ref()
+                .filter(|l| l.platform == Platform::Nvidia)
+                .and_then(|l| l.libraries.iter().find(|l| l.role == "CUDA runtime"))
+                .map(|l| canonical(&l.path));
+            let Some(in_use) = in_use else {
+                return Some(if platform == Some(Platform::Amd) {
+                    "not used on the amd platform".into()
+                } else if files.is_empty() {
+                    format!("no CUDA runtime in {}", lib.display())
+                } else {
+                    format!("holds {}", list(&files))
+                });
+            };
+            if files.contains(&in_use) {
+                return Some("holds the CUDA runtime in use".into());
+            }
+            if files.is_empty() {
+                return Some(format!("no CUDA runtime in {}", lib.display()));
+            }
+            warn(
+                Severity::Warning,
+                format!(
+                    "{name}={value} names another CUDA ({}) than the one in use ({}): kernels built with its nvcc may need a newer runtime",
+                    list(&files),
+                    in_use.display()
+                ),
+            );
+            Some(format!(
+                "names another CUDA than the one in use: {}",
+                list(&files)
+            ))
+        }
         "HSA_OVERRIDE_GFX_VERSION" => match arch::override_processor(value) {
             None => {
                 warn(

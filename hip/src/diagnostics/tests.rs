@@ -647,6 +647,39 @@ fn visibility_and_override_variables_are_explained() {
 }
 
 #[test]
+fn cuda_folders_are_checked_against_the_cuda_runtime_in_use() {
+    let root = temp_root("cuda");
+    let in_use = root.join("cuda-13.0/lib64/libcudart.so.13.0.96");
+    write(&in_use, "cudart 13");
+    let other = root.join("cuda-12.9/lib64/libcudart.so.12.9.79");
+    write(&other, "cudart 12");
+    let mut nv = amd_loaded(&in_use, v(13, 0, 0));
+    let loaded = nv.loaded.as_mut().unwrap();
+    loaded.platform = Platform::Nvidia;
+    loaded.libraries[0].role = "CUDA runtime";
+    let env = Environment::empty()
+        .with_var("CUDA_PATH", root.join("cuda-13.0").display().to_string())
+        .with_var("CUDA_HOME", root.join("cuda-12.9").display().to_string());
+    let r = report_from(&env, &nv);
+    assert_eq!(
+        variable(&r, "CUDA_PATH").assessment.as_deref(),
+        Some("holds the CUDA runtime in use")
+    );
+    assert!(
+        has_warning(
+            &r,
+            Severity::Warning,
+            &["CUDA_HOME=", "names another CUDA", "libcudart.so.12.9.79"]
+        ),
+        "{r}"
+    );
+    assert!(
+        r.warnings.iter().all(|w| !w.message.contains("CUDA_PATH")),
+        "{r}"
+    );
+}
+
+#[test]
 fn text_and_json_carry_the_same_facts() {
     let mut rt = amd_loaded(Path::new("/x/libamdhip64.so.6.4.43483"), v(6, 4, 43483));
     rt.devices = Ok(vec![device(
