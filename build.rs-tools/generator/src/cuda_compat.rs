@@ -38,6 +38,31 @@ const TESTED: &[(&str, &str)] = &[
     ("cublas", "cublasStatus_t"),
 ];
 
+/// `filters/cuda-compat.toml`: decisions the tables cannot make.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Overrides {
+    /// HIP structs of identical layout that a CUDA type may stand for (the
+    /// first is what CUDA's type resolves to, the second what HIP takes).
+    #[serde(default)]
+    layout_equivalent: Vec<(String, String)>,
+    /// Use hipBLAS's `_v2` function (hipDataType, hipComplex: CUDA's
+    /// types and values) where hipify-perl names the v1 one.
+    #[serde(default)]
+    prefer_hipblas_v2: bool,
+    /// CUDA function -> HIP function, replacing hipify-perl's target.
+    #[serde(default)]
+    hip_target: BTreeMap<String, String>,
+}
+
+impl Overrides {
+    fn load(path: &Path) -> Result<Overrides> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+    }
+}
+
 /// Where a HIP name lives.
 struct Hip {
     all: Decls,
@@ -45,6 +70,7 @@ struct Hip {
     renames: BTreeMap<String, String>,
     macros: BTreeSet<String>,
     have_blas: bool,
+    prefer_hipblas_v2: bool,
 }
 
 impl Hip {
@@ -57,6 +83,15 @@ impl Hip {
     /// The bound HIP function for a hipify target, following HIP's own
     /// `#define hipFoo hipFooR0600` renames.
     fn function(&self, name: &str) -> Option<String> {
+        if self.prefer_hipblas_v2 && name.starts_with("hipblas") && !name.contains("_v2") {
+            let v2 = match name.strip_suffix("_64") {
+                Some(base) => format!("{base}_v2_64"),
+                None => format!("{name}_v2"),
+            };
+            if self.all.functions.contains_key(&v2) {
+                return Some(v2);
+            }
+        }
         if self.all.functions.contains_key(name) {
             return Some(name.to_owned());
         }
@@ -153,7 +188,14 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     if !hipify_path.exists() {
         bail!("no hipify-perl: run build.rs-tools/scripts/fetch-rocm-headers.sh");
     }
-    let maps = input::hipify(&hipify_path)?;
+    let mut maps = input::hipify(&hipify_path)?;
+    let overrides =
+        Overrides::load(&root.join("build.rs-tools/generator/filters/cuda-compat.toml"))?;
+    for m in &mut maps {
+        if let Some(h) = overrides.hip_target.get(&m.cuda) {
+            m.hip = h.clone();
+        }
+    }
     let hipify: BTreeMap<&str, &Mapping> = maps.iter().map(|m| (m.cuda.as_str(), m)).collect();
 
     // HIP side.
@@ -193,6 +235,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         renames,
         macros,
         have_blas,
+        prefer_hipblas_v2: overrides.prefer_hipblas_v2,
     };
 
     // CUDA side.
@@ -385,7 +428,11 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             Ty::Prim(p) => Some(p),
             _ => None,
         });
-        let hip_t = hipify.get(t.as_str()).and_then(|mp| hip.type_name(&mp.hip));
+        // HIP keeps some CUDA names as they are (`dim3`): no hipify entry.
+        let hip_t = match hipify.get(t.as_str()) {
+            Some(mp) => hip.type_name(&mp.hip),
+            None => hip.type_name(t),
+        };
         let def = match (hip_t, cuda_prim) {
             (Some(h), Some(p)) => {
                 if hip.all.resolve(&syn::parse_str(&h)?) == Ty::Prim(p.clone()) {
@@ -455,6 +502,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     });
     let ctx = SigCtx {
         hip: &hip,
+        layout_equivalent: &overrides.layout_equivalent,
         types: &types,
         enums: &enums,
     };
@@ -489,6 +537,11 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         functions.entry(m).or_default().push(tokens);
         let detail = if h == mp.hip {
             format!("`{h}`{note}")
+        } else if h.starts_with(&mp.hip) {
+            format!(
+                "`{h}` (hipify-perl: `{}`; the v2 form takes CUDA's types){note}",
+                mp.hip
+            )
         } else {
             format!("`{h}` (HIP's `{}` is a macro for it){note}", mp.hip)
         };
@@ -633,7 +686,10 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 }
                 TypeDef::CompatAlias(em, e, h) => {
                     let (mi, ei) = (format_ident!("{}", em.name()), format_ident!("{e}"));
-                    let doc = format!(" CUDA `{name}`: another name of [`{e}`](crate::{}::{e}) (HIP's `{h}`).", em.name());
+                    let doc = format!(
+                        " CUDA `{name}`: another name of [`{e}`](crate::{}::{e}) (HIP's `{h}`).",
+                        em.name()
+                    );
                     body.extend(quote! { #[doc = #doc] pub type #n = crate::#mi::#ei; });
                 }
                 TypeDef::Own(p) => {
@@ -688,6 +744,26 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         std::fs::write(&path, format!("{header}{body}"))?;
         crate::rustfmt(&path)?;
     }
+
+    let mut asserts = TokenStream::new();
+    for (a, b) in &overrides.layout_equivalent {
+        let (pa, pb) = (hip.path(a), hip.path(b));
+        asserts.extend(quote! {
+            const _: () = assert!(
+                ::core::mem::size_of::<#pa>() == ::core::mem::size_of::<#pb>()
+                    && ::core::mem::align_of::<#pa>() >= ::core::mem::align_of::<#pb>()
+            );
+        });
+    }
+    let path = out_dir.join("layout.rs");
+    std::fs::write(
+        &path,
+        format!(
+            "{header}//! Struct pairs the wrappers pass one for the other (from\n\
+             //! `filters/cuda-compat.toml`): same size, and the CUDA side at least as aligned.\n\n{asserts}"
+        ),
+    )?;
+    crate::rustfmt(&path)?;
 
     write_coverage(root, &report, &maps, &module_of)?;
     write_tests(root, &cuda, &enums)?;
@@ -876,6 +952,8 @@ fn emit_enum(e: &EnumDef, hip: &Hip) -> Result<TokenStream> {
 
 struct SigCtx<'a> {
     hip: &'a Hip,
+    /// HIP struct pairs with one layout (checked by generated asserts).
+    layout_equivalent: &'a [(String, String)],
     types: &'a BTreeMap<String, (Module, TypeDef)>,
     enums: &'a [EnumDef],
 }
@@ -929,9 +1007,11 @@ impl SigCtx<'_> {
                         mutable,
                         to: Box::new(ty),
                     }),
-                    c => Rt::T(Ty::Ptr {
+                    // Pointer to cuda-compat's enum: same layout as the HIP
+                    // enum (both `repr(transparent)` over the same integer).
+                    Rt::Compat(_, h) => Rt::T(Ty::Ptr {
                         mutable,
-                        to: Box::new(Ty::Other(format!("{c:?}"))),
+                        to: Box::new(Ty::Other(format!("compat:{h}"))),
                     }),
                 };
                 let _ = to;
@@ -999,7 +1079,9 @@ impl SigCtx<'_> {
             let hip_tokens = self.hip_tokens(hty);
             let chosen = usable
                 .and_then(|s| self.cuda_type(&s.params[i].1))
-                .and_then(|(ct, crt)| convert(&crt, &hip_rt, quote!(#pi)).map(|expr| (ct, expr)));
+                .and_then(|(ct, crt)| {
+                    convert(self, &crt, &hip_rt, quote!(#pi)).map(|expr| (ct, expr))
+                });
             match chosen {
                 Some((ct, expr)) => {
                     params.push(quote!(#pi: #ct));
@@ -1104,11 +1186,31 @@ impl SigCtx<'_> {
 
 /// The expression passing CUDA-typed `x` where HIP's type is expected, when
 /// the two are ABI-identical; `None` when they are not.
-fn convert(cuda: &Rt, hip: &Rt, x: TokenStream) -> Option<TokenStream> {
+fn convert(ctx: &SigCtx<'_>, cuda: &Rt, hip: &Rt, x: TokenStream) -> Option<TokenStream> {
+    let enum_width = |h: &str| {
+        let (inner, _) = ctx.hip.all.enums.get(h)?;
+        match input::ty_of(inner) {
+            Ty::Prim(p) => width(&p),
+            _ => None,
+        }
+    };
     match (cuda, hip) {
         (Rt::Compat(_, h), Rt::T(Ty::Named(hn))) if h == hn => Some(quote!(#x.into())),
+        // CUDA's enum where HIP takes a plain integer of the same width.
+        (Rt::Compat(_, h), Rt::T(Ty::Prim(p)))
+            if enum_width(h).is_some() && enum_width(h) == width(p) =>
+        {
+            Some(quote!(#x.0 as _))
+        }
+        // CUDA's plain integer where HIP takes an enum of the same width.
+        (Rt::T(Ty::Prim(p)), Rt::T(Ty::Named(h)))
+            if enum_width(h).is_some() && enum_width(h) == width(p) =>
+        {
+            let path = ctx.hip.path(h);
+            Some(quote!(#path(#x as _)))
+        }
         (Rt::T(a), Rt::T(b)) if a == b => Some(x),
-        (Rt::T(a), Rt::T(b)) if abi_same(a, b) => Some(quote!(#x as _)),
+        (Rt::T(a), Rt::T(b)) if abi_same(ctx, a, b) => Some(quote!(#x as _)),
         _ => None,
     }
 }
@@ -1127,12 +1229,12 @@ fn width(p: &str) -> Option<(u32, bool)> {
 
 /// ABI-identical on the 64-bit targets cuda-compat supports (the crate
 /// asserts `usize` is 64 bits).
-fn abi_same(a: &Ty, b: &Ty) -> bool {
+fn abi_same(ctx: &SigCtx<'_>, a: &Ty, b: &Ty) -> bool {
     match (a, b) {
         _ if a == b => true,
         (Ty::Prim(x), Ty::Prim(y)) => width(x).is_some() && width(x) == width(y),
         (Ty::Ptr { to: ta, .. }, Ty::Ptr { to: tb, .. }) => {
-            **ta == Ty::Void || **tb == Ty::Void || pointee_same(ta, tb)
+            **ta == Ty::Void || **tb == Ty::Void || pointee_same(ctx, ta, tb)
         }
         (Ty::Ptr { .. }, Ty::Prim(p)) | (Ty::Prim(p), Ty::Ptr { .. }) => {
             matches!(p.as_str(), "u64" | "i64" | "usize" | "isize")
@@ -1141,11 +1243,17 @@ fn abi_same(a: &Ty, b: &Ty) -> bool {
     }
 }
 
-fn pointee_same(a: &Ty, b: &Ty) -> bool {
+fn pointee_same(ctx: &SigCtx<'_>, a: &Ty, b: &Ty) -> bool {
     match (a, b) {
         _ if a == b => true,
-        (Ty::Ptr { .. }, Ty::Ptr { .. }) => abi_same(a, b),
-        _ => abi_same(a, b),
+        (Ty::Other(c), Ty::Named(h)) | (Ty::Named(h), Ty::Other(c)) => {
+            c.strip_prefix("compat:") == Some(h.as_str())
+        }
+        (Ty::Named(x), Ty::Named(y)) => ctx
+            .layout_equivalent
+            .iter()
+            .any(|(p, q)| (p == x && q == y) || (p == y && q == x)),
+        _ => abi_same(ctx, a, b),
     }
 }
 

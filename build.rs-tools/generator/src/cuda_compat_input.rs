@@ -44,10 +44,11 @@ impl Module {
                 "library_types.h",
                 "surface_types.h",
                 "texture_types.h",
+                "vector_types.h",
             ],
             Module::Driver => &["cuda.h"],
             Module::Nvrtc => &["nvrtc.h"],
-            Module::Cublas => &["cublas_api.h", "cuComplex.h", "vector_types.h"],
+            Module::Cublas => &["cublas_api.h", "cuComplex.h"],
         }
     }
 

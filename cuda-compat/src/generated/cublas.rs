@@ -1927,9 +1927,9 @@ pub fn enums() -> Vec<crate::EnumTable> {
         },
     ]
 }
-#[doc = " CUDA `cublasAxpyEx`: calls HIP's [`hipblasAxpyEx`](hipblas_sys::hipblasAxpyEx)."]
+#[doc = " CUDA `cublasAxpyEx`: calls HIP's [`hipblasAxpyEx_v2`](hipblas_sys::hipblasAxpyEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alphaType`, `xType`, `yType`, `executiontype`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -1939,35 +1939,35 @@ pub unsafe fn cublasAxpyEx(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     alpha: *const ::std::os::raw::c_void,
-    alphaType: ::hipblas_sys::hipblasDatatype_t,
+    alphaType: crate::runtime::cudaDataType,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: ::std::os::raw::c_int,
     y: *mut ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: ::std::os::raw::c_int,
-    executiontype: ::hipblas_sys::hipblasDatatype_t,
+    executiontype: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasAxpyEx(
+        ::hipblas_sys::hipblasAxpyEx_v2(
             handle,
             n,
             alpha,
-            alphaType,
+            alphaType.into(),
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
-            executiontype,
+            executiontype.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasAxpyEx_64`: calls HIP's [`hipblasAxpyEx_64`](hipblas_sys::hipblasAxpyEx_64)."]
+#[doc = " CUDA `cublasAxpyEx_64`: calls HIP's [`hipblasAxpyEx_v2_64`](hipblas_sys::hipblasAxpyEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alphaType`, `xType`, `yType`, `executiontype`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -1977,35 +1977,35 @@ pub unsafe fn cublasAxpyEx_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     alpha: *const ::std::os::raw::c_void,
-    alphaType: ::hipblas_sys::hipblasDatatype_t,
+    alphaType: crate::runtime::cudaDataType,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: i64,
     y: *mut ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: i64,
-    executiontype: ::hipblas_sys::hipblasDatatype_t,
+    executiontype: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasAxpyEx_64(
+        ::hipblas_sys::hipblasAxpyEx_v2_64(
             handle,
             n,
             alpha,
-            alphaType,
+            alphaType.into(),
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
-            executiontype,
+            executiontype.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasCaxpy`: calls HIP's [`hipblasCaxpy`](hipblas_sys::hipblasCaxpy)."]
+#[doc = " CUDA `cublasCaxpy`: calls HIP's [`hipblasCaxpy_v2`](hipblas_sys::hipblasCaxpy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2014,17 +2014,17 @@ pub unsafe fn cublasAxpyEx_64(
 pub unsafe fn cublasCaxpy(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCaxpy(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCaxpy_v2(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCaxpy_64`: calls HIP's [`hipblasCaxpy_64`](hipblas_sys::hipblasCaxpy_64)."]
+#[doc = " CUDA `cublasCaxpy_64`: calls HIP's [`hipblasCaxpy_v2_64`](hipblas_sys::hipblasCaxpy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2033,17 +2033,17 @@ pub unsafe fn cublasCaxpy(
 pub unsafe fn cublasCaxpy_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCaxpy_64(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCaxpy_v2_64(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCaxpy_v2`: calls HIP's [`hipblasCaxpy`](hipblas_sys::hipblasCaxpy)."]
+#[doc = " CUDA `cublasCaxpy_v2`: calls HIP's [`hipblasCaxpy_v2`](hipblas_sys::hipblasCaxpy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2052,17 +2052,17 @@ pub unsafe fn cublasCaxpy_64(
 pub unsafe fn cublasCaxpy_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCaxpy(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCaxpy_v2(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCaxpy_v2_64`: calls HIP's [`hipblasCaxpy_64`](hipblas_sys::hipblasCaxpy_64)."]
+#[doc = " CUDA `cublasCaxpy_v2_64`: calls HIP's [`hipblasCaxpy_v2_64`](hipblas_sys::hipblasCaxpy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2071,17 +2071,17 @@ pub unsafe fn cublasCaxpy_v2(
 pub unsafe fn cublasCaxpy_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCaxpy_64(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCaxpy_v2_64(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCcopy`: calls HIP's [`hipblasCcopy`](hipblas_sys::hipblasCcopy)."]
+#[doc = " CUDA `cublasCcopy`: calls HIP's [`hipblasCcopy_v2`](hipblas_sys::hipblasCcopy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2090,16 +2090,16 @@ pub unsafe fn cublasCaxpy_v2_64(
 pub unsafe fn cublasCcopy(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCcopy(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCcopy_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCcopy_64`: calls HIP's [`hipblasCcopy_64`](hipblas_sys::hipblasCcopy_64)."]
+#[doc = " CUDA `cublasCcopy_64`: calls HIP's [`hipblasCcopy_v2_64`](hipblas_sys::hipblasCcopy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2108,16 +2108,16 @@ pub unsafe fn cublasCcopy(
 pub unsafe fn cublasCcopy_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCcopy_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCcopy_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCcopy_v2`: calls HIP's [`hipblasCcopy`](hipblas_sys::hipblasCcopy)."]
+#[doc = " CUDA `cublasCcopy_v2`: calls HIP's [`hipblasCcopy_v2`](hipblas_sys::hipblasCcopy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2126,16 +2126,16 @@ pub unsafe fn cublasCcopy_64(
 pub unsafe fn cublasCcopy_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCcopy(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCcopy_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCcopy_v2_64`: calls HIP's [`hipblasCcopy_64`](hipblas_sys::hipblasCcopy_64)."]
+#[doc = " CUDA `cublasCcopy_v2_64`: calls HIP's [`hipblasCcopy_v2_64`](hipblas_sys::hipblasCcopy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2144,16 +2144,16 @@ pub unsafe fn cublasCcopy_v2(
 pub unsafe fn cublasCcopy_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCcopy_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCcopy_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCdgmm`: calls HIP's [`hipblasCdgmm`](hipblas_sys::hipblasCdgmm)."]
+#[doc = " CUDA `cublasCdgmm`: calls HIP's [`hipblasCdgmm_v2`](hipblas_sys::hipblasCdgmm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2164,19 +2164,19 @@ pub unsafe fn cublasCdgmm(
     mode: crate::cublas::cublasSideMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdgmm(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
+    unsafe { ::hipblas_sys::hipblasCdgmm_v2(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
         .into()
 }
-#[doc = " CUDA `cublasCdgmm_64`: calls HIP's [`hipblasCdgmm_64`](hipblas_sys::hipblasCdgmm_64)."]
+#[doc = " CUDA `cublasCdgmm_64`: calls HIP's [`hipblasCdgmm_v2_64`](hipblas_sys::hipblasCdgmm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2187,19 +2187,19 @@ pub unsafe fn cublasCdgmm_64(
     mode: crate::cublas::cublasSideMode_t,
     m: i64,
     n: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdgmm_64(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
+    unsafe { ::hipblas_sys::hipblasCdgmm_v2_64(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
         .into()
 }
-#[doc = " CUDA `cublasCdotc`: calls HIP's [`hipblasCdotc`](hipblas_sys::hipblasCdotc)."]
+#[doc = " CUDA `cublasCdotc`: calls HIP's [`hipblasCdotc_v2`](hipblas_sys::hipblasCdotc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2208,17 +2208,17 @@ pub unsafe fn cublasCdgmm_64(
 pub unsafe fn cublasCdotc(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotc(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotc_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotc_64`: calls HIP's [`hipblasCdotc_64`](hipblas_sys::hipblasCdotc_64)."]
+#[doc = " CUDA `cublasCdotc_64`: calls HIP's [`hipblasCdotc_v2_64`](hipblas_sys::hipblasCdotc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2227,17 +2227,17 @@ pub unsafe fn cublasCdotc(
 pub unsafe fn cublasCdotc_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotc_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotc_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotc_v2`: calls HIP's [`hipblasCdotc`](hipblas_sys::hipblasCdotc)."]
+#[doc = " CUDA `cublasCdotc_v2`: calls HIP's [`hipblasCdotc_v2`](hipblas_sys::hipblasCdotc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2246,17 +2246,17 @@ pub unsafe fn cublasCdotc_64(
 pub unsafe fn cublasCdotc_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotc(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotc_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotc_v2_64`: calls HIP's [`hipblasCdotc_64`](hipblas_sys::hipblasCdotc_64)."]
+#[doc = " CUDA `cublasCdotc_v2_64`: calls HIP's [`hipblasCdotc_v2_64`](hipblas_sys::hipblasCdotc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2265,17 +2265,17 @@ pub unsafe fn cublasCdotc_v2(
 pub unsafe fn cublasCdotc_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotc_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotc_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotu`: calls HIP's [`hipblasCdotu`](hipblas_sys::hipblasCdotu)."]
+#[doc = " CUDA `cublasCdotu`: calls HIP's [`hipblasCdotu_v2`](hipblas_sys::hipblasCdotu_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2284,17 +2284,17 @@ pub unsafe fn cublasCdotc_v2_64(
 pub unsafe fn cublasCdotu(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotu(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotu_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotu_64`: calls HIP's [`hipblasCdotu_64`](hipblas_sys::hipblasCdotu_64)."]
+#[doc = " CUDA `cublasCdotu_64`: calls HIP's [`hipblasCdotu_v2_64`](hipblas_sys::hipblasCdotu_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2303,17 +2303,17 @@ pub unsafe fn cublasCdotu(
 pub unsafe fn cublasCdotu_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotu_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotu_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotu_v2`: calls HIP's [`hipblasCdotu`](hipblas_sys::hipblasCdotu)."]
+#[doc = " CUDA `cublasCdotu_v2`: calls HIP's [`hipblasCdotu_v2`](hipblas_sys::hipblasCdotu_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2322,17 +2322,17 @@ pub unsafe fn cublasCdotu_64(
 pub unsafe fn cublasCdotu_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotu(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotu_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCdotu_v2_64`: calls HIP's [`hipblasCdotu_64`](hipblas_sys::hipblasCdotu_64)."]
+#[doc = " CUDA `cublasCdotu_v2_64`: calls HIP's [`hipblasCdotu_v2_64`](hipblas_sys::hipblasCdotu_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2341,17 +2341,17 @@ pub unsafe fn cublasCdotu_v2(
 pub unsafe fn cublasCdotu_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasComplex,
+    result: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCdotu_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasCdotu_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasCgbmv`: calls HIP's [`hipblasCgbmv`](hipblas_sys::hipblasCgbmv)."]
+#[doc = " CUDA `cublasCgbmv`: calls HIP's [`hipblasCgbmv_v2`](hipblas_sys::hipblasCgbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2364,17 +2364,17 @@ pub unsafe fn cublasCgbmv(
     n: ::std::os::raw::c_int,
     kl: ::std::os::raw::c_int,
     ku: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgbmv(
+        ::hipblas_sys::hipblasCgbmv_v2(
             handle,
             trans.into(),
             m,
@@ -2393,9 +2393,9 @@ pub unsafe fn cublasCgbmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgbmv_64`: calls HIP's [`hipblasCgbmv_64`](hipblas_sys::hipblasCgbmv_64)."]
+#[doc = " CUDA `cublasCgbmv_64`: calls HIP's [`hipblasCgbmv_v2_64`](hipblas_sys::hipblasCgbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2408,17 +2408,17 @@ pub unsafe fn cublasCgbmv_64(
     n: i64,
     kl: i64,
     ku: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgbmv_64(
+        ::hipblas_sys::hipblasCgbmv_v2_64(
             handle,
             trans.into(),
             m,
@@ -2437,9 +2437,9 @@ pub unsafe fn cublasCgbmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgbmv_v2`: calls HIP's [`hipblasCgbmv`](hipblas_sys::hipblasCgbmv)."]
+#[doc = " CUDA `cublasCgbmv_v2`: calls HIP's [`hipblasCgbmv_v2`](hipblas_sys::hipblasCgbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2452,17 +2452,17 @@ pub unsafe fn cublasCgbmv_v2(
     n: ::std::os::raw::c_int,
     kl: ::std::os::raw::c_int,
     ku: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgbmv(
+        ::hipblas_sys::hipblasCgbmv_v2(
             handle,
             trans.into(),
             m,
@@ -2481,9 +2481,9 @@ pub unsafe fn cublasCgbmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgbmv_v2_64`: calls HIP's [`hipblasCgbmv_64`](hipblas_sys::hipblasCgbmv_64)."]
+#[doc = " CUDA `cublasCgbmv_v2_64`: calls HIP's [`hipblasCgbmv_v2_64`](hipblas_sys::hipblasCgbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2496,17 +2496,17 @@ pub unsafe fn cublasCgbmv_v2_64(
     n: i64,
     kl: i64,
     ku: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgbmv_64(
+        ::hipblas_sys::hipblasCgbmv_v2_64(
             handle,
             trans.into(),
             m,
@@ -2525,9 +2525,9 @@ pub unsafe fn cublasCgbmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgeam`: calls HIP's [`hipblasCgeam`](hipblas_sys::hipblasCgeam)."]
+#[doc = " CUDA `cublasCgeam`: calls HIP's [`hipblasCgeam_v2`](hipblas_sys::hipblasCgeam_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2539,17 +2539,17 @@ pub unsafe fn cublasCgeam(
     transb: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    B: *const ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgeam(
+        ::hipblas_sys::hipblasCgeam_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -2567,9 +2567,9 @@ pub unsafe fn cublasCgeam(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgeam_64`: calls HIP's [`hipblasCgeam_64`](hipblas_sys::hipblasCgeam_64)."]
+#[doc = " CUDA `cublasCgeam_64`: calls HIP's [`hipblasCgeam_v2_64`](hipblas_sys::hipblasCgeam_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2581,17 +2581,17 @@ pub unsafe fn cublasCgeam_64(
     transb: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    B: *const ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgeam_64(
+        ::hipblas_sys::hipblasCgeam_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -2609,7 +2609,7 @@ pub unsafe fn cublasCgeam_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgelsBatched`: calls HIP's [`hipblasCgelsBatched`](hipblas_sys::hipblasCgelsBatched)."]
+#[doc = " CUDA `cublasCgelsBatched`: calls HIP's [`hipblasCgelsBatched_v2`](hipblas_sys::hipblasCgelsBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `Aarray`, `Carray`."]
 #[doc = ""]
@@ -2623,16 +2623,16 @@ pub unsafe fn cublasCgelsBatched(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     nrhs: ::std::os::raw::c_int,
-    Aarray: *const *mut ::hipblas_sys::hipblasComplex,
+    Aarray: *const *mut ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
-    Carray: *const *mut ::hipblas_sys::hipblasComplex,
+    Carray: *const *mut ::hip_sys::hipComplex,
     ldc: ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     devInfoArray: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgelsBatched(
+        ::hipblas_sys::hipblasCgelsBatched_v2(
             handle,
             trans.into(),
             m,
@@ -2649,9 +2649,9 @@ pub unsafe fn cublasCgelsBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemm`: calls HIP's [`hipblasCgemm`](hipblas_sys::hipblasCgemm)."]
+#[doc = " CUDA `cublasCgemm`: calls HIP's [`hipblasCgemm_v2`](hipblas_sys::hipblasCgemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2664,17 +2664,17 @@ pub unsafe fn cublasCgemm(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemm(
+        ::hipblas_sys::hipblasCgemm_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -2693,9 +2693,9 @@ pub unsafe fn cublasCgemm(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemmBatched`: calls HIP's [`hipblasCgemmBatched`](hipblas_sys::hipblasCgemmBatched)."]
+#[doc = " CUDA `cublasCgemmBatched`: calls HIP's [`hipblasCgemmBatched_v2`](hipblas_sys::hipblasCgemmBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `Barray`, `beta`, `Carray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `Barray`, `Carray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2708,18 +2708,18 @@ pub unsafe fn cublasCgemmBatched(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    Aarray: *const *const ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
-    Barray: *const *const ::hipblas_sys::hipblasComplex,
+    Barray: *const *const ::hip_sys::hipComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    Carray: *const *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    Carray: *const *mut ::hip_sys::hipComplex,
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemmBatched(
+        ::hipblas_sys::hipblasCgemmBatched_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -2739,9 +2739,9 @@ pub unsafe fn cublasCgemmBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemmBatched_64`: calls HIP's [`hipblasCgemmBatched_64`](hipblas_sys::hipblasCgemmBatched_64)."]
+#[doc = " CUDA `cublasCgemmBatched_64`: calls HIP's [`hipblasCgemmBatched_v2_64`](hipblas_sys::hipblasCgemmBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `Barray`, `beta`, `Carray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `Barray`, `Carray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2754,18 +2754,18 @@ pub unsafe fn cublasCgemmBatched_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    Aarray: *const *const ::hip_sys::hipComplex,
     lda: i64,
-    Barray: *const *const ::hipblas_sys::hipblasComplex,
+    Barray: *const *const ::hip_sys::hipComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    Carray: *const *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    Carray: *const *mut ::hip_sys::hipComplex,
     ldc: i64,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemmBatched_64(
+        ::hipblas_sys::hipblasCgemmBatched_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -2785,9 +2785,9 @@ pub unsafe fn cublasCgemmBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemmStridedBatched`: calls HIP's [`hipblasCgemmStridedBatched`](hipblas_sys::hipblasCgemmStridedBatched)."]
+#[doc = " CUDA `cublasCgemmStridedBatched`: calls HIP's [`hipblasCgemmStridedBatched_v2`](hipblas_sys::hipblasCgemmStridedBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2800,21 +2800,21 @@ pub unsafe fn cublasCgemmStridedBatched(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
     strideA: ::std::os::raw::c_longlong,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
     strideB: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemmStridedBatched(
+        ::hipblas_sys::hipblasCgemmStridedBatched_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -2837,9 +2837,9 @@ pub unsafe fn cublasCgemmStridedBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemmStridedBatched_64`: calls HIP's [`hipblasCgemmStridedBatched_64`](hipblas_sys::hipblasCgemmStridedBatched_64)."]
+#[doc = " CUDA `cublasCgemmStridedBatched_64`: calls HIP's [`hipblasCgemmStridedBatched_v2_64`](hipblas_sys::hipblasCgemmStridedBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2852,21 +2852,21 @@ pub unsafe fn cublasCgemmStridedBatched_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
     strideA: ::std::os::raw::c_longlong,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
     strideB: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemmStridedBatched_64(
+        ::hipblas_sys::hipblasCgemmStridedBatched_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -2889,9 +2889,9 @@ pub unsafe fn cublasCgemmStridedBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemm_64`: calls HIP's [`hipblasCgemm_64`](hipblas_sys::hipblasCgemm_64)."]
+#[doc = " CUDA `cublasCgemm_64`: calls HIP's [`hipblasCgemm_v2_64`](hipblas_sys::hipblasCgemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2904,17 +2904,17 @@ pub unsafe fn cublasCgemm_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemm_64(
+        ::hipblas_sys::hipblasCgemm_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -2933,9 +2933,9 @@ pub unsafe fn cublasCgemm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemm_v2`: calls HIP's [`hipblasCgemm`](hipblas_sys::hipblasCgemm)."]
+#[doc = " CUDA `cublasCgemm_v2`: calls HIP's [`hipblasCgemm_v2`](hipblas_sys::hipblasCgemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2948,17 +2948,17 @@ pub unsafe fn cublasCgemm_v2(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemm(
+        ::hipblas_sys::hipblasCgemm_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -2977,9 +2977,9 @@ pub unsafe fn cublasCgemm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemm_v2_64`: calls HIP's [`hipblasCgemm_64`](hipblas_sys::hipblasCgemm_64)."]
+#[doc = " CUDA `cublasCgemm_v2_64`: calls HIP's [`hipblasCgemm_v2_64`](hipblas_sys::hipblasCgemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -2992,17 +2992,17 @@ pub unsafe fn cublasCgemm_v2_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemm_64(
+        ::hipblas_sys::hipblasCgemm_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -3021,9 +3021,9 @@ pub unsafe fn cublasCgemm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemv`: calls HIP's [`hipblasCgemv`](hipblas_sys::hipblasCgemv)."]
+#[doc = " CUDA `cublasCgemv`: calls HIP's [`hipblasCgemv_v2`](hipblas_sys::hipblasCgemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3034,17 +3034,17 @@ pub unsafe fn cublasCgemv(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemv(
+        ::hipblas_sys::hipblasCgemv_v2(
             handle,
             trans.into(),
             m,
@@ -3061,9 +3061,9 @@ pub unsafe fn cublasCgemv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemvBatched`: calls HIP's [`hipblasCgemvBatched`](hipblas_sys::hipblasCgemvBatched)."]
+#[doc = " CUDA `cublasCgemvBatched`: calls HIP's [`hipblasCgemvBatched_v2`](hipblas_sys::hipblasCgemvBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `xarray`, `beta`, `yarray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `xarray`, `yarray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3074,18 +3074,18 @@ pub unsafe fn cublasCgemvBatched(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    Aarray: *const *const ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
-    xarray: *const *const ::hipblas_sys::hipblasComplex,
+    xarray: *const *const ::hip_sys::hipComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    yarray: *const *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    yarray: *const *mut ::hip_sys::hipComplex,
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemvBatched(
+        ::hipblas_sys::hipblasCgemvBatched_v2(
             handle,
             trans.into(),
             m,
@@ -3103,9 +3103,9 @@ pub unsafe fn cublasCgemvBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemvBatched_64`: calls HIP's [`hipblasCgemvBatched_64`](hipblas_sys::hipblasCgemvBatched_64)."]
+#[doc = " CUDA `cublasCgemvBatched_64`: calls HIP's [`hipblasCgemvBatched_v2_64`](hipblas_sys::hipblasCgemvBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `xarray`, `beta`, `yarray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `xarray`, `yarray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3116,18 +3116,18 @@ pub unsafe fn cublasCgemvBatched_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    Aarray: *const *const ::hip_sys::hipComplex,
     lda: i64,
-    xarray: *const *const ::hipblas_sys::hipblasComplex,
+    xarray: *const *const ::hip_sys::hipComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    yarray: *const *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    yarray: *const *mut ::hip_sys::hipComplex,
     incy: i64,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemvBatched_64(
+        ::hipblas_sys::hipblasCgemvBatched_v2_64(
             handle,
             trans.into(),
             m,
@@ -3145,9 +3145,9 @@ pub unsafe fn cublasCgemvBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemvStridedBatched`: calls HIP's [`hipblasCgemvStridedBatched`](hipblas_sys::hipblasCgemvStridedBatched)."]
+#[doc = " CUDA `cublasCgemvStridedBatched`: calls HIP's [`hipblasCgemvStridedBatched_v2`](hipblas_sys::hipblasCgemvStridedBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3158,21 +3158,21 @@ pub unsafe fn cublasCgemvStridedBatched(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
     strideA: ::std::os::raw::c_longlong,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     stridex: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
     stridey: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemvStridedBatched(
+        ::hipblas_sys::hipblasCgemvStridedBatched_v2(
             handle,
             trans.into(),
             m,
@@ -3193,9 +3193,9 @@ pub unsafe fn cublasCgemvStridedBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemvStridedBatched_64`: calls HIP's [`hipblasCgemvStridedBatched_64`](hipblas_sys::hipblasCgemvStridedBatched_64)."]
+#[doc = " CUDA `cublasCgemvStridedBatched_64`: calls HIP's [`hipblasCgemvStridedBatched_v2_64`](hipblas_sys::hipblasCgemvStridedBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3206,21 +3206,21 @@ pub unsafe fn cublasCgemvStridedBatched_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
     strideA: ::std::os::raw::c_longlong,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     stridex: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
     stridey: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemvStridedBatched_64(
+        ::hipblas_sys::hipblasCgemvStridedBatched_v2_64(
             handle,
             trans.into(),
             m,
@@ -3241,9 +3241,9 @@ pub unsafe fn cublasCgemvStridedBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemv_64`: calls HIP's [`hipblasCgemv_64`](hipblas_sys::hipblasCgemv_64)."]
+#[doc = " CUDA `cublasCgemv_64`: calls HIP's [`hipblasCgemv_v2_64`](hipblas_sys::hipblasCgemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3254,17 +3254,17 @@ pub unsafe fn cublasCgemv_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemv_64(
+        ::hipblas_sys::hipblasCgemv_v2_64(
             handle,
             trans.into(),
             m,
@@ -3281,9 +3281,9 @@ pub unsafe fn cublasCgemv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemv_v2`: calls HIP's [`hipblasCgemv`](hipblas_sys::hipblasCgemv)."]
+#[doc = " CUDA `cublasCgemv_v2`: calls HIP's [`hipblasCgemv_v2`](hipblas_sys::hipblasCgemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3294,17 +3294,17 @@ pub unsafe fn cublasCgemv_v2(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemv(
+        ::hipblas_sys::hipblasCgemv_v2(
             handle,
             trans.into(),
             m,
@@ -3321,9 +3321,9 @@ pub unsafe fn cublasCgemv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgemv_v2_64`: calls HIP's [`hipblasCgemv_64`](hipblas_sys::hipblasCgemv_64)."]
+#[doc = " CUDA `cublasCgemv_v2_64`: calls HIP's [`hipblasCgemv_v2_64`](hipblas_sys::hipblasCgemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3334,17 +3334,17 @@ pub unsafe fn cublasCgemv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgemv_64(
+        ::hipblas_sys::hipblasCgemv_v2_64(
             handle,
             trans.into(),
             m,
@@ -3361,7 +3361,7 @@ pub unsafe fn cublasCgemv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCgeqrfBatched`: calls HIP's [`hipblasCgeqrfBatched`](hipblas_sys::hipblasCgeqrfBatched)."]
+#[doc = " CUDA `cublasCgeqrfBatched`: calls HIP's [`hipblasCgeqrfBatched_v2`](hipblas_sys::hipblasCgeqrfBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `Aarray`, `TauArray`."]
 #[doc = ""]
@@ -3373,20 +3373,20 @@ pub unsafe fn cublasCgeqrfBatched(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    Aarray: *const *mut ::hipblas_sys::hipblasComplex,
+    Aarray: *const *mut ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
-    TauArray: *const *mut ::hipblas_sys::hipblasComplex,
+    TauArray: *const *mut ::hip_sys::hipComplex,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgeqrfBatched(handle, m, n, Aarray, lda, TauArray, info, batchSize)
+        ::hipblas_sys::hipblasCgeqrfBatched_v2(handle, m, n, Aarray, lda, TauArray, info, batchSize)
     }
     .into()
 }
-#[doc = " CUDA `cublasCgerc`: calls HIP's [`hipblasCgerc`](hipblas_sys::hipblasCgerc)."]
+#[doc = " CUDA `cublasCgerc`: calls HIP's [`hipblasCgerc_v2`](hipblas_sys::hipblasCgerc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3396,19 +3396,19 @@ pub unsafe fn cublasCgerc(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgerc(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgerc_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCgerc_64`: calls HIP's [`hipblasCgerc_64`](hipblas_sys::hipblasCgerc_64)."]
+#[doc = " CUDA `cublasCgerc_64`: calls HIP's [`hipblasCgerc_v2_64`](hipblas_sys::hipblasCgerc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3418,19 +3418,20 @@ pub unsafe fn cublasCgerc_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgerc_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgerc_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCgerc_v2`: calls HIP's [`hipblasCgerc`](hipblas_sys::hipblasCgerc)."]
+#[doc = " CUDA `cublasCgerc_v2`: calls HIP's [`hipblasCgerc_v2`](hipblas_sys::hipblasCgerc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3440,19 +3441,19 @@ pub unsafe fn cublasCgerc_v2(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgerc(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgerc_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCgerc_v2_64`: calls HIP's [`hipblasCgerc_64`](hipblas_sys::hipblasCgerc_64)."]
+#[doc = " CUDA `cublasCgerc_v2_64`: calls HIP's [`hipblasCgerc_v2_64`](hipblas_sys::hipblasCgerc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3462,19 +3463,20 @@ pub unsafe fn cublasCgerc_v2_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgerc_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgerc_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCgeru`: calls HIP's [`hipblasCgeru`](hipblas_sys::hipblasCgeru)."]
+#[doc = " CUDA `cublasCgeru`: calls HIP's [`hipblasCgeru_v2`](hipblas_sys::hipblasCgeru_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3484,19 +3486,19 @@ pub unsafe fn cublasCgeru(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgeru(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgeru_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCgeru_64`: calls HIP's [`hipblasCgeru_64`](hipblas_sys::hipblasCgeru_64)."]
+#[doc = " CUDA `cublasCgeru_64`: calls HIP's [`hipblasCgeru_v2_64`](hipblas_sys::hipblasCgeru_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3506,19 +3508,20 @@ pub unsafe fn cublasCgeru_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgeru_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgeru_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCgeru_v2`: calls HIP's [`hipblasCgeru`](hipblas_sys::hipblasCgeru)."]
+#[doc = " CUDA `cublasCgeru_v2`: calls HIP's [`hipblasCgeru_v2`](hipblas_sys::hipblasCgeru_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3528,19 +3531,19 @@ pub unsafe fn cublasCgeru_v2(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgeru(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgeru_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCgeru_v2_64`: calls HIP's [`hipblasCgeru_64`](hipblas_sys::hipblasCgeru_64)."]
+#[doc = " CUDA `cublasCgeru_v2_64`: calls HIP's [`hipblasCgeru_v2_64`](hipblas_sys::hipblasCgeru_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3550,17 +3553,18 @@ pub unsafe fn cublasCgeru_v2_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgeru_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCgeru_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCgetrfBatched`: calls HIP's [`hipblasCgetrfBatched`](hipblas_sys::hipblasCgetrfBatched)."]
+#[doc = " CUDA `cublasCgetrfBatched`: calls HIP's [`hipblasCgetrfBatched_v2`](hipblas_sys::hipblasCgetrfBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `A`."]
 #[doc = ""]
@@ -3571,15 +3575,15 @@ pub unsafe fn cublasCgeru_v2_64(
 pub unsafe fn cublasCgetrfBatched(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    A: *const *mut ::hipblas_sys::hipblasComplex,
+    A: *const *mut ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
     P: *mut ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCgetrfBatched(handle, n, A, lda, P, info, batchSize) }.into()
+    unsafe { ::hipblas_sys::hipblasCgetrfBatched_v2(handle, n, A, lda, P, info, batchSize) }.into()
 }
-#[doc = " CUDA `cublasCgetriBatched`: calls HIP's [`hipblasCgetriBatched`](hipblas_sys::hipblasCgetriBatched)."]
+#[doc = " CUDA `cublasCgetriBatched`: calls HIP's [`hipblasCgetriBatched_v2`](hipblas_sys::hipblasCgetriBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `A`, `C`."]
 #[doc = ""]
@@ -3590,20 +3594,20 @@ pub unsafe fn cublasCgetrfBatched(
 pub unsafe fn cublasCgetriBatched(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    A: *const *mut ::hipblas_sys::hipblasComplex,
+    A: *const *mut ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
     P: *const ::std::os::raw::c_int,
-    C: *const *mut ::hipblas_sys::hipblasComplex,
+    C: *const *mut ::hip_sys::hipComplex,
     ldc: ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgetriBatched(handle, n, A, lda, P as _, C, ldc, info, batchSize)
+        ::hipblas_sys::hipblasCgetriBatched_v2(handle, n, A, lda, P as _, C, ldc, info, batchSize)
     }
     .into()
 }
-#[doc = " CUDA `cublasCgetrsBatched`: calls HIP's [`hipblasCgetrsBatched`](hipblas_sys::hipblasCgetrsBatched)."]
+#[doc = " CUDA `cublasCgetrsBatched`: calls HIP's [`hipblasCgetrsBatched_v2`](hipblas_sys::hipblasCgetrsBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `Aarray`, `Barray`."]
 #[doc = ""]
@@ -3616,16 +3620,16 @@ pub unsafe fn cublasCgetrsBatched(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     nrhs: ::std::os::raw::c_int,
-    Aarray: *const *mut ::hipblas_sys::hipblasComplex,
+    Aarray: *const *mut ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
     devIpiv: *const ::std::os::raw::c_int,
-    Barray: *const *mut ::hipblas_sys::hipblasComplex,
+    Barray: *const *mut ::hip_sys::hipComplex,
     ldb: ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCgetrsBatched(
+        ::hipblas_sys::hipblasCgetrsBatched_v2(
             handle,
             trans.into(),
             n,
@@ -3641,9 +3645,9 @@ pub unsafe fn cublasCgetrsBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasChbmv`: calls HIP's [`hipblasChbmv`](hipblas_sys::hipblasChbmv)."]
+#[doc = " CUDA `cublasChbmv`: calls HIP's [`hipblasChbmv_v2`](hipblas_sys::hipblasChbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3654,17 +3658,17 @@ pub unsafe fn cublasChbmv(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChbmv(
+        ::hipblas_sys::hipblasChbmv_v2(
             handle,
             uplo.into(),
             n,
@@ -3681,9 +3685,9 @@ pub unsafe fn cublasChbmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasChbmv_64`: calls HIP's [`hipblasChbmv_64`](hipblas_sys::hipblasChbmv_64)."]
+#[doc = " CUDA `cublasChbmv_64`: calls HIP's [`hipblasChbmv_v2_64`](hipblas_sys::hipblasChbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3694,17 +3698,17 @@ pub unsafe fn cublasChbmv_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChbmv_64(
+        ::hipblas_sys::hipblasChbmv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -3721,9 +3725,9 @@ pub unsafe fn cublasChbmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasChbmv_v2`: calls HIP's [`hipblasChbmv`](hipblas_sys::hipblasChbmv)."]
+#[doc = " CUDA `cublasChbmv_v2`: calls HIP's [`hipblasChbmv_v2`](hipblas_sys::hipblasChbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3734,17 +3738,17 @@ pub unsafe fn cublasChbmv_v2(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChbmv(
+        ::hipblas_sys::hipblasChbmv_v2(
             handle,
             uplo.into(),
             n,
@@ -3761,9 +3765,9 @@ pub unsafe fn cublasChbmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasChbmv_v2_64`: calls HIP's [`hipblasChbmv_64`](hipblas_sys::hipblasChbmv_64)."]
+#[doc = " CUDA `cublasChbmv_v2_64`: calls HIP's [`hipblasChbmv_v2_64`](hipblas_sys::hipblasChbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3774,17 +3778,17 @@ pub unsafe fn cublasChbmv_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChbmv_64(
+        ::hipblas_sys::hipblasChbmv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -3801,9 +3805,9 @@ pub unsafe fn cublasChbmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemm`: calls HIP's [`hipblasChemm`](hipblas_sys::hipblasChemm)."]
+#[doc = " CUDA `cublasChemm`: calls HIP's [`hipblasChemm_v2`](hipblas_sys::hipblasChemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3815,17 +3819,17 @@ pub unsafe fn cublasChemm(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemm(
+        ::hipblas_sys::hipblasChemm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -3843,9 +3847,9 @@ pub unsafe fn cublasChemm(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemm_64`: calls HIP's [`hipblasChemm_64`](hipblas_sys::hipblasChemm_64)."]
+#[doc = " CUDA `cublasChemm_64`: calls HIP's [`hipblasChemm_v2_64`](hipblas_sys::hipblasChemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3857,17 +3861,17 @@ pub unsafe fn cublasChemm_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemm_64(
+        ::hipblas_sys::hipblasChemm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -3885,9 +3889,9 @@ pub unsafe fn cublasChemm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemm_v2`: calls HIP's [`hipblasChemm`](hipblas_sys::hipblasChemm)."]
+#[doc = " CUDA `cublasChemm_v2`: calls HIP's [`hipblasChemm_v2`](hipblas_sys::hipblasChemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3899,17 +3903,17 @@ pub unsafe fn cublasChemm_v2(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemm(
+        ::hipblas_sys::hipblasChemm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -3927,9 +3931,9 @@ pub unsafe fn cublasChemm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemm_v2_64`: calls HIP's [`hipblasChemm_64`](hipblas_sys::hipblasChemm_64)."]
+#[doc = " CUDA `cublasChemm_v2_64`: calls HIP's [`hipblasChemm_v2_64`](hipblas_sys::hipblasChemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3941,17 +3945,17 @@ pub unsafe fn cublasChemm_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemm_64(
+        ::hipblas_sys::hipblasChemm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -3969,9 +3973,9 @@ pub unsafe fn cublasChemm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemv`: calls HIP's [`hipblasChemv`](hipblas_sys::hipblasChemv)."]
+#[doc = " CUDA `cublasChemv`: calls HIP's [`hipblasChemv_v2`](hipblas_sys::hipblasChemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -3981,17 +3985,17 @@ pub unsafe fn cublasChemv(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemv(
+        ::hipblas_sys::hipblasChemv_v2(
             handle,
             uplo.into(),
             n,
@@ -4007,9 +4011,9 @@ pub unsafe fn cublasChemv(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemv_64`: calls HIP's [`hipblasChemv_64`](hipblas_sys::hipblasChemv_64)."]
+#[doc = " CUDA `cublasChemv_64`: calls HIP's [`hipblasChemv_v2_64`](hipblas_sys::hipblasChemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4019,17 +4023,17 @@ pub unsafe fn cublasChemv_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemv_64(
+        ::hipblas_sys::hipblasChemv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -4045,9 +4049,9 @@ pub unsafe fn cublasChemv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemv_v2`: calls HIP's [`hipblasChemv`](hipblas_sys::hipblasChemv)."]
+#[doc = " CUDA `cublasChemv_v2`: calls HIP's [`hipblasChemv_v2`](hipblas_sys::hipblasChemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4057,17 +4061,17 @@ pub unsafe fn cublasChemv_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemv(
+        ::hipblas_sys::hipblasChemv_v2(
             handle,
             uplo.into(),
             n,
@@ -4083,9 +4087,9 @@ pub unsafe fn cublasChemv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasChemv_v2_64`: calls HIP's [`hipblasChemv_64`](hipblas_sys::hipblasChemv_64)."]
+#[doc = " CUDA `cublasChemv_v2_64`: calls HIP's [`hipblasChemv_v2_64`](hipblas_sys::hipblasChemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4095,17 +4099,17 @@ pub unsafe fn cublasChemv_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChemv_64(
+        ::hipblas_sys::hipblasChemv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -4121,9 +4125,9 @@ pub unsafe fn cublasChemv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCher`: calls HIP's [`hipblasCher`](hipblas_sys::hipblasCher)."]
+#[doc = " CUDA `cublasCher`: calls HIP's [`hipblasCher_v2`](hipblas_sys::hipblasCher_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4134,16 +4138,16 @@ pub unsafe fn cublasCher(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCher(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCher_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCher2`: calls HIP's [`hipblasCher2`](hipblas_sys::hipblasCher2)."]
+#[doc = " CUDA `cublasCher2`: calls HIP's [`hipblasCher2_v2`](hipblas_sys::hipblasCher2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4153,20 +4157,22 @@ pub unsafe fn cublasCher2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCher2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasCher2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasCher2_64`: calls HIP's [`hipblasCher2_64`](hipblas_sys::hipblasCher2_64)."]
+#[doc = " CUDA `cublasCher2_64`: calls HIP's [`hipblasCher2_v2_64`](hipblas_sys::hipblasCher2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4176,22 +4182,22 @@ pub unsafe fn cublasCher2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCher2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasCher2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasCher2_v2`: calls HIP's [`hipblasCher2`](hipblas_sys::hipblasCher2)."]
+#[doc = " CUDA `cublasCher2_v2`: calls HIP's [`hipblasCher2_v2`](hipblas_sys::hipblasCher2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4201,20 +4207,22 @@ pub unsafe fn cublasCher2_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCher2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasCher2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasCher2_v2_64`: calls HIP's [`hipblasCher2_64`](hipblas_sys::hipblasCher2_64)."]
+#[doc = " CUDA `cublasCher2_v2_64`: calls HIP's [`hipblasCher2_v2_64`](hipblas_sys::hipblasCher2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4224,22 +4232,22 @@ pub unsafe fn cublasCher2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCher2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasCher2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasCher2k`: calls HIP's [`hipblasCher2k`](hipblas_sys::hipblasCher2k)."]
+#[doc = " CUDA `cublasCher2k`: calls HIP's [`hipblasCher2k_v2`](hipblas_sys::hipblasCher2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4251,17 +4259,17 @@ pub unsafe fn cublasCher2k(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCher2k(
+        ::hipblas_sys::hipblasCher2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -4279,9 +4287,9 @@ pub unsafe fn cublasCher2k(
     }
     .into()
 }
-#[doc = " CUDA `cublasCher2k_64`: calls HIP's [`hipblasCher2k_64`](hipblas_sys::hipblasCher2k_64)."]
+#[doc = " CUDA `cublasCher2k_64`: calls HIP's [`hipblasCher2k_v2_64`](hipblas_sys::hipblasCher2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4293,17 +4301,17 @@ pub unsafe fn cublasCher2k_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCher2k_64(
+        ::hipblas_sys::hipblasCher2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -4321,9 +4329,9 @@ pub unsafe fn cublasCher2k_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCher2k_v2`: calls HIP's [`hipblasCher2k`](hipblas_sys::hipblasCher2k)."]
+#[doc = " CUDA `cublasCher2k_v2`: calls HIP's [`hipblasCher2k_v2`](hipblas_sys::hipblasCher2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4335,17 +4343,17 @@ pub unsafe fn cublasCher2k_v2(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCher2k(
+        ::hipblas_sys::hipblasCher2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -4363,9 +4371,9 @@ pub unsafe fn cublasCher2k_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCher2k_v2_64`: calls HIP's [`hipblasCher2k_64`](hipblas_sys::hipblasCher2k_64)."]
+#[doc = " CUDA `cublasCher2k_v2_64`: calls HIP's [`hipblasCher2k_v2_64`](hipblas_sys::hipblasCher2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4377,17 +4385,17 @@ pub unsafe fn cublasCher2k_v2_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCher2k_64(
+        ::hipblas_sys::hipblasCher2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -4405,9 +4413,9 @@ pub unsafe fn cublasCher2k_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCher_64`: calls HIP's [`hipblasCher_64`](hipblas_sys::hipblasCher_64)."]
+#[doc = " CUDA `cublasCher_64`: calls HIP's [`hipblasCher_v2_64`](hipblas_sys::hipblasCher_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4418,16 +4426,17 @@ pub unsafe fn cublasCher_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCher_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCher_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCher_v2`: calls HIP's [`hipblasCher`](hipblas_sys::hipblasCher)."]
+#[doc = " CUDA `cublasCher_v2`: calls HIP's [`hipblasCher_v2`](hipblas_sys::hipblasCher_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4438,16 +4447,16 @@ pub unsafe fn cublasCher_v2(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCher(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCher_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCher_v2_64`: calls HIP's [`hipblasCher_64`](hipblas_sys::hipblasCher_64)."]
+#[doc = " CUDA `cublasCher_v2_64`: calls HIP's [`hipblasCher_v2_64`](hipblas_sys::hipblasCher_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4458,16 +4467,17 @@ pub unsafe fn cublasCher_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCher_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCher_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCherk`: calls HIP's [`hipblasCherk`](hipblas_sys::hipblasCherk)."]
+#[doc = " CUDA `cublasCherk`: calls HIP's [`hipblasCherk_v2`](hipblas_sys::hipblasCherk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4480,14 +4490,14 @@ pub unsafe fn cublasCherk(
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
     alpha: *const f32,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCherk(
+        ::hipblas_sys::hipblasCherk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -4503,9 +4513,9 @@ pub unsafe fn cublasCherk(
     }
     .into()
 }
-#[doc = " CUDA `cublasCherk_64`: calls HIP's [`hipblasCherk_64`](hipblas_sys::hipblasCherk_64)."]
+#[doc = " CUDA `cublasCherk_64`: calls HIP's [`hipblasCherk_v2_64`](hipblas_sys::hipblasCherk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4518,14 +4528,14 @@ pub unsafe fn cublasCherk_64(
     n: i64,
     k: i64,
     alpha: *const f32,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCherk_64(
+        ::hipblas_sys::hipblasCherk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -4541,9 +4551,9 @@ pub unsafe fn cublasCherk_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCherk_v2`: calls HIP's [`hipblasCherk`](hipblas_sys::hipblasCherk)."]
+#[doc = " CUDA `cublasCherk_v2`: calls HIP's [`hipblasCherk_v2`](hipblas_sys::hipblasCherk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4556,14 +4566,14 @@ pub unsafe fn cublasCherk_v2(
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
     alpha: *const f32,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCherk(
+        ::hipblas_sys::hipblasCherk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -4579,9 +4589,9 @@ pub unsafe fn cublasCherk_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCherk_v2_64`: calls HIP's [`hipblasCherk_64`](hipblas_sys::hipblasCherk_64)."]
+#[doc = " CUDA `cublasCherk_v2_64`: calls HIP's [`hipblasCherk_v2_64`](hipblas_sys::hipblasCherk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4594,14 +4604,14 @@ pub unsafe fn cublasCherk_v2_64(
     n: i64,
     k: i64,
     alpha: *const f32,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCherk_64(
+        ::hipblas_sys::hipblasCherk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -4617,9 +4627,9 @@ pub unsafe fn cublasCherk_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCherkx`: calls HIP's [`hipblasCherkx`](hipblas_sys::hipblasCherkx)."]
+#[doc = " CUDA `cublasCherkx`: calls HIP's [`hipblasCherkx_v2`](hipblas_sys::hipblasCherkx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4631,17 +4641,17 @@ pub unsafe fn cublasCherkx(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCherkx(
+        ::hipblas_sys::hipblasCherkx_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -4659,9 +4669,9 @@ pub unsafe fn cublasCherkx(
     }
     .into()
 }
-#[doc = " CUDA `cublasCherkx_64`: calls HIP's [`hipblasCherkx_64`](hipblas_sys::hipblasCherkx_64)."]
+#[doc = " CUDA `cublasCherkx_64`: calls HIP's [`hipblasCherkx_v2_64`](hipblas_sys::hipblasCherkx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4673,17 +4683,17 @@ pub unsafe fn cublasCherkx_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
     beta: *const f32,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCherkx_64(
+        ::hipblas_sys::hipblasCherkx_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -4701,9 +4711,9 @@ pub unsafe fn cublasCherkx_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasChpmv`: calls HIP's [`hipblasChpmv`](hipblas_sys::hipblasChpmv)."]
+#[doc = " CUDA `cublasChpmv`: calls HIP's [`hipblasChpmv_v2`](hipblas_sys::hipblasChpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4713,22 +4723,22 @@ pub unsafe fn cublasChpmv(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChpmv(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasChpmv_v2(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasChpmv_64`: calls HIP's [`hipblasChpmv_64`](hipblas_sys::hipblasChpmv_64)."]
+#[doc = " CUDA `cublasChpmv_64`: calls HIP's [`hipblasChpmv_v2_64`](hipblas_sys::hipblasChpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4738,22 +4748,22 @@ pub unsafe fn cublasChpmv_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChpmv_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasChpmv_v2_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasChpmv_v2`: calls HIP's [`hipblasChpmv`](hipblas_sys::hipblasChpmv)."]
+#[doc = " CUDA `cublasChpmv_v2`: calls HIP's [`hipblasChpmv_v2`](hipblas_sys::hipblasChpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4763,22 +4773,22 @@ pub unsafe fn cublasChpmv_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChpmv(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasChpmv_v2(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasChpmv_v2_64`: calls HIP's [`hipblasChpmv_64`](hipblas_sys::hipblasChpmv_64)."]
+#[doc = " CUDA `cublasChpmv_v2_64`: calls HIP's [`hipblasChpmv_v2_64`](hipblas_sys::hipblasChpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4788,22 +4798,22 @@ pub unsafe fn cublasChpmv_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasChpmv_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasChpmv_v2_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasChpr`: calls HIP's [`hipblasChpr`](hipblas_sys::hipblasChpr)."]
+#[doc = " CUDA `cublasChpr`: calls HIP's [`hipblasChpr_v2`](hipblas_sys::hipblasChpr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4814,15 +4824,15 @@ pub unsafe fn cublasChpr(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasChpr_v2(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasChpr2`: calls HIP's [`hipblasChpr2`](hipblas_sys::hipblasChpr2)."]
+#[doc = " CUDA `cublasChpr2`: calls HIP's [`hipblasChpr2_v2`](hipblas_sys::hipblasChpr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4832,19 +4842,19 @@ pub unsafe fn cublasChpr2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
+    unsafe { ::hipblas_sys::hipblasChpr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
         .into()
 }
-#[doc = " CUDA `cublasChpr2_64`: calls HIP's [`hipblasChpr2_64`](hipblas_sys::hipblasChpr2_64)."]
+#[doc = " CUDA `cublasChpr2_64`: calls HIP's [`hipblasChpr2_v2_64`](hipblas_sys::hipblasChpr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4854,19 +4864,21 @@ pub unsafe fn cublasChpr2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasChpr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasChpr2_v2`: calls HIP's [`hipblasChpr2`](hipblas_sys::hipblasChpr2)."]
+#[doc = " CUDA `cublasChpr2_v2`: calls HIP's [`hipblasChpr2_v2`](hipblas_sys::hipblasChpr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4876,19 +4888,19 @@ pub unsafe fn cublasChpr2_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
+    unsafe { ::hipblas_sys::hipblasChpr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
         .into()
 }
-#[doc = " CUDA `cublasChpr2_v2_64`: calls HIP's [`hipblasChpr2_64`](hipblas_sys::hipblasChpr2_64)."]
+#[doc = " CUDA `cublasChpr2_v2_64`: calls HIP's [`hipblasChpr2_v2_64`](hipblas_sys::hipblasChpr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4898,19 +4910,21 @@ pub unsafe fn cublasChpr2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasChpr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasChpr_64`: calls HIP's [`hipblasChpr_64`](hipblas_sys::hipblasChpr_64)."]
+#[doc = " CUDA `cublasChpr_64`: calls HIP's [`hipblasChpr_v2_64`](hipblas_sys::hipblasChpr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4921,15 +4935,15 @@ pub unsafe fn cublasChpr_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasChpr_v2_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasChpr_v2`: calls HIP's [`hipblasChpr`](hipblas_sys::hipblasChpr)."]
+#[doc = " CUDA `cublasChpr_v2`: calls HIP's [`hipblasChpr_v2`](hipblas_sys::hipblasChpr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4940,15 +4954,15 @@ pub unsafe fn cublasChpr_v2(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasChpr_v2(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasChpr_v2_64`: calls HIP's [`hipblasChpr_64`](hipblas_sys::hipblasChpr_64)."]
+#[doc = " CUDA `cublasChpr_v2_64`: calls HIP's [`hipblasChpr_v2_64`](hipblas_sys::hipblasChpr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -4959,11 +4973,11 @@ pub unsafe fn cublasChpr_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f32,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    AP: *mut ::hipblas_sys::hipblasComplex,
+    AP: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasChpr_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasChpr_v2_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
 #[doc = " CUDA `cublasCreate`: calls HIP's [`hipblasCreate`](hipblas_sys::hipblasCreate)."]
 #[doc = ""]
@@ -4991,9 +5005,9 @@ pub unsafe fn cublasCreate_v2(
 ) -> crate::cublas::cublasStatus_t {
     unsafe { ::hipblas_sys::hipblasCreate(handle) }.into()
 }
-#[doc = " CUDA `cublasCrot`: calls HIP's [`hipblasCrot`](hipblas_sys::hipblasCrot)."]
+#[doc = " CUDA `cublasCrot`: calls HIP's [`hipblasCrot_v2`](hipblas_sys::hipblasCrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5002,18 +5016,18 @@ pub unsafe fn cublasCreate_v2(
 pub unsafe fn cublasCrot(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
     c: *const f32,
-    s: *const ::hipblas_sys::hipblasComplex,
+    s: *const crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCrot_64`: calls HIP's [`hipblasCrot_64`](hipblas_sys::hipblasCrot_64)."]
+#[doc = " CUDA `cublasCrot_64`: calls HIP's [`hipblasCrot_v2_64`](hipblas_sys::hipblasCrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5022,18 +5036,18 @@ pub unsafe fn cublasCrot(
 pub unsafe fn cublasCrot_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
     c: *const f32,
-    s: *const ::hipblas_sys::hipblasComplex,
+    s: *const crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCrot_v2`: calls HIP's [`hipblasCrot`](hipblas_sys::hipblasCrot)."]
+#[doc = " CUDA `cublasCrot_v2`: calls HIP's [`hipblasCrot_v2`](hipblas_sys::hipblasCrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5042,18 +5056,18 @@ pub unsafe fn cublasCrot_64(
 pub unsafe fn cublasCrot_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
     c: *const f32,
-    s: *const ::hipblas_sys::hipblasComplex,
+    s: *const crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCrot_v2_64`: calls HIP's [`hipblasCrot_64`](hipblas_sys::hipblasCrot_64)."]
+#[doc = " CUDA `cublasCrot_v2_64`: calls HIP's [`hipblasCrot_v2_64`](hipblas_sys::hipblasCrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5062,18 +5076,18 @@ pub unsafe fn cublasCrot_v2(
 pub unsafe fn cublasCrot_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
     c: *const f32,
-    s: *const ::hipblas_sys::hipblasComplex,
+    s: *const crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCrotg`: calls HIP's [`hipblasCrotg`](hipblas_sys::hipblasCrotg)."]
+#[doc = " CUDA `cublasCrotg`: calls HIP's [`hipblasCrotg_v2`](hipblas_sys::hipblasCrotg_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `a`, `b`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5081,16 +5095,16 @@ pub unsafe fn cublasCrot_v2_64(
 #[inline]
 pub unsafe fn cublasCrotg(
     handle: crate::cublas::cublasHandle_t,
-    a: *mut ::hipblas_sys::hipblasComplex,
-    b: *mut ::hipblas_sys::hipblasComplex,
+    a: *mut crate::cublas::cuComplex,
+    b: *mut crate::cublas::cuComplex,
     c: *mut f32,
-    s: *mut ::hipblas_sys::hipblasComplex,
+    s: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCrotg(handle, a, b, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCrotg_v2(handle, a, b, c, s) }.into()
 }
-#[doc = " CUDA `cublasCrotg_v2`: calls HIP's [`hipblasCrotg`](hipblas_sys::hipblasCrotg)."]
+#[doc = " CUDA `cublasCrotg_v2`: calls HIP's [`hipblasCrotg_v2`](hipblas_sys::hipblasCrotg_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `a`, `b`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5098,16 +5112,16 @@ pub unsafe fn cublasCrotg(
 #[inline]
 pub unsafe fn cublasCrotg_v2(
     handle: crate::cublas::cublasHandle_t,
-    a: *mut ::hipblas_sys::hipblasComplex,
-    b: *mut ::hipblas_sys::hipblasComplex,
+    a: *mut crate::cublas::cuComplex,
+    b: *mut crate::cublas::cuComplex,
     c: *mut f32,
-    s: *mut ::hipblas_sys::hipblasComplex,
+    s: *mut crate::cublas::cuComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCrotg(handle, a, b, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCrotg_v2(handle, a, b, c, s) }.into()
 }
-#[doc = " CUDA `cublasCscal`: calls HIP's [`hipblasCscal`](hipblas_sys::hipblasCscal)."]
+#[doc = " CUDA `cublasCscal`: calls HIP's [`hipblasCscal_v2`](hipblas_sys::hipblasCscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5116,15 +5130,15 @@ pub unsafe fn cublasCrotg_v2(
 pub unsafe fn cublasCscal(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCscal_64`: calls HIP's [`hipblasCscal_64`](hipblas_sys::hipblasCscal_64)."]
+#[doc = " CUDA `cublasCscal_64`: calls HIP's [`hipblasCscal_v2_64`](hipblas_sys::hipblasCscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5133,15 +5147,15 @@ pub unsafe fn cublasCscal(
 pub unsafe fn cublasCscal_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCscal_v2`: calls HIP's [`hipblasCscal`](hipblas_sys::hipblasCscal)."]
+#[doc = " CUDA `cublasCscal_v2`: calls HIP's [`hipblasCscal_v2`](hipblas_sys::hipblasCscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5150,15 +5164,15 @@ pub unsafe fn cublasCscal_64(
 pub unsafe fn cublasCscal_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCscal_v2_64`: calls HIP's [`hipblasCscal_64`](hipblas_sys::hipblasCscal_64)."]
+#[doc = " CUDA `cublasCscal_v2_64`: calls HIP's [`hipblasCscal_v2_64`](hipblas_sys::hipblasCscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5167,15 +5181,15 @@ pub unsafe fn cublasCscal_v2(
 pub unsafe fn cublasCscal_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCsrot`: calls HIP's [`hipblasCsrot`](hipblas_sys::hipblasCsrot)."]
+#[doc = " CUDA `cublasCsrot`: calls HIP's [`hipblasCsrot_v2`](hipblas_sys::hipblasCsrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5184,18 +5198,18 @@ pub unsafe fn cublasCscal_v2_64(
 pub unsafe fn cublasCsrot(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
     c: *const f32,
     s: *const f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCsrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCsrot_64`: calls HIP's [`hipblasCsrot_64`](hipblas_sys::hipblasCsrot_64)."]
+#[doc = " CUDA `cublasCsrot_64`: calls HIP's [`hipblasCsrot_v2_64`](hipblas_sys::hipblasCsrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5204,18 +5218,18 @@ pub unsafe fn cublasCsrot(
 pub unsafe fn cublasCsrot_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
     c: *const f32,
     s: *const f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCsrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCsrot_v2`: calls HIP's [`hipblasCsrot`](hipblas_sys::hipblasCsrot)."]
+#[doc = " CUDA `cublasCsrot_v2`: calls HIP's [`hipblasCsrot_v2`](hipblas_sys::hipblasCsrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5224,18 +5238,18 @@ pub unsafe fn cublasCsrot_64(
 pub unsafe fn cublasCsrot_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
     c: *const f32,
     s: *const f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCsrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCsrot_v2_64`: calls HIP's [`hipblasCsrot_64`](hipblas_sys::hipblasCsrot_64)."]
+#[doc = " CUDA `cublasCsrot_v2_64`: calls HIP's [`hipblasCsrot_v2_64`](hipblas_sys::hipblasCsrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5244,18 +5258,18 @@ pub unsafe fn cublasCsrot_v2(
 pub unsafe fn cublasCsrot_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
     c: *const f32,
     s: *const f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasCsrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasCsscal`: calls HIP's [`hipblasCsscal`](hipblas_sys::hipblasCsscal)."]
+#[doc = " CUDA `cublasCsscal`: calls HIP's [`hipblasCsscal_v2`](hipblas_sys::hipblasCsscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5265,14 +5279,14 @@ pub unsafe fn cublasCsscal(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     alpha: *const f32,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCsscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCsscal_64`: calls HIP's [`hipblasCsscal_64`](hipblas_sys::hipblasCsscal_64)."]
+#[doc = " CUDA `cublasCsscal_64`: calls HIP's [`hipblasCsscal_v2_64`](hipblas_sys::hipblasCsscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5282,14 +5296,14 @@ pub unsafe fn cublasCsscal_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     alpha: *const f32,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCsscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCsscal_v2`: calls HIP's [`hipblasCsscal`](hipblas_sys::hipblasCsscal)."]
+#[doc = " CUDA `cublasCsscal_v2`: calls HIP's [`hipblasCsscal_v2`](hipblas_sys::hipblasCsscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5299,14 +5313,14 @@ pub unsafe fn cublasCsscal_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     alpha: *const f32,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCsscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCsscal_v2_64`: calls HIP's [`hipblasCsscal_64`](hipblas_sys::hipblasCsscal_64)."]
+#[doc = " CUDA `cublasCsscal_v2_64`: calls HIP's [`hipblasCsscal_v2_64`](hipblas_sys::hipblasCsscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5316,14 +5330,14 @@ pub unsafe fn cublasCsscal_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     alpha: *const f32,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasCsscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasCswap`: calls HIP's [`hipblasCswap`](hipblas_sys::hipblasCswap)."]
+#[doc = " CUDA `cublasCswap`: calls HIP's [`hipblasCswap_v2`](hipblas_sys::hipblasCswap_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5332,16 +5346,16 @@ pub unsafe fn cublasCsscal_v2_64(
 pub unsafe fn cublasCswap(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCswap(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCswap_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCswap_64`: calls HIP's [`hipblasCswap_64`](hipblas_sys::hipblasCswap_64)."]
+#[doc = " CUDA `cublasCswap_64`: calls HIP's [`hipblasCswap_v2_64`](hipblas_sys::hipblasCswap_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5350,16 +5364,16 @@ pub unsafe fn cublasCswap(
 pub unsafe fn cublasCswap_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCswap_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCswap_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCswap_v2`: calls HIP's [`hipblasCswap`](hipblas_sys::hipblasCswap)."]
+#[doc = " CUDA `cublasCswap_v2`: calls HIP's [`hipblasCswap_v2`](hipblas_sys::hipblasCswap_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5368,16 +5382,16 @@ pub unsafe fn cublasCswap_64(
 pub unsafe fn cublasCswap_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCswap(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCswap_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCswap_v2_64`: calls HIP's [`hipblasCswap_64`](hipblas_sys::hipblasCswap_64)."]
+#[doc = " CUDA `cublasCswap_v2_64`: calls HIP's [`hipblasCswap_v2_64`](hipblas_sys::hipblasCswap_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5386,16 +5400,16 @@ pub unsafe fn cublasCswap_v2(
 pub unsafe fn cublasCswap_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCswap_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasCswap_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasCsymm`: calls HIP's [`hipblasCsymm`](hipblas_sys::hipblasCsymm)."]
+#[doc = " CUDA `cublasCsymm`: calls HIP's [`hipblasCsymm_v2`](hipblas_sys::hipblasCsymm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5407,17 +5421,17 @@ pub unsafe fn cublasCsymm(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymm(
+        ::hipblas_sys::hipblasCsymm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -5435,9 +5449,9 @@ pub unsafe fn cublasCsymm(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymm_64`: calls HIP's [`hipblasCsymm_64`](hipblas_sys::hipblasCsymm_64)."]
+#[doc = " CUDA `cublasCsymm_64`: calls HIP's [`hipblasCsymm_v2_64`](hipblas_sys::hipblasCsymm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5449,17 +5463,17 @@ pub unsafe fn cublasCsymm_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymm_64(
+        ::hipblas_sys::hipblasCsymm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -5477,9 +5491,9 @@ pub unsafe fn cublasCsymm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymm_v2`: calls HIP's [`hipblasCsymm`](hipblas_sys::hipblasCsymm)."]
+#[doc = " CUDA `cublasCsymm_v2`: calls HIP's [`hipblasCsymm_v2`](hipblas_sys::hipblasCsymm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5491,17 +5505,17 @@ pub unsafe fn cublasCsymm_v2(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymm(
+        ::hipblas_sys::hipblasCsymm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -5519,9 +5533,9 @@ pub unsafe fn cublasCsymm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymm_v2_64`: calls HIP's [`hipblasCsymm_64`](hipblas_sys::hipblasCsymm_64)."]
+#[doc = " CUDA `cublasCsymm_v2_64`: calls HIP's [`hipblasCsymm_v2_64`](hipblas_sys::hipblasCsymm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5533,17 +5547,17 @@ pub unsafe fn cublasCsymm_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymm_64(
+        ::hipblas_sys::hipblasCsymm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -5561,9 +5575,9 @@ pub unsafe fn cublasCsymm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymv`: calls HIP's [`hipblasCsymv`](hipblas_sys::hipblasCsymv)."]
+#[doc = " CUDA `cublasCsymv`: calls HIP's [`hipblasCsymv_v2`](hipblas_sys::hipblasCsymv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5573,17 +5587,17 @@ pub unsafe fn cublasCsymv(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymv(
+        ::hipblas_sys::hipblasCsymv_v2(
             handle,
             uplo.into(),
             n,
@@ -5599,9 +5613,9 @@ pub unsafe fn cublasCsymv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymv_64`: calls HIP's [`hipblasCsymv_64`](hipblas_sys::hipblasCsymv_64)."]
+#[doc = " CUDA `cublasCsymv_64`: calls HIP's [`hipblasCsymv_v2_64`](hipblas_sys::hipblasCsymv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5611,17 +5625,17 @@ pub unsafe fn cublasCsymv_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymv_64(
+        ::hipblas_sys::hipblasCsymv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -5637,9 +5651,9 @@ pub unsafe fn cublasCsymv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymv_v2`: calls HIP's [`hipblasCsymv`](hipblas_sys::hipblasCsymv)."]
+#[doc = " CUDA `cublasCsymv_v2`: calls HIP's [`hipblasCsymv_v2`](hipblas_sys::hipblasCsymv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5649,17 +5663,17 @@ pub unsafe fn cublasCsymv_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymv(
+        ::hipblas_sys::hipblasCsymv_v2(
             handle,
             uplo.into(),
             n,
@@ -5675,9 +5689,9 @@ pub unsafe fn cublasCsymv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsymv_v2_64`: calls HIP's [`hipblasCsymv_64`](hipblas_sys::hipblasCsymv_64)."]
+#[doc = " CUDA `cublasCsymv_v2_64`: calls HIP's [`hipblasCsymv_v2_64`](hipblas_sys::hipblasCsymv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5687,17 +5701,17 @@ pub unsafe fn cublasCsymv_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    y: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    y: *mut crate::cublas::cuComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsymv_64(
+        ::hipblas_sys::hipblasCsymv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -5713,9 +5727,9 @@ pub unsafe fn cublasCsymv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr`: calls HIP's [`hipblasCsyr`](hipblas_sys::hipblasCsyr)."]
+#[doc = " CUDA `cublasCsyr`: calls HIP's [`hipblasCsyr_v2`](hipblas_sys::hipblasCsyr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5725,17 +5739,17 @@ pub unsafe fn cublasCsyr(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsyr(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCsyr_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCsyr2`: calls HIP's [`hipblasCsyr2`](hipblas_sys::hipblasCsyr2)."]
+#[doc = " CUDA `cublasCsyr2`: calls HIP's [`hipblasCsyr2_v2`](hipblas_sys::hipblasCsyr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5745,20 +5759,22 @@ pub unsafe fn cublasCsyr2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsyr2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasCsyr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasCsyr2_64`: calls HIP's [`hipblasCsyr2_64`](hipblas_sys::hipblasCsyr2_64)."]
+#[doc = " CUDA `cublasCsyr2_64`: calls HIP's [`hipblasCsyr2_v2_64`](hipblas_sys::hipblasCsyr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5768,22 +5784,22 @@ pub unsafe fn cublasCsyr2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasCsyr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr2_v2`: calls HIP's [`hipblasCsyr2`](hipblas_sys::hipblasCsyr2)."]
+#[doc = " CUDA `cublasCsyr2_v2`: calls HIP's [`hipblasCsyr2_v2`](hipblas_sys::hipblasCsyr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5793,20 +5809,22 @@ pub unsafe fn cublasCsyr2_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsyr2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasCsyr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasCsyr2_v2_64`: calls HIP's [`hipblasCsyr2_64`](hipblas_sys::hipblasCsyr2_64)."]
+#[doc = " CUDA `cublasCsyr2_v2_64`: calls HIP's [`hipblasCsyr2_v2_64`](hipblas_sys::hipblasCsyr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5816,22 +5834,22 @@ pub unsafe fn cublasCsyr2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasComplex,
+    y: *const crate::cublas::cuComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasCsyr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr2k`: calls HIP's [`hipblasCsyr2k`](hipblas_sys::hipblasCsyr2k)."]
+#[doc = " CUDA `cublasCsyr2k`: calls HIP's [`hipblasCsyr2k_v2`](hipblas_sys::hipblasCsyr2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5843,17 +5861,17 @@ pub unsafe fn cublasCsyr2k(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyr2k(
+        ::hipblas_sys::hipblasCsyr2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -5871,9 +5889,9 @@ pub unsafe fn cublasCsyr2k(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr2k_64`: calls HIP's [`hipblasCsyr2k_64`](hipblas_sys::hipblasCsyr2k_64)."]
+#[doc = " CUDA `cublasCsyr2k_64`: calls HIP's [`hipblasCsyr2k_v2_64`](hipblas_sys::hipblasCsyr2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5885,17 +5903,17 @@ pub unsafe fn cublasCsyr2k_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyr2k_64(
+        ::hipblas_sys::hipblasCsyr2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -5913,9 +5931,9 @@ pub unsafe fn cublasCsyr2k_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr2k_v2`: calls HIP's [`hipblasCsyr2k`](hipblas_sys::hipblasCsyr2k)."]
+#[doc = " CUDA `cublasCsyr2k_v2`: calls HIP's [`hipblasCsyr2k_v2`](hipblas_sys::hipblasCsyr2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5927,17 +5945,17 @@ pub unsafe fn cublasCsyr2k_v2(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyr2k(
+        ::hipblas_sys::hipblasCsyr2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -5955,9 +5973,9 @@ pub unsafe fn cublasCsyr2k_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr2k_v2_64`: calls HIP's [`hipblasCsyr2k_64`](hipblas_sys::hipblasCsyr2k_64)."]
+#[doc = " CUDA `cublasCsyr2k_v2_64`: calls HIP's [`hipblasCsyr2k_v2_64`](hipblas_sys::hipblasCsyr2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -5969,17 +5987,17 @@ pub unsafe fn cublasCsyr2k_v2_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyr2k_64(
+        ::hipblas_sys::hipblasCsyr2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -5997,9 +6015,9 @@ pub unsafe fn cublasCsyr2k_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyr_64`: calls HIP's [`hipblasCsyr_64`](hipblas_sys::hipblasCsyr_64)."]
+#[doc = " CUDA `cublasCsyr_64`: calls HIP's [`hipblasCsyr_v2_64`](hipblas_sys::hipblasCsyr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6009,17 +6027,18 @@ pub unsafe fn cublasCsyr_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsyr_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCsyr_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCsyr_v2`: calls HIP's [`hipblasCsyr`](hipblas_sys::hipblasCsyr)."]
+#[doc = " CUDA `cublasCsyr_v2`: calls HIP's [`hipblasCsyr_v2`](hipblas_sys::hipblasCsyr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6029,17 +6048,17 @@ pub unsafe fn cublasCsyr_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsyr(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCsyr_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasCsyr_v2_64`: calls HIP's [`hipblasCsyr_64`](hipblas_sys::hipblasCsyr_64)."]
+#[doc = " CUDA `cublasCsyr_v2_64`: calls HIP's [`hipblasCsyr_v2_64`](hipblas_sys::hipblasCsyr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6049,17 +6068,18 @@ pub unsafe fn cublasCsyr_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    x: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasComplex,
+    A: *mut crate::cublas::cuComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasCsyr_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasCsyr_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasCsyrk`: calls HIP's [`hipblasCsyrk`](hipblas_sys::hipblasCsyrk)."]
+#[doc = " CUDA `cublasCsyrk`: calls HIP's [`hipblasCsyrk_v2`](hipblas_sys::hipblasCsyrk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6071,15 +6091,15 @@ pub unsafe fn cublasCsyrk(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyrk(
+        ::hipblas_sys::hipblasCsyrk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6095,9 +6115,9 @@ pub unsafe fn cublasCsyrk(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyrk_64`: calls HIP's [`hipblasCsyrk_64`](hipblas_sys::hipblasCsyrk_64)."]
+#[doc = " CUDA `cublasCsyrk_64`: calls HIP's [`hipblasCsyrk_v2_64`](hipblas_sys::hipblasCsyrk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6109,15 +6129,15 @@ pub unsafe fn cublasCsyrk_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyrk_64(
+        ::hipblas_sys::hipblasCsyrk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6133,9 +6153,9 @@ pub unsafe fn cublasCsyrk_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyrk_v2`: calls HIP's [`hipblasCsyrk`](hipblas_sys::hipblasCsyrk)."]
+#[doc = " CUDA `cublasCsyrk_v2`: calls HIP's [`hipblasCsyrk_v2`](hipblas_sys::hipblasCsyrk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6147,15 +6167,15 @@ pub unsafe fn cublasCsyrk_v2(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyrk(
+        ::hipblas_sys::hipblasCsyrk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6171,9 +6191,9 @@ pub unsafe fn cublasCsyrk_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyrk_v2_64`: calls HIP's [`hipblasCsyrk_64`](hipblas_sys::hipblasCsyrk_64)."]
+#[doc = " CUDA `cublasCsyrk_v2_64`: calls HIP's [`hipblasCsyrk_v2_64`](hipblas_sys::hipblasCsyrk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6185,15 +6205,15 @@ pub unsafe fn cublasCsyrk_v2_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyrk_64(
+        ::hipblas_sys::hipblasCsyrk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6209,9 +6229,9 @@ pub unsafe fn cublasCsyrk_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyrkx`: calls HIP's [`hipblasCsyrkx`](hipblas_sys::hipblasCsyrkx)."]
+#[doc = " CUDA `cublasCsyrkx`: calls HIP's [`hipblasCsyrkx_v2`](hipblas_sys::hipblasCsyrkx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6223,17 +6243,17 @@ pub unsafe fn cublasCsyrkx(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyrkx(
+        ::hipblas_sys::hipblasCsyrkx_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6251,9 +6271,9 @@ pub unsafe fn cublasCsyrkx(
     }
     .into()
 }
-#[doc = " CUDA `cublasCsyrkx_64`: calls HIP's [`hipblasCsyrkx_64`](hipblas_sys::hipblasCsyrkx_64)."]
+#[doc = " CUDA `cublasCsyrkx_64`: calls HIP's [`hipblasCsyrkx_v2_64`](hipblas_sys::hipblasCsyrkx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6265,17 +6285,17 @@ pub unsafe fn cublasCsyrkx_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasComplex,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    beta: *const crate::cublas::cuComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCsyrkx_64(
+        ::hipblas_sys::hipblasCsyrkx_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6293,9 +6313,9 @@ pub unsafe fn cublasCsyrkx_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbmv`: calls HIP's [`hipblasCtbmv`](hipblas_sys::hipblasCtbmv)."]
+#[doc = " CUDA `cublasCtbmv`: calls HIP's [`hipblasCtbmv_v2`](hipblas_sys::hipblasCtbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6308,13 +6328,13 @@ pub unsafe fn cublasCtbmv(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbmv(
+        ::hipblas_sys::hipblasCtbmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6329,9 +6349,9 @@ pub unsafe fn cublasCtbmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbmv_64`: calls HIP's [`hipblasCtbmv_64`](hipblas_sys::hipblasCtbmv_64)."]
+#[doc = " CUDA `cublasCtbmv_64`: calls HIP's [`hipblasCtbmv_v2_64`](hipblas_sys::hipblasCtbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6344,13 +6364,13 @@ pub unsafe fn cublasCtbmv_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbmv_64(
+        ::hipblas_sys::hipblasCtbmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6365,9 +6385,9 @@ pub unsafe fn cublasCtbmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbmv_v2`: calls HIP's [`hipblasCtbmv`](hipblas_sys::hipblasCtbmv)."]
+#[doc = " CUDA `cublasCtbmv_v2`: calls HIP's [`hipblasCtbmv_v2`](hipblas_sys::hipblasCtbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6380,13 +6400,13 @@ pub unsafe fn cublasCtbmv_v2(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbmv(
+        ::hipblas_sys::hipblasCtbmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6401,9 +6421,9 @@ pub unsafe fn cublasCtbmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbmv_v2_64`: calls HIP's [`hipblasCtbmv_64`](hipblas_sys::hipblasCtbmv_64)."]
+#[doc = " CUDA `cublasCtbmv_v2_64`: calls HIP's [`hipblasCtbmv_v2_64`](hipblas_sys::hipblasCtbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6416,13 +6436,13 @@ pub unsafe fn cublasCtbmv_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbmv_64(
+        ::hipblas_sys::hipblasCtbmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6437,9 +6457,9 @@ pub unsafe fn cublasCtbmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbsv`: calls HIP's [`hipblasCtbsv`](hipblas_sys::hipblasCtbsv)."]
+#[doc = " CUDA `cublasCtbsv`: calls HIP's [`hipblasCtbsv_v2`](hipblas_sys::hipblasCtbsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6452,13 +6472,13 @@ pub unsafe fn cublasCtbsv(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbsv(
+        ::hipblas_sys::hipblasCtbsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6473,9 +6493,9 @@ pub unsafe fn cublasCtbsv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbsv_64`: calls HIP's [`hipblasCtbsv_64`](hipblas_sys::hipblasCtbsv_64)."]
+#[doc = " CUDA `cublasCtbsv_64`: calls HIP's [`hipblasCtbsv_v2_64`](hipblas_sys::hipblasCtbsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6488,13 +6508,13 @@ pub unsafe fn cublasCtbsv_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbsv_64(
+        ::hipblas_sys::hipblasCtbsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6509,9 +6529,9 @@ pub unsafe fn cublasCtbsv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbsv_v2`: calls HIP's [`hipblasCtbsv`](hipblas_sys::hipblasCtbsv)."]
+#[doc = " CUDA `cublasCtbsv_v2`: calls HIP's [`hipblasCtbsv_v2`](hipblas_sys::hipblasCtbsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6524,13 +6544,13 @@ pub unsafe fn cublasCtbsv_v2(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbsv(
+        ::hipblas_sys::hipblasCtbsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6545,9 +6565,9 @@ pub unsafe fn cublasCtbsv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtbsv_v2_64`: calls HIP's [`hipblasCtbsv_64`](hipblas_sys::hipblasCtbsv_64)."]
+#[doc = " CUDA `cublasCtbsv_v2_64`: calls HIP's [`hipblasCtbsv_v2_64`](hipblas_sys::hipblasCtbsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6560,13 +6580,13 @@ pub unsafe fn cublasCtbsv_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtbsv_64(
+        ::hipblas_sys::hipblasCtbsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6581,9 +6601,9 @@ pub unsafe fn cublasCtbsv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpmv`: calls HIP's [`hipblasCtpmv`](hipblas_sys::hipblasCtpmv)."]
+#[doc = " CUDA `cublasCtpmv`: calls HIP's [`hipblasCtpmv_v2`](hipblas_sys::hipblasCtpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6595,12 +6615,12 @@ pub unsafe fn cublasCtpmv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpmv(
+        ::hipblas_sys::hipblasCtpmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6613,9 +6633,9 @@ pub unsafe fn cublasCtpmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpmv_64`: calls HIP's [`hipblasCtpmv_64`](hipblas_sys::hipblasCtpmv_64)."]
+#[doc = " CUDA `cublasCtpmv_64`: calls HIP's [`hipblasCtpmv_v2_64`](hipblas_sys::hipblasCtpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6627,12 +6647,12 @@ pub unsafe fn cublasCtpmv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpmv_64(
+        ::hipblas_sys::hipblasCtpmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6645,9 +6665,9 @@ pub unsafe fn cublasCtpmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpmv_v2`: calls HIP's [`hipblasCtpmv`](hipblas_sys::hipblasCtpmv)."]
+#[doc = " CUDA `cublasCtpmv_v2`: calls HIP's [`hipblasCtpmv_v2`](hipblas_sys::hipblasCtpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6659,12 +6679,12 @@ pub unsafe fn cublasCtpmv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpmv(
+        ::hipblas_sys::hipblasCtpmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6677,9 +6697,9 @@ pub unsafe fn cublasCtpmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpmv_v2_64`: calls HIP's [`hipblasCtpmv_64`](hipblas_sys::hipblasCtpmv_64)."]
+#[doc = " CUDA `cublasCtpmv_v2_64`: calls HIP's [`hipblasCtpmv_v2_64`](hipblas_sys::hipblasCtpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6691,12 +6711,12 @@ pub unsafe fn cublasCtpmv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpmv_64(
+        ::hipblas_sys::hipblasCtpmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6709,9 +6729,9 @@ pub unsafe fn cublasCtpmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpsv`: calls HIP's [`hipblasCtpsv`](hipblas_sys::hipblasCtpsv)."]
+#[doc = " CUDA `cublasCtpsv`: calls HIP's [`hipblasCtpsv_v2`](hipblas_sys::hipblasCtpsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6723,12 +6743,12 @@ pub unsafe fn cublasCtpsv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpsv(
+        ::hipblas_sys::hipblasCtpsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6741,9 +6761,9 @@ pub unsafe fn cublasCtpsv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpsv_64`: calls HIP's [`hipblasCtpsv_64`](hipblas_sys::hipblasCtpsv_64)."]
+#[doc = " CUDA `cublasCtpsv_64`: calls HIP's [`hipblasCtpsv_v2_64`](hipblas_sys::hipblasCtpsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6755,12 +6775,12 @@ pub unsafe fn cublasCtpsv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpsv_64(
+        ::hipblas_sys::hipblasCtpsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6773,9 +6793,9 @@ pub unsafe fn cublasCtpsv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpsv_v2`: calls HIP's [`hipblasCtpsv`](hipblas_sys::hipblasCtpsv)."]
+#[doc = " CUDA `cublasCtpsv_v2`: calls HIP's [`hipblasCtpsv_v2`](hipblas_sys::hipblasCtpsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6787,12 +6807,12 @@ pub unsafe fn cublasCtpsv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpsv(
+        ::hipblas_sys::hipblasCtpsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -6805,9 +6825,9 @@ pub unsafe fn cublasCtpsv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtpsv_v2_64`: calls HIP's [`hipblasCtpsv_64`](hipblas_sys::hipblasCtpsv_64)."]
+#[doc = " CUDA `cublasCtpsv_v2_64`: calls HIP's [`hipblasCtpsv_v2_64`](hipblas_sys::hipblasCtpsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6819,12 +6839,12 @@ pub unsafe fn cublasCtpsv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasComplex,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    AP: *const crate::cublas::cuComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtpsv_64(
+        ::hipblas_sys::hipblasCtpsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -6837,9 +6857,9 @@ pub unsafe fn cublasCtpsv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmm`: calls HIP's [`hipblasCtrmm`](hipblas_sys::hipblasCtrmm)."]
+#[doc = " CUDA `cublasCtrmm`: calls HIP's [`hipblasCtrmm_v2`](hipblas_sys::hipblasCtrmm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6853,16 +6873,16 @@ pub unsafe fn cublasCtrmm(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmm(
+        ::hipblas_sys::hipblasCtrmm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -6881,9 +6901,9 @@ pub unsafe fn cublasCtrmm(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmm_64`: calls HIP's [`hipblasCtrmm_64`](hipblas_sys::hipblasCtrmm_64)."]
+#[doc = " CUDA `cublasCtrmm_64`: calls HIP's [`hipblasCtrmm_v2_64`](hipblas_sys::hipblasCtrmm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6897,16 +6917,16 @@ pub unsafe fn cublasCtrmm_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmm_64(
+        ::hipblas_sys::hipblasCtrmm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -6925,9 +6945,9 @@ pub unsafe fn cublasCtrmm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmm_v2`: calls HIP's [`hipblasCtrmm`](hipblas_sys::hipblasCtrmm)."]
+#[doc = " CUDA `cublasCtrmm_v2`: calls HIP's [`hipblasCtrmm_v2`](hipblas_sys::hipblasCtrmm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6941,16 +6961,16 @@ pub unsafe fn cublasCtrmm_v2(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmm(
+        ::hipblas_sys::hipblasCtrmm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -6969,9 +6989,9 @@ pub unsafe fn cublasCtrmm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmm_v2_64`: calls HIP's [`hipblasCtrmm_64`](hipblas_sys::hipblasCtrmm_64)."]
+#[doc = " CUDA `cublasCtrmm_v2_64`: calls HIP's [`hipblasCtrmm_v2_64`](hipblas_sys::hipblasCtrmm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -6985,16 +7005,16 @@ pub unsafe fn cublasCtrmm_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasComplex,
+    B: *const crate::cublas::cuComplex,
     ldb: i64,
-    C: *mut ::hipblas_sys::hipblasComplex,
+    C: *mut crate::cublas::cuComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmm_64(
+        ::hipblas_sys::hipblasCtrmm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -7013,9 +7033,9 @@ pub unsafe fn cublasCtrmm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmv`: calls HIP's [`hipblasCtrmv`](hipblas_sys::hipblasCtrmv)."]
+#[doc = " CUDA `cublasCtrmv`: calls HIP's [`hipblasCtrmv_v2`](hipblas_sys::hipblasCtrmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7027,13 +7047,13 @@ pub unsafe fn cublasCtrmv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmv(
+        ::hipblas_sys::hipblasCtrmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -7047,9 +7067,9 @@ pub unsafe fn cublasCtrmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmv_64`: calls HIP's [`hipblasCtrmv_64`](hipblas_sys::hipblasCtrmv_64)."]
+#[doc = " CUDA `cublasCtrmv_64`: calls HIP's [`hipblasCtrmv_v2_64`](hipblas_sys::hipblasCtrmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7061,13 +7081,13 @@ pub unsafe fn cublasCtrmv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmv_64(
+        ::hipblas_sys::hipblasCtrmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -7081,9 +7101,9 @@ pub unsafe fn cublasCtrmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmv_v2`: calls HIP's [`hipblasCtrmv`](hipblas_sys::hipblasCtrmv)."]
+#[doc = " CUDA `cublasCtrmv_v2`: calls HIP's [`hipblasCtrmv_v2`](hipblas_sys::hipblasCtrmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7095,13 +7115,13 @@ pub unsafe fn cublasCtrmv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmv(
+        ::hipblas_sys::hipblasCtrmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -7115,9 +7135,9 @@ pub unsafe fn cublasCtrmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrmv_v2_64`: calls HIP's [`hipblasCtrmv_64`](hipblas_sys::hipblasCtrmv_64)."]
+#[doc = " CUDA `cublasCtrmv_v2_64`: calls HIP's [`hipblasCtrmv_v2_64`](hipblas_sys::hipblasCtrmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7129,13 +7149,13 @@ pub unsafe fn cublasCtrmv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrmv_64(
+        ::hipblas_sys::hipblasCtrmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -7149,9 +7169,9 @@ pub unsafe fn cublasCtrmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsm`: calls HIP's [`hipblasCtrsm`](hipblas_sys::hipblasCtrsm)."]
+#[doc = " CUDA `cublasCtrsm`: calls HIP's [`hipblasCtrsm_v2`](hipblas_sys::hipblasCtrsm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7165,14 +7185,14 @@ pub unsafe fn cublasCtrsm(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *mut ::hipblas_sys::hipblasComplex,
+    B: *mut crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsm(
+        ::hipblas_sys::hipblasCtrsm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -7189,9 +7209,9 @@ pub unsafe fn cublasCtrsm(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsmBatched`: calls HIP's [`hipblasCtrsmBatched`](hipblas_sys::hipblasCtrsmBatched)."]
+#[doc = " CUDA `cublasCtrsmBatched`: calls HIP's [`hipblasCtrsmBatched_v2`](hipblas_sys::hipblasCtrsmBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " Signature note; HIP's type for `A`, `B`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7205,15 +7225,15 @@ pub unsafe fn cublasCtrsmBatched(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const *const ::hip_sys::hipComplex,
     lda: ::std::os::raw::c_int,
-    B: *const *mut ::hipblas_sys::hipblasComplex,
+    B: *const *mut ::hip_sys::hipComplex,
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsmBatched(
+        ::hipblas_sys::hipblasCtrsmBatched_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -7231,9 +7251,9 @@ pub unsafe fn cublasCtrsmBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsmBatched_64`: calls HIP's [`hipblasCtrsmBatched_64`](hipblas_sys::hipblasCtrsmBatched_64)."]
+#[doc = " CUDA `cublasCtrsmBatched_64`: calls HIP's [`hipblasCtrsmBatched_v2_64`](hipblas_sys::hipblasCtrsmBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " Signature note; HIP's type for `A`, `B`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7247,15 +7267,15 @@ pub unsafe fn cublasCtrsmBatched_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const *const ::hip_sys::hipComplex,
     lda: i64,
-    B: *const *mut ::hipblas_sys::hipblasComplex,
+    B: *const *mut ::hip_sys::hipComplex,
     ldb: i64,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsmBatched_64(
+        ::hipblas_sys::hipblasCtrsmBatched_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -7273,9 +7293,9 @@ pub unsafe fn cublasCtrsmBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsm_64`: calls HIP's [`hipblasCtrsm_64`](hipblas_sys::hipblasCtrsm_64)."]
+#[doc = " CUDA `cublasCtrsm_64`: calls HIP's [`hipblasCtrsm_v2_64`](hipblas_sys::hipblasCtrsm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7289,14 +7309,14 @@ pub unsafe fn cublasCtrsm_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *mut ::hipblas_sys::hipblasComplex,
+    B: *mut crate::cublas::cuComplex,
     ldb: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsm_64(
+        ::hipblas_sys::hipblasCtrsm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -7313,9 +7333,9 @@ pub unsafe fn cublasCtrsm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsm_v2`: calls HIP's [`hipblasCtrsm`](hipblas_sys::hipblasCtrsm)."]
+#[doc = " CUDA `cublasCtrsm_v2`: calls HIP's [`hipblasCtrsm_v2`](hipblas_sys::hipblasCtrsm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7329,14 +7349,14 @@ pub unsafe fn cublasCtrsm_v2(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    B: *mut ::hipblas_sys::hipblasComplex,
+    B: *mut crate::cublas::cuComplex,
     ldb: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsm(
+        ::hipblas_sys::hipblasCtrsm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -7353,9 +7373,9 @@ pub unsafe fn cublasCtrsm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsm_v2_64`: calls HIP's [`hipblasCtrsm_64`](hipblas_sys::hipblasCtrsm_64)."]
+#[doc = " CUDA `cublasCtrsm_v2_64`: calls HIP's [`hipblasCtrsm_v2_64`](hipblas_sys::hipblasCtrsm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7369,14 +7389,14 @@ pub unsafe fn cublasCtrsm_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasComplex,
-    A: *const ::hipblas_sys::hipblasComplex,
+    alpha: *const crate::cublas::cuComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    B: *mut ::hipblas_sys::hipblasComplex,
+    B: *mut crate::cublas::cuComplex,
     ldb: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsm_64(
+        ::hipblas_sys::hipblasCtrsm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -7393,9 +7413,9 @@ pub unsafe fn cublasCtrsm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsv`: calls HIP's [`hipblasCtrsv`](hipblas_sys::hipblasCtrsv)."]
+#[doc = " CUDA `cublasCtrsv`: calls HIP's [`hipblasCtrsv_v2`](hipblas_sys::hipblasCtrsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7407,13 +7427,13 @@ pub unsafe fn cublasCtrsv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsv(
+        ::hipblas_sys::hipblasCtrsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -7427,9 +7447,9 @@ pub unsafe fn cublasCtrsv(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsv_64`: calls HIP's [`hipblasCtrsv_64`](hipblas_sys::hipblasCtrsv_64)."]
+#[doc = " CUDA `cublasCtrsv_64`: calls HIP's [`hipblasCtrsv_v2_64`](hipblas_sys::hipblasCtrsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7441,13 +7461,13 @@ pub unsafe fn cublasCtrsv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsv_64(
+        ::hipblas_sys::hipblasCtrsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -7461,9 +7481,9 @@ pub unsafe fn cublasCtrsv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsv_v2`: calls HIP's [`hipblasCtrsv`](hipblas_sys::hipblasCtrsv)."]
+#[doc = " CUDA `cublasCtrsv_v2`: calls HIP's [`hipblasCtrsv_v2`](hipblas_sys::hipblasCtrsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7475,13 +7495,13 @@ pub unsafe fn cublasCtrsv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsv(
+        ::hipblas_sys::hipblasCtrsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -7495,9 +7515,9 @@ pub unsafe fn cublasCtrsv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasCtrsv_v2_64`: calls HIP's [`hipblasCtrsv_64`](hipblas_sys::hipblasCtrsv_64)."]
+#[doc = " CUDA `cublasCtrsv_v2_64`: calls HIP's [`hipblasCtrsv_v2_64`](hipblas_sys::hipblasCtrsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -7509,13 +7529,13 @@ pub unsafe fn cublasCtrsv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasComplex,
+    A: *const crate::cublas::cuComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasComplex,
+    x: *mut crate::cublas::cuComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasCtrsv_64(
+        ::hipblas_sys::hipblasCtrsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -9165,9 +9185,9 @@ pub unsafe fn cublasDnrm2_v2_64(
 ) -> crate::cublas::cublasStatus_t {
     unsafe { ::hipblas_sys::hipblasDnrm2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDotEx`: calls HIP's [`hipblasDotEx`](hipblas_sys::hipblasDotEx)."]
+#[doc = " CUDA `cublasDotEx`: calls HIP's [`hipblasDotEx_v2`](hipblas_sys::hipblasDotEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `yType`, `resultType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -9177,35 +9197,35 @@ pub unsafe fn cublasDotEx(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: ::std::os::raw::c_int,
     y: *const ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_void,
-    resultType: ::hipblas_sys::hipblasDatatype_t,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    resultType: crate::runtime::cudaDataType,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasDotEx(
+        ::hipblas_sys::hipblasDotEx_v2(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
             result,
-            resultType,
-            executionType,
+            resultType.into(),
+            executionType.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasDotEx_64`: calls HIP's [`hipblasDotEx_64`](hipblas_sys::hipblasDotEx_64)."]
+#[doc = " CUDA `cublasDotEx_64`: calls HIP's [`hipblasDotEx_v2_64`](hipblas_sys::hipblasDotEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `yType`, `resultType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -9215,35 +9235,35 @@ pub unsafe fn cublasDotEx_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: i64,
     y: *const ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: i64,
     result: *mut ::std::os::raw::c_void,
-    resultType: ::hipblas_sys::hipblasDatatype_t,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    resultType: crate::runtime::cudaDataType,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasDotEx_64(
+        ::hipblas_sys::hipblasDotEx_v2_64(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
             result,
-            resultType,
-            executionType,
+            resultType.into(),
+            executionType.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasDotcEx`: calls HIP's [`hipblasDotcEx`](hipblas_sys::hipblasDotcEx)."]
+#[doc = " CUDA `cublasDotcEx`: calls HIP's [`hipblasDotcEx_v2`](hipblas_sys::hipblasDotcEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `yType`, `resultType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -9253,35 +9273,35 @@ pub unsafe fn cublasDotcEx(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: ::std::os::raw::c_int,
     y: *const ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_void,
-    resultType: ::hipblas_sys::hipblasDatatype_t,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    resultType: crate::runtime::cudaDataType,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasDotcEx(
+        ::hipblas_sys::hipblasDotcEx_v2(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
             result,
-            resultType,
-            executionType,
+            resultType.into(),
+            executionType.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasDotcEx_64`: calls HIP's [`hipblasDotcEx_64`](hipblas_sys::hipblasDotcEx_64)."]
+#[doc = " CUDA `cublasDotcEx_64`: calls HIP's [`hipblasDotcEx_v2_64`](hipblas_sys::hipblasDotcEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `yType`, `resultType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -9291,28 +9311,28 @@ pub unsafe fn cublasDotcEx_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: i64,
     y: *const ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: i64,
     result: *mut ::std::os::raw::c_void,
-    resultType: ::hipblas_sys::hipblasDatatype_t,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    resultType: crate::runtime::cudaDataType,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasDotcEx_64(
+        ::hipblas_sys::hipblasDotcEx_v2_64(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
             result,
-            resultType,
-            executionType,
+            resultType.into(),
+            executionType.into(),
         )
     }
     .into()
@@ -12243,9 +12263,9 @@ pub unsafe fn cublasDtrsv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasDzasum`: calls HIP's [`hipblasDzasum`](hipblas_sys::hipblasDzasum)."]
+#[doc = " CUDA `cublasDzasum`: calls HIP's [`hipblasDzasum_v2`](hipblas_sys::hipblasDzasum_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12254,15 +12274,15 @@ pub unsafe fn cublasDtrsv_v2_64(
 pub unsafe fn cublasDzasum(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDzasum(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDzasum_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDzasum_64`: calls HIP's [`hipblasDzasum_64`](hipblas_sys::hipblasDzasum_64)."]
+#[doc = " CUDA `cublasDzasum_64`: calls HIP's [`hipblasDzasum_v2_64`](hipblas_sys::hipblasDzasum_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12271,15 +12291,15 @@ pub unsafe fn cublasDzasum(
 pub unsafe fn cublasDzasum_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDzasum_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDzasum_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDzasum_v2`: calls HIP's [`hipblasDzasum`](hipblas_sys::hipblasDzasum)."]
+#[doc = " CUDA `cublasDzasum_v2`: calls HIP's [`hipblasDzasum_v2`](hipblas_sys::hipblasDzasum_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12288,15 +12308,15 @@ pub unsafe fn cublasDzasum_64(
 pub unsafe fn cublasDzasum_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDzasum(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDzasum_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDzasum_v2_64`: calls HIP's [`hipblasDzasum_64`](hipblas_sys::hipblasDzasum_64)."]
+#[doc = " CUDA `cublasDzasum_v2_64`: calls HIP's [`hipblasDzasum_v2_64`](hipblas_sys::hipblasDzasum_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12305,15 +12325,15 @@ pub unsafe fn cublasDzasum_v2(
 pub unsafe fn cublasDzasum_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDzasum_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDzasum_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDznrm2`: calls HIP's [`hipblasDznrm2`](hipblas_sys::hipblasDznrm2)."]
+#[doc = " CUDA `cublasDznrm2`: calls HIP's [`hipblasDznrm2_v2`](hipblas_sys::hipblasDznrm2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12322,15 +12342,15 @@ pub unsafe fn cublasDzasum_v2_64(
 pub unsafe fn cublasDznrm2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDznrm2(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDznrm2_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDznrm2_64`: calls HIP's [`hipblasDznrm2_64`](hipblas_sys::hipblasDznrm2_64)."]
+#[doc = " CUDA `cublasDznrm2_64`: calls HIP's [`hipblasDznrm2_v2_64`](hipblas_sys::hipblasDznrm2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12339,15 +12359,15 @@ pub unsafe fn cublasDznrm2(
 pub unsafe fn cublasDznrm2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDznrm2_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDznrm2_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDznrm2_v2`: calls HIP's [`hipblasDznrm2`](hipblas_sys::hipblasDznrm2)."]
+#[doc = " CUDA `cublasDznrm2_v2`: calls HIP's [`hipblasDznrm2_v2`](hipblas_sys::hipblasDznrm2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12356,15 +12376,15 @@ pub unsafe fn cublasDznrm2_64(
 pub unsafe fn cublasDznrm2_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDznrm2(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDznrm2_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasDznrm2_v2_64`: calls HIP's [`hipblasDznrm2_64`](hipblas_sys::hipblasDznrm2_64)."]
+#[doc = " CUDA `cublasDznrm2_v2_64`: calls HIP's [`hipblasDznrm2_v2_64`](hipblas_sys::hipblasDznrm2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12373,15 +12393,15 @@ pub unsafe fn cublasDznrm2_v2(
 pub unsafe fn cublasDznrm2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasDznrm2_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasDznrm2_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasGemmBatchedEx`: calls HIP's [`hipblasGemmBatchedEx`](hipblas_sys::hipblasGemmBatchedEx)."]
+#[doc = " CUDA `cublasGemmBatchedEx`: calls HIP's [`hipblasGemmBatchedEx_v2`](hipblas_sys::hipblasGemmBatchedEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `Atype`, `Btype`, `Ctype`, `computeType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12396,21 +12416,21 @@ pub unsafe fn cublasGemmBatchedEx(
     k: ::std::os::raw::c_int,
     alpha: *const ::std::os::raw::c_void,
     Aarray: *const *const ::std::os::raw::c_void,
-    Atype: ::hipblas_sys::hipblasDatatype_t,
+    Atype: crate::runtime::cudaDataType,
     lda: ::std::os::raw::c_int,
     Barray: *const *const ::std::os::raw::c_void,
-    Btype: ::hipblas_sys::hipblasDatatype_t,
+    Btype: crate::runtime::cudaDataType,
     ldb: ::std::os::raw::c_int,
     beta: *const ::std::os::raw::c_void,
     Carray: *const *mut ::std::os::raw::c_void,
-    Ctype: ::hipblas_sys::hipblasDatatype_t,
+    Ctype: crate::runtime::cudaDataType,
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
-    computeType: ::hipblas_sys::hipblasDatatype_t,
+    computeType: crate::cublas::cublasComputeType_t,
     algo: crate::cublas::cublasGemmAlgo_t,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasGemmBatchedEx(
+        ::hipblas_sys::hipblasGemmBatchedEx_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -12419,25 +12439,25 @@ pub unsafe fn cublasGemmBatchedEx(
             k,
             alpha,
             Aarray as _,
-            Atype,
+            Atype.into(),
             lda,
             Barray as _,
-            Btype,
+            Btype.into(),
             ldb,
             beta,
             Carray as _,
-            Ctype,
+            Ctype.into(),
             ldc,
             batchCount,
-            computeType,
+            computeType.into(),
             algo.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasGemmBatchedEx_64`: calls HIP's [`hipblasGemmBatchedEx_64`](hipblas_sys::hipblasGemmBatchedEx_64)."]
+#[doc = " CUDA `cublasGemmBatchedEx_64`: calls HIP's [`hipblasGemmBatchedEx_v2_64`](hipblas_sys::hipblasGemmBatchedEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `Atype`, `Btype`, `Ctype`, `computeType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12452,21 +12472,21 @@ pub unsafe fn cublasGemmBatchedEx_64(
     k: i64,
     alpha: *const ::std::os::raw::c_void,
     Aarray: *const *const ::std::os::raw::c_void,
-    Atype: ::hipblas_sys::hipblasDatatype_t,
+    Atype: crate::runtime::cudaDataType,
     lda: i64,
     Barray: *const *const ::std::os::raw::c_void,
-    Btype: ::hipblas_sys::hipblasDatatype_t,
+    Btype: crate::runtime::cudaDataType,
     ldb: i64,
     beta: *const ::std::os::raw::c_void,
     Carray: *const *mut ::std::os::raw::c_void,
-    Ctype: ::hipblas_sys::hipblasDatatype_t,
+    Ctype: crate::runtime::cudaDataType,
     ldc: i64,
     batchCount: i64,
-    computeType: ::hipblas_sys::hipblasDatatype_t,
+    computeType: crate::cublas::cublasComputeType_t,
     algo: crate::cublas::cublasGemmAlgo_t,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasGemmBatchedEx_64(
+        ::hipblas_sys::hipblasGemmBatchedEx_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -12475,25 +12495,25 @@ pub unsafe fn cublasGemmBatchedEx_64(
             k,
             alpha,
             Aarray as _,
-            Atype,
+            Atype.into(),
             lda,
             Barray as _,
-            Btype,
+            Btype.into(),
             ldb,
             beta,
             Carray as _,
-            Ctype,
+            Ctype.into(),
             ldc,
             batchCount,
-            computeType,
+            computeType.into(),
             algo.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasGemmEx`: calls HIP's [`hipblasGemmEx`](hipblas_sys::hipblasGemmEx)."]
+#[doc = " CUDA `cublasGemmEx`: calls HIP's [`hipblasGemmEx_v2`](hipblas_sys::hipblasGemmEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `Atype`, `Btype`, `Ctype`, `computeType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12508,20 +12528,20 @@ pub unsafe fn cublasGemmEx(
     k: ::std::os::raw::c_int,
     alpha: *const ::std::os::raw::c_void,
     A: *const ::std::os::raw::c_void,
-    Atype: ::hipblas_sys::hipblasDatatype_t,
+    Atype: crate::runtime::cudaDataType,
     lda: ::std::os::raw::c_int,
     B: *const ::std::os::raw::c_void,
-    Btype: ::hipblas_sys::hipblasDatatype_t,
+    Btype: crate::runtime::cudaDataType,
     ldb: ::std::os::raw::c_int,
     beta: *const ::std::os::raw::c_void,
     C: *mut ::std::os::raw::c_void,
-    Ctype: ::hipblas_sys::hipblasDatatype_t,
+    Ctype: crate::runtime::cudaDataType,
     ldc: ::std::os::raw::c_int,
-    computeType: ::hipblas_sys::hipblasDatatype_t,
+    computeType: crate::cublas::cublasComputeType_t,
     algo: crate::cublas::cublasGemmAlgo_t,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasGemmEx(
+        ::hipblas_sys::hipblasGemmEx_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -12530,24 +12550,24 @@ pub unsafe fn cublasGemmEx(
             k,
             alpha,
             A,
-            Atype,
+            Atype.into(),
             lda,
             B,
-            Btype,
+            Btype.into(),
             ldb,
             beta,
             C,
-            Ctype,
+            Ctype.into(),
             ldc,
-            computeType,
+            computeType.into(),
             algo.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasGemmEx_64`: calls HIP's [`hipblasGemmEx_64`](hipblas_sys::hipblasGemmEx_64)."]
+#[doc = " CUDA `cublasGemmEx_64`: calls HIP's [`hipblasGemmEx_v2_64`](hipblas_sys::hipblasGemmEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `Atype`, `Btype`, `Ctype`, `computeType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12562,20 +12582,20 @@ pub unsafe fn cublasGemmEx_64(
     k: i64,
     alpha: *const ::std::os::raw::c_void,
     A: *const ::std::os::raw::c_void,
-    Atype: ::hipblas_sys::hipblasDatatype_t,
+    Atype: crate::runtime::cudaDataType,
     lda: i64,
     B: *const ::std::os::raw::c_void,
-    Btype: ::hipblas_sys::hipblasDatatype_t,
+    Btype: crate::runtime::cudaDataType,
     ldb: i64,
     beta: *const ::std::os::raw::c_void,
     C: *mut ::std::os::raw::c_void,
-    Ctype: ::hipblas_sys::hipblasDatatype_t,
+    Ctype: crate::runtime::cudaDataType,
     ldc: i64,
-    computeType: ::hipblas_sys::hipblasDatatype_t,
+    computeType: crate::cublas::cublasComputeType_t,
     algo: crate::cublas::cublasGemmAlgo_t,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasGemmEx_64(
+        ::hipblas_sys::hipblasGemmEx_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -12584,24 +12604,24 @@ pub unsafe fn cublasGemmEx_64(
             k,
             alpha,
             A,
-            Atype,
+            Atype.into(),
             lda,
             B,
-            Btype,
+            Btype.into(),
             ldb,
             beta,
             C,
-            Ctype,
+            Ctype.into(),
             ldc,
-            computeType,
+            computeType.into(),
             algo.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasGemmStridedBatchedEx`: calls HIP's [`hipblasGemmStridedBatchedEx`](hipblas_sys::hipblasGemmStridedBatchedEx)."]
+#[doc = " CUDA `cublasGemmStridedBatchedEx`: calls HIP's [`hipblasGemmStridedBatchedEx_v2`](hipblas_sys::hipblasGemmStridedBatchedEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `Atype`, `Btype`, `Ctype`, `computeType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12616,24 +12636,24 @@ pub unsafe fn cublasGemmStridedBatchedEx(
     k: ::std::os::raw::c_int,
     alpha: *const ::std::os::raw::c_void,
     A: *const ::std::os::raw::c_void,
-    Atype: ::hipblas_sys::hipblasDatatype_t,
+    Atype: crate::runtime::cudaDataType,
     lda: ::std::os::raw::c_int,
     strideA: ::std::os::raw::c_longlong,
     B: *const ::std::os::raw::c_void,
-    Btype: ::hipblas_sys::hipblasDatatype_t,
+    Btype: crate::runtime::cudaDataType,
     ldb: ::std::os::raw::c_int,
     strideB: ::std::os::raw::c_longlong,
     beta: *const ::std::os::raw::c_void,
     C: *mut ::std::os::raw::c_void,
-    Ctype: ::hipblas_sys::hipblasDatatype_t,
+    Ctype: crate::runtime::cudaDataType,
     ldc: ::std::os::raw::c_int,
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
-    computeType: ::hipblas_sys::hipblasDatatype_t,
+    computeType: crate::cublas::cublasComputeType_t,
     algo: crate::cublas::cublasGemmAlgo_t,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasGemmStridedBatchedEx(
+        ::hipblas_sys::hipblasGemmStridedBatchedEx_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -12642,28 +12662,28 @@ pub unsafe fn cublasGemmStridedBatchedEx(
             k,
             alpha,
             A,
-            Atype,
+            Atype.into(),
             lda,
             strideA,
             B,
-            Btype,
+            Btype.into(),
             ldb,
             strideB,
             beta,
             C,
-            Ctype,
+            Ctype.into(),
             ldc,
             strideC,
             batchCount,
-            computeType,
+            computeType.into(),
             algo.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasGemmStridedBatchedEx_64`: calls HIP's [`hipblasGemmStridedBatchedEx_64`](hipblas_sys::hipblasGemmStridedBatchedEx_64)."]
+#[doc = " CUDA `cublasGemmStridedBatchedEx_64`: calls HIP's [`hipblasGemmStridedBatchedEx_v2_64`](hipblas_sys::hipblasGemmStridedBatchedEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `Atype`, `Btype`, `Ctype`, `computeType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12678,24 +12698,24 @@ pub unsafe fn cublasGemmStridedBatchedEx_64(
     k: i64,
     alpha: *const ::std::os::raw::c_void,
     A: *const ::std::os::raw::c_void,
-    Atype: ::hipblas_sys::hipblasDatatype_t,
+    Atype: crate::runtime::cudaDataType,
     lda: i64,
     strideA: ::std::os::raw::c_longlong,
     B: *const ::std::os::raw::c_void,
-    Btype: ::hipblas_sys::hipblasDatatype_t,
+    Btype: crate::runtime::cudaDataType,
     ldb: i64,
     strideB: ::std::os::raw::c_longlong,
     beta: *const ::std::os::raw::c_void,
     C: *mut ::std::os::raw::c_void,
-    Ctype: ::hipblas_sys::hipblasDatatype_t,
+    Ctype: crate::runtime::cudaDataType,
     ldc: i64,
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
-    computeType: ::hipblas_sys::hipblasDatatype_t,
+    computeType: crate::cublas::cublasComputeType_t,
     algo: crate::cublas::cublasGemmAlgo_t,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasGemmStridedBatchedEx_64(
+        ::hipblas_sys::hipblasGemmStridedBatchedEx_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -12704,20 +12724,20 @@ pub unsafe fn cublasGemmStridedBatchedEx_64(
             k,
             alpha,
             A,
-            Atype,
+            Atype.into(),
             lda,
             strideA,
             B,
-            Btype,
+            Btype.into(),
             ldb,
             strideB,
             beta,
             C,
-            Ctype,
+            Ctype.into(),
             ldc,
             strideC,
             batchCount,
-            computeType,
+            computeType.into(),
             algo.into(),
         )
     }
@@ -12725,7 +12745,7 @@ pub unsafe fn cublasGemmStridedBatchedEx_64(
 }
 #[doc = " CUDA `cublasGetAtomicsMode`: calls HIP's [`hipblasGetAtomicsMode`](hipblas_sys::hipblasGetAtomicsMode)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `mode`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12733,13 +12753,13 @@ pub unsafe fn cublasGemmStridedBatchedEx_64(
 #[inline]
 pub unsafe fn cublasGetAtomicsMode(
     handle: crate::cublas::cublasHandle_t,
-    mode: *mut ::hipblas_sys::hipblasAtomicsMode_t,
+    mode: *mut crate::cublas::cublasAtomicsMode_t,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasGetAtomicsMode(handle, mode) }.into()
+    unsafe { ::hipblas_sys::hipblasGetAtomicsMode(handle, mode as _) }.into()
 }
 #[doc = " CUDA `cublasGetMathMode`: calls HIP's [`hipblasGetMathMode`](hipblas_sys::hipblasGetMathMode)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `mode`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12747,9 +12767,9 @@ pub unsafe fn cublasGetAtomicsMode(
 #[inline]
 pub unsafe fn cublasGetMathMode(
     handle: crate::cublas::cublasHandle_t,
-    mode: *mut ::hipblas_sys::hipblasMath_t,
+    mode: *mut crate::cublas::cublasMath_t,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasGetMathMode(handle, mode) }.into()
+    unsafe { ::hipblas_sys::hipblasGetMathMode(handle, mode as _) }.into()
 }
 #[doc = " CUDA `cublasGetMatrix`: calls HIP's [`hipblasGetMatrix`](hipblas_sys::hipblasGetMatrix)."]
 #[doc = ""]
@@ -12793,7 +12813,7 @@ pub unsafe fn cublasGetMatrixAsync(
 }
 #[doc = " CUDA `cublasGetPointerMode`: calls HIP's [`hipblasGetPointerMode`](hipblas_sys::hipblasGetPointerMode)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `mode`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12801,13 +12821,13 @@ pub unsafe fn cublasGetMatrixAsync(
 #[inline]
 pub unsafe fn cublasGetPointerMode(
     handle: crate::cublas::cublasHandle_t,
-    mode: *mut ::hipblas_sys::hipblasPointerMode_t,
+    mode: *mut crate::cublas::cublasPointerMode_t,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasGetPointerMode(handle, mode) }.into()
+    unsafe { ::hipblas_sys::hipblasGetPointerMode(handle, mode as _) }.into()
 }
 #[doc = " CUDA `cublasGetPointerMode_v2`: calls HIP's [`hipblasGetPointerMode`](hipblas_sys::hipblasGetPointerMode)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `mode`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -12815,9 +12835,9 @@ pub unsafe fn cublasGetPointerMode(
 #[inline]
 pub unsafe fn cublasGetPointerMode_v2(
     handle: crate::cublas::cublasHandle_t,
-    mode: *mut ::hipblas_sys::hipblasPointerMode_t,
+    mode: *mut crate::cublas::cublasPointerMode_t,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasGetPointerMode(handle, mode) }.into()
+    unsafe { ::hipblas_sys::hipblasGetPointerMode(handle, mode as _) }.into()
 }
 #[doc = " CUDA `cublasGetStream`: calls HIP's [`hipblasGetStream`](hipblas_sys::hipblasGetStream)."]
 #[doc = ""]
@@ -13171,9 +13191,9 @@ pub unsafe fn cublasHgemm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasIcamax`: calls HIP's [`hipblasIcamax`](hipblas_sys::hipblasIcamax)."]
+#[doc = " CUDA `cublasIcamax`: calls HIP's [`hipblasIcamax_v2`](hipblas_sys::hipblasIcamax_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13182,15 +13202,15 @@ pub unsafe fn cublasHgemm_64(
 pub unsafe fn cublasIcamax(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamax(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamax_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamax_64`: calls HIP's [`hipblasIcamax_64`](hipblas_sys::hipblasIcamax_64)."]
+#[doc = " CUDA `cublasIcamax_64`: calls HIP's [`hipblasIcamax_v2_64`](hipblas_sys::hipblasIcamax_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13199,15 +13219,15 @@ pub unsafe fn cublasIcamax(
 pub unsafe fn cublasIcamax_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamax_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamax_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamax_v2`: calls HIP's [`hipblasIcamax`](hipblas_sys::hipblasIcamax)."]
+#[doc = " CUDA `cublasIcamax_v2`: calls HIP's [`hipblasIcamax_v2`](hipblas_sys::hipblasIcamax_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13216,15 +13236,15 @@ pub unsafe fn cublasIcamax_64(
 pub unsafe fn cublasIcamax_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamax(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamax_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamax_v2_64`: calls HIP's [`hipblasIcamax_64`](hipblas_sys::hipblasIcamax_64)."]
+#[doc = " CUDA `cublasIcamax_v2_64`: calls HIP's [`hipblasIcamax_v2_64`](hipblas_sys::hipblasIcamax_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13233,15 +13253,15 @@ pub unsafe fn cublasIcamax_v2(
 pub unsafe fn cublasIcamax_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamax_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamax_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamin`: calls HIP's [`hipblasIcamin`](hipblas_sys::hipblasIcamin)."]
+#[doc = " CUDA `cublasIcamin`: calls HIP's [`hipblasIcamin_v2`](hipblas_sys::hipblasIcamin_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13250,15 +13270,15 @@ pub unsafe fn cublasIcamax_v2_64(
 pub unsafe fn cublasIcamin(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamin(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamin_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamin_64`: calls HIP's [`hipblasIcamin_64`](hipblas_sys::hipblasIcamin_64)."]
+#[doc = " CUDA `cublasIcamin_64`: calls HIP's [`hipblasIcamin_v2_64`](hipblas_sys::hipblasIcamin_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13267,15 +13287,15 @@ pub unsafe fn cublasIcamin(
 pub unsafe fn cublasIcamin_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamin_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamin_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamin_v2`: calls HIP's [`hipblasIcamin`](hipblas_sys::hipblasIcamin)."]
+#[doc = " CUDA `cublasIcamin_v2`: calls HIP's [`hipblasIcamin_v2`](hipblas_sys::hipblasIcamin_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13284,15 +13304,15 @@ pub unsafe fn cublasIcamin_64(
 pub unsafe fn cublasIcamin_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamin(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamin_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIcamin_v2_64`: calls HIP's [`hipblasIcamin_64`](hipblas_sys::hipblasIcamin_64)."]
+#[doc = " CUDA `cublasIcamin_v2_64`: calls HIP's [`hipblasIcamin_v2_64`](hipblas_sys::hipblasIcamin_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13301,11 +13321,11 @@ pub unsafe fn cublasIcamin_v2(
 pub unsafe fn cublasIcamin_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIcamin_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIcamin_v2_64(handle, n, x, incx, result) }.into()
 }
 #[doc = " CUDA `cublasIdamax`: calls HIP's [`hipblasIdamax`](hipblas_sys::hipblasIdamax)."]
 #[doc = ""]
@@ -13579,9 +13599,9 @@ pub unsafe fn cublasIsamin_v2_64(
 ) -> crate::cublas::cublasStatus_t {
     unsafe { ::hipblas_sys::hipblasIsamin_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamax`: calls HIP's [`hipblasIzamax`](hipblas_sys::hipblasIzamax)."]
+#[doc = " CUDA `cublasIzamax`: calls HIP's [`hipblasIzamax_v2`](hipblas_sys::hipblasIzamax_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13590,15 +13610,15 @@ pub unsafe fn cublasIsamin_v2_64(
 pub unsafe fn cublasIzamax(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamax(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamax_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamax_64`: calls HIP's [`hipblasIzamax_64`](hipblas_sys::hipblasIzamax_64)."]
+#[doc = " CUDA `cublasIzamax_64`: calls HIP's [`hipblasIzamax_v2_64`](hipblas_sys::hipblasIzamax_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13607,15 +13627,15 @@ pub unsafe fn cublasIzamax(
 pub unsafe fn cublasIzamax_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamax_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamax_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamax_v2`: calls HIP's [`hipblasIzamax`](hipblas_sys::hipblasIzamax)."]
+#[doc = " CUDA `cublasIzamax_v2`: calls HIP's [`hipblasIzamax_v2`](hipblas_sys::hipblasIzamax_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13624,15 +13644,15 @@ pub unsafe fn cublasIzamax_64(
 pub unsafe fn cublasIzamax_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamax(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamax_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamax_v2_64`: calls HIP's [`hipblasIzamax_64`](hipblas_sys::hipblasIzamax_64)."]
+#[doc = " CUDA `cublasIzamax_v2_64`: calls HIP's [`hipblasIzamax_v2_64`](hipblas_sys::hipblasIzamax_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13641,15 +13661,15 @@ pub unsafe fn cublasIzamax_v2(
 pub unsafe fn cublasIzamax_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamax_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamax_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamin`: calls HIP's [`hipblasIzamin`](hipblas_sys::hipblasIzamin)."]
+#[doc = " CUDA `cublasIzamin`: calls HIP's [`hipblasIzamin_v2`](hipblas_sys::hipblasIzamin_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13658,15 +13678,15 @@ pub unsafe fn cublasIzamax_v2_64(
 pub unsafe fn cublasIzamin(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamin(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamin_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamin_64`: calls HIP's [`hipblasIzamin_64`](hipblas_sys::hipblasIzamin_64)."]
+#[doc = " CUDA `cublasIzamin_64`: calls HIP's [`hipblasIzamin_v2_64`](hipblas_sys::hipblasIzamin_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13675,15 +13695,15 @@ pub unsafe fn cublasIzamin(
 pub unsafe fn cublasIzamin_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamin_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamin_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamin_v2`: calls HIP's [`hipblasIzamin`](hipblas_sys::hipblasIzamin)."]
+#[doc = " CUDA `cublasIzamin_v2`: calls HIP's [`hipblasIzamin_v2`](hipblas_sys::hipblasIzamin_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13692,15 +13712,15 @@ pub unsafe fn cublasIzamin_64(
 pub unsafe fn cublasIzamin_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamin(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamin_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasIzamin_v2_64`: calls HIP's [`hipblasIzamin_64`](hipblas_sys::hipblasIzamin_64)."]
+#[doc = " CUDA `cublasIzamin_v2_64`: calls HIP's [`hipblasIzamin_v2_64`](hipblas_sys::hipblasIzamin_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13709,15 +13729,15 @@ pub unsafe fn cublasIzamin_v2(
 pub unsafe fn cublasIzamin_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     result: *mut i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasIzamin_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasIzamin_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasNrm2Ex`: calls HIP's [`hipblasNrm2Ex`](hipblas_sys::hipblasNrm2Ex)."]
+#[doc = " CUDA `cublasNrm2Ex`: calls HIP's [`hipblasNrm2Ex_v2`](hipblas_sys::hipblasNrm2Ex_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `resultType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13727,20 +13747,29 @@ pub unsafe fn cublasNrm2Ex(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_void,
-    resultType: ::hipblas_sys::hipblasDatatype_t,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    resultType: crate::runtime::cudaDataType,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasNrm2Ex(handle, n, x, xType, incx, result, resultType, executionType)
+        ::hipblas_sys::hipblasNrm2Ex_v2(
+            handle,
+            n,
+            x,
+            xType.into(),
+            incx,
+            result,
+            resultType.into(),
+            executionType.into(),
+        )
     }
     .into()
 }
-#[doc = " CUDA `cublasNrm2Ex_64`: calls HIP's [`hipblasNrm2Ex_64`](hipblas_sys::hipblasNrm2Ex_64)."]
+#[doc = " CUDA `cublasNrm2Ex_64`: calls HIP's [`hipblasNrm2Ex_v2_64`](hipblas_sys::hipblasNrm2Ex_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `resultType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13750,29 +13779,29 @@ pub unsafe fn cublasNrm2Ex_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     x: *const ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: i64,
     result: *mut ::std::os::raw::c_void,
-    resultType: ::hipblas_sys::hipblasDatatype_t,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    resultType: crate::runtime::cudaDataType,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasNrm2Ex_64(
+        ::hipblas_sys::hipblasNrm2Ex_v2_64(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             result,
-            resultType,
-            executionType,
+            resultType.into(),
+            executionType.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasRotEx`: calls HIP's [`hipblasRotEx`](hipblas_sys::hipblasRotEx)."]
+#[doc = " CUDA `cublasRotEx`: calls HIP's [`hipblasRotEx_v2`](hipblas_sys::hipblasRotEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `yType`, `csType`, `executiontype`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13782,37 +13811,37 @@ pub unsafe fn cublasRotEx(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     x: *mut ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: ::std::os::raw::c_int,
     y: *mut ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: ::std::os::raw::c_int,
     c: *const ::std::os::raw::c_void,
     s: *const ::std::os::raw::c_void,
-    csType: ::hipblas_sys::hipblasDatatype_t,
-    executiontype: ::hipblas_sys::hipblasDatatype_t,
+    csType: crate::runtime::cudaDataType,
+    executiontype: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasRotEx(
+        ::hipblas_sys::hipblasRotEx_v2(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
             c,
             s,
-            csType,
-            executiontype,
+            csType.into(),
+            executiontype.into(),
         )
     }
     .into()
 }
-#[doc = " CUDA `cublasRotEx_64`: calls HIP's [`hipblasRotEx_64`](hipblas_sys::hipblasRotEx_64)."]
+#[doc = " CUDA `cublasRotEx_64`: calls HIP's [`hipblasRotEx_v2_64`](hipblas_sys::hipblasRotEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `xType`, `yType`, `csType`, `executiontype`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13822,30 +13851,30 @@ pub unsafe fn cublasRotEx_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     x: *mut ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: i64,
     y: *mut ::std::os::raw::c_void,
-    yType: ::hipblas_sys::hipblasDatatype_t,
+    yType: crate::runtime::cudaDataType,
     incy: i64,
     c: *const ::std::os::raw::c_void,
     s: *const ::std::os::raw::c_void,
-    csType: ::hipblas_sys::hipblasDatatype_t,
-    executiontype: ::hipblas_sys::hipblasDatatype_t,
+    csType: crate::runtime::cudaDataType,
+    executiontype: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasRotEx_64(
+        ::hipblas_sys::hipblasRotEx_v2_64(
             handle,
             n,
             x,
-            xType,
+            xType.into(),
             incx,
             y,
-            yType,
+            yType.into(),
             incy,
             c,
             s,
-            csType,
-            executiontype,
+            csType.into(),
+            executiontype.into(),
         )
     }
     .into()
@@ -13994,9 +14023,9 @@ pub unsafe fn cublasSaxpy_v2_64(
 ) -> crate::cublas::cublasStatus_t {
     unsafe { ::hipblas_sys::hipblasSaxpy_64(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasScalEx`: calls HIP's [`hipblasScalEx`](hipblas_sys::hipblasScalEx)."]
+#[doc = " CUDA `cublasScalEx`: calls HIP's [`hipblasScalEx_v2`](hipblas_sys::hipblasScalEx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alphaType`, `xType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14006,20 +14035,29 @@ pub unsafe fn cublasScalEx(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     alpha: *const ::std::os::raw::c_void,
-    alphaType: ::hipblas_sys::hipblasDatatype_t,
+    alphaType: crate::runtime::cudaDataType,
     x: *mut ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: ::std::os::raw::c_int,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasScalEx(handle, n, alpha, alphaType, x, xType, incx, executionType)
+        ::hipblas_sys::hipblasScalEx_v2(
+            handle,
+            n,
+            alpha,
+            alphaType.into(),
+            x,
+            xType.into(),
+            incx,
+            executionType.into(),
+        )
     }
     .into()
 }
-#[doc = " CUDA `cublasScalEx_64`: calls HIP's [`hipblasScalEx_64`](hipblas_sys::hipblasScalEx_64)."]
+#[doc = " CUDA `cublasScalEx_64`: calls HIP's [`hipblasScalEx_v2_64`](hipblas_sys::hipblasScalEx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alphaType`, `xType`, `executionType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14029,20 +14067,29 @@ pub unsafe fn cublasScalEx_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     alpha: *const ::std::os::raw::c_void,
-    alphaType: ::hipblas_sys::hipblasDatatype_t,
+    alphaType: crate::runtime::cudaDataType,
     x: *mut ::std::os::raw::c_void,
-    xType: ::hipblas_sys::hipblasDatatype_t,
+    xType: crate::runtime::cudaDataType,
     incx: i64,
-    executionType: ::hipblas_sys::hipblasDatatype_t,
+    executionType: crate::runtime::cudaDataType,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasScalEx_64(handle, n, alpha, alphaType, x, xType, incx, executionType)
+        ::hipblas_sys::hipblasScalEx_v2_64(
+            handle,
+            n,
+            alpha,
+            alphaType.into(),
+            x,
+            xType.into(),
+            incx,
+            executionType.into(),
+        )
     }
     .into()
 }
-#[doc = " CUDA `cublasScasum`: calls HIP's [`hipblasScasum`](hipblas_sys::hipblasScasum)."]
+#[doc = " CUDA `cublasScasum`: calls HIP's [`hipblasScasum_v2`](hipblas_sys::hipblasScasum_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14051,15 +14098,15 @@ pub unsafe fn cublasScalEx_64(
 pub unsafe fn cublasScasum(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScasum(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScasum_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScasum_64`: calls HIP's [`hipblasScasum_64`](hipblas_sys::hipblasScasum_64)."]
+#[doc = " CUDA `cublasScasum_64`: calls HIP's [`hipblasScasum_v2_64`](hipblas_sys::hipblasScasum_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14068,15 +14115,15 @@ pub unsafe fn cublasScasum(
 pub unsafe fn cublasScasum_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScasum_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScasum_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScasum_v2`: calls HIP's [`hipblasScasum`](hipblas_sys::hipblasScasum)."]
+#[doc = " CUDA `cublasScasum_v2`: calls HIP's [`hipblasScasum_v2`](hipblas_sys::hipblasScasum_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14085,15 +14132,15 @@ pub unsafe fn cublasScasum_64(
 pub unsafe fn cublasScasum_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScasum(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScasum_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScasum_v2_64`: calls HIP's [`hipblasScasum_64`](hipblas_sys::hipblasScasum_64)."]
+#[doc = " CUDA `cublasScasum_v2_64`: calls HIP's [`hipblasScasum_v2_64`](hipblas_sys::hipblasScasum_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14102,15 +14149,15 @@ pub unsafe fn cublasScasum_v2(
 pub unsafe fn cublasScasum_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScasum_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScasum_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScnrm2`: calls HIP's [`hipblasScnrm2`](hipblas_sys::hipblasScnrm2)."]
+#[doc = " CUDA `cublasScnrm2`: calls HIP's [`hipblasScnrm2_v2`](hipblas_sys::hipblasScnrm2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14119,15 +14166,15 @@ pub unsafe fn cublasScasum_v2_64(
 pub unsafe fn cublasScnrm2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScnrm2(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScnrm2_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScnrm2_64`: calls HIP's [`hipblasScnrm2_64`](hipblas_sys::hipblasScnrm2_64)."]
+#[doc = " CUDA `cublasScnrm2_64`: calls HIP's [`hipblasScnrm2_v2_64`](hipblas_sys::hipblasScnrm2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14136,15 +14183,15 @@ pub unsafe fn cublasScnrm2(
 pub unsafe fn cublasScnrm2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScnrm2_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScnrm2_v2_64(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScnrm2_v2`: calls HIP's [`hipblasScnrm2`](hipblas_sys::hipblasScnrm2)."]
+#[doc = " CUDA `cublasScnrm2_v2`: calls HIP's [`hipblasScnrm2_v2`](hipblas_sys::hipblasScnrm2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14153,15 +14200,15 @@ pub unsafe fn cublasScnrm2_64(
 pub unsafe fn cublasScnrm2_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScnrm2(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScnrm2_v2(handle, n, x, incx, result) }.into()
 }
-#[doc = " CUDA `cublasScnrm2_v2_64`: calls HIP's [`hipblasScnrm2_64`](hipblas_sys::hipblasScnrm2_64)."]
+#[doc = " CUDA `cublasScnrm2_v2_64`: calls HIP's [`hipblasScnrm2_v2_64`](hipblas_sys::hipblasScnrm2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14170,11 +14217,11 @@ pub unsafe fn cublasScnrm2_v2(
 pub unsafe fn cublasScnrm2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasComplex,
+    x: *const crate::cublas::cuComplex,
     incx: i64,
     result: *mut f32,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasScnrm2_64(handle, n, x, incx, result) }.into()
+    unsafe { ::hipblas_sys::hipblasScnrm2_v2_64(handle, n, x, incx, result) }.into()
 }
 #[doc = " CUDA `cublasScopy`: calls HIP's [`hipblasScopy`](hipblas_sys::hipblasScopy)."]
 #[doc = ""]
@@ -18732,9 +18779,9 @@ pub unsafe fn cublasStrsv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZaxpy`: calls HIP's [`hipblasZaxpy`](hipblas_sys::hipblasZaxpy)."]
+#[doc = " CUDA `cublasZaxpy`: calls HIP's [`hipblasZaxpy_v2`](hipblas_sys::hipblasZaxpy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18743,17 +18790,17 @@ pub unsafe fn cublasStrsv_v2_64(
 pub unsafe fn cublasZaxpy(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZaxpy(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZaxpy_v2(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZaxpy_64`: calls HIP's [`hipblasZaxpy_64`](hipblas_sys::hipblasZaxpy_64)."]
+#[doc = " CUDA `cublasZaxpy_64`: calls HIP's [`hipblasZaxpy_v2_64`](hipblas_sys::hipblasZaxpy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18762,17 +18809,17 @@ pub unsafe fn cublasZaxpy(
 pub unsafe fn cublasZaxpy_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZaxpy_64(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZaxpy_v2_64(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZaxpy_v2`: calls HIP's [`hipblasZaxpy`](hipblas_sys::hipblasZaxpy)."]
+#[doc = " CUDA `cublasZaxpy_v2`: calls HIP's [`hipblasZaxpy_v2`](hipblas_sys::hipblasZaxpy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18781,17 +18828,17 @@ pub unsafe fn cublasZaxpy_64(
 pub unsafe fn cublasZaxpy_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZaxpy(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZaxpy_v2(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZaxpy_v2_64`: calls HIP's [`hipblasZaxpy_64`](hipblas_sys::hipblasZaxpy_64)."]
+#[doc = " CUDA `cublasZaxpy_v2_64`: calls HIP's [`hipblasZaxpy_v2_64`](hipblas_sys::hipblasZaxpy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18800,17 +18847,17 @@ pub unsafe fn cublasZaxpy_v2(
 pub unsafe fn cublasZaxpy_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZaxpy_64(handle, n, alpha, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZaxpy_v2_64(handle, n, alpha, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZcopy`: calls HIP's [`hipblasZcopy`](hipblas_sys::hipblasZcopy)."]
+#[doc = " CUDA `cublasZcopy`: calls HIP's [`hipblasZcopy_v2`](hipblas_sys::hipblasZcopy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18819,16 +18866,16 @@ pub unsafe fn cublasZaxpy_v2_64(
 pub unsafe fn cublasZcopy(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZcopy(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZcopy_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZcopy_64`: calls HIP's [`hipblasZcopy_64`](hipblas_sys::hipblasZcopy_64)."]
+#[doc = " CUDA `cublasZcopy_64`: calls HIP's [`hipblasZcopy_v2_64`](hipblas_sys::hipblasZcopy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18837,16 +18884,16 @@ pub unsafe fn cublasZcopy(
 pub unsafe fn cublasZcopy_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZcopy_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZcopy_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZcopy_v2`: calls HIP's [`hipblasZcopy`](hipblas_sys::hipblasZcopy)."]
+#[doc = " CUDA `cublasZcopy_v2`: calls HIP's [`hipblasZcopy_v2`](hipblas_sys::hipblasZcopy_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18855,16 +18902,16 @@ pub unsafe fn cublasZcopy_64(
 pub unsafe fn cublasZcopy_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZcopy(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZcopy_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZcopy_v2_64`: calls HIP's [`hipblasZcopy_64`](hipblas_sys::hipblasZcopy_64)."]
+#[doc = " CUDA `cublasZcopy_v2_64`: calls HIP's [`hipblasZcopy_v2_64`](hipblas_sys::hipblasZcopy_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18873,16 +18920,16 @@ pub unsafe fn cublasZcopy_v2(
 pub unsafe fn cublasZcopy_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZcopy_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZcopy_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZdgmm`: calls HIP's [`hipblasZdgmm`](hipblas_sys::hipblasZdgmm)."]
+#[doc = " CUDA `cublasZdgmm`: calls HIP's [`hipblasZdgmm_v2`](hipblas_sys::hipblasZdgmm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18893,19 +18940,19 @@ pub unsafe fn cublasZdgmm(
     mode: crate::cublas::cublasSideMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdgmm(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
+    unsafe { ::hipblas_sys::hipblasZdgmm_v2(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
         .into()
 }
-#[doc = " CUDA `cublasZdgmm_64`: calls HIP's [`hipblasZdgmm_64`](hipblas_sys::hipblasZdgmm_64)."]
+#[doc = " CUDA `cublasZdgmm_64`: calls HIP's [`hipblasZdgmm_v2_64`](hipblas_sys::hipblasZdgmm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18916,19 +18963,19 @@ pub unsafe fn cublasZdgmm_64(
     mode: crate::cublas::cublasSideMode_t,
     m: i64,
     n: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdgmm_64(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
+    unsafe { ::hipblas_sys::hipblasZdgmm_v2_64(handle, mode.into(), m, n, A, lda, x, incx, C, ldc) }
         .into()
 }
-#[doc = " CUDA `cublasZdotc`: calls HIP's [`hipblasZdotc`](hipblas_sys::hipblasZdotc)."]
+#[doc = " CUDA `cublasZdotc`: calls HIP's [`hipblasZdotc_v2`](hipblas_sys::hipblasZdotc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18937,17 +18984,17 @@ pub unsafe fn cublasZdgmm_64(
 pub unsafe fn cublasZdotc(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotc(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotc_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotc_64`: calls HIP's [`hipblasZdotc_64`](hipblas_sys::hipblasZdotc_64)."]
+#[doc = " CUDA `cublasZdotc_64`: calls HIP's [`hipblasZdotc_v2_64`](hipblas_sys::hipblasZdotc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18956,17 +19003,17 @@ pub unsafe fn cublasZdotc(
 pub unsafe fn cublasZdotc_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotc_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotc_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotc_v2`: calls HIP's [`hipblasZdotc`](hipblas_sys::hipblasZdotc)."]
+#[doc = " CUDA `cublasZdotc_v2`: calls HIP's [`hipblasZdotc_v2`](hipblas_sys::hipblasZdotc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18975,17 +19022,17 @@ pub unsafe fn cublasZdotc_64(
 pub unsafe fn cublasZdotc_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotc(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotc_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotc_v2_64`: calls HIP's [`hipblasZdotc_64`](hipblas_sys::hipblasZdotc_64)."]
+#[doc = " CUDA `cublasZdotc_v2_64`: calls HIP's [`hipblasZdotc_v2_64`](hipblas_sys::hipblasZdotc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -18994,17 +19041,17 @@ pub unsafe fn cublasZdotc_v2(
 pub unsafe fn cublasZdotc_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotc_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotc_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotu`: calls HIP's [`hipblasZdotu`](hipblas_sys::hipblasZdotu)."]
+#[doc = " CUDA `cublasZdotu`: calls HIP's [`hipblasZdotu_v2`](hipblas_sys::hipblasZdotu_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19013,17 +19060,17 @@ pub unsafe fn cublasZdotc_v2_64(
 pub unsafe fn cublasZdotu(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotu(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotu_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotu_64`: calls HIP's [`hipblasZdotu_64`](hipblas_sys::hipblasZdotu_64)."]
+#[doc = " CUDA `cublasZdotu_64`: calls HIP's [`hipblasZdotu_v2_64`](hipblas_sys::hipblasZdotu_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19032,17 +19079,17 @@ pub unsafe fn cublasZdotu(
 pub unsafe fn cublasZdotu_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotu_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotu_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotu_v2`: calls HIP's [`hipblasZdotu`](hipblas_sys::hipblasZdotu)."]
+#[doc = " CUDA `cublasZdotu_v2`: calls HIP's [`hipblasZdotu_v2`](hipblas_sys::hipblasZdotu_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19051,17 +19098,17 @@ pub unsafe fn cublasZdotu_64(
 pub unsafe fn cublasZdotu_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotu(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotu_v2(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdotu_v2_64`: calls HIP's [`hipblasZdotu_64`](hipblas_sys::hipblasZdotu_64)."]
+#[doc = " CUDA `cublasZdotu_v2_64`: calls HIP's [`hipblasZdotu_v2_64`](hipblas_sys::hipblasZdotu_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `result`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19070,17 +19117,17 @@ pub unsafe fn cublasZdotu_v2(
 pub unsafe fn cublasZdotu_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    result: *mut ::hipblas_sys::hipblasDoubleComplex,
+    result: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdotu_64(handle, n, x, incx, y, incy, result) }.into()
+    unsafe { ::hipblas_sys::hipblasZdotu_v2_64(handle, n, x, incx, y, incy, result) }.into()
 }
-#[doc = " CUDA `cublasZdrot`: calls HIP's [`hipblasZdrot`](hipblas_sys::hipblasZdrot)."]
+#[doc = " CUDA `cublasZdrot`: calls HIP's [`hipblasZdrot_v2`](hipblas_sys::hipblasZdrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19089,18 +19136,18 @@ pub unsafe fn cublasZdotu_v2_64(
 pub unsafe fn cublasZdrot(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
     c: *const f64,
     s: *const f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZdrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZdrot_64`: calls HIP's [`hipblasZdrot_64`](hipblas_sys::hipblasZdrot_64)."]
+#[doc = " CUDA `cublasZdrot_64`: calls HIP's [`hipblasZdrot_v2_64`](hipblas_sys::hipblasZdrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19109,18 +19156,18 @@ pub unsafe fn cublasZdrot(
 pub unsafe fn cublasZdrot_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
     c: *const f64,
     s: *const f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZdrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZdrot_v2`: calls HIP's [`hipblasZdrot`](hipblas_sys::hipblasZdrot)."]
+#[doc = " CUDA `cublasZdrot_v2`: calls HIP's [`hipblasZdrot_v2`](hipblas_sys::hipblasZdrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19129,18 +19176,18 @@ pub unsafe fn cublasZdrot_64(
 pub unsafe fn cublasZdrot_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
     c: *const f64,
     s: *const f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZdrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZdrot_v2_64`: calls HIP's [`hipblasZdrot_64`](hipblas_sys::hipblasZdrot_64)."]
+#[doc = " CUDA `cublasZdrot_v2_64`: calls HIP's [`hipblasZdrot_v2_64`](hipblas_sys::hipblasZdrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19149,18 +19196,18 @@ pub unsafe fn cublasZdrot_v2(
 pub unsafe fn cublasZdrot_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
     c: *const f64,
     s: *const f64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZdrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZdscal`: calls HIP's [`hipblasZdscal`](hipblas_sys::hipblasZdscal)."]
+#[doc = " CUDA `cublasZdscal`: calls HIP's [`hipblasZdscal_v2`](hipblas_sys::hipblasZdscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19170,14 +19217,14 @@ pub unsafe fn cublasZdscal(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     alpha: *const f64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZdscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZdscal_64`: calls HIP's [`hipblasZdscal_64`](hipblas_sys::hipblasZdscal_64)."]
+#[doc = " CUDA `cublasZdscal_64`: calls HIP's [`hipblasZdscal_v2_64`](hipblas_sys::hipblasZdscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19187,14 +19234,14 @@ pub unsafe fn cublasZdscal_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     alpha: *const f64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZdscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZdscal_v2`: calls HIP's [`hipblasZdscal`](hipblas_sys::hipblasZdscal)."]
+#[doc = " CUDA `cublasZdscal_v2`: calls HIP's [`hipblasZdscal_v2`](hipblas_sys::hipblasZdscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19204,14 +19251,14 @@ pub unsafe fn cublasZdscal_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
     alpha: *const f64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZdscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZdscal_v2_64`: calls HIP's [`hipblasZdscal_64`](hipblas_sys::hipblasZdscal_64)."]
+#[doc = " CUDA `cublasZdscal_v2_64`: calls HIP's [`hipblasZdscal_v2_64`](hipblas_sys::hipblasZdscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19221,14 +19268,14 @@ pub unsafe fn cublasZdscal_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
     alpha: *const f64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZdscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZdscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZgbmv`: calls HIP's [`hipblasZgbmv`](hipblas_sys::hipblasZgbmv)."]
+#[doc = " CUDA `cublasZgbmv`: calls HIP's [`hipblasZgbmv_v2`](hipblas_sys::hipblasZgbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19241,17 +19288,17 @@ pub unsafe fn cublasZgbmv(
     n: ::std::os::raw::c_int,
     kl: ::std::os::raw::c_int,
     ku: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgbmv(
+        ::hipblas_sys::hipblasZgbmv_v2(
             handle,
             trans.into(),
             m,
@@ -19270,9 +19317,9 @@ pub unsafe fn cublasZgbmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgbmv_64`: calls HIP's [`hipblasZgbmv_64`](hipblas_sys::hipblasZgbmv_64)."]
+#[doc = " CUDA `cublasZgbmv_64`: calls HIP's [`hipblasZgbmv_v2_64`](hipblas_sys::hipblasZgbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19285,17 +19332,17 @@ pub unsafe fn cublasZgbmv_64(
     n: i64,
     kl: i64,
     ku: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgbmv_64(
+        ::hipblas_sys::hipblasZgbmv_v2_64(
             handle,
             trans.into(),
             m,
@@ -19314,9 +19361,9 @@ pub unsafe fn cublasZgbmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgbmv_v2`: calls HIP's [`hipblasZgbmv`](hipblas_sys::hipblasZgbmv)."]
+#[doc = " CUDA `cublasZgbmv_v2`: calls HIP's [`hipblasZgbmv_v2`](hipblas_sys::hipblasZgbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19329,17 +19376,17 @@ pub unsafe fn cublasZgbmv_v2(
     n: ::std::os::raw::c_int,
     kl: ::std::os::raw::c_int,
     ku: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgbmv(
+        ::hipblas_sys::hipblasZgbmv_v2(
             handle,
             trans.into(),
             m,
@@ -19358,9 +19405,9 @@ pub unsafe fn cublasZgbmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgbmv_v2_64`: calls HIP's [`hipblasZgbmv_64`](hipblas_sys::hipblasZgbmv_64)."]
+#[doc = " CUDA `cublasZgbmv_v2_64`: calls HIP's [`hipblasZgbmv_v2_64`](hipblas_sys::hipblasZgbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19373,17 +19420,17 @@ pub unsafe fn cublasZgbmv_v2_64(
     n: i64,
     kl: i64,
     ku: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgbmv_64(
+        ::hipblas_sys::hipblasZgbmv_v2_64(
             handle,
             trans.into(),
             m,
@@ -19402,9 +19449,9 @@ pub unsafe fn cublasZgbmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgeam`: calls HIP's [`hipblasZgeam`](hipblas_sys::hipblasZgeam)."]
+#[doc = " CUDA `cublasZgeam`: calls HIP's [`hipblasZgeam_v2`](hipblas_sys::hipblasZgeam_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19416,17 +19463,17 @@ pub unsafe fn cublasZgeam(
     transb: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgeam(
+        ::hipblas_sys::hipblasZgeam_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -19444,9 +19491,9 @@ pub unsafe fn cublasZgeam(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgeam_64`: calls HIP's [`hipblasZgeam_64`](hipblas_sys::hipblasZgeam_64)."]
+#[doc = " CUDA `cublasZgeam_64`: calls HIP's [`hipblasZgeam_v2_64`](hipblas_sys::hipblasZgeam_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19458,17 +19505,17 @@ pub unsafe fn cublasZgeam_64(
     transb: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgeam_64(
+        ::hipblas_sys::hipblasZgeam_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -19486,7 +19533,7 @@ pub unsafe fn cublasZgeam_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgelsBatched`: calls HIP's [`hipblasZgelsBatched`](hipblas_sys::hipblasZgelsBatched)."]
+#[doc = " CUDA `cublasZgelsBatched`: calls HIP's [`hipblasZgelsBatched_v2`](hipblas_sys::hipblasZgelsBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `Aarray`, `Carray`."]
 #[doc = ""]
@@ -19500,16 +19547,16 @@ pub unsafe fn cublasZgelsBatched(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     nrhs: ::std::os::raw::c_int,
-    Aarray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    Aarray: *const *mut ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
-    Carray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    Carray: *const *mut ::hip_sys::hipDoubleComplex,
     ldc: ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     devInfoArray: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgelsBatched(
+        ::hipblas_sys::hipblasZgelsBatched_v2(
             handle,
             trans.into(),
             m,
@@ -19526,9 +19573,9 @@ pub unsafe fn cublasZgelsBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemm`: calls HIP's [`hipblasZgemm`](hipblas_sys::hipblasZgemm)."]
+#[doc = " CUDA `cublasZgemm`: calls HIP's [`hipblasZgemm_v2`](hipblas_sys::hipblasZgemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19541,17 +19588,17 @@ pub unsafe fn cublasZgemm(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemm(
+        ::hipblas_sys::hipblasZgemm_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -19570,9 +19617,9 @@ pub unsafe fn cublasZgemm(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemmBatched`: calls HIP's [`hipblasZgemmBatched`](hipblas_sys::hipblasZgemmBatched)."]
+#[doc = " CUDA `cublasZgemmBatched`: calls HIP's [`hipblasZgemmBatched_v2`](hipblas_sys::hipblasZgemmBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `Barray`, `beta`, `Carray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `Barray`, `Carray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19585,18 +19632,18 @@ pub unsafe fn cublasZgemmBatched(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    Aarray: *const *const ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
-    Barray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    Barray: *const *const ::hip_sys::hipDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    Carray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    Carray: *const *mut ::hip_sys::hipDoubleComplex,
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemmBatched(
+        ::hipblas_sys::hipblasZgemmBatched_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -19616,9 +19663,9 @@ pub unsafe fn cublasZgemmBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemmBatched_64`: calls HIP's [`hipblasZgemmBatched_64`](hipblas_sys::hipblasZgemmBatched_64)."]
+#[doc = " CUDA `cublasZgemmBatched_64`: calls HIP's [`hipblasZgemmBatched_v2_64`](hipblas_sys::hipblasZgemmBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `Barray`, `beta`, `Carray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `Barray`, `Carray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19631,18 +19678,18 @@ pub unsafe fn cublasZgemmBatched_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    Aarray: *const *const ::hip_sys::hipDoubleComplex,
     lda: i64,
-    Barray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    Barray: *const *const ::hip_sys::hipDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    Carray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    Carray: *const *mut ::hip_sys::hipDoubleComplex,
     ldc: i64,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemmBatched_64(
+        ::hipblas_sys::hipblasZgemmBatched_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -19662,9 +19709,9 @@ pub unsafe fn cublasZgemmBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemmStridedBatched`: calls HIP's [`hipblasZgemmStridedBatched`](hipblas_sys::hipblasZgemmStridedBatched)."]
+#[doc = " CUDA `cublasZgemmStridedBatched`: calls HIP's [`hipblasZgemmStridedBatched_v2`](hipblas_sys::hipblasZgemmStridedBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19677,21 +19724,21 @@ pub unsafe fn cublasZgemmStridedBatched(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
     strideA: ::std::os::raw::c_longlong,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
     strideB: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemmStridedBatched(
+        ::hipblas_sys::hipblasZgemmStridedBatched_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -19714,9 +19761,9 @@ pub unsafe fn cublasZgemmStridedBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemmStridedBatched_64`: calls HIP's [`hipblasZgemmStridedBatched_64`](hipblas_sys::hipblasZgemmStridedBatched_64)."]
+#[doc = " CUDA `cublasZgemmStridedBatched_64`: calls HIP's [`hipblasZgemmStridedBatched_v2_64`](hipblas_sys::hipblasZgemmStridedBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19729,21 +19776,21 @@ pub unsafe fn cublasZgemmStridedBatched_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
     strideA: ::std::os::raw::c_longlong,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
     strideB: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemmStridedBatched_64(
+        ::hipblas_sys::hipblasZgemmStridedBatched_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -19766,9 +19813,9 @@ pub unsafe fn cublasZgemmStridedBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemm_64`: calls HIP's [`hipblasZgemm_64`](hipblas_sys::hipblasZgemm_64)."]
+#[doc = " CUDA `cublasZgemm_64`: calls HIP's [`hipblasZgemm_v2_64`](hipblas_sys::hipblasZgemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19781,17 +19828,17 @@ pub unsafe fn cublasZgemm_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemm_64(
+        ::hipblas_sys::hipblasZgemm_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -19810,9 +19857,9 @@ pub unsafe fn cublasZgemm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemm_v2`: calls HIP's [`hipblasZgemm`](hipblas_sys::hipblasZgemm)."]
+#[doc = " CUDA `cublasZgemm_v2`: calls HIP's [`hipblasZgemm_v2`](hipblas_sys::hipblasZgemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19825,17 +19872,17 @@ pub unsafe fn cublasZgemm_v2(
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemm(
+        ::hipblas_sys::hipblasZgemm_v2(
             handle,
             transa.into(),
             transb.into(),
@@ -19854,9 +19901,9 @@ pub unsafe fn cublasZgemm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemm_v2_64`: calls HIP's [`hipblasZgemm_64`](hipblas_sys::hipblasZgemm_64)."]
+#[doc = " CUDA `cublasZgemm_v2_64`: calls HIP's [`hipblasZgemm_v2_64`](hipblas_sys::hipblasZgemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19869,17 +19916,17 @@ pub unsafe fn cublasZgemm_v2_64(
     m: i64,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemm_64(
+        ::hipblas_sys::hipblasZgemm_v2_64(
             handle,
             transa.into(),
             transb.into(),
@@ -19898,9 +19945,9 @@ pub unsafe fn cublasZgemm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemv`: calls HIP's [`hipblasZgemv`](hipblas_sys::hipblasZgemv)."]
+#[doc = " CUDA `cublasZgemv`: calls HIP's [`hipblasZgemv_v2`](hipblas_sys::hipblasZgemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19911,17 +19958,17 @@ pub unsafe fn cublasZgemv(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemv(
+        ::hipblas_sys::hipblasZgemv_v2(
             handle,
             trans.into(),
             m,
@@ -19938,9 +19985,9 @@ pub unsafe fn cublasZgemv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemvBatched`: calls HIP's [`hipblasZgemvBatched`](hipblas_sys::hipblasZgemvBatched)."]
+#[doc = " CUDA `cublasZgemvBatched`: calls HIP's [`hipblasZgemvBatched_v2`](hipblas_sys::hipblasZgemvBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `xarray`, `beta`, `yarray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `xarray`, `yarray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19951,18 +19998,18 @@ pub unsafe fn cublasZgemvBatched(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    Aarray: *const *const ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
-    xarray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    xarray: *const *const ::hip_sys::hipDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    yarray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    yarray: *const *mut ::hip_sys::hipDoubleComplex,
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemvBatched(
+        ::hipblas_sys::hipblasZgemvBatched_v2(
             handle,
             trans.into(),
             m,
@@ -19980,9 +20027,9 @@ pub unsafe fn cublasZgemvBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemvBatched_64`: calls HIP's [`hipblasZgemvBatched_64`](hipblas_sys::hipblasZgemvBatched_64)."]
+#[doc = " CUDA `cublasZgemvBatched_64`: calls HIP's [`hipblasZgemvBatched_v2_64`](hipblas_sys::hipblasZgemvBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `Aarray`, `xarray`, `beta`, `yarray`."]
+#[doc = " Signature note; HIP's type for `Aarray`, `xarray`, `yarray`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -19993,18 +20040,18 @@ pub unsafe fn cublasZgemvBatched_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    Aarray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    Aarray: *const *const ::hip_sys::hipDoubleComplex,
     lda: i64,
-    xarray: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    xarray: *const *const ::hip_sys::hipDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    yarray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    yarray: *const *mut ::hip_sys::hipDoubleComplex,
     incy: i64,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemvBatched_64(
+        ::hipblas_sys::hipblasZgemvBatched_v2_64(
             handle,
             trans.into(),
             m,
@@ -20022,9 +20069,9 @@ pub unsafe fn cublasZgemvBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemvStridedBatched`: calls HIP's [`hipblasZgemvStridedBatched`](hipblas_sys::hipblasZgemvStridedBatched)."]
+#[doc = " CUDA `cublasZgemvStridedBatched`: calls HIP's [`hipblasZgemvStridedBatched_v2`](hipblas_sys::hipblasZgemvStridedBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20035,21 +20082,21 @@ pub unsafe fn cublasZgemvStridedBatched(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
     strideA: ::std::os::raw::c_longlong,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
     stridex: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
     stridey: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemvStridedBatched(
+        ::hipblas_sys::hipblasZgemvStridedBatched_v2(
             handle,
             trans.into(),
             m,
@@ -20070,9 +20117,9 @@ pub unsafe fn cublasZgemvStridedBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemvStridedBatched_64`: calls HIP's [`hipblasZgemvStridedBatched_64`](hipblas_sys::hipblasZgemvStridedBatched_64)."]
+#[doc = " CUDA `cublasZgemvStridedBatched_64`: calls HIP's [`hipblasZgemvStridedBatched_v2_64`](hipblas_sys::hipblasZgemvStridedBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20083,21 +20130,21 @@ pub unsafe fn cublasZgemvStridedBatched_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
     strideA: ::std::os::raw::c_longlong,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
     stridex: ::std::os::raw::c_longlong,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
     stridey: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemvStridedBatched_64(
+        ::hipblas_sys::hipblasZgemvStridedBatched_v2_64(
             handle,
             trans.into(),
             m,
@@ -20118,9 +20165,9 @@ pub unsafe fn cublasZgemvStridedBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemv_64`: calls HIP's [`hipblasZgemv_64`](hipblas_sys::hipblasZgemv_64)."]
+#[doc = " CUDA `cublasZgemv_64`: calls HIP's [`hipblasZgemv_v2_64`](hipblas_sys::hipblasZgemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20131,17 +20178,17 @@ pub unsafe fn cublasZgemv_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemv_64(
+        ::hipblas_sys::hipblasZgemv_v2_64(
             handle,
             trans.into(),
             m,
@@ -20158,9 +20205,9 @@ pub unsafe fn cublasZgemv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemv_v2`: calls HIP's [`hipblasZgemv`](hipblas_sys::hipblasZgemv)."]
+#[doc = " CUDA `cublasZgemv_v2`: calls HIP's [`hipblasZgemv_v2`](hipblas_sys::hipblasZgemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20171,17 +20218,17 @@ pub unsafe fn cublasZgemv_v2(
     trans: crate::cublas::cublasOperation_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemv(
+        ::hipblas_sys::hipblasZgemv_v2(
             handle,
             trans.into(),
             m,
@@ -20198,9 +20245,9 @@ pub unsafe fn cublasZgemv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgemv_v2_64`: calls HIP's [`hipblasZgemv_64`](hipblas_sys::hipblasZgemv_64)."]
+#[doc = " CUDA `cublasZgemv_v2_64`: calls HIP's [`hipblasZgemv_v2_64`](hipblas_sys::hipblasZgemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20211,17 +20258,17 @@ pub unsafe fn cublasZgemv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgemv_64(
+        ::hipblas_sys::hipblasZgemv_v2_64(
             handle,
             trans.into(),
             m,
@@ -20238,7 +20285,7 @@ pub unsafe fn cublasZgemv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZgeqrfBatched`: calls HIP's [`hipblasZgeqrfBatched`](hipblas_sys::hipblasZgeqrfBatched)."]
+#[doc = " CUDA `cublasZgeqrfBatched`: calls HIP's [`hipblasZgeqrfBatched_v2`](hipblas_sys::hipblasZgeqrfBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `Aarray`, `TauArray`."]
 #[doc = ""]
@@ -20250,20 +20297,20 @@ pub unsafe fn cublasZgeqrfBatched(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    Aarray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    Aarray: *const *mut ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
-    TauArray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    TauArray: *const *mut ::hip_sys::hipDoubleComplex,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgeqrfBatched(handle, m, n, Aarray, lda, TauArray, info, batchSize)
+        ::hipblas_sys::hipblasZgeqrfBatched_v2(handle, m, n, Aarray, lda, TauArray, info, batchSize)
     }
     .into()
 }
-#[doc = " CUDA `cublasZgerc`: calls HIP's [`hipblasZgerc`](hipblas_sys::hipblasZgerc)."]
+#[doc = " CUDA `cublasZgerc`: calls HIP's [`hipblasZgerc_v2`](hipblas_sys::hipblasZgerc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20273,19 +20320,19 @@ pub unsafe fn cublasZgerc(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgerc(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgerc_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZgerc_64`: calls HIP's [`hipblasZgerc_64`](hipblas_sys::hipblasZgerc_64)."]
+#[doc = " CUDA `cublasZgerc_64`: calls HIP's [`hipblasZgerc_v2_64`](hipblas_sys::hipblasZgerc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20295,19 +20342,20 @@ pub unsafe fn cublasZgerc_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgerc_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgerc_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZgerc_v2`: calls HIP's [`hipblasZgerc`](hipblas_sys::hipblasZgerc)."]
+#[doc = " CUDA `cublasZgerc_v2`: calls HIP's [`hipblasZgerc_v2`](hipblas_sys::hipblasZgerc_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20317,19 +20365,19 @@ pub unsafe fn cublasZgerc_v2(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgerc(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgerc_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZgerc_v2_64`: calls HIP's [`hipblasZgerc_64`](hipblas_sys::hipblasZgerc_64)."]
+#[doc = " CUDA `cublasZgerc_v2_64`: calls HIP's [`hipblasZgerc_v2_64`](hipblas_sys::hipblasZgerc_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20339,19 +20387,20 @@ pub unsafe fn cublasZgerc_v2_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgerc_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgerc_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZgeru`: calls HIP's [`hipblasZgeru`](hipblas_sys::hipblasZgeru)."]
+#[doc = " CUDA `cublasZgeru`: calls HIP's [`hipblasZgeru_v2`](hipblas_sys::hipblasZgeru_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20361,19 +20410,19 @@ pub unsafe fn cublasZgeru(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgeru(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgeru_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZgeru_64`: calls HIP's [`hipblasZgeru_64`](hipblas_sys::hipblasZgeru_64)."]
+#[doc = " CUDA `cublasZgeru_64`: calls HIP's [`hipblasZgeru_v2_64`](hipblas_sys::hipblasZgeru_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20383,19 +20432,20 @@ pub unsafe fn cublasZgeru_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgeru_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgeru_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZgeru_v2`: calls HIP's [`hipblasZgeru`](hipblas_sys::hipblasZgeru)."]
+#[doc = " CUDA `cublasZgeru_v2`: calls HIP's [`hipblasZgeru_v2`](hipblas_sys::hipblasZgeru_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20405,19 +20455,19 @@ pub unsafe fn cublasZgeru_v2(
     handle: crate::cublas::cublasHandle_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgeru(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgeru_v2(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZgeru_v2_64`: calls HIP's [`hipblasZgeru_64`](hipblas_sys::hipblasZgeru_64)."]
+#[doc = " CUDA `cublasZgeru_v2_64`: calls HIP's [`hipblasZgeru_v2_64`](hipblas_sys::hipblasZgeru_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20427,17 +20477,18 @@ pub unsafe fn cublasZgeru_v2_64(
     handle: crate::cublas::cublasHandle_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgeru_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZgeru_v2_64(handle, m, n, alpha, x, incx, y, incy, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZgetrfBatched`: calls HIP's [`hipblasZgetrfBatched`](hipblas_sys::hipblasZgetrfBatched)."]
+#[doc = " CUDA `cublasZgetrfBatched`: calls HIP's [`hipblasZgetrfBatched_v2`](hipblas_sys::hipblasZgetrfBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `A`."]
 #[doc = ""]
@@ -20448,15 +20499,15 @@ pub unsafe fn cublasZgeru_v2_64(
 pub unsafe fn cublasZgetrfBatched(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    A: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *const *mut ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
     P: *mut ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZgetrfBatched(handle, n, A, lda, P, info, batchSize) }.into()
+    unsafe { ::hipblas_sys::hipblasZgetrfBatched_v2(handle, n, A, lda, P, info, batchSize) }.into()
 }
-#[doc = " CUDA `cublasZgetriBatched`: calls HIP's [`hipblasZgetriBatched`](hipblas_sys::hipblasZgetriBatched)."]
+#[doc = " CUDA `cublasZgetriBatched`: calls HIP's [`hipblasZgetriBatched_v2`](hipblas_sys::hipblasZgetriBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `A`, `C`."]
 #[doc = ""]
@@ -20467,20 +20518,20 @@ pub unsafe fn cublasZgetrfBatched(
 pub unsafe fn cublasZgetriBatched(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    A: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *const *mut ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
     P: *const ::std::os::raw::c_int,
-    C: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *const *mut ::hip_sys::hipDoubleComplex,
     ldc: ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgetriBatched(handle, n, A, lda, P as _, C, ldc, info, batchSize)
+        ::hipblas_sys::hipblasZgetriBatched_v2(handle, n, A, lda, P as _, C, ldc, info, batchSize)
     }
     .into()
 }
-#[doc = " CUDA `cublasZgetrsBatched`: calls HIP's [`hipblasZgetrsBatched`](hipblas_sys::hipblasZgetrsBatched)."]
+#[doc = " CUDA `cublasZgetrsBatched`: calls HIP's [`hipblasZgetrsBatched_v2`](hipblas_sys::hipblasZgetrsBatched_v2)."]
 #[doc = ""]
 #[doc = " Signature note; HIP's type for `Aarray`, `Barray`."]
 #[doc = ""]
@@ -20493,16 +20544,16 @@ pub unsafe fn cublasZgetrsBatched(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     nrhs: ::std::os::raw::c_int,
-    Aarray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    Aarray: *const *mut ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
     devIpiv: *const ::std::os::raw::c_int,
-    Barray: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    Barray: *const *mut ::hip_sys::hipDoubleComplex,
     ldb: ::std::os::raw::c_int,
     info: *mut ::std::os::raw::c_int,
     batchSize: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZgetrsBatched(
+        ::hipblas_sys::hipblasZgetrsBatched_v2(
             handle,
             trans.into(),
             n,
@@ -20518,9 +20569,9 @@ pub unsafe fn cublasZgetrsBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhbmv`: calls HIP's [`hipblasZhbmv`](hipblas_sys::hipblasZhbmv)."]
+#[doc = " CUDA `cublasZhbmv`: calls HIP's [`hipblasZhbmv_v2`](hipblas_sys::hipblasZhbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20531,17 +20582,17 @@ pub unsafe fn cublasZhbmv(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhbmv(
+        ::hipblas_sys::hipblasZhbmv_v2(
             handle,
             uplo.into(),
             n,
@@ -20558,9 +20609,9 @@ pub unsafe fn cublasZhbmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhbmv_64`: calls HIP's [`hipblasZhbmv_64`](hipblas_sys::hipblasZhbmv_64)."]
+#[doc = " CUDA `cublasZhbmv_64`: calls HIP's [`hipblasZhbmv_v2_64`](hipblas_sys::hipblasZhbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20571,17 +20622,17 @@ pub unsafe fn cublasZhbmv_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhbmv_64(
+        ::hipblas_sys::hipblasZhbmv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -20598,9 +20649,9 @@ pub unsafe fn cublasZhbmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhbmv_v2`: calls HIP's [`hipblasZhbmv`](hipblas_sys::hipblasZhbmv)."]
+#[doc = " CUDA `cublasZhbmv_v2`: calls HIP's [`hipblasZhbmv_v2`](hipblas_sys::hipblasZhbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20611,17 +20662,17 @@ pub unsafe fn cublasZhbmv_v2(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhbmv(
+        ::hipblas_sys::hipblasZhbmv_v2(
             handle,
             uplo.into(),
             n,
@@ -20638,9 +20689,9 @@ pub unsafe fn cublasZhbmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhbmv_v2_64`: calls HIP's [`hipblasZhbmv_64`](hipblas_sys::hipblasZhbmv_64)."]
+#[doc = " CUDA `cublasZhbmv_v2_64`: calls HIP's [`hipblasZhbmv_v2_64`](hipblas_sys::hipblasZhbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20651,17 +20702,17 @@ pub unsafe fn cublasZhbmv_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhbmv_64(
+        ::hipblas_sys::hipblasZhbmv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -20678,9 +20729,9 @@ pub unsafe fn cublasZhbmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemm`: calls HIP's [`hipblasZhemm`](hipblas_sys::hipblasZhemm)."]
+#[doc = " CUDA `cublasZhemm`: calls HIP's [`hipblasZhemm_v2`](hipblas_sys::hipblasZhemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20692,17 +20743,17 @@ pub unsafe fn cublasZhemm(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemm(
+        ::hipblas_sys::hipblasZhemm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -20720,9 +20771,9 @@ pub unsafe fn cublasZhemm(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemm_64`: calls HIP's [`hipblasZhemm_64`](hipblas_sys::hipblasZhemm_64)."]
+#[doc = " CUDA `cublasZhemm_64`: calls HIP's [`hipblasZhemm_v2_64`](hipblas_sys::hipblasZhemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20734,17 +20785,17 @@ pub unsafe fn cublasZhemm_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemm_64(
+        ::hipblas_sys::hipblasZhemm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -20762,9 +20813,9 @@ pub unsafe fn cublasZhemm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemm_v2`: calls HIP's [`hipblasZhemm`](hipblas_sys::hipblasZhemm)."]
+#[doc = " CUDA `cublasZhemm_v2`: calls HIP's [`hipblasZhemm_v2`](hipblas_sys::hipblasZhemm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20776,17 +20827,17 @@ pub unsafe fn cublasZhemm_v2(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemm(
+        ::hipblas_sys::hipblasZhemm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -20804,9 +20855,9 @@ pub unsafe fn cublasZhemm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemm_v2_64`: calls HIP's [`hipblasZhemm_64`](hipblas_sys::hipblasZhemm_64)."]
+#[doc = " CUDA `cublasZhemm_v2_64`: calls HIP's [`hipblasZhemm_v2_64`](hipblas_sys::hipblasZhemm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20818,17 +20869,17 @@ pub unsafe fn cublasZhemm_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemm_64(
+        ::hipblas_sys::hipblasZhemm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -20846,9 +20897,9 @@ pub unsafe fn cublasZhemm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemv`: calls HIP's [`hipblasZhemv`](hipblas_sys::hipblasZhemv)."]
+#[doc = " CUDA `cublasZhemv`: calls HIP's [`hipblasZhemv_v2`](hipblas_sys::hipblasZhemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20858,17 +20909,17 @@ pub unsafe fn cublasZhemv(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemv(
+        ::hipblas_sys::hipblasZhemv_v2(
             handle,
             uplo.into(),
             n,
@@ -20884,9 +20935,9 @@ pub unsafe fn cublasZhemv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemv_64`: calls HIP's [`hipblasZhemv_64`](hipblas_sys::hipblasZhemv_64)."]
+#[doc = " CUDA `cublasZhemv_64`: calls HIP's [`hipblasZhemv_v2_64`](hipblas_sys::hipblasZhemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20896,17 +20947,17 @@ pub unsafe fn cublasZhemv_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemv_64(
+        ::hipblas_sys::hipblasZhemv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -20922,9 +20973,9 @@ pub unsafe fn cublasZhemv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemv_v2`: calls HIP's [`hipblasZhemv`](hipblas_sys::hipblasZhemv)."]
+#[doc = " CUDA `cublasZhemv_v2`: calls HIP's [`hipblasZhemv_v2`](hipblas_sys::hipblasZhemv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20934,17 +20985,17 @@ pub unsafe fn cublasZhemv_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemv(
+        ::hipblas_sys::hipblasZhemv_v2(
             handle,
             uplo.into(),
             n,
@@ -20960,9 +21011,9 @@ pub unsafe fn cublasZhemv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhemv_v2_64`: calls HIP's [`hipblasZhemv_64`](hipblas_sys::hipblasZhemv_64)."]
+#[doc = " CUDA `cublasZhemv_v2_64`: calls HIP's [`hipblasZhemv_v2_64`](hipblas_sys::hipblasZhemv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -20972,17 +21023,17 @@ pub unsafe fn cublasZhemv_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhemv_64(
+        ::hipblas_sys::hipblasZhemv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -20998,9 +21049,9 @@ pub unsafe fn cublasZhemv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZher`: calls HIP's [`hipblasZher`](hipblas_sys::hipblasZher)."]
+#[doc = " CUDA `cublasZher`: calls HIP's [`hipblasZher_v2`](hipblas_sys::hipblasZher_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21011,16 +21062,16 @@ pub unsafe fn cublasZher(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZher(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZher_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZher2`: calls HIP's [`hipblasZher2`](hipblas_sys::hipblasZher2)."]
+#[doc = " CUDA `cublasZher2`: calls HIP's [`hipblasZher2_v2`](hipblas_sys::hipblasZher2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21030,20 +21081,22 @@ pub unsafe fn cublasZher2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZher2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasZher2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasZher2_64`: calls HIP's [`hipblasZher2_64`](hipblas_sys::hipblasZher2_64)."]
+#[doc = " CUDA `cublasZher2_64`: calls HIP's [`hipblasZher2_v2_64`](hipblas_sys::hipblasZher2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21053,22 +21106,22 @@ pub unsafe fn cublasZher2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZher2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasZher2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasZher2_v2`: calls HIP's [`hipblasZher2`](hipblas_sys::hipblasZher2)."]
+#[doc = " CUDA `cublasZher2_v2`: calls HIP's [`hipblasZher2_v2`](hipblas_sys::hipblasZher2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21078,20 +21131,22 @@ pub unsafe fn cublasZher2_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZher2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasZher2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasZher2_v2_64`: calls HIP's [`hipblasZher2_64`](hipblas_sys::hipblasZher2_64)."]
+#[doc = " CUDA `cublasZher2_v2_64`: calls HIP's [`hipblasZher2_v2_64`](hipblas_sys::hipblasZher2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21101,22 +21156,22 @@ pub unsafe fn cublasZher2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZher2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasZher2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasZher2k`: calls HIP's [`hipblasZher2k`](hipblas_sys::hipblasZher2k)."]
+#[doc = " CUDA `cublasZher2k`: calls HIP's [`hipblasZher2k_v2`](hipblas_sys::hipblasZher2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21128,17 +21183,17 @@ pub unsafe fn cublasZher2k(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZher2k(
+        ::hipblas_sys::hipblasZher2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -21156,9 +21211,9 @@ pub unsafe fn cublasZher2k(
     }
     .into()
 }
-#[doc = " CUDA `cublasZher2k_64`: calls HIP's [`hipblasZher2k_64`](hipblas_sys::hipblasZher2k_64)."]
+#[doc = " CUDA `cublasZher2k_64`: calls HIP's [`hipblasZher2k_v2_64`](hipblas_sys::hipblasZher2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21170,17 +21225,17 @@ pub unsafe fn cublasZher2k_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZher2k_64(
+        ::hipblas_sys::hipblasZher2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -21198,9 +21253,9 @@ pub unsafe fn cublasZher2k_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZher2k_v2`: calls HIP's [`hipblasZher2k`](hipblas_sys::hipblasZher2k)."]
+#[doc = " CUDA `cublasZher2k_v2`: calls HIP's [`hipblasZher2k_v2`](hipblas_sys::hipblasZher2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21212,17 +21267,17 @@ pub unsafe fn cublasZher2k_v2(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZher2k(
+        ::hipblas_sys::hipblasZher2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -21240,9 +21295,9 @@ pub unsafe fn cublasZher2k_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZher2k_v2_64`: calls HIP's [`hipblasZher2k_64`](hipblas_sys::hipblasZher2k_64)."]
+#[doc = " CUDA `cublasZher2k_v2_64`: calls HIP's [`hipblasZher2k_v2_64`](hipblas_sys::hipblasZher2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21254,17 +21309,17 @@ pub unsafe fn cublasZher2k_v2_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZher2k_64(
+        ::hipblas_sys::hipblasZher2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -21282,9 +21337,9 @@ pub unsafe fn cublasZher2k_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZher_64`: calls HIP's [`hipblasZher_64`](hipblas_sys::hipblasZher_64)."]
+#[doc = " CUDA `cublasZher_64`: calls HIP's [`hipblasZher_v2_64`](hipblas_sys::hipblasZher_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21295,16 +21350,17 @@ pub unsafe fn cublasZher_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZher_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZher_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZher_v2`: calls HIP's [`hipblasZher`](hipblas_sys::hipblasZher)."]
+#[doc = " CUDA `cublasZher_v2`: calls HIP's [`hipblasZher_v2`](hipblas_sys::hipblasZher_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21315,16 +21371,16 @@ pub unsafe fn cublasZher_v2(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZher(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZher_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZher_v2_64`: calls HIP's [`hipblasZher_64`](hipblas_sys::hipblasZher_64)."]
+#[doc = " CUDA `cublasZher_v2_64`: calls HIP's [`hipblasZher_v2_64`](hipblas_sys::hipblasZher_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21335,16 +21391,17 @@ pub unsafe fn cublasZher_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZher_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZher_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZherk`: calls HIP's [`hipblasZherk`](hipblas_sys::hipblasZherk)."]
+#[doc = " CUDA `cublasZherk`: calls HIP's [`hipblasZherk_v2`](hipblas_sys::hipblasZherk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21357,14 +21414,14 @@ pub unsafe fn cublasZherk(
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
     alpha: *const f64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZherk(
+        ::hipblas_sys::hipblasZherk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -21380,9 +21437,9 @@ pub unsafe fn cublasZherk(
     }
     .into()
 }
-#[doc = " CUDA `cublasZherk_64`: calls HIP's [`hipblasZherk_64`](hipblas_sys::hipblasZherk_64)."]
+#[doc = " CUDA `cublasZherk_64`: calls HIP's [`hipblasZherk_v2_64`](hipblas_sys::hipblasZherk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21395,14 +21452,14 @@ pub unsafe fn cublasZherk_64(
     n: i64,
     k: i64,
     alpha: *const f64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZherk_64(
+        ::hipblas_sys::hipblasZherk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -21418,9 +21475,9 @@ pub unsafe fn cublasZherk_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZherk_v2`: calls HIP's [`hipblasZherk`](hipblas_sys::hipblasZherk)."]
+#[doc = " CUDA `cublasZherk_v2`: calls HIP's [`hipblasZherk_v2`](hipblas_sys::hipblasZherk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21433,14 +21490,14 @@ pub unsafe fn cublasZherk_v2(
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
     alpha: *const f64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZherk(
+        ::hipblas_sys::hipblasZherk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -21456,9 +21513,9 @@ pub unsafe fn cublasZherk_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZherk_v2_64`: calls HIP's [`hipblasZherk_64`](hipblas_sys::hipblasZherk_64)."]
+#[doc = " CUDA `cublasZherk_v2_64`: calls HIP's [`hipblasZherk_v2_64`](hipblas_sys::hipblasZherk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21471,14 +21528,14 @@ pub unsafe fn cublasZherk_v2_64(
     n: i64,
     k: i64,
     alpha: *const f64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZherk_64(
+        ::hipblas_sys::hipblasZherk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -21494,9 +21551,9 @@ pub unsafe fn cublasZherk_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZherkx`: calls HIP's [`hipblasZherkx`](hipblas_sys::hipblasZherkx)."]
+#[doc = " CUDA `cublasZherkx`: calls HIP's [`hipblasZherkx_v2`](hipblas_sys::hipblasZherkx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21508,17 +21565,17 @@ pub unsafe fn cublasZherkx(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZherkx(
+        ::hipblas_sys::hipblasZherkx_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -21536,9 +21593,9 @@ pub unsafe fn cublasZherkx(
     }
     .into()
 }
-#[doc = " CUDA `cublasZherkx_64`: calls HIP's [`hipblasZherkx_64`](hipblas_sys::hipblasZherkx_64)."]
+#[doc = " CUDA `cublasZherkx_64`: calls HIP's [`hipblasZherkx_v2_64`](hipblas_sys::hipblasZherkx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21550,17 +21607,17 @@ pub unsafe fn cublasZherkx_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
     beta: *const f64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZherkx_64(
+        ::hipblas_sys::hipblasZherkx_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -21578,9 +21635,9 @@ pub unsafe fn cublasZherkx_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZhpmv`: calls HIP's [`hipblasZhpmv`](hipblas_sys::hipblasZhpmv)."]
+#[doc = " CUDA `cublasZhpmv`: calls HIP's [`hipblasZhpmv_v2`](hipblas_sys::hipblasZhpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21590,22 +21647,22 @@ pub unsafe fn cublasZhpmv(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhpmv(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasZhpmv_v2(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasZhpmv_64`: calls HIP's [`hipblasZhpmv_64`](hipblas_sys::hipblasZhpmv_64)."]
+#[doc = " CUDA `cublasZhpmv_64`: calls HIP's [`hipblasZhpmv_v2_64`](hipblas_sys::hipblasZhpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21615,22 +21672,22 @@ pub unsafe fn cublasZhpmv_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhpmv_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasZhpmv_v2_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasZhpmv_v2`: calls HIP's [`hipblasZhpmv`](hipblas_sys::hipblasZhpmv)."]
+#[doc = " CUDA `cublasZhpmv_v2`: calls HIP's [`hipblasZhpmv_v2`](hipblas_sys::hipblasZhpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21640,22 +21697,22 @@ pub unsafe fn cublasZhpmv_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhpmv(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasZhpmv_v2(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasZhpmv_v2_64`: calls HIP's [`hipblasZhpmv_64`](hipblas_sys::hipblasZhpmv_64)."]
+#[doc = " CUDA `cublasZhpmv_v2_64`: calls HIP's [`hipblasZhpmv_v2_64`](hipblas_sys::hipblasZhpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `AP`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21665,22 +21722,22 @@ pub unsafe fn cublasZhpmv_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZhpmv_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
+        ::hipblas_sys::hipblasZhpmv_v2_64(handle, uplo.into(), n, alpha, AP, x, incx, beta, y, incy)
     }
     .into()
 }
-#[doc = " CUDA `cublasZhpr`: calls HIP's [`hipblasZhpr`](hipblas_sys::hipblasZhpr)."]
+#[doc = " CUDA `cublasZhpr`: calls HIP's [`hipblasZhpr_v2`](hipblas_sys::hipblasZhpr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21691,15 +21748,15 @@ pub unsafe fn cublasZhpr(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasZhpr_v2(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasZhpr2`: calls HIP's [`hipblasZhpr2`](hipblas_sys::hipblasZhpr2)."]
+#[doc = " CUDA `cublasZhpr2`: calls HIP's [`hipblasZhpr2_v2`](hipblas_sys::hipblasZhpr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21709,19 +21766,19 @@ pub unsafe fn cublasZhpr2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
+    unsafe { ::hipblas_sys::hipblasZhpr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
         .into()
 }
-#[doc = " CUDA `cublasZhpr2_64`: calls HIP's [`hipblasZhpr2_64`](hipblas_sys::hipblasZhpr2_64)."]
+#[doc = " CUDA `cublasZhpr2_64`: calls HIP's [`hipblasZhpr2_v2_64`](hipblas_sys::hipblasZhpr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21731,19 +21788,21 @@ pub unsafe fn cublasZhpr2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasZhpr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasZhpr2_v2`: calls HIP's [`hipblasZhpr2`](hipblas_sys::hipblasZhpr2)."]
+#[doc = " CUDA `cublasZhpr2_v2`: calls HIP's [`hipblasZhpr2_v2`](hipblas_sys::hipblasZhpr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21753,19 +21812,19 @@ pub unsafe fn cublasZhpr2_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
+    unsafe { ::hipblas_sys::hipblasZhpr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
         .into()
 }
-#[doc = " CUDA `cublasZhpr2_v2_64`: calls HIP's [`hipblasZhpr2_64`](hipblas_sys::hipblasZhpr2_64)."]
+#[doc = " CUDA `cublasZhpr2_v2_64`: calls HIP's [`hipblasZhpr2_v2_64`](hipblas_sys::hipblasZhpr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21775,19 +21834,21 @@ pub unsafe fn cublasZhpr2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasZhpr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, AP)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasZhpr_64`: calls HIP's [`hipblasZhpr_64`](hipblas_sys::hipblasZhpr_64)."]
+#[doc = " CUDA `cublasZhpr_64`: calls HIP's [`hipblasZhpr_v2_64`](hipblas_sys::hipblasZhpr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21798,15 +21859,15 @@ pub unsafe fn cublasZhpr_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasZhpr_v2_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasZhpr_v2`: calls HIP's [`hipblasZhpr`](hipblas_sys::hipblasZhpr)."]
+#[doc = " CUDA `cublasZhpr_v2`: calls HIP's [`hipblasZhpr_v2`](hipblas_sys::hipblasZhpr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21817,15 +21878,15 @@ pub unsafe fn cublasZhpr_v2(
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasZhpr_v2(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasZhpr_v2_64`: calls HIP's [`hipblasZhpr_64`](hipblas_sys::hipblasZhpr_64)."]
+#[doc = " CUDA `cublasZhpr_v2_64`: calls HIP's [`hipblasZhpr_v2_64`](hipblas_sys::hipblasZhpr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `AP`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21836,15 +21897,15 @@ pub unsafe fn cublasZhpr_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
     alpha: *const f64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    AP: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZhpr_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
+    unsafe { ::hipblas_sys::hipblasZhpr_v2_64(handle, uplo.into(), n, alpha, x, incx, AP) }.into()
 }
-#[doc = " CUDA `cublasZrot`: calls HIP's [`hipblasZrot`](hipblas_sys::hipblasZrot)."]
+#[doc = " CUDA `cublasZrot`: calls HIP's [`hipblasZrot_v2`](hipblas_sys::hipblasZrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21853,18 +21914,18 @@ pub unsafe fn cublasZhpr_v2_64(
 pub unsafe fn cublasZrot(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
     c: *const f64,
-    s: *const ::hipblas_sys::hipblasDoubleComplex,
+    s: *const crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZrot_64`: calls HIP's [`hipblasZrot_64`](hipblas_sys::hipblasZrot_64)."]
+#[doc = " CUDA `cublasZrot_64`: calls HIP's [`hipblasZrot_v2_64`](hipblas_sys::hipblasZrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21873,18 +21934,18 @@ pub unsafe fn cublasZrot(
 pub unsafe fn cublasZrot_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
     c: *const f64,
-    s: *const ::hipblas_sys::hipblasDoubleComplex,
+    s: *const crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZrot_v2`: calls HIP's [`hipblasZrot`](hipblas_sys::hipblasZrot)."]
+#[doc = " CUDA `cublasZrot_v2`: calls HIP's [`hipblasZrot_v2`](hipblas_sys::hipblasZrot_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21893,18 +21954,18 @@ pub unsafe fn cublasZrot_64(
 pub unsafe fn cublasZrot_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
     c: *const f64,
-    s: *const ::hipblas_sys::hipblasDoubleComplex,
+    s: *const crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZrot(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZrot_v2(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZrot_v2_64`: calls HIP's [`hipblasZrot_64`](hipblas_sys::hipblasZrot_64)."]
+#[doc = " CUDA `cublasZrot_v2_64`: calls HIP's [`hipblasZrot_v2_64`](hipblas_sys::hipblasZrot_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21913,18 +21974,18 @@ pub unsafe fn cublasZrot_v2(
 pub unsafe fn cublasZrot_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
     c: *const f64,
-    s: *const ::hipblas_sys::hipblasDoubleComplex,
+    s: *const crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZrot_64(handle, n, x, incx, y, incy, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZrot_v2_64(handle, n, x, incx, y, incy, c, s) }.into()
 }
-#[doc = " CUDA `cublasZrotg`: calls HIP's [`hipblasZrotg`](hipblas_sys::hipblasZrotg)."]
+#[doc = " CUDA `cublasZrotg`: calls HIP's [`hipblasZrotg_v2`](hipblas_sys::hipblasZrotg_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `a`, `b`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21932,16 +21993,16 @@ pub unsafe fn cublasZrot_v2_64(
 #[inline]
 pub unsafe fn cublasZrotg(
     handle: crate::cublas::cublasHandle_t,
-    a: *mut ::hipblas_sys::hipblasDoubleComplex,
-    b: *mut ::hipblas_sys::hipblasDoubleComplex,
+    a: *mut crate::cublas::cuDoubleComplex,
+    b: *mut crate::cublas::cuDoubleComplex,
     c: *mut f64,
-    s: *mut ::hipblas_sys::hipblasDoubleComplex,
+    s: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZrotg(handle, a, b, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZrotg_v2(handle, a, b, c, s) }.into()
 }
-#[doc = " CUDA `cublasZrotg_v2`: calls HIP's [`hipblasZrotg`](hipblas_sys::hipblasZrotg)."]
+#[doc = " CUDA `cublasZrotg_v2`: calls HIP's [`hipblasZrotg_v2`](hipblas_sys::hipblasZrotg_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `a`, `b`, `s`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21949,16 +22010,16 @@ pub unsafe fn cublasZrotg(
 #[inline]
 pub unsafe fn cublasZrotg_v2(
     handle: crate::cublas::cublasHandle_t,
-    a: *mut ::hipblas_sys::hipblasDoubleComplex,
-    b: *mut ::hipblas_sys::hipblasDoubleComplex,
+    a: *mut crate::cublas::cuDoubleComplex,
+    b: *mut crate::cublas::cuDoubleComplex,
     c: *mut f64,
-    s: *mut ::hipblas_sys::hipblasDoubleComplex,
+    s: *mut crate::cublas::cuDoubleComplex,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZrotg(handle, a, b, c, s) }.into()
+    unsafe { ::hipblas_sys::hipblasZrotg_v2(handle, a, b, c, s) }.into()
 }
-#[doc = " CUDA `cublasZscal`: calls HIP's [`hipblasZscal`](hipblas_sys::hipblasZscal)."]
+#[doc = " CUDA `cublasZscal`: calls HIP's [`hipblasZscal_v2`](hipblas_sys::hipblasZscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21967,15 +22028,15 @@ pub unsafe fn cublasZrotg_v2(
 pub unsafe fn cublasZscal(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZscal_64`: calls HIP's [`hipblasZscal_64`](hipblas_sys::hipblasZscal_64)."]
+#[doc = " CUDA `cublasZscal_64`: calls HIP's [`hipblasZscal_v2_64`](hipblas_sys::hipblasZscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -21984,15 +22045,15 @@ pub unsafe fn cublasZscal(
 pub unsafe fn cublasZscal_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZscal_v2`: calls HIP's [`hipblasZscal`](hipblas_sys::hipblasZscal)."]
+#[doc = " CUDA `cublasZscal_v2`: calls HIP's [`hipblasZscal_v2`](hipblas_sys::hipblasZscal_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22001,15 +22062,15 @@ pub unsafe fn cublasZscal_64(
 pub unsafe fn cublasZscal_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZscal(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZscal_v2(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZscal_v2_64`: calls HIP's [`hipblasZscal_64`](hipblas_sys::hipblasZscal_64)."]
+#[doc = " CUDA `cublasZscal_v2_64`: calls HIP's [`hipblasZscal_v2_64`](hipblas_sys::hipblasZscal_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22018,15 +22079,15 @@ pub unsafe fn cublasZscal_v2(
 pub unsafe fn cublasZscal_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZscal_64(handle, n, alpha, x, incx) }.into()
+    unsafe { ::hipblas_sys::hipblasZscal_v2_64(handle, n, alpha, x, incx) }.into()
 }
-#[doc = " CUDA `cublasZswap`: calls HIP's [`hipblasZswap`](hipblas_sys::hipblasZswap)."]
+#[doc = " CUDA `cublasZswap`: calls HIP's [`hipblasZswap_v2`](hipblas_sys::hipblasZswap_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22035,16 +22096,16 @@ pub unsafe fn cublasZscal_v2_64(
 pub unsafe fn cublasZswap(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZswap(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZswap_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZswap_64`: calls HIP's [`hipblasZswap_64`](hipblas_sys::hipblasZswap_64)."]
+#[doc = " CUDA `cublasZswap_64`: calls HIP's [`hipblasZswap_v2_64`](hipblas_sys::hipblasZswap_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22053,16 +22114,16 @@ pub unsafe fn cublasZswap(
 pub unsafe fn cublasZswap_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZswap_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZswap_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZswap_v2`: calls HIP's [`hipblasZswap`](hipblas_sys::hipblasZswap)."]
+#[doc = " CUDA `cublasZswap_v2`: calls HIP's [`hipblasZswap_v2`](hipblas_sys::hipblasZswap_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22071,16 +22132,16 @@ pub unsafe fn cublasZswap_64(
 pub unsafe fn cublasZswap_v2(
     handle: crate::cublas::cublasHandle_t,
     n: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZswap(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZswap_v2(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZswap_v2_64`: calls HIP's [`hipblasZswap_64`](hipblas_sys::hipblasZswap_64)."]
+#[doc = " CUDA `cublasZswap_v2_64`: calls HIP's [`hipblasZswap_v2_64`](hipblas_sys::hipblasZswap_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `x`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22089,16 +22150,16 @@ pub unsafe fn cublasZswap_v2(
 pub unsafe fn cublasZswap_v2_64(
     handle: crate::cublas::cublasHandle_t,
     n: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZswap_64(handle, n, x, incx, y, incy) }.into()
+    unsafe { ::hipblas_sys::hipblasZswap_v2_64(handle, n, x, incx, y, incy) }.into()
 }
-#[doc = " CUDA `cublasZsymm`: calls HIP's [`hipblasZsymm`](hipblas_sys::hipblasZsymm)."]
+#[doc = " CUDA `cublasZsymm`: calls HIP's [`hipblasZsymm_v2`](hipblas_sys::hipblasZsymm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22110,17 +22171,17 @@ pub unsafe fn cublasZsymm(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymm(
+        ::hipblas_sys::hipblasZsymm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -22138,9 +22199,9 @@ pub unsafe fn cublasZsymm(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymm_64`: calls HIP's [`hipblasZsymm_64`](hipblas_sys::hipblasZsymm_64)."]
+#[doc = " CUDA `cublasZsymm_64`: calls HIP's [`hipblasZsymm_v2_64`](hipblas_sys::hipblasZsymm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22152,17 +22213,17 @@ pub unsafe fn cublasZsymm_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymm_64(
+        ::hipblas_sys::hipblasZsymm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -22180,9 +22241,9 @@ pub unsafe fn cublasZsymm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymm_v2`: calls HIP's [`hipblasZsymm`](hipblas_sys::hipblasZsymm)."]
+#[doc = " CUDA `cublasZsymm_v2`: calls HIP's [`hipblasZsymm_v2`](hipblas_sys::hipblasZsymm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22194,17 +22255,17 @@ pub unsafe fn cublasZsymm_v2(
     uplo: crate::cublas::cublasFillMode_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymm(
+        ::hipblas_sys::hipblasZsymm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -22222,9 +22283,9 @@ pub unsafe fn cublasZsymm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymm_v2_64`: calls HIP's [`hipblasZsymm_64`](hipblas_sys::hipblasZsymm_64)."]
+#[doc = " CUDA `cublasZsymm_v2_64`: calls HIP's [`hipblasZsymm_v2_64`](hipblas_sys::hipblasZsymm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22236,17 +22297,17 @@ pub unsafe fn cublasZsymm_v2_64(
     uplo: crate::cublas::cublasFillMode_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymm_64(
+        ::hipblas_sys::hipblasZsymm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -22264,9 +22325,9 @@ pub unsafe fn cublasZsymm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymv`: calls HIP's [`hipblasZsymv`](hipblas_sys::hipblasZsymv)."]
+#[doc = " CUDA `cublasZsymv`: calls HIP's [`hipblasZsymv_v2`](hipblas_sys::hipblasZsymv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22276,17 +22337,17 @@ pub unsafe fn cublasZsymv(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymv(
+        ::hipblas_sys::hipblasZsymv_v2(
             handle,
             uplo.into(),
             n,
@@ -22302,9 +22363,9 @@ pub unsafe fn cublasZsymv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymv_64`: calls HIP's [`hipblasZsymv_64`](hipblas_sys::hipblasZsymv_64)."]
+#[doc = " CUDA `cublasZsymv_64`: calls HIP's [`hipblasZsymv_v2_64`](hipblas_sys::hipblasZsymv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22314,17 +22375,17 @@ pub unsafe fn cublasZsymv_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymv_64(
+        ::hipblas_sys::hipblasZsymv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -22340,9 +22401,9 @@ pub unsafe fn cublasZsymv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymv_v2`: calls HIP's [`hipblasZsymv`](hipblas_sys::hipblasZsymv)."]
+#[doc = " CUDA `cublasZsymv_v2`: calls HIP's [`hipblasZsymv_v2`](hipblas_sys::hipblasZsymv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22352,17 +22413,17 @@ pub unsafe fn cublasZsymv_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymv(
+        ::hipblas_sys::hipblasZsymv_v2(
             handle,
             uplo.into(),
             n,
@@ -22378,9 +22439,9 @@ pub unsafe fn cublasZsymv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsymv_v2_64`: calls HIP's [`hipblasZsymv_64`](hipblas_sys::hipblasZsymv_64)."]
+#[doc = " CUDA `cublasZsymv_v2_64`: calls HIP's [`hipblasZsymv_v2_64`](hipblas_sys::hipblasZsymv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `x`, `beta`, `y`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22390,17 +22451,17 @@ pub unsafe fn cublasZsymv_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    y: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    y: *mut crate::cublas::cuDoubleComplex,
     incy: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsymv_64(
+        ::hipblas_sys::hipblasZsymv_v2_64(
             handle,
             uplo.into(),
             n,
@@ -22416,9 +22477,9 @@ pub unsafe fn cublasZsymv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr`: calls HIP's [`hipblasZsyr`](hipblas_sys::hipblasZsyr)."]
+#[doc = " CUDA `cublasZsyr`: calls HIP's [`hipblasZsyr_v2`](hipblas_sys::hipblasZsyr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22428,17 +22489,17 @@ pub unsafe fn cublasZsyr(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZsyr(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZsyr_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZsyr2`: calls HIP's [`hipblasZsyr2`](hipblas_sys::hipblasZsyr2)."]
+#[doc = " CUDA `cublasZsyr2`: calls HIP's [`hipblasZsyr2_v2`](hipblas_sys::hipblasZsyr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22448,20 +22509,22 @@ pub unsafe fn cublasZsyr2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZsyr2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasZsyr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasZsyr2_64`: calls HIP's [`hipblasZsyr2_64`](hipblas_sys::hipblasZsyr2_64)."]
+#[doc = " CUDA `cublasZsyr2_64`: calls HIP's [`hipblasZsyr2_v2_64`](hipblas_sys::hipblasZsyr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22471,22 +22534,22 @@ pub unsafe fn cublasZsyr2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasZsyr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr2_v2`: calls HIP's [`hipblasZsyr2`](hipblas_sys::hipblasZsyr2)."]
+#[doc = " CUDA `cublasZsyr2_v2`: calls HIP's [`hipblasZsyr2_v2`](hipblas_sys::hipblasZsyr2_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22496,20 +22559,22 @@ pub unsafe fn cublasZsyr2_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZsyr2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda) }
-        .into()
+    unsafe {
+        ::hipblas_sys::hipblasZsyr2_v2(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+    }
+    .into()
 }
-#[doc = " CUDA `cublasZsyr2_v2_64`: calls HIP's [`hipblasZsyr2_64`](hipblas_sys::hipblasZsyr2_64)."]
+#[doc = " CUDA `cublasZsyr2_v2_64`: calls HIP's [`hipblasZsyr2_v2_64`](hipblas_sys::hipblasZsyr2_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `y`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22519,22 +22584,22 @@ pub unsafe fn cublasZsyr2_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    y: *const ::hipblas_sys::hipblasDoubleComplex,
+    y: *const crate::cublas::cuDoubleComplex,
     incy: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyr2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
+        ::hipblas_sys::hipblasZsyr2_v2_64(handle, uplo.into(), n, alpha, x, incx, y, incy, A, lda)
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr2k`: calls HIP's [`hipblasZsyr2k`](hipblas_sys::hipblasZsyr2k)."]
+#[doc = " CUDA `cublasZsyr2k`: calls HIP's [`hipblasZsyr2k_v2`](hipblas_sys::hipblasZsyr2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22546,17 +22611,17 @@ pub unsafe fn cublasZsyr2k(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyr2k(
+        ::hipblas_sys::hipblasZsyr2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -22574,9 +22639,9 @@ pub unsafe fn cublasZsyr2k(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr2k_64`: calls HIP's [`hipblasZsyr2k_64`](hipblas_sys::hipblasZsyr2k_64)."]
+#[doc = " CUDA `cublasZsyr2k_64`: calls HIP's [`hipblasZsyr2k_v2_64`](hipblas_sys::hipblasZsyr2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22588,17 +22653,17 @@ pub unsafe fn cublasZsyr2k_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyr2k_64(
+        ::hipblas_sys::hipblasZsyr2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -22616,9 +22681,9 @@ pub unsafe fn cublasZsyr2k_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr2k_v2`: calls HIP's [`hipblasZsyr2k`](hipblas_sys::hipblasZsyr2k)."]
+#[doc = " CUDA `cublasZsyr2k_v2`: calls HIP's [`hipblasZsyr2k_v2`](hipblas_sys::hipblasZsyr2k_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22630,17 +22695,17 @@ pub unsafe fn cublasZsyr2k_v2(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyr2k(
+        ::hipblas_sys::hipblasZsyr2k_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -22658,9 +22723,9 @@ pub unsafe fn cublasZsyr2k_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr2k_v2_64`: calls HIP's [`hipblasZsyr2k_64`](hipblas_sys::hipblasZsyr2k_64)."]
+#[doc = " CUDA `cublasZsyr2k_v2_64`: calls HIP's [`hipblasZsyr2k_v2_64`](hipblas_sys::hipblasZsyr2k_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22672,17 +22737,17 @@ pub unsafe fn cublasZsyr2k_v2_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyr2k_64(
+        ::hipblas_sys::hipblasZsyr2k_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -22700,9 +22765,9 @@ pub unsafe fn cublasZsyr2k_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyr_64`: calls HIP's [`hipblasZsyr_64`](hipblas_sys::hipblasZsyr_64)."]
+#[doc = " CUDA `cublasZsyr_64`: calls HIP's [`hipblasZsyr_v2_64`](hipblas_sys::hipblasZsyr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22712,17 +22777,18 @@ pub unsafe fn cublasZsyr_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZsyr_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZsyr_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZsyr_v2`: calls HIP's [`hipblasZsyr`](hipblas_sys::hipblasZsyr)."]
+#[doc = " CUDA `cublasZsyr_v2`: calls HIP's [`hipblasZsyr_v2`](hipblas_sys::hipblasZsyr_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22732,17 +22798,17 @@ pub unsafe fn cublasZsyr_v2(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZsyr(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZsyr_v2(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
 }
-#[doc = " CUDA `cublasZsyr_v2_64`: calls HIP's [`hipblasZsyr_64`](hipblas_sys::hipblasZsyr_64)."]
+#[doc = " CUDA `cublasZsyr_v2_64`: calls HIP's [`hipblasZsyr_v2_64`](hipblas_sys::hipblasZsyr_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `x`, `A`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22752,17 +22818,18 @@ pub unsafe fn cublasZsyr_v2_64(
     handle: crate::cublas::cublasHandle_t,
     uplo: crate::cublas::cublasFillMode_t,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    x: *const crate::cublas::cuDoubleComplex,
     incx: i64,
-    A: *mut ::hipblas_sys::hipblasDoubleComplex,
+    A: *mut crate::cublas::cuDoubleComplex,
     lda: i64,
 ) -> crate::cublas::cublasStatus_t {
-    unsafe { ::hipblas_sys::hipblasZsyr_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }.into()
+    unsafe { ::hipblas_sys::hipblasZsyr_v2_64(handle, uplo.into(), n, alpha, x, incx, A, lda) }
+        .into()
 }
-#[doc = " CUDA `cublasZsyrk`: calls HIP's [`hipblasZsyrk`](hipblas_sys::hipblasZsyrk)."]
+#[doc = " CUDA `cublasZsyrk`: calls HIP's [`hipblasZsyrk_v2`](hipblas_sys::hipblasZsyrk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22774,15 +22841,15 @@ pub unsafe fn cublasZsyrk(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyrk(
+        ::hipblas_sys::hipblasZsyrk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -22798,9 +22865,9 @@ pub unsafe fn cublasZsyrk(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyrk_64`: calls HIP's [`hipblasZsyrk_64`](hipblas_sys::hipblasZsyrk_64)."]
+#[doc = " CUDA `cublasZsyrk_64`: calls HIP's [`hipblasZsyrk_v2_64`](hipblas_sys::hipblasZsyrk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22812,15 +22879,15 @@ pub unsafe fn cublasZsyrk_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyrk_64(
+        ::hipblas_sys::hipblasZsyrk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -22836,9 +22903,9 @@ pub unsafe fn cublasZsyrk_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyrk_v2`: calls HIP's [`hipblasZsyrk`](hipblas_sys::hipblasZsyrk)."]
+#[doc = " CUDA `cublasZsyrk_v2`: calls HIP's [`hipblasZsyrk_v2`](hipblas_sys::hipblasZsyrk_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22850,15 +22917,15 @@ pub unsafe fn cublasZsyrk_v2(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyrk(
+        ::hipblas_sys::hipblasZsyrk_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -22874,9 +22941,9 @@ pub unsafe fn cublasZsyrk_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyrk_v2_64`: calls HIP's [`hipblasZsyrk_64`](hipblas_sys::hipblasZsyrk_64)."]
+#[doc = " CUDA `cublasZsyrk_v2_64`: calls HIP's [`hipblasZsyrk_v2_64`](hipblas_sys::hipblasZsyrk_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22888,15 +22955,15 @@ pub unsafe fn cublasZsyrk_v2_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyrk_64(
+        ::hipblas_sys::hipblasZsyrk_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -22912,9 +22979,9 @@ pub unsafe fn cublasZsyrk_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyrkx`: calls HIP's [`hipblasZsyrkx`](hipblas_sys::hipblasZsyrkx)."]
+#[doc = " CUDA `cublasZsyrkx`: calls HIP's [`hipblasZsyrkx_v2`](hipblas_sys::hipblasZsyrkx_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22926,17 +22993,17 @@ pub unsafe fn cublasZsyrkx(
     trans: crate::cublas::cublasOperation_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyrkx(
+        ::hipblas_sys::hipblasZsyrkx_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -22954,9 +23021,9 @@ pub unsafe fn cublasZsyrkx(
     }
     .into()
 }
-#[doc = " CUDA `cublasZsyrkx_64`: calls HIP's [`hipblasZsyrkx_64`](hipblas_sys::hipblasZsyrkx_64)."]
+#[doc = " CUDA `cublasZsyrkx_64`: calls HIP's [`hipblasZsyrkx_v2_64`](hipblas_sys::hipblasZsyrkx_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `beta`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -22968,17 +23035,17 @@ pub unsafe fn cublasZsyrkx_64(
     trans: crate::cublas::cublasOperation_t,
     n: i64,
     k: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    beta: *const ::hipblas_sys::hipblasDoubleComplex,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    beta: *const crate::cublas::cuDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZsyrkx_64(
+        ::hipblas_sys::hipblasZsyrkx_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -22996,9 +23063,9 @@ pub unsafe fn cublasZsyrkx_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbmv`: calls HIP's [`hipblasZtbmv`](hipblas_sys::hipblasZtbmv)."]
+#[doc = " CUDA `cublasZtbmv`: calls HIP's [`hipblasZtbmv_v2`](hipblas_sys::hipblasZtbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23011,13 +23078,13 @@ pub unsafe fn cublasZtbmv(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbmv(
+        ::hipblas_sys::hipblasZtbmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23032,9 +23099,9 @@ pub unsafe fn cublasZtbmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbmv_64`: calls HIP's [`hipblasZtbmv_64`](hipblas_sys::hipblasZtbmv_64)."]
+#[doc = " CUDA `cublasZtbmv_64`: calls HIP's [`hipblasZtbmv_v2_64`](hipblas_sys::hipblasZtbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23047,13 +23114,13 @@ pub unsafe fn cublasZtbmv_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbmv_64(
+        ::hipblas_sys::hipblasZtbmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23068,9 +23135,9 @@ pub unsafe fn cublasZtbmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbmv_v2`: calls HIP's [`hipblasZtbmv`](hipblas_sys::hipblasZtbmv)."]
+#[doc = " CUDA `cublasZtbmv_v2`: calls HIP's [`hipblasZtbmv_v2`](hipblas_sys::hipblasZtbmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23083,13 +23150,13 @@ pub unsafe fn cublasZtbmv_v2(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbmv(
+        ::hipblas_sys::hipblasZtbmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23104,9 +23171,9 @@ pub unsafe fn cublasZtbmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbmv_v2_64`: calls HIP's [`hipblasZtbmv_64`](hipblas_sys::hipblasZtbmv_64)."]
+#[doc = " CUDA `cublasZtbmv_v2_64`: calls HIP's [`hipblasZtbmv_v2_64`](hipblas_sys::hipblasZtbmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23119,13 +23186,13 @@ pub unsafe fn cublasZtbmv_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbmv_64(
+        ::hipblas_sys::hipblasZtbmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23140,9 +23207,9 @@ pub unsafe fn cublasZtbmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbsv`: calls HIP's [`hipblasZtbsv`](hipblas_sys::hipblasZtbsv)."]
+#[doc = " CUDA `cublasZtbsv`: calls HIP's [`hipblasZtbsv_v2`](hipblas_sys::hipblasZtbsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23155,13 +23222,13 @@ pub unsafe fn cublasZtbsv(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbsv(
+        ::hipblas_sys::hipblasZtbsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23176,9 +23243,9 @@ pub unsafe fn cublasZtbsv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbsv_64`: calls HIP's [`hipblasZtbsv_64`](hipblas_sys::hipblasZtbsv_64)."]
+#[doc = " CUDA `cublasZtbsv_64`: calls HIP's [`hipblasZtbsv_v2_64`](hipblas_sys::hipblasZtbsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23191,13 +23258,13 @@ pub unsafe fn cublasZtbsv_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbsv_64(
+        ::hipblas_sys::hipblasZtbsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23212,9 +23279,9 @@ pub unsafe fn cublasZtbsv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbsv_v2`: calls HIP's [`hipblasZtbsv`](hipblas_sys::hipblasZtbsv)."]
+#[doc = " CUDA `cublasZtbsv_v2`: calls HIP's [`hipblasZtbsv_v2`](hipblas_sys::hipblasZtbsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23227,13 +23294,13 @@ pub unsafe fn cublasZtbsv_v2(
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
     k: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbsv(
+        ::hipblas_sys::hipblasZtbsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23248,9 +23315,9 @@ pub unsafe fn cublasZtbsv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtbsv_v2_64`: calls HIP's [`hipblasZtbsv_64`](hipblas_sys::hipblasZtbsv_64)."]
+#[doc = " CUDA `cublasZtbsv_v2_64`: calls HIP's [`hipblasZtbsv_v2_64`](hipblas_sys::hipblasZtbsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23263,13 +23330,13 @@ pub unsafe fn cublasZtbsv_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
     k: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtbsv_64(
+        ::hipblas_sys::hipblasZtbsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23284,9 +23351,9 @@ pub unsafe fn cublasZtbsv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpmv`: calls HIP's [`hipblasZtpmv`](hipblas_sys::hipblasZtpmv)."]
+#[doc = " CUDA `cublasZtpmv`: calls HIP's [`hipblasZtpmv_v2`](hipblas_sys::hipblasZtpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23298,12 +23365,12 @@ pub unsafe fn cublasZtpmv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpmv(
+        ::hipblas_sys::hipblasZtpmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23316,9 +23383,9 @@ pub unsafe fn cublasZtpmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpmv_64`: calls HIP's [`hipblasZtpmv_64`](hipblas_sys::hipblasZtpmv_64)."]
+#[doc = " CUDA `cublasZtpmv_64`: calls HIP's [`hipblasZtpmv_v2_64`](hipblas_sys::hipblasZtpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23330,12 +23397,12 @@ pub unsafe fn cublasZtpmv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpmv_64(
+        ::hipblas_sys::hipblasZtpmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23348,9 +23415,9 @@ pub unsafe fn cublasZtpmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpmv_v2`: calls HIP's [`hipblasZtpmv`](hipblas_sys::hipblasZtpmv)."]
+#[doc = " CUDA `cublasZtpmv_v2`: calls HIP's [`hipblasZtpmv_v2`](hipblas_sys::hipblasZtpmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23362,12 +23429,12 @@ pub unsafe fn cublasZtpmv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpmv(
+        ::hipblas_sys::hipblasZtpmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23380,9 +23447,9 @@ pub unsafe fn cublasZtpmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpmv_v2_64`: calls HIP's [`hipblasZtpmv_64`](hipblas_sys::hipblasZtpmv_64)."]
+#[doc = " CUDA `cublasZtpmv_v2_64`: calls HIP's [`hipblasZtpmv_v2_64`](hipblas_sys::hipblasZtpmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23394,12 +23461,12 @@ pub unsafe fn cublasZtpmv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpmv_64(
+        ::hipblas_sys::hipblasZtpmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23412,9 +23479,9 @@ pub unsafe fn cublasZtpmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpsv`: calls HIP's [`hipblasZtpsv`](hipblas_sys::hipblasZtpsv)."]
+#[doc = " CUDA `cublasZtpsv`: calls HIP's [`hipblasZtpsv_v2`](hipblas_sys::hipblasZtpsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23426,12 +23493,12 @@ pub unsafe fn cublasZtpsv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpsv(
+        ::hipblas_sys::hipblasZtpsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23444,9 +23511,9 @@ pub unsafe fn cublasZtpsv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpsv_64`: calls HIP's [`hipblasZtpsv_64`](hipblas_sys::hipblasZtpsv_64)."]
+#[doc = " CUDA `cublasZtpsv_64`: calls HIP's [`hipblasZtpsv_v2_64`](hipblas_sys::hipblasZtpsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23458,12 +23525,12 @@ pub unsafe fn cublasZtpsv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpsv_64(
+        ::hipblas_sys::hipblasZtpsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23476,9 +23543,9 @@ pub unsafe fn cublasZtpsv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpsv_v2`: calls HIP's [`hipblasZtpsv`](hipblas_sys::hipblasZtpsv)."]
+#[doc = " CUDA `cublasZtpsv_v2`: calls HIP's [`hipblasZtpsv_v2`](hipblas_sys::hipblasZtpsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23490,12 +23557,12 @@ pub unsafe fn cublasZtpsv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpsv(
+        ::hipblas_sys::hipblasZtpsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23508,9 +23575,9 @@ pub unsafe fn cublasZtpsv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtpsv_v2_64`: calls HIP's [`hipblasZtpsv_64`](hipblas_sys::hipblasZtpsv_64)."]
+#[doc = " CUDA `cublasZtpsv_v2_64`: calls HIP's [`hipblasZtpsv_v2_64`](hipblas_sys::hipblasZtpsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `AP`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23522,12 +23589,12 @@ pub unsafe fn cublasZtpsv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    AP: *const ::hipblas_sys::hipblasDoubleComplex,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    AP: *const crate::cublas::cuDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtpsv_64(
+        ::hipblas_sys::hipblasZtpsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23540,9 +23607,9 @@ pub unsafe fn cublasZtpsv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmm`: calls HIP's [`hipblasZtrmm`](hipblas_sys::hipblasZtrmm)."]
+#[doc = " CUDA `cublasZtrmm`: calls HIP's [`hipblasZtrmm_v2`](hipblas_sys::hipblasZtrmm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23556,16 +23623,16 @@ pub unsafe fn cublasZtrmm(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmm(
+        ::hipblas_sys::hipblasZtrmm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -23584,9 +23651,9 @@ pub unsafe fn cublasZtrmm(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmm_64`: calls HIP's [`hipblasZtrmm_64`](hipblas_sys::hipblasZtrmm_64)."]
+#[doc = " CUDA `cublasZtrmm_64`: calls HIP's [`hipblasZtrmm_v2_64`](hipblas_sys::hipblasZtrmm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23600,16 +23667,16 @@ pub unsafe fn cublasZtrmm_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmm_64(
+        ::hipblas_sys::hipblasZtrmm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -23628,9 +23695,9 @@ pub unsafe fn cublasZtrmm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmm_v2`: calls HIP's [`hipblasZtrmm`](hipblas_sys::hipblasZtrmm)."]
+#[doc = " CUDA `cublasZtrmm_v2`: calls HIP's [`hipblasZtrmm_v2`](hipblas_sys::hipblasZtrmm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23644,16 +23711,16 @@ pub unsafe fn cublasZtrmm_v2(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmm(
+        ::hipblas_sys::hipblasZtrmm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -23672,9 +23739,9 @@ pub unsafe fn cublasZtrmm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmm_v2_64`: calls HIP's [`hipblasZtrmm_64`](hipblas_sys::hipblasZtrmm_64)."]
+#[doc = " CUDA `cublasZtrmm_v2_64`: calls HIP's [`hipblasZtrmm_v2_64`](hipblas_sys::hipblasZtrmm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`, `C`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23688,16 +23755,16 @@ pub unsafe fn cublasZtrmm_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *const ::hipblas_sys::hipblasDoubleComplex,
+    B: *const crate::cublas::cuDoubleComplex,
     ldb: i64,
-    C: *mut ::hipblas_sys::hipblasDoubleComplex,
+    C: *mut crate::cublas::cuDoubleComplex,
     ldc: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmm_64(
+        ::hipblas_sys::hipblasZtrmm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -23716,9 +23783,9 @@ pub unsafe fn cublasZtrmm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmv`: calls HIP's [`hipblasZtrmv`](hipblas_sys::hipblasZtrmv)."]
+#[doc = " CUDA `cublasZtrmv`: calls HIP's [`hipblasZtrmv_v2`](hipblas_sys::hipblasZtrmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23730,13 +23797,13 @@ pub unsafe fn cublasZtrmv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmv(
+        ::hipblas_sys::hipblasZtrmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23750,9 +23817,9 @@ pub unsafe fn cublasZtrmv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmv_64`: calls HIP's [`hipblasZtrmv_64`](hipblas_sys::hipblasZtrmv_64)."]
+#[doc = " CUDA `cublasZtrmv_64`: calls HIP's [`hipblasZtrmv_v2_64`](hipblas_sys::hipblasZtrmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23764,13 +23831,13 @@ pub unsafe fn cublasZtrmv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmv_64(
+        ::hipblas_sys::hipblasZtrmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23784,9 +23851,9 @@ pub unsafe fn cublasZtrmv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmv_v2`: calls HIP's [`hipblasZtrmv`](hipblas_sys::hipblasZtrmv)."]
+#[doc = " CUDA `cublasZtrmv_v2`: calls HIP's [`hipblasZtrmv_v2`](hipblas_sys::hipblasZtrmv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23798,13 +23865,13 @@ pub unsafe fn cublasZtrmv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmv(
+        ::hipblas_sys::hipblasZtrmv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -23818,9 +23885,9 @@ pub unsafe fn cublasZtrmv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrmv_v2_64`: calls HIP's [`hipblasZtrmv_64`](hipblas_sys::hipblasZtrmv_64)."]
+#[doc = " CUDA `cublasZtrmv_v2_64`: calls HIP's [`hipblasZtrmv_v2_64`](hipblas_sys::hipblasZtrmv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23832,13 +23899,13 @@ pub unsafe fn cublasZtrmv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrmv_64(
+        ::hipblas_sys::hipblasZtrmv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -23852,9 +23919,9 @@ pub unsafe fn cublasZtrmv_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsm`: calls HIP's [`hipblasZtrsm`](hipblas_sys::hipblasZtrsm)."]
+#[doc = " CUDA `cublasZtrsm`: calls HIP's [`hipblasZtrsm_v2`](hipblas_sys::hipblasZtrsm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23868,14 +23935,14 @@ pub unsafe fn cublasZtrsm(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *mut ::hipblas_sys::hipblasDoubleComplex,
+    B: *mut crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsm(
+        ::hipblas_sys::hipblasZtrsm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -23892,9 +23959,9 @@ pub unsafe fn cublasZtrsm(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsmBatched`: calls HIP's [`hipblasZtrsmBatched`](hipblas_sys::hipblasZtrsmBatched)."]
+#[doc = " CUDA `cublasZtrsmBatched`: calls HIP's [`hipblasZtrsmBatched_v2`](hipblas_sys::hipblasZtrsmBatched_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " Signature note; HIP's type for `A`, `B`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23908,15 +23975,15 @@ pub unsafe fn cublasZtrsmBatched(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const *const ::hip_sys::hipDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    B: *const *mut ::hip_sys::hipDoubleComplex,
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsmBatched(
+        ::hipblas_sys::hipblasZtrsmBatched_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -23934,9 +24001,9 @@ pub unsafe fn cublasZtrsmBatched(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsmBatched_64`: calls HIP's [`hipblasZtrsmBatched_64`](hipblas_sys::hipblasZtrsmBatched_64)."]
+#[doc = " CUDA `cublasZtrsmBatched_64`: calls HIP's [`hipblasZtrsmBatched_v2_64`](hipblas_sys::hipblasZtrsmBatched_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " Signature note; HIP's type for `A`, `B`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23950,15 +24017,15 @@ pub unsafe fn cublasZtrsmBatched_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const *const ::hip_sys::hipDoubleComplex,
     lda: i64,
-    B: *const *mut ::hipblas_sys::hipblasDoubleComplex,
+    B: *const *mut ::hip_sys::hipDoubleComplex,
     ldb: i64,
     batchCount: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsmBatched_64(
+        ::hipblas_sys::hipblasZtrsmBatched_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -23976,9 +24043,9 @@ pub unsafe fn cublasZtrsmBatched_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsm_64`: calls HIP's [`hipblasZtrsm_64`](hipblas_sys::hipblasZtrsm_64)."]
+#[doc = " CUDA `cublasZtrsm_64`: calls HIP's [`hipblasZtrsm_v2_64`](hipblas_sys::hipblasZtrsm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -23992,14 +24059,14 @@ pub unsafe fn cublasZtrsm_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *mut ::hipblas_sys::hipblasDoubleComplex,
+    B: *mut crate::cublas::cuDoubleComplex,
     ldb: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsm_64(
+        ::hipblas_sys::hipblasZtrsm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -24016,9 +24083,9 @@ pub unsafe fn cublasZtrsm_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsm_v2`: calls HIP's [`hipblasZtrsm`](hipblas_sys::hipblasZtrsm)."]
+#[doc = " CUDA `cublasZtrsm_v2`: calls HIP's [`hipblasZtrsm_v2`](hipblas_sys::hipblasZtrsm_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -24032,14 +24099,14 @@ pub unsafe fn cublasZtrsm_v2(
     diag: crate::cublas::cublasDiagType_t,
     m: ::std::os::raw::c_int,
     n: ::std::os::raw::c_int,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    B: *mut ::hipblas_sys::hipblasDoubleComplex,
+    B: *mut crate::cublas::cuDoubleComplex,
     ldb: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsm(
+        ::hipblas_sys::hipblasZtrsm_v2(
             handle,
             side.into(),
             uplo.into(),
@@ -24056,9 +24123,9 @@ pub unsafe fn cublasZtrsm_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsm_v2_64`: calls HIP's [`hipblasZtrsm_64`](hipblas_sys::hipblasZtrsm_64)."]
+#[doc = " CUDA `cublasZtrsm_v2_64`: calls HIP's [`hipblasZtrsm_v2_64`](hipblas_sys::hipblasZtrsm_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `alpha`, `A`, `B`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -24072,14 +24139,14 @@ pub unsafe fn cublasZtrsm_v2_64(
     diag: crate::cublas::cublasDiagType_t,
     m: i64,
     n: i64,
-    alpha: *const ::hipblas_sys::hipblasDoubleComplex,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    alpha: *const crate::cublas::cuDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    B: *mut ::hipblas_sys::hipblasDoubleComplex,
+    B: *mut crate::cublas::cuDoubleComplex,
     ldb: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsm_64(
+        ::hipblas_sys::hipblasZtrsm_v2_64(
             handle,
             side.into(),
             uplo.into(),
@@ -24096,9 +24163,9 @@ pub unsafe fn cublasZtrsm_v2_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsv`: calls HIP's [`hipblasZtrsv`](hipblas_sys::hipblasZtrsv)."]
+#[doc = " CUDA `cublasZtrsv`: calls HIP's [`hipblasZtrsv_v2`](hipblas_sys::hipblasZtrsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -24110,13 +24177,13 @@ pub unsafe fn cublasZtrsv(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsv(
+        ::hipblas_sys::hipblasZtrsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -24130,9 +24197,9 @@ pub unsafe fn cublasZtrsv(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsv_64`: calls HIP's [`hipblasZtrsv_64`](hipblas_sys::hipblasZtrsv_64)."]
+#[doc = " CUDA `cublasZtrsv_64`: calls HIP's [`hipblasZtrsv_v2_64`](hipblas_sys::hipblasZtrsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -24144,13 +24211,13 @@ pub unsafe fn cublasZtrsv_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsv_64(
+        ::hipblas_sys::hipblasZtrsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),
@@ -24164,9 +24231,9 @@ pub unsafe fn cublasZtrsv_64(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsv_v2`: calls HIP's [`hipblasZtrsv`](hipblas_sys::hipblasZtrsv)."]
+#[doc = " CUDA `cublasZtrsv_v2`: calls HIP's [`hipblasZtrsv_v2`](hipblas_sys::hipblasZtrsv_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -24178,13 +24245,13 @@ pub unsafe fn cublasZtrsv_v2(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: ::std::os::raw::c_int,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: ::std::os::raw::c_int,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsv(
+        ::hipblas_sys::hipblasZtrsv_v2(
             handle,
             uplo.into(),
             trans.into(),
@@ -24198,9 +24265,9 @@ pub unsafe fn cublasZtrsv_v2(
     }
     .into()
 }
-#[doc = " CUDA `cublasZtrsv_v2_64`: calls HIP's [`hipblasZtrsv_64`](hipblas_sys::hipblasZtrsv_64)."]
+#[doc = " CUDA `cublasZtrsv_v2_64`: calls HIP's [`hipblasZtrsv_v2_64`](hipblas_sys::hipblasZtrsv_v2_64)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `A`, `x`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -24212,13 +24279,13 @@ pub unsafe fn cublasZtrsv_v2_64(
     trans: crate::cublas::cublasOperation_t,
     diag: crate::cublas::cublasDiagType_t,
     n: i64,
-    A: *const ::hipblas_sys::hipblasDoubleComplex,
+    A: *const crate::cublas::cuDoubleComplex,
     lda: i64,
-    x: *mut ::hipblas_sys::hipblasDoubleComplex,
+    x: *mut crate::cublas::cuDoubleComplex,
     incx: i64,
 ) -> crate::cublas::cublasStatus_t {
     unsafe {
-        ::hipblas_sys::hipblasZtrsv_64(
+        ::hipblas_sys::hipblasZtrsv_v2_64(
             handle,
             uplo.into(),
             trans.into(),

@@ -13154,16 +13154,16 @@ pub unsafe fn cuCtxGetApiVersion(
 }
 #[doc = " CUDA `cuCtxGetCacheConfig`: calls HIP's [`hipCtxGetCacheConfig`](hip_sys::hipCtxGetCacheConfig)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pconfig`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuCtxGetCacheConfig(
-    pconfig: *mut ::hip_sys::hipFuncCache_t,
+    pconfig: *mut crate::driver::CUfunc_cache,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipCtxGetCacheConfig(pconfig) }.into()
+    unsafe { ::hip_sys::hipCtxGetCacheConfig(pconfig as _) }.into()
 }
 #[doc = " CUDA `cuCtxGetCurrent`: calls HIP's [`hipCtxGetCurrent`](hip_sys::hipCtxGetCurrent)."]
 #[doc = ""]
@@ -13214,16 +13214,16 @@ pub unsafe fn cuCtxGetLimit(
 }
 #[doc = " CUDA `cuCtxGetSharedMemConfig`: calls HIP's [`hipCtxGetSharedMemConfig`](hip_sys::hipCtxGetSharedMemConfig)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pConfig`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuCtxGetSharedMemConfig(
-    pConfig: *mut ::hip_sys::hipSharedMemConfig,
+    pConfig: *mut crate::driver::CUsharedconfig,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipCtxGetSharedMemConfig(pConfig) }.into()
+    unsafe { ::hip_sys::hipCtxGetSharedMemConfig(pConfig as _) }.into()
 }
 #[doc = " CUDA `cuCtxGetStreamPriorityRange`: calls HIP's [`hipDeviceGetStreamPriorityRange`](hip_sys::hipDeviceGetStreamPriorityRange)."]
 #[doc = ""]
@@ -13931,7 +13931,7 @@ pub unsafe fn cuGetErrorString(
 }
 #[doc = " CUDA `cuGetProcAddress`: calls HIP's [`hipGetProcAddress`](hip_sys::hipGetProcAddress)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `symbolStatus`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13942,9 +13942,10 @@ pub unsafe fn cuGetProcAddress(
     pfn: *mut *mut ::std::os::raw::c_void,
     cudaVersion: ::std::os::raw::c_int,
     flags: crate::driver::cuuint64_t,
-    symbolStatus: *mut ::hip_sys::hipDriverProcAddressQueryResult,
+    symbolStatus: *mut crate::driver::CUdriverProcAddressQueryResult,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipGetProcAddress(symbol, pfn, cudaVersion, flags, symbolStatus) }.into()
+    unsafe { ::hip_sys::hipGetProcAddress(symbol, pfn, cudaVersion, flags, symbolStatus as _) }
+        .into()
 }
 #[doc = " CUDA `cuGraphAddBatchMemOpNode`: calls HIP's [`hipGraphAddBatchMemOpNode`](hip_sys::hipGraphAddBatchMemOpNode)."]
 #[doc = ""]
@@ -15133,7 +15134,7 @@ pub unsafe fn cuGraphNodeGetEnabled(
 }
 #[doc = " CUDA `cuGraphNodeGetType`: calls HIP's [`hipGraphNodeGetType`](hip_sys::hipGraphNodeGetType)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `type_`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15141,9 +15142,9 @@ pub unsafe fn cuGraphNodeGetEnabled(
 #[inline]
 pub unsafe fn cuGraphNodeGetType(
     hNode: crate::driver::CUgraphNode,
-    type_: *mut ::hip_sys::hipGraphNodeType,
+    type_: *mut crate::driver::CUgraphNodeType,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipGraphNodeGetType(hNode, type_) }.into()
+    unsafe { ::hip_sys::hipGraphNodeGetType(hNode, type_ as _) }.into()
 }
 #[doc = " CUDA `cuGraphNodeSetEnabled`: calls HIP's [`hipGraphNodeSetEnabled`](hip_sys::hipGraphNodeSetEnabled)."]
 #[doc = ""]
@@ -15543,7 +15544,7 @@ pub unsafe fn cuLaunchKernel(
 }
 #[doc = " CUDA `cuLinkAddData`: calls HIP's [`hiprtcLinkAddData`](hip_sys::hiprtcLinkAddData)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15556,7 +15557,7 @@ pub unsafe fn cuLinkAddData(
     size: usize,
     name: *const ::std::os::raw::c_char,
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
 ) -> crate::nvrtc::nvrtcResult {
     unsafe {
@@ -15567,7 +15568,7 @@ pub unsafe fn cuLinkAddData(
             size,
             name,
             numOptions,
-            options,
+            options as _,
             optionValues,
         )
     }
@@ -15575,7 +15576,7 @@ pub unsafe fn cuLinkAddData(
 }
 #[doc = " CUDA `cuLinkAddData_v2`: calls HIP's [`hiprtcLinkAddData`](hip_sys::hiprtcLinkAddData)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15588,7 +15589,7 @@ pub unsafe fn cuLinkAddData_v2(
     size: usize,
     name: *const ::std::os::raw::c_char,
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
 ) -> crate::nvrtc::nvrtcResult {
     unsafe {
@@ -15599,7 +15600,7 @@ pub unsafe fn cuLinkAddData_v2(
             size,
             name,
             numOptions,
-            options,
+            options as _,
             optionValues,
         )
     }
@@ -15607,7 +15608,7 @@ pub unsafe fn cuLinkAddData_v2(
 }
 #[doc = " CUDA `cuLinkAddFile`: calls HIP's [`hiprtcLinkAddFile`](hip_sys::hiprtcLinkAddFile)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15618,17 +15619,24 @@ pub unsafe fn cuLinkAddFile(
     type_: crate::driver::CUjitInputType,
     path: *const ::std::os::raw::c_char,
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
 ) -> crate::nvrtc::nvrtcResult {
     unsafe {
-        ::hip_sys::hiprtcLinkAddFile(state, type_.into(), path, numOptions, options, optionValues)
+        ::hip_sys::hiprtcLinkAddFile(
+            state,
+            type_.into(),
+            path,
+            numOptions,
+            options as _,
+            optionValues,
+        )
     }
     .into()
 }
 #[doc = " CUDA `cuLinkAddFile_v2`: calls HIP's [`hiprtcLinkAddFile`](hip_sys::hiprtcLinkAddFile)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15639,11 +15647,18 @@ pub unsafe fn cuLinkAddFile_v2(
     type_: crate::driver::CUjitInputType,
     path: *const ::std::os::raw::c_char,
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
 ) -> crate::nvrtc::nvrtcResult {
     unsafe {
-        ::hip_sys::hiprtcLinkAddFile(state, type_.into(), path, numOptions, options, optionValues)
+        ::hip_sys::hiprtcLinkAddFile(
+            state,
+            type_.into(),
+            path,
+            numOptions,
+            options as _,
+            optionValues,
+        )
     }
     .into()
 }
@@ -15664,7 +15679,7 @@ pub unsafe fn cuLinkComplete(
 }
 #[doc = " CUDA `cuLinkCreate`: calls HIP's [`hiprtcLinkCreate`](hip_sys::hiprtcLinkCreate)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15672,15 +15687,15 @@ pub unsafe fn cuLinkComplete(
 #[inline]
 pub unsafe fn cuLinkCreate(
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
     stateOut: *mut crate::driver::CUlinkState,
 ) -> crate::nvrtc::nvrtcResult {
-    unsafe { ::hip_sys::hiprtcLinkCreate(numOptions, options, optionValues, stateOut) }.into()
+    unsafe { ::hip_sys::hiprtcLinkCreate(numOptions, options as _, optionValues, stateOut) }.into()
 }
 #[doc = " CUDA `cuLinkCreate_v2`: calls HIP's [`hiprtcLinkCreate`](hip_sys::hiprtcLinkCreate)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15688,11 +15703,11 @@ pub unsafe fn cuLinkCreate(
 #[inline]
 pub unsafe fn cuLinkCreate_v2(
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
     stateOut: *mut crate::driver::CUlinkState,
 ) -> crate::nvrtc::nvrtcResult {
-    unsafe { ::hip_sys::hiprtcLinkCreate(numOptions, options, optionValues, stateOut) }.into()
+    unsafe { ::hip_sys::hiprtcLinkCreate(numOptions, options as _, optionValues, stateOut) }.into()
 }
 #[doc = " CUDA `cuLinkDestroy`: calls HIP's [`hiprtcLinkDestroy`](hip_sys::hiprtcLinkDestroy)."]
 #[doc = ""]
@@ -16287,18 +16302,18 @@ pub unsafe fn cuMemPoolExportToShareableHandle(
 }
 #[doc = " CUDA `cuMemPoolGetAccess`: calls HIP's [`hipMemPoolGetAccess`](hip_sys::hipMemPoolGetAccess)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `flags`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuMemPoolGetAccess(
-    flags: *mut ::hip_sys::hipMemAccessFlags,
+    flags: *mut crate::driver::CUmemAccess_flags,
     memPool: crate::driver::CUmemoryPool,
     location: *mut crate::driver::CUmemLocation,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipMemPoolGetAccess(flags, memPool, location) }.into()
+    unsafe { ::hip_sys::hipMemPoolGetAccess(flags as _, memPool, location) }.into()
 }
 #[doc = " CUDA `cuMemPoolGetAttribute`: calls HIP's [`hipMemPoolGetAttribute`](hip_sys::hipMemPoolGetAttribute)."]
 #[doc = ""]
@@ -16431,7 +16446,7 @@ pub unsafe fn cuMemRangeGetAttribute(
 }
 #[doc = " CUDA `cuMemRangeGetAttributes`: calls HIP's [`hipMemRangeGetAttributes`](hip_sys::hipMemRangeGetAttributes)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `attributes`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -16440,7 +16455,7 @@ pub unsafe fn cuMemRangeGetAttribute(
 pub unsafe fn cuMemRangeGetAttributes(
     data: *mut *mut ::std::os::raw::c_void,
     dataSizes: *mut usize,
-    attributes: *mut ::hip_sys::hipMemRangeAttribute,
+    attributes: *mut crate::driver::CUmem_range_attribute,
     numAttributes: usize,
     devPtr: crate::driver::CUdeviceptr,
     count: usize,
@@ -16449,7 +16464,7 @@ pub unsafe fn cuMemRangeGetAttributes(
         ::hip_sys::hipMemRangeGetAttributes(
             data,
             dataSizes,
-            attributes,
+            attributes as _,
             numAttributes,
             devPtr as _,
             count,
@@ -17337,7 +17352,7 @@ pub unsafe fn cuModuleLoadData(
 }
 #[doc = " CUDA `cuModuleLoadDataEx`: calls HIP's [`hipModuleLoadDataEx`](hip_sys::hipModuleLoadDataEx)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `options`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -17347,10 +17362,10 @@ pub unsafe fn cuModuleLoadDataEx(
     module: *mut crate::driver::CUmodule,
     image: *const ::std::os::raw::c_void,
     numOptions: ::std::os::raw::c_uint,
-    options: *mut ::hip_sys::hipJitOption,
+    options: *mut crate::driver::CUjit_option,
     optionValues: *mut *mut ::std::os::raw::c_void,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipModuleLoadDataEx(module, image, numOptions, options, optionValues) }
+    unsafe { ::hip_sys::hipModuleLoadDataEx(module, image, numOptions, options as _, optionValues) }
         .into()
 }
 #[doc = " CUDA `cuModuleUnload`: calls HIP's [`hipModuleUnload`](hip_sys::hipModuleUnload)."]
@@ -17485,7 +17500,7 @@ pub unsafe fn cuPointerGetAttribute(
 }
 #[doc = " CUDA `cuPointerGetAttributes`: calls HIP's [`hipDrvPointerGetAttributes`](hip_sys::hipDrvPointerGetAttributes)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `attributes`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -17493,11 +17508,11 @@ pub unsafe fn cuPointerGetAttribute(
 #[inline]
 pub unsafe fn cuPointerGetAttributes(
     numAttributes: ::std::os::raw::c_uint,
-    attributes: *mut ::hip_sys::hipPointer_attribute,
+    attributes: *mut crate::driver::CUpointer_attribute,
     data: *mut *mut ::std::os::raw::c_void,
     ptr: crate::driver::CUdeviceptr,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipDrvPointerGetAttributes(numAttributes, attributes, data, ptr as _) }
+    unsafe { ::hip_sys::hipDrvPointerGetAttributes(numAttributes, attributes as _, data, ptr as _) }
         .into()
 }
 #[doc = " CUDA `cuPointerSetAttribute`: calls HIP's [`hipPointerSetAttribute`](hip_sys::hipPointerSetAttribute)."]
@@ -17758,7 +17773,7 @@ pub unsafe fn cuStreamGetCaptureInfo(
 }
 #[doc = " CUDA `cuStreamGetCaptureInfo_v2`: calls HIP's [`hipStreamGetCaptureInfo_v2`](hip_sys::hipStreamGetCaptureInfo_v2)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `captureStatus_out`, `dependencies_out`."]
+#[doc = " Signature note; HIP's type for `dependencies_out`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -17766,7 +17781,7 @@ pub unsafe fn cuStreamGetCaptureInfo(
 #[inline]
 pub unsafe fn cuStreamGetCaptureInfo_v2(
     hStream: crate::driver::CUstream,
-    captureStatus_out: *mut ::hip_sys::hipStreamCaptureStatus,
+    captureStatus_out: *mut crate::driver::CUstreamCaptureStatus,
     id_out: *mut crate::driver::cuuint64_t,
     graph_out: *mut crate::driver::CUgraph,
     dependencies_out: *mut *const ::hip_sys::hipGraphNode_t,
@@ -17775,7 +17790,7 @@ pub unsafe fn cuStreamGetCaptureInfo_v2(
     unsafe {
         ::hip_sys::hipStreamGetCaptureInfo_v2(
             hStream,
-            captureStatus_out,
+            captureStatus_out as _,
             id_out,
             graph_out,
             dependencies_out,
@@ -17814,7 +17829,7 @@ pub unsafe fn cuStreamGetPriority(
 }
 #[doc = " CUDA `cuStreamIsCapturing`: calls HIP's [`hipStreamIsCapturing`](hip_sys::hipStreamIsCapturing)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `captureStatus`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -17822,9 +17837,9 @@ pub unsafe fn cuStreamGetPriority(
 #[inline]
 pub unsafe fn cuStreamIsCapturing(
     hStream: crate::driver::CUstream,
-    captureStatus: *mut ::hip_sys::hipStreamCaptureStatus,
+    captureStatus: *mut crate::driver::CUstreamCaptureStatus,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipStreamIsCapturing(hStream, captureStatus) }.into()
+    unsafe { ::hip_sys::hipStreamIsCapturing(hStream, captureStatus as _) }.into()
 }
 #[doc = " CUDA `cuStreamQuery`: calls HIP's [`hipStreamQuery`](hip_sys::hipStreamQuery)."]
 #[doc = ""]
@@ -18185,18 +18200,18 @@ pub unsafe fn cuTexRefGetFlags(
 }
 #[doc = " CUDA `cuTexRefGetFormat`: calls HIP's [`hipTexRefGetFormat`](hip_sys::hipTexRefGetFormat)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pFormat`, `hTexRef`."]
+#[doc = " Signature note; HIP's type for `hTexRef`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuTexRefGetFormat(
-    pFormat: *mut ::hip_sys::hipArray_Format,
+    pFormat: *mut crate::driver::CUarray_format,
     pNumChannels: *mut ::std::os::raw::c_int,
     hTexRef: *const ::hip_sys::textureReference,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipTexRefGetFormat(pFormat, pNumChannels, hTexRef) }.into()
+    unsafe { ::hip_sys::hipTexRefGetFormat(pFormat as _, pNumChannels, hTexRef) }.into()
 }
 #[doc = " CUDA `cuTexRefGetMaxAnisotropy`: calls HIP's [`hipTexRefGetMaxAnisotropy`](hip_sys::hipTexRefGetMaxAnisotropy)."]
 #[doc = ""]
@@ -18516,16 +18531,16 @@ pub unsafe fn cuTexRefSetMipmappedArray(
 }
 #[doc = " CUDA `cuThreadExchangeStreamCaptureMode`: calls HIP's [`hipThreadExchangeStreamCaptureMode`](hip_sys::hipThreadExchangeStreamCaptureMode)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `mode`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuThreadExchangeStreamCaptureMode(
-    mode: *mut ::hip_sys::hipStreamCaptureMode,
+    mode: *mut crate::driver::CUstreamCaptureMode,
 ) -> crate::driver::CUresult {
-    unsafe { ::hip_sys::hipThreadExchangeStreamCaptureMode(mode) }.into()
+    unsafe { ::hip_sys::hipThreadExchangeStreamCaptureMode(mode as _) }.into()
 }
 #[doc = " CUDA `cuUserObjectCreate`: calls HIP's [`hipUserObjectCreate`](hip_sys::hipUserObjectCreate)."]
 #[doc = ""]

@@ -150,6 +150,12 @@ pub type cudaTextureObject_t = u64;
 pub type cudaUUID_t = ::hip_sys::hipUUID;
 #[doc = " CUDA `cudaUserObject_t`: HIP's `hipUserObject_t`."]
 pub type cudaUserObject_t = ::hip_sys::hipUserObject_t;
+#[doc = " CUDA `dim3`: HIP's `dim3`."]
+pub type dim3 = ::hip_sys::dim3;
+#[doc = " CUDA `double2`: HIP's `double2`."]
+pub type double2 = ::hip_sys::double2;
+#[doc = " CUDA `float2`: HIP's `float2`."]
+pub type float2 = ::hip_sys::float2;
 #[doc = " CUDA `cudaError`, with HIP's values: a value equals the CUDA-named constant of the same meaning. Same layout as HIP's [`hipError_t`](hip_sys::hipError_t); converts with `From` both ways."]
 #[repr(transparent)]
 #[must_use]
@@ -11583,16 +11589,16 @@ pub unsafe fn cudaDeviceGetByPCIBusId(
 }
 #[doc = " CUDA `cudaDeviceGetCacheConfig`: calls HIP's [`hipDeviceGetCacheConfig`](hip_sys::hipDeviceGetCacheConfig)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pCacheConfig`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cudaDeviceGetCacheConfig(
-    pCacheConfig: *mut ::hip_sys::hipFuncCache_t,
+    pCacheConfig: *mut crate::runtime::cudaFuncCache,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipDeviceGetCacheConfig(pCacheConfig) }.into()
+    unsafe { ::hip_sys::hipDeviceGetCacheConfig(pCacheConfig as _) }.into()
 }
 #[doc = " CUDA `cudaDeviceGetDefaultMemPool`: calls HIP's [`hipDeviceGetDefaultMemPool`](hip_sys::hipDeviceGetDefaultMemPool)."]
 #[doc = ""]
@@ -11684,16 +11690,16 @@ pub unsafe fn cudaDeviceGetPCIBusId(
 }
 #[doc = " CUDA `cudaDeviceGetSharedMemConfig`: calls HIP's [`hipDeviceGetSharedMemConfig`](hip_sys::hipDeviceGetSharedMemConfig)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pConfig`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cudaDeviceGetSharedMemConfig(
-    pConfig: *mut ::hip_sys::hipSharedMemConfig,
+    pConfig: *mut crate::runtime::cudaSharedMemConfig,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipDeviceGetSharedMemConfig(pConfig) }.into()
+    unsafe { ::hip_sys::hipDeviceGetSharedMemConfig(pConfig as _) }.into()
 }
 #[doc = " CUDA `cudaDeviceGetStreamPriorityRange`: calls HIP's [`hipDeviceGetStreamPriorityRange`](hip_sys::hipDeviceGetStreamPriorityRange)."]
 #[doc = ""]
@@ -13661,7 +13667,7 @@ pub unsafe fn cudaGraphNodeGetEnabled(
 }
 #[doc = " CUDA `cudaGraphNodeGetType`: calls HIP's [`hipGraphNodeGetType`](hip_sys::hipGraphNodeGetType)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pType`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -13669,9 +13675,9 @@ pub unsafe fn cudaGraphNodeGetEnabled(
 #[inline]
 pub unsafe fn cudaGraphNodeGetType(
     node: crate::runtime::cudaGraphNode_t,
-    pType: *mut ::hip_sys::hipGraphNodeType,
+    pType: *mut crate::runtime::cudaGraphNodeType,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipGraphNodeGetType(node, pType) }.into()
+    unsafe { ::hip_sys::hipGraphNodeGetType(node, pType as _) }.into()
 }
 #[doc = " CUDA `cudaGraphNodeSetEnabled`: calls HIP's [`hipGraphNodeSetEnabled`](hip_sys::hipGraphNodeSetEnabled)."]
 #[doc = ""]
@@ -14021,7 +14027,7 @@ pub unsafe fn cudaLaunch(func: *const ::std::os::raw::c_void) -> crate::runtime:
 }
 #[doc = " CUDA `cudaLaunchCooperativeKernel`: calls HIP's [`hipLaunchCooperativeKernel`](hip_sys::hipLaunchCooperativeKernel)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `gridDim`, `blockDim`, `sharedMem`."]
+#[doc = " Signature note; HIP's type for `sharedMem`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14029,8 +14035,8 @@ pub unsafe fn cudaLaunch(func: *const ::std::os::raw::c_void) -> crate::runtime:
 #[inline]
 pub unsafe fn cudaLaunchCooperativeKernel(
     func: *const ::std::os::raw::c_void,
-    gridDim: ::hip_sys::dim3,
-    blockDim: ::hip_sys::dim3,
+    gridDim: crate::runtime::dim3,
+    blockDim: crate::runtime::dim3,
     args: *mut *mut ::std::os::raw::c_void,
     sharedMem: ::std::os::raw::c_uint,
     stream: crate::runtime::cudaStream_t,
@@ -14075,7 +14081,7 @@ pub unsafe fn cudaLaunchHostFunc(
 }
 #[doc = " CUDA `cudaLaunchKernel`: calls HIP's [`hipLaunchKernel`](hip_sys::hipLaunchKernel)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `gridDim`, `blockDim`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14083,8 +14089,8 @@ pub unsafe fn cudaLaunchHostFunc(
 #[inline]
 pub unsafe fn cudaLaunchKernel(
     func: *const ::std::os::raw::c_void,
-    gridDim: ::hip_sys::dim3,
-    blockDim: ::hip_sys::dim3,
+    gridDim: crate::runtime::dim3,
+    blockDim: crate::runtime::dim3,
     args: *mut *mut ::std::os::raw::c_void,
     sharedMem: usize,
     stream: crate::runtime::cudaStream_t,
@@ -14183,9 +14189,9 @@ pub unsafe fn cudaMallocFromPoolAsync(
 ) -> crate::runtime::cudaError_t {
     unsafe { ::hip_sys::hipMallocFromPoolAsync(ptr, size, memPool, stream) }.into()
 }
-#[doc = " CUDA `cudaMallocHost`: calls HIP's [`hipHostMalloc`](hip_sys::hipHostMalloc)."]
+#[doc = " CUDA `cudaMallocHost`: calls HIP's [`hipMallocHost`](hip_sys::hipMallocHost)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14194,9 +14200,8 @@ pub unsafe fn cudaMallocFromPoolAsync(
 pub unsafe fn cudaMallocHost(
     ptr: *mut *mut ::std::os::raw::c_void,
     size: usize,
-    flags: ::std::os::raw::c_uint,
-) -> crate::runtime::cudaError {
-    unsafe { ::hip_sys::hipHostMalloc(ptr, size, flags) }.into()
+) -> crate::runtime::cudaError_t {
+    unsafe { ::hip_sys::hipMallocHost(ptr, size) }.into()
 }
 #[doc = " CUDA `cudaMallocManaged`: calls HIP's [`hipMallocManaged`](hip_sys::hipMallocManaged)."]
 #[doc = ""]
@@ -14341,18 +14346,18 @@ pub unsafe fn cudaMemPoolExportToShareableHandle(
 }
 #[doc = " CUDA `cudaMemPoolGetAccess`: calls HIP's [`hipMemPoolGetAccess`](hip_sys::hipMemPoolGetAccess)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `flags`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cudaMemPoolGetAccess(
-    flags: *mut ::hip_sys::hipMemAccessFlags,
+    flags: *mut crate::runtime::cudaMemAccessFlags,
     memPool: crate::runtime::cudaMemPool_t,
     location: *mut crate::runtime::cudaMemLocation,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipMemPoolGetAccess(flags, memPool, location) }.into()
+    unsafe { ::hip_sys::hipMemPoolGetAccess(flags as _, memPool, location) }.into()
 }
 #[doc = " CUDA `cudaMemPoolGetAttribute`: calls HIP's [`hipMemPoolGetAttribute`](hip_sys::hipMemPoolGetAttribute)."]
 #[doc = ""]
@@ -14488,7 +14493,7 @@ pub unsafe fn cudaMemRangeGetAttribute(
 }
 #[doc = " CUDA `cudaMemRangeGetAttributes`: calls HIP's [`hipMemRangeGetAttributes`](hip_sys::hipMemRangeGetAttributes)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `attributes`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -14497,7 +14502,7 @@ pub unsafe fn cudaMemRangeGetAttribute(
 pub unsafe fn cudaMemRangeGetAttributes(
     data: *mut *mut ::std::os::raw::c_void,
     dataSizes: *mut usize,
-    attributes: *mut ::hip_sys::hipMemRangeAttribute,
+    attributes: *mut crate::runtime::cudaMemRangeAttribute,
     numAttributes: usize,
     devPtr: *const ::std::os::raw::c_void,
     count: usize,
@@ -14506,7 +14511,7 @@ pub unsafe fn cudaMemRangeGetAttributes(
         ::hip_sys::hipMemRangeGetAttributes(
             data,
             dataSizes,
-            attributes,
+            attributes as _,
             numAttributes,
             devPtr,
             count,
@@ -15416,7 +15421,7 @@ pub unsafe fn cudaStreamGetPriority(
 }
 #[doc = " CUDA `cudaStreamIsCapturing`: calls HIP's [`hipStreamIsCapturing`](hip_sys::hipStreamIsCapturing)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pCaptureStatus`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
@@ -15424,9 +15429,9 @@ pub unsafe fn cudaStreamGetPriority(
 #[inline]
 pub unsafe fn cudaStreamIsCapturing(
     stream: crate::runtime::cudaStream_t,
-    pCaptureStatus: *mut ::hip_sys::hipStreamCaptureStatus,
+    pCaptureStatus: *mut crate::runtime::cudaStreamCaptureStatus,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipStreamIsCapturing(stream, pCaptureStatus) }.into()
+    unsafe { ::hip_sys::hipStreamIsCapturing(stream, pCaptureStatus as _) }.into()
 }
 #[doc = " CUDA `cudaStreamQuery`: calls HIP's [`hipStreamQuery`](hip_sys::hipStreamQuery)."]
 #[doc = ""]
@@ -15488,16 +15493,16 @@ pub unsafe fn cudaStreamWaitEvent(
 }
 #[doc = " CUDA `cudaThreadExchangeStreamCaptureMode`: calls HIP's [`hipThreadExchangeStreamCaptureMode`](hip_sys::hipThreadExchangeStreamCaptureMode)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `mode`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cudaThreadExchangeStreamCaptureMode(
-    mode: *mut ::hip_sys::hipStreamCaptureMode,
+    mode: *mut crate::runtime::cudaStreamCaptureMode,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipThreadExchangeStreamCaptureMode(mode) }.into()
+    unsafe { ::hip_sys::hipThreadExchangeStreamCaptureMode(mode as _) }.into()
 }
 #[doc = " CUDA `cudaThreadExit`: calls HIP's [`hipDeviceReset`](hip_sys::hipDeviceReset)."]
 #[doc = ""]
@@ -15512,16 +15517,16 @@ pub unsafe fn cudaThreadExit() -> crate::runtime::cudaError_t {
 }
 #[doc = " CUDA `cudaThreadGetCacheConfig`: calls HIP's [`hipDeviceGetCacheConfig`](hip_sys::hipDeviceGetCacheConfig)."]
 #[doc = ""]
-#[doc = " Signature note; HIP's type for `pCacheConfig`."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cudaThreadGetCacheConfig(
-    pCacheConfig: *mut ::hip_sys::hipFuncCache_t,
+    pCacheConfig: *mut crate::runtime::cudaFuncCache,
 ) -> crate::runtime::cudaError_t {
-    unsafe { ::hip_sys::hipDeviceGetCacheConfig(pCacheConfig) }.into()
+    unsafe { ::hip_sys::hipDeviceGetCacheConfig(pCacheConfig as _) }.into()
 }
 #[doc = " CUDA `cudaThreadSetCacheConfig`: calls HIP's [`hipDeviceSetCacheConfig`](hip_sys::hipDeviceSetCacheConfig)."]
 #[doc = ""]
