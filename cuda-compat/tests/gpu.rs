@@ -1,0 +1,82 @@
+//! Tier 3: CUDA names on a real GPU (`HIP_PLATFORM=nvidia` on an NVIDIA
+//! GPU, or an AMD GPU). Run with `--ignored`. The whole `cuda_swap` flow
+//! (nvrtc, driver launch, cuBLAS) is the `cuda-swap` crate's GPU test.
+
+use cuda_compat::runtime::*;
+use std::ffi::{c_void, CStr};
+use std::ptr;
+
+#[test]
+#[ignore = "needs a GPU"]
+fn impossible_malloc_is_cuda_error_memory_allocation() {
+    println!("{}", cuda_compat::backend_summary());
+    let mut p: *mut c_void = ptr::null_mut();
+    // SAFETY: `p` is a valid place for the pointer.
+    let e = unsafe { cudaMalloc(&mut p, usize::MAX / 2) };
+    assert_eq!(e, cudaErrorMemoryAllocation);
+    assert_eq!(e, cudaError_t::cudaErrorMemoryAllocation);
+    assert!(p.is_null());
+    // SAFETY: no arguments; clears the sticky error.
+    let last = unsafe { cudaGetLastError() };
+    assert!(
+        last == cudaErrorMemoryAllocation || last == cudaSuccess,
+        "{last:?}"
+    );
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn device_query_and_memcpy_round_trip_of_random_bytes() {
+    let mut count = 0;
+    // SAFETY: `count` is a valid int to write to.
+    assert_eq!(unsafe { cudaGetDeviceCount(&mut count) }, cudaSuccess);
+    assert!(count >= 1);
+    // SAFETY: plain data, all-zero is valid.
+    let mut prop: cudaDeviceProp = unsafe { std::mem::zeroed() };
+    // SAFETY: `prop` is a valid struct to fill; device 0 exists.
+    assert_eq!(
+        unsafe { cudaGetDeviceProperties(&mut prop, 0) },
+        cudaSuccess
+    );
+    // SAFETY: NUL-terminated inside the array.
+    let name = unsafe { CStr::from_ptr(prop.name.as_ptr()) }.to_string_lossy();
+    println!("device 0: {name}, cc {}.{}", prop.major, prop.minor);
+    assert!(!name.is_empty());
+    assert!(prop.totalGlobalMem > 1 << 30);
+
+    // Fresh random bytes (time-seeded xorshift; never all zero).
+    let mut s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    let host: Vec<u8> = (0..(1 << 20) + 3)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 24) as u8
+        })
+        .collect();
+    assert!(host.iter().any(|&b| b != 0));
+    let mut d: *mut c_void = ptr::null_mut();
+    // SAFETY: `d` is a valid place for the pointer.
+    assert_eq!(unsafe { cudaMalloc(&mut d, host.len()) }, cudaSuccess);
+    // SAFETY: `d` has `host.len()` bytes.
+    let e = unsafe { cudaMemcpy(d, host.as_ptr().cast(), host.len(), cudaMemcpyHostToDevice) };
+    assert_eq!(e, cudaSuccess);
+    let mut back = vec![0u8; host.len()];
+    // SAFETY: `back` has room for `host.len()` bytes.
+    let e = unsafe {
+        cudaMemcpy(
+            back.as_mut_ptr().cast(),
+            d,
+            back.len(),
+            cudaMemcpyDeviceToHost,
+        )
+    };
+    assert_eq!(e, cudaSuccess);
+    assert!(back == host, "round trip changed the bytes");
+    // SAFETY: allocated above, not used afterwards.
+    assert_eq!(unsafe { cudaFree(d) }, cudaSuccess);
+}
