@@ -34,10 +34,8 @@ fn device_query_and_memcpy_round_trip_of_random_bytes() {
     // SAFETY: plain data, all-zero is valid.
     let mut prop: cudaDeviceProp = unsafe { std::mem::zeroed() };
     // SAFETY: `prop` is a valid struct to fill; device 0 exists.
-    assert_eq!(
-        unsafe { cudaGetDeviceProperties(&mut prop, 0) },
-        cudaSuccess
-    );
+    let e = unsafe { cudaGetDeviceProperties(&mut prop, 0) };
+    assert_eq!(e, cudaSuccess);
     // SAFETY: NUL-terminated inside the array.
     let name = unsafe { CStr::from_ptr(prop.name.as_ptr()) }.to_string_lossy();
     println!("device 0: {name}, cc {}.{}", prop.major, prop.minor);
