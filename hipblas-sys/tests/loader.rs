@@ -10,7 +10,7 @@ use hipblas_sys::*;
 #[test]
 fn loads_or_reports_what_it_tried() {
     let runtime = hip_sys::loader::runtime();
-    match hipblas_sys::loader::hipblas() {
+    match loader::hipblas() {
         Ok(lib) => {
             println!(
                 "hipBLAS loaded: {:?} {:?}, {} of {} functions, Ex ABI {:?}",
@@ -25,8 +25,8 @@ fn loads_or_reports_what_it_tried() {
             if lib.platform == Platform::Nvidia {
                 // Every adapter whose cuBLAS symbol exists, plus
                 // hipblasGetMathMode and hipblasStatusToString.
-                assert!(lib.available_count() <= hipblas_sys::NVIDIA_ADAPTERS.len() + 2);
-                assert!(lib.available_count() >= hipblas_sys::NVIDIA_ADAPTERS.len() * 9 / 10);
+                assert!(lib.available_count() <= NVIDIA_ADAPTERS.len() + 2);
+                assert!(lib.available_count() >= NVIDIA_ADAPTERS.len() * 9 / 10);
                 assert!(lib.is_available("hipblasGemmEx") && lib.is_available("hipblasGemmEx_v2"));
             }
         }
@@ -76,6 +76,6 @@ fn bindings_cover_the_header() {
     // The v1 and v2 datatypes are distinct types with their own values.
     assert_eq!(hipblasDatatype_t::HIPBLAS_R_16F.0, 150);
     assert_eq!(hipDataType::HIP_R_16F.0, 2);
-    assert_eq!(std::mem::size_of::<hipComplex>(), 8);
-    assert_eq!(std::mem::size_of::<hipDoubleComplex>(), 16);
+    assert_eq!(size_of::<hipComplex>(), 8);
+    assert_eq!(size_of::<hipDoubleComplex>(), 16);
 }

@@ -10,6 +10,12 @@ use hipblas_sys::{loader, *};
 use std::fmt;
 use std::sync::Mutex;
 
+/// A host scalar passed by pointer, aligned to 16 bytes: cuBLAS reads
+/// `cuDoubleComplex` (declared 16-byte aligned) with aligned loads, so a
+/// `c64` at an 8-byte boundary would fault.
+#[repr(C, align(16))]
+struct Aligned<T>(T);
+
 static DROP_ERRORS: Mutex<Vec<Error>> = Mutex::new(Vec::new());
 
 /// Errors seen while dropping handles (`hipblasDestroy`), oldest first;
@@ -201,12 +207,12 @@ impl Blas {
                 shape.m as i32,
                 shape.n as i32,
                 shape.k as i32,
-                &alpha,
+                &Aligned(alpha).0,
                 a.device_ptr(),
                 shape.lda as i32,
                 b.device_ptr(),
                 shape.ldb as i32,
-                &beta,
+                &Aligned(beta).0,
                 c.device_ptr_mut(),
                 shape.ldc as i32,
             )
@@ -301,14 +307,14 @@ impl Blas {
                 shape.m as i32,
                 shape.n as i32,
                 shape.k as i32,
-                &alpha,
+                &Aligned(alpha).0,
                 a.device_ptr(),
                 shape.lda as i32,
                 stride_a as i64,
                 b.device_ptr(),
                 shape.ldb as i32,
                 stride_b as i64,
-                &beta,
+                &Aligned(beta).0,
                 c.device_ptr_mut(),
                 shape.ldc as i32,
                 stride_c as i64,
@@ -394,12 +400,12 @@ impl Blas {
                 shape.m as i32,
                 shape.n as i32,
                 shape.k as i32,
-                &alpha,
+                &Aligned(alpha).0,
                 ad.as_device_ptr().cast(),
                 shape.lda as i32,
                 bd.as_device_ptr().cast(),
                 shape.ldb as i32,
-                &beta,
+                &Aligned(beta).0,
                 cd.as_device_ptr().cast(),
                 shape.ldc as i32,
                 batch as i32,
@@ -681,7 +687,7 @@ impl Blas {
             T::axpy(
                 self.raw,
                 ni,
-                &alpha,
+                &Aligned(alpha).0,
                 x.device_ptr(),
                 incx as i32,
                 y.device_ptr_mut(),
@@ -704,7 +710,7 @@ impl Blas {
         self.vec_arg("x", "incx", x, n, incx)?;
         self.vec_arg("y", "incy", y, n, incy)?;
         self.prepare()?;
-        let mut r = T::default();
+        let mut r = Aligned(T::default());
         // SAFETY: x and y span n elements; the result goes to host memory
         // (host pointer mode, the default), written before the call returns.
         check("hipblas<T>dot", unsafe {
@@ -715,10 +721,10 @@ impl Blas {
                 incx as i32,
                 y.device_ptr(),
                 incy as i32,
-                &mut r,
+                &mut r.0,
             )
         })?;
-        Ok(r)
+        Ok(r.0)
     }
 
     /// The Euclidean norm of `x` (`hipblas<T>nrm2`). Waits for the result.
@@ -731,12 +737,12 @@ impl Blas {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
         self.prepare()?;
-        let mut r = T::Real::default();
+        let mut r = Aligned(T::Real::default());
         // SAFETY: x spans n elements; host result.
         check("hipblas<T>nrm2", unsafe {
-            T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+            T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
         })?;
-        Ok(r)
+        Ok(r.0)
     }
 
     /// The sum of magnitudes `sum |re| + |im|` (`hipblas<T>asum`). Waits
@@ -750,12 +756,12 @@ impl Blas {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
         self.prepare()?;
-        let mut r = T::Real::default();
+        let mut r = Aligned(T::Real::default());
         // SAFETY: x spans n elements; host result.
         check("hipblas<T>asum", unsafe {
-            T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+            T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
         })?;
-        Ok(r)
+        Ok(r.0)
     }
 
     /// `x = alpha x` (`hipblas<T>scal`).
@@ -771,7 +777,13 @@ impl Blas {
         self.prepare()?;
         // SAFETY: x spans n elements.
         check("hipblas<T>scal", unsafe {
-            T::scal(self.raw, ni, &alpha, x.device_ptr_mut(), incx as i32)
+            T::scal(
+                self.raw,
+                ni,
+                &Aligned(alpha).0,
+                x.device_ptr_mut(),
+                incx as i32,
+            )
         })
     }
 
@@ -884,12 +896,12 @@ impl Blas {
                 trans.raw(),
                 mi,
                 ni,
-                &alpha,
+                &Aligned(alpha).0,
                 a.device_ptr(),
                 lda as i32,
                 x.device_ptr(),
                 incx as i32,
-                &beta,
+                &Aligned(beta).0,
                 y.device_ptr_mut(),
                 incy as i32,
             )
@@ -935,7 +947,7 @@ impl Blas {
                 diag.raw(),
                 mi,
                 ni,
-                &alpha,
+                &Aligned(alpha).0,
                 a.device_ptr(),
                 lda as i32,
                 b.device_ptr_mut(),
