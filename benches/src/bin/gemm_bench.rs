@@ -1,0 +1,248 @@
+//! GPU GEMM benchmark: TFLOP/s of hipBLAS SGEMM, DGEMM, HGEMM, and GemmEx
+//! with f16 and bf16 inputs (f32 accumulation), at n = 1024, 2048, 4096,
+//! 8192 and two LLM shapes (4096x11008x4096, 4096x4096x14336), against
+//! torch.matmul measured in the same run.
+//!
+//! ```text
+//! python3 benches/torch_gemm.py > torch.json     # the baseline, same shapes
+//! HIP_PLATFORM=nvidia gemm_bench torch.json      # prints the table
+//! ```
+//!
+//! Each case: 5 warm-up calls, then the median of 20 calls each timed with
+//! a pair of HIP events on the handle's stream; inputs random in [-1, 1).
+//! Like with like: the handle uses the default math mode (no TF32 for f32,
+//! as torch's default `allow_tf32 = False`), cuBLAS's default workspace, and
+//! the torch baseline runs the same dtypes (f32, f64, f16, f16, bf16 with
+//! fp32 accumulation in cuBLAS; torch's f16 matmul is the GemmEx f16 row,
+//! the HGEMM row is hipBLAS's f16-accumulating routine).
+
+use half::{bf16, f16};
+use hip::{Device, DeviceBuffer, Event, Stream};
+use hipblas::{Blas, Compute, GemmShape, Op};
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+const WARMUP: usize = 5;
+const REPEATS: usize = 20;
+
+const SHAPES: [(usize, usize, usize); 6] = [
+    (1024, 1024, 1024),
+    (2048, 2048, 2048),
+    (4096, 4096, 4096),
+    (8192, 8192, 8192),
+    (4096, 11008, 4096),
+    (4096, 4096, 14336),
+];
+
+/// (row name, torch dtype it is compared with)
+const KINDS: [(&str, &str); 5] = [
+    ("SGEMM f32", "float32"),
+    ("DGEMM f64", "float64"),
+    ("HGEMM f16", "float16"),
+    ("GemmEx f16 (f32 acc)", "float16"),
+    ("GemmEx bf16 (f32 acc)", "bfloat16"),
+];
+
+fn main() -> ExitCode {
+    let torch = std::env::args().nth(1).map(|p| read_torch(&p));
+    match run(torch.as_ref()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gemm_bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// torch TFLOP/s by (dtype, m, n, k).
+type Baseline = HashMap<(String, usize, usize, usize), f64>;
+
+/// torch_gemm.py's output: one line `dtype m n k tflops` per case.
+fn read_torch(path: &str) -> Baseline {
+    let mut out = HashMap::new();
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() == 5 {
+            if let (Ok(m), Ok(n), Ok(k), Ok(t)) =
+                (f[1].parse(), f[2].parse(), f[3].parse(), f[4].parse())
+            {
+                out.insert((f[0].to_owned(), m, n, k), t);
+            }
+        }
+    }
+    out
+}
+
+fn run(torch: Option<&Baseline>) -> Result<(), Box<dyn std::error::Error>> {
+    let dev = Device::get(0)?;
+    let stream = Stream::new(&dev)?;
+    let blas = Blas::new(&stream)?;
+    let lib = hipblas_sys::loader::hipblas().map_err(|e| e.to_string())?;
+    println!(
+        "device: {}; BLAS: {} {}; math mode {:?}; {WARMUP} warm-up + median of {REPEATS} timed calls",
+        dev.name()?,
+        lib.libraries[0].path.display(),
+        lib.version.map(|v| v.to_string()).unwrap_or_default(),
+        blas.math_mode()?
+    );
+    println!();
+    println!(
+        "| {:<22} | {:>22} | {:>12} | {:>14} | {:>11} |",
+        "routine", "m x n x k", "ours TFLOP/s", "torch TFLOP/s", "ours/torch"
+    );
+    println!(
+        "|{:-<24}|{:->24}|{:->14}|{:->16}|{:->13}|",
+        "", "", "", "", ""
+    );
+    let mut ratios = Vec::new();
+    for (kind, tdtype) in KINDS {
+        for &(m, n, k) in &SHAPES {
+            let shape = GemmShape::new(Op::N, Op::N, m, n, k);
+            let ms = match kind {
+                "SGEMM f32" => bench_gemm::<f32>(&dev, &stream, &blas, &shape, 1.0, 0.0)?,
+                "DGEMM f64" => bench_gemm::<f64>(&dev, &stream, &blas, &shape, 1.0, 0.0)?,
+                "HGEMM f16" => {
+                    bench_gemm::<f16>(&dev, &stream, &blas, &shape, f16::ONE, f16::ZERO)?
+                }
+                "GemmEx f16 (f32 acc)" => bench_ex::<f16>(&dev, &stream, &blas, &shape)?,
+                _ => bench_ex::<bf16>(&dev, &stream, &blas, &shape)?,
+            };
+            let ours = shape.flops() / (ms * 1e-3) / 1e12;
+            let theirs = torch.and_then(|t| t.get(&(tdtype.to_owned(), m, n, k)).copied());
+            let (t, r) = match theirs {
+                Some(t) => {
+                    let r = ours / t;
+                    if kind != "HGEMM f16" && m >= 2048 {
+                        ratios.push((kind, m, n, k, r));
+                    }
+                    (format!("{t:.1}"), format!("{r:.3}"))
+                }
+                None => ("-".into(), "-".into()),
+            };
+            println!(
+                "| {:<22} | {:>22} | {:>12.1} | {:>14} | {:>11} |",
+                kind,
+                format!("{m}x{n}x{k}"),
+                ours,
+                t,
+                r
+            );
+        }
+    }
+    if !ratios.is_empty() {
+        let worst = ratios.iter().map(|r| r.4).fold(f64::INFINITY, f64::min);
+        let below: Vec<_> = ratios.iter().filter(|r| r.4 < 0.97).collect();
+        println!(
+            "\nlike-for-like rows at n >= 2048: worst ratio {worst:.3}; {} of {} below 0.97 {:?}",
+            below.len(),
+            ratios.len(),
+            below
+        );
+    } else {
+        println!("\n(no torch baseline given: run benches/torch_gemm.py and pass its output file)");
+    }
+    Ok(())
+}
+
+fn fill<T: hip::DeviceRepr>(
+    dev: &Arc<Device>,
+    len: usize,
+    f: impl Fn(f64) -> T,
+) -> hip::Result<DeviceBuffer<T>> {
+    // A cheap deterministic pseudo-random fill in [-1, 1).
+    let mut s = 0x9E37_79B9_7F4A_7C15u64 ^ len as u64;
+    let v: Vec<T> = (0..len)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            f((s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
+        })
+        .collect();
+    DeviceBuffer::from_slice(dev, &v)
+}
+
+fn median_ms(
+    stream: &Stream,
+    mut f: impl FnMut() -> hipblas::Result<()>,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    for _ in 0..WARMUP {
+        f()?;
+    }
+    stream.synchronize()?;
+    let dev = stream.device();
+    let events: Vec<(Event, Event)> = (0..REPEATS)
+        .map(|_| {
+            Ok((
+                Event::with_timing(dev, true)?,
+                Event::with_timing(dev, true)?,
+            ))
+        })
+        .collect::<hip::Result<_>>()?;
+    for (start, end) in &events {
+        start.record(stream)?;
+        f()?;
+        end.record(stream)?;
+    }
+    stream.synchronize()?;
+    let mut times: Vec<f64> = events
+        .iter()
+        .map(|(s, e)| e.elapsed_ms_since(s).map(|t| t as f64))
+        .collect::<hip::Result<_>>()?;
+    times.sort_by(|a, b| a.total_cmp(b));
+    Ok((times[REPEATS / 2 - 1] + times[REPEATS / 2]) / 2.0)
+}
+
+fn bench_gemm<T: hipblas::Gemm + FromF64>(
+    dev: &Arc<Device>,
+    stream: &Stream,
+    blas: &Blas,
+    s: &GemmShape,
+    alpha: T,
+    beta: T,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    let a = fill(dev, s.m * s.k, T::from_f64)?;
+    let b = fill(dev, s.k * s.n, T::from_f64)?;
+    let mut c = DeviceBuffer::<T>::zeroed(dev, s.m * s.n)?;
+    median_ms(stream, || blas.gemm(s, alpha, &a, &b, beta, &mut c))
+}
+
+fn bench_ex<T: hipblas::Scalar + FromF64>(
+    dev: &Arc<Device>,
+    stream: &Stream,
+    blas: &Blas,
+    s: &GemmShape,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    let a = fill(dev, s.m * s.k, T::from_f64)?;
+    let b = fill(dev, s.k * s.n, T::from_f64)?;
+    let mut c = DeviceBuffer::<T>::zeroed(dev, s.m * s.n)?;
+    median_ms(stream, || {
+        blas.gemm_ex(s, 1.0, &a, &b, 0.0, &mut c, Compute::F32)
+    })
+}
+
+trait FromF64: hip::DeviceRepr + hip::ValidAsZeroBits {
+    fn from_f64(v: f64) -> Self;
+}
+impl FromF64 for f32 {
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+}
+impl FromF64 for f64 {
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+}
+impl FromF64 for f16 {
+    fn from_f64(v: f64) -> Self {
+        f16::from_f64(v)
+    }
+}
+impl FromF64 for bf16 {
+    fn from_f64(v: f64) -> Self {
+        bf16::from_f64(v)
+    }
+}
