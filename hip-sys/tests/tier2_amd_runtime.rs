@@ -92,10 +92,8 @@ fn function_missing_from_5_2_returns_an_error_and_the_process_goes_on() {
     // The process goes on and the runtime still answers.
     let mut count = -1;
     // SAFETY: `count` is a valid int to write to.
-    assert_eq!(
-        unsafe { hipGetDeviceCount(&mut count) },
-        hipError_t::hipErrorNoDevice
-    );
+    let status = unsafe { hipGetDeviceCount(&mut count) };
+    assert_eq!(status, hipError_t::hipErrorNoDevice);
     assert!(rt.is_available("hipGetDeviceCount"));
 }
 
@@ -139,10 +137,8 @@ fn compile(source: &str, options: &[&str]) -> (hiprtcResult, String, Vec<u8>) {
 
     let mut log_size = 0usize;
     // SAFETY: `prog` is live; `log_size` is writable.
-    assert_eq!(
-        unsafe { hiprtcGetProgramLogSize(prog, &mut log_size) },
-        hiprtcResult::HIPRTC_SUCCESS
-    );
+    let status = unsafe { hiprtcGetProgramLogSize(prog, &mut log_size) };
+    assert_eq!(status, hiprtcResult::HIPRTC_SUCCESS);
     let mut log = vec![0u8; log_size.max(1)];
     if log_size > 0 {
         // SAFETY: `log` has `log_size` bytes.
@@ -157,22 +153,16 @@ fn compile(source: &str, options: &[&str]) -> (hiprtcResult, String, Vec<u8>) {
     if compiled == hiprtcResult::HIPRTC_SUCCESS {
         let mut size = 0usize;
         // SAFETY: `prog` is live; `size` is writable.
-        assert_eq!(
-            unsafe { hiprtcGetCodeSize(prog, &mut size) },
-            hiprtcResult::HIPRTC_SUCCESS
-        );
+        let status = unsafe { hiprtcGetCodeSize(prog, &mut size) };
+        assert_eq!(status, hiprtcResult::HIPRTC_SUCCESS);
         code = vec![0u8; size];
         // SAFETY: `code` has `size` bytes.
-        assert_eq!(
-            unsafe { hiprtcGetCode(prog, code.as_mut_ptr().cast()) },
-            hiprtcResult::HIPRTC_SUCCESS
-        );
+        let status = unsafe { hiprtcGetCode(prog, code.as_mut_ptr().cast()) };
+        assert_eq!(status, hiprtcResult::HIPRTC_SUCCESS);
     }
     // SAFETY: `prog` is live and not used afterwards.
-    assert_eq!(
-        unsafe { hiprtcDestroyProgram(&mut prog) },
-        hiprtcResult::HIPRTC_SUCCESS
-    );
+    let status = unsafe { hiprtcDestroyProgram(&mut prog) };
+    assert_eq!(status, hiprtcResult::HIPRTC_SUCCESS);
     (compiled, log, code)
 }
 
