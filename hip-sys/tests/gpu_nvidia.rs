@@ -812,3 +812,513 @@ fn host_functions_run_in_stream_order() {
     assert_eq!(flag.load(std::sync::atomic::Ordering::SeqCst), 5);
     ok!(hipStreamDestroy(stream));
 }
+
+const EXTRA_SRC: &str = r#"
+#include <hip/hip_runtime.h>
+__device__ float scale_global;
+extern "C" __global__ void scale(float* x, int n) {
+    int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
+    if (i < n) x[i] *= scale_global;
+}
+template <typename T> __global__ void add_value(T* x, T v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += v;
+}
+extern "C" __global__ void warp_sum(const int* x, int* out) {
+    int v = x[hipThreadIdx_x];
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor(v, o);
+    if (hipThreadIdx_x == 0) *out = v;
+}
+"#;
+
+#[test]
+#[ignore = "needs a GPU"]
+fn module_globals_lowered_names_and_hip_shuffles() {
+    setup();
+    let src = CString::new(EXTRA_SRC).unwrap();
+    let mut prog: hiprtcProgram = null_mut();
+    rtc_ok!(hiprtcCreateProgram(
+        &mut prog,
+        src.as_ptr(),
+        c"extra.hip".as_ptr(),
+        0,
+        null_mut(),
+        null_mut()
+    ));
+    rtc_ok!(hiprtcAddNameExpression(prog, c"add_value<int>".as_ptr()));
+    rtc_ok!(hiprtcCompileProgram(prog, 0, null_mut()));
+    let mut lowered = std::ptr::null();
+    rtc_ok!(hiprtcGetLoweredName(
+        prog,
+        c"add_value<int>".as_ptr(),
+        &mut lowered
+    ));
+    // SAFETY: nvrtc returns a NUL-terminated name owned by the program.
+    let lowered = unsafe { CStr::from_ptr(lowered) }.to_owned();
+    assert!(lowered.to_str().unwrap().starts_with("_Z"), "{lowered:?}");
+    let mut size = 0;
+    rtc_ok!(hiprtcGetCodeSize(prog, &mut size));
+    let mut code = vec![0u8; size];
+    rtc_ok!(hiprtcGetCode(prog, code.as_mut_ptr().cast()));
+    rtc_ok!(hiprtcDestroyProgram(&mut prog));
+
+    // Load from a file this time.
+    let path = std::env::temp_dir().join(format!("hip-sys-gpu-{}.bin", std::process::id()));
+    std::fs::write(&path, &code).unwrap();
+    let cpath = CString::new(path.to_str().unwrap()).unwrap();
+    let mut module: hipModule_t = null_mut();
+    ok!(hipModuleLoad(&mut module, cpath.as_ptr()));
+    std::fs::remove_file(&path).unwrap();
+
+    // A global set from the host.
+    let mut rng = rand::thread_rng();
+    let factor: f32 = rng.gen_range(0.5..2.0);
+    let mut global: hipDeviceptr_t = null_mut();
+    let mut global_size = 0usize;
+    ok!(hipModuleGetGlobal(
+        &mut global,
+        &mut global_size,
+        module,
+        c"scale_global".as_ptr()
+    ));
+    assert_eq!(global_size, 4);
+    ok!(hipMemcpyHtoD(
+        global,
+        (&factor as *const f32) as *mut c_void,
+        4
+    ));
+    let n = 3000usize;
+    let x = random_f32(n);
+    let d = device_alloc(n * 4);
+    ok!(hipMemcpy(
+        d,
+        x.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let f = function(module, c"scale");
+    let mut grid = 0;
+    let mut block = 0;
+    ok!(hipModuleOccupancyMaxPotentialBlockSize(
+        &mut grid, &mut block, f, 0, 0
+    ));
+    assert!(block > 0 && block <= 1024 && grid > 0, "{grid} x {block}");
+    let mut max_threads = 0;
+    ok!(hipFuncGetAttribute(
+        &mut max_threads,
+        hipFunction_attribute::HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+        f
+    ));
+    assert!(max_threads >= block);
+    // SAFETY: all-zero is a valid attribute struct.
+    let mut attrs: hipFuncAttributes = unsafe { std::mem::zeroed() };
+    ok!(hipFuncGetAttributes(&mut attrs, f as *const c_void));
+    assert_eq!(attrs.maxThreadsPerBlock, max_threads);
+    let (mut pd, mut pn) = (d, n as i32);
+    let mut params: [*mut c_void; 2] = [
+        (&mut pd as *mut *mut c_void).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    let blocks = n.div_ceil(block as usize) as u32;
+    ok!(hipModuleLaunchKernel(
+        f,
+        blocks,
+        1,
+        1,
+        block as u32,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    let mut out = vec![0f32; n];
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        d,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    for i in 0..n {
+        // Exact: one multiplication on both sides.
+        assert_eq!(out[i], x[i] * factor, "scale [{i}]");
+    }
+    ok!(hipFree(d));
+
+    // The template instance, by its lowered name.
+    let add = function(module, &lowered);
+    let ints: Vec<i32> = (0..n).map(|_| rng.gen_range(-1000..1000)).collect();
+    let v: i32 = rng.gen_range(1..100);
+    let d = device_alloc(n * 4);
+    ok!(hipMemcpy(
+        d,
+        ints.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let (mut pd, mut pv, mut pn) = (d, v, n as i32);
+    let mut params: [*mut c_void; 3] = [
+        (&mut pd as *mut *mut c_void).cast(),
+        (&mut pv as *mut i32).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    ok!(hipModuleLaunchKernel(
+        add,
+        n.div_ceil(256) as u32,
+        1,
+        1,
+        256,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    let mut back = vec![0i32; n];
+    ok!(hipMemcpy(
+        back.as_mut_ptr().cast(),
+        d,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    for i in 0..n {
+        assert_eq!(back[i], ints[i] + v);
+    }
+
+    // HIP's warp shuffle spelling.
+    let lanes: Vec<i32> = (0..32).map(|_| rng.gen_range(-1000..1000)).collect();
+    ok!(hipMemcpy(
+        d,
+        lanes.as_ptr().cast(),
+        32 * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let sum_dev = device_alloc(4);
+    let (mut px, mut po) = (d, sum_dev);
+    let mut params: [*mut c_void; 2] = [
+        (&mut px as *mut *mut c_void).cast(),
+        (&mut po as *mut *mut c_void).cast(),
+    ];
+    let ws = function(module, c"warp_sum");
+    ok!(hipModuleLaunchKernel(
+        ws,
+        1,
+        1,
+        1,
+        32,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    let mut sum = 0i32;
+    ok!(hipMemcpy(
+        (&mut sum as *mut i32).cast(),
+        sum_dev,
+        4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert_eq!(sum, lanes.iter().sum::<i32>());
+    ok!(hipFree(d));
+    ok!(hipFree(sum_dev));
+    ok!(hipModuleUnload(module));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn graph_built_by_hand_with_kernel_and_memset_nodes() {
+    setup();
+    let module = compile(VADD);
+    let f = function(module, c"increment");
+    let n = 1000usize;
+    let x = device_alloc(n * 4);
+    let mut graph: hipGraph_t = null_mut();
+    ok!(hipGraphCreate(&mut graph, 0));
+    // memset x to 2.0f, then increment: 3.0 everywhere.
+    let memset = hipMemsetParams {
+        dst: x,
+        elementSize: 4,
+        height: 1,
+        pitch: 0,
+        value: 2.0f32.to_bits(),
+        width: n,
+    };
+    let mut set_node: hipGraphNode_t = null_mut();
+    ok!(hipGraphAddMemsetNode(
+        &mut set_node,
+        graph,
+        std::ptr::null(),
+        0,
+        &memset
+    ));
+    let (mut px, mut pn) = (x, n as i32);
+    let mut params: [*mut c_void; 2] = [
+        (&mut px as *mut *mut c_void).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    let kp = hipKernelNodeParams {
+        blockDim: dim3 { x: 128, y: 1, z: 1 },
+        extra: null_mut(),
+        func: f.cast(),
+        gridDim: dim3 {
+            x: n.div_ceil(128) as u32,
+            y: 1,
+            z: 1,
+        },
+        kernelParams: params.as_mut_ptr(),
+        sharedMemBytes: 0,
+    };
+    let mut kernel_node: hipGraphNode_t = null_mut();
+    ok!(hipGraphAddKernelNode(
+        &mut kernel_node,
+        graph,
+        &set_node,
+        1,
+        &kp
+    ));
+    // SAFETY: all-zero is a valid params struct.
+    let mut back: hipKernelNodeParams = unsafe { std::mem::zeroed() };
+    ok!(hipGraphKernelNodeGetParams(kernel_node, &mut back));
+    assert_eq!(
+        (back.gridDim.x, back.blockDim.x, back.func),
+        (kp.gridDim.x, 128, kp.func)
+    );
+    // SAFETY: all-zero is a valid params struct.
+    let mut mback: hipMemsetParams = unsafe { std::mem::zeroed() };
+    ok!(hipGraphMemsetNodeGetParams(set_node, &mut mback));
+    assert_eq!(
+        (mback.value, mback.width, mback.elementSize),
+        (memset.value, n, 4)
+    );
+    let mut count = 0usize;
+    ok!(hipGraphGetNodes(graph, null_mut(), &mut count));
+    assert_eq!(count, 2);
+    let mut exec: hipGraphExec_t = null_mut();
+    ok!(hipGraphInstantiateWithFlags(&mut exec, graph, 0));
+    ok!(hipGraphLaunch(exec, null_mut()));
+    ok!(hipStreamSynchronize(null_mut()));
+    let mut out = vec![0f32; n];
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        x,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert!(out.iter().all(|v| *v == 3.0), "{:?}", &out[..4]);
+    ok!(hipGraphExecDestroy(exec));
+    ok!(hipGraphDestroy(graph));
+    ok!(hipFree(x));
+    ok!(hipModuleUnload(module));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn created_pools_managed_memory_peers_and_queries() {
+    setup();
+    // A created pool.
+    // SAFETY: all-zero is a valid props struct.
+    let mut props: hipMemPoolProps = unsafe { std::mem::zeroed() };
+    props.allocType = hipMemAllocationType::hipMemAllocationTypePinned;
+    props.handleTypes = hipMemAllocationHandleType::hipMemHandleTypeNone;
+    props.location = hipMemLocation {
+        type_: hipMemLocationType::hipMemLocationTypeDevice,
+        id: 0,
+    };
+    let mut pool: hipMemPool_t = null_mut();
+    ok!(hipMemPoolCreate(&mut pool, &props));
+    let mut stream: hipStream_t = null_mut();
+    ok!(hipStreamCreate(&mut stream));
+    let data = random_bytes(12345);
+    let mut p = null_mut();
+    ok!(hipMallocFromPoolAsync(&mut p, data.len(), pool, stream));
+    ok!(hipMemcpyAsync(
+        p,
+        data.as_ptr().cast(),
+        data.len(),
+        hipMemcpyKind::hipMemcpyHostToDevice,
+        stream
+    ));
+    let mut back = vec![0u8; data.len()];
+    ok!(hipMemcpyAsync(
+        back.as_mut_ptr().cast(),
+        p,
+        data.len(),
+        hipMemcpyKind::hipMemcpyDeviceToHost,
+        stream
+    ));
+    ok!(hipFreeAsync(p, stream));
+    ok!(hipStreamSynchronize(stream));
+    assert_eq!(back, data);
+    ok!(hipMemPoolDestroy(pool));
+
+    // Managed memory, written by the host and the device.
+    let module = compile(VADD);
+    let f = function(module, c"increment");
+    let n = 777usize;
+    let init = random_f32(n);
+    let mut m = null_mut();
+    ok!(hipMallocManaged(&mut m, n * 4, hipMemAttachGlobal));
+    // SAFETY: managed memory is host-accessible while no kernel runs.
+    unsafe { std::ptr::copy_nonoverlapping(init.as_ptr(), m.cast::<f32>(), n) };
+    let (mut pm, mut pn) = (m, n as i32);
+    let mut params: [*mut c_void; 2] = [
+        (&mut pm as *mut *mut c_void).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    ok!(hipModuleLaunchKernel(
+        f,
+        n.div_ceil(128) as u32,
+        1,
+        1,
+        128,
+        1,
+        1,
+        0,
+        stream,
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    ok!(hipStreamSynchronize(stream));
+    // SAFETY: as above, after the kernel finished.
+    let got = unsafe { std::slice::from_raw_parts(m.cast::<f32>(), n) };
+    for i in 0..n {
+        assert_eq!(got[i], init[i] + 1.0);
+    }
+    let mut mem_type = 0u32;
+    ok!(hipPointerGetAttribute(
+        (&mut mem_type as *mut u32).cast(),
+        hipPointer_attribute::HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        m
+    ));
+    assert_eq!(mem_type, hipMemoryType::hipMemoryTypeManaged.0);
+    // SAFETY: all-zero is a valid attribute struct.
+    let mut attr: hipPointerAttribute_t = unsafe { std::mem::zeroed() };
+    ok!(hipPointerGetAttributes(&mut attr, m));
+    assert_eq!(
+        (attr.type_, attr.isManaged),
+        (hipMemoryType::hipMemoryTypeManaged, 1)
+    );
+    ok!(hipFree(m));
+
+    // Peer copies within one device, and the peer query.
+    let mut can = -1;
+    ok!(hipDeviceCanAccessPeer(&mut can, 0, 0));
+    assert_eq!(can, 0, "a device is not its own peer");
+    let a = device_alloc(data.len());
+    let b = device_alloc(data.len());
+    ok!(hipMemcpy(
+        a,
+        data.as_ptr().cast(),
+        data.len(),
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    ok!(hipMemcpyPeer(b, 0, a, 0, data.len()));
+    back.fill(0);
+    ok!(hipMemcpy(
+        back.as_mut_ptr().cast(),
+        b,
+        data.len(),
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert_eq!(back, data);
+
+    // Capture info, stream and device queries.
+    ok!(hipStreamBeginCapture(
+        stream,
+        hipStreamCaptureMode::hipStreamCaptureModeThreadLocal
+    ));
+    let mut status = hipStreamCaptureStatus::hipStreamCaptureStatusNone;
+    let mut id = 0u64;
+    ok!(hipStreamGetCaptureInfo(stream, &mut status, &mut id));
+    assert_eq!(status, hipStreamCaptureStatus::hipStreamCaptureStatusActive);
+    assert!(id > 0);
+    let mut g: hipGraph_t = null_mut();
+    ok!(hipStreamEndCapture(stream, &mut g));
+    ok!(hipGraphDestroy(g));
+    let mut dev = -1;
+    ok!(hipStreamGetDevice(stream, &mut dev));
+    assert_eq!(dev, 0);
+    let (mut lo, mut hi) = (0, 0);
+    ok!(hipDeviceGetStreamPriorityRange(&mut lo, &mut hi));
+    assert!(
+        hi <= lo,
+        "greatest priority is the smallest number: {lo} {hi}"
+    );
+    let mut stack = 0usize;
+    ok!(hipDeviceGetLimit(&mut stack, hipLimit_t::hipLimitStackSize));
+    assert!(stack > 0);
+    ok!(hipStreamQuery(stream));
+    ok!(hipStreamDestroy(stream));
+    ok!(hipFree(a));
+    ok!(hipFree(b));
+    ok!(hipModuleUnload(module));
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn device_reset_leaves_a_working_device() {
+    setup();
+    let d = device_alloc(1024);
+    ok!(hipFree(d));
+    ok!(hipDeviceReset());
+    // Driver-level calls (module load, launch) after the reset.
+    let module = compile(VADD);
+    let f = function(module, c"vadd");
+    let n = 512usize;
+    let (a, b) = (random_f32(n), random_f32(n));
+    let (da, db, dc) = (
+        device_alloc(n * 4),
+        device_alloc(n * 4),
+        device_alloc(n * 4),
+    );
+    ok!(hipMemcpy(
+        da,
+        a.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    ok!(hipMemcpy(
+        db,
+        b.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let (mut pa, mut pb, mut pc, mut pn) = (da, db, dc, n as i32);
+    let mut params: [*mut c_void; 4] = [
+        (&mut pa as *mut *mut c_void).cast(),
+        (&mut pb as *mut *mut c_void).cast(),
+        (&mut pc as *mut *mut c_void).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    ok!(hipModuleLaunchKernel(
+        f,
+        2,
+        1,
+        1,
+        256,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    let mut c = vec![0f32; n];
+    ok!(hipMemcpy(
+        c.as_mut_ptr().cast(),
+        dc,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    for i in 0..n {
+        assert_eq!(c[i], a[i] + b[i]);
+    }
+    for p in [da, db, dc] {
+        ok!(hipFree(p));
+    }
+    ok!(hipModuleUnload(module));
+}

@@ -148,6 +148,8 @@ unsafe extern "C" fn hipPointerGetAttributes(
 
 /// `HIP_POINTER_ATTRIBUTE_MEMORY_TYPE`, whose value needs translating.
 const POINTER_ATTRIBUTE_MEMORY_TYPE: u32 = 2;
+/// `HIP_POINTER_ATTRIBUTE_IS_MANAGED` (CUDA's value too).
+const POINTER_ATTRIBUTE_IS_MANAGED: u32 = 8;
 
 unsafe extern "C" fn hipPointerGetAttribute(
     data: *mut c_void,
@@ -168,10 +170,26 @@ unsafe extern "C" fn hipPointerGetAttribute(
     // buffer is sized for the attribute, as CUDA requires.
     let s = unsafe { f(data, attribute.0, ptr) };
     if s == 0 && attribute.0 == POINTER_ATTRIBUTE_MEMORY_TYPE && !data.is_null() {
+        // The driver says "device" for managed memory; HIP (and the CUDA
+        // runtime) say "managed".
+        let mut managed = 0 as c_int;
+        // SAFETY: `managed` is an int for POINTER_ATTRIBUTE_IS_MANAGED.
+        let is_managed = unsafe {
+            f(
+                (&mut managed as *mut c_int).cast(),
+                POINTER_ATTRIBUTE_IS_MANAGED,
+                ptr,
+            )
+        } == 0
+            && managed != 0;
         // SAFETY: for this attribute the driver wrote an unsigned int.
         unsafe {
             let t = data.cast::<u32>();
-            *t = driver_memory_type(*t).0;
+            *t = if is_managed {
+                hipMemoryType::hipMemoryTypeManaged.0
+            } else {
+                driver_memory_type(*t).0
+            };
         }
     }
     drv_status(s)

@@ -246,7 +246,34 @@ pub(crate) fn ensure_context() -> Result<(), hipError_t> {
     let mut ctx = std::ptr::null_mut();
     // SAFETY: `ctx` is a valid place for a context handle.
     if unsafe { get(&mut ctx) } == 0 && !ctx.is_null() {
-        return Ok(());
+        // A primary context reset by hipDeviceReset stays current but is
+        // inactive until the runtime initializes it again: ask the driver.
+        let mut device = 0;
+        let mut flags = 0u32;
+        let mut active = 1 as c_int;
+        let usable = match (
+            cuda_fn!(
+                DriverNoContext,
+                "cuCtxGetDevice",
+                unsafe extern "C" fn(*mut c_int) -> i32
+            ),
+            cuda_fn!(
+                DriverNoContext,
+                "cuDevicePrimaryCtxGetState",
+                unsafe extern "C" fn(c_int, *mut u32, *mut c_int) -> i32
+            ),
+        ) {
+            // SAFETY: each output is a valid int to write to.
+            (Some(get_device), Some(state)) => unsafe {
+                get_device(&mut device) == 0
+                    && state(device, &mut flags, &mut active) == 0
+                    && active != 0
+            },
+            _ => true,
+        };
+        if usable {
+            return Ok(());
+        }
     }
     let free = cuda_fn!(
         Runtime,
