@@ -60,14 +60,13 @@ impl DriverKernel {
     pub fn load(image: &[u8], name: &CStr) -> Result<DriverKernel, String> {
         // SAFETY: libcuda's initialisers are safe to run; it is the system's
         // CUDA driver.
-        let lib =
-            unsafe { Library::new("libcuda.so.1") }.map_err(|e| format!("libcuda.so.1: {e}"))?;
+        let lib = unsafe { Library::new("libcuda.so.1") };
+        let lib = lib.map_err(|e| format!("libcuda.so.1: {e}"))?;
         macro_rules! sym {
             ($name:literal, $ty:ty) => {{
                 // SAFETY: the symbol has this C signature in the CUDA driver API.
-                let s: libloading::Symbol<'_, $ty> =
-                    unsafe { lib.get($name) }.map_err(|e| format!("{e}"))?;
-                *s
+                let s = unsafe { lib.get::<$ty>($name) };
+                *s.map_err(|e| format!("{e}"))?
             }};
         }
         let init = sym!(b"cuInit", unsafe extern "C" fn(c_uint) -> CuResult);

@@ -63,17 +63,26 @@ pub fn call_overhead(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("stream_query");
     g.bench_function("safe", |b| b.iter(|| black_box(stream.query().unwrap())));
-    // SAFETY: a live stream.
     g.bench_function("raw", |b| {
-        b.iter(|| black_box(unsafe { sys::hipStreamQuery(black_box(raw_s)) }))
+        b.iter(|| {
+            // SAFETY: a live stream.
+            let st = unsafe { sys::hipStreamQuery(black_box(raw_s)) };
+            assert!(
+                st.is_success() || st == sys::hipError_t::hipErrorNotReady,
+                "{st}"
+            );
+        })
     });
     g.finish();
 
     let mut g = c.benchmark_group("event_record");
     g.bench_function("safe", |b| b.iter(|| event.record(&stream).unwrap()));
-    // SAFETY: a live event and stream of one device.
     g.bench_function("raw", |b| {
-        b.iter(|| black_box(unsafe { sys::hipEventRecord(black_box(raw_e), raw_s) }))
+        b.iter(|| {
+            // SAFETY: a live event and stream of one device.
+            let st = unsafe { sys::hipEventRecord(black_box(raw_e), raw_s) };
+            assert!(st.is_success(), "{st}");
+        })
     });
     g.finish();
     stream.synchronize().expect("sync");

@@ -389,11 +389,17 @@ impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
                 // for work on the device, so no kernel still uses it.
                 unsafe { result::free(self.ptr.cast()) }
             }),
-            // SAFETY: we own this stream-ordered allocation; the free is
-            // ordered after earlier work on the allocating stream.
-            Owner::Stream { stream, .. } => unsafe {
-                result::free_async(self.ptr.cast(), stream.raw())
-            },
+            Owner::Stream { stream, .. } => {
+                // The null stream is resolved through the current device.
+                let bound = if stream.raw().is_null() {
+                    self.device.bind()
+                } else {
+                    Ok(())
+                };
+                // SAFETY: we own this stream-ordered allocation; the free is
+                // ordered after earlier work on the allocating stream.
+                bound.and_then(|()| unsafe { result::free_async(self.ptr.cast(), stream.raw()) })
+            }
         };
         drop_errors::record_result(r);
     }
