@@ -68,7 +68,22 @@ impl Stream {
                 sys::hipStreamCaptureMode::hipStreamCaptureModeThreadLocal,
             )
         }?;
+        // Ends the capture even if `record` panics, so the stream stays usable.
+        struct EndOnUnwind<'s>(&'s Stream, bool);
+        impl Drop for EndOnUnwind<'_> {
+            fn drop(&mut self) {
+                if self.1 {
+                    // SAFETY: the stream is capturing; the partial graph is
+                    // destroyed at once.
+                    let r = unsafe { result::stream_end_capture(self.0.as_raw()) }
+                        .and_then(|g| unsafe { result::graph_destroy(g) });
+                    drop_errors::record_result(r);
+                }
+            }
+        }
+        let mut guard = EndOnUnwind(self, true);
         let recorded = record(self);
+        guard.1 = false;
         // SAFETY: the stream is capturing (begun above).
         let ended = unsafe { result::stream_end_capture(self.as_raw()) };
         let graph = ended.map(|raw| Graph {

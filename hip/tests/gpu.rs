@@ -598,6 +598,14 @@ fn graphs_capture_replay_and_update() {
         .unwrap_err();
         assert!(matches!(e, Error::CallbackPanicked { .. }));
         assert!(s.query().unwrap());
+        // A panicking closure also ends capture: the stream stays usable.
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: records nothing.
+            unsafe { s.capture(|_| panic!("inside capture")) }
+        }));
+        assert!(caught.is_err());
+        assert!(s.query().unwrap());
+        s.synchronize().unwrap();
     }
     let av = s.copy_to_vec(&a).unwrap();
     let bv = s.copy_to_vec(&b).unwrap();
