@@ -1322,3 +1322,144 @@ fn device_reset_leaves_a_working_device() {
     }
     ok!(hipModuleUnload(module));
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn ptx_linked_by_the_jit_linker_and_loaded_with_options() {
+    setup();
+    let src = CString::new(VADD).unwrap();
+    let mut prog: hiprtcProgram = null_mut();
+    rtc_ok!(hiprtcCreateProgram(
+        &mut prog,
+        src.as_ptr(),
+        c"ptx.hip".as_ptr(),
+        0,
+        null_mut(),
+        null_mut()
+    ));
+    // A virtual architecture: nvrtc makes PTX only, which hiprtcGetCode returns.
+    let mut opts = [
+        c"--gpu-architecture=compute_80".as_ptr(),
+        c"-DSCALE=1".as_ptr(),
+    ];
+    rtc_ok!(hiprtcCompileProgram(prog, 2, opts.as_mut_ptr()));
+    let mut size = 0;
+    rtc_ok!(hiprtcGetCodeSize(prog, &mut size));
+    let mut ptx = vec![0u8; size];
+    rtc_ok!(hiprtcGetCode(prog, ptx.as_mut_ptr().cast()));
+    rtc_ok!(hiprtcDestroyProgram(&mut prog));
+    assert!(
+        String::from_utf8_lossy(&ptx).contains(".entry vadd"),
+        "PTX expected"
+    );
+
+    // hipModuleLoadDataEx with an error log option.
+    let mut log = vec![0u8; 4096];
+    let mut jit_opts = [
+        hipJitOption::hipJitOptionErrorLogBuffer,
+        hipJitOption::hipJitOptionErrorLogBufferSizeBytes,
+    ];
+    let mut values: [*mut c_void; 2] = [log.as_mut_ptr().cast(), log.len() as *mut c_void];
+    let mut module: hipModule_t = null_mut();
+    ok!(hipModuleLoadDataEx(
+        &mut module,
+        ptx.as_ptr().cast(),
+        2,
+        jit_opts.as_mut_ptr(),
+        values.as_mut_ptr()
+    ));
+    let _ = function(module, c"vadd");
+    ok!(hipModuleUnload(module));
+
+    // The JIT linker, through hip's and hiprtc's spellings.
+    let mut state: hipLinkState_t = null_mut();
+    ok!(hipLinkCreate(0, null_mut(), null_mut(), &mut state));
+    ok!(hipLinkAddData(
+        state,
+        hipJitInputType::hipJitInputPtx,
+        ptx.as_mut_ptr().cast(),
+        ptx.len(),
+        c"vadd.ptx".as_ptr(),
+        0,
+        null_mut(),
+        null_mut()
+    ));
+    let mut cubin = null_mut();
+    let mut cubin_size = 0usize;
+    ok!(hipLinkComplete(state, &mut cubin, &mut cubin_size));
+    assert!(cubin_size > 0);
+    ok!(hipModuleLoadData(&mut module, cubin));
+    ok!(hipLinkDestroy(state));
+    let f = function(module, c"vadd");
+    let n = 1000usize;
+    let (a, b) = (random_f32(n), random_f32(n));
+    let (da, db, dc) = (
+        device_alloc(n * 4),
+        device_alloc(n * 4),
+        device_alloc(n * 4),
+    );
+    ok!(hipMemcpy(
+        da,
+        a.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    ok!(hipMemcpy(
+        db,
+        b.as_ptr().cast(),
+        n * 4,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let (mut pa, mut pb, mut pc, mut pn) = (da, db, dc, n as i32);
+    let mut params: [*mut c_void; 4] = [
+        (&mut pa as *mut *mut c_void).cast(),
+        (&mut pb as *mut *mut c_void).cast(),
+        (&mut pc as *mut *mut c_void).cast(),
+        (&mut pn as *mut i32).cast(),
+    ];
+    ok!(hipModuleLaunchKernel(
+        f,
+        4,
+        1,
+        1,
+        256,
+        1,
+        1,
+        0,
+        null_mut(),
+        params.as_mut_ptr(),
+        null_mut()
+    ));
+    let mut c = vec![0f32; n];
+    ok!(hipMemcpy(
+        c.as_mut_ptr().cast(),
+        dc,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    for i in 0..n {
+        assert_eq!(c[i], a[i] + b[i]);
+    }
+    for p in [da, db, dc] {
+        ok!(hipFree(p));
+    }
+    ok!(hipModuleUnload(module));
+
+    let mut state: hiprtcLinkState = null_mut();
+    rtc_ok!(hiprtcLinkCreate(0, null_mut(), null_mut(), &mut state));
+    rtc_ok!(hiprtcLinkAddData(
+        state,
+        hipJitInputType::hipJitInputPtx,
+        ptx.as_mut_ptr().cast(),
+        ptx.len(),
+        c"vadd.ptx".as_ptr(),
+        0,
+        null_mut(),
+        null_mut()
+    ));
+    let mut bin = null_mut();
+    let mut bin_size = 0usize;
+    rtc_ok!(hiprtcLinkComplete(state, &mut bin, &mut bin_size));
+    assert!(bin_size > 0);
+    rtc_ok!(hiprtcLinkDestroy(state));
+}

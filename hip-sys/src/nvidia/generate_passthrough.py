@@ -187,7 +187,6 @@ hipEventSynchronize R cudaEventSynchronize
 hipEventElapsedTime R cudaEventElapsedTime
 hipModuleLoad D cuModuleLoad
 hipModuleLoadData D cuModuleLoadData
-hipModuleLoadDataEx D cuModuleLoadDataEx
 hipModuleUnload D cuModuleUnload
 hipModuleGetFunction D cuModuleGetFunction
 hipModuleGetGlobal D cuModuleGetGlobal_v2
@@ -200,9 +199,6 @@ hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags D cuOccupancyMaxActi
 hipOccupancyMaxActiveBlocksPerMultiprocessor D cuOccupancyMaxActiveBlocksPerMultiprocessor
 hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags D cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
 hipGetFuncBySymbol R cudaGetFuncBySymbol
-hipLinkCreate D cuLinkCreate_v2
-hipLinkAddData D cuLinkAddData_v2
-hipLinkAddFile D cuLinkAddFile_v2
 hipLinkComplete D cuLinkComplete
 hipLinkDestroy D cuLinkDestroy
 hipGraphCreate R cudaGraphCreate

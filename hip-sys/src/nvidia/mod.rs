@@ -29,6 +29,7 @@
 mod attributes;
 mod device;
 mod graph;
+mod jit;
 mod launch;
 mod memory;
 mod messages;
@@ -448,6 +449,7 @@ pub(crate) fn table(all: bool) -> HipFunctions {
     memory::register(&mut t);
     launch::register(&mut t);
     graph::register(&mut t);
+    jit::register(&mut t);
     rtc::register(&mut t, all);
     t
 }

@@ -187,7 +187,6 @@ super::passthrough_adapters! {
     hipEventElapsedTime(ms: *mut f32, start: hipEvent_t, stop: hipEvent_t) => Runtime "cudaEventElapsedTime" as SYM_hipEventElapsedTime;
     hipModuleLoad(module: *mut hipModule_t, fname: *const c_char) => Driver "cuModuleLoad" as SYM_hipModuleLoad;
     hipModuleLoadData(module: *mut hipModule_t, image: *const c_void) => Driver "cuModuleLoadData" as SYM_hipModuleLoadData;
-    hipModuleLoadDataEx(module: *mut hipModule_t, image: *const c_void, numOptions: c_uint, options: *mut hipJitOption, optionValues: *mut *mut c_void) => Driver "cuModuleLoadDataEx" as SYM_hipModuleLoadDataEx;
     hipModuleUnload(module: hipModule_t) => Driver "cuModuleUnload" as SYM_hipModuleUnload;
     hipModuleGetFunction(function: *mut hipFunction_t, module: hipModule_t, kname: *const c_char) => Driver "cuModuleGetFunction" as SYM_hipModuleGetFunction;
     hipModuleGetGlobal(dptr: *mut hipDeviceptr_t, bytes: *mut usize, hmod: hipModule_t, name: *const c_char) => Driver "cuModuleGetGlobal_v2" as SYM_hipModuleGetGlobal;
@@ -200,9 +199,6 @@ super::passthrough_adapters! {
     hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks: *mut c_int, f: *const c_void, blockSize: c_int, dynSharedMemPerBlk: usize) => Driver "cuOccupancyMaxActiveBlocksPerMultiprocessor" as SYM_hipOccupancyMaxActiveBlocksPerMultiprocessor;
     hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks: *mut c_int, f: *const c_void, blockSize: c_int, dynSharedMemPerBlk: usize, flags: c_uint) => Driver "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags" as SYM_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags;
     hipGetFuncBySymbol(functionPtr: *mut hipFunction_t, symbolPtr: *const c_void) => Runtime "cudaGetFuncBySymbol" as SYM_hipGetFuncBySymbol;
-    hipLinkCreate(numOptions: c_uint, options: *mut hipJitOption, optionValues: *mut *mut c_void, stateOut: *mut hipLinkState_t) => Driver "cuLinkCreate_v2" as SYM_hipLinkCreate;
-    hipLinkAddData(state: hipLinkState_t, type_: hipJitInputType, data: *mut c_void, size: usize, name: *const c_char, numOptions: c_uint, options: *mut hipJitOption, optionValues: *mut *mut c_void) => Driver "cuLinkAddData_v2" as SYM_hipLinkAddData;
-    hipLinkAddFile(state: hipLinkState_t, type_: hipJitInputType, path: *const c_char, numOptions: c_uint, options: *mut hipJitOption, optionValues: *mut *mut c_void) => Driver "cuLinkAddFile_v2" as SYM_hipLinkAddFile;
     hipLinkComplete(state: hipLinkState_t, hipBinOut: *mut *mut c_void, sizeOut: *mut usize) => Driver "cuLinkComplete" as SYM_hipLinkComplete;
     hipLinkDestroy(state: hipLinkState_t) => Driver "cuLinkDestroy" as SYM_hipLinkDestroy;
     hipGraphCreate(pGraph: *mut hipGraph_t, flags: c_uint) => Runtime "cudaGraphCreate" as SYM_hipGraphCreate;

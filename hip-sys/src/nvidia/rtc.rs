@@ -11,6 +11,7 @@
 //!   architecture), else PTX; `hipModuleLoadData` accepts both.
 //! - The linker (`hiprtcLink*`) is the driver's JIT linker.
 
+use super::jit::jit_options;
 use super::{cu_attribute, cuda_fn, current_device, ensure_context, rtc_status};
 use crate::generated::functions::HipFunctions;
 use crate::*;
@@ -417,20 +418,19 @@ unsafe extern "C" fn hiprtcLinkCreate(
     let Some(f) = cuda_fn!(
         Driver,
         "cuLinkCreate_v2",
-        unsafe extern "C" fn(
-            c_uint,
-            *mut hipJitOption,
-            *mut *mut c_void,
-            *mut hiprtcLinkState,
-        ) -> i32
+        unsafe extern "C" fn(c_uint, *mut u32, *mut *mut c_void, *mut hiprtcLinkState) -> i32
     ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
+    };
+    // SAFETY: the caller gives `num_options` options.
+    let Ok(mut opts) = (unsafe { jit_options(num_options, options) }) else {
+        return hiprtcResult::HIPRTC_ERROR_INVALID_OPTION;
     };
     if ensure_context().is_err() {
         return hiprtcResult::HIPRTC_ERROR_LINKING;
     }
-    // SAFETY: HIP's JIT option values are CUDA's; the rest is the caller's.
-    link_status(unsafe { f(num_options, options, values, state) })
+    // SAFETY: translated options; the rest is the caller's.
+    link_status(unsafe { f(num_options, opts_ptr(&mut opts), values, state) })
 }
 
 unsafe extern "C" fn hiprtcLinkAddFile(
@@ -449,15 +449,19 @@ unsafe extern "C" fn hiprtcLinkAddFile(
             hipJitInputType,
             *const c_char,
             c_uint,
-            *mut hipJitOption,
+            *mut u32,
             *mut *mut c_void,
         ) -> i32
     ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
+    // SAFETY: the caller gives `num_options` options.
+    let Ok(mut opts) = (unsafe { jit_options(num_options, options) }) else {
+        return hiprtcResult::HIPRTC_ERROR_INVALID_OPTION;
+    };
     // SAFETY: input kinds (cubin, ptx, fatbinary, object, library) have
     // CUDA's values; the rest is the caller's.
-    link_status(unsafe { f(state, kind, path, num_options, options, values) })
+    link_status(unsafe { f(state, kind, path, num_options, opts_ptr(&mut opts), values) })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -481,14 +485,29 @@ unsafe extern "C" fn hiprtcLinkAddData(
             usize,
             *const c_char,
             c_uint,
-            *mut hipJitOption,
+            *mut u32,
             *mut *mut c_void,
         ) -> i32
     ) else {
         return hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR;
     };
+    // SAFETY: the caller gives `num_options` options.
+    let Ok(mut opts) = (unsafe { jit_options(num_options, options) }) else {
+        return hiprtcResult::HIPRTC_ERROR_INVALID_OPTION;
+    };
     // SAFETY: as `hiprtcLinkAddFile`.
-    link_status(unsafe { f(state, kind, image, size, name, num_options, options, values) })
+    link_status(unsafe {
+        f(
+            state,
+            kind,
+            image,
+            size,
+            name,
+            num_options,
+            opts_ptr(&mut opts),
+            values,
+        )
+    })
 }
 
 unsafe extern "C" fn hiprtcLinkComplete(
@@ -517,4 +536,13 @@ unsafe extern "C" fn hiprtcLinkDestroy(state: hiprtcLinkState) -> hiprtcResult {
     };
     // SAFETY: the caller's link state is passed on.
     link_status(unsafe { f(state) })
+}
+
+/// The options pointer CUDA gets: null for none.
+fn opts_ptr(v: &mut [u32]) -> *mut u32 {
+    if v.is_empty() {
+        core::ptr::null_mut()
+    } else {
+        v.as_mut_ptr()
+    }
 }

@@ -140,6 +140,52 @@ fn device_attributes_translate_to_cudas_numbers() {
 }
 
 #[test]
+fn jit_options_follow_cudas_numbering() {
+    use super::jit::jit_option_to_cuda;
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionMaxRegisters),
+        Some(0)
+    );
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionInfoLogBuffer),
+        Some(3)
+    );
+    assert_eq!(jit_option_to_cuda(hipJitOption::hipJitOptionFma), Some(24));
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionPositionIndependentCode),
+        Some(30)
+    );
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionMinCTAPerSM),
+        Some(31)
+    );
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionMaxThreadsPerBlock),
+        Some(32)
+    );
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionOverrideDirectiveValues),
+        Some(33)
+    );
+    assert_eq!(
+        jit_option_to_cuda(hipJitOption::hipJitOptionIRtoISAOptExt),
+        None
+    );
+    let opts = [
+        hipJitOption::hipJitOptionWallTime,
+        hipJitOption::hipJitOptionMaxThreadsPerBlock,
+    ];
+    // SAFETY: two options.
+    let two = unsafe { super::jit::jit_options(2, opts.as_ptr()) };
+    assert_eq!(two, Ok(vec![2, 32]));
+    // SAFETY: no options are read.
+    let none = unsafe { super::jit::jit_options(0, core::ptr::null()) };
+    assert_eq!(none, Ok(vec![]));
+    // SAFETY: a null array with a count is rejected before reading.
+    assert!(unsafe { super::jit::jit_options(1, core::ptr::null()) }.is_err());
+}
+
+#[test]
 fn small_enum_translations() {
     assert_eq!(
         p2p_attribute_to_cuda(hipDeviceP2PAttr::hipDevP2PAttrPerformanceRank),
