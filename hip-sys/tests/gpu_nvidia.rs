@@ -731,6 +731,20 @@ fn device_properties_match_the_hardware() {
     let mut count = 0;
     ok!(hipGetDeviceCount(&mut count));
     assert!(count >= 1);
+    // The pre-6.0 layout says the same.
+    // SAFETY: all-zero is a valid property struct.
+    let mut old: hipDeviceProp_tR0000 = unsafe { std::mem::zeroed() };
+    ok!(hipGetDevicePropertiesR0000(&mut old, 0));
+    assert_eq!(
+        (
+            old.name,
+            old.totalGlobalMem,
+            old.multiProcessorCount,
+            old.major,
+            old.warpSize
+        ),
+        (p.name, p.totalGlobalMem, p.multiProcessorCount, p.major, 32)
+    );
 }
 
 #[test]

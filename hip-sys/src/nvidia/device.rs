@@ -18,6 +18,7 @@ pub(super) fn register(t: &mut HipFunctions) {
     t.hipExtGetLastError = Some(hipGetLastError);
     t.hipDeviceGetAttribute = Some(hipDeviceGetAttribute);
     t.hipGetDevicePropertiesR0600 = Some(hipGetDevicePropertiesR0600);
+    t.hipGetDevicePropertiesR0000 = Some(hipGetDevicePropertiesR0000);
     t.hipChooseDeviceR0600 = Some(hipChooseDeviceR0600);
     t.hipDeviceComputeCapability = Some(hipDeviceComputeCapability);
     t.hipDeviceGetP2PAttribute = Some(hipDeviceGetP2PAttribute);
@@ -308,6 +309,77 @@ unsafe extern "C" fn hipGetDevicePropertiesR0600(
         }
         Err(e) => record(e),
     }
+}
+
+/// HIP's pre-6.0 property struct from the 6.x one.
+pub(crate) fn properties_r0000(p: &hipDeviceProp_tR0600) -> hipDeviceProp_tR0000 {
+    // SAFETY: all fields are integers, arrays of them or raw pointers, for
+    // which all-zero is valid.
+    let mut o: hipDeviceProp_tR0000 = unsafe { core::mem::zeroed() };
+    o.name = p.name;
+    o.totalGlobalMem = p.totalGlobalMem;
+    o.sharedMemPerBlock = p.sharedMemPerBlock;
+    o.regsPerBlock = p.regsPerBlock;
+    o.warpSize = p.warpSize;
+    o.maxThreadsPerBlock = p.maxThreadsPerBlock;
+    o.maxThreadsDim = p.maxThreadsDim;
+    o.maxGridSize = p.maxGridSize;
+    o.clockRate = p.clockRate;
+    o.memoryClockRate = p.memoryClockRate;
+    o.memoryBusWidth = p.memoryBusWidth;
+    o.totalConstMem = p.totalConstMem;
+    o.major = p.major;
+    o.minor = p.minor;
+    o.multiProcessorCount = p.multiProcessorCount;
+    o.l2CacheSize = p.l2CacheSize;
+    o.maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+    o.computeMode = p.computeMode;
+    o.clockInstructionRate = p.clockInstructionRate;
+    o.concurrentKernels = p.concurrentKernels;
+    o.pciDomainID = p.pciDomainID;
+    o.pciBusID = p.pciBusID;
+    o.pciDeviceID = p.pciDeviceID;
+    o.maxSharedMemoryPerMultiProcessor = p.maxSharedMemoryPerMultiProcessor;
+    o.isMultiGpuBoard = p.isMultiGpuBoard;
+    o.canMapHostMemory = p.canMapHostMemory;
+    o.gcnArchName = p.gcnArchName;
+    o.integrated = p.integrated;
+    o.cooperativeLaunch = p.cooperativeLaunch;
+    o.cooperativeMultiDeviceLaunch = p.cooperativeMultiDeviceLaunch;
+    o.maxTexture1DLinear = p.maxTexture1DLinear;
+    o.maxTexture1D = p.maxTexture1D;
+    o.maxTexture2D = p.maxTexture2D;
+    o.maxTexture3D = p.maxTexture3D;
+    o.memPitch = p.memPitch;
+    o.textureAlignment = p.textureAlignment;
+    o.texturePitchAlignment = p.texturePitchAlignment;
+    o.kernelExecTimeoutEnabled = p.kernelExecTimeoutEnabled;
+    o.ECCEnabled = p.ECCEnabled;
+    o.tccDriver = p.tccDriver;
+    o.managedMemory = p.managedMemory;
+    o.directManagedMemAccessFromHost = p.directManagedMemAccessFromHost;
+    o.concurrentManagedAccess = p.concurrentManagedAccess;
+    o.pageableMemoryAccess = p.pageableMemoryAccess;
+    o.pageableMemoryAccessUsesHostPageTables = p.pageableMemoryAccessUsesHostPageTables;
+    o
+}
+
+unsafe extern "C" fn hipGetDevicePropertiesR0000(
+    prop: *mut hipDeviceProp_tR0000,
+    device: c_int,
+) -> hipError_t {
+    if prop.is_null() {
+        return record(hipError_t::hipErrorInvalidValue);
+    }
+    // SAFETY: as in `hipGetDevicePropertiesR0600`.
+    let mut p: hipDeviceProp_tR0600 = unsafe { core::mem::zeroed() };
+    // SAFETY: `p` is a writable property struct.
+    let e = unsafe { hipGetDevicePropertiesR0600(&mut p, device) };
+    if e.is_success() {
+        // SAFETY: `prop` is non-null and, by contract, writable.
+        unsafe { prop.write(properties_r0000(&p)) };
+    }
+    e
 }
 
 unsafe extern "C" fn hipChooseDeviceR0600(
