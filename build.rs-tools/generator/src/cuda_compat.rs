@@ -69,6 +69,10 @@ struct Hip {
     crate_of: BTreeMap<String, &'static str>,
     renames: BTreeMap<String, String>,
     macros: BTreeSet<String>,
+    /// `#define hipCpuDeviceId ((int)-1)`: name -> (type, literal).
+    cast_macros: BTreeMap<String, (String, String)>,
+    /// Every identifier in the ROCm headers.
+    in_headers: BTreeSet<String>,
     have_blas: bool,
     prefer_hipblas_v2: bool,
 }
@@ -107,8 +111,28 @@ impl Hip {
         self.all.has_type(r).then(|| r.clone())
     }
 
-    /// Enum a HIP constant belongs to.
+    /// Enum a HIP constant belongs to, following HIP's `#define` renames
+    /// (`hipKernelNodeAttributeCooperative` -> `hipLaunchAttributeCooperative`).
     fn enum_of_const(&self, name: &str) -> Option<(String, i64)> {
+        self.enum_of_const_exact(name).or_else(|| {
+            let r = self.renames.get(name)?;
+            self.enum_of_const_exact(r)
+        })
+    }
+
+    /// The HIP constant a hipify target names (itself or its rename).
+    fn const_name(&self, name: &str) -> String {
+        if self.enum_of_const_exact(name).is_none() {
+            if let Some(r) = self.renames.get(name) {
+                if self.enum_of_const_exact(r).is_some() {
+                    return r.clone();
+                }
+            }
+        }
+        name.to_owned()
+    }
+
+    fn enum_of_const_exact(&self, name: &str) -> Option<(String, i64)> {
         for (e, (_, consts)) in &self.all.enums {
             if let Some((_, v)) = consts.iter().find(|(c, _)| c == name) {
                 return Some((e.clone(), *v));
@@ -121,6 +145,8 @@ impl Hip {
     fn missing_reason(&self, hip: &str) -> String {
         if self.macros.contains(hip) {
             format!("HIP target `{hip}` is a macro")
+        } else if !self.in_headers.contains(hip) {
+            format!("HIP target `{hip}` is not in the ROCm 6.4 headers (newer hipify-perl)")
         } else if hip.starts_with("hipblas") && !self.have_blas {
             format!("HIP target `{hip}`: hipblas-sys bindings not generated yet")
         } else if hip.starts_with("hipblasLt") {
@@ -229,11 +255,15 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     hip_headers.extend(input::headers_below(&rocm.join("include/hipblas")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hipblas-common")));
     let (renames, macros) = input::defines(&hip_headers)?;
+    let cast_macros = input::cast_macros(&hip_headers)?;
+    let in_headers = input::identifiers(&hip_headers)?;
     let hip = Hip {
         all,
         crate_of,
         renames,
         macros,
+        cast_macros,
+        in_headers,
         have_blas,
         prefer_hipblas_v2: overrides.prefer_hipblas_v2,
     };
@@ -341,7 +371,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             for (c, _) in consts {
                 let hip_const = hipify.get(c.as_str()).and_then(|mp| {
                     let (e, _) = hip.enum_of_const(&mp.hip)?;
-                    (e == h).then(|| mp.hip.clone())
+                    (e == h).then(|| hip.const_name(&mp.hip))
                 });
                 match hip_const {
                     Some(hc) => {
@@ -519,8 +549,12 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             continue;
         };
         let Some(h) = hip.function(&mp.hip) else {
-            if hip.all.has_type(&mp.hip) || hip.all.consts.contains_key(&mp.hip) {
-                continue; // a type or constant, handled elsewhere
+            let cuda_fn = cuda[&m].functions.contains_key(f)
+                || cuda_renames
+                    .get(f)
+                    .is_some_and(|r| cuda[&m].functions.contains_key(r));
+            if !cuda_fn {
+                continue; // not a function: a type or constant, handled elsewhere
             }
             report
                 .unmapped
@@ -587,7 +621,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             }
             let name = format_ident!("{}", mp.cuda);
             let ty = hip.path(&e);
-            let hc = format_ident!("{}", mp.hip);
+            let hc = format_ident!("{}", hip.const_name(&mp.hip));
             let doc = format!(" CUDA `{}`: HIP's `{e}::{}`.", mp.cuda, mp.hip);
             consts.entry(m).or_default().push(quote! {
                 #[doc = #doc]
@@ -600,6 +634,43 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             ));
             emitted.insert(mp.cuda.clone());
         }
+    }
+    // HIP's `#define hipCpuDeviceId ((int)-1)`-style constants.
+    for mp in &maps {
+        if emitted.contains(&mp.cuda) {
+            continue;
+        }
+        let Some(m) = module_of(&mp.cuda) else {
+            continue;
+        };
+        let Some((cty, lit)) = hip.cast_macros.get(&mp.hip) else {
+            continue;
+        };
+        let (ty, value) = match cty.as_str() {
+            "int" => (quote!(::core::ffi::c_int), lit.clone()),
+            "unsigned" | "unsigned int" => (quote!(::core::ffi::c_uint), lit.clone()),
+            t if hip.all.has_type(t) => {
+                let path = hip.path(t);
+                match hip.all.resolve(&syn::parse_str(t)?) {
+                    Ty::Ptr { .. } => (path.clone(), format!("{lit}usize as {path}")),
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        let name = format_ident!("{}", mp.cuda);
+        let value: syn::Expr = syn::parse_str(&value)?;
+        let doc = format!(" CUDA `{}`: HIP's `{}`, `(({cty}){lit})`.", mp.cuda, mp.hip);
+        consts.entry(m).or_default().push(quote! {
+            #[doc = #doc]
+            pub const #name: #ty = #value;
+        });
+        report.mapped.entry(m).or_default().push((
+            mp.cuda.clone(),
+            "constant",
+            format!("`{}` (HIP macro `(({cty}){lit})`)", mp.hip),
+        ));
+        emitted.insert(mp.cuda.clone());
     }
     for c in &cuda_consts {
         if emitted.contains(c) {
@@ -649,6 +720,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         let bound = hip.function(&mp.hip).is_some()
             || hip.type_name(&mp.hip).is_some()
             || hip.all.consts.contains_key(&mp.hip)
+            || hip.cast_macros.contains_key(&mp.hip)
             || hip.enum_of_const(&mp.hip).is_some();
         if bound {
             report.hipify_target_bound += 1;
@@ -1311,6 +1383,36 @@ fn write_coverage(
         s,
         "- of those, enumerators synthesized with the `{FEATURE}` feature: {synth}\n"
     )?;
+    // Why names are not defined, by kind of reason.
+    let mut why: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, reason) in r.unmapped.values().flatten() {
+        let kind = if reason.contains("no HIP counterpart") {
+            "no HIP counterpart in hipify-perl"
+        } else if reason.contains("is a macro") {
+            "HIP target is a macro (not a constant, type or function)"
+        } else if reason.contains("newer hipify-perl") {
+            "HIP target not in the ROCm 6.4 headers (hipify-perl is 7.0)"
+        } else if reason.contains("hipBLASLt") {
+            "HIP target is in hipBLASLt (not bound)"
+        } else if reason.contains("not bound") {
+            "HIP target not bound by hip-sys/hipblas-sys"
+        } else if reason.contains("is not mapped") {
+            "enumerator of a CUDA enum with no HIP enum"
+        } else if reason.contains("is in enum") {
+            "HIP target is an enumerator of another enum"
+        } else {
+            "other (see the tables)"
+        };
+        *why.entry(kind).or_default() += 1;
+    }
+    writeln!(
+        s,
+        "| reason a CUDA name is not defined | names |\n| --- | ---: |"
+    )?;
+    for (k, n) in &why {
+        writeln!(s, "| {k} | {n} |")?;
+    }
+    writeln!(s)?;
     writeln!(
         s,
         "| module | mapped | unmapped | synthesized |\n| --- | ---: | ---: | ---: |"

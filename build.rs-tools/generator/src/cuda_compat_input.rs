@@ -503,6 +503,41 @@ pub(crate) fn defines(
     Ok((renames, all))
 }
 
+/// `#define NAME ((type)literal)` lines: name -> (type, literal).
+pub(crate) fn cast_macros(
+    files: &[std::path::PathBuf],
+) -> Result<BTreeMap<String, (String, String)>> {
+    let re = Regex::new(
+        r"^\s*#\s*define\s+([A-Za-z_]\w*)\s+\(\s*\(\s*(\w+(?:\s+int)?)\s*\)\s*(-?(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)\s*(?:$|//|/\*)",
+    )?;
+    let mut out = BTreeMap::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        for line in text.lines() {
+            if let Some(c) = re.captures(line) {
+                out.entry(c[1].to_owned())
+                    .or_insert_with(|| (c[2].to_owned(), c[3].to_owned()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every identifier written in the given files.
+pub(crate) fn identifiers(files: &[std::path::PathBuf]) -> Result<BTreeSet<String>> {
+    let re = Regex::new(r"[A-Za-z_]\w*")?;
+    let mut out = BTreeSet::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        out.extend(re.find_iter(&text).map(|m| m.as_str().to_owned()));
+    }
+    Ok(out)
+}
+
 /// Every `.h` file below a folder.
 pub(crate) fn headers_below(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();

@@ -12865,6 +12865,15 @@ pub const CU_GRAPH_NODE_TYPE_COUNT: ::hip_sys::hipGraphNodeType =
     ::hip_sys::hipGraphNodeType::hipGraphNodeTypeCount;
 #[doc = " CUDA `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS`: HIP's `hipIpcMemLazyEnablePeerAccess`."]
 pub const CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: u32 = ::hip_sys::hipIpcMemLazyEnablePeerAccess;
+#[doc = " CUDA `CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW`: HIP's `hipLaunchAttributeID::hipKernelNodeAttributeAccessPolicyWindow`."]
+pub const CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW: ::hip_sys::hipLaunchAttributeID =
+    ::hip_sys::hipLaunchAttributeID::hipLaunchAttributeAccessPolicyWindow;
+#[doc = " CUDA `CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE`: HIP's `hipLaunchAttributeID::hipKernelNodeAttributeCooperative`."]
+pub const CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE: ::hip_sys::hipLaunchAttributeID =
+    ::hip_sys::hipLaunchAttributeID::hipLaunchAttributeCooperative;
+#[doc = " CUDA `CU_KERNEL_NODE_ATTRIBUTE_PRIORITY`: HIP's `hipLaunchAttributeID::hipKernelNodeAttributePriority`."]
+pub const CU_KERNEL_NODE_ATTRIBUTE_PRIORITY: ::hip_sys::hipLaunchAttributeID =
+    ::hip_sys::hipLaunchAttributeID::hipLaunchAttributePriority;
 #[doc = " CUDA `CU_MEM_ATTACH_GLOBAL`: HIP's `hipMemAttachGlobal`."]
 pub const CU_MEM_ATTACH_GLOBAL: u32 = ::hip_sys::hipMemAttachGlobal;
 #[doc = " CUDA `CU_MEM_ATTACH_HOST`: HIP's `hipMemAttachHost`."]
@@ -12936,6 +12945,14 @@ pub const CU_TRSF_NORMALIZED_COORDINATES: u32 = ::hip_sys::HIP_TRSF_NORMALIZED_C
 pub const CU_TRSF_READ_AS_INTEGER: u32 = ::hip_sys::HIP_TRSF_READ_AS_INTEGER;
 #[doc = " CUDA `CU_TRSF_SRGB`: HIP's `HIP_TRSF_SRGB`."]
 pub const CU_TRSF_SRGB: u32 = ::hip_sys::HIP_TRSF_SRGB;
+#[doc = " CUDA `CU_DEVICE_CPU`: HIP's `hipCpuDeviceId`, `((int)-1)`."]
+pub const CU_DEVICE_CPU: ::core::ffi::c_int = -1;
+#[doc = " CUDA `CU_DEVICE_INVALID`: HIP's `hipInvalidDeviceId`, `((int)-2)`."]
+pub const CU_DEVICE_INVALID: ::core::ffi::c_int = -2;
+#[doc = " CUDA `CU_STREAM_LEGACY`: HIP's `hipStreamLegacy`, `((hipStream_t)1)`."]
+pub const CU_STREAM_LEGACY: ::hip_sys::hipStream_t = 1usize as ::hip_sys::hipStream_t;
+#[doc = " CUDA `CU_STREAM_PER_THREAD`: HIP's `hipStreamPerThread`, `((hipStream_t)2)`."]
+pub const CU_STREAM_PER_THREAD: ::hip_sys::hipStream_t = 2usize as ::hip_sys::hipStream_t;
 #[doc = " CUDA `cuArray3DCreate`: calls HIP's [`hipArray3DCreate`](hip_sys::hipArray3DCreate)."]
 #[doc = ""]
 #[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]

@@ -11218,6 +11218,15 @@ pub fn enums() -> Vec<crate::EnumTable> {
         },
     ]
 }
+#[doc = " CUDA `cudaKernelNodeAttributeAccessPolicyWindow`: HIP's `hipLaunchAttributeID::hipKernelNodeAttributeAccessPolicyWindow`."]
+pub const cudaKernelNodeAttributeAccessPolicyWindow: ::hip_sys::hipLaunchAttributeID =
+    ::hip_sys::hipLaunchAttributeID::hipLaunchAttributeAccessPolicyWindow;
+#[doc = " CUDA `cudaKernelNodeAttributeCooperative`: HIP's `hipLaunchAttributeID::hipKernelNodeAttributeCooperative`."]
+pub const cudaKernelNodeAttributeCooperative: ::hip_sys::hipLaunchAttributeID =
+    ::hip_sys::hipLaunchAttributeID::hipLaunchAttributeCooperative;
+#[doc = " CUDA `cudaKernelNodeAttributePriority`: HIP's `hipLaunchAttributeID::hipKernelNodeAttributePriority`."]
+pub const cudaKernelNodeAttributePriority: ::hip_sys::hipLaunchAttributeID =
+    ::hip_sys::hipLaunchAttributeID::hipLaunchAttributePriority;
 #[doc = " CUDA `CUDA_IPC_HANDLE_SIZE`: HIP's `HIP_IPC_HANDLE_SIZE`."]
 pub const CUDA_IPC_HANDLE_SIZE: u32 = ::hip_sys::HIP_IPC_HANDLE_SIZE;
 #[doc = " CUDA `cudaArrayCubemap`: HIP's `hipArrayCubemap`."]
@@ -11321,6 +11330,14 @@ pub const cudaTextureType3D: u32 = ::hip_sys::hipTextureType3D;
 pub const cudaTextureTypeCubemap: u32 = ::hip_sys::hipTextureTypeCubemap;
 #[doc = " CUDA `cudaTextureTypeCubemapLayered`: HIP's `hipTextureTypeCubemapLayered`."]
 pub const cudaTextureTypeCubemapLayered: u32 = ::hip_sys::hipTextureTypeCubemapLayered;
+#[doc = " CUDA `cudaCpuDeviceId`: HIP's `hipCpuDeviceId`, `((int)-1)`."]
+pub const cudaCpuDeviceId: ::core::ffi::c_int = -1;
+#[doc = " CUDA `cudaInvalidDeviceId`: HIP's `hipInvalidDeviceId`, `((int)-2)`."]
+pub const cudaInvalidDeviceId: ::core::ffi::c_int = -2;
+#[doc = " CUDA `cudaStreamLegacy`: HIP's `hipStreamLegacy`, `((hipStream_t)1)`."]
+pub const cudaStreamLegacy: ::hip_sys::hipStream_t = 1usize as ::hip_sys::hipStream_t;
+#[doc = " CUDA `cudaStreamPerThread`: HIP's `hipStreamPerThread`, `((hipStream_t)2)`."]
+pub const cudaStreamPerThread: ::hip_sys::hipStream_t = 2usize as ::hip_sys::hipStream_t;
 #[doc = " CUDA `cudaArrayGetInfo`: calls HIP's [`hipArrayGetInfo`](hip_sys::hipArrayGetInfo)."]
 #[doc = ""]
 #[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
