@@ -13,7 +13,7 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use hip_sys::*;
 
 /// (hipBLAS binding, cuBLAS symbol) for every adapter.
-pub(crate) const ADAPTERS: [(&str, &str); 259] = [
+pub(crate) const ADAPTERS: [(&str, &str); 491] = [
     ("hipblasCaxpy", "cublasCaxpy_v2"),
     ("hipblasCaxpy_64", "cublasCaxpy_v2_64"),
     ("hipblasCaxpy_v2", "cublasCaxpy_v2"),
@@ -22,6 +22,10 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasCcopy_64", "cublasCcopy_v2_64"),
     ("hipblasCcopy_v2", "cublasCcopy_v2"),
     ("hipblasCcopy_v2_64", "cublasCcopy_v2_64"),
+    ("hipblasCdgmm", "cublasCdgmm"),
+    ("hipblasCdgmm_64", "cublasCdgmm_64"),
+    ("hipblasCdgmm_v2", "cublasCdgmm"),
+    ("hipblasCdgmm_v2_64", "cublasCdgmm_64"),
     ("hipblasCdotc", "cublasCdotc_v2"),
     ("hipblasCdotc_64", "cublasCdotc_v2_64"),
     ("hipblasCdotc_v2", "cublasCdotc_v2"),
@@ -30,6 +34,14 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasCdotu_64", "cublasCdotu_v2_64"),
     ("hipblasCdotu_v2", "cublasCdotu_v2"),
     ("hipblasCdotu_v2_64", "cublasCdotu_v2_64"),
+    ("hipblasCgbmv", "cublasCgbmv_v2"),
+    ("hipblasCgbmv_64", "cublasCgbmv_v2_64"),
+    ("hipblasCgbmv_v2", "cublasCgbmv_v2"),
+    ("hipblasCgbmv_v2_64", "cublasCgbmv_v2_64"),
+    ("hipblasCgeam", "cublasCgeam"),
+    ("hipblasCgeam_64", "cublasCgeam_64"),
+    ("hipblasCgeam_v2", "cublasCgeam"),
+    ("hipblasCgeam_v2_64", "cublasCgeam_64"),
     ("hipblasCgemm", "cublasCgemm_v2"),
     ("hipblasCgemmBatched", "cublasCgemmBatched"),
     ("hipblasCgemmBatched_64", "cublasCgemmBatched_64"),
@@ -66,11 +78,51 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasCgemv_64", "cublasCgemv_v2_64"),
     ("hipblasCgemv_v2", "cublasCgemv_v2"),
     ("hipblasCgemv_v2_64", "cublasCgemv_v2_64"),
+    ("hipblasCgerc", "cublasCgerc_v2"),
+    ("hipblasCgerc_64", "cublasCgerc_v2_64"),
+    ("hipblasCgerc_v2", "cublasCgerc_v2"),
+    ("hipblasCgerc_v2_64", "cublasCgerc_v2_64"),
+    ("hipblasCgeru", "cublasCgeru_v2"),
+    ("hipblasCgeru_64", "cublasCgeru_v2_64"),
+    ("hipblasCgeru_v2", "cublasCgeru_v2"),
+    ("hipblasCgeru_v2_64", "cublasCgeru_v2_64"),
+    ("hipblasChemm", "cublasChemm_v2"),
+    ("hipblasChemm_64", "cublasChemm_v2_64"),
+    ("hipblasChemm_v2", "cublasChemm_v2"),
+    ("hipblasChemm_v2_64", "cublasChemm_v2_64"),
+    ("hipblasChemv", "cublasChemv_v2"),
+    ("hipblasChemv_64", "cublasChemv_v2_64"),
+    ("hipblasChemv_v2", "cublasChemv_v2"),
+    ("hipblasChemv_v2_64", "cublasChemv_v2_64"),
+    ("hipblasCher", "cublasCher_v2"),
+    ("hipblasCher2", "cublasCher2_v2"),
+    ("hipblasCher2_64", "cublasCher2_v2_64"),
+    ("hipblasCher2_v2", "cublasCher2_v2"),
+    ("hipblasCher2_v2_64", "cublasCher2_v2_64"),
+    ("hipblasCher2k", "cublasCher2k_v2"),
+    ("hipblasCher2k_64", "cublasCher2k_v2_64"),
+    ("hipblasCher2k_v2", "cublasCher2k_v2"),
+    ("hipblasCher2k_v2_64", "cublasCher2k_v2_64"),
+    ("hipblasCher_64", "cublasCher_v2_64"),
+    ("hipblasCher_v2", "cublasCher_v2"),
+    ("hipblasCher_v2_64", "cublasCher_v2_64"),
+    ("hipblasCherk", "cublasCherk_v2"),
+    ("hipblasCherk_64", "cublasCherk_v2_64"),
+    ("hipblasCherk_v2", "cublasCherk_v2"),
+    ("hipblasCherk_v2_64", "cublasCherk_v2_64"),
     ("hipblasCreate", "cublasCreate_v2"),
+    ("hipblasCrot", "cublasCrot_v2"),
+    ("hipblasCrot_64", "cublasCrot_v2_64"),
+    ("hipblasCrot_v2", "cublasCrot_v2"),
+    ("hipblasCrot_v2_64", "cublasCrot_v2_64"),
     ("hipblasCscal", "cublasCscal_v2"),
     ("hipblasCscal_64", "cublasCscal_v2_64"),
     ("hipblasCscal_v2", "cublasCscal_v2"),
     ("hipblasCscal_v2_64", "cublasCscal_v2_64"),
+    ("hipblasCsrot", "cublasCsrot_v2"),
+    ("hipblasCsrot_64", "cublasCsrot_v2_64"),
+    ("hipblasCsrot_v2", "cublasCsrot_v2"),
+    ("hipblasCsrot_v2_64", "cublasCsrot_v2_64"),
     ("hipblasCsscal", "cublasCsscal_v2"),
     ("hipblasCsscal_64", "cublasCsscal_v2_64"),
     ("hipblasCsscal_v2", "cublasCsscal_v2"),
@@ -79,6 +131,38 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasCswap_64", "cublasCswap_v2_64"),
     ("hipblasCswap_v2", "cublasCswap_v2"),
     ("hipblasCswap_v2_64", "cublasCswap_v2_64"),
+    ("hipblasCsymm", "cublasCsymm_v2"),
+    ("hipblasCsymm_64", "cublasCsymm_v2_64"),
+    ("hipblasCsymm_v2", "cublasCsymm_v2"),
+    ("hipblasCsymm_v2_64", "cublasCsymm_v2_64"),
+    ("hipblasCsymv", "cublasCsymv_v2"),
+    ("hipblasCsymv_64", "cublasCsymv_v2_64"),
+    ("hipblasCsymv_v2", "cublasCsymv_v2"),
+    ("hipblasCsymv_v2_64", "cublasCsymv_v2_64"),
+    ("hipblasCsyr", "cublasCsyr_v2"),
+    ("hipblasCsyr2", "cublasCsyr2_v2"),
+    ("hipblasCsyr2_64", "cublasCsyr2_v2_64"),
+    ("hipblasCsyr2_v2", "cublasCsyr2_v2"),
+    ("hipblasCsyr2_v2_64", "cublasCsyr2_v2_64"),
+    ("hipblasCsyr2k", "cublasCsyr2k_v2"),
+    ("hipblasCsyr2k_64", "cublasCsyr2k_v2_64"),
+    ("hipblasCsyr2k_v2", "cublasCsyr2k_v2"),
+    ("hipblasCsyr2k_v2_64", "cublasCsyr2k_v2_64"),
+    ("hipblasCsyr_64", "cublasCsyr_v2_64"),
+    ("hipblasCsyr_v2", "cublasCsyr_v2"),
+    ("hipblasCsyr_v2_64", "cublasCsyr_v2_64"),
+    ("hipblasCsyrk", "cublasCsyrk_v2"),
+    ("hipblasCsyrk_64", "cublasCsyrk_v2_64"),
+    ("hipblasCsyrk_v2", "cublasCsyrk_v2"),
+    ("hipblasCsyrk_v2_64", "cublasCsyrk_v2_64"),
+    ("hipblasCtrmm", "cublasCtrmm_v2"),
+    ("hipblasCtrmm_64", "cublasCtrmm_v2_64"),
+    ("hipblasCtrmm_v2", "cublasCtrmm_v2"),
+    ("hipblasCtrmm_v2_64", "cublasCtrmm_v2_64"),
+    ("hipblasCtrmv", "cublasCtrmv_v2"),
+    ("hipblasCtrmv_64", "cublasCtrmv_v2_64"),
+    ("hipblasCtrmv_v2", "cublasCtrmv_v2"),
+    ("hipblasCtrmv_v2_64", "cublasCtrmv_v2_64"),
     ("hipblasCtrsm", "cublasCtrsm_v2"),
     ("hipblasCtrsmBatched", "cublasCtrsmBatched"),
     ("hipblasCtrsmBatched_64", "cublasCtrsmBatched_64"),
@@ -87,15 +171,25 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasCtrsm_64", "cublasCtrsm_v2_64"),
     ("hipblasCtrsm_v2", "cublasCtrsm_v2"),
     ("hipblasCtrsm_v2_64", "cublasCtrsm_v2_64"),
+    ("hipblasCtrsv", "cublasCtrsv_v2"),
+    ("hipblasCtrsv_64", "cublasCtrsv_v2_64"),
+    ("hipblasCtrsv_v2", "cublasCtrsv_v2"),
+    ("hipblasCtrsv_v2_64", "cublasCtrsv_v2_64"),
     ("hipblasDasum", "cublasDasum_v2"),
     ("hipblasDasum_64", "cublasDasum_v2_64"),
     ("hipblasDaxpy", "cublasDaxpy_v2"),
     ("hipblasDaxpy_64", "cublasDaxpy_v2_64"),
     ("hipblasDcopy", "cublasDcopy_v2"),
     ("hipblasDcopy_64", "cublasDcopy_v2_64"),
+    ("hipblasDdgmm", "cublasDdgmm"),
+    ("hipblasDdgmm_64", "cublasDdgmm_64"),
     ("hipblasDdot", "cublasDdot_v2"),
     ("hipblasDdot_64", "cublasDdot_v2_64"),
     ("hipblasDestroy", "cublasDestroy_v2"),
+    ("hipblasDgbmv", "cublasDgbmv_v2"),
+    ("hipblasDgbmv_64", "cublasDgbmv_v2_64"),
+    ("hipblasDgeam", "cublasDgeam"),
+    ("hipblasDgeam_64", "cublasDgeam_64"),
     ("hipblasDgemm", "cublasDgemm_v2"),
     ("hipblasDgemmBatched", "cublasDgemmBatched"),
     ("hipblasDgemmBatched_64", "cublasDgemmBatched_64"),
@@ -114,16 +208,38 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
         "cublasDgemvStridedBatched_64",
     ),
     ("hipblasDgemv_64", "cublasDgemv_v2_64"),
+    ("hipblasDger", "cublasDger_v2"),
+    ("hipblasDger_64", "cublasDger_v2_64"),
     ("hipblasDnrm2", "cublasDnrm2_v2"),
     ("hipblasDnrm2_64", "cublasDnrm2_v2_64"),
+    ("hipblasDrot", "cublasDrot_v2"),
+    ("hipblasDrot_64", "cublasDrot_v2_64"),
     ("hipblasDscal", "cublasDscal_v2"),
     ("hipblasDscal_64", "cublasDscal_v2_64"),
     ("hipblasDswap", "cublasDswap_v2"),
     ("hipblasDswap_64", "cublasDswap_v2_64"),
+    ("hipblasDsymm", "cublasDsymm_v2"),
+    ("hipblasDsymm_64", "cublasDsymm_v2_64"),
+    ("hipblasDsymv", "cublasDsymv_v2"),
+    ("hipblasDsymv_64", "cublasDsymv_v2_64"),
+    ("hipblasDsyr", "cublasDsyr_v2"),
+    ("hipblasDsyr2", "cublasDsyr2_v2"),
+    ("hipblasDsyr2_64", "cublasDsyr2_v2_64"),
+    ("hipblasDsyr2k", "cublasDsyr2k_v2"),
+    ("hipblasDsyr2k_64", "cublasDsyr2k_v2_64"),
+    ("hipblasDsyr_64", "cublasDsyr_v2_64"),
+    ("hipblasDsyrk", "cublasDsyrk_v2"),
+    ("hipblasDsyrk_64", "cublasDsyrk_v2_64"),
+    ("hipblasDtrmm", "cublasDtrmm_v2"),
+    ("hipblasDtrmm_64", "cublasDtrmm_v2_64"),
+    ("hipblasDtrmv", "cublasDtrmv_v2"),
+    ("hipblasDtrmv_64", "cublasDtrmv_v2_64"),
     ("hipblasDtrsm", "cublasDtrsm_v2"),
     ("hipblasDtrsmBatched", "cublasDtrsmBatched"),
     ("hipblasDtrsmBatched_64", "cublasDtrsmBatched_64"),
     ("hipblasDtrsm_64", "cublasDtrsm_v2_64"),
+    ("hipblasDtrsv", "cublasDtrsv_v2"),
+    ("hipblasDtrsv_64", "cublasDtrsv_v2_64"),
     ("hipblasDzasum", "cublasDzasum_v2"),
     ("hipblasDzasum_64", "cublasDzasum_v2_64"),
     ("hipblasDzasum_v2", "cublasDzasum_v2"),
@@ -230,12 +346,18 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasScnrm2_v2_64", "cublasScnrm2_v2_64"),
     ("hipblasScopy", "cublasScopy_v2"),
     ("hipblasScopy_64", "cublasScopy_v2_64"),
+    ("hipblasSdgmm", "cublasSdgmm"),
+    ("hipblasSdgmm_64", "cublasSdgmm_64"),
     ("hipblasSdot", "cublasSdot_v2"),
     ("hipblasSdot_64", "cublasSdot_v2_64"),
     ("hipblasSetAtomicsMode", "cublasSetAtomicsMode"),
     ("hipblasSetMathMode", "cublasSetMathMode"),
     ("hipblasSetPointerMode", "cublasSetPointerMode_v2"),
     ("hipblasSetStream", "cublasSetStream_v2"),
+    ("hipblasSgbmv", "cublasSgbmv_v2"),
+    ("hipblasSgbmv_64", "cublasSgbmv_v2_64"),
+    ("hipblasSgeam", "cublasSgeam"),
+    ("hipblasSgeam_64", "cublasSgeam_64"),
     ("hipblasSgemm", "cublasSgemm_v2"),
     ("hipblasSgemmBatched", "cublasSgemmBatched"),
     ("hipblasSgemmBatched_64", "cublasSgemmBatched_64"),
@@ -254,16 +376,38 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
         "cublasSgemvStridedBatched_64",
     ),
     ("hipblasSgemv_64", "cublasSgemv_v2_64"),
+    ("hipblasSger", "cublasSger_v2"),
+    ("hipblasSger_64", "cublasSger_v2_64"),
     ("hipblasSnrm2", "cublasSnrm2_v2"),
     ("hipblasSnrm2_64", "cublasSnrm2_v2_64"),
+    ("hipblasSrot", "cublasSrot_v2"),
+    ("hipblasSrot_64", "cublasSrot_v2_64"),
     ("hipblasSscal", "cublasSscal_v2"),
     ("hipblasSscal_64", "cublasSscal_v2_64"),
     ("hipblasSswap", "cublasSswap_v2"),
     ("hipblasSswap_64", "cublasSswap_v2_64"),
+    ("hipblasSsymm", "cublasSsymm_v2"),
+    ("hipblasSsymm_64", "cublasSsymm_v2_64"),
+    ("hipblasSsymv", "cublasSsymv_v2"),
+    ("hipblasSsymv_64", "cublasSsymv_v2_64"),
+    ("hipblasSsyr", "cublasSsyr_v2"),
+    ("hipblasSsyr2", "cublasSsyr2_v2"),
+    ("hipblasSsyr2_64", "cublasSsyr2_v2_64"),
+    ("hipblasSsyr2k", "cublasSsyr2k_v2"),
+    ("hipblasSsyr2k_64", "cublasSsyr2k_v2_64"),
+    ("hipblasSsyr_64", "cublasSsyr_v2_64"),
+    ("hipblasSsyrk", "cublasSsyrk_v2"),
+    ("hipblasSsyrk_64", "cublasSsyrk_v2_64"),
+    ("hipblasStrmm", "cublasStrmm_v2"),
+    ("hipblasStrmm_64", "cublasStrmm_v2_64"),
+    ("hipblasStrmv", "cublasStrmv_v2"),
+    ("hipblasStrmv_64", "cublasStrmv_v2_64"),
     ("hipblasStrsm", "cublasStrsm_v2"),
     ("hipblasStrsmBatched", "cublasStrsmBatched"),
     ("hipblasStrsmBatched_64", "cublasStrsmBatched_64"),
     ("hipblasStrsm_64", "cublasStrsm_v2_64"),
+    ("hipblasStrsv", "cublasStrsv_v2"),
+    ("hipblasStrsv_64", "cublasStrsv_v2_64"),
     ("hipblasZaxpy", "cublasZaxpy_v2"),
     ("hipblasZaxpy_64", "cublasZaxpy_v2_64"),
     ("hipblasZaxpy_v2", "cublasZaxpy_v2"),
@@ -272,6 +416,10 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasZcopy_64", "cublasZcopy_v2_64"),
     ("hipblasZcopy_v2", "cublasZcopy_v2"),
     ("hipblasZcopy_v2_64", "cublasZcopy_v2_64"),
+    ("hipblasZdgmm", "cublasZdgmm"),
+    ("hipblasZdgmm_64", "cublasZdgmm_64"),
+    ("hipblasZdgmm_v2", "cublasZdgmm"),
+    ("hipblasZdgmm_v2_64", "cublasZdgmm_64"),
     ("hipblasZdotc", "cublasZdotc_v2"),
     ("hipblasZdotc_64", "cublasZdotc_v2_64"),
     ("hipblasZdotc_v2", "cublasZdotc_v2"),
@@ -280,10 +428,22 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasZdotu_64", "cublasZdotu_v2_64"),
     ("hipblasZdotu_v2", "cublasZdotu_v2"),
     ("hipblasZdotu_v2_64", "cublasZdotu_v2_64"),
+    ("hipblasZdrot", "cublasZdrot_v2"),
+    ("hipblasZdrot_64", "cublasZdrot_v2_64"),
+    ("hipblasZdrot_v2", "cublasZdrot_v2"),
+    ("hipblasZdrot_v2_64", "cublasZdrot_v2_64"),
     ("hipblasZdscal", "cublasZdscal_v2"),
     ("hipblasZdscal_64", "cublasZdscal_v2_64"),
     ("hipblasZdscal_v2", "cublasZdscal_v2"),
     ("hipblasZdscal_v2_64", "cublasZdscal_v2_64"),
+    ("hipblasZgbmv", "cublasZgbmv_v2"),
+    ("hipblasZgbmv_64", "cublasZgbmv_v2_64"),
+    ("hipblasZgbmv_v2", "cublasZgbmv_v2"),
+    ("hipblasZgbmv_v2_64", "cublasZgbmv_v2_64"),
+    ("hipblasZgeam", "cublasZgeam"),
+    ("hipblasZgeam_64", "cublasZgeam_64"),
+    ("hipblasZgeam_v2", "cublasZgeam"),
+    ("hipblasZgeam_v2_64", "cublasZgeam_64"),
     ("hipblasZgemm", "cublasZgemm_v2"),
     ("hipblasZgemmBatched", "cublasZgemmBatched"),
     ("hipblasZgemmBatched_64", "cublasZgemmBatched_64"),
@@ -320,6 +480,42 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasZgemv_64", "cublasZgemv_v2_64"),
     ("hipblasZgemv_v2", "cublasZgemv_v2"),
     ("hipblasZgemv_v2_64", "cublasZgemv_v2_64"),
+    ("hipblasZgerc", "cublasZgerc_v2"),
+    ("hipblasZgerc_64", "cublasZgerc_v2_64"),
+    ("hipblasZgerc_v2", "cublasZgerc_v2"),
+    ("hipblasZgerc_v2_64", "cublasZgerc_v2_64"),
+    ("hipblasZgeru", "cublasZgeru_v2"),
+    ("hipblasZgeru_64", "cublasZgeru_v2_64"),
+    ("hipblasZgeru_v2", "cublasZgeru_v2"),
+    ("hipblasZgeru_v2_64", "cublasZgeru_v2_64"),
+    ("hipblasZhemm", "cublasZhemm_v2"),
+    ("hipblasZhemm_64", "cublasZhemm_v2_64"),
+    ("hipblasZhemm_v2", "cublasZhemm_v2"),
+    ("hipblasZhemm_v2_64", "cublasZhemm_v2_64"),
+    ("hipblasZhemv", "cublasZhemv_v2"),
+    ("hipblasZhemv_64", "cublasZhemv_v2_64"),
+    ("hipblasZhemv_v2", "cublasZhemv_v2"),
+    ("hipblasZhemv_v2_64", "cublasZhemv_v2_64"),
+    ("hipblasZher", "cublasZher_v2"),
+    ("hipblasZher2", "cublasZher2_v2"),
+    ("hipblasZher2_64", "cublasZher2_v2_64"),
+    ("hipblasZher2_v2", "cublasZher2_v2"),
+    ("hipblasZher2_v2_64", "cublasZher2_v2_64"),
+    ("hipblasZher2k", "cublasZher2k_v2"),
+    ("hipblasZher2k_64", "cublasZher2k_v2_64"),
+    ("hipblasZher2k_v2", "cublasZher2k_v2"),
+    ("hipblasZher2k_v2_64", "cublasZher2k_v2_64"),
+    ("hipblasZher_64", "cublasZher_v2_64"),
+    ("hipblasZher_v2", "cublasZher_v2"),
+    ("hipblasZher_v2_64", "cublasZher_v2_64"),
+    ("hipblasZherk", "cublasZherk_v2"),
+    ("hipblasZherk_64", "cublasZherk_v2_64"),
+    ("hipblasZherk_v2", "cublasZherk_v2"),
+    ("hipblasZherk_v2_64", "cublasZherk_v2_64"),
+    ("hipblasZrot", "cublasZrot_v2"),
+    ("hipblasZrot_64", "cublasZrot_v2_64"),
+    ("hipblasZrot_v2", "cublasZrot_v2"),
+    ("hipblasZrot_v2_64", "cublasZrot_v2_64"),
     ("hipblasZscal", "cublasZscal_v2"),
     ("hipblasZscal_64", "cublasZscal_v2_64"),
     ("hipblasZscal_v2", "cublasZscal_v2"),
@@ -328,6 +524,38 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasZswap_64", "cublasZswap_v2_64"),
     ("hipblasZswap_v2", "cublasZswap_v2"),
     ("hipblasZswap_v2_64", "cublasZswap_v2_64"),
+    ("hipblasZsymm", "cublasZsymm_v2"),
+    ("hipblasZsymm_64", "cublasZsymm_v2_64"),
+    ("hipblasZsymm_v2", "cublasZsymm_v2"),
+    ("hipblasZsymm_v2_64", "cublasZsymm_v2_64"),
+    ("hipblasZsymv", "cublasZsymv_v2"),
+    ("hipblasZsymv_64", "cublasZsymv_v2_64"),
+    ("hipblasZsymv_v2", "cublasZsymv_v2"),
+    ("hipblasZsymv_v2_64", "cublasZsymv_v2_64"),
+    ("hipblasZsyr", "cublasZsyr_v2"),
+    ("hipblasZsyr2", "cublasZsyr2_v2"),
+    ("hipblasZsyr2_64", "cublasZsyr2_v2_64"),
+    ("hipblasZsyr2_v2", "cublasZsyr2_v2"),
+    ("hipblasZsyr2_v2_64", "cublasZsyr2_v2_64"),
+    ("hipblasZsyr2k", "cublasZsyr2k_v2"),
+    ("hipblasZsyr2k_64", "cublasZsyr2k_v2_64"),
+    ("hipblasZsyr2k_v2", "cublasZsyr2k_v2"),
+    ("hipblasZsyr2k_v2_64", "cublasZsyr2k_v2_64"),
+    ("hipblasZsyr_64", "cublasZsyr_v2_64"),
+    ("hipblasZsyr_v2", "cublasZsyr_v2"),
+    ("hipblasZsyr_v2_64", "cublasZsyr_v2_64"),
+    ("hipblasZsyrk", "cublasZsyrk_v2"),
+    ("hipblasZsyrk_64", "cublasZsyrk_v2_64"),
+    ("hipblasZsyrk_v2", "cublasZsyrk_v2"),
+    ("hipblasZsyrk_v2_64", "cublasZsyrk_v2_64"),
+    ("hipblasZtrmm", "cublasZtrmm_v2"),
+    ("hipblasZtrmm_64", "cublasZtrmm_v2_64"),
+    ("hipblasZtrmm_v2", "cublasZtrmm_v2"),
+    ("hipblasZtrmm_v2_64", "cublasZtrmm_v2_64"),
+    ("hipblasZtrmv", "cublasZtrmv_v2"),
+    ("hipblasZtrmv_64", "cublasZtrmv_v2_64"),
+    ("hipblasZtrmv_v2", "cublasZtrmv_v2"),
+    ("hipblasZtrmv_v2_64", "cublasZtrmv_v2_64"),
     ("hipblasZtrsm", "cublasZtrsm_v2"),
     ("hipblasZtrsmBatched", "cublasZtrsmBatched"),
     ("hipblasZtrsmBatched_64", "cublasZtrsmBatched_64"),
@@ -336,10 +564,14 @@ pub(crate) const ADAPTERS: [(&str, &str); 259] = [
     ("hipblasZtrsm_64", "cublasZtrsm_v2_64"),
     ("hipblasZtrsm_v2", "cublasZtrsm_v2"),
     ("hipblasZtrsm_v2_64", "cublasZtrsm_v2_64"),
+    ("hipblasZtrsv", "cublasZtrsv_v2"),
+    ("hipblasZtrsv_64", "cublasZtrsv_v2_64"),
+    ("hipblasZtrsv_v2", "cublasZtrsv_v2"),
+    ("hipblasZtrsv_v2_64", "cublasZtrsv_v2_64"),
 ];
 
 /// The resolved cuBLAS symbol of each adapter, in the order of [`ADAPTERS`].
-static SYMBOLS: [AtomicPtr<c_void>; 259] = [const { AtomicPtr::new(core::ptr::null_mut()) }; 259];
+static SYMBOLS: [AtomicPtr<c_void>; 491] = [const { AtomicPtr::new(core::ptr::null_mut()) }; 491];
 
 /// `hipblasCaxpy` over `cublasCaxpy_v2`.
 unsafe extern "C" fn hipblasCaxpy(
@@ -781,6 +1013,310 @@ unsafe extern "C" fn hipblasCcopy_v2_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasCdgmm` over `cublasCdgmm`.
+unsafe extern "C" fn hipblasCdgmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[8].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCdgmm`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCdgmm`'s contract, which is `cublasCdgmm`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasCdgmm_64` over `cublasCdgmm_64`.
+unsafe extern "C" fn hipblasCdgmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: i64,
+    n: i64,
+    AP: *const hipblasComplex,
+    lda: i64,
+    x: *const hipblasComplex,
+    incx: i64,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[9].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCdgmm_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCdgmm_64`'s contract, which is `cublasCdgmm_64`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasCdgmm_v2` over `cublasCdgmm`.
+unsafe extern "C" fn hipblasCdgmm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[10].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCdgmm`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCdgmm_v2`'s contract, which is `cublasCdgmm`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasCdgmm_v2_64` over `cublasCdgmm_64`.
+unsafe extern "C" fn hipblasCdgmm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: i64,
+    n: i64,
+    AP: *const hipComplex,
+    lda: i64,
+    x: *const hipComplex,
+    incx: i64,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[11].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCdgmm_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCdgmm_v2_64`'s contract, which is `cublasCdgmm_64`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
 /// `hipblasCdotc` over `cublasCdotc_v2`.
 unsafe extern "C" fn hipblasCdotc(
     handle: hipblasHandle_t,
@@ -791,7 +1327,7 @@ unsafe extern "C" fn hipblasCdotc(
     incy: ::std::os::raw::c_int,
     result: *mut hipblasComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[8].load(Ordering::Acquire);
+    let f = SYMBOLS[12].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -849,7 +1385,7 @@ unsafe extern "C" fn hipblasCdotc_64(
     incy: i64,
     result: *mut hipblasComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[9].load(Ordering::Acquire);
+    let f = SYMBOLS[13].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -907,7 +1443,7 @@ unsafe extern "C" fn hipblasCdotc_v2(
     incy: ::std::os::raw::c_int,
     result: *mut hipComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[10].load(Ordering::Acquire);
+    let f = SYMBOLS[14].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -965,7 +1501,7 @@ unsafe extern "C" fn hipblasCdotc_v2_64(
     incy: i64,
     result: *mut hipComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[11].load(Ordering::Acquire);
+    let f = SYMBOLS[15].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1023,7 +1559,7 @@ unsafe extern "C" fn hipblasCdotu(
     incy: ::std::os::raw::c_int,
     result: *mut hipblasComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[12].load(Ordering::Acquire);
+    let f = SYMBOLS[16].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1081,7 +1617,7 @@ unsafe extern "C" fn hipblasCdotu_64(
     incy: i64,
     result: *mut hipblasComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[13].load(Ordering::Acquire);
+    let f = SYMBOLS[17].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1139,7 +1675,7 @@ unsafe extern "C" fn hipblasCdotu_v2(
     incy: ::std::os::raw::c_int,
     result: *mut hipComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[14].load(Ordering::Acquire);
+    let f = SYMBOLS[18].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1197,7 +1733,7 @@ unsafe extern "C" fn hipblasCdotu_v2_64(
     incy: i64,
     result: *mut hipComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[15].load(Ordering::Acquire);
+    let f = SYMBOLS[19].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1245,6 +1781,814 @@ unsafe extern "C" fn hipblasCdotu_v2_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
 }
 
+/// `hipblasCgbmv` over `cublasCgbmv_v2`.
+unsafe extern "C" fn hipblasCgbmv(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    kl: ::std::os::raw::c_int,
+    ku: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    y: *mut hipblasComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[20].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgbmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgbmv`'s contract, which is `cublasCgbmv_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasCgbmv_64` over `cublasCgbmv_v2_64`.
+unsafe extern "C" fn hipblasCgbmv_64(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    x: *const hipblasComplex,
+    incx: i64,
+    beta: *const hipblasComplex,
+    y: *mut hipblasComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[21].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgbmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgbmv_64`'s contract, which is `cublasCgbmv_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasCgbmv_v2` over `cublasCgbmv_v2`.
+unsafe extern "C" fn hipblasCgbmv_v2(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    kl: ::std::os::raw::c_int,
+    ku: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    y: *mut hipComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[22].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgbmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgbmv_v2`'s contract, which is `cublasCgbmv_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasCgbmv_v2_64` over `cublasCgbmv_v2_64`.
+unsafe extern "C" fn hipblasCgbmv_v2_64(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    x: *const hipComplex,
+    incx: i64,
+    beta: *const hipComplex,
+    y: *mut hipComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[23].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgbmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgbmv_v2_64`'s contract, which is `cublasCgbmv_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasCgeam` over `cublasCgeam`.
+unsafe extern "C" fn hipblasCgeam(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    BP: *const hipblasComplex,
+    ldb: ::std::os::raw::c_int,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[24].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeam`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeam`'s contract, which is `cublasCgeam`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCgeam_64` over `cublasCgeam_64`.
+unsafe extern "C" fn hipblasCgeam_64(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    beta: *const hipblasComplex,
+    BP: *const hipblasComplex,
+    ldb: i64,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[25].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeam_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeam_64`'s contract, which is `cublasCgeam_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCgeam_v2` over `cublasCgeam`.
+unsafe extern "C" fn hipblasCgeam_v2(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    BP: *const hipComplex,
+    ldb: ::std::os::raw::c_int,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[26].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeam`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeam_v2`'s contract, which is `cublasCgeam`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCgeam_v2_64` over `cublasCgeam_64`.
+unsafe extern "C" fn hipblasCgeam_v2_64(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    beta: *const hipComplex,
+    BP: *const hipComplex,
+    ldb: i64,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[27].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeam_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeam_v2_64`'s contract, which is `cublasCgeam_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
 /// `hipblasCgemm` over `cublasCgemm_v2`.
 unsafe extern "C" fn hipblasCgemm(
     handle: hipblasHandle_t,
@@ -1262,7 +2606,7 @@ unsafe extern "C" fn hipblasCgemm(
     CP: *mut hipblasComplex,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[16].load(Ordering::Acquire);
+    let f = SYMBOLS[28].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1367,7 +2711,7 @@ unsafe extern "C" fn hipblasCgemmBatched(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[17].load(Ordering::Acquire);
+    let f = SYMBOLS[29].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1477,7 +2821,7 @@ unsafe extern "C" fn hipblasCgemmBatched_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[18].load(Ordering::Acquire);
+    let f = SYMBOLS[30].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1587,7 +2931,7 @@ unsafe extern "C" fn hipblasCgemmBatched_v2(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[19].load(Ordering::Acquire);
+    let f = SYMBOLS[31].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1697,7 +3041,7 @@ unsafe extern "C" fn hipblasCgemmBatched_v2_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[20].load(Ordering::Acquire);
+    let f = SYMBOLS[32].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1810,7 +3154,7 @@ unsafe extern "C" fn hipblasCgemmStridedBatched(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[21].load(Ordering::Acquire);
+    let f = SYMBOLS[33].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -1939,7 +3283,7 @@ unsafe extern "C" fn hipblasCgemmStridedBatched_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[22].load(Ordering::Acquire);
+    let f = SYMBOLS[34].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2068,7 +3412,7 @@ unsafe extern "C" fn hipblasCgemmStridedBatched_v2(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[23].load(Ordering::Acquire);
+    let f = SYMBOLS[35].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2197,7 +3541,7 @@ unsafe extern "C" fn hipblasCgemmStridedBatched_v2_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[24].load(Ordering::Acquire);
+    let f = SYMBOLS[36].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2322,7 +3666,7 @@ unsafe extern "C" fn hipblasCgemm_64(
     CP: *mut hipblasComplex,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[25].load(Ordering::Acquire);
+    let f = SYMBOLS[37].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2426,7 +3770,7 @@ unsafe extern "C" fn hipblasCgemm_v2(
     CP: *mut hipComplex,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[26].load(Ordering::Acquire);
+    let f = SYMBOLS[38].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2530,7 +3874,7 @@ unsafe extern "C" fn hipblasCgemm_v2_64(
     CP: *mut hipComplex,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[27].load(Ordering::Acquire);
+    let f = SYMBOLS[39].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2632,7 +3976,7 @@ unsafe extern "C" fn hipblasCgemv(
     y: *mut hipblasComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[28].load(Ordering::Acquire);
+    let f = SYMBOLS[40].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2721,7 +4065,7 @@ unsafe extern "C" fn hipblasCgemvBatched(
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[29].load(Ordering::Acquire);
+    let f = SYMBOLS[41].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2819,7 +4163,7 @@ unsafe extern "C" fn hipblasCgemvBatched_64(
     incy: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[30].load(Ordering::Acquire);
+    let f = SYMBOLS[42].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -2917,7 +4261,7 @@ unsafe extern "C" fn hipblasCgemvBatched_v2(
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[31].load(Ordering::Acquire);
+    let f = SYMBOLS[43].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3015,7 +4359,7 @@ unsafe extern "C" fn hipblasCgemvBatched_v2_64(
     incy: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[32].load(Ordering::Acquire);
+    let f = SYMBOLS[44].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3116,7 +4460,7 @@ unsafe extern "C" fn hipblasCgemvStridedBatched(
     stridey: hipblasStride,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[33].load(Ordering::Acquire);
+    let f = SYMBOLS[45].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3233,7 +4577,7 @@ unsafe extern "C" fn hipblasCgemvStridedBatched_64(
     stridey: hipblasStride,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[34].load(Ordering::Acquire);
+    let f = SYMBOLS[46].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3350,7 +4694,7 @@ unsafe extern "C" fn hipblasCgemvStridedBatched_v2(
     stridey: hipblasStride,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[35].load(Ordering::Acquire);
+    let f = SYMBOLS[47].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3467,7 +4811,7 @@ unsafe extern "C" fn hipblasCgemvStridedBatched_v2_64(
     stridey: hipblasStride,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[36].load(Ordering::Acquire);
+    let f = SYMBOLS[48].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3580,7 +4924,7 @@ unsafe extern "C" fn hipblasCgemv_64(
     y: *mut hipblasComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[37].load(Ordering::Acquire);
+    let f = SYMBOLS[49].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3668,7 +5012,7 @@ unsafe extern "C" fn hipblasCgemv_v2(
     y: *mut hipComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[38].load(Ordering::Acquire);
+    let f = SYMBOLS[50].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3756,7 +5100,7 @@ unsafe extern "C" fn hipblasCgemv_v2_64(
     y: *mut hipComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[39].load(Ordering::Acquire);
+    let f = SYMBOLS[51].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3829,9 +5173,2617 @@ unsafe extern "C" fn hipblasCgemv_v2_64(
     from_cublas(unsafe { f(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy) })
 }
 
+/// `hipblasCgerc` over `cublasCgerc_v2`.
+unsafe extern "C" fn hipblasCgerc(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[52].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgerc_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgerc`'s contract, which is `cublasCgerc_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgerc_64` over `cublasCgerc_v2_64`.
+unsafe extern "C" fn hipblasCgerc_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: i64,
+    y: *const hipblasComplex,
+    incy: i64,
+    AP: *mut hipblasComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[53].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgerc_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgerc_64`'s contract, which is `cublasCgerc_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgerc_v2` over `cublasCgerc_v2`.
+unsafe extern "C" fn hipblasCgerc_v2(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[54].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgerc_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgerc_v2`'s contract, which is `cublasCgerc_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgerc_v2_64` over `cublasCgerc_v2_64`.
+unsafe extern "C" fn hipblasCgerc_v2_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: i64,
+    y: *const hipComplex,
+    incy: i64,
+    AP: *mut hipComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[55].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgerc_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgerc_v2_64`'s contract, which is `cublasCgerc_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgeru` over `cublasCgeru_v2`.
+unsafe extern "C" fn hipblasCgeru(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[56].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeru_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeru`'s contract, which is `cublasCgeru_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgeru_64` over `cublasCgeru_v2_64`.
+unsafe extern "C" fn hipblasCgeru_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: i64,
+    y: *const hipblasComplex,
+    incy: i64,
+    AP: *mut hipblasComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[57].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeru_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeru_64`'s contract, which is `cublasCgeru_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgeru_v2` over `cublasCgeru_v2`.
+unsafe extern "C" fn hipblasCgeru_v2(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[58].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeru_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeru_v2`'s contract, which is `cublasCgeru_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCgeru_v2_64` over `cublasCgeru_v2_64`.
+unsafe extern "C" fn hipblasCgeru_v2_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: i64,
+    y: *const hipComplex,
+    incy: i64,
+    AP: *mut hipComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[59].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCgeru_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCgeru_v2_64`'s contract, which is `cublasCgeru_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasChemm` over `cublasChemm_v2`.
+unsafe extern "C" fn hipblasChemm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[60].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemm`'s contract, which is `cublasChemm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasChemm_64` over `cublasChemm_v2_64`.
+unsafe extern "C" fn hipblasChemm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    BP: *const hipblasComplex,
+    ldb: i64,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[61].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemm_64`'s contract, which is `cublasChemm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasChemm_v2` over `cublasChemm_v2`.
+unsafe extern "C" fn hipblasChemm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[62].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemm_v2`'s contract, which is `cublasChemm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasChemm_v2_64` over `cublasChemm_v2_64`.
+unsafe extern "C" fn hipblasChemm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    BP: *const hipComplex,
+    ldb: i64,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[63].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemm_v2_64`'s contract, which is `cublasChemm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasChemv` over `cublasChemv_v2`.
+unsafe extern "C" fn hipblasChemv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    y: *mut hipblasComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[64].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemv`'s contract, which is `cublasChemv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasChemv_64` over `cublasChemv_v2_64`.
+unsafe extern "C" fn hipblasChemv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    x: *const hipblasComplex,
+    incx: i64,
+    beta: *const hipblasComplex,
+    y: *mut hipblasComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[65].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemv_64`'s contract, which is `cublasChemv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasChemv_v2` over `cublasChemv_v2`.
+unsafe extern "C" fn hipblasChemv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    y: *mut hipComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[66].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemv_v2`'s contract, which is `cublasChemv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasChemv_v2_64` over `cublasChemv_v2_64`.
+unsafe extern "C" fn hipblasChemv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    x: *const hipComplex,
+    incx: i64,
+    beta: *const hipComplex,
+    y: *mut hipComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[67].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasChemv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasChemv_v2_64`'s contract, which is `cublasChemv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasCher` over `cublasCher_v2`.
+unsafe extern "C" fn hipblasCher(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipblasComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[68].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher`'s contract, which is `cublasCher_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCher2` over `cublasCher2_v2`.
+unsafe extern "C" fn hipblasCher2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[69].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2`'s contract, which is `cublasCher2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCher2_64` over `cublasCher2_v2_64`.
+unsafe extern "C" fn hipblasCher2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: i64,
+    y: *const hipblasComplex,
+    incy: i64,
+    AP: *mut hipblasComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[70].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2_64`'s contract, which is `cublasCher2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCher2_v2` over `cublasCher2_v2`.
+unsafe extern "C" fn hipblasCher2_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[71].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2_v2`'s contract, which is `cublasCher2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCher2_v2_64` over `cublasCher2_v2_64`.
+unsafe extern "C" fn hipblasCher2_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: i64,
+    y: *const hipComplex,
+    incy: i64,
+    AP: *mut hipComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[72].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2_v2_64`'s contract, which is `cublasCher2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCher2k` over `cublasCher2k_v2`.
+unsafe extern "C" fn hipblasCher2k(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[73].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2k`'s contract, which is `cublasCher2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCher2k_64` over `cublasCher2k_v2_64`.
+unsafe extern "C" fn hipblasCher2k_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    BP: *const hipblasComplex,
+    ldb: i64,
+    beta: *const f32,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[74].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2k_64`'s contract, which is `cublasCher2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCher2k_v2` over `cublasCher2k_v2`.
+unsafe extern "C" fn hipblasCher2k_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[75].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2k_v2`'s contract, which is `cublasCher2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCher2k_v2_64` over `cublasCher2k_v2_64`.
+unsafe extern "C" fn hipblasCher2k_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    BP: *const hipComplex,
+    ldb: i64,
+    beta: *const f32,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[76].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher2k_v2_64`'s contract, which is `cublasCher2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCher_64` over `cublasCher_v2_64`.
+unsafe extern "C" fn hipblasCher_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f32,
+    x: *const hipblasComplex,
+    incx: i64,
+    AP: *mut hipblasComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[77].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher_64`'s contract, which is `cublasCher_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCher_v2` over `cublasCher_v2`.
+unsafe extern "C" fn hipblasCher_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[78].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher_v2`'s contract, which is `cublasCher_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCher_v2_64` over `cublasCher_v2_64`.
+unsafe extern "C" fn hipblasCher_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f32,
+    x: *const hipComplex,
+    incx: i64,
+    AP: *mut hipComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[79].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCher_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCher_v2_64`'s contract, which is `cublasCher_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCherk` over `cublasCherk_v2`.
+unsafe extern "C" fn hipblasCherk(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[80].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCherk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCherk`'s contract, which is `cublasCherk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCherk_64` over `cublasCherk_v2_64`.
+unsafe extern "C" fn hipblasCherk_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f32,
+    AP: *const hipblasComplex,
+    lda: i64,
+    beta: *const f32,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[81].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCherk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCherk_64`'s contract, which is `cublasCherk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCherk_v2` over `cublasCherk_v2`.
+unsafe extern "C" fn hipblasCherk_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[82].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCherk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCherk_v2`'s contract, which is `cublasCherk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCherk_v2_64` over `cublasCherk_v2_64`.
+unsafe extern "C" fn hipblasCherk_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f32,
+    AP: *const hipComplex,
+    lda: i64,
+    beta: *const f32,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[83].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCherk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCherk_v2_64`'s contract, which is `cublasCherk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
 /// `hipblasCreate` over `cublasCreate_v2`.
 unsafe extern "C" fn hipblasCreate(handle: *mut hipblasHandle_t) -> hipblasStatus_t {
-    let f = SYMBOLS[40].load(Ordering::Acquire);
+    let f = SYMBOLS[84].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3848,6 +7800,262 @@ unsafe extern "C" fn hipblasCreate(handle: *mut hipblasHandle_t) -> hipblasStatu
     from_cublas(unsafe { f(handle) })
 }
 
+/// `hipblasCrot` over `cublasCrot_v2`.
+unsafe extern "C" fn hipblasCrot(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipblasComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f32,
+    s: *const hipblasComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[85].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCrot`'s contract, which is `cublasCrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasCrot_64` over `cublasCrot_v2_64`.
+unsafe extern "C" fn hipblasCrot_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipblasComplex,
+    incx: i64,
+    y: *mut hipblasComplex,
+    incy: i64,
+    c: *const f32,
+    s: *const hipblasComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[86].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCrot_64`'s contract, which is `cublasCrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasCrot_v2` over `cublasCrot_v2`.
+unsafe extern "C" fn hipblasCrot_v2(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f32,
+    s: *const hipComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[87].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCrot_v2`'s contract, which is `cublasCrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasCrot_v2_64` over `cublasCrot_v2_64`.
+unsafe extern "C" fn hipblasCrot_v2_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipComplex,
+    incx: i64,
+    y: *mut hipComplex,
+    incy: i64,
+    c: *const f32,
+    s: *const hipComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[88].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCrot_v2_64`'s contract, which is `cublasCrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
 /// `hipblasCscal` over `cublasCscal_v2`.
 unsafe extern "C" fn hipblasCscal(
     handle: hipblasHandle_t,
@@ -3856,7 +8064,7 @@ unsafe extern "C" fn hipblasCscal(
     x: *mut hipblasComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[41].load(Ordering::Acquire);
+    let f = SYMBOLS[89].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3902,7 +8110,7 @@ unsafe extern "C" fn hipblasCscal_64(
     x: *mut hipblasComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[42].load(Ordering::Acquire);
+    let f = SYMBOLS[90].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3948,7 +8156,7 @@ unsafe extern "C" fn hipblasCscal_v2(
     x: *mut hipComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[43].load(Ordering::Acquire);
+    let f = SYMBOLS[91].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -3994,7 +8202,7 @@ unsafe extern "C" fn hipblasCscal_v2_64(
     x: *mut hipComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[44].load(Ordering::Acquire);
+    let f = SYMBOLS[92].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4032,6 +8240,262 @@ unsafe extern "C" fn hipblasCscal_v2_64(
     from_cublas(unsafe { f(handle, n, alpha, x, incx) })
 }
 
+/// `hipblasCsrot` over `cublasCsrot_v2`.
+unsafe extern "C" fn hipblasCsrot(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipblasComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f32,
+    s: *const f32,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[93].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsrot`'s contract, which is `cublasCsrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasCsrot_64` over `cublasCsrot_v2_64`.
+unsafe extern "C" fn hipblasCsrot_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipblasComplex,
+    incx: i64,
+    y: *mut hipblasComplex,
+    incy: i64,
+    c: *const f32,
+    s: *const f32,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[94].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsrot_64`'s contract, which is `cublasCsrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasCsrot_v2` over `cublasCsrot_v2`.
+unsafe extern "C" fn hipblasCsrot_v2(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f32,
+    s: *const f32,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[95].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsrot_v2`'s contract, which is `cublasCsrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasCsrot_v2_64` over `cublasCsrot_v2_64`.
+unsafe extern "C" fn hipblasCsrot_v2_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipComplex,
+    incx: i64,
+    y: *mut hipComplex,
+    incy: i64,
+    c: *const f32,
+    s: *const f32,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[96].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsrot_v2_64`'s contract, which is `cublasCsrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
 /// `hipblasCsscal` over `cublasCsscal_v2`.
 unsafe extern "C" fn hipblasCsscal(
     handle: hipblasHandle_t,
@@ -4040,7 +8504,7 @@ unsafe extern "C" fn hipblasCsscal(
     x: *mut hipblasComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[45].load(Ordering::Acquire);
+    let f = SYMBOLS[97].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4086,7 +8550,7 @@ unsafe extern "C" fn hipblasCsscal_64(
     x: *mut hipblasComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[46].load(Ordering::Acquire);
+    let f = SYMBOLS[98].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4132,7 +8596,7 @@ unsafe extern "C" fn hipblasCsscal_v2(
     x: *mut hipComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[47].load(Ordering::Acquire);
+    let f = SYMBOLS[99].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4178,7 +8642,7 @@ unsafe extern "C" fn hipblasCsscal_v2_64(
     x: *mut hipComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[48].load(Ordering::Acquire);
+    let f = SYMBOLS[100].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4225,7 +8689,7 @@ unsafe extern "C" fn hipblasCswap(
     y: *mut hipblasComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[49].load(Ordering::Acquire);
+    let f = SYMBOLS[101].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4277,7 +8741,7 @@ unsafe extern "C" fn hipblasCswap_64(
     y: *mut hipblasComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[50].load(Ordering::Acquire);
+    let f = SYMBOLS[102].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4329,7 +8793,7 @@ unsafe extern "C" fn hipblasCswap_v2(
     y: *mut hipComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[51].load(Ordering::Acquire);
+    let f = SYMBOLS[103].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4381,7 +8845,7 @@ unsafe extern "C" fn hipblasCswap_v2_64(
     y: *mut hipComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[52].load(Ordering::Acquire);
+    let f = SYMBOLS[104].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4424,6 +8888,2702 @@ unsafe extern "C" fn hipblasCswap_v2_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasCsymm` over `cublasCsymm_v2`.
+unsafe extern "C" fn hipblasCsymm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[105].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymm`'s contract, which is `cublasCsymm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsymm_64` over `cublasCsymm_v2_64`.
+unsafe extern "C" fn hipblasCsymm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    BP: *const hipblasComplex,
+    ldb: i64,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[106].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymm_64`'s contract, which is `cublasCsymm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsymm_v2` over `cublasCsymm_v2`.
+unsafe extern "C" fn hipblasCsymm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[107].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymm_v2`'s contract, which is `cublasCsymm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsymm_v2_64` over `cublasCsymm_v2_64`.
+unsafe extern "C" fn hipblasCsymm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    BP: *const hipComplex,
+    ldb: i64,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[108].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymm_v2_64`'s contract, which is `cublasCsymm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsymv` over `cublasCsymv_v2`.
+unsafe extern "C" fn hipblasCsymv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    y: *mut hipblasComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[109].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymv`'s contract, which is `cublasCsymv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasCsymv_64` over `cublasCsymv_v2_64`.
+unsafe extern "C" fn hipblasCsymv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    x: *const hipblasComplex,
+    incx: i64,
+    beta: *const hipblasComplex,
+    y: *mut hipblasComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[110].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymv_64`'s contract, which is `cublasCsymv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasCsymv_v2` over `cublasCsymv_v2`.
+unsafe extern "C" fn hipblasCsymv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    y: *mut hipComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[111].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymv_v2`'s contract, which is `cublasCsymv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasCsymv_v2_64` over `cublasCsymv_v2_64`.
+unsafe extern "C" fn hipblasCsymv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    x: *const hipComplex,
+    incx: i64,
+    beta: *const hipComplex,
+    y: *mut hipComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[112].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsymv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsymv_v2_64`'s contract, which is `cublasCsymv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasCsyr` over `cublasCsyr_v2`.
+unsafe extern "C" fn hipblasCsyr(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipblasComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[113].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr`'s contract, which is `cublasCsyr_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCsyr2` over `cublasCsyr2_v2`.
+unsafe extern "C" fn hipblasCsyr2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[114].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2`'s contract, which is `cublasCsyr2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCsyr2_64` over `cublasCsyr2_v2_64`.
+unsafe extern "C" fn hipblasCsyr2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: i64,
+    y: *const hipblasComplex,
+    incy: i64,
+    AP: *mut hipblasComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[115].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2_64`'s contract, which is `cublasCsyr2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCsyr2_v2` over `cublasCsyr2_v2`.
+unsafe extern "C" fn hipblasCsyr2_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[116].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2_v2`'s contract, which is `cublasCsyr2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCsyr2_v2_64` over `cublasCsyr2_v2_64`.
+unsafe extern "C" fn hipblasCsyr2_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: i64,
+    y: *const hipComplex,
+    incy: i64,
+    AP: *mut hipComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[117].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2_v2_64`'s contract, which is `cublasCsyr2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasCsyr2k` over `cublasCsyr2k_v2`.
+unsafe extern "C" fn hipblasCsyr2k(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[118].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2k`'s contract, which is `cublasCsyr2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsyr2k_64` over `cublasCsyr2k_v2_64`.
+unsafe extern "C" fn hipblasCsyr2k_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    BP: *const hipblasComplex,
+    ldb: i64,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[119].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2k_64`'s contract, which is `cublasCsyr2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsyr2k_v2` over `cublasCsyr2k_v2`.
+unsafe extern "C" fn hipblasCsyr2k_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[120].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2k_v2`'s contract, which is `cublasCsyr2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsyr2k_v2_64` over `cublasCsyr2k_v2_64`.
+unsafe extern "C" fn hipblasCsyr2k_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    BP: *const hipComplex,
+    ldb: i64,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[121].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr2k_v2_64`'s contract, which is `cublasCsyr2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasCsyr_64` over `cublasCsyr_v2_64`.
+unsafe extern "C" fn hipblasCsyr_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasComplex,
+    x: *const hipblasComplex,
+    incx: i64,
+    AP: *mut hipblasComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[122].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr_64`'s contract, which is `cublasCsyr_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCsyr_v2` over `cublasCsyr_v2`.
+unsafe extern "C" fn hipblasCsyr_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[123].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr_v2`'s contract, which is `cublasCsyr_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCsyr_v2_64` over `cublasCsyr_v2_64`.
+unsafe extern "C" fn hipblasCsyr_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipComplex,
+    x: *const hipComplex,
+    incx: i64,
+    AP: *mut hipComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[124].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyr_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyr_v2_64`'s contract, which is `cublasCsyr_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasCsyrk` over `cublasCsyrk_v2`.
+unsafe extern "C" fn hipblasCsyrk(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[125].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyrk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyrk`'s contract, which is `cublasCsyrk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCsyrk_64` over `cublasCsyrk_v2_64`.
+unsafe extern "C" fn hipblasCsyrk_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasComplex,
+    AP: *const hipblasComplex,
+    lda: i64,
+    beta: *const hipblasComplex,
+    CP: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[126].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyrk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyrk_64`'s contract, which is `cublasCsyrk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCsyrk_v2` over `cublasCsyrk_v2`.
+unsafe extern "C" fn hipblasCsyrk_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[127].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyrk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyrk_v2`'s contract, which is `cublasCsyrk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCsyrk_v2_64` over `cublasCsyrk_v2_64`.
+unsafe extern "C" fn hipblasCsyrk_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipComplex,
+    AP: *const hipComplex,
+    lda: i64,
+    beta: *const hipComplex,
+    CP: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[128].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCsyrk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCsyrk_v2_64`'s contract, which is `cublasCsyrk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasCtrmm` over `cublasCtrmm_v2`.
+unsafe extern "C" fn hipblasCtrmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasComplex,
+    A: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    B: *const hipblasComplex,
+    ldb: ::std::os::raw::c_int,
+    C: *mut hipblasComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[129].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmm`'s contract, which is `cublasCtrmm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasCtrmm_64` over `cublasCtrmm_v2_64`.
+unsafe extern "C" fn hipblasCtrmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasComplex,
+    A: *const hipblasComplex,
+    lda: i64,
+    B: *const hipblasComplex,
+    ldb: i64,
+    C: *mut hipblasComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[130].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmm_64`'s contract, which is `cublasCtrmm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasCtrmm_v2` over `cublasCtrmm_v2`.
+unsafe extern "C" fn hipblasCtrmm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipComplex,
+    A: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    B: *const hipComplex,
+    ldb: ::std::os::raw::c_int,
+    C: *mut hipComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[131].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmm_v2`'s contract, which is `cublasCtrmm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasCtrmm_v2_64` over `cublasCtrmm_v2_64`.
+unsafe extern "C" fn hipblasCtrmm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipComplex,
+    A: *const hipComplex,
+    lda: i64,
+    B: *const hipComplex,
+    ldb: i64,
+    C: *mut hipComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[132].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmm_v2_64`'s contract, which is `cublasCtrmm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasCtrmv` over `cublasCtrmv_v2`.
+unsafe extern "C" fn hipblasCtrmv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipblasComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[133].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmv`'s contract, which is `cublasCtrmv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasCtrmv_64` over `cublasCtrmv_v2_64`.
+unsafe extern "C" fn hipblasCtrmv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipblasComplex,
+    lda: i64,
+    x: *mut hipblasComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[134].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmv_64`'s contract, which is `cublasCtrmv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasCtrmv_v2` over `cublasCtrmv_v2`.
+unsafe extern "C" fn hipblasCtrmv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[135].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmv_v2`'s contract, which is `cublasCtrmv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasCtrmv_v2_64` over `cublasCtrmv_v2_64`.
+unsafe extern "C" fn hipblasCtrmv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipComplex,
+    lda: i64,
+    x: *mut hipComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[136].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrmv_v2_64`'s contract, which is `cublasCtrmv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasCtrsm` over `cublasCtrsm_v2`.
 unsafe extern "C" fn hipblasCtrsm(
     handle: hipblasHandle_t,
@@ -4439,7 +11599,7 @@ unsafe extern "C" fn hipblasCtrsm(
     BP: *mut hipblasComplex,
     ldb: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[53].load(Ordering::Acquire);
+    let f = SYMBOLS[137].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4532,7 +11692,7 @@ unsafe extern "C" fn hipblasCtrsmBatched(
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[54].load(Ordering::Acquire);
+    let f = SYMBOLS[138].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4630,7 +11790,7 @@ unsafe extern "C" fn hipblasCtrsmBatched_64(
     ldb: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[55].load(Ordering::Acquire);
+    let f = SYMBOLS[139].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4728,7 +11888,7 @@ unsafe extern "C" fn hipblasCtrsmBatched_v2(
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[56].load(Ordering::Acquire);
+    let f = SYMBOLS[140].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4826,7 +11986,7 @@ unsafe extern "C" fn hipblasCtrsmBatched_v2_64(
     ldb: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[57].load(Ordering::Acquire);
+    let f = SYMBOLS[141].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -4923,7 +12083,7 @@ unsafe extern "C" fn hipblasCtrsm_64(
     BP: *mut hipblasComplex,
     ldb: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[58].load(Ordering::Acquire);
+    let f = SYMBOLS[142].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5015,7 +12175,7 @@ unsafe extern "C" fn hipblasCtrsm_v2(
     BP: *mut hipComplex,
     ldb: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[59].load(Ordering::Acquire);
+    let f = SYMBOLS[143].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5107,7 +12267,7 @@ unsafe extern "C" fn hipblasCtrsm_v2_64(
     BP: *mut hipComplex,
     ldb: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[60].load(Ordering::Acquire);
+    let f = SYMBOLS[144].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5184,6 +12344,286 @@ unsafe extern "C" fn hipblasCtrsm_v2_64(
     })
 }
 
+/// `hipblasCtrsv` over `cublasCtrsv_v2`.
+unsafe extern "C" fn hipblasCtrsv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipblasComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipblasComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[145].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrsv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrsv`'s contract, which is `cublasCtrsv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasCtrsv_64` over `cublasCtrsv_v2_64`.
+unsafe extern "C" fn hipblasCtrsv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipblasComplex,
+    lda: i64,
+    x: *mut hipblasComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[146].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrsv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrsv_64`'s contract, which is `cublasCtrsv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasCtrsv_v2` over `cublasCtrsv_v2`.
+unsafe extern "C" fn hipblasCtrsv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[147].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrsv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrsv_v2`'s contract, which is `cublasCtrsv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasCtrsv_v2_64` over `cublasCtrsv_v2_64`.
+unsafe extern "C" fn hipblasCtrsv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipComplex,
+    lda: i64,
+    x: *mut hipComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[148].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasCtrsv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasCtrsv_v2_64`'s contract, which is `cublasCtrsv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasDasum` over `cublasDasum_v2`.
 unsafe extern "C" fn hipblasDasum(
     handle: hipblasHandle_t,
@@ -5192,7 +12632,7 @@ unsafe extern "C" fn hipblasDasum(
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[61].load(Ordering::Acquire);
+    let f = SYMBOLS[149].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5238,7 +12678,7 @@ unsafe extern "C" fn hipblasDasum_64(
     incx: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[62].load(Ordering::Acquire);
+    let f = SYMBOLS[150].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5286,7 +12726,7 @@ unsafe extern "C" fn hipblasDaxpy(
     y: *mut f64,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[63].load(Ordering::Acquire);
+    let f = SYMBOLS[151].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5344,7 +12784,7 @@ unsafe extern "C" fn hipblasDaxpy_64(
     y: *mut f64,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[64].load(Ordering::Acquire);
+    let f = SYMBOLS[152].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5401,7 +12841,7 @@ unsafe extern "C" fn hipblasDcopy(
     y: *mut f64,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[65].load(Ordering::Acquire);
+    let f = SYMBOLS[153].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5453,7 +12893,7 @@ unsafe extern "C" fn hipblasDcopy_64(
     y: *mut f64,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[66].load(Ordering::Acquire);
+    let f = SYMBOLS[154].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5496,6 +12936,158 @@ unsafe extern "C" fn hipblasDcopy_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasDdgmm` over `cublasDdgmm`.
+unsafe extern "C" fn hipblasDdgmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    x: *const f64,
+    incx: ::std::os::raw::c_int,
+    CP: *mut f64,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[155].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDdgmm`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDdgmm`'s contract, which is `cublasDdgmm`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasDdgmm_64` over `cublasDdgmm_64`.
+unsafe extern "C" fn hipblasDdgmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: i64,
+    n: i64,
+    AP: *const f64,
+    lda: i64,
+    x: *const f64,
+    incx: i64,
+    CP: *mut f64,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[156].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDdgmm_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDdgmm_64`'s contract, which is `cublasDdgmm_64`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
 /// `hipblasDdot` over `cublasDdot_v2`.
 unsafe extern "C" fn hipblasDdot(
     handle: hipblasHandle_t,
@@ -5506,7 +13098,7 @@ unsafe extern "C" fn hipblasDdot(
     incy: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[67].load(Ordering::Acquire);
+    let f = SYMBOLS[157].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5564,7 +13156,7 @@ unsafe extern "C" fn hipblasDdot_64(
     incy: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[68].load(Ordering::Acquire);
+    let f = SYMBOLS[158].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5614,7 +13206,7 @@ unsafe extern "C" fn hipblasDdot_64(
 
 /// `hipblasDestroy` over `cublasDestroy_v2`.
 unsafe extern "C" fn hipblasDestroy(handle: hipblasHandle_t) -> hipblasStatus_t {
-    let f = SYMBOLS[69].load(Ordering::Acquire);
+    let f = SYMBOLS[159].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5629,6 +13221,410 @@ unsafe extern "C" fn hipblasDestroy(handle: hipblasHandle_t) -> hipblasStatus_t 
         unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasDestroy`'s contract, which is `cublasDestroy_v2`'s.
     from_cublas(unsafe { f(handle) })
+}
+
+/// `hipblasDgbmv` over `cublasDgbmv_v2`.
+unsafe extern "C" fn hipblasDgbmv(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    kl: ::std::os::raw::c_int,
+    ku: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    x: *const f64,
+    incx: ::std::os::raw::c_int,
+    beta: *const f64,
+    y: *mut f64,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[160].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDgbmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDgbmv`'s contract, which is `cublasDgbmv_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasDgbmv_64` over `cublasDgbmv_v2_64`.
+unsafe extern "C" fn hipblasDgbmv_64(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: i64,
+    x: *const f64,
+    incx: i64,
+    beta: *const f64,
+    y: *mut f64,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[161].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDgbmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDgbmv_64`'s contract, which is `cublasDgbmv_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasDgeam` over `cublasDgeam`.
+unsafe extern "C" fn hipblasDgeam(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    beta: *const f64,
+    BP: *const f64,
+    ldb: ::std::os::raw::c_int,
+    CP: *mut f64,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[162].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDgeam`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDgeam`'s contract, which is `cublasDgeam`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasDgeam_64` over `cublasDgeam_64`.
+unsafe extern "C" fn hipblasDgeam_64(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: i64,
+    beta: *const f64,
+    BP: *const f64,
+    ldb: i64,
+    CP: *mut f64,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[163].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDgeam_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDgeam_64`'s contract, which is `cublasDgeam_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
 }
 
 /// `hipblasDgemm` over `cublasDgemm_v2`.
@@ -5648,7 +13644,7 @@ unsafe extern "C" fn hipblasDgemm(
     CP: *mut f64,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[70].load(Ordering::Acquire);
+    let f = SYMBOLS[164].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5753,7 +13749,7 @@ unsafe extern "C" fn hipblasDgemmBatched(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[71].load(Ordering::Acquire);
+    let f = SYMBOLS[165].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5863,7 +13859,7 @@ unsafe extern "C" fn hipblasDgemmBatched_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[72].load(Ordering::Acquire);
+    let f = SYMBOLS[166].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -5976,7 +13972,7 @@ unsafe extern "C" fn hipblasDgemmStridedBatched(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[73].load(Ordering::Acquire);
+    let f = SYMBOLS[167].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6105,7 +14101,7 @@ unsafe extern "C" fn hipblasDgemmStridedBatched_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[74].load(Ordering::Acquire);
+    let f = SYMBOLS[168].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6230,7 +14226,7 @@ unsafe extern "C" fn hipblasDgemm_64(
     CP: *mut f64,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[75].load(Ordering::Acquire);
+    let f = SYMBOLS[169].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6332,7 +14328,7 @@ unsafe extern "C" fn hipblasDgemv(
     y: *mut f64,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[76].load(Ordering::Acquire);
+    let f = SYMBOLS[170].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6421,7 +14417,7 @@ unsafe extern "C" fn hipblasDgemvBatched(
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[77].load(Ordering::Acquire);
+    let f = SYMBOLS[171].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6519,7 +14515,7 @@ unsafe extern "C" fn hipblasDgemvBatched_64(
     incy: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[78].load(Ordering::Acquire);
+    let f = SYMBOLS[172].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6620,7 +14616,7 @@ unsafe extern "C" fn hipblasDgemvStridedBatched(
     stridey: hipblasStride,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[79].load(Ordering::Acquire);
+    let f = SYMBOLS[173].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6737,7 +14733,7 @@ unsafe extern "C" fn hipblasDgemvStridedBatched_64(
     stridey: hipblasStride,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[80].load(Ordering::Acquire);
+    let f = SYMBOLS[174].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6850,7 +14846,7 @@ unsafe extern "C" fn hipblasDgemv_64(
     y: *mut f64,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[81].load(Ordering::Acquire);
+    let f = SYMBOLS[175].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6923,6 +14919,158 @@ unsafe extern "C" fn hipblasDgemv_64(
     from_cublas(unsafe { f(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy) })
 }
 
+/// `hipblasDger` over `cublasDger_v2`.
+unsafe extern "C" fn hipblasDger(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    x: *const f64,
+    incx: ::std::os::raw::c_int,
+    y: *const f64,
+    incy: ::std::os::raw::c_int,
+    AP: *mut f64,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[176].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDger_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDger`'s contract, which is `cublasDger_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasDger_64` over `cublasDger_v2_64`.
+unsafe extern "C" fn hipblasDger_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const f64,
+    x: *const f64,
+    incx: i64,
+    y: *const f64,
+    incy: i64,
+    AP: *mut f64,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[177].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDger_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDger_64`'s contract, which is `cublasDger_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
 /// `hipblasDnrm2` over `cublasDnrm2_v2`.
 unsafe extern "C" fn hipblasDnrm2(
     handle: hipblasHandle_t,
@@ -6931,7 +15079,7 @@ unsafe extern "C" fn hipblasDnrm2(
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[82].load(Ordering::Acquire);
+    let f = SYMBOLS[178].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -6977,7 +15125,7 @@ unsafe extern "C" fn hipblasDnrm2_64(
     incx: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[83].load(Ordering::Acquire);
+    let f = SYMBOLS[179].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7015,6 +15163,134 @@ unsafe extern "C" fn hipblasDnrm2_64(
     from_cublas(unsafe { f(handle, n, x, incx, result) })
 }
 
+/// `hipblasDrot` over `cublasDrot_v2`.
+unsafe extern "C" fn hipblasDrot(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut f64,
+    incx: ::std::os::raw::c_int,
+    y: *mut f64,
+    incy: ::std::os::raw::c_int,
+    c: *const f64,
+    s: *const f64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[180].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDrot`'s contract, which is `cublasDrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasDrot_64` over `cublasDrot_v2_64`.
+unsafe extern "C" fn hipblasDrot_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut f64,
+    incx: i64,
+    y: *mut f64,
+    incy: i64,
+    c: *const f64,
+    s: *const f64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[181].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDrot_64`'s contract, which is `cublasDrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
 /// `hipblasDscal` over `cublasDscal_v2`.
 unsafe extern "C" fn hipblasDscal(
     handle: hipblasHandle_t,
@@ -7023,7 +15299,7 @@ unsafe extern "C" fn hipblasDscal(
     x: *mut f64,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[84].load(Ordering::Acquire);
+    let f = SYMBOLS[182].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7069,7 +15345,7 @@ unsafe extern "C" fn hipblasDscal_64(
     x: *mut f64,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[85].load(Ordering::Acquire);
+    let f = SYMBOLS[183].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7116,7 +15392,7 @@ unsafe extern "C" fn hipblasDswap(
     y: *mut f64,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[86].load(Ordering::Acquire);
+    let f = SYMBOLS[184].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7168,7 +15444,7 @@ unsafe extern "C" fn hipblasDswap_64(
     y: *mut f64,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[87].load(Ordering::Acquire);
+    let f = SYMBOLS[185].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7211,6 +15487,1354 @@ unsafe extern "C" fn hipblasDswap_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasDsymm` over `cublasDsymm_v2`.
+unsafe extern "C" fn hipblasDsymm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    BP: *const f64,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut f64,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[186].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsymm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsymm`'s contract, which is `cublasDsymm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasDsymm_64` over `cublasDsymm_v2_64`.
+unsafe extern "C" fn hipblasDsymm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: i64,
+    n: i64,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: i64,
+    BP: *const f64,
+    ldb: i64,
+    beta: *const f64,
+    CP: *mut f64,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[187].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsymm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsymm_64`'s contract, which is `cublasDsymm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasDsymv` over `cublasDsymv_v2`.
+unsafe extern "C" fn hipblasDsymv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    x: *const f64,
+    incx: ::std::os::raw::c_int,
+    beta: *const f64,
+    y: *mut f64,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[188].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsymv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsymv`'s contract, which is `cublasDsymv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasDsymv_64` over `cublasDsymv_v2_64`.
+unsafe extern "C" fn hipblasDsymv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: i64,
+    x: *const f64,
+    incx: i64,
+    beta: *const f64,
+    y: *mut f64,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[189].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsymv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsymv_64`'s contract, which is `cublasDsymv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasDsyr` over `cublasDsyr_v2`.
+unsafe extern "C" fn hipblasDsyr(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    x: *const f64,
+    incx: ::std::os::raw::c_int,
+    AP: *mut f64,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[190].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyr_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyr`'s contract, which is `cublasDsyr_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasDsyr2` over `cublasDsyr2_v2`.
+unsafe extern "C" fn hipblasDsyr2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    x: *const f64,
+    incx: ::std::os::raw::c_int,
+    y: *const f64,
+    incy: ::std::os::raw::c_int,
+    AP: *mut f64,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[191].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyr2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyr2`'s contract, which is `cublasDsyr2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasDsyr2_64` over `cublasDsyr2_v2_64`.
+unsafe extern "C" fn hipblasDsyr2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f64,
+    x: *const f64,
+    incx: i64,
+    y: *const f64,
+    incy: i64,
+    AP: *mut f64,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[192].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyr2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyr2_64`'s contract, which is `cublasDsyr2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasDsyr2k` over `cublasDsyr2k_v2`.
+unsafe extern "C" fn hipblasDsyr2k(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    BP: *const f64,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut f64,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[193].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyr2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyr2k`'s contract, which is `cublasDsyr2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasDsyr2k_64` over `cublasDsyr2k_v2_64`.
+unsafe extern "C" fn hipblasDsyr2k_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: i64,
+    BP: *const f64,
+    ldb: i64,
+    beta: *const f64,
+    CP: *mut f64,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[194].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyr2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyr2k_64`'s contract, which is `cublasDsyr2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasDsyr_64` over `cublasDsyr_v2_64`.
+unsafe extern "C" fn hipblasDsyr_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f64,
+    x: *const f64,
+    incx: i64,
+    AP: *mut f64,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[195].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyr_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyr_64`'s contract, which is `cublasDsyr_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasDsyrk` over `cublasDsyrk_v2`.
+unsafe extern "C" fn hipblasDsyrk(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut f64,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[196].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyrk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyrk`'s contract, which is `cublasDsyrk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasDsyrk_64` over `cublasDsyrk_v2_64`.
+unsafe extern "C" fn hipblasDsyrk_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f64,
+    AP: *const f64,
+    lda: i64,
+    beta: *const f64,
+    CP: *mut f64,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[197].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDsyrk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDsyrk_64`'s contract, which is `cublasDsyrk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasDtrmm` over `cublasDtrmm_v2`.
+unsafe extern "C" fn hipblasDtrmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    A: *const f64,
+    lda: ::std::os::raw::c_int,
+    B: *const f64,
+    ldb: ::std::os::raw::c_int,
+    C: *mut f64,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[198].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDtrmm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDtrmm`'s contract, which is `cublasDtrmm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasDtrmm_64` over `cublasDtrmm_v2_64`.
+unsafe extern "C" fn hipblasDtrmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: i64,
+    n: i64,
+    alpha: *const f64,
+    A: *const f64,
+    lda: i64,
+    B: *const f64,
+    ldb: i64,
+    C: *mut f64,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[199].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDtrmm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDtrmm_64`'s contract, which is `cublasDtrmm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasDtrmv` over `cublasDtrmv_v2`.
+unsafe extern "C" fn hipblasDtrmv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    x: *mut f64,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[200].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDtrmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDtrmv`'s contract, which is `cublasDtrmv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasDtrmv_64` over `cublasDtrmv_v2_64`.
+unsafe extern "C" fn hipblasDtrmv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const f64,
+    lda: i64,
+    x: *mut f64,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[201].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDtrmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDtrmv_64`'s contract, which is `cublasDtrmv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasDtrsm` over `cublasDtrsm_v2`.
 unsafe extern "C" fn hipblasDtrsm(
     handle: hipblasHandle_t,
@@ -7226,7 +16850,7 @@ unsafe extern "C" fn hipblasDtrsm(
     BP: *mut f64,
     ldb: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[88].load(Ordering::Acquire);
+    let f = SYMBOLS[202].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7319,7 +16943,7 @@ unsafe extern "C" fn hipblasDtrsmBatched(
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[89].load(Ordering::Acquire);
+    let f = SYMBOLS[203].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7417,7 +17041,7 @@ unsafe extern "C" fn hipblasDtrsmBatched_64(
     ldb: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[90].load(Ordering::Acquire);
+    let f = SYMBOLS[204].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7514,7 +17138,7 @@ unsafe extern "C" fn hipblasDtrsm_64(
     BP: *mut f64,
     ldb: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[91].load(Ordering::Acquire);
+    let f = SYMBOLS[205].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7591,6 +17215,146 @@ unsafe extern "C" fn hipblasDtrsm_64(
     })
 }
 
+/// `hipblasDtrsv` over `cublasDtrsv_v2`.
+unsafe extern "C" fn hipblasDtrsv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const f64,
+    lda: ::std::os::raw::c_int,
+    x: *mut f64,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[206].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDtrsv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDtrsv`'s contract, which is `cublasDtrsv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasDtrsv_64` over `cublasDtrsv_v2_64`.
+unsafe extern "C" fn hipblasDtrsv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const f64,
+    lda: i64,
+    x: *mut f64,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[207].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasDtrsv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasDtrsv_64`'s contract, which is `cublasDtrsv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasDzasum` over `cublasDzasum_v2`.
 unsafe extern "C" fn hipblasDzasum(
     handle: hipblasHandle_t,
@@ -7599,7 +17363,7 @@ unsafe extern "C" fn hipblasDzasum(
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[92].load(Ordering::Acquire);
+    let f = SYMBOLS[208].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7645,7 +17409,7 @@ unsafe extern "C" fn hipblasDzasum_64(
     incx: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[93].load(Ordering::Acquire);
+    let f = SYMBOLS[209].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7691,7 +17455,7 @@ unsafe extern "C" fn hipblasDzasum_v2(
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[94].load(Ordering::Acquire);
+    let f = SYMBOLS[210].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7737,7 +17501,7 @@ unsafe extern "C" fn hipblasDzasum_v2_64(
     incx: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[95].load(Ordering::Acquire);
+    let f = SYMBOLS[211].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7783,7 +17547,7 @@ unsafe extern "C" fn hipblasDznrm2(
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[96].load(Ordering::Acquire);
+    let f = SYMBOLS[212].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7829,7 +17593,7 @@ unsafe extern "C" fn hipblasDznrm2_64(
     incx: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[97].load(Ordering::Acquire);
+    let f = SYMBOLS[213].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7875,7 +17639,7 @@ unsafe extern "C" fn hipblasDznrm2_v2(
     incx: ::std::os::raw::c_int,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[98].load(Ordering::Acquire);
+    let f = SYMBOLS[214].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7921,7 +17685,7 @@ unsafe extern "C" fn hipblasDznrm2_v2_64(
     incx: i64,
     result: *mut f64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[99].load(Ordering::Acquire);
+    let f = SYMBOLS[215].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -7982,7 +17746,7 @@ unsafe extern "C" fn hipblasGemmBatchedEx(
     computeType: hipblasDatatype_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[100].load(Ordering::Acquire);
+    let f = SYMBOLS[216].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -8142,7 +17906,7 @@ unsafe extern "C" fn hipblasGemmBatchedExWithFlags(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[101].load(Ordering::Acquire);
+    let f = SYMBOLS[217].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -8304,7 +18068,7 @@ unsafe extern "C" fn hipblasGemmBatchedExWithFlags_64(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[102].load(Ordering::Acquire);
+    let f = SYMBOLS[218].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -8466,7 +18230,7 @@ unsafe extern "C" fn hipblasGemmBatchedExWithFlags_v2(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[103].load(Ordering::Acquire);
+    let f = SYMBOLS[219].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -8628,7 +18392,7 @@ unsafe extern "C" fn hipblasGemmBatchedExWithFlags_v2_64(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[104].load(Ordering::Acquire);
+    let f = SYMBOLS[220].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -8789,7 +18553,7 @@ unsafe extern "C" fn hipblasGemmBatchedEx_64(
     computeType: hipblasDatatype_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[105].load(Ordering::Acquire);
+    let f = SYMBOLS[221].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -8948,7 +18712,7 @@ unsafe extern "C" fn hipblasGemmBatchedEx_v2(
     computeType: hipblasComputeType_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[106].load(Ordering::Acquire);
+    let f = SYMBOLS[222].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -9107,7 +18871,7 @@ unsafe extern "C" fn hipblasGemmBatchedEx_v2_64(
     computeType: hipblasComputeType_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[107].load(Ordering::Acquire);
+    let f = SYMBOLS[223].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -9265,7 +19029,7 @@ unsafe extern "C" fn hipblasGemmEx(
     computeType: hipblasDatatype_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[108].load(Ordering::Acquire);
+    let f = SYMBOLS[224].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -9418,7 +19182,7 @@ unsafe extern "C" fn hipblasGemmExWithFlags(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[109].load(Ordering::Acquire);
+    let f = SYMBOLS[225].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -9573,7 +19337,7 @@ unsafe extern "C" fn hipblasGemmExWithFlags_64(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[110].load(Ordering::Acquire);
+    let f = SYMBOLS[226].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -9728,7 +19492,7 @@ unsafe extern "C" fn hipblasGemmExWithFlags_v2(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[111].load(Ordering::Acquire);
+    let f = SYMBOLS[227].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -9883,7 +19647,7 @@ unsafe extern "C" fn hipblasGemmExWithFlags_v2_64(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[112].load(Ordering::Acquire);
+    let f = SYMBOLS[228].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -10037,7 +19801,7 @@ unsafe extern "C" fn hipblasGemmEx_64(
     computeType: hipblasDatatype_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[113].load(Ordering::Acquire);
+    let f = SYMBOLS[229].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -10189,7 +19953,7 @@ unsafe extern "C" fn hipblasGemmEx_v2(
     computeType: hipblasComputeType_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[114].load(Ordering::Acquire);
+    let f = SYMBOLS[230].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -10341,7 +20105,7 @@ unsafe extern "C" fn hipblasGemmEx_v2_64(
     computeType: hipblasComputeType_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[115].load(Ordering::Acquire);
+    let f = SYMBOLS[231].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -10497,7 +20261,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedEx(
     computeType: hipblasDatatype_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[116].load(Ordering::Acquire);
+    let f = SYMBOLS[232].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -10678,7 +20442,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedExWithFlags(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[117].load(Ordering::Acquire);
+    let f = SYMBOLS[233].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -10861,7 +20625,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedExWithFlags_64(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[118].load(Ordering::Acquire);
+    let f = SYMBOLS[234].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11044,7 +20808,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedExWithFlags_v2(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[119].load(Ordering::Acquire);
+    let f = SYMBOLS[235].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11227,7 +20991,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedExWithFlags_v2_64(
     algo: hipblasGemmAlgo_t,
     flags: hipblasGemmFlags_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[120].load(Ordering::Acquire);
+    let f = SYMBOLS[236].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11409,7 +21173,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedEx_64(
     computeType: hipblasDatatype_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[121].load(Ordering::Acquire);
+    let f = SYMBOLS[237].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11589,7 +21353,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedEx_v2(
     computeType: hipblasComputeType_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[122].load(Ordering::Acquire);
+    let f = SYMBOLS[238].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11769,7 +21533,7 @@ unsafe extern "C" fn hipblasGemmStridedBatchedEx_v2_64(
     computeType: hipblasComputeType_t,
     algo: hipblasGemmAlgo_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[123].load(Ordering::Acquire);
+    let f = SYMBOLS[239].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11928,7 +21692,7 @@ unsafe extern "C" fn hipblasGetAtomicsMode(
     handle: hipblasHandle_t,
     atomics_mode: *mut hipblasAtomicsMode_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[124].load(Ordering::Acquire);
+    let f = SYMBOLS[240].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11956,7 +21720,7 @@ unsafe extern "C" fn hipblasGetPointerMode(
     handle: hipblasHandle_t,
     mode: *mut hipblasPointerMode_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[125].load(Ordering::Acquire);
+    let f = SYMBOLS[241].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -11984,7 +21748,7 @@ unsafe extern "C" fn hipblasGetStream(
     handle: hipblasHandle_t,
     streamId: *mut hipStream_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[126].load(Ordering::Acquire);
+    let f = SYMBOLS[242].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12024,7 +21788,7 @@ unsafe extern "C" fn hipblasHgemm(
     CP: *mut hipblasHalf,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[127].load(Ordering::Acquire);
+    let f = SYMBOLS[243].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12129,7 +21893,7 @@ unsafe extern "C" fn hipblasHgemmBatched(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[128].load(Ordering::Acquire);
+    let f = SYMBOLS[244].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12239,7 +22003,7 @@ unsafe extern "C" fn hipblasHgemmBatched_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[129].load(Ordering::Acquire);
+    let f = SYMBOLS[245].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12352,7 +22116,7 @@ unsafe extern "C" fn hipblasHgemmStridedBatched(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[130].load(Ordering::Acquire);
+    let f = SYMBOLS[246].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12481,7 +22245,7 @@ unsafe extern "C" fn hipblasHgemmStridedBatched_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[131].load(Ordering::Acquire);
+    let f = SYMBOLS[247].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12606,7 +22370,7 @@ unsafe extern "C" fn hipblasHgemm_64(
     CP: *mut hipblasHalf,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[132].load(Ordering::Acquire);
+    let f = SYMBOLS[248].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12701,7 +22465,7 @@ unsafe extern "C" fn hipblasIcamax(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[133].load(Ordering::Acquire);
+    let f = SYMBOLS[249].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12747,7 +22511,7 @@ unsafe extern "C" fn hipblasIcamax_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[134].load(Ordering::Acquire);
+    let f = SYMBOLS[250].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12793,7 +22557,7 @@ unsafe extern "C" fn hipblasIcamax_v2(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[135].load(Ordering::Acquire);
+    let f = SYMBOLS[251].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12839,7 +22603,7 @@ unsafe extern "C" fn hipblasIcamax_v2_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[136].load(Ordering::Acquire);
+    let f = SYMBOLS[252].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12885,7 +22649,7 @@ unsafe extern "C" fn hipblasIcamin(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[137].load(Ordering::Acquire);
+    let f = SYMBOLS[253].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12931,7 +22695,7 @@ unsafe extern "C" fn hipblasIcamin_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[138].load(Ordering::Acquire);
+    let f = SYMBOLS[254].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -12977,7 +22741,7 @@ unsafe extern "C" fn hipblasIcamin_v2(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[139].load(Ordering::Acquire);
+    let f = SYMBOLS[255].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13023,7 +22787,7 @@ unsafe extern "C" fn hipblasIcamin_v2_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[140].load(Ordering::Acquire);
+    let f = SYMBOLS[256].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13069,7 +22833,7 @@ unsafe extern "C" fn hipblasIdamax(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[141].load(Ordering::Acquire);
+    let f = SYMBOLS[257].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13115,7 +22879,7 @@ unsafe extern "C" fn hipblasIdamax_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[142].load(Ordering::Acquire);
+    let f = SYMBOLS[258].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13161,7 +22925,7 @@ unsafe extern "C" fn hipblasIdamin(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[143].load(Ordering::Acquire);
+    let f = SYMBOLS[259].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13207,7 +22971,7 @@ unsafe extern "C" fn hipblasIdamin_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[144].load(Ordering::Acquire);
+    let f = SYMBOLS[260].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13253,7 +23017,7 @@ unsafe extern "C" fn hipblasIsamax(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[145].load(Ordering::Acquire);
+    let f = SYMBOLS[261].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13299,7 +23063,7 @@ unsafe extern "C" fn hipblasIsamax_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[146].load(Ordering::Acquire);
+    let f = SYMBOLS[262].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13345,7 +23109,7 @@ unsafe extern "C" fn hipblasIsamin(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[147].load(Ordering::Acquire);
+    let f = SYMBOLS[263].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13391,7 +23155,7 @@ unsafe extern "C" fn hipblasIsamin_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[148].load(Ordering::Acquire);
+    let f = SYMBOLS[264].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13437,7 +23201,7 @@ unsafe extern "C" fn hipblasIzamax(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[149].load(Ordering::Acquire);
+    let f = SYMBOLS[265].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13483,7 +23247,7 @@ unsafe extern "C" fn hipblasIzamax_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[150].load(Ordering::Acquire);
+    let f = SYMBOLS[266].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13529,7 +23293,7 @@ unsafe extern "C" fn hipblasIzamax_v2(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[151].load(Ordering::Acquire);
+    let f = SYMBOLS[267].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13575,7 +23339,7 @@ unsafe extern "C" fn hipblasIzamax_v2_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[152].load(Ordering::Acquire);
+    let f = SYMBOLS[268].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13621,7 +23385,7 @@ unsafe extern "C" fn hipblasIzamin(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[153].load(Ordering::Acquire);
+    let f = SYMBOLS[269].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13667,7 +23431,7 @@ unsafe extern "C" fn hipblasIzamin_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[154].load(Ordering::Acquire);
+    let f = SYMBOLS[270].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13713,7 +23477,7 @@ unsafe extern "C" fn hipblasIzamin_v2(
     incx: ::std::os::raw::c_int,
     result: *mut ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[155].load(Ordering::Acquire);
+    let f = SYMBOLS[271].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13759,7 +23523,7 @@ unsafe extern "C" fn hipblasIzamin_v2_64(
     incx: i64,
     result: *mut i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[156].load(Ordering::Acquire);
+    let f = SYMBOLS[272].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13805,7 +23569,7 @@ unsafe extern "C" fn hipblasSasum(
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[157].load(Ordering::Acquire);
+    let f = SYMBOLS[273].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13851,7 +23615,7 @@ unsafe extern "C" fn hipblasSasum_64(
     incx: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[158].load(Ordering::Acquire);
+    let f = SYMBOLS[274].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13899,7 +23663,7 @@ unsafe extern "C" fn hipblasSaxpy(
     y: *mut f32,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[159].load(Ordering::Acquire);
+    let f = SYMBOLS[275].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -13957,7 +23721,7 @@ unsafe extern "C" fn hipblasSaxpy_64(
     y: *mut f32,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[160].load(Ordering::Acquire);
+    let f = SYMBOLS[276].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14013,7 +23777,7 @@ unsafe extern "C" fn hipblasScasum(
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[161].load(Ordering::Acquire);
+    let f = SYMBOLS[277].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14059,7 +23823,7 @@ unsafe extern "C" fn hipblasScasum_64(
     incx: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[162].load(Ordering::Acquire);
+    let f = SYMBOLS[278].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14105,7 +23869,7 @@ unsafe extern "C" fn hipblasScasum_v2(
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[163].load(Ordering::Acquire);
+    let f = SYMBOLS[279].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14151,7 +23915,7 @@ unsafe extern "C" fn hipblasScasum_v2_64(
     incx: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[164].load(Ordering::Acquire);
+    let f = SYMBOLS[280].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14197,7 +23961,7 @@ unsafe extern "C" fn hipblasScnrm2(
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[165].load(Ordering::Acquire);
+    let f = SYMBOLS[281].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14243,7 +24007,7 @@ unsafe extern "C" fn hipblasScnrm2_64(
     incx: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[166].load(Ordering::Acquire);
+    let f = SYMBOLS[282].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14289,7 +24053,7 @@ unsafe extern "C" fn hipblasScnrm2_v2(
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[167].load(Ordering::Acquire);
+    let f = SYMBOLS[283].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14335,7 +24099,7 @@ unsafe extern "C" fn hipblasScnrm2_v2_64(
     incx: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[168].load(Ordering::Acquire);
+    let f = SYMBOLS[284].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14382,7 +24146,7 @@ unsafe extern "C" fn hipblasScopy(
     y: *mut f32,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[169].load(Ordering::Acquire);
+    let f = SYMBOLS[285].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14434,7 +24198,7 @@ unsafe extern "C" fn hipblasScopy_64(
     y: *mut f32,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[170].load(Ordering::Acquire);
+    let f = SYMBOLS[286].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14477,6 +24241,158 @@ unsafe extern "C" fn hipblasScopy_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasSdgmm` over `cublasSdgmm`.
+unsafe extern "C" fn hipblasSdgmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    x: *const f32,
+    incx: ::std::os::raw::c_int,
+    CP: *mut f32,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[287].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSdgmm`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSdgmm`'s contract, which is `cublasSdgmm`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasSdgmm_64` over `cublasSdgmm_64`.
+unsafe extern "C" fn hipblasSdgmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: i64,
+    n: i64,
+    AP: *const f32,
+    lda: i64,
+    x: *const f32,
+    incx: i64,
+    CP: *mut f32,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[288].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSdgmm_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSdgmm_64`'s contract, which is `cublasSdgmm_64`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
 /// `hipblasSdot` over `cublasSdot_v2`.
 unsafe extern "C" fn hipblasSdot(
     handle: hipblasHandle_t,
@@ -14487,7 +24403,7 @@ unsafe extern "C" fn hipblasSdot(
     incy: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[171].load(Ordering::Acquire);
+    let f = SYMBOLS[289].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14545,7 +24461,7 @@ unsafe extern "C" fn hipblasSdot_64(
     incy: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[172].load(Ordering::Acquire);
+    let f = SYMBOLS[290].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14598,7 +24514,7 @@ unsafe extern "C" fn hipblasSetAtomicsMode(
     handle: hipblasHandle_t,
     atomics_mode: hipblasAtomicsMode_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[173].load(Ordering::Acquire);
+    let f = SYMBOLS[291].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14626,7 +24542,7 @@ unsafe extern "C" fn hipblasSetMathMode(
     handle: hipblasHandle_t,
     mode: hipblasMath_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[174].load(Ordering::Acquire);
+    let f = SYMBOLS[292].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14654,7 +24570,7 @@ unsafe extern "C" fn hipblasSetPointerMode(
     handle: hipblasHandle_t,
     mode: hipblasPointerMode_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[175].load(Ordering::Acquire);
+    let f = SYMBOLS[293].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14682,7 +24598,7 @@ unsafe extern "C" fn hipblasSetStream(
     handle: hipblasHandle_t,
     streamId: hipStream_t,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[176].load(Ordering::Acquire);
+    let f = SYMBOLS[294].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14705,6 +24621,410 @@ unsafe extern "C" fn hipblasSetStream(
     from_cublas(unsafe { f(handle, streamId) })
 }
 
+/// `hipblasSgbmv` over `cublasSgbmv_v2`.
+unsafe extern "C" fn hipblasSgbmv(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    kl: ::std::os::raw::c_int,
+    ku: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    x: *const f32,
+    incx: ::std::os::raw::c_int,
+    beta: *const f32,
+    y: *mut f32,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[295].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSgbmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSgbmv`'s contract, which is `cublasSgbmv_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasSgbmv_64` over `cublasSgbmv_v2_64`.
+unsafe extern "C" fn hipblasSgbmv_64(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: i64,
+    x: *const f32,
+    incx: i64,
+    beta: *const f32,
+    y: *mut f32,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[296].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSgbmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSgbmv_64`'s contract, which is `cublasSgbmv_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasSgeam` over `cublasSgeam`.
+unsafe extern "C" fn hipblasSgeam(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    beta: *const f32,
+    BP: *const f32,
+    ldb: ::std::os::raw::c_int,
+    CP: *mut f32,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[297].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSgeam`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSgeam`'s contract, which is `cublasSgeam`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasSgeam_64` over `cublasSgeam_64`.
+unsafe extern "C" fn hipblasSgeam_64(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: i64,
+    beta: *const f32,
+    BP: *const f32,
+    ldb: i64,
+    CP: *mut f32,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[298].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSgeam_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSgeam_64`'s contract, which is `cublasSgeam_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
 /// `hipblasSgemm` over `cublasSgemm_v2`.
 unsafe extern "C" fn hipblasSgemm(
     handle: hipblasHandle_t,
@@ -14722,7 +25042,7 @@ unsafe extern "C" fn hipblasSgemm(
     CP: *mut f32,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[177].load(Ordering::Acquire);
+    let f = SYMBOLS[299].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14827,7 +25147,7 @@ unsafe extern "C" fn hipblasSgemmBatched(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[178].load(Ordering::Acquire);
+    let f = SYMBOLS[300].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -14937,7 +25257,7 @@ unsafe extern "C" fn hipblasSgemmBatched_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[179].load(Ordering::Acquire);
+    let f = SYMBOLS[301].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15050,7 +25370,7 @@ unsafe extern "C" fn hipblasSgemmStridedBatched(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[180].load(Ordering::Acquire);
+    let f = SYMBOLS[302].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15179,7 +25499,7 @@ unsafe extern "C" fn hipblasSgemmStridedBatched_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[181].load(Ordering::Acquire);
+    let f = SYMBOLS[303].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15304,7 +25624,7 @@ unsafe extern "C" fn hipblasSgemm_64(
     CP: *mut f32,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[182].load(Ordering::Acquire);
+    let f = SYMBOLS[304].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15406,7 +25726,7 @@ unsafe extern "C" fn hipblasSgemv(
     y: *mut f32,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[183].load(Ordering::Acquire);
+    let f = SYMBOLS[305].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15495,7 +25815,7 @@ unsafe extern "C" fn hipblasSgemvBatched(
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[184].load(Ordering::Acquire);
+    let f = SYMBOLS[306].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15593,7 +25913,7 @@ unsafe extern "C" fn hipblasSgemvBatched_64(
     incy: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[185].load(Ordering::Acquire);
+    let f = SYMBOLS[307].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15694,7 +26014,7 @@ unsafe extern "C" fn hipblasSgemvStridedBatched(
     stridey: hipblasStride,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[186].load(Ordering::Acquire);
+    let f = SYMBOLS[308].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15811,7 +26131,7 @@ unsafe extern "C" fn hipblasSgemvStridedBatched_64(
     stridey: hipblasStride,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[187].load(Ordering::Acquire);
+    let f = SYMBOLS[309].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15924,7 +26244,7 @@ unsafe extern "C" fn hipblasSgemv_64(
     y: *mut f32,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[188].load(Ordering::Acquire);
+    let f = SYMBOLS[310].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -15997,6 +26317,158 @@ unsafe extern "C" fn hipblasSgemv_64(
     from_cublas(unsafe { f(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy) })
 }
 
+/// `hipblasSger` over `cublasSger_v2`.
+unsafe extern "C" fn hipblasSger(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    x: *const f32,
+    incx: ::std::os::raw::c_int,
+    y: *const f32,
+    incy: ::std::os::raw::c_int,
+    AP: *mut f32,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[311].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSger_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSger`'s contract, which is `cublasSger_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasSger_64` over `cublasSger_v2_64`.
+unsafe extern "C" fn hipblasSger_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const f32,
+    x: *const f32,
+    incx: i64,
+    y: *const f32,
+    incy: i64,
+    AP: *mut f32,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[312].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSger_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSger_64`'s contract, which is `cublasSger_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
 /// `hipblasSnrm2` over `cublasSnrm2_v2`.
 unsafe extern "C" fn hipblasSnrm2(
     handle: hipblasHandle_t,
@@ -16005,7 +26477,7 @@ unsafe extern "C" fn hipblasSnrm2(
     incx: ::std::os::raw::c_int,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[189].load(Ordering::Acquire);
+    let f = SYMBOLS[313].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16051,7 +26523,7 @@ unsafe extern "C" fn hipblasSnrm2_64(
     incx: i64,
     result: *mut f32,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[190].load(Ordering::Acquire);
+    let f = SYMBOLS[314].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16089,6 +26561,134 @@ unsafe extern "C" fn hipblasSnrm2_64(
     from_cublas(unsafe { f(handle, n, x, incx, result) })
 }
 
+/// `hipblasSrot` over `cublasSrot_v2`.
+unsafe extern "C" fn hipblasSrot(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut f32,
+    incx: ::std::os::raw::c_int,
+    y: *mut f32,
+    incy: ::std::os::raw::c_int,
+    c: *const f32,
+    s: *const f32,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[315].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSrot`'s contract, which is `cublasSrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasSrot_64` over `cublasSrot_v2_64`.
+unsafe extern "C" fn hipblasSrot_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut f32,
+    incx: i64,
+    y: *mut f32,
+    incy: i64,
+    c: *const f32,
+    s: *const f32,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[316].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSrot_64`'s contract, which is `cublasSrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
 /// `hipblasSscal` over `cublasSscal_v2`.
 unsafe extern "C" fn hipblasSscal(
     handle: hipblasHandle_t,
@@ -16097,7 +26697,7 @@ unsafe extern "C" fn hipblasSscal(
     x: *mut f32,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[191].load(Ordering::Acquire);
+    let f = SYMBOLS[317].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16143,7 +26743,7 @@ unsafe extern "C" fn hipblasSscal_64(
     x: *mut f32,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[192].load(Ordering::Acquire);
+    let f = SYMBOLS[318].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16190,7 +26790,7 @@ unsafe extern "C" fn hipblasSswap(
     y: *mut f32,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[193].load(Ordering::Acquire);
+    let f = SYMBOLS[319].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16242,7 +26842,7 @@ unsafe extern "C" fn hipblasSswap_64(
     y: *mut f32,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[194].load(Ordering::Acquire);
+    let f = SYMBOLS[320].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16285,6 +26885,1354 @@ unsafe extern "C" fn hipblasSswap_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasSsymm` over `cublasSsymm_v2`.
+unsafe extern "C" fn hipblasSsymm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    BP: *const f32,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut f32,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[321].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsymm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsymm`'s contract, which is `cublasSsymm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasSsymm_64` over `cublasSsymm_v2_64`.
+unsafe extern "C" fn hipblasSsymm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: i64,
+    n: i64,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: i64,
+    BP: *const f32,
+    ldb: i64,
+    beta: *const f32,
+    CP: *mut f32,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[322].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsymm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsymm_64`'s contract, which is `cublasSsymm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasSsymv` over `cublasSsymv_v2`.
+unsafe extern "C" fn hipblasSsymv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    x: *const f32,
+    incx: ::std::os::raw::c_int,
+    beta: *const f32,
+    y: *mut f32,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[323].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsymv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsymv`'s contract, which is `cublasSsymv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasSsymv_64` over `cublasSsymv_v2_64`.
+unsafe extern "C" fn hipblasSsymv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: i64,
+    x: *const f32,
+    incx: i64,
+    beta: *const f32,
+    y: *mut f32,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[324].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsymv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsymv_64`'s contract, which is `cublasSsymv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasSsyr` over `cublasSsyr_v2`.
+unsafe extern "C" fn hipblasSsyr(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    x: *const f32,
+    incx: ::std::os::raw::c_int,
+    AP: *mut f32,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[325].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyr_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyr`'s contract, which is `cublasSsyr_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasSsyr2` over `cublasSsyr2_v2`.
+unsafe extern "C" fn hipblasSsyr2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    x: *const f32,
+    incx: ::std::os::raw::c_int,
+    y: *const f32,
+    incy: ::std::os::raw::c_int,
+    AP: *mut f32,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[326].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyr2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyr2`'s contract, which is `cublasSsyr2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasSsyr2_64` over `cublasSsyr2_v2_64`.
+unsafe extern "C" fn hipblasSsyr2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f32,
+    x: *const f32,
+    incx: i64,
+    y: *const f32,
+    incy: i64,
+    AP: *mut f32,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[327].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyr2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyr2_64`'s contract, which is `cublasSsyr2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasSsyr2k` over `cublasSsyr2k_v2`.
+unsafe extern "C" fn hipblasSsyr2k(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    BP: *const f32,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut f32,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[328].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyr2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyr2k`'s contract, which is `cublasSsyr2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasSsyr2k_64` over `cublasSsyr2k_v2_64`.
+unsafe extern "C" fn hipblasSsyr2k_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: i64,
+    BP: *const f32,
+    ldb: i64,
+    beta: *const f32,
+    CP: *mut f32,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[329].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyr2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyr2k_64`'s contract, which is `cublasSsyr2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasSsyr_64` over `cublasSsyr_v2_64`.
+unsafe extern "C" fn hipblasSsyr_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f32,
+    x: *const f32,
+    incx: i64,
+    AP: *mut f32,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[330].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyr_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyr_64`'s contract, which is `cublasSsyr_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasSsyrk` over `cublasSsyrk_v2`.
+unsafe extern "C" fn hipblasSsyrk(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    beta: *const f32,
+    CP: *mut f32,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[331].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyrk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyrk`'s contract, which is `cublasSsyrk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasSsyrk_64` over `cublasSsyrk_v2_64`.
+unsafe extern "C" fn hipblasSsyrk_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f32,
+    AP: *const f32,
+    lda: i64,
+    beta: *const f32,
+    CP: *mut f32,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[332].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasSsyrk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasSsyrk_64`'s contract, which is `cublasSsyrk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasStrmm` over `cublasStrmm_v2`.
+unsafe extern "C" fn hipblasStrmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const f32,
+    A: *const f32,
+    lda: ::std::os::raw::c_int,
+    B: *const f32,
+    ldb: ::std::os::raw::c_int,
+    C: *mut f32,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[333].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasStrmm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasStrmm`'s contract, which is `cublasStrmm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasStrmm_64` over `cublasStrmm_v2_64`.
+unsafe extern "C" fn hipblasStrmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: i64,
+    n: i64,
+    alpha: *const f32,
+    A: *const f32,
+    lda: i64,
+    B: *const f32,
+    ldb: i64,
+    C: *mut f32,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[334].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasStrmm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasStrmm_64`'s contract, which is `cublasStrmm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasStrmv` over `cublasStrmv_v2`.
+unsafe extern "C" fn hipblasStrmv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    x: *mut f32,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[335].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasStrmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasStrmv`'s contract, which is `cublasStrmv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasStrmv_64` over `cublasStrmv_v2_64`.
+unsafe extern "C" fn hipblasStrmv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const f32,
+    lda: i64,
+    x: *mut f32,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[336].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasStrmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasStrmv_64`'s contract, which is `cublasStrmv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasStrsm` over `cublasStrsm_v2`.
 unsafe extern "C" fn hipblasStrsm(
     handle: hipblasHandle_t,
@@ -16300,7 +28248,7 @@ unsafe extern "C" fn hipblasStrsm(
     BP: *mut f32,
     ldb: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[195].load(Ordering::Acquire);
+    let f = SYMBOLS[337].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16393,7 +28341,7 @@ unsafe extern "C" fn hipblasStrsmBatched(
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[196].load(Ordering::Acquire);
+    let f = SYMBOLS[338].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16491,7 +28439,7 @@ unsafe extern "C" fn hipblasStrsmBatched_64(
     ldb: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[197].load(Ordering::Acquire);
+    let f = SYMBOLS[339].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16588,7 +28536,7 @@ unsafe extern "C" fn hipblasStrsm_64(
     BP: *mut f32,
     ldb: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[198].load(Ordering::Acquire);
+    let f = SYMBOLS[340].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16665,6 +28613,146 @@ unsafe extern "C" fn hipblasStrsm_64(
     })
 }
 
+/// `hipblasStrsv` over `cublasStrsv_v2`.
+unsafe extern "C" fn hipblasStrsv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const f32,
+    lda: ::std::os::raw::c_int,
+    x: *mut f32,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[341].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasStrsv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasStrsv`'s contract, which is `cublasStrsv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasStrsv_64` over `cublasStrsv_v2_64`.
+unsafe extern "C" fn hipblasStrsv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const f32,
+    lda: i64,
+    x: *mut f32,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[342].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasStrsv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut f32 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasStrsv_64`'s contract, which is `cublasStrsv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasZaxpy` over `cublasZaxpy_v2`.
 unsafe extern "C" fn hipblasZaxpy(
     handle: hipblasHandle_t,
@@ -16675,7 +28763,7 @@ unsafe extern "C" fn hipblasZaxpy(
     y: *mut hipblasDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[199].load(Ordering::Acquire);
+    let f = SYMBOLS[343].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16733,7 +28821,7 @@ unsafe extern "C" fn hipblasZaxpy_64(
     y: *mut hipblasDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[200].load(Ordering::Acquire);
+    let f = SYMBOLS[344].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16791,7 +28879,7 @@ unsafe extern "C" fn hipblasZaxpy_v2(
     y: *mut hipDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[201].load(Ordering::Acquire);
+    let f = SYMBOLS[345].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16849,7 +28937,7 @@ unsafe extern "C" fn hipblasZaxpy_v2_64(
     y: *mut hipDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[202].load(Ordering::Acquire);
+    let f = SYMBOLS[346].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16906,7 +28994,7 @@ unsafe extern "C" fn hipblasZcopy(
     y: *mut hipblasDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[203].load(Ordering::Acquire);
+    let f = SYMBOLS[347].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -16958,7 +29046,7 @@ unsafe extern "C" fn hipblasZcopy_64(
     y: *mut hipblasDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[204].load(Ordering::Acquire);
+    let f = SYMBOLS[348].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17010,7 +29098,7 @@ unsafe extern "C" fn hipblasZcopy_v2(
     y: *mut hipDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[205].load(Ordering::Acquire);
+    let f = SYMBOLS[349].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17062,7 +29150,7 @@ unsafe extern "C" fn hipblasZcopy_v2_64(
     y: *mut hipDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[206].load(Ordering::Acquire);
+    let f = SYMBOLS[350].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17105,6 +29193,310 @@ unsafe extern "C" fn hipblasZcopy_v2_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasZdgmm` over `cublasZdgmm`.
+unsafe extern "C" fn hipblasZdgmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[351].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdgmm`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdgmm`'s contract, which is `cublasZdgmm`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasZdgmm_64` over `cublasZdgmm_64`.
+unsafe extern "C" fn hipblasZdgmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: i64,
+    n: i64,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[352].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdgmm_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdgmm_64`'s contract, which is `cublasZdgmm_64`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasZdgmm_v2` over `cublasZdgmm`.
+unsafe extern "C" fn hipblasZdgmm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[353].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdgmm`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdgmm_v2`'s contract, which is `cublasZdgmm`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
+/// `hipblasZdgmm_v2_64` over `cublasZdgmm_64`.
+unsafe extern "C" fn hipblasZdgmm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    m: i64,
+    n: i64,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[354].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdgmm_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdgmm_v2_64`'s contract, which is `cublasZdgmm_64`'s.
+    from_cublas(unsafe { f(handle, side, m, n, AP, lda, x, incx, CP, ldc) })
+}
+
 /// `hipblasZdotc` over `cublasZdotc_v2`.
 unsafe extern "C" fn hipblasZdotc(
     handle: hipblasHandle_t,
@@ -17115,7 +29507,7 @@ unsafe extern "C" fn hipblasZdotc(
     incy: ::std::os::raw::c_int,
     result: *mut hipblasDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[207].load(Ordering::Acquire);
+    let f = SYMBOLS[355].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17173,7 +29565,7 @@ unsafe extern "C" fn hipblasZdotc_64(
     incy: i64,
     result: *mut hipblasDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[208].load(Ordering::Acquire);
+    let f = SYMBOLS[356].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17231,7 +29623,7 @@ unsafe extern "C" fn hipblasZdotc_v2(
     incy: ::std::os::raw::c_int,
     result: *mut hipDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[209].load(Ordering::Acquire);
+    let f = SYMBOLS[357].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17289,7 +29681,7 @@ unsafe extern "C" fn hipblasZdotc_v2_64(
     incy: i64,
     result: *mut hipDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[210].load(Ordering::Acquire);
+    let f = SYMBOLS[358].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17347,7 +29739,7 @@ unsafe extern "C" fn hipblasZdotu(
     incy: ::std::os::raw::c_int,
     result: *mut hipblasDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[211].load(Ordering::Acquire);
+    let f = SYMBOLS[359].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17405,7 +29797,7 @@ unsafe extern "C" fn hipblasZdotu_64(
     incy: i64,
     result: *mut hipblasDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[212].load(Ordering::Acquire);
+    let f = SYMBOLS[360].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17463,7 +29855,7 @@ unsafe extern "C" fn hipblasZdotu_v2(
     incy: ::std::os::raw::c_int,
     result: *mut hipDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[213].load(Ordering::Acquire);
+    let f = SYMBOLS[361].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17521,7 +29913,7 @@ unsafe extern "C" fn hipblasZdotu_v2_64(
     incy: i64,
     result: *mut hipDoubleComplex,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[214].load(Ordering::Acquire);
+    let f = SYMBOLS[362].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17569,6 +29961,262 @@ unsafe extern "C" fn hipblasZdotu_v2_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
 }
 
+/// `hipblasZdrot` over `cublasZdrot_v2`.
+unsafe extern "C" fn hipblasZdrot(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f64,
+    s: *const f64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[363].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdrot`'s contract, which is `cublasZdrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasZdrot_64` over `cublasZdrot_v2_64`.
+unsafe extern "C" fn hipblasZdrot_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipblasDoubleComplex,
+    incx: i64,
+    y: *mut hipblasDoubleComplex,
+    incy: i64,
+    c: *const f64,
+    s: *const f64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[364].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdrot_64`'s contract, which is `cublasZdrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasZdrot_v2` over `cublasZdrot_v2`.
+unsafe extern "C" fn hipblasZdrot_v2(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f64,
+    s: *const f64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[365].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdrot_v2`'s contract, which is `cublasZdrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasZdrot_v2_64` over `cublasZdrot_v2_64`.
+unsafe extern "C" fn hipblasZdrot_v2_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipDoubleComplex,
+    incx: i64,
+    y: *mut hipDoubleComplex,
+    incy: i64,
+    c: *const f64,
+    s: *const f64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[366].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZdrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZdrot_v2_64`'s contract, which is `cublasZdrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
 /// `hipblasZdscal` over `cublasZdscal_v2`.
 unsafe extern "C" fn hipblasZdscal(
     handle: hipblasHandle_t,
@@ -17577,7 +30225,7 @@ unsafe extern "C" fn hipblasZdscal(
     x: *mut hipblasDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[215].load(Ordering::Acquire);
+    let f = SYMBOLS[367].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17623,7 +30271,7 @@ unsafe extern "C" fn hipblasZdscal_64(
     x: *mut hipblasDoubleComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[216].load(Ordering::Acquire);
+    let f = SYMBOLS[368].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17669,7 +30317,7 @@ unsafe extern "C" fn hipblasZdscal_v2(
     x: *mut hipDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[217].load(Ordering::Acquire);
+    let f = SYMBOLS[369].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17715,7 +30363,7 @@ unsafe extern "C" fn hipblasZdscal_v2_64(
     x: *mut hipDoubleComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[218].load(Ordering::Acquire);
+    let f = SYMBOLS[370].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17753,6 +30401,814 @@ unsafe extern "C" fn hipblasZdscal_v2_64(
     from_cublas(unsafe { f(handle, n, alpha, x, incx) })
 }
 
+/// `hipblasZgbmv` over `cublasZgbmv_v2`.
+unsafe extern "C" fn hipblasZgbmv(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    kl: ::std::os::raw::c_int,
+    ku: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    y: *mut hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[371].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgbmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgbmv`'s contract, which is `cublasZgbmv_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasZgbmv_64` over `cublasZgbmv_v2_64`.
+unsafe extern "C" fn hipblasZgbmv_64(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    beta: *const hipblasDoubleComplex,
+    y: *mut hipblasDoubleComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[372].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgbmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgbmv_64`'s contract, which is `cublasZgbmv_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasZgbmv_v2` over `cublasZgbmv_v2`.
+unsafe extern "C" fn hipblasZgbmv_v2(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    kl: ::std::os::raw::c_int,
+    ku: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    y: *mut hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[373].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgbmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgbmv_v2`'s contract, which is `cublasZgbmv_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasZgbmv_v2_64` over `cublasZgbmv_v2_64`.
+unsafe extern "C" fn hipblasZgbmv_v2_64(
+    handle: hipblasHandle_t,
+    trans: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    kl: i64,
+    ku: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    beta: *const hipDoubleComplex,
+    y: *mut hipDoubleComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[374].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let trans = match ToCu::to_cu(trans) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let kl = match ToCu::to_cu(kl) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ku = match ToCu::to_cu(ku) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgbmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgbmv_v2_64`'s contract, which is `cublasZgbmv_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, trans, m, n, kl, ku, alpha, AP, lda, x, incx, beta, y, incy,
+        )
+    })
+}
+
+/// `hipblasZgeam` over `cublasZgeam`.
+unsafe extern "C" fn hipblasZgeam(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    BP: *const hipblasDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[375].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeam`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeam`'s contract, which is `cublasZgeam`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZgeam_64` over `cublasZgeam_64`.
+unsafe extern "C" fn hipblasZgeam_64(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    beta: *const hipblasDoubleComplex,
+    BP: *const hipblasDoubleComplex,
+    ldb: i64,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[376].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeam_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeam_64`'s contract, which is `cublasZgeam_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZgeam_v2` over `cublasZgeam`.
+unsafe extern "C" fn hipblasZgeam_v2(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    BP: *const hipDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[377].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeam`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeam_v2`'s contract, which is `cublasZgeam`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZgeam_v2_64` over `cublasZgeam_64`.
+unsafe extern "C" fn hipblasZgeam_v2_64(
+    handle: hipblasHandle_t,
+    transA: hipblasOperation_t,
+    transB: hipblasOperation_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    beta: *const hipDoubleComplex,
+    BP: *const hipDoubleComplex,
+    ldb: i64,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[378].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transB = match ToCu::to_cu(transB) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeam_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeam_v2_64`'s contract, which is `cublasZgeam_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, transA, transB, m, n, alpha, AP, lda, beta, BP, ldb, CP, ldc,
+        )
+    })
+}
+
 /// `hipblasZgemm` over `cublasZgemm_v2`.
 unsafe extern "C" fn hipblasZgemm(
     handle: hipblasHandle_t,
@@ -17770,7 +31226,7 @@ unsafe extern "C" fn hipblasZgemm(
     CP: *mut hipblasDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[219].load(Ordering::Acquire);
+    let f = SYMBOLS[379].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17875,7 +31331,7 @@ unsafe extern "C" fn hipblasZgemmBatched(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[220].load(Ordering::Acquire);
+    let f = SYMBOLS[380].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -17985,7 +31441,7 @@ unsafe extern "C" fn hipblasZgemmBatched_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[221].load(Ordering::Acquire);
+    let f = SYMBOLS[381].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18095,7 +31551,7 @@ unsafe extern "C" fn hipblasZgemmBatched_v2(
     ldc: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[222].load(Ordering::Acquire);
+    let f = SYMBOLS[382].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18205,7 +31661,7 @@ unsafe extern "C" fn hipblasZgemmBatched_v2_64(
     ldc: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[223].load(Ordering::Acquire);
+    let f = SYMBOLS[383].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18318,7 +31774,7 @@ unsafe extern "C" fn hipblasZgemmStridedBatched(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[224].load(Ordering::Acquire);
+    let f = SYMBOLS[384].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18447,7 +31903,7 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[225].load(Ordering::Acquire);
+    let f = SYMBOLS[385].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18576,7 +32032,7 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_v2(
     strideC: ::std::os::raw::c_longlong,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[226].load(Ordering::Acquire);
+    let f = SYMBOLS[386].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18705,7 +32161,7 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_v2_64(
     strideC: ::std::os::raw::c_longlong,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[227].load(Ordering::Acquire);
+    let f = SYMBOLS[387].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18830,7 +32286,7 @@ unsafe extern "C" fn hipblasZgemm_64(
     CP: *mut hipblasDoubleComplex,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[228].load(Ordering::Acquire);
+    let f = SYMBOLS[388].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -18934,7 +32390,7 @@ unsafe extern "C" fn hipblasZgemm_v2(
     CP: *mut hipDoubleComplex,
     ldc: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[229].load(Ordering::Acquire);
+    let f = SYMBOLS[389].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19038,7 +32494,7 @@ unsafe extern "C" fn hipblasZgemm_v2_64(
     CP: *mut hipDoubleComplex,
     ldc: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[230].load(Ordering::Acquire);
+    let f = SYMBOLS[390].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19140,7 +32596,7 @@ unsafe extern "C" fn hipblasZgemv(
     y: *mut hipblasDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[231].load(Ordering::Acquire);
+    let f = SYMBOLS[391].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19229,7 +32685,7 @@ unsafe extern "C" fn hipblasZgemvBatched(
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[232].load(Ordering::Acquire);
+    let f = SYMBOLS[392].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19327,7 +32783,7 @@ unsafe extern "C" fn hipblasZgemvBatched_64(
     incy: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[233].load(Ordering::Acquire);
+    let f = SYMBOLS[393].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19425,7 +32881,7 @@ unsafe extern "C" fn hipblasZgemvBatched_v2(
     incy: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[234].load(Ordering::Acquire);
+    let f = SYMBOLS[394].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19523,7 +32979,7 @@ unsafe extern "C" fn hipblasZgemvBatched_v2_64(
     incy: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[235].load(Ordering::Acquire);
+    let f = SYMBOLS[395].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19624,7 +33080,7 @@ unsafe extern "C" fn hipblasZgemvStridedBatched(
     stridey: hipblasStride,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[236].load(Ordering::Acquire);
+    let f = SYMBOLS[396].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19741,7 +33197,7 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_64(
     stridey: hipblasStride,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[237].load(Ordering::Acquire);
+    let f = SYMBOLS[397].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19858,7 +33314,7 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_v2(
     stridey: hipblasStride,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[238].load(Ordering::Acquire);
+    let f = SYMBOLS[398].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -19975,7 +33431,7 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_v2_64(
     stridey: hipblasStride,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[239].load(Ordering::Acquire);
+    let f = SYMBOLS[399].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20088,7 +33544,7 @@ unsafe extern "C" fn hipblasZgemv_64(
     y: *mut hipblasDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[240].load(Ordering::Acquire);
+    let f = SYMBOLS[400].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20176,7 +33632,7 @@ unsafe extern "C" fn hipblasZgemv_v2(
     y: *mut hipDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[241].load(Ordering::Acquire);
+    let f = SYMBOLS[401].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20264,7 +33720,7 @@ unsafe extern "C" fn hipblasZgemv_v2_64(
     y: *mut hipDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[242].load(Ordering::Acquire);
+    let f = SYMBOLS[402].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20337,6 +33793,2870 @@ unsafe extern "C" fn hipblasZgemv_v2_64(
     from_cublas(unsafe { f(handle, trans, m, n, alpha, AP, lda, x, incx, beta, y, incy) })
 }
 
+/// `hipblasZgerc` over `cublasZgerc_v2`.
+unsafe extern "C" fn hipblasZgerc(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[403].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgerc_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgerc`'s contract, which is `cublasZgerc_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgerc_64` over `cublasZgerc_v2_64`.
+unsafe extern "C" fn hipblasZgerc_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    y: *const hipblasDoubleComplex,
+    incy: i64,
+    AP: *mut hipblasDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[404].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgerc_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgerc_64`'s contract, which is `cublasZgerc_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgerc_v2` over `cublasZgerc_v2`.
+unsafe extern "C" fn hipblasZgerc_v2(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[405].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgerc_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgerc_v2`'s contract, which is `cublasZgerc_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgerc_v2_64` over `cublasZgerc_v2_64`.
+unsafe extern "C" fn hipblasZgerc_v2_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    y: *const hipDoubleComplex,
+    incy: i64,
+    AP: *mut hipDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[406].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgerc_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgerc_v2_64`'s contract, which is `cublasZgerc_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgeru` over `cublasZgeru_v2`.
+unsafe extern "C" fn hipblasZgeru(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[407].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeru_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeru`'s contract, which is `cublasZgeru_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgeru_64` over `cublasZgeru_v2_64`.
+unsafe extern "C" fn hipblasZgeru_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    y: *const hipblasDoubleComplex,
+    incy: i64,
+    AP: *mut hipblasDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[408].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeru_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeru_64`'s contract, which is `cublasZgeru_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgeru_v2` over `cublasZgeru_v2`.
+unsafe extern "C" fn hipblasZgeru_v2(
+    handle: hipblasHandle_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[409].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeru_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeru_v2`'s contract, which is `cublasZgeru_v2`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZgeru_v2_64` over `cublasZgeru_v2_64`.
+unsafe extern "C" fn hipblasZgeru_v2_64(
+    handle: hipblasHandle_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    y: *const hipDoubleComplex,
+    incy: i64,
+    AP: *mut hipDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[410].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZgeru_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZgeru_v2_64`'s contract, which is `cublasZgeru_v2_64`'s.
+    from_cublas(unsafe { f(handle, m, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZhemm` over `cublasZhemm_v2`.
+unsafe extern "C" fn hipblasZhemm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[411].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemm`'s contract, which is `cublasZhemm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZhemm_64` over `cublasZhemm_v2_64`.
+unsafe extern "C" fn hipblasZhemm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    BP: *const hipblasDoubleComplex,
+    ldb: i64,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[412].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemm_64`'s contract, which is `cublasZhemm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZhemm_v2` over `cublasZhemm_v2`.
+unsafe extern "C" fn hipblasZhemm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[413].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemm_v2`'s contract, which is `cublasZhemm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZhemm_v2_64` over `cublasZhemm_v2_64`.
+unsafe extern "C" fn hipblasZhemm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    BP: *const hipDoubleComplex,
+    ldb: i64,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[414].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemm_v2_64`'s contract, which is `cublasZhemm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZhemv` over `cublasZhemv_v2`.
+unsafe extern "C" fn hipblasZhemv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    y: *mut hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[415].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemv`'s contract, which is `cublasZhemv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZhemv_64` over `cublasZhemv_v2_64`.
+unsafe extern "C" fn hipblasZhemv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    beta: *const hipblasDoubleComplex,
+    y: *mut hipblasDoubleComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[416].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemv_64`'s contract, which is `cublasZhemv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZhemv_v2` over `cublasZhemv_v2`.
+unsafe extern "C" fn hipblasZhemv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    y: *mut hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[417].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemv_v2`'s contract, which is `cublasZhemv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZhemv_v2_64` over `cublasZhemv_v2_64`.
+unsafe extern "C" fn hipblasZhemv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    beta: *const hipDoubleComplex,
+    y: *mut hipDoubleComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[418].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZhemv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZhemv_v2_64`'s contract, which is `cublasZhemv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZher` over `cublasZher_v2`.
+unsafe extern "C" fn hipblasZher(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[419].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher`'s contract, which is `cublasZher_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZher2` over `cublasZher2_v2`.
+unsafe extern "C" fn hipblasZher2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[420].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2`'s contract, which is `cublasZher2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZher2_64` over `cublasZher2_v2_64`.
+unsafe extern "C" fn hipblasZher2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    y: *const hipblasDoubleComplex,
+    incy: i64,
+    AP: *mut hipblasDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[421].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2_64`'s contract, which is `cublasZher2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZher2_v2` over `cublasZher2_v2`.
+unsafe extern "C" fn hipblasZher2_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[422].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2_v2`'s contract, which is `cublasZher2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZher2_v2_64` over `cublasZher2_v2_64`.
+unsafe extern "C" fn hipblasZher2_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    y: *const hipDoubleComplex,
+    incy: i64,
+    AP: *mut hipDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[423].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2_v2_64`'s contract, which is `cublasZher2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZher2k` over `cublasZher2k_v2`.
+unsafe extern "C" fn hipblasZher2k(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[424].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2k`'s contract, which is `cublasZher2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZher2k_64` over `cublasZher2k_v2_64`.
+unsafe extern "C" fn hipblasZher2k_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    BP: *const hipblasDoubleComplex,
+    ldb: i64,
+    beta: *const f64,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[425].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2k_64`'s contract, which is `cublasZher2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZher2k_v2` over `cublasZher2k_v2`.
+unsafe extern "C" fn hipblasZher2k_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[426].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2k_v2`'s contract, which is `cublasZher2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZher2k_v2_64` over `cublasZher2k_v2_64`.
+unsafe extern "C" fn hipblasZher2k_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    BP: *const hipDoubleComplex,
+    ldb: i64,
+    beta: *const f64,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[427].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher2k_v2_64`'s contract, which is `cublasZher2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZher_64` over `cublasZher_v2_64`.
+unsafe extern "C" fn hipblasZher_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f64,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    AP: *mut hipblasDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[428].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher_64`'s contract, which is `cublasZher_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZher_v2` over `cublasZher_v2`.
+unsafe extern "C" fn hipblasZher_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const f64,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[429].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher_v2`'s contract, which is `cublasZher_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZher_v2_64` over `cublasZher_v2_64`.
+unsafe extern "C" fn hipblasZher_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const f64,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    AP: *mut hipDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[430].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZher_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZher_v2_64`'s contract, which is `cublasZher_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZherk` over `cublasZherk_v2`.
+unsafe extern "C" fn hipblasZherk(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[431].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZherk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZherk`'s contract, which is `cublasZherk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZherk_64` over `cublasZherk_v2_64`.
+unsafe extern "C" fn hipblasZherk_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f64,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    beta: *const f64,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[432].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZherk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZherk_64`'s contract, which is `cublasZherk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZherk_v2` over `cublasZherk_v2`.
+unsafe extern "C" fn hipblasZherk_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const f64,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const f64,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[433].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZherk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZherk_v2`'s contract, which is `cublasZherk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZherk_v2_64` over `cublasZherk_v2_64`.
+unsafe extern "C" fn hipblasZherk_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const f64,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    beta: *const f64,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[434].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZherk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZherk_v2_64`'s contract, which is `cublasZherk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZrot` over `cublasZrot_v2`.
+unsafe extern "C" fn hipblasZrot(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f64,
+    s: *const hipblasDoubleComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[435].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZrot`'s contract, which is `cublasZrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasZrot_64` over `cublasZrot_v2_64`.
+unsafe extern "C" fn hipblasZrot_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipblasDoubleComplex,
+    incx: i64,
+    y: *mut hipblasDoubleComplex,
+    incy: i64,
+    c: *const f64,
+    s: *const hipblasDoubleComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[436].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZrot_64`'s contract, which is `cublasZrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasZrot_v2` over `cublasZrot_v2`.
+unsafe extern "C" fn hipblasZrot_v2(
+    handle: hipblasHandle_t,
+    n: ::std::os::raw::c_int,
+    x: *mut hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *mut hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    c: *const f64,
+    s: *const hipDoubleComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[437].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZrot_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZrot_v2`'s contract, which is `cublasZrot_v2`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
+/// `hipblasZrot_v2_64` over `cublasZrot_v2_64`.
+unsafe extern "C" fn hipblasZrot_v2_64(
+    handle: hipblasHandle_t,
+    n: i64,
+    x: *mut hipDoubleComplex,
+    incx: i64,
+    y: *mut hipDoubleComplex,
+    incy: i64,
+    c: *const f64,
+    s: *const hipDoubleComplex,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[438].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let c = match ToCu::to_cu(c) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let s = match ToCu::to_cu(s) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZrot_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const f64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZrot_v2_64`'s contract, which is `cublasZrot_v2_64`'s.
+    from_cublas(unsafe { f(handle, n, x, incx, y, incy, c, s) })
+}
+
 /// `hipblasZscal` over `cublasZscal_v2`.
 unsafe extern "C" fn hipblasZscal(
     handle: hipblasHandle_t,
@@ -20345,7 +36665,7 @@ unsafe extern "C" fn hipblasZscal(
     x: *mut hipblasDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[243].load(Ordering::Acquire);
+    let f = SYMBOLS[439].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20391,7 +36711,7 @@ unsafe extern "C" fn hipblasZscal_64(
     x: *mut hipblasDoubleComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[244].load(Ordering::Acquire);
+    let f = SYMBOLS[440].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20437,7 +36757,7 @@ unsafe extern "C" fn hipblasZscal_v2(
     x: *mut hipDoubleComplex,
     incx: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[245].load(Ordering::Acquire);
+    let f = SYMBOLS[441].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20483,7 +36803,7 @@ unsafe extern "C" fn hipblasZscal_v2_64(
     x: *mut hipDoubleComplex,
     incx: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[246].load(Ordering::Acquire);
+    let f = SYMBOLS[442].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20530,7 +36850,7 @@ unsafe extern "C" fn hipblasZswap(
     y: *mut hipblasDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[247].load(Ordering::Acquire);
+    let f = SYMBOLS[443].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20582,7 +36902,7 @@ unsafe extern "C" fn hipblasZswap_64(
     y: *mut hipblasDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[248].load(Ordering::Acquire);
+    let f = SYMBOLS[444].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20634,7 +36954,7 @@ unsafe extern "C" fn hipblasZswap_v2(
     y: *mut hipDoubleComplex,
     incy: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[249].load(Ordering::Acquire);
+    let f = SYMBOLS[445].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20686,7 +37006,7 @@ unsafe extern "C" fn hipblasZswap_v2_64(
     y: *mut hipDoubleComplex,
     incy: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[250].load(Ordering::Acquire);
+    let f = SYMBOLS[446].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20729,6 +37049,2702 @@ unsafe extern "C" fn hipblasZswap_v2_64(
     from_cublas(unsafe { f(handle, n, x, incx, y, incy) })
 }
 
+/// `hipblasZsymm` over `cublasZsymm_v2`.
+unsafe extern "C" fn hipblasZsymm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[447].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymm`'s contract, which is `cublasZsymm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsymm_64` over `cublasZsymm_v2_64`.
+unsafe extern "C" fn hipblasZsymm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    BP: *const hipblasDoubleComplex,
+    ldb: i64,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[448].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymm_64`'s contract, which is `cublasZsymm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsymm_v2` over `cublasZsymm_v2`.
+unsafe extern "C" fn hipblasZsymm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[449].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymm_v2`'s contract, which is `cublasZsymm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsymm_v2_64` over `cublasZsymm_v2_64`.
+unsafe extern "C" fn hipblasZsymm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    BP: *const hipDoubleComplex,
+    ldb: i64,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[450].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymm_v2_64`'s contract, which is `cublasZsymm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, m, n, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsymv` over `cublasZsymv_v2`.
+unsafe extern "C" fn hipblasZsymv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    y: *mut hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[451].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymv`'s contract, which is `cublasZsymv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZsymv_64` over `cublasZsymv_v2_64`.
+unsafe extern "C" fn hipblasZsymv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    beta: *const hipblasDoubleComplex,
+    y: *mut hipblasDoubleComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[452].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymv_64`'s contract, which is `cublasZsymv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZsymv_v2` over `cublasZsymv_v2`.
+unsafe extern "C" fn hipblasZsymv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    y: *mut hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[453].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymv_v2`'s contract, which is `cublasZsymv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZsymv_v2_64` over `cublasZsymv_v2_64`.
+unsafe extern "C" fn hipblasZsymv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    beta: *const hipDoubleComplex,
+    y: *mut hipDoubleComplex,
+    incy: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[454].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsymv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsymv_v2_64`'s contract, which is `cublasZsymv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, AP, lda, x, incx, beta, y, incy) })
+}
+
+/// `hipblasZsyr` over `cublasZsyr_v2`.
+unsafe extern "C" fn hipblasZsyr(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[455].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr`'s contract, which is `cublasZsyr_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZsyr2` over `cublasZsyr2_v2`.
+unsafe extern "C" fn hipblasZsyr2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipblasDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[456].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2`'s contract, which is `cublasZsyr2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZsyr2_64` over `cublasZsyr2_v2_64`.
+unsafe extern "C" fn hipblasZsyr2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    y: *const hipblasDoubleComplex,
+    incy: i64,
+    AP: *mut hipblasDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[457].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2_64`'s contract, which is `cublasZsyr2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZsyr2_v2` over `cublasZsyr2_v2`.
+unsafe extern "C" fn hipblasZsyr2_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    y: *const hipDoubleComplex,
+    incy: ::std::os::raw::c_int,
+    AP: *mut hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[458].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2_v2`'s contract, which is `cublasZsyr2_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZsyr2_v2_64` over `cublasZsyr2_v2_64`.
+unsafe extern "C" fn hipblasZsyr2_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    y: *const hipDoubleComplex,
+    incy: i64,
+    AP: *mut hipDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[459].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let y = match ToCu::to_cu(y) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incy = match ToCu::to_cu(incy) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2_v2_64`'s contract, which is `cublasZsyr2_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, y, incy, AP, lda) })
+}
+
+/// `hipblasZsyr2k` over `cublasZsyr2k_v2`.
+unsafe extern "C" fn hipblasZsyr2k(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipblasDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[460].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2k`'s contract, which is `cublasZsyr2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsyr2k_64` over `cublasZsyr2k_v2_64`.
+unsafe extern "C" fn hipblasZsyr2k_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    BP: *const hipblasDoubleComplex,
+    ldb: i64,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[461].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2k_64`'s contract, which is `cublasZsyr2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsyr2k_v2` over `cublasZsyr2k_v2`.
+unsafe extern "C" fn hipblasZsyr2k_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    BP: *const hipDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[462].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2k_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2k_v2`'s contract, which is `cublasZsyr2k_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsyr2k_v2_64` over `cublasZsyr2k_v2_64`.
+unsafe extern "C" fn hipblasZsyr2k_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    BP: *const hipDoubleComplex,
+    ldb: i64,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[463].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let BP = match ToCu::to_cu(BP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr2k_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr2k_v2_64`'s contract, which is `cublasZsyr2k_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, uplo, transA, n, k, alpha, AP, lda, BP, ldb, beta, CP, ldc,
+        )
+    })
+}
+
+/// `hipblasZsyr_64` over `cublasZsyr_v2_64`.
+unsafe extern "C" fn hipblasZsyr_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    x: *const hipblasDoubleComplex,
+    incx: i64,
+    AP: *mut hipblasDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[464].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr_64`'s contract, which is `cublasZsyr_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZsyr_v2` over `cublasZsyr_v2`.
+unsafe extern "C" fn hipblasZsyr_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+    AP: *mut hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[465].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr_v2`'s contract, which is `cublasZsyr_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZsyr_v2_64` over `cublasZsyr_v2_64`.
+unsafe extern "C" fn hipblasZsyr_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    x: *const hipDoubleComplex,
+    incx: i64,
+    AP: *mut hipDoubleComplex,
+    lda: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[466].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyr_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyr_v2_64`'s contract, which is `cublasZsyr_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, n, alpha, x, incx, AP, lda) })
+}
+
+/// `hipblasZsyrk` over `cublasZsyrk_v2`.
+unsafe extern "C" fn hipblasZsyrk(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[467].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyrk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyrk`'s contract, which is `cublasZsyrk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZsyrk_64` over `cublasZsyrk_v2_64`.
+unsafe extern "C" fn hipblasZsyrk_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipblasDoubleComplex,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    beta: *const hipblasDoubleComplex,
+    CP: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[468].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyrk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyrk_64`'s contract, which is `cublasZsyrk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZsyrk_v2` over `cublasZsyrk_v2`.
+unsafe extern "C" fn hipblasZsyrk_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: ::std::os::raw::c_int,
+    k: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[469].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyrk_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyrk_v2`'s contract, which is `cublasZsyrk_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZsyrk_v2_64` over `cublasZsyrk_v2_64`.
+unsafe extern "C" fn hipblasZsyrk_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    n: i64,
+    k: i64,
+    alpha: *const hipDoubleComplex,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    beta: *const hipDoubleComplex,
+    CP: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[470].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let k = match ToCu::to_cu(k) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let beta = match ToCu::to_cu(beta) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let CP = match ToCu::to_cu(CP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZsyrk_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZsyrk_v2_64`'s contract, which is `cublasZsyrk_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, n, k, alpha, AP, lda, beta, CP, ldc) })
+}
+
+/// `hipblasZtrmm` over `cublasZtrmm_v2`.
+unsafe extern "C" fn hipblasZtrmm(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipblasDoubleComplex,
+    A: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    B: *const hipblasDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    C: *mut hipblasDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[471].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmm`'s contract, which is `cublasZtrmm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasZtrmm_64` over `cublasZtrmm_v2_64`.
+unsafe extern "C" fn hipblasZtrmm_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipblasDoubleComplex,
+    A: *const hipblasDoubleComplex,
+    lda: i64,
+    B: *const hipblasDoubleComplex,
+    ldb: i64,
+    C: *mut hipblasDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[472].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmm_64`'s contract, which is `cublasZtrmm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasZtrmm_v2` over `cublasZtrmm_v2`.
+unsafe extern "C" fn hipblasZtrmm_v2(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: ::std::os::raw::c_int,
+    n: ::std::os::raw::c_int,
+    alpha: *const hipDoubleComplex,
+    A: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    B: *const hipDoubleComplex,
+    ldb: ::std::os::raw::c_int,
+    C: *mut hipDoubleComplex,
+    ldc: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[473].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmm_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmm_v2`'s contract, which is `cublasZtrmm_v2`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasZtrmm_v2_64` over `cublasZtrmm_v2_64`.
+unsafe extern "C" fn hipblasZtrmm_v2_64(
+    handle: hipblasHandle_t,
+    side: hipblasSideMode_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    m: i64,
+    n: i64,
+    alpha: *const hipDoubleComplex,
+    A: *const hipDoubleComplex,
+    lda: i64,
+    B: *const hipDoubleComplex,
+    ldb: i64,
+    C: *mut hipDoubleComplex,
+    ldc: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[474].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let side = match ToCu::to_cu(side) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let m = match ToCu::to_cu(m) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let alpha = match ToCu::to_cu(alpha) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let A = match ToCu::to_cu(A) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let B = match ToCu::to_cu(B) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldb = match ToCu::to_cu(ldb) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let C = match ToCu::to_cu(C) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let ldc = match ToCu::to_cu(ldc) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmm_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasSideMode_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmm_v2_64`'s contract, which is `cublasZtrmm_v2_64`'s.
+    from_cublas(unsafe {
+        f(
+            handle, side, uplo, transA, diag, m, n, alpha, A, lda, B, ldb, C, ldc,
+        )
+    })
+}
+
+/// `hipblasZtrmv` over `cublasZtrmv_v2`.
+unsafe extern "C" fn hipblasZtrmv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[475].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmv`'s contract, which is `cublasZtrmv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasZtrmv_64` over `cublasZtrmv_v2_64`.
+unsafe extern "C" fn hipblasZtrmv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    x: *mut hipblasDoubleComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[476].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmv_64`'s contract, which is `cublasZtrmv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasZtrmv_v2` over `cublasZtrmv_v2`.
+unsafe extern "C" fn hipblasZtrmv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[477].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmv_v2`'s contract, which is `cublasZtrmv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasZtrmv_v2_64` over `cublasZtrmv_v2_64`.
+unsafe extern "C" fn hipblasZtrmv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    x: *mut hipDoubleComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[478].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrmv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrmv_v2_64`'s contract, which is `cublasZtrmv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// `hipblasZtrsm` over `cublasZtrsm_v2`.
 unsafe extern "C" fn hipblasZtrsm(
     handle: hipblasHandle_t,
@@ -20744,7 +39760,7 @@ unsafe extern "C" fn hipblasZtrsm(
     BP: *mut hipblasDoubleComplex,
     ldb: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[251].load(Ordering::Acquire);
+    let f = SYMBOLS[479].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20837,7 +39853,7 @@ unsafe extern "C" fn hipblasZtrsmBatched(
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[252].load(Ordering::Acquire);
+    let f = SYMBOLS[480].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -20935,7 +39951,7 @@ unsafe extern "C" fn hipblasZtrsmBatched_64(
     ldb: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[253].load(Ordering::Acquire);
+    let f = SYMBOLS[481].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -21033,7 +40049,7 @@ unsafe extern "C" fn hipblasZtrsmBatched_v2(
     ldb: ::std::os::raw::c_int,
     batchCount: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[254].load(Ordering::Acquire);
+    let f = SYMBOLS[482].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -21131,7 +40147,7 @@ unsafe extern "C" fn hipblasZtrsmBatched_v2_64(
     ldb: i64,
     batchCount: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[255].load(Ordering::Acquire);
+    let f = SYMBOLS[483].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -21228,7 +40244,7 @@ unsafe extern "C" fn hipblasZtrsm_64(
     BP: *mut hipblasDoubleComplex,
     ldb: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[256].load(Ordering::Acquire);
+    let f = SYMBOLS[484].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -21320,7 +40336,7 @@ unsafe extern "C" fn hipblasZtrsm_v2(
     BP: *mut hipDoubleComplex,
     ldb: ::std::os::raw::c_int,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[257].load(Ordering::Acquire);
+    let f = SYMBOLS[485].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -21412,7 +40428,7 @@ unsafe extern "C" fn hipblasZtrsm_v2_64(
     BP: *mut hipDoubleComplex,
     ldb: i64,
 ) -> hipblasStatus_t {
-    let f = SYMBOLS[258].load(Ordering::Acquire);
+    let f = SYMBOLS[486].load(Ordering::Acquire);
     if f.is_null() {
         return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -21489,6 +40505,286 @@ unsafe extern "C" fn hipblasZtrsm_v2_64(
     })
 }
 
+/// `hipblasZtrsv` over `cublasZtrsv_v2`.
+unsafe extern "C" fn hipblasZtrsv(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipblasDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipblasDoubleComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[487].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrsv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrsv`'s contract, which is `cublasZtrsv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasZtrsv_64` over `cublasZtrsv_v2_64`.
+unsafe extern "C" fn hipblasZtrsv_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipblasDoubleComplex,
+    lda: i64,
+    x: *mut hipblasDoubleComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[488].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrsv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipblasDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrsv_64`'s contract, which is `cublasZtrsv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasZtrsv_v2` over `cublasZtrsv_v2`.
+unsafe extern "C" fn hipblasZtrsv_v2(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: ::std::os::raw::c_int,
+    AP: *const hipDoubleComplex,
+    lda: ::std::os::raw::c_int,
+    x: *mut hipDoubleComplex,
+    incx: ::std::os::raw::c_int,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[489].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrsv_v2`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <::std::os::raw::c_int as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrsv_v2`'s contract, which is `cublasZtrsv_v2`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
+/// `hipblasZtrsv_v2_64` over `cublasZtrsv_v2_64`.
+unsafe extern "C" fn hipblasZtrsv_v2_64(
+    handle: hipblasHandle_t,
+    uplo: hipblasFillMode_t,
+    transA: hipblasOperation_t,
+    diag: hipblasDiagType_t,
+    n: i64,
+    AP: *const hipDoubleComplex,
+    lda: i64,
+    x: *mut hipDoubleComplex,
+    incx: i64,
+) -> hipblasStatus_t {
+    let f = SYMBOLS[490].load(Ordering::Acquire);
+    if f.is_null() {
+        return hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
+    }
+    let handle = match ToCu::to_cu(handle) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let uplo = match ToCu::to_cu(uplo) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let transA = match ToCu::to_cu(transA) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let diag = match ToCu::to_cu(diag) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let n = match ToCu::to_cu(n) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let AP = match ToCu::to_cu(AP) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let lda = match ToCu::to_cu(lda) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let x = match ToCu::to_cu(x) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    let incx = match ToCu::to_cu(incx) {
+        Ok(v) => v,
+        Err(e) => return e,
+    };
+    // SAFETY: `f` is the address of `cublasZtrsv_v2_64`, whose C declaration takes
+    // these arguments once converted to cuBLAS's types (checked against
+    // cublas_api.h by the generator).
+    let f: unsafe extern "C" fn(
+        <hipblasHandle_t as ToCu>::Cu,
+        <hipblasFillMode_t as ToCu>::Cu,
+        <hipblasOperation_t as ToCu>::Cu,
+        <hipblasDiagType_t as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*const hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+        <*mut hipDoubleComplex as ToCu>::Cu,
+        <i64 as ToCu>::Cu,
+    ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    // SAFETY: the caller upholds `hipblasZtrsv_v2_64`'s contract, which is `cublasZtrsv_v2_64`'s.
+    from_cublas(unsafe { f(handle, uplo, transA, diag, n, AP, lda, x, incx) })
+}
+
 /// Fills `table` with the adapters whose cuBLAS symbol `lookup` finds.
 pub(crate) fn install(table: &mut HipblasFunctions, lookup: &mut dyn FnMut(&str) -> *mut c_void) {
     let p = lookup("cublasCaxpy_v2");
@@ -21531,1262 +40827,2422 @@ pub(crate) fn install(table: &mut HipblasFunctions, lookup: &mut dyn FnMut(&str)
         SYMBOLS[7].store(p, Ordering::Release);
         table.hipblasCcopy_v2_64 = Some(hipblasCcopy_v2_64);
     }
-    let p = lookup("cublasCdotc_v2");
+    let p = lookup("cublasCdgmm");
     if !p.is_null() {
         SYMBOLS[8].store(p, Ordering::Release);
+        table.hipblasCdgmm = Some(hipblasCdgmm);
+    }
+    let p = lookup("cublasCdgmm_64");
+    if !p.is_null() {
+        SYMBOLS[9].store(p, Ordering::Release);
+        table.hipblasCdgmm_64 = Some(hipblasCdgmm_64);
+    }
+    let p = lookup("cublasCdgmm");
+    if !p.is_null() {
+        SYMBOLS[10].store(p, Ordering::Release);
+        table.hipblasCdgmm_v2 = Some(hipblasCdgmm_v2);
+    }
+    let p = lookup("cublasCdgmm_64");
+    if !p.is_null() {
+        SYMBOLS[11].store(p, Ordering::Release);
+        table.hipblasCdgmm_v2_64 = Some(hipblasCdgmm_v2_64);
+    }
+    let p = lookup("cublasCdotc_v2");
+    if !p.is_null() {
+        SYMBOLS[12].store(p, Ordering::Release);
         table.hipblasCdotc = Some(hipblasCdotc);
     }
     let p = lookup("cublasCdotc_v2_64");
     if !p.is_null() {
-        SYMBOLS[9].store(p, Ordering::Release);
+        SYMBOLS[13].store(p, Ordering::Release);
         table.hipblasCdotc_64 = Some(hipblasCdotc_64);
     }
     let p = lookup("cublasCdotc_v2");
     if !p.is_null() {
-        SYMBOLS[10].store(p, Ordering::Release);
+        SYMBOLS[14].store(p, Ordering::Release);
         table.hipblasCdotc_v2 = Some(hipblasCdotc_v2);
     }
     let p = lookup("cublasCdotc_v2_64");
     if !p.is_null() {
-        SYMBOLS[11].store(p, Ordering::Release);
+        SYMBOLS[15].store(p, Ordering::Release);
         table.hipblasCdotc_v2_64 = Some(hipblasCdotc_v2_64);
     }
     let p = lookup("cublasCdotu_v2");
     if !p.is_null() {
-        SYMBOLS[12].store(p, Ordering::Release);
+        SYMBOLS[16].store(p, Ordering::Release);
         table.hipblasCdotu = Some(hipblasCdotu);
     }
     let p = lookup("cublasCdotu_v2_64");
     if !p.is_null() {
-        SYMBOLS[13].store(p, Ordering::Release);
+        SYMBOLS[17].store(p, Ordering::Release);
         table.hipblasCdotu_64 = Some(hipblasCdotu_64);
     }
     let p = lookup("cublasCdotu_v2");
     if !p.is_null() {
-        SYMBOLS[14].store(p, Ordering::Release);
+        SYMBOLS[18].store(p, Ordering::Release);
         table.hipblasCdotu_v2 = Some(hipblasCdotu_v2);
     }
     let p = lookup("cublasCdotu_v2_64");
     if !p.is_null() {
-        SYMBOLS[15].store(p, Ordering::Release);
+        SYMBOLS[19].store(p, Ordering::Release);
         table.hipblasCdotu_v2_64 = Some(hipblasCdotu_v2_64);
+    }
+    let p = lookup("cublasCgbmv_v2");
+    if !p.is_null() {
+        SYMBOLS[20].store(p, Ordering::Release);
+        table.hipblasCgbmv = Some(hipblasCgbmv);
+    }
+    let p = lookup("cublasCgbmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[21].store(p, Ordering::Release);
+        table.hipblasCgbmv_64 = Some(hipblasCgbmv_64);
+    }
+    let p = lookup("cublasCgbmv_v2");
+    if !p.is_null() {
+        SYMBOLS[22].store(p, Ordering::Release);
+        table.hipblasCgbmv_v2 = Some(hipblasCgbmv_v2);
+    }
+    let p = lookup("cublasCgbmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[23].store(p, Ordering::Release);
+        table.hipblasCgbmv_v2_64 = Some(hipblasCgbmv_v2_64);
+    }
+    let p = lookup("cublasCgeam");
+    if !p.is_null() {
+        SYMBOLS[24].store(p, Ordering::Release);
+        table.hipblasCgeam = Some(hipblasCgeam);
+    }
+    let p = lookup("cublasCgeam_64");
+    if !p.is_null() {
+        SYMBOLS[25].store(p, Ordering::Release);
+        table.hipblasCgeam_64 = Some(hipblasCgeam_64);
+    }
+    let p = lookup("cublasCgeam");
+    if !p.is_null() {
+        SYMBOLS[26].store(p, Ordering::Release);
+        table.hipblasCgeam_v2 = Some(hipblasCgeam_v2);
+    }
+    let p = lookup("cublasCgeam_64");
+    if !p.is_null() {
+        SYMBOLS[27].store(p, Ordering::Release);
+        table.hipblasCgeam_v2_64 = Some(hipblasCgeam_v2_64);
     }
     let p = lookup("cublasCgemm_v2");
     if !p.is_null() {
-        SYMBOLS[16].store(p, Ordering::Release);
+        SYMBOLS[28].store(p, Ordering::Release);
         table.hipblasCgemm = Some(hipblasCgemm);
     }
     let p = lookup("cublasCgemmBatched");
     if !p.is_null() {
-        SYMBOLS[17].store(p, Ordering::Release);
+        SYMBOLS[29].store(p, Ordering::Release);
         table.hipblasCgemmBatched = Some(hipblasCgemmBatched);
     }
     let p = lookup("cublasCgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[18].store(p, Ordering::Release);
+        SYMBOLS[30].store(p, Ordering::Release);
         table.hipblasCgemmBatched_64 = Some(hipblasCgemmBatched_64);
     }
     let p = lookup("cublasCgemmBatched");
     if !p.is_null() {
-        SYMBOLS[19].store(p, Ordering::Release);
+        SYMBOLS[31].store(p, Ordering::Release);
         table.hipblasCgemmBatched_v2 = Some(hipblasCgemmBatched_v2);
     }
     let p = lookup("cublasCgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[20].store(p, Ordering::Release);
+        SYMBOLS[32].store(p, Ordering::Release);
         table.hipblasCgemmBatched_v2_64 = Some(hipblasCgemmBatched_v2_64);
     }
     let p = lookup("cublasCgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[21].store(p, Ordering::Release);
+        SYMBOLS[33].store(p, Ordering::Release);
         table.hipblasCgemmStridedBatched = Some(hipblasCgemmStridedBatched);
     }
     let p = lookup("cublasCgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[22].store(p, Ordering::Release);
+        SYMBOLS[34].store(p, Ordering::Release);
         table.hipblasCgemmStridedBatched_64 = Some(hipblasCgemmStridedBatched_64);
     }
     let p = lookup("cublasCgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[23].store(p, Ordering::Release);
+        SYMBOLS[35].store(p, Ordering::Release);
         table.hipblasCgemmStridedBatched_v2 = Some(hipblasCgemmStridedBatched_v2);
     }
     let p = lookup("cublasCgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[24].store(p, Ordering::Release);
+        SYMBOLS[36].store(p, Ordering::Release);
         table.hipblasCgemmStridedBatched_v2_64 = Some(hipblasCgemmStridedBatched_v2_64);
     }
     let p = lookup("cublasCgemm_v2_64");
     if !p.is_null() {
-        SYMBOLS[25].store(p, Ordering::Release);
+        SYMBOLS[37].store(p, Ordering::Release);
         table.hipblasCgemm_64 = Some(hipblasCgemm_64);
     }
     let p = lookup("cublasCgemm_v2");
     if !p.is_null() {
-        SYMBOLS[26].store(p, Ordering::Release);
+        SYMBOLS[38].store(p, Ordering::Release);
         table.hipblasCgemm_v2 = Some(hipblasCgemm_v2);
     }
     let p = lookup("cublasCgemm_v2_64");
     if !p.is_null() {
-        SYMBOLS[27].store(p, Ordering::Release);
+        SYMBOLS[39].store(p, Ordering::Release);
         table.hipblasCgemm_v2_64 = Some(hipblasCgemm_v2_64);
     }
     let p = lookup("cublasCgemv_v2");
     if !p.is_null() {
-        SYMBOLS[28].store(p, Ordering::Release);
+        SYMBOLS[40].store(p, Ordering::Release);
         table.hipblasCgemv = Some(hipblasCgemv);
     }
     let p = lookup("cublasCgemvBatched");
     if !p.is_null() {
-        SYMBOLS[29].store(p, Ordering::Release);
+        SYMBOLS[41].store(p, Ordering::Release);
         table.hipblasCgemvBatched = Some(hipblasCgemvBatched);
     }
     let p = lookup("cublasCgemvBatched_64");
     if !p.is_null() {
-        SYMBOLS[30].store(p, Ordering::Release);
+        SYMBOLS[42].store(p, Ordering::Release);
         table.hipblasCgemvBatched_64 = Some(hipblasCgemvBatched_64);
     }
     let p = lookup("cublasCgemvBatched");
     if !p.is_null() {
-        SYMBOLS[31].store(p, Ordering::Release);
+        SYMBOLS[43].store(p, Ordering::Release);
         table.hipblasCgemvBatched_v2 = Some(hipblasCgemvBatched_v2);
     }
     let p = lookup("cublasCgemvBatched_64");
     if !p.is_null() {
-        SYMBOLS[32].store(p, Ordering::Release);
+        SYMBOLS[44].store(p, Ordering::Release);
         table.hipblasCgemvBatched_v2_64 = Some(hipblasCgemvBatched_v2_64);
     }
     let p = lookup("cublasCgemvStridedBatched");
     if !p.is_null() {
-        SYMBOLS[33].store(p, Ordering::Release);
+        SYMBOLS[45].store(p, Ordering::Release);
         table.hipblasCgemvStridedBatched = Some(hipblasCgemvStridedBatched);
     }
     let p = lookup("cublasCgemvStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[34].store(p, Ordering::Release);
+        SYMBOLS[46].store(p, Ordering::Release);
         table.hipblasCgemvStridedBatched_64 = Some(hipblasCgemvStridedBatched_64);
     }
     let p = lookup("cublasCgemvStridedBatched");
     if !p.is_null() {
-        SYMBOLS[35].store(p, Ordering::Release);
+        SYMBOLS[47].store(p, Ordering::Release);
         table.hipblasCgemvStridedBatched_v2 = Some(hipblasCgemvStridedBatched_v2);
     }
     let p = lookup("cublasCgemvStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[36].store(p, Ordering::Release);
+        SYMBOLS[48].store(p, Ordering::Release);
         table.hipblasCgemvStridedBatched_v2_64 = Some(hipblasCgemvStridedBatched_v2_64);
     }
     let p = lookup("cublasCgemv_v2_64");
     if !p.is_null() {
-        SYMBOLS[37].store(p, Ordering::Release);
+        SYMBOLS[49].store(p, Ordering::Release);
         table.hipblasCgemv_64 = Some(hipblasCgemv_64);
     }
     let p = lookup("cublasCgemv_v2");
     if !p.is_null() {
-        SYMBOLS[38].store(p, Ordering::Release);
+        SYMBOLS[50].store(p, Ordering::Release);
         table.hipblasCgemv_v2 = Some(hipblasCgemv_v2);
     }
     let p = lookup("cublasCgemv_v2_64");
     if !p.is_null() {
-        SYMBOLS[39].store(p, Ordering::Release);
+        SYMBOLS[51].store(p, Ordering::Release);
         table.hipblasCgemv_v2_64 = Some(hipblasCgemv_v2_64);
+    }
+    let p = lookup("cublasCgerc_v2");
+    if !p.is_null() {
+        SYMBOLS[52].store(p, Ordering::Release);
+        table.hipblasCgerc = Some(hipblasCgerc);
+    }
+    let p = lookup("cublasCgerc_v2_64");
+    if !p.is_null() {
+        SYMBOLS[53].store(p, Ordering::Release);
+        table.hipblasCgerc_64 = Some(hipblasCgerc_64);
+    }
+    let p = lookup("cublasCgerc_v2");
+    if !p.is_null() {
+        SYMBOLS[54].store(p, Ordering::Release);
+        table.hipblasCgerc_v2 = Some(hipblasCgerc_v2);
+    }
+    let p = lookup("cublasCgerc_v2_64");
+    if !p.is_null() {
+        SYMBOLS[55].store(p, Ordering::Release);
+        table.hipblasCgerc_v2_64 = Some(hipblasCgerc_v2_64);
+    }
+    let p = lookup("cublasCgeru_v2");
+    if !p.is_null() {
+        SYMBOLS[56].store(p, Ordering::Release);
+        table.hipblasCgeru = Some(hipblasCgeru);
+    }
+    let p = lookup("cublasCgeru_v2_64");
+    if !p.is_null() {
+        SYMBOLS[57].store(p, Ordering::Release);
+        table.hipblasCgeru_64 = Some(hipblasCgeru_64);
+    }
+    let p = lookup("cublasCgeru_v2");
+    if !p.is_null() {
+        SYMBOLS[58].store(p, Ordering::Release);
+        table.hipblasCgeru_v2 = Some(hipblasCgeru_v2);
+    }
+    let p = lookup("cublasCgeru_v2_64");
+    if !p.is_null() {
+        SYMBOLS[59].store(p, Ordering::Release);
+        table.hipblasCgeru_v2_64 = Some(hipblasCgeru_v2_64);
+    }
+    let p = lookup("cublasChemm_v2");
+    if !p.is_null() {
+        SYMBOLS[60].store(p, Ordering::Release);
+        table.hipblasChemm = Some(hipblasChemm);
+    }
+    let p = lookup("cublasChemm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[61].store(p, Ordering::Release);
+        table.hipblasChemm_64 = Some(hipblasChemm_64);
+    }
+    let p = lookup("cublasChemm_v2");
+    if !p.is_null() {
+        SYMBOLS[62].store(p, Ordering::Release);
+        table.hipblasChemm_v2 = Some(hipblasChemm_v2);
+    }
+    let p = lookup("cublasChemm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[63].store(p, Ordering::Release);
+        table.hipblasChemm_v2_64 = Some(hipblasChemm_v2_64);
+    }
+    let p = lookup("cublasChemv_v2");
+    if !p.is_null() {
+        SYMBOLS[64].store(p, Ordering::Release);
+        table.hipblasChemv = Some(hipblasChemv);
+    }
+    let p = lookup("cublasChemv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[65].store(p, Ordering::Release);
+        table.hipblasChemv_64 = Some(hipblasChemv_64);
+    }
+    let p = lookup("cublasChemv_v2");
+    if !p.is_null() {
+        SYMBOLS[66].store(p, Ordering::Release);
+        table.hipblasChemv_v2 = Some(hipblasChemv_v2);
+    }
+    let p = lookup("cublasChemv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[67].store(p, Ordering::Release);
+        table.hipblasChemv_v2_64 = Some(hipblasChemv_v2_64);
+    }
+    let p = lookup("cublasCher_v2");
+    if !p.is_null() {
+        SYMBOLS[68].store(p, Ordering::Release);
+        table.hipblasCher = Some(hipblasCher);
+    }
+    let p = lookup("cublasCher2_v2");
+    if !p.is_null() {
+        SYMBOLS[69].store(p, Ordering::Release);
+        table.hipblasCher2 = Some(hipblasCher2);
+    }
+    let p = lookup("cublasCher2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[70].store(p, Ordering::Release);
+        table.hipblasCher2_64 = Some(hipblasCher2_64);
+    }
+    let p = lookup("cublasCher2_v2");
+    if !p.is_null() {
+        SYMBOLS[71].store(p, Ordering::Release);
+        table.hipblasCher2_v2 = Some(hipblasCher2_v2);
+    }
+    let p = lookup("cublasCher2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[72].store(p, Ordering::Release);
+        table.hipblasCher2_v2_64 = Some(hipblasCher2_v2_64);
+    }
+    let p = lookup("cublasCher2k_v2");
+    if !p.is_null() {
+        SYMBOLS[73].store(p, Ordering::Release);
+        table.hipblasCher2k = Some(hipblasCher2k);
+    }
+    let p = lookup("cublasCher2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[74].store(p, Ordering::Release);
+        table.hipblasCher2k_64 = Some(hipblasCher2k_64);
+    }
+    let p = lookup("cublasCher2k_v2");
+    if !p.is_null() {
+        SYMBOLS[75].store(p, Ordering::Release);
+        table.hipblasCher2k_v2 = Some(hipblasCher2k_v2);
+    }
+    let p = lookup("cublasCher2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[76].store(p, Ordering::Release);
+        table.hipblasCher2k_v2_64 = Some(hipblasCher2k_v2_64);
+    }
+    let p = lookup("cublasCher_v2_64");
+    if !p.is_null() {
+        SYMBOLS[77].store(p, Ordering::Release);
+        table.hipblasCher_64 = Some(hipblasCher_64);
+    }
+    let p = lookup("cublasCher_v2");
+    if !p.is_null() {
+        SYMBOLS[78].store(p, Ordering::Release);
+        table.hipblasCher_v2 = Some(hipblasCher_v2);
+    }
+    let p = lookup("cublasCher_v2_64");
+    if !p.is_null() {
+        SYMBOLS[79].store(p, Ordering::Release);
+        table.hipblasCher_v2_64 = Some(hipblasCher_v2_64);
+    }
+    let p = lookup("cublasCherk_v2");
+    if !p.is_null() {
+        SYMBOLS[80].store(p, Ordering::Release);
+        table.hipblasCherk = Some(hipblasCherk);
+    }
+    let p = lookup("cublasCherk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[81].store(p, Ordering::Release);
+        table.hipblasCherk_64 = Some(hipblasCherk_64);
+    }
+    let p = lookup("cublasCherk_v2");
+    if !p.is_null() {
+        SYMBOLS[82].store(p, Ordering::Release);
+        table.hipblasCherk_v2 = Some(hipblasCherk_v2);
+    }
+    let p = lookup("cublasCherk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[83].store(p, Ordering::Release);
+        table.hipblasCherk_v2_64 = Some(hipblasCherk_v2_64);
     }
     let p = lookup("cublasCreate_v2");
     if !p.is_null() {
-        SYMBOLS[40].store(p, Ordering::Release);
+        SYMBOLS[84].store(p, Ordering::Release);
         table.hipblasCreate = Some(hipblasCreate);
+    }
+    let p = lookup("cublasCrot_v2");
+    if !p.is_null() {
+        SYMBOLS[85].store(p, Ordering::Release);
+        table.hipblasCrot = Some(hipblasCrot);
+    }
+    let p = lookup("cublasCrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[86].store(p, Ordering::Release);
+        table.hipblasCrot_64 = Some(hipblasCrot_64);
+    }
+    let p = lookup("cublasCrot_v2");
+    if !p.is_null() {
+        SYMBOLS[87].store(p, Ordering::Release);
+        table.hipblasCrot_v2 = Some(hipblasCrot_v2);
+    }
+    let p = lookup("cublasCrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[88].store(p, Ordering::Release);
+        table.hipblasCrot_v2_64 = Some(hipblasCrot_v2_64);
     }
     let p = lookup("cublasCscal_v2");
     if !p.is_null() {
-        SYMBOLS[41].store(p, Ordering::Release);
+        SYMBOLS[89].store(p, Ordering::Release);
         table.hipblasCscal = Some(hipblasCscal);
     }
     let p = lookup("cublasCscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[42].store(p, Ordering::Release);
+        SYMBOLS[90].store(p, Ordering::Release);
         table.hipblasCscal_64 = Some(hipblasCscal_64);
     }
     let p = lookup("cublasCscal_v2");
     if !p.is_null() {
-        SYMBOLS[43].store(p, Ordering::Release);
+        SYMBOLS[91].store(p, Ordering::Release);
         table.hipblasCscal_v2 = Some(hipblasCscal_v2);
     }
     let p = lookup("cublasCscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[44].store(p, Ordering::Release);
+        SYMBOLS[92].store(p, Ordering::Release);
         table.hipblasCscal_v2_64 = Some(hipblasCscal_v2_64);
+    }
+    let p = lookup("cublasCsrot_v2");
+    if !p.is_null() {
+        SYMBOLS[93].store(p, Ordering::Release);
+        table.hipblasCsrot = Some(hipblasCsrot);
+    }
+    let p = lookup("cublasCsrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[94].store(p, Ordering::Release);
+        table.hipblasCsrot_64 = Some(hipblasCsrot_64);
+    }
+    let p = lookup("cublasCsrot_v2");
+    if !p.is_null() {
+        SYMBOLS[95].store(p, Ordering::Release);
+        table.hipblasCsrot_v2 = Some(hipblasCsrot_v2);
+    }
+    let p = lookup("cublasCsrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[96].store(p, Ordering::Release);
+        table.hipblasCsrot_v2_64 = Some(hipblasCsrot_v2_64);
     }
     let p = lookup("cublasCsscal_v2");
     if !p.is_null() {
-        SYMBOLS[45].store(p, Ordering::Release);
+        SYMBOLS[97].store(p, Ordering::Release);
         table.hipblasCsscal = Some(hipblasCsscal);
     }
     let p = lookup("cublasCsscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[46].store(p, Ordering::Release);
+        SYMBOLS[98].store(p, Ordering::Release);
         table.hipblasCsscal_64 = Some(hipblasCsscal_64);
     }
     let p = lookup("cublasCsscal_v2");
     if !p.is_null() {
-        SYMBOLS[47].store(p, Ordering::Release);
+        SYMBOLS[99].store(p, Ordering::Release);
         table.hipblasCsscal_v2 = Some(hipblasCsscal_v2);
     }
     let p = lookup("cublasCsscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[48].store(p, Ordering::Release);
+        SYMBOLS[100].store(p, Ordering::Release);
         table.hipblasCsscal_v2_64 = Some(hipblasCsscal_v2_64);
     }
     let p = lookup("cublasCswap_v2");
     if !p.is_null() {
-        SYMBOLS[49].store(p, Ordering::Release);
+        SYMBOLS[101].store(p, Ordering::Release);
         table.hipblasCswap = Some(hipblasCswap);
     }
     let p = lookup("cublasCswap_v2_64");
     if !p.is_null() {
-        SYMBOLS[50].store(p, Ordering::Release);
+        SYMBOLS[102].store(p, Ordering::Release);
         table.hipblasCswap_64 = Some(hipblasCswap_64);
     }
     let p = lookup("cublasCswap_v2");
     if !p.is_null() {
-        SYMBOLS[51].store(p, Ordering::Release);
+        SYMBOLS[103].store(p, Ordering::Release);
         table.hipblasCswap_v2 = Some(hipblasCswap_v2);
     }
     let p = lookup("cublasCswap_v2_64");
     if !p.is_null() {
-        SYMBOLS[52].store(p, Ordering::Release);
+        SYMBOLS[104].store(p, Ordering::Release);
         table.hipblasCswap_v2_64 = Some(hipblasCswap_v2_64);
+    }
+    let p = lookup("cublasCsymm_v2");
+    if !p.is_null() {
+        SYMBOLS[105].store(p, Ordering::Release);
+        table.hipblasCsymm = Some(hipblasCsymm);
+    }
+    let p = lookup("cublasCsymm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[106].store(p, Ordering::Release);
+        table.hipblasCsymm_64 = Some(hipblasCsymm_64);
+    }
+    let p = lookup("cublasCsymm_v2");
+    if !p.is_null() {
+        SYMBOLS[107].store(p, Ordering::Release);
+        table.hipblasCsymm_v2 = Some(hipblasCsymm_v2);
+    }
+    let p = lookup("cublasCsymm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[108].store(p, Ordering::Release);
+        table.hipblasCsymm_v2_64 = Some(hipblasCsymm_v2_64);
+    }
+    let p = lookup("cublasCsymv_v2");
+    if !p.is_null() {
+        SYMBOLS[109].store(p, Ordering::Release);
+        table.hipblasCsymv = Some(hipblasCsymv);
+    }
+    let p = lookup("cublasCsymv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[110].store(p, Ordering::Release);
+        table.hipblasCsymv_64 = Some(hipblasCsymv_64);
+    }
+    let p = lookup("cublasCsymv_v2");
+    if !p.is_null() {
+        SYMBOLS[111].store(p, Ordering::Release);
+        table.hipblasCsymv_v2 = Some(hipblasCsymv_v2);
+    }
+    let p = lookup("cublasCsymv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[112].store(p, Ordering::Release);
+        table.hipblasCsymv_v2_64 = Some(hipblasCsymv_v2_64);
+    }
+    let p = lookup("cublasCsyr_v2");
+    if !p.is_null() {
+        SYMBOLS[113].store(p, Ordering::Release);
+        table.hipblasCsyr = Some(hipblasCsyr);
+    }
+    let p = lookup("cublasCsyr2_v2");
+    if !p.is_null() {
+        SYMBOLS[114].store(p, Ordering::Release);
+        table.hipblasCsyr2 = Some(hipblasCsyr2);
+    }
+    let p = lookup("cublasCsyr2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[115].store(p, Ordering::Release);
+        table.hipblasCsyr2_64 = Some(hipblasCsyr2_64);
+    }
+    let p = lookup("cublasCsyr2_v2");
+    if !p.is_null() {
+        SYMBOLS[116].store(p, Ordering::Release);
+        table.hipblasCsyr2_v2 = Some(hipblasCsyr2_v2);
+    }
+    let p = lookup("cublasCsyr2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[117].store(p, Ordering::Release);
+        table.hipblasCsyr2_v2_64 = Some(hipblasCsyr2_v2_64);
+    }
+    let p = lookup("cublasCsyr2k_v2");
+    if !p.is_null() {
+        SYMBOLS[118].store(p, Ordering::Release);
+        table.hipblasCsyr2k = Some(hipblasCsyr2k);
+    }
+    let p = lookup("cublasCsyr2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[119].store(p, Ordering::Release);
+        table.hipblasCsyr2k_64 = Some(hipblasCsyr2k_64);
+    }
+    let p = lookup("cublasCsyr2k_v2");
+    if !p.is_null() {
+        SYMBOLS[120].store(p, Ordering::Release);
+        table.hipblasCsyr2k_v2 = Some(hipblasCsyr2k_v2);
+    }
+    let p = lookup("cublasCsyr2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[121].store(p, Ordering::Release);
+        table.hipblasCsyr2k_v2_64 = Some(hipblasCsyr2k_v2_64);
+    }
+    let p = lookup("cublasCsyr_v2_64");
+    if !p.is_null() {
+        SYMBOLS[122].store(p, Ordering::Release);
+        table.hipblasCsyr_64 = Some(hipblasCsyr_64);
+    }
+    let p = lookup("cublasCsyr_v2");
+    if !p.is_null() {
+        SYMBOLS[123].store(p, Ordering::Release);
+        table.hipblasCsyr_v2 = Some(hipblasCsyr_v2);
+    }
+    let p = lookup("cublasCsyr_v2_64");
+    if !p.is_null() {
+        SYMBOLS[124].store(p, Ordering::Release);
+        table.hipblasCsyr_v2_64 = Some(hipblasCsyr_v2_64);
+    }
+    let p = lookup("cublasCsyrk_v2");
+    if !p.is_null() {
+        SYMBOLS[125].store(p, Ordering::Release);
+        table.hipblasCsyrk = Some(hipblasCsyrk);
+    }
+    let p = lookup("cublasCsyrk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[126].store(p, Ordering::Release);
+        table.hipblasCsyrk_64 = Some(hipblasCsyrk_64);
+    }
+    let p = lookup("cublasCsyrk_v2");
+    if !p.is_null() {
+        SYMBOLS[127].store(p, Ordering::Release);
+        table.hipblasCsyrk_v2 = Some(hipblasCsyrk_v2);
+    }
+    let p = lookup("cublasCsyrk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[128].store(p, Ordering::Release);
+        table.hipblasCsyrk_v2_64 = Some(hipblasCsyrk_v2_64);
+    }
+    let p = lookup("cublasCtrmm_v2");
+    if !p.is_null() {
+        SYMBOLS[129].store(p, Ordering::Release);
+        table.hipblasCtrmm = Some(hipblasCtrmm);
+    }
+    let p = lookup("cublasCtrmm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[130].store(p, Ordering::Release);
+        table.hipblasCtrmm_64 = Some(hipblasCtrmm_64);
+    }
+    let p = lookup("cublasCtrmm_v2");
+    if !p.is_null() {
+        SYMBOLS[131].store(p, Ordering::Release);
+        table.hipblasCtrmm_v2 = Some(hipblasCtrmm_v2);
+    }
+    let p = lookup("cublasCtrmm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[132].store(p, Ordering::Release);
+        table.hipblasCtrmm_v2_64 = Some(hipblasCtrmm_v2_64);
+    }
+    let p = lookup("cublasCtrmv_v2");
+    if !p.is_null() {
+        SYMBOLS[133].store(p, Ordering::Release);
+        table.hipblasCtrmv = Some(hipblasCtrmv);
+    }
+    let p = lookup("cublasCtrmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[134].store(p, Ordering::Release);
+        table.hipblasCtrmv_64 = Some(hipblasCtrmv_64);
+    }
+    let p = lookup("cublasCtrmv_v2");
+    if !p.is_null() {
+        SYMBOLS[135].store(p, Ordering::Release);
+        table.hipblasCtrmv_v2 = Some(hipblasCtrmv_v2);
+    }
+    let p = lookup("cublasCtrmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[136].store(p, Ordering::Release);
+        table.hipblasCtrmv_v2_64 = Some(hipblasCtrmv_v2_64);
     }
     let p = lookup("cublasCtrsm_v2");
     if !p.is_null() {
-        SYMBOLS[53].store(p, Ordering::Release);
+        SYMBOLS[137].store(p, Ordering::Release);
         table.hipblasCtrsm = Some(hipblasCtrsm);
     }
     let p = lookup("cublasCtrsmBatched");
     if !p.is_null() {
-        SYMBOLS[54].store(p, Ordering::Release);
+        SYMBOLS[138].store(p, Ordering::Release);
         table.hipblasCtrsmBatched = Some(hipblasCtrsmBatched);
     }
     let p = lookup("cublasCtrsmBatched_64");
     if !p.is_null() {
-        SYMBOLS[55].store(p, Ordering::Release);
+        SYMBOLS[139].store(p, Ordering::Release);
         table.hipblasCtrsmBatched_64 = Some(hipblasCtrsmBatched_64);
     }
     let p = lookup("cublasCtrsmBatched");
     if !p.is_null() {
-        SYMBOLS[56].store(p, Ordering::Release);
+        SYMBOLS[140].store(p, Ordering::Release);
         table.hipblasCtrsmBatched_v2 = Some(hipblasCtrsmBatched_v2);
     }
     let p = lookup("cublasCtrsmBatched_64");
     if !p.is_null() {
-        SYMBOLS[57].store(p, Ordering::Release);
+        SYMBOLS[141].store(p, Ordering::Release);
         table.hipblasCtrsmBatched_v2_64 = Some(hipblasCtrsmBatched_v2_64);
     }
     let p = lookup("cublasCtrsm_v2_64");
     if !p.is_null() {
-        SYMBOLS[58].store(p, Ordering::Release);
+        SYMBOLS[142].store(p, Ordering::Release);
         table.hipblasCtrsm_64 = Some(hipblasCtrsm_64);
     }
     let p = lookup("cublasCtrsm_v2");
     if !p.is_null() {
-        SYMBOLS[59].store(p, Ordering::Release);
+        SYMBOLS[143].store(p, Ordering::Release);
         table.hipblasCtrsm_v2 = Some(hipblasCtrsm_v2);
     }
     let p = lookup("cublasCtrsm_v2_64");
     if !p.is_null() {
-        SYMBOLS[60].store(p, Ordering::Release);
+        SYMBOLS[144].store(p, Ordering::Release);
         table.hipblasCtrsm_v2_64 = Some(hipblasCtrsm_v2_64);
+    }
+    let p = lookup("cublasCtrsv_v2");
+    if !p.is_null() {
+        SYMBOLS[145].store(p, Ordering::Release);
+        table.hipblasCtrsv = Some(hipblasCtrsv);
+    }
+    let p = lookup("cublasCtrsv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[146].store(p, Ordering::Release);
+        table.hipblasCtrsv_64 = Some(hipblasCtrsv_64);
+    }
+    let p = lookup("cublasCtrsv_v2");
+    if !p.is_null() {
+        SYMBOLS[147].store(p, Ordering::Release);
+        table.hipblasCtrsv_v2 = Some(hipblasCtrsv_v2);
+    }
+    let p = lookup("cublasCtrsv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[148].store(p, Ordering::Release);
+        table.hipblasCtrsv_v2_64 = Some(hipblasCtrsv_v2_64);
     }
     let p = lookup("cublasDasum_v2");
     if !p.is_null() {
-        SYMBOLS[61].store(p, Ordering::Release);
+        SYMBOLS[149].store(p, Ordering::Release);
         table.hipblasDasum = Some(hipblasDasum);
     }
     let p = lookup("cublasDasum_v2_64");
     if !p.is_null() {
-        SYMBOLS[62].store(p, Ordering::Release);
+        SYMBOLS[150].store(p, Ordering::Release);
         table.hipblasDasum_64 = Some(hipblasDasum_64);
     }
     let p = lookup("cublasDaxpy_v2");
     if !p.is_null() {
-        SYMBOLS[63].store(p, Ordering::Release);
+        SYMBOLS[151].store(p, Ordering::Release);
         table.hipblasDaxpy = Some(hipblasDaxpy);
     }
     let p = lookup("cublasDaxpy_v2_64");
     if !p.is_null() {
-        SYMBOLS[64].store(p, Ordering::Release);
+        SYMBOLS[152].store(p, Ordering::Release);
         table.hipblasDaxpy_64 = Some(hipblasDaxpy_64);
     }
     let p = lookup("cublasDcopy_v2");
     if !p.is_null() {
-        SYMBOLS[65].store(p, Ordering::Release);
+        SYMBOLS[153].store(p, Ordering::Release);
         table.hipblasDcopy = Some(hipblasDcopy);
     }
     let p = lookup("cublasDcopy_v2_64");
     if !p.is_null() {
-        SYMBOLS[66].store(p, Ordering::Release);
+        SYMBOLS[154].store(p, Ordering::Release);
         table.hipblasDcopy_64 = Some(hipblasDcopy_64);
+    }
+    let p = lookup("cublasDdgmm");
+    if !p.is_null() {
+        SYMBOLS[155].store(p, Ordering::Release);
+        table.hipblasDdgmm = Some(hipblasDdgmm);
+    }
+    let p = lookup("cublasDdgmm_64");
+    if !p.is_null() {
+        SYMBOLS[156].store(p, Ordering::Release);
+        table.hipblasDdgmm_64 = Some(hipblasDdgmm_64);
     }
     let p = lookup("cublasDdot_v2");
     if !p.is_null() {
-        SYMBOLS[67].store(p, Ordering::Release);
+        SYMBOLS[157].store(p, Ordering::Release);
         table.hipblasDdot = Some(hipblasDdot);
     }
     let p = lookup("cublasDdot_v2_64");
     if !p.is_null() {
-        SYMBOLS[68].store(p, Ordering::Release);
+        SYMBOLS[158].store(p, Ordering::Release);
         table.hipblasDdot_64 = Some(hipblasDdot_64);
     }
     let p = lookup("cublasDestroy_v2");
     if !p.is_null() {
-        SYMBOLS[69].store(p, Ordering::Release);
+        SYMBOLS[159].store(p, Ordering::Release);
         table.hipblasDestroy = Some(hipblasDestroy);
+    }
+    let p = lookup("cublasDgbmv_v2");
+    if !p.is_null() {
+        SYMBOLS[160].store(p, Ordering::Release);
+        table.hipblasDgbmv = Some(hipblasDgbmv);
+    }
+    let p = lookup("cublasDgbmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[161].store(p, Ordering::Release);
+        table.hipblasDgbmv_64 = Some(hipblasDgbmv_64);
+    }
+    let p = lookup("cublasDgeam");
+    if !p.is_null() {
+        SYMBOLS[162].store(p, Ordering::Release);
+        table.hipblasDgeam = Some(hipblasDgeam);
+    }
+    let p = lookup("cublasDgeam_64");
+    if !p.is_null() {
+        SYMBOLS[163].store(p, Ordering::Release);
+        table.hipblasDgeam_64 = Some(hipblasDgeam_64);
     }
     let p = lookup("cublasDgemm_v2");
     if !p.is_null() {
-        SYMBOLS[70].store(p, Ordering::Release);
+        SYMBOLS[164].store(p, Ordering::Release);
         table.hipblasDgemm = Some(hipblasDgemm);
     }
     let p = lookup("cublasDgemmBatched");
     if !p.is_null() {
-        SYMBOLS[71].store(p, Ordering::Release);
+        SYMBOLS[165].store(p, Ordering::Release);
         table.hipblasDgemmBatched = Some(hipblasDgemmBatched);
     }
     let p = lookup("cublasDgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[72].store(p, Ordering::Release);
+        SYMBOLS[166].store(p, Ordering::Release);
         table.hipblasDgemmBatched_64 = Some(hipblasDgemmBatched_64);
     }
     let p = lookup("cublasDgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[73].store(p, Ordering::Release);
+        SYMBOLS[167].store(p, Ordering::Release);
         table.hipblasDgemmStridedBatched = Some(hipblasDgemmStridedBatched);
     }
     let p = lookup("cublasDgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[74].store(p, Ordering::Release);
+        SYMBOLS[168].store(p, Ordering::Release);
         table.hipblasDgemmStridedBatched_64 = Some(hipblasDgemmStridedBatched_64);
     }
     let p = lookup("cublasDgemm_v2_64");
     if !p.is_null() {
-        SYMBOLS[75].store(p, Ordering::Release);
+        SYMBOLS[169].store(p, Ordering::Release);
         table.hipblasDgemm_64 = Some(hipblasDgemm_64);
     }
     let p = lookup("cublasDgemv_v2");
     if !p.is_null() {
-        SYMBOLS[76].store(p, Ordering::Release);
+        SYMBOLS[170].store(p, Ordering::Release);
         table.hipblasDgemv = Some(hipblasDgemv);
     }
     let p = lookup("cublasDgemvBatched");
     if !p.is_null() {
-        SYMBOLS[77].store(p, Ordering::Release);
+        SYMBOLS[171].store(p, Ordering::Release);
         table.hipblasDgemvBatched = Some(hipblasDgemvBatched);
     }
     let p = lookup("cublasDgemvBatched_64");
     if !p.is_null() {
-        SYMBOLS[78].store(p, Ordering::Release);
+        SYMBOLS[172].store(p, Ordering::Release);
         table.hipblasDgemvBatched_64 = Some(hipblasDgemvBatched_64);
     }
     let p = lookup("cublasDgemvStridedBatched");
     if !p.is_null() {
-        SYMBOLS[79].store(p, Ordering::Release);
+        SYMBOLS[173].store(p, Ordering::Release);
         table.hipblasDgemvStridedBatched = Some(hipblasDgemvStridedBatched);
     }
     let p = lookup("cublasDgemvStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[80].store(p, Ordering::Release);
+        SYMBOLS[174].store(p, Ordering::Release);
         table.hipblasDgemvStridedBatched_64 = Some(hipblasDgemvStridedBatched_64);
     }
     let p = lookup("cublasDgemv_v2_64");
     if !p.is_null() {
-        SYMBOLS[81].store(p, Ordering::Release);
+        SYMBOLS[175].store(p, Ordering::Release);
         table.hipblasDgemv_64 = Some(hipblasDgemv_64);
+    }
+    let p = lookup("cublasDger_v2");
+    if !p.is_null() {
+        SYMBOLS[176].store(p, Ordering::Release);
+        table.hipblasDger = Some(hipblasDger);
+    }
+    let p = lookup("cublasDger_v2_64");
+    if !p.is_null() {
+        SYMBOLS[177].store(p, Ordering::Release);
+        table.hipblasDger_64 = Some(hipblasDger_64);
     }
     let p = lookup("cublasDnrm2_v2");
     if !p.is_null() {
-        SYMBOLS[82].store(p, Ordering::Release);
+        SYMBOLS[178].store(p, Ordering::Release);
         table.hipblasDnrm2 = Some(hipblasDnrm2);
     }
     let p = lookup("cublasDnrm2_v2_64");
     if !p.is_null() {
-        SYMBOLS[83].store(p, Ordering::Release);
+        SYMBOLS[179].store(p, Ordering::Release);
         table.hipblasDnrm2_64 = Some(hipblasDnrm2_64);
+    }
+    let p = lookup("cublasDrot_v2");
+    if !p.is_null() {
+        SYMBOLS[180].store(p, Ordering::Release);
+        table.hipblasDrot = Some(hipblasDrot);
+    }
+    let p = lookup("cublasDrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[181].store(p, Ordering::Release);
+        table.hipblasDrot_64 = Some(hipblasDrot_64);
     }
     let p = lookup("cublasDscal_v2");
     if !p.is_null() {
-        SYMBOLS[84].store(p, Ordering::Release);
+        SYMBOLS[182].store(p, Ordering::Release);
         table.hipblasDscal = Some(hipblasDscal);
     }
     let p = lookup("cublasDscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[85].store(p, Ordering::Release);
+        SYMBOLS[183].store(p, Ordering::Release);
         table.hipblasDscal_64 = Some(hipblasDscal_64);
     }
     let p = lookup("cublasDswap_v2");
     if !p.is_null() {
-        SYMBOLS[86].store(p, Ordering::Release);
+        SYMBOLS[184].store(p, Ordering::Release);
         table.hipblasDswap = Some(hipblasDswap);
     }
     let p = lookup("cublasDswap_v2_64");
     if !p.is_null() {
-        SYMBOLS[87].store(p, Ordering::Release);
+        SYMBOLS[185].store(p, Ordering::Release);
         table.hipblasDswap_64 = Some(hipblasDswap_64);
+    }
+    let p = lookup("cublasDsymm_v2");
+    if !p.is_null() {
+        SYMBOLS[186].store(p, Ordering::Release);
+        table.hipblasDsymm = Some(hipblasDsymm);
+    }
+    let p = lookup("cublasDsymm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[187].store(p, Ordering::Release);
+        table.hipblasDsymm_64 = Some(hipblasDsymm_64);
+    }
+    let p = lookup("cublasDsymv_v2");
+    if !p.is_null() {
+        SYMBOLS[188].store(p, Ordering::Release);
+        table.hipblasDsymv = Some(hipblasDsymv);
+    }
+    let p = lookup("cublasDsymv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[189].store(p, Ordering::Release);
+        table.hipblasDsymv_64 = Some(hipblasDsymv_64);
+    }
+    let p = lookup("cublasDsyr_v2");
+    if !p.is_null() {
+        SYMBOLS[190].store(p, Ordering::Release);
+        table.hipblasDsyr = Some(hipblasDsyr);
+    }
+    let p = lookup("cublasDsyr2_v2");
+    if !p.is_null() {
+        SYMBOLS[191].store(p, Ordering::Release);
+        table.hipblasDsyr2 = Some(hipblasDsyr2);
+    }
+    let p = lookup("cublasDsyr2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[192].store(p, Ordering::Release);
+        table.hipblasDsyr2_64 = Some(hipblasDsyr2_64);
+    }
+    let p = lookup("cublasDsyr2k_v2");
+    if !p.is_null() {
+        SYMBOLS[193].store(p, Ordering::Release);
+        table.hipblasDsyr2k = Some(hipblasDsyr2k);
+    }
+    let p = lookup("cublasDsyr2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[194].store(p, Ordering::Release);
+        table.hipblasDsyr2k_64 = Some(hipblasDsyr2k_64);
+    }
+    let p = lookup("cublasDsyr_v2_64");
+    if !p.is_null() {
+        SYMBOLS[195].store(p, Ordering::Release);
+        table.hipblasDsyr_64 = Some(hipblasDsyr_64);
+    }
+    let p = lookup("cublasDsyrk_v2");
+    if !p.is_null() {
+        SYMBOLS[196].store(p, Ordering::Release);
+        table.hipblasDsyrk = Some(hipblasDsyrk);
+    }
+    let p = lookup("cublasDsyrk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[197].store(p, Ordering::Release);
+        table.hipblasDsyrk_64 = Some(hipblasDsyrk_64);
+    }
+    let p = lookup("cublasDtrmm_v2");
+    if !p.is_null() {
+        SYMBOLS[198].store(p, Ordering::Release);
+        table.hipblasDtrmm = Some(hipblasDtrmm);
+    }
+    let p = lookup("cublasDtrmm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[199].store(p, Ordering::Release);
+        table.hipblasDtrmm_64 = Some(hipblasDtrmm_64);
+    }
+    let p = lookup("cublasDtrmv_v2");
+    if !p.is_null() {
+        SYMBOLS[200].store(p, Ordering::Release);
+        table.hipblasDtrmv = Some(hipblasDtrmv);
+    }
+    let p = lookup("cublasDtrmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[201].store(p, Ordering::Release);
+        table.hipblasDtrmv_64 = Some(hipblasDtrmv_64);
     }
     let p = lookup("cublasDtrsm_v2");
     if !p.is_null() {
-        SYMBOLS[88].store(p, Ordering::Release);
+        SYMBOLS[202].store(p, Ordering::Release);
         table.hipblasDtrsm = Some(hipblasDtrsm);
     }
     let p = lookup("cublasDtrsmBatched");
     if !p.is_null() {
-        SYMBOLS[89].store(p, Ordering::Release);
+        SYMBOLS[203].store(p, Ordering::Release);
         table.hipblasDtrsmBatched = Some(hipblasDtrsmBatched);
     }
     let p = lookup("cublasDtrsmBatched_64");
     if !p.is_null() {
-        SYMBOLS[90].store(p, Ordering::Release);
+        SYMBOLS[204].store(p, Ordering::Release);
         table.hipblasDtrsmBatched_64 = Some(hipblasDtrsmBatched_64);
     }
     let p = lookup("cublasDtrsm_v2_64");
     if !p.is_null() {
-        SYMBOLS[91].store(p, Ordering::Release);
+        SYMBOLS[205].store(p, Ordering::Release);
         table.hipblasDtrsm_64 = Some(hipblasDtrsm_64);
+    }
+    let p = lookup("cublasDtrsv_v2");
+    if !p.is_null() {
+        SYMBOLS[206].store(p, Ordering::Release);
+        table.hipblasDtrsv = Some(hipblasDtrsv);
+    }
+    let p = lookup("cublasDtrsv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[207].store(p, Ordering::Release);
+        table.hipblasDtrsv_64 = Some(hipblasDtrsv_64);
     }
     let p = lookup("cublasDzasum_v2");
     if !p.is_null() {
-        SYMBOLS[92].store(p, Ordering::Release);
+        SYMBOLS[208].store(p, Ordering::Release);
         table.hipblasDzasum = Some(hipblasDzasum);
     }
     let p = lookup("cublasDzasum_v2_64");
     if !p.is_null() {
-        SYMBOLS[93].store(p, Ordering::Release);
+        SYMBOLS[209].store(p, Ordering::Release);
         table.hipblasDzasum_64 = Some(hipblasDzasum_64);
     }
     let p = lookup("cublasDzasum_v2");
     if !p.is_null() {
-        SYMBOLS[94].store(p, Ordering::Release);
+        SYMBOLS[210].store(p, Ordering::Release);
         table.hipblasDzasum_v2 = Some(hipblasDzasum_v2);
     }
     let p = lookup("cublasDzasum_v2_64");
     if !p.is_null() {
-        SYMBOLS[95].store(p, Ordering::Release);
+        SYMBOLS[211].store(p, Ordering::Release);
         table.hipblasDzasum_v2_64 = Some(hipblasDzasum_v2_64);
     }
     let p = lookup("cublasDznrm2_v2");
     if !p.is_null() {
-        SYMBOLS[96].store(p, Ordering::Release);
+        SYMBOLS[212].store(p, Ordering::Release);
         table.hipblasDznrm2 = Some(hipblasDznrm2);
     }
     let p = lookup("cublasDznrm2_v2_64");
     if !p.is_null() {
-        SYMBOLS[97].store(p, Ordering::Release);
+        SYMBOLS[213].store(p, Ordering::Release);
         table.hipblasDznrm2_64 = Some(hipblasDznrm2_64);
     }
     let p = lookup("cublasDznrm2_v2");
     if !p.is_null() {
-        SYMBOLS[98].store(p, Ordering::Release);
+        SYMBOLS[214].store(p, Ordering::Release);
         table.hipblasDznrm2_v2 = Some(hipblasDznrm2_v2);
     }
     let p = lookup("cublasDznrm2_v2_64");
     if !p.is_null() {
-        SYMBOLS[99].store(p, Ordering::Release);
+        SYMBOLS[215].store(p, Ordering::Release);
         table.hipblasDznrm2_v2_64 = Some(hipblasDznrm2_v2_64);
     }
     let p = lookup("cublasGemmBatchedEx");
     if !p.is_null() {
-        SYMBOLS[100].store(p, Ordering::Release);
+        SYMBOLS[216].store(p, Ordering::Release);
         table.hipblasGemmBatchedEx = Some(hipblasGemmBatchedEx);
     }
     let p = lookup("cublasGemmBatchedEx");
     if !p.is_null() {
-        SYMBOLS[101].store(p, Ordering::Release);
+        SYMBOLS[217].store(p, Ordering::Release);
         table.hipblasGemmBatchedExWithFlags = Some(hipblasGemmBatchedExWithFlags);
     }
     let p = lookup("cublasGemmBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[102].store(p, Ordering::Release);
+        SYMBOLS[218].store(p, Ordering::Release);
         table.hipblasGemmBatchedExWithFlags_64 = Some(hipblasGemmBatchedExWithFlags_64);
     }
     let p = lookup("cublasGemmBatchedEx");
     if !p.is_null() {
-        SYMBOLS[103].store(p, Ordering::Release);
+        SYMBOLS[219].store(p, Ordering::Release);
         table.hipblasGemmBatchedExWithFlags_v2 = Some(hipblasGemmBatchedExWithFlags_v2);
     }
     let p = lookup("cublasGemmBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[104].store(p, Ordering::Release);
+        SYMBOLS[220].store(p, Ordering::Release);
         table.hipblasGemmBatchedExWithFlags_v2_64 = Some(hipblasGemmBatchedExWithFlags_v2_64);
     }
     let p = lookup("cublasGemmBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[105].store(p, Ordering::Release);
+        SYMBOLS[221].store(p, Ordering::Release);
         table.hipblasGemmBatchedEx_64 = Some(hipblasGemmBatchedEx_64);
     }
     let p = lookup("cublasGemmBatchedEx");
     if !p.is_null() {
-        SYMBOLS[106].store(p, Ordering::Release);
+        SYMBOLS[222].store(p, Ordering::Release);
         table.hipblasGemmBatchedEx_v2 = Some(hipblasGemmBatchedEx_v2);
     }
     let p = lookup("cublasGemmBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[107].store(p, Ordering::Release);
+        SYMBOLS[223].store(p, Ordering::Release);
         table.hipblasGemmBatchedEx_v2_64 = Some(hipblasGemmBatchedEx_v2_64);
     }
     let p = lookup("cublasGemmEx");
     if !p.is_null() {
-        SYMBOLS[108].store(p, Ordering::Release);
+        SYMBOLS[224].store(p, Ordering::Release);
         table.hipblasGemmEx = Some(hipblasGemmEx);
     }
     let p = lookup("cublasGemmEx");
     if !p.is_null() {
-        SYMBOLS[109].store(p, Ordering::Release);
+        SYMBOLS[225].store(p, Ordering::Release);
         table.hipblasGemmExWithFlags = Some(hipblasGemmExWithFlags);
     }
     let p = lookup("cublasGemmEx_64");
     if !p.is_null() {
-        SYMBOLS[110].store(p, Ordering::Release);
+        SYMBOLS[226].store(p, Ordering::Release);
         table.hipblasGemmExWithFlags_64 = Some(hipblasGemmExWithFlags_64);
     }
     let p = lookup("cublasGemmEx");
     if !p.is_null() {
-        SYMBOLS[111].store(p, Ordering::Release);
+        SYMBOLS[227].store(p, Ordering::Release);
         table.hipblasGemmExWithFlags_v2 = Some(hipblasGemmExWithFlags_v2);
     }
     let p = lookup("cublasGemmEx_64");
     if !p.is_null() {
-        SYMBOLS[112].store(p, Ordering::Release);
+        SYMBOLS[228].store(p, Ordering::Release);
         table.hipblasGemmExWithFlags_v2_64 = Some(hipblasGemmExWithFlags_v2_64);
     }
     let p = lookup("cublasGemmEx_64");
     if !p.is_null() {
-        SYMBOLS[113].store(p, Ordering::Release);
+        SYMBOLS[229].store(p, Ordering::Release);
         table.hipblasGemmEx_64 = Some(hipblasGemmEx_64);
     }
     let p = lookup("cublasGemmEx");
     if !p.is_null() {
-        SYMBOLS[114].store(p, Ordering::Release);
+        SYMBOLS[230].store(p, Ordering::Release);
         table.hipblasGemmEx_v2 = Some(hipblasGemmEx_v2);
     }
     let p = lookup("cublasGemmEx_64");
     if !p.is_null() {
-        SYMBOLS[115].store(p, Ordering::Release);
+        SYMBOLS[231].store(p, Ordering::Release);
         table.hipblasGemmEx_v2_64 = Some(hipblasGemmEx_v2_64);
     }
     let p = lookup("cublasGemmStridedBatchedEx");
     if !p.is_null() {
-        SYMBOLS[116].store(p, Ordering::Release);
+        SYMBOLS[232].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedEx = Some(hipblasGemmStridedBatchedEx);
     }
     let p = lookup("cublasGemmStridedBatchedEx");
     if !p.is_null() {
-        SYMBOLS[117].store(p, Ordering::Release);
+        SYMBOLS[233].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedExWithFlags = Some(hipblasGemmStridedBatchedExWithFlags);
     }
     let p = lookup("cublasGemmStridedBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[118].store(p, Ordering::Release);
+        SYMBOLS[234].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedExWithFlags_64 =
             Some(hipblasGemmStridedBatchedExWithFlags_64);
     }
     let p = lookup("cublasGemmStridedBatchedEx");
     if !p.is_null() {
-        SYMBOLS[119].store(p, Ordering::Release);
+        SYMBOLS[235].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedExWithFlags_v2 =
             Some(hipblasGemmStridedBatchedExWithFlags_v2);
     }
     let p = lookup("cublasGemmStridedBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[120].store(p, Ordering::Release);
+        SYMBOLS[236].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedExWithFlags_v2_64 =
             Some(hipblasGemmStridedBatchedExWithFlags_v2_64);
     }
     let p = lookup("cublasGemmStridedBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[121].store(p, Ordering::Release);
+        SYMBOLS[237].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedEx_64 = Some(hipblasGemmStridedBatchedEx_64);
     }
     let p = lookup("cublasGemmStridedBatchedEx");
     if !p.is_null() {
-        SYMBOLS[122].store(p, Ordering::Release);
+        SYMBOLS[238].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedEx_v2 = Some(hipblasGemmStridedBatchedEx_v2);
     }
     let p = lookup("cublasGemmStridedBatchedEx_64");
     if !p.is_null() {
-        SYMBOLS[123].store(p, Ordering::Release);
+        SYMBOLS[239].store(p, Ordering::Release);
         table.hipblasGemmStridedBatchedEx_v2_64 = Some(hipblasGemmStridedBatchedEx_v2_64);
     }
     let p = lookup("cublasGetAtomicsMode");
     if !p.is_null() {
-        SYMBOLS[124].store(p, Ordering::Release);
+        SYMBOLS[240].store(p, Ordering::Release);
         table.hipblasGetAtomicsMode = Some(hipblasGetAtomicsMode);
     }
     let p = lookup("cublasGetPointerMode_v2");
     if !p.is_null() {
-        SYMBOLS[125].store(p, Ordering::Release);
+        SYMBOLS[241].store(p, Ordering::Release);
         table.hipblasGetPointerMode = Some(hipblasGetPointerMode);
     }
     let p = lookup("cublasGetStream_v2");
     if !p.is_null() {
-        SYMBOLS[126].store(p, Ordering::Release);
+        SYMBOLS[242].store(p, Ordering::Release);
         table.hipblasGetStream = Some(hipblasGetStream);
     }
     let p = lookup("cublasHgemm");
     if !p.is_null() {
-        SYMBOLS[127].store(p, Ordering::Release);
+        SYMBOLS[243].store(p, Ordering::Release);
         table.hipblasHgemm = Some(hipblasHgemm);
     }
     let p = lookup("cublasHgemmBatched");
     if !p.is_null() {
-        SYMBOLS[128].store(p, Ordering::Release);
+        SYMBOLS[244].store(p, Ordering::Release);
         table.hipblasHgemmBatched = Some(hipblasHgemmBatched);
     }
     let p = lookup("cublasHgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[129].store(p, Ordering::Release);
+        SYMBOLS[245].store(p, Ordering::Release);
         table.hipblasHgemmBatched_64 = Some(hipblasHgemmBatched_64);
     }
     let p = lookup("cublasHgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[130].store(p, Ordering::Release);
+        SYMBOLS[246].store(p, Ordering::Release);
         table.hipblasHgemmStridedBatched = Some(hipblasHgemmStridedBatched);
     }
     let p = lookup("cublasHgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[131].store(p, Ordering::Release);
+        SYMBOLS[247].store(p, Ordering::Release);
         table.hipblasHgemmStridedBatched_64 = Some(hipblasHgemmStridedBatched_64);
     }
     let p = lookup("cublasHgemm_64");
     if !p.is_null() {
-        SYMBOLS[132].store(p, Ordering::Release);
+        SYMBOLS[248].store(p, Ordering::Release);
         table.hipblasHgemm_64 = Some(hipblasHgemm_64);
     }
     let p = lookup("cublasIcamax_v2");
     if !p.is_null() {
-        SYMBOLS[133].store(p, Ordering::Release);
+        SYMBOLS[249].store(p, Ordering::Release);
         table.hipblasIcamax = Some(hipblasIcamax);
     }
     let p = lookup("cublasIcamax_v2_64");
     if !p.is_null() {
-        SYMBOLS[134].store(p, Ordering::Release);
+        SYMBOLS[250].store(p, Ordering::Release);
         table.hipblasIcamax_64 = Some(hipblasIcamax_64);
     }
     let p = lookup("cublasIcamax_v2");
     if !p.is_null() {
-        SYMBOLS[135].store(p, Ordering::Release);
+        SYMBOLS[251].store(p, Ordering::Release);
         table.hipblasIcamax_v2 = Some(hipblasIcamax_v2);
     }
     let p = lookup("cublasIcamax_v2_64");
     if !p.is_null() {
-        SYMBOLS[136].store(p, Ordering::Release);
+        SYMBOLS[252].store(p, Ordering::Release);
         table.hipblasIcamax_v2_64 = Some(hipblasIcamax_v2_64);
     }
     let p = lookup("cublasIcamin_v2");
     if !p.is_null() {
-        SYMBOLS[137].store(p, Ordering::Release);
+        SYMBOLS[253].store(p, Ordering::Release);
         table.hipblasIcamin = Some(hipblasIcamin);
     }
     let p = lookup("cublasIcamin_v2_64");
     if !p.is_null() {
-        SYMBOLS[138].store(p, Ordering::Release);
+        SYMBOLS[254].store(p, Ordering::Release);
         table.hipblasIcamin_64 = Some(hipblasIcamin_64);
     }
     let p = lookup("cublasIcamin_v2");
     if !p.is_null() {
-        SYMBOLS[139].store(p, Ordering::Release);
+        SYMBOLS[255].store(p, Ordering::Release);
         table.hipblasIcamin_v2 = Some(hipblasIcamin_v2);
     }
     let p = lookup("cublasIcamin_v2_64");
     if !p.is_null() {
-        SYMBOLS[140].store(p, Ordering::Release);
+        SYMBOLS[256].store(p, Ordering::Release);
         table.hipblasIcamin_v2_64 = Some(hipblasIcamin_v2_64);
     }
     let p = lookup("cublasIdamax_v2");
     if !p.is_null() {
-        SYMBOLS[141].store(p, Ordering::Release);
+        SYMBOLS[257].store(p, Ordering::Release);
         table.hipblasIdamax = Some(hipblasIdamax);
     }
     let p = lookup("cublasIdamax_v2_64");
     if !p.is_null() {
-        SYMBOLS[142].store(p, Ordering::Release);
+        SYMBOLS[258].store(p, Ordering::Release);
         table.hipblasIdamax_64 = Some(hipblasIdamax_64);
     }
     let p = lookup("cublasIdamin_v2");
     if !p.is_null() {
-        SYMBOLS[143].store(p, Ordering::Release);
+        SYMBOLS[259].store(p, Ordering::Release);
         table.hipblasIdamin = Some(hipblasIdamin);
     }
     let p = lookup("cublasIdamin_v2_64");
     if !p.is_null() {
-        SYMBOLS[144].store(p, Ordering::Release);
+        SYMBOLS[260].store(p, Ordering::Release);
         table.hipblasIdamin_64 = Some(hipblasIdamin_64);
     }
     let p = lookup("cublasIsamax_v2");
     if !p.is_null() {
-        SYMBOLS[145].store(p, Ordering::Release);
+        SYMBOLS[261].store(p, Ordering::Release);
         table.hipblasIsamax = Some(hipblasIsamax);
     }
     let p = lookup("cublasIsamax_v2_64");
     if !p.is_null() {
-        SYMBOLS[146].store(p, Ordering::Release);
+        SYMBOLS[262].store(p, Ordering::Release);
         table.hipblasIsamax_64 = Some(hipblasIsamax_64);
     }
     let p = lookup("cublasIsamin_v2");
     if !p.is_null() {
-        SYMBOLS[147].store(p, Ordering::Release);
+        SYMBOLS[263].store(p, Ordering::Release);
         table.hipblasIsamin = Some(hipblasIsamin);
     }
     let p = lookup("cublasIsamin_v2_64");
     if !p.is_null() {
-        SYMBOLS[148].store(p, Ordering::Release);
+        SYMBOLS[264].store(p, Ordering::Release);
         table.hipblasIsamin_64 = Some(hipblasIsamin_64);
     }
     let p = lookup("cublasIzamax_v2");
     if !p.is_null() {
-        SYMBOLS[149].store(p, Ordering::Release);
+        SYMBOLS[265].store(p, Ordering::Release);
         table.hipblasIzamax = Some(hipblasIzamax);
     }
     let p = lookup("cublasIzamax_v2_64");
     if !p.is_null() {
-        SYMBOLS[150].store(p, Ordering::Release);
+        SYMBOLS[266].store(p, Ordering::Release);
         table.hipblasIzamax_64 = Some(hipblasIzamax_64);
     }
     let p = lookup("cublasIzamax_v2");
     if !p.is_null() {
-        SYMBOLS[151].store(p, Ordering::Release);
+        SYMBOLS[267].store(p, Ordering::Release);
         table.hipblasIzamax_v2 = Some(hipblasIzamax_v2);
     }
     let p = lookup("cublasIzamax_v2_64");
     if !p.is_null() {
-        SYMBOLS[152].store(p, Ordering::Release);
+        SYMBOLS[268].store(p, Ordering::Release);
         table.hipblasIzamax_v2_64 = Some(hipblasIzamax_v2_64);
     }
     let p = lookup("cublasIzamin_v2");
     if !p.is_null() {
-        SYMBOLS[153].store(p, Ordering::Release);
+        SYMBOLS[269].store(p, Ordering::Release);
         table.hipblasIzamin = Some(hipblasIzamin);
     }
     let p = lookup("cublasIzamin_v2_64");
     if !p.is_null() {
-        SYMBOLS[154].store(p, Ordering::Release);
+        SYMBOLS[270].store(p, Ordering::Release);
         table.hipblasIzamin_64 = Some(hipblasIzamin_64);
     }
     let p = lookup("cublasIzamin_v2");
     if !p.is_null() {
-        SYMBOLS[155].store(p, Ordering::Release);
+        SYMBOLS[271].store(p, Ordering::Release);
         table.hipblasIzamin_v2 = Some(hipblasIzamin_v2);
     }
     let p = lookup("cublasIzamin_v2_64");
     if !p.is_null() {
-        SYMBOLS[156].store(p, Ordering::Release);
+        SYMBOLS[272].store(p, Ordering::Release);
         table.hipblasIzamin_v2_64 = Some(hipblasIzamin_v2_64);
     }
     let p = lookup("cublasSasum_v2");
     if !p.is_null() {
-        SYMBOLS[157].store(p, Ordering::Release);
+        SYMBOLS[273].store(p, Ordering::Release);
         table.hipblasSasum = Some(hipblasSasum);
     }
     let p = lookup("cublasSasum_v2_64");
     if !p.is_null() {
-        SYMBOLS[158].store(p, Ordering::Release);
+        SYMBOLS[274].store(p, Ordering::Release);
         table.hipblasSasum_64 = Some(hipblasSasum_64);
     }
     let p = lookup("cublasSaxpy_v2");
     if !p.is_null() {
-        SYMBOLS[159].store(p, Ordering::Release);
+        SYMBOLS[275].store(p, Ordering::Release);
         table.hipblasSaxpy = Some(hipblasSaxpy);
     }
     let p = lookup("cublasSaxpy_v2_64");
     if !p.is_null() {
-        SYMBOLS[160].store(p, Ordering::Release);
+        SYMBOLS[276].store(p, Ordering::Release);
         table.hipblasSaxpy_64 = Some(hipblasSaxpy_64);
     }
     let p = lookup("cublasScasum_v2");
     if !p.is_null() {
-        SYMBOLS[161].store(p, Ordering::Release);
+        SYMBOLS[277].store(p, Ordering::Release);
         table.hipblasScasum = Some(hipblasScasum);
     }
     let p = lookup("cublasScasum_v2_64");
     if !p.is_null() {
-        SYMBOLS[162].store(p, Ordering::Release);
+        SYMBOLS[278].store(p, Ordering::Release);
         table.hipblasScasum_64 = Some(hipblasScasum_64);
     }
     let p = lookup("cublasScasum_v2");
     if !p.is_null() {
-        SYMBOLS[163].store(p, Ordering::Release);
+        SYMBOLS[279].store(p, Ordering::Release);
         table.hipblasScasum_v2 = Some(hipblasScasum_v2);
     }
     let p = lookup("cublasScasum_v2_64");
     if !p.is_null() {
-        SYMBOLS[164].store(p, Ordering::Release);
+        SYMBOLS[280].store(p, Ordering::Release);
         table.hipblasScasum_v2_64 = Some(hipblasScasum_v2_64);
     }
     let p = lookup("cublasScnrm2_v2");
     if !p.is_null() {
-        SYMBOLS[165].store(p, Ordering::Release);
+        SYMBOLS[281].store(p, Ordering::Release);
         table.hipblasScnrm2 = Some(hipblasScnrm2);
     }
     let p = lookup("cublasScnrm2_v2_64");
     if !p.is_null() {
-        SYMBOLS[166].store(p, Ordering::Release);
+        SYMBOLS[282].store(p, Ordering::Release);
         table.hipblasScnrm2_64 = Some(hipblasScnrm2_64);
     }
     let p = lookup("cublasScnrm2_v2");
     if !p.is_null() {
-        SYMBOLS[167].store(p, Ordering::Release);
+        SYMBOLS[283].store(p, Ordering::Release);
         table.hipblasScnrm2_v2 = Some(hipblasScnrm2_v2);
     }
     let p = lookup("cublasScnrm2_v2_64");
     if !p.is_null() {
-        SYMBOLS[168].store(p, Ordering::Release);
+        SYMBOLS[284].store(p, Ordering::Release);
         table.hipblasScnrm2_v2_64 = Some(hipblasScnrm2_v2_64);
     }
     let p = lookup("cublasScopy_v2");
     if !p.is_null() {
-        SYMBOLS[169].store(p, Ordering::Release);
+        SYMBOLS[285].store(p, Ordering::Release);
         table.hipblasScopy = Some(hipblasScopy);
     }
     let p = lookup("cublasScopy_v2_64");
     if !p.is_null() {
-        SYMBOLS[170].store(p, Ordering::Release);
+        SYMBOLS[286].store(p, Ordering::Release);
         table.hipblasScopy_64 = Some(hipblasScopy_64);
+    }
+    let p = lookup("cublasSdgmm");
+    if !p.is_null() {
+        SYMBOLS[287].store(p, Ordering::Release);
+        table.hipblasSdgmm = Some(hipblasSdgmm);
+    }
+    let p = lookup("cublasSdgmm_64");
+    if !p.is_null() {
+        SYMBOLS[288].store(p, Ordering::Release);
+        table.hipblasSdgmm_64 = Some(hipblasSdgmm_64);
     }
     let p = lookup("cublasSdot_v2");
     if !p.is_null() {
-        SYMBOLS[171].store(p, Ordering::Release);
+        SYMBOLS[289].store(p, Ordering::Release);
         table.hipblasSdot = Some(hipblasSdot);
     }
     let p = lookup("cublasSdot_v2_64");
     if !p.is_null() {
-        SYMBOLS[172].store(p, Ordering::Release);
+        SYMBOLS[290].store(p, Ordering::Release);
         table.hipblasSdot_64 = Some(hipblasSdot_64);
     }
     let p = lookup("cublasSetAtomicsMode");
     if !p.is_null() {
-        SYMBOLS[173].store(p, Ordering::Release);
+        SYMBOLS[291].store(p, Ordering::Release);
         table.hipblasSetAtomicsMode = Some(hipblasSetAtomicsMode);
     }
     let p = lookup("cublasSetMathMode");
     if !p.is_null() {
-        SYMBOLS[174].store(p, Ordering::Release);
+        SYMBOLS[292].store(p, Ordering::Release);
         table.hipblasSetMathMode = Some(hipblasSetMathMode);
     }
     let p = lookup("cublasSetPointerMode_v2");
     if !p.is_null() {
-        SYMBOLS[175].store(p, Ordering::Release);
+        SYMBOLS[293].store(p, Ordering::Release);
         table.hipblasSetPointerMode = Some(hipblasSetPointerMode);
     }
     let p = lookup("cublasSetStream_v2");
     if !p.is_null() {
-        SYMBOLS[176].store(p, Ordering::Release);
+        SYMBOLS[294].store(p, Ordering::Release);
         table.hipblasSetStream = Some(hipblasSetStream);
+    }
+    let p = lookup("cublasSgbmv_v2");
+    if !p.is_null() {
+        SYMBOLS[295].store(p, Ordering::Release);
+        table.hipblasSgbmv = Some(hipblasSgbmv);
+    }
+    let p = lookup("cublasSgbmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[296].store(p, Ordering::Release);
+        table.hipblasSgbmv_64 = Some(hipblasSgbmv_64);
+    }
+    let p = lookup("cublasSgeam");
+    if !p.is_null() {
+        SYMBOLS[297].store(p, Ordering::Release);
+        table.hipblasSgeam = Some(hipblasSgeam);
+    }
+    let p = lookup("cublasSgeam_64");
+    if !p.is_null() {
+        SYMBOLS[298].store(p, Ordering::Release);
+        table.hipblasSgeam_64 = Some(hipblasSgeam_64);
     }
     let p = lookup("cublasSgemm_v2");
     if !p.is_null() {
-        SYMBOLS[177].store(p, Ordering::Release);
+        SYMBOLS[299].store(p, Ordering::Release);
         table.hipblasSgemm = Some(hipblasSgemm);
     }
     let p = lookup("cublasSgemmBatched");
     if !p.is_null() {
-        SYMBOLS[178].store(p, Ordering::Release);
+        SYMBOLS[300].store(p, Ordering::Release);
         table.hipblasSgemmBatched = Some(hipblasSgemmBatched);
     }
     let p = lookup("cublasSgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[179].store(p, Ordering::Release);
+        SYMBOLS[301].store(p, Ordering::Release);
         table.hipblasSgemmBatched_64 = Some(hipblasSgemmBatched_64);
     }
     let p = lookup("cublasSgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[180].store(p, Ordering::Release);
+        SYMBOLS[302].store(p, Ordering::Release);
         table.hipblasSgemmStridedBatched = Some(hipblasSgemmStridedBatched);
     }
     let p = lookup("cublasSgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[181].store(p, Ordering::Release);
+        SYMBOLS[303].store(p, Ordering::Release);
         table.hipblasSgemmStridedBatched_64 = Some(hipblasSgemmStridedBatched_64);
     }
     let p = lookup("cublasSgemm_v2_64");
     if !p.is_null() {
-        SYMBOLS[182].store(p, Ordering::Release);
+        SYMBOLS[304].store(p, Ordering::Release);
         table.hipblasSgemm_64 = Some(hipblasSgemm_64);
     }
     let p = lookup("cublasSgemv_v2");
     if !p.is_null() {
-        SYMBOLS[183].store(p, Ordering::Release);
+        SYMBOLS[305].store(p, Ordering::Release);
         table.hipblasSgemv = Some(hipblasSgemv);
     }
     let p = lookup("cublasSgemvBatched");
     if !p.is_null() {
-        SYMBOLS[184].store(p, Ordering::Release);
+        SYMBOLS[306].store(p, Ordering::Release);
         table.hipblasSgemvBatched = Some(hipblasSgemvBatched);
     }
     let p = lookup("cublasSgemvBatched_64");
     if !p.is_null() {
-        SYMBOLS[185].store(p, Ordering::Release);
+        SYMBOLS[307].store(p, Ordering::Release);
         table.hipblasSgemvBatched_64 = Some(hipblasSgemvBatched_64);
     }
     let p = lookup("cublasSgemvStridedBatched");
     if !p.is_null() {
-        SYMBOLS[186].store(p, Ordering::Release);
+        SYMBOLS[308].store(p, Ordering::Release);
         table.hipblasSgemvStridedBatched = Some(hipblasSgemvStridedBatched);
     }
     let p = lookup("cublasSgemvStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[187].store(p, Ordering::Release);
+        SYMBOLS[309].store(p, Ordering::Release);
         table.hipblasSgemvStridedBatched_64 = Some(hipblasSgemvStridedBatched_64);
     }
     let p = lookup("cublasSgemv_v2_64");
     if !p.is_null() {
-        SYMBOLS[188].store(p, Ordering::Release);
+        SYMBOLS[310].store(p, Ordering::Release);
         table.hipblasSgemv_64 = Some(hipblasSgemv_64);
+    }
+    let p = lookup("cublasSger_v2");
+    if !p.is_null() {
+        SYMBOLS[311].store(p, Ordering::Release);
+        table.hipblasSger = Some(hipblasSger);
+    }
+    let p = lookup("cublasSger_v2_64");
+    if !p.is_null() {
+        SYMBOLS[312].store(p, Ordering::Release);
+        table.hipblasSger_64 = Some(hipblasSger_64);
     }
     let p = lookup("cublasSnrm2_v2");
     if !p.is_null() {
-        SYMBOLS[189].store(p, Ordering::Release);
+        SYMBOLS[313].store(p, Ordering::Release);
         table.hipblasSnrm2 = Some(hipblasSnrm2);
     }
     let p = lookup("cublasSnrm2_v2_64");
     if !p.is_null() {
-        SYMBOLS[190].store(p, Ordering::Release);
+        SYMBOLS[314].store(p, Ordering::Release);
         table.hipblasSnrm2_64 = Some(hipblasSnrm2_64);
+    }
+    let p = lookup("cublasSrot_v2");
+    if !p.is_null() {
+        SYMBOLS[315].store(p, Ordering::Release);
+        table.hipblasSrot = Some(hipblasSrot);
+    }
+    let p = lookup("cublasSrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[316].store(p, Ordering::Release);
+        table.hipblasSrot_64 = Some(hipblasSrot_64);
     }
     let p = lookup("cublasSscal_v2");
     if !p.is_null() {
-        SYMBOLS[191].store(p, Ordering::Release);
+        SYMBOLS[317].store(p, Ordering::Release);
         table.hipblasSscal = Some(hipblasSscal);
     }
     let p = lookup("cublasSscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[192].store(p, Ordering::Release);
+        SYMBOLS[318].store(p, Ordering::Release);
         table.hipblasSscal_64 = Some(hipblasSscal_64);
     }
     let p = lookup("cublasSswap_v2");
     if !p.is_null() {
-        SYMBOLS[193].store(p, Ordering::Release);
+        SYMBOLS[319].store(p, Ordering::Release);
         table.hipblasSswap = Some(hipblasSswap);
     }
     let p = lookup("cublasSswap_v2_64");
     if !p.is_null() {
-        SYMBOLS[194].store(p, Ordering::Release);
+        SYMBOLS[320].store(p, Ordering::Release);
         table.hipblasSswap_64 = Some(hipblasSswap_64);
+    }
+    let p = lookup("cublasSsymm_v2");
+    if !p.is_null() {
+        SYMBOLS[321].store(p, Ordering::Release);
+        table.hipblasSsymm = Some(hipblasSsymm);
+    }
+    let p = lookup("cublasSsymm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[322].store(p, Ordering::Release);
+        table.hipblasSsymm_64 = Some(hipblasSsymm_64);
+    }
+    let p = lookup("cublasSsymv_v2");
+    if !p.is_null() {
+        SYMBOLS[323].store(p, Ordering::Release);
+        table.hipblasSsymv = Some(hipblasSsymv);
+    }
+    let p = lookup("cublasSsymv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[324].store(p, Ordering::Release);
+        table.hipblasSsymv_64 = Some(hipblasSsymv_64);
+    }
+    let p = lookup("cublasSsyr_v2");
+    if !p.is_null() {
+        SYMBOLS[325].store(p, Ordering::Release);
+        table.hipblasSsyr = Some(hipblasSsyr);
+    }
+    let p = lookup("cublasSsyr2_v2");
+    if !p.is_null() {
+        SYMBOLS[326].store(p, Ordering::Release);
+        table.hipblasSsyr2 = Some(hipblasSsyr2);
+    }
+    let p = lookup("cublasSsyr2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[327].store(p, Ordering::Release);
+        table.hipblasSsyr2_64 = Some(hipblasSsyr2_64);
+    }
+    let p = lookup("cublasSsyr2k_v2");
+    if !p.is_null() {
+        SYMBOLS[328].store(p, Ordering::Release);
+        table.hipblasSsyr2k = Some(hipblasSsyr2k);
+    }
+    let p = lookup("cublasSsyr2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[329].store(p, Ordering::Release);
+        table.hipblasSsyr2k_64 = Some(hipblasSsyr2k_64);
+    }
+    let p = lookup("cublasSsyr_v2_64");
+    if !p.is_null() {
+        SYMBOLS[330].store(p, Ordering::Release);
+        table.hipblasSsyr_64 = Some(hipblasSsyr_64);
+    }
+    let p = lookup("cublasSsyrk_v2");
+    if !p.is_null() {
+        SYMBOLS[331].store(p, Ordering::Release);
+        table.hipblasSsyrk = Some(hipblasSsyrk);
+    }
+    let p = lookup("cublasSsyrk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[332].store(p, Ordering::Release);
+        table.hipblasSsyrk_64 = Some(hipblasSsyrk_64);
+    }
+    let p = lookup("cublasStrmm_v2");
+    if !p.is_null() {
+        SYMBOLS[333].store(p, Ordering::Release);
+        table.hipblasStrmm = Some(hipblasStrmm);
+    }
+    let p = lookup("cublasStrmm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[334].store(p, Ordering::Release);
+        table.hipblasStrmm_64 = Some(hipblasStrmm_64);
+    }
+    let p = lookup("cublasStrmv_v2");
+    if !p.is_null() {
+        SYMBOLS[335].store(p, Ordering::Release);
+        table.hipblasStrmv = Some(hipblasStrmv);
+    }
+    let p = lookup("cublasStrmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[336].store(p, Ordering::Release);
+        table.hipblasStrmv_64 = Some(hipblasStrmv_64);
     }
     let p = lookup("cublasStrsm_v2");
     if !p.is_null() {
-        SYMBOLS[195].store(p, Ordering::Release);
+        SYMBOLS[337].store(p, Ordering::Release);
         table.hipblasStrsm = Some(hipblasStrsm);
     }
     let p = lookup("cublasStrsmBatched");
     if !p.is_null() {
-        SYMBOLS[196].store(p, Ordering::Release);
+        SYMBOLS[338].store(p, Ordering::Release);
         table.hipblasStrsmBatched = Some(hipblasStrsmBatched);
     }
     let p = lookup("cublasStrsmBatched_64");
     if !p.is_null() {
-        SYMBOLS[197].store(p, Ordering::Release);
+        SYMBOLS[339].store(p, Ordering::Release);
         table.hipblasStrsmBatched_64 = Some(hipblasStrsmBatched_64);
     }
     let p = lookup("cublasStrsm_v2_64");
     if !p.is_null() {
-        SYMBOLS[198].store(p, Ordering::Release);
+        SYMBOLS[340].store(p, Ordering::Release);
         table.hipblasStrsm_64 = Some(hipblasStrsm_64);
+    }
+    let p = lookup("cublasStrsv_v2");
+    if !p.is_null() {
+        SYMBOLS[341].store(p, Ordering::Release);
+        table.hipblasStrsv = Some(hipblasStrsv);
+    }
+    let p = lookup("cublasStrsv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[342].store(p, Ordering::Release);
+        table.hipblasStrsv_64 = Some(hipblasStrsv_64);
     }
     let p = lookup("cublasZaxpy_v2");
     if !p.is_null() {
-        SYMBOLS[199].store(p, Ordering::Release);
+        SYMBOLS[343].store(p, Ordering::Release);
         table.hipblasZaxpy = Some(hipblasZaxpy);
     }
     let p = lookup("cublasZaxpy_v2_64");
     if !p.is_null() {
-        SYMBOLS[200].store(p, Ordering::Release);
+        SYMBOLS[344].store(p, Ordering::Release);
         table.hipblasZaxpy_64 = Some(hipblasZaxpy_64);
     }
     let p = lookup("cublasZaxpy_v2");
     if !p.is_null() {
-        SYMBOLS[201].store(p, Ordering::Release);
+        SYMBOLS[345].store(p, Ordering::Release);
         table.hipblasZaxpy_v2 = Some(hipblasZaxpy_v2);
     }
     let p = lookup("cublasZaxpy_v2_64");
     if !p.is_null() {
-        SYMBOLS[202].store(p, Ordering::Release);
+        SYMBOLS[346].store(p, Ordering::Release);
         table.hipblasZaxpy_v2_64 = Some(hipblasZaxpy_v2_64);
     }
     let p = lookup("cublasZcopy_v2");
     if !p.is_null() {
-        SYMBOLS[203].store(p, Ordering::Release);
+        SYMBOLS[347].store(p, Ordering::Release);
         table.hipblasZcopy = Some(hipblasZcopy);
     }
     let p = lookup("cublasZcopy_v2_64");
     if !p.is_null() {
-        SYMBOLS[204].store(p, Ordering::Release);
+        SYMBOLS[348].store(p, Ordering::Release);
         table.hipblasZcopy_64 = Some(hipblasZcopy_64);
     }
     let p = lookup("cublasZcopy_v2");
     if !p.is_null() {
-        SYMBOLS[205].store(p, Ordering::Release);
+        SYMBOLS[349].store(p, Ordering::Release);
         table.hipblasZcopy_v2 = Some(hipblasZcopy_v2);
     }
     let p = lookup("cublasZcopy_v2_64");
     if !p.is_null() {
-        SYMBOLS[206].store(p, Ordering::Release);
+        SYMBOLS[350].store(p, Ordering::Release);
         table.hipblasZcopy_v2_64 = Some(hipblasZcopy_v2_64);
+    }
+    let p = lookup("cublasZdgmm");
+    if !p.is_null() {
+        SYMBOLS[351].store(p, Ordering::Release);
+        table.hipblasZdgmm = Some(hipblasZdgmm);
+    }
+    let p = lookup("cublasZdgmm_64");
+    if !p.is_null() {
+        SYMBOLS[352].store(p, Ordering::Release);
+        table.hipblasZdgmm_64 = Some(hipblasZdgmm_64);
+    }
+    let p = lookup("cublasZdgmm");
+    if !p.is_null() {
+        SYMBOLS[353].store(p, Ordering::Release);
+        table.hipblasZdgmm_v2 = Some(hipblasZdgmm_v2);
+    }
+    let p = lookup("cublasZdgmm_64");
+    if !p.is_null() {
+        SYMBOLS[354].store(p, Ordering::Release);
+        table.hipblasZdgmm_v2_64 = Some(hipblasZdgmm_v2_64);
     }
     let p = lookup("cublasZdotc_v2");
     if !p.is_null() {
-        SYMBOLS[207].store(p, Ordering::Release);
+        SYMBOLS[355].store(p, Ordering::Release);
         table.hipblasZdotc = Some(hipblasZdotc);
     }
     let p = lookup("cublasZdotc_v2_64");
     if !p.is_null() {
-        SYMBOLS[208].store(p, Ordering::Release);
+        SYMBOLS[356].store(p, Ordering::Release);
         table.hipblasZdotc_64 = Some(hipblasZdotc_64);
     }
     let p = lookup("cublasZdotc_v2");
     if !p.is_null() {
-        SYMBOLS[209].store(p, Ordering::Release);
+        SYMBOLS[357].store(p, Ordering::Release);
         table.hipblasZdotc_v2 = Some(hipblasZdotc_v2);
     }
     let p = lookup("cublasZdotc_v2_64");
     if !p.is_null() {
-        SYMBOLS[210].store(p, Ordering::Release);
+        SYMBOLS[358].store(p, Ordering::Release);
         table.hipblasZdotc_v2_64 = Some(hipblasZdotc_v2_64);
     }
     let p = lookup("cublasZdotu_v2");
     if !p.is_null() {
-        SYMBOLS[211].store(p, Ordering::Release);
+        SYMBOLS[359].store(p, Ordering::Release);
         table.hipblasZdotu = Some(hipblasZdotu);
     }
     let p = lookup("cublasZdotu_v2_64");
     if !p.is_null() {
-        SYMBOLS[212].store(p, Ordering::Release);
+        SYMBOLS[360].store(p, Ordering::Release);
         table.hipblasZdotu_64 = Some(hipblasZdotu_64);
     }
     let p = lookup("cublasZdotu_v2");
     if !p.is_null() {
-        SYMBOLS[213].store(p, Ordering::Release);
+        SYMBOLS[361].store(p, Ordering::Release);
         table.hipblasZdotu_v2 = Some(hipblasZdotu_v2);
     }
     let p = lookup("cublasZdotu_v2_64");
     if !p.is_null() {
-        SYMBOLS[214].store(p, Ordering::Release);
+        SYMBOLS[362].store(p, Ordering::Release);
         table.hipblasZdotu_v2_64 = Some(hipblasZdotu_v2_64);
+    }
+    let p = lookup("cublasZdrot_v2");
+    if !p.is_null() {
+        SYMBOLS[363].store(p, Ordering::Release);
+        table.hipblasZdrot = Some(hipblasZdrot);
+    }
+    let p = lookup("cublasZdrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[364].store(p, Ordering::Release);
+        table.hipblasZdrot_64 = Some(hipblasZdrot_64);
+    }
+    let p = lookup("cublasZdrot_v2");
+    if !p.is_null() {
+        SYMBOLS[365].store(p, Ordering::Release);
+        table.hipblasZdrot_v2 = Some(hipblasZdrot_v2);
+    }
+    let p = lookup("cublasZdrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[366].store(p, Ordering::Release);
+        table.hipblasZdrot_v2_64 = Some(hipblasZdrot_v2_64);
     }
     let p = lookup("cublasZdscal_v2");
     if !p.is_null() {
-        SYMBOLS[215].store(p, Ordering::Release);
+        SYMBOLS[367].store(p, Ordering::Release);
         table.hipblasZdscal = Some(hipblasZdscal);
     }
     let p = lookup("cublasZdscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[216].store(p, Ordering::Release);
+        SYMBOLS[368].store(p, Ordering::Release);
         table.hipblasZdscal_64 = Some(hipblasZdscal_64);
     }
     let p = lookup("cublasZdscal_v2");
     if !p.is_null() {
-        SYMBOLS[217].store(p, Ordering::Release);
+        SYMBOLS[369].store(p, Ordering::Release);
         table.hipblasZdscal_v2 = Some(hipblasZdscal_v2);
     }
     let p = lookup("cublasZdscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[218].store(p, Ordering::Release);
+        SYMBOLS[370].store(p, Ordering::Release);
         table.hipblasZdscal_v2_64 = Some(hipblasZdscal_v2_64);
+    }
+    let p = lookup("cublasZgbmv_v2");
+    if !p.is_null() {
+        SYMBOLS[371].store(p, Ordering::Release);
+        table.hipblasZgbmv = Some(hipblasZgbmv);
+    }
+    let p = lookup("cublasZgbmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[372].store(p, Ordering::Release);
+        table.hipblasZgbmv_64 = Some(hipblasZgbmv_64);
+    }
+    let p = lookup("cublasZgbmv_v2");
+    if !p.is_null() {
+        SYMBOLS[373].store(p, Ordering::Release);
+        table.hipblasZgbmv_v2 = Some(hipblasZgbmv_v2);
+    }
+    let p = lookup("cublasZgbmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[374].store(p, Ordering::Release);
+        table.hipblasZgbmv_v2_64 = Some(hipblasZgbmv_v2_64);
+    }
+    let p = lookup("cublasZgeam");
+    if !p.is_null() {
+        SYMBOLS[375].store(p, Ordering::Release);
+        table.hipblasZgeam = Some(hipblasZgeam);
+    }
+    let p = lookup("cublasZgeam_64");
+    if !p.is_null() {
+        SYMBOLS[376].store(p, Ordering::Release);
+        table.hipblasZgeam_64 = Some(hipblasZgeam_64);
+    }
+    let p = lookup("cublasZgeam");
+    if !p.is_null() {
+        SYMBOLS[377].store(p, Ordering::Release);
+        table.hipblasZgeam_v2 = Some(hipblasZgeam_v2);
+    }
+    let p = lookup("cublasZgeam_64");
+    if !p.is_null() {
+        SYMBOLS[378].store(p, Ordering::Release);
+        table.hipblasZgeam_v2_64 = Some(hipblasZgeam_v2_64);
     }
     let p = lookup("cublasZgemm_v2");
     if !p.is_null() {
-        SYMBOLS[219].store(p, Ordering::Release);
+        SYMBOLS[379].store(p, Ordering::Release);
         table.hipblasZgemm = Some(hipblasZgemm);
     }
     let p = lookup("cublasZgemmBatched");
     if !p.is_null() {
-        SYMBOLS[220].store(p, Ordering::Release);
+        SYMBOLS[380].store(p, Ordering::Release);
         table.hipblasZgemmBatched = Some(hipblasZgemmBatched);
     }
     let p = lookup("cublasZgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[221].store(p, Ordering::Release);
+        SYMBOLS[381].store(p, Ordering::Release);
         table.hipblasZgemmBatched_64 = Some(hipblasZgemmBatched_64);
     }
     let p = lookup("cublasZgemmBatched");
     if !p.is_null() {
-        SYMBOLS[222].store(p, Ordering::Release);
+        SYMBOLS[382].store(p, Ordering::Release);
         table.hipblasZgemmBatched_v2 = Some(hipblasZgemmBatched_v2);
     }
     let p = lookup("cublasZgemmBatched_64");
     if !p.is_null() {
-        SYMBOLS[223].store(p, Ordering::Release);
+        SYMBOLS[383].store(p, Ordering::Release);
         table.hipblasZgemmBatched_v2_64 = Some(hipblasZgemmBatched_v2_64);
     }
     let p = lookup("cublasZgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[224].store(p, Ordering::Release);
+        SYMBOLS[384].store(p, Ordering::Release);
         table.hipblasZgemmStridedBatched = Some(hipblasZgemmStridedBatched);
     }
     let p = lookup("cublasZgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[225].store(p, Ordering::Release);
+        SYMBOLS[385].store(p, Ordering::Release);
         table.hipblasZgemmStridedBatched_64 = Some(hipblasZgemmStridedBatched_64);
     }
     let p = lookup("cublasZgemmStridedBatched");
     if !p.is_null() {
-        SYMBOLS[226].store(p, Ordering::Release);
+        SYMBOLS[386].store(p, Ordering::Release);
         table.hipblasZgemmStridedBatched_v2 = Some(hipblasZgemmStridedBatched_v2);
     }
     let p = lookup("cublasZgemmStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[227].store(p, Ordering::Release);
+        SYMBOLS[387].store(p, Ordering::Release);
         table.hipblasZgemmStridedBatched_v2_64 = Some(hipblasZgemmStridedBatched_v2_64);
     }
     let p = lookup("cublasZgemm_v2_64");
     if !p.is_null() {
-        SYMBOLS[228].store(p, Ordering::Release);
+        SYMBOLS[388].store(p, Ordering::Release);
         table.hipblasZgemm_64 = Some(hipblasZgemm_64);
     }
     let p = lookup("cublasZgemm_v2");
     if !p.is_null() {
-        SYMBOLS[229].store(p, Ordering::Release);
+        SYMBOLS[389].store(p, Ordering::Release);
         table.hipblasZgemm_v2 = Some(hipblasZgemm_v2);
     }
     let p = lookup("cublasZgemm_v2_64");
     if !p.is_null() {
-        SYMBOLS[230].store(p, Ordering::Release);
+        SYMBOLS[390].store(p, Ordering::Release);
         table.hipblasZgemm_v2_64 = Some(hipblasZgemm_v2_64);
     }
     let p = lookup("cublasZgemv_v2");
     if !p.is_null() {
-        SYMBOLS[231].store(p, Ordering::Release);
+        SYMBOLS[391].store(p, Ordering::Release);
         table.hipblasZgemv = Some(hipblasZgemv);
     }
     let p = lookup("cublasZgemvBatched");
     if !p.is_null() {
-        SYMBOLS[232].store(p, Ordering::Release);
+        SYMBOLS[392].store(p, Ordering::Release);
         table.hipblasZgemvBatched = Some(hipblasZgemvBatched);
     }
     let p = lookup("cublasZgemvBatched_64");
     if !p.is_null() {
-        SYMBOLS[233].store(p, Ordering::Release);
+        SYMBOLS[393].store(p, Ordering::Release);
         table.hipblasZgemvBatched_64 = Some(hipblasZgemvBatched_64);
     }
     let p = lookup("cublasZgemvBatched");
     if !p.is_null() {
-        SYMBOLS[234].store(p, Ordering::Release);
+        SYMBOLS[394].store(p, Ordering::Release);
         table.hipblasZgemvBatched_v2 = Some(hipblasZgemvBatched_v2);
     }
     let p = lookup("cublasZgemvBatched_64");
     if !p.is_null() {
-        SYMBOLS[235].store(p, Ordering::Release);
+        SYMBOLS[395].store(p, Ordering::Release);
         table.hipblasZgemvBatched_v2_64 = Some(hipblasZgemvBatched_v2_64);
     }
     let p = lookup("cublasZgemvStridedBatched");
     if !p.is_null() {
-        SYMBOLS[236].store(p, Ordering::Release);
+        SYMBOLS[396].store(p, Ordering::Release);
         table.hipblasZgemvStridedBatched = Some(hipblasZgemvStridedBatched);
     }
     let p = lookup("cublasZgemvStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[237].store(p, Ordering::Release);
+        SYMBOLS[397].store(p, Ordering::Release);
         table.hipblasZgemvStridedBatched_64 = Some(hipblasZgemvStridedBatched_64);
     }
     let p = lookup("cublasZgemvStridedBatched");
     if !p.is_null() {
-        SYMBOLS[238].store(p, Ordering::Release);
+        SYMBOLS[398].store(p, Ordering::Release);
         table.hipblasZgemvStridedBatched_v2 = Some(hipblasZgemvStridedBatched_v2);
     }
     let p = lookup("cublasZgemvStridedBatched_64");
     if !p.is_null() {
-        SYMBOLS[239].store(p, Ordering::Release);
+        SYMBOLS[399].store(p, Ordering::Release);
         table.hipblasZgemvStridedBatched_v2_64 = Some(hipblasZgemvStridedBatched_v2_64);
     }
     let p = lookup("cublasZgemv_v2_64");
     if !p.is_null() {
-        SYMBOLS[240].store(p, Ordering::Release);
+        SYMBOLS[400].store(p, Ordering::Release);
         table.hipblasZgemv_64 = Some(hipblasZgemv_64);
     }
     let p = lookup("cublasZgemv_v2");
     if !p.is_null() {
-        SYMBOLS[241].store(p, Ordering::Release);
+        SYMBOLS[401].store(p, Ordering::Release);
         table.hipblasZgemv_v2 = Some(hipblasZgemv_v2);
     }
     let p = lookup("cublasZgemv_v2_64");
     if !p.is_null() {
-        SYMBOLS[242].store(p, Ordering::Release);
+        SYMBOLS[402].store(p, Ordering::Release);
         table.hipblasZgemv_v2_64 = Some(hipblasZgemv_v2_64);
+    }
+    let p = lookup("cublasZgerc_v2");
+    if !p.is_null() {
+        SYMBOLS[403].store(p, Ordering::Release);
+        table.hipblasZgerc = Some(hipblasZgerc);
+    }
+    let p = lookup("cublasZgerc_v2_64");
+    if !p.is_null() {
+        SYMBOLS[404].store(p, Ordering::Release);
+        table.hipblasZgerc_64 = Some(hipblasZgerc_64);
+    }
+    let p = lookup("cublasZgerc_v2");
+    if !p.is_null() {
+        SYMBOLS[405].store(p, Ordering::Release);
+        table.hipblasZgerc_v2 = Some(hipblasZgerc_v2);
+    }
+    let p = lookup("cublasZgerc_v2_64");
+    if !p.is_null() {
+        SYMBOLS[406].store(p, Ordering::Release);
+        table.hipblasZgerc_v2_64 = Some(hipblasZgerc_v2_64);
+    }
+    let p = lookup("cublasZgeru_v2");
+    if !p.is_null() {
+        SYMBOLS[407].store(p, Ordering::Release);
+        table.hipblasZgeru = Some(hipblasZgeru);
+    }
+    let p = lookup("cublasZgeru_v2_64");
+    if !p.is_null() {
+        SYMBOLS[408].store(p, Ordering::Release);
+        table.hipblasZgeru_64 = Some(hipblasZgeru_64);
+    }
+    let p = lookup("cublasZgeru_v2");
+    if !p.is_null() {
+        SYMBOLS[409].store(p, Ordering::Release);
+        table.hipblasZgeru_v2 = Some(hipblasZgeru_v2);
+    }
+    let p = lookup("cublasZgeru_v2_64");
+    if !p.is_null() {
+        SYMBOLS[410].store(p, Ordering::Release);
+        table.hipblasZgeru_v2_64 = Some(hipblasZgeru_v2_64);
+    }
+    let p = lookup("cublasZhemm_v2");
+    if !p.is_null() {
+        SYMBOLS[411].store(p, Ordering::Release);
+        table.hipblasZhemm = Some(hipblasZhemm);
+    }
+    let p = lookup("cublasZhemm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[412].store(p, Ordering::Release);
+        table.hipblasZhemm_64 = Some(hipblasZhemm_64);
+    }
+    let p = lookup("cublasZhemm_v2");
+    if !p.is_null() {
+        SYMBOLS[413].store(p, Ordering::Release);
+        table.hipblasZhemm_v2 = Some(hipblasZhemm_v2);
+    }
+    let p = lookup("cublasZhemm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[414].store(p, Ordering::Release);
+        table.hipblasZhemm_v2_64 = Some(hipblasZhemm_v2_64);
+    }
+    let p = lookup("cublasZhemv_v2");
+    if !p.is_null() {
+        SYMBOLS[415].store(p, Ordering::Release);
+        table.hipblasZhemv = Some(hipblasZhemv);
+    }
+    let p = lookup("cublasZhemv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[416].store(p, Ordering::Release);
+        table.hipblasZhemv_64 = Some(hipblasZhemv_64);
+    }
+    let p = lookup("cublasZhemv_v2");
+    if !p.is_null() {
+        SYMBOLS[417].store(p, Ordering::Release);
+        table.hipblasZhemv_v2 = Some(hipblasZhemv_v2);
+    }
+    let p = lookup("cublasZhemv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[418].store(p, Ordering::Release);
+        table.hipblasZhemv_v2_64 = Some(hipblasZhemv_v2_64);
+    }
+    let p = lookup("cublasZher_v2");
+    if !p.is_null() {
+        SYMBOLS[419].store(p, Ordering::Release);
+        table.hipblasZher = Some(hipblasZher);
+    }
+    let p = lookup("cublasZher2_v2");
+    if !p.is_null() {
+        SYMBOLS[420].store(p, Ordering::Release);
+        table.hipblasZher2 = Some(hipblasZher2);
+    }
+    let p = lookup("cublasZher2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[421].store(p, Ordering::Release);
+        table.hipblasZher2_64 = Some(hipblasZher2_64);
+    }
+    let p = lookup("cublasZher2_v2");
+    if !p.is_null() {
+        SYMBOLS[422].store(p, Ordering::Release);
+        table.hipblasZher2_v2 = Some(hipblasZher2_v2);
+    }
+    let p = lookup("cublasZher2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[423].store(p, Ordering::Release);
+        table.hipblasZher2_v2_64 = Some(hipblasZher2_v2_64);
+    }
+    let p = lookup("cublasZher2k_v2");
+    if !p.is_null() {
+        SYMBOLS[424].store(p, Ordering::Release);
+        table.hipblasZher2k = Some(hipblasZher2k);
+    }
+    let p = lookup("cublasZher2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[425].store(p, Ordering::Release);
+        table.hipblasZher2k_64 = Some(hipblasZher2k_64);
+    }
+    let p = lookup("cublasZher2k_v2");
+    if !p.is_null() {
+        SYMBOLS[426].store(p, Ordering::Release);
+        table.hipblasZher2k_v2 = Some(hipblasZher2k_v2);
+    }
+    let p = lookup("cublasZher2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[427].store(p, Ordering::Release);
+        table.hipblasZher2k_v2_64 = Some(hipblasZher2k_v2_64);
+    }
+    let p = lookup("cublasZher_v2_64");
+    if !p.is_null() {
+        SYMBOLS[428].store(p, Ordering::Release);
+        table.hipblasZher_64 = Some(hipblasZher_64);
+    }
+    let p = lookup("cublasZher_v2");
+    if !p.is_null() {
+        SYMBOLS[429].store(p, Ordering::Release);
+        table.hipblasZher_v2 = Some(hipblasZher_v2);
+    }
+    let p = lookup("cublasZher_v2_64");
+    if !p.is_null() {
+        SYMBOLS[430].store(p, Ordering::Release);
+        table.hipblasZher_v2_64 = Some(hipblasZher_v2_64);
+    }
+    let p = lookup("cublasZherk_v2");
+    if !p.is_null() {
+        SYMBOLS[431].store(p, Ordering::Release);
+        table.hipblasZherk = Some(hipblasZherk);
+    }
+    let p = lookup("cublasZherk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[432].store(p, Ordering::Release);
+        table.hipblasZherk_64 = Some(hipblasZherk_64);
+    }
+    let p = lookup("cublasZherk_v2");
+    if !p.is_null() {
+        SYMBOLS[433].store(p, Ordering::Release);
+        table.hipblasZherk_v2 = Some(hipblasZherk_v2);
+    }
+    let p = lookup("cublasZherk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[434].store(p, Ordering::Release);
+        table.hipblasZherk_v2_64 = Some(hipblasZherk_v2_64);
+    }
+    let p = lookup("cublasZrot_v2");
+    if !p.is_null() {
+        SYMBOLS[435].store(p, Ordering::Release);
+        table.hipblasZrot = Some(hipblasZrot);
+    }
+    let p = lookup("cublasZrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[436].store(p, Ordering::Release);
+        table.hipblasZrot_64 = Some(hipblasZrot_64);
+    }
+    let p = lookup("cublasZrot_v2");
+    if !p.is_null() {
+        SYMBOLS[437].store(p, Ordering::Release);
+        table.hipblasZrot_v2 = Some(hipblasZrot_v2);
+    }
+    let p = lookup("cublasZrot_v2_64");
+    if !p.is_null() {
+        SYMBOLS[438].store(p, Ordering::Release);
+        table.hipblasZrot_v2_64 = Some(hipblasZrot_v2_64);
     }
     let p = lookup("cublasZscal_v2");
     if !p.is_null() {
-        SYMBOLS[243].store(p, Ordering::Release);
+        SYMBOLS[439].store(p, Ordering::Release);
         table.hipblasZscal = Some(hipblasZscal);
     }
     let p = lookup("cublasZscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[244].store(p, Ordering::Release);
+        SYMBOLS[440].store(p, Ordering::Release);
         table.hipblasZscal_64 = Some(hipblasZscal_64);
     }
     let p = lookup("cublasZscal_v2");
     if !p.is_null() {
-        SYMBOLS[245].store(p, Ordering::Release);
+        SYMBOLS[441].store(p, Ordering::Release);
         table.hipblasZscal_v2 = Some(hipblasZscal_v2);
     }
     let p = lookup("cublasZscal_v2_64");
     if !p.is_null() {
-        SYMBOLS[246].store(p, Ordering::Release);
+        SYMBOLS[442].store(p, Ordering::Release);
         table.hipblasZscal_v2_64 = Some(hipblasZscal_v2_64);
     }
     let p = lookup("cublasZswap_v2");
     if !p.is_null() {
-        SYMBOLS[247].store(p, Ordering::Release);
+        SYMBOLS[443].store(p, Ordering::Release);
         table.hipblasZswap = Some(hipblasZswap);
     }
     let p = lookup("cublasZswap_v2_64");
     if !p.is_null() {
-        SYMBOLS[248].store(p, Ordering::Release);
+        SYMBOLS[444].store(p, Ordering::Release);
         table.hipblasZswap_64 = Some(hipblasZswap_64);
     }
     let p = lookup("cublasZswap_v2");
     if !p.is_null() {
-        SYMBOLS[249].store(p, Ordering::Release);
+        SYMBOLS[445].store(p, Ordering::Release);
         table.hipblasZswap_v2 = Some(hipblasZswap_v2);
     }
     let p = lookup("cublasZswap_v2_64");
     if !p.is_null() {
-        SYMBOLS[250].store(p, Ordering::Release);
+        SYMBOLS[446].store(p, Ordering::Release);
         table.hipblasZswap_v2_64 = Some(hipblasZswap_v2_64);
+    }
+    let p = lookup("cublasZsymm_v2");
+    if !p.is_null() {
+        SYMBOLS[447].store(p, Ordering::Release);
+        table.hipblasZsymm = Some(hipblasZsymm);
+    }
+    let p = lookup("cublasZsymm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[448].store(p, Ordering::Release);
+        table.hipblasZsymm_64 = Some(hipblasZsymm_64);
+    }
+    let p = lookup("cublasZsymm_v2");
+    if !p.is_null() {
+        SYMBOLS[449].store(p, Ordering::Release);
+        table.hipblasZsymm_v2 = Some(hipblasZsymm_v2);
+    }
+    let p = lookup("cublasZsymm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[450].store(p, Ordering::Release);
+        table.hipblasZsymm_v2_64 = Some(hipblasZsymm_v2_64);
+    }
+    let p = lookup("cublasZsymv_v2");
+    if !p.is_null() {
+        SYMBOLS[451].store(p, Ordering::Release);
+        table.hipblasZsymv = Some(hipblasZsymv);
+    }
+    let p = lookup("cublasZsymv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[452].store(p, Ordering::Release);
+        table.hipblasZsymv_64 = Some(hipblasZsymv_64);
+    }
+    let p = lookup("cublasZsymv_v2");
+    if !p.is_null() {
+        SYMBOLS[453].store(p, Ordering::Release);
+        table.hipblasZsymv_v2 = Some(hipblasZsymv_v2);
+    }
+    let p = lookup("cublasZsymv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[454].store(p, Ordering::Release);
+        table.hipblasZsymv_v2_64 = Some(hipblasZsymv_v2_64);
+    }
+    let p = lookup("cublasZsyr_v2");
+    if !p.is_null() {
+        SYMBOLS[455].store(p, Ordering::Release);
+        table.hipblasZsyr = Some(hipblasZsyr);
+    }
+    let p = lookup("cublasZsyr2_v2");
+    if !p.is_null() {
+        SYMBOLS[456].store(p, Ordering::Release);
+        table.hipblasZsyr2 = Some(hipblasZsyr2);
+    }
+    let p = lookup("cublasZsyr2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[457].store(p, Ordering::Release);
+        table.hipblasZsyr2_64 = Some(hipblasZsyr2_64);
+    }
+    let p = lookup("cublasZsyr2_v2");
+    if !p.is_null() {
+        SYMBOLS[458].store(p, Ordering::Release);
+        table.hipblasZsyr2_v2 = Some(hipblasZsyr2_v2);
+    }
+    let p = lookup("cublasZsyr2_v2_64");
+    if !p.is_null() {
+        SYMBOLS[459].store(p, Ordering::Release);
+        table.hipblasZsyr2_v2_64 = Some(hipblasZsyr2_v2_64);
+    }
+    let p = lookup("cublasZsyr2k_v2");
+    if !p.is_null() {
+        SYMBOLS[460].store(p, Ordering::Release);
+        table.hipblasZsyr2k = Some(hipblasZsyr2k);
+    }
+    let p = lookup("cublasZsyr2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[461].store(p, Ordering::Release);
+        table.hipblasZsyr2k_64 = Some(hipblasZsyr2k_64);
+    }
+    let p = lookup("cublasZsyr2k_v2");
+    if !p.is_null() {
+        SYMBOLS[462].store(p, Ordering::Release);
+        table.hipblasZsyr2k_v2 = Some(hipblasZsyr2k_v2);
+    }
+    let p = lookup("cublasZsyr2k_v2_64");
+    if !p.is_null() {
+        SYMBOLS[463].store(p, Ordering::Release);
+        table.hipblasZsyr2k_v2_64 = Some(hipblasZsyr2k_v2_64);
+    }
+    let p = lookup("cublasZsyr_v2_64");
+    if !p.is_null() {
+        SYMBOLS[464].store(p, Ordering::Release);
+        table.hipblasZsyr_64 = Some(hipblasZsyr_64);
+    }
+    let p = lookup("cublasZsyr_v2");
+    if !p.is_null() {
+        SYMBOLS[465].store(p, Ordering::Release);
+        table.hipblasZsyr_v2 = Some(hipblasZsyr_v2);
+    }
+    let p = lookup("cublasZsyr_v2_64");
+    if !p.is_null() {
+        SYMBOLS[466].store(p, Ordering::Release);
+        table.hipblasZsyr_v2_64 = Some(hipblasZsyr_v2_64);
+    }
+    let p = lookup("cublasZsyrk_v2");
+    if !p.is_null() {
+        SYMBOLS[467].store(p, Ordering::Release);
+        table.hipblasZsyrk = Some(hipblasZsyrk);
+    }
+    let p = lookup("cublasZsyrk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[468].store(p, Ordering::Release);
+        table.hipblasZsyrk_64 = Some(hipblasZsyrk_64);
+    }
+    let p = lookup("cublasZsyrk_v2");
+    if !p.is_null() {
+        SYMBOLS[469].store(p, Ordering::Release);
+        table.hipblasZsyrk_v2 = Some(hipblasZsyrk_v2);
+    }
+    let p = lookup("cublasZsyrk_v2_64");
+    if !p.is_null() {
+        SYMBOLS[470].store(p, Ordering::Release);
+        table.hipblasZsyrk_v2_64 = Some(hipblasZsyrk_v2_64);
+    }
+    let p = lookup("cublasZtrmm_v2");
+    if !p.is_null() {
+        SYMBOLS[471].store(p, Ordering::Release);
+        table.hipblasZtrmm = Some(hipblasZtrmm);
+    }
+    let p = lookup("cublasZtrmm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[472].store(p, Ordering::Release);
+        table.hipblasZtrmm_64 = Some(hipblasZtrmm_64);
+    }
+    let p = lookup("cublasZtrmm_v2");
+    if !p.is_null() {
+        SYMBOLS[473].store(p, Ordering::Release);
+        table.hipblasZtrmm_v2 = Some(hipblasZtrmm_v2);
+    }
+    let p = lookup("cublasZtrmm_v2_64");
+    if !p.is_null() {
+        SYMBOLS[474].store(p, Ordering::Release);
+        table.hipblasZtrmm_v2_64 = Some(hipblasZtrmm_v2_64);
+    }
+    let p = lookup("cublasZtrmv_v2");
+    if !p.is_null() {
+        SYMBOLS[475].store(p, Ordering::Release);
+        table.hipblasZtrmv = Some(hipblasZtrmv);
+    }
+    let p = lookup("cublasZtrmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[476].store(p, Ordering::Release);
+        table.hipblasZtrmv_64 = Some(hipblasZtrmv_64);
+    }
+    let p = lookup("cublasZtrmv_v2");
+    if !p.is_null() {
+        SYMBOLS[477].store(p, Ordering::Release);
+        table.hipblasZtrmv_v2 = Some(hipblasZtrmv_v2);
+    }
+    let p = lookup("cublasZtrmv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[478].store(p, Ordering::Release);
+        table.hipblasZtrmv_v2_64 = Some(hipblasZtrmv_v2_64);
     }
     let p = lookup("cublasZtrsm_v2");
     if !p.is_null() {
-        SYMBOLS[251].store(p, Ordering::Release);
+        SYMBOLS[479].store(p, Ordering::Release);
         table.hipblasZtrsm = Some(hipblasZtrsm);
     }
     let p = lookup("cublasZtrsmBatched");
     if !p.is_null() {
-        SYMBOLS[252].store(p, Ordering::Release);
+        SYMBOLS[480].store(p, Ordering::Release);
         table.hipblasZtrsmBatched = Some(hipblasZtrsmBatched);
     }
     let p = lookup("cublasZtrsmBatched_64");
     if !p.is_null() {
-        SYMBOLS[253].store(p, Ordering::Release);
+        SYMBOLS[481].store(p, Ordering::Release);
         table.hipblasZtrsmBatched_64 = Some(hipblasZtrsmBatched_64);
     }
     let p = lookup("cublasZtrsmBatched");
     if !p.is_null() {
-        SYMBOLS[254].store(p, Ordering::Release);
+        SYMBOLS[482].store(p, Ordering::Release);
         table.hipblasZtrsmBatched_v2 = Some(hipblasZtrsmBatched_v2);
     }
     let p = lookup("cublasZtrsmBatched_64");
     if !p.is_null() {
-        SYMBOLS[255].store(p, Ordering::Release);
+        SYMBOLS[483].store(p, Ordering::Release);
         table.hipblasZtrsmBatched_v2_64 = Some(hipblasZtrsmBatched_v2_64);
     }
     let p = lookup("cublasZtrsm_v2_64");
     if !p.is_null() {
-        SYMBOLS[256].store(p, Ordering::Release);
+        SYMBOLS[484].store(p, Ordering::Release);
         table.hipblasZtrsm_64 = Some(hipblasZtrsm_64);
     }
     let p = lookup("cublasZtrsm_v2");
     if !p.is_null() {
-        SYMBOLS[257].store(p, Ordering::Release);
+        SYMBOLS[485].store(p, Ordering::Release);
         table.hipblasZtrsm_v2 = Some(hipblasZtrsm_v2);
     }
     let p = lookup("cublasZtrsm_v2_64");
     if !p.is_null() {
-        SYMBOLS[258].store(p, Ordering::Release);
+        SYMBOLS[486].store(p, Ordering::Release);
         table.hipblasZtrsm_v2_64 = Some(hipblasZtrsm_v2_64);
+    }
+    let p = lookup("cublasZtrsv_v2");
+    if !p.is_null() {
+        SYMBOLS[487].store(p, Ordering::Release);
+        table.hipblasZtrsv = Some(hipblasZtrsv);
+    }
+    let p = lookup("cublasZtrsv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[488].store(p, Ordering::Release);
+        table.hipblasZtrsv_64 = Some(hipblasZtrsv_64);
+    }
+    let p = lookup("cublasZtrsv_v2");
+    if !p.is_null() {
+        SYMBOLS[489].store(p, Ordering::Release);
+        table.hipblasZtrsv_v2 = Some(hipblasZtrsv_v2);
+    }
+    let p = lookup("cublasZtrsv_v2_64");
+    if !p.is_null() {
+        SYMBOLS[490].store(p, Ordering::Release);
+        table.hipblasZtrsv_v2_64 = Some(hipblasZtrsv_v2_64);
     }
 }
