@@ -69,11 +69,6 @@ impl Eq for Device {}
 
 static DEVICES: Mutex<Vec<Option<Arc<Device>>>> = Mutex::new(Vec::new());
 
-thread_local! {
-    /// The device this crate last made current on this thread (-1: none).
-    static BOUND: std::cell::Cell<i32> = const { std::cell::Cell::new(-1) };
-}
-
 /// The device properties this crate reads, independent of the runtime's
 /// struct layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,29 +210,13 @@ impl Device {
     /// skipping the call when it already is (`hipGetDevice`).
     ///
     /// Methods of this crate do this themselves where the runtime needs it;
-    /// call it before raw `hip_sys` calls that use the current device, and
-    /// after raw `hipSetDevice` calls of your own (kernel launches trust the
-    /// device this crate last made current on the thread, see below).
+    /// call it before raw `hip_sys` calls that use the current device.
     #[inline]
     pub fn bind(&self) -> Result<()> {
         if result::get_device()? != self.ordinal {
             result::set_device(self.ordinal)?;
         }
-        BOUND.with(|b| b.set(self.ordinal));
         Ok(())
-    }
-
-    /// The launch path's bind: skips even `hipGetDevice` when this crate
-    /// made this device current on the thread last. Only launches use it;
-    /// if raw code changed the device meanwhile, the launch fails with the
-    /// runtime's error (wrong context), it does not run on another device.
-    #[inline]
-    pub(crate) fn bind_for_launch(&self) -> Result<()> {
-        if BOUND.with(|b| b.get()) == self.ordinal {
-            Ok(())
-        } else {
-            self.bind()
-        }
     }
 
     /// The device's name (`hipDeviceGetName`).

@@ -226,7 +226,7 @@ impl Stream {
             ));
         }
         cfg.validate(self.device().launch_limits())?;
-        self.device().bind_for_launch()
+        self.device().bind()
     }
 }
 
