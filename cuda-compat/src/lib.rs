@@ -101,6 +101,8 @@ const _: () = assert!(::core::mem::size_of::<usize>() == 8);
 // the other (generated from the generator's `filters/cuda-compat.toml`).
 #[path = "generated/layout.rs"]
 mod layout;
+#[allow(non_snake_case)]
+mod inline;
 mod probe;
 pub use probe::{backend, backend_summary, LoadError, Platform, Runtime, Version, HIP_BACKED};
 

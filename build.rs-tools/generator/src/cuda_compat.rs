@@ -53,6 +53,10 @@ struct Overrides {
     /// CUDA function -> HIP function, replacing hipify-perl's target.
     #[serde(default)]
     hip_target: BTreeMap<String, String>,
+    /// CUDA inline helpers written by hand in `cuda-compat/src/inline.rs`
+    /// (HIP's are inline header functions, not symbols): name -> module.
+    #[serde(default)]
+    handwritten: BTreeMap<String, String>,
 }
 
 impl Overrides {
@@ -304,7 +308,24 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             home.entry(from.clone()).or_insert(m);
         }
     }
-    let module_of = |name: &str| home.get(name).copied().or_else(|| Module::by_prefix(name));
+    let handwritten: BTreeMap<String, Module> = overrides
+        .handwritten
+        .iter()
+        .map(|(n, m)| {
+            let module = Module::ALL
+                .into_iter()
+                .find(|x| x.name() == m)
+                .with_context(|| format!("handwritten {n}: no module {m}"))?;
+            Ok((n.clone(), module))
+        })
+        .collect::<Result<_>>()?;
+    let module_of = |name: &str| {
+        handwritten
+            .get(name)
+            .copied()
+            .or_else(|| home.get(name).copied())
+            .or_else(|| Module::by_prefix(name))
+    };
 
     let mut report = Report::default();
     let mut emitted: BTreeSet<String> = BTreeSet::new();
@@ -686,6 +707,22 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             .entry(m)
             .or_default()
             .push((c.clone(), reason));
+    }
+    // CUDA's inline helpers, written by hand (HIP's are header-only).
+    for (name, m) in &handwritten {
+        let ni = format_ident!("{name}");
+        consts.entry(*m).or_default().push(quote! {
+            pub use crate::inline::#ni;
+        });
+        let hip_name = hipify.get(name.as_str()).map_or("-", |mp| mp.hip.as_str());
+        report.mapped.entry(*m).or_default().push((
+            name.clone(),
+            "function",
+            format!(
+                "hand-written in `src/inline.rs` (HIP's `{hip_name}` is an inline header function)"
+            ),
+        ));
+        emitted.insert(name.clone());
     }
     // hipify entries of our modules not yet accounted for.
     let mut accounted: BTreeSet<String> = emitted.clone();
@@ -1382,6 +1419,16 @@ fn write_coverage(
     writeln!(
         s,
         "- of those, enumerators synthesized with the `{FEATURE}` feature: {synth}\n"
+    )?;
+    let handwritten = r
+        .mapped
+        .values()
+        .flatten()
+        .filter(|(_, _, d)| d.starts_with("hand-written"))
+        .count();
+    writeln!(
+        s,
+        "- CUDA inline helpers written by hand (HIP's are header-only, see `src/inline.rs`): {handwritten}\n"
     )?;
     // Why names are not defined, by kind of reason.
     let mut why: BTreeMap<&str, usize> = BTreeMap::new();

@@ -1927,6 +1927,29 @@ pub fn enums() -> Vec<crate::EnumTable> {
         },
     ]
 }
+pub use crate::inline::cuCabs;
+pub use crate::inline::cuCabsf;
+pub use crate::inline::cuCadd;
+pub use crate::inline::cuCaddf;
+pub use crate::inline::cuCdiv;
+pub use crate::inline::cuCdivf;
+pub use crate::inline::cuCfma;
+pub use crate::inline::cuCfmaf;
+pub use crate::inline::cuCimag;
+pub use crate::inline::cuCimagf;
+pub use crate::inline::cuCmul;
+pub use crate::inline::cuCmulf;
+pub use crate::inline::cuComplexDoubleToFloat;
+pub use crate::inline::cuComplexFloatToDouble;
+pub use crate::inline::cuConj;
+pub use crate::inline::cuConjf;
+pub use crate::inline::cuCreal;
+pub use crate::inline::cuCrealf;
+pub use crate::inline::cuCsub;
+pub use crate::inline::cuCsubf;
+pub use crate::inline::make_cuComplex;
+pub use crate::inline::make_cuDoubleComplex;
+pub use crate::inline::make_cuFloatComplex;
 #[doc = " CUDA `cublasAxpyEx`: calls HIP's [`hipblasAxpyEx_v2`](hipblas_sys::hipblasAxpyEx_v2)."]
 #[doc = ""]
 #[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]

@@ -11338,6 +11338,9 @@ pub const cudaInvalidDeviceId: ::core::ffi::c_int = -2;
 pub const cudaStreamLegacy: ::hip_sys::hipStream_t = 1usize as ::hip_sys::hipStream_t;
 #[doc = " CUDA `cudaStreamPerThread`: HIP's `hipStreamPerThread`, `((hipStream_t)2)`."]
 pub const cudaStreamPerThread: ::hip_sys::hipStream_t = 2usize as ::hip_sys::hipStream_t;
+pub use crate::inline::make_cudaExtent;
+pub use crate::inline::make_cudaPitchedPtr;
+pub use crate::inline::make_cudaPos;
 #[doc = " CUDA `cudaArrayGetInfo`: calls HIP's [`hipArrayGetInfo`](hip_sys::hipArrayGetInfo)."]
 #[doc = ""]
 #[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
