@@ -99,10 +99,10 @@ const _: () = assert!(::core::mem::size_of::<usize>() == 8);
 
 // Compile-time layout checks of the struct pairs the wrappers pass one for
 // the other (generated from the generator's `filters/cuda-compat.toml`).
-#[path = "generated/layout.rs"]
-mod layout;
 #[allow(non_snake_case)]
 mod inline;
+#[path = "generated/layout.rs"]
+mod layout;
 mod probe;
 pub use probe::{backend, backend_summary, LoadError, Platform, Runtime, Version, HIP_BACKED};
 
