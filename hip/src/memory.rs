@@ -76,7 +76,19 @@ unsafe impl<T: ValidAsZeroBits, const N: usize> ValidAsZeroBits for [T; N] {}
 // ---- validators ----------------------------------------------------------
 
 /// Size in bytes of `len` elements of `T`, or an error on overflow.
+///
+/// Zero-sized element types are rejected: device memory of them would be
+/// empty whatever its length, which no runtime call can represent.
 pub fn checked_bytes<T>(operation: &'static str, len: usize) -> Result<usize> {
+    if size_of::<T>() == 0 {
+        return Err(Error::invalid(
+            operation,
+            format!(
+                "{} is zero-sized; buffers need elements of at least one byte",
+                std::any::type_name::<T>()
+            ),
+        ));
+    }
     len.checked_mul(size_of::<T>()).ok_or_else(|| {
         Error::invalid(
             operation,

@@ -50,6 +50,8 @@ proptest! {
             None => prop_assert!(is_invalid(&r)),
         }
         prop_assert_eq!(checked_bytes::<u8>("t", len).unwrap(), len);
+        prop_assert!(is_invalid(&checked_bytes::<()>("t", len)));
+        prop_assert!(is_invalid(&checked_bytes::<[f32; 0]>("t", len)));
     }
 
     #[test]
