@@ -255,3 +255,76 @@ fn enums_and_modes_round_trip() {
         }
     }
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn double_complex_host_scalars_at_8_byte_boundaries() {
+    let mut cx = ctx();
+    let n = 300usize;
+    let x = cx.random(2 * n);
+    let y = cx.random(2 * n);
+    let (dx, dy) = (cx.up(&x), cx.up(&y));
+    // alpha = (0.25, -2) and the result slot at 8 mod 16 bytes, as a
+    // `#[repr(C)]` pair of f64 may be.
+    let mut host = [0.0f64; 8];
+    let base = host.as_ptr() as usize;
+    let off = if base % 16 == 0 { 1 } else { 0 };
+    host[off] = 0.25;
+    host[off + 1] = -2.0;
+    let alpha = host[off..].as_ptr() as *const hipDoubleComplex;
+    assert_eq!(alpha as usize % 16, 8);
+    let mut dz = cx.up(&y);
+    // SAFETY: x, y, z hold n double-complex values; alpha and the result are
+    // host scalars of 16 bytes.
+    unsafe {
+        hipblasZaxpy_v2(
+            cx.h,
+            n as i32,
+            alpha,
+            dx.as_device_ptr().cast(),
+            1,
+            dz.as_device_ptr_mut().cast(),
+            1,
+        )
+        .ok()
+        .unwrap();
+    }
+    let got = cx.down(&dz);
+    let mut worst = 0.0f64;
+    for i in 0..n {
+        let (xr, xi) = (x[2 * i], x[2 * i + 1]);
+        let wr = 0.25 * xr + 2.0 * xi + y[2 * i];
+        let wi = 0.25 * xi - 2.0 * xr + y[2 * i + 1];
+        worst = worst
+            .max((got[2 * i] - wr).abs())
+            .max((got[2 * i + 1] - wi).abs());
+    }
+    println!("Zaxpy with an 8-byte-aligned alpha: max err {worst:.2e}");
+    assert!(worst <= 1e-12);
+    let result = host[off + 2..].as_mut_ptr() as *mut hipDoubleComplex;
+    assert_eq!(result as usize % 16, 8);
+    // SAFETY: as above.
+    unsafe {
+        hipblasZdotc_v2(
+            cx.h,
+            n as i32,
+            dx.as_device_ptr().cast(),
+            1,
+            dy.as_device_ptr().cast(),
+            1,
+            result,
+        )
+        .ok()
+        .unwrap();
+    }
+    let (mut wr, mut wi) = (0.0, 0.0);
+    for i in 0..n {
+        let (xr, xi, yr, yi) = (x[2 * i], -x[2 * i + 1], y[2 * i], y[2 * i + 1]);
+        wr += xr * yr - xi * yi;
+        wi += xr * yi + xi * yr;
+    }
+    let (gr, gi) = (host[off + 2], host[off + 3]);
+    let e = ((gr - wr).powi(2) + (gi - wi).powi(2)).sqrt() / (wr * wr + wi * wi).sqrt();
+    println!("Zdotc into an 8-byte-aligned result: rel err {e:.2e}");
+    assert!(e <= 1e-12);
+}

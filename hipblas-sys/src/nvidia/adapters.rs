@@ -3,6 +3,8 @@
 //! binding's exact signature, converting enums with [`ToCu`].
 #![allow(non_snake_case, clippy::too_many_arguments, clippy::type_complexity)]
 
+#[allow(unused_imports)]
+use super::convert::{aligned_in, aligned_out, aligned_out_finish, Slot16};
 use super::convert::{from_cublas, v1_compute_type, CublasStatus, ToCu};
 use crate::generated::functions::HipblasFunctions;
 #[allow(unused_imports)]
@@ -28775,7 +28777,10 @@ unsafe extern "C" fn hipblasZaxpy(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -28833,7 +28838,10 @@ unsafe extern "C" fn hipblasZaxpy_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -28891,7 +28899,10 @@ unsafe extern "C" fn hipblasZaxpy_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -28949,7 +28960,10 @@ unsafe extern "C" fn hipblasZaxpy_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29535,7 +29549,10 @@ unsafe extern "C" fn hipblasZdotc(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29552,7 +29569,10 @@ unsafe extern "C" fn hipblasZdotc(
         <*mut hipblasDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotc`'s contract, which is `cublasZdotc_v2`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotc_64` over `cublasZdotc_v2_64`.
@@ -29593,7 +29613,10 @@ unsafe extern "C" fn hipblasZdotc_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29610,7 +29633,10 @@ unsafe extern "C" fn hipblasZdotc_64(
         <*mut hipblasDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotc_64`'s contract, which is `cublasZdotc_v2_64`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotc_v2` over `cublasZdotc_v2`.
@@ -29651,7 +29677,10 @@ unsafe extern "C" fn hipblasZdotc_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29668,7 +29697,10 @@ unsafe extern "C" fn hipblasZdotc_v2(
         <*mut hipDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotc_v2`'s contract, which is `cublasZdotc_v2`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotc_v2_64` over `cublasZdotc_v2_64`.
@@ -29709,7 +29741,10 @@ unsafe extern "C" fn hipblasZdotc_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29726,7 +29761,10 @@ unsafe extern "C" fn hipblasZdotc_v2_64(
         <*mut hipDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotc_v2_64`'s contract, which is `cublasZdotc_v2_64`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotu` over `cublasZdotu_v2`.
@@ -29767,7 +29805,10 @@ unsafe extern "C" fn hipblasZdotu(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29784,7 +29825,10 @@ unsafe extern "C" fn hipblasZdotu(
         <*mut hipblasDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotu`'s contract, which is `cublasZdotu_v2`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotu_64` over `cublasZdotu_v2_64`.
@@ -29825,7 +29869,10 @@ unsafe extern "C" fn hipblasZdotu_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29842,7 +29889,10 @@ unsafe extern "C" fn hipblasZdotu_64(
         <*mut hipblasDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotu_64`'s contract, which is `cublasZdotu_v2_64`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotu_v2` over `cublasZdotu_v2`.
@@ -29883,7 +29933,10 @@ unsafe extern "C" fn hipblasZdotu_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29900,7 +29953,10 @@ unsafe extern "C" fn hipblasZdotu_v2(
         <*mut hipDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotu_v2`'s contract, which is `cublasZdotu_v2`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdotu_v2_64` over `cublasZdotu_v2_64`.
@@ -29941,7 +29997,10 @@ unsafe extern "C" fn hipblasZdotu_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let result = match ToCu::to_cu(result) {
+    let mut result_slot = Slot16::new();
+    let result_caller = result;
+    // SAFETY: a host result has 16 writable bytes (the caller's contract).
+    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -29958,7 +30017,10 @@ unsafe extern "C" fn hipblasZdotu_v2_64(
         <*mut hipDoubleComplex as ToCu>::Cu,
     ) -> CublasStatus = unsafe { core::mem::transmute::<*mut c_void, _>(f) };
     // SAFETY: the caller upholds `hipblasZdotu_v2_64`'s contract, which is `cublasZdotu_v2_64`'s.
-    from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) })
+    let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
+    // SAFETY: as for `aligned_out`.
+    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    status
 }
 
 /// `hipblasZdrot` over `cublasZdrot_v2`.
@@ -30446,7 +30508,10 @@ unsafe extern "C" fn hipblasZgbmv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30466,7 +30531,10 @@ unsafe extern "C" fn hipblasZgbmv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30550,7 +30618,10 @@ unsafe extern "C" fn hipblasZgbmv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30570,7 +30641,10 @@ unsafe extern "C" fn hipblasZgbmv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30654,7 +30728,10 @@ unsafe extern "C" fn hipblasZgbmv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30674,7 +30751,10 @@ unsafe extern "C" fn hipblasZgbmv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30758,7 +30838,10 @@ unsafe extern "C" fn hipblasZgbmv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30778,7 +30861,10 @@ unsafe extern "C" fn hipblasZgbmv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30857,7 +30943,10 @@ unsafe extern "C" fn hipblasZgeam(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30869,7 +30958,10 @@ unsafe extern "C" fn hipblasZgeam(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30955,7 +31047,10 @@ unsafe extern "C" fn hipblasZgeam_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -30967,7 +31062,10 @@ unsafe extern "C" fn hipblasZgeam_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31053,7 +31151,10 @@ unsafe extern "C" fn hipblasZgeam_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31065,7 +31166,10 @@ unsafe extern "C" fn hipblasZgeam_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31151,7 +31255,10 @@ unsafe extern "C" fn hipblasZgeam_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31163,7 +31270,10 @@ unsafe extern "C" fn hipblasZgeam_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31254,7 +31364,10 @@ unsafe extern "C" fn hipblasZgemm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31274,7 +31387,10 @@ unsafe extern "C" fn hipblasZgemm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31359,7 +31475,10 @@ unsafe extern "C" fn hipblasZgemmBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31379,7 +31498,10 @@ unsafe extern "C" fn hipblasZgemmBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31469,7 +31591,10 @@ unsafe extern "C" fn hipblasZgemmBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31489,7 +31614,10 @@ unsafe extern "C" fn hipblasZgemmBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31579,7 +31707,10 @@ unsafe extern "C" fn hipblasZgemmBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31599,7 +31730,10 @@ unsafe extern "C" fn hipblasZgemmBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31689,7 +31823,10 @@ unsafe extern "C" fn hipblasZgemmBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31709,7 +31846,10 @@ unsafe extern "C" fn hipblasZgemmBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31802,7 +31942,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31830,7 +31973,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31931,7 +32077,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -31959,7 +32108,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32060,7 +32212,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32088,7 +32243,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32189,7 +32347,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32217,7 +32378,10 @@ unsafe extern "C" fn hipblasZgemmStridedBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32314,7 +32478,10 @@ unsafe extern "C" fn hipblasZgemm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32334,7 +32501,10 @@ unsafe extern "C" fn hipblasZgemm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32418,7 +32588,10 @@ unsafe extern "C" fn hipblasZgemm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32438,7 +32611,10 @@ unsafe extern "C" fn hipblasZgemm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32522,7 +32698,10 @@ unsafe extern "C" fn hipblasZgemm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32542,7 +32721,10 @@ unsafe extern "C" fn hipblasZgemm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32616,7 +32798,10 @@ unsafe extern "C" fn hipblasZgemv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32636,7 +32821,10 @@ unsafe extern "C" fn hipblasZgemv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32705,7 +32893,10 @@ unsafe extern "C" fn hipblasZgemvBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32725,7 +32916,10 @@ unsafe extern "C" fn hipblasZgemvBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32803,7 +32997,10 @@ unsafe extern "C" fn hipblasZgemvBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32823,7 +33020,10 @@ unsafe extern "C" fn hipblasZgemvBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32901,7 +33101,10 @@ unsafe extern "C" fn hipblasZgemvBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32921,7 +33124,10 @@ unsafe extern "C" fn hipblasZgemvBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -32999,7 +33205,10 @@ unsafe extern "C" fn hipblasZgemvBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33019,7 +33228,10 @@ unsafe extern "C" fn hipblasZgemvBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33100,7 +33312,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33128,7 +33343,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33217,7 +33435,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33245,7 +33466,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33334,7 +33558,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33362,7 +33589,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33451,7 +33681,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33479,7 +33712,10 @@ unsafe extern "C" fn hipblasZgemvStridedBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33564,7 +33800,10 @@ unsafe extern "C" fn hipblasZgemv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33584,7 +33823,10 @@ unsafe extern "C" fn hipblasZgemv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33652,7 +33894,10 @@ unsafe extern "C" fn hipblasZgemv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33672,7 +33917,10 @@ unsafe extern "C" fn hipblasZgemv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33740,7 +33988,10 @@ unsafe extern "C" fn hipblasZgemv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33760,7 +34011,10 @@ unsafe extern "C" fn hipblasZgemv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33822,7 +34076,10 @@ unsafe extern "C" fn hipblasZgerc(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33898,7 +34155,10 @@ unsafe extern "C" fn hipblasZgerc_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -33974,7 +34234,10 @@ unsafe extern "C" fn hipblasZgerc_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34050,7 +34313,10 @@ unsafe extern "C" fn hipblasZgerc_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34126,7 +34392,10 @@ unsafe extern "C" fn hipblasZgeru(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34202,7 +34471,10 @@ unsafe extern "C" fn hipblasZgeru_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34278,7 +34550,10 @@ unsafe extern "C" fn hipblasZgeru_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34354,7 +34629,10 @@ unsafe extern "C" fn hipblasZgeru_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34441,7 +34719,10 @@ unsafe extern "C" fn hipblasZhemm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34461,7 +34742,10 @@ unsafe extern "C" fn hipblasZhemm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34539,7 +34823,10 @@ unsafe extern "C" fn hipblasZhemm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34559,7 +34846,10 @@ unsafe extern "C" fn hipblasZhemm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34637,7 +34927,10 @@ unsafe extern "C" fn hipblasZhemm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34657,7 +34950,10 @@ unsafe extern "C" fn hipblasZhemm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34735,7 +35031,10 @@ unsafe extern "C" fn hipblasZhemm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34755,7 +35054,10 @@ unsafe extern "C" fn hipblasZhemm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34823,7 +35125,10 @@ unsafe extern "C" fn hipblasZhemv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34843,7 +35148,10 @@ unsafe extern "C" fn hipblasZhemv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34905,7 +35213,10 @@ unsafe extern "C" fn hipblasZhemv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34925,7 +35236,10 @@ unsafe extern "C" fn hipblasZhemv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -34987,7 +35301,10 @@ unsafe extern "C" fn hipblasZhemv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35007,7 +35324,10 @@ unsafe extern "C" fn hipblasZhemv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35069,7 +35389,10 @@ unsafe extern "C" fn hipblasZhemv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35089,7 +35412,10 @@ unsafe extern "C" fn hipblasZhemv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35214,7 +35540,10 @@ unsafe extern "C" fn hipblasZher2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35290,7 +35619,10 @@ unsafe extern "C" fn hipblasZher2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35366,7 +35698,10 @@ unsafe extern "C" fn hipblasZher2_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35442,7 +35777,10 @@ unsafe extern "C" fn hipblasZher2_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35529,7 +35867,10 @@ unsafe extern "C" fn hipblasZher2k(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35627,7 +35968,10 @@ unsafe extern "C" fn hipblasZher2k_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35725,7 +36069,10 @@ unsafe extern "C" fn hipblasZher2k_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -35823,7 +36170,10 @@ unsafe extern "C" fn hipblasZher2k_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36444,7 +36794,10 @@ unsafe extern "C" fn hipblasZrot(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let s = match ToCu::to_cu(s) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut s_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let s = match unsafe { aligned_in(handle, s, &mut s_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36508,7 +36861,10 @@ unsafe extern "C" fn hipblasZrot_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let s = match ToCu::to_cu(s) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut s_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let s = match unsafe { aligned_in(handle, s, &mut s_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36572,7 +36928,10 @@ unsafe extern "C" fn hipblasZrot_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let s = match ToCu::to_cu(s) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut s_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let s = match unsafe { aligned_in(handle, s, &mut s_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36636,7 +36995,10 @@ unsafe extern "C" fn hipblasZrot_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let s = match ToCu::to_cu(s) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut s_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let s = match unsafe { aligned_in(handle, s, &mut s_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36677,7 +37039,10 @@ unsafe extern "C" fn hipblasZscal(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36723,7 +37088,10 @@ unsafe extern "C" fn hipblasZscal_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36769,7 +37137,10 @@ unsafe extern "C" fn hipblasZscal_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -36815,7 +37186,10 @@ unsafe extern "C" fn hipblasZscal_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37089,7 +37463,10 @@ unsafe extern "C" fn hipblasZsymm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37109,7 +37486,10 @@ unsafe extern "C" fn hipblasZsymm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37187,7 +37567,10 @@ unsafe extern "C" fn hipblasZsymm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37207,7 +37590,10 @@ unsafe extern "C" fn hipblasZsymm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37285,7 +37671,10 @@ unsafe extern "C" fn hipblasZsymm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37305,7 +37694,10 @@ unsafe extern "C" fn hipblasZsymm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37383,7 +37775,10 @@ unsafe extern "C" fn hipblasZsymm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37403,7 +37798,10 @@ unsafe extern "C" fn hipblasZsymm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37471,7 +37869,10 @@ unsafe extern "C" fn hipblasZsymv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37491,7 +37892,10 @@ unsafe extern "C" fn hipblasZsymv(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37553,7 +37957,10 @@ unsafe extern "C" fn hipblasZsymv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37573,7 +37980,10 @@ unsafe extern "C" fn hipblasZsymv_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37635,7 +38045,10 @@ unsafe extern "C" fn hipblasZsymv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37655,7 +38068,10 @@ unsafe extern "C" fn hipblasZsymv_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37717,7 +38133,10 @@ unsafe extern "C" fn hipblasZsymv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37737,7 +38156,10 @@ unsafe extern "C" fn hipblasZsymv_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37796,7 +38218,10 @@ unsafe extern "C" fn hipblasZsyr(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37862,7 +38287,10 @@ unsafe extern "C" fn hipblasZsyr2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -37938,7 +38366,10 @@ unsafe extern "C" fn hipblasZsyr2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38014,7 +38445,10 @@ unsafe extern "C" fn hipblasZsyr2_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38090,7 +38524,10 @@ unsafe extern "C" fn hipblasZsyr2_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38177,7 +38614,10 @@ unsafe extern "C" fn hipblasZsyr2k(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38197,7 +38637,10 @@ unsafe extern "C" fn hipblasZsyr2k(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38275,7 +38718,10 @@ unsafe extern "C" fn hipblasZsyr2k_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38295,7 +38741,10 @@ unsafe extern "C" fn hipblasZsyr2k_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38373,7 +38822,10 @@ unsafe extern "C" fn hipblasZsyr2k_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38393,7 +38845,10 @@ unsafe extern "C" fn hipblasZsyr2k_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38471,7 +38926,10 @@ unsafe extern "C" fn hipblasZsyr2k_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38491,7 +38949,10 @@ unsafe extern "C" fn hipblasZsyr2k_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38556,7 +39017,10 @@ unsafe extern "C" fn hipblasZsyr_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38620,7 +39084,10 @@ unsafe extern "C" fn hipblasZsyr_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38684,7 +39151,10 @@ unsafe extern "C" fn hipblasZsyr_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38759,7 +39229,10 @@ unsafe extern "C" fn hipblasZsyrk(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38771,7 +39244,10 @@ unsafe extern "C" fn hipblasZsyrk(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38841,7 +39317,10 @@ unsafe extern "C" fn hipblasZsyrk_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38853,7 +39332,10 @@ unsafe extern "C" fn hipblasZsyrk_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38923,7 +39405,10 @@ unsafe extern "C" fn hipblasZsyrk_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -38935,7 +39420,10 @@ unsafe extern "C" fn hipblasZsyrk_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39005,7 +39493,10 @@ unsafe extern "C" fn hipblasZsyrk_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39017,7 +39508,10 @@ unsafe extern "C" fn hipblasZsyrk_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let beta = match ToCu::to_cu(beta) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut beta_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let beta = match unsafe { aligned_in(handle, beta, &mut beta_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39098,7 +39592,10 @@ unsafe extern "C" fn hipblasZtrmm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39202,7 +39699,10 @@ unsafe extern "C" fn hipblasZtrmm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39306,7 +39806,10 @@ unsafe extern "C" fn hipblasZtrmm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39410,7 +39913,10 @@ unsafe extern "C" fn hipblasZtrmm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39792,7 +40298,10 @@ unsafe extern "C" fn hipblasZtrsm(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39885,7 +40394,10 @@ unsafe extern "C" fn hipblasZtrsmBatched(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -39983,7 +40495,10 @@ unsafe extern "C" fn hipblasZtrsmBatched_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -40081,7 +40596,10 @@ unsafe extern "C" fn hipblasZtrsmBatched_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -40179,7 +40697,10 @@ unsafe extern "C" fn hipblasZtrsmBatched_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -40276,7 +40797,10 @@ unsafe extern "C" fn hipblasZtrsm_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -40368,7 +40892,10 @@ unsafe extern "C" fn hipblasZtrsm_v2(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };
@@ -40460,7 +40987,10 @@ unsafe extern "C" fn hipblasZtrsm_v2_64(
         Ok(v) => v,
         Err(e) => return e,
     };
-    let alpha = match ToCu::to_cu(alpha) {
+    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.
+    let mut alpha_slot = Slot16::new();
+    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).
+    let alpha = match unsafe { aligned_in(handle, alpha, &mut alpha_slot) } {
         Ok(v) => v,
         Err(e) => return e,
     };

@@ -282,6 +282,83 @@ pub(crate) fn v1_compute_type(
     Ok(if pedantic { exact } else { fast })
 }
 
+/// `cublasGetPointerMode_v2`, resolved by the loader.
+pub(crate) static GET_POINTER_MODE: AtomicPtr<c_void> = AtomicPtr::new(core::ptr::null_mut());
+
+/// Whether scalars of this handle live on the host (`CUBLAS_POINTER_MODE_HOST`).
+fn host_pointer_mode(handle: hipblasHandle_t) -> Result<bool, hipblasStatus_t> {
+    let f = GET_POINTER_MODE.load(Ordering::Acquire);
+    if f.is_null() {
+        return Err(NOT_SUPPORTED);
+    }
+    // SAFETY: `f` is `cublasGetPointerMode_v2(cublasHandle_t, cublasPointerMode_t*)`.
+    let f: unsafe extern "C" fn(hipblasHandle_t, *mut i32) -> CublasStatus =
+        unsafe { core::mem::transmute::<*mut c_void, _>(f) };
+    let mut mode = 0;
+    // SAFETY: `mode` is a valid int to write; the handle is the caller's.
+    from_cublas(unsafe { f(handle, &mut mode) }).ok()?;
+    Ok(mode == 0)
+}
+
+/// Room for one 16-byte scalar at a 16-byte boundary.
+#[repr(C, align(16))]
+pub(crate) struct Slot16(pub(crate) [u8; 16]);
+
+impl Slot16 {
+    pub(crate) const fn new() -> Self {
+        Slot16([0; 16])
+    }
+}
+
+/// A double-complex host scalar cuBLAS may read with 16-byte aligned loads
+/// (`cuDoubleComplex` is declared `__align__(16)`; `hipDoubleComplex` from C
+/// only guarantees 8): when `p` is a misaligned host pointer its value is
+/// copied into `slot` and the slot is passed instead. Device pointers and
+/// aligned ones pass unchanged.
+///
+/// # Safety
+/// In host pointer mode, a non-null `p` points to 16 readable bytes.
+pub(crate) unsafe fn aligned_in<T>(
+    handle: hipblasHandle_t,
+    p: *const T,
+    slot: &mut Slot16,
+) -> Result<*const T, hipblasStatus_t> {
+    if p.is_null() || (p as usize) % 16 == 0 || !host_pointer_mode(handle)? {
+        return Ok(p);
+    }
+    // SAFETY: a host scalar of 16 bytes (the caller's contract).
+    unsafe { core::ptr::copy_nonoverlapping(p.cast::<u8>(), slot.0.as_mut_ptr(), 16) };
+    Ok(slot.0.as_ptr().cast())
+}
+
+/// The result slot of a double-complex reduction: a misaligned host `p` is
+/// replaced by `slot`, whose value [`aligned_out_finish`] copies back.
+///
+/// # Safety
+/// In host pointer mode, a non-null `p` points to 16 writable bytes.
+pub(crate) unsafe fn aligned_out<T>(
+    handle: hipblasHandle_t,
+    p: *mut T,
+    slot: &mut Slot16,
+) -> Result<(*mut T, bool), hipblasStatus_t> {
+    if p.is_null() || (p as usize) % 16 == 0 || !host_pointer_mode(handle)? {
+        return Ok((p, false));
+    }
+    Ok((slot.0.as_mut_ptr().cast(), true))
+}
+
+/// Copies a redirected result back to the caller's pointer (host pointer
+/// mode: cuBLAS has written it before returning).
+///
+/// # Safety
+/// As [`aligned_out`].
+pub(crate) unsafe fn aligned_out_finish<T>(p: *mut T, slot: &Slot16, redirected: bool) {
+    if redirected {
+        // SAFETY: `p` has 16 writable bytes (the caller's contract).
+        unsafe { core::ptr::copy_nonoverlapping(slot.0.as_ptr(), p.cast::<u8>(), 16) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,5 +401,24 @@ mod tests {
             hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
         );
         assert_eq!(from_cublas(16), hipblasStatus_t::HIPBLAS_STATUS_UNKNOWN);
+    }
+
+    #[test]
+    fn aligned_scalars_pass_unchanged() {
+        let slot = &mut Slot16::new();
+        let v = Slot16([7; 16]);
+        let p = v.0.as_ptr();
+        // Aligned (and null) pointers never need the pointer mode.
+        // SAFETY: `p` has 16 readable bytes.
+        assert_eq!(unsafe { aligned_in(std::ptr::null_mut(), p, slot) }, Ok(p));
+        // SAFETY: null is passed through.
+        let null = unsafe { aligned_in::<u8>(std::ptr::null_mut(), std::ptr::null(), slot) };
+        assert_eq!(null, Ok(std::ptr::null()));
+        // A misaligned one needs the mode; without cuBLAS loaded (or with a
+        // null handle) that fails and is reported rather than guessed.
+        // SAFETY: `p + 8` has 8 bytes of `v` then is never read (the mode
+        // query fails first).
+        let r = unsafe { aligned_in(std::ptr::null_mut(), p.wrapping_add(8), slot) };
+        assert!(r.is_err(), "{r:?}");
     }
 }

@@ -138,6 +138,12 @@ for t, c in [("S", ""), ("D", ""), ("C", "_v2"), ("Z", "_v2")]:
         GPU_TESTED.add(f"hipblas{r}{c}")
 
 
+# Double-complex scalars: passed through a 16-byte aligned slot when they are
+# misaligned host pointers (see convert::aligned_in).
+Z_IN = ("*const hipDoubleComplex", "*const hipblasDoubleComplex")
+Z_OUT = ("*mut hipDoubleComplex", "*mut hipblasDoubleComplex")
+
+
 def parse_bindings():
     text = open(FUNCS).read()
     out = {}
@@ -201,6 +207,7 @@ def main():
     rs.append("//! hipBLAS functions over cuBLAS: one adapter per binding, with the\n")
     rs.append("//! binding's exact signature, converting enums with [`ToCu`].\n")
     rs.append("#![allow(non_snake_case, clippy::too_many_arguments, clippy::type_complexity)]\n\n")
+    rs.append("#[allow(unused_imports)]\nuse super::convert::{aligned_in, aligned_out, aligned_out_finish, Slot16};\n")
     rs.append("use super::convert::{from_cublas, v1_compute_type, CublasStatus, ToCu};\n")
     rs.append("use crate::generated::functions::HipblasFunctions;\n")
     rs.append("#[allow(unused_imports)]\nuse crate::*;\n#[allow(unused_imports)]\nuse hip_sys::*;\n")
@@ -225,6 +232,16 @@ def main():
                 rs.append("    let _ = flags;\n")
             elif pn == "computeType" and pt == "hipblasDatatype_t":
                 rs.append(f"    let {pn} = match v1_compute_type(handle, {pn}) {{\n        Ok(v) => v,\n        Err(e) => return e,\n    }};\n")
+            elif pn in ("alpha", "beta", "s") and pt in Z_IN:
+                rs.append(f"    // cuBLAS reads cuDoubleComplex host scalars with 16-byte aligned loads.\n")
+                rs.append(f"    let mut {pn}_slot = Slot16::new();\n")
+                rs.append(f"    // SAFETY: a host scalar has 16 readable bytes (the caller's contract).\n")
+                rs.append(f"    let {pn} = match unsafe {{ aligned_in(handle, {pn}, &mut {pn}_slot) }} {{\n        Ok(v) => v,\n        Err(e) => return e,\n    }};\n")
+            elif pn == "result" and pt in Z_OUT:
+                rs.append("    let mut result_slot = Slot16::new();\n")
+                rs.append("    let result_caller = result;\n")
+                rs.append("    // SAFETY: a host result has 16 writable bytes (the caller's contract).\n")
+                rs.append("    let (result, redirected) = match unsafe { aligned_out(handle, result, &mut result_slot) } {\n        Ok(v) => v,\n        Err(e) => return e,\n    };\n")
             else:
                 rs.append(f"    let {pn} = match ToCu::to_cu({pn}) {{\n        Ok(v) => v,\n        Err(e) => return e,\n    }};\n")
         cu_types = []
@@ -239,7 +256,13 @@ def main():
         rs.append(f"    let f: unsafe extern \"C\" fn({', '.join(cu_types)}) -> CublasStatus = unsafe {{ core::mem::transmute::<*mut c_void, _>(f) }};\n")
         args = ", ".join(pn for pn, _ in passed)
         rs.append(f"    // SAFETY: the caller upholds `{hip}`'s contract, which is `{cu}`'s.\n")
-        rs.append(f"    from_cublas(unsafe {{ f({args}) }})\n}}\n\n")
+        if any(pn == "result" and pt in Z_OUT for pn, pt in params):
+            rs.append(f"    let status = from_cublas(unsafe {{ f({args}) }});\n")
+            rs.append("    // SAFETY: as for `aligned_out`.\n")
+            rs.append("    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };\n")
+            rs.append("    status\n}\n\n")
+        else:
+            rs.append(f"    from_cublas(unsafe {{ f({args}) }})\n}}\n\n")
     rs.append("/// Fills `table` with the adapters whose cuBLAS symbol `lookup` finds.\n")
     rs.append("pub(crate) fn install(table: &mut HipblasFunctions, lookup: &mut dyn FnMut(&str) -> *mut c_void) {\n")
     for i, (hip, cu, _, _) in enumerate(adapters):

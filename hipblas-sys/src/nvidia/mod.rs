@@ -76,6 +76,10 @@ pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
     });
     let mut table = HipblasFunctions::EMPTY;
     adapters::install(&mut table, &mut |name| symbol_address(&lib, name));
+    convert::GET_POINTER_MODE.store(
+        symbol_address(&lib, "cublasGetPointerMode_v2"),
+        Ordering::Release,
+    );
     let get_math = symbol_address(&lib, "cublasGetMathMode");
     convert::GET_MATH_MODE.store(get_math, Ordering::Release);
     if !get_math.is_null() {
