@@ -57,6 +57,9 @@ struct Overrides {
     /// (HIP's are inline header functions, not symbols): name -> module.
     #[serde(default)]
     handwritten: BTreeMap<String, String>,
+    /// CUDA function -> values for HIP's trailing parameters CUDA lacks.
+    #[serde(default)]
+    extra_args: BTreeMap<String, Vec<String>>,
 }
 
 impl Overrides {
@@ -553,6 +556,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     });
     let ctx = SigCtx {
         hip: &hip,
+        extra_args: &overrides.extra_args,
         layout_equivalent: &overrides.layout_equivalent,
         types: &types,
         enums: &enums,
@@ -1061,6 +1065,8 @@ fn emit_enum(e: &EnumDef, hip: &Hip) -> Result<TokenStream> {
 
 struct SigCtx<'a> {
     hip: &'a Hip,
+    /// CUDA function -> values of HIP's trailing parameters CUDA lacks.
+    extra_args: &'a BTreeMap<String, Vec<String>>,
     /// HIP struct pairs with one layout (checked by generated asserts).
     layout_equivalent: &'a [(String, String)],
     types: &'a BTreeMap<String, (Module, TypeDef)>,
@@ -1173,8 +1179,21 @@ impl SigCtx<'_> {
         let mut params = Vec::new();
         let mut args = Vec::new();
         let mut fallbacks = Vec::new();
-        let usable = cuda_sig.filter(|s| s.params.len() == hip_sig.params.len());
+        // HIP parameters CUDA lacks, passed as fixed values (from the
+        // overrides file): the trailing ones.
+        let extra: &[String] = self
+            .extra_args
+            .get(cuda)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let n_hip = hip_sig.params.len() - extra.len().min(hip_sig.params.len());
+        let usable = cuda_sig.filter(|s| s.params.len() == n_hip);
         for (i, (hname, hty)) in hip_sig.params.iter().enumerate() {
+            if usable.is_some() && i >= n_hip {
+                let lit: syn::Expr = syn::parse_str(&extra[i - n_hip])?;
+                args.push(quote!(#lit));
+                continue;
+            }
             let pname = usable
                 .map(|s| s.params[i].0.clone())
                 .unwrap_or_else(|| hname.clone());
@@ -1240,6 +1259,13 @@ impl SigCtx<'_> {
         let call = quote! { unsafe { #hip_path(#(#args),*) } };
         let body = if ret_conv { quote!(#call.into()) } else { call };
         let mut note = String::new();
+        if usable.is_some() && !extra.is_empty() {
+            let _ = write!(
+                note,
+                "; HIP's extra arguments fixed to `{}`",
+                extra.join("`, `")
+            );
+        }
         if cuda_sig.is_none() {
             note.push_str("; not in the CUDA 12.x headers, HIP's parameter types");
         } else if usable.is_none() {

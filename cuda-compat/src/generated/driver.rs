@@ -14851,23 +14851,20 @@ pub unsafe fn cuGraphHostNodeSetParams(
 ) -> crate::driver::CUresult {
     unsafe { ::hip_sys::hipGraphHostNodeSetParams(hNode, nodeParams) }.into()
 }
-#[doc = " CUDA `cuGraphInstantiate`: calls HIP's [`hipGraphInstantiate`](hip_sys::hipGraphInstantiate)."]
+#[doc = " CUDA `cuGraphInstantiate`: calls HIP's [`hipGraphInstantiateWithFlags`](hip_sys::hipGraphInstantiateWithFlags)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuGraphInstantiate(
-    pGraphExec: *mut ::hip_sys::hipGraphExec_t,
-    graph: ::hip_sys::hipGraph_t,
-    pErrorNode: *mut ::hip_sys::hipGraphNode_t,
-    pLogBuffer: *mut ::std::os::raw::c_char,
-    bufferSize: usize,
-) -> crate::driver::cudaError_enum {
-    unsafe { ::hip_sys::hipGraphInstantiate(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize) }
-        .into()
+    phGraphExec: *mut crate::driver::CUgraphExec,
+    hGraph: crate::driver::CUgraph,
+    flags: ::std::os::raw::c_ulonglong,
+) -> crate::driver::CUresult {
+    unsafe { ::hip_sys::hipGraphInstantiateWithFlags(phGraphExec, hGraph, flags) }.into()
 }
 #[doc = " CUDA `cuGraphInstantiateWithFlags`: calls HIP's [`hipGraphInstantiateWithFlags`](hip_sys::hipGraphInstantiateWithFlags)."]
 #[doc = ""]
@@ -17916,71 +17913,73 @@ pub unsafe fn cuStreamWaitEvent(
 }
 #[doc = " CUDA `cuStreamWaitValue32`: calls HIP's [`hipStreamWaitValue32`](hip_sys::hipStreamWaitValue32)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " Signature note; HIP's extra arguments fixed to `0xFFFF_FFFF`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuStreamWaitValue32(
-    stream: ::hip_sys::hipStream_t,
-    ptr: *mut ::std::os::raw::c_void,
-    value: u32,
+    stream: crate::driver::CUstream,
+    addr: crate::driver::CUdeviceptr,
+    value: crate::driver::cuuint32_t,
     flags: ::std::os::raw::c_uint,
-    mask: u32,
-) -> crate::driver::cudaError_enum {
-    unsafe { ::hip_sys::hipStreamWaitValue32(stream, ptr, value, flags, mask) }.into()
+) -> crate::driver::CUresult {
+    unsafe { ::hip_sys::hipStreamWaitValue32(stream, addr as _, value, flags, 0xFFFF_FFFF) }.into()
 }
 #[doc = " CUDA `cuStreamWaitValue32_v2`: calls HIP's [`hipStreamWaitValue32`](hip_sys::hipStreamWaitValue32)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " Signature note; HIP's extra arguments fixed to `0xFFFF_FFFF`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuStreamWaitValue32_v2(
-    stream: ::hip_sys::hipStream_t,
-    ptr: *mut ::std::os::raw::c_void,
-    value: u32,
+    stream: crate::driver::CUstream,
+    addr: crate::driver::CUdeviceptr,
+    value: crate::driver::cuuint32_t,
     flags: ::std::os::raw::c_uint,
-    mask: u32,
-) -> crate::driver::cudaError_enum {
-    unsafe { ::hip_sys::hipStreamWaitValue32(stream, ptr, value, flags, mask) }.into()
+) -> crate::driver::CUresult {
+    unsafe { ::hip_sys::hipStreamWaitValue32(stream, addr as _, value, flags, 0xFFFF_FFFF) }.into()
 }
 #[doc = " CUDA `cuStreamWaitValue64`: calls HIP's [`hipStreamWaitValue64`](hip_sys::hipStreamWaitValue64)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " Signature note; HIP's extra arguments fixed to `0xFFFF_FFFF_FFFF_FFFF`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuStreamWaitValue64(
-    stream: ::hip_sys::hipStream_t,
-    ptr: *mut ::std::os::raw::c_void,
-    value: u64,
+    stream: crate::driver::CUstream,
+    addr: crate::driver::CUdeviceptr,
+    value: crate::driver::cuuint64_t,
     flags: ::std::os::raw::c_uint,
-    mask: u64,
-) -> crate::driver::cudaError_enum {
-    unsafe { ::hip_sys::hipStreamWaitValue64(stream, ptr, value, flags, mask) }.into()
+) -> crate::driver::CUresult {
+    unsafe {
+        ::hip_sys::hipStreamWaitValue64(stream, addr as _, value, flags, 0xFFFF_FFFF_FFFF_FFFF)
+    }
+    .into()
 }
 #[doc = " CUDA `cuStreamWaitValue64_v2`: calls HIP's [`hipStreamWaitValue64`](hip_sys::hipStreamWaitValue64)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " Signature note; HIP's extra arguments fixed to `0xFFFF_FFFF_FFFF_FFFF`."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cuStreamWaitValue64_v2(
-    stream: ::hip_sys::hipStream_t,
-    ptr: *mut ::std::os::raw::c_void,
-    value: u64,
+    stream: crate::driver::CUstream,
+    addr: crate::driver::CUdeviceptr,
+    value: crate::driver::cuuint64_t,
     flags: ::std::os::raw::c_uint,
-    mask: u64,
-) -> crate::driver::cudaError_enum {
-    unsafe { ::hip_sys::hipStreamWaitValue64(stream, ptr, value, flags, mask) }.into()
+) -> crate::driver::CUresult {
+    unsafe {
+        ::hip_sys::hipStreamWaitValue64(stream, addr as _, value, flags, 0xFFFF_FFFF_FFFF_FFFF)
+    }
+    .into()
 }
 #[doc = " CUDA `cuStreamWriteValue32`: calls HIP's [`hipStreamWriteValue32`](hip_sys::hipStreamWriteValue32)."]
 #[doc = ""]

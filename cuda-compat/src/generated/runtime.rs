@@ -13333,23 +13333,20 @@ pub unsafe fn cudaGraphHostNodeSetParams(
 ) -> crate::runtime::cudaError_t {
     unsafe { ::hip_sys::hipGraphHostNodeSetParams(node, pNodeParams) }.into()
 }
-#[doc = " CUDA `cudaGraphInstantiate`: calls HIP's [`hipGraphInstantiate`](hip_sys::hipGraphInstantiate)."]
+#[doc = " CUDA `cudaGraphInstantiate`: calls HIP's [`hipGraphInstantiateWithFlags`](hip_sys::hipGraphInstantiateWithFlags)."]
 #[doc = ""]
-#[doc = " Signature note; CUDA's parameter list differs, HIP's parameters."]
+#[doc = " CUDA's signature; arguments pass unchanged or as ABI-identical types."]
 #[doc = ""]
 #[doc = " # Safety"]
 #[doc = ""]
 #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
 #[inline]
 pub unsafe fn cudaGraphInstantiate(
-    pGraphExec: *mut ::hip_sys::hipGraphExec_t,
-    graph: ::hip_sys::hipGraph_t,
-    pErrorNode: *mut ::hip_sys::hipGraphNode_t,
-    pLogBuffer: *mut ::std::os::raw::c_char,
-    bufferSize: usize,
-) -> crate::runtime::cudaError {
-    unsafe { ::hip_sys::hipGraphInstantiate(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize) }
-        .into()
+    pGraphExec: *mut crate::runtime::cudaGraphExec_t,
+    graph: crate::runtime::cudaGraph_t,
+    flags: ::std::os::raw::c_ulonglong,
+) -> crate::runtime::cudaError_t {
+    unsafe { ::hip_sys::hipGraphInstantiateWithFlags(pGraphExec, graph, flags) }.into()
 }
 #[doc = " CUDA `cudaGraphInstantiateWithFlags`: calls HIP's [`hipGraphInstantiateWithFlags`](hip_sys::hipGraphInstantiateWithFlags)."]
 #[doc = ""]
