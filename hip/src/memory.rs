@@ -1001,7 +1001,12 @@ impl Stream {
                 self.as_raw(),
             )?;
         }
-        done.record(self)?;
+        if let Err(e) = done.record(self) {
+            // The copy is enqueued but cannot be tracked: wait for it here so
+            // the pinned buffer is never released or touched while in use.
+            self.synchronize()?;
+            return Err(e);
+        }
         src.add_pending(done, false);
         Ok(())
     }
@@ -1037,7 +1042,12 @@ impl Stream {
                 self.as_raw(),
             )?;
         }
-        done.record(self)?;
+        if let Err(e) = done.record(self) {
+            // The copy is enqueued but cannot be tracked: wait for it here so
+            // the pinned buffer is never released or touched while in use.
+            self.synchronize()?;
+            return Err(e);
+        }
         dst.add_pending(done, true);
         Ok(())
     }
