@@ -739,3 +739,61 @@ fn drops_record_no_errors() {
         3
     );
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn view_methods_and_pinned_reuse() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let n = 3000;
+    let x = random_f32(n);
+    let mut buf = DeviceBuffer::from_slice(&d, &x).unwrap();
+    assert!(!buf.as_device_ptr().is_null());
+    assert_eq!(buf.as_device_ptr_mut() as *const f32, buf.as_device_ptr());
+    // Read-only views: nested slicing, to_vec, copy_to_slice.
+    let v = buf.slice(100..2100).unwrap();
+    let w = v.slice(50..150).unwrap();
+    assert_eq!(w.len(), 100);
+    assert_eq!(w.as_device_ptr(), buf.as_device_ptr().wrapping_add(150));
+    assert_eq!(w.to_vec().unwrap(), &x[150..250]);
+    let mut out = vec![0f32; 2000];
+    v.copy_to_slice(&mut out).unwrap();
+    assert_eq!(out, &x[100..2100]);
+    assert!(v.slice(0..2001).is_err());
+    assert_eq!(w.device().ordinal(), 0);
+    // Writable views: reborrow, as_slice, into_slice_mut.
+    let y = random_f32(10);
+    {
+        let mut m = buf.as_slice_mut();
+        {
+            let r = m.reborrow();
+            let mut tail = r.into_slice_mut(n - 10..).unwrap();
+            tail.copy_from_slice(&y).unwrap();
+        }
+        assert_eq!(m.as_slice().slice(n - 10..).unwrap().to_vec().unwrap(), y);
+        assert!(m.reborrow().into_slice_mut(..n + 1).is_err());
+    }
+    let all = buf.to_vec().unwrap();
+    assert_eq!(&all[..n - 10], &x[..n - 10]);
+    assert_eq!(&all[n - 10..], &y[..]);
+    // Pinned buffers written from the host between asynchronous copies.
+    let mut pinned = PinnedHostBuffer::<f32>::zeroed(n).unwrap();
+    for round in 0..3 {
+        let data = random_f32(n);
+        pinned.as_mut_slice().unwrap().copy_from_slice(&data);
+        s.copy_htod_async(&pinned, &mut buf).unwrap();
+        // Host writes wait for the copy that reads the buffer.
+        pinned.as_mut_slice().unwrap().fill(-1.0);
+        assert_eq!(s.copy_to_vec(&buf).unwrap(), data, "round {round}");
+    }
+    assert!(pinned.as_slice().unwrap().iter().all(|v| *v == -1.0));
+    assert_eq!(pinned.len(), n);
+    assert!(!MemPool::default_for(&d).unwrap().as_raw().is_null());
+    // The typed kernel's function and module stay reachable.
+    // SAFETY: matches `add_one`'s signature.
+    let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(module().function("add_one").unwrap()) };
+    assert_eq!(k.function().name(), "add_one");
+    assert_eq!(k.function().module().device().ordinal(), 0);
+    let e = Event::new(&d).unwrap();
+    assert_eq!(e.device().ordinal(), 0);
+}
