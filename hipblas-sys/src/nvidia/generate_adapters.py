@@ -127,7 +127,7 @@ GPU_TESTED = set(
     "hipblasZgemm_v2 hipblasSgemmStridedBatched hipblasDgemmStridedBatched hipblasHgemmStridedBatched "
     "hipblasCgemmStridedBatched_v2 hipblasSgemmBatched hipblasGemmEx_v2 hipblasGemmStridedBatchedEx_v2 "
     "hipblasSgemv hipblasDgemv hipblasCgemv_v2 hipblasStrsm hipblasDtrsm hipblasDgeam hipblasDsyrk "
-    "hipblasDger hipblasDtrmv".split()
+    "hipblasDger hipblasDtrmv hipblasZdotc_v2".split()
 )
 for t, c in [("S", ""), ("D", ""), ("C", "_v2"), ("Z", "_v2")]:
     low = t.lower()
