@@ -41,3 +41,25 @@ pub fn take_drop_errors() -> Vec<Error> {
 pub fn drop_error_count() -> usize {
     RECORDED.lock().unwrap_or_else(|p| p.into_inner()).len()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_capped_and_taken_oldest_first() {
+        let _ = take_drop_errors();
+        for i in 0..MAX_RECORDED + 5 {
+            record(Error::invalid("test", format!("{i}")));
+        }
+        record_result(Ok(()));
+        assert_eq!(drop_error_count(), MAX_RECORDED);
+        let v = take_drop_errors();
+        assert_eq!(v.len(), MAX_RECORDED);
+        assert!(v[0].to_string().ends_with(": 5"), "{}", v[0]);
+        assert!(v[MAX_RECORDED - 1]
+            .to_string()
+            .ends_with(&format!(": {}", MAX_RECORDED + 4)));
+        assert_eq!(drop_error_count(), 0);
+    }
+}
