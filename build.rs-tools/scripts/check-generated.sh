@@ -3,6 +3,7 @@
 # what is committed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+bash build.rs-tools/scripts/fetch-cuda-headers.sh
 cargo run -q -p hip-generator
 paths=(hip-sys/src/generated hip-sys/BINDINGS.md)
 for p in hipblas-sys/src/generated hipblas-sys/BINDINGS.md cuda-compat/src/generated cuda-compat/COVERAGE.md; do

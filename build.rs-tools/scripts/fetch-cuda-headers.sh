@@ -1,29 +1,60 @@
 #!/usr/bin/env bash
-# Fetches the CUDA 12.9 headers the NVIDIA backend's tables are generated
-# from (cuda.h, driver_types.h, nvrtc.h), as the Python wheels
-# nvidia-cuda-runtime-cu12 and nvidia-cuda-nvrtc-cu12 with pip's configured
-# index, and unpacks them into the git-ignored build.rs-tools/cuda-headers/.
-# Wheels already downloaded can be given instead: CUDA_WHEELS_DIR=/path.
+# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS) from NVIDIA's
+# Python wheels and unpacks only their headers into the git-ignored
+# build.rs-tools/cuda-headers/, in two layouts:
+#   nvidia/<component>/include/*.h   as in the wheels (the NVIDIA backend's
+#                                    table scripts read these)
+#   include/*.h                      all components merged (cuda-compat's
+#                                    generator reads these)
+# Nothing is installed. Wheels are taken from $CUDA_WHEELS_DIR when it holds
+# them, else downloaded with pip from its configured index (no host name is
+# written here).
 #
-# Then regenerate:
+# Consumers:
+#   cargo run -p hip-generator -- cuda-compat
 #   python3 hip-sys/src/nvidia/generate_status.py
 #   python3 hip-sys/src/nvidia/generate_passthrough.py
-#   HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage
 set -euo pipefail
+
 root=$(cd "$(dirname "$0")/../.." && pwd)
-dest="$root/build.rs-tools/cuda-headers"
-wheels=${CUDA_WHEELS_DIR:-}
-if [ -z "$wheels" ]; then
-    wheels=$(mktemp -d)
-    trap 'rm -rf "$wheels"' EXIT
-    python3 -m pip download --no-deps --only-binary=:all: --dest "$wheels" \
-        "nvidia-cuda-runtime-cu12==12.9.79" "nvidia-cuda-nvrtc-cu12==12.9.86"
+dest=${CUDA_HEADERS_DIR:-$root/build.rs-tools/cuda-headers}
+wheels=${CUDA_WHEELS_DIR:-/tmp/cudawheels}
+
+# Exact versions the committed output was generated from.
+packages=(
+  nvidia-cuda-runtime-cu12==12.9.79
+  nvidia-cuda-nvrtc-cu12==12.9.86
+  nvidia-cublas-cu12==12.9.3.13
+)
+
+shopt -s nullglob
+have=("$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl)
+if [ ${#have[@]} -lt 3 ]; then
+  mkdir -p "$wheels"
+  python3 -m pip download -q --no-deps --only-binary=:all: --dest "$wheels" "${packages[@]}"
 fi
-mkdir -p "$dest"
-for w in "$wheels"/nvidia_cuda_runtime_cu12-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-*.whl; do
-    python3 -m zipfile -e "$w" "$dest"
+
+rm -rf "$dest"
+mkdir -p "$dest/include"
+python3 - "$dest" "$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl \
+  "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl <<'PY'
+import os, shutil, sys, zipfile
+dest, wheels = sys.argv[1], sys.argv[2:]
+with open(os.path.join(dest, "PACKAGES"), "w") as packages:
+    for wheel in wheels:
+        packages.write(os.path.basename(wheel) + "\n")
+        with zipfile.ZipFile(wheel) as z:
+            for name in z.namelist():
+                parts = name.split("/")
+                if len(parts) < 4 or parts[0] != "nvidia" or parts[2] != "include" or name.endswith("/"):
+                    continue
+                z.extract(name, dest)
+                flat = os.path.join(dest, "include", *parts[3:])
+                os.makedirs(os.path.dirname(flat), exist_ok=True)
+                shutil.copyfile(os.path.join(dest, name), flat)
+PY
+for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h \
+         nvidia/cuda_nvrtc/include/nvrtc.h include/cublas_api.h include/cuda_runtime_api.h; do
+  test -f "$dest/$h" || { echo "fetch-cuda-headers: missing $dest/$h" >&2; exit 1; }
 done
-for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h nvidia/cuda_nvrtc/include/nvrtc.h; do
-    test -f "$dest/$h" || { echo "missing $dest/$h" >&2; exit 1; }
-done
-echo "CUDA headers in $dest"
+echo "fetch-cuda-headers: headers in $dest"

@@ -37,7 +37,10 @@ fn main() -> Result<()> {
         match arg.as_str() {
             "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
             "-h" | "--help" => {
-                println!("usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas]...]");
+                println!(
+                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|systest]...]\n\
+                     With no library named, regenerates all of them (cuda-compat last)."
+                );
                 return Ok(());
             }
             "systest" => systest = true,
@@ -71,6 +74,10 @@ fn main() -> Result<()> {
         }
         library::generate(&lib, &include, &provenance)
             .with_context(|| format!("generating {}", lib.name))?;
+    }
+    // cuda-compat is generated from the bindings above, so it comes last.
+    if only.is_empty() || only.iter().any(|o| o == "cuda-compat") {
+        cuda_compat::generate(&root).context("generating cuda-compat")?;
     }
     Ok(())
 }
