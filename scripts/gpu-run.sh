@@ -2,28 +2,25 @@
 # The GPU runner, copied to gpu-bundle/run.sh by scripts/gpu-bundle.sh.
 # On the GPU machine:  gpu-bundle/run.sh [memcheck]
 #
-# Runs, with HIP_PLATFORM=nvidia: every test binary with --include-ignored
-# --test-threads=1 (the GPU tests are #[ignore = "needs a GPU"]), every
-# example and binary without arguments, and every bench in its quick test
-# mode (criterion runs each benchmark once without --bench; set
-# GPU_RUN_BENCH_ARGS=--bench for real measurements). With `memcheck`, test
-# binaries run under `compute-sanitizer --tool memcheck`.
+# Runs, with HIP_PLATFORM=nvidia: the GPU tier of every test binary
+# (`--ignored --test-threads=1`: the GPU tests are #[ignore = "needs a GPU"];
+# tiers 1 and 2 run in CI, and tier 2 needs Debian's AMD runtime, which a GPU
+# machine lacks), every example and binary without arguments, and every bench
+# in its quick test mode (criterion runs each benchmark once without --bench;
+# set GPU_RUN_BENCH_ARGS=--bench for real measurements). With `memcheck`,
+# only the test binaries run, under `compute-sanitizer --tool memcheck`.
 #
 # Prints each program's outcome, and last a line `N passed, N failed`:
 # tests counted one by one from libtest's summary, each example, binary and
 # bench as one; a test binary that dies without a summary counts one failure.
 # GPU_RUN_TIMEOUT (seconds, default 300) bounds each program.
-# GPU_RUN_SKIP (default "tier2"): tier-2 tests need Debian's AMD runtime,
-# which a GPU machine does not have: test binaries whose name contains it
-# are skipped (and said so), and libtest skips tests whose name contains it
-# (--skip). Set it empty to run everything.
+# GPU_RUN_ONLY: a grep -E pattern; only programs whose name matches run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
-skip=${GPU_RUN_SKIP-tier2}
-skip_args=()
-if [ -n "$skip" ]; then skip_args=(--skip "$skip"); fi
+only=${GPU_RUN_ONLY:-}
+selected() { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; }
 wrap=()
 if [ "${1:-}" = memcheck ]; then
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -37,12 +34,9 @@ log=$(mktemp)
 for t in "$here"/tests/*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
-    if [ -n "$skip" ] && [[ "$name" == *"$skip"* ]]; then
-        echo "=== test $name: skipped (name contains \"$skip\"; GPU_RUN_SKIP)"
-        continue
-    fi
+    selected "$name" || continue
     echo "=== test $name"
-    timeout "$limit" "${wrap[@]}" "$t" --include-ignored --test-threads=1 "${skip_args[@]}" >"$log" 2>&1
+    timeout "$limit" "${wrap[@]}" "$t" --ignored --test-threads=1 >"$log" 2>&1
     rc=$?
     cat "$log"
     summary=$(grep -E '^test result:' "$log" | tail -1)
@@ -64,6 +58,7 @@ run_program() {
     shift 2
     local name
     name=$(basename "$p")
+    selected "$name" || return 0
     echo "=== $kind $name"
     timeout "$limit" "$p" "$@"
     local rc=$?
@@ -76,6 +71,11 @@ run_program() {
     fi
 }
 
+if [ -n "${wrap[*]}" ]; then
+    rm -f "$log"
+    echo "$passed passed, $failed failed"
+    exit 0
+fi
 for e in "$here"/examples/* "$here"/bins/*; do
     [ -x "$e" ] || continue
     run_program program "$e"

@@ -2,28 +2,25 @@
 //! hiprtc installed, no device). On this tier opening a device must fail
 //! with an error naming `hipErrorNoDevice`, and hiprtc must compile.
 //!
-//! These tests need the AMD runtime; under `HIP_PLATFORM=nvidia` (the GPU
-//! runner) they say so and do nothing, since the GPU suite covers that
-//! platform.
+//! These tests need the AMD runtime and fail, saying so, when another
+//! platform is chosen or none loads: this tier never passes by skipping. The
+//! GPU runner runs only the GPU tier (`--ignored`), so it does not run them.
 
 use hip::{
     compile, CompileOptions, Device, Error, PinnedHostBuffer, PropertiesLayout, VisibleDevices,
 };
 use hip_sys::loader::{self, Platform};
 
-/// The AMD runtime, or `None` (with a message) when another platform was
-/// chosen on purpose. Panics when no runtime loads: this tier must run.
-fn amd() -> Option<&'static loader::Runtime> {
+/// The AMD runtime. Panics, naming what is missing, when the AMD runtime
+/// is not the one loaded: this tier must run.
+fn amd() -> &'static loader::Runtime {
     if std::env::var("HIP_PLATFORM").is_ok_and(|p| p.eq_ignore_ascii_case("nvidia")) {
-        eprintln!(
-            "not run: HIP_PLATFORM=nvidia selects the NVIDIA platform; tier 2 needs AMD's runtime"
-        );
-        return None;
+        panic!("tier 2 needs AMD's runtime, but HIP_PLATFORM=nvidia selects the NVIDIA platform");
     }
     let rt = loader::runtime()
         .unwrap_or_else(|e| panic!("tier 2 needs ROCm's libamdhip64 installed: {e}"));
-    assert_eq!(rt.platform, Platform::Amd);
-    Some(rt)
+    assert_eq!(rt.platform, Platform::Amd, "tier 2 needs AMD's runtime");
+    rt
 }
 
 const SAXPY: &str = r#"
@@ -35,9 +32,7 @@ extern "C" __global__ void saxpy(float a, const float* x, float* y, unsigned n) 
 
 #[test]
 fn no_device_is_an_error_naming_hip_error_no_device() {
-    if amd().is_none() {
-        return;
-    }
+    amd();
     let e = Device::count().unwrap_err();
     assert_eq!(
         e.hip_status(),
@@ -58,9 +53,7 @@ fn no_device_is_an_error_naming_hip_error_no_device() {
 
 #[test]
 fn hiprtc_compiles_for_an_explicit_arch() {
-    if amd().is_none() {
-        return;
-    }
+    amd();
     let out =
         compile(SAXPY, &CompileOptions::for_arch("gfx90a").option("-O3")).expect("hiprtc compiles");
     // An AMD code object is an ELF file (possibly in an offload bundle).
@@ -78,9 +71,7 @@ fn hiprtc_compiles_for_an_explicit_arch() {
 
 #[test]
 fn hiprtc_returns_the_warning_log() {
-    if amd().is_none() {
-        return;
-    }
+    amd();
     let src = "extern \"C\" __global__ void k(int* p) { int unused_variable_here = 1; p[0] = 2; }";
     let out = compile(src, &CompileOptions::for_arch("gfx90a").option("-Wall")).expect("compiles");
     assert!(!out.code.is_empty());
@@ -93,9 +84,7 @@ fn hiprtc_returns_the_warning_log() {
 
 #[test]
 fn a_syntax_error_returns_the_full_log() {
-    if amd().is_none() {
-        return;
-    }
+    amd();
     let src = "extern \"C\" __global__ void broken(float* p) { p[0] = ; }";
     let opts = CompileOptions {
         name: Some("broken.hip".into()),
@@ -123,9 +112,7 @@ fn a_syntax_error_returns_the_full_log() {
 
 #[test]
 fn nul_bytes_are_rejected_before_hiprtc() {
-    if amd().is_none() {
-        return;
-    }
+    amd();
     let e = compile("a\0b", &CompileOptions::default()).unwrap_err();
     assert!(matches!(e, Error::Invalid { .. }), "{e}");
     let e = compile("", &CompileOptions::default().option("-D\0")).unwrap_err();
@@ -134,7 +121,7 @@ fn nul_bytes_are_rejected_before_hiprtc() {
 
 #[test]
 fn the_runtime_version_picks_the_properties_layout() {
-    let Some(rt) = amd() else { return };
+    let rt = amd();
     let v = hip::runtime_version().expect("hipRuntimeGetVersion works without a device");
     assert_eq!(v.major, rt.version.major, "{v} vs loader's {}", rt.version);
     let layout = PropertiesLayout::for_runtime(rt.platform, rt.version);
@@ -147,7 +134,7 @@ fn the_runtime_version_picks_the_properties_layout() {
 
 #[test]
 fn missing_functions_are_reported_as_such() {
-    let Some(rt) = amd() else { return };
+    let rt = amd();
     // A call the 5.x runtime lacks comes back as hipErrorNotSupported, and
     // the error says the function is missing rather than unsupported.
     if !rt.is_available("hipGetDevicePropertiesR0600") {
@@ -204,9 +191,7 @@ fn visible_devices_report_reads_the_environment() {
 
 #[test]
 fn host_allocation_without_a_device_is_an_error_not_a_panic() {
-    if amd().is_none() {
-        return;
-    }
+    amd();
     // hipHostMalloc needs a device; without one it must come back as an Err.
     let r = PinnedHostBuffer::<f32>::zeroed(16);
     assert!(r.is_err(), "{r:?}");

@@ -9,6 +9,8 @@ use crate::*;
 use core::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, CStr};
 
 pub(super) fn register(t: &mut HipFunctions) {
+    t.hipDeviceReset = Some(hipDeviceReset);
+    t.hipDevicePrimaryCtxReset = Some(hipDevicePrimaryCtxReset);
     t.hipGetErrorName = Some(hipGetErrorName);
     t.hipGetErrorString = Some(hipGetErrorString);
     t.hipDrvGetErrorName = Some(hipDrvGetErrorName);
@@ -623,4 +625,34 @@ unsafe extern "C" fn hipStreamWaitValue64(
     }
     // SAFETY: as in `hipStreamWaitValue32`.
     drv_status(unsafe { f(stream, ptr, value, flags) })
+}
+
+/// `hipDeviceReset` -> `cudaDeviceReset`. The primary context stays current
+/// but inactive afterwards, so every thread's verified context is dropped.
+unsafe extern "C" fn hipDeviceReset() -> hipError_t {
+    let Some(reset) = cuda_fn!(Runtime, "cudaDeviceReset", unsafe extern "C" fn() -> i32) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    super::context_reset();
+    // SAFETY: takes no arguments.
+    let status = rt_status(unsafe { reset() });
+    super::context_reset();
+    status
+}
+
+/// `hipDevicePrimaryCtxReset` -> `cuDevicePrimaryCtxReset_v2`, dropping
+/// every thread's verified context as `hipDeviceReset` does.
+unsafe extern "C" fn hipDevicePrimaryCtxReset(dev: hipDevice_t) -> hipError_t {
+    let Some(reset) = cuda_fn!(
+        DriverNoContext,
+        "cuDevicePrimaryCtxReset_v2",
+        unsafe extern "C" fn(c_int) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    super::context_reset();
+    // SAFETY: takes a device ordinal by value; the driver checks it.
+    let status = drv_status(unsafe { reset(dev) });
+    super::context_reset();
+    status
 }

@@ -6,6 +6,9 @@ pairs below are checked by hand against CUDA 12.9's headers (argument order,
 struct layouts, enum values). Lib: R = CUDA runtime, D = driver (needs the
 primary context current), N = driver without context.
 
+hipDeviceReset and hipDevicePrimaryCtxReset are written by hand (device.rs):
+they also invalidate the per-thread context check.
+
 Run from the repository root:  python3 hip-sys/src/nvidia/generate_passthrough.py
 """
 import re, pathlib
@@ -24,7 +27,6 @@ hipGraphMemcpyNodeSetParamsFromSymbol R cudaGraphMemcpyNodeSetParamsFromSymbol
 hipGraphExecMemcpyNodeSetParamsToSymbol R cudaGraphExecMemcpyNodeSetParamsToSymbol
 hipGraphExecMemcpyNodeSetParamsFromSymbol R cudaGraphExecMemcpyNodeSetParamsFromSymbol
 hipDeviceSynchronize R cudaDeviceSynchronize
-hipDeviceReset R cudaDeviceReset
 hipSetDevice R cudaSetDevice
 hipGetDevice R cudaGetDevice
 hipGetDeviceFlags R cudaGetDeviceFlags
@@ -59,7 +61,6 @@ hipDeviceTotalMem N cuDeviceTotalMem_v2
 hipDeviceGetUuid N cuDeviceGetUuid
 hipDevicePrimaryCtxGetState N cuDevicePrimaryCtxGetState
 hipDevicePrimaryCtxRelease N cuDevicePrimaryCtxRelease_v2
-hipDevicePrimaryCtxReset N cuDevicePrimaryCtxReset_v2
 hipDevicePrimaryCtxRetain N cuDevicePrimaryCtxRetain
 hipDevicePrimaryCtxSetFlags N cuDevicePrimaryCtxSetFlags_v2
 hipCtxCreate N cuCtxCreate_v2

@@ -235,8 +235,27 @@ pub(crate) fn prepare(lib: Lib) -> Result<(), hipError_t> {
     }
 }
 
+/// Bumped by every context reset: a context verified under an older value
+/// is checked again.
+static CONTEXT_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    /// The context this thread last found current and active, with the
+    /// reset generation it was verified under.
+    static VERIFIED_CONTEXT: Cell<(usize, u64)> = const { Cell::new((0, u64::MAX)) };
+}
+
+/// Invalidates every thread's verified context (called around resets).
+pub(crate) fn context_reset() {
+    CONTEXT_GENERATION.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+}
+
 /// Makes the runtime's (primary) context current on this thread when no
 /// context is.
+///
+/// On the launch path this is one `cuCtxGetCurrent` and a thread-local
+/// compare: the driver is asked whether the context is active only when the
+/// current context changed or a reset happened since it was last verified.
 pub(crate) fn ensure_context() -> Result<(), hipError_t> {
     let get = cuda_fn!(
         DriverNoContext,
@@ -247,6 +266,10 @@ pub(crate) fn ensure_context() -> Result<(), hipError_t> {
     let mut ctx = std::ptr::null_mut();
     // SAFETY: `ctx` is a valid place for a context handle.
     if unsafe { get(&mut ctx) } == 0 && !ctx.is_null() {
+        let generation = CONTEXT_GENERATION.load(std::sync::atomic::Ordering::Acquire);
+        if VERIFIED_CONTEXT.get() == (ctx as usize, generation) {
+            return Ok(());
+        }
         // A primary context reset by hipDeviceReset stays current but is
         // inactive until the runtime initializes it again: ask the driver.
         let mut device = 0;
@@ -273,6 +296,7 @@ pub(crate) fn ensure_context() -> Result<(), hipError_t> {
             _ => true,
         };
         if usable {
+            VERIFIED_CONTEXT.set((ctx as usize, generation));
             return Ok(());
         }
     }

@@ -24,7 +24,6 @@ super::passthrough_adapters! {
     hipGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: hipGraphExec_t, node: hipGraphNode_t, symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: hipMemcpyKind) => Runtime "cudaGraphExecMemcpyNodeSetParamsToSymbol" as SYM_hipGraphExecMemcpyNodeSetParamsToSymbol;
     hipGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: hipGraphExec_t, node: hipGraphNode_t, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: hipMemcpyKind) => Runtime "cudaGraphExecMemcpyNodeSetParamsFromSymbol" as SYM_hipGraphExecMemcpyNodeSetParamsFromSymbol;
     hipDeviceSynchronize() => Runtime "cudaDeviceSynchronize" as SYM_hipDeviceSynchronize;
-    hipDeviceReset() => Runtime "cudaDeviceReset" as SYM_hipDeviceReset;
     hipSetDevice(deviceId: c_int) => Runtime "cudaSetDevice" as SYM_hipSetDevice;
     hipGetDevice(deviceId: *mut c_int) => Runtime "cudaGetDevice" as SYM_hipGetDevice;
     hipGetDeviceFlags(flags: *mut c_uint) => Runtime "cudaGetDeviceFlags" as SYM_hipGetDeviceFlags;
@@ -59,7 +58,6 @@ super::passthrough_adapters! {
     hipDeviceGetUuid(uuid: *mut hipUUID, device: hipDevice_t) => DriverNoContext "cuDeviceGetUuid" as SYM_hipDeviceGetUuid;
     hipDevicePrimaryCtxGetState(dev: hipDevice_t, flags: *mut c_uint, active: *mut c_int) => DriverNoContext "cuDevicePrimaryCtxGetState" as SYM_hipDevicePrimaryCtxGetState;
     hipDevicePrimaryCtxRelease(dev: hipDevice_t) => DriverNoContext "cuDevicePrimaryCtxRelease_v2" as SYM_hipDevicePrimaryCtxRelease;
-    hipDevicePrimaryCtxReset(dev: hipDevice_t) => DriverNoContext "cuDevicePrimaryCtxReset_v2" as SYM_hipDevicePrimaryCtxReset;
     hipDevicePrimaryCtxRetain(pctx: *mut hipCtx_t, dev: hipDevice_t) => DriverNoContext "cuDevicePrimaryCtxRetain" as SYM_hipDevicePrimaryCtxRetain;
     hipDevicePrimaryCtxSetFlags(dev: hipDevice_t, flags: c_uint) => DriverNoContext "cuDevicePrimaryCtxSetFlags_v2" as SYM_hipDevicePrimaryCtxSetFlags;
     hipCtxCreate(ctx: *mut hipCtx_t, flags: c_uint, device: hipDevice_t) => DriverNoContext "cuCtxCreate_v2" as SYM_hipCtxCreate;
