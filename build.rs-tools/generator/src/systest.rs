@@ -44,7 +44,7 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
         let _ = writeln!(c, "#include <{h}>");
     }
     c.push_str("int main(void) {\n");
-    for (key, _) in &expected {
+    for key in expected.keys() {
         let (kind, rest) = key.split_once(' ').unwrap();
         let ty = |name: &str| c_type(name, &all_headers);
         match kind {
