@@ -21,7 +21,7 @@ cargo test --workspace --all-targets "$@" || status=$?
 if [ $status -eq 0 ]; then
   cargo test --workspace --doc "$@" || status=$?
 fi
-if [ $status -eq 0 ] && [ -f cuda-compat/Cargo.toml ] && grep -q '^synthesized-enums' cuda-compat/Cargo.toml; then
+if [ $status -eq 0 ] && [ -f cuda-compat/Cargo.toml ] && grep -q '^synthesized-enums *=' cuda-compat/Cargo.toml; then
   cargo test -p cuda-compat --features synthesized-enums "$@" || status=$?
 fi
 

@@ -12,8 +12,8 @@
 #
 # Consumers:
 #   cargo run -p hip-generator -- cuda-compat
-#   python3 hip-sys/src/nvidia/generate_status.py
-#   python3 hip-sys/src/nvidia/generate_passthrough.py
+#   python3 build.rs-tools/nvidia-tables/hip_sys_status.py
+#   python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
