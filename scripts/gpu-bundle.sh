@@ -62,6 +62,15 @@ while IFS=$'\t' read -r kind pkg target path; do
         echo "skip $pkg/$target (needs a Rust toolchain)"
         continue
     fi
+    if [ "$kind" = test ]; then
+        # The GPU machine runs only the GPU tier (#[ignore = "needs a GPU"]):
+        # a test binary without such tests would only take space.
+        gpu_tests=$("$path" --list --ignored --format terse 2>/dev/null | grep -c ': test$' || true)
+        if [ "$gpu_tests" -eq 0 ]; then
+            echo "skip $pkg/$target (no GPU tests)"
+            continue
+        fi
+    fi
     case "$kind" in
         test) dir=tests; name="$pkg--$target" ;;
         example) dir=examples; name="$target" ;;
@@ -75,8 +84,9 @@ while IFS=$'\t' read -r kind pkg target path; do
 done <"$out/manifest.tsv"
 
 cp "$root/scripts/gpu-run.sh" "$out/run.sh"
+cp "$root/benches/torch_gemm.py" "$out/torch_gemm.py"
 chmod +x "$out/run.sh"
-size=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/run.sh" | awk '{s += $1} END {print s}')
+size=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/run.sh" "$out/torch_gemm.py" | awk '{s += $1} END {print s}')
 total=$(du -sm "$out" | cut -f1)
 echo "gpu-bundle: $count executables, ${size} MiB (the folder holds ${total} MiB in all) in $out"
 if [ "$size" -gt 64 ]; then

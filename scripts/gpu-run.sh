@@ -14,13 +14,18 @@
 # tests counted one by one from libtest's summary, each example, binary and
 # bench as one; a test binary that dies without a summary counts one failure.
 # GPU_RUN_TIMEOUT (seconds, default 300) bounds each program.
-# GPU_RUN_ONLY: a grep -E pattern; only programs whose name matches run.
+# GPU_RUN_ONLY / GPU_RUN_EXCLUDE: grep -E patterns; only programs whose
+# name matches the first and not the second run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
-selected() { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; }
+exclude=${GPU_RUN_EXCLUDE:-}
+selected() {
+    { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
+        { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }
+}
 wrap=()
 if [ "${1:-}" = memcheck ]; then
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

@@ -56,7 +56,12 @@ extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
 "#;
 
 /// nvrtc's usual sequence; returns the status, log and code.
+/// ROCm 5.2's hiprtc crashes when two programs compile at once (seen here as
+/// SIGSEGV with the test harness's threads), so compiles take turns.
+static HIPRTC: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn nvrtc_compile(source: &str, options: &[&str]) -> (nvrtcResult, String, Vec<u8>) {
+    let _turn = HIPRTC.lock().unwrap_or_else(|e| e.into_inner());
     let src = CString::new(source).unwrap();
     let name = CString::new("saxpy.cu").unwrap();
     let mut prog: nvrtcProgram = ptr::null_mut();

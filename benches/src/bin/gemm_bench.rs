@@ -8,8 +8,10 @@
 //! HIP_PLATFORM=nvidia gemm_bench torch.json      # prints the table
 //! ```
 //!
-//! Each case: 5 warm-up calls, then the median of 20 calls each timed with
-//! a pair of HIP events on the handle's stream; inputs random in [-1, 1).
+//! Each case: 5 warm-up calls, then the median of 20 timed repeats, each a
+//! pair of HIP events on the handle's stream around back-to-back calls (as
+//! many as make the work of one 8192³ GEMM, at most 64), divided by the
+//! number of calls; inputs random in [-1, 1).
 //! Like with like: the handle uses the default math mode (no TF32 for f32,
 //! as torch's default `allow_tf32 = False`), cuBLAS's default workspace, and
 //! the torch baseline runs the same dtypes (f32, f64, f16, f16, bf16 with
@@ -25,6 +27,14 @@ use std::sync::Arc;
 
 const WARMUP: usize = 5;
 const REPEATS: usize = 20;
+
+/// Calls timed back to back by one event pair: enough that a repeat spans
+/// the work of one 8192³ GEMM (capped at 64), so that event resolution and
+/// launch latency (microseconds) stay small against sub-millisecond GEMMs.
+/// torch_gemm.py uses the same rule.
+fn calls_per_repeat(m: usize, n: usize, k: usize) -> usize {
+    (8192usize.pow(3) / (m * n * k)).clamp(1, 64)
+}
 
 const SHAPES: [(usize, usize, usize); 6] = [
     (1024, 1024, 1024),
@@ -81,7 +91,7 @@ fn run(torch: Option<&Baseline>) -> Result<(), Box<dyn std::error::Error>> {
     let blas = Blas::new(&stream)?;
     let lib = hipblas_sys::loader::hipblas().map_err(|e| e.to_string())?;
     println!(
-        "device: {}; BLAS: {} {}; math mode {:?}; {WARMUP} warm-up + median of {REPEATS} timed calls",
+        "device: {}; BLAS: {} {}; math mode {:?}; {WARMUP} warm-up + median of {REPEATS} timed repeats of back-to-back calls (8192³ of work each, at most 64 calls)",
         dev.name()?,
         lib.libraries[0].path.display(),
         lib.version.map(|v| v.to_string()).unwrap_or_default(),
@@ -164,8 +174,11 @@ fn fill<T: hip::DeviceRepr>(
     DeviceBuffer::from_slice(dev, &v)
 }
 
+/// The median, over REPEATS timed repeats of `calls` back-to-back calls, of
+/// the time per call in milliseconds.
 fn median_ms(
     stream: &Stream,
+    calls: usize,
     mut f: impl FnMut() -> hipblas::Result<()>,
 ) -> Result<f64, Box<dyn std::error::Error>> {
     for _ in 0..WARMUP {
@@ -183,13 +196,15 @@ fn median_ms(
         .collect::<hip::Result<_>>()?;
     for (start, end) in &events {
         start.record(stream)?;
-        f()?;
+        for _ in 0..calls {
+            f()?;
+        }
         end.record(stream)?;
     }
     stream.synchronize()?;
     let mut times: Vec<f64> = events
         .iter()
-        .map(|(s, e)| e.elapsed_ms_since(s).map(|t| t as f64))
+        .map(|(s, e)| e.elapsed_ms_since(s).map(|t| t as f64 / calls as f64))
         .collect::<hip::Result<_>>()?;
     times.sort_by(|a, b| a.total_cmp(b));
     Ok((times[REPEATS / 2 - 1] + times[REPEATS / 2]) / 2.0)
@@ -206,7 +221,8 @@ fn bench_gemm<T: hipblas::Gemm + FromF64>(
     let a = fill(dev, s.m * s.k, T::from_f64)?;
     let b = fill(dev, s.k * s.n, T::from_f64)?;
     let mut c = DeviceBuffer::<T>::zeroed(dev, s.m * s.n)?;
-    median_ms(stream, || blas.gemm(s, alpha, &a, &b, beta, &mut c))
+    let calls = calls_per_repeat(s.m, s.n, s.k);
+    median_ms(stream, calls, || blas.gemm(s, alpha, &a, &b, beta, &mut c))
 }
 
 fn bench_ex<T: hipblas::Scalar + FromF64>(
@@ -218,7 +234,8 @@ fn bench_ex<T: hipblas::Scalar + FromF64>(
     let a = fill(dev, s.m * s.k, T::from_f64)?;
     let b = fill(dev, s.k * s.n, T::from_f64)?;
     let mut c = DeviceBuffer::<T>::zeroed(dev, s.m * s.n)?;
-    median_ms(stream, || {
+    let calls = calls_per_repeat(s.m, s.n, s.k);
+    median_ms(stream, calls, || {
         blas.gemm_ex(s, 1.0, &a, &b, 0.0, &mut c, Compute::F32)
     })
 }
