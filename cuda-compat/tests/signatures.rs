@@ -141,9 +141,11 @@ fn nvrtc_and_cublas_signatures_are_cudas() {
         f as *const (),
     ];
     assert!(fns.iter().all(|p| !p.is_null()));
-    // cuComplex is two floats, as in CUDA, so arrays of it have CUDA's
-    // layout. (HIP's C header spells float2 without CUDA's 8-byte alignment;
-    // a pointer CUDA code passes is 8-aligned, more than enough.)
+    // cuComplex and cuDoubleComplex have CUDA's layout: two values, aligned
+    // to their size (`__align__(8)` / `__align__(16)` in cuComplex.h), as
+    // HIP's C++ float2/double2 are (hip-sys raises the C header's alignment).
     assert_eq!(size_of::<cuComplex>(), 2 * size_of::<f32>());
-    assert!(align_of::<cuComplex>() >= align_of::<f32>());
+    assert_eq!(align_of::<cuComplex>(), 8);
+    assert_eq!(size_of::<cuDoubleComplex>(), 2 * size_of::<f64>());
+    assert_eq!(align_of::<cuDoubleComplex>(), 16);
 }

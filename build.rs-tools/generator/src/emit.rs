@@ -409,3 +409,42 @@ fn clean_doc_lines(attrs: &[Attribute]) -> Vec<String> {
     }
     out
 }
+
+/// Applies the filter's alignment overrides to the formatted `types.rs`:
+/// `#[repr(align(N))]` on the struct, and its compile-time assert updated.
+/// Fails when a listed type is not there, so a stale filter is noticed.
+pub(crate) fn apply_alignment(
+    text: &str,
+    overrides: &[crate::filter::AlignOverride],
+) -> Result<String> {
+    let mut text = text.to_owned();
+    for o in overrides {
+        let decl = format!(
+            "#[repr(C)]\n#[derive(Debug, Default, Copy, Clone, PartialEq)]\npub struct {} {{",
+            o.item
+        );
+        anyhow::ensure!(
+            text.contains(&decl),
+            "align override: struct `{}` not found",
+            o.item
+        );
+        let doc = format!(
+            "#[doc = \" Aligned to {} bytes: {}\"]\n#[repr(C, align({}))]\n#[derive(Debug, Default, Copy, Clone, PartialEq)]\npub struct {} {{",
+            o.align, o.reason, o.align, o.item
+        );
+        text = text.replace(&decl, &doc);
+        let assert = regex::Regex::new(&format!(
+            r"(align_of::<{}>\(\) - )\d+usize",
+            regex::escape(&o.item)
+        ))?;
+        anyhow::ensure!(
+            assert.is_match(&text),
+            "align override: no alignment assert for `{}`",
+            o.item
+        );
+        text = assert
+            .replace(&text, format!("${{1}}{}usize", o.align))
+            .into_owned();
+    }
+    Ok(text)
+}

@@ -21,6 +21,19 @@ pub(crate) struct Filter {
     /// Bindings resolved from another symbol on older runtimes.
     #[serde(default)]
     pub(crate) legacy_symbol: Vec<LegacySymbol>,
+    /// Types given a larger alignment than the C headers declare.
+    #[serde(default)]
+    pub(crate) align: Vec<AlignOverride>,
+}
+
+/// A type aligned as the libraries (built as C++) see it, where the C-mode
+/// header declares less.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AlignOverride {
+    pub(crate) item: String,
+    pub(crate) align: usize,
+    pub(crate) reason: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -44,6 +57,20 @@ pub(crate) fn load(path: &Path) -> Result<Filter> {
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let filter: Filter =
         toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+    for a in &filter.align {
+        anyhow::ensure!(
+            !a.reason.trim().is_empty(),
+            "{}: align `{}` has no reason",
+            path.display(),
+            a.item
+        );
+        anyhow::ensure!(
+            a.align.is_power_of_two(),
+            "{}: align of `{}` is not a power of two",
+            path.display(),
+            a.item
+        );
+    }
     for b in &filter.block {
         anyhow::ensure!(
             !b.reason.trim().is_empty(),

@@ -147,6 +147,14 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
         format!("{header}{}{}", lib.prelude, emit::types(&split)?),
     )?;
     crate::rustfmt(&types_path)?;
+    if !filter.align.is_empty() {
+        let formatted = std::fs::read_to_string(&types_path)?;
+        std::fs::write(
+            &types_path,
+            emit::apply_alignment(&formatted, &filter.align)?,
+        )?;
+        crate::rustfmt(&types_path)?;
+    }
     let fns_path = lib.out_dir.join("functions.rs");
     std::fs::write(
         &fns_path,

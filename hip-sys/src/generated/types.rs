@@ -849,13 +849,15 @@ pub struct hipFunction_attribute(pub ::std::os::raw::c_uint);
 #[repr(transparent)]
 #[derive(Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipPointer_attribute(pub ::std::os::raw::c_uint);
-#[repr(C)]
+#[doc = " Aligned to 8 bytes: as HIP's C++ float2 (ext_vector_type) and CUDA's cuFloatComplex"]
+#[repr(C, align(8))]
 #[derive(Debug, Default, Copy, Clone, PartialEq)]
 pub struct float2 {
     pub x: f32,
     pub y: f32,
 }
-#[repr(C)]
+#[doc = " Aligned to 16 bytes: as HIP's C++ double2 (ext_vector_type) and CUDA's cuDoubleComplex"]
+#[repr(C, align(16))]
 #[derive(Debug, Default, Copy, Clone, PartialEq)]
 pub struct double2 {
     pub x: f64,
@@ -2628,14 +2630,14 @@ const _: () = {
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     ["Size of float2"][::std::mem::size_of::<float2>() - 8usize];
-    ["Alignment of float2"][::std::mem::align_of::<float2>() - 4usize];
+    ["Alignment of float2"][::std::mem::align_of::<float2>() - 8usize];
     ["Offset of field: float2::x"][::std::mem::offset_of!(float2, x) - 0usize];
     ["Offset of field: float2::y"][::std::mem::offset_of!(float2, y) - 4usize];
 };
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     ["Size of double2"][::std::mem::size_of::<double2>() - 16usize];
-    ["Alignment of double2"][::std::mem::align_of::<double2>() - 8usize];
+    ["Alignment of double2"][::std::mem::align_of::<double2>() - 16usize];
     ["Offset of field: double2::x"][::std::mem::offset_of!(double2, x) - 0usize];
     ["Offset of field: double2::y"][::std::mem::offset_of!(double2, y) - 8usize];
 };
