@@ -592,7 +592,8 @@ device_attributes! {
 /// the AMD architecture override, as set in this process.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct VisibleDevices {
-    /// `HIP_VISIBLE_DEVICES` (both platforms).
+    /// `HIP_VISIBLE_DEVICES` (read by the AMD runtime; on the NVIDIA platform
+    /// the CUDA driver reads `CUDA_VISIBLE_DEVICES` instead).
     pub hip_visible_devices: Option<String>,
     /// `CUDA_VISIBLE_DEVICES` (NVIDIA; also honoured by ROCm).
     pub cuda_visible_devices: Option<String>,
