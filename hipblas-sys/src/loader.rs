@@ -32,7 +32,6 @@ use hip_sys::loader::search::{self, Attempt};
 use hip_sys::loader::{Platform, Version};
 use std::ffi::{c_void, CStr};
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Which signature the plain-named `...Ex` symbols of the loaded library
@@ -127,14 +126,9 @@ pub fn symbol_for(binding: &str, abi: DatatypeAbi) -> Option<String> {
     }
 }
 
-/// One library opened for hipBLAS.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadedLibrary {
-    /// What it serves: `"hipBLAS"`, `"cuBLAS"`.
-    pub role: &'static str,
-    /// The file loaded.
-    pub path: PathBuf,
-}
+/// One library opened for hipBLAS (role `"hipBLAS"` or `"cuBLAS"`): the
+/// same record hip-sys keeps for the runtime.
+pub use hip_sys::loader::LoadedLibrary;
 
 /// The loaded hipBLAS: platform, library, version and how it was found.
 pub struct Hipblas {
@@ -168,15 +162,12 @@ impl Hipblas {
     /// Whether the function of this C name is available (false for unknown
     /// names).
     pub fn is_available(&self, name: &str) -> bool {
-        FUNCTION_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .is_some_and(|i| self.table.present()[i])
+        self.table.is_available(name)
     }
 
     /// How many of the bound functions are available.
     pub fn available_count(&self) -> usize {
-        self.table.present().iter().filter(|p| **p).count()
+        self.table.available_count()
     }
 }
 

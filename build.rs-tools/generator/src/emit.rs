@@ -286,12 +286,25 @@ pub(crate) fn functions(lib: &Library, split: &Split, filter: &Filter) -> Result
             pub fn present(&self) -> [bool; #n] {
                 [#(#presents),*]
             }
+
+            /// Whether the function of this C name is available (false for
+            /// names these bindings do not have).
+            pub fn is_available(&self, name: &str) -> bool {
+                FUNCTION_NAMES
+                    .iter()
+                    .position(|n| *n == name)
+                    .is_some_and(|i| self.present()[i])
+            }
+
+            /// How many of the bound functions are available.
+            pub fn available_count(&self) -> usize {
+                self.present().iter().filter(|p| **p).count()
+            }
         }
 
         impl ::core::fmt::Debug for #table {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                let available = self.present().iter().filter(|p| **p).count();
-                write!(f, concat!(stringify!(#table), " {{ {} of {} available }}"), available, #n)
+                write!(f, concat!(stringify!(#table), " {{ {} of {} available }}"), self.available_count(), #n)
             }
         }
 

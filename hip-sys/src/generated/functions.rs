@@ -11592,14 +11592,26 @@ impl HipFunctions {
             self.hiprtcVersion.is_some(),
         ]
     }
+    #[doc = r" Whether the function of this C name is available (false for"]
+    #[doc = r" names these bindings do not have)."]
+    pub fn is_available(&self, name: &str) -> bool {
+        FUNCTION_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .is_some_and(|i| self.present()[i])
+    }
+    #[doc = r" How many of the bound functions are available."]
+    pub fn available_count(&self) -> usize {
+        self.present().iter().filter(|p| **p).count()
+    }
 }
 impl ::core::fmt::Debug for HipFunctions {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        let available = self.present().iter().filter(|p| **p).count();
         write!(
             f,
             concat!(stringify!(HipFunctions), " {{ {} of {} available }}"),
-            available, 451usize
+            self.available_count(),
+            451usize
         )
     }
 }

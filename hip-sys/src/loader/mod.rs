@@ -17,7 +17,7 @@ pub mod search;
 
 pub use search::{Attempt, Location, OVERRIDE_VAR};
 
-use crate::generated::functions::{HipFunctions, FUNCTION_NAMES, LEGACY_SYMBOLS};
+use crate::generated::functions::{HipFunctions, LEGACY_SYMBOLS};
 use std::ffi::{c_void, CStr};
 use std::fmt;
 use std::path::PathBuf;
@@ -123,15 +123,12 @@ impl Runtime {
     /// Whether the function of this C name is available in the loaded
     /// runtime (false for unknown names).
     pub fn is_available(&self, name: &str) -> bool {
-        FUNCTION_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .is_some_and(|i| self.table.present()[i])
+        self.table.is_available(name)
     }
 
     /// How many of the bound functions are available.
     pub fn available_count(&self) -> usize {
-        self.table.present().iter().filter(|p| **p).count()
+        self.table.available_count()
     }
 }
 

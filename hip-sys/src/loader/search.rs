@@ -80,6 +80,39 @@ pub fn amd_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location
     out
 }
 
+/// The places NVIDIA's libraries (CUDA runtime, nvrtc, cuBLAS) are searched,
+/// in order, read from the process environment: `$CUDA_PATH/lib64`,
+/// `$CUDA_HOME/lib64`, `/usr/local/cuda/lib64`, then the system loader.
+/// Shared by hip-sys's and hipblas-sys's NVIDIA backends.
+pub fn cuda_locations() -> Vec<Location> {
+    cuda_locations_from(&|k| std::env::var_os(k).map(PathBuf::from))
+}
+
+/// [`cuda_locations`] with the environment given as a function, for tests.
+pub fn cuda_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
+    let lib = if cfg!(windows) { "bin" } else { "lib64" };
+    let mut out = Vec::new();
+    for var in ["CUDA_PATH", "CUDA_HOME"] {
+        if let Some(p) = env(var).filter(|p| !p.as_os_str().is_empty()) {
+            out.push(Location {
+                dir: Some(p.join(lib)),
+                source: var.to_owned(),
+            });
+        }
+    }
+    if !cfg!(windows) {
+        out.push(Location {
+            dir: Some(PathBuf::from("/usr/local/cuda/lib64")),
+            source: "default /usr/local/cuda".into(),
+        });
+    }
+    out.push(Location {
+        dir: None,
+        source: "system loader".into(),
+    });
+    out
+}
+
 /// Tries each file name in each location, in order, until one loads.
 /// Every try is appended to `attempts`.
 ///

@@ -45,7 +45,6 @@ use crate::loader::{Attempt, Loaded, LoadedLibrary, Platform, Version};
 use crate::{hipError_t, hiprtcResult};
 use core::ffi::{c_int, c_void};
 use std::cell::Cell;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Which CUDA library a symbol lives in, and how its status is read.
@@ -370,35 +369,9 @@ const NVRTC: &[&str] = if cfg!(windows) {
     &["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"]
 };
 
-/// Where CUDA's libraries are looked for: `$CUDA_PATH/lib64`,
-/// `$CUDA_HOME/lib64`, `/usr/local/cuda/lib64`, then the system loader.
-pub(crate) fn cuda_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
-    let lib = if cfg!(windows) { "bin" } else { "lib64" };
-    let mut out = Vec::new();
-    for var in ["CUDA_PATH", "CUDA_HOME"] {
-        if let Some(p) = env(var).filter(|p| !p.as_os_str().is_empty()) {
-            out.push(Location {
-                dir: Some(p.join(lib)),
-                source: var.to_owned(),
-            });
-        }
-    }
-    if !cfg!(windows) {
-        out.push(Location {
-            dir: Some(PathBuf::from("/usr/local/cuda/lib64")),
-            source: "default /usr/local/cuda".into(),
-        });
-    }
-    out.push(Location {
-        dir: None,
-        source: "system loader".into(),
-    });
-    out
-}
-
 /// Opens the CUDA runtime, driver and nvrtc, and builds the adapter table.
 pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
-    let locations = cuda_locations_from(&|k| std::env::var_os(k).map(PathBuf::from));
+    let locations = search::cuda_locations();
     let (runtime, runtime_path) = search::open_first("CUDA runtime", &locations, CUDART, attempts)?;
     // The driver comes with the kernel module, from the system's folders.
     let driver_locations = [Location {

@@ -346,7 +346,7 @@ fn cuda_locations_follow_the_documented_order() {
         "CUDA_HOME" => Some(PathBuf::from("/opt/cuda-b")),
         _ => None,
     };
-    let locs = super::cuda_locations_from(&env);
+    let locs = loader::search::cuda_locations_from(&env);
     let dirs: Vec<_> = locs.iter().map(|l| l.dir.clone()).collect();
     assert_eq!(
         dirs,
@@ -357,7 +357,7 @@ fn cuda_locations_follow_the_documented_order() {
             None
         ]
     );
-    assert_eq!(super::cuda_locations_from(&|_| None).len(), 2);
+    assert_eq!(loader::search::cuda_locations_from(&|_| None).len(), 2);
 }
 
 #[test]

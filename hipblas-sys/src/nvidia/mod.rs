@@ -15,10 +15,9 @@ mod convert;
 use crate::generated::functions::HipblasFunctions;
 use crate::loader::{symbol_address, LoadedLibrary};
 use crate::{hipblasHandle_t, hipblasMath_t, hipblasStatus_t};
-use hip_sys::loader::search::{self, Attempt, Location};
+use hip_sys::loader::search::{self, Attempt};
 use hip_sys::loader::Version;
 use std::ffi::c_void;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 pub(crate) use adapters::ADAPTERS;
@@ -37,34 +36,8 @@ const CUBLAS: &[&str] = if cfg!(windows) {
     &["libcublas.so.13", "libcublas.so.12", "libcublas.so"]
 };
 
-/// Where cuBLAS is looked for: `CUDA_PATH`, `CUDA_HOME`, `/usr/local/cuda`,
-/// then the system loader.
-fn locations() -> Vec<Location> {
-    let lib = if cfg!(windows) { "bin" } else { "lib64" };
-    let mut out = Vec::new();
-    for var in ["CUDA_PATH", "CUDA_HOME"] {
-        if let Some(p) = std::env::var_os(var).filter(|p| !p.is_empty()) {
-            out.push(Location {
-                dir: Some(PathBuf::from(p).join(lib)),
-                source: var.to_owned(),
-            });
-        }
-    }
-    if !cfg!(windows) {
-        out.push(Location {
-            dir: Some(PathBuf::from("/usr/local/cuda/lib64")),
-            source: "default /usr/local/cuda".into(),
-        });
-    }
-    out.push(Location {
-        dir: None,
-        source: "system loader".into(),
-    });
-    out
-}
-
 pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
-    let (lib, path) = search::open_first("cuBLAS", &locations(), CUBLAS, attempts)?;
+    let (lib, path) = search::open_first("cuBLAS", &search::cuda_locations(), CUBLAS, attempts)?;
     let version = cublas_version(&lib).unwrap_or_else(|| {
         search::version_from_file_name(&path)
             .map(|(major, minor, patch)| Version {
