@@ -38,6 +38,10 @@ pub struct LaunchLimits {
     /// Most shared memory one block may use, in bytes (opt-in maximum
     /// where the device has one).
     pub max_shared_mem_per_block: u32,
+    /// Most threads (blocks times block size) along one grid dimension:
+    /// `u32::MAX` on AMD, whose runtime counts a dimension's work items in
+    /// 32 bits; unbounded (`u64::MAX`) on NVIDIA.
+    pub max_threads_per_grid_dim: u64,
 }
 
 impl LaunchLimits {
@@ -48,6 +52,7 @@ impl LaunchLimits {
         max_block_dim: [1024, 1024, 64],
         max_grid_dim: [i32::MAX as u32, 65535, 65535],
         max_shared_mem_per_block: 48 * 1024,
+        max_threads_per_grid_dim: u32::MAX as u64,
     };
 }
 
@@ -184,6 +189,10 @@ impl Device {
                 a(A::hipDeviceAttributeMaxGridDimZ)?,
             ],
             max_shared_mem_per_block: shared,
+            max_threads_per_grid_dim: match sys::loader::runtime().map(|r| r.platform) {
+                Ok(Platform::Nvidia) => u64::MAX,
+                _ => u32::MAX as u64,
+            },
         };
         Ok(Device {
             ordinal,

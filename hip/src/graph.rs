@@ -13,18 +13,18 @@ use std::sync::Arc;
 /// A captured graph (`hipGraph_t`), tied by `'a` to what the capture
 /// closure borrowed, so the buffers it used cannot be dropped first.
 ///
-/// **Threads**: `Send + Sync`: graph handles are immutable once captured
-/// and only passed to thread-safe calls.
+/// **Threads**: `Send` but not `Sync`: the runtime does not synchronise
+/// access to a graph, so one may be used by one thread at a time.
 pub struct Graph<'a> {
     raw: sys::hipGraph_t,
     device: Arc<Device>,
     _borrows: PhantomData<&'a ()>,
 }
 
-// SAFETY: an opaque runtime handle, immutable after capture.
+// SAFETY: an opaque runtime handle that may be used from any one thread.
+// Not `Sync`: the runtime does not synchronise access to a graph, so two
+// threads may not use one at once (CUDA documents the same).
 unsafe impl Send for Graph<'_> {}
-// SAFETY: as above.
-unsafe impl Sync for Graph<'_> {}
 
 impl fmt::Debug for Graph<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -188,6 +188,9 @@ impl<'a> GraphExec<'a> {
 
 impl Drop for GraphExec<'_> {
     fn drop(&mut self) {
+        // The borrows in `'a` end with this value, but launched replays may
+        // still be using what was borrowed: wait for the device first.
+        drop_errors::record_result(self.device.synchronize());
         // SAFETY: we own the executable graph.
         drop_errors::record_result(unsafe { result::graph_exec_destroy(self.raw) });
     }

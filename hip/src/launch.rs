@@ -29,7 +29,9 @@ impl LaunchConfig {
 
     /// One thread per element in 1-D: blocks of 256, enough blocks to cover
     /// `n` (at least one, so `n == 0` is a valid no-op launch for kernels
-    /// that check their bounds).
+    /// that check their bounds). For `n` above `u32::MAX - 255` that takes
+    /// 2^32 threads, which AMD's runtime cannot launch along one dimension
+    /// ([`LaunchConfig::validate`] says so): use a grid-stride loop there.
     pub const fn for_num_elems(n: u32) -> LaunchConfig {
         let blocks = n.div_ceil(Self::DEFAULT_BLOCK);
         LaunchConfig {
@@ -48,8 +50,8 @@ impl LaunchConfig {
     }
 
     /// Checks the configuration against a device's limits: no zero
-    /// dimension, per-dimension and total block limits, grid limits and
-    /// shared memory.
+    /// dimension, per-dimension and total block limits, grid limits, the
+    /// threads along each grid dimension, and shared memory.
     pub fn validate(&self, limits: &LaunchLimits) -> Result<()> {
         let bad = |reason: String| Err(Error::invalid("LaunchConfig::validate", reason));
         let g = [self.grid.0, self.grid.1, self.grid.2];
@@ -71,6 +73,13 @@ impl LaunchConfig {
                 return bad(format!(
                     "grid.{axis} = {} exceeds the device's {}",
                     g[i], limits.max_grid_dim[i]
+                ));
+            }
+            let threads = u64::from(g[i]) * u64::from(b[i]);
+            if threads > limits.max_threads_per_grid_dim {
+                return bad(format!(
+                    "grid.{axis} * block.{axis} = {threads} threads exceeds the device's {}",
+                    limits.max_threads_per_grid_dim
                 ));
             }
         }

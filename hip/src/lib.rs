@@ -54,9 +54,11 @@
 //!   [`DeviceSliceMut`]) borrow their buffer and cannot outlive it.
 //!   `hipFree` waits for the device, so a buffer dropped while a kernel
 //!   still uses it is freed only after that kernel. Stream-ordered buffers
-//!   ([`Stream::alloc`]) are freed in order on their stream: if another
-//!   stream uses one, order that stream before the drop (e.g. with
-//!   [`Stream::wait_for`]).
+//!   ([`Stream::alloc`]) likewise wait for the device before going back to
+//!   the pool, so work on another stream cannot outlive them;
+//!   [`DeviceBuffer::free_async`] is the `unsafe` way to free one in stream
+//!   order without waiting. [`Stream::copy_peer`] waits for its copy,
+//!   because a free waits only for its own device.
 //! - **Host memory in asynchronous copies** must be pinned
 //!   ([`PinnedHostBuffer`]), which tracks the copies in flight and waits for
 //!   them before host access or free. Copies from or into ordinary slices
@@ -72,7 +74,14 @@
 //!   Reading back with the blocking copies waits only for the stream used.
 //! - **Graphs** replay captured work later, so [`Stream::capture`] is
 //!   `unsafe`: captured memory must stay valid for every replay (borrows in
-//!   the closure are enforced through the graph's lifetime).
+//!   the closure are enforced through the graph's lifetime, and dropping a
+//!   [`GraphExec`] waits for its replays). Work tracked on the host (host
+//!   functions, asynchronous copies of pinned memory) is refused while a
+//!   stream is capturing, since a replay would bypass that tracking.
+//! - **Host functions** must not call HIP, not even by dropping a HIP
+//!   object they own (the runtime forbids calls from its callback thread,
+//!   and such a call may deadlock): move results out through channels or
+//!   atomics instead.
 //! - **Host callbacks** ([`Stream::launch_host_fn`]) catch panics at the FFI
 //!   boundary; they are recorded, like errors seen in `Drop`, and returned
 //!   by [`take_drop_errors`].

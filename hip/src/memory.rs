@@ -373,6 +373,28 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         })
     }
 
+    /// Frees a buffer from [`Stream::alloc`] in that stream's order
+    /// (`hipFreeAsync`) without waiting, where dropping it would first wait
+    /// for the whole device. A buffer from `hipMalloc` is dropped as usual.
+    ///
+    /// # Safety
+    /// Every use of the buffer on any stream other than the allocating one
+    /// must be ordered before this point of the allocating stream (for
+    /// example with an event it waits on), or be complete: the memory goes
+    /// back to the pool, where a later allocation or a trim takes it.
+    pub unsafe fn free_async(mut self) -> Result<()> {
+        let Owner::Stream { stream, .. } = &self.owner else {
+            return Ok(()); // dropped below with hipFree
+        };
+        if self.ptr.is_null() {
+            return Ok(());
+        }
+        let ptr = std::mem::replace(&mut self.ptr, std::ptr::null_mut());
+        // SAFETY: we own this stream-ordered allocation; the caller ordered
+        // every other use before this point of the allocating stream.
+        unsafe { result::free_async(ptr.cast(), stream.raw()) }
+    }
+
     /// Two disjoint writable views, `[0, mid)` and `[mid, len)` (checked).
     pub fn split_at_mut(
         &mut self,
@@ -402,15 +424,16 @@ impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
                 unsafe { result::free(self.ptr.cast()) }
             }),
             Owner::Stream { stream, .. } => {
-                // The null stream is resolved through the current device.
-                let bound = if stream.raw().is_null() {
-                    self.device.bind()
-                } else {
-                    Ok(())
-                };
-                // SAFETY: we own this stream-ordered allocation; the free is
-                // ordered after earlier work on the allocating stream.
-                bound.and_then(|()| unsafe { result::free_async(self.ptr.cast(), stream.raw()) })
+                // Work on other streams may still use the buffer, and nothing
+                // orders the allocating stream after it: wait for the whole
+                // device, as hipFree does, before giving the memory back to
+                // the pool (where a later allocation, or a trim, could take
+                // it). `free_async` is the unsafe opt-out.
+                self.device.synchronize().and_then(|()| {
+                    // SAFETY: we own this stream-ordered allocation, and no
+                    // work on the device uses it any more.
+                    unsafe { result::free_async(self.ptr.cast(), stream.raw()) }
+                })
             }
         };
         drop_errors::record_result(r);
@@ -709,8 +732,14 @@ impl Stream {
     /// pool (`hipMallocAsync`); the buffer is freed in order on this stream
     /// (`hipFreeAsync`) when dropped.
     ///
-    /// Using the buffer on another stream needs ordering by events both
-    /// before first use and before the drop (see the crate's safety notes).
+    /// The buffer is ready in this stream's order: work on other streams,
+    /// and the blocking copies (`DeviceBuffer::to_vec` and the like, on the
+    /// null stream, which does not wait for non-blocking streams), must be
+    /// ordered after it with an event or a synchronize, or they may see the
+    /// memory before this stream's earlier writes (wrong values, never
+    /// undefined behaviour: any bits are a valid [`DeviceRepr`]). Dropping
+    /// the buffer waits for the device first, so no use on any stream can
+    /// outlive it; [`DeviceBuffer::free_async`] frees without waiting.
     pub fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         let bytes = checked_bytes::<T>("Stream::alloc", len)?;
         let ptr = if bytes == 0 {
@@ -908,15 +937,31 @@ impl Stream {
         }
     }
 
-    /// Copies between devices on this stream (`hipMemcpyPeerAsync`),
-    /// without waiting. Works without peer access (the runtime stages the
-    /// copy); faster with it ([`Device::enable_peer_access`]).
+    /// Copies between devices on this stream (`hipMemcpyPeerAsync`) and
+    /// waits for the copy. Works without peer access (the runtime stages the
+    /// copy); faster with it ([`Device::enable_peer_access`]). The stream
+    /// must be on the source's or the destination's device.
+    ///
+    /// It waits because freeing either buffer waits only for its own
+    /// device's work, and a managed destination may be read on the host:
+    /// neither would otherwise be ordered after a copy run by another device.
     pub fn copy_peer<T: DeviceRepr>(
         &self,
         src: &impl DeviceMemory<T>,
         dst: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
         check_same_len("Stream::copy_peer", src.len(), dst.len())?;
+        let here = self.device().ordinal();
+        if here != src.device().ordinal() && here != dst.device().ordinal() {
+            return Err(Error::invalid(
+                "Stream::copy_peer",
+                format!(
+                    "the stream is on device {here}, but the copy is from device {} to device {}",
+                    src.device().ordinal(),
+                    dst.device().ordinal()
+                ),
+            ));
+        }
         if src.is_empty() {
             return Ok(());
         }
@@ -924,7 +969,7 @@ impl Stream {
         self.bind_if_default()?;
         let (dd, sd) = (dst.device().raw_ordinal(), src.device().raw_ordinal());
         // SAFETY: both are device ranges of `bytes` bytes on the named
-        // devices, kept allocated until the devices' work is done.
+        // devices; we wait below, so both outlive the copy.
         unsafe {
             result::memcpy_peer_async(
                 dst.device_ptr_mut().cast(),
@@ -933,8 +978,9 @@ impl Stream {
                 sd,
                 bytes,
                 self.as_raw(),
-            )
+            )?;
         }
+        self.synchronize()
     }
 
     /// Fills `dst` with zero bytes on this stream (`hipMemsetAsync`),
@@ -987,6 +1033,9 @@ impl Stream {
         if src.len == 0 {
             return Ok(());
         }
+        // The pinned buffer tracks the copy with an event, which a graph
+        // replay would not record.
+        self.refuse_while_capturing("Stream::copy_htod_async")?;
         let bytes = checked_bytes::<T>("Stream::copy_htod_async", src.len)?;
         let done = Event::with_timing(self.device(), false)?;
         self.bind_if_default()?;
@@ -1028,6 +1077,9 @@ impl Stream {
         if dst.len == 0 {
             return Ok(());
         }
+        // The pinned buffer tracks the copy with an event, which a graph
+        // replay would not record.
+        self.refuse_while_capturing("Stream::copy_dtoh_async")?;
         let bytes = checked_bytes::<T>("Stream::copy_dtoh_async", dst.len)?;
         let done = Event::with_timing(self.device(), false)?;
         self.bind_if_default()?;

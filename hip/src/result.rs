@@ -582,6 +582,20 @@ pub(crate) unsafe fn module_launch_kernel(
 
 // ---- graphs ----------------------------------------------------------------
 
+/// `hipStreamIsCapturing`: whether work enqueued on `s` is being captured
+/// into a graph rather than run.
+///
+/// # Safety
+/// `s` is a live stream (or null, the default stream).
+pub(crate) unsafe fn stream_is_capturing(s: sys::hipStream_t) -> Result<bool> {
+    let mut status = sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone;
+    // SAFETY: the caller passes a live stream; `status` is writable.
+    check("hipStreamIsCapturing", unsafe {
+        sys::hipStreamIsCapturing(s, &mut status)
+    })?;
+    Ok(status != sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone)
+}
+
 pub(crate) unsafe fn stream_begin_capture(
     s: sys::hipStream_t,
     mode: sys::hipStreamCaptureMode,

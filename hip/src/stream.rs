@@ -171,6 +171,9 @@ impl Stream {
     /// [`crate::take_drop_errors`]).
     pub fn launch_host_fn<F: FnOnce() + Send + 'static>(&self, f: F) -> Result<()> {
         self.bind_if_default()?;
+        // A captured host function becomes a graph node that runs once per
+        // replay, but the closure can run (and be freed) only once.
+        self.refuse_while_capturing("Stream::launch_host_fn")?;
         let boxed: Box<Box<dyn FnOnce() + Send>> = Box::new(Box::new(f));
         let data = Box::into_raw(boxed).cast::<c_void>();
         // SAFETY: the stream is live; `data` is a leaked box the trampoline
@@ -182,6 +185,20 @@ impl Stream {
             drop(unsafe { Box::from_raw(data.cast::<Box<dyn FnOnce() + Send>>()) });
         }
         r
+    }
+
+    /// An error naming `call` when this stream is capturing a graph: for
+    /// work whose host-side bookkeeping cannot be replayed.
+    pub(crate) fn refuse_while_capturing(&self, call: &'static str) -> Result<()> {
+        // SAFETY: the stream is live.
+        if unsafe { result::stream_is_capturing(self.inner.raw) }? {
+            return Err(Error::invalid(
+                call,
+                "the stream is capturing a graph; this work cannot be captured (it is \
+                 tracked on the host, which a graph replay would bypass)",
+            ));
+        }
+        Ok(())
     }
 
     pub(crate) fn inner(&self) -> &Arc<StreamInner> {

@@ -698,6 +698,12 @@ fn peer_access_and_peer_copies() {
         s0.copy_dtod(&a, &mut b),
         Err(Error::Invalid { .. })
     ));
+    // A peer copy runs on the source's or the destination's device.
+    let mut b2 = DeviceBuffer::<f32>::zeroed(d1, x.len()).unwrap();
+    assert!(matches!(
+        s0.copy_peer(&b, &mut b2),
+        Err(Error::Invalid { .. })
+    ));
     // SAFETY: never launched: rejected (buffer on device 1, stream on 0).
     let k = unsafe {
         TypedKernel::<(*mut i32, u32)>::new(
@@ -796,4 +802,82 @@ fn view_methods_and_pinned_reuse() {
     assert_eq!(k.function().module().device().ordinal(), 0);
     let e = Event::new(&d).unwrap();
     assert_eq!(e.device().ordinal(), 0);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn capture_refuses_work_tracked_on_the_host() {
+    let d = dev();
+    let s = Stream::new(&d).unwrap();
+    let x = random_f32(4096);
+    let pinned = PinnedHostBuffer::from_slice(&x).unwrap();
+    let mut buf = DeviceBuffer::<f32>::zeroed(&d, x.len()).unwrap();
+    let mut out = PinnedHostBuffer::<f32>::zeroed(x.len()).unwrap();
+    let ran = Arc::new(AtomicUsize::new(0));
+    let r = Arc::clone(&ran);
+    // A host function would run once per replay but can be freed only once,
+    // and the pinned buffers' completion events are not replayed: both are
+    // refused while capturing, before anything is recorded.
+    // SAFETY: every call inside is refused, so the graph records nothing.
+    let graph = unsafe {
+        s.capture(|s| {
+            let host = s.launch_host_fn(move || {
+                r.fetch_add(1, Ordering::SeqCst);
+            });
+            assert!(matches!(host, Err(Error::Invalid { .. })), "{host:?}");
+            let up = s.copy_htod_async(&pinned, &mut buf);
+            assert!(matches!(up, Err(Error::Invalid { .. })), "{up:?}");
+            let down = s.copy_dtoh_async(&buf, &mut out);
+            assert!(matches!(down, Err(Error::Invalid { .. })), "{down:?}");
+            Ok(())
+        })
+    }
+    .unwrap();
+    assert_eq!(graph.node_count().unwrap(), 0);
+    drop(graph);
+    // The same work outside capture runs.
+    s.copy_htod_async(&pinned, &mut buf).unwrap();
+    s.copy_dtoh_async(&buf, &mut out).unwrap();
+    let r = Arc::clone(&ran);
+    s.launch_host_fn(move || {
+        r.fetch_add(1, Ordering::SeqCst);
+    })
+    .unwrap();
+    s.synchronize().unwrap();
+    assert_eq!(ran.load(Ordering::SeqCst), 1);
+    assert_eq!(out.as_slice().unwrap(), &x[..]);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn stream_ordered_buffers_outlive_work_on_other_streams() {
+    let d = dev();
+    let s1 = Stream::new(&d).unwrap();
+    let s2 = Stream::new(&d).unwrap();
+    let n = 1 << 22;
+    let x: Vec<f32> = random_f32(n).into_iter().map(|v| v + 2.0).collect();
+    let src = DeviceBuffer::from_slice(&d, &x).unwrap();
+    for round in 0..8 {
+        let mut tmp = s1.alloc::<f32>(n).unwrap();
+        s1.synchronize().unwrap();
+        // Work on another stream, then the drop: the drop must wait for it
+        // before the pool can hand the memory out again.
+        for _ in 0..4 {
+            s2.copy_dtod(&src, &mut tmp).unwrap();
+        }
+        drop(tmp);
+        let fresh = s1.alloc_zeroed::<f32>(n).unwrap();
+        let v = s1.copy_to_vec(&fresh).unwrap();
+        s2.synchronize().unwrap();
+        let after = s1.copy_to_vec(&fresh).unwrap();
+        assert!(
+            v.iter().all(|e| *e == 0.0),
+            "round {round}: fresh memory was written"
+        );
+        assert!(
+            after.iter().all(|e| *e == 0.0),
+            "round {round}: a late copy landed"
+        );
+    }
+    assert_eq!(hip::drop_error_count(), 0, "{:?}", hip::take_drop_errors());
 }

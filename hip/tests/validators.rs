@@ -87,6 +87,16 @@ proptest! {
     }
 
     #[test]
+    fn threads_along_a_grid_dimension_are_limited(gx in 1u32..=i32::MAX as u32, bx in 1u32..=1024) {
+        let cfg = LaunchConfig { grid: (gx, 1, 1), block: (bx, 1, 1), shared_mem_bytes: 0 };
+        let threads = gx as u64 * bx as u64;
+        let amd = cfg.validate(&LaunchLimits::COMMON);
+        prop_assert_eq!(amd.is_ok(), threads <= u32::MAX as u64, "{:?}", amd);
+        let unbounded = LaunchLimits { max_threads_per_grid_dim: u64::MAX, ..LaunchLimits::COMMON };
+        prop_assert!(cfg.validate(&unbounded).is_ok());
+    }
+
+    #[test]
     fn extreme_launch_configs_never_panic(g in any::<(u32, u32, u32)>(), b in any::<(u32, u32, u32)>(), s in any::<u32>()) {
         let cfg = LaunchConfig { grid: g, block: b, shared_mem_bytes: s };
         let _ = cfg.validate(&LaunchLimits::COMMON);
@@ -96,6 +106,14 @@ proptest! {
     #[test]
     fn n_element_configs_cover_n_and_are_valid(n in any::<u32>()) {
         let cfg = LaunchConfig::for_num_elems(n);
+        let threads = cfg.grid.0 as u64 * cfg.block.0 as u64;
+        // AMD counts a dimension's threads in 32 bits: the last 255 values
+        // of n need 2^32 threads, which validate rejects and names.
+        if threads > u32::MAX as u64 {
+            let r = cfg.validate(&LaunchLimits::COMMON);
+            prop_assert!(is_invalid(&r) && r.unwrap_err().to_string().contains("4294967296"));
+            return Ok(());
+        }
         prop_assert!(cfg.validate(&LaunchLimits::COMMON).is_ok());
         let threads = cfg.grid.0 as u64 * cfg.block.0 as u64;
         prop_assert!(threads >= n as u64);
@@ -241,4 +259,16 @@ fn errors_say_what_and_with_which_values() {
     .validate(&LaunchLimits::COMMON)
     .unwrap_err();
     assert!(e.to_string().contains("2048"), "{e}");
+}
+
+/// The largest element counts need 2^32 threads, more than AMD's runtime can
+/// count along one dimension: rejected before any runtime call, by name.
+#[test]
+fn the_largest_n_element_config_is_rejected_on_amd_limits() {
+    let cfg = LaunchConfig::for_num_elems(u32::MAX);
+    assert_eq!(cfg.grid.0 as u64 * cfg.block.0 as u64, 1 << 32);
+    let err = cfg.validate(&LaunchLimits::COMMON).unwrap_err().to_string();
+    assert!(err.contains("grid.x * block.x = 4294967296"), "{err}");
+    let fits = LaunchConfig::for_num_elems(u32::MAX - 255);
+    assert!(fits.validate(&LaunchLimits::COMMON).is_ok());
 }

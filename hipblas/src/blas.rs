@@ -18,8 +18,21 @@ struct Aligned<T>(T);
 
 static DROP_ERRORS: Mutex<Vec<Error>> = Mutex::new(Vec::new());
 
+/// The most drop errors kept; older ones are dropped first, as in `hip`.
+const MAX_DROP_ERRORS: usize = 1024;
+
+fn record_drop_error(e: Error) {
+    // A poisoned lock still holds valid data; never lose the error to it.
+    let mut v = DROP_ERRORS.lock().unwrap_or_else(|p| p.into_inner());
+    if v.len() >= MAX_DROP_ERRORS {
+        v.remove(0);
+    }
+    v.push(e);
+}
+
 /// Errors seen while dropping handles (`hipblasDestroy`), oldest first;
-/// taking them empties the list. `Drop` never panics.
+/// taking them empties the list. At most the last 1024 are kept. `Drop`
+/// never panics.
 pub fn take_drop_errors() -> Vec<Error> {
     match DROP_ERRORS.lock() {
         Ok(mut v) => std::mem::take(&mut *v),
@@ -62,12 +75,14 @@ impl fmt::Debug for Blas {
 
 impl Drop for Blas {
     fn drop(&mut self) {
+        // The handle belongs to the stream's device: destroy it there.
+        if let Err(e) = self.stream.device().bind() {
+            record_drop_error(Error::Runtime(e));
+        }
         // SAFETY: the handle was created by `hipblasCreate` and is destroyed
         // once, here.
         if let Err(e) = check("hipblasDestroy", unsafe { hipblasDestroy(self.raw) }) {
-            if let Ok(mut v) = DROP_ERRORS.lock() {
-                v.push(e);
-            }
+            record_drop_error(e);
         }
     }
 }
@@ -1011,5 +1026,22 @@ impl Scalars {
             Scalars::F32(_, b) => (b as *const f32).cast(),
             Scalars::F64(_, b) => (b as *const f64).cast(),
         }
+    }
+}
+
+#[cfg(test)]
+mod drop_error_tests {
+    use super::*;
+
+    #[test]
+    fn drop_errors_are_capped_oldest_first() {
+        take_drop_errors();
+        for i in 0..MAX_DROP_ERRORS + 3 {
+            record_drop_error(Error::Load(format!("error {i}")));
+        }
+        let v = take_drop_errors();
+        assert_eq!(v.len(), MAX_DROP_ERRORS);
+        assert_eq!(v[0].to_string(), Error::Load("error 3".into()).to_string());
+        assert!(take_drop_errors().is_empty());
     }
 }
