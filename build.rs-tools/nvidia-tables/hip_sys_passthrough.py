@@ -7,7 +7,9 @@ struct layouts, enum values). Lib: R = CUDA runtime, D = driver (needs the
 primary context current), N = driver without context.
 
 hipDeviceReset and hipDevicePrimaryCtxReset are written by hand (device.rs):
-they also invalidate the per-thread context check.
+they also invalidate the per-thread context check. hipDrvPointerGetAttributes
+is too (memory.rs): CUDA's memory-type values are not HIP's; and
+hipGraphNodeGetType (graph.rs): CUDA's node types 12 and 13 mean others.
 
 Run from the repository root:  python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py
 """
@@ -218,7 +220,6 @@ hipGraphGetRootNodes R cudaGraphGetRootNodes
 hipGraphGetEdges D cuGraphGetEdges
 hipGraphNodeGetDependencies D cuGraphNodeGetDependencies
 hipGraphNodeGetDependentNodes D cuGraphNodeGetDependentNodes
-hipGraphNodeGetType R cudaGraphNodeGetType
 hipGraphNodeFindInClone R cudaGraphNodeFindInClone
 hipGraphChildGraphNodeGetGraph R cudaGraphChildGraphNodeGetGraph
 hipGraphAddChildGraphNode D cuGraphAddChildGraphNode
@@ -255,7 +256,6 @@ hipIpcCloseMemHandle R cudaIpcCloseMemHandle
 hipIpcGetEventHandle R cudaIpcGetEventHandle
 hipIpcOpenEventHandle R cudaIpcOpenEventHandle
 hipPointerSetAttribute D cuPointerSetAttribute
-hipDrvPointerGetAttributes D cuPointerGetAttributes
 hipMallocArray R cudaMallocArray
 hipFreeArray R cudaFreeArray
 hipMalloc3DArray R cudaMalloc3DArray

@@ -259,7 +259,8 @@ def main():
         if any(pn == "result" and pt in Z_OUT for pn, pt in params):
             rs.append(f"    let status = from_cublas(unsafe {{ f({args}) }});\n")
             rs.append("    // SAFETY: as for `aligned_out`.\n")
-            rs.append("    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };\n")
+            # A failed call leaves the caller's result untouched.
+            rs.append("    unsafe { aligned_out_finish(result_caller, &result_slot, redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS) };\n")
             rs.append("    status\n}\n\n")
         else:
             rs.append(f"    from_cublas(unsafe {{ f({args}) }})\n}}\n\n")

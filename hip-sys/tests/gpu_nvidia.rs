@@ -717,6 +717,38 @@ fn device_properties_match_the_hardware() {
         0
     ));
     assert_eq!(sms, p.multiProcessorCount);
+    // Attributes and properties agree where both exist (the engine count is
+    // not the deprecated overlap flag; the PCI domain is mapped).
+    for (attr, expected) in [
+        (
+            hipDeviceAttribute_t::hipDeviceAttributeAsyncEngineCount,
+            p.asyncEngineCount,
+        ),
+        (
+            hipDeviceAttribute_t::hipDeviceAttributePciDomainID,
+            p.pciDomainID,
+        ),
+        (hipDeviceAttribute_t::hipDeviceAttributePciBusId, p.pciBusID),
+        (
+            hipDeviceAttribute_t::hipDeviceAttributeMaxThreadsPerBlock,
+            p.maxThreadsPerBlock,
+        ),
+    ] {
+        let mut v = -1;
+        ok!(hipDeviceGetAttribute(&mut v, attr, 0));
+        assert_eq!(v, expected, "{attr:?}");
+    }
+    assert!(
+        p.asyncEngineCount > 1,
+        "H100/H200 have several copy engines"
+    );
+    let mut overlap = -1;
+    ok!(hipDeviceGetAttribute(
+        &mut overlap,
+        hipDeviceAttribute_t::hipDeviceAttributeDeviceOverlap,
+        0
+    ));
+    assert_eq!(overlap, 1);
     let mut bus = [0 as std::ffi::c_char; 32];
     ok!(hipDeviceGetPCIBusId(bus.as_mut_ptr(), 32, 0));
     // SAFETY: NUL-terminated by the call.
@@ -1209,6 +1241,26 @@ fn created_pools_managed_memory_peers_and_queries() {
         m
     ));
     assert_eq!(mem_type, hipMemoryType::hipMemoryTypeManaged.0);
+    // The several-attribute form translates memory types the same way.
+    let (mut many_type, mut many_managed) = (0u32, 0i32);
+    let mut which = [
+        hipPointer_attribute::HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        hipPointer_attribute::HIP_POINTER_ATTRIBUTE_IS_MANAGED,
+    ];
+    let mut outs: [*mut c_void; 2] = [
+        (&mut many_type as *mut u32).cast(),
+        (&mut many_managed as *mut i32).cast(),
+    ];
+    ok!(hipDrvPointerGetAttributes(
+        2,
+        which.as_mut_ptr(),
+        outs.as_mut_ptr(),
+        m
+    ));
+    assert_eq!(
+        (many_type, many_managed),
+        (hipMemoryType::hipMemoryTypeManaged.0, 1)
+    );
     // SAFETY: all-zero is a valid attribute struct.
     let mut attr: hipPointerAttribute_t = unsafe { std::mem::zeroed() };
     ok!(hipPointerGetAttributes(&mut attr, m));

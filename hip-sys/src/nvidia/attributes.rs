@@ -15,8 +15,8 @@ pub(crate) const DEVICE_ATTRIBUTES: &[(hipDeviceAttribute_t, i32, &str)] = &[
     ),
     (
         hipDeviceAttribute_t::hipDeviceAttributeAsyncEngineCount,
-        15,
-        "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP",
+        40,
+        "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT",
     ),
     (
         hipDeviceAttribute_t::hipDeviceAttributeCanMapHostMemory,
@@ -62,6 +62,11 @@ pub(crate) const DEVICE_ATTRIBUTES: &[(hipDeviceAttribute_t, i32, &str)] = &[
         hipDeviceAttribute_t::hipDeviceAttributeCooperativeMultiDeviceLaunch,
         96,
         "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH",
+    ),
+    (
+        hipDeviceAttribute_t::hipDeviceAttributeDeviceOverlap,
+        15,
+        "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP",
     ),
     (
         hipDeviceAttribute_t::hipDeviceAttributeDirectManagedMemAccessFromHost,
@@ -314,6 +319,11 @@ pub(crate) const DEVICE_ATTRIBUTES: &[(hipDeviceAttribute_t, i32, &str)] = &[
         "CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID",
     ),
     (
+        hipDeviceAttribute_t::hipDeviceAttributePciDomainID,
+        50,
+        "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID",
+    ),
+    (
         hipDeviceAttribute_t::hipDeviceAttributeMaxRegistersPerBlock,
         12,
         "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK",
@@ -409,7 +419,7 @@ pub(crate) const DEVICE_ATTRIBUTES: &[(hipDeviceAttribute_t, i32, &str)] = &[
 pub(crate) const fn device_attribute_to_cuda(a: hipDeviceAttribute_t) -> Option<i32> {
     match a.0 {
         0 => Some(32),     // hipDeviceAttributeEccEnabled
-        2 => Some(15),     // hipDeviceAttributeAsyncEngineCount
+        2 => Some(40),     // hipDeviceAttributeAsyncEngineCount
         3 => Some(19),     // hipDeviceAttributeCanMapHostMemory
         4 => Some(91),     // hipDeviceAttributeCanUseHostPointerForRegisteredMem
         5 => Some(13),     // hipDeviceAttributeClockRate
@@ -419,6 +429,7 @@ pub(crate) const fn device_attribute_to_cuda(a: hipDeviceAttribute_t) -> Option<
         9 => Some(89),     // hipDeviceAttributeConcurrentManagedAccess
         10 => Some(95),    // hipDeviceAttributeCooperativeLaunch
         11 => Some(96),    // hipDeviceAttributeCooperativeMultiDeviceLaunch
+        12 => Some(15),    // hipDeviceAttributeDeviceOverlap
         13 => Some(101),   // hipDeviceAttributeDirectManagedMemAccessFromHost
         14 => Some(79),    // hipDeviceAttributeGlobalL1CacheSupported
         15 => Some(86),    // hipDeviceAttributeHostNativeAtomicSupported
@@ -469,6 +480,7 @@ pub(crate) const fn device_attribute_to_cuda(a: hipDeviceAttribute_t) -> Option<
         66 => Some(100),   // hipDeviceAttributePageableMemoryAccessUsesHostPageTables
         67 => Some(33),    // hipDeviceAttributePciBusId
         68 => Some(34),    // hipDeviceAttributePciDeviceId
+        69 => Some(50),    // hipDeviceAttributePciDomainID
         71 => Some(12),    // hipDeviceAttributeMaxRegistersPerBlock
         72 => Some(82),    // hipDeviceAttributeMaxRegistersPerMultiprocessor
         74 => Some(8),     // hipDeviceAttributeMaxSharedMemoryPerBlock

@@ -8,6 +8,7 @@ use crate::*;
 use core::ffi::{c_char, c_uint, c_ulonglong, c_void};
 
 pub(super) fn register(t: &mut HipFunctions) {
+    t.hipGraphNodeGetType = Some(hipGraphNodeGetType);
     t.hipGraphInstantiate = Some(hipGraphInstantiate);
     t.hipGraphInstantiateWithParams = Some(hipGraphInstantiateWithParams);
     t.hipGraphExecUpdate = Some(hipGraphExecUpdate);
@@ -228,6 +229,9 @@ unsafe extern "C" fn hipGraphKernelNodeGetParams(
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
     let mut c = CudaKernelNodeParams {
         func: core::ptr::null_mut(),
         grid: [0; 3],
@@ -279,6 +283,9 @@ unsafe extern "C" fn hipGraphKernelNodeSetParams(
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
     let mut storage = [core::ptr::null_mut(); 5];
     // SAFETY: `params` is non-null and HIP's struct by contract.
     let c = match unsafe { kernel_params_to_cuda(&*params, &mut storage) } {
@@ -304,6 +311,9 @@ unsafe extern "C" fn hipGraphExecKernelNodeSetParams(
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
     let mut storage = [core::ptr::null_mut(); 5];
     // SAFETY: `params` is non-null and HIP's struct by contract.
     let c = match unsafe { kernel_params_to_cuda(&*params, &mut storage) } {
@@ -447,4 +457,49 @@ unsafe extern "C" fn hipGraphExecMemsetNodeSetParams(
     let c = memset_to_cuda(unsafe { &*params });
     // SAFETY: `c` has CUDA's layout.
     rt_status(unsafe { f(exec, node, &c) })
+}
+
+/// CUDA's graph node type as HIP's: 0-11 are the same; CUDA's 12 (the
+/// driver's batch memory operation) is HIP's 14, and CUDA's 13
+/// (conditional) has no HIP counterpart, where HIP's 12 and 13 are the
+/// symbol copies.
+pub(crate) const fn node_type_from_cuda(t: u32) -> Option<hipGraphNodeType> {
+    match t {
+        0..=11 => Some(hipGraphNodeType(t)),
+        12 => Some(hipGraphNodeType::hipGraphNodeTypeBatchMemOp),
+        _ => None,
+    }
+}
+
+/// `hipGraphNodeGetType` -> `cudaGraphNodeGetType`, with the node type
+/// translated; a conditional node, which HIP cannot name, is
+/// `hipErrorNotSupported`.
+unsafe extern "C" fn hipGraphNodeGetType(
+    node: hipGraphNode_t,
+    p_type: *mut hipGraphNodeType,
+) -> hipError_t {
+    let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaGraphNodeGetType",
+        unsafe extern "C" fn(hipGraphNode_t, *mut u32) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    if p_type.is_null() {
+        return record(hipError_t::hipErrorInvalidValue);
+    }
+    let mut t = 0u32;
+    // SAFETY: the caller's node; `t` is writable.
+    let s = unsafe { f(node, &mut t) };
+    if s != 0 {
+        return rt_status(s);
+    }
+    match node_type_from_cuda(t) {
+        Some(h) => {
+            // SAFETY: checked non-null; the caller's output.
+            unsafe { p_type.write(h) };
+            hipError_t::hipSuccess
+        }
+        None => record(hipError_t::hipErrorNotSupported),
+    }
 }

@@ -141,6 +141,9 @@ unsafe extern "C" fn hipLinkAddData(
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
     // SAFETY: the caller gives `n` options.
     let mut opts = match unsafe { jit_options(n, options) } {
         Ok(o) => o,
@@ -183,6 +186,9 @@ unsafe extern "C" fn hipLinkAddFile(
     ) else {
         return record(hipError_t::hipErrorNotSupported);
     };
+    if let Err(e) = ensure_context() {
+        return record(e);
+    }
     // SAFETY: the caller gives `n` options.
     let mut opts = match unsafe { jit_options(n, options) } {
         Ok(o) => o,

@@ -6,6 +6,7 @@ use crate::*;
 use core::ffi::{c_int, c_uint, c_void};
 
 pub(super) fn register(t: &mut HipFunctions) {
+    t.hipDrvPointerGetAttributes = Some(hipDrvPointerGetAttributes);
     t.hipHostMalloc = Some(hipHostMalloc);
     t.hipHostAlloc = Some(hipHostMalloc);
     t.hipExtMallocWithFlags = Some(hipExtMallocWithFlags);
@@ -193,6 +194,32 @@ unsafe extern "C" fn hipPointerGetAttribute(
         }
     }
     drv_status(s)
+}
+
+/// `hipDrvPointerGetAttributes`: each attribute through
+/// [`hipPointerGetAttribute`], which gives memory types HIP's values
+/// (`cuPointerGetAttributes` would return CUDA's, where 3 means array, not
+/// managed).
+unsafe extern "C" fn hipDrvPointerGetAttributes(
+    num_attributes: c_uint,
+    attributes: *mut hipPointer_attribute,
+    data: *mut *mut c_void,
+    ptr: hipDeviceptr_t,
+) -> hipError_t {
+    if num_attributes > 0 && (attributes.is_null() || data.is_null()) {
+        return record(hipError_t::hipErrorInvalidValue);
+    }
+    for i in 0..num_attributes as usize {
+        // SAFETY: the caller passes `num_attributes` attributes and as many
+        // output pointers.
+        let (attribute, out) = unsafe { (*attributes.add(i), *data.add(i)) };
+        // SAFETY: `out` is the caller's buffer for this attribute.
+        let s = unsafe { hipPointerGetAttribute(out, attribute, ptr) };
+        if s != hipError_t::hipSuccess {
+            return s;
+        }
+    }
+    hipError_t::hipSuccess
 }
 
 /// HIP's 2D copy description with CUDA's memory types (the layouts of

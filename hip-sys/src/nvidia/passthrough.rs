@@ -215,7 +215,6 @@ super::passthrough_adapters! {
     hipGraphGetEdges(graph: hipGraph_t, from: *mut hipGraphNode_t, to: *mut hipGraphNode_t, numEdges: *mut usize) => Driver "cuGraphGetEdges" as SYM_hipGraphGetEdges;
     hipGraphNodeGetDependencies(node: hipGraphNode_t, pDependencies: *mut hipGraphNode_t, pNumDependencies: *mut usize) => Driver "cuGraphNodeGetDependencies" as SYM_hipGraphNodeGetDependencies;
     hipGraphNodeGetDependentNodes(node: hipGraphNode_t, pDependentNodes: *mut hipGraphNode_t, pNumDependentNodes: *mut usize) => Driver "cuGraphNodeGetDependentNodes" as SYM_hipGraphNodeGetDependentNodes;
-    hipGraphNodeGetType(node: hipGraphNode_t, pType: *mut hipGraphNodeType) => Runtime "cudaGraphNodeGetType" as SYM_hipGraphNodeGetType;
     hipGraphNodeFindInClone(pNode: *mut hipGraphNode_t, originalNode: hipGraphNode_t, clonedGraph: hipGraph_t) => Runtime "cudaGraphNodeFindInClone" as SYM_hipGraphNodeFindInClone;
     hipGraphChildGraphNodeGetGraph(node: hipGraphNode_t, pGraph: *mut hipGraph_t) => Runtime "cudaGraphChildGraphNodeGetGraph" as SYM_hipGraphChildGraphNodeGetGraph;
     hipGraphAddChildGraphNode(pGraphNode: *mut hipGraphNode_t, graph: hipGraph_t, pDependencies: *const hipGraphNode_t, numDependencies: usize, childGraph: hipGraph_t) => Driver "cuGraphAddChildGraphNode" as SYM_hipGraphAddChildGraphNode;
@@ -252,7 +251,6 @@ super::passthrough_adapters! {
     hipIpcGetEventHandle(handle: *mut hipIpcEventHandle_t, event: hipEvent_t) => Runtime "cudaIpcGetEventHandle" as SYM_hipIpcGetEventHandle;
     hipIpcOpenEventHandle(event: *mut hipEvent_t, handle: hipIpcEventHandle_t) => Runtime "cudaIpcOpenEventHandle" as SYM_hipIpcOpenEventHandle;
     hipPointerSetAttribute(value: *const c_void, attribute: hipPointer_attribute, ptr: hipDeviceptr_t) => Driver "cuPointerSetAttribute" as SYM_hipPointerSetAttribute;
-    hipDrvPointerGetAttributes(numAttributes: c_uint, attributes: *mut hipPointer_attribute, data: *mut *mut c_void, ptr: hipDeviceptr_t) => Driver "cuPointerGetAttributes" as SYM_hipDrvPointerGetAttributes;
     hipMallocArray(array: *mut hipArray_t, desc: *const hipChannelFormatDesc, width: usize, height: usize, flags: c_uint) => Runtime "cudaMallocArray" as SYM_hipMallocArray;
     hipFreeArray(array: hipArray_t) => Runtime "cudaFreeArray" as SYM_hipFreeArray;
     hipMalloc3DArray(array: *mut hipArray_t, desc: *const hipChannelFormatDesc, extent: hipExtent, flags: c_uint) => Runtime "cudaMalloc3DArray" as SYM_hipMalloc3DArray;

@@ -517,3 +517,18 @@ fn coverage_table_is_current_and_meets_the_target() {
         "{path} is stale: run `HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage`"
     );
 }
+
+#[test]
+fn graph_node_types_from_cuda() {
+    use super::graph::node_type_from_cuda;
+    for t in 0..=11u32 {
+        assert_eq!(node_type_from_cuda(t), Some(hipGraphNodeType(t)));
+    }
+    // CUDA's 12 (batch memory op) is HIP's 14, not HIP's MemcpyFromSymbol.
+    assert_eq!(
+        node_type_from_cuda(12),
+        Some(hipGraphNodeType::hipGraphNodeTypeBatchMemOp)
+    );
+    // CUDA's 13 (conditional) must not read as HIP's MemcpyToSymbol.
+    assert_eq!(node_type_from_cuda(13), None);
+}

@@ -29571,7 +29571,13 @@ unsafe extern "C" fn hipblasZdotc(
     // SAFETY: the caller upholds `hipblasZdotc`'s contract, which is `cublasZdotc_v2`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -29635,7 +29641,13 @@ unsafe extern "C" fn hipblasZdotc_64(
     // SAFETY: the caller upholds `hipblasZdotc_64`'s contract, which is `cublasZdotc_v2_64`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -29699,7 +29711,13 @@ unsafe extern "C" fn hipblasZdotc_v2(
     // SAFETY: the caller upholds `hipblasZdotc_v2`'s contract, which is `cublasZdotc_v2`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -29763,7 +29781,13 @@ unsafe extern "C" fn hipblasZdotc_v2_64(
     // SAFETY: the caller upholds `hipblasZdotc_v2_64`'s contract, which is `cublasZdotc_v2_64`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -29827,7 +29851,13 @@ unsafe extern "C" fn hipblasZdotu(
     // SAFETY: the caller upholds `hipblasZdotu`'s contract, which is `cublasZdotu_v2`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -29891,7 +29921,13 @@ unsafe extern "C" fn hipblasZdotu_64(
     // SAFETY: the caller upholds `hipblasZdotu_64`'s contract, which is `cublasZdotu_v2_64`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -29955,7 +29991,13 @@ unsafe extern "C" fn hipblasZdotu_v2(
     // SAFETY: the caller upholds `hipblasZdotu_v2`'s contract, which is `cublasZdotu_v2`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 
@@ -30019,7 +30061,13 @@ unsafe extern "C" fn hipblasZdotu_v2_64(
     // SAFETY: the caller upholds `hipblasZdotu_v2_64`'s contract, which is `cublasZdotu_v2_64`'s.
     let status = from_cublas(unsafe { f(handle, n, x, incx, y, incy, result) });
     // SAFETY: as for `aligned_out`.
-    unsafe { aligned_out_finish(result_caller, &result_slot, redirected) };
+    unsafe {
+        aligned_out_finish(
+            result_caller,
+            &result_slot,
+            redirected && status == hipblasStatus_t::HIPBLAS_STATUS_SUCCESS,
+        )
+    };
     status
 }
 

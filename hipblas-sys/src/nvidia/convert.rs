@@ -144,6 +144,12 @@ impl ToCu for hipblasMath_t {
 
 /// `cublasMath_t` back to hipBLAS's (for `hipblasGetMathMode`).
 pub(crate) fn math_from_cu(v: i32) -> Option<hipblasMath_t> {
+    // The low bits are the mode; DISALLOW_REDUCED_PRECISION_REDUCTION (16)
+    // may be or-ed onto any of them (hipBLAS has one value for it alone).
+    let mode = v & 0xf;
+    if v & !0x1f != 0 || (v & 16 != 0 && mode != 0) {
+        return math_from_cu(mode);
+    }
     Some(match v {
         0 => hipblasMath_t::HIPBLAS_DEFAULT_MATH,
         1 => hipblasMath_t::HIPBLAS_TENSOR_OP_MATH,
@@ -362,6 +368,21 @@ pub(crate) unsafe fn aligned_out_finish<T>(p: *mut T, slot: &Slot16, redirected:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn combined_cublas_math_modes_read_back_as_their_mode() {
+        // TF32_TENSOR_OP_MATH | DISALLOW_REDUCED_PRECISION_REDUCTION
+        assert_eq!(
+            math_from_cu(3 | 16),
+            Some(hipblasMath_t::HIPBLAS_TF32_TENSOR_OP_MATH)
+        );
+        assert_eq!(
+            math_from_cu(16),
+            Some(hipblasMath_t::HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)
+        );
+        assert_eq!(math_from_cu(0), Some(hipblasMath_t::HIPBLAS_DEFAULT_MATH));
+        assert_eq!(math_from_cu(7), None);
+    }
 
     #[test]
     fn enums_follow_hipblas_nvidia_backend() {
