@@ -3,7 +3,9 @@
 
 use super::attributes::device_attribute_to_cuda;
 use super::messages::ERROR_TEXT;
-use super::{cu_attribute, cuda_fn, current_device, drv_status, last_error, record, rt_status};
+use super::{
+    cu_attribute, cuda_fn, current_device, driver_fn, drv_status, last_error, record, rt_status,
+};
 use crate::generated::functions::HipFunctions;
 use crate::*;
 use core::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, CStr};
@@ -487,6 +489,7 @@ fn stream_device(stream: hipStream_t) -> Result<c_int, hipError_t> {
         unsafe extern "C" fn(hipStream_t, *mut hipCtx_t) -> i32
     )
     .ok_or(hipError_t::hipErrorNotSupported)?;
+    super::ensure_context()?;
     let ctx_dev = cuda_fn!(
         DriverNoContext,
         "cuCtxPushCurrent_v2",
@@ -554,8 +557,7 @@ unsafe extern "C" fn hipStreamGetCaptureInfo(
     status: *mut hipStreamCaptureStatus,
     id: *mut c_ulonglong,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuStreamGetCaptureInfo_v2",
         unsafe extern "C" fn(
             hipStream_t,
@@ -565,12 +567,7 @@ unsafe extern "C" fn hipStreamGetCaptureInfo(
             *mut *const hipGraphNode_t,
             *mut usize,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = super::ensure_context() {
-        return record(e);
-    }
+    );
     let null = core::ptr::null_mut();
     // SAFETY: the caller's pointers are passed on; the optional outputs are
     // null, which the driver accepts. Capture status values are the same.
@@ -588,16 +585,10 @@ unsafe extern "C" fn hipStreamWaitValue32(
     if mask != u32::MAX {
         return record(hipError_t::hipErrorNotSupported);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuStreamWaitValue32_v2",
         unsafe extern "C" fn(hipStream_t, *mut c_void, u32, c_uint) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = super::ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: same arguments; HIP's wait flags (GEQ, EQ, AND, NOR = 0..3)
     // are CUDA's.
     drv_status(unsafe { f(stream, ptr, value, flags) })
@@ -613,16 +604,10 @@ unsafe extern "C" fn hipStreamWaitValue64(
     if mask != u64::MAX {
         return record(hipError_t::hipErrorNotSupported);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuStreamWaitValue64_v2",
         unsafe extern "C" fn(hipStream_t, *mut c_void, u64, c_uint) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = super::ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: as in `hipStreamWaitValue32`.
     drv_status(unsafe { f(stream, ptr, value, flags) })
 }

@@ -2,7 +2,7 @@
 //! some fields alphabetically) or whose signatures changed in CUDA 12.
 
 use super::launch::read_extra_for_node;
-use super::{cuda_fn, drv_status, ensure_context, record, rt_status};
+use super::{cuda_fn, driver_fn, drv_status, record, rt_status};
 use crate::generated::functions::HipFunctions;
 use crate::*;
 use core::ffi::{c_char, c_uint, c_ulonglong, c_void};
@@ -32,12 +32,7 @@ unsafe extern "C" fn hipGraphInstantiate(
     log: *mut c_char,
     log_size: usize,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(Driver, "cuGraphInstantiateWithFlags", InstantiateWithFlags) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    let f = driver_fn!("cuGraphInstantiateWithFlags", InstantiateWithFlags);
     if !error_node.is_null() {
         // SAFETY: a non-null output is, by contract, writable.
         unsafe { *error_node = core::ptr::null_mut() };
@@ -67,16 +62,10 @@ unsafe extern "C" fn hipGraphInstantiateWithParams(
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuGraphInstantiateWithParams",
         unsafe extern "C" fn(*mut hipGraphExec_t, hipGraph_t, *mut CudaInstantiateParams) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: `params` is non-null and points to HIP's struct by contract.
     let p = unsafe { &mut *params };
     let mut c = CudaInstantiateParams {
@@ -108,16 +97,10 @@ unsafe extern "C" fn hipGraphExecUpdate(
     error_node: *mut hipGraphNode_t,
     result: *mut hipGraphExecUpdateResult,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuGraphExecUpdate_v2",
         unsafe extern "C" fn(hipGraphExec_t, hipGraph_t, *mut CudaUpdateResultInfo) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     let mut info = CudaUpdateResultInfo {
         result: 0,
         error_node: core::ptr::null_mut(),
@@ -188,8 +171,7 @@ unsafe extern "C" fn hipGraphAddKernelNode(
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuGraphAddKernelNode_v2",
         unsafe extern "C" fn(
             *mut hipGraphNode_t,
@@ -198,12 +180,7 @@ unsafe extern "C" fn hipGraphAddKernelNode(
             usize,
             *const CudaKernelNodeParams,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     let mut storage = [core::ptr::null_mut(); 5];
     // SAFETY: `params` is non-null and HIP's struct by contract.
     let c = match unsafe { kernel_params_to_cuda(&*params, &mut storage) } {
@@ -222,16 +199,10 @@ unsafe extern "C" fn hipGraphKernelNodeGetParams(
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuGraphKernelNodeGetParams_v2",
         unsafe extern "C" fn(hipGraphNode_t, *mut CudaKernelNodeParams) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     let mut c = CudaKernelNodeParams {
         func: core::ptr::null_mut(),
         grid: [0; 3],
@@ -276,16 +247,10 @@ unsafe extern "C" fn hipGraphKernelNodeSetParams(
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuGraphKernelNodeSetParams_v2",
         unsafe extern "C" fn(hipGraphNode_t, *const CudaKernelNodeParams) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     let mut storage = [core::ptr::null_mut(); 5];
     // SAFETY: `params` is non-null and HIP's struct by contract.
     let c = match unsafe { kernel_params_to_cuda(&*params, &mut storage) } {
@@ -304,16 +269,10 @@ unsafe extern "C" fn hipGraphExecKernelNodeSetParams(
     if params.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuGraphExecKernelNodeSetParams_v2",
         unsafe extern "C" fn(hipGraphExec_t, hipGraphNode_t, *const CudaKernelNodeParams) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     let mut storage = [core::ptr::null_mut(); 5];
     // SAFETY: `params` is non-null and HIP's struct by contract.
     let c = match unsafe { kernel_params_to_cuda(&*params, &mut storage) } {

@@ -2,7 +2,7 @@
 //! `hipJitOptionPositionIndependentCode` on differently from CUDA (CUDA has
 //! five more before them), so option arrays are translated.
 
-use super::{cuda_fn, drv_status, ensure_context, record};
+use super::{driver_fn, drv_status, record};
 use crate::generated::functions::HipFunctions;
 use crate::*;
 use core::ffi::{c_char, c_uint, c_void};
@@ -63,8 +63,7 @@ unsafe extern "C" fn hipModuleLoadDataEx(
     options: *mut hipJitOption,
     values: *mut *mut c_void,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuModuleLoadDataEx",
         unsafe extern "C" fn(
             *mut hipModule_t,
@@ -73,17 +72,12 @@ unsafe extern "C" fn hipModuleLoadDataEx(
             *mut u32,
             *mut *mut c_void,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
+    );
     // SAFETY: the caller gives `n` options.
     let mut opts = match unsafe { jit_options(n, options) } {
         Ok(o) => o,
         Err(e) => return record(e),
     };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
     // SAFETY: translated options, the caller's values and image.
     drv_status(unsafe { f(module, image, n, options_ptr(&mut opts), values) })
 }
@@ -94,21 +88,15 @@ unsafe extern "C" fn hipLinkCreate(
     values: *mut *mut c_void,
     state: *mut hipLinkState_t,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuLinkCreate_v2",
         unsafe extern "C" fn(c_uint, *mut u32, *mut *mut c_void, *mut hipLinkState_t) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
+    );
     // SAFETY: the caller gives `n` options.
     let mut opts = match unsafe { jit_options(n, options) } {
         Ok(o) => o,
         Err(e) => return record(e),
     };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
     // SAFETY: as `hipModuleLoadDataEx`; CUDA reads the options during the
     // call and writes log sizes through `values`, which is the caller's.
     drv_status(unsafe { f(n, options_ptr(&mut opts), values, state) })
@@ -125,8 +113,7 @@ unsafe extern "C" fn hipLinkAddData(
     options: *mut hipJitOption,
     values: *mut *mut c_void,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuLinkAddData_v2",
         unsafe extern "C" fn(
             hipLinkState_t,
@@ -138,12 +125,7 @@ unsafe extern "C" fn hipLinkAddData(
             *mut u32,
             *mut *mut c_void,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: the caller gives `n` options.
     let mut opts = match unsafe { jit_options(n, options) } {
         Ok(o) => o,
@@ -172,8 +154,7 @@ unsafe extern "C" fn hipLinkAddFile(
     options: *mut hipJitOption,
     values: *mut *mut c_void,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuLinkAddFile_v2",
         unsafe extern "C" fn(
             hipLinkState_t,
@@ -183,12 +164,7 @@ unsafe extern "C" fn hipLinkAddFile(
             *mut u32,
             *mut *mut c_void,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: the caller gives `n` options.
     let mut opts = match unsafe { jit_options(n, options) } {
         Ok(o) => o,

@@ -6,7 +6,7 @@
 //! `hipFuncGetAttributes`, `hipOccupancyMaxPotentialBlockSize`...) accept a
 //! `hipFunction_t` cast to a pointer.
 
-use super::{cuda_fn, drv_status, ensure_context, record};
+use super::{cuda_fn, driver_fn, drv_status, ensure_context, record};
 use crate::generated::functions::HipFunctions;
 use crate::*;
 use core::ffi::{c_char, c_int, c_uint, c_void};
@@ -145,12 +145,7 @@ unsafe extern "C" fn hipModuleLaunchKernel(
     kernel_params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> hipError_t {
-    let Some(launch) = cuda_fn!(Driver, "cuLaunchKernel", CuLaunchKernel) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    let launch = driver_fn!("cuLaunchKernel", CuLaunchKernel);
     let mut cuda_extra;
     let extra_ptr = if extra.is_null() {
         core::ptr::null_mut()
@@ -254,8 +249,7 @@ unsafe extern "C" fn hipLaunchCooperativeKernel(
     shared: c_uint,
     stream: hipStream_t,
 ) -> hipError_t {
-    let Some(launch) = cuda_fn!(
-        Driver,
+    let launch = driver_fn!(
         "cuLaunchCooperativeKernel",
         unsafe extern "C" fn(
             hipFunction_t,
@@ -269,12 +263,7 @@ unsafe extern "C" fn hipLaunchCooperativeKernel(
             hipStream_t,
             *mut *mut c_void,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: `f` is a `hipFunction_t` on this platform; the rest is the
     // caller's.
     drv_status(unsafe {
@@ -302,6 +291,7 @@ fn func_attribute(f: hipFunction_t, attr: i32) -> Result<c_int, hipError_t> {
         unsafe extern "C" fn(*mut c_int, i32, hipFunction_t) -> i32
     )
     .ok_or(hipError_t::hipErrorNotSupported)?;
+    ensure_context()?;
     let mut v = 0;
     // SAFETY: `v` is an int to write to; `f` is the caller's function.
     let s = unsafe { get(&mut v, attr, f) };
@@ -357,16 +347,10 @@ unsafe extern "C" fn hipFuncSetAttribute(
     if attr.0 != 8 && attr.0 != 9 {
         return record(hipError_t::hipErrorInvalidValue);
     }
-    let Some(set) = cuda_fn!(
-        Driver,
+    let set = driver_fn!(
         "cuFuncSetAttribute",
         unsafe extern "C" fn(hipFunction_t, u32, c_int) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: `func` is a `hipFunction_t` on this platform.
     drv_status(unsafe { set(func as hipFunction_t, attr.0, value) })
 }
@@ -379,6 +363,9 @@ unsafe extern "C" fn hipKernelNameRef(f: hipFunction_t) -> *const c_char {
     ) else {
         return core::ptr::null();
     };
+    if ensure_context().is_err() {
+        return core::ptr::null();
+    }
     let mut name = core::ptr::null();
     // SAFETY: `name` is a place for the driver's (static) name pointer.
     if unsafe { get(&mut name, f) } == 0 {
@@ -398,8 +385,7 @@ fn potential_block_size(
     limit: c_int,
     flags: c_uint,
 ) -> hipError_t {
-    let Some(occ) = cuda_fn!(
-        Driver,
+    let occ = driver_fn!(
         "cuOccupancyMaxPotentialBlockSizeWithFlags",
         unsafe extern "C" fn(
             *mut c_int,
@@ -410,14 +396,9 @@ fn potential_block_size(
             c_int,
             c_uint,
         ) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
+    );
     if grid.is_null() || block.is_null() {
         return record(hipError_t::hipErrorInvalidValue);
-    }
-    if let Err(e) = ensure_context() {
-        return record(e);
     }
     // SAFETY: both outputs are non-null ints of the caller; no callback.
     drv_status(unsafe { occ(grid, block, f, None, smem, limit, flags) })

@@ -1,6 +1,6 @@
 //! Memory functions whose flags, structs or memory types need translating.
 
-use super::{cuda_fn, drv_status, ensure_context, record, rt_status};
+use super::{cuda_fn, driver_fn, drv_status, record, rt_status};
 use crate::generated::functions::HipFunctions;
 use crate::*;
 use core::ffi::{c_int, c_uint, c_void};
@@ -157,16 +157,10 @@ unsafe extern "C" fn hipPointerGetAttribute(
     attribute: hipPointer_attribute,
     ptr: hipDeviceptr_t,
 ) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuPointerGetAttribute",
         unsafe extern "C" fn(*mut c_void, u32, hipDeviceptr_t) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: HIP's pointer attribute values are CUDA's; the caller's
     // buffer is sized for the attribute, as CUDA requires.
     let s = unsafe { f(data, attribute.0, ptr) };
@@ -248,40 +242,28 @@ unsafe fn memcpy2d(
         Ok(c) => c,
         Err(e) => return record(e),
     };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
     let s = match (stream, unaligned) {
         (Some(stream), _) => {
-            let Some(f) = cuda_fn!(
-                Driver,
+            let f = driver_fn!(
                 "cuMemcpy2DAsync_v2",
                 unsafe extern "C" fn(*const hip_Memcpy2D, hipStream_t) -> i32
-            ) else {
-                return record(hipError_t::hipErrorNotSupported);
-            };
+            );
             // SAFETY: `c` has CUDA_MEMCPY2D's layout and values.
             unsafe { f(&c, stream) }
         }
         (None, false) => {
-            let Some(f) = cuda_fn!(
-                Driver,
+            let f = driver_fn!(
                 "cuMemcpy2D_v2",
                 unsafe extern "C" fn(*const hip_Memcpy2D) -> i32
-            ) else {
-                return record(hipError_t::hipErrorNotSupported);
-            };
+            );
             // SAFETY: as above.
             unsafe { f(&c) }
         }
         (None, true) => {
-            let Some(f) = cuda_fn!(
-                Driver,
+            let f = driver_fn!(
                 "cuMemcpy2DUnaligned_v2",
                 unsafe extern "C" fn(*const hip_Memcpy2D) -> i32
-            ) else {
-                return record(hipError_t::hipErrorNotSupported);
-            };
+            );
             // SAFETY: as above.
             unsafe { f(&c) }
         }
@@ -344,16 +326,10 @@ unsafe extern "C" fn hipMemcpyWithStream(
 }
 
 unsafe extern "C" fn hipMemPtrGetInfo(ptr: *mut c_void, size: *mut usize) -> hipError_t {
-    let Some(f) = cuda_fn!(
-        Driver,
+    let f = driver_fn!(
         "cuMemGetAddressRange_v2",
         unsafe extern "C" fn(*mut hipDeviceptr_t, *mut usize, hipDeviceptr_t) -> i32
-    ) else {
-        return record(hipError_t::hipErrorNotSupported);
-    };
-    if let Err(e) = ensure_context() {
-        return record(e);
-    }
+    );
     // SAFETY: the base output may be null; `size` is the caller's.
     drv_status(unsafe { f(core::ptr::null_mut(), size, ptr) })
 }

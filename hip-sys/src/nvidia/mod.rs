@@ -128,6 +128,24 @@ macro_rules! cuda_fn {
 }
 pub(crate) use cuda_fn;
 
+/// A driver function that works in a context, ready to call: resolves the
+/// symbol and makes the current device's primary context current on this
+/// thread ([`ensure_context`]). On failure it returns the recorded status
+/// from the enclosing adapter (`hipErrorNotSupported` when the symbol is
+/// missing), so no adapter can resolve a driver call and forget the context.
+macro_rules! driver_fn {
+    ($name:literal, $ty:ty) => {{
+        let Some(f) = $crate::nvidia::cuda_fn!(Driver, $name, $ty) else {
+            return $crate::nvidia::record(hipError_t::hipErrorNotSupported);
+        };
+        if let Err(e) = $crate::nvidia::ensure_context() {
+            return $crate::nvidia::record(e);
+        }
+        f
+    }};
+}
+pub(crate) use driver_fn;
+
 /// Defines adapters for HIP functions whose CUDA counterpart takes the same
 /// arguments, and `register`, which puts each in the table when its symbol
 /// exists (or always, with `all`, for the coverage report).
