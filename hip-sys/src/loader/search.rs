@@ -58,26 +58,7 @@ pub fn amd_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location
         }];
     }
     let lib = if cfg!(windows) { "bin" } else { "lib" };
-    let mut out = Vec::new();
-    for var in ["ROCM_PATH", "HIP_PATH"] {
-        if let Some(p) = env(var).filter(|p| !p.as_os_str().is_empty()) {
-            out.push(Location {
-                dir: Some(p.join(lib)),
-                source: var.to_owned(),
-            });
-        }
-    }
-    if !cfg!(windows) {
-        out.push(Location {
-            dir: Some(PathBuf::from("/opt/rocm/lib")),
-            source: "default /opt/rocm".into(),
-        });
-    }
-    out.push(Location {
-        dir: None,
-        source: "system loader".into(),
-    });
-    out
+    sdk_locations(env, &["ROCM_PATH", "HIP_PATH"], lib, "/opt/rocm")
 }
 
 /// The places NVIDIA's libraries (CUDA runtime, nvrtc, cuBLAS) are searched,
@@ -91,19 +72,31 @@ pub fn cuda_locations() -> Vec<Location> {
 /// [`cuda_locations`] with the environment given as a function, for tests.
 pub fn cuda_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
     let lib = if cfg!(windows) { "bin" } else { "lib64" };
-    let mut out = Vec::new();
-    for var in ["CUDA_PATH", "CUDA_HOME"] {
-        if let Some(p) = env(var).filter(|p| !p.as_os_str().is_empty()) {
-            out.push(Location {
+    sdk_locations(env, &["CUDA_PATH", "CUDA_HOME"], lib, "/usr/local/cuda")
+}
+
+/// `<$var>/<lib>` for each set variable, then `<default>/<lib>` (not on
+/// Windows, where SDKs have no fixed place), then the system loader.
+fn sdk_locations(
+    env: &dyn Fn(&str) -> Option<PathBuf>,
+    vars: &[&str],
+    lib: &str,
+    default: &str,
+) -> Vec<Location> {
+    let mut out: Vec<Location> = vars
+        .iter()
+        .filter_map(|var| {
+            let p = env(var).filter(|p| !p.as_os_str().is_empty())?;
+            Some(Location {
                 dir: Some(p.join(lib)),
-                source: var.to_owned(),
-            });
-        }
-    }
+                source: (*var).to_owned(),
+            })
+        })
+        .collect();
     if !cfg!(windows) {
         out.push(Location {
-            dir: Some(PathBuf::from("/usr/local/cuda/lib64")),
-            source: "default /usr/local/cuda".into(),
+            dir: Some(Path::new(default).join(lib)),
+            source: format!("default {default}"),
         });
     }
     out.push(Location {
