@@ -1140,6 +1140,14 @@ fn graph_built_by_hand_with_kernel_and_memset_nodes() {
         (mback.value, mback.width, mback.elementSize),
         (memset.value, n, 4)
     );
+    let mut kind = hipGraphNodeType(99);
+    ok!(hipGraphNodeGetType(kernel_node, &mut kind));
+    assert_eq!(kind, hipGraphNodeType::hipGraphNodeTypeKernel);
+    ok!(hipGraphNodeGetType(set_node, &mut kind));
+    assert_eq!(kind, hipGraphNodeType::hipGraphNodeTypeMemset);
+    // SAFETY: `f` is a live function; the name is static.
+    let name = unsafe { CStr::from_ptr(hipKernelNameRef(f)) };
+    assert_eq!(name.to_str().unwrap(), "increment");
     let mut count = 0usize;
     ok!(hipGraphGetNodes(graph, null_mut(), &mut count));
     assert_eq!(count, 2);
@@ -1155,6 +1163,40 @@ fn graph_built_by_hand_with_kernel_and_memset_nodes() {
         hipMemcpyKind::hipMemcpyDeviceToHost
     ));
     assert!(out.iter().all(|v| *v == 3.0), "{:?}", &out[..4]);
+    // Kernel-node parameters changed in the graph read back, and changed in
+    // the executable graph take effect: only the first half is incremented.
+    let (mut px2, mut half) = (x, (n / 2) as i32);
+    let mut params2: [*mut c_void; 2] = [
+        (&mut px2 as *mut *mut c_void).cast(),
+        (&mut half as *mut i32).cast(),
+    ];
+    let kp2 = hipKernelNodeParams {
+        kernelParams: params2.as_mut_ptr(),
+        gridDim: dim3 {
+            x: (n / 2).div_ceil(128) as u32,
+            y: 1,
+            z: 1,
+        },
+        ..kp
+    };
+    ok!(hipGraphKernelNodeSetParams(kernel_node, &kp2));
+    ok!(hipGraphKernelNodeGetParams(kernel_node, &mut back));
+    assert_eq!(back.gridDim.x, kp2.gridDim.x);
+    ok!(hipGraphExecKernelNodeSetParams(exec, kernel_node, &kp2));
+    ok!(hipGraphLaunch(exec, null_mut()));
+    ok!(hipStreamSynchronize(null_mut()));
+    ok!(hipMemcpy(
+        out.as_mut_ptr().cast(),
+        x,
+        n * 4,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    assert!(out[..n / 2].iter().all(|v| *v == 3.0), "{:?}", &out[..4]);
+    assert!(
+        out[n / 2..].iter().all(|v| *v == 2.0),
+        "{:?}",
+        &out[n / 2..n / 2 + 4]
+    );
     ok!(hipGraphExecDestroy(exec));
     ok!(hipGraphDestroy(graph));
     ok!(hipFree(x));
@@ -1330,63 +1372,70 @@ fn device_reset_leaves_a_working_device() {
     setup();
     let d = device_alloc(1024);
     ok!(hipFree(d));
-    ok!(hipDeviceReset());
-    // Driver-level calls (module load, launch) after the reset.
-    let module = compile(VADD);
-    let f = function(module, c"vadd");
-    let n = 512usize;
-    let (a, b) = (random_f32(n), random_f32(n));
-    let (da, db, dc) = (
-        device_alloc(n * 4),
-        device_alloc(n * 4),
-        device_alloc(n * 4),
-    );
-    ok!(hipMemcpy(
-        da,
-        a.as_ptr().cast(),
-        n * 4,
-        hipMemcpyKind::hipMemcpyHostToDevice
-    ));
-    ok!(hipMemcpy(
-        db,
-        b.as_ptr().cast(),
-        n * 4,
-        hipMemcpyKind::hipMemcpyHostToDevice
-    ));
-    let (mut pa, mut pb, mut pc, mut pn) = (da, db, dc, n as i32);
-    let mut params: [*mut c_void; 4] = [
-        (&mut pa as *mut *mut c_void).cast(),
-        (&mut pb as *mut *mut c_void).cast(),
-        (&mut pc as *mut *mut c_void).cast(),
-        (&mut pn as *mut i32).cast(),
-    ];
-    ok!(hipModuleLaunchKernel(
-        f,
-        2,
-        1,
-        1,
-        256,
-        1,
-        1,
-        0,
-        null_mut(),
-        params.as_mut_ptr(),
-        null_mut()
-    ));
-    let mut c = vec![0f32; n];
-    ok!(hipMemcpy(
-        c.as_mut_ptr().cast(),
-        dc,
-        n * 4,
-        hipMemcpyKind::hipMemcpyDeviceToHost
-    ));
-    for i in 0..n {
-        assert_eq!(c[i], a[i] + b[i]);
+    // Driver-level calls (module load, launch) after each kind of reset:
+    // both leave the primary context inactive until it is set up again.
+    for primary in [false, true] {
+        if primary {
+            ok!(hipDevicePrimaryCtxReset(0));
+        } else {
+            ok!(hipDeviceReset());
+        }
+        let module = compile(VADD);
+        let f = function(module, c"vadd");
+        let n = 512usize;
+        let (a, b) = (random_f32(n), random_f32(n));
+        let (da, db, dc) = (
+            device_alloc(n * 4),
+            device_alloc(n * 4),
+            device_alloc(n * 4),
+        );
+        ok!(hipMemcpy(
+            da,
+            a.as_ptr().cast(),
+            n * 4,
+            hipMemcpyKind::hipMemcpyHostToDevice
+        ));
+        ok!(hipMemcpy(
+            db,
+            b.as_ptr().cast(),
+            n * 4,
+            hipMemcpyKind::hipMemcpyHostToDevice
+        ));
+        let (mut pa, mut pb, mut pc, mut pn) = (da, db, dc, n as i32);
+        let mut params: [*mut c_void; 4] = [
+            (&mut pa as *mut *mut c_void).cast(),
+            (&mut pb as *mut *mut c_void).cast(),
+            (&mut pc as *mut *mut c_void).cast(),
+            (&mut pn as *mut i32).cast(),
+        ];
+        ok!(hipModuleLaunchKernel(
+            f,
+            2,
+            1,
+            1,
+            256,
+            1,
+            1,
+            0,
+            null_mut(),
+            params.as_mut_ptr(),
+            null_mut()
+        ));
+        let mut c = vec![0f32; n];
+        ok!(hipMemcpy(
+            c.as_mut_ptr().cast(),
+            dc,
+            n * 4,
+            hipMemcpyKind::hipMemcpyDeviceToHost
+        ));
+        for i in 0..n {
+            assert_eq!(c[i], a[i] + b[i]);
+        }
+        for p in [da, db, dc] {
+            ok!(hipFree(p));
+        }
+        ok!(hipModuleUnload(module));
     }
-    for p in [da, db, dc] {
-        ok!(hipFree(p));
-    }
-    ok!(hipModuleUnload(module));
 }
 
 #[test]

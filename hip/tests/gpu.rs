@@ -879,5 +879,18 @@ fn stream_ordered_buffers_outlive_work_on_other_streams() {
             "round {round}: a late copy landed"
         );
     }
+    // The unsafe opt-out frees in stream order without waiting.
+    let mut own = s1.alloc::<f32>(n).unwrap();
+    s1.copy_dtod(&src, &mut own).unwrap();
+    assert_eq!(s1.copy_to_vec(&own).unwrap(), x);
+    // SAFETY: only `s1`, the allocating stream, ever used `own`.
+    unsafe { own.free_async() }.unwrap();
+    let again = s1.alloc_zeroed::<f32>(n).unwrap();
+    assert!(s1.copy_to_vec(&again).unwrap().iter().all(|e| *e == 0.0));
+    // A hipMalloc buffer given to it is freed as its drop would.
+    let plain = DeviceBuffer::<f32>::zeroed(&d, 16).unwrap();
+    // SAFETY: no work uses `plain`.
+    unsafe { plain.free_async() }.unwrap();
+    s1.synchronize().unwrap();
     assert_eq!(hip::drop_error_count(), 0, "{:?}", hip::take_drop_errors());
 }
