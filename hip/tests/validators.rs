@@ -137,6 +137,387 @@ proptest! {
     }
 }
 
+// ---- launch configurations built valid or invalid on purpose ----------------
+//
+// A random configuration is almost never valid (about 1 in 7,500 of the
+// model test's draws), so a validator rejecting everything would pass it.
+// The strategies below build valid configurations by construction, with
+// each limit reached exactly as often as not, and invalid ones by breaking
+// exactly one rule of a valid one, by one or by a lot.
+
+/// Limits to check against: the common ones, an NVIDIA-like device (opt-in
+/// shared memory, no per-dimension thread cap) and a small made-up device,
+/// so that no check can pass by matching `COMMON`'s numbers.
+fn limits() -> impl Strategy<Value = LaunchLimits> {
+    prop_oneof![
+        Just(LaunchLimits::COMMON),
+        Just(LaunchLimits {
+            max_shared_mem_per_block: 227 * 1024,
+            max_threads_per_grid_dim: u64::MAX,
+            ..LaunchLimits::COMMON
+        }),
+        Just(LaunchLimits {
+            max_threads_per_block: 256,
+            max_block_dim: [256, 128, 8],
+            max_grid_dim: [1000, 500, 70],
+            max_shared_mem_per_block: 1000,
+            max_threads_per_grid_dim: 100_000,
+        }),
+    ]
+}
+
+/// A value in `lo..=hi`: `lo` for selector 0, `hi` for 1, else anywhere.
+fn pick(sel: u8, raw: u64, lo: u64, hi: u64) -> u64 {
+    assert!(lo <= hi, "{lo}..={hi}");
+    match sel % 3 {
+        0 => lo,
+        1 => hi,
+        // The whole of u64 when `lo..=hi` is all of it.
+        _ => (hi - lo).checked_add(1).map_or(raw, |n| lo + raw % n),
+    }
+}
+
+/// A value above `limit`: exactly one above for even selectors, anywhere
+/// up to `u32::MAX` for odd ones.
+fn above(sel: u8, raw: u64, limit: u32) -> u32 {
+    assert!(limit < u32::MAX);
+    if sel % 2 == 0 {
+        limit + 1
+    } else {
+        limit + 1 + (raw % u64::from(u32::MAX - limit)) as u32
+    }
+}
+
+/// Threads a dimension may hold given the block's size along it.
+fn grid_cap(l: &LaunchLimits, axis: usize, block: u32) -> u32 {
+    let by_threads = (l.max_threads_per_grid_dim / u64::from(block)).min(u64::from(u32::MAX));
+    l.max_grid_dim[axis].min(by_threads as u32)
+}
+
+/// A configuration every rule of `l` accepts, built dimension by dimension
+/// from the room the previous ones left.
+fn valid_config(l: &LaunchLimits, d: &[(u8, u64); 7]) -> LaunchConfig {
+    let per_block = u64::from(l.max_threads_per_block);
+    let bx = pick(
+        d[0].0,
+        d[0].1,
+        1,
+        u64::from(l.max_block_dim[0]).min(per_block),
+    );
+    let by = pick(
+        d[1].0,
+        d[1].1,
+        1,
+        u64::from(l.max_block_dim[1]).min(per_block / bx),
+    );
+    let bz = pick(
+        d[2].0,
+        d[2].1,
+        1,
+        u64::from(l.max_block_dim[2]).min(per_block / (bx * by)),
+    );
+    let block = (bx as u32, by as u32, bz as u32);
+    let gx = pick(d[3].0, d[3].1, 1, u64::from(grid_cap(l, 0, block.0)));
+    let gy = pick(d[4].0, d[4].1, 1, u64::from(grid_cap(l, 1, block.1)));
+    let gz = pick(d[5].0, d[5].1, 1, u64::from(grid_cap(l, 2, block.2)));
+    let shared = pick(d[6].0, d[6].1, 0, u64::from(l.max_shared_mem_per_block));
+    LaunchConfig {
+        grid: (gx as u32, gy as u32, gz as u32),
+        block,
+        shared_mem_bytes: shared as u32,
+    }
+}
+
+fn set(t: &mut (u32, u32, u32), axis: usize, v: u32) {
+    match axis {
+        0 => t.0 = v,
+        1 => t.1 = v,
+        _ => t.2 = v,
+    }
+}
+
+/// The rejection's reason, or a failure saying what was accepted.
+fn rejection(cfg: &LaunchConfig, l: &LaunchLimits) -> Result<String, TestCaseError> {
+    match cfg.validate(l) {
+        Err(Error::Invalid { operation, reason }) => {
+            prop_assert_eq!(operation, "LaunchConfig::validate");
+            Ok(reason)
+        }
+        other => Err(TestCaseError::fail(format!(
+            "{cfg:?} under {l:?}: expected Invalid, got {other:?}"
+        ))),
+    }
+}
+
+const AXES: [&str; 3] = ["x", "y", "z"];
+
+proptest! {
+    #[test]
+    fn configs_built_within_every_limit_are_accepted(l in limits(), d in any::<[(u8, u64); 7]>()) {
+        let cfg = valid_config(&l, &d);
+        prop_assert!(cfg.validate(&l).is_ok(), "{:?} under {:?}: {:?}", cfg, l, cfg.validate(&l));
+        let t = cfg.threads_per_block().unwrap();
+        prop_assert!(t <= l.max_threads_per_block);
+    }
+
+    #[test]
+    fn a_zero_dimension_is_rejected(l in limits(), d in any::<[(u8, u64); 7]>(), which in 0usize..6) {
+        let mut cfg = valid_config(&l, &d);
+        if which < 3 { set(&mut cfg.grid, which, 0) } else { set(&mut cfg.block, which - 3, 0) }
+        let reason = rejection(&cfg, &l)?;
+        prop_assert!(reason.contains("zero dimension"), "{}", reason);
+    }
+
+    #[test]
+    fn a_block_dimension_over_its_limit_is_rejected_by_name(
+        l in limits(), d in any::<[(u8, u64); 7]>(), axis in 0usize..3, sel in any::<u8>(), raw in any::<u64>(),
+    ) {
+        let mut cfg = valid_config(&l, &d);
+        cfg.grid = (1, 1, 1);
+        let v = above(sel, raw, l.max_block_dim[axis]);
+        set(&mut cfg.block, axis, v);
+        let reason = rejection(&cfg, &l)?;
+        let want = format!("block.{} = {v} exceeds the device's {}", AXES[axis], l.max_block_dim[axis]);
+        prop_assert!(reason.contains(&want), "{} lacks {}", reason, want);
+    }
+
+    #[test]
+    fn a_grid_dimension_over_its_limit_is_rejected_by_name(
+        l in limits(), d in any::<[(u8, u64); 7]>(), axis in 0usize..3, sel in any::<u8>(), raw in any::<u64>(),
+    ) {
+        let mut cfg = valid_config(&l, &d);
+        // One thread per block: only the grid limit can be exceeded.
+        cfg.block = (1, 1, 1);
+        // The grid limit is checked before the threads along the axis.
+        let v = above(sel, raw, l.max_grid_dim[axis]);
+        set(&mut cfg.grid, axis, v);
+        let reason = rejection(&cfg, &l)?;
+        let want = format!("grid.{} = {v} exceeds the device's {}", AXES[axis], l.max_grid_dim[axis]);
+        prop_assert!(reason.contains(&want), "{} lacks {}", reason, want);
+    }
+
+    #[test]
+    fn too_many_threads_per_block_are_rejected(
+        l in limits(), bx in any::<u64>(), by in any::<u64>(), bz in any::<u64>(), shared in any::<u64>(),
+    ) {
+        // Every dimension within its own limit, the product over the total.
+        let per_block = u64::from(l.max_threads_per_block);
+        let bx = 1 + bx % u64::from(l.max_block_dim[0]);
+        let bz = 1 + bz % u64::from(l.max_block_dim[2]);
+        let by_min = (per_block / (bx * bz) + 1).max(1);
+        let by_max = u64::from(l.max_block_dim[1]);
+        prop_assume!(by_min <= by_max);
+        let by = by_min + by % (by_max - by_min + 1);
+        let cfg = LaunchConfig {
+            grid: (1, 1, 1),
+            block: (bx as u32, by as u32, bz as u32),
+            shared_mem_bytes: (shared % (u64::from(l.max_shared_mem_per_block) + 1)) as u32,
+        };
+        let reason = rejection(&cfg, &l)?;
+        let want = format!("has {} threads; the device allows {}", bx * by * bz, per_block);
+        prop_assert!(reason.contains(&want), "{} lacks {}", reason, want);
+    }
+
+    #[test]
+    fn too_many_threads_along_a_grid_dimension_are_rejected(
+        l in limits(), bx in any::<u64>(), sel in any::<u8>(), raw in any::<u64>(),
+    ) {
+        prop_assume!(l.max_threads_per_grid_dim < u64::MAX);
+        let bx = 2 + bx % (u64::from(l.max_block_dim[0].min(l.max_threads_per_block)) - 1);
+        // The fewest blocks that exceed the cap, or more, within grid.x's limit.
+        let least = l.max_threads_per_grid_dim / bx + 1;
+        let most = u64::from(l.max_grid_dim[0]);
+        prop_assume!(least <= most);
+        let gx = if sel % 2 == 0 { least } else { least + raw % (most - least + 1) };
+        let cfg = LaunchConfig { grid: (gx as u32, 1, 1), block: (bx as u32, 1, 1), shared_mem_bytes: 0 };
+        let reason = rejection(&cfg, &l)?;
+        let want = format!("grid.x * block.x = {} threads exceeds", gx * bx);
+        prop_assert!(reason.contains(&want), "{} lacks {}", reason, want);
+    }
+
+    #[test]
+    fn shared_memory_over_the_limit_is_rejected(
+        l in limits(), d in any::<[(u8, u64); 7]>(), sel in any::<u8>(), raw in any::<u64>(),
+    ) {
+        let mut cfg = valid_config(&l, &d);
+        cfg.shared_mem_bytes = above(sel, raw, l.max_shared_mem_per_block);
+        let reason = rejection(&cfg, &l)?;
+        let want = format!("{} bytes of shared memory exceed the device's {}", cfg.shared_mem_bytes, l.max_shared_mem_per_block);
+        prop_assert!(reason.contains(&want), "{} lacks {}", reason, want);
+    }
+}
+
+/// The exact edges of `COMMON`, one by one.
+#[test]
+fn launch_limits_at_and_one_past_each_edge() {
+    let l = LaunchLimits::COMMON;
+    let cfg = |grid, block, shared_mem_bytes| LaunchConfig {
+        grid,
+        block,
+        shared_mem_bytes,
+    };
+    let accepted = [
+        cfg((1, 1, 1), (1, 1, 1), 0),
+        cfg((1, 1, 1), (1024, 1, 1), 48 * 1024),
+        cfg((1, 1, 1), (1, 1024, 1), 0),
+        cfg((1, 1, 1), (16, 1, 64), 0),
+        cfg((1, 1, 1), (32, 32, 1), 0),
+        cfg((i32::MAX as u32, 65535, 65535), (1, 1, 1), 0),
+        // 2^24 blocks of 255 threads: one block short of 2^32 threads.
+        cfg((1 << 24, 1, 1), (255, 1, 1), 0),
+        cfg((4_194_303, 1, 1), (1024, 1, 1), 0),
+    ];
+    for c in accepted {
+        assert!(c.validate(&l).is_ok(), "{c:?}: {:?}", c.validate(&l));
+    }
+    let rejected = [
+        (cfg((1, 1, 1), (1025, 1, 1), 0), "block.x = 1025"),
+        (cfg((1, 1, 1), (1, 1025, 1), 0), "block.y = 1025"),
+        (cfg((1, 1, 1), (1, 1, 65), 0), "block.z = 65"),
+        (cfg((1, 1, 1), (41, 25, 1), 0), "has 1025 threads"),
+        (cfg((1, 1, 1), (32, 32, 2), 0), "has 2048 threads"),
+        (cfg((1, 1, 1), (1024, 1024, 64), 0), "has 67108864 threads"),
+        (
+            cfg((i32::MAX as u32 + 1, 1, 1), (1, 1, 1), 0),
+            "grid.x = 2147483648",
+        ),
+        (cfg((1, 65536, 1), (1, 1, 1), 0), "grid.y = 65536"),
+        (cfg((1, 1, 65536), (1, 1, 1), 0), "grid.z = 65536"),
+        (
+            cfg((1 << 24, 1, 1), (256, 1, 1), 0),
+            "grid.x * block.x = 4294967296",
+        ),
+        (
+            cfg((4_194_304, 1, 1), (1024, 1, 1), 0),
+            "grid.x * block.x = 4294967296",
+        ),
+        (cfg((1, 1, 1), (1, 1, 1), 48 * 1024 + 1), "49153 bytes"),
+        (cfg((1, 1, 1), (1, 1, 1), u32::MAX), "4294967295 bytes"),
+        (cfg((0, 1, 1), (1, 1, 1), 0), "zero dimension"),
+        (cfg((1, 1, 1), (1, 1, 0), 0), "zero dimension"),
+        (
+            cfg(
+                (u32::MAX, u32::MAX, u32::MAX),
+                (u32::MAX, u32::MAX, u32::MAX),
+                u32::MAX,
+            ),
+            "block.x = 4294967295",
+        ),
+    ];
+    for (c, want) in rejected {
+        match c.validate(&l) {
+            Err(Error::Invalid { reason, .. }) => assert!(reason.contains(want), "{c:?}: {reason}"),
+            other => panic!("{c:?}: expected a rejection naming {want:?}, got {other:?}"),
+        }
+    }
+}
+
+// ---- ranges built on each boundary -----------------------------------------
+
+/// A buffer length: small, or near the top of `usize` where `+ 1` wraps.
+fn buffer_len() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        0usize..64,
+        Just(0usize),
+        Just(usize::MAX - 1),
+        Just(usize::MAX),
+        any::<usize>()
+    ]
+}
+
+fn rejects(len: usize, r: hip::Result<std::ops::Range<usize>>) -> Result<(), TestCaseError> {
+    match r {
+        Err(Error::Invalid { operation, reason }) => {
+            prop_assert_eq!(operation, "t");
+            prop_assert!(reason.contains(&format!("0..{len}")), "{}", reason);
+            Ok(())
+        }
+        other => Err(TestCaseError::fail(format!(
+            "within 0..{len}: expected Invalid, got {other:?}"
+        ))),
+    }
+}
+
+proptest! {
+    #[test]
+    fn ranges_inside_the_buffer_are_accepted_edges_included(len in buffer_len(), a in any::<u64>(), b in any::<u64>(), sa in any::<u8>(), sb in any::<u8>()) {
+        let end = pick(sb, b, 0, len as u64) as usize;
+        let start = pick(sa, a, 0, end as u64) as usize;
+        prop_assert_eq!(check_range("t", len, start..end).unwrap(), start..end);
+        prop_assert_eq!(check_range("t", len, start..start).unwrap(), start..start);
+        prop_assert_eq!(check_range("t", len, start..len).unwrap(), start..len);
+        prop_assert_eq!(check_range("t", len, len..len).unwrap(), len..len);
+        prop_assert_eq!(check_range("t", len, start..).unwrap(), start..len);
+        prop_assert_eq!(check_range("t", len, ..end).unwrap(), 0..end);
+        prop_assert_eq!(check_range("t", len, ..).unwrap(), 0..len);
+        if end > 0 {
+            // An inclusive end one below `end`, up to the last element.
+            prop_assert_eq!(check_range("t", len, start..=end - 1).unwrap(), start..end);
+            prop_assert_eq!(check_range("t", len, ..=end - 1).unwrap(), 0..end);
+        }
+        if start > 0 {
+            let excluded = (Bound::Excluded(start - 1), Bound::Excluded(end));
+            prop_assert_eq!(check_range("t", len, excluded).unwrap(), start..end);
+        }
+    }
+
+    #[test]
+    fn ranges_past_the_buffer_or_reversed_are_rejected(len in buffer_len(), a in any::<u64>(), sel in any::<u8>(), over in any::<u64>()) {
+        let start = pick(sel, a, 0, len as u64) as usize;
+        if len < usize::MAX {
+            // One past the end, and anywhere further.
+            let past = len + 1 + (over % (usize::MAX - len) as u64) as usize;
+            rejects(len, check_range("t", len, start..len + 1))?;
+            rejects(len, check_range("t", len, start..past))?;
+            rejects(len, check_range("t", len, ..len + 1))?;
+            rejects(len, check_range("t", len, len + 1..))?;
+            rejects(len, check_range("t", len, past..))?;
+            rejects(len, check_range("t", len, past..past))?;
+        }
+        // An inclusive end at `len` is one past the last element.
+        rejects(len, check_range("t", len, start..=len))?;
+        rejects(len, check_range("t", len, ..=len))?;
+        // Excluding `len` as the start begins one past the end.
+        rejects(len, check_range("t", len, (Bound::Excluded(len), Bound::Unbounded)))?;
+        if start > 0 {
+            // Reversed: start one above the end, or far above it.
+            rejects(len, check_range("t", len, start..start - 1))?;
+            rejects(len, check_range("t", len, start..0))?;
+        }
+        if start > 1 {
+            rejects(len, check_range("t", len, start..=start - 2))?;
+        }
+    }
+}
+
+#[test]
+fn ranges_at_each_edge_of_a_ten_element_buffer() {
+    let ok = |r: std::ops::Range<usize>, want: std::ops::Range<usize>| {
+        assert_eq!(check_range("t", 10, r.clone()).unwrap(), want, "{r:?}");
+    };
+    ok(0..10, 0..10);
+    ok(10..10, 10..10);
+    ok(0..0, 0..0);
+    ok(9..10, 9..10);
+    ok(5..5, 5..5);
+    assert_eq!(check_range("t", 10, 0..=9).unwrap(), 0..10);
+    assert_eq!(check_range("t", 10, 10..).unwrap(), 10..10);
+    assert_eq!(check_range("t", 0, ..).unwrap(), 0..0);
+    // Reversed ranges are built from bounds: clippy rejects literal ones.
+    let (six, ten) = (std::hint::black_box(6), std::hint::black_box(10));
+    for bad in [0..11, 10..11, 11..11, 11..12, six..six - 1, ten..ten - 1] {
+        assert!(is_invalid(&check_range("t", 10, bad.clone())), "{bad:?}");
+    }
+    assert!(is_invalid(&check_range("t", 10, 0..=10)));
+    assert!(is_invalid(&check_range("t", 10, 11..)));
+    assert!(is_invalid(&check_range("t", 0, 0..=0)));
+    assert!(is_invalid(&check_range(
+        "t",
+        10,
+        (Bound::Excluded(10), Bound::Unbounded)
+    )));
+}
+
 #[test]
 fn arithmetic_support_table() {
     assert_eq!(
