@@ -229,6 +229,16 @@ mod tests {
         prop_oneof![Just(Op::N), Just(Op::T), Just(Op::C)]
     }
 
+    /// A dimension: 0 and 1 often, small otherwise.
+    fn dim() -> impl Strategy<Value = usize> {
+        prop_oneof![Just(0usize), Just(1usize), 0usize..40]
+    }
+
+    /// Extra leading-dimension room: none often.
+    fn pad() -> impl Strategy<Value = usize> {
+        prop_oneof![Just(0usize), 0usize..5]
+    }
+
     /// The span is exactly the largest element index touched, plus one.
     fn brute_span(rows: usize, cols: usize, ld: usize) -> usize {
         let mut max = 0;
@@ -269,13 +279,152 @@ mod tests {
         }
 
         #[test]
-        fn huge_values_are_rejected_not_overflowed(
-            m in 0usize..usize::MAX, n in 0usize..usize::MAX, ld in 0usize..usize::MAX,
+        fn valid_shapes_are_accepted_with_exact_spans(
+            ta in op(), tb in op(),
+            m in dim(), n in dim(), k in dim(),
+            pa in pad(), pb in pad(), pc in pad(),
         ) {
-            let s = GemmShape { transa: Op::N, transb: Op::N, m, n, k: 1, lda: ld, ldb: 1, ldc: ld };
-            if let Ok(sp) = s.spans() {
-                prop_assert!(m <= i32::MAX as usize && n <= i32::MAX as usize);
-                prop_assert!(sp.c <= ld * n.max(1));
+            // Leading dimensions exactly at the minimum, or above it.
+            let mut s = GemmShape::new(ta, tb, m, n, k);
+            s.lda += pa; s.ldb += pb; s.ldc += pc;
+            let (ar, ac) = stored(ta, m, k);
+            let (br, bc) = stored(tb, k, n);
+            let sp = s.spans().map_err(|e| TestCaseError::fail(format!("{s:?}: {e}")))?;
+            prop_assert_eq!(sp.a, brute_span(ar, ac, s.lda));
+            prop_assert_eq!(sp.b, brute_span(br, bc, s.ldb));
+            prop_assert_eq!(sp.c, brute_span(m, n, s.ldc));
+            // A buffer of exactly the span is enough; one element less is not.
+            for (name, span) in [("a", sp.a), ("b", sp.b), ("c", sp.c)] {
+                prop_assert!(buffer(name, span, span).is_ok());
+                prop_assert!(buffer(name, span + 1, span).is_ok());
+                if span > 0 {
+                    match buffer(name, span - 1, span) {
+                        Err(Error::BufferTooSmall { name: got, len, required }) => {
+                            prop_assert_eq!((got, len, required), (name, span - 1, span));
+                        }
+                        other => prop_assert!(false, "{name} one short: {other:?}"),
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn each_leading_dimension_one_too_small_is_rejected_by_name(
+            ta in op(), tb in op(),
+            m in dim(), n in dim(), k in dim(),
+            which in 0usize..3, by_one in proptest::bool::ANY, cut in any::<usize>(),
+        ) {
+            let mut s = GemmShape::new(ta, tb, m, n, k);
+            let (ar, _) = stored(ta, m, k);
+            let (br, _) = stored(tb, k, n);
+            let (name, min, ld) = match which {
+                0 => ("lda", ar.max(1), &mut s.lda),
+                1 => ("ldb", br.max(1), &mut s.ldb),
+                _ => ("ldc", m.max(1), &mut s.ldc),
+            };
+            // One below the minimum, or anywhere below it (0 included).
+            *ld = if by_one { min - 1 } else { cut % min };
+            let bad = *ld;
+            match s.spans() {
+                Err(Error::InvalidArgument { name: got, value, requirement }) => {
+                    prop_assert_eq!(got, name);
+                    prop_assert_eq!(value, bad as i128);
+                    let want = format!(">= max(1, rows) = {min}");
+                    prop_assert!(requirement.contains(&want), "{} lacks {}", requirement, want);
+                }
+                other => prop_assert!(false, "{s:?}: expected {name} rejected, got {other:?}"),
+            }
+        }
+
+        #[test]
+        fn dimensions_past_the_32_bit_api_are_rejected_by_name(
+            which in 0usize..6, over in 0usize..=(usize::MAX - i32::MAX as usize - 1),
+            small in 1usize..8,
+        ) {
+            let big = i32::MAX as usize + 1 + over;
+            let mut s = GemmShape::new(Op::N, Op::N, small, small, small);
+            let name = match which {
+                0 => { s.m = big; "m" }
+                1 => { s.n = big; "n" }
+                2 => { s.k = big; "k" }
+                3 => { s.lda = big; "lda" }
+                4 => { s.ldb = big; "ldb" }
+                _ => { s.ldc = big; "ldc" }
+            };
+            match s.spans() {
+                Err(Error::InvalidArgument { name: got, value, .. }) => {
+                    prop_assert_eq!(got, name);
+                    prop_assert_eq!(value, big as i128);
+                }
+                other => prop_assert!(false, "{name} = {big}: {other:?}"),
+            }
+            // The largest value the API takes is accepted.
+            let mut edge = GemmShape::new(Op::N, Op::N, small, small, small);
+            match which {
+                3 => edge.lda = i32::MAX as usize,
+                4 => edge.ldb = i32::MAX as usize,
+                5 => edge.ldc = i32::MAX as usize,
+                _ => {}
+            }
+            prop_assert!(edge.spans().is_ok(), "{:?}", edge);
+        }
+
+        #[test]
+        fn spans_that_overflow_usize_are_errors_not_panics(
+            rows in 1usize..1000, cols in 2usize..usize::MAX, ld in any::<usize>(),
+            n in 2usize..usize::MAX, inc in 2usize..usize::MAX,
+        ) {
+            let ld = ld.max(rows);
+            let exact = ld.checked_mul(cols - 1).and_then(|v| v.checked_add(rows));
+            match (matrix_span("lda", rows, cols, ld), exact) {
+                (Ok(sp), Some(want)) => prop_assert_eq!(sp, want),
+                (Err(Error::InvalidArgument { name: "lda", value, requirement }), None) => {
+                    prop_assert_eq!(value, ld as i128);
+                    prop_assert!(requirement.contains("overflows"), "{}", requirement);
+                }
+                (got, want) => prop_assert!(false, "{rows}x{cols} ld {ld}: {got:?} vs {want:?}"),
+            }
+            let exact = (n - 1).checked_mul(inc).and_then(|v| v.checked_add(1));
+            match (vector_span("incx", n, inc), exact) {
+                (Ok(sp), Some(want)) => prop_assert_eq!(sp, want),
+                (Err(Error::InvalidArgument { name: "incx", .. }), None) => {}
+                (got, want) => prop_assert!(false, "n {n} inc {inc}: {got:?} vs {want:?}"),
+            }
+        }
+
+        #[test]
+        fn zero_dimensions_span_nothing_of_what_they_empty(
+            ta in op(), tb in op(), m in dim(), n in dim(), k in dim(), which in 0usize..3,
+        ) {
+            let (m, n, k) = match which { 0 => (0, n, k), 1 => (m, 0, k), _ => (m, n, 0) };
+            let s = GemmShape::new(ta, tb, m, n, k);
+            let sp = s.spans().map_err(|e| TestCaseError::fail(format!("{s:?}: {e}")))?;
+            // C is empty when m or n is; A when m or k is; B when k or n is.
+            prop_assert_eq!(sp.c == 0, m == 0 || n == 0);
+            prop_assert_eq!(sp.a == 0, m == 0 || k == 0);
+            prop_assert_eq!(sp.b == 0, k == 0 || n == 0);
+            prop_assert!(s.lda >= 1 && s.ldb >= 1 && s.ldc >= 1);
+        }
+
+        #[test]
+        fn strided_spans_overflow_and_overlap_are_rejected(
+            m in 1usize..20, n in 1usize..20, k in 1usize..20, batch in 6usize..1000,
+            short in 1usize..=400, huge in (usize::MAX / 4)..usize::MAX,
+        ) {
+            let one = GemmShape::new(Op::N, Op::N, m, n, k).spans().unwrap();
+            // stride_c exactly one C is enough; one less makes outputs overlap.
+            prop_assert!(strided_spans(one, one.a, one.b, one.c, batch).is_ok());
+            let sc = one.c.saturating_sub(short.min(one.c));
+            match strided_spans(one, one.a, one.b, sc, batch) {
+                Err(Error::InvalidArgument { name: "stride_c", value, .. }) => prop_assert_eq!(value, sc as i128),
+                other => prop_assert!(false, "stride_c {sc} < {}: {other:?}", one.c),
+            }
+            // A stride that fits i64 but whose batch span overflows usize:
+            // five strides of at least usize::MAX / 4 exceed it.
+            let huge = huge.min(i64::MAX as usize);
+            match strided_spans(one, huge, one.b, one.c, batch) {
+                Err(Error::InvalidArgument { name: "stride_a", .. }) => {}
+                other => prop_assert!(false, "stride_a {huge} x {batch}: {other:?}"),
             }
         }
 
