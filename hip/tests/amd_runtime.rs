@@ -132,29 +132,53 @@ fn the_runtime_version_picks_the_properties_layout() {
     }
 }
 
+/// A function the loaded runtime lacks comes back from the real call as
+/// `hipErrorNotSupported`, and the error made of that status says the
+/// function is missing; a function it has, failing for another reason, is
+/// reported as that failure. Both statuses are the ones the runtime stack
+/// returns, not values written here.
 #[test]
 fn missing_functions_are_reported_as_such() {
     let rt = amd();
-    // A call the 5.x runtime lacks comes back as hipErrorNotSupported, and
-    // the error says the function is missing rather than unsupported.
-    if !rt.is_available("hipGetDevicePropertiesR0600") {
-        let e = Error::from_hip(
-            "hipGetDevicePropertiesR0600",
-            hip_sys::hipError_t::hipErrorNotSupported,
-        );
-        assert!(
-            matches!(
-                e,
-                Error::Hip {
-                    symbol_missing: true,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
-        assert!(e.to_string().contains("does not provide"), "{e}");
-    }
-    let e = Error::from_hip("hipMalloc", hip_sys::hipError_t::hipErrorNotSupported);
+    // `hipGetDevicePropertiesR0600` arrived with ROCm 6.0; tier 2 runs
+    // Debian's 5.x runtime, which lacks it.
+    let missing = "hipGetDevicePropertiesR0600";
+    assert!(
+        !rt.is_available(missing),
+        "tier 2 needs a pre-6.0 runtime (Debian's libamdhip64-5) to call a missing function; \
+         runtime {} provides {missing}",
+        rt.version
+    );
+    let mut props = hip_sys::hipDeviceProp_tR0600::default();
+    // SAFETY: `props` is a valid, writable struct of the type the call fills.
+    let status = unsafe { hip_sys::hipGetDevicePropertiesR0600(&mut props, 0) };
+    assert_eq!(status, hip_sys::hipError_t::hipErrorNotSupported);
+    let e = Error::from_hip(missing, status);
+    assert!(
+        matches!(
+            e,
+            Error::Hip {
+                symbol_missing: true,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("does not provide"), "{e}");
+
+    // A function the runtime has: without a device it fails, and not as
+    // missing.
+    assert!(rt.is_available("hipMalloc"));
+    let mut p = std::ptr::null_mut();
+    // SAFETY: `p` is a valid place for the returned pointer.
+    let status = unsafe { hip_sys::hipMalloc(&mut p, 256) };
+    assert_ne!(
+        status,
+        hip_sys::hipError_t::hipSuccess,
+        "no device, yet hipMalloc succeeded"
+    );
+    assert_ne!(status, hip_sys::hipError_t::hipErrorNotSupported);
+    let e = Error::from_hip("hipMalloc", status);
     assert!(
         matches!(
             e,
@@ -165,6 +189,8 @@ fn missing_functions_are_reported_as_such() {
         ),
         "{e:?}"
     );
+    assert!(!e.to_string().contains("does not provide"), "{e}");
+    println!("hipMalloc without a device: {e}");
 }
 
 #[test]
