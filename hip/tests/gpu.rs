@@ -35,7 +35,25 @@ extern "C" __global__ void spin(unsigned long long cycles) {
     while (clock64() - start < cycles) {}
 }
 extern "C" __global__ void empty() {}
+// Waits until the host sets *flag (host memory mapped into the device), or
+// until timeout_cycles clock cycles have passed, so that a bug fails the
+// test instead of hanging it. status[0]: 1 released by the flag, 2 timed out.
+extern "C" __global__ void wait_for_flag(const volatile int* flag, int* status,
+                                         unsigned long long timeout_cycles) {
+    long long start = clock64();
+    int result = 2;
+    while ((unsigned long long)(clock64() - start) < timeout_cycles) {
+        if (*flag != 0) {
+            result = 1;
+            break;
+        }
+    }
+    status[0] = result;
+}
 "#;
+
+/// `wait_for_flag`'s status when the flag released it.
+const RELEASED: i32 = 1;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -64,6 +82,98 @@ fn random_f32(n: usize) -> Vec<f32> {
 
 fn close(a: f32, b: f32) -> bool {
     (a - b).abs() <= 1e-5 * (1.0 + b.abs())
+}
+
+/// A host `int` mapped into the device's address space
+/// (`hipHostMalloc(hipHostMallocMapped)`): a kernel polls it while the host
+/// sets it. `hip` has no safe type for mapped memory, hence the raw calls.
+struct MappedFlag {
+    host: *mut i32,
+    device: *mut std::ffi::c_void,
+}
+
+// SAFETY: the flag is only written with volatile stores of a whole `int`
+// (`set`) and freed once, in drop; sharing it between host threads for
+// that is sound.
+unsafe impl Sync for MappedFlag {}
+
+impl MappedFlag {
+    fn new() -> MappedFlag {
+        use hip::sys::{hipHostMallocMapped, hipHostMallocPortable};
+        // hipHostMalloc needs the runtime up and a device: open it first.
+        let _ = dev();
+        let mut host = std::ptr::null_mut();
+        // SAFETY: `host` is a valid place for the returned pointer.
+        unsafe {
+            hip::sys::hipHostMalloc(
+                &mut host,
+                size_of::<i32>(),
+                hipHostMallocMapped | hipHostMallocPortable,
+            )
+        }
+        .ok()
+        .unwrap_or_else(|e| panic!("hipHostMalloc(mapped): {e}"));
+        let host = host.cast::<i32>();
+        // SAFETY: a fresh host allocation of one int, unused by the device.
+        unsafe { std::ptr::write_volatile(host, 0) };
+        let mut device = std::ptr::null_mut();
+        // SAFETY: `host` came from hipHostMalloc with the mapped flag.
+        unsafe { hip::sys::hipHostGetDevicePointer(&mut device, host.cast(), 0) }
+            .ok()
+            .unwrap_or_else(|e| panic!("hipHostGetDevicePointer: {e}"));
+        assert!(!device.is_null());
+        MappedFlag { host, device }
+    }
+
+    /// Releases every kernel waiting on the flag.
+    fn set(&self) {
+        // SAFETY: `host` is a live, aligned int; the device only reads it.
+        unsafe { std::ptr::write_volatile(self.host, 1) };
+        std::sync::atomic::fence(Ordering::SeqCst);
+    }
+}
+
+impl Drop for MappedFlag {
+    fn drop(&mut self) {
+        // SAFETY: allocated by hipHostMalloc; every kernel reading it has
+        // finished (each test waits for its stream before dropping it).
+        let r = unsafe { hip::sys::hipHostFree(self.host.cast()) };
+        if !std::thread::panicking() {
+            r.ok().unwrap_or_else(|e| panic!("hipHostFree: {e}"));
+        }
+    }
+}
+
+/// Clock cycles in five seconds on `d` (2 GHz assumed if the clock rate
+/// cannot be read): `wait_for_flag`'s timeout.
+fn five_seconds_of_cycles(d: &Device) -> u64 {
+    let khz = d
+        .attribute(DeviceAttribute::ClockRate)
+        .ok()
+        .filter(|k| *k > 0)
+        .unwrap_or(2_000_000);
+    khz as u64 * 1000 * 5
+}
+
+/// Enqueues `wait_for_flag` on `s`: everything enqueued after it on `s`
+/// waits until `flag` is set (or the kernel times out, writing 2 to
+/// `status[0]`).
+fn launch_wait_for_flag(s: &Stream, flag: &MappedFlag, status: &DeviceBuffer<i32>) {
+    let f = module().function("wait_for_flag").unwrap();
+    let timeout = five_seconds_of_cycles(s.device());
+    let flag_ptr = hip::RawPtr(flag.device);
+    let mut args = LaunchArgs::new();
+    args.arg(&flag_ptr).arg(status).arg(&timeout);
+    let one = LaunchConfig {
+        grid: (1, 1, 1),
+        block: (1, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: (const volatile int*, int*, unsigned long long) as the kernel
+    // declares; it reads the mapped flag, which outlives the kernel (the
+    // callers wait for the stream before dropping it), and writes status[0]
+    // of a one-element buffer.
+    unsafe { s.launch(&f, one, &mut args) }.unwrap();
 }
 
 #[test]
@@ -492,12 +602,37 @@ fn streams_events_and_host_callbacks() {
     }
     .unwrap();
     s.record_event(&stop).unwrap();
-    let pending_seen = !s.query().unwrap() || !stop.query().unwrap();
     stop.synchronize().unwrap();
     assert!(stop.query().unwrap() && s.query().unwrap());
     let ms = stop.elapsed_ms_since(&start).unwrap();
     assert!(ms > 0.0, "{ms} ms");
-    println!("spin kernel took {ms:.3} ms (pending seen: {pending_seen})");
+    println!("spin kernel took {ms:.3} ms");
+
+    // "Not finished yet": a kernel waiting for a flag only the host sets is
+    // still running, whatever the timing, until the host sets it.
+    let flag = MappedFlag::new();
+    let status = DeviceBuffer::<i32>::zeroed(&d, 1).unwrap();
+    let gate_done = Event::new(&d).unwrap();
+    launch_wait_for_flag(&s, &flag, &status);
+    s.record_event(&gate_done).unwrap();
+    assert!(
+        !s.query().unwrap(),
+        "Stream::query says finished while its kernel waits for the host"
+    );
+    assert!(
+        !gate_done.query().unwrap(),
+        "Event::query says finished before the kernel it follows"
+    );
+    flag.set();
+    gate_done.synchronize().unwrap();
+    assert!(gate_done.query().unwrap(), "Event::query after synchronize");
+    assert!(s.query().unwrap(), "Stream::query after the event");
+    assert_eq!(
+        s.copy_to_vec(&status).unwrap(),
+        [RELEASED],
+        "wait_for_flag timed out: it never saw the flag"
+    );
+    drop(flag);
     let no_timing = Event::with_timing(&d, false).unwrap();
     assert!(no_timing.elapsed_ms_since(&start).is_err());
 
@@ -667,17 +802,31 @@ fn sharing_across_threads() {
     assert_eq!(hip::drop_error_count(), 0, "{:?}", hip::take_drop_errors());
 }
 
+/// Two devices, or a failure saying so: tests named `two_gpus_` are listed
+/// as not run on one-GPU machines by the GPU runner and run on the 2-GPU
+/// machine, where fewer than two devices is an error.
+fn two_devices() -> Vec<Arc<Device>> {
+    let devs = Device::all().unwrap_or_else(|e| panic!("needs two GPUs: {e}"));
+    assert!(
+        devs.len() >= 2,
+        "needs two GPUs but {} visible: run `two_gpus_` tests on the 2-GPU machine",
+        devs.len()
+    );
+    devs
+}
+
 #[test]
 #[ignore = "needs a GPU"]
-fn peer_access_and_peer_copies() {
-    let devs = Device::all().unwrap();
-    if devs.len() < 2 {
-        let d = &devs[0];
-        assert!(!d.can_access_peer(d).unwrap());
-        assert!(d.enable_peer_access(d).is_err());
-        println!("only one device: peer copies need two (run on the 2-GPU machine)");
-        return;
-    }
+fn a_device_is_not_its_own_peer() {
+    let d = dev();
+    assert!(!d.can_access_peer(&d).unwrap());
+    assert!(d.enable_peer_access(&d).is_err());
+}
+
+#[test]
+#[ignore = "needs two GPUs"]
+fn two_gpus_peer_access_and_peer_copies() {
+    let devs = two_devices();
     let (d0, d1) = (&devs[0], &devs[1]);
     let can = d0.can_access_peer(d1).unwrap();
     if can {
@@ -721,6 +870,50 @@ fn peer_access_and_peer_copies() {
         "peer access 0->1: {can}; peer copy of {} floats checked",
         x.len()
     );
+}
+
+#[test]
+#[ignore = "needs two GPUs"]
+fn two_gpus_split_work_and_gather_with_peer_copies() {
+    let devs = two_devices();
+    let n = 1 << 20;
+    let (x, y0) = (random_f32(n), random_f32(n));
+    let a: f32 = rand::thread_rng().gen_range(-3.0..3.0);
+    // Uneven halves, so that an offset mistake cannot cancel out.
+    let split = n / 2 + 7;
+    let s0 = Stream::new(&devs[0]).unwrap();
+    let mut gathered = DeviceBuffer::<f32>::zeroed(&devs[0], n).unwrap();
+    for (i, d) in devs[..2].iter().enumerate() {
+        let range = if i == 0 { 0..split } else { split..n };
+        let len = range.len();
+        let s = Stream::new(d).unwrap();
+        let f = Module::compile(d, KERNELS)
+            .unwrap()
+            .function("axpy")
+            .unwrap();
+        // SAFETY: matches axpy's C signature.
+        let k = unsafe { TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(f) };
+        let xd = DeviceBuffer::from_slice(d, &x[range.clone()]).unwrap();
+        let mut yd = DeviceBuffer::from_slice(d, &y0[range.clone()]).unwrap();
+        // SAFETY: both buffers hold `len` elements, the kernel touches [0, len).
+        unsafe {
+            k.launch(
+                &s,
+                LaunchConfig::for_num_elems(len as u32),
+                (a, &xd, &mut yd, len as u32),
+            )
+        }
+        .unwrap();
+        s.synchronize().unwrap();
+        assert_eq!(yd.device().ordinal(), i);
+        let mut part = gathered.slice_mut(range).unwrap();
+        s0.copy_peer(&yd, &mut part).unwrap();
+    }
+    let got = s0.copy_to_vec(&gathered).unwrap();
+    for i in 0..n {
+        let want = y0[i] + a * x[i];
+        assert!(close(got[i], want), "y[{i}] = {} want {want}", got[i]);
+    }
 }
 
 #[test]
@@ -855,29 +1048,56 @@ fn stream_ordered_buffers_outlive_work_on_other_streams() {
     let s1 = Stream::new(&d).unwrap();
     let s2 = Stream::new(&d).unwrap();
     let n = 1 << 22;
-    let x: Vec<f32> = random_f32(n).into_iter().map(|v| v + 2.0).collect();
+    // Never zero, so a copy landing in zeroed memory shows.
+    let x: Vec<f32> = random_f32(n).into_iter().map(|v| v + 20.0).collect();
     let src = DeviceBuffer::from_slice(&d, &x).unwrap();
-    for round in 0..8 {
+    for round in 0..3 {
         let mut tmp = s1.alloc::<f32>(n).unwrap();
         s1.synchronize().unwrap();
-        // Work on another stream, then the drop: the drop must wait for it
-        // before the pool can hand the memory out again.
-        for _ in 0..4 {
-            s2.copy_dtod(&src, &mut tmp).unwrap();
-        }
-        drop(tmp);
-        let fresh = s1.alloc_zeroed::<f32>(n).unwrap();
-        let v = s1.copy_to_vec(&fresh).unwrap();
+        // On s2: a kernel that waits for the host's flag, then a copy into
+        // `tmp`. The copy cannot start before the flag is set, so it is
+        // provably pending when `tmp` is dropped.
+        let flag = MappedFlag::new();
+        let status = DeviceBuffer::<i32>::zeroed(&d, 1).unwrap();
+        launch_wait_for_flag(&s2, &flag, &status);
+        s2.copy_dtod(&src, &mut tmp).unwrap();
+        assert!(
+            !s2.query().unwrap(),
+            "round {round}: the gated copy finished before the flag was set"
+        );
+        let (fresh_ready, wait_fresh) = std::sync::mpsc::channel::<()>();
+        let (fresh, before) = std::thread::scope(|scope| {
+            // The flag is set once the fresh buffer is zeroed and read (so
+            // a drop that gave `tmp` back early gets the late copy written
+            // over fresh memory every time), or after 300 ms when the drop
+            // itself waits for the copy, as it must.
+            let flag = &flag;
+            scope.spawn(move || {
+                let _ = wait_fresh.recv_timeout(std::time::Duration::from_millis(300));
+                flag.set();
+            });
+            drop(tmp);
+            let fresh = s1.alloc_zeroed::<f32>(n).unwrap();
+            let before = s1.copy_to_vec(&fresh).unwrap();
+            let _ = fresh_ready.send(());
+            (fresh, before)
+        });
         s2.synchronize().unwrap();
         let after = s1.copy_to_vec(&fresh).unwrap();
+        assert_eq!(
+            s2.copy_to_vec(&status).unwrap(),
+            [RELEASED],
+            "round {round}: wait_for_flag timed out"
+        );
         assert!(
-            v.iter().all(|e| *e == 0.0),
+            before.iter().all(|e| *e == 0.0),
             "round {round}: fresh memory was written"
         );
         assert!(
             after.iter().all(|e| *e == 0.0),
-            "round {round}: a late copy landed"
+            "round {round}: the copy into the dropped buffer landed in a fresh one"
         );
+        drop(flag);
     }
     // The unsafe opt-out frees in stream order without waiting.
     let mut own = s1.alloc::<f32>(n).unwrap();
