@@ -3,7 +3,10 @@
 //! leading dimensions larger than the minimum.
 //!
 //! Error measure: `max |gpu - ref| / max |ref|` over the output. Bounds: f32
-//! 1e-5 (1e-3 with TF32), f64 1e-12, f16/bf16 inputs 1e-2.
+//! 1e-5 (1e-3 with TF32), f64 1e-12, f16/bf16 inputs 1e-2. Edge shapes
+//! (0, 1, long, wide, large) are held to `1e-5` of `|alpha| sum |a b| +
+//! |beta c|` per element; `alpha = 0` and `beta = 0` are checked over NaN
+//! inputs; two tests tell f16 from f32 accumulation and TF32 from f32.
 //!
 //! Run on a GPU machine: `cargo test -p hipblas --test gpu -- --ignored`
 //! (with `HIP_PLATFORM=nvidia` on NVIDIA).
@@ -696,4 +699,417 @@ fn invalid_arguments_are_rejected_before_the_call() {
     );
     // Nothing was written.
     assert_eq!(cx.down(&c), hc);
+}
+
+// ---- edge shapes, alpha = 0, beta = 0 ---------------------------------------
+
+/// One element of `alpha op(A) op(B) + beta C` in f64 (real types), with
+/// `c_ij` the prior value of C there, and the magnitude
+/// `|alpha| sum |a b| + |beta c_ij|` that bounds its rounding error.
+#[allow(clippy::too_many_arguments)]
+fn ref_at<T: El>(
+    s: &GemmShape,
+    alpha: f64,
+    a: &[T],
+    b: &[T],
+    beta: f64,
+    c_ij: f64,
+    i: usize,
+    j: usize,
+) -> (f64, f64) {
+    let (mut acc, mut mag) = (0.0, 0.0);
+    for l in 0..s.k {
+        let p = op_at(a, s.lda, s.transa, i, l).0 * op_at(b, s.ldb, s.transb, l, j).0;
+        acc += p;
+        mag += p.abs();
+    }
+    (
+        alpha * acc + beta * c_ij,
+        alpha.abs() * mag + (beta * c_ij).abs(),
+    )
+}
+
+/// The output positions to check: all of them when there are at most
+/// 2^16, else the four corners, the first and last row and column, and
+/// random positions.
+fn positions(cx: &mut Ctx, m: usize, n: usize) -> Vec<(usize, usize)> {
+    if m * n <= 1 << 16 {
+        return (0..n).flat_map(|j| (0..m).map(move |i| (i, j))).collect();
+    }
+    let mut p = vec![(0, 0), (m - 1, 0), (0, n - 1), (m - 1, n - 1)];
+    p.extend((0..m).step_by(7).map(|i| (i, n - 1)));
+    p.extend((0..n).step_by(7).map(|j| (m - 1, j)));
+    p.extend((0..20_000).map(|_| (cx.rng.gen_range(0..m), cx.rng.gen_range(0..n))));
+    p
+}
+
+/// Runs one f32 GEMM of `(m, n, k)` and checks it against f64 at
+/// [`positions`]: each element within `1e-5 (|alpha| sum |a b| + |beta c|)`
+/// (the magnitude rounding errors scale with, so that a long dot product
+/// that happens to cancel is not held to a relative bound), and C's ld
+/// padding untouched. With `m == 0` or `n == 0` the call must succeed and
+/// leave C exactly as it was.
+fn check_edge_shape(cx: &mut Ctx, ta: Op, tb: Op, m: usize, n: usize, k: usize) {
+    let mut s = GemmShape::new(ta, tb, m, n, k);
+    s.ldc += 1;
+    let sp = s.spans().unwrap();
+    let a: Vec<f32> = cx.random(sp.a);
+    let b: Vec<f32> = cx.random(sp.b);
+    // Never empty, so "untouched" means something when C spans nothing.
+    let c0: Vec<f32> = cx.random(sp.c.max(16));
+    let (alpha, beta) = (
+        cx.rng.gen_range(0.5f32..2.0),
+        cx.rng.gen_range(-2.0f32..-0.5),
+    );
+    let (da, db) = (cx.up(&a), cx.up(&b));
+    let mut dc = cx.up(&c0);
+    cx.blas.gemm(&s, alpha, &da, &db, beta, &mut dc).unwrap();
+    let got = cx.down(&dc);
+    if m == 0 || n == 0 {
+        assert_eq!(got, c0, "{m}x{n}x{k}: an empty product wrote C");
+        println!("gemm {ta:?}{tb:?} {m}x{n}x{k}: accepted, C untouched");
+        return;
+    }
+    let mut worst = 0.0f64;
+    for (i, j) in positions(cx, m, n) {
+        let idx = i + j * s.ldc;
+        let (want, mag) = ref_at(&s, alpha as f64, &a, &b, beta as f64, c0[idx] as f64, i, j);
+        assert!(
+            mag > 0.0,
+            "{m}x{n}x{k}: zero reference magnitude at ({i}, {j})"
+        );
+        worst = worst.max((got[idx] as f64 - want).abs() / mag);
+    }
+    println!("gemm {ta:?}{tb:?} {m}x{n}x{k}: err {worst:.2e} of the magnitude (bound 1e-5)");
+    assert!(worst <= 1e-5, "{ta:?}{tb:?} {m}x{n}x{k}: {worst} > 1e-5");
+    for j in 0..n - 1 {
+        // The element after each column's last row is ld padding.
+        let pad = m + j * s.ldc;
+        assert_eq!(
+            got[pad].to_bits(),
+            c0[pad].to_bits(),
+            "{m}x{n}x{k}: padding of column {j} written"
+        );
+    }
+}
+
+/// Empty, single-element, long, wide, deep and large products. hipBLAS and
+/// cuBLAS, like the reference BLAS, treat `m == 0` or `n == 0` as nothing
+/// to do (the safe API returns before the call) and `k == 0` as
+/// `C = beta C` (passed to the library, which scales C).
+#[test]
+#[ignore = "needs a GPU"]
+fn gemm_edge_shapes() {
+    let mut cx = ctx();
+    let shapes = [
+        (0, 5, 7),
+        (5, 0, 7),
+        (0, 0, 0),
+        (0, 0, 9),
+        (6, 9, 0),
+        (1, 1, 0),
+        (1, 1, 1),
+        (1, 1, 4096),
+        (1, 300, 1),
+        (300, 1, 1),
+        (3, 1000, 2),
+        (1000, 3, 1),
+        (2, 2, 3000),
+        (1024, 1, 2048),
+        (1, 1536, 700),
+        (2048, 2048, 64),
+    ];
+    for (m, n, k) in shapes {
+        for (ta, tb) in [(Op::N, Op::N), (Op::T, Op::N), (Op::N, Op::T)] {
+            check_edge_shape(&mut cx, ta, tb, m, n, k);
+        }
+    }
+}
+
+/// `beta == 0`: C is output only, so NaN already there must not leak into
+/// the result (the BLAS contract: C is not read). With `k == 0` as well the
+/// result is exactly zero.
+#[test]
+#[ignore = "needs a GPU"]
+fn beta_zero_ignores_nan_in_c() {
+    let mut cx = ctx();
+    for (m, n, k) in [(37, 23, 19), (64, 64, 64), (5, 7, 0)] {
+        let s = GemmShape::new(Op::N, Op::T, m, n, k);
+        let sp = s.spans().unwrap();
+        let a: Vec<f32> = cx.random(sp.a);
+        let b: Vec<f32> = cx.random(sp.b);
+        let alpha = cx.rng.gen_range(0.5f32..2.0);
+        let (da, db) = (cx.up(&a), cx.up(&b));
+        let mut dc = cx.up(&vec![f32::NAN; sp.c]);
+        cx.blas.gemm(&s, alpha, &da, &db, 0.0, &mut dc).unwrap();
+        let got = cx.down(&dc);
+        assert!(
+            got.iter().all(|v| v.is_finite()),
+            "{m}x{n}x{k}: NaN from C leaked through beta = 0"
+        );
+        if k == 0 {
+            assert!(got.iter().all(|v| *v == 0.0), "{m}x{n}x{k}: {got:?}");
+            println!("beta = 0, k = 0, {m}x{n}: C = 0 exactly over NaN");
+            continue;
+        }
+        let want = ref_gemm(
+            &s,
+            (alpha as f64, 0.0),
+            &a,
+            &b,
+            (0.0, 0.0),
+            &vec![0.0f32; sp.c],
+        );
+        let e = rel_err_matrix(&got, &want, m, n, s.ldc);
+        println!("beta = 0 over NaN, {m}x{n}x{k}: rel err {e:.2e} (bound 1e-5)");
+        assert!(e <= 1e-5, "{e}");
+    }
+}
+
+/// `alpha == 0`: `C = beta C`, and A and B are not read (the BLAS
+/// contract), so NaN in them must not reach C.
+#[test]
+#[ignore = "needs a GPU"]
+fn alpha_zero_scales_c_and_reads_neither_a_nor_b() {
+    let mut cx = ctx();
+    for (m, n, k) in [(29, 31, 17), (128, 64, 256)] {
+        let s = GemmShape::new(Op::T, Op::N, m, n, k);
+        let sp = s.spans().unwrap();
+        let (da, db) = (cx.up(&vec![f32::NAN; sp.a]), cx.up(&vec![f32::NAN; sp.b]));
+        let c0: Vec<f32> = cx.random(sp.c);
+        let beta = cx.rng.gen_range(-2.0f32..2.0);
+        let mut dc = cx.up(&c0);
+        cx.blas.gemm(&s, 0.0, &da, &db, beta, &mut dc).unwrap();
+        let got = cx.down(&dc);
+        for (i, (g, c)) in got.iter().zip(&c0).enumerate() {
+            let want = beta as f64 * *c as f64;
+            // One rounding of an f32 product: half an ulp of f32.
+            assert!(
+                (*g as f64 - want).abs() <= want.abs() * 2f64.powi(-24),
+                "{m}x{n}x{k}: c[{i}] = {g}, want beta c = {want} (NaN means A or B was read)"
+            );
+        }
+        println!("alpha = 0 with NaN A and B, {m}x{n}x{k}: C = beta C");
+    }
+}
+
+// ---- accumulation precision ------------------------------------------------
+
+/// The GPU platform the tests run on must be NVIDIA for the two
+/// precision tests below: they assert cuBLAS's documented behaviour of f16
+/// accumulation and TF32 tensor cores (sm_80 or later).
+fn require_nvidia_sm80(cx: &Ctx, what: &str) {
+    let arch = cx.dev.arch().unwrap();
+    let cc = cx.dev.compute_capability().unwrap();
+    assert!(
+        arch.starts_with("sm_") && cc >= (8, 0),
+        "{what} needs an NVIDIA GPU of compute capability 8.0 or later (HIP_PLATFORM=nvidia); this is {arch} {cc:?}"
+    );
+}
+
+/// `acc + x` rounded to f16, to nearest even or toward zero.
+fn f16_add(acc: f64, x: f64, toward_zero: bool) -> f64 {
+    let exact = acc + x;
+    let r = f16::from_f64(exact);
+    if toward_zero && r.to_f64().abs() > exact.abs() {
+        // One step toward zero (positive values here).
+        return f16::from_bits(r.to_bits() - 1).to_f64();
+    }
+    r.to_f64()
+}
+
+/// Sums `k` copies of `p` with an f16 accumulator, the way an f16-compute
+/// GEMM may: `split` independent partial sums, each adding exact chunks
+/// of `chunk` products, rounding after each add.
+fn f16_accumulated(p: f64, k: usize, chunk: usize, split: usize, toward_zero: bool) -> f64 {
+    let per = k / split;
+    let mut total = 0.0;
+    for _ in 0..split {
+        let mut acc = 0.0;
+        let mut done = 0;
+        while done < per {
+            let c = chunk.min(per - done);
+            acc = f16_add(acc, p * c as f64, toward_zero);
+            done += c;
+        }
+        total = f16_add(total, acc, toward_zero);
+    }
+    total
+}
+
+/// HGEMM (`hipblasHgemm`, f16 compute) against GemmEx with f16 inputs and
+/// f32 compute, on data where the accumulator's precision shows.
+///
+/// Every product is `t_i b_j` with `t_i = 1 + j_i 2^-10` (`j_i` random in
+/// 2..=6) and `b_j` random in {0.5, 1}; `k = 4096`. The exact sums
+/// `4096 t_i b_j` are f32 values and every partial sum is too, so f32
+/// accumulation must give them exactly (asserted to 2^-20 relative). Once
+/// an f16 accumulator passes 1024 b_j its spacing swallows the `2^-10`
+/// parts of each chunk of products: for chunk sizes 1 to 64, rounding to
+/// nearest or toward zero, one to four partial sums, the f16 result is at
+/// least one f16 ulp of the exact value away (this test's CPU models, which
+/// it prints), while rounding an exact f32 sum to f16 is at most half an
+/// ulp away. So the test asserts, per element: the HGEMM result is more
+/// than half an f16 ulp from the exact value (it was not accumulated in f32
+/// and rounded once) and lies within the span of the f16-accumulation
+/// models, widened by one ulp. If cuBLAS ever accumulated HGEMM in f32 on
+/// this GPU, the first assertion fails, and says so.
+#[test]
+#[ignore = "needs a GPU"]
+fn hgemm_accumulates_in_f16_and_gemm_ex_in_f32() {
+    let mut cx = ctx();
+    require_nvidia_sm80(&cx, "f16 accumulation");
+    let (m, n, k) = (16, 8, 4096);
+    let s = GemmShape::new(Op::N, Op::N, m, n, k);
+    let t: Vec<f64> = (0..m)
+        .map(|_| 1.0 + cx.rng.gen_range(2..=6) as f64 / 1024.0)
+        .collect();
+    let bcol: Vec<f64> = (0..n)
+        .map(|_| if cx.rng.gen_bool(0.5) { 0.5 } else { 1.0 })
+        .collect();
+    let a: Vec<f16> = (0..m * k).map(|idx| f16::from_f64(t[idx % m])).collect();
+    let b: Vec<f16> = (0..k * n).map(|idx| f16::from_f64(bcol[idx / k])).collect();
+    let (da, db) = (cx.up(&a), cx.up(&b));
+    let (h0, f0) = (cx.random::<f16>(m * n), cx.random::<f32>(m * n));
+    let (mut c16, mut c32) = (cx.up(&h0), cx.up(&f0));
+    cx.blas
+        .gemm(&s, f16::ONE, &da, &db, f16::ZERO, &mut c16)
+        .unwrap();
+    cx.blas
+        .gemm_ex(&s, 1.0, &da, &db, 0.0, &mut c32, Compute::F32)
+        .unwrap();
+    let (h, f) = (cx.down(&c16), cx.down(&c32));
+    let mut worst_f32 = 0.0f64;
+    let mut least_f16_ulps = f64::INFINITY;
+    for j in 0..n {
+        for i in 0..m {
+            let p = t[i] * bcol[j];
+            let exact = k as f64 * p;
+            let ulp = {
+                let e = f16::from_f64(exact);
+                f16::from_bits(e.to_bits() + 1).to_f64() - e.to_f64()
+            };
+            let got32 = f[i + j * m] as f64;
+            worst_f32 = worst_f32.max((got32 - exact).abs() / exact);
+            assert!(
+                (got32 - exact).abs() <= exact * 2f64.powi(-20),
+                "GemmEx f32 compute, C[{i},{j}] = {got32}, exact {exact}"
+            );
+            let got16 = h[i + j * m].to_f64();
+            let models: Vec<f64> = [1, 2, 4, 8, 16, 32, 64]
+                .iter()
+                .flat_map(|&c| [1, 2, 4].map(move |sp| (c, sp)))
+                .flat_map(|(c, sp)| [false, true].map(|rz| f16_accumulated(p, k, c, sp, rz)))
+                .collect();
+            let lo = models.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = models.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            if i == 0 && j == 0 {
+                println!(
+                    "k = {k} products of {p}: exact {exact}, f32 accumulation {got32}, HGEMM {got16}; \
+                     f16 models {lo}..={hi}, chunks of 16 to nearest {}",
+                    f16_accumulated(p, k, 16, 1, false)
+                );
+            }
+            least_f16_ulps = least_f16_ulps.min((got16 - exact).abs() / ulp);
+            assert!(
+                (got16 - exact).abs() > ulp / 2.0,
+                "HGEMM C[{i},{j}] = {got16} is within half an f16 ulp ({ulp}) of the exact {exact}: \
+                 accumulated in f32, not f16"
+            );
+            assert!(
+                got16 >= lo - ulp && got16 <= hi + ulp,
+                "HGEMM C[{i},{j}] = {got16} outside the f16-accumulation models {lo}..={hi} (ulp {ulp})"
+            );
+        }
+    }
+    println!(
+        "f32 accumulation: worst rel err {worst_f32:.1e}; f16 accumulation: at least {least_f16_ulps} f16 ulps off"
+    );
+}
+
+/// TF32 math mode changes SGEMM's results; the default mode does not use
+/// TF32.
+///
+/// Every element of A and B is `1 + j 2^-20` with `j` random in 1..=511:
+/// the `2^-20` parts lie below TF32's 10-bit mantissa (and below half its
+/// last place), so TF32 tensor cores see every input as 1.0 and the sums
+/// come out about `511 / 2 * 2 * 2^-20 ≈ 4.9e-4` relative too small, all
+/// in one direction. f32 keeps them exactly. Asserted: the default mode
+/// matches f64 to 1e-5; TF32 mode (`hipblasSetMathMode`) and GemmEx with
+/// `Compute::F32FastTf32` are between 1e-4 and 2e-3 off, and differ from
+/// the default result by more than 1e-4 (f32 rounding is about 1e-7).
+#[test]
+#[ignore = "needs a GPU"]
+fn tf32_mode_changes_sgemm_results() {
+    let mut cx = ctx();
+    require_nvidia_sm80(&cx, "TF32");
+    let (m, n, k) = (512, 512, 1024);
+    let s = GemmShape::new(Op::N, Op::N, m, n, k);
+    let mut fine = |len: usize| -> Vec<f32> {
+        (0..len)
+            .map(|_| 1.0 + cx.rng.gen_range(1..=511) as f32 * 2f32.powi(-20))
+            .collect()
+    };
+    let (a, b) = (fine(m * k), fine(k * n));
+    let (da, db) = (cx.up(&a), cx.up(&b));
+    let c0 = vec![0.0f32; m * n];
+    let pos = positions(&mut cx, m, n);
+    let want: Vec<f64> = pos
+        .iter()
+        .map(|&(i, j)| ref_at(&s, 1.0, &a, &b, 0.0, 0.0, i, j).0)
+        .collect();
+    let scale = want.iter().copied().fold(0.0, f64::max);
+    let err = |got: &[f32]| -> f64 {
+        pos.iter()
+            .zip(&want)
+            .map(|(&(i, j), w)| (got[i + j * m] as f64 - w).abs())
+            .fold(0.0, f64::max)
+            / scale
+    };
+
+    assert_eq!(cx.blas.math_mode().unwrap(), MathMode::Default);
+    let mut dc = cx.up(&c0);
+    cx.blas.gemm(&s, 1.0f32, &da, &db, 0.0, &mut dc).unwrap();
+    let default = cx.down(&dc);
+    let e_default = err(&default);
+
+    cx.blas.set_math_mode(MathMode::Tf32).unwrap();
+    let mut dc = cx.up(&c0);
+    cx.blas.gemm(&s, 1.0f32, &da, &db, 0.0, &mut dc).unwrap();
+    let tf32 = cx.down(&dc);
+    cx.blas.set_math_mode(MathMode::Default).unwrap();
+    let e_tf32 = err(&tf32);
+
+    let mut dc = cx.up(&c0);
+    cx.blas
+        .gemm_ex(&s, 1.0, &da, &db, 0.0, &mut dc, Compute::F32FastTf32)
+        .unwrap();
+    let ex = cx.down(&dc);
+    let e_ex = err(&ex);
+
+    let apart = pos
+        .iter()
+        .map(|&(i, j)| (tf32[i + j * m] as f64 - default[i + j * m] as f64).abs())
+        .fold(0.0, f64::max)
+        / scale;
+    println!(
+        "{m}x{n}x{k}: rel err default {e_default:.2e}, TF32 mode {e_tf32:.2e}, GemmEx FastTf32 {e_ex:.2e}; \
+         TF32 vs default {apart:.2e}"
+    );
+    assert!(
+        e_default <= 1e-5,
+        "default math mode: {e_default} > 1e-5 (TF32 used without being asked?)"
+    );
+    assert!(
+        (1e-4..=2e-3).contains(&e_tf32),
+        "TF32 math mode: rel err {e_tf32}, expected 1e-4..=2e-3"
+    );
+    assert!(
+        (1e-4..=2e-3).contains(&e_ex),
+        "GemmEx FastTf32: rel err {e_ex}, expected 1e-4..=2e-3"
+    );
+    assert!(
+        apart > 1e-4,
+        "TF32 and default results differ by only {apart}"
+    );
 }
