@@ -25,17 +25,19 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Bytes per staging chunk: large enough that each DMA runs near full
-/// speed, small enough that the first DMA starts early.
-pub const STAGING_CHUNK_BYTES: usize = 4 << 20;
+/// speed (a few tens of microseconds), small enough that the first DMA
+/// starts soon after the copy does.
+pub const STAGING_CHUNK_BYTES: usize = 2 << 20;
 
 /// Copies of fewer bytes go directly: below this, starting the staging
 /// threads costs more than it saves.
 pub const STAGING_MIN_BYTES: usize = 4 << 20;
 
-/// Most host threads one staged copy uses. One thread's `memcpy` reaches
-/// about a quarter of a PCIe 5 x16 link's bandwidth, so four to six are
-/// needed to keep the DMA engine busy.
-const MAX_WORKERS: usize = 6;
+/// Most host threads one staged copy uses. One thread's `memcpy` moves
+/// roughly 10 to 15 GB/s, a fraction of what a PCIe 5 x16 link's DMA
+/// takes from pinned memory (about 55 GB/s), so several must fill chunks
+/// at once to keep the DMA engine busy.
+const MAX_WORKERS: usize = 8;
 
 /// Pinned buffers per worker: one being filled or drained on the host while
 /// the other's DMA runs.

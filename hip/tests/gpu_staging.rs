@@ -72,17 +72,25 @@ fn round_trip_u32(stream: &Stream, n: usize) {
     );
 }
 
-/// Sizes around the chunk boundaries, the threshold, and many chunks.
+/// u32 elements from which copies are staged (smaller ones go directly).
+const STAGED_FROM: usize = STAGING_MIN_BYTES / 4;
+
+/// Sizes around the threshold, around chunk boundaries of staged copies,
+/// and many chunks. The threshold is two chunks or more, so a single
+/// chunk's boundaries are only seen as the last chunk of a longer copy.
 fn sizes() -> Vec<usize> {
-    let below_threshold = STAGING_MIN_BYTES / 4 - 1;
+    const { assert!(STAGED_FROM >= CHUNK, "the threshold is at least one chunk") };
+    let staged_chunks = STAGED_FROM.div_ceil(CHUNK) + 1;
     vec![
         0,
         1,
-        below_threshold,
-        CHUNK - 1,
-        CHUNK,
-        CHUNK + 1,
-        CHUNK * 7 / 2,
+        STAGED_FROM - 1,
+        STAGED_FROM,
+        STAGED_FROM + 1,
+        CHUNK * staged_chunks - 1,
+        CHUNK * staged_chunks,
+        CHUNK * staged_chunks + 1,
+        CHUNK * (2 * staged_chunks + 1) / 2,
         // More chunks than staging threads, two buffers each: every
         // buffer is reused several times.
         CHUNK * 37 + 3,
@@ -104,7 +112,7 @@ fn staged_copies_match_the_source_around_chunk_boundaries() {
 fn staged_copies_on_the_null_stream() {
     let d = dev();
     let stream = Stream::default_for(&d);
-    for n in [CHUNK + 1, CHUNK * 7 / 2] {
+    for n in [STAGED_FROM + 1, CHUNK * 7 + CHUNK / 2] {
         round_trip_u32(&stream, n);
     }
 }
@@ -114,7 +122,11 @@ fn staged_copies_on_the_null_stream() {
 fn staged_copies_of_byte_counts_that_are_not_chunk_multiples() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
-    for n in [STAGING_CHUNK_BYTES * 3 + 7, STAGING_CHUNK_BYTES * 2 - 1] {
+    for n in [
+        STAGING_MIN_BYTES + 1,
+        STAGING_MIN_BYTES + STAGING_CHUNK_BYTES * 3 + 7,
+        STAGING_MIN_BYTES + STAGING_CHUNK_BYTES * 5 - 1,
+    ] {
         let src = random_u8(n);
         let mut buf = DeviceBuffer::from_slice(&d, &random_u8(n)).unwrap();
         stream.copy_htod_pageable(&src, &mut buf).unwrap();
@@ -134,7 +146,7 @@ fn staged_copies_of_byte_counts_that_are_not_chunk_multiples() {
 fn staged_device_to_host_waits_for_earlier_work_on_the_stream() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
-    let n = CHUNK * 5 + 11;
+    let n = STAGED_FROM + CHUNK * 5 + 11;
     let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
     // Enqueued, not waited for: the staged copy must come after it.
     stream.memset_bytes(&mut buf, 0x5a).unwrap();
@@ -152,7 +164,7 @@ fn staged_device_to_host_waits_for_earlier_work_on_the_stream() {
 fn reused_staging_buffers_carry_no_old_data() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
-    let n = CHUNK * 9 + 5;
+    let n = STAGED_FROM + CHUNK * 9 + 5;
     let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
     for round in 0..4 {
         let src = random_u32(n);
@@ -176,7 +188,7 @@ fn concurrent_staged_copies_from_several_threads() {
             s.spawn(move || {
                 let stream = Stream::new(&d).unwrap();
                 for _ in 0..3 {
-                    round_trip_u32(&stream, CHUNK * (4 + t) + t);
+                    round_trip_u32(&stream, STAGED_FROM + CHUNK * (4 + t) + t);
                 }
             });
         }
@@ -188,7 +200,7 @@ fn concurrent_staged_copies_from_several_threads() {
 fn staged_copies_reject_mismatched_lengths_before_copying() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
-    let n = CHUNK * 2;
+    let n = STAGED_FROM * 2;
     let original = random_u32(n);
     let mut buf = DeviceBuffer::from_slice(&d, &original).unwrap();
     let err = stream
