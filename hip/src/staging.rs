@@ -342,8 +342,9 @@ unsafe fn run_worker(
                         raw,
                     )?;
                 }
-                // Marked before recording: if the record fails, `settle`
-                // fails too and the caller drains the stream.
+                // If the record fails, this DMA is untracked: the worker's
+                // error makes the caller synchronize the whole stream before
+                // the slot is reused.
                 slot.in_flight[k] = true;
                 slot.done[k].record(stream)?;
             }
