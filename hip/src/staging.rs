@@ -226,7 +226,8 @@ unsafe impl Sync for CopyEnds {}
 /// `ends.host` and `ends.device` must be valid for `bytes` bytes in the
 /// direction of the copy (host memory readable for host-to-device, writable
 /// and not otherwise accessed for device-to-host; device memory on the
-/// stream's device) until this returns; the stream must not be capturing.
+/// stream's device) until this returns, and the stream must not be
+/// capturing.
 unsafe fn copy_staged(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direction) -> Result<()> {
     let device = stream.device();
     let workers = worker_count(bytes, STAGING_CHUNK_BYTES, max_workers());
@@ -395,6 +396,52 @@ unsafe fn run_worker(
     Ok(())
 }
 
+/// A copy of `bytes` bytes between pageable host memory and the device:
+/// directly (one `hipMemcpyAsync`) below [`STAGING_MIN_BYTES`], staged
+/// from there on; waits for it either way. Calls neither
+/// [`Stream::copy_htod`] nor [`Stream::copy_dtoh`], so those may route
+/// through here.
+///
+/// # Safety
+///
+/// As [`copy_staged`], except that the stream may be capturing (staged
+/// copies are then refused).
+unsafe fn copy_pageable(
+    operation: &'static str,
+    stream: &Stream,
+    ends: CopyEnds,
+    bytes: usize,
+    dir: Direction,
+) -> Result<()> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    if bytes >= STAGING_MIN_BYTES {
+        // A replay of a captured copy would read staging buffers that other
+        // copies have refilled since.
+        stream.refuse_while_capturing(operation)?;
+        // SAFETY: the caller's promise; the stream is not capturing.
+        return unsafe { copy_staged(stream, ends, bytes, dir) };
+    }
+    stream.bind_if_default()?;
+    let (to, from, kind) = match dir {
+        Direction::HostToDevice => (
+            ends.device,
+            ends.host.cast_const(),
+            sys::hipMemcpyKind::hipMemcpyHostToDevice,
+        ),
+        Direction::DeviceToHost => (
+            ends.host,
+            ends.device.cast_const(),
+            sys::hipMemcpyKind::hipMemcpyDeviceToHost,
+        ),
+    };
+    // SAFETY: both ends hold `bytes` bytes (the caller's promise), valid
+    // until we return, and we wait for the copy below.
+    unsafe { result::memcpy_async(to.cast(), from.cast(), bytes, kind, stream.as_raw()) }?;
+    stream.synchronize()
+}
+
 fn check_device(operation: &'static str, what: &str, stream: &Stream, got: &Device) -> Result<()> {
     let want = stream.device().ordinal();
     if got.ordinal() == want {
@@ -449,10 +496,6 @@ impl Stream {
         check_same_len(OP, src.len(), dst.len())?;
         check_device(OP, "the destination", self, dst.device())?;
         let bytes = checked_bytes::<T>(OP, src.len())?;
-        if bytes < STAGING_MIN_BYTES {
-            return self.copy_htod(src, dst);
-        }
-        self.refuse_while_capturing(OP)?;
         let ends = CopyEnds {
             host: src.as_ptr().cast_mut().cast(),
             device: dst.device_ptr_mut().cast(),
@@ -460,8 +503,8 @@ impl Stream {
         // SAFETY: `src` holds `bytes` readable bytes and is only read
         // (host-to-device); `dst` holds `bytes` bytes on this stream's
         // device (checked above); both borrows outlive the call, which
-        // waits for the copy; the stream is not capturing.
-        unsafe { copy_staged(self, ends, bytes, Direction::HostToDevice) }
+        // waits for the copy.
+        unsafe { copy_pageable(OP, self, ends, bytes, Direction::HostToDevice) }
     }
 
     /// Copies device memory into ordinary (pageable) host memory, staged
@@ -479,10 +522,6 @@ impl Stream {
         check_same_len(OP, src.len(), dst.len())?;
         check_device(OP, "the source", self, src.device())?;
         let bytes = checked_bytes::<T>(OP, dst.len())?;
-        if bytes < STAGING_MIN_BYTES {
-            return self.copy_dtoh(src, dst);
-        }
-        self.refuse_while_capturing(OP)?;
         let ends = CopyEnds {
             host: dst.as_mut_ptr().cast(),
             device: src.device_ptr().cast_mut().cast(),
@@ -490,8 +529,8 @@ impl Stream {
         // SAFETY: `dst` holds `bytes` writable bytes, exclusively borrowed;
         // any bytes are a valid `T` (DeviceRepr); `src` holds `bytes` bytes
         // on this stream's device and is only read; the call waits for the
-        // copy; the stream is not capturing.
-        unsafe { copy_staged(self, ends, bytes, Direction::DeviceToHost) }
+        // copy.
+        unsafe { copy_pageable(OP, self, ends, bytes, Direction::DeviceToHost) }
     }
 }
 
