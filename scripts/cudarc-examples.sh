@@ -20,6 +20,7 @@
 #   CUDARC_FEATURES    features of the switched dependency (default: cudarc's
 #                      default features plus the CUDA version every build names)
 #   EXAMPLE_TIMEOUT    seconds per example in `run` (default 120)
+#   CUDARC_LOG_DIR     where `run` keeps each example's output (default: the bundle's logs/)
 #   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5)
 set -euo pipefail
 
@@ -445,7 +446,7 @@ cmd_run() {
     local timeout_s="${EXAMPLE_TIMEOUT:-120}" gpus ex need status detail
     local passed=0 failed=0 not_run=0 rows=()
     gpus=$(gpu_count)
-    local logs="$root/logs"
+    local logs="${CUDARC_LOG_DIR:-$root/logs}"
     mkdir -p "$logs"
     echo "running cudarc's examples from $root (HIP_PLATFORM=$HIP_PLATFORM, ${gpus:-unknown} GPUs, ${timeout_s}s each)"
     for ex in "${ALL_EXAMPLES[@]}"; do
