@@ -109,6 +109,7 @@ mod launch;
 mod memory;
 mod module;
 mod result;
+mod staging;
 mod stream;
 
 pub use device::{
@@ -128,6 +129,7 @@ pub use memory::{
     ValidAsZeroBits,
 };
 pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
+pub use staging::{STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
 pub use stream::{Event, Stream, StreamOptions};
 
 /// The raw bindings this crate is built on.

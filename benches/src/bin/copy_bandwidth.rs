@@ -1,0 +1,185 @@
+//! GPU benchmark: host-to-device and device-to-host bandwidth of copies
+//! from ordinary (pageable) memory, directly (`Stream::copy_htod`, one
+//! `hipMemcpyAsync` from the pageable slice) and staged through reused
+//! pinned buffers (`Stream::copy_htod_pageable`), against copies from
+//! pinned memory (`Stream::copy_htod_async` from a `PinnedHostBuffer`),
+//! for sizes from 1 MiB to 1 GiB, in one run, rounds interleaved.
+//!
+//! The target: staged copies of 64 MiB and more reach at least 0.8 of the
+//! pinned bandwidth. Every staged copy's result is checked against its
+//! source once per size.
+//!
+//! Usage: `copy_bandwidth [max-MiB] [rounds]` (defaults 1024, 5). Exits
+//! non-zero when it cannot measure (no GPU) or a copy is wrong.
+
+use hip::{Device, DeviceBuffer, PinnedHostBuffer, Stream};
+use hip_benches::median;
+use std::time::Instant;
+
+/// The size from which the staged/pinned target applies.
+const TARGET_FROM_BYTES: usize = 64 << 20;
+const TARGET_RATIO: f64 = 0.8;
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("copy_bandwidth: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Non-zero pseudo-random bytes (xorshift64), cheap enough for 1 GiB.
+fn pseudo_random(len: usize, seed: u64) -> Vec<u8> {
+    let mut s = seed | 1;
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        out.extend(s.to_le_bytes().iter().map(|&b| b | 1).take(len - out.len()));
+    }
+    out
+}
+
+fn gbps(bytes: usize, seconds: f64) -> f64 {
+    bytes as f64 / seconds / 1e9
+}
+
+/// Seconds one call of `f` takes.
+fn time_once(f: &mut dyn FnMut() -> hip::Result<()>) -> hip::Result<f64> {
+    let t = Instant::now();
+    f()?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
+struct Row {
+    bytes: usize,
+    direction: &'static str,
+    direct: f64,
+    staged: f64,
+    pinned: f64,
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let max_mib: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1024);
+    let rounds: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(5);
+    if rounds == 0 {
+        return Err("rounds must be at least 1".into());
+    }
+
+    let dev = Device::get(0).map_err(|e| format!("cannot measure, no GPU: {e}"))?;
+    println!(
+        "device 0: {}; staging chunks of {} MiB, staged from {} MiB; {rounds} rounds, interleaved",
+        dev.name()?,
+        hip::STAGING_CHUNK_BYTES >> 20,
+        hip::STAGING_MIN_BYTES >> 20
+    );
+    let stream = Stream::new(&dev)?;
+
+    let mut rows = Vec::new();
+    let mut mib = 1;
+    while mib <= max_mib {
+        let bytes = mib << 20;
+        let src = pseudo_random(bytes, 0x9e37_79b9_7f4a_7c15 ^ bytes as u64);
+        let pinned_src = PinnedHostBuffer::from_slice(&src)?;
+        let mut pinned_dst = PinnedHostBuffer::<u8>::zeroed(bytes)?;
+        let mut dev_buf = DeviceBuffer::<u8>::uninit(&dev, bytes)?;
+        let mut host_dst = pseudo_random(bytes, 0x1234_5678 ^ bytes as u64);
+
+        // Correctness of the staged paths at this size (also the warm-up:
+        // pages touched, staging buffers allocated).
+        stream.copy_htod_pageable(&src, &mut dev_buf)?;
+        if dev_buf.to_vec()? != src {
+            return Err(format!("staged host-to-device copy of {mib} MiB is wrong").into());
+        }
+        stream.copy_dtoh_pageable(&dev_buf, &mut host_dst)?;
+        if host_dst != src {
+            return Err(format!("staged device-to-host copy of {mib} MiB is wrong").into());
+        }
+
+        let mut htod = [Vec::new(), Vec::new(), Vec::new()];
+        let mut dtoh = [Vec::new(), Vec::new(), Vec::new()];
+        // One warm-up round, then `rounds` measured, each method once per
+        // round so drifts hit all alike.
+        for round in 0..=rounds {
+            let t = [
+                time_once(&mut || stream.copy_htod(&src, &mut dev_buf))?,
+                time_once(&mut || stream.copy_htod_pageable(&src, &mut dev_buf))?,
+                time_once(&mut || {
+                    stream.copy_htod_async(&pinned_src, &mut dev_buf)?;
+                    stream.synchronize()
+                })?,
+            ];
+            let f = [
+                time_once(&mut || stream.copy_dtoh(&dev_buf, &mut host_dst))?,
+                time_once(&mut || stream.copy_dtoh_pageable(&dev_buf, &mut host_dst))?,
+                time_once(&mut || {
+                    stream.copy_dtoh_async(&dev_buf, &mut pinned_dst)?;
+                    stream.synchronize()
+                })?,
+            ];
+            if round > 0 {
+                for i in 0..3 {
+                    htod[i].push(gbps(bytes, t[i]));
+                    dtoh[i].push(gbps(bytes, f[i]));
+                }
+            }
+        }
+        if pinned_dst.as_slice()? != src.as_slice() {
+            return Err(format!("pinned device-to-host copy of {mib} MiB is wrong").into());
+        }
+        for (direction, m) in [("HtoD", &htod), ("DtoH", &dtoh)] {
+            let row = Row {
+                bytes,
+                direction,
+                direct: median(&m[0]),
+                staged: median(&m[1]),
+                pinned: median(&m[2]),
+            };
+            println!(
+                "{:>6} MiB {}: pageable direct {:6.1} GB/s, pageable staged {:6.1} GB/s, pinned {:6.1} GB/s, staged/pinned {:.3}",
+                mib, row.direction, row.direct, row.staged, row.pinned, row.staged / row.pinned
+            );
+            rows.push(row);
+        }
+        mib *= 4;
+    }
+
+    println!();
+    println!("| size | direction | pageable direct GB/s | pageable staged GB/s | pinned GB/s | staged/pinned | direct/pinned |");
+    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+    for r in &rows {
+        println!(
+            "| {} MiB | {} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} |",
+            r.bytes >> 20,
+            r.direction,
+            r.direct,
+            r.staged,
+            r.pinned,
+            r.staged / r.pinned,
+            r.direct / r.pinned
+        );
+    }
+    let judged: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.bytes >= TARGET_FROM_BYTES)
+        .collect();
+    match judged
+        .iter()
+        .min_by(|a, b| (a.staged / a.pinned).total_cmp(&(b.staged / b.pinned)))
+    {
+        Some(worst) => {
+            let ratio = worst.staged / worst.pinned;
+            println!(
+                "lowest staged/pinned at >= 64 MiB: {ratio:.3} ({} MiB {}); target >= {TARGET_RATIO}: {}",
+                worst.bytes >> 20,
+                worst.direction,
+                if ratio >= TARGET_RATIO { "met" } else { "NOT met" }
+            );
+        }
+        None => {
+            println!("no size of 64 MiB or more measured (max-MiB {max_mib}); target not judged")
+        }
+    }
+    Ok(())
+}

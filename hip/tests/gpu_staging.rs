@@ -1,0 +1,220 @@
+//! Tier 3: copies from and to pageable host memory staged through pinned
+//! buffers (`Stream::copy_htod_pageable`, `Stream::copy_dtoh_pageable`),
+//! on a real GPU. Run with
+//! `cargo test -p hip --test gpu_staging -- --ignored --test-threads=1`
+//! (`HIP_PLATFORM=nvidia` on NVIDIA).
+//!
+//! Copies move bits, so every check is exact (tolerance zero) against the
+//! random source data. Destinations are filled with other random data
+//! first, so a chunk that was skipped or landed at the wrong offset shows.
+
+use hip::{Device, DeviceBuffer, Stream, STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
+use rand::Rng;
+use std::sync::Arc;
+
+fn dev() -> Arc<Device> {
+    Device::get(0).unwrap_or_else(|e| panic!("needs a GPU: {e}"))
+}
+
+/// Random values, never zero, so an untouched zeroed destination differs.
+fn random_u32(n: usize) -> Vec<u32> {
+    let mut r = rand::thread_rng();
+    (0..n).map(|_| r.gen_range(1..=u32::MAX)).collect()
+}
+
+fn random_u8(n: usize) -> Vec<u8> {
+    let mut r = rand::thread_rng();
+    (0..n).map(|_| r.gen_range(1..=u8::MAX)).collect()
+}
+
+/// Elements of u32 in one staging chunk.
+const CHUNK: usize = STAGING_CHUNK_BYTES / 4;
+
+/// The first index where `got` and `want` differ, for a short message.
+fn first_difference<T: PartialEq>(got: &[T], want: &[T]) -> Option<usize> {
+    assert_eq!(got.len(), want.len(), "lengths differ");
+    got.iter().zip(want).position(|(g, w)| g != w)
+}
+
+/// Host -> device with staging, checked by a direct copy back; then
+/// device -> host with staging into a host buffer of other random data.
+fn round_trip_u32(stream: &Stream, n: usize) {
+    let d = stream.device().clone();
+    let src = random_u32(n);
+    let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
+    stream.copy_htod_pageable(&src, &mut buf).unwrap();
+    let direct = stream.copy_to_vec(&buf).unwrap();
+    if let Some(i) = first_difference(&direct, &src) {
+        panic!(
+            "htod of {n} elements: element {i} is {:#x}, expected {:#x}",
+            direct[i], src[i]
+        );
+    }
+
+    let other = random_u32(n);
+    let mut buf2 = DeviceBuffer::from_slice(&d, &other).unwrap();
+    let mut out = random_u32(n);
+    stream.copy_dtoh_pageable(&buf2, &mut out).unwrap();
+    if let Some(i) = first_difference(&out, &other) {
+        panic!(
+            "dtoh of {n} elements: element {i} is {:#x}, expected {:#x}",
+            out[i], other[i]
+        );
+    }
+    // And the staged pair alone: device data written by a staged copy,
+    // read back by a staged copy.
+    stream.copy_htod_pageable(&src, &mut buf2).unwrap();
+    let mut back = random_u32(n);
+    stream.copy_dtoh_pageable(&buf2, &mut back).unwrap();
+    assert!(
+        first_difference(&back, &src).is_none(),
+        "staged round trip of {n} elements differs"
+    );
+}
+
+/// u32 elements from which copies are staged (smaller ones go directly).
+const STAGED_FROM: usize = STAGING_MIN_BYTES / 4;
+
+/// Sizes around the threshold, around chunk boundaries of staged copies,
+/// and many chunks. The threshold is two chunks or more, so a single
+/// chunk's boundaries are only seen as the last chunk of a longer copy.
+fn sizes() -> Vec<usize> {
+    const { assert!(STAGED_FROM >= CHUNK, "the threshold is at least one chunk") };
+    let staged_chunks = STAGED_FROM.div_ceil(CHUNK) + 1;
+    vec![
+        0,
+        1,
+        STAGED_FROM - 1,
+        STAGED_FROM,
+        STAGED_FROM + 1,
+        CHUNK * staged_chunks - 1,
+        CHUNK * staged_chunks,
+        CHUNK * staged_chunks + 1,
+        CHUNK * (2 * staged_chunks + 1) / 2,
+        // More chunks than staging threads, two buffers each: every
+        // buffer is reused several times.
+        CHUNK * 37 + 3,
+    ]
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_copies_match_the_source_around_chunk_boundaries() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    for n in sizes() {
+        round_trip_u32(&stream, n);
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_copies_on_the_null_stream() {
+    let d = dev();
+    let stream = Stream::default_for(&d);
+    for n in [STAGED_FROM + 1, CHUNK * 7 + CHUNK / 2] {
+        round_trip_u32(&stream, n);
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_copies_of_byte_counts_that_are_not_chunk_multiples() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    for n in [
+        STAGING_MIN_BYTES + 1,
+        STAGING_MIN_BYTES + STAGING_CHUNK_BYTES * 3 + 7,
+        STAGING_MIN_BYTES + STAGING_CHUNK_BYTES * 5 - 1,
+    ] {
+        let src = random_u8(n);
+        let mut buf = DeviceBuffer::from_slice(&d, &random_u8(n)).unwrap();
+        stream.copy_htod_pageable(&src, &mut buf).unwrap();
+        let direct = stream.copy_to_vec(&buf).unwrap();
+        assert!(
+            first_difference(&direct, &src).is_none(),
+            "htod of {n} bytes"
+        );
+        let mut out = random_u8(n);
+        stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+        assert!(first_difference(&out, &src).is_none(), "dtoh of {n} bytes");
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_device_to_host_waits_for_earlier_work_on_the_stream() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    let n = STAGED_FROM + CHUNK * 5 + 11;
+    let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
+    // Enqueued, not waited for: the staged copy must come after it.
+    stream.memset_bytes(&mut buf, 0x5a).unwrap();
+    let mut out = random_u32(n);
+    stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+    assert!(
+        out.iter().all(|&v| v == 0x5a5a_5a5a),
+        "element {:?} is not 0x5a5a5a5a",
+        out.iter().position(|&v| v != 0x5a5a_5a5a)
+    );
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn reused_staging_buffers_carry_no_old_data() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    let n = STAGED_FROM + CHUNK * 9 + 5;
+    let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
+    for round in 0..4 {
+        let src = random_u32(n);
+        stream.copy_htod_pageable(&src, &mut buf).unwrap();
+        let mut out = random_u32(n);
+        stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+        assert!(
+            first_difference(&out, &src).is_none(),
+            "round {round}: staged round trip differs"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn concurrent_staged_copies_from_several_threads() {
+    let d = dev();
+    std::thread::scope(|s| {
+        for t in 0..3 {
+            let d = d.clone();
+            s.spawn(move || {
+                let stream = Stream::new(&d).unwrap();
+                for _ in 0..3 {
+                    round_trip_u32(&stream, STAGED_FROM + CHUNK * (4 + t) + t);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_copies_reject_mismatched_lengths_before_copying() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    let n = STAGED_FROM * 2;
+    let original = random_u32(n);
+    let mut buf = DeviceBuffer::from_slice(&d, &original).unwrap();
+    let err = stream
+        .copy_htod_pageable(&random_u32(n + 1), &mut buf)
+        .unwrap_err();
+    assert!(err.to_string().contains("copy_htod_pageable"), "{err}");
+    let mut short = random_u32(n - 1);
+    let before = short.clone();
+    let err = stream.copy_dtoh_pageable(&buf, &mut short).unwrap_err();
+    assert!(err.to_string().contains("copy_dtoh_pageable"), "{err}");
+    assert_eq!(short, before, "a rejected copy wrote the host buffer");
+    assert_eq!(
+        stream.copy_to_vec(&buf).unwrap(),
+        original,
+        "a rejected copy wrote the device buffer"
+    );
+}
