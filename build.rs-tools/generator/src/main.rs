@@ -4,6 +4,7 @@
 //! cargo run -p hip-generator            # fetch the headers if missing, regenerate all
 //! cargo run -p hip-generator -- hip     # only hip-sys
 //! cargo run -p hip-generator -- cuda-compat  # cuda-compat from hipify-perl + CUDA headers
+//! cargo run -p hip-generator -- header-values  # the enum tests' reference data
 //! cargo run -p hip-generator -- --headers DIR
 //! cargo run -p hip-generator -- systest # compare layouts with the C compiler's
 //! ```
@@ -16,6 +17,7 @@ mod cuda_compat;
 mod cuda_compat_input;
 mod emit;
 mod filter;
+mod header_values;
 mod library;
 mod report;
 mod systest;
@@ -29,6 +31,9 @@ fn main() -> Result<()> {
     if std::env::args().nth(1).as_deref() == Some("cuda-compat") {
         return cuda_compat::generate(&root);
     }
+    if std::env::args().nth(1).as_deref() == Some("header-values") {
+        return header_values::generate(&root);
+    }
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
     let mut systest = false;
@@ -38,7 +43,7 @@ fn main() -> Result<()> {
             "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
             "-h" | "--help" => {
                 println!(
-                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|systest]...]\n\
+                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|systest]...]\n\
                      With no library named, regenerates all of them (cuda-compat last)."
                 );
                 return Ok(());
@@ -78,6 +83,10 @@ fn main() -> Result<()> {
     // cuda-compat is generated from the bindings above, so it comes last.
     if only.is_empty() || only.iter().any(|o| o == "cuda-compat") {
         cuda_compat::generate(&root).context("generating cuda-compat")?;
+    }
+    // The tests' reference data, read from the headers on their own.
+    if only.is_empty() || only.iter().any(|o| o == "header-values") {
+        header_values::generate(&root).context("writing the header reference data")?;
     }
     Ok(())
 }
