@@ -5,6 +5,7 @@
 //! cargo run -p hip-generator -- hip     # only hip-sys
 //! cargo run -p hip-generator -- cuda-compat  # cuda-compat from hipify-perl + CUDA headers
 //! cargo run -p hip-generator -- header-values  # the enum tests' reference data
+//! cargo run -p hip-generator -- gpu-tested     # what the GPU tests call
 //! cargo run -p hip-generator -- --headers DIR
 //! cargo run -p hip-generator -- systest # compare layouts with the C compiler's
 //! ```
@@ -17,6 +18,7 @@ mod cuda_compat;
 mod cuda_compat_input;
 mod emit;
 mod filter;
+mod gpu_tested;
 mod header_values;
 mod library;
 mod report;
@@ -34,6 +36,9 @@ fn main() -> Result<()> {
     if std::env::args().nth(1).as_deref() == Some("header-values") {
         return header_values::generate(&root);
     }
+    if std::env::args().nth(1).as_deref() == Some("gpu-tested") {
+        return gpu_tested::generate(&root);
+    }
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
     let mut systest = false;
@@ -43,7 +48,7 @@ fn main() -> Result<()> {
             "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
             "-h" | "--help" => {
                 println!(
-                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|systest]...]\n\
+                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|gpu-tested|systest]...]\n\
                      With no library named, regenerates all of them (cuda-compat last)."
                 );
                 return Ok(());
@@ -87,6 +92,10 @@ fn main() -> Result<()> {
     // The tests' reference data, read from the headers on their own.
     if only.is_empty() || only.iter().any(|o| o == "header-values") {
         header_values::generate(&root).context("writing the header reference data")?;
+    }
+    // The coverage tables' GPU-tested column, from the GPU tests' sources.
+    if only.is_empty() || only.iter().any(|o| o == "gpu-tested") {
+        gpu_tested::generate(&root).context("finding what the GPU tests call")?;
     }
     Ok(())
 }
