@@ -5,7 +5,7 @@
 //! Derived from the test sources, not kept by hand. The rule, stated in both
 //! coverage files:
 //! - a GPU test is a function marked `#[ignore = "needs a GPU"]` in a
-//!   `tests/*.rs` file of the workspace; helper functions of the same file
+//!   `tests/*.rs` file of a workspace member; helper functions of the same file
 //!   that it calls by plain name count as part of it;
 //! - a function is GPU-tested when such a test names it (`hipMalloc`,
 //!   `sys::hipMalloc`), or calls a function of the safe crates (`hip`,
@@ -259,26 +259,20 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         Crate::load(&root.join("hipblas/src"))?,
         Crate::load(&root.join("cuda-compat/src"))?,
     ];
-    // GPU test files: `tests/*.rs` of every workspace member folder.
+    // GPU test files: `tests/*.rs` of every workspace member.
+    let manifest: toml::Value = std::fs::read_to_string(root.join("Cargo.toml"))?
+        .parse()
+        .context("parsing the workspace Cargo.toml")?;
+    let members = manifest
+        .get("workspace")
+        .and_then(|w| w.get("members"))
+        .and_then(|m| m.as_array())
+        .context("no workspace.members")?;
     let mut test_files = Vec::new();
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    for top in std::fs::read_dir(root)? {
-        let top = top?.path();
-        let name = top.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !top.is_dir() || name.starts_with('.') || name == "target" || name == "build.rs-tools" {
-            continue;
-        }
-        dirs.push(top.clone());
-        for sub in std::fs::read_dir(&top)? {
-            let sub = sub?.path();
-            if sub.is_dir() {
-                dirs.push(sub);
-            }
-        }
-    }
-    dirs.sort();
-    for d in dirs {
-        let tests = d.join("tests");
+    for m in members {
+        let tests = root
+            .join(m.as_str().context("a member that is not a string")?)
+            .join("tests");
         if tests.is_dir() {
             for e in std::fs::read_dir(&tests)? {
                 let p = e?.path();
