@@ -119,23 +119,14 @@ def mapping():
     return m
 
 
-# Adapters exercised against a CPU reference on a GPU (H200, cuBLAS 13.1) by
-# hipblas/tests/gpu.rs and hipblas-sys/tests/raw_gpu.rs.
+# The functions a GPU test reaches, derived from the test sources by
+# `cargo run -p hip-generator -- gpu-tested` (run before this script), not
+# kept by hand; the rule is in build.rs-tools/generator/src/gpu_tested.rs.
 GPU_TESTED = set(
-    "hipblasCreate hipblasDestroy hipblasSetStream hipblasGetStream hipblasSetPointerMode "
-    "hipblasGetPointerMode hipblasSetMathMode hipblasSgemm hipblasDgemm hipblasHgemm hipblasCgemm_v2 "
-    "hipblasZgemm_v2 hipblasSgemmStridedBatched hipblasDgemmStridedBatched hipblasHgemmStridedBatched "
-    "hipblasCgemmStridedBatched_v2 hipblasSgemmBatched hipblasGemmEx_v2 hipblasGemmStridedBatchedEx_v2 "
-    "hipblasSgemv hipblasDgemv hipblasCgemv_v2 hipblasStrsm hipblasDtrsm hipblasDgeam hipblasDsyrk "
-    "hipblasDger hipblasDtrmv hipblasZdotc_v2".split()
+    line.split()[0]
+    for line in open(os.path.join(ROOT, "hipblas-sys/src/nvidia/gpu_tested.txt"))
+    if line.strip() and not line.startswith("#")
 )
-for t, c in [("S", ""), ("D", ""), ("C", "_v2"), ("Z", "_v2")]:
-    low = t.lower()
-    dot = "dot" if not c else "dotu"
-    nrm = {"S": "Snrm2", "D": "Dnrm2", "C": "Scnrm2", "Z": "Dznrm2"}[t]
-    asum = {"S": "Sasum", "D": "Dasum", "C": "Scasum", "Z": "Dzasum"}[t]
-    for r in [f"{t}axpy", f"{t}{dot}", nrm, asum, f"{t}scal", f"I{low}amax", f"{t}copy", f"{t}swap"]:
-        GPU_TESTED.add(f"hipblas{r}{c}")
 
 
 # Double-complex scalars: passed through a 16-byte aligned slot when they are
@@ -284,13 +275,23 @@ def main():
     md.append("`hipblasComputeType_t` 0..10 -> `CUBLAS_COMPUTE_*` 64..77, `HIPBLAS_GEMM_DEFAULT` 160 ->\n")
     md.append("`CUBLAS_GEMM_DEFAULT` -1) and call cuBLAS. Every other function returns\n")
     md.append("`HIPBLAS_STATUS_NOT_SUPPORTED`.\n\n")
-    tested = sum(1 for a in adapters if a[0] in GPU_TESTED) + 1  # + hipblasGetMathMode
+    hand_written = ["hipblasGetMathMode", "hipblasStatusToString"]
+    tested = sum(1 for a in adapters if a[0] in GPU_TESTED) + sum(1 for h in hand_written if h in GPU_TESTED)
     md.append(f"- bindings: {total}\n- implemented over cuBLAS: {n + 2} ({100.0 * (n + 2) / total:.1f}%): "
               f"{n} generated adapters, plus `hipblasGetMathMode` (maps the mode back) and "
               f"`hipblasStatusToString`, hand-written in `src/nvidia/mod.rs`\n"
-              f"- of those, checked against a CPU reference on a GPU: {tested} "
-              f"(`hipblas/tests/gpu.rs`, `hipblas-sys/tests/raw_gpu.rs`); the others share\n"
-              f"  their generated code and argument conversions with a tested one\n\n")
+              f"- of those, GPU-tested: {tested}\n\n")
+    md.append("**GPU-tested** is derived from the test sources by `cargo run -p hip-generator -- gpu-tested`\n"
+              "(list with the test that reaches each: `src/nvidia/gpu_tested.txt`), not kept by hand: a\n"
+              "function is GPU-tested when a test marked `#[ignore = \"needs a GPU\"]` in a `tests/*.rs` file\n"
+              "(or a helper of that file it calls) names it, or calls a function of `hip`, `hipblas` or\n"
+              "`cuda-compat` that names it, directly or through other functions of that crate. Calls are\n"
+              "followed only where the name is unambiguous (`Type::f`, `module::f`, a free `f`, a method\n"
+              "name only one type has), and generic calls (`T::gemm`, through the element type's trait\n"
+              "impl) are not resolved per type, so the column misses functions that `hipblas`'s generic\n"
+              "routines reach. A `yes` says that the code of a GPU test reaches a call to the function,\n"
+              "not which branches that test takes nor which arguments it tries. The hand-written\n"
+              f"functions: {', '.join(f'`{h}` ' + ('yes' if h in GPU_TESTED else 'no') for h in hand_written)}.\n\n")
     md.append("| hipBLAS | cuBLAS | GPU-tested |\n| --- | --- | --- |\n")
     for hip, cu, _, _ in adapters:
         md.append(f"| `{hip}` | `{cu}` | {'yes' if hip in GPU_TESTED else ''} |\n")

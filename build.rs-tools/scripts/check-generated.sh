@@ -1,31 +1,94 @@
 #!/usr/bin/env bash
-# Regenerates every committed binding and fails when the result differs from
-# what is committed.
+# Regenerates every committed generated file and fails when the result differs
+# from what is committed. Every tracked file that says it is generated
+# ("@generated" or "Do not edit" in its first lines) must be in the list
+# below, so a new generated file cannot be left out of the check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+regenerate=(
+  "cargo run -p hip-generator"
+  "python3 build.rs-tools/nvidia-tables/hip_sys_status.py"
+  "python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py"
+  "python3 build.rs-tools/nvidia-tables/hipblas_sys_adapters.py"
+  "HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage"
+)
+
+# What the commands above write (folders: every file in them).
+generated=(
+  # cargo run -p hip-generator: bindings, reports, cuda-compat, the enum
+  # tests' header data (header-values) and what the GPU tests call
+  # (gpu-tested).
+  hip-sys/src/generated
+  hip-sys/BINDINGS.md
+  hipblas-sys/src/generated
+  hipblas-sys/BINDINGS.md
+  cuda-compat/src/generated
+  cuda-compat/COVERAGE.md
+  hip-sys/src/nvidia/header_enumerators.txt
+  cuda-compat/tests/data
+  cuda-compat/tests/enumerator_paths.rs
+  hip-sys/src/nvidia/gpu_tested.txt
+  hipblas-sys/src/nvidia/gpu_tested.txt
+  # the NVIDIA backends' tables (python3 build.rs-tools/nvidia-tables/*.py)
+  hip-sys/src/nvidia/status.rs
+  hip-sys/src/nvidia/attributes.rs
+  hip-sys/src/nvidia/messages.rs
+  hip-sys/src/nvidia/passthrough.rs
+  hipblas-sys/src/nvidia/adapters.rs
+  hipblas-sys/NVIDIA_COVERAGE.md
+  # HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage
+  hip-sys/NVIDIA_COVERAGE.md
+)
+
+fail_with_commands() {
+  echo "$1 Regenerate with:" >&2
+  for c in "${regenerate[@]}"; do echo "    $c" >&2; done
+  echo "and commit the result." >&2
+  exit 1
+}
+
+# The list is complete: every tracked file marked as generated is in it.
+covered() {
+  local f=$1 p
+  for p in "${generated[@]}"; do
+    [ "$f" = "$p" ] && return 0
+    case "$f" in "$p"/*) return 0 ;; esac
+  done
+  return 1
+}
+unlisted=()
+while IFS= read -r f; do
+  [ -f "$f" ] || continue
+  if head -n 3 -- "$f" | grep -qiE '@generated|do not edit' && ! covered "$f"; then
+    unlisted+=("$f")
+  fi
+done < <(git ls-files -- . ':!Cargo.lock' ':!build.rs-tools')
+if [ ${#unlisted[@]} -gt 0 ]; then
+  echo "check-generated: marked as generated but not checked here: ${unlisted[*]}" >&2
+  echo "Add them to the list in build.rs-tools/scripts/check-generated.sh." >&2
+  exit 1
+fi
+for p in "${generated[@]}"; do
+  if [ ! -e "$p" ]; then
+    fail_with_commands "check-generated: $p is missing."
+  fi
+done
+
 bash build.rs-tools/scripts/fetch-cuda-headers.sh
+# The generator first: the table scripts read its output (hip-sys's types,
+# gpu_tested.txt), and the coverage test reads theirs.
 cargo run -q -p hip-generator
-# The NVIDIA backends' tables, from CUDA's and HIP's headers.
 python3 build.rs-tools/nvidia-tables/hip_sys_status.py
 python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py
 python3 build.rs-tools/nvidia-tables/hipblas_sys_adapters.py
-paths=(hip-sys/src/generated hip-sys/BINDINGS.md hip-sys/src/nvidia hipblas-sys/src/nvidia)
-for p in hipblas-sys/src/generated hipblas-sys/BINDINGS.md cuda-compat/src/generated cuda-compat/COVERAGE.md; do
-  [ -e "$p" ] && paths+=("$p")
-done
-if ! git diff --exit-code --stat -- "${paths[@]}"; then
-  echo "The committed bindings are stale. Regenerate them with:" >&2
-  echo "    cargo run -p hip-generator" >&2
-  echo "    python3 build.rs-tools/nvidia-tables/hip_sys_status.py" >&2
-  echo "    python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py" >&2
-  echo "    python3 build.rs-tools/nvidia-tables/hipblas_sys_adapters.py" >&2
-  echo "and commit the result." >&2
-  exit 1
+HIP_SYS_BLESS=1 cargo test -q -p hip-sys --lib coverage
+
+if ! git diff --exit-code --stat -- "${generated[@]}"; then
+  fail_with_commands "The committed generated files are stale."
 fi
-untracked=$(git ls-files --others --exclude-standard -- "${paths[@]}")
+untracked=$(git ls-files --others --exclude-standard -- "${generated[@]}")
 if [ -n "$untracked" ]; then
-  echo "The generator wrote files that are not committed: $untracked" >&2
-  echo "Run cargo run -p hip-generator and commit the result." >&2
-  exit 1
+  fail_with_commands "The generators wrote files that are not committed: $untracked."
 fi
-echo "check-generated: committed bindings are up to date"
+echo "check-generated: all ${#generated[@]} generated paths are up to date"

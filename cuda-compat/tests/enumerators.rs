@@ -1,28 +1,80 @@
 //! Tier 1 (pure Rust): the CUDA enums, their values and the synthesized
-//! enumerators, checked against the enumerator lists of the CUDA 12.9
-//! headers (`tests/data/cuda12_status_enumerators.txt`, generated from the
-//! headers).
+//! enumerators, checked against CUDA's and HIP's headers:
+//! `tests/data/header_enumerators.txt` holds the enumerators of the four CUDA
+//! 12.9 status enums and of their ROCm 6.4 HIP counterparts with their values,
+//! and hipify-perl's name pairs between them. It is written by
+//! `cargo run -p hip-generator -- header-values`, whose own C enum parser
+//! shares nothing with the code that generates cuda-compat, and is checked
+//! for staleness by `build.rs-tools/scripts/check-generated.sh`.
 //!
 //! Run both ways: `cargo test -p cuda-compat` and
 //! `cargo test -p cuda-compat --features synthesized-enums`.
 
 use cuda_compat::{enums, EnumTable};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// (enum, enumerator names in CUDA's order) from the CUDA 12.9 headers.
-fn cuda12_status_enums() -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in include_str!("data/cuda12_status_enumerators.txt").lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
+/// The CUDA status enums (as cuda-compat names them) with their HIP enum.
+const STATUS_ENUMS: [(&str, &str); 4] = [
+    ("cudaError", "hipError_t"),
+    ("cudaError_enum", "hipError_t"),
+    ("nvrtcResult", "hiprtcResult"),
+    ("cublasStatus_t", "hipblasStatus_t"),
+];
+
+/// The header data: C enum -> (enumerator, value) in header order, and
+/// CUDA enumerator -> its hipify-perl counterpart in the HIP enum.
+struct Headers {
+    enums: BTreeMap<&'static str, Vec<(&'static str, i64)>>,
+    hipify: BTreeMap<&'static str, &'static str>,
+}
+
+fn headers() -> Headers {
+    let mut enums: BTreeMap<&str, Vec<(&str, i64)>> = BTreeMap::new();
+    let mut hipify = BTreeMap::new();
+    for line in include_str!("data/header_enumerators.txt").lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(f.len(), 4, "bad line {line:?}");
-        out.entry(f[1].to_owned())
-            .or_default()
-            .push(f[2].to_owned());
+        match f.as_slice() {
+            [] => {}
+            [c, ..] if c.starts_with('#') => {}
+            ["enum", e, n, v] => enums
+                .entry(*e)
+                .or_default()
+                .push((*n, v.parse().expect("a value"))),
+            ["hipify", c, h] => assert!(hipify.insert(*c, *h).is_none(), "{c} twice"),
+            _ => panic!("bad line {line:?}"),
+        }
     }
-    out
+    Headers { enums, hipify }
+}
+
+impl Headers {
+    fn enumerators(&self, e: &str) -> &[(&'static str, i64)] {
+        self.enums
+            .get(e)
+            .unwrap_or_else(|| panic!("the data file lacks {e}"))
+    }
+
+    /// The CUDA enumerator names of `e`, in CUDA's order, each once.
+    fn names(&self, e: &str) -> Vec<&'static str> {
+        let mut seen = BTreeSet::new();
+        self.enumerators(e)
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| seen.insert(*n))
+            .collect()
+    }
+
+    /// The value HIP's header gives the hipify-perl counterpart of `cuda`.
+    fn hip_value(&self, hip_enum: &str, cuda: &str) -> Option<(&'static str, i64)> {
+        let h = self.hipify.get(cuda)?;
+        let v = self
+            .enumerators(hip_enum)
+            .iter()
+            .find(|(n, _)| n == h)
+            .unwrap_or_else(|| panic!("{hip_enum} has no {h}"))
+            .1;
+        Some((h, v))
+    }
 }
 
 fn table(cuda: &str) -> EnumTable {
@@ -33,34 +85,92 @@ fn table(cuda: &str) -> EnumTable {
 }
 
 #[test]
-fn the_data_file_has_the_four_status_enums() {
-    let data = cuda12_status_enums();
-    let names: Vec<&str> = data.keys().map(String::as_str).collect();
+fn the_data_file_has_the_status_enums_of_both_headers() {
+    let h = headers();
+    let names: Vec<&str> = h.enums.keys().copied().collect();
     assert_eq!(
         names,
         [
             "cublasStatus_t",
             "cudaError",
             "cudaError_enum",
+            "hipError_t",
+            "hipblasStatus_t",
+            "hiprtcResult",
             "nvrtcResult"
         ]
     );
-    // CUDA 12.9 sizes: enough to notice a truncated list.
-    assert!(data["cudaError"].len() > 100, "{}", data["cudaError"].len());
-    assert!(data["cudaError_enum"].len() > 90);
-    assert!(data["nvrtcResult"].len() >= 12);
-    assert!(data["cublasStatus_t"].len() >= 10);
+    // CUDA 12.9 / ROCm 6.4 sizes: enough to notice a truncated list.
+    assert!(h.enumerators("cudaError").len() > 100);
+    assert!(h.enumerators("cudaError_enum").len() > 90);
+    assert!(h.enumerators("nvrtcResult").len() >= 12);
+    assert!(h.enumerators("cublasStatus_t").len() >= 10);
+    assert!(h.enumerators("hipError_t").len() > 70);
+    assert!(h.hipify.len() > 150, "{} hipify pairs", h.hipify.len());
+}
+
+/// Every CUDA status enumerator with a hipify-perl counterpart is defined
+/// (with or without the feature), is not synthesized, and has the value HIP's
+/// header gives the counterpart; one without a counterpart is not a HIP value:
+/// absent and listed as lacking one without the feature, synthesized with it.
+#[test]
+fn status_values_are_those_of_their_hip_counterparts_in_hips_header() {
+    let h = headers();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (cuda, hip) in STATUS_ENUMS {
+        let t = table(cuda);
+        assert_eq!(t.hip, hip, "{cuda}");
+        let hip_values: BTreeSet<i64> = h.enumerators(hip).iter().map(|(_, v)| *v).collect();
+        for name in h.names(cuda) {
+            let defined = t.variants.iter().find(|v| v.name == name);
+            match (h.hip_value(hip, name), defined) {
+                (Some((hn, hv)), Some(v)) => {
+                    checked += 1;
+                    if v.value != hv || v.synthesized {
+                        wrong.push(format!(
+                            "{cuda}::{name} = {} (synthesized: {}), HIP's header: {hn} = {hv}",
+                            v.value, v.synthesized
+                        ));
+                    }
+                }
+                (Some((hn, _)), None) => {
+                    wrong.push(format!("{cuda}::{name} missing, HIP has {hn}"))
+                }
+                (None, Some(v)) => {
+                    if !v.synthesized || hip_values.contains(&v.value) {
+                        wrong.push(format!(
+                            "{cuda}::{name} = {} has no HIP counterpart yet is not a synthesized, non-HIP value",
+                            v.value
+                        ));
+                    }
+                }
+                (None, None) => {
+                    if cfg!(feature = "synthesized-enums") {
+                        wrong.push(format!("{cuda}::{name} missing with the feature"));
+                    } else if !t.no_hip_counterpart.contains(&name) {
+                        wrong.push(format!(
+                            "{cuda}::{name} absent but not listed as lacking a counterpart"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 150, "only {checked} enumerators compared");
 }
 
 /// With the feature, every enumerator of the four CUDA 12.x status enums
-/// exists, mapped or synthesized.
+/// exists, mapped or synthesized, in CUDA's order.
 #[cfg(feature = "synthesized-enums")]
 #[test]
 fn every_cuda12_status_enumerator_exists() {
-    for (e, names) in cuda12_status_enums() {
-        let t = table(&e);
+    let h = headers();
+    for (e, _) in STATUS_ENUMS {
+        let t = table(e);
         let have: Vec<&str> = t.variants.iter().map(|v| v.name).collect();
-        assert_eq!(have, names, "{e}: enumerators differ from CUDA 12.9's");
+        assert_eq!(have, h.names(e), "{e}: enumerators differ from CUDA 12.9's");
         let synthesized = t.variants.iter().filter(|v| v.synthesized).count();
         assert_eq!(synthesized, t.no_hip_counterpart.len(), "{e}");
     }
@@ -71,14 +181,14 @@ fn every_cuda12_status_enumerator_exists() {
 #[cfg(not(feature = "synthesized-enums"))]
 #[test]
 fn feature_off_leaves_only_mapped_enumerators() {
-    use std::collections::BTreeSet;
-    for (e, names) in cuda12_status_enums() {
-        let t = table(&e);
+    let h = headers();
+    for (e, _) in STATUS_ENUMS {
+        let t = table(e);
         let have: BTreeSet<&str> = t.variants.iter().map(|v| v.name).collect();
         let missing: BTreeSet<&str> = t.no_hip_counterpart.iter().copied().collect();
         assert!(have.is_disjoint(&missing), "{e}");
         let all: BTreeSet<&str> = have.union(&missing).copied().collect();
-        let cuda: BTreeSet<&str> = names.iter().map(String::as_str).collect();
+        let cuda: BTreeSet<&str> = h.names(e).into_iter().collect();
         assert_eq!(all, cuda, "{e}");
     }
     // cudaError has enumerators HIP lacks: they are absent here.

@@ -161,6 +161,9 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
         format!("{header}{}", emit::functions(lib, &split, &filter)?),
     )?;
     crate::rustfmt(&fns_path)?;
+    // The folder's `mod.rs` is the generator's too, so that everything in
+    // the folder is regenerated and checked for staleness.
+    std::fs::write(lib.out_dir.join("mod.rs"), GENERATED_MOD_RS)?;
 
     let declared = report::declared_functions(&function_files)?;
     let text = report::render(lib, &declared, &split, provenance);
@@ -241,3 +244,30 @@ fn regex_escape(s: &str) -> String {
     }
     out
 }
+
+/// `mod.rs` of every generated folder: the lints generated code is exempt
+/// from, and the two modules.
+const GENERATED_MOD_RS: &str = r#"//! Output of `hip-generator` (see `build.rs-tools/generator`). Do not edit.
+//!
+//! The wrappers in `functions` call through a table of function pointers that
+//! the loader fills once; each one's `unsafe` block only forwards the caller's
+//! arguments to the C function of the same signature, so the safety argument
+//! is the caller's, stated in each wrapper's `# Safety` section.
+#![allow(
+    non_camel_case_types,
+    non_upper_case_globals,
+    non_snake_case,
+    dead_code,
+    unreachable_pub,
+    unused_qualifications,
+    missing_debug_implementations,
+    missing_docs,
+    unpredictable_function_pointer_comparisons,
+    clippy::all,
+    clippy::undocumented_unsafe_blocks,
+    rustdoc::all
+)]
+
+pub mod functions;
+pub mod types;
+"#;

@@ -4,6 +4,8 @@
 //! cargo run -p hip-generator            # fetch the headers if missing, regenerate all
 //! cargo run -p hip-generator -- hip     # only hip-sys
 //! cargo run -p hip-generator -- cuda-compat  # cuda-compat from hipify-perl + CUDA headers
+//! cargo run -p hip-generator -- header-values  # the enum tests' reference data
+//! cargo run -p hip-generator -- gpu-tested     # what the GPU tests call
 //! cargo run -p hip-generator -- --headers DIR
 //! cargo run -p hip-generator -- systest # compare layouts with the C compiler's
 //! ```
@@ -16,6 +18,8 @@ mod cuda_compat;
 mod cuda_compat_input;
 mod emit;
 mod filter;
+mod gpu_tested;
+mod header_values;
 mod library;
 mod report;
 mod systest;
@@ -29,6 +33,12 @@ fn main() -> Result<()> {
     if std::env::args().nth(1).as_deref() == Some("cuda-compat") {
         return cuda_compat::generate(&root);
     }
+    if std::env::args().nth(1).as_deref() == Some("header-values") {
+        return header_values::generate(&root);
+    }
+    if std::env::args().nth(1).as_deref() == Some("gpu-tested") {
+        return gpu_tested::generate(&root);
+    }
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
     let mut systest = false;
@@ -38,7 +48,7 @@ fn main() -> Result<()> {
             "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
             "-h" | "--help" => {
                 println!(
-                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|systest]...]\n\
+                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|gpu-tested|systest]...]\n\
                      With no library named, regenerates all of them (cuda-compat last)."
                 );
                 return Ok(());
@@ -78,6 +88,14 @@ fn main() -> Result<()> {
     // cuda-compat is generated from the bindings above, so it comes last.
     if only.is_empty() || only.iter().any(|o| o == "cuda-compat") {
         cuda_compat::generate(&root).context("generating cuda-compat")?;
+    }
+    // The tests' reference data, read from the headers on their own.
+    if only.is_empty() || only.iter().any(|o| o == "header-values") {
+        header_values::generate(&root).context("writing the header reference data")?;
+    }
+    // The coverage tables' GPU-tested column, from the GPU tests' sources.
+    if only.is_empty() || only.iter().any(|o| o == "gpu-tested") {
+        gpu_tested::generate(&root).context("finding what the GPU tests call")?;
     }
     Ok(())
 }

@@ -5,500 +5,90 @@
 
 use crate::hipDeviceAttribute_t;
 
-/// `(HIP attribute, CUDA attribute value, CUDA name)`.
-#[cfg_attr(not(test), allow(dead_code))] // the tests check it
-pub(crate) const DEVICE_ATTRIBUTES: &[(hipDeviceAttribute_t, i32, &str)] = &[
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeEccEnabled,
-        32,
-        "CU_DEVICE_ATTRIBUTE_ECC_ENABLED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeAsyncEngineCount,
-        40,
-        "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeCanMapHostMemory,
-        19,
-        "CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeCanUseHostPointerForRegisteredMem,
-        91,
-        "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeClockRate,
-        13,
-        "CU_DEVICE_ATTRIBUTE_CLOCK_RATE",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeComputeMode,
-        20,
-        "CU_DEVICE_ATTRIBUTE_COMPUTE_MODE",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeComputePreemptionSupported,
-        90,
-        "CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeConcurrentKernels,
-        31,
-        "CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeConcurrentManagedAccess,
-        89,
-        "CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeCooperativeLaunch,
-        95,
-        "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeCooperativeMultiDeviceLaunch,
-        96,
-        "CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeDeviceOverlap,
-        15,
-        "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeDirectManagedMemAccessFromHost,
-        101,
-        "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeGlobalL1CacheSupported,
-        79,
-        "CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeHostNativeAtomicSupported,
-        86,
-        "CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeIntegrated,
-        18,
-        "CU_DEVICE_ATTRIBUTE_INTEGRATED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeIsMultiGpuBoard,
-        84,
-        "CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeKernelExecTimeout,
-        17,
-        "CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeL2CacheSize,
-        38,
-        "CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeLocalL1CacheSupported,
-        80,
-        "CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeComputeCapabilityMajor,
-        75,
-        "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeManagedMemory,
-        83,
-        "CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxBlockDimX,
-        2,
-        "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxBlockDimY,
-        3,
-        "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxBlockDimZ,
-        4,
-        "CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxGridDimX,
-        5,
-        "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxGridDimY,
-        6,
-        "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxGridDimZ,
-        7,
-        "CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurface1D,
-        55,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurface1DLayered,
-        61,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurface2D,
-        56,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurface2DLayered,
-        63,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurface3D,
-        58,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurfaceCubemap,
-        66,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSurfaceCubemapLayered,
-        67,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture1DWidth,
-        21,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture1DLayered,
-        42,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture1DLinear,
-        69,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture1DMipmap,
-        77,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture2DWidth,
-        22,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture2DHeight,
-        23,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture2DGather,
-        45,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture2DLayered,
-        27,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture2DLinear,
-        70,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture2DMipmap,
-        73,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture3DWidth,
-        24,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture3DHeight,
-        25,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture3DDepth,
-        26,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTexture3DAlt,
-        47,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTextureCubemap,
-        52,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxTextureCubemapLayered,
-        53,
-        "CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxThreadsPerBlock,
-        1,
-        "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxThreadsPerMultiProcessor,
-        39,
-        "CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxPitch,
-        11,
-        "CU_DEVICE_ATTRIBUTE_MAX_PITCH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMemoryBusWidth,
-        37,
-        "CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMemoryClockRate,
-        36,
-        "CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeComputeCapabilityMinor,
-        76,
-        "CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMultiprocessorCount,
-        16,
-        "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributePageableMemoryAccess,
-        88,
-        "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributePageableMemoryAccessUsesHostPageTables,
-        100,
-        "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributePciBusId,
-        33,
-        "CU_DEVICE_ATTRIBUTE_PCI_BUS_ID",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributePciDeviceId,
-        34,
-        "CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributePciDomainID,
-        50,
-        "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxRegistersPerBlock,
-        12,
-        "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxRegistersPerMultiprocessor,
-        82,
-        "CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSharedMemoryPerBlock,
-        8,
-        "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeSharedMemPerBlockOptin,
-        97,
-        "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeSingleToDoublePrecisionPerfRatio,
-        87,
-        "CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeStreamPrioritiesSupported,
-        78,
-        "CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeSurfaceAlignment,
-        30,
-        "CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeTccDriver,
-        35,
-        "CU_DEVICE_ATTRIBUTE_TCC_DRIVER",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeTextureAlignment,
-        14,
-        "CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeTexturePitchAlignment,
-        51,
-        "CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeTotalConstantMemory,
-        9,
-        "CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeUnifiedAddressing,
-        41,
-        "CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeWarpSize,
-        10,
-        "CU_DEVICE_ATTRIBUTE_WARP_SIZE",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMemoryPoolsSupported,
-        115,
-        "CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeVirtualMemoryManagementSupported,
-        102,
-        "CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeHostRegisterSupported,
-        99,
-        "CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
-        81,
-        "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR",
-    ),
-    (
-        hipDeviceAttribute_t::hipDeviceAttributeCanUseStreamWaitValue,
-        94,
-        "CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1",
-    ),
-];
-
 /// The `CUdevice_attribute` for a HIP attribute, or `None` when CUDA has none.
 pub(crate) const fn device_attribute_to_cuda(a: hipDeviceAttribute_t) -> Option<i32> {
     match a.0 {
-        0 => Some(32),     // hipDeviceAttributeEccEnabled
-        2 => Some(40),     // hipDeviceAttributeAsyncEngineCount
-        3 => Some(19),     // hipDeviceAttributeCanMapHostMemory
-        4 => Some(91),     // hipDeviceAttributeCanUseHostPointerForRegisteredMem
-        5 => Some(13),     // hipDeviceAttributeClockRate
-        6 => Some(20),     // hipDeviceAttributeComputeMode
-        7 => Some(90),     // hipDeviceAttributeComputePreemptionSupported
-        8 => Some(31),     // hipDeviceAttributeConcurrentKernels
-        9 => Some(89),     // hipDeviceAttributeConcurrentManagedAccess
-        10 => Some(95),    // hipDeviceAttributeCooperativeLaunch
-        11 => Some(96),    // hipDeviceAttributeCooperativeMultiDeviceLaunch
-        12 => Some(15),    // hipDeviceAttributeDeviceOverlap
-        13 => Some(101),   // hipDeviceAttributeDirectManagedMemAccessFromHost
-        14 => Some(79),    // hipDeviceAttributeGlobalL1CacheSupported
-        15 => Some(86),    // hipDeviceAttributeHostNativeAtomicSupported
-        16 => Some(18),    // hipDeviceAttributeIntegrated
-        17 => Some(84),    // hipDeviceAttributeIsMultiGpuBoard
-        18 => Some(17),    // hipDeviceAttributeKernelExecTimeout
-        19 => Some(38),    // hipDeviceAttributeL2CacheSize
-        20 => Some(80),    // hipDeviceAttributeLocalL1CacheSupported
-        23 => Some(75),    // hipDeviceAttributeComputeCapabilityMajor
-        24 => Some(83),    // hipDeviceAttributeManagedMemory
-        26 => Some(2),     // hipDeviceAttributeMaxBlockDimX
-        27 => Some(3),     // hipDeviceAttributeMaxBlockDimY
-        28 => Some(4),     // hipDeviceAttributeMaxBlockDimZ
-        29 => Some(5),     // hipDeviceAttributeMaxGridDimX
-        30 => Some(6),     // hipDeviceAttributeMaxGridDimY
-        31 => Some(7),     // hipDeviceAttributeMaxGridDimZ
-        32 => Some(55),    // hipDeviceAttributeMaxSurface1D
-        33 => Some(61),    // hipDeviceAttributeMaxSurface1DLayered
-        34 => Some(56),    // hipDeviceAttributeMaxSurface2D
-        35 => Some(63),    // hipDeviceAttributeMaxSurface2DLayered
-        36 => Some(58),    // hipDeviceAttributeMaxSurface3D
-        37 => Some(66),    // hipDeviceAttributeMaxSurfaceCubemap
-        38 => Some(67),    // hipDeviceAttributeMaxSurfaceCubemapLayered
-        39 => Some(21),    // hipDeviceAttributeMaxTexture1DWidth
-        40 => Some(42),    // hipDeviceAttributeMaxTexture1DLayered
-        41 => Some(69),    // hipDeviceAttributeMaxTexture1DLinear
-        42 => Some(77),    // hipDeviceAttributeMaxTexture1DMipmap
-        43 => Some(22),    // hipDeviceAttributeMaxTexture2DWidth
-        44 => Some(23),    // hipDeviceAttributeMaxTexture2DHeight
-        45 => Some(45),    // hipDeviceAttributeMaxTexture2DGather
-        46 => Some(27),    // hipDeviceAttributeMaxTexture2DLayered
-        47 => Some(70),    // hipDeviceAttributeMaxTexture2DLinear
-        48 => Some(73),    // hipDeviceAttributeMaxTexture2DMipmap
-        49 => Some(24),    // hipDeviceAttributeMaxTexture3DWidth
-        50 => Some(25),    // hipDeviceAttributeMaxTexture3DHeight
-        51 => Some(26),    // hipDeviceAttributeMaxTexture3DDepth
-        52 => Some(47),    // hipDeviceAttributeMaxTexture3DAlt
-        53 => Some(52),    // hipDeviceAttributeMaxTextureCubemap
-        54 => Some(53),    // hipDeviceAttributeMaxTextureCubemapLayered
-        56 => Some(1),     // hipDeviceAttributeMaxThreadsPerBlock
-        57 => Some(39),    // hipDeviceAttributeMaxThreadsPerMultiProcessor
-        58 => Some(11),    // hipDeviceAttributeMaxPitch
-        59 => Some(37),    // hipDeviceAttributeMemoryBusWidth
-        60 => Some(36),    // hipDeviceAttributeMemoryClockRate
-        61 => Some(76),    // hipDeviceAttributeComputeCapabilityMinor
-        63 => Some(16),    // hipDeviceAttributeMultiprocessorCount
-        65 => Some(88),    // hipDeviceAttributePageableMemoryAccess
-        66 => Some(100),   // hipDeviceAttributePageableMemoryAccessUsesHostPageTables
-        67 => Some(33),    // hipDeviceAttributePciBusId
-        68 => Some(34),    // hipDeviceAttributePciDeviceId
-        69 => Some(50),    // hipDeviceAttributePciDomainID
-        71 => Some(12),    // hipDeviceAttributeMaxRegistersPerBlock
-        72 => Some(82),    // hipDeviceAttributeMaxRegistersPerMultiprocessor
-        74 => Some(8),     // hipDeviceAttributeMaxSharedMemoryPerBlock
-        75 => Some(97),    // hipDeviceAttributeSharedMemPerBlockOptin
-        77 => Some(87),    // hipDeviceAttributeSingleToDoublePrecisionPerfRatio
-        78 => Some(78),    // hipDeviceAttributeStreamPrioritiesSupported
-        79 => Some(30),    // hipDeviceAttributeSurfaceAlignment
-        80 => Some(35),    // hipDeviceAttributeTccDriver
-        81 => Some(14),    // hipDeviceAttributeTextureAlignment
-        82 => Some(51),    // hipDeviceAttributeTexturePitchAlignment
-        83 => Some(9),     // hipDeviceAttributeTotalConstantMemory
-        85 => Some(41),    // hipDeviceAttributeUnifiedAddressing
-        87 => Some(10),    // hipDeviceAttributeWarpSize
-        88 => Some(115),   // hipDeviceAttributeMemoryPoolsSupported
-        89 => Some(102),   // hipDeviceAttributeVirtualMemoryManagementSupported
-        90 => Some(99),    // hipDeviceAttributeHostRegisterSupported
-        10002 => Some(81), // hipDeviceAttributeMaxSharedMemoryPerMultiprocessor
-        10013 => Some(94), // hipDeviceAttributeCanUseStreamWaitValue
+        0 => Some(32),     // hipDeviceAttributeEccEnabled -> CU_DEVICE_ATTRIBUTE_ECC_ENABLED
+        2 => Some(40), // hipDeviceAttributeAsyncEngineCount -> CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT
+        3 => Some(19), // hipDeviceAttributeCanMapHostMemory -> CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY
+        4 => Some(91), // hipDeviceAttributeCanUseHostPointerForRegisteredMem -> CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
+        5 => Some(13), // hipDeviceAttributeClockRate -> CU_DEVICE_ATTRIBUTE_CLOCK_RATE
+        6 => Some(20), // hipDeviceAttributeComputeMode -> CU_DEVICE_ATTRIBUTE_COMPUTE_MODE
+        7 => Some(90), // hipDeviceAttributeComputePreemptionSupported -> CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED
+        8 => Some(31), // hipDeviceAttributeConcurrentKernels -> CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS
+        9 => Some(89), // hipDeviceAttributeConcurrentManagedAccess -> CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS
+        10 => Some(95), // hipDeviceAttributeCooperativeLaunch -> CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
+        11 => Some(96), // hipDeviceAttributeCooperativeMultiDeviceLaunch -> CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH
+        12 => Some(15), // hipDeviceAttributeDeviceOverlap -> CU_DEVICE_ATTRIBUTE_GPU_OVERLAP
+        13 => Some(101), // hipDeviceAttributeDirectManagedMemAccessFromHost -> CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
+        14 => Some(79), // hipDeviceAttributeGlobalL1CacheSupported -> CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED
+        15 => Some(86), // hipDeviceAttributeHostNativeAtomicSupported -> CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED
+        16 => Some(18), // hipDeviceAttributeIntegrated -> CU_DEVICE_ATTRIBUTE_INTEGRATED
+        17 => Some(84), // hipDeviceAttributeIsMultiGpuBoard -> CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD
+        18 => Some(17), // hipDeviceAttributeKernelExecTimeout -> CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT
+        19 => Some(38), // hipDeviceAttributeL2CacheSize -> CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE
+        20 => Some(80), // hipDeviceAttributeLocalL1CacheSupported -> CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED
+        23 => Some(75), // hipDeviceAttributeComputeCapabilityMajor -> CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+        24 => Some(83), // hipDeviceAttributeManagedMemory -> CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY
+        26 => Some(2),  // hipDeviceAttributeMaxBlockDimX -> CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X
+        27 => Some(3),  // hipDeviceAttributeMaxBlockDimY -> CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y
+        28 => Some(4),  // hipDeviceAttributeMaxBlockDimZ -> CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z
+        29 => Some(5),  // hipDeviceAttributeMaxGridDimX -> CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X
+        30 => Some(6),  // hipDeviceAttributeMaxGridDimY -> CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y
+        31 => Some(7),  // hipDeviceAttributeMaxGridDimZ -> CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z
+        32 => Some(55), // hipDeviceAttributeMaxSurface1D -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH
+        33 => Some(61), // hipDeviceAttributeMaxSurface1DLayered -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH
+        34 => Some(56), // hipDeviceAttributeMaxSurface2D -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH
+        35 => Some(63), // hipDeviceAttributeMaxSurface2DLayered -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH
+        36 => Some(58), // hipDeviceAttributeMaxSurface3D -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH
+        37 => Some(66), // hipDeviceAttributeMaxSurfaceCubemap -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH
+        38 => Some(67), // hipDeviceAttributeMaxSurfaceCubemapLayered -> CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH
+        39 => Some(21), // hipDeviceAttributeMaxTexture1DWidth -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH
+        40 => Some(42), // hipDeviceAttributeMaxTexture1DLayered -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH
+        41 => Some(69), // hipDeviceAttributeMaxTexture1DLinear -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH
+        42 => Some(77), // hipDeviceAttributeMaxTexture1DMipmap -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
+        43 => Some(22), // hipDeviceAttributeMaxTexture2DWidth -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH
+        44 => Some(23), // hipDeviceAttributeMaxTexture2DHeight -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT
+        45 => Some(45), // hipDeviceAttributeMaxTexture2DGather -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH
+        46 => Some(27), // hipDeviceAttributeMaxTexture2DLayered -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH
+        47 => Some(70), // hipDeviceAttributeMaxTexture2DLinear -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH
+        48 => Some(73), // hipDeviceAttributeMaxTexture2DMipmap -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH
+        49 => Some(24), // hipDeviceAttributeMaxTexture3DWidth -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH
+        50 => Some(25), // hipDeviceAttributeMaxTexture3DHeight -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT
+        51 => Some(26), // hipDeviceAttributeMaxTexture3DDepth -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH
+        52 => Some(47), // hipDeviceAttributeMaxTexture3DAlt -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE
+        53 => Some(52), // hipDeviceAttributeMaxTextureCubemap -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH
+        54 => Some(53), // hipDeviceAttributeMaxTextureCubemapLayered -> CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH
+        56 => Some(1), // hipDeviceAttributeMaxThreadsPerBlock -> CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+        57 => Some(39), // hipDeviceAttributeMaxThreadsPerMultiProcessor -> CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
+        58 => Some(11), // hipDeviceAttributeMaxPitch -> CU_DEVICE_ATTRIBUTE_MAX_PITCH
+        59 => Some(37), // hipDeviceAttributeMemoryBusWidth -> CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
+        60 => Some(36), // hipDeviceAttributeMemoryClockRate -> CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE
+        61 => Some(76), // hipDeviceAttributeComputeCapabilityMinor -> CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+        63 => Some(16), // hipDeviceAttributeMultiprocessorCount -> CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+        65 => Some(88), // hipDeviceAttributePageableMemoryAccess -> CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS
+        66 => Some(100), // hipDeviceAttributePageableMemoryAccessUsesHostPageTables -> CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
+        67 => Some(33),  // hipDeviceAttributePciBusId -> CU_DEVICE_ATTRIBUTE_PCI_BUS_ID
+        68 => Some(34),  // hipDeviceAttributePciDeviceId -> CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID
+        69 => Some(50),  // hipDeviceAttributePciDomainID -> CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID
+        71 => Some(12), // hipDeviceAttributeMaxRegistersPerBlock -> CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK
+        72 => Some(82), // hipDeviceAttributeMaxRegistersPerMultiprocessor -> CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR
+        74 => Some(8), // hipDeviceAttributeMaxSharedMemoryPerBlock -> CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK
+        75 => Some(97), // hipDeviceAttributeSharedMemPerBlockOptin -> CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        77 => Some(87), // hipDeviceAttributeSingleToDoublePrecisionPerfRatio -> CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
+        78 => Some(78), // hipDeviceAttributeStreamPrioritiesSupported -> CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED
+        79 => Some(30), // hipDeviceAttributeSurfaceAlignment -> CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT
+        80 => Some(35), // hipDeviceAttributeTccDriver -> CU_DEVICE_ATTRIBUTE_TCC_DRIVER
+        81 => Some(14), // hipDeviceAttributeTextureAlignment -> CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT
+        82 => Some(51), // hipDeviceAttributeTexturePitchAlignment -> CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT
+        83 => Some(9), // hipDeviceAttributeTotalConstantMemory -> CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY
+        85 => Some(41), // hipDeviceAttributeUnifiedAddressing -> CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING
+        87 => Some(10), // hipDeviceAttributeWarpSize -> CU_DEVICE_ATTRIBUTE_WARP_SIZE
+        88 => Some(115), // hipDeviceAttributeMemoryPoolsSupported -> CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+        89 => Some(102), // hipDeviceAttributeVirtualMemoryManagementSupported -> CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        90 => Some(99), // hipDeviceAttributeHostRegisterSupported -> CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED
+        10002 => Some(81), // hipDeviceAttributeMaxSharedMemoryPerMultiprocessor -> CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        10013 => Some(94), // hipDeviceAttributeCanUseStreamWaitValue -> CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1
         _ => None,
     }
 }

@@ -6,1429 +6,276 @@
 
 use crate::{hipError_t, hiprtcResult};
 
-/// Every `cudaError_t` value: `(value, CUDA name, HIP status)`; the HIP status is
-/// hipify-perl's mapping where HIP has the same code, else the nearest.
-#[cfg_attr(not(test), allow(dead_code))] // the tests check it
-pub(crate) const FROM_CUDA_RUNTIME: &[(i32, &str, hipError_t)] = &[
-    (0, "cudaSuccess", hipError_t::hipSuccess), // hipify-perl
-    (1, "cudaErrorInvalidValue", hipError_t::hipErrorInvalidValue), // hipify-perl
-    (
-        2,
-        "cudaErrorMemoryAllocation",
-        hipError_t::hipErrorOutOfMemory,
-    ), // hipify-perl
-    (
-        3,
-        "cudaErrorInitializationError",
-        hipError_t::hipErrorNotInitialized,
-    ), // hipify-perl
-    (
-        4,
-        "cudaErrorCudartUnloading",
-        hipError_t::hipErrorDeinitialized,
-    ), // hipify-perl
-    (
-        5,
-        "cudaErrorProfilerDisabled",
-        hipError_t::hipErrorProfilerDisabled,
-    ), // hipify-perl
-    (
-        6,
-        "cudaErrorProfilerNotInitialized",
-        hipError_t::hipErrorProfilerNotInitialized,
-    ), // hipify-perl
-    (
-        7,
-        "cudaErrorProfilerAlreadyStarted",
-        hipError_t::hipErrorProfilerAlreadyStarted,
-    ), // hipify-perl
-    (
-        8,
-        "cudaErrorProfilerAlreadyStopped",
-        hipError_t::hipErrorProfilerAlreadyStopped,
-    ), // hipify-perl
-    (
-        9,
-        "cudaErrorInvalidConfiguration",
-        hipError_t::hipErrorInvalidConfiguration,
-    ), // hipify-perl
-    (
-        12,
-        "cudaErrorInvalidPitchValue",
-        hipError_t::hipErrorInvalidPitchValue,
-    ), // hipify-perl
-    (
-        13,
-        "cudaErrorInvalidSymbol",
-        hipError_t::hipErrorInvalidSymbol,
-    ), // hipify-perl
-    (
-        16,
-        "cudaErrorInvalidHostPointer",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        17,
-        "cudaErrorInvalidDevicePointer",
-        hipError_t::hipErrorInvalidDevicePointer,
-    ), // hipify-perl
-    (
-        18,
-        "cudaErrorInvalidTexture",
-        hipError_t::hipErrorInvalidTexture,
-    ), // hipify-perl
-    (
-        19,
-        "cudaErrorInvalidTextureBinding",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        20,
-        "cudaErrorInvalidChannelDescriptor",
-        hipError_t::hipErrorInvalidChannelDescriptor,
-    ), // hipify-perl
-    (
-        21,
-        "cudaErrorInvalidMemcpyDirection",
-        hipError_t::hipErrorInvalidMemcpyDirection,
-    ), // hipify-perl
-    (
-        22,
-        "cudaErrorAddressOfConstant",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        23,
-        "cudaErrorTextureFetchFailed",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (24, "cudaErrorTextureNotBound", hipError_t::hipErrorUnknown), // fallback
-    (
-        25,
-        "cudaErrorSynchronizationError",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        26,
-        "cudaErrorInvalidFilterSetting",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        27,
-        "cudaErrorInvalidNormSetting",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        28,
-        "cudaErrorMixedDeviceExecution",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (
-        31,
-        "cudaErrorNotYetImplemented",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        32,
-        "cudaErrorMemoryValueTooLarge",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        34,
-        "cudaErrorStubLibrary",
-        hipError_t::hipErrorSharedObjectInitFailed,
-    ), // nearest
-    (
-        35,
-        "cudaErrorInsufficientDriver",
-        hipError_t::hipErrorInsufficientDriver,
-    ), // hipify-perl
-    (
-        36,
-        "cudaErrorCallRequiresNewerDriver",
-        hipError_t::hipErrorInsufficientDriver,
-    ), // nearest
-    (
-        37,
-        "cudaErrorInvalidSurface",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        43,
-        "cudaErrorDuplicateVariableName",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        44,
-        "cudaErrorDuplicateTextureName",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        45,
-        "cudaErrorDuplicateSurfaceName",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        46,
-        "cudaErrorDevicesUnavailable",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (
-        49,
-        "cudaErrorIncompatibleDriverContext",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        52,
-        "cudaErrorMissingConfiguration",
-        hipError_t::hipErrorMissingConfiguration,
-    ), // hipify-perl
-    (
-        53,
-        "cudaErrorPriorLaunchFailure",
-        hipError_t::hipErrorPriorLaunchFailure,
-    ), // hipify-perl
-    (
-        65,
-        "cudaErrorLaunchMaxDepthExceeded",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        66,
-        "cudaErrorLaunchFileScopedTex",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        67,
-        "cudaErrorLaunchFileScopedSurf",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        68,
-        "cudaErrorSyncDepthExceeded",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        69,
-        "cudaErrorLaunchPendingCountExceeded",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        98,
-        "cudaErrorInvalidDeviceFunction",
-        hipError_t::hipErrorInvalidDeviceFunction,
-    ), // hipify-perl
-    (100, "cudaErrorNoDevice", hipError_t::hipErrorNoDevice), // hipify-perl
-    (
-        101,
-        "cudaErrorInvalidDevice",
-        hipError_t::hipErrorInvalidDevice,
-    ), // hipify-perl
-    (
-        102,
-        "cudaErrorDeviceNotLicensed",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (
-        103,
-        "cudaErrorSoftwareValidityNotEstablished",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        127,
-        "cudaErrorStartupFailure",
-        hipError_t::hipErrorNotInitialized,
-    ), // nearest
-    (
-        200,
-        "cudaErrorInvalidKernelImage",
-        hipError_t::hipErrorInvalidImage,
-    ), // hipify-perl
-    (
-        201,
-        "cudaErrorDeviceUninitialized",
-        hipError_t::hipErrorInvalidContext,
-    ), // hipify-perl
-    (
-        205,
-        "cudaErrorMapBufferObjectFailed",
-        hipError_t::hipErrorMapFailed,
-    ), // hipify-perl
-    (
-        206,
-        "cudaErrorUnmapBufferObjectFailed",
-        hipError_t::hipErrorUnmapFailed,
-    ), // hipify-perl
-    (
-        207,
-        "cudaErrorArrayIsMapped",
-        hipError_t::hipErrorArrayIsMapped,
-    ), // hipify-perl
-    (
-        208,
-        "cudaErrorAlreadyMapped",
-        hipError_t::hipErrorAlreadyMapped,
-    ), // hipify-perl
-    (
-        209,
-        "cudaErrorNoKernelImageForDevice",
-        hipError_t::hipErrorNoBinaryForGpu,
-    ), // hipify-perl
-    (
-        210,
-        "cudaErrorAlreadyAcquired",
-        hipError_t::hipErrorAlreadyAcquired,
-    ), // hipify-perl
-    (211, "cudaErrorNotMapped", hipError_t::hipErrorNotMapped), // hipify-perl
-    (
-        212,
-        "cudaErrorNotMappedAsArray",
-        hipError_t::hipErrorNotMappedAsArray,
-    ), // hipify-perl
-    (
-        213,
-        "cudaErrorNotMappedAsPointer",
-        hipError_t::hipErrorNotMappedAsPointer,
-    ), // hipify-perl
-    (
-        214,
-        "cudaErrorECCUncorrectable",
-        hipError_t::hipErrorECCNotCorrectable,
-    ), // hipify-perl
-    (
-        215,
-        "cudaErrorUnsupportedLimit",
-        hipError_t::hipErrorUnsupportedLimit,
-    ), // hipify-perl
-    (
-        216,
-        "cudaErrorDeviceAlreadyInUse",
-        hipError_t::hipErrorContextAlreadyInUse,
-    ), // hipify-perl
-    (
-        217,
-        "cudaErrorPeerAccessUnsupported",
-        hipError_t::hipErrorPeerAccessUnsupported,
-    ), // hipify-perl
-    (
-        218,
-        "cudaErrorInvalidPtx",
-        hipError_t::hipErrorInvalidKernelFile,
-    ), // hipify-perl
-    (
-        219,
-        "cudaErrorInvalidGraphicsContext",
-        hipError_t::hipErrorInvalidGraphicsContext,
-    ), // hipify-perl
-    (
-        220,
-        "cudaErrorNvlinkUncorrectable",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        221,
-        "cudaErrorJitCompilerNotFound",
-        hipError_t::hipErrorInvalidKernelFile,
-    ), // nearest
-    (
-        222,
-        "cudaErrorUnsupportedPtxVersion",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        223,
-        "cudaErrorJitCompilationDisabled",
-        hipError_t::hipErrorInvalidKernelFile,
-    ), // nearest
-    (
-        224,
-        "cudaErrorUnsupportedExecAffinity",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        225,
-        "cudaErrorUnsupportedDevSideSync",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (226, "cudaErrorContained", hipError_t::hipErrorUnknown), // fallback
-    (
-        300,
-        "cudaErrorInvalidSource",
-        hipError_t::hipErrorInvalidSource,
-    ), // hipify-perl
-    (
-        301,
-        "cudaErrorFileNotFound",
-        hipError_t::hipErrorFileNotFound,
-    ), // hipify-perl
-    (
-        302,
-        "cudaErrorSharedObjectSymbolNotFound",
-        hipError_t::hipErrorSharedObjectSymbolNotFound,
-    ), // hipify-perl
-    (
-        303,
-        "cudaErrorSharedObjectInitFailed",
-        hipError_t::hipErrorSharedObjectInitFailed,
-    ), // hipify-perl
-    (
-        304,
-        "cudaErrorOperatingSystem",
-        hipError_t::hipErrorOperatingSystem,
-    ), // hipify-perl
-    (
-        400,
-        "cudaErrorInvalidResourceHandle",
-        hipError_t::hipErrorInvalidHandle,
-    ), // hipify-perl
-    (
-        401,
-        "cudaErrorIllegalState",
-        hipError_t::hipErrorIllegalState,
-    ), // hipify-perl
-    (402, "cudaErrorLossyQuery", hipError_t::hipErrorUnknown), // fallback
-    (500, "cudaErrorSymbolNotFound", hipError_t::hipErrorNotFound), // hipify-perl
-    (600, "cudaErrorNotReady", hipError_t::hipErrorNotReady), // hipify-perl
-    (
-        700,
-        "cudaErrorIllegalAddress",
-        hipError_t::hipErrorIllegalAddress,
-    ), // hipify-perl
-    (
-        701,
-        "cudaErrorLaunchOutOfResources",
-        hipError_t::hipErrorLaunchOutOfResources,
-    ), // hipify-perl
-    (
-        702,
-        "cudaErrorLaunchTimeout",
-        hipError_t::hipErrorLaunchTimeOut,
-    ), // hipify-perl
-    (
-        703,
-        "cudaErrorLaunchIncompatibleTexturing",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        704,
-        "cudaErrorPeerAccessAlreadyEnabled",
-        hipError_t::hipErrorPeerAccessAlreadyEnabled,
-    ), // hipify-perl
-    (
-        705,
-        "cudaErrorPeerAccessNotEnabled",
-        hipError_t::hipErrorPeerAccessNotEnabled,
-    ), // hipify-perl
-    (
-        708,
-        "cudaErrorSetOnActiveProcess",
-        hipError_t::hipErrorSetOnActiveProcess,
-    ), // hipify-perl
-    (
-        709,
-        "cudaErrorContextIsDestroyed",
-        hipError_t::hipErrorContextIsDestroyed,
-    ), // hipify-perl
-    (710, "cudaErrorAssert", hipError_t::hipErrorAssert), // hipify-perl
-    (
-        711,
-        "cudaErrorTooManyPeers",
-        hipError_t::hipErrorPeerAccessUnsupported,
-    ), // nearest
-    (
-        712,
-        "cudaErrorHostMemoryAlreadyRegistered",
-        hipError_t::hipErrorHostMemoryAlreadyRegistered,
-    ), // hipify-perl
-    (
-        713,
-        "cudaErrorHostMemoryNotRegistered",
-        hipError_t::hipErrorHostMemoryNotRegistered,
-    ), // hipify-perl
-    (
-        714,
-        "cudaErrorHardwareStackError",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        715,
-        "cudaErrorIllegalInstruction",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        716,
-        "cudaErrorMisalignedAddress",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        717,
-        "cudaErrorInvalidAddressSpace",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (718, "cudaErrorInvalidPc", hipError_t::hipErrorInvalidValue), // nearest
-    (
-        719,
-        "cudaErrorLaunchFailure",
-        hipError_t::hipErrorLaunchFailure,
-    ), // hipify-perl
-    (
-        720,
-        "cudaErrorCooperativeLaunchTooLarge",
-        hipError_t::hipErrorCooperativeLaunchTooLarge,
-    ), // hipify-perl
-    (
-        721,
-        "cudaErrorTensorMemoryLeak",
-        hipError_t::hipErrorOutOfMemory,
-    ), // nearest
-    (
-        800,
-        "cudaErrorNotPermitted",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        801,
-        "cudaErrorNotSupported",
-        hipError_t::hipErrorNotSupported,
-    ), // hipify-perl
-    (802, "cudaErrorSystemNotReady", hipError_t::hipErrorUnknown), // fallback
-    (
-        803,
-        "cudaErrorSystemDriverMismatch",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        804,
-        "cudaErrorCompatNotSupportedOnDevice",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        805,
-        "cudaErrorMpsConnectionFailed",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (806, "cudaErrorMpsRpcFailure", hipError_t::hipErrorUnknown), // fallback
-    (
-        807,
-        "cudaErrorMpsServerNotReady",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        808,
-        "cudaErrorMpsMaxClientsReached",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        809,
-        "cudaErrorMpsMaxConnectionsReached",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        810,
-        "cudaErrorMpsClientTerminated",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        811,
-        "cudaErrorCdpNotSupported",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        812,
-        "cudaErrorCdpVersionMismatch",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        900,
-        "cudaErrorStreamCaptureUnsupported",
-        hipError_t::hipErrorStreamCaptureUnsupported,
-    ), // hipify-perl
-    (
-        901,
-        "cudaErrorStreamCaptureInvalidated",
-        hipError_t::hipErrorStreamCaptureInvalidated,
-    ), // hipify-perl
-    (
-        902,
-        "cudaErrorStreamCaptureMerge",
-        hipError_t::hipErrorStreamCaptureMerge,
-    ), // hipify-perl
-    (
-        903,
-        "cudaErrorStreamCaptureUnmatched",
-        hipError_t::hipErrorStreamCaptureUnmatched,
-    ), // hipify-perl
-    (
-        904,
-        "cudaErrorStreamCaptureUnjoined",
-        hipError_t::hipErrorStreamCaptureUnjoined,
-    ), // hipify-perl
-    (
-        905,
-        "cudaErrorStreamCaptureIsolation",
-        hipError_t::hipErrorStreamCaptureIsolation,
-    ), // hipify-perl
-    (
-        906,
-        "cudaErrorStreamCaptureImplicit",
-        hipError_t::hipErrorStreamCaptureImplicit,
-    ), // hipify-perl
-    (
-        907,
-        "cudaErrorCapturedEvent",
-        hipError_t::hipErrorCapturedEvent,
-    ), // hipify-perl
-    (
-        908,
-        "cudaErrorStreamCaptureWrongThread",
-        hipError_t::hipErrorStreamCaptureWrongThread,
-    ), // hipify-perl
-    (909, "cudaErrorTimeout", hipError_t::hipErrorNotReady), // nearest
-    (
-        910,
-        "cudaErrorGraphExecUpdateFailure",
-        hipError_t::hipErrorGraphExecUpdateFailure,
-    ), // hipify-perl
-    (
-        911,
-        "cudaErrorExternalDevice",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (
-        912,
-        "cudaErrorInvalidClusterSize",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        913,
-        "cudaErrorFunctionNotLoaded",
-        hipError_t::hipErrorNotFound,
-    ), // nearest
-    (
-        914,
-        "cudaErrorInvalidResourceType",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        915,
-        "cudaErrorInvalidResourceConfiguration",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (999, "cudaErrorUnknown", hipError_t::hipErrorUnknown), // hipify-perl
-];
-
-/// The HIP status for a `cudaError_t` value; unknown values give `hipErrorUnknown`.
+/// The HIP status for a `cudaError_t` value: hipify-perl's counterpart where HIP
+/// has one, else the nearest meaning; values CUDA 12.9 lacks give `hipErrorUnknown`.
 pub(crate) const fn from_cuda_runtime(v: i32) -> hipError_t {
     match v {
-        0 => hipError_t::hipSuccess,
-        1 => hipError_t::hipErrorInvalidValue,
-        2 => hipError_t::hipErrorOutOfMemory,
-        3 => hipError_t::hipErrorNotInitialized,
-        4 => hipError_t::hipErrorDeinitialized,
-        5 => hipError_t::hipErrorProfilerDisabled,
-        6 => hipError_t::hipErrorProfilerNotInitialized,
-        7 => hipError_t::hipErrorProfilerAlreadyStarted,
-        8 => hipError_t::hipErrorProfilerAlreadyStopped,
-        9 => hipError_t::hipErrorInvalidConfiguration,
-        12 => hipError_t::hipErrorInvalidPitchValue,
-        13 => hipError_t::hipErrorInvalidSymbol,
-        16 => hipError_t::hipErrorInvalidValue,
-        17 => hipError_t::hipErrorInvalidDevicePointer,
-        18 => hipError_t::hipErrorInvalidTexture,
-        19 => hipError_t::hipErrorInvalidValue,
-        20 => hipError_t::hipErrorInvalidChannelDescriptor,
-        21 => hipError_t::hipErrorInvalidMemcpyDirection,
-        22 => hipError_t::hipErrorUnknown,
-        23 => hipError_t::hipErrorUnknown,
-        24 => hipError_t::hipErrorUnknown,
-        25 => hipError_t::hipErrorUnknown,
-        26 => hipError_t::hipErrorInvalidValue,
-        27 => hipError_t::hipErrorInvalidValue,
-        28 => hipError_t::hipErrorInvalidDevice,
-        31 => hipError_t::hipErrorUnknown,
-        32 => hipError_t::hipErrorInvalidValue,
-        34 => hipError_t::hipErrorSharedObjectInitFailed,
-        35 => hipError_t::hipErrorInsufficientDriver,
-        36 => hipError_t::hipErrorInsufficientDriver,
-        37 => hipError_t::hipErrorInvalidValue,
-        43 => hipError_t::hipErrorUnknown,
-        44 => hipError_t::hipErrorUnknown,
-        45 => hipError_t::hipErrorUnknown,
-        46 => hipError_t::hipErrorInvalidDevice,
-        49 => hipError_t::hipErrorUnknown,
-        52 => hipError_t::hipErrorMissingConfiguration,
-        53 => hipError_t::hipErrorPriorLaunchFailure,
-        65 => hipError_t::hipErrorLaunchFailure,
-        66 => hipError_t::hipErrorLaunchFailure,
-        67 => hipError_t::hipErrorLaunchFailure,
-        68 => hipError_t::hipErrorUnknown,
-        69 => hipError_t::hipErrorLaunchFailure,
-        98 => hipError_t::hipErrorInvalidDeviceFunction,
-        100 => hipError_t::hipErrorNoDevice,
-        101 => hipError_t::hipErrorInvalidDevice,
-        102 => hipError_t::hipErrorInvalidDevice,
-        103 => hipError_t::hipErrorUnknown,
-        127 => hipError_t::hipErrorNotInitialized,
-        200 => hipError_t::hipErrorInvalidImage,
-        201 => hipError_t::hipErrorInvalidContext,
-        205 => hipError_t::hipErrorMapFailed,
-        206 => hipError_t::hipErrorUnmapFailed,
-        207 => hipError_t::hipErrorArrayIsMapped,
-        208 => hipError_t::hipErrorAlreadyMapped,
-        209 => hipError_t::hipErrorNoBinaryForGpu,
-        210 => hipError_t::hipErrorAlreadyAcquired,
-        211 => hipError_t::hipErrorNotMapped,
-        212 => hipError_t::hipErrorNotMappedAsArray,
-        213 => hipError_t::hipErrorNotMappedAsPointer,
-        214 => hipError_t::hipErrorECCNotCorrectable,
-        215 => hipError_t::hipErrorUnsupportedLimit,
-        216 => hipError_t::hipErrorContextAlreadyInUse,
-        217 => hipError_t::hipErrorPeerAccessUnsupported,
-        218 => hipError_t::hipErrorInvalidKernelFile,
-        219 => hipError_t::hipErrorInvalidGraphicsContext,
-        220 => hipError_t::hipErrorUnknown,
-        221 => hipError_t::hipErrorInvalidKernelFile,
-        222 => hipError_t::hipErrorNotSupported,
-        223 => hipError_t::hipErrorInvalidKernelFile,
-        224 => hipError_t::hipErrorNotSupported,
-        225 => hipError_t::hipErrorNotSupported,
-        226 => hipError_t::hipErrorUnknown,
-        300 => hipError_t::hipErrorInvalidSource,
-        301 => hipError_t::hipErrorFileNotFound,
-        302 => hipError_t::hipErrorSharedObjectSymbolNotFound,
-        303 => hipError_t::hipErrorSharedObjectInitFailed,
-        304 => hipError_t::hipErrorOperatingSystem,
-        400 => hipError_t::hipErrorInvalidHandle,
-        401 => hipError_t::hipErrorIllegalState,
-        402 => hipError_t::hipErrorUnknown,
-        500 => hipError_t::hipErrorNotFound,
-        600 => hipError_t::hipErrorNotReady,
-        700 => hipError_t::hipErrorIllegalAddress,
-        701 => hipError_t::hipErrorLaunchOutOfResources,
-        702 => hipError_t::hipErrorLaunchTimeOut,
-        703 => hipError_t::hipErrorLaunchFailure,
-        704 => hipError_t::hipErrorPeerAccessAlreadyEnabled,
-        705 => hipError_t::hipErrorPeerAccessNotEnabled,
-        708 => hipError_t::hipErrorSetOnActiveProcess,
-        709 => hipError_t::hipErrorContextIsDestroyed,
-        710 => hipError_t::hipErrorAssert,
-        711 => hipError_t::hipErrorPeerAccessUnsupported,
-        712 => hipError_t::hipErrorHostMemoryAlreadyRegistered,
-        713 => hipError_t::hipErrorHostMemoryNotRegistered,
-        714 => hipError_t::hipErrorLaunchFailure,
-        715 => hipError_t::hipErrorLaunchFailure,
-        716 => hipError_t::hipErrorLaunchFailure,
-        717 => hipError_t::hipErrorInvalidValue,
-        718 => hipError_t::hipErrorInvalidValue,
-        719 => hipError_t::hipErrorLaunchFailure,
-        720 => hipError_t::hipErrorCooperativeLaunchTooLarge,
-        721 => hipError_t::hipErrorOutOfMemory,
-        800 => hipError_t::hipErrorNotSupported,
-        801 => hipError_t::hipErrorNotSupported,
-        802 => hipError_t::hipErrorUnknown,
-        803 => hipError_t::hipErrorUnknown,
-        804 => hipError_t::hipErrorNotSupported,
-        805 => hipError_t::hipErrorUnknown,
-        806 => hipError_t::hipErrorUnknown,
-        807 => hipError_t::hipErrorUnknown,
-        808 => hipError_t::hipErrorUnknown,
-        809 => hipError_t::hipErrorUnknown,
-        810 => hipError_t::hipErrorUnknown,
-        811 => hipError_t::hipErrorNotSupported,
-        812 => hipError_t::hipErrorUnknown,
-        900 => hipError_t::hipErrorStreamCaptureUnsupported,
-        901 => hipError_t::hipErrorStreamCaptureInvalidated,
-        902 => hipError_t::hipErrorStreamCaptureMerge,
-        903 => hipError_t::hipErrorStreamCaptureUnmatched,
-        904 => hipError_t::hipErrorStreamCaptureUnjoined,
-        905 => hipError_t::hipErrorStreamCaptureIsolation,
-        906 => hipError_t::hipErrorStreamCaptureImplicit,
-        907 => hipError_t::hipErrorCapturedEvent,
-        908 => hipError_t::hipErrorStreamCaptureWrongThread,
-        909 => hipError_t::hipErrorNotReady,
-        910 => hipError_t::hipErrorGraphExecUpdateFailure,
-        911 => hipError_t::hipErrorInvalidDevice,
-        912 => hipError_t::hipErrorInvalidValue,
-        913 => hipError_t::hipErrorNotFound,
-        914 => hipError_t::hipErrorInvalidValue,
-        915 => hipError_t::hipErrorInvalidValue,
-        999 => hipError_t::hipErrorUnknown,
+        0 => hipError_t::hipSuccess,               // cudaSuccess (hipify-perl)
+        1 => hipError_t::hipErrorInvalidValue,     // cudaErrorInvalidValue (hipify-perl)
+        2 => hipError_t::hipErrorOutOfMemory,      // cudaErrorMemoryAllocation (hipify-perl)
+        3 => hipError_t::hipErrorNotInitialized,   // cudaErrorInitializationError (hipify-perl)
+        4 => hipError_t::hipErrorDeinitialized,    // cudaErrorCudartUnloading (hipify-perl)
+        5 => hipError_t::hipErrorProfilerDisabled, // cudaErrorProfilerDisabled (hipify-perl)
+        6 => hipError_t::hipErrorProfilerNotInitialized, // cudaErrorProfilerNotInitialized (hipify-perl)
+        7 => hipError_t::hipErrorProfilerAlreadyStarted, // cudaErrorProfilerAlreadyStarted (hipify-perl)
+        8 => hipError_t::hipErrorProfilerAlreadyStopped, // cudaErrorProfilerAlreadyStopped (hipify-perl)
+        9 => hipError_t::hipErrorInvalidConfiguration, // cudaErrorInvalidConfiguration (hipify-perl)
+        12 => hipError_t::hipErrorInvalidPitchValue,   // cudaErrorInvalidPitchValue (hipify-perl)
+        13 => hipError_t::hipErrorInvalidSymbol,       // cudaErrorInvalidSymbol (hipify-perl)
+        16 => hipError_t::hipErrorInvalidValue,        // cudaErrorInvalidHostPointer (nearest)
+        17 => hipError_t::hipErrorInvalidDevicePointer, // cudaErrorInvalidDevicePointer (hipify-perl)
+        18 => hipError_t::hipErrorInvalidTexture,       // cudaErrorInvalidTexture (hipify-perl)
+        19 => hipError_t::hipErrorInvalidValue,         // cudaErrorInvalidTextureBinding (nearest)
+        20 => hipError_t::hipErrorInvalidChannelDescriptor, // cudaErrorInvalidChannelDescriptor (hipify-perl)
+        21 => hipError_t::hipErrorInvalidMemcpyDirection, // cudaErrorInvalidMemcpyDirection (hipify-perl)
+        22 => hipError_t::hipErrorUnknown,                // cudaErrorAddressOfConstant (fallback)
+        23 => hipError_t::hipErrorUnknown,                // cudaErrorTextureFetchFailed (fallback)
+        24 => hipError_t::hipErrorUnknown,                // cudaErrorTextureNotBound (fallback)
+        25 => hipError_t::hipErrorUnknown, // cudaErrorSynchronizationError (fallback)
+        26 => hipError_t::hipErrorInvalidValue, // cudaErrorInvalidFilterSetting (nearest)
+        27 => hipError_t::hipErrorInvalidValue, // cudaErrorInvalidNormSetting (nearest)
+        28 => hipError_t::hipErrorInvalidDevice, // cudaErrorMixedDeviceExecution (nearest)
+        31 => hipError_t::hipErrorUnknown, // cudaErrorNotYetImplemented (fallback)
+        32 => hipError_t::hipErrorInvalidValue, // cudaErrorMemoryValueTooLarge (nearest)
+        34 => hipError_t::hipErrorSharedObjectInitFailed, // cudaErrorStubLibrary (nearest)
+        35 => hipError_t::hipErrorInsufficientDriver, // cudaErrorInsufficientDriver (hipify-perl)
+        36 => hipError_t::hipErrorInsufficientDriver, // cudaErrorCallRequiresNewerDriver (nearest)
+        37 => hipError_t::hipErrorInvalidValue, // cudaErrorInvalidSurface (nearest)
+        43 => hipError_t::hipErrorUnknown, // cudaErrorDuplicateVariableName (fallback)
+        44 => hipError_t::hipErrorUnknown, // cudaErrorDuplicateTextureName (fallback)
+        45 => hipError_t::hipErrorUnknown, // cudaErrorDuplicateSurfaceName (fallback)
+        46 => hipError_t::hipErrorInvalidDevice, // cudaErrorDevicesUnavailable (nearest)
+        49 => hipError_t::hipErrorUnknown, // cudaErrorIncompatibleDriverContext (fallback)
+        52 => hipError_t::hipErrorMissingConfiguration, // cudaErrorMissingConfiguration (hipify-perl)
+        53 => hipError_t::hipErrorPriorLaunchFailure,   // cudaErrorPriorLaunchFailure (hipify-perl)
+        65 => hipError_t::hipErrorLaunchFailure,        // cudaErrorLaunchMaxDepthExceeded (nearest)
+        66 => hipError_t::hipErrorLaunchFailure,        // cudaErrorLaunchFileScopedTex (nearest)
+        67 => hipError_t::hipErrorLaunchFailure,        // cudaErrorLaunchFileScopedSurf (nearest)
+        68 => hipError_t::hipErrorUnknown,              // cudaErrorSyncDepthExceeded (fallback)
+        69 => hipError_t::hipErrorLaunchFailure, // cudaErrorLaunchPendingCountExceeded (nearest)
+        98 => hipError_t::hipErrorInvalidDeviceFunction, // cudaErrorInvalidDeviceFunction (hipify-perl)
+        100 => hipError_t::hipErrorNoDevice,             // cudaErrorNoDevice (hipify-perl)
+        101 => hipError_t::hipErrorInvalidDevice,        // cudaErrorInvalidDevice (hipify-perl)
+        102 => hipError_t::hipErrorInvalidDevice,        // cudaErrorDeviceNotLicensed (nearest)
+        103 => hipError_t::hipErrorUnknown, // cudaErrorSoftwareValidityNotEstablished (fallback)
+        127 => hipError_t::hipErrorNotInitialized, // cudaErrorStartupFailure (nearest)
+        200 => hipError_t::hipErrorInvalidImage, // cudaErrorInvalidKernelImage (hipify-perl)
+        201 => hipError_t::hipErrorInvalidContext, // cudaErrorDeviceUninitialized (hipify-perl)
+        205 => hipError_t::hipErrorMapFailed, // cudaErrorMapBufferObjectFailed (hipify-perl)
+        206 => hipError_t::hipErrorUnmapFailed, // cudaErrorUnmapBufferObjectFailed (hipify-perl)
+        207 => hipError_t::hipErrorArrayIsMapped, // cudaErrorArrayIsMapped (hipify-perl)
+        208 => hipError_t::hipErrorAlreadyMapped, // cudaErrorAlreadyMapped (hipify-perl)
+        209 => hipError_t::hipErrorNoBinaryForGpu, // cudaErrorNoKernelImageForDevice (hipify-perl)
+        210 => hipError_t::hipErrorAlreadyAcquired, // cudaErrorAlreadyAcquired (hipify-perl)
+        211 => hipError_t::hipErrorNotMapped, // cudaErrorNotMapped (hipify-perl)
+        212 => hipError_t::hipErrorNotMappedAsArray, // cudaErrorNotMappedAsArray (hipify-perl)
+        213 => hipError_t::hipErrorNotMappedAsPointer, // cudaErrorNotMappedAsPointer (hipify-perl)
+        214 => hipError_t::hipErrorECCNotCorrectable, // cudaErrorECCUncorrectable (hipify-perl)
+        215 => hipError_t::hipErrorUnsupportedLimit, // cudaErrorUnsupportedLimit (hipify-perl)
+        216 => hipError_t::hipErrorContextAlreadyInUse, // cudaErrorDeviceAlreadyInUse (hipify-perl)
+        217 => hipError_t::hipErrorPeerAccessUnsupported, // cudaErrorPeerAccessUnsupported (hipify-perl)
+        218 => hipError_t::hipErrorInvalidKernelFile,     // cudaErrorInvalidPtx (hipify-perl)
+        219 => hipError_t::hipErrorInvalidGraphicsContext, // cudaErrorInvalidGraphicsContext (hipify-perl)
+        220 => hipError_t::hipErrorUnknown, // cudaErrorNvlinkUncorrectable (fallback)
+        221 => hipError_t::hipErrorInvalidKernelFile, // cudaErrorJitCompilerNotFound (nearest)
+        222 => hipError_t::hipErrorNotSupported, // cudaErrorUnsupportedPtxVersion (nearest)
+        223 => hipError_t::hipErrorInvalidKernelFile, // cudaErrorJitCompilationDisabled (nearest)
+        224 => hipError_t::hipErrorNotSupported, // cudaErrorUnsupportedExecAffinity (nearest)
+        225 => hipError_t::hipErrorNotSupported, // cudaErrorUnsupportedDevSideSync (nearest)
+        226 => hipError_t::hipErrorUnknown, // cudaErrorContained (fallback)
+        300 => hipError_t::hipErrorInvalidSource, // cudaErrorInvalidSource (hipify-perl)
+        301 => hipError_t::hipErrorFileNotFound, // cudaErrorFileNotFound (hipify-perl)
+        302 => hipError_t::hipErrorSharedObjectSymbolNotFound, // cudaErrorSharedObjectSymbolNotFound (hipify-perl)
+        303 => hipError_t::hipErrorSharedObjectInitFailed, // cudaErrorSharedObjectInitFailed (hipify-perl)
+        304 => hipError_t::hipErrorOperatingSystem,        // cudaErrorOperatingSystem (hipify-perl)
+        400 => hipError_t::hipErrorInvalidHandle, // cudaErrorInvalidResourceHandle (hipify-perl)
+        401 => hipError_t::hipErrorIllegalState,  // cudaErrorIllegalState (hipify-perl)
+        402 => hipError_t::hipErrorUnknown,       // cudaErrorLossyQuery (fallback)
+        500 => hipError_t::hipErrorNotFound,      // cudaErrorSymbolNotFound (hipify-perl)
+        600 => hipError_t::hipErrorNotReady,      // cudaErrorNotReady (hipify-perl)
+        700 => hipError_t::hipErrorIllegalAddress, // cudaErrorIllegalAddress (hipify-perl)
+        701 => hipError_t::hipErrorLaunchOutOfResources, // cudaErrorLaunchOutOfResources (hipify-perl)
+        702 => hipError_t::hipErrorLaunchTimeOut,        // cudaErrorLaunchTimeout (hipify-perl)
+        703 => hipError_t::hipErrorLaunchFailure, // cudaErrorLaunchIncompatibleTexturing (nearest)
+        704 => hipError_t::hipErrorPeerAccessAlreadyEnabled, // cudaErrorPeerAccessAlreadyEnabled (hipify-perl)
+        705 => hipError_t::hipErrorPeerAccessNotEnabled, // cudaErrorPeerAccessNotEnabled (hipify-perl)
+        708 => hipError_t::hipErrorSetOnActiveProcess, // cudaErrorSetOnActiveProcess (hipify-perl)
+        709 => hipError_t::hipErrorContextIsDestroyed, // cudaErrorContextIsDestroyed (hipify-perl)
+        710 => hipError_t::hipErrorAssert,             // cudaErrorAssert (hipify-perl)
+        711 => hipError_t::hipErrorPeerAccessUnsupported, // cudaErrorTooManyPeers (nearest)
+        712 => hipError_t::hipErrorHostMemoryAlreadyRegistered, // cudaErrorHostMemoryAlreadyRegistered (hipify-perl)
+        713 => hipError_t::hipErrorHostMemoryNotRegistered, // cudaErrorHostMemoryNotRegistered (hipify-perl)
+        714 => hipError_t::hipErrorLaunchFailure,           // cudaErrorHardwareStackError (nearest)
+        715 => hipError_t::hipErrorLaunchFailure,           // cudaErrorIllegalInstruction (nearest)
+        716 => hipError_t::hipErrorLaunchFailure,           // cudaErrorMisalignedAddress (nearest)
+        717 => hipError_t::hipErrorInvalidValue, // cudaErrorInvalidAddressSpace (nearest)
+        718 => hipError_t::hipErrorInvalidValue, // cudaErrorInvalidPc (nearest)
+        719 => hipError_t::hipErrorLaunchFailure, // cudaErrorLaunchFailure (hipify-perl)
+        720 => hipError_t::hipErrorCooperativeLaunchTooLarge, // cudaErrorCooperativeLaunchTooLarge (hipify-perl)
+        721 => hipError_t::hipErrorOutOfMemory,               // cudaErrorTensorMemoryLeak (nearest)
+        800 => hipError_t::hipErrorNotSupported,              // cudaErrorNotPermitted (nearest)
+        801 => hipError_t::hipErrorNotSupported,              // cudaErrorNotSupported (hipify-perl)
+        802 => hipError_t::hipErrorUnknown,                   // cudaErrorSystemNotReady (fallback)
+        803 => hipError_t::hipErrorUnknown, // cudaErrorSystemDriverMismatch (fallback)
+        804 => hipError_t::hipErrorNotSupported, // cudaErrorCompatNotSupportedOnDevice (nearest)
+        805 => hipError_t::hipErrorUnknown, // cudaErrorMpsConnectionFailed (fallback)
+        806 => hipError_t::hipErrorUnknown, // cudaErrorMpsRpcFailure (fallback)
+        807 => hipError_t::hipErrorUnknown, // cudaErrorMpsServerNotReady (fallback)
+        808 => hipError_t::hipErrorUnknown, // cudaErrorMpsMaxClientsReached (fallback)
+        809 => hipError_t::hipErrorUnknown, // cudaErrorMpsMaxConnectionsReached (fallback)
+        810 => hipError_t::hipErrorUnknown, // cudaErrorMpsClientTerminated (fallback)
+        811 => hipError_t::hipErrorNotSupported, // cudaErrorCdpNotSupported (nearest)
+        812 => hipError_t::hipErrorUnknown, // cudaErrorCdpVersionMismatch (fallback)
+        900 => hipError_t::hipErrorStreamCaptureUnsupported, // cudaErrorStreamCaptureUnsupported (hipify-perl)
+        901 => hipError_t::hipErrorStreamCaptureInvalidated, // cudaErrorStreamCaptureInvalidated (hipify-perl)
+        902 => hipError_t::hipErrorStreamCaptureMerge, // cudaErrorStreamCaptureMerge (hipify-perl)
+        903 => hipError_t::hipErrorStreamCaptureUnmatched, // cudaErrorStreamCaptureUnmatched (hipify-perl)
+        904 => hipError_t::hipErrorStreamCaptureUnjoined, // cudaErrorStreamCaptureUnjoined (hipify-perl)
+        905 => hipError_t::hipErrorStreamCaptureIsolation, // cudaErrorStreamCaptureIsolation (hipify-perl)
+        906 => hipError_t::hipErrorStreamCaptureImplicit, // cudaErrorStreamCaptureImplicit (hipify-perl)
+        907 => hipError_t::hipErrorCapturedEvent,         // cudaErrorCapturedEvent (hipify-perl)
+        908 => hipError_t::hipErrorStreamCaptureWrongThread, // cudaErrorStreamCaptureWrongThread (hipify-perl)
+        909 => hipError_t::hipErrorNotReady,                 // cudaErrorTimeout (nearest)
+        910 => hipError_t::hipErrorGraphExecUpdateFailure, // cudaErrorGraphExecUpdateFailure (hipify-perl)
+        911 => hipError_t::hipErrorInvalidDevice,          // cudaErrorExternalDevice (nearest)
+        912 => hipError_t::hipErrorInvalidValue,           // cudaErrorInvalidClusterSize (nearest)
+        913 => hipError_t::hipErrorNotFound,               // cudaErrorFunctionNotLoaded (nearest)
+        914 => hipError_t::hipErrorInvalidValue,           // cudaErrorInvalidResourceType (nearest)
+        915 => hipError_t::hipErrorInvalidValue, // cudaErrorInvalidResourceConfiguration (nearest)
+        999 => hipError_t::hipErrorUnknown,      // cudaErrorUnknown (hipify-perl)
         _ => hipError_t::hipErrorUnknown,
     }
 }
 
-/// Every `CUresult` value: `(value, CUDA name, HIP status)`; the HIP status is
-/// hipify-perl's mapping where HIP has the same code, else the nearest.
-#[cfg_attr(not(test), allow(dead_code))] // the tests check it
-pub(crate) const FROM_CUDA_DRIVER: &[(i32, &str, hipError_t)] = &[
-    (0, "CUDA_SUCCESS", hipError_t::hipSuccess), // hipify-perl
-    (
-        1,
-        "CUDA_ERROR_INVALID_VALUE",
-        hipError_t::hipErrorInvalidValue,
-    ), // hipify-perl
-    (
-        2,
-        "CUDA_ERROR_OUT_OF_MEMORY",
-        hipError_t::hipErrorOutOfMemory,
-    ), // hipify-perl
-    (
-        3,
-        "CUDA_ERROR_NOT_INITIALIZED",
-        hipError_t::hipErrorNotInitialized,
-    ), // hipify-perl
-    (
-        4,
-        "CUDA_ERROR_DEINITIALIZED",
-        hipError_t::hipErrorDeinitialized,
-    ), // hipify-perl
-    (
-        5,
-        "CUDA_ERROR_PROFILER_DISABLED",
-        hipError_t::hipErrorProfilerDisabled,
-    ), // hipify-perl
-    (
-        6,
-        "CUDA_ERROR_PROFILER_NOT_INITIALIZED",
-        hipError_t::hipErrorProfilerNotInitialized,
-    ), // hipify-perl
-    (
-        7,
-        "CUDA_ERROR_PROFILER_ALREADY_STARTED",
-        hipError_t::hipErrorProfilerAlreadyStarted,
-    ), // hipify-perl
-    (
-        8,
-        "CUDA_ERROR_PROFILER_ALREADY_STOPPED",
-        hipError_t::hipErrorProfilerAlreadyStopped,
-    ), // hipify-perl
-    (
-        34,
-        "CUDA_ERROR_STUB_LIBRARY",
-        hipError_t::hipErrorSharedObjectInitFailed,
-    ), // nearest
-    (
-        46,
-        "CUDA_ERROR_DEVICE_UNAVAILABLE",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (100, "CUDA_ERROR_NO_DEVICE", hipError_t::hipErrorNoDevice), // hipify-perl
-    (
-        101,
-        "CUDA_ERROR_INVALID_DEVICE",
-        hipError_t::hipErrorInvalidDevice,
-    ), // hipify-perl
-    (
-        102,
-        "CUDA_ERROR_DEVICE_NOT_LICENSED",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (
-        200,
-        "CUDA_ERROR_INVALID_IMAGE",
-        hipError_t::hipErrorInvalidImage,
-    ), // hipify-perl
-    (
-        201,
-        "CUDA_ERROR_INVALID_CONTEXT",
-        hipError_t::hipErrorInvalidContext,
-    ), // hipify-perl
-    (
-        202,
-        "CUDA_ERROR_CONTEXT_ALREADY_CURRENT",
-        hipError_t::hipErrorContextAlreadyCurrent,
-    ), // hipify-perl
-    (205, "CUDA_ERROR_MAP_FAILED", hipError_t::hipErrorMapFailed), // hipify-perl
-    (
-        206,
-        "CUDA_ERROR_UNMAP_FAILED",
-        hipError_t::hipErrorUnmapFailed,
-    ), // hipify-perl
-    (
-        207,
-        "CUDA_ERROR_ARRAY_IS_MAPPED",
-        hipError_t::hipErrorArrayIsMapped,
-    ), // hipify-perl
-    (
-        208,
-        "CUDA_ERROR_ALREADY_MAPPED",
-        hipError_t::hipErrorAlreadyMapped,
-    ), // hipify-perl
-    (
-        209,
-        "CUDA_ERROR_NO_BINARY_FOR_GPU",
-        hipError_t::hipErrorNoBinaryForGpu,
-    ), // hipify-perl
-    (
-        210,
-        "CUDA_ERROR_ALREADY_ACQUIRED",
-        hipError_t::hipErrorAlreadyAcquired,
-    ), // hipify-perl
-    (211, "CUDA_ERROR_NOT_MAPPED", hipError_t::hipErrorNotMapped), // hipify-perl
-    (
-        212,
-        "CUDA_ERROR_NOT_MAPPED_AS_ARRAY",
-        hipError_t::hipErrorNotMappedAsArray,
-    ), // hipify-perl
-    (
-        213,
-        "CUDA_ERROR_NOT_MAPPED_AS_POINTER",
-        hipError_t::hipErrorNotMappedAsPointer,
-    ), // hipify-perl
-    (
-        214,
-        "CUDA_ERROR_ECC_UNCORRECTABLE",
-        hipError_t::hipErrorECCNotCorrectable,
-    ), // hipify-perl
-    (
-        215,
-        "CUDA_ERROR_UNSUPPORTED_LIMIT",
-        hipError_t::hipErrorUnsupportedLimit,
-    ), // hipify-perl
-    (
-        216,
-        "CUDA_ERROR_CONTEXT_ALREADY_IN_USE",
-        hipError_t::hipErrorContextAlreadyInUse,
-    ), // hipify-perl
-    (
-        217,
-        "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED",
-        hipError_t::hipErrorPeerAccessUnsupported,
-    ), // hipify-perl
-    (
-        218,
-        "CUDA_ERROR_INVALID_PTX",
-        hipError_t::hipErrorInvalidKernelFile,
-    ), // hipify-perl
-    (
-        219,
-        "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT",
-        hipError_t::hipErrorInvalidGraphicsContext,
-    ), // hipify-perl
-    (
-        220,
-        "CUDA_ERROR_NVLINK_UNCORRECTABLE",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        221,
-        "CUDA_ERROR_JIT_COMPILER_NOT_FOUND",
-        hipError_t::hipErrorInvalidKernelFile,
-    ), // nearest
-    (
-        222,
-        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        223,
-        "CUDA_ERROR_JIT_COMPILATION_DISABLED",
-        hipError_t::hipErrorInvalidKernelFile,
-    ), // nearest
-    (
-        224,
-        "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        225,
-        "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (226, "CUDA_ERROR_CONTAINED", hipError_t::hipErrorUnknown), // fallback
-    (
-        300,
-        "CUDA_ERROR_INVALID_SOURCE",
-        hipError_t::hipErrorInvalidSource,
-    ), // hipify-perl
-    (
-        301,
-        "CUDA_ERROR_FILE_NOT_FOUND",
-        hipError_t::hipErrorFileNotFound,
-    ), // hipify-perl
-    (
-        302,
-        "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND",
-        hipError_t::hipErrorSharedObjectSymbolNotFound,
-    ), // hipify-perl
-    (
-        303,
-        "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED",
-        hipError_t::hipErrorSharedObjectInitFailed,
-    ), // hipify-perl
-    (
-        304,
-        "CUDA_ERROR_OPERATING_SYSTEM",
-        hipError_t::hipErrorOperatingSystem,
-    ), // hipify-perl
-    (
-        400,
-        "CUDA_ERROR_INVALID_HANDLE",
-        hipError_t::hipErrorInvalidHandle,
-    ), // hipify-perl
-    (
-        401,
-        "CUDA_ERROR_ILLEGAL_STATE",
-        hipError_t::hipErrorIllegalState,
-    ), // hipify-perl
-    (402, "CUDA_ERROR_LOSSY_QUERY", hipError_t::hipErrorUnknown), // fallback
-    (500, "CUDA_ERROR_NOT_FOUND", hipError_t::hipErrorNotFound), // hipify-perl
-    (600, "CUDA_ERROR_NOT_READY", hipError_t::hipErrorNotReady), // hipify-perl
-    (
-        700,
-        "CUDA_ERROR_ILLEGAL_ADDRESS",
-        hipError_t::hipErrorIllegalAddress,
-    ), // hipify-perl
-    (
-        701,
-        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-        hipError_t::hipErrorLaunchOutOfResources,
-    ), // hipify-perl
-    (
-        702,
-        "CUDA_ERROR_LAUNCH_TIMEOUT",
-        hipError_t::hipErrorLaunchTimeOut,
-    ), // hipify-perl
-    (
-        703,
-        "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        704,
-        "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED",
-        hipError_t::hipErrorPeerAccessAlreadyEnabled,
-    ), // hipify-perl
-    (
-        705,
-        "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED",
-        hipError_t::hipErrorPeerAccessNotEnabled,
-    ), // hipify-perl
-    (
-        708,
-        "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
-        hipError_t::hipErrorSetOnActiveProcess,
-    ), // hipify-perl
-    (
-        709,
-        "CUDA_ERROR_CONTEXT_IS_DESTROYED",
-        hipError_t::hipErrorContextIsDestroyed,
-    ), // hipify-perl
-    (710, "CUDA_ERROR_ASSERT", hipError_t::hipErrorAssert), // hipify-perl
-    (
-        711,
-        "CUDA_ERROR_TOO_MANY_PEERS",
-        hipError_t::hipErrorPeerAccessUnsupported,
-    ), // nearest
-    (
-        712,
-        "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
-        hipError_t::hipErrorHostMemoryAlreadyRegistered,
-    ), // hipify-perl
-    (
-        713,
-        "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
-        hipError_t::hipErrorHostMemoryNotRegistered,
-    ), // hipify-perl
-    (
-        714,
-        "CUDA_ERROR_HARDWARE_STACK_ERROR",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        715,
-        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        716,
-        "CUDA_ERROR_MISALIGNED_ADDRESS",
-        hipError_t::hipErrorLaunchFailure,
-    ), // nearest
-    (
-        717,
-        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        718,
-        "CUDA_ERROR_INVALID_PC",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        719,
-        "CUDA_ERROR_LAUNCH_FAILED",
-        hipError_t::hipErrorLaunchFailure,
-    ), // hipify-perl
-    (
-        720,
-        "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
-        hipError_t::hipErrorCooperativeLaunchTooLarge,
-    ), // hipify-perl
-    (
-        721,
-        "CUDA_ERROR_TENSOR_MEMORY_LEAK",
-        hipError_t::hipErrorOutOfMemory,
-    ), // nearest
-    (
-        800,
-        "CUDA_ERROR_NOT_PERMITTED",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        801,
-        "CUDA_ERROR_NOT_SUPPORTED",
-        hipError_t::hipErrorNotSupported,
-    ), // hipify-perl
-    (
-        802,
-        "CUDA_ERROR_SYSTEM_NOT_READY",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        803,
-        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        804,
-        "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        805,
-        "CUDA_ERROR_MPS_CONNECTION_FAILED",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        806,
-        "CUDA_ERROR_MPS_RPC_FAILURE",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        807,
-        "CUDA_ERROR_MPS_SERVER_NOT_READY",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        808,
-        "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        809,
-        "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        810,
-        "CUDA_ERROR_MPS_CLIENT_TERMINATED",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        811,
-        "CUDA_ERROR_CDP_NOT_SUPPORTED",
-        hipError_t::hipErrorNotSupported,
-    ), // nearest
-    (
-        812,
-        "CUDA_ERROR_CDP_VERSION_MISMATCH",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        900,
-        "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
-        hipError_t::hipErrorStreamCaptureUnsupported,
-    ), // hipify-perl
-    (
-        901,
-        "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
-        hipError_t::hipErrorStreamCaptureInvalidated,
-    ), // hipify-perl
-    (
-        902,
-        "CUDA_ERROR_STREAM_CAPTURE_MERGE",
-        hipError_t::hipErrorStreamCaptureMerge,
-    ), // hipify-perl
-    (
-        903,
-        "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED",
-        hipError_t::hipErrorStreamCaptureUnmatched,
-    ), // hipify-perl
-    (
-        904,
-        "CUDA_ERROR_STREAM_CAPTURE_UNJOINED",
-        hipError_t::hipErrorStreamCaptureUnjoined,
-    ), // hipify-perl
-    (
-        905,
-        "CUDA_ERROR_STREAM_CAPTURE_ISOLATION",
-        hipError_t::hipErrorStreamCaptureIsolation,
-    ), // hipify-perl
-    (
-        906,
-        "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
-        hipError_t::hipErrorStreamCaptureImplicit,
-    ), // hipify-perl
-    (
-        907,
-        "CUDA_ERROR_CAPTURED_EVENT",
-        hipError_t::hipErrorCapturedEvent,
-    ), // hipify-perl
-    (
-        908,
-        "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
-        hipError_t::hipErrorStreamCaptureWrongThread,
-    ), // hipify-perl
-    (909, "CUDA_ERROR_TIMEOUT", hipError_t::hipErrorNotReady), // nearest
-    (
-        910,
-        "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE",
-        hipError_t::hipErrorGraphExecUpdateFailure,
-    ), // hipify-perl
-    (
-        911,
-        "CUDA_ERROR_EXTERNAL_DEVICE",
-        hipError_t::hipErrorInvalidDevice,
-    ), // nearest
-    (
-        912,
-        "CUDA_ERROR_INVALID_CLUSTER_SIZE",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        913,
-        "CUDA_ERROR_FUNCTION_NOT_LOADED",
-        hipError_t::hipErrorUnknown,
-    ), // fallback
-    (
-        914,
-        "CUDA_ERROR_INVALID_RESOURCE_TYPE",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (
-        915,
-        "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION",
-        hipError_t::hipErrorInvalidValue,
-    ), // nearest
-    (916, "CUDA_ERROR_KEY_ROTATION", hipError_t::hipErrorUnknown), // fallback
-    (999, "CUDA_ERROR_UNKNOWN", hipError_t::hipErrorUnknown), // hipify-perl
-];
-
-/// The HIP status for a `CUresult` value; unknown values give `hipErrorUnknown`.
+/// The HIP status for a `CUresult` value: hipify-perl's counterpart where HIP
+/// has one, else the nearest meaning; values CUDA 12.9 lacks give `hipErrorUnknown`.
 pub(crate) const fn from_cuda_driver(v: i32) -> hipError_t {
     match v {
-        0 => hipError_t::hipSuccess,
-        1 => hipError_t::hipErrorInvalidValue,
-        2 => hipError_t::hipErrorOutOfMemory,
-        3 => hipError_t::hipErrorNotInitialized,
-        4 => hipError_t::hipErrorDeinitialized,
-        5 => hipError_t::hipErrorProfilerDisabled,
-        6 => hipError_t::hipErrorProfilerNotInitialized,
-        7 => hipError_t::hipErrorProfilerAlreadyStarted,
-        8 => hipError_t::hipErrorProfilerAlreadyStopped,
-        34 => hipError_t::hipErrorSharedObjectInitFailed,
-        46 => hipError_t::hipErrorInvalidDevice,
-        100 => hipError_t::hipErrorNoDevice,
-        101 => hipError_t::hipErrorInvalidDevice,
-        102 => hipError_t::hipErrorInvalidDevice,
-        200 => hipError_t::hipErrorInvalidImage,
-        201 => hipError_t::hipErrorInvalidContext,
-        202 => hipError_t::hipErrorContextAlreadyCurrent,
-        205 => hipError_t::hipErrorMapFailed,
-        206 => hipError_t::hipErrorUnmapFailed,
-        207 => hipError_t::hipErrorArrayIsMapped,
-        208 => hipError_t::hipErrorAlreadyMapped,
-        209 => hipError_t::hipErrorNoBinaryForGpu,
-        210 => hipError_t::hipErrorAlreadyAcquired,
-        211 => hipError_t::hipErrorNotMapped,
-        212 => hipError_t::hipErrorNotMappedAsArray,
-        213 => hipError_t::hipErrorNotMappedAsPointer,
-        214 => hipError_t::hipErrorECCNotCorrectable,
-        215 => hipError_t::hipErrorUnsupportedLimit,
-        216 => hipError_t::hipErrorContextAlreadyInUse,
-        217 => hipError_t::hipErrorPeerAccessUnsupported,
-        218 => hipError_t::hipErrorInvalidKernelFile,
-        219 => hipError_t::hipErrorInvalidGraphicsContext,
-        220 => hipError_t::hipErrorUnknown,
-        221 => hipError_t::hipErrorInvalidKernelFile,
-        222 => hipError_t::hipErrorNotSupported,
-        223 => hipError_t::hipErrorInvalidKernelFile,
-        224 => hipError_t::hipErrorNotSupported,
-        225 => hipError_t::hipErrorNotSupported,
-        226 => hipError_t::hipErrorUnknown,
-        300 => hipError_t::hipErrorInvalidSource,
-        301 => hipError_t::hipErrorFileNotFound,
-        302 => hipError_t::hipErrorSharedObjectSymbolNotFound,
-        303 => hipError_t::hipErrorSharedObjectInitFailed,
-        304 => hipError_t::hipErrorOperatingSystem,
-        400 => hipError_t::hipErrorInvalidHandle,
-        401 => hipError_t::hipErrorIllegalState,
-        402 => hipError_t::hipErrorUnknown,
-        500 => hipError_t::hipErrorNotFound,
-        600 => hipError_t::hipErrorNotReady,
-        700 => hipError_t::hipErrorIllegalAddress,
-        701 => hipError_t::hipErrorLaunchOutOfResources,
-        702 => hipError_t::hipErrorLaunchTimeOut,
-        703 => hipError_t::hipErrorLaunchFailure,
-        704 => hipError_t::hipErrorPeerAccessAlreadyEnabled,
-        705 => hipError_t::hipErrorPeerAccessNotEnabled,
-        708 => hipError_t::hipErrorSetOnActiveProcess,
-        709 => hipError_t::hipErrorContextIsDestroyed,
-        710 => hipError_t::hipErrorAssert,
-        711 => hipError_t::hipErrorPeerAccessUnsupported,
-        712 => hipError_t::hipErrorHostMemoryAlreadyRegistered,
-        713 => hipError_t::hipErrorHostMemoryNotRegistered,
-        714 => hipError_t::hipErrorLaunchFailure,
-        715 => hipError_t::hipErrorLaunchFailure,
-        716 => hipError_t::hipErrorLaunchFailure,
-        717 => hipError_t::hipErrorInvalidValue,
-        718 => hipError_t::hipErrorInvalidValue,
-        719 => hipError_t::hipErrorLaunchFailure,
-        720 => hipError_t::hipErrorCooperativeLaunchTooLarge,
-        721 => hipError_t::hipErrorOutOfMemory,
-        800 => hipError_t::hipErrorNotSupported,
-        801 => hipError_t::hipErrorNotSupported,
-        802 => hipError_t::hipErrorUnknown,
-        803 => hipError_t::hipErrorUnknown,
-        804 => hipError_t::hipErrorNotSupported,
-        805 => hipError_t::hipErrorUnknown,
-        806 => hipError_t::hipErrorUnknown,
-        807 => hipError_t::hipErrorUnknown,
-        808 => hipError_t::hipErrorUnknown,
-        809 => hipError_t::hipErrorUnknown,
-        810 => hipError_t::hipErrorUnknown,
-        811 => hipError_t::hipErrorNotSupported,
-        812 => hipError_t::hipErrorUnknown,
-        900 => hipError_t::hipErrorStreamCaptureUnsupported,
-        901 => hipError_t::hipErrorStreamCaptureInvalidated,
-        902 => hipError_t::hipErrorStreamCaptureMerge,
-        903 => hipError_t::hipErrorStreamCaptureUnmatched,
-        904 => hipError_t::hipErrorStreamCaptureUnjoined,
-        905 => hipError_t::hipErrorStreamCaptureIsolation,
-        906 => hipError_t::hipErrorStreamCaptureImplicit,
-        907 => hipError_t::hipErrorCapturedEvent,
-        908 => hipError_t::hipErrorStreamCaptureWrongThread,
-        909 => hipError_t::hipErrorNotReady,
-        910 => hipError_t::hipErrorGraphExecUpdateFailure,
-        911 => hipError_t::hipErrorInvalidDevice,
-        912 => hipError_t::hipErrorInvalidValue,
-        913 => hipError_t::hipErrorUnknown,
-        914 => hipError_t::hipErrorInvalidValue,
-        915 => hipError_t::hipErrorInvalidValue,
-        916 => hipError_t::hipErrorUnknown,
-        999 => hipError_t::hipErrorUnknown,
+        0 => hipError_t::hipSuccess,               // CUDA_SUCCESS (hipify-perl)
+        1 => hipError_t::hipErrorInvalidValue,     // CUDA_ERROR_INVALID_VALUE (hipify-perl)
+        2 => hipError_t::hipErrorOutOfMemory,      // CUDA_ERROR_OUT_OF_MEMORY (hipify-perl)
+        3 => hipError_t::hipErrorNotInitialized,   // CUDA_ERROR_NOT_INITIALIZED (hipify-perl)
+        4 => hipError_t::hipErrorDeinitialized,    // CUDA_ERROR_DEINITIALIZED (hipify-perl)
+        5 => hipError_t::hipErrorProfilerDisabled, // CUDA_ERROR_PROFILER_DISABLED (hipify-perl)
+        6 => hipError_t::hipErrorProfilerNotInitialized, // CUDA_ERROR_PROFILER_NOT_INITIALIZED (hipify-perl)
+        7 => hipError_t::hipErrorProfilerAlreadyStarted, // CUDA_ERROR_PROFILER_ALREADY_STARTED (hipify-perl)
+        8 => hipError_t::hipErrorProfilerAlreadyStopped, // CUDA_ERROR_PROFILER_ALREADY_STOPPED (hipify-perl)
+        34 => hipError_t::hipErrorSharedObjectInitFailed, // CUDA_ERROR_STUB_LIBRARY (nearest)
+        46 => hipError_t::hipErrorInvalidDevice,         // CUDA_ERROR_DEVICE_UNAVAILABLE (nearest)
+        100 => hipError_t::hipErrorNoDevice,             // CUDA_ERROR_NO_DEVICE (hipify-perl)
+        101 => hipError_t::hipErrorInvalidDevice,        // CUDA_ERROR_INVALID_DEVICE (hipify-perl)
+        102 => hipError_t::hipErrorInvalidDevice,        // CUDA_ERROR_DEVICE_NOT_LICENSED (nearest)
+        200 => hipError_t::hipErrorInvalidImage,         // CUDA_ERROR_INVALID_IMAGE (hipify-perl)
+        201 => hipError_t::hipErrorInvalidContext,       // CUDA_ERROR_INVALID_CONTEXT (hipify-perl)
+        202 => hipError_t::hipErrorContextAlreadyCurrent, // CUDA_ERROR_CONTEXT_ALREADY_CURRENT (hipify-perl)
+        205 => hipError_t::hipErrorMapFailed,             // CUDA_ERROR_MAP_FAILED (hipify-perl)
+        206 => hipError_t::hipErrorUnmapFailed,           // CUDA_ERROR_UNMAP_FAILED (hipify-perl)
+        207 => hipError_t::hipErrorArrayIsMapped, // CUDA_ERROR_ARRAY_IS_MAPPED (hipify-perl)
+        208 => hipError_t::hipErrorAlreadyMapped, // CUDA_ERROR_ALREADY_MAPPED (hipify-perl)
+        209 => hipError_t::hipErrorNoBinaryForGpu, // CUDA_ERROR_NO_BINARY_FOR_GPU (hipify-perl)
+        210 => hipError_t::hipErrorAlreadyAcquired, // CUDA_ERROR_ALREADY_ACQUIRED (hipify-perl)
+        211 => hipError_t::hipErrorNotMapped,     // CUDA_ERROR_NOT_MAPPED (hipify-perl)
+        212 => hipError_t::hipErrorNotMappedAsArray, // CUDA_ERROR_NOT_MAPPED_AS_ARRAY (hipify-perl)
+        213 => hipError_t::hipErrorNotMappedAsPointer, // CUDA_ERROR_NOT_MAPPED_AS_POINTER (hipify-perl)
+        214 => hipError_t::hipErrorECCNotCorrectable,  // CUDA_ERROR_ECC_UNCORRECTABLE (hipify-perl)
+        215 => hipError_t::hipErrorUnsupportedLimit,   // CUDA_ERROR_UNSUPPORTED_LIMIT (hipify-perl)
+        216 => hipError_t::hipErrorContextAlreadyInUse, // CUDA_ERROR_CONTEXT_ALREADY_IN_USE (hipify-perl)
+        217 => hipError_t::hipErrorPeerAccessUnsupported, // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (hipify-perl)
+        218 => hipError_t::hipErrorInvalidKernelFile,     // CUDA_ERROR_INVALID_PTX (hipify-perl)
+        219 => hipError_t::hipErrorInvalidGraphicsContext, // CUDA_ERROR_INVALID_GRAPHICS_CONTEXT (hipify-perl)
+        220 => hipError_t::hipErrorUnknown, // CUDA_ERROR_NVLINK_UNCORRECTABLE (fallback)
+        221 => hipError_t::hipErrorInvalidKernelFile, // CUDA_ERROR_JIT_COMPILER_NOT_FOUND (nearest)
+        222 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_UNSUPPORTED_PTX_VERSION (nearest)
+        223 => hipError_t::hipErrorInvalidKernelFile, // CUDA_ERROR_JIT_COMPILATION_DISABLED (nearest)
+        224 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY (nearest)
+        225 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC (nearest)
+        226 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_CONTAINED (fallback)
+        300 => hipError_t::hipErrorInvalidSource, // CUDA_ERROR_INVALID_SOURCE (hipify-perl)
+        301 => hipError_t::hipErrorFileNotFound, // CUDA_ERROR_FILE_NOT_FOUND (hipify-perl)
+        302 => hipError_t::hipErrorSharedObjectSymbolNotFound, // CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND (hipify-perl)
+        303 => hipError_t::hipErrorSharedObjectInitFailed, // CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (hipify-perl)
+        304 => hipError_t::hipErrorOperatingSystem, // CUDA_ERROR_OPERATING_SYSTEM (hipify-perl)
+        400 => hipError_t::hipErrorInvalidHandle,   // CUDA_ERROR_INVALID_HANDLE (hipify-perl)
+        401 => hipError_t::hipErrorIllegalState,    // CUDA_ERROR_ILLEGAL_STATE (hipify-perl)
+        402 => hipError_t::hipErrorUnknown,         // CUDA_ERROR_LOSSY_QUERY (fallback)
+        500 => hipError_t::hipErrorNotFound,        // CUDA_ERROR_NOT_FOUND (hipify-perl)
+        600 => hipError_t::hipErrorNotReady,        // CUDA_ERROR_NOT_READY (hipify-perl)
+        700 => hipError_t::hipErrorIllegalAddress,  // CUDA_ERROR_ILLEGAL_ADDRESS (hipify-perl)
+        701 => hipError_t::hipErrorLaunchOutOfResources, // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (hipify-perl)
+        702 => hipError_t::hipErrorLaunchTimeOut,        // CUDA_ERROR_LAUNCH_TIMEOUT (hipify-perl)
+        703 => hipError_t::hipErrorLaunchFailure, // CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING (nearest)
+        704 => hipError_t::hipErrorPeerAccessAlreadyEnabled, // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED (hipify-perl)
+        705 => hipError_t::hipErrorPeerAccessNotEnabled, // CUDA_ERROR_PEER_ACCESS_NOT_ENABLED (hipify-perl)
+        708 => hipError_t::hipErrorSetOnActiveProcess, // CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE (hipify-perl)
+        709 => hipError_t::hipErrorContextIsDestroyed, // CUDA_ERROR_CONTEXT_IS_DESTROYED (hipify-perl)
+        710 => hipError_t::hipErrorAssert,             // CUDA_ERROR_ASSERT (hipify-perl)
+        711 => hipError_t::hipErrorPeerAccessUnsupported, // CUDA_ERROR_TOO_MANY_PEERS (nearest)
+        712 => hipError_t::hipErrorHostMemoryAlreadyRegistered, // CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED (hipify-perl)
+        713 => hipError_t::hipErrorHostMemoryNotRegistered, // CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED (hipify-perl)
+        714 => hipError_t::hipErrorLaunchFailure, // CUDA_ERROR_HARDWARE_STACK_ERROR (nearest)
+        715 => hipError_t::hipErrorLaunchFailure, // CUDA_ERROR_ILLEGAL_INSTRUCTION (nearest)
+        716 => hipError_t::hipErrorLaunchFailure, // CUDA_ERROR_MISALIGNED_ADDRESS (nearest)
+        717 => hipError_t::hipErrorInvalidValue,  // CUDA_ERROR_INVALID_ADDRESS_SPACE (nearest)
+        718 => hipError_t::hipErrorInvalidValue,  // CUDA_ERROR_INVALID_PC (nearest)
+        719 => hipError_t::hipErrorLaunchFailure, // CUDA_ERROR_LAUNCH_FAILED (hipify-perl)
+        720 => hipError_t::hipErrorCooperativeLaunchTooLarge, // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (hipify-perl)
+        721 => hipError_t::hipErrorOutOfMemory, // CUDA_ERROR_TENSOR_MEMORY_LEAK (nearest)
+        800 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_NOT_PERMITTED (nearest)
+        801 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_NOT_SUPPORTED (hipify-perl)
+        802 => hipError_t::hipErrorUnknown,     // CUDA_ERROR_SYSTEM_NOT_READY (fallback)
+        803 => hipError_t::hipErrorUnknown,     // CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (fallback)
+        804 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (nearest)
+        805 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_MPS_CONNECTION_FAILED (fallback)
+        806 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_MPS_RPC_FAILURE (fallback)
+        807 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_MPS_SERVER_NOT_READY (fallback)
+        808 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_MPS_MAX_CLIENTS_REACHED (fallback)
+        809 => hipError_t::hipErrorUnknown, // CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED (fallback)
+        810 => hipError_t::hipErrorUnknown, // CUDA_ERROR_MPS_CLIENT_TERMINATED (fallback)
+        811 => hipError_t::hipErrorNotSupported, // CUDA_ERROR_CDP_NOT_SUPPORTED (nearest)
+        812 => hipError_t::hipErrorUnknown, // CUDA_ERROR_CDP_VERSION_MISMATCH (fallback)
+        900 => hipError_t::hipErrorStreamCaptureUnsupported, // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (hipify-perl)
+        901 => hipError_t::hipErrorStreamCaptureInvalidated, // CUDA_ERROR_STREAM_CAPTURE_INVALIDATED (hipify-perl)
+        902 => hipError_t::hipErrorStreamCaptureMerge, // CUDA_ERROR_STREAM_CAPTURE_MERGE (hipify-perl)
+        903 => hipError_t::hipErrorStreamCaptureUnmatched, // CUDA_ERROR_STREAM_CAPTURE_UNMATCHED (hipify-perl)
+        904 => hipError_t::hipErrorStreamCaptureUnjoined, // CUDA_ERROR_STREAM_CAPTURE_UNJOINED (hipify-perl)
+        905 => hipError_t::hipErrorStreamCaptureIsolation, // CUDA_ERROR_STREAM_CAPTURE_ISOLATION (hipify-perl)
+        906 => hipError_t::hipErrorStreamCaptureImplicit, // CUDA_ERROR_STREAM_CAPTURE_IMPLICIT (hipify-perl)
+        907 => hipError_t::hipErrorCapturedEvent,         // CUDA_ERROR_CAPTURED_EVENT (hipify-perl)
+        908 => hipError_t::hipErrorStreamCaptureWrongThread, // CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD (hipify-perl)
+        909 => hipError_t::hipErrorNotReady,                 // CUDA_ERROR_TIMEOUT (nearest)
+        910 => hipError_t::hipErrorGraphExecUpdateFailure, // CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE (hipify-perl)
+        911 => hipError_t::hipErrorInvalidDevice,          // CUDA_ERROR_EXTERNAL_DEVICE (nearest)
+        912 => hipError_t::hipErrorInvalidValue, // CUDA_ERROR_INVALID_CLUSTER_SIZE (nearest)
+        913 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_FUNCTION_NOT_LOADED (fallback)
+        914 => hipError_t::hipErrorInvalidValue, // CUDA_ERROR_INVALID_RESOURCE_TYPE (nearest)
+        915 => hipError_t::hipErrorInvalidValue, // CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION (nearest)
+        916 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_KEY_ROTATION (fallback)
+        999 => hipError_t::hipErrorUnknown,      // CUDA_ERROR_UNKNOWN (hipify-perl)
         _ => hipError_t::hipErrorUnknown,
     }
 }
 
-/// Every `nvrtcResult` value: `(value, CUDA name, HIP status)`; the HIP status is
-/// hipify-perl's mapping where HIP has the same code, else the nearest.
-#[cfg_attr(not(test), allow(dead_code))] // the tests check it
-pub(crate) const FROM_NVRTC: &[(i32, &str, hiprtcResult)] = &[
-    (0, "NVRTC_SUCCESS", hiprtcResult::HIPRTC_SUCCESS), // hipify-perl
-    (
-        1,
-        "NVRTC_ERROR_OUT_OF_MEMORY",
-        hiprtcResult::HIPRTC_ERROR_OUT_OF_MEMORY,
-    ), // hipify-perl
-    (
-        2,
-        "NVRTC_ERROR_PROGRAM_CREATION_FAILURE",
-        hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE,
-    ), // hipify-perl
-    (
-        3,
-        "NVRTC_ERROR_INVALID_INPUT",
-        hiprtcResult::HIPRTC_ERROR_INVALID_INPUT,
-    ), // hipify-perl
-    (
-        4,
-        "NVRTC_ERROR_INVALID_PROGRAM",
-        hiprtcResult::HIPRTC_ERROR_INVALID_PROGRAM,
-    ), // hipify-perl
-    (
-        5,
-        "NVRTC_ERROR_INVALID_OPTION",
-        hiprtcResult::HIPRTC_ERROR_INVALID_OPTION,
-    ), // hipify-perl
-    (
-        6,
-        "NVRTC_ERROR_COMPILATION",
-        hiprtcResult::HIPRTC_ERROR_COMPILATION,
-    ), // hipify-perl
-    (
-        7,
-        "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE",
-        hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE,
-    ), // hipify-perl
-    (
-        8,
-        "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION",
-        hiprtcResult::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
-    ), // hipify-perl
-    (
-        9,
-        "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION",
-        hiprtcResult::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION,
-    ), // hipify-perl
-    (
-        10,
-        "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID",
-        hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID,
-    ), // hipify-perl
-    (
-        11,
-        "NVRTC_ERROR_INTERNAL_ERROR",
-        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-    ), // hipify-perl
-    (
-        12,
-        "NVRTC_ERROR_TIME_FILE_WRITE_FAILED",
-        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-    ), // fallback
-    (
-        13,
-        "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED",
-        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-    ), // fallback
-    (
-        14,
-        "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED",
-        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-    ), // fallback
-    (
-        15,
-        "NVRTC_ERROR_PCH_CREATE",
-        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-    ), // fallback
-    (
-        16,
-        "NVRTC_ERROR_CANCELLED",
-        hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-    ), // fallback
-];
-
-/// The HIP status for a `nvrtcResult` value; unknown values give `HIPRTC_ERROR_INTERNAL_ERROR`.
+/// The HIP status for a `nvrtcResult` value: hipify-perl's counterpart where HIP
+/// has one, else the nearest meaning; values CUDA 12.9 lacks give `HIPRTC_ERROR_INTERNAL_ERROR`.
 pub(crate) const fn from_nvrtc(v: i32) -> hiprtcResult {
     match v {
-        0 => hiprtcResult::HIPRTC_SUCCESS,
-        1 => hiprtcResult::HIPRTC_ERROR_OUT_OF_MEMORY,
-        2 => hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE,
-        3 => hiprtcResult::HIPRTC_ERROR_INVALID_INPUT,
-        4 => hiprtcResult::HIPRTC_ERROR_INVALID_PROGRAM,
-        5 => hiprtcResult::HIPRTC_ERROR_INVALID_OPTION,
-        6 => hiprtcResult::HIPRTC_ERROR_COMPILATION,
-        7 => hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE,
-        8 => hiprtcResult::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
-        9 => hiprtcResult::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION,
-        10 => hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID,
-        11 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-        12 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-        13 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-        14 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-        15 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
-        16 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
+        0 => hiprtcResult::HIPRTC_SUCCESS, // NVRTC_SUCCESS (hipify-perl)
+        1 => hiprtcResult::HIPRTC_ERROR_OUT_OF_MEMORY, // NVRTC_ERROR_OUT_OF_MEMORY (hipify-perl)
+        2 => hiprtcResult::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE, // NVRTC_ERROR_PROGRAM_CREATION_FAILURE (hipify-perl)
+        3 => hiprtcResult::HIPRTC_ERROR_INVALID_INPUT, // NVRTC_ERROR_INVALID_INPUT (hipify-perl)
+        4 => hiprtcResult::HIPRTC_ERROR_INVALID_PROGRAM, // NVRTC_ERROR_INVALID_PROGRAM (hipify-perl)
+        5 => hiprtcResult::HIPRTC_ERROR_INVALID_OPTION,  // NVRTC_ERROR_INVALID_OPTION (hipify-perl)
+        6 => hiprtcResult::HIPRTC_ERROR_COMPILATION,     // NVRTC_ERROR_COMPILATION (hipify-perl)
+        7 => hiprtcResult::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE, // NVRTC_ERROR_BUILTIN_OPERATION_FAILURE (hipify-perl)
+        8 => hiprtcResult::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION, // NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION (hipify-perl)
+        9 => hiprtcResult::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION, // NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION (hipify-perl)
+        10 => hiprtcResult::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID, // NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID (hipify-perl)
+        11 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR, // NVRTC_ERROR_INTERNAL_ERROR (hipify-perl)
+        12 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR, // NVRTC_ERROR_TIME_FILE_WRITE_FAILED (fallback)
+        13 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR, // NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED (fallback)
+        14 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR, // NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED (fallback)
+        15 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR, // NVRTC_ERROR_PCH_CREATE (fallback)
+        16 => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR, // NVRTC_ERROR_CANCELLED (fallback)
         _ => hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR,
     }
 }

@@ -1,7 +1,7 @@
 //! Tier-1 tests of the NVIDIA backend: tables, translation, option rewriting,
 //! `extra` parsing and the coverage table. None needs CUDA or a GPU.
 
-use super::attributes::{device_attribute_to_cuda, DEVICE_ATTRIBUTES};
+use super::attributes::device_attribute_to_cuda;
 use super::device::{error_text, p2p_attribute_to_cuda};
 use super::graph::{memset_from_cuda, memset_to_cuda};
 use super::launch::{
@@ -16,67 +16,150 @@ use super::status::*;
 use crate::generated::functions::FUNCTION_NAMES;
 use crate::*;
 use core::ffi::c_void;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
-#[test]
-fn every_cuda_runtime_status_maps_to_a_named_hip_status() {
-    assert!(
-        FROM_CUDA_RUNTIME.len() >= 120,
-        "{}",
-        FROM_CUDA_RUNTIME.len()
-    );
-    for &(v, name, hip) in FROM_CUDA_RUNTIME {
-        assert_eq!(from_cuda_runtime(v), hip, "{name}");
-        assert!(hip.name().is_some(), "{name} -> {hip:?}");
-        assert_eq!(v == 0, hip.is_success(), "{name}");
-    }
-    // The same meaning, not the same number: a few fixed points.
-    assert_eq!(from_cuda_runtime(2), hipError_t::hipErrorOutOfMemory);
-    assert_eq!(from_cuda_runtime(100), hipError_t::hipErrorNoDevice);
-    assert_eq!(from_cuda_runtime(101), hipError_t::hipErrorInvalidDevice);
-    assert_eq!(from_cuda_runtime(500), hipError_t::hipErrorNotFound);
-    assert_eq!(from_cuda_runtime(600), hipError_t::hipErrorNotReady);
-    assert_eq!(from_cuda_runtime(700), hipError_t::hipErrorIllegalAddress);
-    assert_eq!(
-        from_cuda_runtime(98),
-        hipError_t::hipErrorInvalidDeviceFunction
-    );
-    assert_eq!(from_cuda_runtime(12345), hipError_t::hipErrorUnknown);
-    assert_eq!(from_cuda_runtime(-1), hipError_t::hipErrorUnknown);
+/// Enumerators read from CUDA's and HIP's headers, and hipify-perl's name
+/// pairs between them: `header_enumerators.txt`, written by
+/// `cargo run -p hip-generator -- header-values` with its own C enum parser
+/// (it shares nothing with the scripts that write the translations tested
+/// here) and checked for staleness by `build.rs-tools/scripts/check-generated.sh`.
+struct HeaderEnums {
+    /// C enum -> its enumerators in header order, with values.
+    enums: BTreeMap<&'static str, Vec<(&'static str, i64)>>,
+    /// CUDA enumerator -> its hipify-perl counterpart in the HIP enum.
+    hipify: BTreeMap<&'static str, &'static str>,
 }
 
-#[test]
-fn every_cuda_driver_status_maps_to_a_named_hip_status() {
-    assert!(FROM_CUDA_DRIVER.len() >= 90, "{}", FROM_CUDA_DRIVER.len());
-    for &(v, name, hip) in FROM_CUDA_DRIVER {
-        assert_eq!(from_cuda_driver(v), hip, "{name}");
-        assert!(hip.name().is_some(), "{name} -> {hip:?}");
-        assert_eq!(v == 0, hip.is_success(), "{name}");
+impl HeaderEnums {
+    fn load() -> HeaderEnums {
+        let mut enums: BTreeMap<&str, Vec<(&str, i64)>> = BTreeMap::new();
+        let mut hipify = BTreeMap::new();
+        for line in include_str!("header_enumerators.txt").lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            match f.as_slice() {
+                [] => {}
+                [c, ..] if c.starts_with('#') => {}
+                ["enum", e, n, v] => enums
+                    .entry(e)
+                    .or_default()
+                    .push((n, v.parse().expect("a value"))),
+                ["hipify", c, h] => assert!(hipify.insert(*c, *h).is_none(), "{c} twice"),
+                _ => panic!("header_enumerators.txt: bad line {line:?}"),
+            }
+        }
+        HeaderEnums { enums, hipify }
     }
-    assert_eq!(from_cuda_driver(2), hipError_t::hipErrorOutOfMemory);
-    assert_eq!(from_cuda_driver(101), hipError_t::hipErrorInvalidDevice);
-    assert_eq!(from_cuda_driver(500), hipError_t::hipErrorNotFound);
-    assert_eq!(from_cuda_driver(201), hipError_t::hipErrorInvalidContext);
-    assert_eq!(from_cuda_driver(999), hipError_t::hipErrorUnknown);
-    assert_eq!(from_cuda_driver(4242), hipError_t::hipErrorUnknown);
+
+    fn enumerators(&self, e: &str) -> &[(&'static str, i64)] {
+        self.enums
+            .get(e)
+            .unwrap_or_else(|| panic!("header_enumerators.txt lacks {e}"))
+    }
+
+    fn value(&self, e: &str, name: &str) -> i64 {
+        self.enumerators(e)
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("{e} has no {name}"))
+            .1
+    }
 }
 
-#[test]
-fn every_nvrtc_status_maps_and_the_shared_ones_round_trip() {
-    assert_eq!(FROM_NVRTC.len(), 17);
-    for &(v, name, hip) in FROM_NVRTC {
-        assert_eq!(from_nvrtc(v), hip, "{name}");
-        assert!(hip.name().is_some(), "{name}");
-        // nvrtc 0..=11 are hiprtc's values of the same names.
-        if v <= 11 {
-            assert_eq!(hip.0 as i32, v, "{name}");
-            assert_eq!(
-                hip.name().unwrap().trim_start_matches("HIPRTC_"),
-                name.trim_start_matches("NVRTC_")
-            );
+/// Checks a status translation `translate` from the CUDA enum `cuda` to the
+/// HIP enum `hip`, name by name: each CUDA enumerator with a hipify-perl
+/// counterpart translates to that counterpart's value in HIP's header; one
+/// without translates to a value HIP's header names, and to success exactly
+/// when it is CUDA's success. Returns how many were checked by counterpart.
+fn check_status_translation(
+    headers: &HeaderEnums,
+    cuda: &str,
+    hip: &str,
+    translate: impl Fn(i32) -> i64,
+    unknown: i64,
+) -> usize {
+    let hip_values: BTreeMap<i64, &str> = headers
+        .enumerators(hip)
+        .iter()
+        .map(|(n, v)| (*v, *n))
+        .collect();
+    let mut wrong = Vec::new();
+    let mut by_counterpart = 0;
+    let mut values = HashSet::new();
+    for &(name, v) in headers.enumerators(cuda) {
+        values.insert(v);
+        let got = translate(i32::try_from(v).expect("a C int"));
+        let got_name = hip_values.get(&got).copied().unwrap_or("(no HIP name)");
+        match headers.hipify.get(name) {
+            Some(counterpart) => {
+                by_counterpart += 1;
+                let want = headers.value(hip, counterpart);
+                if got != want {
+                    wrong.push(format!(
+                        "{name} ({v}) -> {got_name} ({got}), hipify-perl's counterpart is {counterpart} ({want})"
+                    ));
+                }
+            }
+            None => {
+                if !hip_values.contains_key(&got) || (v == 0) != (got == 0) {
+                    wrong.push(format!(
+                        "{name} ({v}) has no counterpart and -> {got_name} ({got})"
+                    ));
+                }
+            }
         }
     }
-    assert_eq!(from_nvrtc(99), hiprtcResult::HIPRTC_ERROR_INTERNAL_ERROR);
+    assert!(wrong.is_empty(), "{cuda} -> {hip}:\n{}", wrong.join("\n"));
+    // A value CUDA 12.9 does not define gives the documented fallback.
+    let beyond = (0..).find(|v| !values.contains(v) && *v > 1000).unwrap();
+    for v in [-1, beyond] {
+        assert_eq!(translate(v as i32), unknown, "{cuda} value {v}");
+    }
+    by_counterpart
+}
+
+#[test]
+fn cuda_runtime_statuses_translate_to_their_hipify_counterparts() {
+    let headers = HeaderEnums::load();
+    let n = check_status_translation(
+        &headers,
+        "cudaError",
+        "hipError_t",
+        |v| i64::from(from_cuda_runtime(v).0),
+        headers.value("hipError_t", "hipErrorUnknown"),
+    );
+    // CUDA 12.9 has 133 values, 72 with a HIP counterpart: a truncated file
+    // or a broken counterpart join must not pass as "nothing to check".
+    assert!(n >= 70, "only {n} runtime statuses had a counterpart");
+    // The same meaning, not the same number: a few fixed points.
+    assert_eq!(from_cuda_runtime(2), hipError_t::hipErrorOutOfMemory);
+    assert_eq!(from_cuda_runtime(700), hipError_t::hipErrorIllegalAddress);
+}
+
+#[test]
+fn cuda_driver_statuses_translate_to_their_hipify_counterparts() {
+    let headers = HeaderEnums::load();
+    let n = check_status_translation(
+        &headers,
+        "cudaError_enum",
+        "hipError_t",
+        |v| i64::from(from_cuda_driver(v).0),
+        headers.value("hipError_t", "hipErrorUnknown"),
+    );
+    assert!(n >= 60, "only {n} driver statuses had a counterpart");
+    assert_eq!(from_cuda_driver(201), hipError_t::hipErrorInvalidContext);
+}
+
+#[test]
+fn nvrtc_statuses_translate_to_their_hipify_counterparts() {
+    let headers = HeaderEnums::load();
+    let n = check_status_translation(
+        &headers,
+        "nvrtcResult",
+        "hiprtcResult",
+        |v| i64::from(from_nvrtc(v).0),
+        headers.value("hiprtcResult", "HIPRTC_ERROR_INTERNAL_ERROR"),
+    );
+    assert!(n >= 12, "only {n} nvrtc statuses had a counterpart");
 }
 
 #[test]
@@ -100,39 +183,80 @@ fn error_names_and_strings_are_hips_and_nul_terminated() {
     );
 }
 
+/// Where the backend's HIP -> CUDA attribute mapping departs from
+/// hipify-perl's CUDA -> HIP names, each checked by hand against both headers:
+/// `(HIP attribute, CUDA attribute it maps to, why)`.
+const ATTRIBUTE_DEPARTURES: &[(&str, &str, &str)] = &[
+    (
+        "hipDeviceAttributeAsyncEngineCount",
+        "CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT",
+        "hipify-perl also maps the deprecated boolean GPU_OVERLAP here; only ASYNC_ENGINE_COUNT is a count",
+    ),
+    (
+        "hipDeviceAttributeDeviceOverlap",
+        "CU_DEVICE_ATTRIBUTE_GPU_OVERLAP",
+        "HIP's deprecated overlap boolean is CUDA's deprecated GPU_OVERLAP; hipify-perl sends that to AsyncEngineCount",
+    ),
+    (
+        "hipDeviceAttributePciDomainID",
+        "CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID",
+        "hipify-perl spells the target PciDomainId, a name ROCm 6.4's header lacks",
+    ),
+];
+
 #[test]
-fn device_attributes_translate_to_cudas_numbers() {
-    assert!(DEVICE_ATTRIBUTES.len() >= 70, "{}", DEVICE_ATTRIBUTES.len());
-    let mut seen = HashSet::new();
-    for &(hip, cu, name) in DEVICE_ATTRIBUTES {
-        assert_eq!(device_attribute_to_cuda(hip), Some(cu), "{name}");
-        assert!(seen.insert(hip.0), "{name} twice");
+fn device_attributes_translate_to_their_hipify_counterparts() {
+    let headers = HeaderEnums::load();
+    let cuda = headers.enumerators("CUdevice_attribute");
+    // HIP attribute -> the CUDA attributes hipify-perl gives it as counterpart.
+    let mut from_hipify: BTreeMap<&str, Vec<(&str, i64)>> = BTreeMap::new();
+    for &(name, v) in cuda {
+        if let Some(h) = headers.hipify.get(name) {
+            from_hipify.entry(h).or_default().push((name, v));
+        }
     }
-    use hipDeviceAttribute_t as A;
-    assert_eq!(
-        device_attribute_to_cuda(A::hipDeviceAttributeMaxThreadsPerBlock),
-        Some(1)
+    let departures: BTreeMap<&str, &str> = ATTRIBUTE_DEPARTURES
+        .iter()
+        .map(|(h, c, _)| (*h, *c))
+        .collect();
+    let mut wrong = Vec::new();
+    let mut mapped = 0;
+    for &(hip, hv) in headers.enumerators("hipDeviceAttribute_t") {
+        let got = device_attribute_to_cuda(hipDeviceAttribute_t(hv as u32)).map(i64::from);
+        let want: Option<(String, i64)> = match (departures.get(hip), from_hipify.get(hip)) {
+            (Some(c), _) => Some((c.to_string(), headers.value("CUdevice_attribute", c))),
+            (None, None) => None,
+            // Several (HIP holds 2 or 3 sizes where CUDA has one attribute
+            // per dimension): the first in CUDA's order, the width.
+            (None, Some(cs)) => Some((cs[0].0.to_owned(), cs[0].1)),
+        };
+        // HIP's begin/end markers share values with real attributes and
+        // have no meaning of their own: the real attribute decides.
+        if hip.ends_with("Begin") || hip.ends_with("End") {
+            continue;
+        }
+        if got.is_some() {
+            mapped += 1;
+        }
+        if got != want.as_ref().map(|w| w.1) {
+            wrong.push(format!("{hip} ({hv}) -> {got:?}, expected {want:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "hipDeviceAttribute_t -> CUdevice_attribute:\n{}",
+        wrong.join("\n")
     );
-    assert_eq!(
-        device_attribute_to_cuda(A::hipDeviceAttributeWarpSize),
-        Some(10)
-    );
-    assert_eq!(
-        device_attribute_to_cuda(A::hipDeviceAttributeMultiprocessorCount),
-        Some(16)
-    );
-    assert_eq!(
-        device_attribute_to_cuda(A::hipDeviceAttributeComputeCapabilityMajor),
-        Some(75)
-    );
-    assert_eq!(
-        device_attribute_to_cuda(A::hipDeviceAttributeComputeCapabilityMinor),
-        Some(76)
-    );
-    assert_eq!(
-        device_attribute_to_cuda(A::hipDeviceAttributePciBusId),
-        Some(33)
-    );
+    assert!(mapped >= 70, "only {mapped} attributes map to CUDA");
+    // A departure that the rule above would give anyway is not one.
+    for (hip, cuda, _) in ATTRIBUTE_DEPARTURES {
+        let by_rule = from_hipify.get(hip).map(|cs| cs[0].0);
+        assert_ne!(
+            by_rule,
+            Some(*cuda),
+            "{hip}: not a departure from hipify-perl"
+        );
+    }
     assert_eq!(
         device_attribute_to_cuda(hipDeviceAttribute_t(999_999)),
         None
@@ -373,18 +497,36 @@ fn last_error_is_per_thread_and_reset_by_get() {
     assert_eq!(super::last_error(true), hipError_t::hipSuccess);
 }
 
+/// The functions a GPU test reaches: `gpu_tested.txt`, written from the
+/// test sources by `cargo run -p hip-generator -- gpu-tested` (rule in
+/// `build.rs-tools/generator/src/gpu_tested.rs`, repeated in the table).
+fn gpu_tested() -> HashSet<&'static str> {
+    include_str!("gpu_tested.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect()
+}
+
 /// The coverage table, as committed in `hip-sys/NVIDIA_COVERAGE.md`.
 fn coverage_markdown() -> (String, usize) {
     let table = super::table(true);
     let present = table.present();
+    let tested = gpu_tested();
     let done = present.iter().filter(|p| **p).count();
+    let done_tested = FUNCTION_NAMES
+        .iter()
+        .zip(present.iter())
+        .filter(|(n, p)| **p && tested.contains(**n))
+        .count();
     let total = FUNCTION_NAMES.len();
     let mut s = String::new();
     s.push_str("# NVIDIA platform coverage\n\n");
     s.push_str("<!-- Generated by `HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage`. Do not edit. -->\n\n");
     s.push_str(&format!(
         "The NVIDIA backend of hip-sys implements **{done} of {total}** HIP functions \
-         (ROCm 6.4 `hip_runtime_api.h` + `hiprtc.h`): **{:.1}%**.\n\n",
+         (ROCm 6.4 `hip_runtime_api.h` + `hiprtc.h`): **{:.1}%**. \
+         **{done_tested}** of those are GPU-tested.\n\n",
         100.0 * done as f64 / total as f64
     ));
     s.push_str(
@@ -395,15 +537,30 @@ fn coverage_markdown() -> (String, usize) {
          references (removed in CUDA 12), AMD-only extensions, and structs without \
          a CUDA equivalent.\n\n",
     );
-    s.push_str("| HIP function | NVIDIA |\n| --- | --- |\n");
+    s.push_str(
+        "**GPU-tested** is derived from the test sources by \
+         `cargo run -p hip-generator -- gpu-tested` (list with the test that \
+         reaches each: `src/nvidia/gpu_tested.txt`), not kept by hand: a \
+         function is GPU-tested when a test marked `#[ignore = \"needs a GPU\"]` \
+         in a `tests/*.rs` file (or a helper of that file it calls) names it, or \
+         calls a function of `hip`, `hipblas` or `cuda-compat` that names it, \
+         directly or through other functions of that crate. Calls are followed \
+         only where the name is unambiguous (`Type::f`, `module::f`, a free \
+         `f`, a method name only one type has), so the column can miss a tested \
+         function. A `yes` says that the code of a GPU test reaches a call to \
+         the function, not which branches that test takes nor which arguments \
+         it tries.\n\n",
+    );
+    s.push_str("| HIP function | NVIDIA | GPU-tested |\n| --- | --- | --- |\n");
     for (name, p) in FUNCTION_NAMES.iter().zip(present.iter()) {
         s.push_str(&format!(
-            "| `{name}` | {} |\n",
-            if *p { "yes" } else { "no" }
+            "| `{name}` | {} | {} |\n",
+            if *p { "yes" } else { "no" },
+            if tested.contains(name) { "yes" } else { "" }
         ));
     }
     s.push_str(&format!(
-        "\n**Total: {done} / {total} ({:.1}%)**\n",
+        "\n**Total: {done} / {total} ({:.1}%), GPU-tested: {done_tested}**\n",
         100.0 * done as f64 / total as f64
     ));
     (s, done)

@@ -1,0 +1,419 @@
+//! `cargo run -p hip-generator -- header-values`: the reference data that the
+//! enum translation tests compare against, read straight from the C headers.
+//!
+//! The tests of hip-sys's NVIDIA backend (status and attribute translation)
+//! and of cuda-compat's enums must not compare a table with another table
+//! written by the same generator. So this module shares nothing with the
+//! binding or cuda-compat emission: it reads the enumerators of a few C enums
+//! with its own small parser (literal values, implicit increments and
+//! references to earlier enumerators; anything else is an error, never a
+//! guess) from the CUDA 12.9 and ROCm 6.4 headers, and the CUDA->HIP name
+//! pairs from hipify-perl's `subst(..., "numeric_literal")` lines. It writes
+//! them as plain text, one fact a line:
+//!
+//! ```text
+//! enum <C enum> <enumerator> <value>
+//! hipify <CUDA enumerator> <HIP enumerator>
+//! ```
+//!
+//! and, for cuda-compat, a test file naming every status enumerator under
+//! both path styles with the value HIP's header gives its hipify-perl
+//! counterpart.
+
+use anyhow::{bail, Context, Result};
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Where an enum is in a header.
+#[derive(Clone, Copy)]
+enum Locate {
+    /// `typedef enum [tag] { ... } NAME;`
+    Typedef(&'static str),
+    /// `enum <marker> { ... };`: the text before the brace.
+    Tag(&'static str),
+}
+
+/// One C enum read from a header: the name it has in the data file, the
+/// header (relative to the CUDA or ROCm include folder) and where it is.
+struct EnumSource {
+    name: &'static str,
+    cuda: bool,
+    header: &'static str,
+    locate: Locate,
+}
+
+const CUDA_ERROR: EnumSource = EnumSource {
+    name: "cudaError",
+    cuda: true,
+    header: "driver_types.h",
+    locate: Locate::Tag("enum __device_builtin__ cudaError"),
+};
+const CU_RESULT: EnumSource = EnumSource {
+    name: "cudaError_enum",
+    cuda: true,
+    header: "cuda.h",
+    locate: Locate::Typedef("CUresult"),
+};
+const NVRTC_RESULT: EnumSource = EnumSource {
+    name: "nvrtcResult",
+    cuda: true,
+    header: "nvrtc.h",
+    locate: Locate::Typedef("nvrtcResult"),
+};
+const CUBLAS_STATUS: EnumSource = EnumSource {
+    name: "cublasStatus_t",
+    cuda: true,
+    header: "cublas_api.h",
+    locate: Locate::Typedef("cublasStatus_t"),
+};
+const CU_DEVICE_ATTRIBUTE: EnumSource = EnumSource {
+    name: "CUdevice_attribute",
+    cuda: true,
+    header: "cuda.h",
+    locate: Locate::Typedef("CUdevice_attribute"),
+};
+const HIP_ERROR: EnumSource = EnumSource {
+    name: "hipError_t",
+    cuda: false,
+    header: "hip/hip_runtime_api.h",
+    locate: Locate::Typedef("hipError_t"),
+};
+const HIPRTC_RESULT: EnumSource = EnumSource {
+    name: "hiprtcResult",
+    cuda: false,
+    header: "hip/hiprtc.h",
+    locate: Locate::Typedef("hiprtcResult"),
+};
+const HIPBLAS_STATUS: EnumSource = EnumSource {
+    name: "hipblasStatus_t",
+    cuda: false,
+    header: "hipblas-common/hipblas-common.h",
+    locate: Locate::Typedef("hipblasStatus_t"),
+};
+const HIP_DEVICE_ATTRIBUTE: EnumSource = EnumSource {
+    name: "hipDeviceAttribute_t",
+    cuda: false,
+    header: "hip/hip_runtime_api.h",
+    locate: Locate::Typedef("hipDeviceAttribute_t"),
+};
+
+/// cuda-compat's status enums, with the module that defines each and the HIP
+/// enum whose values it takes.
+const COMPAT_STATUS: &[(&str, &EnumSource, &EnumSource)] = &[
+    ("runtime", &CUDA_ERROR, &HIP_ERROR),
+    ("driver", &CU_RESULT, &HIP_ERROR),
+    ("nvrtc", &NVRTC_RESULT, &HIPRTC_RESULT),
+    ("cublas", &CUBLAS_STATUS, &HIPBLAS_STATUS),
+];
+
+/// The enumerators of the enum at `locate` in `text`, in order.
+fn c_enum(text: &str, locate: Locate) -> Result<Vec<(String, i64)>> {
+    let body = match locate {
+        Locate::Typedef(name) => {
+            let end = Regex::new(&format!(r"\}}\s*{name}\s*;"))?;
+            let close = end
+                .find(text)
+                .with_context(|| format!("no `}} {name};`"))?
+                .start();
+            let open = text[..close].rfind('{').context("no `{` before it")?;
+            // The declaration before the brace (after the previous `;`, `}`
+            // or comment) must be an enum's.
+            let head = &text[..open];
+            let head = &head[head.rfind([';', '}', '/']).map_or(0, |i| i + 1)..];
+            if !head.split_whitespace().any(|w| w == "enum") {
+                bail!("`{name}` is not a typedef of an enum");
+            }
+            &text[open + 1..close]
+        }
+        Locate::Tag(marker) => {
+            let at = text
+                .find(marker)
+                .with_context(|| format!("no `{marker}`"))?;
+            let rest = text[at + marker.len()..].trim_start();
+            let Some(rest) = rest.strip_prefix('{') else {
+                bail!("`{marker}` is not followed by `{{`");
+            };
+            &rest[..rest.find('}').context("unterminated enum")?]
+        }
+    };
+    let comments = Regex::new(r"(?s)/\*.*?\*/|//[^\n]*")?;
+    let body = comments.replace_all(body, " ");
+    if body.lines().any(|l| l.trim_start().starts_with('#')) {
+        bail!("preprocessor lines inside the enum: not handled");
+    }
+    let mut out: Vec<(String, i64)> = Vec::new();
+    let mut next = 0i64;
+    for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (name, value) = match item.split_once('=') {
+            None => (item, next),
+            Some((n, e)) => (n.trim(), expression(e.trim(), &out)?),
+        };
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            bail!("enumerator `{item}` not understood");
+        }
+        out.push((name.to_owned(), value));
+        next = value + 1;
+    }
+    if out.is_empty() {
+        bail!("empty enum");
+    }
+    Ok(out)
+}
+
+/// An enumerator's value: an integer literal or an earlier enumerator.
+fn expression(e: &str, earlier: &[(String, i64)]) -> Result<i64> {
+    let (negative, digits) = match e.strip_prefix('-') {
+        Some(d) => (true, d.trim()),
+        None => (false, e),
+    };
+    let digits = digits.trim_end_matches(['u', 'U', 'l', 'L']);
+    let magnitude = if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        i64::from_str_radix(hex, 16).ok()
+    } else {
+        digits.parse::<i64>().ok()
+    };
+    if let Some(m) = magnitude {
+        return Ok(if negative { -m } else { m });
+    }
+    match earlier.iter().find(|(n, _)| n == e) {
+        Some((_, v)) if !negative => Ok(*v),
+        _ => bail!("value `{e}` not understood"),
+    }
+}
+
+/// hipify-perl's numeric-literal pairs (CUDA name -> every HIP name it is
+/// given, in any of hipify-perl's sections).
+fn hipify_pairs(text: &str) -> Result<BTreeMap<String, BTreeSet<String>>> {
+    let subst = Regex::new(r#"subst\("(\w+)", "(\w+)", "numeric_literal"\)"#)?;
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for c in subst.captures_iter(text) {
+        out.entry(c[1].to_owned())
+            .or_default()
+            .insert(c[2].to_owned());
+    }
+    Ok(out)
+}
+
+/// Every enum the data files need, read once.
+struct Headers {
+    enums: BTreeMap<&'static str, Vec<(String, i64)>>,
+    hipify: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Headers {
+    fn read(cuda_include: &Path, rocm_include: &Path, hipify_perl: &Path) -> Result<Headers> {
+        let mut enums = BTreeMap::new();
+        for src in [
+            &CUDA_ERROR,
+            &CU_RESULT,
+            &NVRTC_RESULT,
+            &CUBLAS_STATUS,
+            &CU_DEVICE_ATTRIBUTE,
+            &HIP_ERROR,
+            &HIPRTC_RESULT,
+            &HIPBLAS_STATUS,
+            &HIP_DEVICE_ATTRIBUTE,
+        ] {
+            let path = if src.cuda { cuda_include } else { rocm_include }.join(src.header);
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let values = c_enum(&text, src.locate)
+                .with_context(|| format!("{} in {}", src.name, path.display()))?;
+            enums.insert(src.name, values);
+        }
+        let text = std::fs::read_to_string(hipify_perl)
+            .with_context(|| format!("reading {}", hipify_perl.display()))?;
+        Ok(Headers {
+            enums,
+            hipify: hipify_pairs(&text)?,
+        })
+    }
+
+    /// The data file for the pairs `(CUDA enum, HIP enum)`: both enums'
+    /// enumerators, and hipify-perl's pairs from the first to the second.
+    fn data_file(&self, pairs: &[(&EnumSource, &EnumSource)], used_by: &str) -> Result<String> {
+        let mut s = String::new();
+        writeln!(
+            s,
+            "# @generated by `cargo run -p hip-generator -- header-values`. Do not edit.\n\
+             # Read by {used_by}.\n\
+             # Enumerators of C enums as the CUDA 12.9 and ROCm 6.4 headers define them\n\
+             # (`enum <C enum> <enumerator> <value>`), and hipify-perl's CUDA -> HIP name\n\
+             # pairs between them (`hipify <CUDA enumerator> <HIP enumerator>`; a CUDA\n\
+             # enumerator with no line has no counterpart in the HIP enum)."
+        )?;
+        let mut written = BTreeSet::new();
+        for (cuda, hip) in pairs {
+            for src in [cuda, hip] {
+                if written.insert(src.name) {
+                    for (n, v) in &self.enums[src.name] {
+                        writeln!(s, "enum {} {n} {v}", src.name)?;
+                    }
+                }
+            }
+        }
+        for (cuda, hip) in pairs {
+            for (n, _) in &self.enums[cuda.name] {
+                if let Some(h) = self.counterpart(n, hip)? {
+                    writeln!(s, "hipify {n} {h}")?;
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// hipify-perl's counterpart of CUDA enumerator `cuda` among `hip`'s
+    /// enumerators, if any; an error when hipify-perl names two.
+    fn counterpart(&self, cuda: &str, hip: &EnumSource) -> Result<Option<&str>> {
+        let Some(targets) = self.hipify.get(cuda) else {
+            return Ok(None);
+        };
+        let in_enum: Vec<&str> = targets
+            .iter()
+            .map(String::as_str)
+            .filter(|t| self.enums[hip.name].iter().any(|(n, _)| n == t))
+            .collect();
+        match in_enum.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(one)),
+            many => bail!("hipify-perl maps {cuda} to several {}: {many:?}", hip.name),
+        }
+    }
+
+    /// cuda-compat's test naming every status enumerator in both path
+    /// styles, checking the value against HIP's header.
+    fn enumerator_paths(&self) -> Result<String> {
+        let mut s = String::from(
+            "// @generated by `cargo run -p hip-generator -- header-values`. Do not edit.\n\
+             //! Every enumerator of CUDA 12.9's status enums, named under both path\n\
+             //! styles (`Enum::NAME` and plain `NAME`): both must be the same value,\n\
+             //! and for an enumerator HIP has, that value is the one ROCm 6.4's header\n\
+             //! gives its hipify-perl counterpart (written here as a literal read from\n\
+             //! the header, not from cuda-compat's generated code). Enumerators HIP\n\
+             //! lacks exist only with the `synthesized-enums` feature, and must be\n\
+             //! marked synthesized.\n\n",
+        );
+        for (module, cuda, hip) in COMPAT_STATUS {
+            let hip_values: BTreeMap<&str, i64> = self.enums[hip.name]
+                .iter()
+                .map(|(n, v)| (n.as_str(), *v))
+                .collect();
+            let e = cuda.name;
+            writeln!(
+                s,
+                "#[test]\nfn every_{}_enumerator_has_both_paths_and_hips_value() {{",
+                e.to_lowercase()
+            )?;
+            writeln!(s, "    use cuda_compat::{module} as m;")?;
+            let mut seen = BTreeSet::new();
+            for (n, _) in &self.enums[cuda.name] {
+                if !seen.insert(n) {
+                    continue;
+                }
+                match self.counterpart(n, hip)? {
+                    Some(h) => {
+                        let v = hip_values[h];
+                        writeln!(s, "    assert_eq!(m::{e}::{n}, m::{n});")?;
+                        writeln!(
+                            s,
+                            "    assert_eq!(i64::from(m::{n}.0), {v}, \"{n}: {hip} {h}\");",
+                            hip = hip.name
+                        )?;
+                    }
+                    None => {
+                        writeln!(s, "    #[cfg(feature = \"synthesized-enums\")]")?;
+                        writeln!(s, "    {{")?;
+                        writeln!(s, "        assert_eq!(m::{e}::{n}, m::{n});")?;
+                        writeln!(s, "        assert!(m::{n}.is_synthesized(), \"{n}\");")?;
+                        writeln!(s, "    }}")?;
+                    }
+                }
+            }
+            writeln!(s, "}}\n")?;
+        }
+        Ok(s)
+    }
+}
+
+/// Writes hip-sys's and cuda-compat's reference data and cuda-compat's
+/// enumerator path test.
+pub(crate) fn generate(root: &Path) -> Result<()> {
+    let cuda_include = root.join("build.rs-tools/cuda-headers/include");
+    let rocm = root.join("build.rs-tools/rocm-headers/usr");
+    if !cuda_include.join("cuda.h").exists() {
+        bail!("no CUDA headers: run build.rs-tools/scripts/fetch-cuda-headers.sh");
+    }
+    if !rocm.join("include/hip/hip_runtime_api.h").exists() {
+        bail!("no ROCm headers: run build.rs-tools/scripts/fetch-rocm-headers.sh");
+    }
+    let headers = Headers::read(
+        &cuda_include,
+        &rocm.join("include"),
+        &rocm.join("bin/hipify-perl"),
+    )?;
+
+    let hip_sys = headers.data_file(
+        &[
+            (&CUDA_ERROR, &HIP_ERROR),
+            (&CU_RESULT, &HIP_ERROR),
+            (&NVRTC_RESULT, &HIPRTC_RESULT),
+            (&CU_DEVICE_ATTRIBUTE, &HIP_DEVICE_ATTRIBUTE),
+        ],
+        "hip-sys/src/nvidia/tests.rs (the NVIDIA backend's translations)",
+    )?;
+    std::fs::write(
+        root.join("hip-sys/src/nvidia/header_enumerators.txt"),
+        hip_sys,
+    )?;
+
+    let pairs: Vec<(&EnumSource, &EnumSource)> =
+        COMPAT_STATUS.iter().map(|(_, c, h)| (*c, *h)).collect();
+    let compat = headers.data_file(&pairs, "cuda-compat/tests/enumerators.rs")?;
+    let data = root.join("cuda-compat/tests/data");
+    std::fs::create_dir_all(&data)?;
+    std::fs::write(data.join("header_enumerators.txt"), compat)?;
+
+    let path = root.join("cuda-compat/tests/enumerator_paths.rs");
+    std::fs::write(&path, headers.enumerator_paths()?)?;
+    crate::rustfmt(&path)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_literals_increments_and_references() {
+        let text = "typedef enum tag {\n  A = 0, /* a, b */\n  B, // c\n  C = 0x10,\n  D = A,\n  E = -1,\n  F = 7u\n} name_t;";
+        let got = c_enum(text, Locate::Typedef("name_t")).unwrap();
+        let want = [("A", 0), ("B", 1), ("C", 16), ("D", 0), ("E", -1), ("F", 7)];
+        assert_eq!(got.len(), want.len());
+        for ((n, v), (wn, wv)) in got.iter().zip(want) {
+            assert_eq!((n.as_str(), *v), (wn, wv));
+        }
+        let tagged = c_enum(
+            "enum __x cudaError\n{\n X = 3,\n Y\n};",
+            Locate::Tag("enum __x cudaError"),
+        )
+        .unwrap();
+        assert_eq!(tagged, [("X".to_owned(), 3), ("Y".to_owned(), 4)]);
+    }
+
+    #[test]
+    fn rejects_what_it_does_not_understand() {
+        assert!(c_enum("typedef enum { A = 1 << 2 } t;", Locate::Typedef("t")).is_err());
+        assert!(c_enum("typedef enum { A = B } t;", Locate::Typedef("t")).is_err());
+        assert!(c_enum(
+            "typedef enum {\n#if X\n A\n#endif\n} t;",
+            Locate::Typedef("t")
+        )
+        .is_err());
+        assert!(c_enum("typedef struct { int a; } t;", Locate::Typedef("t")).is_err());
+    }
+}
