@@ -254,14 +254,15 @@ pub fn call_overhead(c: &mut Criterion, dev: &Arc<Device>) -> Result<(), hip::Er
     });
     g.finish();
 
-    // Each iteration records one event into the stream; criterion's batches
-    // can queue many, so the stream is drained between batches (untimed).
+    // Each iteration records one event into the stream: batches of 64, the
+    // stream drained between batches (untimed), keep the queue short so a
+    // record never waits for the GPU (as in launch_rate).
     let mut g = c.benchmark_group("event_record");
     g.bench_function("safe", |b| {
         b.iter_batched(
             || stream.synchronize().expect("hipStreamSynchronize"),
             |()| event.record(&stream).expect("hipEventRecord"),
-            criterion::BatchSize::SmallInput,
+            criterion::BatchSize::NumIterations(64),
         )
     });
     g.bench_function("raw", |b| {
@@ -272,7 +273,7 @@ pub fn call_overhead(c: &mut Criterion, dev: &Arc<Device>) -> Result<(), hip::Er
                 let st = unsafe { sys::hipEventRecord(black_box(raw_e), raw_s) };
                 assert!(st.is_success(), "{st}");
             },
-            criterion::BatchSize::SmallInput,
+            criterion::BatchSize::NumIterations(64),
         )
     });
     g.finish();
