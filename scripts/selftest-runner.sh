@@ -117,7 +117,7 @@ check() {
     fi
 }
 
-export FAKE_GPUS=1 FAKE_ERRORS=0 GPU_RUN_TIMEOUT=2
+export FAKE_GPUS=1 FAKE_ERRORS=0 GPU_RUN_TIMEOUT=1
 
 setup "ok"
 check "one GPU: the two-GPU test is not run and says why" "2 passed, 0 failed, 1 skipped" 0 \
@@ -129,7 +129,7 @@ FAKE_GPUS=0 check "no nvidia-smi GPUs: still skipped, 0 found" "2 passed, 0 fail
 
 setup "ok fails crash slow badexample"
 check "failures, a crash, a timeout and a failing example" "3 passed, 4 failed, 1 skipped" nonzero \
-    "FAILED: test hip-sys--gpu_nvidia: timed out after 2s" -- gpu-bundle/run.sh
+    "FAILED: test hip-sys--gpu_nvidia: timed out after 1s" -- gpu-bundle/run.sh
 check "the crash is named" "3 passed, 4 failed, 1 skipped" nonzero \
     "FAILED: test cuda-compat--gpu: no test summary \(exit 134\)" -- gpu-bundle/run.sh
 check "the failed test is named" "3 passed, 4 failed, 1 skipped" nonzero \
