@@ -23,7 +23,7 @@
 # The exit status is non-zero when anything failed, timed out or printed no
 # summary.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 bundle=gpu-bundle
 out=${OUT:-/tmp/gpu-session}
 mkdir -p "$out"

@@ -58,7 +58,7 @@ fake_program() { printf '#!/usr/bin/env bash\necho "%s"\nexit %s\n' "$2" "$3" >"
 # A fresh repository copy holding scripts/ and a gpu-bundle/ with $1 (a
 # list of test kinds) and programs; fake tools in $work/bin.
 setup() {
-    rm -rf "$work/repo" "$work/bin"
+    rm -rf "${work:?}/repo" "${work:?}/bin"
     mkdir -p "$work/repo/scripts" "$work/repo/gpu-bundle"/{tests,examples,bins,benches} "$work/bin"
     cp "$root/scripts/gpu-session.sh" "$work/repo/scripts/"
     cp "$root/scripts/gpu-run.sh" "$work/repo/gpu-bundle/run.sh"
@@ -79,6 +79,7 @@ setup() {
     fake_program "$b/bins/gemm_bench" "worst ratio 0.99" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     printf 'print("float32 1 1 1 1.0")\n' >"$b/torch_gemm.py"
+    # shellcheck disable=SC2016 # expanded by the fake, not here
     printf '#!/usr/bin/env bash\nfor i in $(seq 1 "$FAKE_GPUS"); do echo "GPU $((i - 1)): Fake GPU (UUID: GPU-$i)"; done\n' >"$work/bin/nvidia-smi"
     cat >"$work/bin/compute-sanitizer" <<'EOF'
 #!/usr/bin/env bash

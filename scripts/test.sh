@@ -30,7 +30,7 @@
 #
 # Extra arguments go to `cargo test`.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 tier2="ran"
 if bash scripts/install-deps.sh; then
