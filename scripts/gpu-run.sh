@@ -16,7 +16,8 @@
 # Tests that need more GPUs than the machine has: libtest cannot show an
 # ignore reason, so the runner goes by name. A test whose last path
 # component starts with `two_gpus_` (and is #[ignore = "needs two GPUs"])
-# runs only when `nvidia-smi -L` lists at least two GPUs; otherwise it is
+# runs only when `nvidia-smi -L` lists at least two GPUs (and
+# CUDA_VISIBLE_DEVICES, when set, names at least two); otherwise it is
 # skipped with `--skip NAME --exact` and listed as "not run: needs two GPUs
 # (N found)". Not run is neither passed nor failed.
 #
@@ -62,6 +63,14 @@ if [ "$mode" = memcheck ]; then
 fi
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 echo "GPUs: $gpus (nvidia-smi -L)"
+# The tests see only CUDA_VISIBLE_DEVICES's devices when it is set.
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+    visible=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+    if [ "$visible" -lt "$gpus" ]; then
+        gpus=$visible
+        echo "GPUs visible to the tests: $gpus (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)"
+    fi
+fi
 
 tests_passed=0
 tests_failed=0

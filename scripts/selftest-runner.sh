@@ -118,6 +118,8 @@ check() {
     fi
 }
 
+# The runners read these; the cases set what they need.
+unset CUDA_VISIBLE_DEVICES GPU_RUN_ONLY GPU_RUN_EXCLUDE GPU_RUN_BENCHMARKS GPU_RUN_BENCH_ARGS
 export FAKE_GPUS=1 FAKE_ERRORS=0 GPU_RUN_TIMEOUT=1
 
 setup "ok"
@@ -125,6 +127,8 @@ check "one GPU: the two-GPU test is not run and says why" "2 passed, 0 failed, 1
     "not run: hip--gpu gpu::two_gpus_peer_access: needs two GPUs \(1 found\)" -- gpu-bundle/run.sh
 FAKE_GPUS=2 check "two GPUs: it runs and counts" "3 passed, 0 failed" 0 \
     "test gpu::two_gpus_peer_access \.\.\. ok" -- gpu-bundle/run.sh
+FAKE_GPUS=2 CUDA_VISIBLE_DEVICES=1 check "two GPUs, one visible: not run" "2 passed, 0 failed, 1 skipped" 0 \
+    "needs two GPUs \(1 found\)" -- gpu-bundle/run.sh
 FAKE_GPUS=0 check "no nvidia-smi GPUs: still skipped, 0 found" "2 passed, 0 failed, 1 skipped" 0 \
     "needs two GPUs \(0 found\)" -- gpu-bundle/run.sh
 
