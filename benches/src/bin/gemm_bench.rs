@@ -88,9 +88,15 @@ fn read_torch(path: &str) -> Result<Baseline, Box<dyn std::error::Error>> {
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() == 5 {
-            if let (Ok(m), Ok(n), Ok(k), Ok(t)) =
-                (f[1].parse(), f[2].parse(), f[3].parse(), f[4].parse())
-            {
+            if let (Ok(m), Ok(n), Ok(k), Ok(t)) = (
+                f[1].parse(),
+                f[2].parse(),
+                f[3].parse(),
+                f[4].parse::<f64>(),
+            ) {
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(format!("the torch baseline {path} has a bad row: {line}").into());
+                }
                 out.insert((f[0].to_owned(), m, n, k), t);
             }
         }
