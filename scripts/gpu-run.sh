@@ -5,14 +5,36 @@
 # Runs, with HIP_PLATFORM=nvidia: the GPU tier of every test binary
 # (`--ignored --test-threads=1`: the GPU tests are #[ignore = "needs a GPU"];
 # tiers 1 and 2 run in CI, and tier 2 needs Debian's AMD runtime, which a GPU
-# machine lacks), every example and binary without arguments, and every bench
-# in its quick test mode (criterion runs each benchmark once without --bench;
-# set GPU_RUN_BENCH_ARGS=--bench for real measurements). With `memcheck`,
-# only the test binaries run, under `compute-sanitizer --tool memcheck`.
+# machine lacks), then every example and binary without arguments, and every
+# criterion bench target in its quick test mode. The benchmark binaries
+# (names matching GPU_RUN_BENCHMARKS, default
+# 'gemm_bench|launch_rate|call_overhead') are not run here: they need
+# arguments or minutes, and `scripts/gpu-session.sh bench` runs them. With
+# `memcheck`, only the test binaries run, under
+# `compute-sanitizer --tool memcheck`.
 #
-# Prints each program's outcome, and last a line `N passed, N failed`:
-# tests counted one by one from libtest's summary, each example, binary and
-# bench as one; a test binary that dies without a summary counts one failure.
+# Tests that need more GPUs than the machine has: libtest cannot show an
+# ignore reason, so the runner goes by name. A test whose last path
+# component starts with `two_gpus_` (and is #[ignore = "needs two GPUs"])
+# runs only when `nvidia-smi -L` lists at least two GPUs (and
+# CUDA_VISIBLE_DEVICES, when set, names at least two); otherwise it is
+# skipped with `--skip NAME --exact` and listed as "not run: needs two GPUs
+# (N found)". Not run is neither passed nor failed.
+#
+# What counts (the last line, `N passed, N failed` and `, N skipped` when
+# something did not run):
+#   passed/failed  each test function once (from libtest's per-test lines'
+#                  summary: `test result: ... X passed; Y failed`), plus each
+#                  example, binary and bench program once;
+#   failed also    a test binary that timed out, died without a summary,
+#                  exited non-zero with no failed test, or (memcheck) whose
+#                  compute-sanitizer ERROR SUMMARY is missing or not 0
+#                  errors: one failure each;
+#   skipped        tests not run for want of GPUs.
+# The lines above it break the count down (tests, programs, not run) and
+# name every failure. The exit status is 0 only when nothing failed and
+# something ran.
+#
 # GPU_RUN_TIMEOUT (seconds, default 300) bounds each program.
 # GPU_RUN_ONLY / GPU_RUN_EXCLUDE: grep -E patterns; only programs whose
 # name matches the first and not the second run.
@@ -22,73 +44,163 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|launch_rate|call_overhead}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }
 }
+mode=${1:-tests}
+case "$mode" in tests | memcheck) ;; *)
+    echo "usage: run.sh [memcheck]" >&2
+    exit 2
+    ;;
+esac
 wrap=()
-if [ "${1:-}" = memcheck ]; then
+if [ "$mode" = memcheck ]; then
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     # API errors are not memory errors: the error-path tests provoke them.
     wrap=("$sanitizer" --tool memcheck --report-api-errors no --require-cuda-init no --error-exitcode 99 --print-limit 20)
 fi
-passed=0
-failed=0
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+echo "GPUs: $gpus (nvidia-smi -L)"
+# The tests see only CUDA_VISIBLE_DEVICES's devices when it is set.
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+    visible=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+    if [ "$visible" -lt "$gpus" ]; then
+        gpus=$visible
+        echo "GPUs visible to the tests: $gpus (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)"
+    fi
+fi
+
+tests_passed=0
+tests_failed=0
+binaries=0
+programs_passed=0
+programs_failed=0
+not_run=()
+failures=()
 log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
 for t in "$here"/tests/*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     selected "$name" || continue
+    binaries=$((binaries + 1))
     echo "=== test $name"
-    timeout "$limit" "${wrap[@]}" "$t" --ignored --test-threads=1 >"$log" 2>&1
+    skip=()
+    if [ "$gpus" -lt 2 ]; then
+        while read -r test; do
+            [ -n "$test" ] || continue
+            skip+=(--skip "$test")
+            not_run+=("$name $test: needs two GPUs ($gpus found)")
+            echo "--- not run $name $test: needs two GPUs ($gpus found)"
+        done < <("$t" --list --ignored --format terse 2>/dev/null |
+            sed -n 's/: test$//p' | awk -F'::' '$NF ~ /^two_gpus_/')
+        if [ ${#skip[@]} -gt 0 ]; then skip+=(--exact); fi
+    fi
+    timeout "$limit" "${wrap[@]}" "$t" --ignored --test-threads=1 "${skip[@]}" >"$log" 2>&1
     rc=$?
     cat "$log"
     summary=$(grep -E '^test result:' "$log" | tail -1)
+    problems=()
+    p=0
+    f=0
     if [ -n "$summary" ]; then
         p=$(echo "$summary" | sed -E 's/.* ([0-9]+) passed.*/\1/')
         f=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-        passed=$((passed + p))
-        failed=$((failed + f))
-        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi
-    else
-        failed=$((failed + 1))
+        if [ "$f" -gt 0 ]; then
+            problems+=("$f failed: $(grep -E '^test .* \.\.\. FAILED$' "$log" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | paste -sd ' ')")
+        fi
     fi
-    if [ -n "${wrap[*]}" ]; then grep -E 'ERROR SUMMARY' "$log" | sed "s|^|[$name] |"; fi
-    echo "--- $name: exit $rc ${summary:-no test summary}"
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        problems+=("timed out after ${limit}s")
+    elif [ -z "$summary" ]; then
+        problems+=("no test summary (exit $rc)")
+    elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        problems+=("exit $rc with no failed test")
+    fi
+    if [ "$mode" = memcheck ]; then
+        errors=$(grep -E 'ERROR SUMMARY: [0-9]+ error' "$log" | tail -1 | sed -E 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/')
+        if [ -z "$errors" ]; then
+            problems+=("no compute-sanitizer ERROR SUMMARY")
+        elif [ "$errors" -ne 0 ]; then
+            problems+=("memcheck: $errors errors")
+        fi
+        echo "[$name] ERROR SUMMARY: ${errors:-missing}"
+    fi
+    tests_passed=$((tests_passed + p))
+    tests_failed=$((tests_failed + f))
+    if [ ${#problems[@]} -eq 0 ]; then
+        echo "--- test $name: ok ($p passed)"
+    else
+        # A failing binary counts at least one failure, even when no test
+        # in it reported one (timeout, crash, memory errors).
+        if [ "$f" -eq 0 ]; then tests_failed=$((tests_failed + 1)); fi
+        text=$(printf '%s; ' "${problems[@]}")
+        failures+=("test $name: ${text%; }")
+        echo "--- test $name: FAILED ($p passed; ${text%; })"
+    fi
 done
 
 run_program() {
     local kind=$1 p=$2
     shift 2
-    local name
+    local name rc
     name=$(basename "$p")
     selected "$name" || return 0
+    if echo "$name" | grep -Eq "^($benchmarks)\$"; then
+        echo "--- $kind $name: left to gpu-session.sh bench"
+        return 0
+    fi
     echo "=== $kind $name"
     timeout "$limit" "$p" "$@"
-    local rc=$?
+    rc=$?
     if [ "$rc" -eq 0 ]; then
-        passed=$((passed + 1))
+        programs_passed=$((programs_passed + 1))
         echo "--- $kind $name: ok"
     else
-        failed=$((failed + 1))
-        echo "--- $kind $name: FAILED (exit $rc)"
+        programs_failed=$((programs_failed + 1))
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+            failures+=("$kind $name: timed out after ${limit}s")
+            echo "--- $kind $name: FAILED (timed out after ${limit}s)"
+        else
+            failures+=("$kind $name: exit $rc")
+            echo "--- $kind $name: FAILED (exit $rc)"
+        fi
     fi
 }
 
-if [ -n "${wrap[*]}" ]; then
-    rm -f "$log"
-    echo "$passed passed, $failed failed"
-    exit 0
+if [ "$mode" = tests ]; then
+    for e in "$here"/examples/* "$here"/bins/*; do
+        [ -x "$e" ] || continue
+        run_program program "$e"
+    done
+    for b in "$here"/benches/*; do
+        [ -x "$b" ] || continue
+        # shellcheck disable=SC2086
+        run_program bench "$b" ${GPU_RUN_BENCH_ARGS:-}
+    done
 fi
-for e in "$here"/examples/* "$here"/bins/*; do
-    [ -x "$e" ] || continue
-    run_program program "$e"
-done
-for b in "$here"/benches/*; do
-    [ -x "$b" ] || continue
-    # shellcheck disable=SC2086
-    run_program bench "$b" ${GPU_RUN_BENCH_ARGS:-}
-done
-rm -f "$log"
-echo "$passed passed, $failed failed"
+
+passed=$((tests_passed + programs_passed))
+failed=$((tests_failed + programs_failed))
+if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ] && [ ${#not_run[@]} -eq 0 ]; then
+    failures+=("nothing ran: no test binary or program selected in $here")
+    failed=1
+fi
+echo
+echo "== counts ($mode)"
+echo "tests (each test function once): $tests_passed passed, $tests_failed failed, in $binaries test binaries"
+if [ "$mode" = tests ]; then
+    echo "programs (examples, binaries, benches; one each): $programs_passed passed, $programs_failed failed"
+fi
+echo "not run: ${#not_run[@]}"
+for n in "${not_run[@]}"; do echo "  not run: $n"; done
+for f in "${failures[@]}"; do echo "  FAILED: $f"; done
+if [ ${#not_run[@]} -gt 0 ]; then
+    echo "$passed passed, $failed failed, ${#not_run[@]} skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

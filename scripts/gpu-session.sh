@@ -1,77 +1,148 @@
 #!/usr/bin/env bash
-# The whole GPU check of the workspace, batched for one device call each:
+# The whole GPU check of the workspace, batched for one device call:
 #
 #   scripts/gpu-bundle.sh                         # here: build and gather
 #   bash scripts/gpu-session.sh tests             # there: GPU tests, examples, binaries
 #   bash scripts/gpu-session.sh memcheck          # there: tests under compute-sanitizer
-#   bash scripts/gpu-session.sh bench             # there: GEMM vs torch, launch rate, call cost
+#   bash scripts/gpu-session.sh bench             # there: GEMM vs torch, launch cost, call cost
+#   bash scripts/gpu-session.sh all               # there: the three above, in that order
 #
 # (run with the repository as the working folder and gpu-bundle/ carried).
-# Logs go to $OUT (or /tmp/gpu-session); the last lines are a short table
-# and `N passed, N failed` for what ran.
+# Logs go to $OUT (or /tmp/gpu-session). At the end, one table per mode
+# (each program's or test binary's outcome, the tests that did not run and
+# why, the count breakdown) and last `N passed, N failed`, followed by
+# `, N skipped` when tests did not run for want of GPUs. What counts:
+#   tests     each GPU test function once, each example/binary once
+#             (gpu-bundle/run.sh's count);
+#   memcheck  the same tests again under compute-sanitizer: alone, its own
+#             count; in `all`, a re-run, so only its failures join the last
+#             line (its passes are on the line "re-runs under memcheck");
+#   bench     each of torch baseline, gemm_bench, launch_rate and
+#             call_overhead once: a benchmark that cannot measure, or whose
+#             baseline is missing, fails.
+# The exit status is non-zero when anything failed, timed out or printed no
+# summary.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 bundle=gpu-bundle
 out=${OUT:-/tmp/gpu-session}
 mkdir -p "$out"
 export HIP_PLATFORM=nvidia
 mode=${1:-tests}
-
-device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n1)
-rows=()
-row() { rows+=("$(printf '| %-34s | %s |' "$1" "$2")"); }
-row device "${device:-unknown}"
-
-case "$mode" in
-tests)
-    GPU_RUN_EXCLUDE='gemm_bench|launch_rate|call_overhead' "$bundle/run.sh" >"$out/tests.log" 2>&1
-    cat "$out/tests.log"
-    while read -r line; do
-        name=${line#--- }
-        row "${name%%:*}" "${name#*: }"
-    done < <(grep -E '^--- ' "$out/tests.log")
-    summary=$(tail -n1 "$out/tests.log")
-    ;;
-memcheck)
-    "$bundle/run.sh" memcheck >"$out/memcheck.log" 2>&1
-    cat "$out/memcheck.log"
-    while read -r line; do
-        row "memcheck ${line%%]*}]" "${line#*] }"
-    done < <(grep -E '^\[.*ERROR SUMMARY' "$out/memcheck.log")
-    summary=$(tail -n1 "$out/memcheck.log")
-    ;;
-bench)
-    passed=0
-    failed=0
-    check() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
-    python3 "$bundle/torch_gemm.py" >"$out/torch.txt" 2>"$out/torch.err"
-    rc=$?
-    check $rc
-    row "torch baseline" "exit $rc ($(head -n1 "$out/torch.err"))"
-    timeout 400 "$bundle/bins/gemm_bench" "$out/torch.txt" >"$out/gemm_bench.txt" 2>&1
-    rc=$?
-    check $rc
-    cat "$out/gemm_bench.txt"
-    row "gemm_bench" "exit $rc"
-    timeout 120 "$bundle/bins/launch_rate" >"$out/launch_rate.txt" 2>&1
-    rc=$?
-    check $rc
-    cat "$out/launch_rate.txt"
-    row "launch_rate" "exit $rc"
-    timeout 150 "$bundle/bins/call_overhead" --bench >"$out/call_overhead.txt" 2>&1
-    rc=$?
-    check $rc
-    cat "$out/call_overhead.txt"
-    row "call_overhead" "exit $rc"
-    summary="$passed passed, $failed failed"
-    ;;
-*)
-    echo "usage: gpu-session.sh tests|memcheck|bench" >&2
+case "$mode" in tests | memcheck | bench | all) ;; *)
+    echo "usage: gpu-session.sh tests|memcheck|bench|all" >&2
     exit 2
     ;;
 esac
 
+device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n1)
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+tables=()
+total_passed=0
+total_failed=0
+total_skipped=0
+rerun_line=""
+
+row() { printf '| %-44s | %s |\n' "$1" "$2"; }
+
+# Runs gpu-bundle/run.sh in mode $1 and sets m_passed, m_failed, m_skipped
+# and m_table from its output.
+run_tests() {
+    local m=$1 log="$out/$1.log" rc summary line key
+    "$bundle/run.sh" "$m" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    summary=$(tail -n1 "$log")
+    m_table=$(
+        echo "== GPU session: $m"
+        row device "${device:-unknown} ($gpus GPUs)"
+        while read -r line; do
+            line=${line#--- }
+            key=${line%%: *}
+            row "$key" "${line#*: }"
+        done < <(grep -E '^--- ' "$log")
+        sed -n '/^== counts/,$p' "$log" | sed '1d;$d'
+    )
+    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+        m_passed=${BASH_REMATCH[1]}
+        m_failed=${BASH_REMATCH[2]}
+        m_skipped=${BASH_REMATCH[4]:-0}
+        if [ "$rc" -ne 0 ] && [ "$m_failed" -eq 0 ]; then
+            m_failed=1
+            m_table+=$'\n'"FAILED: run.sh $m exited $rc with no failure counted"
+        fi
+    else
+        m_passed=0
+        m_failed=1
+        m_skipped=0
+        m_table+=$'\n'"FAILED: run.sh $m printed no summary (exit $rc); see $log"
+    fi
+    m_table+=$'\n'"$m: $m_passed passed, $m_failed failed, $m_skipped skipped"
+}
+
+# One benchmark program: its exit status (timeouts and failures) decides.
+bench_step() {
+    local label=$1 rc=$2 note=$3
+    if [ "$rc" -eq 0 ]; then
+        m_passed=$((m_passed + 1))
+        m_table+=$'\n'"$(row "$label" "ok${note:+ ($note)}")"
+    else
+        m_failed=$((m_failed + 1))
+        local why="exit $rc"
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then why="timed out"; fi
+        m_table+=$'\n'"$(row "$label" "FAILED ($why)${note:+: $note}")"
+    fi
+}
+
+run_bench() {
+    local rc
+    m_passed=0
+    m_failed=0
+    m_skipped=0
+    m_table="== GPU session: bench"$'\n'"$(row device "${device:-unknown} ($gpus GPUs)")"
+    timeout 600 python3 "$bundle/torch_gemm.py" >"$out/torch.txt" 2>"$out/torch.err"
+    rc=$?
+    cat "$out/torch.err"
+    bench_step "torch baseline (torch_gemm.py)" "$rc" "$(grep -v '^#' "$out/torch.err" | tail -n1)"
+    timeout 400 "$bundle/bins/gemm_bench" "$out/torch.txt" >"$out/gemm_bench.txt" 2>&1
+    rc=$?
+    cat "$out/gemm_bench.txt"
+    bench_step gemm_bench "$rc" "$(grep -E '^gemm_bench:|worst ratio' "$out/gemm_bench.txt" | tail -n1)"
+    timeout 300 "$bundle/bins/launch_rate" >"$out/launch_rate.txt" 2>&1
+    rc=$?
+    cat "$out/launch_rate.txt"
+    bench_step launch_rate "$rc" "$(grep -E '^launch_rate:' "$out/launch_rate.txt" | tail -n1)"
+    timeout 300 "$bundle/bins/call_overhead" --bench >"$out/call_overhead.txt" 2>&1
+    rc=$?
+    cat "$out/call_overhead.txt"
+    bench_step call_overhead "$rc" "$(grep -E '^call_overhead:' "$out/call_overhead.txt" | tail -n1)"
+    m_table+=$'\n'"bench: $m_passed passed, $m_failed failed"
+}
+
+for m in tests memcheck bench; do
+    [ "$mode" = "$m" ] || [ "$mode" = all ] || continue
+    echo "=== gpu-session: $m ($(date -u +%H:%M:%S))"
+    if [ "$m" = bench ]; then run_bench; else run_tests "$m"; fi
+    tables+=("$m_table")
+    if [ "$m" = memcheck ] && [ "$mode" = all ]; then
+        rerun_line="re-runs under memcheck (the same tests again): $m_passed passed, $m_failed failed"
+        total_failed=$((total_failed + m_failed))
+    else
+        total_passed=$((total_passed + m_passed))
+        total_failed=$((total_failed + m_failed))
+        total_skipped=$((total_skipped + m_skipped))
+    fi
+done
+
+for t in "${tables[@]}"; do
+    echo
+    echo "$t"
+done
 echo
-echo "== GPU session: $mode"
-printf '%s\n' "${rows[@]}"
-echo "$summary"
+if [ -n "$rerun_line" ]; then echo "$rerun_line"; fi
+if [ "$total_skipped" -gt 0 ]; then
+    echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+else
+    echo "$total_passed passed, $total_failed failed"
+fi
+[ "$total_failed" -eq 0 ]

@@ -1,75 +1,247 @@
 //! Shared pieces of the hip workspace's benchmarks.
 //!
-//! - `benches/call_overhead.rs` (criterion; also the binary `call_overhead`):
-//!   CPU-side cost of a safe `hip` call against the raw `hip_sys` call.
-//! - `src/bin/launch_rate.rs`: empty-kernel launches per second through the
-//!   safe typed launch, raw `hip_sys`, and raw `cuLaunchKernel`, in one run.
+//! - `src/bin/call_overhead.rs` (criterion, also the bench target
+//!   `call_overhead`): the CPU-side time of safe `hip` calls and of the raw
+//!   `hip_sys` calls they wrap, each on its own.
+//! - `src/bin/launch_rate.rs`: the CPU cost of one launch call (safe typed
+//!   launch, raw `hip_sys`, raw `cuLaunchKernel`) and of stream query and
+//!   event record, measured with the paths interleaved round by round and
+//!   reported as medians with 95% confidence intervals; then, apart, the GPU's
+//!   empty-kernel throughput.
+//!
+//! The statistics ([`median_ci`], [`paired_ratio_ci`]) are distribution-free:
+//! confidence intervals of a median from order statistics, so no assumption
+//! about the shape of timing noise is made.
 
 pub mod cuda_driver;
 
 use criterion::{black_box, Criterion};
 use hip::{Device, Event, Stream};
 use hip_sys as sys;
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
-/// Runs `f` `iters` times per round for `rounds` rounds and returns the
-/// per-call time of each round, in nanoseconds.
-pub fn time_rounds(rounds: usize, iters: u64, mut f: impl FnMut()) -> Vec<f64> {
-    (0..rounds)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            t.elapsed().as_nanos() as f64 / iters as f64
-        })
-        .collect()
+/// The median of a sample (the mean of the two middle values when the
+/// length is even); `None` for an empty sample or one holding a NaN.
+pub fn median(v: &[f64]) -> Option<f64> {
+    let s = sorted(v)?;
+    let n = s.len();
+    Some(if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    })
 }
 
-/// The median of a sample.
-pub fn median(v: &[f64]) -> f64 {
+fn sorted(v: &[f64]) -> Option<Vec<f64>> {
+    if v.is_empty() || v.iter().any(|x| x.is_nan()) {
+        return None;
+    }
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
-    if s.is_empty() {
-        return f64::NAN;
+    Some(s)
+}
+
+/// A median with a confidence interval: `low <= median <= high`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MedianCi {
+    /// The sample median.
+    pub median: f64,
+    /// Lower end of the interval (an order statistic of the sample).
+    pub low: f64,
+    /// Upper end of the interval (an order statistic of the sample).
+    pub high: f64,
+    /// The interval's exact coverage, at least the level asked for.
+    pub coverage: f64,
+}
+
+/// The 1-based ranks `(j, n + 1 - j)` of the order statistics that bound a
+/// distribution-free confidence interval for the median of `n` values with
+/// coverage at least `level`, and that coverage.
+///
+/// For continuous data, the interval `[x_(j), x_(n+1-j)]` misses the median
+/// only when fewer than `j` or more than `n - j` values lie below it; the
+/// count below the median is Binomial(n, 1/2), so the coverage is
+/// `1 - 2 P(B <= j - 1)`. The largest `j` whose coverage is still at least
+/// `level` gives the narrowest such interval. `None` when even `j = 1` (the
+/// sample's minimum and maximum) falls short, e.g. fewer than 6 values for
+/// 95%.
+pub fn median_ci_ranks(n: usize, level: f64) -> Option<(usize, usize, f64)> {
+    if n == 0 || !(0.0..1.0).contains(&level) {
+        return None;
     }
-    s[s.len() / 2]
+    // P(B = m) in log space: C(n, m) overflows f64 beyond n of about 1000.
+    let ln_half_n = -(n as f64) * std::f64::consts::LN_2;
+    let mut ln_pmf = ln_half_n; // m = 0
+    let mut cdf = 0.0; // P(B <= m - 1) at the top of the loop
+    let mut best = None;
+    for m in 0..n.div_ceil(2) {
+        // Coverage of j = m + 1: 1 - 2 P(B <= m).
+        cdf += ln_pmf.exp();
+        let coverage = 1.0 - 2.0 * cdf;
+        if coverage < level {
+            break;
+        }
+        best = Some((m + 1, n - m, coverage));
+        ln_pmf += ((n - m) as f64).ln() - ((m + 1) as f64).ln();
+    }
+    best
 }
 
-/// The minimum of a sample.
-pub fn min(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::INFINITY, f64::min)
+/// The median of `v` with a distribution-free confidence interval of
+/// coverage at least `level` (see [`median_ci_ranks`]). `None` when the
+/// sample is too small for that level or holds a NaN.
+pub fn median_ci(v: &[f64], level: f64) -> Option<MedianCi> {
+    let s = sorted(v)?;
+    let (j, k, coverage) = median_ci_ranks(s.len(), level)?;
+    Some(MedianCi {
+        median: median(&s)?,
+        low: s[j - 1],
+        high: s[k - 1],
+        coverage,
+    })
 }
 
-/// Formats a duration in nanoseconds.
-pub fn ns(d: Duration) -> f64 {
-    d.as_nanos() as f64
+/// The median, with its confidence interval, of the per-round ratios
+/// `a[i] / b[i]`: the paired comparison of two paths timed in the same
+/// rounds, so that drift between rounds (clocks, other load) cancels.
+/// `None` when the lengths differ, a `b` is not positive, or the sample is
+/// too small.
+pub fn paired_ratio_ci(a: &[f64], b: &[f64], level: f64) -> Option<MedianCi> {
+    if a.len() != b.len() || b.iter().any(|&x| x.is_nan() || x <= 0.0) {
+        return None;
+    }
+    let ratios: Vec<f64> = a.iter().zip(b).map(|(x, y)| x / y).collect();
+    median_ci(&ratios, level)
 }
 
-/// Criterion: CPU-side cost of a safe `hip` call against the raw `hip_sys`
-/// call it wraps (stream query, event record). Needs a GPU to be
-/// meaningful; without one it says so and measures nothing.
-pub fn call_overhead(c: &mut Criterion) {
-    let dev = match Device::get(0) {
+/// One way of making the call being measured, with the synchronisation that
+/// drains what it queued.
+pub struct TimedPath<'a> {
+    /// The row label.
+    pub name: &'a str,
+    /// The call measured; its status is checked inside the timed loop, as
+    /// any caller would.
+    pub call: Box<dyn FnMut() -> Result<(), String> + 'a>,
+    /// Drains the queue after a burst; never timed.
+    pub settle: Box<dyn FnMut() -> Result<(), String> + 'a>,
+}
+
+impl std::fmt::Debug for TimedPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TimedPath")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a CPU-cost measurement is shaped.
+#[derive(Clone, Copy, Debug)]
+pub struct BurstPlan {
+    /// Rounds; each round measures every path once, in an order rotated by
+    /// one each round, so that no path is always first or last.
+    pub rounds: usize,
+    /// Bursts per path per round.
+    pub bursts: usize,
+    /// Calls per burst: short enough that what the calls queue never fills
+    /// the device's queue, so a call is never made to wait for the GPU.
+    pub burst_len: usize,
+}
+
+/// The CPU time of one call of each path, in nanoseconds, one value per
+/// round (`result[path][round]`). Only the calls are timed: each burst of
+/// `burst_len` calls is followed by the path's `settle`, outside the timed
+/// region, so the queue stays short. Stops at the first error a call or a
+/// settle returns.
+pub fn time_interleaved(
+    paths: &mut [TimedPath<'_>],
+    plan: BurstPlan,
+) -> Result<Vec<Vec<f64>>, String> {
+    if plan.rounds == 0 || plan.bursts == 0 || plan.burst_len == 0 || paths.is_empty() {
+        return Err(format!("empty measurement plan: {plan:?}"));
+    }
+    let mut out = vec![Vec::with_capacity(plan.rounds); paths.len()];
+    let calls = (plan.bursts * plan.burst_len) as f64;
+    for round in 0..plan.rounds {
+        for step in 0..paths.len() {
+            let i = (round + step) % paths.len();
+            let path = &mut paths[i];
+            (path.settle)().map_err(|e| format!("{}: {e}", path.name))?;
+            let mut busy_ns = 0u128;
+            for _ in 0..plan.bursts {
+                let start = Instant::now();
+                for _ in 0..plan.burst_len {
+                    (path.call)().map_err(|e| format!("{}: {e}", path.name))?;
+                }
+                busy_ns += start.elapsed().as_nanos();
+                (path.settle)().map_err(|e| format!("{}: {e}", path.name))?;
+            }
+            out[i].push(busy_ns as f64 / calls);
+        }
+    }
+    Ok(out)
+}
+
+/// Formats `median [low, high]` with `digits` decimals.
+pub fn format_ci(ci: &MedianCi, digits: usize) -> String {
+    format!(
+        "{:.d$} [{:.d$}, {:.d$}]",
+        ci.median,
+        ci.low,
+        ci.high,
+        d = digits
+    )
+}
+
+/// The GPU the benchmarks measure, or why there is none: a benchmark that
+/// cannot measure fails instead of reporting nothing as success.
+pub fn gpu() -> Result<Arc<Device>, String> {
+    Device::get(0).map_err(|e| format!("cannot measure, no usable GPU: {e}"))
+}
+
+/// `main` of the `call_overhead` binary and bench target: fails (status 1,
+/// with the reason) when there is no GPU, else runs the criterion groups of
+/// [`call_overhead`]. Run it with `--bench` for real measurements; without
+/// it criterion runs each benchmark once (its test mode).
+pub fn call_overhead_main() -> ExitCode {
+    let dev = match gpu() {
         Ok(d) => d,
         Err(e) => {
-            println!("call_overhead: not run, no GPU: {e}");
-            return;
+            eprintln!("call_overhead: {e}");
+            return ExitCode::FAILURE;
         }
     };
-    let stream = Stream::new(&dev).expect("stream");
-    let event = Event::with_timing(&dev, false).expect("event");
+    let mut c = Criterion::default().configure_from_args();
+    if let Err(e) = call_overhead(&mut c, &dev) {
+        eprintln!("call_overhead: {e}");
+        return ExitCode::FAILURE;
+    }
+    c.final_summary();
+    ExitCode::SUCCESS
+}
+
+/// Criterion: the CPU-side time of a safe `hip` call and of the raw
+/// `hip_sys` call it wraps (stream query, event record), each measured on
+/// its own. Criterion measures one function after the other, so the
+/// difference of two rows is not a measured comparison: `launch_rate`'s
+/// interleaved, paired table is the one that compares safe with raw.
+pub fn call_overhead(c: &mut Criterion, dev: &Arc<Device>) -> Result<(), hip::Error> {
+    let stream = Stream::new(dev)?;
+    let event = Event::with_timing(dev, false)?;
     let (raw_s, raw_e) = (stream.as_raw(), event.as_raw());
     // Warm the driver's paths up before measuring, so the first group
     // measured does not pay for lazy initialisation.
-    for _ in 0..200_000 {
-        black_box(stream.query().unwrap());
-        event.record(&stream).unwrap();
+    for _ in 0..1000 {
+        black_box(stream.query()?);
+        event.record(&stream)?;
     }
-    stream.synchronize().expect("sync");
+    stream.synchronize()?;
 
     let mut g = c.benchmark_group("stream_query");
-    g.bench_function("safe", |b| b.iter(|| black_box(stream.query().unwrap())));
+    g.bench_function("safe", |b| {
+        b.iter(|| black_box(stream.query().expect("hipStreamQuery")))
+    });
     g.bench_function("raw", |b| {
         b.iter(|| {
             // SAFETY: a live stream.
@@ -82,15 +254,153 @@ pub fn call_overhead(c: &mut Criterion) {
     });
     g.finish();
 
+    // Each iteration records one event into the stream: batches of 64, the
+    // stream drained between batches (untimed), keep the queue short so a
+    // record never waits for the GPU (as in launch_rate).
     let mut g = c.benchmark_group("event_record");
-    g.bench_function("safe", |b| b.iter(|| event.record(&stream).unwrap()));
+    g.bench_function("safe", |b| {
+        b.iter_batched(
+            || stream.synchronize().expect("hipStreamSynchronize"),
+            |()| event.record(&stream).expect("hipEventRecord"),
+            criterion::BatchSize::NumIterations(64),
+        )
+    });
     g.bench_function("raw", |b| {
-        b.iter(|| {
-            // SAFETY: a live event and stream of one device.
-            let st = unsafe { sys::hipEventRecord(black_box(raw_e), raw_s) };
-            assert!(st.is_success(), "{st}");
-        })
+        b.iter_batched(
+            || stream.synchronize().expect("hipStreamSynchronize"),
+            |()| {
+                // SAFETY: a live event and stream of one device.
+                let st = unsafe { sys::hipEventRecord(black_box(raw_e), raw_s) };
+                assert!(st.is_success(), "{st}");
+            },
+            criterion::BatchSize::NumIterations(64),
+        )
     });
     g.finish();
-    stream.synchronize().expect("sync");
+    stream.synchronize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_samples() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[1.0, f64::NAN]), None);
+    }
+
+    #[test]
+    fn median_ci_ranks_match_the_binomial_tables() {
+        // Textbook ranks for a 95% interval of the median (e.g. Conover,
+        // Practical Nonparametric Statistics, table A3), with the exact
+        // coverage 1 - 2 P(Binomial(n, 1/2) <= j - 1).
+        let expected = [
+            (6, 1, 6, 1.0 - 2.0 / 64.0),
+            (10, 2, 9, 1.0 - 2.0 * 11.0 / 1024.0),
+            (20, 6, 15, 1.0 - 2.0 * 21700.0 / 1_048_576.0),
+        ];
+        for (n, j, k, coverage) in expected {
+            let (rj, rk, rc) = median_ci_ranks(n, 0.95).unwrap();
+            assert_eq!((rj, rk), (j, k), "n = {n}");
+            assert!((rc - coverage).abs() < 1e-12, "n = {n}: {rc} vs {coverage}");
+        }
+        // Too few values for 95%: min and max cover only 1 - 2/32.
+        assert_eq!(median_ci_ranks(5, 0.95), None);
+        // Large n stays finite (log-space binomial) and near the normal
+        // approximation n/2 -/+ 1.96 sqrt(n)/2 (ranks 470 and 531 for 1000).
+        let (j, k, c) = median_ci_ranks(1000, 0.95).unwrap();
+        assert!((468..=472).contains(&j) && k == 1001 - j, "{j} {k}");
+        assert!((0.95..0.96).contains(&c), "{c}");
+    }
+
+    #[test]
+    fn median_ci_of_a_known_sample() {
+        // 1..=20 shuffled: the median is 10.5, the 95% interval is
+        // [x_(6), x_(15)] = [6, 15].
+        let v: Vec<f64> = [
+            14, 3, 19, 8, 1, 20, 11, 6, 16, 9, 2, 13, 18, 5, 10, 7, 17, 4, 12, 15,
+        ]
+        .iter()
+        .map(|&x| f64::from(x))
+        .collect();
+        let ci = median_ci(&v, 0.95).unwrap();
+        assert_eq!((ci.median, ci.low, ci.high), (10.5, 6.0, 15.0));
+        assert!(ci.coverage >= 0.95);
+        assert_eq!(format_ci(&ci, 1), "10.5 [6.0, 15.0]");
+    }
+
+    #[test]
+    fn paired_ratio_ci_uses_per_round_ratios() {
+        // Each round's a is 1.1 x its b while the rounds drift a lot: the
+        // paired ratios are all 1.1, so the interval is exactly 1.1.
+        let b: Vec<f64> = (1..=12).map(|i| f64::from(i) * 10.0).collect();
+        let a: Vec<f64> = b.iter().map(|x| x * 1.1).collect();
+        let ci = paired_ratio_ci(&a, &b, 0.95).unwrap();
+        for x in [ci.median, ci.low, ci.high] {
+            assert!((x - 1.1).abs() < 1e-12, "{ci:?}");
+        }
+        assert!(paired_ratio_ci(&a[..11], &b, 0.95).is_none());
+        let mut zero = b.clone();
+        zero[3] = 0.0;
+        assert!(paired_ratio_ci(&a, &zero, 0.95).is_none());
+    }
+
+    #[test]
+    fn time_interleaved_rotates_and_settles_outside_the_timing() {
+        use std::cell::RefCell;
+        let order = RefCell::new(Vec::new());
+        let calls = RefCell::new([0usize; 3]);
+        let settles = RefCell::new([0usize; 3]);
+        let names = ["a", "b", "c"];
+        let mut paths: Vec<TimedPath<'_>> = (0..3)
+            .map(|i| TimedPath {
+                name: names[i],
+                call: Box::new({
+                    let (order, calls) = (&order, &calls);
+                    move || {
+                        let mut c = calls.borrow_mut();
+                        if c[i] % 8 == 0 {
+                            order.borrow_mut().push(i);
+                        }
+                        c[i] += 1;
+                        Ok(())
+                    }
+                }),
+                settle: Box::new({
+                    let settles = &settles;
+                    move || {
+                        settles.borrow_mut()[i] += 1;
+                        Ok(())
+                    }
+                }),
+            })
+            .collect();
+        let plan = BurstPlan {
+            rounds: 3,
+            bursts: 2,
+            burst_len: 4,
+        };
+        let t = time_interleaved(&mut paths, plan).unwrap();
+        assert_eq!(t.len(), 3);
+        assert!(t
+            .iter()
+            .all(|r| r.len() == 3 && r.iter().all(|x| *x >= 0.0)));
+        assert_eq!(*calls.borrow(), [24, 24, 24]);
+        // One settle before each path's turn and one after each burst.
+        assert_eq!(*settles.borrow(), [9, 9, 9]);
+        // Each path's turn is 8 calls; the starting path rotates per round.
+        assert_eq!(*order.borrow(), [0, 1, 2, 1, 2, 0, 2, 0, 1]);
+
+        // An error stops the measurement and names the path.
+        let mut failing = vec![TimedPath {
+            name: "bad",
+            call: Box::new(|| Err("status 7".to_owned())),
+            settle: Box::new(|| Ok(())),
+        }];
+        let e = time_interleaved(&mut failing, plan).unwrap_err();
+        assert_eq!(e, "bad: status 7");
+    }
 }

@@ -3,15 +3,61 @@
 //! calls return `HIPBLAS_STATUS_NOT_INITIALIZED` instead of crashing. With
 //! `HIP_PLATFORM=nvidia` on a CUDA machine, cuBLAS is loaded and the
 //! adapters are in the table.
+//!
+//! Which of those environments this is decides which branch runs, so on its
+//! own the test cannot tell "tier 2 ran" from "tier 2 was not there".
+//! `HIP_TEST_EXPECT_RUNTIME=amd` (exported by `scripts/test.sh` when the
+//! AMD runtime packages are installed) says the AMD runtime must be the one
+//! loaded: any other outcome fails. Unset, any environment is accepted and
+//! the test prints which branch it took.
 
 use hip_sys::loader::Platform;
 use hipblas_sys::*;
 
+/// The variable through which the test command states what it installed.
+const EXPECT_VAR: &str = "HIP_TEST_EXPECT_RUNTIME";
+
+/// Whether the AMD runtime is required here; a value other than `amd`
+/// (or empty) is a mistake in the caller and fails rather than being
+/// ignored.
+fn amd_runtime_expected() -> bool {
+    match std::env::var(EXPECT_VAR) {
+        Ok(v) if v == "amd" => true,
+        Ok(v) if v.is_empty() => false,
+        Ok(v) => panic!("{EXPECT_VAR}={v}: the only value it takes is `amd`"),
+        Err(_) => false,
+    }
+}
+
 #[test]
 fn loads_or_reports_what_it_tried() {
     let runtime = hip_sys::loader::runtime();
+    let expect_amd = amd_runtime_expected();
+    if expect_amd {
+        match &runtime {
+            Ok(rt) => assert_eq!(
+                rt.platform,
+                Platform::Amd,
+                "{EXPECT_VAR}=amd, but the {} runtime was loaded: {rt:?}",
+                rt.platform
+            ),
+            Err(e) => panic!("{EXPECT_VAR}=amd, but the AMD runtime did not load:\n{e}"),
+        }
+    }
+    println!(
+        "{EXPECT_VAR}: {}",
+        if expect_amd {
+            "amd (the AMD runtime must load)"
+        } else {
+            "unset (any environment accepted)"
+        }
+    );
     match loader::hipblas() {
         Ok(lib) => {
+            println!("branch: hipBLAS loaded on platform {}", lib.platform);
+            if expect_amd {
+                assert_eq!(lib.platform, Platform::Amd, "{EXPECT_VAR}=amd");
+            }
             println!(
                 "hipBLAS loaded: {:?} {:?}, {} of {} functions, Ex ABI {:?}",
                 lib.platform,
@@ -34,8 +80,12 @@ fn loads_or_reports_what_it_tried() {
             let text = e.to_string();
             println!("{text}");
             match runtime {
-                Err(_) => assert!(e.runtime.is_some(), "{text}"),
+                Err(_) => {
+                    println!("branch: no HIP runtime loaded, so no hipBLAS");
+                    assert!(e.runtime.is_some(), "{text}");
+                }
                 Ok(rt) if rt.platform == Platform::Amd => {
+                    println!("branch: AMD runtime {} loaded, hipBLAS absent", rt.version);
                     assert_eq!(e.platform, Some(Platform::Amd));
                     for name in ["libhipblas.so.3", "libhipblas.so.2", "libhipblas.so.0"] {
                         assert!(
@@ -45,7 +95,8 @@ fn loads_or_reports_what_it_tried() {
                     }
                     assert!(text.contains("HIP_SYS_LIBRARY_PATH"), "{text}");
                 }
-                Ok(_) => {
+                Ok(rt) => {
+                    println!("branch: {} runtime loaded, its BLAS absent", rt.platform);
                     assert_eq!(e.platform, Some(Platform::Nvidia));
                     assert!(text.contains("libcublas.so.13"), "{text}");
                 }

@@ -1,20 +1,45 @@
-//! GPU benchmark: empty-kernel launches per second through
-//! 1. the safe typed launch (`hip::TypedKernel::launch`),
-//! 2. the raw `hip_sys::hipModuleLaunchKernel`,
-//! 3. raw `cuLaunchKernel` from `libcuda.so.1` (NVIDIA only; the baseline),
+//! GPU benchmark of kernel launch, in two separate measurements:
 //!
-//! in one run, interleaved round by round, printed as a table with ratios.
-//! Before that, the CPU-side cost of safe vs raw calls (stream query, event
-//! record), measured the same way.
+//! 1. **CPU cost of one launch call**, through the safe typed launch
+//!    (`hip::TypedKernel::launch`), the raw `hip_sys::hipModuleLaunchKernel`,
+//!    and raw `cuLaunchKernel` from `libcuda.so.1` (NVIDIA only; the
+//!    baseline that does not go through hip-sys at all). Only the calls are
+//!    timed, in bursts of 64 with the stream synchronized between bursts
+//!    (untimed), so the queue never fills and no call waits for the GPU.
+//!    The paths are interleaved within each round, their order rotated
+//!    round by round; the table gives each path's median time per call with
+//!    a 95% confidence interval of the median (distribution-free, from order
+//!    statistics over the rounds), and the median of the per-round ratios
+//!    safe/raw with its own interval. The same for stream query and event
+//!    record, safe against raw.
+//! 2. **GPU throughput**: empty kernels per second with the queue kept full
+//!    (many launches, then one synchronize), the paths again interleaved.
+//!    This is bounded by the GPU and driver, not by the CPU cost of a call,
+//!    and is reported apart so that one is not read as the other.
 //!
-//! Usage: `launch_rate [launches-per-round] [rounds]` (defaults 100000, 7).
+//! Usage: `launch_rate [rounds] [throughput-launches]` (defaults 101 and
+//! 100000; throughput uses a fifth of the rounds, at least 7). Fails
+//! (status 1) when it cannot measure: no GPU, too few rounds for a 95%
+//! interval, or, on NVIDIA, no `cuLaunchKernel` baseline.
 
 use hip::{Device, Event, LaunchConfig, Module, Stream, TypedKernel};
-use hip_benches::{cuda_driver::DriverKernel, median, min, time_rounds};
+use hip_benches::{
+    cuda_driver::DriverKernel, format_ci, gpu, median_ci, paired_ratio_ci, time_interleaved,
+    BurstPlan, MedianCi, TimedPath,
+};
 use hip_sys as sys;
+use std::sync::Arc;
 use std::time::Instant;
 
 const EMPTY: &str = "extern \"C\" __global__ void empty() {}\n";
+/// The confidence level of every interval printed.
+const LEVEL: f64 = 0.95;
+/// Calls per timed burst: far below the depth of a launch queue.
+const BURST_LEN: usize = 64;
+/// Bursts per path per round.
+const BURSTS: usize = 16;
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
 fn main() {
     if let Err(e) = run() {
@@ -23,22 +48,18 @@ fn main() {
     }
 }
 
-fn run() -> Result<(), Box<dyn std::error::Error>> {
+fn run() -> Res<()> {
     let mut args = std::env::args().skip(1);
-    let n: u64 = args
+    let rounds: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(101);
+    let launches: u64 = args
         .next()
         .map(|a| a.parse())
         .transpose()?
         .unwrap_or(100_000);
-    let rounds: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(7);
-
-    let dev = match Device::get(0) {
-        Ok(d) => d,
-        Err(e) => {
-            println!("launch_rate: not run, no GPU: {e}");
-            return Ok(());
-        }
-    };
+    if hip_benches::median_ci_ranks(rounds, LEVEL).is_none() {
+        return Err(format!("{rounds} rounds are too few for a 95% interval (at least 6)").into());
+    }
+    let dev = gpu()?;
     let rt = sys::loader::runtime().map_err(|e| e.to_string())?;
     println!(
         "device 0: {} ({}), platform {} runtime {}",
@@ -47,167 +68,281 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         rt.platform,
         rt.version
     );
-
     let code = hip::compile(EMPTY, &hip::CompileOptions::for_device(&dev)?)?;
+    let driver = if rt.platform == sys::loader::Platform::Nvidia {
+        let k = DriverKernel::load(&code.code, c"empty")
+            .map_err(|e| format!("the cuLaunchKernel baseline is missing: {e}"))?;
+        Some(k)
+    } else {
+        println!(
+            "platform {}: no cuLaunchKernel baseline; raw hip-sys is the baseline",
+            rt.platform
+        );
+        None
+    };
     let module = Module::load_data(&dev, &code.code)?;
     let func = module.function("empty")?;
     // SAFETY: `empty` takes no parameters.
-    let safe = unsafe { TypedKernel::<()>::new(func.clone()) };
+    let typed = unsafe { TypedKernel::<()>::new(func.clone()) };
     let stream = Stream::new(&dev)?;
-    let cfg = LaunchConfig {
-        grid: (1, 1, 1),
-        block: (1, 1, 1),
-        shared_mem_bytes: 0,
+    let bench = Bench {
+        stream: &stream,
+        typed: &typed,
+        raw_f: func.as_raw(),
+        driver: driver.as_ref(),
     };
 
-    // ---- CPU-side call cost -------------------------------------------------
-    let event = Event::with_timing(&dev, false)?;
-    stream.synchronize()?;
-    let (raw_s, raw_e) = (stream.as_raw(), event.as_raw());
-    let iters = 200_000;
-    let mut rows = Vec::new();
-    for _ in 0..2 {
-        // warm-up pass, then measured pass (rows overwritten)
-        rows.clear();
-        let safe_q = time_rounds(rounds, iters, || {
-            std::hint::black_box(stream.query().unwrap());
-        });
-        let raw_q = time_rounds(rounds, iters, || {
-            // SAFETY: a live stream.
-            let st = unsafe { sys::hipStreamQuery(std::hint::black_box(raw_s)) };
-            assert!(
-                st.is_success() || st == sys::hipError_t::hipErrorNotReady,
-                "{st}"
-            );
-        });
-        rows.push((
-            "stream query",
-            median(&safe_q),
-            median(&raw_q),
-            min(&safe_q),
-            min(&raw_q),
-        ));
-        let safe_r = time_rounds(rounds, iters, || {
-            event.record(&stream).unwrap();
-        });
-        stream.synchronize()?;
-        let raw_r = time_rounds(rounds, iters, || {
-            // SAFETY: a live event and stream of the same device.
-            let st = unsafe { sys::hipEventRecord(std::hint::black_box(raw_e), raw_s) };
-            assert!(st.is_success(), "{st}");
-        });
-        stream.synchronize()?;
-        rows.push((
-            "event record",
-            median(&safe_r),
-            median(&raw_r),
-            min(&safe_r),
-            min(&raw_r),
-        ));
-    }
+    // Warm-up: a short pass of everything, discarded.
+    bench.launch_cost(7)?;
+    call_cost(&dev, &stream, 7)?;
+
     println!();
-    println!("CPU-side cost per call ({rounds} rounds x {iters} calls; median [best])");
-    println!("| call | safe hip (ns) | raw hip-sys (ns) | overhead (ns) |");
+    println!(
+        "CPU cost of one call, ns: median [95% CI of the median] over {rounds} rounds; \
+         per round and path {BURSTS} bursts of {BURST_LEN} calls, only the calls timed, \
+         the stream synchronized between bursts (untimed) so the queue stays short; \
+         paths interleaved, order rotated each round. Ratios: median [95% CI] of the \
+         per-round ratios (paired)."
+    );
+    let launch = bench.launch_cost(rounds)?;
+    let names: Vec<&str> = launch.iter().map(|(n, _)| *n).collect();
+    let times: Vec<&[f64]> = launch.iter().map(|(_, v)| v.as_slice()).collect();
+    println!();
+    println!("| launch path | ns per launch | safe / this path | safe - this path (ns) |");
     println!("| --- | ---: | ---: | ---: |");
-    for (name, sm, rm, sb, rb) in &rows {
+    for (i, name) in names.iter().enumerate() {
+        let own = ci(times[i])?;
+        let (ratio, diff) = if i == 0 {
+            ("-".to_owned(), "-".to_owned())
+        } else {
+            (
+                format_ci(&ratio_ci(times[0], times[i])?, 3),
+                format_ci(&diff_ci(times[0], times[i])?, 1),
+            )
+        };
+        println!("| {name} | {} | {ratio} | {diff} |", format_ci(&own, 1));
+    }
+
+    let calls = call_cost(&dev, &stream, rounds)?;
+    println!();
+    println!("| call | safe hip (ns) | raw hip-sys (ns) | safe / raw | safe - raw (ns) |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (name, safe, raw) in &calls {
         println!(
-            "| {name} | {sm:.1} [{sb:.1}] | {rm:.1} [{rb:.1}] | {:+.1} [{:+.1}] |",
-            sm - rm,
-            sb - rb
+            "| {name} | {} | {} | {} | {} |",
+            format_ci(&ci(safe)?, 1),
+            format_ci(&ci(raw)?, 1),
+            format_ci(&ratio_ci(safe, raw)?, 3),
+            format_ci(&diff_ci(safe, raw)?, 1)
         );
     }
 
-    // ---- launch rate ------------------------------------------------------------
-    let driver = if rt.platform == sys::loader::Platform::Nvidia {
-        match DriverKernel::load(&code.code, c"empty") {
-            Ok(k) => Some(k),
-            Err(e) => {
-                println!("cuLaunchKernel baseline unavailable: {e}");
-                None
-            }
-        }
-    } else {
-        None
-    };
-    let raw_f = func.as_raw();
-    let launch_safe = || {
-        // SAFETY: `empty` touches no memory.
-        unsafe { safe.launch(&stream, cfg, ()) }.unwrap();
-    };
-    let launch_raw = || {
-        // SAFETY: a live function and stream; no parameters.
-        let st = unsafe {
-            sys::hipModuleLaunchKernel(
-                raw_f,
-                1,
-                1,
-                1,
-                1,
-                1,
-                1,
-                0,
-                raw_s,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-            )
-        };
-        assert!(st.is_success(), "{st}");
-    };
-    // rate of one round: n launches then a synchronize, in launches/s
-    let measure = |f: &dyn Fn(), sync: &dyn Fn()| -> f64 {
-        let t = Instant::now();
-        for _ in 0..n {
-            f();
-        }
-        sync();
-        n as f64 / t.elapsed().as_secs_f64()
-    };
-    let sync_hip = || stream.synchronize().unwrap();
-    let (mut r_safe, mut r_raw, mut r_cu) = (Vec::new(), Vec::new(), Vec::new());
-    // warm-up
-    measure(&launch_safe, &sync_hip);
-    measure(&launch_raw, &sync_hip);
-    if let Some(k) = &driver {
-        measure(&|| k.launch_once().unwrap(), &|| k.synchronize().unwrap());
-    }
-    for _ in 0..rounds {
-        r_safe.push(measure(&launch_safe, &sync_hip));
-        r_raw.push(measure(&launch_raw, &sync_hip));
-        if let Some(k) = &driver {
-            r_cu.push(measure(&|| k.launch_once().unwrap(), &|| {
-                k.synchronize().unwrap()
-            }));
-        }
-    }
-    let base = if r_cu.is_empty() {
-        median(&r_raw)
-    } else {
-        median(&r_cu)
-    };
-    let base_name = if r_cu.is_empty() {
-        "raw hip-sys"
-    } else {
-        "raw cuLaunchKernel"
-    };
+    let t_rounds = (rounds / 5).max(7);
+    let rates = bench.throughput(t_rounds, launches)?;
     println!();
-    println!("Empty-kernel launch rate ({rounds} interleaved rounds x {n} launches + sync; median [best]); ratio vs {base_name}");
-    println!("| path | launches/s | ratio |");
+    println!(
+        "GPU throughput (not CPU cost): empty kernels per second with the queue kept full, \
+         {t_rounds} rounds x {launches} launches then one synchronize, timed together; \
+         paths interleaved, order rotated each round; median [95% CI]"
+    );
+    println!("| launch path | launches/s | this path / {} |", rates[0].0);
     println!("| --- | ---: | ---: |");
-    let row = |name: &str, v: &[f64]| {
-        if !v.is_empty() {
-            let (m, b) = (median(v), v.iter().copied().fold(0.0, f64::max));
-            println!("| {name} | {m:.0} [{b:.0}] | {:.3} |", m / base);
-        }
-    };
-    row("safe hip TypedKernel::launch", &r_safe);
-    row("raw hip-sys hipModuleLaunchKernel", &r_raw);
-    row("raw cuLaunchKernel (libcuda)", &r_cu);
-    if r_cu.is_empty() {
-        println!("(no cuLaunchKernel baseline on platform {})", rt.platform);
+    for (name, v) in &rates {
+        println!(
+            "| {name} | {} | {} |",
+            format_ci(&ci(v)?, 0),
+            format_ci(&ratio_ci(v, &rates[0].1)?, 3)
+        );
     }
+
     let errs = hip::take_drop_errors();
     if !errs.is_empty() {
-        println!("errors recorded in drop: {errs:?}");
+        return Err(format!("errors recorded in drop: {errs:?}").into());
     }
     Ok(())
+}
+
+fn ci(v: &[f64]) -> Res<MedianCi> {
+    median_ci(v, LEVEL).ok_or_else(|| format!("no 95% interval for {} values", v.len()).into())
+}
+
+fn ratio_ci(a: &[f64], b: &[f64]) -> Res<MedianCi> {
+    paired_ratio_ci(a, b, LEVEL).ok_or_else(|| "no interval for the paired ratios".into())
+}
+
+fn diff_ci(a: &[f64], b: &[f64]) -> Res<MedianCi> {
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    ci(&d)
+}
+
+/// What the launch paths need.
+struct Bench<'a> {
+    stream: &'a Stream,
+    typed: &'a TypedKernel<()>,
+    raw_f: sys::hipFunction_t,
+    driver: Option<&'a DriverKernel>,
+}
+
+const CFG: LaunchConfig = LaunchConfig {
+    grid: (1, 1, 1),
+    block: (1, 1, 1),
+    shared_mem_bytes: 0,
+};
+
+impl<'a> Bench<'a> {
+    /// The launch paths, the safe one first (the ratios' numerator), each
+    /// with the synchronize that drains its stream.
+    fn paths(&self) -> Vec<TimedPath<'a>> {
+        let (stream, typed, raw_f) = (self.stream, self.typed, self.raw_f);
+        let raw_s = stream.as_raw();
+        let sync_hip = move || stream.synchronize().map_err(|e| e.to_string());
+        let mut paths = vec![
+            TimedPath {
+                name: "safe hip TypedKernel::launch",
+                call: Box::new(move || {
+                    // SAFETY: `empty` takes no parameters and touches no
+                    // memory.
+                    let launched = unsafe { typed.launch(stream, CFG, ()) };
+                    launched.map_err(|e| e.to_string())
+                }),
+                settle: Box::new(sync_hip),
+            },
+            TimedPath {
+                name: "raw hip-sys hipModuleLaunchKernel",
+                call: Box::new(move || {
+                    // SAFETY: a live function and stream of one device; the
+                    // kernel takes no parameters.
+                    let st = unsafe {
+                        sys::hipModuleLaunchKernel(
+                            raw_f,
+                            1,
+                            1,
+                            1,
+                            1,
+                            1,
+                            1,
+                            0,
+                            raw_s,
+                            std::ptr::null_mut(),
+                            std::ptr::null_mut(),
+                        )
+                    };
+                    if st.is_success() {
+                        Ok(())
+                    } else {
+                        Err(st.to_string())
+                    }
+                }),
+                settle: Box::new(sync_hip),
+            },
+        ];
+        if let Some(k) = self.driver {
+            paths.push(TimedPath {
+                name: "raw cuLaunchKernel (libcuda)",
+                call: Box::new(move || k.launch_once()),
+                settle: Box::new(move || k.synchronize()),
+            });
+        }
+        paths
+    }
+
+    /// CPU cost per launch call of each path, one value per round.
+    fn launch_cost(&self, rounds: usize) -> Res<Vec<(&'a str, Vec<f64>)>> {
+        let mut paths = self.paths();
+        let plan = BurstPlan {
+            rounds,
+            bursts: BURSTS,
+            burst_len: BURST_LEN,
+        };
+        let t = time_interleaved(&mut paths, plan)?;
+        Ok(paths.iter().map(|p| p.name).zip(t).collect())
+    }
+
+    /// Launches per second with a full queue: per round and path, `n`
+    /// launches then the synchronize, timed together.
+    fn throughput(&self, rounds: usize, n: u64) -> Res<Vec<(&'a str, Vec<f64>)>> {
+        let mut paths = self.paths();
+        let mut out = vec![Vec::with_capacity(rounds); paths.len()];
+        for p in paths.iter_mut() {
+            (p.settle)()?; // warm-up: one full queue each
+            for _ in 0..n {
+                (p.call)()?;
+            }
+            (p.settle)()?;
+        }
+        for round in 0..rounds {
+            for step in 0..paths.len() {
+                let i = (round + step) % paths.len();
+                let p = &mut paths[i];
+                let start = Instant::now();
+                for _ in 0..n {
+                    (p.call)().map_err(|e| format!("{}: {e}", p.name))?;
+                }
+                (p.settle)().map_err(|e| format!("{}: {e}", p.name))?;
+                out[i].push(n as f64 / start.elapsed().as_secs_f64());
+            }
+        }
+        Ok(paths.iter().map(|p| p.name).zip(out).collect())
+    }
+}
+
+/// A call's CPU cost per round: (call, safe hip, raw hip-sys).
+type SafeRaw = (&'static str, Vec<f64>, Vec<f64>);
+
+/// CPU cost of stream query and event record, safe against raw, measured
+/// like the launches: `(call, safe per round, raw per round)`.
+fn call_cost(dev: &Arc<Device>, stream: &Stream, rounds: usize) -> Res<Vec<SafeRaw>> {
+    let event = Event::with_timing(dev, false)?;
+    let (raw_s, raw_e) = (stream.as_raw(), event.as_raw());
+    let plan = BurstPlan {
+        rounds,
+        bursts: BURSTS,
+        burst_len: BURST_LEN,
+    };
+    let sync = || stream.synchronize().map_err(|e| e.to_string());
+    let mut query = [
+        TimedPath {
+            name: "stream query (safe)",
+            call: Box::new(|| stream.query().map(|_| ()).map_err(|e| e.to_string())),
+            settle: Box::new(sync),
+        },
+        TimedPath {
+            name: "stream query (raw)",
+            call: Box::new(|| {
+                // SAFETY: a live stream.
+                let st = unsafe { sys::hipStreamQuery(std::hint::black_box(raw_s)) };
+                if st.is_success() || st == sys::hipError_t::hipErrorNotReady {
+                    Ok(())
+                } else {
+                    Err(st.to_string())
+                }
+            }),
+            settle: Box::new(sync),
+        },
+    ];
+    let q = time_interleaved(&mut query, plan)?;
+    let mut record = [
+        TimedPath {
+            name: "event record (safe)",
+            call: Box::new(|| event.record(stream).map_err(|e| e.to_string())),
+            settle: Box::new(sync),
+        },
+        TimedPath {
+            name: "event record (raw)",
+            call: Box::new(|| {
+                // SAFETY: a live event and stream of the same device.
+                let st = unsafe { sys::hipEventRecord(std::hint::black_box(raw_e), raw_s) };
+                if st.is_success() {
+                    Ok(())
+                } else {
+                    Err(st.to_string())
+                }
+            }),
+            settle: Box::new(sync),
+        },
+    ];
+    let r = time_interleaved(&mut record, plan)?;
+    let [qs, qr] = <[Vec<f64>; 2]>::try_from(q).map_err(|_| "two paths expected")?;
+    let [rs, rr] = <[Vec<f64>; 2]>::try_from(r).map_err(|_| "two paths expected")?;
+    Ok(vec![("stream query", qs, qr), ("event record", rs, rr)])
 }

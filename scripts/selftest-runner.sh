@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Tests the GPU runners (scripts/gpu-run.sh, scripts/gpu-session.sh) without
+# a GPU, in seconds: a fake bundle whose "test binaries" are shell scripts
+# that speak libtest's protocol (`--list --ignored --format terse`,
+# `--skip NAME --exact`, the `test result:` summary), with fake `nvidia-smi`
+# (N GPUs), `compute-sanitizer` (an ERROR SUMMARY of N errors, or none) and
+# benchmarks. Each case checks the last line and the exit status. Run from
+# .ci/run; exits non-zero, naming the case, on any mismatch.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cases=0
+bad=0
+
+# fake_test FILE "TESTS" "FAILING" [crash|slow]: a libtest-like binary.
+fake_test() {
+    local file=$1 tests=$2 failing=$3 how=${4:-}
+    cat >"$file" <<EOF
+#!/usr/bin/env bash
+tests="$tests"
+failing="$failing"
+how="$how"
+EOF
+    cat >>"$file" <<'EOF'
+if [[ " $* " == *" --list "* ]]; then
+    for t in $tests; do echo "$t: test"; done
+    exit 0
+fi
+[[ " $* " == *" --ignored "* ]] || { echo "fake: --ignored missing"; exit 2; }
+skip=()
+exact=0
+while [ $# -gt 0 ]; do
+    case "$1" in --skip) skip+=("$2"); shift ;; --exact) exact=1 ;; esac
+    shift
+done
+if [ ${#skip[@]} -gt 0 ] && [ $exact -eq 0 ]; then echo "fake: --skip without --exact"; exit 2; fi
+case "$how" in
+crash) echo "running..."; exit 134 ;;
+slow) exec sleep 30 ;;
+esac
+p=0 f=0 out=0
+for t in $tests; do
+    if printf '%s\n' "${skip[@]}" | grep -qxF -- "$t"; then out=$((out + 1)); continue; fi
+    if [[ " $failing " == *" $t "* ]]; then echo "test $t ... FAILED"; f=$((f + 1))
+    else echo "test $t ... ok"; p=$((p + 1)); fi
+done
+echo
+result=ok; [ $f -eq 0 ] || result=FAILED
+echo "test result: $result. $p passed; $f failed; 0 ignored; 0 measured; $out filtered out; finished in 0.00s"
+[ $f -eq 0 ] || exit 101
+EOF
+    chmod +x "$file"
+}
+
+fake_program() { printf '#!/usr/bin/env bash\necho "%s"\nexit %s\n' "$2" "$3" >"$1"; chmod +x "$1"; }
+
+# A fresh repository copy holding scripts/ and a gpu-bundle/ with $1 (a
+# list of test kinds) and programs; fake tools in $work/bin.
+setup() {
+    rm -rf "${work:?}/repo" "${work:?}/bin"
+    mkdir -p "$work/repo/scripts" "$work/repo/gpu-bundle"/{tests,examples,bins,benches} "$work/bin"
+    cp "$root/scripts/gpu-session.sh" "$work/repo/scripts/"
+    cp "$root/scripts/gpu-run.sh" "$work/repo/gpu-bundle/run.sh"
+    local b="$work/repo/gpu-bundle"
+    for kind in $1; do
+        case "$kind" in
+        ok) fake_test "$b/tests/hip--gpu" "gpu::copies gpu::two_gpus_peer_access" "" ;;
+        fails) fake_test "$b/tests/hipblas--gpu" "sgemm dgemm" "dgemm" ;;
+        crash) fake_test "$b/tests/cuda-compat--gpu" "a b" "" crash ;;
+        slow) fake_test "$b/tests/hip-sys--gpu_nvidia" "a" "" slow ;;
+        badexample) fake_program "$b/examples/broken" "broken example" 3 ;;
+        esac
+    done
+    fake_program "$b/examples/saxpy" "saxpy ok" 0
+    # Benchmarks are left to `gpu-session.sh bench`: run.sh must not run
+    # this one (it would fail).
+    fake_program "$b/bins/launch_rate" "launch_rate: fake" "${FAKE_LAUNCH_RATE_RC:-1}"
+    fake_program "$b/bins/gemm_bench" "worst ratio 0.99" 0
+    fake_program "$b/bins/call_overhead" "call_overhead fake" 0
+    printf 'print("float32 1 1 1 1.0")\n' >"$b/torch_gemm.py"
+    # shellcheck disable=SC2016 # expanded by the fake, not here
+    printf '#!/usr/bin/env bash\nfor i in $(seq 1 "$FAKE_GPUS"); do echo "GPU $((i - 1)): Fake GPU (UUID: GPU-$i)"; done\n' >"$work/bin/nvidia-smi"
+    cat >"$work/bin/compute-sanitizer" <<'EOF'
+#!/usr/bin/env bash
+while [ "${1#--}" != "$1" ]; do
+    case "$1" in --print-limit | --tool | --report-api-errors | --require-cuda-init | --error-exitcode) shift ;; esac
+    shift
+done
+"$@"
+rc=$?
+if [ "$FAKE_ERRORS" != missing ]; then echo "========= ERROR SUMMARY: $FAKE_ERRORS errors"; fi
+if [ "$FAKE_ERRORS" != missing ] && [ "$FAKE_ERRORS" != 0 ]; then exit 99; fi
+exit $rc
+EOF
+    chmod +x "$work/bin/nvidia-smi" "$work/bin/compute-sanitizer"
+}
+
+# check NAME EXPECTED-LAST-LINE EXPECTED-STATUS(0|nonzero) [grep pattern that must appear] -- command...
+check() {
+    local name=$1 want=$2 want_rc=$3 must=$4
+    shift 5
+    local log="$work/$cases.log" rc last
+    cases=$((cases + 1))
+    (cd "$work/repo" && PATH="$work/bin:$PATH" OUT="$work/out" "$@") >"$log" 2>&1
+    rc=$?
+    last=$(tail -n1 "$log")
+    local ok=1
+    [ "$last" = "$want" ] || ok=0
+    if [ "$want_rc" = 0 ]; then [ "$rc" -eq 0 ] || ok=0; else [ "$rc" -ne 0 ] || ok=0; fi
+    if [ -n "$must" ] && ! grep -Eq -- "$must" "$log"; then ok=0; fi
+    if [ $ok -eq 1 ]; then
+        echo "ok   $name: '$last', exit $rc"
+    else
+        bad=$((bad + 1))
+        echo "FAIL $name: got '$last' exit $rc; want '$want' exit $want_rc${must:+ and /$must/}"
+        sed 's/^/    | /' "$log" | tail -n 40
+    fi
+}
+
+# The runners read these; the cases set what they need.
+unset CUDA_VISIBLE_DEVICES GPU_RUN_ONLY GPU_RUN_EXCLUDE GPU_RUN_BENCHMARKS GPU_RUN_BENCH_ARGS
+export FAKE_GPUS=1 FAKE_ERRORS=0 GPU_RUN_TIMEOUT=1
+
+setup "ok"
+check "one GPU: the two-GPU test is not run and says why" "2 passed, 0 failed, 1 skipped" 0 \
+    "not run: hip--gpu gpu::two_gpus_peer_access: needs two GPUs \(1 found\)" -- gpu-bundle/run.sh
+FAKE_GPUS=2 check "two GPUs: it runs and counts" "3 passed, 0 failed" 0 \
+    "test gpu::two_gpus_peer_access \.\.\. ok" -- gpu-bundle/run.sh
+FAKE_GPUS=2 CUDA_VISIBLE_DEVICES=1 check "two GPUs, one visible: not run" "2 passed, 0 failed, 1 skipped" 0 \
+    "needs two GPUs \(1 found\)" -- gpu-bundle/run.sh
+FAKE_GPUS=0 check "no nvidia-smi GPUs: still skipped, 0 found" "2 passed, 0 failed, 1 skipped" 0 \
+    "needs two GPUs \(0 found\)" -- gpu-bundle/run.sh
+
+setup "ok fails crash slow badexample"
+check "failures, a crash, a timeout and a failing example" "3 passed, 4 failed, 1 skipped" nonzero \
+    "FAILED: test hip-sys--gpu_nvidia: timed out after 1s" -- gpu-bundle/run.sh
+check "the crash is named" "3 passed, 4 failed, 1 skipped" nonzero \
+    "FAILED: test cuda-compat--gpu: no test summary \(exit 134\)" -- gpu-bundle/run.sh
+check "the failed test is named" "3 passed, 4 failed, 1 skipped" nonzero \
+    "FAILED: test hipblas--gpu: 1 failed: dgemm" -- gpu-bundle/run.sh
+
+setup "ok"
+check "memcheck clean" "1 passed, 0 failed, 1 skipped" 0 "ERROR SUMMARY: 0" -- gpu-bundle/run.sh memcheck
+FAKE_ERRORS=3 check "memcheck errors fail" "1 passed, 1 failed, 1 skipped" nonzero \
+    "memcheck: 3 errors" -- gpu-bundle/run.sh memcheck
+FAKE_ERRORS=missing check "memcheck without an ERROR SUMMARY fails" "1 passed, 1 failed, 1 skipped" nonzero \
+    "no compute-sanitizer ERROR SUMMARY" -- gpu-bundle/run.sh memcheck
+
+rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
+check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
+
+setup "ok"
+check "session tests: table and count" "2 passed, 0 failed, 1 skipped" 0 \
+    "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
+check "session bench: a failing benchmark fails the session" "3 passed, 1 failed" nonzero \
+    "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
+FAKE_LAUNCH_RATE_RC=0 setup "ok"
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "6 passed, 1 failed, 1 skipped" nonzero \
+    "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
+check "session all: clean" "6 passed, 0 failed, 1 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+setup "ok fails"
+check "session tests: a failing test fails the session" "3 passed, 1 failed, 1 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
+rm "$work/repo/gpu-bundle/run.sh"
+check "session without a runner fails" "0 passed, 1 failed" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
+
+echo "selftest-runner: $((cases - bad)) of $cases cases as expected"
+[ $bad -eq 0 ]
