@@ -83,10 +83,18 @@ while IFS=$'\t' read -r kind pkg target path; do
     count=$((count + 1))
 done <"$out/manifest.tsv"
 
+# cudarc's examples and the launch benchmark, built against cuda-compat
+# (and the benchmark against real cudarc too), with the runner script.
+bash "$root/scripts/cudarc-examples.sh" fetch >/dev/null
+bash "$root/scripts/cudarc-examples.sh" build --release
+bash "$root/scripts/cudarc-examples.sh" bench-build
+rm -rf "$out/cudarc-examples"
+bash "$root/scripts/cudarc-examples.sh" bundle "$out"
+
 cp "$root/scripts/gpu-run.sh" "$out/run.sh"
 cp "$root/benches/torch_gemm.py" "$out/torch_gemm.py"
 chmod +x "$out/run.sh"
-size=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/run.sh" "$out/torch_gemm.py" | awk '{s += $1} END {print s}')
+size=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples" "$out/run.sh" "$out/torch_gemm.py" | awk '{s += $1} END {print s}')
 total=$(du -sm "$out" | cut -f1)
 echo "gpu-bundle: $count executables, ${size} MiB (the folder holds ${total} MiB in all) in $out"
 if [ "$size" -gt 64 ]; then

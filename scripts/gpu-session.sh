@@ -78,6 +78,29 @@ run_tests() {
         m_table+=$'\n'"FAILED: run.sh $m printed no summary (exit $rc); see $log"
     fi
     m_table+=$'\n'"$m: $m_passed passed, $m_failed failed, $m_skipped skipped"
+    if [ "$m" = tests ]; then run_cudarc_examples; fi
+}
+
+# cudarc's example programs built against cuda-compat: each one that runs
+# and prints what it should counts as passed; 13-copy-multi-gpu is not run
+# with fewer than two GPUs.
+run_cudarc_examples() {
+    local log="$out/cudarc-examples.log" rc summary
+    bash "$bundle/cudarc-examples/cudarc-examples.sh" run "$bundle" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    summary=$(tail -n1 "$log")
+    m_table+=$'\n'"$(row "cudarc examples (cuda-compat as cudarc)" "exit $rc: $(tail -n2 "$log" | paste -sd' ')")"
+    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        m_passed=$((m_passed + BASH_REMATCH[1]))
+        m_failed=$((m_failed + BASH_REMATCH[2]))
+        if [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then m_failed=$((m_failed + 1)); fi
+    else
+        m_failed=$((m_failed + 1))
+    fi
+    local not_run
+    not_run=$(grep -Eo '^[0-9]+ not run' "$log" | grep -Eo '^[0-9]+' | tail -n1)
+    m_skipped=$((m_skipped + ${not_run:-0}))
 }
 
 # One benchmark program: its exit status (timeouts and failures) decides.
@@ -116,6 +139,18 @@ run_bench() {
     rc=$?
     cat "$out/call_overhead.txt"
     bench_step call_overhead "$rc" "$(grep -E '^call_overhead:' "$out/call_overhead.txt" | tail -n1)"
+    timeout 300 "$bundle/bins/alloc_loop" >"$out/alloc_loop.txt" 2>&1
+    rc=$?
+    cat "$out/alloc_loop.txt"
+    bench_step alloc_loop "$rc" "$(grep -E '^ratio' "$out/alloc_loop.txt" | tail -n1)"
+    timeout 400 "$bundle/bins/copy_bandwidth" >"$out/copy_bandwidth.txt" 2>&1
+    rc=$?
+    cat "$out/copy_bandwidth.txt"
+    bench_step copy_bandwidth "$rc" "$(grep -E '^lowest' "$out/copy_bandwidth.txt" | tail -n1)"
+    timeout 500 bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle" >"$out/cudarc_launch.txt" 2>&1
+    rc=$?
+    cat "$out/cudarc_launch.txt"
+    bench_step "cudarc launch rate (facade vs real cudarc)" "$rc" "$(grep -E '^throughput ratio|^launch rate ratio' "$out/cudarc_launch.txt" | paste -sd' ')"
     m_table+=$'\n'"bench: $m_passed passed, $m_failed failed"
 }
 

@@ -78,6 +78,12 @@ setup() {
     fake_program "$b/bins/launch_rate" "launch_rate: fake" "${FAKE_LAUNCH_RATE_RC:-1}"
     fake_program "$b/bins/gemm_bench" "worst ratio 0.99" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
+    fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
+    fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
+    # cudarc's examples: `run` reports 2 passed and 1 not run (the two-GPU
+    # example); `bench-run` a ratio.
+    mkdir -p "$b/cudarc-examples"
+    printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: 0.97" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
     printf 'print("float32 1 1 1 1.0")\n' >"$b/torch_gemm.py"
     # shellcheck disable=SC2016 # expanded by the fake, not here
     printf '#!/usr/bin/env bash\nfor i in $(seq 1 "$FAKE_GPUS"); do echo "GPU $((i - 1)): Fake GPU (UUID: GPU-$i)"; done\n' >"$work/bin/nvidia-smi"
@@ -151,18 +157,18 @@ rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
 check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
 
 setup "ok"
-check "session tests: table and count" "2 passed, 0 failed, 1 skipped" 0 \
+check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 2 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session" "3 passed, 1 failed" nonzero \
+check "session bench: a failing benchmark fails the session" "6 passed, 1 failed" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "6 passed, 1 failed, 1 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "11 passed, 1 failed, 2 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "6 passed, 0 failed, 1 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+check "session all: clean" "11 passed, 0 failed, 2 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
 setup "ok fails"
-check "session tests: a failing test fails the session" "3 passed, 1 failed, 1 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
+check "session tests: a failing test fails the session" "5 passed, 1 failed, 2 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
-check "session without a runner fails" "0 passed, 1 failed" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
+check "session without a runner fails" "2 passed, 1 failed, 1 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
 
 echo "selftest-runner: $((cases - bad)) of $cases cases as expected"
 [ $bad -eq 0 ]

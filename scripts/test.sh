@@ -19,7 +19,8 @@
 #            doc-tests of every crate, plus the tests that exist only with
 #            synthesized-enums; not the second runs of cuda-compat's other
 #            tests (those are "re-runs", on their own line). Plus programs:
-#            targets without libtest's harness that cargo test runs, one each.
+#            targets without libtest's harness that cargo test runs, one each;
+#            and each of cudarc's examples that compiles against cuda-compat.
 #   failed   every test that failed in any pass (re-runs included), plus one
 #            for a pass that failed without a failed test (a build error, a
 #            crash before the summary).
@@ -50,6 +51,12 @@ feature_pass=0
 if [ $status -eq 0 ] && [ -f cuda-compat/Cargo.toml ] && grep -q '^synthesized-enums *=' cuda-compat/Cargo.toml; then
   feature_pass=1
   cargo test -p cuda-compat --features synthesized-enums "$@" 2>&1 | tee "$logs/3-rerun.log" || status=$?
+fi
+# cudarc's own example programs, built unmodified against cuda-compat
+# renamed to cudarc (the one-line switch); scripts/cudarc-examples.sh
+# fetches the pinned crate and prints one line per example.
+if [ $status -eq 0 ]; then
+  bash scripts/cudarc-examples.sh fetch >/dev/null && bash scripts/cudarc-examples.sh build 2>&1 | tee "$logs/4-cudarc.log" || status=$?
 fi
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
@@ -134,6 +141,14 @@ pass1 = parse(f"{logs}/1-all-targets.log", packages(f"{logs}/1.json"))
 pass2 = parse(f"{logs}/2-doc.log", {})
 pass3 = parse(f"{logs}/3-rerun.log", packages(f"{logs}/3.json"))
 
+# cudarc's examples: "NAME compiles" / "NAME does NOT compile" / "not built".
+cudarc = {"compiles": 0, "does NOT compile": 0, "not built": 0}
+if os.path.exists(f"{logs}/4-cudarc.log"):
+    for line in open(f"{logs}/4-cudarc.log", errors="replace"):
+        m = re.match(r"^\S+\s+(compiles|does NOT compile|not built)", line)
+        if m:
+            cudarc[m.group(1)] += 1
+
 p1, f1, i1, prog1 = tally(pass1)
 p2, f2, i2, prog2 = tally(pass2)
 # A program (a target without libtest's harness) is known to have passed
@@ -168,8 +183,8 @@ if not split_ok:
 distinct_passed = p1 + p2 + new["ok"]
 distinct_failed = f1 + f2 + new["FAILED"]
 distinct_ignored = i1 + i2 + new["ignored"]
-passed = distinct_passed + programs
-failed = distinct_failed + rerun["FAILED"]
+passed = distinct_passed + programs + cudarc["compiles"]
+failed = distinct_failed + rerun["FAILED"] + cudarc["does NOT compile"]
 if status != 0 and failed == 0:
     failed = 1  # a build error or a crash before any summary
 
@@ -181,6 +196,8 @@ print(f"re-runs (cuda-compat with synthesized-enums, tests already counted): "
       f"{rerun['ok']} passed, {rerun['FAILED']} failed, {rerun['ignored']} ignored"
       + ("" if split_ok else " (not split by name: per-test lines and summaries disagree)"))
 print(f"programs (targets without libtest's harness, one each): {programs}")
+print(f"cudarc's examples built against cuda-compat: {cudarc['compiles']} compile, "
+      f"{cudarc['does NOT compile']} do not, {cudarc['not built']} not built (need CUPTI or cuFile)")
 print(f"not run: {distinct_ignored} ignored tests (the GPU tier, #[ignore = \"needs a GPU\"], "
       "and any other #[ignore]d test; reasons in the lines above)")
 if status != 0:
