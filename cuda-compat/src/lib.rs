@@ -106,67 +106,10 @@ mod layout;
 mod probe;
 pub use probe::{backend, backend_summary, LoadError, Platform, Runtime, Version, HIP_BACKED};
 
-/// The CUDA runtime API (`cuda*`) over HIP.
-///
-/// Generated from hipify-perl's table; see `COVERAGE.md`.
-#[path = "generated/runtime.rs"]
-#[allow(
-    non_camel_case_types,
-    non_upper_case_globals,
-    non_snake_case,
-    unused_qualifications,
-    clippy::all,
-    // Each wrapper's unsafe block only forwards the caller's arguments to the
-    // HIP function of the same contract, stated in the wrapper's `# Safety`.
-    clippy::undocumented_unsafe_blocks,
-    rustdoc::all
-)]
-pub mod runtime;
-
-/// The CUDA driver API (`cu*`, `CU*`) over HIP.
-///
-/// Generated from hipify-perl's table; see `COVERAGE.md`.
-#[path = "generated/driver.rs"]
-#[allow(
-    non_camel_case_types,
-    non_upper_case_globals,
-    non_snake_case,
-    unused_qualifications,
-    clippy::all,
-    clippy::undocumented_unsafe_blocks,
-    rustdoc::all
-)]
-pub mod driver;
-
-/// nvrtc over hiprtc.
-///
-/// Generated from hipify-perl's table; see `COVERAGE.md`.
-#[path = "generated/nvrtc.rs"]
-#[allow(
-    non_camel_case_types,
-    non_upper_case_globals,
-    non_snake_case,
-    unused_qualifications,
-    clippy::all,
-    clippy::undocumented_unsafe_blocks,
-    rustdoc::all
-)]
-pub mod nvrtc;
-
-/// cuBLAS (`cublas*`) over hipBLAS.
-///
-/// Generated from hipify-perl's table; see `COVERAGE.md`.
-#[path = "generated/cublas.rs"]
-#[allow(
-    non_camel_case_types,
-    non_upper_case_globals,
-    non_snake_case,
-    unused_qualifications,
-    clippy::all,
-    clippy::undocumented_unsafe_blocks,
-    rustdoc::all
-)]
 pub mod cublas;
+pub mod driver;
+pub mod nvrtc;
+pub mod runtime;
 
 /// One CUDA enum of this crate, for introspection (and the tests): which
 /// HIP enum it stands on and every enumerator defined.
