@@ -30,21 +30,18 @@ impl raw::CUresult {
 }
 
 impl DriverError {
-    /// The status's name (`cuGetErrorName`), e.g. `hipErrorNoDevice`: the
-    /// runtime's own name, which is HIP's.
+    /// The status's name (`hipGetErrorName`, which `cuGetErrorName` calls
+    /// on ROCm 6), e.g. `hipErrorNoDevice`: the runtime's own name, HIP's.
     pub fn error_name(&self) -> Result<&'static CStr, DriverError> {
-        let mut p = std::ptr::null();
-        // SAFETY: `p` is a valid place for the pointer.
-        unsafe { raw::cuGetErrorName(self.0, &mut p) }.result()?;
-        static_cstr(p)
+        // SAFETY: takes a value; returns a static string or null.
+        static_cstr(unsafe { hip::sys::hipGetErrorName(self.0.into()) })
     }
 
-    /// The status's description (`cuGetErrorString`).
+    /// The status's description (`hipGetErrorString`, which
+    /// `cuGetErrorString` calls on ROCm 6; present in every HIP runtime).
     pub fn error_string(&self) -> Result<&'static CStr, DriverError> {
-        let mut p = std::ptr::null();
-        // SAFETY: `p` is a valid place for the pointer.
-        unsafe { raw::cuGetErrorString(self.0, &mut p) }.result()?;
-        static_cstr(p)
+        // SAFETY: takes a value; returns a static string or null.
+        static_cstr(unsafe { hip::sys::hipGetErrorString(self.0.into()) })
     }
 }
 

@@ -216,7 +216,7 @@ impl CompileOptions {
 ///
 /// What loads where:
 /// - from [`compile_ptx`]: on AMD a code object for one gfx architecture
-///   (the first device's when one is visible, else hiprtc's default),
+///   (the first device's when one is visible, else [`FALLBACK_AMD_ARCH`]),
 ///   recorded in [`Ptx::arch`]; loading it on a device of another
 ///   architecture recompiles the kept source for that device. On NVIDIA,
 ///   PTX (or a CUBIN) as with cudarc.
@@ -298,6 +298,40 @@ impl Ptx {
     }
 }
 
+impl Ptx {
+    /// Whether this can be loaded on `platform`, answered without a device:
+    /// PTX text on AMD is `CUDA_ERROR_INVALID_PTX`, with the reason in
+    /// [`crate::driver::result::last_error_detail`] and the error's `Debug`.
+    /// `CudaContext::load_module` checks this first.
+    ///
+    /// ```
+    /// use cuda_compat::nvrtc::Ptx;
+    /// use cuda_compat::Platform;
+    /// let e = Ptx::from_file("sin.ptx").loads_on(Platform::Amd).unwrap_err();
+    /// assert!(format!("{e:?}").contains("HIP_PLATFORM=nvidia"));
+    /// assert!(Ptx::from_file("sin.ptx").loads_on(Platform::Nvidia).is_ok());
+    /// ```
+    pub fn loads_on(&self, platform: Platform) -> Result<(), crate::driver::DriverError> {
+        match (&self.0, platform) {
+            (PtxKind::Src(_) | PtxKind::File(_), Platform::Amd) => {
+                Err(crate::driver::result::fail(
+                    crate::driver::CUresult::CUDA_ERROR_INVALID_PTX,
+                    "PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia); on AMD, \
+                     compile the CUDA/HIP source with nvrtc::compile_ptx instead",
+                ))
+            }
+            (PtxKind::Compiled(c), p) if c.platform != p => Err(crate::driver::result::fail(
+                crate::driver::CUresult::CUDA_ERROR_INVALID_IMAGE,
+                &format!(
+                    "this code was compiled for the {} platform, not {p}",
+                    c.platform
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl<S: Into<String>> From<S> for Ptx {
     fn from(value: S) -> Ptx {
         Ptx::from_src(value)
@@ -312,8 +346,9 @@ pub fn compile_ptx<S: AsRef<str>>(src: S) -> Result<Ptx, CompileError> {
 
 /// Compiles source with hiprtc (`hiprtcCreateProgram`,
 /// `hiprtcCompileProgram`, `hiprtcGetCode`): on AMD for `opts.arch` when it
-/// is a `gfx` name, else the first device's architecture, else hiprtc's
-/// default when no device is visible; on NVIDIA as nvrtc does. A syntax
+/// is a `gfx` name, else the first device's architecture, else
+/// [`FALLBACK_AMD_ARCH`] when no device is visible; on NVIDIA as nvrtc
+/// does (the current device's `sm_XY` unless `opts.arch` names one). A syntax
 /// error is [`CompileError::CompileError`] with the log.
 ///
 /// ```no_run
@@ -337,15 +372,23 @@ pub fn compile_ptx_with_opts<S: AsRef<str>>(
         .platform;
     let arch = match (platform, opts.arch) {
         (Platform::Amd, Some(a)) if !is_nvidia_arch(a) => Some(a.to_owned()),
-        (Platform::Amd, _) => first_device_arch(),
+        (Platform::Amd, _) => Some(first_device_arch()),
         (Platform::Nvidia, _) => None,
     };
     compile_for(src.as_ref(), opts, platform, arch)
 }
 
-/// The first device's offload architecture, `None` without a device.
-fn first_device_arch() -> Option<String> {
-    hip::Device::get(0).ok()?.offload_arch().ok()
+/// The architecture [`compile_ptx`] targets on AMD when no device is
+/// visible: hiprtc needs one, and code compiled for it still loads anywhere,
+/// since `load_module` recompiles the kept source for a device of another
+/// architecture.
+pub const FALLBACK_AMD_ARCH: &str = "gfx90a";
+
+/// The first device's offload architecture, else [`FALLBACK_AMD_ARCH`].
+fn first_device_arch() -> String {
+    hip::Device::get(0)
+        .and_then(|d| d.offload_arch())
+        .unwrap_or_else(|_| FALLBACK_AMD_ARCH.to_owned())
 }
 
 pub(crate) fn compile_for(

@@ -27,15 +27,6 @@ pub struct CudaFunction {
     pub(crate) module: Arc<CudaModule>,
 }
 
-/// `CUDA_ERROR_INVALID_PTX`, with why, for PTX text on AMD.
-fn ptx_on_amd() -> DriverError {
-    crate::driver::result::fail(
-        sys::CUresult::CUDA_ERROR_INVALID_PTX,
-        "PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia); on AMD, compile the \
-         CUDA/HIP source with nvrtc::compile_ptx instead",
-    )
-}
-
 impl CudaContext {
     /// Loads compiled code (`hipModuleLoadData`).
     ///
@@ -50,11 +41,12 @@ impl CudaContext {
         let platform = crate::backend()
             .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED))?
             .platform;
+        ptx.loads_on(platform)?;
         let image: Vec<u8> = match ptx.0 {
             PtxKind::Src(s) if platform == Platform::Nvidia => s.into_bytes(),
             PtxKind::File(p) if platform == Platform::Nvidia => std::fs::read(&p)
                 .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_FILE_NOT_FOUND))?,
-            PtxKind::Src(_) | PtxKind::File(_) => return Err(ptx_on_amd()),
+            PtxKind::Src(_) | PtxKind::File(_) => return Err(invalid()),
             PtxKind::Binary(b) => b,
             PtxKind::Compiled(c) => {
                 if c.platform == Platform::Amd {
