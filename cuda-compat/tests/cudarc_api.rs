@@ -347,3 +347,56 @@ fn driver_error_result_and_ptx_accessors() {
     let b = Ptx::from_binary(vec![1, 2, 3]);
     assert_eq!(b.as_bytes(), Some(&[1u8, 2, 3][..]));
 }
+
+fn uses_cublas_like_cudarc() -> Result<(), cuda_compat::cublas::CublasError> {
+    use cuda_compat::cublas::{
+        sys as blas_sys, Asum, AsumConfig, CudaBlas, Gemm, GemmConfig, Gemv, GemvConfig,
+        StridedBatchedConfig,
+    };
+    let ctx = CudaContext::new(0).expect("type check only");
+    let stream = ctx.default_stream();
+    let blas = CudaBlas::new(stream.clone())?;
+    let a = stream.alloc_zeros::<f32>(16).expect("type check only");
+    let b = stream.alloc_zeros::<f32>(16).expect("type check only");
+    let mut c = stream.alloc_zeros::<f32>(16).expect("type check only");
+    let cfg = GemmConfig {
+        transa: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+        transb: blas_sys::cublasOperation_t::CUBLAS_OP_T,
+        m: 4,
+        n: 4,
+        k: 4,
+        alpha: 1.0f32,
+        lda: 4,
+        ldb: 4,
+        beta: 0.0,
+        ldc: 4,
+    };
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.gemm(cfg, &a, &b, &mut c) }?;
+    let batched = StridedBatchedConfig {
+        gemm: cfg,
+        batch_size: 1,
+        stride_a: 16,
+        stride_b: 16,
+        stride_c: 16,
+    };
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.gemm_strided_batched(batched, &a, &b, &mut c) }?;
+    let gemv = GemvConfig {
+        trans: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+        m: 4,
+        n: 4,
+        alpha: 1.0f32,
+        lda: 4,
+        incx: 1,
+        beta: 0.0,
+        incy: 1,
+    };
+    let x = a.as_view();
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.gemv(gemv, &b, &x, &mut c) }?;
+    let mut sum = 0.0f32;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.asum(AsumConfig { n: 16, incx: 1 }, &a, &mut sum) }?;
+    Ok(())
+}

@@ -395,3 +395,206 @@ fn two_gpus_buffers_of_another_device_are_rejected_and_peer_copies_work() {
     ctx0.check_err().unwrap();
     ctx1.check_err().unwrap();
 }
+
+/// Column-major reference: C = alpha op(A) op(B) + beta C, in f64.
+#[allow(clippy::too_many_arguments)]
+fn gemm_ref(
+    ta: bool,
+    tb: bool,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: &[f32],
+    lda: usize,
+    b: &[f32],
+    ldb: usize,
+    beta: f32,
+    c: &mut [f32],
+    ldc: usize,
+) {
+    for j in 0..n {
+        for i in 0..m {
+            let mut acc = 0.0f64;
+            for p in 0..k {
+                let av = if ta { a[p + i * lda] } else { a[i + p * lda] };
+                let bv = if tb { b[j + p * ldb] } else { b[p + j * ldb] };
+                acc += av as f64 * bv as f64;
+            }
+            let cv = &mut c[i + j * ldc];
+            *cv = (alpha as f64 * acc + beta as f64 * *cv as f64) as f32;
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn cublas_gemm_gemv_asum_match_the_cpu() {
+    use cuda_compat::cublas::{
+        sys::cublasOperation_t as Op, Asum, AsumConfig, CudaBlas, Gemm, GemmConfig, Gemv,
+        GemvConfig, StridedBatchedConfig,
+    };
+    let (ctx, _module) = setup();
+    let s = ctx.new_stream().unwrap();
+    let blas = CudaBlas::new(s.clone()).unwrap();
+    let (m, n, k) = (37usize, 29usize, 41usize);
+    let (lda, ldb, ldc) = (k + 3, k + 1, m + 2); // A is k x m (transposed), B is k x n
+    let a = random(lda * m);
+    let b = random(ldb * n);
+    let c0 = random(ldc * n);
+    let (alpha, beta) = (1.5f32, 0.5f32);
+    let da = s.clone_htod(&a).unwrap();
+    let db = s.clone_htod(&b).unwrap();
+    let mut dc = s.clone_htod(&c0).unwrap();
+    let cfg = GemmConfig {
+        transa: Op::CUBLAS_OP_T,
+        transb: Op::CUBLAS_OP_N,
+        m: m as i32,
+        n: n as i32,
+        k: k as i32,
+        alpha,
+        lda: lda as i32,
+        ldb: ldb as i32,
+        beta,
+        ldc: ldc as i32,
+    };
+    // SAFETY: shapes checked by the call; no aliasing.
+    unsafe { blas.gemm(cfg, &da, &db, &mut dc) }.unwrap();
+    let mut want = c0.clone();
+    gemm_ref(
+        true, false, m, n, k, alpha, &a, lda, &b, ldb, beta, &mut want, ldc,
+    );
+    let got = s.clone_dtoh(&dc).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        // k = 41 products of values below 2: relative 1e-4 covers f32 sums.
+        assert!(
+            (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+            "C[{i}]: {g} vs {w}"
+        );
+    }
+
+    // Strided batch of 3 plain GEMMs.
+    let (bm, bn, bk, batch) = (8usize, 6usize, 5usize, 3usize);
+    let ba = random(bm * bk * batch);
+    let bb = random(bk * bn * batch);
+    let dba = s.clone_htod(&ba).unwrap();
+    let dbb = s.clone_htod(&bb).unwrap();
+    let mut dbc = s.alloc_zeros::<f32>(bm * bn * batch).unwrap();
+    let one = GemmConfig {
+        transa: Op::CUBLAS_OP_N,
+        transb: Op::CUBLAS_OP_N,
+        m: bm as i32,
+        n: bn as i32,
+        k: bk as i32,
+        alpha: 1.0f32,
+        lda: bm as i32,
+        ldb: bk as i32,
+        beta: 0.0,
+        ldc: bm as i32,
+    };
+    let cfg = StridedBatchedConfig {
+        gemm: one,
+        batch_size: batch as i32,
+        stride_a: (bm * bk) as i64,
+        stride_b: (bk * bn) as i64,
+        stride_c: (bm * bn) as i64,
+    };
+    // SAFETY: shapes checked by the call; no aliasing.
+    unsafe { blas.gemm_strided_batched(cfg, &dba, &dbb, &mut dbc) }.unwrap();
+    let got = s.clone_dtoh(&dbc).unwrap();
+    for p in 0..batch {
+        let mut want = vec![0.0f32; bm * bn];
+        gemm_ref(
+            false,
+            false,
+            bm,
+            bn,
+            bk,
+            1.0,
+            &ba[p * bm * bk..],
+            bm,
+            &bb[p * bk * bn..],
+            bk,
+            0.0,
+            &mut want,
+            bm,
+        );
+        for (i, (g, w)) in got[p * bm * bn..(p + 1) * bm * bn]
+            .iter()
+            .zip(&want)
+            .enumerate()
+        {
+            assert!(
+                (g - w).abs() <= 1e-5 * w.abs().max(1.0),
+                "batch {p} C[{i}]: {g} vs {w}"
+            );
+        }
+    }
+
+    // GEMV and ASUM.
+    let x = random(n);
+    let dx = s.clone_htod(&x).unwrap();
+    let mut dy = s.alloc_zeros::<f32>(m).unwrap();
+    let gv = GemvConfig {
+        trans: Op::CUBLAS_OP_N,
+        m: m as i32,
+        n: n as i32,
+        alpha: 1.0f32,
+        lda: ldc as i32,
+        incx: 1,
+        beta: 0.0,
+        incy: 1,
+    };
+    // SAFETY: shapes checked by the call; no aliasing.
+    unsafe { blas.gemv(gv, &dc, &dx, &mut dy) }.unwrap();
+    let y = s.clone_dtoh(&dy).unwrap();
+    let c = s.clone_dtoh(&dc).unwrap();
+    for i in 0..m {
+        let w: f64 = (0..n).map(|j| c[i + j * ldc] as f64 * x[j] as f64).sum();
+        assert!(
+            ((y[i] as f64) - w).abs() <= 1e-4 * w.abs(),
+            "y[{i}]: {} vs {w}",
+            y[i]
+        );
+    }
+    let mut sum = 0.0f32;
+    // SAFETY: host pointer mode (the default).
+    unsafe {
+        blas.asum(
+            AsumConfig {
+                n: m as i32,
+                incx: 1,
+            },
+            &dy,
+            &mut sum,
+        )
+    }
+    .unwrap();
+    let w: f64 = y.iter().map(|v| v.abs() as f64).sum();
+    assert!(((sum as f64) - w).abs() <= 1e-5 * w, "asum {sum} vs {w}");
+
+    // Bad shapes are refused before hipBLAS.
+    let bad = GemmConfig {
+        ldc: (bm - 1) as i32,
+        ..one
+    };
+    // SAFETY: refused before any call.
+    let e = unsafe { blas.gemm(bad, &dba, &dbb, &mut dbc) }.unwrap_err();
+    assert_eq!(
+        e.0,
+        cuda_compat::cublas::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
+    );
+    let too_big = GemmConfig {
+        m: 1000,
+        lda: 1000,
+        ldc: 1000,
+        ..one
+    };
+    // SAFETY: refused before any call (the buffers are too short).
+    let e = unsafe { blas.gemm(too_big, &dba, &dbb, &mut dbc) }.unwrap_err();
+    assert_eq!(
+        e.0,
+        cuda_compat::cublas::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
+    );
+    ctx.check_err().unwrap();
+}

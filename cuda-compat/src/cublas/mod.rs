@@ -23,3 +23,6 @@ pub use generated::*;
 pub mod sys {
     pub use super::generated::*;
 }
+
+mod safe;
+pub use safe::*;
