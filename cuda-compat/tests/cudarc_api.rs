@@ -8,7 +8,7 @@
 use cuda_compat::driver::{
     self, sys, CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, CudaView,
     CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, DriverError, HostSlice,
-    LaunchArgs, LaunchConfig, PinnedHostSlice, PushKernelArg, ValidAsZeroBits,
+    LaunchArgs, LaunchConfig, PinnedHostSlice, PushKernelArg, UnifiedSlice, ValidAsZeroBits,
 };
 use cuda_compat::nvrtc::{
     self, compile_ptx, compile_ptx_with_opts, CompileError, CompileOptions, Ptx,
@@ -138,6 +138,16 @@ fn uses_the_driver_like_cudarc() -> Result<(), DriverError> {
     let raw = b.leak();
     // SAFETY: never run (a type check); the arguments fit the call.
     let _back: CudaSlice<f32> = unsafe { stream.upgrade_device_ptr(raw, 8) };
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let mut unified: UnifiedSlice<f32> = unsafe { ctx.alloc_unified::<f32>(8, true) }?;
+    unified.as_mut_slice()?[0] = 1.0;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe {
+        stream
+            .launch_builder(&f)
+            .arg(&mut unified)
+            .launch(LaunchConfig::for_num_elems(8))
+    }?;
     ctx.check_err()?;
     Ok(())
 }

@@ -598,3 +598,32 @@ fn cublas_gemm_gemv_asum_match_the_cpu() {
     );
     ctx.check_err().unwrap();
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn unified_memory_is_written_by_the_host_and_the_kernel() {
+    let (ctx, module) = setup();
+    let s = ctx.new_stream().unwrap();
+    // SAFETY: zeroed f32 is valid.
+    let mut u = unsafe { ctx.alloc_unified::<f32>(N, true) }.unwrap();
+    assert!(u.as_slice().unwrap().iter().all(|&v| v == 0.0), "zeroed");
+    let data = random(N);
+    u.as_mut_slice().unwrap().copy_from_slice(&data);
+    u.prefetch().unwrap();
+    let f = module.load_function("add_one").unwrap();
+    let n = N as i32;
+    // SAFETY: add_one(float*, int) touches [0, n) of u.
+    unsafe {
+        s.launch_builder(&f)
+            .arg(&mut u)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }
+    .unwrap();
+    // as_slice waits for the kernel through the slice's event.
+    let want: Vec<f32> = data.iter().map(|v| v + 1.0).collect();
+    assert_close(u.as_slice().unwrap(), &want, "u + 1");
+    // And it copies like device memory.
+    assert_close(&s.clone_dtoh(&u).unwrap(), &want, "copied back");
+    ctx.check_err().unwrap();
+}

@@ -94,6 +94,22 @@ unsafe impl<'a, 'b: 'a, T: DeviceRepr> PushKernelArg<&'b T> for LaunchArgs<'a> {
 }
 
 impl<'a> LaunchArgs<'a> {
+    /// One event both waited for and recorded (unified memory's).
+    pub(crate) fn track_event(&mut self, ordinal: usize, event: &'a CudaEvent) {
+        if ordinal != self.stream.ctx.ordinal {
+            self.wrong_device = true;
+        }
+        self.waits.push(event);
+        self.records.push(event);
+    }
+
+    /// Pushes the address of a device pointer as the next parameter.
+    pub(crate) fn push_ptr(&mut self, ptr: &'a sys::CUdeviceptr) -> &mut Self {
+        self.args
+            .push(ptr as *const sys::CUdeviceptr as *mut c_void);
+        self
+    }
+
     fn track(
         &mut self,
         ordinal: usize,

@@ -5,6 +5,7 @@ mod graph;
 mod launch;
 mod memory;
 mod module;
+mod unified;
 
 pub use context::{CudaContext, CudaEvent, CudaStream};
 pub use graph::CudaGraph;
@@ -14,3 +15,4 @@ pub use memory::{
     PinnedHostSlice, SyncOnDrop, ValidAsZeroBits,
 };
 pub use module::{CudaFunction, CudaModule};
+pub use unified::UnifiedSlice;
