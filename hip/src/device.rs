@@ -23,6 +23,7 @@ pub struct Device {
     ordinal: i32,
     limits: LaunchLimits,
     props: OnceLock<DeviceProperties>,
+    memory_pools: OnceLock<bool>,
 }
 
 /// The launch limits of a device, read once when it is opened and used to
@@ -198,6 +199,7 @@ impl Device {
             ordinal,
             limits,
             props: OnceLock::new(),
+            memory_pools: OnceLock::new(),
         })
     }
 
@@ -307,6 +309,17 @@ impl Device {
     /// One attribute (`hipDeviceGetAttribute`).
     pub fn attribute(&self, attr: DeviceAttribute) -> Result<i32> {
         result::device_get_attribute(attr.raw(), self.ordinal)
+    }
+
+    /// Whether the device has stream-ordered memory pools
+    /// (`hipDeviceAttributeMemoryPoolsSupported`), read once; an error
+    /// reading it counts as no.
+    pub fn supports_memory_pools(&self) -> bool {
+        *self.memory_pools.get_or_init(|| {
+            self.attribute(DeviceAttribute::MemoryPoolsSupported)
+                .map(|v| v != 0)
+                .unwrap_or(false)
+        })
     }
 
     /// What this device can do.

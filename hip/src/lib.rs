@@ -110,6 +110,7 @@ mod memory;
 mod module;
 mod result;
 mod stream;
+mod tracking;
 
 pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
@@ -129,6 +130,7 @@ pub use memory::{
 };
 pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
 pub use stream::{Event, Stream, StreamOptions};
+pub use tracking::{AccessEvents, AccessGuard, StreamAllocation};
 
 /// The raw bindings this crate is built on.
 pub use hip_sys as sys;

@@ -45,10 +45,7 @@ impl CudaContext {
         }
         let device = hip::Device::get(ordinal).drv()?;
         device.bind().drv()?;
-        let has_async_alloc = device
-            .attribute(hip::DeviceAttribute::MemoryPoolsSupported)
-            .map(|v| v != 0)
-            .unwrap_or(false);
+        let has_async_alloc = device.supports_memory_pools();
         Ok(Arc::new(CudaContext {
             device,
             ordinal,

@@ -3,7 +3,7 @@
 use super::context::{CudaEvent, CudaStream};
 use super::memory::{CudaSlice, CudaView, CudaViewMut, DeviceRepr};
 use super::module::CudaFunction;
-use crate::driver::result::{check, DriverError};
+use crate::driver::result::{check, DriverError, ToDriver};
 use crate::driver::sys;
 use std::ffi::c_void;
 
@@ -50,8 +50,8 @@ impl LaunchConfig {
 pub struct LaunchArgs<'a> {
     stream: &'a CudaStream,
     func: &'a CudaFunction,
-    waits: Vec<&'a CudaEvent>,
-    records: Vec<&'a CudaEvent>,
+    waits: Vec<&'a hip::Event>,
+    records: Vec<&'a hip::Event>,
     args: Vec<*mut c_void>,
     flags: Option<sys::CUevent_flags>,
     wrong_device: bool,
@@ -99,8 +99,8 @@ impl<'a> LaunchArgs<'a> {
         if ordinal != self.stream.ctx.ordinal {
             self.wrong_device = true;
         }
-        self.waits.push(event);
-        self.records.push(event);
+        self.waits.push(&event.event);
+        self.records.push(&event.event);
     }
 
     /// Pushes the address of a device pointer as the next parameter.
@@ -110,23 +110,17 @@ impl<'a> LaunchArgs<'a> {
         self
     }
 
-    fn track(
-        &mut self,
-        ordinal: usize,
-        read: &'a Option<CudaEvent>,
-        write: &'a Option<CudaEvent>,
-        writes: bool,
-    ) {
+    fn track(&mut self, ordinal: usize, events: &'a hip::AccessEvents, writes: bool) {
         if ordinal != self.stream.ctx.ordinal {
             self.wrong_device = true;
         }
         if !self.stream.ctx.is_event_tracking() {
             return;
         }
-        if let Some(w) = write {
+        if let Some(w) = events.write_event() {
             self.waits.push(w);
         }
-        if let Some(r) = read {
+        if let Some(r) = events.read_event() {
             if writes {
                 self.waits.push(r);
             } else {
@@ -134,7 +128,7 @@ impl<'a> LaunchArgs<'a> {
             }
         }
         if writes {
-            if let Some(w) = write {
+            if let Some(w) = events.write_event() {
                 self.records.push(w);
             }
         }
@@ -146,7 +140,7 @@ impl<'a> LaunchArgs<'a> {
 unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b CudaSlice<T>> for LaunchArgs<'a> {
     #[inline(always)]
     fn arg(&mut self, arg: &'b CudaSlice<T>) -> &mut Self {
-        self.track(arg.stream.ctx.ordinal, &arg.read, &arg.write, false);
+        self.track(arg.stream.ctx.ordinal, arg.alloc.events(), false);
         self.args
             .push(&arg.cu_device_ptr as *const sys::CUdeviceptr as *mut c_void);
         self
@@ -158,7 +152,7 @@ unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b mut CudaSlice<T>> for LaunchArgs<'a
     #[inline(always)]
     fn arg(&mut self, arg: &'b mut CudaSlice<T>) -> &mut Self {
         let arg: &'b CudaSlice<T> = arg;
-        self.track(arg.stream.ctx.ordinal, &arg.read, &arg.write, true);
+        self.track(arg.stream.ctx.ordinal, arg.alloc.events(), true);
         self.args
             .push(&arg.cu_device_ptr as *const sys::CUdeviceptr as *mut c_void);
         self
@@ -169,7 +163,7 @@ unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b mut CudaSlice<T>> for LaunchArgs<'a
 unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b CudaView<'c, T>> for LaunchArgs<'a> {
     #[inline(always)]
     fn arg(&mut self, arg: &'b CudaView<'c, T>) -> &mut Self {
-        self.track(arg.stream.ctx.ordinal, arg.read, arg.write, false);
+        self.track(arg.stream.ctx.ordinal, arg.events, false);
         self.args
             .push(&arg.ptr as *const sys::CUdeviceptr as *mut c_void);
         self
@@ -181,7 +175,7 @@ unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b mut CudaViewMut<'c, T>> for
     #[inline(always)]
     fn arg(&mut self, arg: &'b mut CudaViewMut<'c, T>) -> &mut Self {
         let arg: &'b CudaViewMut<'c, T> = arg;
-        self.track(arg.stream.ctx.ordinal, arg.read, arg.write, true);
+        self.track(arg.stream.ctx.ordinal, arg.events, true);
         self.args
             .push(&arg.ptr as *const sys::CUdeviceptr as *mut c_void);
         self
@@ -238,7 +232,7 @@ impl LaunchArgs<'_> {
         }
         self.stream.ctx.bind_to_thread()?;
         for e in &self.waits {
-            self.stream.wait(e)?;
+            self.stream.stream.wait_event(e).drv()?;
         }
         let start = self
             .flags
@@ -286,7 +280,7 @@ impl LaunchArgs<'_> {
             .map(|f| self.stream.record_event(Some(f)))
             .transpose()?;
         for e in &self.records {
-            e.record(self.stream)?;
+            e.record(&self.stream.stream).drv()?;
         }
         Ok(start.zip(end))
     }

@@ -2,7 +2,7 @@
 //! pinned memory, and the stream's allocations and copies.
 
 use super::context::{CudaContext, CudaEvent, CudaStream};
-use crate::driver::result::{check, invalid, DriverError};
+use crate::driver::result::{check, invalid, DriverError, ToDriver};
 use crate::driver::sys;
 use hip::sys as hs;
 use std::ffi::c_void;
@@ -48,13 +48,15 @@ unsafe impl<T: ValidAsZeroBits, const N: usize> ValidAsZeroBits for [T; N] {}
 /// An owned device buffer of `len` elements, allocated in stream order on
 /// [`CudaSlice::stream`] (cudarc's `CudaSlice`).
 ///
-/// With event tracking on (the default), it holds two events: the end of
-/// its last read and of its last write. Work that reads it on any stream
-/// first waits for the last write; work that writes it waits for the last
-/// read and write. Dropping it waits, on its own stream, for both, and then
-/// frees it in stream order (`hipFreeAsync`): no device-wide synchronize,
-/// and no use on another stream can outlive it. Without stream-ordered
-/// allocation on the device, it is freed with `hipFree` after its stream.
+/// It is a [`hip::StreamAllocation`]: with event tracking on (the default),
+/// it holds two events, the end of its last read and of its last write.
+/// Work that reads it on any stream first waits for the last write; work
+/// that writes it waits for the last read and write. Dropping it waits, on
+/// its own stream, for both, and then frees it in stream order
+/// (`hipFreeAsync`): no device-wide synchronize, and no use on another
+/// stream can outlive it. Without stream-ordered allocation on the device,
+/// it is freed with `hipFree` after its stream. Errors in drop go to
+/// `hip::take_drop_errors`.
 ///
 /// **Threads**: `Send + Sync`: a device address and `Send + Sync` handles;
 /// writing needs `&mut`.
@@ -62,42 +64,18 @@ unsafe impl<T: ValidAsZeroBits, const N: usize> ValidAsZeroBits for [T; N] {}
 pub struct CudaSlice<T> {
     pub(crate) cu_device_ptr: sys::CUdeviceptr,
     pub(crate) len: usize,
-    pub(crate) read: Option<CudaEvent>,
-    pub(crate) write: Option<CudaEvent>,
+    pub(crate) alloc: hip::StreamAllocation,
     pub(crate) stream: Arc<CudaStream>,
     pub(crate) marker: PhantomData<*const T>,
 }
+
+/// The events of memory nobody tracks (module globals).
+pub(crate) static UNTRACKED: hip::AccessEvents = hip::AccessEvents::untracked();
 
 // SAFETY: see the type's docs: nothing is tied to a thread.
 unsafe impl<T> Send for CudaSlice<T> {}
 // SAFETY: as above.
 unsafe impl<T> Sync for CudaSlice<T> {}
-
-impl<T> Drop for CudaSlice<T> {
-    fn drop(&mut self) {
-        let ctx = &self.stream.ctx;
-        if self.cu_device_ptr == 0 {
-            return;
-        }
-        for e in [&self.read, &self.write].into_iter().flatten() {
-            ctx.record_err(self.stream.wait(e));
-        }
-        let ptr = self.cu_device_ptr as *mut c_void;
-        let r = ctx.bind_to_thread().and_then(|()| {
-            if ctx.has_async_alloc {
-                // SAFETY: we own this stream-ordered allocation; the stream
-                // waits above for every tracked use on other streams.
-                check(unsafe { hs::hipFreeAsync(ptr, self.stream.cu_stream()) })
-            } else {
-                self.stream.synchronize()?;
-                // SAFETY: we own this hipMalloc allocation; hipFree waits
-                // for the device.
-                check(unsafe { hs::hipFree(ptr) })
-            }
-        });
-        ctx.record_err(r);
-    }
-}
 
 impl<T> CudaSlice<T> {
     /// Number of elements.
@@ -124,13 +102,9 @@ impl<T> CudaSlice<T> {
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
-    /// The event that ends its last read, when tracked.
-    pub fn read_event(&self) -> Option<&CudaEvent> {
-        self.read.as_ref()
-    }
-    /// The event that ends its last write, when tracked.
-    pub fn write_event(&self) -> Option<&CudaEvent> {
-        self.write.as_ref()
+    /// Its read and write events (`hip`'s tracking).
+    pub fn events(&self) -> &hip::AccessEvents {
+        self.alloc.events()
     }
 
     /// A read-only view of all of it.
@@ -138,8 +112,7 @@ impl<T> CudaSlice<T> {
         CudaView {
             ptr: self.cu_device_ptr,
             len: self.len,
-            read: &self.read,
-            write: &self.write,
+            events: self.alloc.events(),
             stream: &self.stream,
             marker: PhantomData,
         }
@@ -150,8 +123,7 @@ impl<T> CudaSlice<T> {
         CudaViewMut {
             ptr: self.cu_device_ptr,
             len: self.len,
-            read: &self.read,
-            write: &self.write,
+            events: self.alloc.events(),
             stream: &self.stream,
             marker: PhantomData,
         }
@@ -198,8 +170,7 @@ impl<T> CudaSlice<T> {
         (bytes <= self.num_bytes()).then_some(CudaViewMut {
             ptr: self.cu_device_ptr,
             len,
-            read: &self.read,
-            write: &self.write,
+            events: self.alloc.events(),
             stream: &self.stream,
             marker: PhantomData,
         })
@@ -209,19 +180,7 @@ impl<T> CudaSlice<T> {
     /// freed (cudarc's `leak`). The stream first waits for the tracked
     /// reads and writes, so the pointer is ready in its order.
     pub fn leak(self) -> sys::CUdeviceptr {
-        let me = std::mem::ManuallyDrop::new(self);
-        for e in [&me.read, &me.write].into_iter().flatten() {
-            me.stream.ctx.record_err(me.stream.wait(e));
-        }
-        let ptr = me.cu_device_ptr;
-        // SAFETY: `me` is never used or dropped again; these fields are
-        // moved out exactly once, dropping the events and the stream handle.
-        unsafe {
-            drop(std::ptr::read(&me.read));
-            drop(std::ptr::read(&me.write));
-            drop(std::ptr::read(&me.stream));
-        }
-        ptr
+        self.alloc.into_raw().0 as sys::CUdeviceptr
     }
 }
 
@@ -257,29 +216,35 @@ impl CudaStream {
         ptr: sys::CUdeviceptr,
         len: usize,
     ) -> CudaSlice<T> {
-        let (read, write) = self.tracking_events();
+        let events = self.tracking_events();
+        // SAFETY: the caller's contract.
+        let alloc = unsafe {
+            hip::StreamAllocation::from_raw(
+                &self.stream,
+                ptr as *mut c_void,
+                len.saturating_mul(size_of::<T>()),
+                events,
+                self.ctx.has_async_alloc,
+            )
+        };
         CudaSlice {
             cu_device_ptr: ptr,
             len,
-            read,
-            write,
+            alloc,
             stream: self.clone(),
             marker: PhantomData,
         }
     }
 
-    fn tracking_events(&self) -> (Option<CudaEvent>, Option<CudaEvent>) {
+    fn tracking_events(&self) -> hip::AccessEvents {
         if !self.ctx.is_event_tracking() {
-            return (None, None);
+            return hip::AccessEvents::untracked();
         }
-        let r = self.ctx.new_event(None);
-        let w = self.ctx.new_event(None);
-        match (r, w) {
-            (Ok(r), Ok(w)) => (Some(r), Some(w)),
-            (r, w) => {
-                self.ctx.record_err(r);
-                self.ctx.record_err(w);
-                (None, None)
+        match hip::AccessEvents::new(&self.ctx.device).drv() {
+            Ok(e) => e,
+            Err(e) => {
+                self.ctx.record_err::<()>(Err(e));
+                hip::AccessEvents::untracked()
             }
         }
     }
@@ -305,8 +270,7 @@ fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> 
 pub struct CudaView<'a, T> {
     pub(crate) ptr: sys::CUdeviceptr,
     pub(crate) len: usize,
-    pub(crate) read: &'a Option<CudaEvent>,
-    pub(crate) write: &'a Option<CudaEvent>,
+    pub(crate) events: &'a hip::AccessEvents,
     pub(crate) stream: &'a Arc<CudaStream>,
     pub(crate) marker: PhantomData<&'a [T]>,
 }
@@ -345,8 +309,7 @@ impl<'a, T> CudaView<'a, T> {
         (bytes <= self.len * size_of::<T>()).then_some(CudaView {
             ptr: self.ptr,
             len,
-            read: self.read,
-            write: self.write,
+            events: self.events,
             stream: self.stream,
             marker: PhantomData,
         })
@@ -359,8 +322,7 @@ impl<'a, T> CudaView<'a, T> {
 pub struct CudaViewMut<'a, T> {
     pub(crate) ptr: sys::CUdeviceptr,
     pub(crate) len: usize,
-    pub(crate) read: &'a Option<CudaEvent>,
-    pub(crate) write: &'a Option<CudaEvent>,
+    pub(crate) events: &'a hip::AccessEvents,
     pub(crate) stream: &'a Arc<CudaStream>,
     pub(crate) marker: PhantomData<&'a mut [T]>,
 }
@@ -379,8 +341,7 @@ impl<'a, T> CudaViewMut<'a, T> {
         CudaView {
             ptr: self.ptr,
             len: self.len,
-            read: self.read,
-            write: self.write,
+            events: self.events,
             stream: self.stream,
             marker: PhantomData,
         }
@@ -390,8 +351,7 @@ impl<'a, T> CudaViewMut<'a, T> {
         CudaView {
             ptr: self.ptr,
             len: self.len,
-            read: self.read,
-            write: self.write,
+            events: self.events,
             stream: self.stream,
             marker: PhantomData,
         }
@@ -402,8 +362,7 @@ impl<'a, T> CudaViewMut<'a, T> {
         Some(CudaViewMut {
             ptr: self.ptr + (start * size_of::<T>()) as u64,
             len: end - start,
-            read: self.read,
-            write: self.write,
+            events: self.events,
             stream: self.stream,
             marker: PhantomData,
         })
@@ -418,8 +377,7 @@ impl<'a, T> CudaViewMut<'a, T> {
         (bytes <= self.len * size_of::<T>()).then_some(CudaViewMut {
             ptr: self.ptr,
             len,
-            read: self.read,
-            write: self.write,
+            events: self.events,
             stream: self.stream,
             marker: PhantomData,
         })
@@ -478,6 +436,8 @@ pub enum SyncOnDrop<'a> {
     Record(Option<(&'a CudaEvent, &'a CudaStream)>),
     /// Synchronize the stream when dropped.
     Sync(Option<&'a CudaStream>),
+    /// Record a buffer's read or write when dropped (`hip`'s tracking).
+    Access(Option<hip::AccessGuard<'a>>),
 }
 
 impl<'a> SyncOnDrop<'a> {
@@ -504,6 +464,8 @@ impl Drop for SyncOnDrop<'_> {
                     stream.ctx.record_err(stream.synchronize());
                 }
             }
+            // The guard records when it drops, right after this.
+            SyncOnDrop::Access(_) => {}
         }
     }
 }
@@ -533,34 +495,51 @@ fn disarm(mut g: SyncOnDrop<'_>) {
     match &mut g {
         SyncOnDrop::Record(t) => *t = None,
         SyncOnDrop::Sync(t) => *t = None,
+        SyncOnDrop::Access(t) => {
+            if let Some(guard) = t.take() {
+                // Holds only references: forgetting it skips the record.
+                std::mem::forget(guard);
+            }
+        }
     }
 }
 
-fn wait_for(stream: &CudaStream, events: &[&Option<CudaEvent>]) {
-    for e in events.iter().copied().flatten() {
-        stream.ctx.record_err(stream.wait(e));
-    }
+/// Waits on `stream` for the accesses a read (or write) conflicts with, and
+/// returns the guard that records it.
+fn access<'a>(
+    events: &'a hip::AccessEvents,
+    stream: &'a CudaStream,
+    write: bool,
+) -> SyncOnDrop<'a> {
+    let waited = if write {
+        events.wait_before_write(&stream.stream)
+    } else {
+        events.wait_before_read(&stream.stream)
+    };
+    stream.ctx.record_err(waited.drv());
+    SyncOnDrop::Access(Some(hip::AccessGuard::recording(
+        events,
+        &stream.stream,
+        write,
+    )))
 }
 
 impl<T> DevicePtr<T> for CudaSlice<T> {
     fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        wait_for(stream, &[&self.write]);
         (
             self.cu_device_ptr,
-            SyncOnDrop::record_event(&self.read, stream),
+            access(self.alloc.events(), stream, false),
         )
     }
 }
 impl<T> DevicePtr<T> for CudaView<'_, T> {
     fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        wait_for(stream, &[self.write]);
-        (self.ptr, SyncOnDrop::record_event(self.read, stream))
+        (self.ptr, access(self.events, stream, false))
     }
 }
 impl<T> DevicePtr<T> for CudaViewMut<'_, T> {
     fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        wait_for(stream, &[self.write]);
-        (self.ptr, SyncOnDrop::record_event(self.read, stream))
+        (self.ptr, access(self.events, stream, false))
     }
 }
 impl<T> DevicePtrMut<T> for CudaSlice<T> {
@@ -568,10 +547,9 @@ impl<T> DevicePtrMut<T> for CudaSlice<T> {
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        wait_for(stream, &[&self.read, &self.write]);
         (
             self.cu_device_ptr,
-            SyncOnDrop::record_event(&self.write, stream),
+            access(self.alloc.events(), stream, true),
         )
     }
 }
@@ -580,8 +558,7 @@ impl<T> DevicePtrMut<T> for CudaViewMut<'_, T> {
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        wait_for(stream, &[self.read, self.write]);
-        (self.ptr, SyncOnDrop::record_event(self.write, stream))
+        (self.ptr, access(self.events, stream, true))
     }
 }
 
@@ -807,22 +784,15 @@ impl CudaStream {
     ) -> Result<CudaSlice<T>, DriverError> {
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
         self.ctx.bind_to_thread()?;
-        let mut p = std::ptr::null_mut();
-        if bytes > 0 {
-            if self.ctx.has_async_alloc {
-                // SAFETY: `p` is a valid place for the pointer; the stream is live.
-                check(unsafe { hs::hipMallocAsync(&mut p, bytes, self.cu_stream()) })?;
-            } else {
-                // SAFETY: `p` is a valid place for the pointer.
-                check(unsafe { hs::hipMalloc(&mut p, bytes) })?;
-            }
-        }
-        // SAFETY: a fresh allocation of `len` elements on this stream.
-        let s = unsafe { self.upgrade_device_ptr(p as sys::CUdeviceptr, len) };
-        if let Some(w) = &s.write {
-            w.record(self)?;
-        }
-        Ok(s)
+        let track = self.ctx.is_event_tracking();
+        let alloc = hip::StreamAllocation::new(&self.stream, bytes, track).drv()?;
+        Ok(CudaSlice {
+            cu_device_ptr: alloc.as_raw() as sys::CUdeviceptr,
+            len,
+            alloc,
+            stream: self.clone(),
+            marker: PhantomData,
+        })
     }
 
     /// `len` zeroed elements in stream order.
@@ -1032,9 +1002,7 @@ impl CudaStream {
             })?;
         }
         self.synchronize()?;
-        if let Some(w) = &dst.write {
-            w.record(self)?;
-        }
+        dst.alloc.events().record_write(&self.stream).drv()?;
         Ok(dst)
     }
 }

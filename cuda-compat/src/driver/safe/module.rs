@@ -127,8 +127,7 @@ impl CudaModule {
         Ok(CudaViewMut {
             ptr: ptr as sys::CUdeviceptr,
             len: bytes,
-            read: &None,
-            write: &None,
+            events: &super::memory::UNTRACKED,
             stream,
             marker: PhantomData,
         })
