@@ -32,8 +32,10 @@
 use crate::device::Device;
 use crate::drop_errors;
 use crate::error::{Error, Result};
+use crate::memory::{checked_bytes, DeviceRepr};
 use crate::result;
 use crate::stream::{Event, Stream};
+use hip_sys as sys;
 use std::ffi::c_void;
 use std::fmt;
 use std::sync::Arc;
@@ -347,6 +349,99 @@ impl StreamAllocation {
         stream: &'a Stream,
     ) -> Result<(*mut c_void, AccessGuard<'a>)> {
         Ok((self.ptr, AccessGuard::begin(&self.events, stream, true)?))
+    }
+}
+
+impl Stream {
+    /// Copies `src` into the start of `dst` on this stream
+    /// (`hipMemcpyAsync`), after the stream waits for `dst`'s last read
+    /// and write, and records the write; waits for the copy before
+    /// returning (`src` is ordinary host memory). `src` may be shorter
+    /// than `dst`; `dst` must be on this stream's device.
+    pub fn copy_htod_tracked<T: DeviceRepr>(
+        &self,
+        src: &[T],
+        dst: &mut StreamAllocation,
+    ) -> Result<()> {
+        let bytes = checked_bytes::<T>("Stream::copy_htod_tracked", src.len())?;
+        check_fits("Stream::copy_htod_tracked", bytes, dst.bytes)?;
+        check_device("Stream::copy_htod_tracked", self, dst.stream.device())?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.bind_if_default()?;
+        let (p, guard) = dst.ptr_for_write(self)?;
+        // SAFETY: `p` holds at least `bytes` (checked); `src` outlives the
+        // copy, which is waited for below.
+        unsafe {
+            result::memcpy_async(
+                p,
+                src.as_ptr().cast(),
+                bytes,
+                sys::hipMemcpyKind::hipMemcpyHostToDevice,
+                self.as_raw(),
+            )?;
+        }
+        drop(guard);
+        self.synchronize()
+    }
+
+    /// Copies the start of `src` into `out` on this stream, after the
+    /// stream waits for `src`'s last write, records the read, and waits
+    /// for the copy. `out` may be shorter than `src`.
+    pub fn copy_dtoh_tracked<T: DeviceRepr>(
+        &self,
+        src: &StreamAllocation,
+        out: &mut [T],
+    ) -> Result<()> {
+        let bytes = checked_bytes::<T>("Stream::copy_dtoh_tracked", out.len())?;
+        check_fits("Stream::copy_dtoh_tracked", bytes, src.bytes)?;
+        check_device("Stream::copy_dtoh_tracked", self, src.stream.device())?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.bind_if_default()?;
+        let (p, guard) = src.ptr_for_read(self)?;
+        // SAFETY: `p` holds at least `bytes`; `out` is writable for
+        // `bytes` and outlives the copy, which is waited for below; every
+        // bit pattern is a valid `T` (`DeviceRepr`).
+        unsafe {
+            result::memcpy_async(
+                out.as_mut_ptr().cast(),
+                p,
+                bytes,
+                sys::hipMemcpyKind::hipMemcpyDeviceToHost,
+                self.as_raw(),
+            )?;
+        }
+        drop(guard);
+        self.synchronize()
+    }
+}
+
+fn check_fits(operation: &'static str, bytes: usize, capacity: usize) -> Result<()> {
+    if bytes <= capacity {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            operation,
+            format!("{bytes} bytes do not fit in an allocation of {capacity}"),
+        ))
+    }
+}
+
+fn check_device(operation: &'static str, stream: &Stream, device: &Device) -> Result<()> {
+    if stream.device().ordinal() == device.ordinal() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            operation,
+            format!(
+                "the allocation is on device {}, the stream on device {}",
+                device.ordinal(),
+                stream.device().ordinal()
+            ),
+        ))
     }
 }
 
