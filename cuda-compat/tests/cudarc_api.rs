@@ -204,6 +204,21 @@ fn raw_names_are_reachable_at_both_paths() {
 }
 
 #[test]
+fn the_safe_types_are_send_and_sync_as_in_cudarc() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<CudaContext>();
+    send_sync::<CudaStream>();
+    send_sync::<CudaSlice<f32>>();
+    send_sync::<CudaModule>();
+    send_sync::<CudaFunction>();
+    send_sync::<CudaGraph>();
+    send_sync::<driver::CudaEvent>();
+    send_sync::<PinnedHostSlice<f32>>();
+    send_sync::<UnifiedSlice<f32>>();
+    send_sync::<cuda_compat::cublas::CudaBlas>();
+}
+
+#[test]
 fn for_num_elems_is_cudarcs_1024_thread_blocks() {
     for (n, grid) in [
         (0u32, 0u32),

@@ -311,6 +311,57 @@ impl Device {
         result::device_get_attribute(attr.raw(), self.ordinal)
     }
 
+    /// The device's UUID (`hipDeviceGetUuid`).
+    pub fn uuid(&self) -> Result<[u8; 16]> {
+        let mut u = sys::hipUUID { bytes: [0; 16] };
+        // SAFETY: `u` is a valid place for the value.
+        result::check("hipDeviceGetUuid", unsafe {
+            sys::hipDeviceGetUuid(&mut u, self.ordinal)
+        })?;
+        Ok(u.bytes.map(|b| b as u8))
+    }
+
+    /// The flags of this device (`hipGetDeviceFlags`), e.g.
+    /// `hipDeviceScheduleBlockingSync`.
+    pub fn flags(&self) -> Result<u32> {
+        self.bind()?;
+        let mut f = 0;
+        // SAFETY: `f` is a valid place for the value.
+        result::check("hipGetDeviceFlags", unsafe {
+            sys::hipGetDeviceFlags(&mut f)
+        })?;
+        Ok(f)
+    }
+
+    /// Sets the flags of this device (`hipSetDeviceFlags`).
+    pub fn set_flags(&self, flags: u32) -> Result<()> {
+        self.bind()?;
+        // SAFETY: takes a value.
+        result::check("hipSetDeviceFlags", unsafe {
+            sys::hipSetDeviceFlags(flags)
+        })
+    }
+
+    /// The cache preference (`hipDeviceGetCacheConfig`).
+    pub fn cache_config(&self) -> Result<sys::hipFuncCache_t> {
+        self.bind()?;
+        let mut c = sys::hipFuncCache_t::hipFuncCachePreferNone;
+        // SAFETY: `c` is a valid place for the value.
+        result::check("hipDeviceGetCacheConfig", unsafe {
+            sys::hipDeviceGetCacheConfig(&mut c)
+        })?;
+        Ok(c)
+    }
+
+    /// Sets the cache preference (`hipDeviceSetCacheConfig`).
+    pub fn set_cache_config(&self, config: sys::hipFuncCache_t) -> Result<()> {
+        self.bind()?;
+        // SAFETY: takes a value.
+        result::check("hipDeviceSetCacheConfig", unsafe {
+            sys::hipDeviceSetCacheConfig(config)
+        })
+    }
+
     /// Whether the device has stream-ordered memory pools
     /// (`hipDeviceAttributeMemoryPoolsSupported`), read once; an error
     /// reading it counts as no.

@@ -233,3 +233,82 @@ fn two_gpus_tracked_copies_refuse_another_devices_stream() {
     assert_eq!(out, data);
     no_drop_errors();
 }
+
+const GLOBALS: &str = r#"
+__constant__ float coefficients[4];
+extern "C" __global__ void poly(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = in[i];
+        out[i] = coefficients[0] + x * (coefficients[1] + x * (coefficients[2] + x * coefficients[3]));
+    }
+}
+"#;
+
+#[test]
+#[ignore = "needs a GPU"]
+fn module_globals_occupancy_and_begin_end_capture() {
+    let (dev, _module, a, _b) = setup();
+    let m = Module::compile(&dev, GLOBALS).unwrap();
+    assert_eq!(m.global("coefficients").unwrap().len(), 16);
+    assert!(m.global("no_such_symbol").is_err());
+    let coeffs = random(4);
+    let bytes: Vec<u8> = coeffs.iter().flat_map(|c| c.to_ne_bytes()).collect();
+    {
+        // SAFETY: the only view of the global while it lives; no kernel runs.
+        let mut g = unsafe { m.global_mut("coefficients") }.unwrap();
+        a.copy_htod(&bytes, &mut g).unwrap();
+    }
+    let f = m.function("poly").unwrap();
+    let (grid, block) = f
+        .max_potential_block_size_with_flags(0, 128, hip::sys::hipOccupancyDefault)
+        .unwrap();
+    assert!(grid >= 1 && (1..=128).contains(&block), "{grid} {block}");
+
+    let input = random(N);
+    let x = hip::DeviceBuffer::from_slice(&dev, &input).unwrap();
+    let mut y = hip::DeviceBuffer::<f32>::zeroed(&dev, N).unwrap();
+    let (xp, yp) = (
+        RawPtr(x.as_device_ptr() as *mut c_void),
+        RawPtr(y.as_device_ptr_mut().cast()),
+    );
+    let n = N as i32;
+    assert_eq!(
+        a.capture_status().unwrap(),
+        hip::sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone
+    );
+    // SAFETY: x, y and the module outlive the graph and its replays.
+    unsafe { a.begin_capture(hip::sys::hipStreamCaptureMode::hipStreamCaptureModeThreadLocal) }
+        .unwrap();
+    assert_eq!(
+        a.capture_status().unwrap(),
+        hip::sys::hipStreamCaptureStatus::hipStreamCaptureStatusActive
+    );
+    let mut args = LaunchArgs::new();
+    args.arg(&yp).arg(&xp).arg(&n);
+    // SAFETY: poly(float*, const float*, int) touches [0, N) of both.
+    unsafe { a.launch(&f, LaunchConfig::for_num_elems(N as u32), &mut args) }.unwrap();
+    let graph = a.end_capture().unwrap().expect("one node");
+    assert_eq!(graph.node_count().unwrap(), 1);
+    let mut exec = graph.instantiate_with_flags(0).unwrap();
+    exec.upload(&a).unwrap();
+    exec.launch(&a).unwrap();
+    a.synchronize().unwrap();
+    let got = y.to_vec().unwrap();
+    for (i, (&g, &v)) in got.iter().zip(&input).enumerate() {
+        let v = v as f64;
+        let c: Vec<f64> = coeffs.iter().map(|&c| c as f64).collect();
+        let want = c[0] + v * (c[1] + v * (c[2] + v * c[3]));
+        // f32 Horner (maybe with FMAs): 1e-5 relative.
+        assert!(
+            ((g as f64) - want).abs() <= 1e-5 * want.abs(),
+            "[{i}] {g} vs {want}"
+        );
+    }
+    assert_eq!(dev.uuid().unwrap().len(), 16);
+    let cfg = dev.cache_config().unwrap();
+    dev.set_cache_config(cfg).unwrap();
+    // Reading the flags works; setting them is refused by CUDA once the
+    // context is active, so it is not asserted here.
+    dev.flags().unwrap();
+}

@@ -77,10 +77,10 @@ impl CudaContext {
 
     /// The device's UUID (`hipDeviceGetUuid`).
     pub fn uuid(&self) -> Result<sys::CUuuid, DriverError> {
-        let mut uuid = sys::CUuuid { bytes: [0; 16] };
-        // SAFETY: `uuid` is a valid place for the value.
-        check(unsafe { hip::sys::hipDeviceGetUuid(&mut uuid, self.ordinal as i32) })?;
-        Ok(uuid)
+        let bytes = self.device.uuid().drv()?;
+        Ok(sys::CUuuid {
+            bytes: bytes.map(|b| b as std::ffi::c_char),
+        })
     }
 
     /// The compute capability (HIP's value: on AMD the gfx version's major
@@ -148,38 +148,28 @@ impl CudaContext {
         unsafe { sys::cuCtxSetLimit(limit, value) }.result()
     }
 
-    /// The cache preference (`hipCtxGetCacheConfig`, checked into the
-    /// closed enum: an unknown value is `CUDA_ERROR_UNKNOWN`).
+    /// The cache preference (`hipDeviceGetCacheConfig`), checked into the
+    /// closed enum: a value it does not know is `CUDA_ERROR_UNKNOWN`.
     pub fn get_cache_config(&self) -> Result<sys::CUfunc_cache, DriverError> {
-        self.bind_to_thread()?;
-        let mut v = sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_NONE;
-        // SAFETY: `v` is a valid place for the value.
-        unsafe { sys::cuCtxGetCacheConfig(&mut v) }.result()?;
-        Ok(v)
+        let open: crate::driver::CUfunc_cache = self.device.cache_config().drv()?.into();
+        sys::CUfunc_cache::try_from(open)
+            .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_UNKNOWN))
     }
 
-    /// Sets the cache preference (`hipCtxSetCacheConfig`).
+    /// Sets the cache preference (`hipDeviceSetCacheConfig`).
     pub fn set_cache_config(&self, config: sys::CUfunc_cache) -> Result<(), DriverError> {
-        self.bind_to_thread()?;
-        // SAFETY: takes a value.
-        unsafe { sys::cuCtxSetCacheConfig(config) }.result()
+        self.device.set_cache_config(config.into()).drv()
     }
 
     /// The device flags (`hipGetDeviceFlags`).
     pub fn flags(&self) -> Result<u32, DriverError> {
-        self.bind_to_thread()?;
-        let mut f = 0;
-        // SAFETY: `f` is a valid place for the value.
-        check(unsafe { hip::sys::hipGetDeviceFlags(&mut f) })?;
-        Ok(f)
+        self.device.flags().drv()
     }
 
     /// Sets the device flags (`hipSetDeviceFlags`), e.g.
     /// `hipDeviceScheduleBlockingSync`.
     pub fn set_flags(&self, flags: u32) -> Result<(), DriverError> {
-        self.bind_to_thread()?;
-        // SAFETY: takes a value.
-        check(unsafe { hip::sys::hipSetDeviceFlags(flags) })
+        self.device.set_flags(flags).drv()
     }
 
     /// Makes host threads waiting for the device block instead of spin

@@ -1,48 +1,43 @@
-//! Stream capture into graphs (cudarc's `begin_capture`/`end_capture`).
+//! Stream capture into graphs (cudarc's `begin_capture`/`end_capture`),
+//! over `hip`'s `Stream::begin_capture`, `Graph`, `GraphExec`.
 
 use super::context::CudaStream;
-use crate::driver::result::{check, DriverError};
+use crate::driver::result::{DriverError, ToDriver};
 use crate::driver::sys;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// An instantiated graph captured from a stream (cudarc's `CudaGraph`);
-/// launches on that stream.
+/// launches on that stream. Dropping it waits for its replays.
 ///
-/// **Threads**: `Send + Sync`: the handles are passed only to thread-safe
-/// runtime calls.
+/// **Threads**: `Send + Sync`: the graphs are behind a mutex (the runtime
+/// does not synchronise concurrent use of one).
 #[derive(Debug)]
 pub struct CudaGraph {
-    graph: hip::sys::hipGraph_t,
-    exec: hip::sys::hipGraphExec_t,
+    /// The executable graph and the graph (destroyed in this order).
+    inner: Mutex<(hip::GraphExec<'static>, hip::Graph<'static>)>,
     stream: Arc<CudaStream>,
 }
 
-// SAFETY: see the type's docs.
-unsafe impl Send for CudaGraph {}
-// SAFETY: as above.
-unsafe impl Sync for CudaGraph {}
-
 impl Drop for CudaGraph {
     fn drop(&mut self) {
-        let ctx = &self.stream.ctx;
-        // Replays may still run: wait for the stream first.
-        ctx.record_err(self.stream.synchronize());
-        // SAFETY: we own both handles.
-        ctx.record_err(check(unsafe { hip::sys::hipGraphExecDestroy(self.exec) }));
-        // SAFETY: as above.
-        ctx.record_err(check(unsafe { hip::sys::hipGraphDestroy(self.graph) }));
+        // Replays may still run on the stream.
+        self.stream.ctx.record_err(self.stream.synchronize());
     }
 }
 
 impl CudaStream {
     /// Starts capturing this stream's work (`hipStreamBeginCapture`).
     ///
-    /// Work captured is replayed by [`CudaGraph::launch`] with the buffers
-    /// captured: they must outlive the graph.
+    /// The captured work is replayed by [`CudaGraph::launch`] with the
+    /// buffers it captured, which must outlive the graph (as in cudarc).
+    /// Buffer events of work outside the capture cannot be waited for
+    /// inside it: use buffers without event tracking
+    /// ([`crate::driver::CudaContext::disable_event_tracking`]) or made on
+    /// the capturing stream.
     pub fn begin_capture(&self, mode: sys::CUstreamCaptureMode) -> Result<(), DriverError> {
-        self.ctx.bind_to_thread()?;
-        // SAFETY: the stream is live.
-        check(unsafe { hip::sys::hipStreamBeginCapture(self.cu_stream(), mode.into()) })
+        // SAFETY: cudarc's contract, stated above: what the graph uses
+        // outlives it; the capture is ended by `end_capture`.
+        unsafe { self.stream.begin_capture(mode.into()) }.drv()
     }
 
     /// Ends the capture (`hipStreamEndCapture`) and instantiates it
@@ -51,64 +46,52 @@ impl CudaStream {
         self: &Arc<Self>,
         flags: sys::CUgraphInstantiate_flags,
     ) -> Result<Option<CudaGraph>, DriverError> {
-        self.ctx.bind_to_thread()?;
-        let mut graph = std::ptr::null_mut();
-        // SAFETY: the stream is live; `graph` is a valid place.
-        check(unsafe { hip::sys::hipStreamEndCapture(self.cu_stream(), &mut graph) })?;
-        if graph.is_null() {
+        let Some(graph) = self.stream.end_capture().drv()? else {
             return Ok(None);
-        }
-        let mut exec = std::ptr::null_mut();
+        };
         let flags: hip::sys::hipGraphInstantiateFlags = flags.into();
-        // SAFETY: `graph` is live; `exec` is a valid place.
-        let r = check(unsafe {
-            hip::sys::hipGraphInstantiateWithFlags(&mut exec, graph, flags.0 as u64)
-        });
-        if let Err(e) = r {
-            // SAFETY: we own the graph.
-            self.ctx
-                .record_err(check(unsafe { hip::sys::hipGraphDestroy(graph) }));
-            return Err(e);
-        }
+        let exec = graph.instantiate_with_flags(flags.0 as u64).drv()?;
         Ok(Some(CudaGraph {
-            graph,
-            exec,
+            inner: Mutex::new((exec, graph)),
             stream: self.clone(),
         }))
     }
 
     /// Whether, and how, the stream is capturing (`hipStreamIsCapturing`).
     pub fn capture_status(&self) -> Result<sys::CUstreamCaptureStatus, DriverError> {
-        let mut s = hip::sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone;
-        // SAFETY: the stream is live; `s` is a valid place.
-        check(unsafe { hip::sys::hipStreamIsCapturing(self.cu_stream(), &mut s) })?;
-        Ok(s.into())
+        Ok(self.stream.capture_status().drv()?.into())
     }
 }
 
 impl CudaGraph {
     /// Replays the graph on its stream (`hipGraphLaunch`).
     pub fn launch(&self) -> Result<(), DriverError> {
-        self.stream.ctx.bind_to_thread()?;
-        // SAFETY: both handles are live.
-        check(unsafe { hip::sys::hipGraphLaunch(self.exec, self.stream.cu_stream()) })
+        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        inner.0.launch(&self.stream.stream).drv()
     }
 
     /// Uploads the graph to the device ahead of its first launch
     /// (`hipGraphUpload`).
     pub fn upload(&self) -> Result<(), DriverError> {
-        self.stream.ctx.bind_to_thread()?;
-        // SAFETY: both handles are live.
-        check(unsafe { hip::sys::hipGraphUpload(self.exec, self.stream.cu_stream()) })
+        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        inner.0.upload(&self.stream.stream).drv()
     }
 
     /// The raw graph.
     pub fn cu_graph(&self) -> sys::CUgraph {
-        self.graph
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .1
+            .as_raw()
     }
 
     /// The raw executable graph.
     pub fn cu_graph_exec(&self) -> sys::CUgraphExec {
-        self.exec
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .0
+            .as_raw()
     }
 }

@@ -8,7 +8,7 @@ use crate::driver::sys;
 use crate::nvrtc::safe::{compile_for, PtxKind};
 use crate::nvrtc::Ptx;
 use hip_sys::loader::Platform;
-use std::ffi::{c_int, CString};
+use std::ffi::c_int;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -115,15 +115,14 @@ impl CudaModule {
         if stream.ctx.ordinal != self.ctx.ordinal {
             return Err(invalid());
         }
-        let c = CString::new(name).map_err(|_| invalid())?;
-        self.ctx.bind_to_thread()?;
-        let mut ptr = std::ptr::null_mut();
-        let mut bytes = 0usize;
-        // SAFETY: the module is live; `c` is NUL-terminated; outputs are
-        // valid places.
-        check(unsafe {
-            hip::sys::hipModuleGetGlobal(&mut ptr, &mut bytes, self.module.as_raw(), c.as_ptr())
-        })?;
+        // SAFETY: only the address and size leave here, inside a
+        // `CudaViewMut` whose copies are ordered on `stream` (cudarc's
+        // API). Two such views of one global alias device memory, never
+        // host memory, and any bytes are valid `u8`s: wrong values at
+        // worst, never undefined behaviour on the host.
+        let (ptr, bytes) = unsafe { self.module.global_mut(name) }
+            .map(|mut g| (g.as_device_ptr_mut(), g.len()))
+            .drv()?;
         Ok(CudaViewMut {
             ptr: ptr as sys::CUdeviceptr,
             len: bytes,
@@ -209,33 +208,16 @@ impl CudaFunction {
             self.max_threads_per_block()?
         };
         let smem = dynamic_smem_size.max(block_size_to_dynamic_smem_size(probe));
-        self.module.ctx.bind_to_thread()?;
-        let (mut grid, mut block) = (0, 0);
-        // SAFETY: the function is live; outputs are valid places.
-        check(unsafe {
-            hip::sys::hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
-                &mut grid,
-                &mut block,
-                self.function.as_raw(),
-                smem,
-                block_size_limit,
-                flags.unwrap_or(0),
-            )
-        })?;
-        Ok((grid.max(0) as u32, block.max(0) as u32))
+        self.function
+            .max_potential_block_size_with_flags(smem, block_size_limit as u32, flags.unwrap_or(0))
+            .drv()
     }
 
     /// Sets the largest dynamic shared memory a launch may ask for
-    /// (`hipFuncSetAttribute` with `hipFuncAttributeMaxDynamicSharedMemorySize`).
+    /// (`hipFuncSetAttribute` with `hipFuncAttributeMaxDynamicSharedMemorySize`;
+    /// on AMD the runtime may refuse a module function, and says so).
     pub fn set_max_dynamic_shared_memory(&self, bytes: i32) -> Result<(), DriverError> {
-        self.module.ctx.bind_to_thread()?;
-        // SAFETY: the function is live; HIP takes a module function handle here.
-        check(unsafe {
-            hip::sys::hipFuncSetAttribute(
-                self.function.as_raw() as *const std::ffi::c_void,
-                hip::sys::hipFuncAttribute::hipFuncAttributeMaxDynamicSharedMemorySize,
-                bytes,
-            )
-        })
+        let bytes = u32::try_from(bytes).map_err(|_| invalid())?;
+        self.function.set_max_dynamic_shared_memory(bytes).drv()
     }
 }
