@@ -333,6 +333,22 @@ fn bad_input_is_a_clear_error_and_nothing_panics() {
         let e = ctx.load_module(Ptx::from_src(".version 7.0")).unwrap_err();
         assert_eq!(e.0, sys::CUresult::CUDA_ERROR_INVALID_PTX);
     }
+    let add_one = module.load_function("add_one").unwrap();
+    let four = 4i32;
+    // SAFETY: refused before the launch (a block of 4096 threads).
+    let r = unsafe {
+        s.launch_builder(&add_one)
+            .arg(&mut short)
+            .arg(&four)
+            .launch(LaunchConfig {
+                grid_dim: (1, 1, 1),
+                block_dim: (4096, 1, 1),
+                shared_mem_bytes: 0,
+            })
+    };
+    assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    let (_, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert!(why.contains("4096"), "{why}");
     assert_eq!(
         ctx.get_limit(sys::CUlimit::CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH),
         Err(DriverError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED))

@@ -191,7 +191,9 @@ impl LaunchArgs<'_> {
         self
     }
 
-    /// Enqueues the kernel (`hipModuleLaunchKernel`).
+    /// Enqueues the kernel (`hipModuleLaunchKernel`). The configuration
+    /// is checked against the device's limits first (a zero dimension, too
+    /// many threads, too much shared memory: `CUDA_ERROR_INVALID_VALUE`).
     ///
     /// # Safety
     ///
@@ -230,6 +232,15 @@ impl LaunchArgs<'_> {
                 "a kernel argument or the kernel belongs to another device than the stream",
             ));
         }
+        // Checked against the device's limits first: a clear
+        // `CUDA_ERROR_INVALID_VALUE` (the reason in `last_error_detail`).
+        hip::LaunchConfig {
+            grid: cfg.grid_dim,
+            block: cfg.block_dim,
+            shared_mem_bytes: cfg.shared_mem_bytes,
+        }
+        .validate(self.stream.ctx.device.launch_limits())
+        .drv()?;
         self.stream.ctx.bind_to_thread()?;
         for e in &self.waits {
             self.stream.stream.wait_event(e).drv()?;
