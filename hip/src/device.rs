@@ -23,6 +23,7 @@ pub struct Device {
     ordinal: i32,
     limits: LaunchLimits,
     props: OnceLock<DeviceProperties>,
+    memory_pools: OnceLock<bool>,
 }
 
 /// The launch limits of a device, read once when it is opened and used to
@@ -198,6 +199,7 @@ impl Device {
             ordinal,
             limits,
             props: OnceLock::new(),
+            memory_pools: OnceLock::new(),
         })
     }
 
@@ -307,6 +309,68 @@ impl Device {
     /// One attribute (`hipDeviceGetAttribute`).
     pub fn attribute(&self, attr: DeviceAttribute) -> Result<i32> {
         result::device_get_attribute(attr.raw(), self.ordinal)
+    }
+
+    /// The device's UUID (`hipDeviceGetUuid`).
+    pub fn uuid(&self) -> Result<[u8; 16]> {
+        let mut u = sys::hipUUID { bytes: [0; 16] };
+        // SAFETY: `u` is a valid place for the value.
+        result::check("hipDeviceGetUuid", unsafe {
+            sys::hipDeviceGetUuid(&mut u, self.ordinal)
+        })?;
+        Ok(u.bytes.map(|b| b as u8))
+    }
+
+    /// The flags of this device (`hipGetDeviceFlags`), e.g.
+    /// `hipDeviceScheduleBlockingSync`.
+    pub fn flags(&self) -> Result<u32> {
+        self.bind()?;
+        let mut f = 0;
+        // SAFETY: `f` is a valid place for the value.
+        result::check("hipGetDeviceFlags", unsafe {
+            sys::hipGetDeviceFlags(&mut f)
+        })?;
+        Ok(f)
+    }
+
+    /// Sets the flags of this device (`hipSetDeviceFlags`).
+    pub fn set_flags(&self, flags: u32) -> Result<()> {
+        self.bind()?;
+        // SAFETY: takes a value.
+        result::check("hipSetDeviceFlags", unsafe {
+            sys::hipSetDeviceFlags(flags)
+        })
+    }
+
+    /// The cache preference (`hipDeviceGetCacheConfig`).
+    pub fn cache_config(&self) -> Result<sys::hipFuncCache_t> {
+        self.bind()?;
+        let mut c = sys::hipFuncCache_t::hipFuncCachePreferNone;
+        // SAFETY: `c` is a valid place for the value.
+        result::check("hipDeviceGetCacheConfig", unsafe {
+            sys::hipDeviceGetCacheConfig(&mut c)
+        })?;
+        Ok(c)
+    }
+
+    /// Sets the cache preference (`hipDeviceSetCacheConfig`).
+    pub fn set_cache_config(&self, config: sys::hipFuncCache_t) -> Result<()> {
+        self.bind()?;
+        // SAFETY: takes a value.
+        result::check("hipDeviceSetCacheConfig", unsafe {
+            sys::hipDeviceSetCacheConfig(config)
+        })
+    }
+
+    /// Whether the device has stream-ordered memory pools
+    /// (`hipDeviceAttributeMemoryPoolsSupported`), read once; an error
+    /// reading it counts as no.
+    pub fn supports_memory_pools(&self) -> bool {
+        *self.memory_pools.get_or_init(|| {
+            self.attribute(DeviceAttribute::MemoryPoolsSupported)
+                .map(|v| v != 0)
+                .unwrap_or(false)
+        })
     }
 
     /// What this device can do.

@@ -96,7 +96,71 @@ impl Stream {
     }
 }
 
+impl Stream {
+    /// Starts capturing this stream's work into a graph
+    /// (`hipStreamBeginCapture`), to be ended with [`Stream::end_capture`]:
+    /// the begin/end form of [`Stream::capture`].
+    ///
+    /// # Safety
+    ///
+    /// Everything the captured work uses stays valid for every replay of
+    /// the graph (nothing borrows it here, unlike [`Stream::capture`]), and
+    /// the capture is ended on this stream.
+    pub unsafe fn begin_capture(&self, mode: sys::hipStreamCaptureMode) -> Result<()> {
+        if self.is_default() {
+            return Err(Error::invalid(
+                "Stream::begin_capture",
+                "the default stream cannot be captured; use Stream::new",
+            ));
+        }
+        self.device().bind()?;
+        // SAFETY: a live, non-default stream.
+        unsafe { result::stream_begin_capture(self.as_raw(), mode) }
+    }
+
+    /// Ends the capture begun with [`Stream::begin_capture`]
+    /// (`hipStreamEndCapture`); `None` when nothing was captured.
+    pub fn end_capture(&self) -> Result<Option<Graph<'static>>> {
+        self.device().bind()?;
+        // SAFETY: a live stream; ending a stream that is not capturing is
+        // an error status, not undefined behaviour.
+        let raw = unsafe { result::stream_end_capture(self.as_raw()) }?;
+        Ok((!raw.is_null()).then(|| Graph {
+            raw,
+            device: self.device().clone(),
+            _borrows: PhantomData,
+        }))
+    }
+
+    /// Whether the stream is capturing (`hipStreamIsCapturing`).
+    pub fn capture_status(&self) -> Result<sys::hipStreamCaptureStatus> {
+        self.bind_if_default()?;
+        let mut st = sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone;
+        // SAFETY: a live stream; `st` is a valid place.
+        result::check("hipStreamIsCapturing", unsafe {
+            sys::hipStreamIsCapturing(self.as_raw(), &mut st)
+        })?;
+        Ok(st)
+    }
+}
+
 impl<'a> Graph<'a> {
+    /// Instantiates with flags (`hipGraphInstantiateWithFlags`), e.g.
+    /// `hipGraphInstantiateFlagAutoFreeOnLaunch`.
+    pub fn instantiate_with_flags(&self, flags: u64) -> Result<GraphExec<'a>> {
+        self.device.bind()?;
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: a live graph; `raw` is a valid place.
+        result::check("hipGraphInstantiateWithFlags", unsafe {
+            sys::hipGraphInstantiateWithFlags(&mut raw, self.raw, flags)
+        })?;
+        Ok(GraphExec {
+            raw,
+            device: self.device.clone(),
+            _borrows: PhantomData,
+        })
+    }
+
     /// Number of nodes (`hipGraphGetNodes`).
     pub fn node_count(&self) -> Result<usize> {
         // SAFETY: a live graph.
@@ -151,6 +215,31 @@ impl fmt::Debug for GraphExec<'_> {
 }
 
 impl<'a> GraphExec<'a> {
+    /// Uploads the graph to the device ahead of its first launch
+    /// (`hipGraphUpload`).
+    pub fn upload(&self, stream: &Stream) -> Result<()> {
+        if stream.device().ordinal() != self.device.ordinal() {
+            return Err(Error::invalid(
+                "GraphExec::upload",
+                format!(
+                    "graph is on device {} but the stream is on device {}",
+                    self.device.ordinal(),
+                    stream.device().ordinal()
+                ),
+            ));
+        }
+        self.device.bind()?;
+        // SAFETY: live graph and stream.
+        result::check("hipGraphUpload", unsafe {
+            sys::hipGraphUpload(self.raw, stream.as_raw())
+        })
+    }
+
+    /// The raw handle.
+    pub fn as_raw(&self) -> sys::hipGraphExec_t {
+        self.raw
+    }
+
     /// Enqueues one run of the graph on `stream` (`hipGraphLaunch`).
     pub fn launch(&mut self, stream: &Stream) -> Result<()> {
         if stream.device().ordinal() != self.device.ordinal() {

@@ -69,9 +69,14 @@
 //!   from live buffers on the right device; the caller still promises that
 //!   the kernel stays in bounds. Launch configurations are validated against
 //!   the device's limits before the call.
-//! - **Ordering between streams** is not tracked: memory written on one
-//!   stream and read on another needs an event ([`Stream::wait_event`]).
-//!   Reading back with the blocking copies waits only for the stream used.
+//! - **Ordering between streams** is not tracked for [`DeviceBuffer`]s:
+//!   memory written on one stream and read on another needs an event
+//!   ([`Stream::wait_event`]). Reading back with the blocking copies waits
+//!   only for the stream used. [`StreamAllocation`] is the tracked
+//!   alternative: per-buffer read/write events ([`AccessEvents`]) order
+//!   every access made through its guards ([`AccessGuard`],
+//!   [`Stream::copy_htod_tracked`]), and it is freed in its stream's order
+//!   after its last use on any stream, without synchronizing the device.
 //! - **Graphs** replay captured work later, so [`Stream::capture`] is
 //!   `unsafe`: captured memory must stay valid for every replay (borrows in
 //!   the closure are enforced through the graph's lifetime, and dropping a
@@ -111,6 +116,7 @@ mod module;
 mod result;
 mod staging;
 mod stream;
+mod tracking;
 
 pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
@@ -131,6 +137,7 @@ pub use memory::{
 pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
 pub use staging::{STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
 pub use stream::{Event, Stream, StreamOptions};
+pub use tracking::{AccessEvents, AccessGuard, StreamAllocation};
 
 /// The raw bindings this crate is built on.
 pub use hip_sys as sys;

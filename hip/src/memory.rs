@@ -718,6 +718,30 @@ macro_rules! ptr_field_addr {
 }
 ptr_field_addr!(DeviceBuffer<T>, DeviceSliceMut<'_, T>, ManagedBuffer<T>);
 
+impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
+    /// A view of memory owned elsewhere (a module global).
+    pub(crate) fn from_raw_parts(ptr: *const T, len: usize, device: &'a Arc<Device>) -> Self {
+        DeviceSlice {
+            ptr,
+            len,
+            device,
+            _p: PhantomData,
+        }
+    }
+}
+
+impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
+    /// A mutable view of memory owned elsewhere (a module global).
+    pub(crate) fn from_raw_parts(ptr: *mut T, len: usize, device: &'a Arc<Device>) -> Self {
+        DeviceSliceMut {
+            ptr,
+            len,
+            device,
+            _p: PhantomData,
+        }
+    }
+}
+
 impl<T: DeviceRepr> DeviceSlice<'_, T> {
     /// Address of the device-pointer field (see `DeviceBuffer`'s).
     pub(crate) fn ptr_field_addr(&self) -> *mut c_void {

@@ -4,6 +4,7 @@ use crate::device::Device;
 use crate::drop_errors;
 use crate::error::{Error, Result};
 use crate::launch::LaunchConfig;
+use crate::memory::{DeviceSlice, DeviceSliceMut};
 use crate::result;
 use hip_sys as sys;
 use std::ffi::CString;
@@ -115,6 +116,65 @@ impl Module {
     /// The device the module is loaded on.
     pub fn device(&self) -> &Arc<Device> {
         &self.inner.device
+    }
+
+    /// Address and size of the module global `name` (`__device__` or
+    /// `__constant__`) (`hipModuleGetGlobal`).
+    fn global_raw(&self, name: &str) -> Result<(*mut std::ffi::c_void, usize)> {
+        let c = CString::new(name).map_err(|_| {
+            Error::invalid(
+                "Module::global",
+                format!("global name {name:?} contains a NUL byte"),
+            )
+        })?;
+        self.inner.device.bind()?;
+        let mut ptr = std::ptr::null_mut();
+        let mut bytes = 0usize;
+        // SAFETY: the module is live; `c` is NUL-terminated; the outputs are
+        // valid places.
+        result::check("hipModuleGetGlobal", unsafe {
+            sys::hipModuleGetGlobal(&mut ptr, &mut bytes, self.inner.raw, c.as_ptr())
+        })?;
+        Ok((ptr, bytes))
+    }
+
+    /// The module global `name` (`__device__` or `__constant__`) as bytes
+    /// (`hipModuleGetGlobal`): a view that does not own the memory and
+    /// cannot outlive the module. Read it with [`Stream::copy_dtoh`].
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// let dev = hip::Device::get(0)?;
+    /// let m = hip::Module::compile(&dev, "__constant__ float coefficients[4];")?;
+    /// assert_eq!(m.global("coefficients")?.len(), 16);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// [`Stream::copy_dtoh`]: crate::Stream::copy_dtoh
+    pub fn global(&self, name: &str) -> Result<DeviceSlice<'_, u8>> {
+        let (ptr, bytes) = self.global_raw(name)?;
+        Ok(DeviceSlice::from_raw_parts(
+            ptr.cast(),
+            bytes,
+            &self.inner.device,
+        ))
+    }
+
+    /// The module global `name` as writable bytes, e.g. to fill constant
+    /// memory with [`Stream::copy_htod`](crate::Stream::copy_htod).
+    ///
+    /// # Safety
+    ///
+    /// No other view of this global (from this or a clone of this module)
+    /// is used while the returned one lives, and no kernel reading it runs
+    /// concurrently with a write through it on another stream.
+    pub unsafe fn global_mut(&self, name: &str) -> Result<DeviceSliceMut<'_, u8>> {
+        let (ptr, bytes) = self.global_raw(name)?;
+        Ok(DeviceSliceMut::from_raw_parts(
+            ptr.cast(),
+            bytes,
+            &self.inner.device,
+        ))
     }
 
     /// The raw handle.
@@ -244,6 +304,60 @@ impl Function {
             )
         }?;
         Ok((g.max(1) as u32, b.max(1) as u32))
+    }
+
+    /// As [`Function::max_potential_block_size`] with a block-size limit
+    /// (0: none) and occupancy flags (`hipOccupancyDefault`, ...)
+    /// (`hipModuleOccupancyMaxPotentialBlockSizeWithFlags`), as (grid,
+    /// block).
+    pub fn max_potential_block_size_with_flags(
+        &self,
+        dynamic_shared_bytes: usize,
+        block_size_limit: u32,
+        flags: u32,
+    ) -> Result<(u32, u32)> {
+        let limit = i32::try_from(block_size_limit).map_err(|_| {
+            Error::invalid(
+                "Function::max_potential_block_size_with_flags",
+                format!("block size limit {block_size_limit} does not fit in an int"),
+            )
+        })?;
+        self.device().bind()?;
+        let (mut grid, mut block) = (0, 0);
+        // SAFETY: the function is live; outputs are valid places.
+        result::check("hipModuleOccupancyMaxPotentialBlockSizeWithFlags", unsafe {
+            sys::hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
+                &mut grid,
+                &mut block,
+                self.raw,
+                dynamic_shared_bytes,
+                limit,
+                flags,
+            )
+        })?;
+        Ok((grid.max(0) as u32, block.max(0) as u32))
+    }
+
+    /// Allows launches with up to `bytes` of dynamic shared memory
+    /// (`hipFuncSetAttribute` with
+    /// `hipFuncAttributeMaxDynamicSharedMemorySize`). On AMD the runtime
+    /// may refuse a module function here; the error says so.
+    pub fn set_max_dynamic_shared_memory(&self, bytes: u32) -> Result<()> {
+        let v = i32::try_from(bytes).map_err(|_| {
+            Error::invalid(
+                "Function::set_max_dynamic_shared_memory",
+                format!("{bytes} bytes do not fit in an int"),
+            )
+        })?;
+        self.device().bind()?;
+        // SAFETY: the function is live; HIP takes the function handle here.
+        result::check("hipFuncSetAttribute", unsafe {
+            sys::hipFuncSetAttribute(
+                self.raw as *const std::ffi::c_void,
+                sys::hipFuncAttribute::hipFuncAttributeMaxDynamicSharedMemorySize,
+                v,
+            )
+        })
     }
 
     /// How many blocks of `block_size` threads fit on one multiprocessor

@@ -93,6 +93,39 @@ impl Stream {
         }
     }
 
+    /// The per-thread default stream (`hipStreamPerThread`): like the null
+    /// stream, but one per host thread, and it does not synchronise with
+    /// other streams.
+    pub fn per_thread(device: &Arc<Device>) -> Stream {
+        // `hipStreamPerThread` is a C macro, `(hipStream_t)2`: a handle the
+        // runtime resolves per thread, never created or destroyed.
+        Stream {
+            inner: Arc::new(StreamInner {
+                raw: 2 as sys::hipStream_t,
+                device: device.clone(),
+                owned: false,
+            }),
+        }
+    }
+
+    /// Wraps a stream created elsewhere, without taking ownership: it is
+    /// not destroyed when the last `Stream` goes.
+    ///
+    /// # Safety
+    ///
+    /// `raw` is a live stream of `device` (or the null or per-thread
+    /// handle), and stays live while the returned `Stream`, its clones and
+    /// everything allocated on it are.
+    pub unsafe fn from_raw_borrowed(device: &Arc<Device>, raw: sys::hipStream_t) -> Stream {
+        Stream {
+            inner: Arc::new(StreamInner {
+                raw,
+                device: device.clone(),
+                owned: false,
+            }),
+        }
+    }
+
     /// The raw handle, for calls into `hip_sys`. It stays valid while this
     /// `Stream` (or a clone) lives.
     #[inline]
@@ -115,7 +148,10 @@ impl Stream {
     /// current device (the null stream); named streams carry their device.
     #[inline]
     pub(crate) fn bind_if_default(&self) -> Result<()> {
-        if self.inner.raw.is_null() {
+        // The null and per-thread handles resolve through the current
+        // device; a borrowed stream is bound too (harmless when it carries
+        // its device).
+        if !self.inner.owned {
             self.inner.device.bind()
         } else {
             Ok(())
@@ -281,6 +317,33 @@ impl Event {
             device: device.clone(),
             timing,
         })
+    }
+
+    /// A new event with explicit flags (`hipEventCreateWithFlags`): any of
+    /// `hipEventBlockingSync` (the waiting host thread blocks instead of
+    /// spinning), `hipEventDisableTiming`, `hipEventInterprocess`.
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// let dev = hip::Device::get(0)?;
+    /// let e = hip::Event::with_flags(&dev, hip::sys::hipEventBlockingSync)?;
+    /// assert!(e.has_timing());
+    /// # Ok(()) }
+    /// ```
+    pub fn with_flags(device: &Arc<Device>, flags: u32) -> Result<Event> {
+        device.bind()?;
+        let raw = result::event_create_with_flags(flags)?;
+        Ok(Event {
+            raw,
+            device: device.clone(),
+            timing: flags & sys::hipEventDisableTiming == 0,
+        })
+    }
+
+    /// Whether the event records times (created without
+    /// `hipEventDisableTiming`).
+    pub fn has_timing(&self) -> bool {
+        self.timing
     }
 
     /// The raw handle.

@@ -1,0 +1,45 @@
+//! The CUDA driver API over HIP, in cudarc's layout.
+//!
+//! - The raw names (`cuInit`, `CUresult`, `CUdeviceptr`, ...) are generated
+//!   from hipify-perl's table (see `COVERAGE.md`) and reachable both here
+//!   (`cuda_compat::driver::cuInit`) and at cudarc's path
+//!   ([`sys`]: `cuda_compat::driver::sys::cuInit`).
+//! - [`result`] is the thin layer: [`DriverError`] and a status check.
+//! - The safe types ([`CudaContext`], [`CudaStream`], [`CudaSlice`],
+//!   [`CudaModule`], [`CudaFunction`], [`CudaEvent`], [`CudaGraph`], the
+//!   launch builder [`LaunchArgs`]) have cudarc's names, method names and
+//!   argument order, and are built on the safe `hip` crate.
+//!
+//! ```no_run
+//! use cuda_compat::driver::{CudaContext, DriverError};
+//! fn main() -> Result<(), DriverError> {
+//!     let ctx = CudaContext::new(0)?;
+//!     let stream = ctx.default_stream();
+//!     let a = stream.clone_htod(&[1.0f32, 2.0, 3.0])?;
+//!     assert_eq!(stream.clone_dtoh(&a)?, [1.0, 2.0, 3.0]);
+//!     Ok(())
+//! }
+//! ```
+
+#[allow(
+    non_camel_case_types,
+    non_upper_case_globals,
+    non_snake_case,
+    unused_qualifications,
+    unreachable_pub,
+    clippy::all,
+    // Each wrapper's unsafe block only forwards the caller's arguments to the
+    // HIP function of the same contract, stated in the wrapper's `# Safety`.
+    clippy::undocumented_unsafe_blocks,
+    rustdoc::all
+)]
+#[path = "../generated/driver.rs"]
+mod generated;
+pub use generated::*;
+
+pub mod result;
+mod safe;
+pub mod sys;
+
+pub use result::DriverError;
+pub use safe::*;

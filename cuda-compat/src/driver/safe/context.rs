@@ -1,0 +1,429 @@
+//! `CudaContext`, `CudaStream`, `CudaEvent` over `hip::Device`,
+//! `hip::Stream` and `hip::Event`.
+
+use crate::driver::result::{check, invalid, DriverError, ToDriver};
+use crate::driver::sys;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+
+/// One device, as cudarc's `CudaContext` (HIP has one primary context per
+/// device; this is it).
+///
+/// Event tracking is on by default: every buffer records events for its
+/// last read and write, and work on another stream waits for them (see
+/// [`crate::driver::CudaSlice`]). [`CudaContext::disable_event_tracking`]
+/// turns it off.
+///
+/// **Threads**: `Send + Sync`: it holds a `hip::Device` (thread-safe) and
+/// atomics.
+#[derive(Debug)]
+pub struct CudaContext {
+    pub(crate) device: Arc<hip::Device>,
+    pub(crate) ordinal: usize,
+    pub(crate) has_async_alloc: bool,
+    event_tracking: AtomicBool,
+    /// First error seen where none could be returned (drops, guards); 0 for
+    /// none.
+    error_state: AtomicU32,
+}
+
+impl PartialEq for CudaContext {
+    fn eq(&self, other: &CudaContext) -> bool {
+        self.ordinal == other.ordinal
+    }
+}
+impl Eq for CudaContext {}
+
+impl CudaContext {
+    /// The context of device `ordinal` (`hipSetDevice`, retaining HIP's
+    /// primary context). No device: `CUDA_ERROR_NO_DEVICE`; an ordinal out
+    /// of range: `CUDA_ERROR_INVALID_DEVICE`.
+    pub fn new(ordinal: usize) -> Result<Arc<CudaContext>, DriverError> {
+        let count = hip::Device::count().drv()?;
+        if ordinal >= count {
+            return Err(DriverError(sys::CUresult::CUDA_ERROR_INVALID_DEVICE));
+        }
+        let device = hip::Device::get(ordinal).drv()?;
+        device.bind().drv()?;
+        let has_async_alloc = device.supports_memory_pools();
+        Ok(Arc::new(CudaContext {
+            device,
+            ordinal,
+            has_async_alloc,
+            event_tracking: AtomicBool::new(true),
+            error_state: AtomicU32::new(0),
+        }))
+    }
+
+    /// How many devices are visible (`hipGetDeviceCount`).
+    pub fn device_count() -> Result<i32, DriverError> {
+        Ok(hip::Device::count().drv()? as i32)
+    }
+
+    /// The device's ordinal.
+    pub fn ordinal(&self) -> usize {
+        self.ordinal
+    }
+
+    /// The `hip` device underneath.
+    pub fn hip_device(&self) -> &Arc<hip::Device> {
+        &self.device
+    }
+
+    /// The device's name (`hipDeviceGetName`).
+    pub fn name(&self) -> Result<String, DriverError> {
+        self.device.name().drv()
+    }
+
+    /// The device's UUID (`hipDeviceGetUuid`).
+    pub fn uuid(&self) -> Result<sys::CUuuid, DriverError> {
+        let bytes = self.device.uuid().drv()?;
+        Ok(sys::CUuuid {
+            bytes: bytes.map(|b| b as std::ffi::c_char),
+        })
+    }
+
+    /// The compute capability (HIP's value: on AMD the gfx version's major
+    /// and minor, e.g. (9, 0) for gfx90a).
+    pub fn compute_capability(&self) -> Result<(i32, i32), DriverError> {
+        self.device.compute_capability().drv()
+    }
+
+    /// Total device memory in bytes.
+    pub fn total_mem(&self) -> Result<usize, DriverError> {
+        self.device.total_memory().drv()
+    }
+
+    /// (free, total) device memory in bytes (`hipMemGetInfo`).
+    pub fn mem_get_info(&self) -> Result<(usize, usize), DriverError> {
+        let m = self.device.memory_info().drv()?;
+        Ok((m.free, m.total))
+    }
+
+    /// The raw device handle (the ordinal in HIP).
+    pub fn cu_device(&self) -> sys::CUdevice {
+        self.ordinal as sys::CUdevice
+    }
+
+    /// Makes this device current on the calling thread (`hipSetDevice`).
+    pub fn bind_to_thread(&self) -> Result<(), DriverError> {
+        self.device.bind().drv()
+    }
+
+    /// One device attribute (`hipDeviceGetAttribute`); the value is HIP's.
+    pub fn attribute(&self, attrib: sys::CUdevice_attribute) -> Result<i32, DriverError> {
+        let mut v = 0;
+        // SAFETY: `v` is a valid place for the value.
+        check(unsafe {
+            hip::sys::hipDeviceGetAttribute(&mut v, attrib.into(), self.ordinal as i32)
+        })?;
+        Ok(v)
+    }
+
+    /// Waits for all work on the device (`hipDeviceSynchronize`).
+    pub fn synchronize(&self) -> Result<(), DriverError> {
+        self.device.synchronize().drv()
+    }
+
+    /// Whether stream-ordered allocation (`hipMallocAsync`) is used.
+    pub fn has_async_alloc(&self) -> bool {
+        self.has_async_alloc
+    }
+
+    /// One context limit (`hipDeviceGetLimit`); a limit HIP lacks is
+    /// `CUDA_ERROR_NOT_SUPPORTED`.
+    pub fn get_limit(&self, limit: sys::CUlimit) -> Result<usize, DriverError> {
+        self.bind_to_thread()?;
+        let mut v = 0;
+        // SAFETY: `v` is a valid place for the value.
+        unsafe { sys::cuCtxGetLimit(&mut v, limit) }.result()?;
+        Ok(v)
+    }
+
+    /// Sets one context limit (`hipDeviceSetLimit`); a limit HIP lacks is
+    /// `CUDA_ERROR_NOT_SUPPORTED`.
+    pub fn set_limit(&self, limit: sys::CUlimit, value: usize) -> Result<(), DriverError> {
+        self.bind_to_thread()?;
+        // SAFETY: takes values.
+        unsafe { sys::cuCtxSetLimit(limit, value) }.result()
+    }
+
+    /// The cache preference (`hipDeviceGetCacheConfig`), checked into the
+    /// closed enum: a value it does not know is `CUDA_ERROR_UNKNOWN`.
+    pub fn get_cache_config(&self) -> Result<sys::CUfunc_cache, DriverError> {
+        let open: crate::driver::CUfunc_cache = self.device.cache_config().drv()?.into();
+        sys::CUfunc_cache::try_from(open)
+            .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_UNKNOWN))
+    }
+
+    /// Sets the cache preference (`hipDeviceSetCacheConfig`).
+    pub fn set_cache_config(&self, config: sys::CUfunc_cache) -> Result<(), DriverError> {
+        self.device.set_cache_config(config.into()).drv()
+    }
+
+    /// The device flags (`hipGetDeviceFlags`).
+    pub fn flags(&self) -> Result<u32, DriverError> {
+        self.device.flags().drv()
+    }
+
+    /// Sets the device flags (`hipSetDeviceFlags`), e.g.
+    /// `hipDeviceScheduleBlockingSync`.
+    pub fn set_flags(&self, flags: u32) -> Result<(), DriverError> {
+        self.device.set_flags(flags).drv()
+    }
+
+    /// Makes host threads waiting for the device block instead of spin
+    /// (`hipDeviceScheduleBlockingSync`).
+    pub fn set_blocking_synchronize(&self) -> Result<(), DriverError> {
+        self.set_flags(hip::sys::hipDeviceScheduleBlockingSync)
+    }
+
+    /// Whether buffers track their reads and writes with events.
+    pub fn is_event_tracking(&self) -> bool {
+        self.event_tracking.load(Ordering::Relaxed)
+    }
+
+    /// cudarc's name for [`CudaContext::is_event_tracking`].
+    pub fn is_managing_stream_synchronization(&self) -> bool {
+        self.is_event_tracking()
+    }
+
+    /// Whether more than one stream is in use; always answered as event
+    /// tracking is (tracking does not wait to see a second stream here).
+    pub fn is_in_multi_stream_mode(&self) -> bool {
+        self.is_event_tracking()
+    }
+
+    /// Turns event tracking back on.
+    ///
+    /// # Safety
+    ///
+    /// Buffers allocated while tracking was off have no events: the caller
+    /// orders every use of them across streams.
+    pub unsafe fn enable_event_tracking(&self) {
+        self.event_tracking.store(true, Ordering::Relaxed);
+    }
+
+    /// Turns event tracking off: buffers allocated from now on have no
+    /// events, and no wait is inserted for any buffer.
+    ///
+    /// # Safety
+    ///
+    /// The caller orders every use of a buffer across streams (and its
+    /// drop after the last use on another stream) with events or
+    /// synchronization.
+    pub unsafe fn disable_event_tracking(&self) {
+        self.event_tracking.store(false, Ordering::Relaxed);
+    }
+
+    /// The first error recorded where none could be returned (in `Drop`,
+    /// in a [`crate::driver::SyncOnDrop`]); clears it.
+    pub fn check_err(&self) -> Result<(), DriverError> {
+        match self.error_state.swap(0, Ordering::Relaxed) {
+            0 => Ok(()),
+            e => Err(DriverError(crate::driver::cudaError_enum(e))),
+        }
+    }
+
+    /// Records `result`'s error, if any, for [`CudaContext::check_err`].
+    pub fn record_err<T>(&self, result: Result<T, DriverError>) {
+        if let Err(e) = result {
+            let _ =
+                self.error_state
+                    .compare_exchange(0, e.0 .0, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+
+    /// A new event (`hipEventCreateWithFlags`); `None` is
+    /// `CU_EVENT_DISABLE_TIMING`, as in cudarc.
+    pub fn new_event(
+        self: &Arc<Self>,
+        flags: Option<sys::CUevent_flags>,
+    ) -> Result<CudaEvent, DriverError> {
+        let flags = flags.unwrap_or(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING) as u32;
+        Ok(CudaEvent {
+            event: hip::Event::with_flags(&self.device, flags).drv()?,
+            ctx: self.clone(),
+        })
+    }
+
+    /// The device's default (null) stream.
+    pub fn default_stream(self: &Arc<Self>) -> Arc<CudaStream> {
+        Arc::new(CudaStream {
+            stream: hip::Stream::default_for(&self.device),
+            ctx: self.clone(),
+        })
+    }
+
+    /// The per-thread default stream (`hipStreamPerThread`).
+    pub fn per_thread_stream(self: &Arc<Self>) -> Arc<CudaStream> {
+        let stream = hip::Stream::per_thread(&self.device);
+        Arc::new(CudaStream {
+            stream,
+            ctx: self.clone(),
+        })
+    }
+
+    /// Wraps a stream created elsewhere, which stays owned there.
+    ///
+    /// # Safety
+    ///
+    /// `stream` is a live stream of this device and outlives the returned
+    /// `CudaStream` and everything allocated on it.
+    pub unsafe fn wrap_borrowed_stream(self: &Arc<Self>, stream: sys::CUstream) -> Arc<CudaStream> {
+        // SAFETY: the caller's contract.
+        let stream = unsafe { hip::Stream::from_raw_borrowed(&self.device, stream) };
+        Arc::new(CudaStream {
+            stream,
+            ctx: self.clone(),
+        })
+    }
+
+    /// A new stream (`hipStreamCreateWithPriority`, non-blocking as
+    /// cudarc's: it does not synchronise with the null stream).
+    pub fn new_stream(self: &Arc<Self>) -> Result<Arc<CudaStream>, DriverError> {
+        self.new_stream_with_priority(0)
+    }
+
+    /// A new non-blocking stream with a priority (lower is higher).
+    pub fn new_stream_with_priority(
+        self: &Arc<Self>,
+        priority: i32,
+    ) -> Result<Arc<CudaStream>, DriverError> {
+        let stream = hip::Stream::with_options(
+            &self.device,
+            hip::StreamOptions {
+                non_blocking: true,
+                priority,
+            },
+        )
+        .drv()?;
+        Ok(Arc::new(CudaStream {
+            stream,
+            ctx: self.clone(),
+        }))
+    }
+}
+
+/// An event (`hipEvent_t`), as cudarc's `CudaEvent`.
+///
+/// **Threads**: `Send + Sync` (a `hip::Event`).
+#[derive(Debug)]
+pub struct CudaEvent {
+    pub(crate) event: hip::Event,
+    pub(crate) ctx: Arc<CudaContext>,
+}
+
+impl CudaEvent {
+    /// The raw handle.
+    pub fn cu_event(&self) -> sys::CUevent {
+        self.event.as_raw()
+    }
+
+    /// Its context.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// Records the event at the end of `stream` (`hipEventRecord`); the
+    /// stream must be of the same device.
+    pub fn record(&self, stream: &CudaStream) -> Result<(), DriverError> {
+        if stream.ctx.ordinal != self.ctx.ordinal {
+            return Err(invalid());
+        }
+        self.event.record(&stream.stream).drv()
+    }
+
+    /// Waits on the host for the recorded work (`hipEventSynchronize`).
+    pub fn synchronize(&self) -> Result<(), DriverError> {
+        self.event.synchronize().drv()
+    }
+
+    /// Milliseconds from `self` to `end` (`hipEventElapsedTime`); both need
+    /// timing (`CUDA_ERROR_INVALID_HANDLE` otherwise, as CUDA).
+    pub fn elapsed_ms(&self, end: &CudaEvent) -> Result<f32, DriverError> {
+        if !self.event.has_timing() || !end.event.has_timing() {
+            return Err(DriverError(sys::CUresult::CUDA_ERROR_INVALID_HANDLE));
+        }
+        end.event.elapsed_ms_since(&self.event).drv()
+    }
+
+    /// Whether the recorded work has finished (`hipEventQuery`); an error
+    /// counts as complete (see [`CudaEvent::try_is_complete`]).
+    pub fn is_complete(&self) -> bool {
+        self.try_is_complete().unwrap_or(true)
+    }
+
+    /// Whether the recorded work has finished (`hipEventQuery`).
+    pub fn try_is_complete(&self) -> Result<bool, DriverError> {
+        self.event.query().drv()
+    }
+}
+
+/// A stream of one device, as cudarc's `CudaStream`.
+///
+/// **Threads**: `Send + Sync` (a `hip::Stream`).
+#[derive(Debug)]
+pub struct CudaStream {
+    pub(crate) stream: hip::Stream,
+    pub(crate) ctx: Arc<CudaContext>,
+}
+
+impl PartialEq for CudaStream {
+    fn eq(&self, other: &CudaStream) -> bool {
+        self.stream.as_raw() == other.stream.as_raw() && self.ctx == other.ctx
+    }
+}
+impl Eq for CudaStream {}
+
+impl CudaStream {
+    /// A new stream that starts after the work enqueued on `self` so far.
+    pub fn fork(&self) -> Result<Arc<CudaStream>, DriverError> {
+        let s = self.ctx.new_stream()?;
+        s.join(self)?;
+        Ok(s)
+    }
+
+    /// The raw handle.
+    pub fn cu_stream(&self) -> sys::CUstream {
+        self.stream.as_raw()
+    }
+
+    /// The `hip` stream underneath.
+    pub fn hip_stream(&self) -> &hip::Stream {
+        &self.stream
+    }
+
+    /// Its context.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// Waits on the host for the stream's work (`hipStreamSynchronize`).
+    pub fn synchronize(&self) -> Result<(), DriverError> {
+        self.stream.synchronize().drv()
+    }
+
+    /// Records a new event at the end of the stream.
+    pub fn record_event(
+        &self,
+        flags: Option<sys::CUevent_flags>,
+    ) -> Result<CudaEvent, DriverError> {
+        let e = self.ctx.new_event(flags)?;
+        e.record(self)?;
+        Ok(e)
+    }
+
+    /// Makes later work on this stream wait for `event`
+    /// (`hipStreamWaitEvent`); works across devices.
+    pub fn wait(&self, event: &CudaEvent) -> Result<(), DriverError> {
+        self.stream.wait_event(&event.event).drv()
+    }
+
+    /// Makes later work on this stream wait for the work enqueued on
+    /// `other` so far.
+    pub fn join(&self, other: &CudaStream) -> Result<(), DriverError> {
+        let e = other.record_event(None)?;
+        self.wait(&e)
+    }
+}

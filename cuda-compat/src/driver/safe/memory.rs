@@ -1,0 +1,1008 @@
+//! Device buffers and views with per-buffer read/write events, host slices,
+//! pinned memory, and the stream's allocations and copies.
+
+use super::context::{CudaContext, CudaEvent, CudaStream};
+use crate::driver::result::{check, invalid, DriverError, ToDriver};
+use crate::driver::sys;
+use hip::sys as hs;
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::ops::{Bound, RangeBounds};
+use std::sync::Arc;
+
+/// Types that can be kernel arguments and buffer elements (cudarc's
+/// `DeviceRepr`).
+///
+/// # Safety
+///
+/// The type has a C layout the kernel agrees with. Buffers of it are read
+/// back to the host ([`CudaStream::clone_dtoh`]), so every bit pattern a
+/// kernel may write must be a valid value: `bool`, `char`, references and
+/// enums do not qualify (cudarc implements it for `bool`; this crate does
+/// not, see the crate docs).
+pub unsafe trait DeviceRepr {}
+
+/// Types for which all-zero bytes are a valid value.
+///
+/// # Safety
+///
+/// All-zero bytes are a valid value of the type.
+pub unsafe trait ValidAsZeroBits {}
+
+macro_rules! plain {
+    ($($t:ty),*) => {$(
+        // SAFETY: a primitive number: C layout, every bit pattern valid.
+        unsafe impl DeviceRepr for $t {}
+        // SAFETY: zero is a valid value of a primitive number.
+        unsafe impl ValidAsZeroBits for $t {}
+    )*};
+}
+plain!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+#[cfg(feature = "f16")]
+plain!(half::f16, half::bf16);
+// SAFETY: arrays of valid elements have the elements' guarantees.
+unsafe impl<T: DeviceRepr, const N: usize> DeviceRepr for [T; N] {}
+// SAFETY: as above.
+unsafe impl<T: ValidAsZeroBits, const N: usize> ValidAsZeroBits for [T; N] {}
+
+/// An owned device buffer of `len` elements, allocated in stream order on
+/// [`CudaSlice::stream`] (cudarc's `CudaSlice`).
+///
+/// It is a [`hip::StreamAllocation`]: with event tracking on (the default),
+/// it holds two events, the end of its last read and of its last write.
+/// Work that reads it on any stream first waits for the last write; work
+/// that writes it waits for the last read and write. Dropping it waits, on
+/// its own stream, for both, and then frees it in stream order
+/// (`hipFreeAsync`): no device-wide synchronize, and no use on another
+/// stream can outlive it. Without stream-ordered allocation on the device,
+/// it is freed with `hipFree` after its stream. Errors in drop go to
+/// `hip::take_drop_errors`.
+///
+/// **Threads**: `Send + Sync`: a device address and `Send + Sync` handles;
+/// writing needs `&mut`.
+#[derive(Debug)]
+pub struct CudaSlice<T> {
+    pub(crate) cu_device_ptr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) alloc: hip::StreamAllocation,
+    pub(crate) stream: Arc<CudaStream>,
+    pub(crate) marker: PhantomData<*const T>,
+}
+
+/// The events of memory nobody tracks (module globals).
+pub(crate) static UNTRACKED: hip::AccessEvents = hip::AccessEvents::untracked();
+
+// SAFETY: see the type's docs: nothing is tied to a thread.
+unsafe impl<T> Send for CudaSlice<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for CudaSlice<T> {}
+
+impl<T> CudaSlice<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Size in bytes.
+    pub fn num_bytes(&self) -> usize {
+        self.len * size_of::<T>()
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The device ordinal.
+    pub fn ordinal(&self) -> usize {
+        self.stream.ctx.ordinal
+    }
+    /// The context.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.stream.ctx
+    }
+    /// The stream it was allocated on, where it is freed.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+    /// Its read and write events (`hip`'s tracking).
+    pub fn events(&self) -> &hip::AccessEvents {
+        self.alloc.events()
+    }
+
+    /// A read-only view of all of it.
+    pub fn as_view(&self) -> CudaView<'_, T> {
+        CudaView {
+            ptr: self.cu_device_ptr,
+            len: self.len,
+            events: self.alloc.events(),
+            stream: &self.stream,
+            marker: PhantomData,
+        }
+    }
+
+    /// A mutable view of all of it.
+    pub fn as_view_mut(&mut self) -> CudaViewMut<'_, T> {
+        CudaViewMut {
+            ptr: self.cu_device_ptr,
+            len: self.len,
+            events: self.alloc.events(),
+            stream: &self.stream,
+            marker: PhantomData,
+        }
+    }
+
+    /// A view of `bounds`; `None` out of range.
+    pub fn try_slice(&self, bounds: impl RangeBounds<usize>) -> Option<CudaView<'_, T>> {
+        self.as_view().try_slice(bounds)
+    }
+
+    /// A mutable view of `bounds`; `None` out of range.
+    pub fn try_slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> Option<CudaViewMut<'_, T>> {
+        let (start, end) = range(bounds, self.len)?;
+        let mut v = self.as_view_mut();
+        v.ptr += (start * size_of::<T>()) as u64;
+        v.len = end - start;
+        Some(v)
+    }
+
+    /// The two halves at `mid`; `None` past the end.
+    pub fn try_split_at(&self, mid: usize) -> Option<(CudaView<'_, T>, CudaView<'_, T>)> {
+        Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
+    }
+
+    /// A view of the same memory as `len` elements of `S`; `None` when that
+    /// is more bytes than the buffer has.
+    ///
+    /// # Safety
+    ///
+    /// The bytes are valid values of `S` for whatever reads them.
+    pub unsafe fn transmute<S>(&self, len: usize) -> Option<CudaView<'_, S>> {
+        // SAFETY: the caller's contract.
+        unsafe { self.as_view().transmute(len) }
+    }
+
+    /// A mutable view of the same memory as `len` elements of `S`; `None`
+    /// when that is more bytes than the buffer has.
+    ///
+    /// # Safety
+    ///
+    /// The bytes are valid values of `S` for whatever reads them.
+    pub unsafe fn transmute_mut<S>(&mut self, len: usize) -> Option<CudaViewMut<'_, S>> {
+        let bytes = len.checked_mul(size_of::<S>())?;
+        (bytes <= self.num_bytes()).then_some(CudaViewMut {
+            ptr: self.cu_device_ptr,
+            len,
+            events: self.alloc.events(),
+            stream: &self.stream,
+            marker: PhantomData,
+        })
+    }
+
+    /// Gives up ownership: returns the device pointer, which is no longer
+    /// freed (cudarc's `leak`). The stream first waits for the tracked
+    /// reads and writes, so the pointer is ready in its order.
+    pub fn leak(self) -> sys::CUdeviceptr {
+        self.alloc.into_raw().0 as sys::CUdeviceptr
+    }
+}
+
+impl<T: DeviceRepr> CudaSlice<T> {
+    /// A device copy on the same stream.
+    pub fn try_clone(&self) -> Result<CudaSlice<T>, DriverError> {
+        self.stream.clone_dtod(self)
+    }
+}
+
+impl<T: DeviceRepr> Clone for CudaSlice<T> {
+    /// A device copy on the same stream. Panics if the copy fails (as
+    /// cudarc's); [`CudaSlice::try_clone`] returns the error instead.
+    fn clone(&self) -> CudaSlice<T> {
+        match self.try_clone() {
+            Ok(c) => c,
+            Err(e) => panic!("CudaSlice::clone failed: {e}"),
+        }
+    }
+}
+
+impl CudaStream {
+    /// Takes ownership of `ptr`, `len` elements allocated in stream order
+    /// on this stream (or with `hipMalloc` where the device has no memory
+    /// pools), e.g. from [`CudaSlice::leak`].
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is such an allocation of at least `len` elements, owned by no
+    /// one else, and ready in this stream's order.
+    pub unsafe fn upgrade_device_ptr<T>(
+        self: &Arc<Self>,
+        ptr: sys::CUdeviceptr,
+        len: usize,
+    ) -> CudaSlice<T> {
+        let events = self.tracking_events();
+        // SAFETY: the caller's contract.
+        let alloc = unsafe {
+            hip::StreamAllocation::from_raw(
+                &self.stream,
+                ptr as *mut c_void,
+                len.saturating_mul(size_of::<T>()),
+                events,
+                self.ctx.has_async_alloc,
+            )
+        };
+        CudaSlice {
+            cu_device_ptr: ptr,
+            len,
+            alloc,
+            stream: self.clone(),
+            marker: PhantomData,
+        }
+    }
+
+    fn tracking_events(&self) -> hip::AccessEvents {
+        if !self.ctx.is_event_tracking() {
+            return hip::AccessEvents::untracked();
+        }
+        match hip::AccessEvents::new(&self.ctx.device).drv() {
+            Ok(e) => e,
+            Err(e) => {
+                self.ctx.record_err::<()>(Err(e));
+                hip::AccessEvents::untracked()
+            }
+        }
+    }
+}
+
+fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
+    let start = match bounds.start_bound() {
+        Bound::Included(&s) => s,
+        Bound::Excluded(&s) => s.checked_add(1)?,
+        Bound::Unbounded => 0,
+    };
+    let end = match bounds.end_bound() {
+        Bound::Included(&e) => e.checked_add(1)?,
+        Bound::Excluded(&e) => e,
+        Bound::Unbounded => len,
+    };
+    (start <= end && end <= len).then_some((start, end))
+}
+
+/// A read-only view into a [`CudaSlice`] (or a module global); shares the
+/// buffer's events.
+#[derive(Debug)]
+pub struct CudaView<'a, T> {
+    pub(crate) ptr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) events: &'a hip::AccessEvents,
+    pub(crate) stream: &'a Arc<CudaStream>,
+    pub(crate) marker: PhantomData<&'a [T]>,
+}
+
+impl<T> Clone for CudaView<'_, T> {
+    fn clone(&self) -> Self {
+        CudaView { ..*self }
+    }
+}
+
+impl<'a, T> CudaView<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// A sub-view; `None` out of range.
+    pub fn try_slice(&self, bounds: impl RangeBounds<usize>) -> Option<CudaView<'a, T>> {
+        let (start, end) = range(bounds, self.len)?;
+        Some(CudaView {
+            ptr: self.ptr + (start * size_of::<T>()) as u64,
+            len: end - start,
+            ..*self
+        })
+    }
+    /// The same memory as `len` elements of `S`; `None` when too long.
+    ///
+    /// # Safety
+    ///
+    /// The bytes are valid values of `S` for whatever reads them.
+    pub unsafe fn transmute<S>(&self, len: usize) -> Option<CudaView<'a, S>> {
+        let bytes = len.checked_mul(size_of::<S>())?;
+        (bytes <= self.len * size_of::<T>()).then_some(CudaView {
+            ptr: self.ptr,
+            len,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        })
+    }
+}
+
+/// A mutable view into a [`CudaSlice`] (or a module global); shares the
+/// buffer's events.
+#[derive(Debug)]
+pub struct CudaViewMut<'a, T> {
+    pub(crate) ptr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) events: &'a hip::AccessEvents,
+    pub(crate) stream: &'a Arc<CudaStream>,
+    pub(crate) marker: PhantomData<&'a mut [T]>,
+}
+
+impl<'a, T> CudaViewMut<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// A read-only view of it.
+    pub fn as_view(&self) -> CudaView<'_, T> {
+        CudaView {
+            ptr: self.ptr,
+            len: self.len,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        }
+    }
+    /// Turns it into a read-only view.
+    pub fn into_view(self) -> CudaView<'a, T> {
+        CudaView {
+            ptr: self.ptr,
+            len: self.len,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        }
+    }
+    /// A mutable sub-view; `None` out of range.
+    pub fn try_slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> Option<CudaViewMut<'_, T>> {
+        let (start, end) = range(bounds, self.len)?;
+        Some(CudaViewMut {
+            ptr: self.ptr + (start * size_of::<T>()) as u64,
+            len: end - start,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        })
+    }
+    /// The same memory as `len` elements of `S`; `None` when too long.
+    ///
+    /// # Safety
+    ///
+    /// The bytes are valid values of `S` for whatever reads them.
+    pub unsafe fn transmute_mut<S>(&mut self, len: usize) -> Option<CudaViewMut<'_, S>> {
+        let bytes = len.checked_mul(size_of::<S>())?;
+        (bytes <= self.len * size_of::<T>()).then_some(CudaViewMut {
+            ptr: self.ptr,
+            len,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        })
+    }
+}
+
+/// Device memory of `len()` elements (cudarc's `DeviceSlice`).
+pub trait DeviceSlice<T> {
+    /// Number of elements.
+    fn len(&self) -> usize;
+    /// Size in bytes.
+    fn num_bytes(&self) -> usize {
+        self.len() * size_of::<T>()
+    }
+    /// Whether it has no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The stream the memory belongs to.
+    fn stream(&self) -> &Arc<CudaStream>;
+}
+
+impl<T> DeviceSlice<T> for CudaSlice<T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+}
+impl<T> DeviceSlice<T> for CudaView<'_, T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn stream(&self) -> &Arc<CudaStream> {
+        self.stream
+    }
+}
+impl<T> DeviceSlice<T> for CudaViewMut<'_, T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn stream(&self) -> &Arc<CudaStream> {
+        self.stream
+    }
+}
+
+/// What to do once the work using a pointer has been enqueued: record the
+/// buffer's event on the stream, or synchronize the stream (for pageable
+/// host memory). Errors are recorded in the context
+/// ([`CudaContext::check_err`]).
+#[derive(Debug)]
+#[must_use]
+pub enum SyncOnDrop<'a> {
+    /// Record the event on the stream when dropped.
+    Record(Option<(&'a CudaEvent, &'a CudaStream)>),
+    /// Synchronize the stream when dropped.
+    Sync(Option<&'a CudaStream>),
+    /// Record a buffer's read or write when dropped (`hip`'s tracking).
+    Access(Option<hip::AccessGuard<'a>>),
+}
+
+impl<'a> SyncOnDrop<'a> {
+    /// Records `event` (if any) on `stream` when dropped.
+    pub fn record_event(event: &'a Option<CudaEvent>, stream: &'a CudaStream) -> SyncOnDrop<'a> {
+        SyncOnDrop::Record(event.as_ref().map(|e| (e, stream)))
+    }
+    /// Synchronizes `stream` when dropped.
+    pub fn sync_stream(stream: &'a CudaStream) -> SyncOnDrop<'a> {
+        SyncOnDrop::Sync(Some(stream))
+    }
+}
+
+impl Drop for SyncOnDrop<'_> {
+    fn drop(&mut self) {
+        match self {
+            SyncOnDrop::Record(target) => {
+                if let Some((event, stream)) = target.take() {
+                    stream.ctx.record_err(event.record(stream));
+                }
+            }
+            SyncOnDrop::Sync(target) => {
+                if let Some(stream) = target.take() {
+                    stream.ctx.record_err(stream.synchronize());
+                }
+            }
+            // The guard records when it drops, right after this.
+            SyncOnDrop::Access(_) => {}
+        }
+    }
+}
+
+/// Device memory whose address can be taken for reading on a stream
+/// (cudarc's `DevicePtr`): the stream first waits for the last write, and
+/// the returned guard records the read when dropped (after the work using
+/// the pointer has been enqueued).
+pub trait DevicePtr<T>: DeviceSlice<T> {
+    /// The address, and the guard to drop after enqueueing the read.
+    fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>);
+}
+
+/// Device memory whose address can be taken for writing on a stream
+/// (cudarc's `DevicePtrMut`): the stream first waits for the last read and
+/// write, and the guard records the write.
+pub trait DevicePtrMut<T>: DeviceSlice<T> {
+    /// The address, and the guard to drop after enqueueing the write.
+    fn device_ptr_mut<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>);
+}
+
+/// Drops a guard without its action.
+fn disarm(mut g: SyncOnDrop<'_>) {
+    match &mut g {
+        SyncOnDrop::Record(t) => *t = None,
+        SyncOnDrop::Sync(t) => *t = None,
+        SyncOnDrop::Access(t) => {
+            if let Some(guard) = t.take() {
+                // Holds only references: forgetting it skips the record.
+                std::mem::forget(guard);
+            }
+        }
+    }
+}
+
+/// Waits on `stream` for the accesses a read (or write) conflicts with, and
+/// returns the guard that records it.
+fn access<'a>(
+    events: &'a hip::AccessEvents,
+    stream: &'a CudaStream,
+    write: bool,
+) -> SyncOnDrop<'a> {
+    let waited = if write {
+        events.wait_before_write(&stream.stream)
+    } else {
+        events.wait_before_read(&stream.stream)
+    };
+    stream.ctx.record_err(waited.drv());
+    SyncOnDrop::Access(Some(hip::AccessGuard::recording(
+        events,
+        &stream.stream,
+        write,
+    )))
+}
+
+impl<T> DevicePtr<T> for CudaSlice<T> {
+    fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (
+            self.cu_device_ptr,
+            access(self.alloc.events(), stream, false),
+        )
+    }
+}
+impl<T> DevicePtr<T> for CudaView<'_, T> {
+    fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, access(self.events, stream, false))
+    }
+}
+impl<T> DevicePtr<T> for CudaViewMut<'_, T> {
+    fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, access(self.events, stream, false))
+    }
+}
+impl<T> DevicePtrMut<T> for CudaSlice<T> {
+    fn device_ptr_mut<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (
+            self.cu_device_ptr,
+            access(self.alloc.events(), stream, true),
+        )
+    }
+}
+impl<T> DevicePtrMut<T> for CudaViewMut<'_, T> {
+    fn device_ptr_mut<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, access(self.events, stream, true))
+    }
+}
+
+/// Host memory for copies (cudarc's `HostSlice`): arrays, slices and `Vec`s
+/// (pageable: the copy synchronizes its stream before returning, so the
+/// memory is free to use and drop afterwards) and [`PinnedHostSlice`]
+/// (asynchronous: an event guards host access).
+pub trait HostSlice<T> {
+    /// Number of elements.
+    fn len(&self) -> usize;
+    /// Whether it has no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The slice to read from on `stream`, and the guard to drop after the
+    /// copy is enqueued.
+    ///
+    /// # Safety
+    ///
+    /// The slice is used only by work enqueued on `stream` before the guard
+    /// drops.
+    unsafe fn stream_synced_slice<'a>(
+        &'a self,
+        stream: &'a CudaStream,
+    ) -> (&'a [T], SyncOnDrop<'a>);
+    /// The slice to write to on `stream`, and the guard.
+    ///
+    /// # Safety
+    ///
+    /// As [`HostSlice::stream_synced_slice`].
+    unsafe fn stream_synced_mut_slice<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (&'a mut [T], SyncOnDrop<'a>);
+}
+
+macro_rules! pageable {
+    ($([$($g:tt)*] $t:ty),*) => {$(
+        impl<$($g)*> HostSlice<T> for $t {
+            fn len(&self) -> usize {
+                <[T]>::len(self)
+            }
+            unsafe fn stream_synced_slice<'a>(
+                &'a self,
+                stream: &'a CudaStream,
+            ) -> (&'a [T], SyncOnDrop<'a>) {
+                (self, SyncOnDrop::sync_stream(stream))
+            }
+            unsafe fn stream_synced_mut_slice<'a>(
+                &'a mut self,
+                stream: &'a CudaStream,
+            ) -> (&'a mut [T], SyncOnDrop<'a>) {
+                (self, SyncOnDrop::sync_stream(stream))
+            }
+        }
+    )*};
+}
+pageable!([T, const N: usize] [T; N], [T] [T], [T] Vec<T>);
+
+/// Page-locked host memory (`hipHostMalloc`), for asynchronous copies
+/// (cudarc's `PinnedHostSlice`). An event records the last copy; host
+/// access waits for it.
+#[derive(Debug)]
+pub struct PinnedHostSlice<T> {
+    ptr: *mut T,
+    len: usize,
+    event: CudaEvent,
+}
+
+// SAFETY: owned host memory plus a thread-safe event; `&mut` for writes.
+unsafe impl<T: Send> Send for PinnedHostSlice<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for PinnedHostSlice<T> {}
+
+impl<T> Drop for PinnedHostSlice<T> {
+    fn drop(&mut self) {
+        let ctx = self.event.ctx.clone();
+        ctx.record_err(self.event.synchronize());
+        if !self.ptr.is_null() {
+            // SAFETY: we own this hipHostMalloc allocation, and the last copy
+            // using it has finished.
+            ctx.record_err(check(unsafe { hs::hipHostFree(self.ptr.cast()) }));
+        }
+    }
+}
+
+impl CudaContext {
+    /// `len` elements of page-locked host memory, zeroed
+    /// (`hipHostMalloc`). Unlike cudarc's, this is safe: the memory is
+    /// zero-filled, and `T: ValidAsZeroBits`.
+    ///
+    /// # Safety
+    ///
+    /// None: `unsafe` only for cudarc's signature.
+    pub unsafe fn alloc_pinned<T: DeviceRepr + ValidAsZeroBits>(
+        self: &Arc<Self>,
+        len: usize,
+    ) -> Result<PinnedHostSlice<T>, DriverError> {
+        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
+        self.bind_to_thread()?;
+        let event = self.new_event(None)?;
+        let mut p = std::ptr::null_mut();
+        if bytes > 0 {
+            // SAFETY: `p` is a valid place for the pointer.
+            check(unsafe { hs::hipHostMalloc(&mut p, bytes, 0) })?;
+            // SAFETY: `p` holds `bytes` writable bytes.
+            unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes) };
+        }
+        Ok(PinnedHostSlice {
+            ptr: p.cast(),
+            len,
+            event,
+        })
+    }
+}
+
+impl<T> PinnedHostSlice<T> {
+    /// Its context.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.event.ctx
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Size in bytes.
+    pub fn num_bytes(&self) -> usize {
+        self.len * size_of::<T>()
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    fn host(&self) -> &[T] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: `ptr` holds `len` initialised elements (zeroed at
+        // allocation, written only through this type).
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+    fn host_mut(&mut self) -> &mut [T] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        // SAFETY: as `host`, and `&mut self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl<T: ValidAsZeroBits> PinnedHostSlice<T> {
+    /// The contents, after the last copy has finished.
+    pub fn as_slice(&self) -> Result<&[T], DriverError> {
+        self.event.synchronize()?;
+        Ok(self.host())
+    }
+    /// The contents, mutably, after the last copy has finished.
+    pub fn as_mut_slice(&mut self) -> Result<&mut [T], DriverError> {
+        self.event.synchronize()?;
+        Ok(self.host_mut())
+    }
+    /// The address, after the last copy has finished.
+    pub fn as_ptr(&self) -> Result<*const T, DriverError> {
+        self.event.synchronize()?;
+        Ok(self.ptr)
+    }
+    /// The address for writing, after the last copy has finished.
+    pub fn as_mut_ptr(&mut self) -> Result<*mut T, DriverError> {
+        self.event.synchronize()?;
+        Ok(self.ptr)
+    }
+}
+
+impl<T> HostSlice<T> for PinnedHostSlice<T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    unsafe fn stream_synced_slice<'a>(
+        &'a self,
+        stream: &'a CudaStream,
+    ) -> (&'a [T], SyncOnDrop<'a>) {
+        stream.ctx.record_err(stream.wait(&self.event));
+        (self.host(), SyncOnDrop::Record(Some((&self.event, stream))))
+    }
+    unsafe fn stream_synced_mut_slice<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (&'a mut [T], SyncOnDrop<'a>) {
+        stream.ctx.record_err(stream.wait(&self.event));
+        let ptr = self.ptr;
+        let len = self.len;
+        let slice: &'a mut [T] = if len == 0 {
+            &mut []
+        } else {
+            // SAFETY: as `host_mut`; the event borrowed below is a distinct
+            // field, so the two borrows do not overlap.
+            unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+        };
+        (slice, SyncOnDrop::Record(Some((&self.event, stream))))
+    }
+}
+
+// ---- allocations and copies on a stream --------------------------------------
+
+impl CudaStream {
+    fn same_device(&self, other: &CudaStream) -> Result<(), DriverError> {
+        if self.ctx.ordinal == other.ctx.ordinal {
+            Ok(())
+        } else {
+            Err(invalid())
+        }
+    }
+
+    /// `len` uninitialised elements in stream order (`hipMallocAsync`, or
+    /// `hipMalloc` without memory pools).
+    ///
+    /// # Safety
+    ///
+    /// The contents are uninitialised: read them only after writing.
+    pub unsafe fn alloc<T: DeviceRepr>(
+        self: &Arc<Self>,
+        len: usize,
+    ) -> Result<CudaSlice<T>, DriverError> {
+        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
+        self.ctx.bind_to_thread()?;
+        let track = self.ctx.is_event_tracking();
+        let alloc = hip::StreamAllocation::new(&self.stream, bytes, track).drv()?;
+        Ok(CudaSlice {
+            cu_device_ptr: alloc.as_raw() as sys::CUdeviceptr,
+            len,
+            alloc,
+            stream: self.clone(),
+            marker: PhantomData,
+        })
+    }
+
+    /// `len` zeroed elements in stream order.
+    pub fn alloc_zeros<T: DeviceRepr + ValidAsZeroBits>(
+        self: &Arc<Self>,
+        len: usize,
+    ) -> Result<CudaSlice<T>, DriverError> {
+        // SAFETY: zero-filled right away, before any read.
+        let mut s = unsafe { self.alloc::<T>(len) }?;
+        self.memset_zeros(&mut s)?;
+        Ok(s)
+    }
+
+    /// Zero-fills `dst` on this stream (`hipMemsetD8Async`).
+    pub fn memset_zeros<T: DeviceRepr + ValidAsZeroBits, Dst: DevicePtrMut<T>>(
+        self: &Arc<Self>,
+        dst: &mut Dst,
+    ) -> Result<(), DriverError> {
+        self.same_device(dst.stream())?;
+        let bytes = dst.num_bytes();
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.ctx.bind_to_thread()?;
+        let (p, _record) = dst.device_ptr_mut(self);
+        // SAFETY: `p` holds `bytes` bytes of device memory of this device.
+        check(unsafe { hs::hipMemsetD8Async(p as hs::hipDeviceptr_t, 0, bytes, self.cu_stream()) })
+    }
+
+    /// A new buffer holding a copy of `src` (arrays, slices, `Vec`s, pinned).
+    pub fn clone_htod<T: DeviceRepr, Src: HostSlice<T> + ?Sized>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<CudaSlice<T>, DriverError> {
+        // SAFETY: fully written by the copy before any read.
+        let mut dst = unsafe { self.alloc(src.len()) }?;
+        self.memcpy_htod(src, &mut dst)?;
+        Ok(dst)
+    }
+
+    /// Copies `src` into the start of `dst` (`hipMemcpyHtoDAsync`); `dst`
+    /// may be longer. A longer `src` is `CUDA_ERROR_INVALID_VALUE`.
+    pub fn memcpy_htod<T: DeviceRepr, Src: HostSlice<T> + ?Sized, Dst: DevicePtrMut<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+        dst: &mut Dst,
+    ) -> Result<(), DriverError> {
+        if src.len() > dst.len() {
+            return Err(invalid());
+        }
+        self.same_device(dst.stream())?;
+        self.ctx.bind_to_thread()?;
+        // SAFETY: the slice is used only by the copy below, on this stream.
+        let (src, _record_src) = unsafe { src.stream_synced_slice(self) };
+        let (dp, _record_dst) = dst.device_ptr_mut(self);
+        let bytes = size_of_val(src);
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: `src` is readable for `bytes`; `dp` holds at least `bytes`
+        // (checked above); the guards keep the host memory alive (pageable:
+        // the stream is synchronized when `_record_src` drops).
+        check(unsafe {
+            hs::hipMemcpyHtoDAsync(
+                dp as hs::hipDeviceptr_t,
+                src.as_ptr().cast_mut().cast(),
+                bytes,
+                self.cu_stream(),
+            )
+        })
+    }
+
+    /// A new `Vec` holding a copy of `src`.
+    pub fn clone_dtoh<T: DeviceRepr, Src: DevicePtr<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<Vec<T>, DriverError> {
+        let mut out: Vec<T> = Vec::with_capacity(src.len());
+        self.copy_dtoh_raw(src, out.as_mut_ptr(), src.len())?;
+        // SAFETY: the copy (finished: `copy_dtoh_raw` synchronizes) wrote
+        // all `len` elements, and every bit pattern is a valid `T`
+        // (`DeviceRepr`'s contract).
+        unsafe { out.set_len(src.len()) };
+        Ok(out)
+    }
+
+    /// Copies `src` into `dst` (`hipMemcpyDtoHAsync`); lengths must match.
+    pub fn memcpy_dtoh<T: DeviceRepr, Src: DevicePtr<T>, Dst: HostSlice<T> + ?Sized>(
+        self: &Arc<Self>,
+        src: &Src,
+        dst: &mut Dst,
+    ) -> Result<(), DriverError> {
+        if src.len() != dst.len() {
+            return Err(invalid());
+        }
+        self.same_device(src.stream())?;
+        self.ctx.bind_to_thread()?;
+        // SAFETY: the slice is used only by the copy below, on this stream.
+        let (dst, _record_dst) = unsafe { dst.stream_synced_mut_slice(self) };
+        let (sp, _record_src) = src.device_ptr(self);
+        let bytes = size_of_val(dst);
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: `dst` is writable for `bytes`, `sp` holds as many; the
+        // guard synchronizes (pageable) or records the event (pinned).
+        check(unsafe {
+            hs::hipMemcpyDtoHAsync(
+                dst.as_mut_ptr().cast(),
+                sp as hs::hipDeviceptr_t,
+                bytes,
+                self.cu_stream(),
+            )
+        })
+    }
+
+    fn copy_dtoh_raw<T: DeviceRepr, Src: DevicePtr<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+        dst: *mut T,
+        len: usize,
+    ) -> Result<(), DriverError> {
+        self.same_device(src.stream())?;
+        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.ctx.bind_to_thread()?;
+        {
+            let (sp, _record_src) = src.device_ptr(self);
+            // SAFETY: `dst` is writable for `bytes` (the caller's capacity)
+            // and `sp` holds `len` elements.
+            check(unsafe {
+                hs::hipMemcpyDtoHAsync(
+                    dst.cast(),
+                    sp as hs::hipDeviceptr_t,
+                    bytes,
+                    self.cu_stream(),
+                )
+            })?;
+        }
+        self.synchronize()
+    }
+
+    /// Copies `src` into `dst` on this stream (`hipMemcpyDtoDAsync`);
+    /// lengths must match; both on this stream's device.
+    pub fn memcpy_dtod<T, Src: DevicePtr<T>, Dst: DevicePtrMut<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+        dst: &mut Dst,
+    ) -> Result<(), DriverError> {
+        if src.len() != dst.len() {
+            return Err(invalid());
+        }
+        self.same_device(dst.stream())?;
+        self.same_device(src.stream())?;
+        self.ctx.bind_to_thread()?;
+        let bytes = src.num_bytes();
+        let (sp, _record_src) = src.device_ptr(self);
+        let (dp, _record_dst) = dst.device_ptr_mut(self);
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: both hold `bytes` bytes of this device's memory.
+        check(unsafe {
+            hs::hipMemcpyDtoDAsync(
+                dp as hs::hipDeviceptr_t,
+                sp as hs::hipDeviceptr_t,
+                bytes,
+                self.cu_stream(),
+            )
+        })
+    }
+
+    /// A new buffer on this stream holding a copy of `src`, which may be on
+    /// another device (a peer copy, `hipMemcpyPeerAsync`).
+    pub fn clone_dtod<T: DeviceRepr, Src: DevicePtr<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<CudaSlice<T>, DriverError> {
+        // SAFETY: fully written by the copy before any read.
+        let mut dst = unsafe { self.alloc::<T>(src.len()) }?;
+        if src.stream().ctx.ordinal == self.ctx.ordinal {
+            self.memcpy_dtod(src, &mut dst)?;
+            return Ok(dst);
+        }
+        let bytes = src.num_bytes();
+        self.ctx.bind_to_thread()?;
+        // The guards would record `src`'s event (of its device) on this
+        // stream (of another): disarm them and synchronize instead, which
+        // also ends the read of `src`.
+        let (sp, record_src) = src.device_ptr(self);
+        let (dp, record_dst) = dst.device_ptr_mut(self);
+        disarm(record_src);
+        disarm(record_dst);
+        if bytes > 0 {
+            // SAFETY: both hold `bytes` bytes on their devices.
+            check(unsafe {
+                hs::hipMemcpyPeerAsync(
+                    dp as *mut c_void,
+                    self.ctx.ordinal as i32,
+                    sp as *const c_void,
+                    src.stream().ctx.ordinal as i32,
+                    bytes,
+                    self.cu_stream(),
+                )
+            })?;
+        }
+        self.synchronize()?;
+        dst.alloc.events().record_write(&self.stream).drv()?;
+        Ok(dst)
+    }
+}

@@ -1,0 +1,18 @@
+//! cudarc's safe driver types over the `hip` crate.
+
+mod context;
+mod graph;
+mod launch;
+mod memory;
+mod module;
+mod unified;
+
+pub use context::{CudaContext, CudaEvent, CudaStream};
+pub use graph::CudaGraph;
+pub use launch::{LaunchArgs, LaunchConfig, PushKernelArg};
+pub use memory::{
+    CudaSlice, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice,
+    PinnedHostSlice, SyncOnDrop, ValidAsZeroBits,
+};
+pub use module::{CudaFunction, CudaModule};
+pub use unified::UnifiedSlice;

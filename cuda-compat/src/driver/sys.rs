@@ -1,0 +1,212 @@
+//! The raw driver names at cudarc's path (`cudarc::driver::sys`).
+//!
+//! Everything in [`crate::driver`]'s raw layer is here too, with two
+//! differences that let cudarc code `match` exhaustively:
+//!
+//! - [`CUfunc_cache`] is a closed Rust enum (as in cudarc), because CUDA's and
+//!   HIP's value sets are the same four values. The functions here that
+//!   return one ([`cuCtxGetCacheConfig`]) read HIP's value into the open
+//!   newtype first and convert with a checked `TryFrom`: a value the runtime
+//!   returns that the enum does not know becomes `CUDA_ERROR_UNKNOWN`, never
+//!   an invalid enum.
+//! - [`CUlimit`] is a closed Rust enum with CUDA's values; it is only ever
+//!   an input. Limits HIP lacks (`CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH`, ...)
+//!   exist so that code naming them compiles, and every call given one
+//!   returns `CUDA_ERROR_NOT_SUPPORTED` before reaching HIP.
+//!
+//! Every other enum is the open newtype of [`crate::driver`]; an exhaustive
+//! `match` on one needs a final `_ =>` arm.
+
+#![allow(non_camel_case_types, non_snake_case)]
+
+use super::generated as raw;
+pub use super::generated::*;
+
+/// A closed Rust enum over one of this crate's open enum newtypes, for a C
+/// enum whose CUDA and HIP value sets are identical and closed. Each variant
+/// has the newtype's value (so the casts are HIP's values); `From` goes to
+/// the newtype and to HIP's type, and `TryFrom<newtype>` rejects any value
+/// the enum does not list, so no runtime value can become an invalid enum.
+macro_rules! closed_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident over $open:ty, $hip:ty {
+            $($(#[$vmeta:meta])* $variant:ident),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[repr(u32)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant = <$open>::$variant.0,)+
+        }
+
+        impl From<$name> for $open {
+            #[inline]
+            fn from(v: $name) -> $open {
+                match v {
+                    $($name::$variant => <$open>::$variant,)+
+                }
+            }
+        }
+
+        impl From<$name> for $hip {
+            #[inline]
+            fn from(v: $name) -> $hip {
+                <$open>::from(v).into()
+            }
+        }
+
+        impl TryFrom<$open> for $name {
+            /// The value, which no variant has.
+            type Error = $open;
+            #[inline]
+            fn try_from(v: $open) -> Result<$name, $open> {
+                $(if v == <$open>::$variant {
+                    return Ok($name::$variant);
+                })+
+                Err(v)
+            }
+        }
+    };
+}
+
+closed_enum! {
+    /// CUDA `CUfunc_cache`: cache preference (`hipFuncCache_t`'s values).
+    pub enum CUfunc_cache over raw::CUfunc_cache_enum, hip::sys::hipFuncCache_t {
+        /// No preference.
+        CU_FUNC_CACHE_PREFER_NONE,
+        /// Prefer shared memory.
+        CU_FUNC_CACHE_PREFER_SHARED,
+        /// Prefer L1 cache.
+        CU_FUNC_CACHE_PREFER_L1,
+        /// Equal L1 and shared memory.
+        CU_FUNC_CACHE_PREFER_EQUAL,
+    }
+}
+
+/// CUDA `CUfunc_cache_enum` (= [`CUfunc_cache`]).
+pub type CUfunc_cache_enum = CUfunc_cache;
+
+/// CUDA `CUlimit`, with CUDA's values, as an input only: see
+/// [`CUlimit::to_hip`].
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CUlimit {
+    /// Stack size per thread (`hipLimitStackSize`).
+    CU_LIMIT_STACK_SIZE = 0,
+    /// `printf` buffer size (`hipLimitPrintfFifoSize`).
+    CU_LIMIT_PRINTF_FIFO_SIZE = 1,
+    /// Device `malloc` heap size (`hipLimitMallocHeapSize`).
+    CU_LIMIT_MALLOC_HEAP_SIZE = 2,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 5,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 6,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_SHMEM_SIZE = 7,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_CIG_ENABLED = 8,
+    /// Not in HIP: calls return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 9,
+}
+
+/// CUDA `CUlimit_enum` (= [`CUlimit`]).
+pub type CUlimit_enum = CUlimit;
+
+impl CUlimit {
+    /// HIP's limit of the same meaning, `None` where HIP has none.
+    pub fn to_hip(self) -> Option<hip::sys::hipLimit_t> {
+        use hip::sys::hipLimit_t as L;
+        match self {
+            CUlimit::CU_LIMIT_STACK_SIZE => Some(L::hipLimitStackSize),
+            CUlimit::CU_LIMIT_PRINTF_FIFO_SIZE => Some(L::hipLimitPrintfFifoSize),
+            CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE => Some(L::hipLimitMallocHeapSize),
+            _ => None,
+        }
+    }
+}
+
+/// CUDA `cuCtxGetCacheConfig` over `hipCtxGetCacheConfig`, writing the
+/// closed [`CUfunc_cache`]: an unknown value from the runtime returns
+/// `CUDA_ERROR_UNKNOWN` and leaves `*pconfig` unwritten.
+///
+/// # Safety
+///
+/// `pconfig` is valid for a write.
+pub unsafe fn cuCtxGetCacheConfig(pconfig: *mut CUfunc_cache) -> CUresult {
+    let mut open = raw::CUfunc_cache_enum::CU_FUNC_CACHE_PREFER_NONE;
+    // SAFETY: `open` is a valid place for the value.
+    let status = unsafe { raw::cuCtxGetCacheConfig(&mut open) };
+    if status != CUresult::CUDA_SUCCESS {
+        return status;
+    }
+    match CUfunc_cache::try_from(open) {
+        Ok(v) => {
+            // SAFETY: the caller's contract: `pconfig` is valid for a write.
+            unsafe { pconfig.write(v) };
+            CUresult::CUDA_SUCCESS
+        }
+        Err(_) => CUresult::CUDA_ERROR_UNKNOWN,
+    }
+}
+
+/// CUDA `cuCtxSetCacheConfig` over `hipCtxSetCacheConfig`.
+///
+/// # Safety
+///
+/// None beyond the runtime being usable; unsafe as every raw call.
+pub unsafe fn cuCtxSetCacheConfig(config: CUfunc_cache) -> CUresult {
+    // SAFETY: takes a value.
+    unsafe { raw::cuCtxSetCacheConfig(config.into()) }
+}
+
+/// CUDA `cuCtxGetLimit` over `hipDeviceGetLimit`; a limit HIP lacks returns
+/// `CUDA_ERROR_NOT_SUPPORTED`.
+///
+/// # Safety
+///
+/// `pvalue` is valid for a write.
+pub unsafe fn cuCtxGetLimit(pvalue: *mut usize, limit: CUlimit) -> CUresult {
+    match limit.to_hip() {
+        // SAFETY: the caller's contract.
+        Some(l) => unsafe { hip::sys::hipDeviceGetLimit(pvalue, l) }.into(),
+        None => CUresult::CUDA_ERROR_NOT_SUPPORTED,
+    }
+}
+
+/// CUDA `cuCtxSetLimit` over `hipDeviceSetLimit`; a limit HIP lacks returns
+/// `CUDA_ERROR_NOT_SUPPORTED`.
+///
+/// # Safety
+///
+/// None beyond the runtime being usable; unsafe as every raw call.
+pub unsafe fn cuCtxSetLimit(limit: CUlimit, value: usize) -> CUresult {
+    match limit.to_hip() {
+        // SAFETY: takes values.
+        Some(l) => unsafe { hip::sys::hipDeviceSetLimit(l, value) }.into(),
+        None => CUresult::CUDA_ERROR_NOT_SUPPORTED,
+    }
+}
+
+/// CUDA `CUevent_flags` (an input only): how an event is created. The
+/// values are HIP's (`hipEventDefault`, ...).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CUevent_flags {
+    /// Timing on, spin when waited for.
+    CU_EVENT_DEFAULT = hip::sys::hipEventDefault,
+    /// Block the host thread when waited for (`hipEventBlockingSync`).
+    CU_EVENT_BLOCKING_SYNC = hip::sys::hipEventBlockingSync,
+    /// No timing (`hipEventDisableTiming`): cheaper to record and wait for.
+    CU_EVENT_DISABLE_TIMING = hip::sys::hipEventDisableTiming,
+    /// For inter-process use (`hipEventInterprocess`).
+    CU_EVENT_INTERPROCESS = hip::sys::hipEventInterprocess,
+}
+
+/// CUDA `CUevent_flags_enum` (= [`CUevent_flags`]).
+pub type CUevent_flags_enum = CUevent_flags;

@@ -1,0 +1,36 @@
+//! nvrtc over hiprtc, in cudarc's layout.
+//!
+//! The raw names (`nvrtcCreateProgram`, ...) are generated from
+//! hipify-perl's table and reachable both here and at cudarc's path
+//! ([`sys`]). The safe part is cudarc's: [`compile_ptx`],
+//! [`compile_ptx_with_opts`], [`CompileOptions`], [`Ptx`], [`CompileError`].
+//!
+//! On AMD, "PTX" is a misnomer kept for source compatibility: [`compile_ptx`]
+//! produces a code object for one gfx architecture, and [`Ptx`] records it
+//! (see [`Ptx`] for what happens on a device of another architecture). On
+//! the NVIDIA platform (`HIP_PLATFORM=nvidia`) hiprtc is nvrtc and the
+//! output is PTX (or a CUBIN) as with cudarc.
+
+#[allow(
+    non_camel_case_types,
+    non_upper_case_globals,
+    non_snake_case,
+    unused_qualifications,
+    unreachable_pub,
+    clippy::all,
+    // Each wrapper's unsafe block only forwards the caller's arguments to the
+    // HIP function of the same contract, stated in the wrapper's `# Safety`.
+    clippy::undocumented_unsafe_blocks,
+    rustdoc::all
+)]
+#[path = "../generated/nvrtc.rs"]
+mod generated;
+pub use generated::*;
+
+pub(crate) mod safe;
+pub use safe::*;
+
+/// The raw nvrtc names at cudarc's path (`cudarc::nvrtc::sys`).
+pub mod sys {
+    pub use super::generated::*;
+}

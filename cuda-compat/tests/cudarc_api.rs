@@ -1,0 +1,427 @@
+//! Tier 1: cudarc's API at cudarc's paths, with cudarc's shapes (compiled,
+//! not run: the `uses_*` functions are type checks), and the pure logic
+//! behind it: launch configurations, compile-option translation, the
+//! closed enums' checked conversions.
+
+#![allow(dead_code)]
+
+use cuda_compat::driver::{
+    self, sys, CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, CudaView,
+    CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, DriverError, HostSlice,
+    LaunchArgs, LaunchConfig, PinnedHostSlice, PushKernelArg, UnifiedSlice, ValidAsZeroBits,
+};
+use cuda_compat::nvrtc::{
+    self, compile_ptx, compile_ptx_with_opts, CompileError, CompileOptions, Ptx,
+};
+use cuda_compat::Platform;
+use std::sync::Arc;
+
+#[repr(C)]
+struct Params {
+    a: f32,
+    n: u32,
+}
+// SAFETY: repr(C) plain numbers: every bit pattern is valid.
+unsafe impl DeviceRepr for Params {}
+
+/// The README's and examples' flow, in the order cudarc users write it.
+fn uses_the_driver_like_cudarc() -> Result<(), DriverError> {
+    let ctx: Arc<CudaContext> = CudaContext::new(0)?;
+    let stream: Arc<CudaStream> = ctx.default_stream();
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let _: CudaSlice<f32> = unsafe { stream.alloc::<f32>(10) }?;
+    let _: CudaSlice<usize> = stream.clone_htod(&[0usize; 10])?;
+    let host = vec![1.0f32; 8];
+    let from_vec: CudaSlice<f32> = stream.clone_htod(&host)?;
+    let from_slice: CudaSlice<f32> = stream.clone_htod(&host[..4])?;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let mut pinned: PinnedHostSlice<f32> = unsafe { ctx.alloc_pinned::<f32>(8) }?;
+    pinned.as_mut_slice()?.copy_from_slice(&host);
+    let from_pinned = stream.clone_htod(&pinned)?;
+    let mut longer = stream.alloc_zeros::<f32>(16)?;
+    stream.memcpy_htod(&host, &mut longer)?;
+    stream.memcpy_htod(&[3.0f32; 4], &mut longer)?;
+    stream.memcpy_dtod(&from_vec, &mut from_pinned.clone())?;
+    let back: Vec<f32> = stream.clone_dtoh(&from_slice)?;
+    let mut out = vec![0.0f32; 8];
+    stream.memcpy_dtoh(&from_vec, &mut out)?;
+    stream.memcpy_dtoh(&from_vec, &mut pinned)?;
+    let _ = (back, out);
+
+    let module: Arc<CudaModule> = ctx.load_module(Ptx::from_file("kernel.ptx"))?;
+    let f: CudaFunction = module.load_function("k")?;
+    let n = 8i32;
+    let mut b = stream.alloc_zeros::<f32>(8)?;
+    let mut builder: LaunchArgs<'_> = stream.launch_builder(&f);
+    builder.arg(&mut b);
+    builder.arg(&from_vec);
+    builder.arg(&n);
+    builder.arg(&Params { a: 1.0, n: 8 });
+    let view: CudaView<'_, f32> = from_vec.as_view();
+    builder.arg(&view);
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let _ = unsafe { builder.launch(LaunchConfig::for_num_elems(n as u32)) }?;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe {
+        stream
+            .launch_builder(&f)
+            .arg(&mut b)
+            .arg(&(n + 1))
+            .launch(LaunchConfig {
+                grid_dim: (1, 1, 1),
+                block_dim: (8, 1, 1),
+                shared_mem_bytes: 0,
+            })
+    }?;
+    let mut view_mut: CudaViewMut<'_, f32> = b.as_view_mut();
+    let mut builder = stream.launch_builder(&f);
+    builder.arg(&mut view_mut);
+    builder.record_kernel_launch(sys::CUevent_flags::CU_EVENT_DEFAULT);
+    if let Some((start, end)) =
+        // SAFETY: never run (a type check); the arguments fit the call.
+        unsafe { builder.launch_cooperative(LaunchConfig::for_num_elems(1)) }?
+    {
+        let _ms: f32 = start.elapsed_ms(&end)?;
+    }
+
+    let stream2 = stream.fork()?;
+    stream.join(&stream2)?;
+    let e = stream2.record_event(None)?;
+    stream.wait(&e)?;
+    let _ = ctx.per_thread_stream();
+    let _ = ctx.new_stream()?;
+
+    let mut global: CudaViewMut<'_, u8> = module.get_global("coefficients", &stream)?;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let mut as_f32 = unsafe { global.transmute_mut::<f32>(4) }.expect("16 bytes");
+    stream.memcpy_htod(&[1.0f32, 2.0, 3.0, 4.0], &mut as_f32)?;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let _: Option<CudaView<'_, u32>> = unsafe { from_vec.transmute::<u32>(8) };
+
+    let _: i32 = f.num_regs()? + f.shared_size_bytes()? + f.const_size_bytes()?;
+    let _: i32 = f.local_size_bytes()? + f.max_threads_per_block()?;
+    let _: i32 = f.ptx_version()? + f.binary_version()?;
+    extern "C" fn no_smem(_block: std::ffi::c_int) -> usize {
+        0
+    }
+    let (_grid, _block): (u32, u32) = f.occupancy_max_potential_block_size(no_smem, 0, 0, None)?;
+    f.set_max_dynamic_shared_memory(1024)?;
+
+    let stack: usize = ctx.get_limit(sys::CUlimit::CU_LIMIT_STACK_SIZE)?;
+    ctx.set_limit(sys::CUlimit::CU_LIMIT_STACK_SIZE, stack)?;
+    let cache = ctx.get_cache_config()?;
+    // cudarc's exhaustive match (example 12) compiles: the enum is closed.
+    let _ = match cache {
+        sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_NONE => "none",
+        sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_SHARED => "shared",
+        sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_L1 => "l1",
+        sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_EQUAL => "equal",
+    };
+    ctx.set_cache_config(cache)?;
+    let _: sys::CUuuid = ctx.uuid()?;
+
+    stream.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;
+    let _: sys::CUstreamCaptureStatus = stream.capture_status()?;
+    let graph: Option<CudaGraph> = stream.end_capture(
+        sys::CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH,
+    )?;
+    if let Some(g) = graph {
+        g.upload()?;
+        g.launch()?;
+    }
+
+    let (ptr, _guard) = from_vec.device_ptr(&stream);
+    let _: sys::CUdeviceptr = ptr;
+    drop(_guard);
+    let (_ptr, _guard) = b.device_ptr_mut(&stream);
+    drop(_guard);
+    let raw = b.leak();
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let _back: CudaSlice<f32> = unsafe { stream.upgrade_device_ptr(raw, 8) };
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let mut unified: UnifiedSlice<f32> = unsafe { ctx.alloc_unified::<f32>(8, true) }?;
+    unified.as_mut_slice()?[0] = 1.0;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe {
+        stream
+            .launch_builder(&f)
+            .arg(&mut unified)
+            .launch(LaunchConfig::for_num_elems(8))
+    }?;
+    ctx.check_err()?;
+    Ok(())
+}
+
+fn generic_over_the_traits<T: DeviceRepr + ValidAsZeroBits, D: DevicePtr<T> + DeviceSlice<T>>(
+    d: &D,
+    h: &impl HostSlice<T>,
+) -> usize {
+    d.len() + h.len()
+}
+
+fn generic_mut<T, D: DevicePtrMut<T>>(d: &D) -> usize {
+    d.num_bytes()
+}
+
+fn uses_nvrtc_like_cudarc() -> Result<(), CompileError> {
+    let _: Ptx = compile_ptx("extern \"C\" __global__ void k() {}")?;
+    let opts = CompileOptions {
+        ftz: Some(true),
+        prec_div: Some(false),
+        prec_sqrt: Some(false),
+        fmad: Some(true),
+        ..Default::default()
+    };
+    let _: Ptx = compile_ptx_with_opts("extern \"C\" __global__ void k() {}", opts)?;
+    Ok(())
+}
+
+/// Compiles only when both paths name the same function item (each item
+/// has its own type).
+macro_rules! same_item {
+    ($a:path, $b:path) => {{
+        let mut f = $a;
+        f = $b;
+        let _ = f;
+    }};
+}
+
+#[test]
+#[allow(unused_assignments)]
+fn raw_names_are_reachable_at_both_paths() {
+    same_item!(driver::cuInit, sys::cuInit);
+    same_item!(
+        cuda_compat::runtime::cudaMalloc,
+        cuda_compat::runtime::sys::cudaMalloc
+    );
+    same_item!(nvrtc::nvrtcCreateProgram, nvrtc::sys::nvrtcCreateProgram);
+    same_item!(
+        cuda_compat::cublas::cublasCreate_v2,
+        cuda_compat::cublas::sys::cublasCreate_v2
+    );
+    // The open newtypes stay at the old path; the enum tables are intact.
+    assert!(cuda_compat::enums().iter().any(|e| e.cuda == "cudaError"));
+}
+
+#[test]
+fn the_safe_types_are_send_and_sync_as_in_cudarc() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<CudaContext>();
+    send_sync::<CudaStream>();
+    send_sync::<CudaSlice<f32>>();
+    send_sync::<CudaModule>();
+    send_sync::<CudaFunction>();
+    send_sync::<CudaGraph>();
+    send_sync::<driver::CudaEvent>();
+    send_sync::<PinnedHostSlice<f32>>();
+    send_sync::<UnifiedSlice<f32>>();
+    send_sync::<cuda_compat::cublas::CudaBlas>();
+}
+
+#[test]
+fn for_num_elems_is_cudarcs_1024_thread_blocks() {
+    for (n, grid) in [
+        (0u32, 0u32),
+        (1, 1),
+        (1023, 1),
+        (1024, 1),
+        (1025, 2),
+        (u32::MAX, 4194304),
+    ] {
+        let c = LaunchConfig::for_num_elems(n);
+        assert_eq!(c.grid_dim, (grid, 1, 1), "n = {n}");
+        assert_eq!(c.block_dim, (1024, 1, 1));
+        assert_eq!(c.shared_mem_bytes, 0);
+    }
+}
+
+#[test]
+fn compile_options_translate_per_platform() {
+    let o = CompileOptions {
+        ftz: Some(false),
+        prec_div: Some(true),
+        prec_sqrt: Some(false),
+        fmad: Some(true),
+        use_fast_math: Some(true),
+        maxrregcount: Some(32),
+        include_paths: vec!["/inc".into()],
+        arch: Some("sm_80"),
+        options: vec!["-DN=4".into()],
+        name: None,
+    };
+    assert_eq!(
+        o.to_hiprtc_flags(Platform::Amd),
+        [
+            "-fno-gpu-flush-denormals-to-zero",
+            // One clang flag for both: `false` in either wins.
+            "-fno-hip-fp32-correctly-rounded-divide-sqrt",
+            "-ffp-contract=fast",
+            "-ffast-math",
+            "-I/inc",
+            "-DN=4",
+        ]
+    );
+    assert_eq!(
+        o.to_hiprtc_flags(Platform::Nvidia),
+        [
+            "--ftz=false",
+            "--prec-div=true",
+            "--prec-sqrt=false",
+            "--fmad=true",
+            "--use_fast_math",
+            "--maxrregcount=32",
+            "--include-path=/inc",
+            "--gpu-architecture=sm_80",
+            "-DN=4",
+        ]
+    );
+    let precise = CompileOptions {
+        prec_div: Some(true),
+        ..Default::default()
+    };
+    assert_eq!(
+        precise.to_hiprtc_flags(Platform::Amd),
+        ["-fhip-fp32-correctly-rounded-divide-sqrt"]
+    );
+    assert!(CompileOptions::default()
+        .to_hiprtc_flags(Platform::Amd)
+        .is_empty());
+    // An AMD arch is not an nvrtc flag.
+    let gfx = CompileOptions {
+        arch: Some("gfx90a"),
+        ..Default::default()
+    };
+    assert!(gfx.to_hiprtc_flags(Platform::Nvidia).is_empty());
+}
+
+#[test]
+fn closed_cache_enum_round_trips_and_rejects_unknown_values() {
+    use driver::CUfunc_cache_enum as Open;
+    use sys::CUfunc_cache as Closed;
+    for c in [
+        Closed::CU_FUNC_CACHE_PREFER_NONE,
+        Closed::CU_FUNC_CACHE_PREFER_SHARED,
+        Closed::CU_FUNC_CACHE_PREFER_L1,
+        Closed::CU_FUNC_CACHE_PREFER_EQUAL,
+    ] {
+        let open = Open::from(c);
+        assert_eq!(open.0, c as u32, "the variant's value is the newtype's");
+        assert_eq!(Closed::try_from(open), Ok(c));
+        let hip: hip::sys::hipFuncCache_t = c.into();
+        assert_eq!(hip.0, c as u32);
+    }
+    for unknown in [4u32, 5, 0x7fff_ffff, u32::MAX] {
+        assert_eq!(Closed::try_from(Open(unknown)), Err(Open(unknown)));
+    }
+}
+
+#[test]
+fn limits_hip_lacks_are_refused_before_any_call() {
+    use sys::CUlimit as L;
+    assert_eq!(
+        L::CU_LIMIT_STACK_SIZE.to_hip(),
+        Some(hip::sys::hipLimit_t::hipLimitStackSize)
+    );
+    assert_eq!(
+        L::CU_LIMIT_MALLOC_HEAP_SIZE.to_hip(),
+        Some(hip::sys::hipLimit_t::hipLimitMallocHeapSize)
+    );
+    for l in [
+        L::CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH,
+        L::CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT,
+        L::CU_LIMIT_MAX_L2_FETCH_GRANULARITY,
+        L::CU_LIMIT_PERSISTING_L2_CACHE_SIZE,
+    ] {
+        assert_eq!(l.to_hip(), None);
+        let mut v = 7usize;
+        // SAFETY: `v` is a valid place; the call returns before HIP.
+        let status = unsafe { sys::cuCtxGetLimit(&mut v, l) };
+        assert_eq!(status, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+        assert_eq!(v, 7, "nothing written");
+        // SAFETY: takes values.
+        let status = unsafe { sys::cuCtxSetLimit(l, 1) };
+        assert_eq!(status, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+    }
+}
+
+#[test]
+fn event_flags_have_hips_values() {
+    use sys::CUevent_flags as F;
+    assert_eq!(F::CU_EVENT_DEFAULT as u32, hip::sys::hipEventDefault);
+    assert_eq!(
+        F::CU_EVENT_BLOCKING_SYNC as u32,
+        hip::sys::hipEventBlockingSync
+    );
+    assert_eq!(
+        F::CU_EVENT_DISABLE_TIMING as u32,
+        hip::sys::hipEventDisableTiming
+    );
+}
+
+#[test]
+fn driver_error_result_and_ptx_accessors() {
+    assert_eq!(sys::CUresult::CUDA_SUCCESS.result(), Ok(()));
+    assert_eq!(
+        sys::CUresult::CUDA_ERROR_INVALID_VALUE.result(),
+        Err(DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE))
+    );
+    let p = Ptx::from_src(".version 7.0");
+    assert_eq!(p.to_src(), ".version 7.0");
+    assert!(p.as_bytes().is_none());
+    assert!(p.arch().is_none());
+    let b = Ptx::from_binary(vec![1, 2, 3]);
+    assert_eq!(b.as_bytes(), Some(&[1u8, 2, 3][..]));
+}
+
+fn uses_cublas_like_cudarc() -> Result<(), cuda_compat::cublas::CublasError> {
+    use cuda_compat::cublas::{
+        sys as blas_sys, Asum, AsumConfig, CudaBlas, Gemm, GemmConfig, Gemv, GemvConfig,
+        StridedBatchedConfig,
+    };
+    let ctx = CudaContext::new(0).expect("type check only");
+    let stream = ctx.default_stream();
+    let blas = CudaBlas::new(stream.clone())?;
+    let a = stream.alloc_zeros::<f32>(16).expect("type check only");
+    let b = stream.alloc_zeros::<f32>(16).expect("type check only");
+    let mut c = stream.alloc_zeros::<f32>(16).expect("type check only");
+    let cfg = GemmConfig {
+        transa: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+        transb: blas_sys::cublasOperation_t::CUBLAS_OP_T,
+        m: 4,
+        n: 4,
+        k: 4,
+        alpha: 1.0f32,
+        lda: 4,
+        ldb: 4,
+        beta: 0.0,
+        ldc: 4,
+    };
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.gemm(cfg, &a, &b, &mut c) }?;
+    let batched = StridedBatchedConfig {
+        gemm: cfg,
+        batch_size: 1,
+        stride_a: 16,
+        stride_b: 16,
+        stride_c: 16,
+    };
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.gemm_strided_batched(batched, &a, &b, &mut c) }?;
+    let gemv = GemvConfig {
+        trans: blas_sys::cublasOperation_t::CUBLAS_OP_N,
+        m: 4,
+        n: 4,
+        alpha: 1.0f32,
+        lda: 4,
+        incx: 1,
+        beta: 0.0,
+        incy: 1,
+    };
+    let x = a.as_view();
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.gemv(gemv, &b, &x, &mut c) }?;
+    let mut sum = 0.0f32;
+    // SAFETY: never run (a type check); the arguments fit the call.
+    unsafe { blas.asum(AsumConfig { n: 16, incx: 1 }, &a, &mut sum) }?;
+    Ok(())
+}

@@ -1,0 +1,645 @@
+//! Tier 3: cudarc's safe API on a real GPU. Run with `--ignored`
+//! (`HIP_PLATFORM=nvidia` on an NVIDIA GPU, or an AMD GPU). Every test
+//! compares with a CPU reference on fresh random non-zero data.
+//!
+//! The cross-stream tests use a kernel that spins for about 100 ms of
+//! `clock64()` before touching memory, so that without the per-buffer event
+//! tracking the other stream would certainly run first and the result be
+//! wrong.
+
+use cuda_compat::driver::{
+    sys, CudaContext, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+};
+use cuda_compat::nvrtc::{compile_ptx, CompileError, Ptx};
+use rand::Rng;
+use std::sync::Arc;
+
+const KERNELS: &str = r#"
+__constant__ float coefficients[4];
+
+// out[i] = 2 * in[i] + 1, after spinning `spin` clock cycles: long enough
+// that an unordered reader or writer on another stream runs first.
+extern "C" __global__ void slow_affine(float* out, const float* in, int n, long long spin) {
+    long long start = clock64();
+    while (clock64() - start < spin) {}
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i] + 1.0f;
+}
+
+extern "C" __global__ void add_one(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1.0f;
+}
+
+extern "C" __global__ void polynomial(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = in[i];
+        out[i] = coefficients[0] + coefficients[1] * x + coefficients[2] * x * x
+               + coefficients[3] * x * x * x;
+    }
+}
+"#;
+
+/// About 100 ms at up to 2 GHz.
+const SPIN: i64 = 200_000_000;
+const N: usize = 4096;
+
+fn random(n: usize) -> Vec<f32> {
+    let mut rng = rand::thread_rng();
+    (0..n).map(|_| rng.gen_range(0.5f32..2.0)).collect()
+}
+
+fn affine(x: &[f32]) -> Vec<f32> {
+    x.iter().map(|v| 2.0 * v + 1.0).collect()
+}
+
+fn setup() -> (Arc<CudaContext>, Arc<cuda_compat::driver::CudaModule>) {
+    println!("{}", cuda_compat::backend_summary());
+    let ctx = CudaContext::new(0).expect("a GPU");
+    let module = ctx
+        .load_module(compile_ptx(KERNELS).expect("kernels compile"))
+        .expect("kernels load");
+    (ctx, module)
+}
+
+fn launch_slow(
+    stream: &Arc<CudaStream>,
+    module: &Arc<cuda_compat::driver::CudaModule>,
+    out: &mut CudaSlice<f32>,
+    input: &CudaSlice<f32>,
+) -> Result<(), DriverError> {
+    let f = module.load_function("slow_affine")?;
+    let n = input.len() as i32;
+    // SAFETY: slow_affine(float*, const float*, int, long long) touches
+    // [0, n) of both, and both hold n elements.
+    unsafe {
+        stream
+            .launch_builder(&f)
+            .arg(out)
+            .arg(input)
+            .arg(&n)
+            .arg(&SPIN)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }?;
+    Ok(())
+}
+
+fn assert_close(got: &[f32], want: &[f32], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        // Exact in f32 up to one rounding of 2x+1; tolerance 1e-6 relative.
+        assert!(
+            (g - w).abs() <= 1e-6 * w.abs().max(1.0),
+            "{what}[{i}]: got {g}, want {w}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn reader_on_another_stream_waits_for_a_slow_writer() {
+    let (ctx, module) = setup();
+    let a = ctx.new_stream().unwrap();
+    let b = ctx.new_stream().unwrap();
+    let x_host = random(N);
+    let x = a.clone_htod(&x_host).unwrap();
+    let mut y = a.alloc_zeros::<f32>(N).unwrap();
+    launch_slow(&a, &module, &mut y, &x).unwrap();
+    // Read y on stream b: must wait for the slow write on a.
+    let y_host = b.clone_dtoh(&y).unwrap();
+    assert_close(&y_host, &affine(&x_host), "y read on the other stream");
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn writer_on_another_stream_waits_for_a_slow_reader() {
+    let (ctx, module) = setup();
+    let a = ctx.new_stream().unwrap();
+    let b = ctx.new_stream().unwrap();
+    let old = random(N);
+    let new = random(N);
+    let mut x = a.clone_htod(&old).unwrap();
+    let mut y = a.alloc_zeros::<f32>(N).unwrap();
+    launch_slow(&a, &module, &mut y, &x).unwrap();
+    // Overwrite x on stream b: must wait for the slow read on a.
+    b.memcpy_htod(&new, &mut x).unwrap();
+    assert_close(
+        &a.clone_dtoh(&y).unwrap(),
+        &affine(&old),
+        "y from the old x",
+    );
+    assert_eq!(b.clone_dtoh(&x).unwrap(), new);
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn free_is_stream_ordered_after_a_reader_on_another_stream() {
+    let (ctx, module) = setup();
+    let a = ctx.new_stream().unwrap();
+    let b = ctx.new_stream().unwrap();
+    let x_host = random(N);
+    let x = a.clone_htod(&x_host).unwrap();
+    let mut y = b.alloc_zeros::<f32>(N).unwrap();
+    launch_slow(&b, &module, &mut y, &x).unwrap();
+    let start = std::time::Instant::now();
+    // Freed on a, after a waits for the read on b; the host does not wait.
+    drop(x);
+    let drop_time = start.elapsed();
+    // A new buffer of the same size on a (the pool may hand back x's
+    // memory) gets other data at once; the slow kernel must still see x's.
+    let other = random(N);
+    let z = a.clone_htod(&other).unwrap();
+    assert_close(
+        &b.clone_dtoh(&y).unwrap(),
+        &affine(&x_host),
+        "y from the freed x",
+    );
+    assert_eq!(a.clone_dtoh(&z).unwrap(), other);
+    if ctx.has_async_alloc() {
+        assert!(
+            drop_time < std::time::Duration::from_millis(50),
+            "a stream-ordered free must not wait for the device: {drop_time:?}"
+        );
+    }
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn launch_timing_events_measure_the_spin() {
+    let (ctx, module) = setup();
+    let s = ctx.default_stream();
+    let f = module.load_function("slow_affine").unwrap();
+    let x_host = random(N);
+    let x = s.clone_htod(&x_host).unwrap();
+    let mut y = s.alloc_zeros::<f32>(N).unwrap();
+    let n = N as i32;
+    let mut builder = s.launch_builder(&f);
+    builder.arg(&mut y).arg(&x).arg(&n).arg(&SPIN);
+    builder.record_kernel_launch(sys::CUevent_flags::CU_EVENT_DEFAULT);
+    // SAFETY: as in `launch_slow`.
+    let (start, end) = unsafe { builder.launch(LaunchConfig::for_num_elems(n as u32)) }
+        .unwrap()
+        .expect("events were asked for");
+    end.synchronize().unwrap();
+    let ms = start.elapsed_ms(&end).unwrap();
+    // 2e8 cycles at no more than ~3 GHz is at least ~60 ms.
+    assert!((20.0..10_000.0).contains(&ms), "elapsed {ms} ms");
+    assert_close(&s.clone_dtoh(&y).unwrap(), &affine(&x_host), "y");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn constant_memory_through_get_global() {
+    let (ctx, module) = setup();
+    let s = ctx.default_stream();
+    let coeffs: Vec<f32> = random(4);
+    let mut symbol = module.get_global("coefficients", &s).unwrap();
+    assert_eq!(symbol.len(), 16);
+    // SAFETY: refused: 5 f32 would be 20 bytes, more than the symbol has.
+    assert!(unsafe { symbol.transmute_mut::<f32>(5) }.is_none());
+    // SAFETY: 16 bytes hold 4 f32, any bits of which are valid.
+    let mut as_f32 = unsafe { symbol.transmute_mut::<f32>(4) }.unwrap();
+    s.memcpy_htod(&coeffs, &mut as_f32).unwrap();
+    let input = random(N);
+    let x = s.clone_htod(&input).unwrap();
+    let mut y = s.alloc_zeros::<f32>(N).unwrap();
+    let f = module.load_function("polynomial").unwrap();
+    let n = N as i32;
+    // SAFETY: polynomial(float*, const float*, int) touches [0, n) of both.
+    unsafe {
+        s.launch_builder(&f)
+            .arg(&mut y)
+            .arg(&x)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }
+    .unwrap();
+    let got = s.clone_dtoh(&y).unwrap();
+    for (i, (&g, &v)) in got.iter().zip(&input).enumerate() {
+        let v = v as f64;
+        let want = coeffs[0] as f64
+            + coeffs[1] as f64 * v
+            + coeffs[2] as f64 * v * v
+            + coeffs[3] as f64 * v * v * v;
+        // f32 evaluation (maybe contracted into FMAs): 1e-5 relative.
+        assert!(
+            ((g as f64) - want).abs() <= 1e-5 * want.abs(),
+            "[{i}] {g} vs {want}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn copies_into_longer_destinations_and_through_pinned_memory() {
+    let (ctx, _module) = setup();
+    let s = ctx.default_stream();
+    let data = random(N);
+    let mut longer = s.alloc_zeros::<f32>(N + 100).unwrap();
+    s.memcpy_htod(&data, &mut longer).unwrap();
+    let back = s.clone_dtoh(&longer).unwrap();
+    assert_eq!(&back[..N], &data[..]);
+    assert!(back[N..].iter().all(|&v| v == 0.0), "the rest stays zero");
+
+    // SAFETY: zero-filled f32, a valid value.
+    let mut pinned = unsafe { ctx.alloc_pinned::<f32>(N) }.unwrap();
+    pinned.as_mut_slice().unwrap().copy_from_slice(&data);
+    let from_pinned = s.clone_htod(&pinned).unwrap();
+    assert_eq!(s.clone_dtoh(&from_pinned).unwrap(), data);
+    let other = random(N);
+    let dev = s.clone_htod(&other).unwrap();
+    s.memcpy_dtoh(&dev, &mut pinned).unwrap();
+    // as_slice waits for the asynchronous copy.
+    assert_eq!(pinned.as_slice().unwrap(), &other[..]);
+
+    // Arrays and slices as sources; views as destinations.
+    let arr: [f32; 4] = [data[0], data[1], data[2], data[3]];
+    let mut d = s.clone_htod(&arr).unwrap();
+    let mut tail = d.try_slice_mut(2..).unwrap();
+    s.memcpy_htod(&other[..2], &mut tail).unwrap();
+    assert_eq!(
+        s.clone_dtoh(&d).unwrap(),
+        [data[0], data[1], other[0], other[1]]
+    );
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn graph_capture_replays_the_launch() {
+    let (ctx, module) = setup();
+    // Capture waits only on work inside the capture: no buffer events.
+    // SAFETY: every buffer here is used on one stream only.
+    unsafe { ctx.disable_event_tracking() };
+    let s = ctx.new_stream().unwrap();
+    let data = random(N);
+    let mut x = s.clone_htod(&data).unwrap();
+    let f = module.load_function("add_one").unwrap();
+    let n = N as i32;
+    s.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        .unwrap();
+    assert_eq!(
+        s.capture_status().unwrap(),
+        sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_ACTIVE
+    );
+    // SAFETY: add_one(float*, int) touches [0, n) of x, which has n elements
+    // and outlives the graph.
+    unsafe {
+        s.launch_builder(&f)
+            .arg(&mut x)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }
+    .unwrap();
+    let graph = s
+        .end_capture(sys::CUgraphInstantiate_flags_enum(0))
+        .unwrap()
+        .expect("one node captured");
+    graph.upload().unwrap();
+    for _ in 0..3 {
+        graph.launch().unwrap();
+    }
+    drop(graph);
+    let want: Vec<f32> = data.iter().map(|v| v + 3.0).collect();
+    assert_close(&s.clone_dtoh(&x).unwrap(), &want, "x + 3");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn bad_input_is_a_clear_error_and_nothing_panics() {
+    let (ctx, module) = setup();
+    let s = ctx.default_stream();
+    let invalid = Err(DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE));
+    let mut short = s.alloc_zeros::<f32>(5).unwrap();
+    let long = s.clone_htod(&random(10)).unwrap();
+    assert_eq!(s.memcpy_htod(&random(10), &mut short), invalid);
+    let mut out = vec![0.0f32; 7];
+    assert_eq!(s.memcpy_dtoh(&long, &mut out), invalid);
+    assert_eq!(s.memcpy_dtod(&long, &mut short), invalid);
+    assert!(module.load_function("no_such_kernel").is_err());
+    assert!(module.get_global("no_such_symbol", &s).is_err());
+    assert!(module.load_function("with\0nul").is_err());
+    match compile_ptx("extern \"C\" __global__ void k( { }") {
+        Err(CompileError::CompileError { log, .. }) => {
+            assert!(!log.as_bytes().is_empty(), "the log says why")
+        }
+        other => panic!("expected a compile error, got {other:?}"),
+    }
+    if cuda_compat::backend().unwrap().platform == cuda_compat::Platform::Amd {
+        let e = ctx.load_module(Ptx::from_src(".version 7.0")).unwrap_err();
+        assert_eq!(e.0, sys::CUresult::CUDA_ERROR_INVALID_PTX);
+    }
+    let add_one = module.load_function("add_one").unwrap();
+    let four = 4i32;
+    // SAFETY: refused before the launch (a block of 4096 threads).
+    let r = unsafe {
+        s.launch_builder(&add_one)
+            .arg(&mut short)
+            .arg(&four)
+            .launch(LaunchConfig {
+                grid_dim: (1, 1, 1),
+                block_dim: (4096, 1, 1),
+                shared_mem_bytes: 0,
+            })
+    };
+    assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    let (_, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert!(why.contains("4096"), "{why}");
+    assert_eq!(
+        ctx.get_limit(sys::CUlimit::CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH),
+        Err(DriverError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED))
+    );
+    // The buffers still hold what they held.
+    assert_eq!(s.clone_dtoh(&short).unwrap(), [0.0; 5]);
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn context_queries_and_cache_config_round_trip() {
+    let (ctx, module) = setup();
+    assert!(!ctx.name().unwrap().is_empty());
+    let (free, total) = ctx.mem_get_info().unwrap();
+    assert!(0 < free && free <= total);
+    let stack = ctx.get_limit(sys::CUlimit::CU_LIMIT_STACK_SIZE).unwrap();
+    assert!(stack > 0);
+    let cfg = ctx.get_cache_config().unwrap();
+    ctx.set_cache_config(cfg).unwrap();
+    let f = module.load_function("add_one").unwrap();
+    assert!(f.max_threads_per_block().unwrap() >= 256);
+    assert!(f.num_regs().unwrap() >= 0);
+    extern "C" fn no_smem(_b: std::ffi::c_int) -> usize {
+        0
+    }
+    let (grid, block) = f
+        .occupancy_max_potential_block_size(no_smem, 0, 256, None)
+        .unwrap();
+    assert!(grid >= 1 && (1..=256).contains(&block), "{grid} {block}");
+}
+
+#[test]
+#[ignore = "needs two GPUs"]
+fn two_gpus_buffers_of_another_device_are_rejected_and_peer_copies_work() {
+    let (ctx0, module0) = setup();
+    let ctx1 = CudaContext::new(1).expect("a second GPU");
+    let s0 = ctx0.default_stream();
+    let s1 = ctx1.default_stream();
+    let data = random(N);
+    let mut on1 = s1.clone_htod(&data).unwrap();
+    let f = module0.load_function("add_one").unwrap();
+    let n = N as i32;
+    // SAFETY: never launched: rejected before the call.
+    let r = unsafe {
+        s0.launch_builder(&f)
+            .arg(&mut on1)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    };
+    assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    let mut on0 = s0.alloc_zeros::<f32>(N).unwrap();
+    assert!(
+        s0.memcpy_dtod(&on1, &mut on0).is_err(),
+        "another device's buffer"
+    );
+    // A peer copy through clone_dtod.
+    let copy = s0.clone_dtod(&on1).unwrap();
+    assert_eq!(s0.clone_dtoh(&copy).unwrap(), data);
+    ctx0.check_err().unwrap();
+    ctx1.check_err().unwrap();
+}
+
+/// Column-major reference: C = alpha op(A) op(B) + beta C, in f64.
+#[allow(clippy::too_many_arguments)]
+fn gemm_ref(
+    ta: bool,
+    tb: bool,
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: f32,
+    a: &[f32],
+    lda: usize,
+    b: &[f32],
+    ldb: usize,
+    beta: f32,
+    c: &mut [f32],
+    ldc: usize,
+) {
+    for j in 0..n {
+        for i in 0..m {
+            let mut acc = 0.0f64;
+            for p in 0..k {
+                let av = if ta { a[p + i * lda] } else { a[i + p * lda] };
+                let bv = if tb { b[j + p * ldb] } else { b[p + j * ldb] };
+                acc += av as f64 * bv as f64;
+            }
+            let cv = &mut c[i + j * ldc];
+            *cv = (alpha as f64 * acc + beta as f64 * *cv as f64) as f32;
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn cublas_gemm_gemv_asum_match_the_cpu() {
+    use cuda_compat::cublas::{
+        sys::cublasOperation_t as Op, Asum, AsumConfig, CudaBlas, Gemm, GemmConfig, Gemv,
+        GemvConfig, StridedBatchedConfig,
+    };
+    let (ctx, _module) = setup();
+    let s = ctx.new_stream().unwrap();
+    let blas = CudaBlas::new(s.clone()).unwrap();
+    let (m, n, k) = (37usize, 29usize, 41usize);
+    let (lda, ldb, ldc) = (k + 3, k + 1, m + 2); // A is k x m (transposed), B is k x n
+    let a = random(lda * m);
+    let b = random(ldb * n);
+    let c0 = random(ldc * n);
+    let (alpha, beta) = (1.5f32, 0.5f32);
+    let da = s.clone_htod(&a).unwrap();
+    let db = s.clone_htod(&b).unwrap();
+    let mut dc = s.clone_htod(&c0).unwrap();
+    let cfg = GemmConfig {
+        transa: Op::CUBLAS_OP_T,
+        transb: Op::CUBLAS_OP_N,
+        m: m as i32,
+        n: n as i32,
+        k: k as i32,
+        alpha,
+        lda: lda as i32,
+        ldb: ldb as i32,
+        beta,
+        ldc: ldc as i32,
+    };
+    // SAFETY: shapes checked by the call; no aliasing.
+    unsafe { blas.gemm(cfg, &da, &db, &mut dc) }.unwrap();
+    let mut want = c0.clone();
+    gemm_ref(
+        true, false, m, n, k, alpha, &a, lda, &b, ldb, beta, &mut want, ldc,
+    );
+    let got = s.clone_dtoh(&dc).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        // k = 41 products of values below 2: relative 1e-4 covers f32 sums.
+        assert!(
+            (g - w).abs() <= 1e-4 * w.abs().max(1.0),
+            "C[{i}]: {g} vs {w}"
+        );
+    }
+
+    // Strided batch of 3 plain GEMMs.
+    let (bm, bn, bk, batch) = (8usize, 6usize, 5usize, 3usize);
+    let ba = random(bm * bk * batch);
+    let bb = random(bk * bn * batch);
+    let dba = s.clone_htod(&ba).unwrap();
+    let dbb = s.clone_htod(&bb).unwrap();
+    let mut dbc = s.alloc_zeros::<f32>(bm * bn * batch).unwrap();
+    let one = GemmConfig {
+        transa: Op::CUBLAS_OP_N,
+        transb: Op::CUBLAS_OP_N,
+        m: bm as i32,
+        n: bn as i32,
+        k: bk as i32,
+        alpha: 1.0f32,
+        lda: bm as i32,
+        ldb: bk as i32,
+        beta: 0.0,
+        ldc: bm as i32,
+    };
+    let cfg = StridedBatchedConfig {
+        gemm: one,
+        batch_size: batch as i32,
+        stride_a: (bm * bk) as i64,
+        stride_b: (bk * bn) as i64,
+        stride_c: (bm * bn) as i64,
+    };
+    // SAFETY: shapes checked by the call; no aliasing.
+    unsafe { blas.gemm_strided_batched(cfg, &dba, &dbb, &mut dbc) }.unwrap();
+    let got = s.clone_dtoh(&dbc).unwrap();
+    for p in 0..batch {
+        let mut want = vec![0.0f32; bm * bn];
+        gemm_ref(
+            false,
+            false,
+            bm,
+            bn,
+            bk,
+            1.0,
+            &ba[p * bm * bk..],
+            bm,
+            &bb[p * bk * bn..],
+            bk,
+            0.0,
+            &mut want,
+            bm,
+        );
+        for (i, (g, w)) in got[p * bm * bn..(p + 1) * bm * bn]
+            .iter()
+            .zip(&want)
+            .enumerate()
+        {
+            assert!(
+                (g - w).abs() <= 1e-5 * w.abs().max(1.0),
+                "batch {p} C[{i}]: {g} vs {w}"
+            );
+        }
+    }
+
+    // GEMV and ASUM.
+    let x = random(n);
+    let dx = s.clone_htod(&x).unwrap();
+    let mut dy = s.alloc_zeros::<f32>(m).unwrap();
+    let gv = GemvConfig {
+        trans: Op::CUBLAS_OP_N,
+        m: m as i32,
+        n: n as i32,
+        alpha: 1.0f32,
+        lda: ldc as i32,
+        incx: 1,
+        beta: 0.0,
+        incy: 1,
+    };
+    // SAFETY: shapes checked by the call; no aliasing.
+    unsafe { blas.gemv(gv, &dc, &dx, &mut dy) }.unwrap();
+    let y = s.clone_dtoh(&dy).unwrap();
+    let c = s.clone_dtoh(&dc).unwrap();
+    for i in 0..m {
+        let w: f64 = (0..n).map(|j| c[i + j * ldc] as f64 * x[j] as f64).sum();
+        assert!(
+            ((y[i] as f64) - w).abs() <= 1e-4 * w.abs(),
+            "y[{i}]: {} vs {w}",
+            y[i]
+        );
+    }
+    let mut sum = 0.0f32;
+    // SAFETY: host pointer mode (the default).
+    unsafe {
+        blas.asum(
+            AsumConfig {
+                n: m as i32,
+                incx: 1,
+            },
+            &dy,
+            &mut sum,
+        )
+    }
+    .unwrap();
+    let w: f64 = y.iter().map(|v| v.abs() as f64).sum();
+    assert!(((sum as f64) - w).abs() <= 1e-5 * w, "asum {sum} vs {w}");
+
+    // Bad shapes are refused before hipBLAS.
+    let bad = GemmConfig {
+        ldc: (bm - 1) as i32,
+        ..one
+    };
+    // SAFETY: refused before any call.
+    let e = unsafe { blas.gemm(bad, &dba, &dbb, &mut dbc) }.unwrap_err();
+    assert_eq!(
+        e.0,
+        cuda_compat::cublas::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
+    );
+    let too_big = GemmConfig {
+        m: 1000,
+        lda: 1000,
+        ldc: 1000,
+        ..one
+    };
+    // SAFETY: refused before any call (the buffers are too short).
+    let e = unsafe { blas.gemm(too_big, &dba, &dbb, &mut dbc) }.unwrap_err();
+    assert_eq!(
+        e.0,
+        cuda_compat::cublas::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
+    );
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn unified_memory_is_written_by_the_host_and_the_kernel() {
+    let (ctx, module) = setup();
+    let s = ctx.new_stream().unwrap();
+    // SAFETY: zeroed f32 is valid.
+    let mut u = unsafe { ctx.alloc_unified::<f32>(N, true) }.unwrap();
+    assert!(u.as_slice().unwrap().iter().all(|&v| v == 0.0), "zeroed");
+    let data = random(N);
+    u.as_mut_slice().unwrap().copy_from_slice(&data);
+    u.prefetch().unwrap();
+    let f = module.load_function("add_one").unwrap();
+    let n = N as i32;
+    // SAFETY: add_one(float*, int) touches [0, n) of u.
+    unsafe {
+        s.launch_builder(&f)
+            .arg(&mut u)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }
+    .unwrap();
+    // as_slice waits for the kernel through the slice's event.
+    let want: Vec<f32> = data.iter().map(|v| v + 1.0).collect();
+    assert_close(u.as_slice().unwrap(), &want, "u + 1");
+    // And it copies like device memory.
+    assert_close(&s.clone_dtoh(&u).unwrap(), &want, "copied back");
+    ctx.check_err().unwrap();
+}

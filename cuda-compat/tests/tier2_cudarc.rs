@@ -1,0 +1,152 @@
+//! Tier 2: cudarc's safe API on the real AMD runtime, no GPU.
+//!
+//! Needs Debian 12's `libamdhip64-5` (ROCm 5.2.3) and `rocm-device-libs`,
+//! as CI installs. Without them these tests fail and say what is missing.
+
+use cuda_compat::driver::{result::last_error_detail, sys, CudaContext, DriverError};
+use cuda_compat::nvrtc::{compile_ptx, compile_ptx_with_opts, CompileError, CompileOptions, Ptx};
+use cuda_compat::Platform;
+use std::sync::Mutex;
+
+const INSTALL_HINT: &str =
+    "tier 2 needs the AMD runtime: apt-get install libamdhip64-5 rocm-device-libs (Debian 12)";
+
+/// ROCm 5.2's hiprtc is not safe for concurrent compiles in one process;
+/// `hip::compile` serialises them, and these tests also keep the detail
+/// text of one test from another's view (it is per thread anyway).
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn amd_runtime() {
+    let rt = cuda_compat::backend().unwrap_or_else(|e| panic!("{INSTALL_HINT}\n{e}"));
+    assert_eq!(rt.platform, Platform::Amd, "{INSTALL_HINT}; loaded {rt:?}");
+}
+
+const SIN: &str = r#"
+extern "C" __global__ void sin_kernel(float *out, const float *inp, int numel) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < numel) out[i] = sin(inp[i]);
+}
+"#;
+
+#[test]
+fn context_without_a_device_is_cuda_error_no_device() {
+    amd_runtime();
+    let e = CudaContext::new(0).unwrap_err();
+    assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_NO_DEVICE));
+    let text = format!("{e:?}");
+    assert!(text.contains("CUDA_ERROR_NO_DEVICE"), "{text}");
+    assert!(
+        text.contains("NoDevice"),
+        "the runtime's description: {text}"
+    );
+    assert_eq!(
+        CudaContext::device_count(),
+        Err(DriverError(sys::CUresult::CUDA_ERROR_NO_DEVICE))
+    );
+}
+
+#[test]
+fn compile_ptx_without_a_device_targets_the_fallback_arch() {
+    amd_runtime();
+    let _s = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let ptx = compile_ptx(SIN).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ptx.arch(), Some(cuda_compat::nvrtc::FALLBACK_AMD_ARCH));
+    let code = ptx.as_bytes().expect("compiled code");
+    // A code object: an ELF file, or clang's offload bundle around one.
+    assert!(
+        code.starts_with(b"\x7fELF") || code.starts_with(b"__CLANG_OFFLOAD_BUNDLE__"),
+        "{:?}",
+        &code[..code.len().min(32)]
+    );
+    // On AMD the text kept is the source (the code is binary).
+    assert_eq!(ptx.to_src(), SIN);
+    assert!(ptx.loads_on(Platform::Amd).is_ok());
+    assert!(ptx.loads_on(Platform::Nvidia).is_err(), "compiled for AMD");
+}
+
+#[test]
+fn compile_options_are_accepted_by_hiprtc() {
+    amd_runtime();
+    let _s = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    for opts in [
+        CompileOptions {
+            ftz: Some(true),
+            prec_div: Some(false),
+            prec_sqrt: Some(false),
+            fmad: Some(true),
+            ..Default::default()
+        },
+        CompileOptions {
+            ftz: Some(false),
+            prec_div: Some(true),
+            prec_sqrt: Some(true),
+            fmad: Some(false),
+            use_fast_math: Some(true),
+            maxrregcount: Some(32),
+            include_paths: vec!["/tmp".into()],
+            options: vec!["-DSCALE=2".into()],
+            arch: Some("gfx1010"),
+            name: Some("opts.cu".into()),
+        },
+    ] {
+        let ptx =
+            compile_ptx_with_opts(SIN, opts.clone()).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+        assert!(!ptx.as_bytes().unwrap().is_empty());
+    }
+    // An NVIDIA arch on AMD is replaced by the device's (here the fallback).
+    let ptx = compile_ptx_with_opts(
+        SIN,
+        CompileOptions {
+            arch: Some("sm_80"),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(ptx.arch(), Some(cuda_compat::nvrtc::FALLBACK_AMD_ARCH));
+}
+
+#[test]
+fn a_syntax_error_is_compile_error_with_the_log() {
+    amd_runtime();
+    let _s = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let broken = SIN.replace("sin(inp[i]);", "sin(inp[i]) +;");
+    match compile_ptx(broken) {
+        Err(CompileError::CompileError {
+            nvrtc,
+            options,
+            log,
+        }) => {
+            assert_eq!(
+                nvrtc.0,
+                cuda_compat::nvrtc::nvrtcResult::NVRTC_ERROR_COMPILATION
+            );
+            let log = log.to_string_lossy();
+            assert!(log.contains("error"), "log: {log}");
+            assert!(
+                options.iter().any(|o| o.contains("offload-arch")),
+                "{options:?}"
+            );
+        }
+        other => panic!("expected CompileError::CompileError, got {other:?}"),
+    }
+}
+
+#[test]
+fn ptx_text_on_amd_is_a_clear_error_before_any_device() {
+    amd_runtime();
+    for ptx in [
+        Ptx::from_file("./examples/sin.ptx"),
+        Ptx::from_src(".version 7.0\n"),
+    ] {
+        let e = ptx.loads_on(Platform::Amd).unwrap_err();
+        assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_INVALID_PTX));
+        let text = format!("{e:?}");
+        assert!(
+            text.contains("PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia)"),
+            "{text}"
+        );
+        let (status, why) = last_error_detail().expect("a reason");
+        assert_eq!(status, sys::CUresult::CUDA_ERROR_INVALID_PTX);
+        assert!(why.contains("HIP_PLATFORM=nvidia"), "{why}");
+    }
+}

@@ -1,0 +1,471 @@
+//! Per-buffer read/write events and stream-ordered allocations that use
+//! them: work on one stream that touches memory last written (or read) on
+//! another waits for it, and a free waits, on the allocation's own stream,
+//! for the last use anywhere instead of for the whole device.
+//!
+//! This is the mechanism behind `cuda-compat`'s cudarc-style `CudaSlice`
+//! (cudarc's multi-stream mode), available to any user of this crate:
+//!
+//! ```no_run
+//! # fn main() -> hip::Result<()> {
+//! use hip::{Device, Stream, StreamAllocation};
+//! let dev = Device::get(0)?;
+//! let (a, b) = (Stream::new(&dev)?, Stream::new(&dev)?);
+//! let buf = StreamAllocation::new(&a, 1 << 20, true)?;
+//! {
+//!     // A kernel or copy on `b` that reads `buf`: `b` first waits for the
+//!     // last write (on `a`); the guard records the read when dropped,
+//!     // after the work is enqueued.
+//!     let (_ptr, _guard) = buf.ptr_for_read(&b)?;
+//!     // ... enqueue the work reading `_ptr` on `b` ...
+//! }
+//! drop(buf); // `a` waits for the read on `b`, then frees in stream order
+//! # Ok(()) }
+//! ```
+//!
+//! Limits: one read event per buffer, so when two streams read a buffer
+//! concurrently, a later writer waits for the most recent read only; order
+//! such readers yourself (as with cudarc). Events do not work inside a
+//! stream capture that did not record them: turn tracking off
+//! (`track = false`) for memory used in graphs.
+
+use crate::device::Device;
+use crate::drop_errors;
+use crate::error::{Error, Result};
+use crate::memory::{checked_bytes, DeviceRepr};
+use crate::result;
+use crate::stream::{Event, Stream};
+use hip_sys as sys;
+use std::ffi::c_void;
+use std::fmt;
+use std::sync::Arc;
+
+/// The events that end the last read and the last write of one piece of
+/// device memory; or none, when untracked.
+///
+/// **Threads**: `Send + Sync` (two [`Event`]s).
+#[derive(Debug)]
+pub struct AccessEvents {
+    read: Option<Event>,
+    write: Option<Event>,
+}
+
+impl AccessEvents {
+    /// Two events of `device`, without timing (cheap to record and wait
+    /// for), recorded on nothing yet (waiting for them is a no-op).
+    pub fn new(device: &Arc<Device>) -> Result<AccessEvents> {
+        Ok(AccessEvents {
+            read: Some(Event::with_timing(device, false)?),
+            write: Some(Event::with_timing(device, false)?),
+        })
+    }
+
+    /// No events: every method is a no-op, and the caller orders uses
+    /// across streams.
+    pub const fn untracked() -> AccessEvents {
+        AccessEvents {
+            read: None,
+            write: None,
+        }
+    }
+
+    /// Whether there are events.
+    pub fn is_tracked(&self) -> bool {
+        self.read.is_some()
+    }
+
+    /// The event that ends the last read.
+    pub fn read_event(&self) -> Option<&Event> {
+        self.read.as_ref()
+    }
+
+    /// The event that ends the last write.
+    pub fn write_event(&self) -> Option<&Event> {
+        self.write.as_ref()
+    }
+
+    /// Makes `stream` wait for the last write (`hipStreamWaitEvent`); works
+    /// across devices.
+    pub fn wait_before_read(&self, stream: &Stream) -> Result<()> {
+        match &self.write {
+            Some(w) => stream.wait_event(w),
+            None => Ok(()),
+        }
+    }
+
+    /// Makes `stream` wait for the last read and the last write.
+    pub fn wait_before_write(&self, stream: &Stream) -> Result<()> {
+        if let Some(r) = &self.read {
+            stream.wait_event(r)?;
+        }
+        self.wait_before_read(stream)
+    }
+
+    /// Records the end of a read enqueued on `stream` (of the events'
+    /// device).
+    pub fn record_read(&self, stream: &Stream) -> Result<()> {
+        record(self.read.as_ref(), stream)
+    }
+
+    /// Records the end of a write enqueued on `stream` (of the events'
+    /// device).
+    pub fn record_write(&self, stream: &Stream) -> Result<()> {
+        record(self.write.as_ref(), stream)
+    }
+}
+
+fn record(e: Option<&Event>, stream: &Stream) -> Result<()> {
+    let Some(e) = e else { return Ok(()) };
+    if e.device().ordinal() != stream.device().ordinal() {
+        return Err(Error::invalid(
+            "AccessEvents::record",
+            format!(
+                "the events belong to device {}, the stream to device {}",
+                e.device().ordinal(),
+                stream.device().ordinal()
+            ),
+        ));
+    }
+    e.record(stream)
+}
+
+/// Records a read or write when dropped: drop it after enqueueing the work
+/// that uses the pointer it came with. Errors go to
+/// [`crate::take_drop_errors`].
+#[must_use = "the access is recorded when the guard drops, after the work is enqueued"]
+pub struct AccessGuard<'a> {
+    events: &'a AccessEvents,
+    stream: &'a Stream,
+    write: bool,
+}
+
+impl fmt::Debug for AccessGuard<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AccessGuard")
+            .field("stream", self.stream)
+            .field("write", &self.write)
+            .finish()
+    }
+}
+
+impl<'a> AccessGuard<'a> {
+    /// A guard recording a read (or write) of `events` on `stream`, after
+    /// making `stream` wait for the conflicting earlier accesses.
+    pub fn begin(events: &'a AccessEvents, stream: &'a Stream, write: bool) -> Result<Self> {
+        if write {
+            events.wait_before_write(stream)?;
+        } else {
+            events.wait_before_read(stream)?;
+        }
+        Ok(AccessGuard {
+            events,
+            stream,
+            write,
+        })
+    }
+}
+
+impl<'a> AccessGuard<'a> {
+    /// A guard that only records (the caller has made `stream` wait for
+    /// the earlier accesses already, e.g. with
+    /// [`AccessEvents::wait_before_read`]).
+    pub fn recording(events: &'a AccessEvents, stream: &'a Stream, write: bool) -> Self {
+        AccessGuard {
+            events,
+            stream,
+            write,
+        }
+    }
+}
+
+impl Drop for AccessGuard<'_> {
+    fn drop(&mut self) {
+        drop_errors::record_result(if self.write {
+            self.events.record_write(self.stream)
+        } else {
+            self.events.record_read(self.stream)
+        });
+    }
+}
+
+/// `bytes` of device memory allocated in the order of one stream
+/// (`hipMallocAsync`; `hipMalloc` where the device has no memory pools),
+/// with [`AccessEvents`].
+///
+/// Dropping it makes its stream wait for the last read and write (on any
+/// stream), then frees it in that stream's order (`hipFreeAsync`): the host
+/// does not wait, and no tracked use can outlive the memory. Without memory
+/// pools the stream is synchronized and `hipFree` called. Untracked
+/// allocations (`track = false`) rely on the caller to order uses on other
+/// streams before the drop.
+///
+/// **Threads**: `Send + Sync`: an address and thread-safe handles.
+pub struct StreamAllocation {
+    ptr: *mut c_void,
+    bytes: usize,
+    stream: Stream,
+    events: AccessEvents,
+    stream_ordered: bool,
+}
+
+// SAFETY: see the type's docs.
+unsafe impl Send for StreamAllocation {}
+// SAFETY: as above.
+unsafe impl Sync for StreamAllocation {}
+
+impl fmt::Debug for StreamAllocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamAllocation")
+            .field("ptr", &self.ptr)
+            .field("bytes", &self.bytes)
+            .field("stream", &self.stream)
+            .field("tracked", &self.events.is_tracked())
+            .field("stream_ordered", &self.stream_ordered)
+            .finish()
+    }
+}
+
+impl StreamAllocation {
+    /// Allocates `bytes` on `stream`, with events when `track`. Its write
+    /// event is recorded at once, so work on other streams waits for the
+    /// allocation. Zero bytes allocate nothing (a null address).
+    pub fn new(stream: &Stream, bytes: usize, track: bool) -> Result<StreamAllocation> {
+        let device = stream.device();
+        let events = if track {
+            AccessEvents::new(device)?
+        } else {
+            AccessEvents::untracked()
+        };
+        let stream_ordered = device.supports_memory_pools();
+        let ptr = if bytes == 0 {
+            std::ptr::null_mut()
+        } else {
+            stream.bind_if_default()?;
+            device.bind()?;
+            if stream_ordered {
+                // SAFETY: the stream is live.
+                unsafe { result::malloc_async(bytes, stream.as_raw()) }?
+            } else {
+                result::malloc(bytes)?
+            }
+        };
+        let a = StreamAllocation {
+            ptr,
+            bytes,
+            stream: stream.clone(),
+            events,
+            stream_ordered,
+        };
+        a.events.record_write(stream)?;
+        Ok(a)
+    }
+
+    /// Takes ownership of memory allocated elsewhere, with `events`
+    /// ([`AccessEvents::new`] or [`AccessEvents::untracked`]).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` holds `bytes` bytes, is owned by no one else, was allocated
+    /// with `hipMallocAsync` when `stream_ordered` (else `hipMalloc`) on
+    /// `stream`'s device, and is ready in `stream`'s order.
+    pub unsafe fn from_raw(
+        stream: &Stream,
+        ptr: *mut c_void,
+        bytes: usize,
+        events: AccessEvents,
+        stream_ordered: bool,
+    ) -> StreamAllocation {
+        StreamAllocation {
+            ptr,
+            bytes,
+            stream: stream.clone(),
+            events,
+            stream_ordered,
+        }
+    }
+
+    /// Gives up ownership: the stream first waits for the tracked uses, so
+    /// the address is ready in its order (an error doing so goes to
+    /// [`crate::take_drop_errors`]); nothing frees it any more. Returns the
+    /// address and whether it is stream-ordered (for
+    /// [`StreamAllocation::from_raw`]).
+    pub fn into_raw(self) -> (*mut c_void, bool) {
+        let me = std::mem::ManuallyDrop::new(self);
+        drop_errors::record_result(me.events.wait_before_write(&me.stream));
+        let out = (me.ptr, me.stream_ordered);
+        // SAFETY: `me` is never used or dropped again; each field with a
+        // destructor is moved out exactly once.
+        unsafe {
+            drop(std::ptr::read(&me.stream));
+            drop(std::ptr::read(&me.events));
+        }
+        out
+    }
+
+    /// The device address. Using it on a stream without
+    /// [`StreamAllocation::ptr_for_read`]/[`StreamAllocation::ptr_for_write`]
+    /// bypasses the tracking: the caller orders that use.
+    #[inline]
+    pub fn as_raw(&self) -> *mut c_void {
+        self.ptr
+    }
+
+    /// Its size in bytes.
+    #[inline]
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The stream it belongs to (allocated and freed on).
+    #[inline]
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// Its events.
+    #[inline]
+    pub fn events(&self) -> &AccessEvents {
+        &self.events
+    }
+
+    /// Whether it came from `hipMallocAsync`.
+    pub fn is_stream_ordered(&self) -> bool {
+        self.stream_ordered
+    }
+
+    /// The address for reading on `stream`, which first waits for the last
+    /// write; drop the guard after enqueueing the read.
+    pub fn ptr_for_read<'a>(
+        &'a self,
+        stream: &'a Stream,
+    ) -> Result<(*const c_void, AccessGuard<'a>)> {
+        Ok((self.ptr, AccessGuard::begin(&self.events, stream, false)?))
+    }
+
+    /// The address for writing on `stream`, which first waits for the last
+    /// read and write; drop the guard after enqueueing the write.
+    pub fn ptr_for_write<'a>(
+        &'a mut self,
+        stream: &'a Stream,
+    ) -> Result<(*mut c_void, AccessGuard<'a>)> {
+        Ok((self.ptr, AccessGuard::begin(&self.events, stream, true)?))
+    }
+}
+
+impl Stream {
+    /// Copies `src` into the start of `dst` on this stream
+    /// (`hipMemcpyAsync`), after the stream waits for `dst`'s last read
+    /// and write, and records the write; waits for the copy before
+    /// returning (`src` is ordinary host memory). `src` may be shorter
+    /// than `dst`; `dst` must be on this stream's device.
+    pub fn copy_htod_tracked<T: DeviceRepr>(
+        &self,
+        src: &[T],
+        dst: &mut StreamAllocation,
+    ) -> Result<()> {
+        let bytes = checked_bytes::<T>("Stream::copy_htod_tracked", src.len())?;
+        check_fits("Stream::copy_htod_tracked", bytes, dst.bytes)?;
+        check_device("Stream::copy_htod_tracked", self, dst.stream.device())?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.bind_if_default()?;
+        let (p, guard) = dst.ptr_for_write(self)?;
+        // SAFETY: `p` holds at least `bytes` (checked); `src` outlives the
+        // copy, which is waited for below.
+        unsafe {
+            result::memcpy_async(
+                p,
+                src.as_ptr().cast(),
+                bytes,
+                sys::hipMemcpyKind::hipMemcpyHostToDevice,
+                self.as_raw(),
+            )?;
+        }
+        drop(guard);
+        self.synchronize()
+    }
+
+    /// Copies the start of `src` into `out` on this stream, after the
+    /// stream waits for `src`'s last write, records the read, and waits
+    /// for the copy. `out` may be shorter than `src`.
+    pub fn copy_dtoh_tracked<T: DeviceRepr>(
+        &self,
+        src: &StreamAllocation,
+        out: &mut [T],
+    ) -> Result<()> {
+        let bytes = checked_bytes::<T>("Stream::copy_dtoh_tracked", out.len())?;
+        check_fits("Stream::copy_dtoh_tracked", bytes, src.bytes)?;
+        check_device("Stream::copy_dtoh_tracked", self, src.stream.device())?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        self.bind_if_default()?;
+        let (p, guard) = src.ptr_for_read(self)?;
+        // SAFETY: `p` holds at least `bytes`; `out` is writable for
+        // `bytes` and outlives the copy, which is waited for below; every
+        // bit pattern is a valid `T` (`DeviceRepr`).
+        unsafe {
+            result::memcpy_async(
+                out.as_mut_ptr().cast(),
+                p,
+                bytes,
+                sys::hipMemcpyKind::hipMemcpyDeviceToHost,
+                self.as_raw(),
+            )?;
+        }
+        drop(guard);
+        self.synchronize()
+    }
+}
+
+fn check_fits(operation: &'static str, bytes: usize, capacity: usize) -> Result<()> {
+    if bytes <= capacity {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            operation,
+            format!("{bytes} bytes do not fit in an allocation of {capacity}"),
+        ))
+    }
+}
+
+fn check_device(operation: &'static str, stream: &Stream, device: &Device) -> Result<()> {
+    if stream.device().ordinal() == device.ordinal() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            operation,
+            format!(
+                "the allocation is on device {}, the stream on device {}",
+                device.ordinal(),
+                stream.device().ordinal()
+            ),
+        ))
+    }
+}
+
+impl Drop for StreamAllocation {
+    fn drop(&mut self) {
+        if self.ptr.is_null() {
+            return;
+        }
+        let r = self
+            .events
+            .wait_before_write(&self.stream)
+            .and_then(|()| self.stream.device().bind())
+            .and_then(|()| {
+                if self.stream_ordered {
+                    // SAFETY: we own this stream-ordered allocation; the
+                    // stream waits above for every tracked use.
+                    unsafe { result::free_async(self.ptr, self.stream.as_raw()) }
+                } else {
+                    self.stream.synchronize()?;
+                    // SAFETY: we own this hipMalloc allocation; hipFree
+                    // waits for the device.
+                    unsafe { result::free(self.ptr) }
+                }
+            });
+        drop_errors::record_result(r);
+    }
+}

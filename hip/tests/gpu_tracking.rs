@@ -1,0 +1,314 @@
+//! Tier 3: per-buffer event tracking and stream-ordered frees
+//! ([`hip::StreamAllocation`]) on a real GPU. Run with `--ignored`
+//! (`HIP_PLATFORM=nvidia` on an NVIDIA GPU, or an AMD GPU). Every test
+//! compares with a CPU reference on fresh random non-zero data.
+//!
+//! The kernel spins for about 100 ms of `clock64()` before touching
+//! memory, so that without the tracking the other stream would certainly
+//! run first and the result be wrong.
+
+use hip::{
+    AccessEvents, Device, Event, LaunchArgs, LaunchConfig, Module, RawPtr, Stream,
+    StreamAllocation, StreamOptions,
+};
+use rand::Rng;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+const KERNEL: &str = r#"
+extern "C" __global__ void slow_affine(float* out, const float* in, int n, long long spin) {
+    long long start = clock64();
+    while (clock64() - start < spin) {}
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i] + 1.0f;
+}
+"#;
+
+/// About 100 ms at up to 2 GHz.
+const SPIN: i64 = 200_000_000;
+const N: usize = 4096;
+const BYTES: usize = N * 4;
+
+fn random(n: usize) -> Vec<f32> {
+    let mut rng = rand::thread_rng();
+    (0..n).map(|_| rng.gen_range(0.5f32..2.0)).collect()
+}
+
+fn affine(x: &[f32]) -> Vec<f32> {
+    x.iter().map(|v| 2.0 * v + 1.0).collect()
+}
+
+fn setup() -> (Arc<Device>, Module, Stream, Stream) {
+    let dev = Device::get(0).expect("a GPU");
+    let module = Module::compile(&dev, KERNEL).expect("the kernel compiles");
+    let opts = StreamOptions {
+        non_blocking: true,
+        priority: 0,
+    };
+    let a = Stream::with_options(&dev, opts).unwrap();
+    let b = Stream::with_options(&dev, opts).unwrap();
+    (dev, module, a, b)
+}
+
+/// Enqueues slow_affine(out, input) on `stream`, through the tracking
+/// guards.
+fn launch_slow(
+    module: &Module,
+    stream: &Stream,
+    out: &mut StreamAllocation,
+    input: &StreamAllocation,
+) {
+    let f = module.function("slow_affine").unwrap();
+    let (xp, read) = input.ptr_for_read(stream).unwrap();
+    let (yp, write) = out.ptr_for_write(stream).unwrap();
+    let (y, x) = (RawPtr(yp), RawPtr(xp as *mut c_void));
+    let n = N as i32;
+    let mut args = LaunchArgs::new();
+    args.arg(&y).arg(&x).arg(&n).arg(&SPIN);
+    // SAFETY: slow_affine(float*, const float*, int, long long) touches
+    // [0, N) of both, and both hold N floats.
+    unsafe { stream.launch(&f, LaunchConfig::for_num_elems(N as u32), &mut args) }.unwrap();
+    drop((read, write));
+}
+
+fn assert_close(got: &[f32], want: &[f32], what: &str) {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        // One rounding of 2x+1 in f32: 1e-6 relative.
+        assert!(
+            (g - w).abs() <= 1e-6 * w.abs().max(1.0),
+            "{what}[{i}]: got {g}, want {w}"
+        );
+    }
+}
+
+fn no_drop_errors() {
+    let errors = hip::take_drop_errors();
+    assert!(errors.is_empty(), "errors in drop: {errors:?}");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn reader_on_another_stream_waits_for_a_slow_writer() {
+    let (_dev, module, a, b) = setup();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
+    launch_slow(&module, &a, &mut y, &x);
+    let mut out = vec![0.0f32; N];
+    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&data), "y read on the other stream");
+    no_drop_errors();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn writer_on_another_stream_waits_for_a_slow_reader() {
+    let (_dev, module, a, b) = setup();
+    let old = random(N);
+    let new = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&old, &mut x).unwrap();
+    let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
+    launch_slow(&module, &a, &mut y, &x);
+    b.copy_htod_tracked(&new, &mut x).unwrap();
+    let mut out = vec![0.0f32; N];
+    a.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&old), "y from the old x");
+    b.copy_dtoh_tracked(&x, &mut out).unwrap();
+    assert_eq!(out, new);
+    no_drop_errors();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn free_after_a_reader_on_another_stream_is_stream_ordered() {
+    let (dev, module, a, b) = setup();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    let mut y = StreamAllocation::new(&b, BYTES, true).unwrap();
+    launch_slow(&module, &b, &mut y, &x);
+    let start = std::time::Instant::now();
+    drop(x); // a waits for the read on b, then frees; the host goes on
+    let drop_time = start.elapsed();
+    // Same size on a: the pool may hand back x's memory; filling it must
+    // wait for the free, which waits for the slow read.
+    let other = random(N);
+    let mut z = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&other, &mut z).unwrap();
+    let mut out = vec![0.0f32; N];
+    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&data), "y from the freed x");
+    a.copy_dtoh_tracked(&z, &mut out).unwrap();
+    assert_eq!(out, other);
+    if dev.supports_memory_pools() {
+        assert!(
+            drop_time < std::time::Duration::from_millis(50),
+            "a stream-ordered free must not wait for the device: {drop_time:?}"
+        );
+    }
+    no_drop_errors();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn raw_round_trip_and_bad_sizes() {
+    let (dev, _module, a, _b) = setup();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    let too_long = random(N + 1);
+    let e = a.copy_htod_tracked(&too_long, &mut x).unwrap_err();
+    assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
+    let mut long_out = vec![0.0f32; N + 1];
+    assert!(a.copy_dtoh_tracked(&x, &mut long_out).is_err());
+    // A shorter copy into the start is fine.
+    a.copy_htod_tracked(&too_long[..10], &mut x).unwrap();
+    let (ptr, ordered) = x.into_raw();
+    assert!(!ptr.is_null());
+    // SAFETY: the allocation just given up, as it was made.
+    let x = unsafe {
+        StreamAllocation::from_raw(&a, ptr, BYTES, AccessEvents::new(&dev).unwrap(), ordered)
+    };
+    let mut out = vec![0.0f32; N];
+    a.copy_dtoh_tracked(&x, &mut out).unwrap();
+    assert_eq!(&out[..10], &too_long[..10]);
+    assert_eq!(&out[10..], &data[10..]);
+    // Untracked allocations work on their own stream.
+    let mut u = StreamAllocation::new(&a, BYTES, false).unwrap();
+    assert!(!u.events().is_tracked());
+    a.copy_htod_tracked(&data, &mut u).unwrap();
+    a.copy_dtoh_tracked(&u, &mut out).unwrap();
+    assert_eq!(out, data);
+    no_drop_errors();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn event_flags_choose_timing() {
+    let (dev, _module, a, _b) = setup();
+    let blocking = Event::with_flags(&dev, hip::sys::hipEventBlockingSync).unwrap();
+    assert!(blocking.has_timing());
+    let start = Event::with_flags(&dev, hip::sys::hipEventDisableTiming).unwrap();
+    assert!(!start.has_timing());
+    start.record(&a).unwrap();
+    blocking.record(&a).unwrap();
+    blocking.synchronize().unwrap();
+    assert!(matches!(
+        blocking.elapsed_ms_since(&start),
+        Err(hip::Error::Invalid { .. })
+    ));
+    let timed = Event::with_flags(&dev, hip::sys::hipEventDefault).unwrap();
+    timed.record(&a).unwrap();
+    timed.synchronize().unwrap();
+    let ms = timed.elapsed_ms_since(&blocking).unwrap();
+    assert!((0.0..1000.0).contains(&ms), "{ms}");
+    let per_thread = Stream::per_thread(&dev);
+    let mut x = StreamAllocation::new(&per_thread, BYTES, true).unwrap();
+    let data = random(N);
+    per_thread.copy_htod_tracked(&data, &mut x).unwrap();
+    let mut out = vec![0.0f32; N];
+    a.copy_dtoh_tracked(&x, &mut out).unwrap();
+    assert_eq!(out, data);
+}
+
+#[test]
+#[ignore = "needs two GPUs"]
+fn two_gpus_tracked_copies_refuse_another_devices_stream() {
+    let (_dev0, _module, a, _b) = setup();
+    let dev1 = Device::get(1).expect("a second GPU");
+    let s1 = Stream::new(&dev1).unwrap();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    let e = s1.copy_htod_tracked(&data, &mut x).unwrap_err();
+    assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
+    // Recording device 0's events on device 1's stream is refused.
+    assert!(x.events().record_read(&s1).is_err());
+    // Waiting across devices is allowed.
+    x.events().wait_before_write(&s1).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    let mut out = vec![0.0f32; N];
+    a.copy_dtoh_tracked(&x, &mut out).unwrap();
+    assert_eq!(out, data);
+    no_drop_errors();
+}
+
+const GLOBALS: &str = r#"
+__constant__ float coefficients[4];
+extern "C" __global__ void poly(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = in[i];
+        out[i] = coefficients[0] + x * (coefficients[1] + x * (coefficients[2] + x * coefficients[3]));
+    }
+}
+"#;
+
+#[test]
+#[ignore = "needs a GPU"]
+fn module_globals_occupancy_and_begin_end_capture() {
+    let (dev, _module, a, _b) = setup();
+    let m = Module::compile(&dev, GLOBALS).unwrap();
+    assert_eq!(m.global("coefficients").unwrap().len(), 16);
+    assert!(m.global("no_such_symbol").is_err());
+    let coeffs = random(4);
+    let bytes: Vec<u8> = coeffs.iter().flat_map(|c| c.to_ne_bytes()).collect();
+    {
+        // SAFETY: the only view of the global while it lives; no kernel runs.
+        let mut g = unsafe { m.global_mut("coefficients") }.unwrap();
+        a.copy_htod(&bytes, &mut g).unwrap();
+    }
+    let f = m.function("poly").unwrap();
+    let (grid, block) = f
+        .max_potential_block_size_with_flags(0, 128, hip::sys::hipOccupancyDefault)
+        .unwrap();
+    assert!(grid >= 1 && (1..=128).contains(&block), "{grid} {block}");
+
+    let input = random(N);
+    let x = hip::DeviceBuffer::from_slice(&dev, &input).unwrap();
+    let mut y = hip::DeviceBuffer::<f32>::zeroed(&dev, N).unwrap();
+    let (xp, yp) = (
+        RawPtr(x.as_device_ptr() as *mut c_void),
+        RawPtr(y.as_device_ptr_mut().cast()),
+    );
+    let n = N as i32;
+    assert_eq!(
+        a.capture_status().unwrap(),
+        hip::sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone
+    );
+    // SAFETY: x, y and the module outlive the graph and its replays.
+    unsafe { a.begin_capture(hip::sys::hipStreamCaptureMode::hipStreamCaptureModeThreadLocal) }
+        .unwrap();
+    assert_eq!(
+        a.capture_status().unwrap(),
+        hip::sys::hipStreamCaptureStatus::hipStreamCaptureStatusActive
+    );
+    let mut args = LaunchArgs::new();
+    args.arg(&yp).arg(&xp).arg(&n);
+    // SAFETY: poly(float*, const float*, int) touches [0, N) of both.
+    unsafe { a.launch(&f, LaunchConfig::for_num_elems(N as u32), &mut args) }.unwrap();
+    let graph = a.end_capture().unwrap().expect("one node");
+    assert_eq!(graph.node_count().unwrap(), 1);
+    let mut exec = graph.instantiate_with_flags(0).unwrap();
+    exec.upload(&a).unwrap();
+    exec.launch(&a).unwrap();
+    a.synchronize().unwrap();
+    let got = y.to_vec().unwrap();
+    for (i, (&g, &v)) in got.iter().zip(&input).enumerate() {
+        let v = v as f64;
+        let c: Vec<f64> = coeffs.iter().map(|&c| c as f64).collect();
+        let want = c[0] + v * (c[1] + v * (c[2] + v * c[3]));
+        // f32 Horner (maybe with FMAs): 1e-5 relative.
+        assert!(
+            ((g as f64) - want).abs() <= 1e-5 * want.abs(),
+            "[{i}] {g} vs {want}"
+        );
+    }
+    assert_eq!(dev.uuid().unwrap().len(), 16);
+    let cfg = dev.cache_config().unwrap();
+    dev.set_cache_config(cfg).unwrap();
+    // Reading the flags works; setting them is refused by CUDA once the
+    // context is active, so it is not asserted here.
+    dev.flags().unwrap();
+}
