@@ -233,17 +233,17 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         "{iters} iterations per round, {rounds} rounds, buffers of {} KiB",
         LEN * 4 / 1024
     );
+    let safe_median = median(&r_safe).ok_or("no rounds measured")?;
+    let raw_median = median(&r_raw).ok_or("no rounds measured")?;
     println!("| path | iterations/s (median) |");
     println!("| --- | ---: |");
     println!(
-        "| safe: Stream::alloc + TypedKernel::launch + drop | {:.0} |",
-        median(&r_safe)
+        "| safe: Stream::alloc + TypedKernel::launch + drop | {safe_median:.0} |"
     );
     println!(
-        "| raw: hipMallocAsync + hipModuleLaunchKernel + hipFreeAsync | {:.0} |",
-        median(&r_raw)
+        "| raw: hipMallocAsync + hipModuleLaunchKernel + hipFreeAsync | {raw_median:.0} |"
     );
-    let ratio = median(&r_safe) / median(&r_raw);
+    let ratio = safe_median / raw_median;
     println!(
         "ratio safe/raw: {ratio:.3} (per-round {lo:.3}..{hi:.3}); target >= {TARGET_RATIO}: {}",
         if ratio >= TARGET_RATIO {

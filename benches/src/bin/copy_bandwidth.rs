@@ -132,9 +132,9 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             let row = Row {
                 bytes,
                 direction,
-                direct: median(&m[0]),
-                staged: median(&m[1]),
-                pinned: median(&m[2]),
+                direct: median(&m[0]).ok_or("no rounds measured")?,
+                staged: median(&m[1]).ok_or("no rounds measured")?,
+                pinned: median(&m[2]).ok_or("no rounds measured")?,
             };
             println!(
                 "{:>6} MiB {}: pageable direct {:6.1} GB/s, pageable staged {:6.1} GB/s, pinned {:6.1} GB/s, staged/pinned {:.3}",
