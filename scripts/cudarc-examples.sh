@@ -376,15 +376,32 @@ check_matmul() {
         }' "$1"
 }
 
-# 20 kernel printfs: threads 0..9, twice each (shared and own contexts).
+# 20 launches (threads 0..9, twice each: shared and own contexts) of
+# LaunchConfig::for_num_elems(1), which is cudarc's one block of 1024
+# threads: every thread prints, so 1024 lines per launch.
 check_threading() {
     awk '
         /^Hello from the cuda kernel in thread [0-9]+$/ { seen[$NF]++; total++ }
         END {
-            if (total != 20) { print "expected 20 kernel printf lines, got " total + 0; exit 1 }
+            if (total != 20 * 1024) { print "expected 20480 kernel printf lines (20 launches of 1024 threads), got " total + 0; exit 1 }
             for (i = 0; i < 10; i++)
-                if (seen[i] != 2) { print "thread " i " printed " seen[i] + 0 " times, expected 2"; exit 1 }
+                if (seen[i] != 2 * 1024) { print "argument " i " printed " seen[i] + 0 " times, expected 2048"; exit 1 }
         }' "$1"
+}
+
+# 12-context-config asks for CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, a limit of
+# CUDA's device runtime that HIP does not have: cuda-compat answers
+# CUDA_ERROR_NOT_SUPPORTED (documented in its crate docs). The example then
+# stops with that error after printing the three limits HIP has. That is
+# the documented difference, reported as such: neither passed nor failed.
+differs_as_documented() {
+    local ex="$1" out="$2"
+    [[ "$ex" == 12-context-config ]] || return 1
+    grep -q '^Stack size per thread: [0-9]' "$out" &&
+        grep -q '^Malloc heap size: [0-9]' "$out" &&
+        grep -q '^Printf buffer size: [0-9]' "$out" &&
+        grep -q 'CUDA_ERROR_NOT_SUPPORTED' "$out" &&
+        ! grep -q '^Device runtime sync depth' "$out"
 }
 
 check_line() {
@@ -444,7 +461,7 @@ cmd_run() {
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
     local timeout_s="${EXAMPLE_TIMEOUT:-120}" gpus ex need status detail
-    local passed=0 failed=0 not_run=0 rows=()
+    local passed=0 failed=0 not_run=0 differs=0 rows=()
     gpus=$(gpu_count)
     local logs="${CUDARC_LOG_DIR:-$root/logs}"
     mkdir -p "$logs"
@@ -472,6 +489,9 @@ cmd_run() {
         if [[ $status == 124 ]]; then
             rows+=("$ex|FAILED|timed out after ${timeout_s}s")
             failed=$((failed + 1))
+        elif [[ $status != 0 ]] && differs_as_documented "$ex" "$out"; then
+            rows+=("$ex|differs|HIP has no device-runtime limits: CUDA_ERROR_NOT_SUPPORTED for CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, as documented (stack, heap and printf limits read)")
+            differs=$((differs + 1))
         elif [[ $status != 0 ]]; then
             detail=$(grep -v '^\s*$' "$out" | tail -n 1 | cut -c1-100)
             rows+=("$ex|FAILED|exit status $status: $detail")
@@ -491,6 +511,7 @@ cmd_run() {
         printf '%-24s %-8s %s\n' "$ex" "$status" "$detail"
     done
     echo "outputs: $logs/"
+    echo "$differs differ from CUDA as documented (neither passed nor failed)"
     echo "$not_run not run"
     echo "$passed passed, $failed failed"
     [[ $failed == 0 ]]

@@ -100,7 +100,9 @@ run_cudarc_examples() {
     fi
     local not_run
     not_run=$(grep -Eo '^[0-9]+ not run' "$log" | grep -Eo '^[0-9]+' | tail -n1)
-    m_skipped=$((m_skipped + ${not_run:-0}))
+    local differ
+    differ=$(grep -Eo '^[0-9]+ differ' "$log" | grep -Eo '^[0-9]+' | tail -n1)
+    m_skipped=$((m_skipped + ${not_run:-0} + ${differ:-0}))
 }
 
 # One benchmark program: its exit status (timeouts and failures) decides.
