@@ -312,3 +312,36 @@ fn module_globals_occupancy_and_begin_end_capture() {
     // context is active, so it is not asserted here.
     dev.flags().unwrap();
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn free_waits_for_every_reader_not_only_the_last() {
+    let (dev, module, a, b) = setup();
+    let c = Stream::with_options(
+        &dev,
+        StreamOptions {
+            non_blocking: true,
+            priority: 0,
+        },
+    )
+    .unwrap();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    // A slow reader on b, then a quick reader on c: the read event must
+    // still end b's read (c chains to it), or the free below would let
+    // the new buffer overwrite x while b still reads it.
+    let mut y = StreamAllocation::new(&b, BYTES, true).unwrap();
+    launch_slow(&module, &b, &mut y, &x);
+    let mut quick = vec![0.0f32; N];
+    c.copy_dtoh_tracked(&x, &mut quick).unwrap();
+    assert_eq!(quick, data);
+    drop(x);
+    let other = random(N);
+    let mut z = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&other, &mut z).unwrap();
+    let mut out = vec![0.0f32; N];
+    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&data), "y from x, freed after both reads");
+    no_drop_errors();
+}

@@ -216,9 +216,13 @@ impl CudaStream {
         ptr: sys::CUdeviceptr,
         len: usize,
     ) -> CudaSlice<T> {
+        let tracking = self.ctx.is_event_tracking();
         let events = self.tracking_events();
-        // SAFETY: the caller's contract.
-        let alloc = unsafe {
+        let lost_events = tracking && !events.is_tracked();
+        // SAFETY: the caller's contract; with tracking off, that of
+        // `disable_event_tracking` (uses on other streams ordered by the
+        // caller).
+        let mut alloc = unsafe {
             hip::StreamAllocation::from_raw(
                 &self.stream,
                 ptr as *mut c_void,
@@ -227,6 +231,10 @@ impl CudaStream {
                 self.ctx.has_async_alloc,
             )
         };
+        if lost_events {
+            // No events could be made: the free must wait for the device.
+            alloc.wait_for_device_on_free();
+        }
         CudaSlice {
             cu_device_ptr: ptr,
             len,
@@ -784,8 +792,15 @@ impl CudaStream {
     ) -> Result<CudaSlice<T>, DriverError> {
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
         self.ctx.bind_to_thread()?;
-        let track = self.ctx.is_event_tracking();
-        let alloc = hip::StreamAllocation::new(&self.stream, bytes, track).drv()?;
+        let alloc = if self.ctx.is_event_tracking() {
+            hip::StreamAllocation::new(&self.stream, bytes, true)
+        } else {
+            // SAFETY: event tracking is off only through the `unsafe`
+            // `disable_event_tracking`, whose caller orders every use of a
+            // buffer on other streams before its drop.
+            unsafe { hip::StreamAllocation::new_caller_ordered(&self.stream, bytes) }
+        }
+        .drv()?;
         Ok(CudaSlice {
             cu_device_ptr: alloc.as_raw() as sys::CUdeviceptr,
             len,
