@@ -148,6 +148,68 @@ impl<T> CudaSlice<T> {
         Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
     }
 
+    /// The two mutable halves at `mid`; `None` past the end.
+    pub fn try_split_at_mut(
+        &mut self,
+        mid: usize,
+    ) -> Option<(CudaViewMut<'_, T>, CudaViewMut<'_, T>)> {
+        self.as_view_mut().try_split_at_mut_into(mid)
+    }
+
+    /// A view of `bounds`, as `&slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range, as slice indexing does (cudarc's
+    /// contract); [`CudaSlice::try_slice`] returns `None` instead.
+    pub fn slice(&self, bounds: impl RangeBounds<usize>) -> CudaView<'_, T> {
+        let (start, end) = describe(&bounds);
+        match self.try_slice(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, self.len),
+        }
+    }
+
+    /// A mutable view of `bounds`, as `&mut slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`CudaSlice::try_slice_mut`] returns
+    /// `None` instead.
+    pub fn slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> CudaViewMut<'_, T> {
+        let (start, end) = describe(&bounds);
+        let len = self.len;
+        match self.try_slice_mut(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, len),
+        }
+    }
+
+    /// The two halves at `mid`.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len()`; [`CudaSlice::try_split_at`] returns `None`.
+    pub fn split_at(&self, mid: usize) -> (CudaView<'_, T>, CudaView<'_, T>) {
+        match self.try_split_at(mid) {
+            Some(v) => v,
+            None => out_of_range(Some(mid), None, self.len),
+        }
+    }
+
+    /// The two mutable halves at `mid`.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len()`; [`CudaSlice::try_split_at_mut`] returns `None`.
+    pub fn split_at_mut(&mut self, mid: usize) -> (CudaViewMut<'_, T>, CudaViewMut<'_, T>) {
+        let len = self.len;
+        match self.try_split_at_mut(mid) {
+            Some(v) => v,
+            None => out_of_range(Some(mid), None, len),
+        }
+    }
+
     /// A view of the same memory as `len` elements of `S`; `None` when that
     /// is more bytes than the buffer has.
     ///
@@ -188,6 +250,14 @@ impl<T: DeviceRepr> CudaSlice<T> {
     /// A device copy on the same stream.
     pub fn try_clone(&self) -> Result<CudaSlice<T>, DriverError> {
         self.stream.clone_dtod(self)
+    }
+}
+
+impl<T: DeviceRepr> TryFrom<CudaSlice<T>> for Vec<T> {
+    type Error = DriverError;
+    /// Copies the buffer to the host (on its stream).
+    fn try_from(value: CudaSlice<T>) -> Result<Vec<T>, DriverError> {
+        value.stream.clone_dtoh(&value)
     }
 }
 
@@ -258,6 +328,29 @@ impl CudaStream {
     }
 }
 
+/// The bounds, for a message.
+fn describe(bounds: &impl RangeBounds<usize>) -> (Option<usize>, Option<usize>) {
+    let start = match bounds.start_bound() {
+        Bound::Included(&s) => Some(s),
+        Bound::Excluded(&s) => s.checked_add(1),
+        Bound::Unbounded => None,
+    };
+    let end = match bounds.end_bound() {
+        Bound::Included(&e) => e.checked_add(1),
+        Bound::Excluded(&e) => Some(e),
+        Bound::Unbounded => None,
+    };
+    (start, end)
+}
+
+/// The panic of the panicking slicing methods (cudarc's, and std's
+/// indexing contract).
+#[cold]
+#[track_caller]
+fn out_of_range(start: Option<usize>, end: Option<usize>, len: usize) -> ! {
+    panic!("range {start:?}..{end:?} out of range for a device slice of length {len}")
+}
+
 fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
     let start = match bounds.start_bound() {
         Bound::Included(&s) => s,
@@ -306,6 +399,23 @@ impl<'a, T> CudaView<'a, T> {
             len: end - start,
             ..*self
         })
+    }
+    /// A sub-view, as `&slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`CudaView::try_slice`] returns
+    /// `None` instead.
+    pub fn slice(&self, bounds: impl RangeBounds<usize>) -> CudaView<'a, T> {
+        let (start, end) = describe(&bounds);
+        match self.try_slice(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, self.len),
+        }
+    }
+    /// The two halves at `mid`; `None` past the end.
+    pub fn try_split_at(&self, mid: usize) -> Option<(CudaView<'a, T>, CudaView<'a, T>)> {
+        Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
     }
     /// The same memory as `len` elements of `S`; `None` when too long.
     ///
@@ -362,6 +472,39 @@ impl<'a, T> CudaViewMut<'a, T> {
             events: self.events,
             stream: self.stream,
             marker: PhantomData,
+        }
+    }
+    /// The two mutable halves at `mid`, consuming the view; `None` past
+    /// the end.
+    pub fn try_split_at_mut_into(
+        self,
+        mid: usize,
+    ) -> Option<(CudaViewMut<'a, T>, CudaViewMut<'a, T>)> {
+        if mid > self.len {
+            return None;
+        }
+        let second = CudaViewMut {
+            ptr: self.ptr + (mid * size_of::<T>()) as u64,
+            len: self.len - mid,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        };
+        let first = CudaViewMut { len: mid, ..self };
+        Some((first, second))
+    }
+    /// A mutable sub-view, as `&mut slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`CudaViewMut::try_slice_mut`]
+    /// returns `None` instead.
+    pub fn slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> CudaViewMut<'_, T> {
+        let (start, end) = describe(&bounds);
+        let len = self.len;
+        match self.try_slice_mut(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, len),
         }
     }
     /// A mutable sub-view; `None` out of range.
