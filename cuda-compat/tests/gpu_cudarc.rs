@@ -265,6 +265,17 @@ fn copies_into_longer_destinations_and_through_pinned_memory() {
         s.clone_dtoh(&d).unwrap(),
         [data[0], data[1], other[0], other[1]]
     );
+    {
+        let (mut lo, mut hi) = d.split_at_mut(1);
+        s.memcpy_htod(&[other[2]], &mut lo).unwrap();
+        s.memcpy_htod(&other[3..6], &mut hi).unwrap();
+    }
+    assert!(d.try_slice(3..5).is_none(), "past the end");
+    assert!(d.try_split_at(5).is_none());
+    let mid = d.slice(1..3);
+    assert_eq!(s.clone_dtoh(&mid).unwrap(), [other[3], other[4]]);
+    let back: Vec<f32> = Vec::try_from(d).unwrap();
+    assert_eq!(back, [other[2], other[3], other[4], other[5]]);
     ctx.check_err().unwrap();
 }
 
