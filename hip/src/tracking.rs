@@ -367,6 +367,12 @@ impl StreamAllocation {
         self.ptr
     }
 
+    /// Address of the field holding the device address: a kernel
+    /// parameter slot that lives as long as `self`.
+    pub(crate) fn ptr_field_addr(&self) -> *mut c_void {
+        (&self.ptr as *const *mut c_void).cast_mut().cast()
+    }
+
     /// Its size in bytes.
     #[inline]
     pub fn bytes(&self) -> usize {
