@@ -328,6 +328,9 @@ fn bad_input_is_a_clear_error_and_nothing_panics() {
     let mut short = s.alloc_zeros::<f32>(5).unwrap();
     let long = s.clone_htod(&random(10)).unwrap();
     assert_eq!(s.memcpy_htod(&random(10), &mut short), invalid);
+    let (status, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert_eq!(status, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    assert!(why.contains("10 elements do not fit"), "{why}");
     let mut out = vec![0.0f32; 7];
     assert_eq!(s.memcpy_dtoh(&long, &mut out), invalid);
     assert_eq!(s.memcpy_dtod(&long, &mut short), invalid);

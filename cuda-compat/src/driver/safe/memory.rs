@@ -2,7 +2,7 @@
 //! pinned memory, and the stream's allocations and copies.
 
 use super::context::{CudaContext, CudaEvent, CudaStream};
-use crate::driver::result::{check, invalid, DriverError, ToDriver};
+use crate::driver::result::{check, invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use hip::sys as hs;
 use std::ffi::c_void;
@@ -919,7 +919,10 @@ impl CudaStream {
         if self.ctx.ordinal == other.ctx.ordinal {
             Ok(())
         } else {
-            Err(invalid())
+            Err(invalid_because(&format!(
+                "the memory is on device {}, the stream on device {}",
+                other.ctx.ordinal, self.ctx.ordinal
+            )))
         }
     }
 
@@ -999,7 +1002,11 @@ impl CudaStream {
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
         if src.len() > dst.len() {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "memcpy_htod: {} elements do not fit in a destination of {}",
+                src.len(),
+                dst.len()
+            )));
         }
         self.same_device(dst.stream())?;
         self.ctx.bind_to_thread()?;
@@ -1044,7 +1051,11 @@ impl CudaStream {
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
         if src.len() != dst.len() {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "memcpy_dtoh: source of {} elements, destination of {}",
+                src.len(),
+                dst.len()
+            )));
         }
         self.same_device(src.stream())?;
         self.ctx.bind_to_thread()?;
@@ -1103,7 +1114,11 @@ impl CudaStream {
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
         if src.len() != dst.len() {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "memcpy_dtod: source of {} elements, destination of {}",
+                src.len(),
+                dst.len()
+            )));
         }
         self.same_device(dst.stream())?;
         self.same_device(src.stream())?;
