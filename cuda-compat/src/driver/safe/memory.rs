@@ -983,6 +983,30 @@ impl CudaStream {
         check(unsafe { hs::hipMemsetD8Async(p as hs::hipDeviceptr_t, 0, bytes, self.cu_stream()) })
     }
 
+    /// An empty buffer (no allocation).
+    pub fn null<T>(self: &Arc<Self>) -> Result<CudaSlice<T>, DriverError> {
+        // SAFETY: a null address of zero elements owns nothing.
+        Ok(unsafe { self.upgrade_device_ptr(0, 0) })
+    }
+
+    /// cudarc's older name of [`CudaStream::clone_htod`].
+    #[deprecated = "Use clone_htod"]
+    pub fn memcpy_stod<T: DeviceRepr, Src: HostSlice<T> + ?Sized>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<CudaSlice<T>, DriverError> {
+        self.clone_htod(src)
+    }
+
+    /// cudarc's older name of [`CudaStream::clone_dtoh`].
+    #[deprecated = "Use clone_dtoh"]
+    pub fn memcpy_dtov<T: DeviceRepr, Src: DevicePtr<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<Vec<T>, DriverError> {
+        self.clone_dtoh(src)
+    }
+
     /// A new buffer holding a copy of `src` (arrays, slices, `Vec`s, pinned).
     pub fn clone_htod<T: DeviceRepr, Src: HostSlice<T> + ?Sized>(
         self: &Arc<Self>,
