@@ -265,6 +265,17 @@ fn copies_into_longer_destinations_and_through_pinned_memory() {
         s.clone_dtoh(&d).unwrap(),
         [data[0], data[1], other[0], other[1]]
     );
+    {
+        let (mut lo, mut hi) = d.split_at_mut(1);
+        s.memcpy_htod(&[other[2]], &mut lo).unwrap();
+        s.memcpy_htod(&other[3..6], &mut hi).unwrap();
+    }
+    assert!(d.try_slice(3..5).is_none(), "past the end");
+    assert!(d.try_split_at(5).is_none());
+    let mid = d.slice(1..3);
+    assert_eq!(s.clone_dtoh(&mid).unwrap(), [other[3], other[4]]);
+    let back: Vec<f32> = Vec::try_from(d).unwrap();
+    assert_eq!(back, [other[2], other[3], other[4], other[5]]);
     ctx.check_err().unwrap();
 }
 
@@ -317,6 +328,9 @@ fn bad_input_is_a_clear_error_and_nothing_panics() {
     let mut short = s.alloc_zeros::<f32>(5).unwrap();
     let long = s.clone_htod(&random(10)).unwrap();
     assert_eq!(s.memcpy_htod(&random(10), &mut short), invalid);
+    let (status, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert_eq!(status, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    assert!(why.contains("10 elements do not fit"), "{why}");
     let mut out = vec![0.0f32; 7];
     assert_eq!(s.memcpy_dtoh(&long, &mut out), invalid);
     assert_eq!(s.memcpy_dtod(&long, &mut short), invalid);

@@ -33,6 +33,8 @@ fn context_without_a_device_is_cuda_error_no_device() {
     amd_runtime();
     let e = CudaContext::new(0).unwrap_err();
     assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_NO_DEVICE));
+    // The runtime's own status: no stale reason from an earlier error.
+    assert_eq!(last_error_detail(), None);
     let text = format!("{e:?}");
     assert!(text.contains("CUDA_ERROR_NO_DEVICE"), "{text}");
     assert!(

@@ -8,6 +8,7 @@ use crate::memory::{DeviceMemory, DeviceMemoryMut};
 use crate::module::Function;
 use crate::result;
 use crate::stream::Stream;
+use crate::tracking::{AccessEvents, StreamAllocation};
 use std::ffi::c_void;
 use std::fmt;
 use std::marker::PhantomData;
@@ -156,6 +157,8 @@ impl PushArg for RawPtr {
 #[derive(Default)]
 pub struct LaunchArgs<'a> {
     ptrs: Vec<*mut c_void>,
+    /// Tracked allocations: their events, whether written, their device.
+    accesses: Vec<(&'a AccessEvents, bool, usize)>,
     _p: PhantomData<&'a ()>,
 }
 
@@ -176,6 +179,44 @@ impl<'a> LaunchArgs<'a> {
     /// Appends an argument. It stays borrowed until the list is dropped.
     pub fn arg<A: PushArg + ?Sized>(&mut self, a: &'a A) -> &mut Self {
         self.ptrs.push(a.param_ptr());
+        self
+    }
+
+    /// Appends a [`StreamAllocation`] the kernel reads, as its device
+    /// address: [`Stream::launch`] makes the stream wait for its last write
+    /// first and records the read after.
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// use hip::{Device, LaunchArgs, LaunchConfig, Module, Stream, StreamAllocation};
+    /// let dev = Device::get(0)?;
+    /// let m = Module::compile(&dev, r#"extern "C" __global__ void copy(float* y, const float* x)
+    ///     { y[threadIdx.x] = x[threadIdx.x]; }"#)?;
+    /// let (a, b) = (Stream::new(&dev)?, Stream::new(&dev)?);
+    /// let x = StreamAllocation::new(&a, 256 * 4, true)?;
+    /// let mut y = StreamAllocation::new(&b, 256 * 4, true)?;
+    /// let mut args = LaunchArgs::new();
+    /// args.arg_write(&mut y).arg_read(&x);
+    /// let cfg = LaunchConfig { grid: (1, 1, 1), block: (256, 1, 1), shared_mem_bytes: 0 };
+    /// // SAFETY: copy(float*, const float*) touches 256 floats of each.
+    /// unsafe { b.launch(&m.function("copy")?, cfg, &mut args) }?;
+    /// # Ok(()) }
+    /// ```
+    pub fn arg_read(&mut self, a: &'a StreamAllocation) -> &mut Self {
+        self.ptrs.push(a.ptr_field_addr());
+        self.accesses
+            .push((a.events(), false, a.stream().device().ordinal()));
+        self
+    }
+
+    /// Appends a [`StreamAllocation`] the kernel writes (and may read):
+    /// the stream waits for its last read and write first and records the
+    /// write after.
+    pub fn arg_write(&mut self, a: &'a mut StreamAllocation) -> &mut Self {
+        let a: &'a StreamAllocation = a;
+        self.ptrs.push(a.ptr_field_addr());
+        self.accesses
+            .push((a.events(), true, a.stream().device().ordinal()));
         self
     }
 
@@ -208,6 +249,22 @@ impl Stream {
         args: &mut LaunchArgs<'_>,
     ) -> Result<()> {
         self.prepare_launch(f, &cfg)?;
+        for &(events, writes, ordinal) in &args.accesses {
+            if ordinal != self.device().ordinal() {
+                return Err(Error::invalid(
+                    "launch",
+                    format!(
+                        "an allocation argument is on device {ordinal} but the stream is on device {}",
+                        self.device().ordinal()
+                    ),
+                ));
+            }
+            if writes {
+                events.wait_before_write(self)?;
+            } else {
+                events.wait_before_read(self)?;
+            }
+        }
         // SAFETY: function and stream live; args per the caller's contract.
         unsafe {
             result::module_launch_kernel(
@@ -218,7 +275,15 @@ impl Stream {
                 self.as_raw(),
                 args.ptrs.as_mut_ptr(),
             )
+        }?;
+        for &(events, writes, _) in &args.accesses {
+            if writes {
+                events.record_write(self)?;
+            } else {
+                events.record_read(self)?;
+            }
         }
+        Ok(())
     }
 
     #[inline]

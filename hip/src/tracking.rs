@@ -23,11 +23,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Limits: one read event per buffer, so when two streams read a buffer
-//! concurrently, a later writer waits for the most recent read only; order
-//! such readers yourself (as with cudarc). Events do not work inside a
-//! stream capture that did not record them: turn tracking off
-//! (`track = false`) for memory used in graphs.
+//! One read event covers every reader: a read recorded on another stream
+//! than the previous one first makes that stream wait for the previous
+//! read, so the event ends all reads so far (readers on one stream, the
+//! common case, pay nothing). Events do not work inside a stream capture
+//! that did not record them: use untracked memory in graphs.
 
 use crate::device::Device;
 use crate::drop_errors;
@@ -38,7 +38,7 @@ use crate::stream::{Event, Stream};
 use hip_sys as sys;
 use std::ffi::c_void;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The events that end the last read and the last write of one piece of
 /// device memory; or none, when untracked.
@@ -48,6 +48,9 @@ use std::sync::Arc;
 pub struct AccessEvents {
     read: Option<Event>,
     write: Option<Event>,
+    /// The stream the read event was last recorded on (its raw handle as
+    /// an address), held while recording so that concurrent readers chain.
+    last_reader: Mutex<Option<usize>>,
 }
 
 impl AccessEvents {
@@ -57,6 +60,7 @@ impl AccessEvents {
         Ok(AccessEvents {
             read: Some(Event::with_timing(device, false)?),
             write: Some(Event::with_timing(device, false)?),
+            last_reader: Mutex::new(None),
         })
     }
 
@@ -66,6 +70,7 @@ impl AccessEvents {
         AccessEvents {
             read: None,
             write: None,
+            last_reader: Mutex::new(None),
         }
     }
 
@@ -103,8 +108,25 @@ impl AccessEvents {
 
     /// Records the end of a read enqueued on `stream` (of the events'
     /// device).
+    ///
+    /// When the previous read was recorded on another stream, `stream`
+    /// first waits for it, so that the read event always ends every read
+    /// so far (a writer or a free waiting for it then waits for all).
     pub fn record_read(&self, stream: &Stream) -> Result<()> {
-        record(self.read.as_ref(), stream)
+        let Some(read) = &self.read else {
+            return Ok(());
+        };
+        let mut last = self.last_reader.lock().unwrap_or_else(|p| p.into_inner());
+        let this = stream.as_raw() as usize;
+        // `hipStreamPerThread` (handle 2) is a different stream on each
+        // thread, so it never counts as the same stream.
+        let same = *last == Some(this) && this != PER_THREAD_STREAM;
+        if last.is_some() && !same {
+            stream.wait_event(read)?;
+        }
+        record(Some(read), stream)?;
+        *last = Some(this);
+        Ok(())
     }
 
     /// Records the end of a write enqueued on `stream` (of the events'
@@ -113,6 +135,9 @@ impl AccessEvents {
         record(self.write.as_ref(), stream)
     }
 }
+
+/// `hipStreamPerThread`'s handle.
+const PER_THREAD_STREAM: usize = 2;
 
 fn record(e: Option<&Event>, stream: &Stream) -> Result<()> {
     let Some(e) = e else { return Ok(()) };
@@ -195,9 +220,10 @@ impl Drop for AccessGuard<'_> {
 /// Dropping it makes its stream wait for the last read and write (on any
 /// stream), then frees it in that stream's order (`hipFreeAsync`): the host
 /// does not wait, and no tracked use can outlive the memory. Without memory
-/// pools the stream is synchronized and `hipFree` called. Untracked
-/// allocations (`track = false`) rely on the caller to order uses on other
-/// streams before the drop.
+/// pools the stream is synchronized and `hipFree` called. An untracked
+/// allocation (`track = false`) waits for the whole device before its free,
+/// as a `DeviceBuffer` does, since nothing says where it was used;
+/// [`StreamAllocation::new_caller_ordered`] is the `unsafe` way to skip that.
 ///
 /// **Threads**: `Send + Sync`: an address and thread-safe handles.
 pub struct StreamAllocation {
@@ -206,6 +232,8 @@ pub struct StreamAllocation {
     stream: Stream,
     events: AccessEvents,
     stream_ordered: bool,
+    /// Untracked and not promised ordered: the free waits for the device.
+    free_waits_for_device: bool,
 }
 
 // SAFETY: see the type's docs.
@@ -221,6 +249,7 @@ impl fmt::Debug for StreamAllocation {
             .field("stream", &self.stream)
             .field("tracked", &self.events.is_tracked())
             .field("stream_ordered", &self.stream_ordered)
+            .field("free_waits_for_device", &self.free_waits_for_device)
             .finish()
     }
 }
@@ -230,6 +259,23 @@ impl StreamAllocation {
     /// event is recorded at once, so work on other streams waits for the
     /// allocation. Zero bytes allocate nothing (a null address).
     pub fn new(stream: &Stream, bytes: usize, track: bool) -> Result<StreamAllocation> {
+        let mut a = StreamAllocation::allocate(stream, bytes, track)?;
+        a.free_waits_for_device = !track;
+        Ok(a)
+    }
+
+    /// Allocates `bytes` on `stream` without events, freed in the stream's
+    /// order without waiting for the device.
+    ///
+    /// # Safety
+    ///
+    /// Every use of the memory on another stream is ordered before the
+    /// drop by the caller (events, synchronization).
+    pub unsafe fn new_caller_ordered(stream: &Stream, bytes: usize) -> Result<StreamAllocation> {
+        StreamAllocation::allocate(stream, bytes, false)
+    }
+
+    fn allocate(stream: &Stream, bytes: usize, track: bool) -> Result<StreamAllocation> {
         let device = stream.device();
         let events = if track {
             AccessEvents::new(device)?
@@ -255,6 +301,7 @@ impl StreamAllocation {
             stream: stream.clone(),
             events,
             stream_ordered,
+            free_waits_for_device: false,
         };
         a.events.record_write(stream)?;
         Ok(a)
@@ -267,7 +314,9 @@ impl StreamAllocation {
     ///
     /// `ptr` holds `bytes` bytes, is owned by no one else, was allocated
     /// with `hipMallocAsync` when `stream_ordered` (else `hipMalloc`) on
-    /// `stream`'s device, and is ready in `stream`'s order.
+    /// `stream`'s device, and is ready in `stream`'s order. With untracked
+    /// `events`, the caller orders every use on another stream before the
+    /// drop (as for [`StreamAllocation::new_caller_ordered`]).
     pub unsafe fn from_raw(
         stream: &Stream,
         ptr: *mut c_void,
@@ -281,7 +330,15 @@ impl StreamAllocation {
             stream: stream.clone(),
             events,
             stream_ordered,
+            free_waits_for_device: false,
         }
+    }
+
+    /// Makes the free wait for the whole device (as an untracked
+    /// allocation's does): for memory whose uses on other streams are not
+    /// all tracked.
+    pub fn wait_for_device_on_free(&mut self) {
+        self.free_waits_for_device = true;
     }
 
     /// Gives up ownership: the stream first waits for the tracked uses, so
@@ -308,6 +365,12 @@ impl StreamAllocation {
     #[inline]
     pub fn as_raw(&self) -> *mut c_void {
         self.ptr
+    }
+
+    /// Address of the field holding the device address: a kernel
+    /// parameter slot that lives as long as `self`.
+    pub(crate) fn ptr_field_addr(&self) -> *mut c_void {
+        (&self.ptr as *const *mut c_void).cast_mut().cast()
     }
 
     /// Its size in bytes.
@@ -453,6 +516,13 @@ impl Drop for StreamAllocation {
         let r = self
             .events
             .wait_before_write(&self.stream)
+            .and_then(|()| {
+                if self.free_waits_for_device {
+                    self.stream.device().synchronize()
+                } else {
+                    Ok(())
+                }
+            })
             .and_then(|()| self.stream.device().bind())
             .and_then(|()| {
                 if self.stream_ordered {

@@ -50,9 +50,26 @@ fn setup() -> (Arc<Device>, Module, Stream, Stream) {
     (dev, module, a, b)
 }
 
-/// Enqueues slow_affine(out, input) on `stream`, through the tracking
-/// guards.
+/// Enqueues slow_affine(out, input) on `stream`; the launch orders itself
+/// after the allocations' earlier uses and records its own
+/// ([`LaunchArgs::arg_write`], [`LaunchArgs::arg_read`]).
 fn launch_slow(
+    module: &Module,
+    stream: &Stream,
+    out: &mut StreamAllocation,
+    input: &StreamAllocation,
+) {
+    let f = module.function("slow_affine").unwrap();
+    let n = N as i32;
+    let mut args = LaunchArgs::new();
+    args.arg_write(out).arg_read(input).arg(&n).arg(&SPIN);
+    // SAFETY: slow_affine(float*, const float*, int, long long) touches
+    // [0, N) of both, and both hold N floats.
+    unsafe { stream.launch(&f, LaunchConfig::for_num_elems(N as u32), &mut args) }.unwrap();
+}
+
+/// The same through the guards, for callers that launch by other means.
+fn launch_slow_with_guards(
     module: &Module,
     stream: &Stream,
     out: &mut StreamAllocation,
@@ -65,8 +82,7 @@ fn launch_slow(
     let n = N as i32;
     let mut args = LaunchArgs::new();
     args.arg(&y).arg(&x).arg(&n).arg(&SPIN);
-    // SAFETY: slow_affine(float*, const float*, int, long long) touches
-    // [0, N) of both, and both hold N floats.
+    // SAFETY: as in `launch_slow`.
     unsafe { stream.launch(&f, LaunchConfig::for_num_elems(N as u32), &mut args) }.unwrap();
     drop((read, write));
 }
@@ -110,7 +126,7 @@ fn writer_on_another_stream_waits_for_a_slow_reader() {
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
     a.copy_htod_tracked(&old, &mut x).unwrap();
     let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
-    launch_slow(&module, &a, &mut y, &x);
+    launch_slow_with_guards(&module, &a, &mut y, &x);
     b.copy_htod_tracked(&new, &mut x).unwrap();
     let mut out = vec![0.0f32; N];
     a.copy_dtoh_tracked(&y, &mut out).unwrap();
@@ -225,6 +241,17 @@ fn two_gpus_tracked_copies_refuse_another_devices_stream() {
     assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
     // Recording device 0's events on device 1's stream is refused.
     assert!(x.events().record_read(&s1).is_err());
+    // A launch on device 1 with device 0's allocation is refused.
+    let m1 = Module::compile(&dev1, KERNEL).unwrap();
+    let f1 = m1.function("slow_affine").unwrap();
+    let mut y1 = StreamAllocation::new(&s1, BYTES, true).unwrap();
+    let (n, no_spin) = (N as i32, 0i64);
+    let mut args = LaunchArgs::new();
+    args.arg_write(&mut y1).arg_read(&x).arg(&n).arg(&no_spin);
+    // SAFETY: refused before the launch.
+    let e =
+        unsafe { s1.launch(&f1, LaunchConfig::for_num_elems(N as u32), &mut args) }.unwrap_err();
+    assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
     // Waiting across devices is allowed.
     x.events().wait_before_write(&s1).unwrap();
     a.copy_htod_tracked(&data, &mut x).unwrap();
@@ -311,4 +338,37 @@ fn module_globals_occupancy_and_begin_end_capture() {
     // Reading the flags works; setting them is refused by CUDA once the
     // context is active, so it is not asserted here.
     dev.flags().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn free_waits_for_every_reader_not_only_the_last() {
+    let (dev, module, a, b) = setup();
+    let c = Stream::with_options(
+        &dev,
+        StreamOptions {
+            non_blocking: true,
+            priority: 0,
+        },
+    )
+    .unwrap();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    // A slow reader on b, then a quick reader on c: the read event must
+    // still end b's read (c chains to it), or the free below would let
+    // the new buffer overwrite x while b still reads it.
+    let mut y = StreamAllocation::new(&b, BYTES, true).unwrap();
+    launch_slow(&module, &b, &mut y, &x);
+    let mut quick = vec![0.0f32; N];
+    c.copy_dtoh_tracked(&x, &mut quick).unwrap();
+    assert_eq!(quick, data);
+    drop(x);
+    let other = random(N);
+    let mut z = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&other, &mut z).unwrap();
+    let mut out = vec![0.0f32; N];
+    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&data), "y from x, freed after both reads");
+    no_drop_errors();
 }

@@ -19,6 +19,11 @@
 mod generated;
 pub use generated::*;
 
+/// cudarc's `cublas::result` path for the error type.
+pub mod result {
+    pub use super::safe::CublasError;
+}
+
 /// The raw cuBLAS names at cudarc's path (`cudarc::cublas::sys`).
 pub mod sys {
     pub use super::generated::*;

@@ -20,10 +20,14 @@ impl raw::CUresult {
     /// `Ok(())` for `CUDA_SUCCESS`, else `Err(DriverError(self))`
     /// (cudarc's `CUresult::result`).
     #[inline]
+    ///
+    /// An error clears this thread's [`last_error_detail`]: the status is
+    /// the runtime's own, with no further reason.
     pub fn result(self) -> Result<(), DriverError> {
         if self == raw::CUresult::CUDA_SUCCESS {
             Ok(())
         } else {
+            clear_detail();
             Err(DriverError(self))
         }
     }
@@ -92,7 +96,10 @@ impl<T> ToDriver<T> for hip::Result<T> {
     #[inline]
     fn drv(self) -> Result<T, DriverError> {
         self.map_err(|e| match &e {
-            hip::Error::Hip { .. } => DriverError(status_of(&e)),
+            hip::Error::Hip { .. } => {
+                clear_detail();
+                DriverError(status_of(&e))
+            }
             other => fail(status_of(&e), &other.to_string()),
         })
     }
@@ -115,10 +122,22 @@ pub(crate) fn check(status: hip::sys::hipError_t) -> Result<(), DriverError> {
     raw::CUresult::from(status).result()
 }
 
-/// `CUDA_ERROR_INVALID_VALUE`: an argument rejected before any call.
+/// `CUDA_ERROR_INVALID_VALUE`: an argument rejected before any call, for
+/// a reason the status says well enough (the detail is cleared).
 #[inline]
 pub(crate) fn invalid() -> DriverError {
+    clear_detail();
     DriverError(raw::CUresult::CUDA_ERROR_INVALID_VALUE)
+}
+
+/// `CUDA_ERROR_INVALID_VALUE` with its reason.
+#[cold]
+pub(crate) fn invalid_because(why: &str) -> DriverError {
+    fail(raw::CUresult::CUDA_ERROR_INVALID_VALUE, why)
+}
+
+fn clear_detail() {
+    DETAIL.with(|d| *d.borrow_mut() = None);
 }
 
 thread_local! {
@@ -134,9 +153,13 @@ pub(crate) fn fail(status: raw::CUresult, why: &str) -> DriverError {
     DriverError(status)
 }
 
-/// The reason given with the last error of the safe layer on this thread
-/// that has one (e.g. PTX loaded on AMD), with its status. cudarc's
-/// `DriverError` holds only the status; this is where the words are.
+/// The reason for the last error this thread got from the safe layer, with
+/// its status, when there is more to say than the status (PTX loaded on
+/// AMD, mismatched lengths, a buffer of another device, a launch
+/// configuration beyond the device's limits); `None` after an error that
+/// is the runtime's own status. cudarc's `DriverError` holds only the
+/// status; this is where the words are. `DriverError`'s `Debug` adds the
+/// reason when its status matches.
 pub fn last_error_detail() -> Option<(raw::CUresult, String)> {
     DETAIL.with(|d| d.borrow().clone())
 }

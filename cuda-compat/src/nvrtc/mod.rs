@@ -30,6 +30,11 @@ pub use generated::*;
 pub(crate) mod safe;
 pub use safe::*;
 
+/// cudarc's `nvrtc::result` path for the error type.
+pub mod result {
+    pub use super::safe::NvrtcError;
+}
+
 /// The raw nvrtc names at cudarc's path (`cudarc::nvrtc::sys`).
 pub mod sys {
     pub use super::generated::*;

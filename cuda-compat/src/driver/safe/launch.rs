@@ -50,8 +50,10 @@ impl LaunchConfig {
 pub struct LaunchArgs<'a> {
     stream: &'a CudaStream,
     func: &'a CudaFunction,
-    waits: Vec<&'a hip::Event>,
-    records: Vec<&'a hip::Event>,
+    /// Buffers the kernel reads (`false`) or writes (`true`).
+    accesses: Vec<(&'a hip::AccessEvents, bool)>,
+    /// Unified memory's events, waited for and recorded.
+    unified: Vec<&'a hip::Event>,
     args: Vec<*mut c_void>,
     flags: Option<sys::CUevent_flags>,
     wrong_device: bool,
@@ -63,8 +65,8 @@ impl CudaStream {
         LaunchArgs {
             stream: self,
             func,
-            waits: Vec::new(),
-            records: Vec::new(),
+            accesses: Vec::new(),
+            unified: Vec::new(),
             args: Vec::new(),
             flags: None,
             wrong_device: false,
@@ -99,8 +101,7 @@ impl<'a> LaunchArgs<'a> {
         if ordinal != self.stream.ctx.ordinal {
             self.wrong_device = true;
         }
-        self.waits.push(&event.event);
-        self.records.push(&event.event);
+        self.unified.push(&event.event);
     }
 
     /// Pushes the address of a device pointer as the next parameter.
@@ -114,23 +115,8 @@ impl<'a> LaunchArgs<'a> {
         if ordinal != self.stream.ctx.ordinal {
             self.wrong_device = true;
         }
-        if !self.stream.ctx.is_event_tracking() {
-            return;
-        }
-        if let Some(w) = events.write_event() {
-            self.waits.push(w);
-        }
-        if let Some(r) = events.read_event() {
-            if writes {
-                self.waits.push(r);
-            } else {
-                self.records.push(r);
-            }
-        }
-        if writes {
-            if let Some(w) = events.write_event() {
-                self.records.push(w);
-            }
+        if self.stream.ctx.is_event_tracking() && events.is_tracked() {
+            self.accesses.push((events, writes));
         }
     }
 }
@@ -242,8 +228,16 @@ impl LaunchArgs<'_> {
         .validate(self.stream.ctx.device.launch_limits())
         .drv()?;
         self.stream.ctx.bind_to_thread()?;
-        for e in &self.waits {
-            self.stream.stream.wait_event(e).drv()?;
+        let hs = &self.stream.stream;
+        for (events, writes) in &self.accesses {
+            if *writes {
+                events.wait_before_write(hs).drv()?;
+            } else {
+                events.wait_before_read(hs).drv()?;
+            }
+        }
+        for e in &self.unified {
+            hs.wait_event(e).drv()?;
         }
         let start = self
             .flags
@@ -290,8 +284,15 @@ impl LaunchArgs<'_> {
             .flags
             .map(|f| self.stream.record_event(Some(f)))
             .transpose()?;
-        for e in &self.records {
-            e.record(&self.stream.stream).drv()?;
+        for (events, writes) in &self.accesses {
+            if *writes {
+                events.record_write(hs).drv()?;
+            } else {
+                events.record_read(hs).drv()?;
+            }
+        }
+        for e in &self.unified {
+            e.record(hs).drv()?;
         }
         Ok(start.zip(end))
     }

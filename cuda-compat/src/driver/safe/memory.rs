@@ -2,7 +2,7 @@
 //! pinned memory, and the stream's allocations and copies.
 
 use super::context::{CudaContext, CudaEvent, CudaStream};
-use crate::driver::result::{check, invalid, DriverError, ToDriver};
+use crate::driver::result::{check, invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use hip::sys as hs;
 use std::ffi::c_void;
@@ -148,6 +148,68 @@ impl<T> CudaSlice<T> {
         Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
     }
 
+    /// The two mutable halves at `mid`; `None` past the end.
+    pub fn try_split_at_mut(
+        &mut self,
+        mid: usize,
+    ) -> Option<(CudaViewMut<'_, T>, CudaViewMut<'_, T>)> {
+        self.as_view_mut().try_split_at_mut_into(mid)
+    }
+
+    /// A view of `bounds`, as `&slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range, as slice indexing does (cudarc's
+    /// contract); [`CudaSlice::try_slice`] returns `None` instead.
+    pub fn slice(&self, bounds: impl RangeBounds<usize>) -> CudaView<'_, T> {
+        let (start, end) = describe(&bounds);
+        match self.try_slice(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, self.len),
+        }
+    }
+
+    /// A mutable view of `bounds`, as `&mut slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`CudaSlice::try_slice_mut`] returns
+    /// `None` instead.
+    pub fn slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> CudaViewMut<'_, T> {
+        let (start, end) = describe(&bounds);
+        let len = self.len;
+        match self.try_slice_mut(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, len),
+        }
+    }
+
+    /// The two halves at `mid`.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len()`; [`CudaSlice::try_split_at`] returns `None`.
+    pub fn split_at(&self, mid: usize) -> (CudaView<'_, T>, CudaView<'_, T>) {
+        match self.try_split_at(mid) {
+            Some(v) => v,
+            None => out_of_range(Some(mid), None, self.len),
+        }
+    }
+
+    /// The two mutable halves at `mid`.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len()`; [`CudaSlice::try_split_at_mut`] returns `None`.
+    pub fn split_at_mut(&mut self, mid: usize) -> (CudaViewMut<'_, T>, CudaViewMut<'_, T>) {
+        let len = self.len;
+        match self.try_split_at_mut(mid) {
+            Some(v) => v,
+            None => out_of_range(Some(mid), None, len),
+        }
+    }
+
     /// A view of the same memory as `len` elements of `S`; `None` when that
     /// is more bytes than the buffer has.
     ///
@@ -191,6 +253,14 @@ impl<T: DeviceRepr> CudaSlice<T> {
     }
 }
 
+impl<T: DeviceRepr> TryFrom<CudaSlice<T>> for Vec<T> {
+    type Error = DriverError;
+    /// Copies the buffer to the host (on its stream).
+    fn try_from(value: CudaSlice<T>) -> Result<Vec<T>, DriverError> {
+        value.stream.clone_dtoh(&value)
+    }
+}
+
 impl<T: DeviceRepr> Clone for CudaSlice<T> {
     /// A device copy on the same stream. Panics if the copy fails (as
     /// cudarc's); [`CudaSlice::try_clone`] returns the error instead.
@@ -216,9 +286,13 @@ impl CudaStream {
         ptr: sys::CUdeviceptr,
         len: usize,
     ) -> CudaSlice<T> {
+        let tracking = self.ctx.is_event_tracking();
         let events = self.tracking_events();
-        // SAFETY: the caller's contract.
-        let alloc = unsafe {
+        let lost_events = tracking && !events.is_tracked();
+        // SAFETY: the caller's contract; with tracking off, that of
+        // `disable_event_tracking` (uses on other streams ordered by the
+        // caller).
+        let mut alloc = unsafe {
             hip::StreamAllocation::from_raw(
                 &self.stream,
                 ptr as *mut c_void,
@@ -227,6 +301,10 @@ impl CudaStream {
                 self.ctx.has_async_alloc,
             )
         };
+        if lost_events {
+            // No events could be made: the free must wait for the device.
+            alloc.wait_for_device_on_free();
+        }
         CudaSlice {
             cu_device_ptr: ptr,
             len,
@@ -248,6 +326,29 @@ impl CudaStream {
             }
         }
     }
+}
+
+/// The bounds, for a message.
+fn describe(bounds: &impl RangeBounds<usize>) -> (Option<usize>, Option<usize>) {
+    let start = match bounds.start_bound() {
+        Bound::Included(&s) => Some(s),
+        Bound::Excluded(&s) => s.checked_add(1),
+        Bound::Unbounded => None,
+    };
+    let end = match bounds.end_bound() {
+        Bound::Included(&e) => e.checked_add(1),
+        Bound::Excluded(&e) => Some(e),
+        Bound::Unbounded => None,
+    };
+    (start, end)
+}
+
+/// The panic of the panicking slicing methods (cudarc's, and std's
+/// indexing contract).
+#[cold]
+#[track_caller]
+fn out_of_range(start: Option<usize>, end: Option<usize>, len: usize) -> ! {
+    panic!("range {start:?}..{end:?} out of range for a device slice of length {len}")
 }
 
 fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
@@ -298,6 +399,23 @@ impl<'a, T> CudaView<'a, T> {
             len: end - start,
             ..*self
         })
+    }
+    /// A sub-view, as `&slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`CudaView::try_slice`] returns
+    /// `None` instead.
+    pub fn slice(&self, bounds: impl RangeBounds<usize>) -> CudaView<'a, T> {
+        let (start, end) = describe(&bounds);
+        match self.try_slice(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, self.len),
+        }
+    }
+    /// The two halves at `mid`; `None` past the end.
+    pub fn try_split_at(&self, mid: usize) -> Option<(CudaView<'a, T>, CudaView<'a, T>)> {
+        Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
     }
     /// The same memory as `len` elements of `S`; `None` when too long.
     ///
@@ -354,6 +472,39 @@ impl<'a, T> CudaViewMut<'a, T> {
             events: self.events,
             stream: self.stream,
             marker: PhantomData,
+        }
+    }
+    /// The two mutable halves at `mid`, consuming the view; `None` past
+    /// the end.
+    pub fn try_split_at_mut_into(
+        self,
+        mid: usize,
+    ) -> Option<(CudaViewMut<'a, T>, CudaViewMut<'a, T>)> {
+        if mid > self.len {
+            return None;
+        }
+        let second = CudaViewMut {
+            ptr: self.ptr + (mid * size_of::<T>()) as u64,
+            len: self.len - mid,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        };
+        let first = CudaViewMut { len: mid, ..self };
+        Some((first, second))
+    }
+    /// A mutable sub-view, as `&mut slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`CudaViewMut::try_slice_mut`]
+    /// returns `None` instead.
+    pub fn slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> CudaViewMut<'_, T> {
+        let (start, end) = describe(&bounds);
+        let len = self.len;
+        match self.try_slice_mut(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, len),
         }
     }
     /// A mutable sub-view; `None` out of range.
@@ -768,7 +919,10 @@ impl CudaStream {
         if self.ctx.ordinal == other.ctx.ordinal {
             Ok(())
         } else {
-            Err(invalid())
+            Err(invalid_because(&format!(
+                "the memory is on device {}, the stream on device {}",
+                other.ctx.ordinal, self.ctx.ordinal
+            )))
         }
     }
 
@@ -784,8 +938,15 @@ impl CudaStream {
     ) -> Result<CudaSlice<T>, DriverError> {
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
         self.ctx.bind_to_thread()?;
-        let track = self.ctx.is_event_tracking();
-        let alloc = hip::StreamAllocation::new(&self.stream, bytes, track).drv()?;
+        let alloc = if self.ctx.is_event_tracking() {
+            hip::StreamAllocation::new(&self.stream, bytes, true)
+        } else {
+            // SAFETY: event tracking is off only through the `unsafe`
+            // `disable_event_tracking`, whose caller orders every use of a
+            // buffer on other streams before its drop.
+            unsafe { hip::StreamAllocation::new_caller_ordered(&self.stream, bytes) }
+        }
+        .drv()?;
         Ok(CudaSlice {
             cu_device_ptr: alloc.as_raw() as sys::CUdeviceptr,
             len,
@@ -822,6 +983,30 @@ impl CudaStream {
         check(unsafe { hs::hipMemsetD8Async(p as hs::hipDeviceptr_t, 0, bytes, self.cu_stream()) })
     }
 
+    /// An empty buffer (no allocation).
+    pub fn null<T>(self: &Arc<Self>) -> Result<CudaSlice<T>, DriverError> {
+        // SAFETY: a null address of zero elements owns nothing.
+        Ok(unsafe { self.upgrade_device_ptr(0, 0) })
+    }
+
+    /// cudarc's older name of [`CudaStream::clone_htod`].
+    #[deprecated = "Use clone_htod"]
+    pub fn memcpy_stod<T: DeviceRepr, Src: HostSlice<T> + ?Sized>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<CudaSlice<T>, DriverError> {
+        self.clone_htod(src)
+    }
+
+    /// cudarc's older name of [`CudaStream::clone_dtoh`].
+    #[deprecated = "Use clone_dtoh"]
+    pub fn memcpy_dtov<T: DeviceRepr, Src: DevicePtr<T>>(
+        self: &Arc<Self>,
+        src: &Src,
+    ) -> Result<Vec<T>, DriverError> {
+        self.clone_dtoh(src)
+    }
+
     /// A new buffer holding a copy of `src` (arrays, slices, `Vec`s, pinned).
     pub fn clone_htod<T: DeviceRepr, Src: HostSlice<T> + ?Sized>(
         self: &Arc<Self>,
@@ -841,7 +1026,11 @@ impl CudaStream {
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
         if src.len() > dst.len() {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "memcpy_htod: {} elements do not fit in a destination of {}",
+                src.len(),
+                dst.len()
+            )));
         }
         self.same_device(dst.stream())?;
         self.ctx.bind_to_thread()?;
@@ -886,7 +1075,11 @@ impl CudaStream {
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
         if src.len() != dst.len() {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "memcpy_dtoh: source of {} elements, destination of {}",
+                src.len(),
+                dst.len()
+            )));
         }
         self.same_device(src.stream())?;
         self.ctx.bind_to_thread()?;
@@ -945,7 +1138,11 @@ impl CudaStream {
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
         if src.len() != dst.len() {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "memcpy_dtod: source of {} elements, destination of {}",
+                src.len(),
+                dst.len()
+            )));
         }
         self.same_device(dst.stream())?;
         self.same_device(src.stream())?;
