@@ -6,13 +6,29 @@
 //! piece at a time, which reaches a fraction of the link's bandwidth
 //! (measured on an H200: 8.5 GB/s host-to-device and 16.4 GB/s
 //! device-to-host from pageable memory, against 55.4 GB/s from pinned
-//! memory). Here a large copy is cut into chunks; several host threads
-//! each copy their chunks between the pageable memory and pinned buffers
-//! of their own, while the DMA of the chunks they filled before is running.
+//! memory).
 //!
-//! The pinned buffers are allocated on first use (`hipHostMalloc`) and kept
+//! Here a copy is cut into chunks of [`STAGING_CHUNK_BYTES`] that go
+//! through a ring of pinned buffers. The calling thread alone talks to the
+//! runtime: it enqueues one `hipMemcpyAsync` per chunk, in address order,
+//! on the caller's stream, and records an event after each. The host-side
+//! `memcpy` between the caller's memory and the pinned buffers (one thread
+//! moves only 10 to 15 GB/s) is cut into pieces that a pool of persistent
+//! host threads copies in parallel, several chunks ahead of the DMA
+//! (host-to-device) or right behind it (device-to-host). Those threads
+//! never call the runtime, so they pay no per-thread runtime setup, and
+//! they live for the whole process, so a copy starts no thread.
+//!
+//! The pinned rings are allocated on first use (`hipHostMalloc`) and kept
 //! in a pool per device for the life of the process, so steady-state copies
 //! allocate nothing. Copies below [`STAGING_MIN_BYTES`] go directly.
+//!
+//! The number of host copy threads is at most [`MAX_HOST_THREADS`] and one
+//! less than the processors available; the environment variable
+//! `HIP_STAGING_THREADS` (read once, on the first staged copy) sets it
+//! instead, for measuring. A copy never waits for a thread that is not
+//! there: while it waits for its host pieces, the calling thread copies
+//! queued pieces itself.
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -20,28 +36,30 @@ use crate::memory::{check_same_len, checked_bytes, DeviceMemory, DeviceMemoryMut
 use crate::result;
 use crate::stream::{Event, Stream};
 use hip_sys as sys;
-use std::mem::ManuallyDrop;
+use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 
-/// Bytes per staging chunk: large enough that each DMA runs near full
-/// speed (a few tens of microseconds), small enough that the first DMA
-/// starts soon after the copy does.
-pub const STAGING_CHUNK_BYTES: usize = 2 << 20;
+/// Bytes per staging chunk (one DMA): large enough that each DMA runs near
+/// full speed (about 80 microseconds at 50 GB/s), small enough that the
+/// first DMA starts soon after the copy does.
+pub const STAGING_CHUNK_BYTES: usize = 4 << 20;
 
-/// Copies of fewer bytes go directly: below this, starting the staging
-/// threads costs more than it saves.
+/// Copies of fewer bytes go directly: below this, staging costs more than
+/// it saves.
 pub const STAGING_MIN_BYTES: usize = 4 << 20;
 
-/// Most host threads one staged copy uses. One thread's `memcpy` moves
-/// roughly 10 to 15 GB/s, a fraction of what a PCIe 5 x16 link's DMA
-/// takes from pinned memory (about 55 GB/s), so several must fill chunks
-/// at once to keep the DMA engine busy.
-const MAX_WORKERS: usize = 8;
+/// Most persistent host threads copying pieces between pageable and pinned
+/// memory (shared by every device and every staged copy).
+const MAX_HOST_THREADS: usize = 8;
 
-/// Pinned buffers per worker: one being filled or drained on the host while
-/// the other's DMA runs.
-const BUFFERS_PER_WORKER: usize = 2;
+/// Pinned buffers in one copy's ring: the chunks being filled (or
+/// drained) on the host, plus those whose DMA is queued or running.
+const RING_BUFFERS: usize = 6;
+
+/// Smallest host piece: below this, handing a piece to another thread
+/// costs about as much as copying it.
+const MIN_PIECE_BYTES: usize = 256 << 10;
 
 /// The byte ranges of a copy of `total` bytes cut into chunks of `chunk`
 /// bytes (the last one shorter), in order. `chunk` must be non-zero.
@@ -53,24 +71,206 @@ pub(crate) fn chunk_ranges(total: usize, chunk: usize) -> impl Iterator<Item = R
     })
 }
 
-/// How many workers a copy of `total` bytes uses: one per chunk, at most
-/// `max_workers` (and at least one).
-pub(crate) fn worker_count(total: usize, chunk: usize, max_workers: usize) -> usize {
-    total.div_ceil(chunk).clamp(1, max_workers.max(1))
+/// How many pieces a chunk of `len` bytes is cut into for `threads` host
+/// threads: one per thread, but none under `min_piece` bytes (and at least
+/// one piece).
+pub(crate) fn piece_count(len: usize, threads: usize, min_piece: usize) -> usize {
+    (len / min_piece.max(1)).clamp(1, threads.max(1))
 }
 
-/// The chunks worker `worker` of `workers` handles: every `workers`-th one,
-/// starting at its own index, so the chunks reach the stream roughly in
-/// address order and every worker has the same share.
-pub(crate) fn worker_chunks(
-    total: usize,
-    chunk: usize,
-    workers: usize,
-    worker: usize,
+/// The byte ranges of `range` cut into `pieces` nearly equal parts, in
+/// order (sizes differ by at most one byte). `pieces` must be non-zero.
+pub(crate) fn piece_ranges(
+    range: Range<usize>,
+    pieces: usize,
 ) -> impl Iterator<Item = Range<usize>> {
-    chunk_ranges(total, chunk)
-        .skip(worker)
-        .step_by(workers.max(1))
+    debug_assert!(pieces > 0);
+    let (start, len) = (range.start, range.len());
+    (0..pieces).map(move |p| start + len * p / pieces..start + len * (p + 1) / pieces)
+}
+
+/// A countdown that the host copy pieces of one chunk share: the chunk's
+/// bytes are in place once it reaches zero.
+struct Latch {
+    left: Mutex<usize>,
+    zero: Condvar,
+}
+
+impl Latch {
+    fn new(count: usize) -> Arc<Latch> {
+        Arc::new(Latch {
+            left: Mutex::new(count),
+            zero: Condvar::new(),
+        })
+    }
+
+    fn left(&self) -> MutexGuard<'_, usize> {
+        self.left.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn count_down(&self) {
+        let mut left = self.left();
+        *left = left.saturating_sub(1);
+        if *left == 0 {
+            self.zero.notify_all();
+        }
+    }
+
+    /// Returns once every piece has been copied, copying queued pieces
+    /// (of any copy) on this thread meanwhile, so that it finishes even if
+    /// no host thread could be started.
+    fn wait(&self, pool: &HostCopyPool) {
+        loop {
+            if *self.left() == 0 {
+                return;
+            }
+            match pool.try_pop() {
+                Some(piece) => piece.run(),
+                None => break,
+            }
+        }
+        let mut left = self.left();
+        while *left > 0 {
+            left = self.zero.wait(left).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// One host `memcpy` of a staged copy, done by whichever thread takes it.
+struct Piece {
+    from: *const u8,
+    to: *mut u8,
+    len: usize,
+    done: Arc<Latch>,
+}
+
+// SAFETY: plain addresses of host memory with no thread affinity; the copy
+// that queued the piece keeps both ranges valid, and touches neither,
+// until the piece's latch reaches zero (`Latch::wait` before it returns).
+unsafe impl Send for Piece {}
+
+/// Counts its piece down when dropped, so a latch reaches zero even if the
+/// copy were to unwind.
+struct CountDownOnDrop(Arc<Latch>);
+
+impl Drop for CountDownOnDrop {
+    fn drop(&mut self) {
+        self.0.count_down();
+    }
+}
+
+impl Piece {
+    fn run(self) {
+        let _done = CountDownOnDrop(self.done);
+        // SAFETY: `from` and `to` are valid, disjoint ranges of `len` bytes
+        // until the latch counts down (see `Piece`'s Send); nothing else
+        // touches `to` meanwhile.
+        unsafe { std::ptr::copy_nonoverlapping(self.from, self.to, self.len) };
+    }
+}
+
+/// The persistent host threads and their queue of pieces.
+struct HostCopyPool {
+    queue: Mutex<VecDeque<Piece>>,
+    queued: Condvar,
+    /// Threads started (those that could be).
+    threads: usize,
+}
+
+impl HostCopyPool {
+    fn queue(&self) -> MutexGuard<'_, VecDeque<Piece>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn try_pop(&self) -> Option<Piece> {
+        self.queue().pop_front()
+    }
+
+    /// Queues copies of `len` bytes from `from` to `to`, cut into pieces
+    /// for the host threads; the returned latch reaches zero once all are
+    /// copied.
+    ///
+    /// # Safety
+    ///
+    /// Both ranges must be valid for `len` bytes and disjoint, and must
+    /// stay valid, with `to` not otherwise accessed, until the latch has
+    /// been waited for (`Latch::wait`).
+    unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize) -> Arc<Latch> {
+        let pieces = piece_count(len, self.threads, MIN_PIECE_BYTES);
+        let done = Latch::new(pieces);
+        {
+            let mut queue = self.queue();
+            for r in piece_ranges(0..len, pieces) {
+                queue.push_back(Piece {
+                    // SAFETY: `r` lies within `len` (`piece_ranges`).
+                    from: unsafe { from.add(r.start) },
+                    // SAFETY: as above.
+                    to: unsafe { to.add(r.start) },
+                    len: r.len(),
+                    done: done.clone(),
+                });
+            }
+        }
+        self.queued.notify_all();
+        done
+    }
+
+    /// A host thread's life: copy pieces as they come.
+    fn serve(&self) {
+        loop {
+            let piece = {
+                let mut queue = self.queue();
+                loop {
+                    if let Some(p) = queue.pop_front() {
+                        break p;
+                    }
+                    queue = self.queued.wait(queue).unwrap_or_else(|p| p.into_inner());
+                }
+            };
+            piece.run();
+        }
+    }
+}
+
+/// How many host threads to start: `HIP_STAGING_THREADS` when set to a
+/// number, else one less than the processors, at most [`MAX_HOST_THREADS`].
+fn host_thread_count() -> usize {
+    if let Some(n) = std::env::var("HIP_STAGING_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return n.min(64);
+    }
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .saturating_sub(1)
+        .clamp(1, MAX_HOST_THREADS)
+}
+
+/// The process's host copy pool, its threads started on first use.
+fn host_pool() -> &'static HostCopyPool {
+    static POOL: OnceLock<&'static HostCopyPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let wanted = host_thread_count();
+        // Leaked on purpose: the threads serve it for the whole process.
+        let pool: &'static HostCopyPool = Box::leak(Box::new(HostCopyPool {
+            queue: Mutex::new(VecDeque::new()),
+            queued: Condvar::new(),
+            threads: wanted.max(1),
+        }));
+        for i in 0..wanted {
+            // A thread that cannot be started is not needed for progress:
+            // waiting copies copy queued pieces themselves.
+            let started = std::thread::Builder::new()
+                .name(format!("hip-staging-{i}"))
+                .spawn(move || pool.serve());
+            if started.is_err() {
+                break;
+            }
+        }
+        pool
+    })
 }
 
 /// One page-locked host allocation of [`STAGING_CHUNK_BYTES`] bytes.
@@ -78,8 +278,8 @@ struct PinnedChunk {
     ptr: *mut u8,
 }
 
-// SAFETY: a host allocation with no thread affinity; it is used by one
-// worker at a time (a slot is owned by the worker that took it).
+// SAFETY: a host allocation with no thread affinity; it is used by one copy
+// at a time (a ring is owned by the copy that took it).
 unsafe impl Send for PinnedChunk {}
 
 impl PinnedChunk {
@@ -91,33 +291,34 @@ impl PinnedChunk {
 
 impl Drop for PinnedChunk {
     fn drop(&mut self) {
-        // SAFETY: our own hipHostMalloc allocation; a slot drops its chunks
-        // only after every copy using them has finished (`Slot::settle`).
+        // SAFETY: our own hipHostMalloc allocation; a ring drops its chunks
+        // only after every copy using them has finished (`Ring::settle`),
+        // and leaks them otherwise.
         crate::drop_errors::record_result(unsafe { result::host_free(self.ptr.cast()) });
     }
 }
 
-/// A worker's pinned buffers, each with the event recorded after the last
+/// A copy's pinned buffers, each with the event recorded after the last
 /// DMA that used it.
-struct Slot {
+struct Ring {
     buffers: Vec<PinnedChunk>,
     done: Vec<Event>,
     /// Whether `done[k]` marks a DMA that may still be running.
     in_flight: Vec<bool>,
 }
 
-impl Slot {
-    fn new(device: &Arc<Device>) -> Result<Slot> {
-        let mut buffers = Vec::with_capacity(BUFFERS_PER_WORKER);
-        let mut done = Vec::with_capacity(BUFFERS_PER_WORKER);
-        for _ in 0..BUFFERS_PER_WORKER {
+impl Ring {
+    fn new(device: &Arc<Device>) -> Result<Ring> {
+        let mut buffers = Vec::with_capacity(RING_BUFFERS);
+        let mut done = Vec::with_capacity(RING_BUFFERS);
+        for _ in 0..RING_BUFFERS {
             buffers.push(PinnedChunk::new()?);
             done.push(Event::with_timing(device, false)?);
         }
-        Ok(Slot {
+        Ok(Ring {
             buffers,
             done,
-            in_flight: vec![false; BUFFERS_PER_WORKER],
+            in_flight: vec![false; RING_BUFFERS],
         })
     }
 
@@ -130,17 +331,15 @@ impl Slot {
         Ok(())
     }
 
-    /// Waits for every DMA using the slot's buffers. When that fails the
-    /// buffers may still be in use: the slot must then never be reused or
-    /// freed (`into_pool_or_leak`).
+    /// Waits for every DMA using the ring's buffers.
     fn settle(&mut self) -> Result<()> {
         (0..self.buffers.len()).try_for_each(|k| self.wait(k))
     }
 }
 
-/// The reusable slots of one device.
+/// The reusable rings of one device.
 struct DevicePool {
-    slots: Mutex<Vec<Slot>>,
+    rings: Mutex<Vec<Ring>>,
 }
 
 /// The pool of each device used so far, by ordinal.
@@ -158,40 +357,29 @@ fn pool(device: &Device) -> Arc<DevicePool> {
         return p.clone();
     }
     let p = Arc::new(DevicePool {
-        slots: Mutex::new(Vec::new()),
+        rings: Mutex::new(Vec::new()),
     });
     pools.push((ordinal, p.clone()));
     p
 }
 
 impl DevicePool {
-    /// Takes `n` slots, allocating those the pool lacks. Concurrent copies
-    /// on one device each get their own slots.
-    fn take(&self, device: &Arc<Device>, n: usize) -> Result<Vec<Slot>> {
-        let mut taken: Vec<Slot> = {
-            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
-            let keep = slots.len().saturating_sub(n);
-            slots.drain(keep..).collect()
-        };
-        while taken.len() < n {
-            match Slot::new(device) {
-                Ok(s) => taken.push(s),
-                Err(e) => {
-                    // Fresh slots have nothing in flight.
-                    self.put_back(taken);
-                    return Err(e);
-                }
-            }
+    /// Takes a ring, allocating one when the pool has none free. Concurrent
+    /// copies on one device each get their own ring.
+    fn take(&self, device: &Arc<Device>) -> Result<Ring> {
+        let free = self.rings.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        match free {
+            Some(ring) => Ok(ring),
+            None => Ring::new(device),
         }
-        Ok(taken)
     }
 
-    /// Returns slots whose DMAs have all finished.
-    fn put_back(&self, slots: Vec<Slot>) {
-        self.slots
+    /// Returns a ring whose DMAs have all finished.
+    fn put_back(&self, ring: Ring) {
+        self.rings
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .extend(slots);
+            .push(ring);
     }
 }
 
@@ -204,22 +392,15 @@ enum Direction {
     DeviceToHost,
 }
 
-/// Host and device addresses of one copy, shared by its workers.
+/// Host and device addresses of one copy.
 #[derive(Clone, Copy)]
 struct CopyEnds {
     host: *mut u8,
     device: *mut u8,
 }
 
-// SAFETY: plain addresses; each worker touches only its own disjoint chunks
-// of them, and the copy's caller keeps both ranges valid until every worker
-// has returned (they run inside a thread scope).
-unsafe impl Send for CopyEnds {}
-// SAFETY: as above: shared only to read the two addresses.
-unsafe impl Sync for CopyEnds {}
-
-/// Copies `bytes` bytes between `ends.host` and `ends.device` through the
-/// device's pinned staging buffers, and waits for the copy.
+/// Copies `bytes` bytes between `ends.host` and `ends.device` through one
+/// of the device's pinned rings, and waits for the copy.
 ///
 /// # Safety
 ///
@@ -230,165 +411,158 @@ unsafe impl Sync for CopyEnds {}
 /// capturing.
 unsafe fn copy_staged(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direction) -> Result<()> {
     let device = stream.device();
-    let workers = worker_count(bytes, STAGING_CHUNK_BYTES, max_workers());
     let pool = pool(device);
-    let mut slots = pool.take(device, workers)?;
-    let outcomes: Vec<Option<(Slot, Result<()>)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = slots
-            .drain(..)
-            .enumerate()
-            .map(|(worker, slot)| {
-                scope.spawn(move || {
-                    // Not dropped if this thread panics: its DMAs may still
-                    // be running, so the buffers are leaked, never freed.
-                    let mut slot = ManuallyDrop::new(slot);
-                    // SAFETY: the caller's promise covers every chunk, and the
-                    // workers' chunks are disjoint (`worker_chunks`).
-                    let r =
-                        unsafe { run_worker(stream, &mut slot, ends, bytes, dir, workers, worker) };
-                    // Every DMA of this worker must be over before its slot
-                    // is reused and before the caller's memory is released.
-                    let settled = slot.settle();
-                    (ManuallyDrop::into_inner(slot), r.and(settled))
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().ok()).collect()
-    });
-    if outcomes.iter().any(Option::is_none) {
-        // A worker panicked (nothing in it should): its DMAs are unknown,
-        // so drain the stream before the caller's memory is released. The
-        // other slots are settled and go back to the pool.
-        let finished = outcomes.into_iter().flatten();
-        if let Err(e) = stream.synchronize() {
-            // Nothing is known to be over: leak every buffer.
-            finished.for_each(std::mem::forget);
-            return Err(e);
-        }
-        pool.put_back(finished.map(|(slot, _)| slot).collect());
-        return Err(Error::invalid(
-            "Stream::copy_pageable",
-            "a staging thread panicked; the copy did not complete",
-        ));
+    let host = host_pool();
+    let mut ring = pool.take(device)?;
+    // The host pieces queued for each ring buffer and not yet waited for.
+    let mut pending: Vec<Option<Arc<Latch>>> = vec![None; ring.buffers.len()];
+    // SAFETY: the caller's promise; `run_ring` queues host pieces only
+    // through `pending`, which is drained below before we return.
+    let outcome = unsafe { run_ring(stream, host, &mut ring, &mut pending, ends, bytes, dir) };
+    // Whatever happened, no host piece may outlive the call: they touch
+    // the caller's memory and the ring's buffers.
+    for latch in pending.iter_mut().filter_map(Option::take) {
+        latch.wait(host);
     }
-    let mut first_err = None;
-    let mut reusable = Vec::with_capacity(workers);
-    for (mut slot, r) in outcomes.into_iter().flatten() {
-        match r {
-            Ok(()) => reusable.push(slot),
-            Err(e) => {
-                first_err.get_or_insert(e);
-                // A failed record leaves a DMA untracked: wait for the
-                // whole stream; if even that fails, leak the slot.
-                if stream.synchronize().is_ok() && slot.settle().is_ok() {
-                    reusable.push(slot);
-                } else {
-                    std::mem::forget(slot);
-                }
+    match outcome.and_then(|()| ring.settle()) {
+        Ok(()) => {
+            pool.put_back(ring);
+            Ok(())
+        }
+        Err(e) => {
+            // A failed call may leave a DMA untracked: wait for the whole
+            // stream before the ring is reused; if even that fails, its
+            // buffers may still be in use, so leak them.
+            if stream.synchronize().is_ok() {
+                ring.in_flight.iter_mut().for_each(|f| *f = false);
+                pool.put_back(ring);
+            } else {
+                std::mem::forget(ring);
             }
+            Err(e)
         }
     }
-    pool.put_back(reusable);
-    match first_err {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
 }
 
-fn max_workers() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(MAX_WORKERS)
-}
-
-/// One worker's share of a staged copy.
+/// The chunk loop of a staged copy. Host pieces it queues are left in
+/// `pending` (by ring buffer) when it returns early; DMAs it enqueued are
+/// marked in `ring.in_flight` (set before the event is recorded, so a
+/// failed record still counts as in flight).
 ///
 /// # Safety
 ///
-/// As [`copy_staged`]; no other worker uses the same chunks.
-unsafe fn run_worker(
+/// As [`copy_staged`]; the caller waits for every latch left in `pending`
+/// before the host memory or the ring is used otherwise.
+unsafe fn run_ring(
     stream: &Stream,
-    slot: &mut Slot,
+    host: &HostCopyPool,
+    ring: &mut Ring,
+    pending: &mut [Option<Arc<Latch>>],
     ends: CopyEnds,
     bytes: usize,
     dir: Direction,
-    workers: usize,
-    worker: usize,
 ) -> Result<()> {
     // Calls on the null stream go to the calling thread's current device.
-    stream.device().bind()?;
+    stream.bind_if_default()?;
     let raw = stream.as_raw();
+    let chunks: Vec<Range<usize>> = chunk_ranges(bytes, STAGING_CHUNK_BYTES).collect();
+    let slots = ring.buffers.len();
     match dir {
         Direction::HostToDevice => {
-            for (n, range) in worker_chunks(bytes, STAGING_CHUNK_BYTES, workers, worker).enumerate()
-            {
-                let k = n % BUFFERS_PER_WORKER;
-                let len = range.len();
-                // The buffer's previous DMA must be over before refilling it.
-                slot.wait(k)?;
-                let pinned = slot.buffers[k].ptr;
-                // SAFETY: `range` is within the caller's `bytes` host bytes;
-                // the pinned buffer holds STAGING_CHUNK_BYTES >= len bytes and
-                // no DMA reads it now (waited above).
-                unsafe { std::ptr::copy_nonoverlapping(ends.host.add(range.start), pinned, len) };
-                // SAFETY: device range within the caller's `bytes`; the pinned
-                // buffer stays untouched until `done[k]` is waited for.
+            // Fill chunk `n` into its buffer (which no DMA may be reading).
+            let fill = |ring: &Ring, pending: &mut [Option<Arc<Latch>>], n: usize| {
+                let k = n % slots;
+                let range = &chunks[n];
+                // SAFETY: the host range is within the caller's `bytes`; the
+                // buffer holds STAGING_CHUNK_BYTES >= range.len() bytes and
+                // no DMA reads it (its last one was waited for); the latch
+                // goes into `pending`, waited for before anything reuses it.
+                let latch = unsafe {
+                    host.copy(
+                        ends.host.add(range.start).cast_const(),
+                        ring.buffers[k].ptr,
+                        range.len(),
+                    )
+                };
+                pending[k] = Some(latch);
+            };
+            for n in 0..chunks.len().min(slots) {
+                fill(ring, pending, n);
+            }
+            for n in 0..chunks.len() {
+                let k = n % slots;
+                if let Some(latch) = pending[k].take() {
+                    latch.wait(host);
+                }
+                let range = &chunks[n];
+                // SAFETY: device range within the caller's `bytes`; buffer k
+                // holds chunk n (waited above) and is not touched again
+                // until `done[k]` is waited for.
                 unsafe {
                     result::memcpy_async(
                         ends.device.add(range.start).cast(),
-                        pinned.cast(),
-                        len,
+                        ring.buffers[k].ptr.cast_const().cast(),
+                        range.len(),
                         sys::hipMemcpyKind::hipMemcpyHostToDevice,
                         raw,
                     )?;
                 }
-                // If the record fails, this DMA is untracked: the worker's
-                // error makes the caller synchronize the whole stream before
-                // the slot is reused.
-                slot.in_flight[k] = true;
-                slot.done[k].record(stream)?;
+                ring.in_flight[k] = true;
+                ring.done[k].record(stream)?;
+                // With this DMA queued behind it, wait for the previous
+                // chunk's DMA and refill its buffer with the next chunk
+                // that buffer takes.
+                if n >= 1 && n - 1 + slots < chunks.len() {
+                    ring.wait((n - 1) % slots)?;
+                    fill(ring, pending, n - 1 + slots);
+                }
             }
         }
         Direction::DeviceToHost => {
-            let chunks: Vec<Range<usize>> =
-                worker_chunks(bytes, STAGING_CHUNK_BYTES, workers, worker).collect();
-            let enqueue = |slot: &mut Slot, n: usize| -> Result<()> {
-                let k = n % BUFFERS_PER_WORKER;
+            // Enqueue the DMA of chunk `n` into its buffer (which no host
+            // piece may be touching).
+            let fetch = |ring: &mut Ring, n: usize| -> Result<()> {
+                let k = n % slots;
                 let range = &chunks[n];
                 // SAFETY: device range within the caller's `bytes`; buffer k
-                // is free (its previous chunk was copied out before this).
+                // is free (its previous chunk was drained and waited for).
                 unsafe {
                     result::memcpy_async(
-                        slot.buffers[k].ptr.cast(),
+                        ring.buffers[k].ptr.cast(),
                         ends.device.add(range.start).cast_const().cast(),
                         range.len(),
                         sys::hipMemcpyKind::hipMemcpyDeviceToHost,
                         raw,
                     )?;
                 }
-                slot.in_flight[k] = true;
-                slot.done[k].record(stream)
+                ring.in_flight[k] = true;
+                ring.done[k].record(stream)
             };
-            for n in 0..chunks.len().min(BUFFERS_PER_WORKER) {
-                enqueue(slot, n)?;
+            for n in 0..chunks.len().min(slots) {
+                fetch(ring, n)?;
             }
             for n in 0..chunks.len() {
-                let k = n % BUFFERS_PER_WORKER;
-                slot.wait(k)?;
+                let k = n % slots;
+                ring.wait(k)?;
                 let range = &chunks[n];
                 // SAFETY: the DMA into buffer k is over (waited above); the
                 // host range is within the caller's `bytes` and only this
-                // worker writes it.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        slot.buffers[k].ptr,
+                // chunk's pieces write it; the latch goes into `pending`.
+                let latch = unsafe {
+                    host.copy(
+                        ring.buffers[k].ptr.cast_const(),
                         ends.host.add(range.start),
                         range.len(),
                     )
                 };
-                if n + BUFFERS_PER_WORKER < chunks.len() {
-                    enqueue(slot, n + BUFFERS_PER_WORKER)?;
+                pending[k] = Some(latch);
+                // Reuse the previous chunk's buffer once it is drained.
+                if n >= 1 && n - 1 + slots < chunks.len() {
+                    let kp = (n - 1) % slots;
+                    if let Some(latch) = pending[kp].take() {
+                        latch.wait(host);
+                    }
+                    fetch(ring, n - 1 + slots)?;
                 }
             }
         }
@@ -572,35 +746,69 @@ mod tests {
     }
 
     #[test]
-    fn workers_split_the_chunks_without_overlap() {
-        let chunk = 10;
-        for total in [1, 9, 10, 11, 35, 99, 100, 101, 1000] {
-            for max in [1, 2, 3, 6] {
-                let workers = worker_count(total, chunk, max);
-                assert!(workers >= 1 && workers <= max, "total {total} max {max}");
-                assert!(workers <= total.div_ceil(chunk));
-                let all = (0..workers).flat_map(|w| worker_chunks(total, chunk, workers, w));
-                assert!(
-                    covered(all, total).iter().all(|&h| h == 1),
-                    "total {total}, {workers} workers"
-                );
-                // Shares differ by at most one chunk.
-                let shares: Vec<usize> = (0..workers)
-                    .map(|w| worker_chunks(total, chunk, workers, w).count())
-                    .collect();
-                let (lo, hi) = (shares.iter().min(), shares.iter().max());
-                assert!(hi.unwrap() - lo.unwrap() <= 1, "{shares:?}");
-            }
+    fn pieces_cover_the_range_once_in_order() {
+        for (range, pieces) in [(0..1, 1), (5..6, 1), (3..103, 7), (0..1000, 8), (10..17, 7)] {
+            let parts: Vec<_> = piece_ranges(range.clone(), pieces).collect();
+            assert_eq!(parts.len(), pieces);
+            assert_eq!(parts.first().map(|r| r.start), Some(range.start));
+            assert_eq!(parts.last().map(|r| r.end), Some(range.end));
+            assert!(parts.windows(2).all(|w| w[0].end == w[1].start));
+            let (lo, hi) = (
+                parts.iter().map(|r| r.len()).min().unwrap(),
+                parts.iter().map(|r| r.len()).max().unwrap(),
+            );
+            assert!(hi - lo <= 1, "{parts:?}");
         }
     }
 
     #[test]
-    fn worker_count_bounds() {
-        assert_eq!(worker_count(0, 10, 6), 1);
-        assert_eq!(worker_count(10, 10, 6), 1);
-        assert_eq!(worker_count(11, 10, 6), 2);
-        assert_eq!(worker_count(1000, 10, 6), 6);
-        assert_eq!(worker_count(1000, 10, 0), 1);
+    fn piece_count_bounds() {
+        // One piece per thread when the chunk is large enough.
+        assert_eq!(piece_count(4 << 20, 8, 256 << 10), 8);
+        // Never a piece under the minimum (except a lone short one).
+        assert_eq!(piece_count(600 << 10, 8, 256 << 10), 2);
+        assert_eq!(piece_count(100, 8, 256 << 10), 1);
+        assert_eq!(piece_count(0, 8, 256 << 10), 1);
+        // Degenerate arguments still give one piece.
+        assert_eq!(piece_count(4 << 20, 0, 256 << 10), 1);
+        assert_eq!(piece_count(4 << 20, 3, 0), 3);
+    }
+
+    #[test]
+    fn host_pool_copies_every_piece_even_without_threads() {
+        // A pool with no threads of its own: the waiting thread copies.
+        let pool = HostCopyPool {
+            queue: Mutex::new(VecDeque::new()),
+            queued: Condvar::new(),
+            threads: 4,
+        };
+        let from: Vec<u8> = (0..3_000_001u32).map(|i| (i % 251) as u8 + 1).collect();
+        let mut to = vec![0u8; from.len()];
+        // SAFETY: both vectors hold `from.len()` bytes, are disjoint, and
+        // outlive the wait below; `to` is not touched until then.
+        let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len()) };
+        latch.wait(&pool);
+        assert!(pool.try_pop().is_none());
+        assert!(from == to, "a piece was not copied");
+    }
+
+    #[test]
+    fn host_pool_threads_copy_concurrent_requests() {
+        let pool = host_pool();
+        std::thread::scope(|s| {
+            for t in 0..3u8 {
+                s.spawn(move || {
+                    let from: Vec<u8> = (0..(5usize << 20) + t as usize)
+                        .map(|i| (i as u8) ^ (t + 1))
+                        .collect();
+                    let mut to = vec![0u8; from.len()];
+                    // SAFETY: as in the test above.
+                    let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len()) };
+                    latch.wait(pool);
+                    assert!(from == to, "thread {t}: a piece was not copied");
+                });
+            }
+        });
     }
 
     #[test]

@@ -9,8 +9,14 @@
 //! pinned bandwidth. Every staged copy's result is checked against its
 //! source once per size.
 //!
-//! Usage: `copy_bandwidth [max-MiB] [rounds]` (defaults 1024, 5). Exits
-//! non-zero when it cannot measure (no GPU) or a copy is wrong.
+//! First it measures the host side alone: `memcpy` bandwidth between
+//! pageable and pinned memory with 1 to 16 threads, the ceiling of the
+//! staged copies' host half (which moves every byte once more than the
+//! DMA does).
+//!
+//! Usage: `copy_bandwidth [max-MiB] [rounds]` (defaults 1024, 5);
+//! `HIP_STAGING_THREADS` sets the staging host threads. Exits non-zero
+//! when it cannot measure (no GPU) or a copy is wrong.
 
 use hip::{Device, DeviceBuffer, PinnedHostBuffer, Stream};
 use hip_benches::median;
@@ -51,6 +57,53 @@ fn time_once(f: &mut dyn FnMut() -> hip::Result<()>) -> hip::Result<f64> {
     Ok(t.elapsed().as_secs_f64())
 }
 
+/// Seconds `threads` threads take to copy `from` into `to`, each a
+/// contiguous share.
+fn parallel_memcpy(from: &[u8], to: &mut [u8], threads: usize) -> f64 {
+    let share = from.len().div_ceil(threads);
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for (f, d) in from.chunks(share).zip(to.chunks_mut(share)) {
+            s.spawn(move || d.copy_from_slice(f));
+        }
+    });
+    t.elapsed().as_secs_f64()
+}
+
+/// Host-only `memcpy` bandwidth, pageable to pinned and back, by thread
+/// count (median of `rounds`).
+fn host_memcpy_table(bytes: usize, rounds: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let pageable = pseudo_random(bytes, 0x5151 ^ bytes as u64);
+    let mut pageable_dst = vec![0u8; bytes];
+    let mut pinned = PinnedHostBuffer::<u8>::zeroed(bytes)?;
+    let pinned = pinned.as_mut_slice()?;
+    print!(
+        "host memcpy of {} MiB, GB/s (pageable->pinned / pinned->pageable):",
+        bytes >> 20
+    );
+    for threads in [1, 2, 4, 6, 8, 12, 16] {
+        let mut to_pinned = Vec::new();
+        let mut from_pinned = Vec::new();
+        for _ in 0..=rounds {
+            to_pinned.push(gbps(bytes, parallel_memcpy(&pageable, pinned, threads)));
+            from_pinned.push(gbps(
+                bytes,
+                parallel_memcpy(pinned, &mut pageable_dst, threads),
+            ));
+        }
+        print!(
+            " {threads}t {:.1}/{:.1};",
+            median(&to_pinned[1..]),
+            median(&from_pinned[1..])
+        );
+    }
+    println!();
+    if pageable_dst != pageable {
+        return Err("host memcpy probe copied wrong bytes".into());
+    }
+    Ok(())
+}
+
 struct Row {
     bytes: usize,
     direction: &'static str,
@@ -74,6 +127,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         hip::STAGING_CHUNK_BYTES >> 20,
         hip::STAGING_MIN_BYTES >> 20
     );
+    println!(
+        "HIP_STAGING_THREADS={}",
+        std::env::var("HIP_STAGING_THREADS").unwrap_or_else(|_| "(default)".into())
+    );
+    host_memcpy_table(max_mib.min(256) << 20, rounds)?;
     let stream = Stream::new(&dev)?;
 
     let mut rows = Vec::new();
