@@ -23,7 +23,7 @@
 //! in a pool per device for the life of the process, so steady-state copies
 //! allocate nothing. Copies below [`STAGING_MIN_BYTES`] go directly.
 //!
-//! The number of host copy threads is at most [`MAX_HOST_THREADS`] and one
+//! The number of host copy threads is at most [`MAX_HOST_THREADS`] and two
 //! less than the processors available; the environment variable
 //! `HIP_STAGING_THREADS` (read once, on the first staged copy) sets it
 //! instead, for measuring. A copy never waits for a thread that is not
@@ -38,7 +38,9 @@ use crate::stream::{Event, Stream};
 use hip_sys as sys;
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Bytes per staging chunk (one DMA): large enough that each DMA runs near
 /// full speed (about 80 microseconds at 50 GB/s), small enough that the
@@ -51,11 +53,25 @@ pub const STAGING_MIN_BYTES: usize = 4 << 20;
 
 /// Most persistent host threads copying pieces between pageable and pinned
 /// memory (shared by every device and every staged copy).
-const MAX_HOST_THREADS: usize = 8;
+const MAX_HOST_THREADS: usize = 12;
 
 /// Pinned buffers in one copy's ring: the chunks being filled (or
 /// drained) on the host, plus those whose DMA is queued or running.
 const RING_BUFFERS: usize = 6;
+
+/// Busy-wait iterations of a waiting copy before it yields its processor
+/// between checks.
+const SPINS_BEFORE_YIELD: u32 = 4096;
+
+/// How long an idle host thread keeps looking for pieces before it sleeps:
+/// longer than the gap between two chunks of one copy, so that the threads
+/// stay awake for a whole copy.
+const IDLE_SPIN: Duration = Duration::from_micros(500);
+
+/// How many chunks the ring keeps between the host and the DMA side: the
+/// caller reuses the buffer of chunk `n - RING_LAG` after it enqueued chunk
+/// `n`, so that much DMA stays queued while it waits.
+const RING_LAG: usize = 2;
 
 /// Smallest host piece: below this, handing a piece to another thread
 /// costs about as much as copying it.
@@ -92,46 +108,42 @@ pub(crate) fn piece_ranges(
 /// A countdown that the host copy pieces of one chunk share: the chunk's
 /// bytes are in place once it reaches zero.
 struct Latch {
-    left: Mutex<usize>,
-    zero: Condvar,
+    left: AtomicUsize,
 }
 
 impl Latch {
     fn new(count: usize) -> Arc<Latch> {
         Arc::new(Latch {
-            left: Mutex::new(count),
-            zero: Condvar::new(),
+            left: AtomicUsize::new(count),
         })
     }
 
-    fn left(&self) -> MutexGuard<'_, usize> {
-        self.left.lock().unwrap_or_else(|p| p.into_inner())
+    fn count_down(&self) {
+        // Release: the piece's bytes are written before the count drops.
+        self.left.fetch_sub(1, Ordering::Release);
     }
 
-    fn count_down(&self) {
-        let mut left = self.left();
-        *left = left.saturating_sub(1);
-        if *left == 0 {
-            self.zero.notify_all();
-        }
+    fn is_zero(&self) -> bool {
+        // Acquire: pairs with `count_down`, so the bytes are visible.
+        self.left.load(Ordering::Acquire) == 0
     }
 
     /// Returns once every piece has been copied, copying queued pieces
     /// (of any copy) on this thread meanwhile, so that it finishes even if
-    /// no host thread could be started.
+    /// no host thread could be started. Spins rather than sleeps: the
+    /// wait is short (a chunk's memcpy), and a sleeping thread's wake-up
+    /// in a virtual machine costs tens of microseconds, a chunk's DMA.
     fn wait(&self, pool: &HostCopyPool) {
-        loop {
-            if *self.left() == 0 {
-                return;
+        let mut spins = 0u32;
+        while !self.is_zero() {
+            if let Some(piece) = pool.try_pop() {
+                piece.run();
+            } else if spins < SPINS_BEFORE_YIELD {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
             }
-            match pool.try_pop() {
-                Some(piece) => piece.run(),
-                None => break,
-            }
-        }
-        let mut left = self.left();
-        while *left > 0 {
-            left = self.zero.wait(left).unwrap_or_else(|p| p.into_inner());
         }
     }
 }
@@ -172,6 +184,8 @@ impl Piece {
 /// The persistent host threads and their queue of pieces.
 struct HostCopyPool {
     queue: Mutex<VecDeque<Piece>>,
+    /// Pieces in `queue`, readable without the lock (for idle spinning).
+    queued_len: AtomicUsize,
     queued: Condvar,
     /// Threads started (those that could be).
     threads: usize,
@@ -183,7 +197,19 @@ impl HostCopyPool {
     }
 
     fn try_pop(&self) -> Option<Piece> {
-        self.queue().pop_front()
+        if self.queued_len.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        self.pop(&mut self.queue())
+    }
+
+    /// Takes the first piece of the locked queue.
+    fn pop(&self, queue: &mut VecDeque<Piece>) -> Option<Piece> {
+        let piece = queue.pop_front();
+        if piece.is_some() {
+            self.queued_len.fetch_sub(1, Ordering::Relaxed);
+        }
+        piece
     }
 
     /// Queues copies of `len` bytes from `from` to `to`, cut into pieces
@@ -210,30 +236,46 @@ impl HostCopyPool {
                     done: done.clone(),
                 });
             }
+            self.queued_len.fetch_add(pieces, Ordering::Relaxed);
         }
         self.queued.notify_all();
         done
     }
 
-    /// A host thread's life: copy pieces as they come.
+    /// A host thread's life: copy pieces as they come; when none is
+    /// queued, look again for [`IDLE_SPIN`], then sleep until pieces are
+    /// queued.
     fn serve(&self) {
+        let mut idle_since: Option<Instant> = None;
         loop {
+            if let Some(piece) = self.try_pop() {
+                idle_since = None;
+                piece.run();
+                continue;
+            }
+            let since = *idle_since.get_or_insert_with(Instant::now);
+            if since.elapsed() < IDLE_SPIN {
+                std::hint::spin_loop();
+                continue;
+            }
             let piece = {
                 let mut queue = self.queue();
                 loop {
-                    if let Some(p) = queue.pop_front() {
+                    if let Some(p) = self.pop(&mut queue) {
                         break p;
                     }
                     queue = self.queued.wait(queue).unwrap_or_else(|p| p.into_inner());
                 }
             };
+            idle_since = None;
             piece.run();
         }
     }
 }
 
 /// How many host threads to start: `HIP_STAGING_THREADS` when set to a
-/// number, else one less than the processors, at most [`MAX_HOST_THREADS`].
+/// number, else the processors less two (the caller's thread and the
+/// runtime's), at most [`MAX_HOST_THREADS`].
 fn host_thread_count() -> usize {
     if let Some(n) = std::env::var("HIP_STAGING_THREADS")
         .ok()
@@ -244,7 +286,7 @@ fn host_thread_count() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
-        .saturating_sub(1)
+        .saturating_sub(2)
         .clamp(1, MAX_HOST_THREADS)
 }
 
@@ -256,6 +298,7 @@ fn host_pool() -> &'static HostCopyPool {
         // Leaked on purpose: the threads serve it for the whole process.
         let pool: &'static HostCopyPool = Box::leak(Box::new(HostCopyPool {
             queue: Mutex::new(VecDeque::new()),
+            queued_len: AtomicUsize::new(0),
             queued: Condvar::new(),
             threads: wanted.max(1),
         }));
@@ -509,12 +552,12 @@ unsafe fn run_ring(
                 }
                 ring.in_flight[k] = true;
                 ring.done[k].record(stream)?;
-                // With this DMA queued behind it, wait for the previous
-                // chunk's DMA and refill its buffer with the next chunk
-                // that buffer takes.
-                if n >= 1 && n - 1 + slots < chunks.len() {
-                    ring.wait((n - 1) % slots)?;
-                    fill(ring, pending, n - 1 + slots);
+                // With this DMA and the one before queued behind it, wait
+                // for an older chunk's DMA and refill its buffer with the
+                // next chunk that buffer takes.
+                if n >= RING_LAG && n - RING_LAG + slots < chunks.len() {
+                    ring.wait((n - RING_LAG) % slots)?;
+                    fill(ring, pending, n - RING_LAG + slots);
                 }
             }
         }
@@ -556,13 +599,13 @@ unsafe fn run_ring(
                     )
                 };
                 pending[k] = Some(latch);
-                // Reuse the previous chunk's buffer once it is drained.
-                if n >= 1 && n - 1 + slots < chunks.len() {
-                    let kp = (n - 1) % slots;
+                // Reuse an older chunk's buffer once it is drained.
+                if n >= RING_LAG && n - RING_LAG + slots < chunks.len() {
+                    let kp = (n - RING_LAG) % slots;
                     if let Some(latch) = pending[kp].take() {
                         latch.wait(host);
                     }
-                    fetch(ring, n - 1 + slots)?;
+                    fetch(ring, n - RING_LAG + slots)?;
                 }
             }
         }
@@ -779,6 +822,7 @@ mod tests {
         // A pool with no threads of its own: the waiting thread copies.
         let pool = HostCopyPool {
             queue: Mutex::new(VecDeque::new()),
+            queued_len: AtomicUsize::new(0),
             queued: Condvar::new(),
             threads: 4,
         };
@@ -815,5 +859,7 @@ mod tests {
     fn thresholds_are_consistent() {
         // A staged copy has at least one full chunk.
         const { assert!(STAGING_MIN_BYTES >= STAGING_CHUNK_BYTES) };
+        // The ring holds the chunks queued for DMA plus at least one more.
+        const { assert!(RING_BUFFERS > RING_LAG) };
     }
 }
