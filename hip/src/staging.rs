@@ -87,6 +87,36 @@ pub(crate) fn chunk_ranges(total: usize, chunk: usize) -> impl Iterator<Item = R
     })
 }
 
+/// Sizes of the first chunks of a large copy, smallest first (and of its
+/// last chunks, in reverse): the first DMA (host-to-device) or the first
+/// host drain (device-to-host) starts after a small chunk, not a whole
+/// [`STAGING_CHUNK_BYTES`], and the copy ends after a small one too.
+const RAMP_BYTES: [usize; 2] = [1 << 20, 2 << 20];
+
+/// The byte ranges of a copy of `total` bytes, in order: the `ramp` sizes
+/// first, then chunks of `chunk` bytes (the last of them shorter), then
+/// the `ramp` sizes in reverse; only chunks of `chunk` when `total` is
+/// shorter than both ramps and one chunk. `chunk` must be non-zero.
+pub(crate) fn ramped_chunk_ranges(total: usize, chunk: usize, ramp: &[usize]) -> Vec<Range<usize>> {
+    let ramp_total: usize = ramp.iter().sum();
+    if total < 2 * ramp_total + chunk {
+        return chunk_ranges(total, chunk).collect();
+    }
+    let sizes = ramp
+        .iter()
+        .copied()
+        .chain(chunk_ranges(total - 2 * ramp_total, chunk).map(|r| r.len()))
+        .chain(ramp.iter().rev().copied());
+    let mut start = 0;
+    sizes
+        .map(|len| {
+            let range = start..start + len;
+            start += len;
+            range
+        })
+        .collect()
+}
+
 /// How many pieces a chunk of `len` bytes is cut into for `threads` host
 /// threads: one per thread, but none under `min_piece` bytes (and at least
 /// one piece).
@@ -187,6 +217,8 @@ struct HostCopyPool {
     /// Pieces in `queue`, readable without the lock (for idle spinning).
     queued_len: AtomicUsize,
     queued: Condvar,
+    /// Host threads asleep on `queued` (changed with the queue locked).
+    sleepers: AtomicUsize,
     /// Threads started (those that could be).
     threads: usize,
 }
@@ -224,7 +256,7 @@ impl HostCopyPool {
     unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize) -> Arc<Latch> {
         let pieces = piece_count(len, self.threads, MIN_PIECE_BYTES);
         let done = Latch::new(pieces);
-        {
+        let wake = {
             let mut queue = self.queue();
             for r in piece_ranges(0..len, pieces) {
                 queue.push_back(Piece {
@@ -237,14 +269,22 @@ impl HostCopyPool {
                 });
             }
             self.queued_len.fetch_add(pieces, Ordering::Relaxed);
+            // A thread going to sleep checks the queue under the lock
+            // first, so one that is not counted yet will find the pieces.
+            self.sleepers.load(Ordering::Relaxed) > 0
+        };
+        if wake {
+            // One thread, which wakes the others (`serve`): waking a
+            // sleeping thread can cost this thread tens of microseconds
+            // in a virtual machine, while the pieces wait.
+            self.queued.notify_one();
         }
-        self.queued.notify_all();
         done
     }
 
     /// A host thread's life: copy pieces as they come; when none is
     /// queued, look again for [`IDLE_SPIN`], then sleep until pieces are
-    /// queued.
+    /// queued. The first thread woken wakes the others.
     fn serve(&self) {
         let mut idle_since: Option<Instant> = None;
         loop {
@@ -258,15 +298,21 @@ impl HostCopyPool {
                 std::hint::spin_loop();
                 continue;
             }
-            let piece = {
+            let (piece, wake_others) = {
                 let mut queue = self.queue();
                 loop {
                     if let Some(p) = self.pop(&mut queue) {
-                        break p;
+                        let others = !queue.is_empty() && self.sleepers.load(Ordering::Relaxed) > 0;
+                        break (p, others);
                     }
+                    self.sleepers.fetch_add(1, Ordering::Relaxed);
                     queue = self.queued.wait(queue).unwrap_or_else(|p| p.into_inner());
+                    self.sleepers.fetch_sub(1, Ordering::Relaxed);
                 }
             };
+            if wake_others {
+                self.queued.notify_all();
+            }
             idle_since = None;
             piece.run();
         }
@@ -300,6 +346,7 @@ fn host_pool() -> &'static HostCopyPool {
             queue: Mutex::new(VecDeque::new()),
             queued_len: AtomicUsize::new(0),
             queued: Condvar::new(),
+            sleepers: AtomicUsize::new(0),
             threads: wanted.max(1),
         }));
         for i in 0..wanted {
@@ -508,7 +555,7 @@ unsafe fn run_ring(
     // Calls on the null stream go to the calling thread's current device.
     stream.bind_if_default()?;
     let raw = stream.as_raw();
-    let chunks: Vec<Range<usize>> = chunk_ranges(bytes, STAGING_CHUNK_BYTES).collect();
+    let chunks = ramped_chunk_ranges(bytes, STAGING_CHUNK_BYTES, &RAMP_BYTES);
     let slots = ring.buffers.len();
     match dir {
         Direction::HostToDevice => {
@@ -789,6 +836,34 @@ mod tests {
     }
 
     #[test]
+    fn ramped_chunks_cover_every_byte_once_in_order() {
+        let (chunk, ramp) = (16, [2, 4]);
+        for total in [0, 1, 15, 16, 17, 27, 28, 29, 43, 44, 45, 100, 1000] {
+            let ranges = ramped_chunk_ranges(total, chunk, &ramp);
+            assert!(ranges.iter().all(|r| !r.is_empty() && r.len() <= chunk));
+            assert_eq!(ranges.first().map_or(0, |r| r.start), 0);
+            assert_eq!(ranges.last().map_or(0, |r| r.end), total);
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+            assert!(covered(ranges.into_iter(), total).iter().all(|&h| h == 1));
+        }
+    }
+
+    #[test]
+    fn large_copies_ramp_up_and_down() {
+        let lens = |total| -> Vec<usize> {
+            ramped_chunk_ranges(total, 16, &[2, 4])
+                .iter()
+                .map(|r| r.len())
+                .collect()
+        };
+        // Shorter than both ramps and a chunk: plain chunks.
+        assert_eq!(lens(27), vec![16, 11]);
+        assert_eq!(lens(28), vec![2, 4, 16, 4, 2]);
+        assert_eq!(lens(45), vec![2, 4, 16, 16, 1, 4, 2]);
+        assert_eq!(lens(60), vec![2, 4, 16, 16, 16, 4, 2]);
+    }
+
+    #[test]
     fn pieces_cover_the_range_once_in_order() {
         for (range, pieces) in [(0..1, 1), (5..6, 1), (3..103, 7), (0..1000, 8), (10..17, 7)] {
             let parts: Vec<_> = piece_ranges(range.clone(), pieces).collect();
@@ -824,6 +899,7 @@ mod tests {
             queue: Mutex::new(VecDeque::new()),
             queued_len: AtomicUsize::new(0),
             queued: Condvar::new(),
+            sleepers: AtomicUsize::new(0),
             threads: 4,
         };
         let from: Vec<u8> = (0..3_000_001u32).map(|i| (i % 251) as u8 + 1).collect();
@@ -861,5 +937,7 @@ mod tests {
         const { assert!(STAGING_MIN_BYTES >= STAGING_CHUNK_BYTES) };
         // The ring holds the chunks queued for DMA plus at least one more.
         const { assert!(RING_BUFFERS > RING_LAG) };
+        // Ramp chunks fit the ring's buffers.
+        const { assert!(RAMP_BYTES[0] <= RAMP_BYTES[1] && RAMP_BYTES[1] <= STAGING_CHUNK_BYTES) };
     }
 }
