@@ -8,8 +8,9 @@
 //! device-to-host from pageable memory, against 55.4 GB/s from pinned
 //! memory).
 //!
-//! Here a copy is cut into chunks of [`STAGING_CHUNK_BYTES`] that go
-//! through a ring of pinned buffers. The calling thread alone talks to the
+//! Here a copy is cut into chunks of [`STAGING_CHUNK_BYTES`] (smaller ones
+//! first, so that the pipeline fills quickly) that go through a ring of
+//! pinned buffers. The calling thread alone talks to the
 //! runtime: it enqueues one `hipMemcpyAsync` per chunk, in address order,
 //! on the caller's stream, and records an event after each. The host-side
 //! `memcpy` between the caller's memory and the pinned buffers (one thread
@@ -75,7 +76,7 @@ const RING_LAG: usize = 2;
 
 /// Smallest host piece: below this, handing a piece to another thread
 /// costs about as much as copying it.
-const MIN_PIECE_BYTES: usize = 256 << 10;
+const MIN_PIECE_BYTES: usize = 64 << 10;
 
 /// The byte ranges of a copy of `total` bytes cut into chunks of `chunk`
 /// bytes (the last one shorter), in order. `chunk` must be non-zero.
@@ -87,26 +88,36 @@ pub(crate) fn chunk_ranges(total: usize, chunk: usize) -> impl Iterator<Item = R
     })
 }
 
-/// Sizes of the first chunks of a large copy, smallest first (and of its
-/// last chunks, in reverse): the first DMA (host-to-device) or the first
-/// host drain (device-to-host) starts after a small chunk, not a whole
-/// [`STAGING_CHUNK_BYTES`], and the copy ends after a small one too.
-const RAMP_BYTES: [usize; 2] = [1 << 20, 2 << 20];
+/// Sizes of the first chunks of a large copy, smallest first: its first
+/// DMA (host-to-device) or first host drain (device-to-host) starts after
+/// a small chunk, not a whole [`STAGING_CHUNK_BYTES`].
+const RAMP_UP_BYTES: [usize; 2] = [1 << 20, 2 << 20];
 
-/// The byte ranges of a copy of `total` bytes, in order: the `ramp` sizes
+/// Sizes of the last chunks of a large device-to-host copy: the copy ends
+/// with the host drain of a small chunk. Host-to-device copies end with
+/// full chunks: their host side runs ahead of the DMA, and small DMAs at
+/// the end only add per-DMA costs (measured on an H100).
+const RAMP_DOWN_BYTES: [usize; 2] = [2 << 20, 1 << 20];
+
+/// The byte ranges of a copy of `total` bytes, in order: the `head` sizes
 /// first, then chunks of `chunk` bytes (the last of them shorter), then
-/// the `ramp` sizes in reverse; only chunks of `chunk` when `total` is
-/// shorter than both ramps and one chunk. `chunk` must be non-zero.
-pub(crate) fn ramped_chunk_ranges(total: usize, chunk: usize, ramp: &[usize]) -> Vec<Range<usize>> {
-    let ramp_total: usize = ramp.iter().sum();
-    if total < 2 * ramp_total + chunk {
+/// the `tail` sizes; only chunks of `chunk` when `total` is shorter than
+/// head, tail and one chunk together. `chunk` must be non-zero.
+pub(crate) fn ramped_chunk_ranges(
+    total: usize,
+    chunk: usize,
+    head: &[usize],
+    tail: &[usize],
+) -> Vec<Range<usize>> {
+    let ramps: usize = head.iter().chain(tail).sum();
+    if total < ramps + chunk {
         return chunk_ranges(total, chunk).collect();
     }
-    let sizes = ramp
+    let sizes = head
         .iter()
         .copied()
-        .chain(chunk_ranges(total - 2 * ramp_total, chunk).map(|r| r.len()))
-        .chain(ramp.iter().rev().copied());
+        .chain(chunk_ranges(total - ramps, chunk).map(|r| r.len()))
+        .chain(tail.iter().copied());
     let mut start = 0;
     sizes
         .map(|len| {
@@ -555,7 +566,11 @@ unsafe fn run_ring(
     // Calls on the null stream go to the calling thread's current device.
     stream.bind_if_default()?;
     let raw = stream.as_raw();
-    let chunks = ramped_chunk_ranges(bytes, STAGING_CHUNK_BYTES, &RAMP_BYTES);
+    let tail: &[usize] = match dir {
+        Direction::HostToDevice => &[],
+        Direction::DeviceToHost => &RAMP_DOWN_BYTES,
+    };
+    let chunks = ramped_chunk_ranges(bytes, STAGING_CHUNK_BYTES, &RAMP_UP_BYTES, tail);
     let slots = ring.buffers.len();
     match dir {
         Direction::HostToDevice => {
@@ -730,7 +745,9 @@ impl Stream {
     /// [`STAGING_MIN_BYTES`] or more are faster: host threads fill pinned
     /// chunks of [`STAGING_CHUNK_BYTES`] while the DMA of earlier chunks
     /// runs. Smaller copies go directly. The pinned buffers are allocated
-    /// on a device's first staged copy and kept for later ones.
+    /// on a device's first staged copy and kept for later ones; the host
+    /// threads are started on the process's first staged copy (as many as
+    /// the environment variable `HIP_STAGING_THREADS` says, when set).
     ///
     /// Lengths must match and `dst` must be on this stream's device; the
     /// stream must not be capturing a graph (a replay would read staging
@@ -839,7 +856,10 @@ mod tests {
     fn ramped_chunks_cover_every_byte_once_in_order() {
         let (chunk, ramp) = (16, [2, 4]);
         for total in [0, 1, 15, 16, 17, 27, 28, 29, 43, 44, 45, 100, 1000] {
-            let ranges = ramped_chunk_ranges(total, chunk, &ramp);
+            let ranges = ramped_chunk_ranges(total, chunk, &ramp, &[4, 2]);
+            assert!(ranges.iter().all(|r| !r.is_empty() && r.len() <= chunk));
+            assert!(covered(ranges.into_iter(), total).iter().all(|&h| h == 1));
+            let ranges = ramped_chunk_ranges(total, chunk, &ramp, &[]);
             assert!(ranges.iter().all(|r| !r.is_empty() && r.len() <= chunk));
             assert_eq!(ranges.first().map_or(0, |r| r.start), 0);
             assert_eq!(ranges.last().map_or(0, |r| r.end), total);
@@ -851,7 +871,7 @@ mod tests {
     #[test]
     fn large_copies_ramp_up_and_down() {
         let lens = |total| -> Vec<usize> {
-            ramped_chunk_ranges(total, 16, &[2, 4])
+            ramped_chunk_ranges(total, 16, &[2, 4], &[4, 2])
                 .iter()
                 .map(|r| r.len())
                 .collect()
@@ -861,6 +881,16 @@ mod tests {
         assert_eq!(lens(28), vec![2, 4, 16, 4, 2]);
         assert_eq!(lens(45), vec![2, 4, 16, 16, 1, 4, 2]);
         assert_eq!(lens(60), vec![2, 4, 16, 16, 16, 4, 2]);
+        // A ramp at the start only.
+        let head_only = |total| -> Vec<usize> {
+            ramped_chunk_ranges(total, 16, &[2, 4], &[])
+                .iter()
+                .map(|r| r.len())
+                .collect()
+        };
+        assert_eq!(head_only(21), vec![16, 5]);
+        assert_eq!(head_only(22), vec![2, 4, 16]);
+        assert_eq!(head_only(45), vec![2, 4, 16, 16, 7]);
     }
 
     #[test]
@@ -938,6 +968,7 @@ mod tests {
         // The ring holds the chunks queued for DMA plus at least one more.
         const { assert!(RING_BUFFERS > RING_LAG) };
         // Ramp chunks fit the ring's buffers.
-        const { assert!(RAMP_BYTES[0] <= RAMP_BYTES[1] && RAMP_BYTES[1] <= STAGING_CHUNK_BYTES) };
+        const { assert!(RAMP_UP_BYTES[1] <= STAGING_CHUNK_BYTES) };
+        const { assert!(RAMP_DOWN_BYTES[0] <= STAGING_CHUNK_BYTES) };
     }
 }
