@@ -6,13 +6,30 @@
 //! piece at a time, which reaches a fraction of the link's bandwidth
 //! (measured on an H200: 8.5 GB/s host-to-device and 16.4 GB/s
 //! device-to-host from pageable memory, against 55.4 GB/s from pinned
-//! memory). Here a large copy is cut into chunks; several host threads
-//! each copy their chunks between the pageable memory and pinned buffers
-//! of their own, while the DMA of the chunks they filled before is running.
+//! memory).
 //!
-//! The pinned buffers are allocated on first use (`hipHostMalloc`) and kept
+//! Here a copy is cut into chunks of [`STAGING_CHUNK_BYTES`] (smaller ones
+//! first, so that the pipeline fills quickly) that go through a ring of
+//! pinned buffers. The calling thread alone talks to the
+//! runtime: it enqueues one `hipMemcpyAsync` per chunk, in address order,
+//! on the caller's stream, and records an event after each. The host-side
+//! `memcpy` between the caller's memory and the pinned buffers (one thread
+//! moves only 10 to 15 GB/s) is cut into pieces that a pool of persistent
+//! host threads copies in parallel, several chunks ahead of the DMA
+//! (host-to-device) or right behind it (device-to-host). Those threads
+//! never call the runtime, so they pay no per-thread runtime setup, and
+//! they live for the whole process, so a copy starts no thread.
+//!
+//! The pinned rings are allocated on first use (`hipHostMalloc`) and kept
 //! in a pool per device for the life of the process, so steady-state copies
 //! allocate nothing. Copies below [`STAGING_MIN_BYTES`] go directly.
+//!
+//! The number of host copy threads is at most [`MAX_HOST_THREADS`] and two
+//! less than the processors available; the environment variable
+//! `HIP_STAGING_THREADS` (read once, on the first staged copy) sets it
+//! instead, for measuring. A copy never waits for a thread that is not
+//! there: while it waits for its host pieces, the calling thread copies
+//! queued pieces itself.
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -20,28 +37,46 @@ use crate::memory::{check_same_len, checked_bytes, DeviceMemory, DeviceMemoryMut
 use crate::result;
 use crate::stream::{Event, Stream};
 use hip_sys as sys;
-use std::mem::ManuallyDrop;
+use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
-/// Bytes per staging chunk: large enough that each DMA runs near full
-/// speed (a few tens of microseconds), small enough that the first DMA
-/// starts soon after the copy does.
-pub const STAGING_CHUNK_BYTES: usize = 2 << 20;
+/// Bytes per staging chunk (one DMA): large enough that each DMA runs near
+/// full speed (about 80 microseconds at 50 GB/s), small enough that the
+/// first DMA starts soon after the copy does.
+pub const STAGING_CHUNK_BYTES: usize = 4 << 20;
 
-/// Copies of fewer bytes go directly: below this, starting the staging
-/// threads costs more than it saves.
+/// Copies of fewer bytes go directly: below this, staging costs more than
+/// it saves.
 pub const STAGING_MIN_BYTES: usize = 4 << 20;
 
-/// Most host threads one staged copy uses. One thread's `memcpy` moves
-/// roughly 10 to 15 GB/s, a fraction of what a PCIe 5 x16 link's DMA
-/// takes from pinned memory (about 55 GB/s), so several must fill chunks
-/// at once to keep the DMA engine busy.
-const MAX_WORKERS: usize = 8;
+/// Most persistent host threads copying pieces between pageable and pinned
+/// memory (shared by every device and every staged copy).
+const MAX_HOST_THREADS: usize = 12;
 
-/// Pinned buffers per worker: one being filled or drained on the host while
-/// the other's DMA runs.
-const BUFFERS_PER_WORKER: usize = 2;
+/// Pinned buffers in one copy's ring: the chunks being filled (or
+/// drained) on the host, plus those whose DMA is queued or running.
+const RING_BUFFERS: usize = 6;
+
+/// Busy-wait iterations of a waiting copy before it yields its processor
+/// between checks.
+const SPINS_BEFORE_YIELD: u32 = 4096;
+
+/// How long an idle host thread keeps looking for pieces before it sleeps:
+/// longer than the gap between two chunks of one copy, so that the threads
+/// stay awake for a whole copy.
+const IDLE_SPIN: Duration = Duration::from_micros(500);
+
+/// How many chunks the ring keeps between the host and the DMA side: the
+/// caller reuses the buffer of chunk `n - RING_LAG` after it enqueued chunk
+/// `n`, so that much DMA stays queued while it waits.
+const RING_LAG: usize = 2;
+
+/// Smallest host piece: below this, handing a piece to another thread
+/// costs about as much as copying it.
+const MIN_PIECE_BYTES: usize = 64 << 10;
 
 /// The byte ranges of a copy of `total` bytes cut into chunks of `chunk`
 /// bytes (the last one shorter), in order. `chunk` must be non-zero.
@@ -53,24 +88,290 @@ pub(crate) fn chunk_ranges(total: usize, chunk: usize) -> impl Iterator<Item = R
     })
 }
 
-/// How many workers a copy of `total` bytes uses: one per chunk, at most
-/// `max_workers` (and at least one).
-pub(crate) fn worker_count(total: usize, chunk: usize, max_workers: usize) -> usize {
-    total.div_ceil(chunk).clamp(1, max_workers.max(1))
-}
+/// Sizes of the first chunks of a large copy, smallest first: its first
+/// DMA (host-to-device) or first host drain (device-to-host) starts after
+/// a small chunk, not a whole [`STAGING_CHUNK_BYTES`].
+const RAMP_UP_BYTES: [usize; 2] = [1 << 20, 2 << 20];
 
-/// The chunks worker `worker` of `workers` handles: every `workers`-th one,
-/// starting at its own index, so the chunks reach the stream roughly in
-/// address order and every worker has the same share.
-pub(crate) fn worker_chunks(
+/// Sizes of the last chunks of a large device-to-host copy: the copy ends
+/// with the host drain of a small chunk. Host-to-device copies end with
+/// full chunks: their host side runs ahead of the DMA, and small DMAs at
+/// the end only add per-DMA costs (measured on an H100).
+const RAMP_DOWN_BYTES: [usize; 2] = [2 << 20, 1 << 20];
+
+/// The byte ranges of a copy of `total` bytes, in order: the `head` sizes
+/// first, then chunks of `chunk` bytes (the last of them shorter), then
+/// the `tail` sizes; only chunks of `chunk` when `total` is shorter than
+/// head, tail and one chunk together. `chunk` must be non-zero.
+pub(crate) fn ramped_chunk_ranges(
     total: usize,
     chunk: usize,
-    workers: usize,
-    worker: usize,
+    head: &[usize],
+    tail: &[usize],
+) -> Vec<Range<usize>> {
+    let ramps: usize = head.iter().chain(tail).sum();
+    if total < ramps + chunk {
+        return chunk_ranges(total, chunk).collect();
+    }
+    let sizes = head
+        .iter()
+        .copied()
+        .chain(chunk_ranges(total - ramps, chunk).map(|r| r.len()))
+        .chain(tail.iter().copied());
+    let mut start = 0;
+    sizes
+        .map(|len| {
+            let range = start..start + len;
+            start += len;
+            range
+        })
+        .collect()
+}
+
+/// How many pieces a chunk of `len` bytes is cut into for `threads` host
+/// threads: one per thread, but none under `min_piece` bytes (and at least
+/// one piece).
+pub(crate) fn piece_count(len: usize, threads: usize, min_piece: usize) -> usize {
+    (len / min_piece.max(1)).clamp(1, threads.max(1))
+}
+
+/// The byte ranges of `range` cut into `pieces` nearly equal parts, in
+/// order (sizes differ by at most one byte). `pieces` must be non-zero.
+pub(crate) fn piece_ranges(
+    range: Range<usize>,
+    pieces: usize,
 ) -> impl Iterator<Item = Range<usize>> {
-    chunk_ranges(total, chunk)
-        .skip(worker)
-        .step_by(workers.max(1))
+    debug_assert!(pieces > 0);
+    let (start, len) = (range.start, range.len());
+    (0..pieces).map(move |p| start + len * p / pieces..start + len * (p + 1) / pieces)
+}
+
+/// A countdown that the host copy pieces of one chunk share: the chunk's
+/// bytes are in place once it reaches zero.
+struct Latch {
+    left: AtomicUsize,
+}
+
+impl Latch {
+    fn new(count: usize) -> Arc<Latch> {
+        Arc::new(Latch {
+            left: AtomicUsize::new(count),
+        })
+    }
+
+    fn count_down(&self) {
+        // Release: the piece's bytes are written before the count drops.
+        self.left.fetch_sub(1, Ordering::Release);
+    }
+
+    fn is_zero(&self) -> bool {
+        // Acquire: pairs with `count_down`, so the bytes are visible.
+        self.left.load(Ordering::Acquire) == 0
+    }
+
+    /// Returns once every piece has been copied, copying queued pieces
+    /// (of any copy) on this thread meanwhile, so that it finishes even if
+    /// no host thread could be started. Spins rather than sleeps: the
+    /// wait is short (a chunk's memcpy), and a sleeping thread's wake-up
+    /// in a virtual machine costs tens of microseconds, a chunk's DMA.
+    fn wait(&self, pool: &HostCopyPool) {
+        let mut spins = 0u32;
+        while !self.is_zero() {
+            if let Some(piece) = pool.try_pop() {
+                piece.run();
+            } else if spins < SPINS_BEFORE_YIELD {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// One host `memcpy` of a staged copy, done by whichever thread takes it.
+struct Piece {
+    from: *const u8,
+    to: *mut u8,
+    len: usize,
+    done: Arc<Latch>,
+}
+
+// SAFETY: plain addresses of host memory with no thread affinity; the copy
+// that queued the piece keeps both ranges valid, and touches neither,
+// until the piece's latch reaches zero (`Latch::wait` before it returns).
+unsafe impl Send for Piece {}
+
+/// Counts its piece down when dropped, so a latch reaches zero even if the
+/// copy were to unwind.
+struct CountDownOnDrop(Arc<Latch>);
+
+impl Drop for CountDownOnDrop {
+    fn drop(&mut self) {
+        self.0.count_down();
+    }
+}
+
+impl Piece {
+    fn run(self) {
+        let _done = CountDownOnDrop(self.done);
+        // SAFETY: `from` and `to` are valid, disjoint ranges of `len` bytes
+        // until the latch counts down (see `Piece`'s Send); nothing else
+        // touches `to` meanwhile.
+        unsafe { std::ptr::copy_nonoverlapping(self.from, self.to, self.len) };
+    }
+}
+
+/// The persistent host threads and their queue of pieces.
+struct HostCopyPool {
+    queue: Mutex<VecDeque<Piece>>,
+    /// Pieces in `queue`, readable without the lock (for idle spinning).
+    queued_len: AtomicUsize,
+    queued: Condvar,
+    /// Host threads asleep on `queued` (changed with the queue locked).
+    sleepers: AtomicUsize,
+    /// Threads started (those that could be).
+    threads: usize,
+}
+
+impl HostCopyPool {
+    fn queue(&self) -> MutexGuard<'_, VecDeque<Piece>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn try_pop(&self) -> Option<Piece> {
+        if self.queued_len.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        self.pop(&mut self.queue())
+    }
+
+    /// Takes the first piece of the locked queue.
+    fn pop(&self, queue: &mut VecDeque<Piece>) -> Option<Piece> {
+        let piece = queue.pop_front();
+        if piece.is_some() {
+            self.queued_len.fetch_sub(1, Ordering::Relaxed);
+        }
+        piece
+    }
+
+    /// Queues copies of `len` bytes from `from` to `to`, cut into pieces
+    /// for the host threads; the returned latch reaches zero once all are
+    /// copied.
+    ///
+    /// # Safety
+    ///
+    /// Both ranges must be valid for `len` bytes and disjoint, and must
+    /// stay valid, with `to` not otherwise accessed, until the latch has
+    /// been waited for (`Latch::wait`).
+    unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize) -> Arc<Latch> {
+        let pieces = piece_count(len, self.threads, MIN_PIECE_BYTES);
+        let done = Latch::new(pieces);
+        let wake = {
+            let mut queue = self.queue();
+            for r in piece_ranges(0..len, pieces) {
+                queue.push_back(Piece {
+                    // SAFETY: `r` lies within `len` (`piece_ranges`).
+                    from: unsafe { from.add(r.start) },
+                    // SAFETY: as above.
+                    to: unsafe { to.add(r.start) },
+                    len: r.len(),
+                    done: done.clone(),
+                });
+            }
+            self.queued_len.fetch_add(pieces, Ordering::Relaxed);
+            // A thread going to sleep checks the queue under the lock
+            // first, so one that is not counted yet will find the pieces.
+            self.sleepers.load(Ordering::Relaxed) > 0
+        };
+        if wake {
+            // One thread, which wakes the others (`serve`): waking a
+            // sleeping thread can cost this thread tens of microseconds
+            // in a virtual machine, while the pieces wait.
+            self.queued.notify_one();
+        }
+        done
+    }
+
+    /// A host thread's life: copy pieces as they come; when none is
+    /// queued, look again for [`IDLE_SPIN`], then sleep until pieces are
+    /// queued. The first thread woken wakes the others.
+    fn serve(&self) {
+        let mut idle_since: Option<Instant> = None;
+        loop {
+            if let Some(piece) = self.try_pop() {
+                idle_since = None;
+                piece.run();
+                continue;
+            }
+            let since = *idle_since.get_or_insert_with(Instant::now);
+            if since.elapsed() < IDLE_SPIN {
+                std::hint::spin_loop();
+                continue;
+            }
+            let (piece, wake_others) = {
+                let mut queue = self.queue();
+                loop {
+                    if let Some(p) = self.pop(&mut queue) {
+                        let others = !queue.is_empty() && self.sleepers.load(Ordering::Relaxed) > 0;
+                        break (p, others);
+                    }
+                    self.sleepers.fetch_add(1, Ordering::Relaxed);
+                    queue = self.queued.wait(queue).unwrap_or_else(|p| p.into_inner());
+                    self.sleepers.fetch_sub(1, Ordering::Relaxed);
+                }
+            };
+            if wake_others {
+                self.queued.notify_all();
+            }
+            idle_since = None;
+            piece.run();
+        }
+    }
+}
+
+/// How many host threads to start: `HIP_STAGING_THREADS` when set to a
+/// number, else the processors less two (the caller's thread and the
+/// runtime's), at most [`MAX_HOST_THREADS`].
+fn host_thread_count() -> usize {
+    if let Some(n) = std::env::var("HIP_STAGING_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return n.min(64);
+    }
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .saturating_sub(2)
+        .clamp(1, MAX_HOST_THREADS)
+}
+
+/// The process's host copy pool, its threads started on first use.
+fn host_pool() -> &'static HostCopyPool {
+    static POOL: OnceLock<&'static HostCopyPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let wanted = host_thread_count();
+        // Leaked on purpose: the threads serve it for the whole process.
+        let pool: &'static HostCopyPool = Box::leak(Box::new(HostCopyPool {
+            queue: Mutex::new(VecDeque::new()),
+            queued_len: AtomicUsize::new(0),
+            queued: Condvar::new(),
+            sleepers: AtomicUsize::new(0),
+            threads: wanted.max(1),
+        }));
+        for i in 0..wanted {
+            // A thread that cannot be started is not needed for progress:
+            // waiting copies copy queued pieces themselves.
+            let started = std::thread::Builder::new()
+                .name(format!("hip-staging-{i}"))
+                .spawn(move || pool.serve());
+            if started.is_err() {
+                break;
+            }
+        }
+        pool
+    })
 }
 
 /// One page-locked host allocation of [`STAGING_CHUNK_BYTES`] bytes.
@@ -78,8 +379,8 @@ struct PinnedChunk {
     ptr: *mut u8,
 }
 
-// SAFETY: a host allocation with no thread affinity; it is used by one
-// worker at a time (a slot is owned by the worker that took it).
+// SAFETY: a host allocation with no thread affinity; it is used by one copy
+// at a time (a ring is owned by the copy that took it).
 unsafe impl Send for PinnedChunk {}
 
 impl PinnedChunk {
@@ -91,33 +392,34 @@ impl PinnedChunk {
 
 impl Drop for PinnedChunk {
     fn drop(&mut self) {
-        // SAFETY: our own hipHostMalloc allocation; a slot drops its chunks
-        // only after every copy using them has finished (`Slot::settle`).
+        // SAFETY: our own hipHostMalloc allocation; a ring drops its chunks
+        // only after every copy using them has finished (`Ring::settle`),
+        // and leaks them otherwise.
         crate::drop_errors::record_result(unsafe { result::host_free(self.ptr.cast()) });
     }
 }
 
-/// A worker's pinned buffers, each with the event recorded after the last
+/// A copy's pinned buffers, each with the event recorded after the last
 /// DMA that used it.
-struct Slot {
+struct Ring {
     buffers: Vec<PinnedChunk>,
     done: Vec<Event>,
     /// Whether `done[k]` marks a DMA that may still be running.
     in_flight: Vec<bool>,
 }
 
-impl Slot {
-    fn new(device: &Arc<Device>) -> Result<Slot> {
-        let mut buffers = Vec::with_capacity(BUFFERS_PER_WORKER);
-        let mut done = Vec::with_capacity(BUFFERS_PER_WORKER);
-        for _ in 0..BUFFERS_PER_WORKER {
+impl Ring {
+    fn new(device: &Arc<Device>) -> Result<Ring> {
+        let mut buffers = Vec::with_capacity(RING_BUFFERS);
+        let mut done = Vec::with_capacity(RING_BUFFERS);
+        for _ in 0..RING_BUFFERS {
             buffers.push(PinnedChunk::new()?);
             done.push(Event::with_timing(device, false)?);
         }
-        Ok(Slot {
+        Ok(Ring {
             buffers,
             done,
-            in_flight: vec![false; BUFFERS_PER_WORKER],
+            in_flight: vec![false; RING_BUFFERS],
         })
     }
 
@@ -130,17 +432,15 @@ impl Slot {
         Ok(())
     }
 
-    /// Waits for every DMA using the slot's buffers. When that fails the
-    /// buffers may still be in use: the slot must then never be reused or
-    /// freed (`into_pool_or_leak`).
+    /// Waits for every DMA using the ring's buffers.
     fn settle(&mut self) -> Result<()> {
         (0..self.buffers.len()).try_for_each(|k| self.wait(k))
     }
 }
 
-/// The reusable slots of one device.
+/// The reusable rings of one device.
 struct DevicePool {
-    slots: Mutex<Vec<Slot>>,
+    rings: Mutex<Vec<Ring>>,
 }
 
 /// The pool of each device used so far, by ordinal.
@@ -158,40 +458,29 @@ fn pool(device: &Device) -> Arc<DevicePool> {
         return p.clone();
     }
     let p = Arc::new(DevicePool {
-        slots: Mutex::new(Vec::new()),
+        rings: Mutex::new(Vec::new()),
     });
     pools.push((ordinal, p.clone()));
     p
 }
 
 impl DevicePool {
-    /// Takes `n` slots, allocating those the pool lacks. Concurrent copies
-    /// on one device each get their own slots.
-    fn take(&self, device: &Arc<Device>, n: usize) -> Result<Vec<Slot>> {
-        let mut taken: Vec<Slot> = {
-            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
-            let keep = slots.len().saturating_sub(n);
-            slots.drain(keep..).collect()
-        };
-        while taken.len() < n {
-            match Slot::new(device) {
-                Ok(s) => taken.push(s),
-                Err(e) => {
-                    // Fresh slots have nothing in flight.
-                    self.put_back(taken);
-                    return Err(e);
-                }
-            }
+    /// Takes a ring, allocating one when the pool has none free. Concurrent
+    /// copies on one device each get their own ring.
+    fn take(&self, device: &Arc<Device>) -> Result<Ring> {
+        let free = self.rings.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        match free {
+            Some(ring) => Ok(ring),
+            None => Ring::new(device),
         }
-        Ok(taken)
     }
 
-    /// Returns slots whose DMAs have all finished.
-    fn put_back(&self, slots: Vec<Slot>) {
-        self.slots
+    /// Returns a ring whose DMAs have all finished.
+    fn put_back(&self, ring: Ring) {
+        self.rings
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .extend(slots);
+            .push(ring);
     }
 }
 
@@ -204,22 +493,15 @@ enum Direction {
     DeviceToHost,
 }
 
-/// Host and device addresses of one copy, shared by its workers.
+/// Host and device addresses of one copy.
 #[derive(Clone, Copy)]
 struct CopyEnds {
     host: *mut u8,
     device: *mut u8,
 }
 
-// SAFETY: plain addresses; each worker touches only its own disjoint chunks
-// of them, and the copy's caller keeps both ranges valid until every worker
-// has returned (they run inside a thread scope).
-unsafe impl Send for CopyEnds {}
-// SAFETY: as above: shared only to read the two addresses.
-unsafe impl Sync for CopyEnds {}
-
-/// Copies `bytes` bytes between `ends.host` and `ends.device` through the
-/// device's pinned staging buffers, and waits for the copy.
+/// Copies `bytes` bytes between `ends.host` and `ends.device` through one
+/// of the device's pinned rings, and waits for the copy.
 ///
 /// # Safety
 ///
@@ -230,165 +512,162 @@ unsafe impl Sync for CopyEnds {}
 /// capturing.
 unsafe fn copy_staged(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direction) -> Result<()> {
     let device = stream.device();
-    let workers = worker_count(bytes, STAGING_CHUNK_BYTES, max_workers());
     let pool = pool(device);
-    let mut slots = pool.take(device, workers)?;
-    let outcomes: Vec<Option<(Slot, Result<()>)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = slots
-            .drain(..)
-            .enumerate()
-            .map(|(worker, slot)| {
-                scope.spawn(move || {
-                    // Not dropped if this thread panics: its DMAs may still
-                    // be running, so the buffers are leaked, never freed.
-                    let mut slot = ManuallyDrop::new(slot);
-                    // SAFETY: the caller's promise covers every chunk, and the
-                    // workers' chunks are disjoint (`worker_chunks`).
-                    let r =
-                        unsafe { run_worker(stream, &mut slot, ends, bytes, dir, workers, worker) };
-                    // Every DMA of this worker must be over before its slot
-                    // is reused and before the caller's memory is released.
-                    let settled = slot.settle();
-                    (ManuallyDrop::into_inner(slot), r.and(settled))
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().ok()).collect()
-    });
-    if outcomes.iter().any(Option::is_none) {
-        // A worker panicked (nothing in it should): its DMAs are unknown,
-        // so drain the stream before the caller's memory is released. The
-        // other slots are settled and go back to the pool.
-        let finished = outcomes.into_iter().flatten();
-        if let Err(e) = stream.synchronize() {
-            // Nothing is known to be over: leak every buffer.
-            finished.for_each(std::mem::forget);
-            return Err(e);
-        }
-        pool.put_back(finished.map(|(slot, _)| slot).collect());
-        return Err(Error::invalid(
-            "Stream::copy_pageable",
-            "a staging thread panicked; the copy did not complete",
-        ));
+    let host = host_pool();
+    let mut ring = pool.take(device)?;
+    // The host pieces queued for each ring buffer and not yet waited for.
+    let mut pending: Vec<Option<Arc<Latch>>> = vec![None; ring.buffers.len()];
+    // SAFETY: the caller's promise; `run_ring` queues host pieces only
+    // through `pending`, which is drained below before we return.
+    let outcome = unsafe { run_ring(stream, host, &mut ring, &mut pending, ends, bytes, dir) };
+    // Whatever happened, no host piece may outlive the call: they touch
+    // the caller's memory and the ring's buffers.
+    for latch in pending.iter_mut().filter_map(Option::take) {
+        latch.wait(host);
     }
-    let mut first_err = None;
-    let mut reusable = Vec::with_capacity(workers);
-    for (mut slot, r) in outcomes.into_iter().flatten() {
-        match r {
-            Ok(()) => reusable.push(slot),
-            Err(e) => {
-                first_err.get_or_insert(e);
-                // A failed record leaves a DMA untracked: wait for the
-                // whole stream; if even that fails, leak the slot.
-                if stream.synchronize().is_ok() && slot.settle().is_ok() {
-                    reusable.push(slot);
-                } else {
-                    std::mem::forget(slot);
-                }
+    match outcome.and_then(|()| ring.settle()) {
+        Ok(()) => {
+            pool.put_back(ring);
+            Ok(())
+        }
+        Err(e) => {
+            // A failed call may leave a DMA untracked: wait for the whole
+            // stream before the ring is reused; if even that fails, its
+            // buffers may still be in use, so leak them.
+            if stream.synchronize().is_ok() {
+                ring.in_flight.iter_mut().for_each(|f| *f = false);
+                pool.put_back(ring);
+            } else {
+                std::mem::forget(ring);
             }
+            Err(e)
         }
     }
-    pool.put_back(reusable);
-    match first_err {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
 }
 
-fn max_workers() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(MAX_WORKERS)
-}
-
-/// One worker's share of a staged copy.
+/// The chunk loop of a staged copy. Host pieces it queues are left in
+/// `pending` (by ring buffer) when it returns early; DMAs it enqueued are
+/// marked in `ring.in_flight` (set before the event is recorded, so a
+/// failed record still counts as in flight).
 ///
 /// # Safety
 ///
-/// As [`copy_staged`]; no other worker uses the same chunks.
-unsafe fn run_worker(
+/// As [`copy_staged`]; the caller waits for every latch left in `pending`
+/// before the host memory or the ring is used otherwise.
+unsafe fn run_ring(
     stream: &Stream,
-    slot: &mut Slot,
+    host: &HostCopyPool,
+    ring: &mut Ring,
+    pending: &mut [Option<Arc<Latch>>],
     ends: CopyEnds,
     bytes: usize,
     dir: Direction,
-    workers: usize,
-    worker: usize,
 ) -> Result<()> {
     // Calls on the null stream go to the calling thread's current device.
-    stream.device().bind()?;
+    stream.bind_if_default()?;
     let raw = stream.as_raw();
+    let tail: &[usize] = match dir {
+        Direction::HostToDevice => &[],
+        Direction::DeviceToHost => &RAMP_DOWN_BYTES,
+    };
+    let chunks = ramped_chunk_ranges(bytes, STAGING_CHUNK_BYTES, &RAMP_UP_BYTES, tail);
+    let slots = ring.buffers.len();
     match dir {
         Direction::HostToDevice => {
-            for (n, range) in worker_chunks(bytes, STAGING_CHUNK_BYTES, workers, worker).enumerate()
-            {
-                let k = n % BUFFERS_PER_WORKER;
-                let len = range.len();
-                // The buffer's previous DMA must be over before refilling it.
-                slot.wait(k)?;
-                let pinned = slot.buffers[k].ptr;
-                // SAFETY: `range` is within the caller's `bytes` host bytes;
-                // the pinned buffer holds STAGING_CHUNK_BYTES >= len bytes and
-                // no DMA reads it now (waited above).
-                unsafe { std::ptr::copy_nonoverlapping(ends.host.add(range.start), pinned, len) };
-                // SAFETY: device range within the caller's `bytes`; the pinned
-                // buffer stays untouched until `done[k]` is waited for.
+            // Fill chunk `n` into its buffer (which no DMA may be reading).
+            let fill = |ring: &Ring, pending: &mut [Option<Arc<Latch>>], n: usize| {
+                let k = n % slots;
+                let range = &chunks[n];
+                // SAFETY: the host range is within the caller's `bytes`; the
+                // buffer holds STAGING_CHUNK_BYTES >= range.len() bytes and
+                // no DMA reads it (its last one was waited for); the latch
+                // goes into `pending`, waited for before anything reuses it.
+                let latch = unsafe {
+                    host.copy(
+                        ends.host.add(range.start).cast_const(),
+                        ring.buffers[k].ptr,
+                        range.len(),
+                    )
+                };
+                pending[k] = Some(latch);
+            };
+            for n in 0..chunks.len().min(slots) {
+                fill(ring, pending, n);
+            }
+            for n in 0..chunks.len() {
+                let k = n % slots;
+                if let Some(latch) = pending[k].take() {
+                    latch.wait(host);
+                }
+                let range = &chunks[n];
+                // SAFETY: device range within the caller's `bytes`; buffer k
+                // holds chunk n (waited above) and is not touched again
+                // until `done[k]` is waited for.
                 unsafe {
                     result::memcpy_async(
                         ends.device.add(range.start).cast(),
-                        pinned.cast(),
-                        len,
+                        ring.buffers[k].ptr.cast_const().cast(),
+                        range.len(),
                         sys::hipMemcpyKind::hipMemcpyHostToDevice,
                         raw,
                     )?;
                 }
-                // If the record fails, this DMA is untracked: the worker's
-                // error makes the caller synchronize the whole stream before
-                // the slot is reused.
-                slot.in_flight[k] = true;
-                slot.done[k].record(stream)?;
+                ring.in_flight[k] = true;
+                ring.done[k].record(stream)?;
+                // With this DMA and the one before queued behind it, wait
+                // for an older chunk's DMA and refill its buffer with the
+                // next chunk that buffer takes.
+                if n >= RING_LAG && n - RING_LAG + slots < chunks.len() {
+                    ring.wait((n - RING_LAG) % slots)?;
+                    fill(ring, pending, n - RING_LAG + slots);
+                }
             }
         }
         Direction::DeviceToHost => {
-            let chunks: Vec<Range<usize>> =
-                worker_chunks(bytes, STAGING_CHUNK_BYTES, workers, worker).collect();
-            let enqueue = |slot: &mut Slot, n: usize| -> Result<()> {
-                let k = n % BUFFERS_PER_WORKER;
+            // Enqueue the DMA of chunk `n` into its buffer (which no host
+            // piece may be touching).
+            let fetch = |ring: &mut Ring, n: usize| -> Result<()> {
+                let k = n % slots;
                 let range = &chunks[n];
                 // SAFETY: device range within the caller's `bytes`; buffer k
-                // is free (its previous chunk was copied out before this).
+                // is free (its previous chunk was drained and waited for).
                 unsafe {
                     result::memcpy_async(
-                        slot.buffers[k].ptr.cast(),
+                        ring.buffers[k].ptr.cast(),
                         ends.device.add(range.start).cast_const().cast(),
                         range.len(),
                         sys::hipMemcpyKind::hipMemcpyDeviceToHost,
                         raw,
                     )?;
                 }
-                slot.in_flight[k] = true;
-                slot.done[k].record(stream)
+                ring.in_flight[k] = true;
+                ring.done[k].record(stream)
             };
-            for n in 0..chunks.len().min(BUFFERS_PER_WORKER) {
-                enqueue(slot, n)?;
+            for n in 0..chunks.len().min(slots) {
+                fetch(ring, n)?;
             }
             for n in 0..chunks.len() {
-                let k = n % BUFFERS_PER_WORKER;
-                slot.wait(k)?;
+                let k = n % slots;
+                ring.wait(k)?;
                 let range = &chunks[n];
                 // SAFETY: the DMA into buffer k is over (waited above); the
                 // host range is within the caller's `bytes` and only this
-                // worker writes it.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        slot.buffers[k].ptr,
+                // chunk's pieces write it; the latch goes into `pending`.
+                let latch = unsafe {
+                    host.copy(
+                        ring.buffers[k].ptr.cast_const(),
                         ends.host.add(range.start),
                         range.len(),
                     )
                 };
-                if n + BUFFERS_PER_WORKER < chunks.len() {
-                    enqueue(slot, n + BUFFERS_PER_WORKER)?;
+                pending[k] = Some(latch);
+                // Reuse an older chunk's buffer once it is drained.
+                if n >= RING_LAG && n - RING_LAG + slots < chunks.len() {
+                    let kp = (n - RING_LAG) % slots;
+                    if let Some(latch) = pending[kp].take() {
+                        latch.wait(host);
+                    }
+                    fetch(ring, n - RING_LAG + slots)?;
                 }
             }
         }
@@ -466,7 +745,9 @@ impl Stream {
     /// [`STAGING_MIN_BYTES`] or more are faster: host threads fill pinned
     /// chunks of [`STAGING_CHUNK_BYTES`] while the DMA of earlier chunks
     /// runs. Smaller copies go directly. The pinned buffers are allocated
-    /// on a device's first staged copy and kept for later ones.
+    /// on a device's first staged copy and kept for later ones; the host
+    /// threads are started on the process's first staged copy (as many as
+    /// the environment variable `HIP_STAGING_THREADS` says, when set).
     ///
     /// Lengths must match and `dst` must be on this stream's device; the
     /// stream must not be capturing a graph (a replay would read staging
@@ -572,40 +853,122 @@ mod tests {
     }
 
     #[test]
-    fn workers_split_the_chunks_without_overlap() {
-        let chunk = 10;
-        for total in [1, 9, 10, 11, 35, 99, 100, 101, 1000] {
-            for max in [1, 2, 3, 6] {
-                let workers = worker_count(total, chunk, max);
-                assert!(workers >= 1 && workers <= max, "total {total} max {max}");
-                assert!(workers <= total.div_ceil(chunk));
-                let all = (0..workers).flat_map(|w| worker_chunks(total, chunk, workers, w));
-                assert!(
-                    covered(all, total).iter().all(|&h| h == 1),
-                    "total {total}, {workers} workers"
-                );
-                // Shares differ by at most one chunk.
-                let shares: Vec<usize> = (0..workers)
-                    .map(|w| worker_chunks(total, chunk, workers, w).count())
-                    .collect();
-                let (lo, hi) = (shares.iter().min(), shares.iter().max());
-                assert!(hi.unwrap() - lo.unwrap() <= 1, "{shares:?}");
-            }
+    fn ramped_chunks_cover_every_byte_once_in_order() {
+        let (chunk, ramp) = (16, [2, 4]);
+        for total in [0, 1, 15, 16, 17, 27, 28, 29, 43, 44, 45, 100, 1000] {
+            let ranges = ramped_chunk_ranges(total, chunk, &ramp, &[4, 2]);
+            assert!(ranges.iter().all(|r| !r.is_empty() && r.len() <= chunk));
+            assert!(covered(ranges.into_iter(), total).iter().all(|&h| h == 1));
+            let ranges = ramped_chunk_ranges(total, chunk, &ramp, &[]);
+            assert!(ranges.iter().all(|r| !r.is_empty() && r.len() <= chunk));
+            assert_eq!(ranges.first().map_or(0, |r| r.start), 0);
+            assert_eq!(ranges.last().map_or(0, |r| r.end), total);
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+            assert!(covered(ranges.into_iter(), total).iter().all(|&h| h == 1));
         }
     }
 
     #[test]
-    fn worker_count_bounds() {
-        assert_eq!(worker_count(0, 10, 6), 1);
-        assert_eq!(worker_count(10, 10, 6), 1);
-        assert_eq!(worker_count(11, 10, 6), 2);
-        assert_eq!(worker_count(1000, 10, 6), 6);
-        assert_eq!(worker_count(1000, 10, 0), 1);
+    fn large_copies_ramp_up_and_down() {
+        let lens = |total| -> Vec<usize> {
+            ramped_chunk_ranges(total, 16, &[2, 4], &[4, 2])
+                .iter()
+                .map(|r| r.len())
+                .collect()
+        };
+        // Shorter than both ramps and a chunk: plain chunks.
+        assert_eq!(lens(27), vec![16, 11]);
+        assert_eq!(lens(28), vec![2, 4, 16, 4, 2]);
+        assert_eq!(lens(45), vec![2, 4, 16, 16, 1, 4, 2]);
+        assert_eq!(lens(60), vec![2, 4, 16, 16, 16, 4, 2]);
+        // A ramp at the start only.
+        let head_only = |total| -> Vec<usize> {
+            ramped_chunk_ranges(total, 16, &[2, 4], &[])
+                .iter()
+                .map(|r| r.len())
+                .collect()
+        };
+        assert_eq!(head_only(21), vec![16, 5]);
+        assert_eq!(head_only(22), vec![2, 4, 16]);
+        assert_eq!(head_only(45), vec![2, 4, 16, 16, 7]);
+    }
+
+    #[test]
+    fn pieces_cover_the_range_once_in_order() {
+        for (range, pieces) in [(0..1, 1), (5..6, 1), (3..103, 7), (0..1000, 8), (10..17, 7)] {
+            let parts: Vec<_> = piece_ranges(range.clone(), pieces).collect();
+            assert_eq!(parts.len(), pieces);
+            assert_eq!(parts.first().map(|r| r.start), Some(range.start));
+            assert_eq!(parts.last().map(|r| r.end), Some(range.end));
+            assert!(parts.windows(2).all(|w| w[0].end == w[1].start));
+            let (lo, hi) = (
+                parts.iter().map(|r| r.len()).min().unwrap(),
+                parts.iter().map(|r| r.len()).max().unwrap(),
+            );
+            assert!(hi - lo <= 1, "{parts:?}");
+        }
+    }
+
+    #[test]
+    fn piece_count_bounds() {
+        // One piece per thread when the chunk is large enough.
+        assert_eq!(piece_count(4 << 20, 8, 256 << 10), 8);
+        // Never a piece under the minimum (except a lone short one).
+        assert_eq!(piece_count(600 << 10, 8, 256 << 10), 2);
+        assert_eq!(piece_count(100, 8, 256 << 10), 1);
+        assert_eq!(piece_count(0, 8, 256 << 10), 1);
+        // Degenerate arguments still give one piece.
+        assert_eq!(piece_count(4 << 20, 0, 256 << 10), 1);
+        assert_eq!(piece_count(4 << 20, 3, 0), 3);
+    }
+
+    #[test]
+    fn host_pool_copies_every_piece_even_without_threads() {
+        // A pool with no threads of its own: the waiting thread copies.
+        let pool = HostCopyPool {
+            queue: Mutex::new(VecDeque::new()),
+            queued_len: AtomicUsize::new(0),
+            queued: Condvar::new(),
+            sleepers: AtomicUsize::new(0),
+            threads: 4,
+        };
+        let from: Vec<u8> = (0..3_000_001u32).map(|i| (i % 251) as u8 + 1).collect();
+        let mut to = vec![0u8; from.len()];
+        // SAFETY: both vectors hold `from.len()` bytes, are disjoint, and
+        // outlive the wait below; `to` is not touched until then.
+        let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len()) };
+        latch.wait(&pool);
+        assert!(pool.try_pop().is_none());
+        assert!(from == to, "a piece was not copied");
+    }
+
+    #[test]
+    fn host_pool_threads_copy_concurrent_requests() {
+        let pool = host_pool();
+        std::thread::scope(|s| {
+            for t in 0..3u8 {
+                s.spawn(move || {
+                    let from: Vec<u8> = (0..(5usize << 20) + t as usize)
+                        .map(|i| (i as u8) ^ (t + 1))
+                        .collect();
+                    let mut to = vec![0u8; from.len()];
+                    // SAFETY: as in the test above.
+                    let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len()) };
+                    latch.wait(pool);
+                    assert!(from == to, "thread {t}: a piece was not copied");
+                });
+            }
+        });
     }
 
     #[test]
     fn thresholds_are_consistent() {
         // A staged copy has at least one full chunk.
         const { assert!(STAGING_MIN_BYTES >= STAGING_CHUNK_BYTES) };
+        // The ring holds the chunks queued for DMA plus at least one more.
+        const { assert!(RING_BUFFERS > RING_LAG) };
+        // Ramp chunks fit the ring's buffers.
+        const { assert!(RAMP_UP_BYTES[1] <= STAGING_CHUNK_BYTES) };
+        const { assert!(RAMP_DOWN_BYTES[0] <= STAGING_CHUNK_BYTES) };
     }
 }

@@ -141,6 +141,32 @@ fn staged_copies_of_byte_counts_that_are_not_chunk_multiples() {
     }
 }
 
+/// Large copies start (and device-to-host ones end) with smaller chunks
+/// than the rest, from a length of a few chunks on: byte counts from 6 to
+/// 12.4 MiB, in odd steps, cross both directions' thresholds and put every
+/// chunk boundary somewhere new.
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_copies_across_the_ramped_chunk_threshold() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    for k in 0..17 {
+        let n = (6 << 20) + k * ((384 << 10) + 1);
+        let src = random_u8(n);
+        let mut buf = DeviceBuffer::from_slice(&d, &random_u8(n)).unwrap();
+        stream.copy_htod_pageable(&src, &mut buf).unwrap();
+        let direct = stream.copy_to_vec(&buf).unwrap();
+        if let Some(i) = first_difference(&direct, &src) {
+            panic!("htod of {n} bytes: byte {i} differs");
+        }
+        let mut out = random_u8(n);
+        stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+        if let Some(i) = first_difference(&out, &src) {
+            panic!("dtoh of {n} bytes: byte {i} differs");
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn staged_device_to_host_waits_for_earlier_work_on_the_stream() {

@@ -9,8 +9,14 @@
 //! pinned bandwidth. Every staged copy's result is checked against its
 //! source once per size.
 //!
-//! Usage: `copy_bandwidth [max-MiB] [rounds]` (defaults 1024, 5). Exits
-//! non-zero when it cannot measure (no GPU) or a copy is wrong.
+//! First it measures the host side alone: `memcpy` bandwidth between
+//! pageable and pinned memory with 1 to 16 threads, the ceiling of the
+//! staged copies' host half (which moves every byte once more than the
+//! DMA does).
+//!
+//! Usage: `copy_bandwidth [max-MiB] [rounds]` (defaults 1024, 5);
+//! `HIP_STAGING_THREADS` sets the staging host threads. Exits non-zero
+//! when it cannot measure (no GPU) or a copy is wrong.
 
 use hip::{Device, DeviceBuffer, PinnedHostBuffer, Stream};
 use hip_benches::median;
@@ -51,11 +57,60 @@ fn time_once(f: &mut dyn FnMut() -> hip::Result<()>) -> hip::Result<f64> {
     Ok(t.elapsed().as_secs_f64())
 }
 
+/// Seconds `threads` threads take to copy `from` into `to`, each a
+/// contiguous share.
+fn parallel_memcpy(from: &[u8], to: &mut [u8], threads: usize) -> f64 {
+    let share = from.len().div_ceil(threads);
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for (f, d) in from.chunks(share).zip(to.chunks_mut(share)) {
+            s.spawn(move || d.copy_from_slice(f));
+        }
+    });
+    t.elapsed().as_secs_f64()
+}
+
+/// Host-only `memcpy` bandwidth, pageable to pinned and back, by thread
+/// count (median of `rounds`).
+fn host_memcpy_table(bytes: usize, rounds: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let pageable = pseudo_random(bytes, 0x5151 ^ bytes as u64);
+    let mut pageable_dst = vec![0u8; bytes];
+    let mut pinned = PinnedHostBuffer::<u8>::zeroed(bytes)?;
+    let pinned = pinned.as_mut_slice()?;
+    print!(
+        "host memcpy of {} MiB, GB/s (pageable->pinned / pinned->pageable):",
+        bytes >> 20
+    );
+    for threads in [1, 2, 4, 6, 8, 12, 16] {
+        let mut to_pinned = Vec::new();
+        let mut from_pinned = Vec::new();
+        for _ in 0..=rounds {
+            to_pinned.push(gbps(bytes, parallel_memcpy(&pageable, pinned, threads)));
+            from_pinned.push(gbps(
+                bytes,
+                parallel_memcpy(pinned, &mut pageable_dst, threads),
+            ));
+        }
+        print!(
+            " {threads}t {:.1}/{:.1};",
+            median(&to_pinned[1..]).ok_or("no rounds measured")?,
+            median(&from_pinned[1..]).ok_or("no rounds measured")?
+        );
+    }
+    println!();
+    if pageable_dst != pageable {
+        return Err("host memcpy probe copied wrong bytes".into());
+    }
+    Ok(())
+}
+
 struct Row {
     bytes: usize,
     direction: &'static str,
     direct: f64,
     staged: f64,
+    /// A staged copy right after another.
+    staged_again: f64,
     pinned: f64,
 }
 
@@ -74,6 +129,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         hip::STAGING_CHUNK_BYTES >> 20,
         hip::STAGING_MIN_BYTES >> 20
     );
+    println!(
+        "HIP_STAGING_THREADS={}",
+        std::env::var("HIP_STAGING_THREADS").unwrap_or_else(|_| "(default)".into())
+    );
+    host_memcpy_table(max_mib.min(256) << 20, rounds)?;
     let stream = Stream::new(&dev)?;
 
     let mut rows = Vec::new();
@@ -97,13 +157,16 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             return Err(format!("staged device-to-host copy of {mib} MiB is wrong").into());
         }
 
-        let mut htod = [Vec::new(), Vec::new(), Vec::new()];
-        let mut dtoh = [Vec::new(), Vec::new(), Vec::new()];
+        let mut htod = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        let mut dtoh = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
         // One warm-up round, then `rounds` measured, each method once per
         // round so drifts hit all alike.
         for round in 0..=rounds {
             let t = [
                 time_once(&mut || stream.copy_htod(&src, &mut dev_buf))?,
+                time_once(&mut || stream.copy_htod_pageable(&src, &mut dev_buf))?,
+                // Right after another staged copy: its host threads are
+                // still awake.
                 time_once(&mut || stream.copy_htod_pageable(&src, &mut dev_buf))?,
                 time_once(&mut || {
                     stream.copy_htod_async(&pinned_src, &mut dev_buf)?;
@@ -113,13 +176,14 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             let f = [
                 time_once(&mut || stream.copy_dtoh(&dev_buf, &mut host_dst))?,
                 time_once(&mut || stream.copy_dtoh_pageable(&dev_buf, &mut host_dst))?,
+                time_once(&mut || stream.copy_dtoh_pageable(&dev_buf, &mut host_dst))?,
                 time_once(&mut || {
                     stream.copy_dtoh_async(&dev_buf, &mut pinned_dst)?;
                     stream.synchronize()
                 })?,
             ];
             if round > 0 {
-                for i in 0..3 {
+                for i in 0..4 {
                     htod[i].push(gbps(bytes, t[i]));
                     dtoh[i].push(gbps(bytes, f[i]));
                 }
@@ -134,32 +198,31 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 direction,
                 direct: median(&m[0]).ok_or("no rounds measured")?,
                 staged: median(&m[1]).ok_or("no rounds measured")?,
-                pinned: median(&m[2]).ok_or("no rounds measured")?,
+                staged_again: median(&m[2]).ok_or("no rounds measured")?,
+                pinned: median(&m[3]).ok_or("no rounds measured")?,
             };
-            println!(
-                "{:>6} MiB {}: pageable direct {:6.1} GB/s, pageable staged {:6.1} GB/s, pinned {:6.1} GB/s, staged/pinned {:.3}",
-                mib, row.direction, row.direct, row.staged, row.pinned, row.staged / row.pinned
-            );
             rows.push(row);
         }
         mib *= 4;
     }
 
     println!();
-    println!("| size | direction | pageable direct GB/s | pageable staged GB/s | pinned GB/s | staged/pinned | direct/pinned |");
-    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+    println!("| size | dir | pageable direct | staged | staged, back-to-back | pinned | staged/pinned | back-to-back/pinned |");
+    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in &rows {
         println!(
-            "| {} MiB | {} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} |",
+            "| {} MiB | {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} |",
             r.bytes >> 20,
             r.direction,
             r.direct,
             r.staged,
+            r.staged_again,
             r.pinned,
             r.staged / r.pinned,
-            r.direct / r.pinned
+            r.staged_again / r.pinned
         );
     }
+    println!("(GB/s, medians; \"back-to-back\": a staged copy right after another)");
     let judged: Vec<&Row> = rows
         .iter()
         .filter(|r| r.bytes >= TARGET_FROM_BYTES)
