@@ -721,6 +721,28 @@ unsafe fn copy_pageable(
     stream.synchronize()
 }
 
+/// Copies `bytes` bytes of device memory at `src` into host memory at
+/// `dst`, staged when large (as [`Stream::copy_dtoh_pageable`]), and waits.
+///
+/// # Safety
+///
+/// `src` holds `bytes` bytes on `stream`'s device; `dst` is writable for
+/// `bytes` bytes and not otherwise accessed until this returns.
+pub(crate) unsafe fn copy_dtoh_raw(
+    operation: &'static str,
+    stream: &Stream,
+    src: *const u8,
+    dst: *mut u8,
+    bytes: usize,
+) -> Result<()> {
+    let ends = CopyEnds {
+        host: dst,
+        device: src.cast_mut(),
+    };
+    // SAFETY: the caller's promise.
+    unsafe { copy_pageable(operation, stream, ends, bytes, Direction::DeviceToHost) }
+}
+
 fn check_device(operation: &'static str, what: &str, stream: &Stream, got: &Device) -> Result<()> {
     let want = stream.device().ordinal();
     if got.ordinal() == want {

@@ -237,12 +237,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let raw_median = median(&r_raw).ok_or("no rounds measured")?;
     println!("| path | iterations/s (median) |");
     println!("| --- | ---: |");
-    println!(
-        "| safe: Stream::alloc + TypedKernel::launch + drop | {safe_median:.0} |"
-    );
-    println!(
-        "| raw: hipMallocAsync + hipModuleLaunchKernel + hipFreeAsync | {raw_median:.0} |"
-    );
+    println!("| safe: Stream::alloc + TypedKernel::launch + drop | {safe_median:.0} |");
+    println!("| raw: hipMallocAsync + hipModuleLaunchKernel + hipFreeAsync | {raw_median:.0} |");
     let ratio = safe_median / raw_median;
     println!(
         "ratio safe/raw: {ratio:.3} (per-round {lo:.3}..{hi:.3}); target >= {TARGET_RATIO}: {}",
