@@ -149,23 +149,87 @@ impl PushArg for RawPtr {
     }
 }
 
+/// A list that keeps its first `N` items in place and moves to the heap
+/// beyond: most launches take a few arguments, and two heap allocations
+/// per launch would cost a good part of a stream-ordered
+/// allocate-launch-free loop's host time.
+struct SmallList<T: Copy, const N: usize> {
+    inline: [T; N],
+    len: usize,
+    /// Every item, once there are more than `N`.
+    heap: Vec<T>,
+}
+
+impl<T: Copy, const N: usize> SmallList<T, N> {
+    /// An empty list; `filler` fills unused places and is never read.
+    const fn new(filler: T) -> Self {
+        SmallList {
+            inline: [filler; N],
+            len: 0,
+            heap: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, item: T) {
+        if self.len < N {
+            self.inline[self.len] = item;
+        } else {
+            if self.len == N {
+                self.heap.reserve(2 * N);
+                self.heap.extend_from_slice(&self.inline);
+            }
+            self.heap.push(item);
+        }
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[T] {
+        if self.len > N {
+            &self.heap
+        } else {
+            &self.inline[..self.len]
+        }
+    }
+
+    /// Start of the items, contiguous.
+    fn as_mut_ptr(&mut self) -> *mut T {
+        if self.len > N {
+            self.heap.as_mut_ptr()
+        } else {
+            self.inline.as_mut_ptr()
+        }
+    }
+}
+
+/// Filler for unused places of a launch's access list.
+static NO_ACCESS: AccessEvents = AccessEvents::untracked();
+
 /// The argument list of an untyped launch, built one argument at a time.
 ///
 /// The builder only records addresses: nothing checks that the kernel takes
 /// these types, hence [`Stream::launch`] is `unsafe`. Prefer
 /// [`TypedKernel`].
-#[derive(Default)]
 pub struct LaunchArgs<'a> {
-    ptrs: Vec<*mut c_void>,
+    ptrs: SmallList<*mut c_void, 16>,
     /// Tracked allocations: their events, whether written, their device.
-    accesses: Vec<(&'a AccessEvents, bool, usize)>,
+    accesses: SmallList<(&'a AccessEvents, bool, usize), 8>,
     _p: PhantomData<&'a ()>,
+}
+
+impl Default for LaunchArgs<'_> {
+    fn default() -> Self {
+        LaunchArgs {
+            ptrs: SmallList::new(std::ptr::null_mut()),
+            accesses: SmallList::new((&NO_ACCESS, false, 0)),
+            _p: PhantomData,
+        }
+    }
 }
 
 impl fmt::Debug for LaunchArgs<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LaunchArgs")
-            .field("count", &self.ptrs.len())
+            .field("count", &self.ptrs.len)
             .finish()
     }
 }
@@ -222,12 +286,12 @@ impl<'a> LaunchArgs<'a> {
 
     /// Number of arguments.
     pub fn len(&self) -> usize {
-        self.ptrs.len()
+        self.ptrs.len
     }
 
     /// Whether the list is empty.
     pub fn is_empty(&self) -> bool {
-        self.ptrs.is_empty()
+        self.ptrs.len == 0
     }
 }
 
@@ -249,7 +313,7 @@ impl Stream {
         args: &mut LaunchArgs<'_>,
     ) -> Result<()> {
         self.prepare_launch(f, &cfg)?;
-        for &(events, writes, ordinal) in &args.accesses {
+        for &(events, writes, ordinal) in args.accesses.as_slice() {
             if ordinal != self.device().ordinal() {
                 return Err(Error::invalid(
                     "launch",
@@ -276,7 +340,7 @@ impl Stream {
                 args.ptrs.as_mut_ptr(),
             )
         }?;
-        for &(events, writes, _) in &args.accesses {
+        for &(events, writes, _) in args.accesses.as_slice() {
             if writes {
                 events.record_write(self)?;
             } else {
@@ -570,5 +634,30 @@ impl<P: KernelParams> TypedKernel<P> {
         // SAFETY: `P` matches the kernel (from `new`); the rest is the
         // caller's contract.
         unsafe { args.launch_raw(&self.function, &cfg, stream) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SmallList;
+
+    #[test]
+    fn small_list_keeps_order_in_place_and_past_its_inline_room() {
+        let mut l = SmallList::<u32, 4>::new(0);
+        assert!(l.as_slice().is_empty());
+        for n in 1..=3u32 {
+            l.push(n * 10);
+        }
+        assert_eq!(l.as_slice(), &[10, 20, 30]);
+        for n in 4..=9u32 {
+            l.push(n * 10);
+        }
+        let want: Vec<u32> = (1..=9).map(|n| n * 10).collect();
+        assert_eq!(l.as_slice(), &want[..]);
+        // The pointer handed to the runtime sees the same items in order.
+        let p = l.as_mut_ptr();
+        // SAFETY: `p` points at `l.len` initialised, contiguous items.
+        let seen = unsafe { std::slice::from_raw_parts(p, l.len) };
+        assert_eq!(seen, &want[..]);
     }
 }

@@ -23,11 +23,19 @@
 //! # Ok(()) }
 //! ```
 //!
-//! One read event covers every reader: a read recorded on another stream
-//! than the previous one first makes that stream wait for the previous
-//! read, so the event ends all reads so far (readers on one stream, the
-//! common case, pay nothing). Events do not work inside a stream capture
-//! that did not record them: use untracked memory in graphs.
+//! Events are made and recorded only when another stream needs them: work
+//! that stays on one stream is ordered by the stream itself, so a loop of
+//! allocate, launch, free on one stream makes no event call at all. Each
+//! kind of access (reads, writes) remembers the stream of its last access;
+//! when a use on another stream must wait for it, the event is recorded on
+//! that stream then (its end follows every earlier access, see below) and
+//! the other stream waits for it. Accesses of one kind on a second stream
+//! first make that stream wait for the earlier ones, so the last access's
+//! stream always stands for all of them (readers on one stream, the common
+//! case, pay nothing). The per-thread stream (`hipStreamPerThread`) is a
+//! different stream on each host thread, so accesses there are recorded at
+//! once, on the thread that made them. Events do not work inside a stream
+//! capture that did not record them: use untracked memory in graphs.
 
 use crate::device::Device;
 use crate::drop_errors;
@@ -40,118 +48,256 @@ use std::ffi::c_void;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-/// The events that end the last read and the last write of one piece of
-/// device memory; or none, when untracked.
+/// The ordering state of one piece of device memory: for its reads and for
+/// its writes, which stream's end follows the last one, and the event that
+/// other streams wait for; or nothing, when untracked.
 ///
-/// **Threads**: `Send + Sync` (two [`Event`]s).
+/// **Threads**: `Send + Sync`: the state is behind locks, and a stream or
+/// event handle may be used from any thread.
 #[derive(Debug)]
 pub struct AccessEvents {
-    read: Option<Event>,
-    write: Option<Event>,
-    /// The stream the read event was last recorded on (its raw handle as
-    /// an address), held while recording so that concurrent readers chain.
-    last_reader: Mutex<Option<usize>>,
+    /// The device of the memory; `None` when untracked.
+    device: Option<Arc<Device>>,
+    /// One lock for both: a write waits for both under one lock.
+    histories: Mutex<Histories>,
 }
 
-impl AccessEvents {
-    /// Two events of `device`, without timing (cheap to record and wait
-    /// for), recorded on nothing yet (waiting for them is a no-op).
-    pub fn new(device: &Arc<Device>) -> Result<AccessEvents> {
-        Ok(AccessEvents {
-            read: Some(Event::with_timing(device, false)?),
-            write: Some(Event::with_timing(device, false)?),
-            last_reader: Mutex::new(None),
-        })
-    }
+/// The reads' and the writes' history.
+#[derive(Debug)]
+struct Histories {
+    reads: AccessHistory,
+    writes: AccessHistory,
+}
 
-    /// No events: every method is a no-op, and the caller orders uses
-    /// across streams.
-    pub const fn untracked() -> AccessEvents {
-        AccessEvents {
-            read: None,
-            write: None,
-            last_reader: Mutex::new(None),
-        }
-    }
+impl Histories {
+    const EMPTY: Histories = Histories {
+        reads: AccessHistory::EMPTY,
+        writes: AccessHistory::EMPTY,
+    };
+}
 
-    /// Whether there are events.
-    pub fn is_tracked(&self) -> bool {
-        self.read.is_some()
-    }
+/// What one kind of access (reads, or writes) has done so far.
+///
+/// Invariant: the current end of `last_stream` follows every access of this
+/// kind so far; when `event_is_current`, so does `event`'s last record.
+#[derive(Debug)]
+struct AccessHistory {
+    /// The stream of the last access (held, so that it stays alive to be
+    /// recorded on later); `None` before the first.
+    last_stream: Option<Stream>,
+    /// Made at the first use from another stream, then reused.
+    event: Option<Event>,
+    /// Whether `event` was recorded after the last access.
+    event_is_current: bool,
+}
 
-    /// The event that ends the last read.
-    pub fn read_event(&self) -> Option<&Event> {
-        self.read.as_ref()
-    }
+impl AccessHistory {
+    const EMPTY: AccessHistory = AccessHistory {
+        last_stream: None,
+        event: None,
+        event_is_current: false,
+    };
 
-    /// The event that ends the last write.
-    pub fn write_event(&self) -> Option<&Event> {
-        self.write.as_ref()
-    }
-
-    /// Makes `stream` wait for the last write (`hipStreamWaitEvent`); works
-    /// across devices.
-    pub fn wait_before_read(&self, stream: &Stream) -> Result<()> {
-        match &self.write {
-            Some(w) => stream.wait_event(w),
-            None => Ok(()),
-        }
-    }
-
-    /// Makes `stream` wait for the last read and the last write.
-    pub fn wait_before_write(&self, stream: &Stream) -> Result<()> {
-        if let Some(r) = &self.read {
-            stream.wait_event(r)?;
-        }
-        self.wait_before_read(stream)
-    }
-
-    /// Records the end of a read enqueued on `stream` (of the events'
-    /// device).
-    ///
-    /// When the previous read was recorded on another stream, `stream`
-    /// first waits for it, so that the read event always ends every read
-    /// so far (a writer or a free waiting for it then waits for all).
-    pub fn record_read(&self, stream: &Stream) -> Result<()> {
-        let Some(read) = &self.read else {
+    /// Makes `stream` wait for every access so far: nothing when they were
+    /// all on `stream` itself, else a wait for the event, recorded first
+    /// on the last access's stream where it is not current.
+    fn order_before(&mut self, device: &Arc<Device>, stream: &Stream) -> Result<()> {
+        let AccessHistory {
+            last_stream,
+            event,
+            event_is_current,
+        } = self;
+        let Some(last) = last_stream else {
             return Ok(());
         };
-        let mut last = self.last_reader.lock().unwrap_or_else(|p| p.into_inner());
-        let this = stream.as_raw() as usize;
-        // `hipStreamPerThread` (handle 2) is a different stream on each
-        // thread, so it never counts as the same stream.
-        let same = *last == Some(this) && this != PER_THREAD_STREAM;
-        if last.is_some() && !same {
-            stream.wait_event(read)?;
+        if is_same_stream(last, stream) {
+            return Ok(());
         }
-        record(Some(read), stream)?;
-        *last = Some(this);
-        Ok(())
+        if !*event_is_current {
+            // Accesses on the per-thread stream are recorded when made
+            // (`note`); recording now would land on this thread's stream.
+            if is_per_thread(last) {
+                return Err(Error::invalid(
+                    "AccessEvents",
+                    "an access on the per-thread stream was not recorded",
+                ));
+            }
+            let e = on_device(device, || {
+                let e = match event {
+                    Some(e) => e,
+                    None => event.insert(Event::with_timing(device, false)?),
+                };
+                e.record(last)?;
+                Ok(e)
+            })?;
+            *event_is_current = true;
+            return stream.wait_event(e);
+        }
+        match event {
+            Some(e) => stream.wait_event(e),
+            None => Err(Error::invalid(
+                "AccessEvents",
+                "the access history says its event is recorded, but there is none",
+            )),
+        }
     }
 
-    /// Records the end of a write enqueued on `stream` (of the events'
-    /// device).
-    pub fn record_write(&self, stream: &Stream) -> Result<()> {
-        record(self.write.as_ref(), stream)
+    /// Notes an access just enqueued on `stream` (of `device`).
+    fn note(&mut self, device: &Arc<Device>, stream: &Stream) -> Result<()> {
+        if let Some(last) = &self.last_stream {
+            if is_same_stream(last, stream) {
+                self.event_is_current = false;
+                return Ok(());
+            }
+        }
+        // From now on `stream` stands for every access: it must follow the
+        // earlier ones (on other streams) too.
+        self.order_before(device, stream)?;
+        self.last_stream = Some(stream.clone());
+        self.event_is_current = false;
+        if is_per_thread(stream) {
+            let event = &mut self.event;
+            on_device(device, || {
+                let e = match event {
+                    Some(e) => e,
+                    None => event.insert(Event::with_timing(device, false)?),
+                };
+                e.record(stream)
+            })?;
+            self.event_is_current = true;
+        }
+        Ok(())
     }
 }
 
 /// `hipStreamPerThread`'s handle.
 const PER_THREAD_STREAM: usize = 2;
 
-fn record(e: Option<&Event>, stream: &Stream) -> Result<()> {
-    let Some(e) = e else { return Ok(()) };
-    if e.device().ordinal() != stream.device().ordinal() {
-        return Err(Error::invalid(
-            "AccessEvents::record",
-            format!(
-                "the events belong to device {}, the stream to device {}",
-                e.device().ordinal(),
-                stream.device().ordinal()
-            ),
-        ));
+fn is_per_thread(s: &Stream) -> bool {
+    s.as_raw() as usize == PER_THREAD_STREAM
+}
+
+/// Whether work enqueued on `a` and then on `b` runs in that order. The
+/// handle `a` is held by the history, so its raw handle names no other
+/// stream meanwhile; the null handle is one stream per device; the
+/// per-thread handle is a different stream on each thread, so never.
+fn is_same_stream(a: &Stream, b: &Stream) -> bool {
+    a.as_raw() == b.as_raw() && a.device().ordinal() == b.device().ordinal() && !is_per_thread(a)
+}
+
+/// Runs `f` with `device` current (events are made on, and recorded by,
+/// the current device), then makes the previous device current again: the
+/// caller's own binding is kept.
+fn on_device<T>(device: &Device, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let previous = result::get_device()?;
+    let want = device.ordinal() as i32;
+    if previous == want {
+        return f();
     }
-    e.record(stream)
+    result::set_device(want)?;
+    let out = f();
+    let restored = result::set_device(previous);
+    let out = out?;
+    restored?;
+    Ok(out)
+}
+
+impl AccessEvents {
+    /// Tracking for memory of `device`. No event is made yet: events are
+    /// made when another stream first has to wait for an access, and their
+    /// errors come from that call. This never fails; the `Result` stays
+    /// from when it made two events, so that callers need not change.
+    pub fn new(device: &Arc<Device>) -> Result<AccessEvents> {
+        Ok(AccessEvents {
+            device: Some(device.clone()),
+            histories: Mutex::new(Histories::EMPTY),
+        })
+    }
+
+    /// No tracking: every method is a no-op, and the caller orders uses
+    /// across streams.
+    pub const fn untracked() -> AccessEvents {
+        AccessEvents {
+            device: None,
+            histories: Mutex::new(Histories::EMPTY),
+        }
+    }
+
+    /// Whether accesses are tracked.
+    pub fn is_tracked(&self) -> bool {
+        self.device.is_some()
+    }
+
+    /// Makes `stream` wait for the last write: no call when it was made on
+    /// `stream`, else `hipStreamWaitEvent` (after `hipEventRecord` on the
+    /// writer's stream, the first time); works across devices.
+    pub fn wait_before_read(&self, stream: &Stream) -> Result<()> {
+        match &self.device {
+            Some(device) => self.lock().writes.order_before(device, stream),
+            None => Ok(()),
+        }
+    }
+
+    /// Makes `stream` wait for the last read and the last write.
+    pub fn wait_before_write(&self, stream: &Stream) -> Result<()> {
+        match &self.device {
+            Some(device) => {
+                let mut h = self.lock();
+                h.reads.order_before(device, stream)?;
+                h.writes.order_before(device, stream)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Notes the end of a read enqueued on `stream` (of the memory's
+    /// device).
+    ///
+    /// When earlier reads were on another stream, `stream` first waits for
+    /// them, so that a writer or a free waiting for the reads waits for
+    /// all of them.
+    pub fn record_read(&self, stream: &Stream) -> Result<()> {
+        match &self.device {
+            Some(device) => {
+                check_stream_device(device, stream)?;
+                self.lock().reads.note(device, stream)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Notes the end of a write enqueued on `stream` (of the memory's
+    /// device).
+    pub fn record_write(&self, stream: &Stream) -> Result<()> {
+        match &self.device {
+            Some(device) => {
+                check_stream_device(device, stream)?;
+                self.lock().writes.note(device, stream)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The histories, even after a panic elsewhere: nothing in them panics
+    /// midway, and every update leaves them consistent (a field changes
+    /// only after the calls that can fail).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Histories> {
+        self.histories.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn check_stream_device(device: &Device, stream: &Stream) -> Result<()> {
+    if device.ordinal() == stream.device().ordinal() {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        "AccessEvents::record",
+        format!(
+            "the memory belongs to device {}, the stream to device {}",
+            device.ordinal(),
+            stream.device().ordinal()
+        ),
+    ))
 }
 
 /// Records a read or write when dropped: drop it after enqueueing the work
@@ -255,9 +401,9 @@ impl fmt::Debug for StreamAllocation {
 }
 
 impl StreamAllocation {
-    /// Allocates `bytes` on `stream`, with events when `track`. Its write
-    /// event is recorded at once, so work on other streams waits for the
-    /// allocation. Zero bytes allocate nothing (a null address).
+    /// Allocates `bytes` on `stream`, tracked when `track`. The allocation
+    /// counts as a write on `stream`, so work on other streams waits for
+    /// it. Zero bytes allocate nothing (a null address).
     pub fn new(stream: &Stream, bytes: usize, track: bool) -> Result<StreamAllocation> {
         let mut a = StreamAllocation::allocate(stream, bytes, track)?;
         a.free_waits_for_device = !track;
@@ -285,15 +431,16 @@ impl StreamAllocation {
         let stream_ordered = device.supports_memory_pools();
         let ptr = if bytes == 0 {
             std::ptr::null_mut()
-        } else {
+        } else if stream_ordered {
+            // `hipMallocAsync` takes the pool of the stream's device, not
+            // of the current one: only the handles that the runtime
+            // resolves through the current device need a bind.
             stream.bind_if_default()?;
+            // SAFETY: the stream is live.
+            unsafe { result::malloc_async(bytes, stream.as_raw()) }?
+        } else {
             device.bind()?;
-            if stream_ordered {
-                // SAFETY: the stream is live.
-                unsafe { result::malloc_async(bytes, stream.as_raw()) }?
-            } else {
-                result::malloc(bytes)?
-            }
+            result::malloc(bytes)?
         };
         let a = StreamAllocation {
             ptr,
@@ -523,13 +670,16 @@ impl Drop for StreamAllocation {
                     Ok(())
                 }
             })
-            .and_then(|()| self.stream.device().bind())
             .and_then(|()| {
                 if self.stream_ordered {
+                    // As `hipMallocAsync`, `hipFreeAsync` works on the
+                    // stream's device whichever is current.
+                    self.stream.bind_if_default()?;
                     // SAFETY: we own this stream-ordered allocation; the
                     // stream waits above for every tracked use.
                     unsafe { result::free_async(self.ptr, self.stream.as_raw()) }
                 } else {
+                    self.stream.device().bind()?;
                     self.stream.synchronize()?;
                     // SAFETY: we own this hipMalloc allocation; hipFree
                     // waits for the device.

@@ -372,3 +372,69 @@ fn free_waits_for_every_reader_not_only_the_last() {
     assert_close(&out, &affine(&data), "y from x, freed after both reads");
     no_drop_errors();
 }
+
+/// The event is recorded on the writer's stream when another stream first
+/// waits for it; a later write on the same stream must make the next
+/// waiter record it again, not wait for the stale record.
+#[test]
+#[ignore = "needs a GPU"]
+fn a_second_write_on_one_stream_is_waited_for_again() {
+    let (_dev, module, a, b) = setup();
+    let first = random(N);
+    let second = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&first, &mut x).unwrap();
+    let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
+    launch_slow(&module, &a, &mut y, &x);
+    let mut out = vec![0.0f32; N];
+    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&first), "y after the first write");
+    a.copy_htod_tracked(&second, &mut x).unwrap();
+    // y still holds affine(first) for the ~100 ms the kernel spins.
+    launch_slow(&module, &a, &mut y, &x);
+    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    assert_close(&out, &affine(&second), "y after the second write");
+    no_drop_errors();
+}
+
+/// `hipStreamPerThread` is another stream on each thread: a write there
+/// must be recorded on the writing thread's stream, so that a reader on
+/// another thread's stream waits for it. The writing thread stays alive
+/// until the reads are done.
+#[test]
+#[ignore = "needs a GPU"]
+fn a_write_on_another_threads_per_thread_stream_is_waited_for() {
+    let (dev, module, a, b) = setup();
+    let data = random(N);
+    let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod_tracked(&data, &mut x).unwrap();
+    let y = StreamAllocation::new(&a, BYTES, true).unwrap();
+    let (launched_tx, launched_rx) = std::sync::mpsc::channel();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let (dev_ref, module_ref, x_ref) = (&dev, &module, &x);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut y = y;
+            let per_thread = Stream::per_thread(dev_ref);
+            launch_slow(module_ref, &per_thread, &mut y, x_ref);
+            launched_tx.send(y).unwrap();
+            // Ends when the reader is done (or has panicked).
+            let _ = done_rx.recv();
+        });
+        let y = launched_rx.recv().expect("the writer thread launched");
+        // This thread's per-thread stream has no work: waiting on it
+        // alone would read y before the kernel writes it.
+        let mine = Stream::per_thread(&dev);
+        let mut out = vec![0.0f32; N];
+        mine.copy_dtoh_tracked(&y, &mut out).unwrap();
+        assert_close(
+            &out,
+            &affine(&data),
+            "y read on this thread's per-thread stream",
+        );
+        b.copy_dtoh_tracked(&y, &mut out).unwrap();
+        assert_close(&out, &affine(&data), "y read on a named stream");
+        drop(done_tx);
+    });
+    no_drop_errors();
+}

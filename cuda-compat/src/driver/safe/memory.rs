@@ -937,7 +937,7 @@ impl CudaStream {
         len: usize,
     ) -> Result<CudaSlice<T>, DriverError> {
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
-        self.ctx.bind_to_thread()?;
+        // `StreamAllocation` binds the device where the runtime needs it.
         let alloc = if self.ctx.is_event_tracking() {
             hip::StreamAllocation::new(&self.stream, bytes, true)
         } else {
