@@ -906,7 +906,7 @@ impl Stream {
             return Ok(());
         }
         let bytes = checked_bytes::<T>("Stream::copy_dtod", src.len())?;
-        self.bind_if_default()?;
+        self.bind_for_copy()?;
         // SAFETY: both are device ranges of `bytes` bytes, kept allocated
         // until the device's work is done (hipFree waits for the device).
         unsafe {
@@ -1021,7 +1021,7 @@ impl Stream {
         self.refuse_while_capturing("Stream::copy_htod_async")?;
         let bytes = checked_bytes::<T>("Stream::copy_htod_async", src.len)?;
         let done = Event::with_timing(self.device(), false)?;
-        self.bind_if_default()?;
+        self.bind_for_copy()?;
         // SAFETY: both ranges hold `bytes` bytes; the pinned buffer waits for
         // `done` before host writes or its free, so it outlives the copy.
         unsafe {
@@ -1065,7 +1065,7 @@ impl Stream {
         self.refuse_while_capturing("Stream::copy_dtoh_async")?;
         let bytes = checked_bytes::<T>("Stream::copy_dtoh_async", dst.len)?;
         let done = Event::with_timing(self.device(), false)?;
-        self.bind_if_default()?;
+        self.bind_for_copy()?;
         // SAFETY: both ranges hold `bytes` bytes; every host access to
         // `dst` and its free wait for `done`; any bytes are a valid T.
         unsafe {

@@ -563,8 +563,8 @@ unsafe fn run_ring(
     bytes: usize,
     dir: Direction,
 ) -> Result<()> {
-    // Calls on the null stream go to the calling thread's current device.
-    stream.bind_if_default()?;
+    // The copies resolve through the current device (see `bind_for_copy`).
+    stream.bind_for_copy()?;
     let raw = stream.as_raw();
     let tail: &[usize] = match dir {
         Direction::HostToDevice => &[],
@@ -702,7 +702,7 @@ unsafe fn copy_pageable(
         // SAFETY: the caller's promise; the stream is not capturing.
         return unsafe { copy_staged(stream, ends, bytes, dir) };
     }
-    stream.bind_if_default()?;
+    stream.bind_for_copy()?;
     let (to, from, kind) = match dir {
         Direction::HostToDevice => (
             ends.device,

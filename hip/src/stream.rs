@@ -158,6 +158,19 @@ impl Stream {
         }
     }
 
+    /// Makes this stream's device current before a copy between host and
+    /// device memory, whatever the stream. A named stream is not enough:
+    /// the runtime stages pageable memory through the current device, and
+    /// stream-ordered (pool) memory is reachable only from its own device,
+    /// so a copy issued while another device is current fails
+    /// (`hipErrorInvalidValue`, found by the two-GPU test
+    /// `two_gpus_tracked_copies_refuse_another_devices_stream`). One
+    /// `hipGetDevice` when the device is already current.
+    #[inline]
+    pub(crate) fn bind_for_copy(&self) -> Result<()> {
+        self.inner.device.bind()
+    }
+
     /// Waits until all work enqueued so far has finished
     /// (`hipStreamSynchronize`).
     pub fn synchronize(&self) -> Result<()> {

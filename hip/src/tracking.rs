@@ -579,7 +579,7 @@ impl Stream {
         if bytes == 0 {
             return Ok(());
         }
-        self.bind_if_default()?;
+        self.bind_for_copy()?;
         let (p, guard) = dst.ptr_for_write(self)?;
         // SAFETY: `p` holds at least `bytes` (checked); `src` outlives the
         // copy, which is waited for below.
@@ -610,7 +610,7 @@ impl Stream {
         if bytes == 0 {
             return Ok(());
         }
-        self.bind_if_default()?;
+        self.bind_for_copy()?;
         let (p, guard) = src.ptr_for_read(self)?;
         // SAFETY: `p` holds at least `bytes`; `out` is writable for
         // `bytes` and outlives the copy, which is waited for below; every
