@@ -35,6 +35,14 @@
 # name every failure. The exit status is 0 only when nothing failed and
 # something ran.
 #
+# Under memcheck, the tests named in GPU_RUN_MEMCHECK_SKIP (space-separated
+# `binary:test`; default the one below) are not run and are listed as "not
+# run under memcheck" with the reason: they pass without the sanitizer but
+# hang under it, and a hang would hide every later result of their binary.
+#   hip--gpu_tracking:a_write_on_another_threads_per_thread_stream_is_waited_for
+#     (a buffer written on one thread's per-thread stream, read on
+#     another's: compute-sanitizer never finishes it; not yet understood)
+#
 # GPU_RUN_TIMEOUT (seconds, default 300) bounds each program.
 # GPU_RUN_ONLY / GPU_RUN_EXCLUDE: grep -E patterns; only programs whose
 # name matches the first and not the second run.
@@ -97,8 +105,16 @@ for t in "$here"/tests/*; do
             echo "--- not run $name $test: needs two GPUs ($gpus found)"
         done < <("$t" --list --ignored --format terse 2>/dev/null |
             sed -n 's/: test$//p' | awk -F'::' '$NF ~ /^two_gpus_/')
-        if [ ${#skip[@]} -gt 0 ]; then skip+=(--exact); fi
     fi
+    if [ -n "${wrap[*]}" ]; then
+        for entry in ${GPU_RUN_MEMCHECK_SKIP-hip--gpu_tracking:a_write_on_another_threads_per_thread_stream_is_waited_for}; do
+            [ "${entry%%:*}" = "$name" ] || continue
+            skip+=(--skip "${entry#*:}")
+            not_run+=("$name ${entry#*:}: not run under memcheck (hangs under compute-sanitizer; passes without it)")
+            echo "--- not run $name ${entry#*:}: not run under memcheck (hangs under compute-sanitizer; passes without it)"
+        done
+    fi
+    if [ ${#skip[@]} -gt 0 ]; then skip+=(--exact); fi
     timeout "$limit" "${wrap[@]}" "$t" --ignored --test-threads=1 "${skip[@]}" >"$log" 2>&1
     rc=$?
     cat "$log"

@@ -153,6 +153,9 @@ FAKE_ERRORS=3 check "memcheck errors fail" "1 passed, 1 failed, 1 skipped" nonze
 FAKE_ERRORS=missing check "memcheck without an ERROR SUMMARY fails" "1 passed, 1 failed, 1 skipped" nonzero \
     "no compute-sanitizer ERROR SUMMARY" -- gpu-bundle/run.sh memcheck
 
+FAKE_GPUS=2 GPU_RUN_MEMCHECK_SKIP="hip--gpu:gpu::copies" check "memcheck skip list: not run, with the reason" \
+    "1 passed, 0 failed, 1 skipped" 0 "not run hip--gpu gpu::copies: not run under memcheck" -- gpu-bundle/run.sh memcheck
+
 rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
 check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
 
