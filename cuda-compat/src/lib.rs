@@ -180,6 +180,33 @@ mod layout;
 mod probe;
 pub use probe::{backend, backend_summary, LoadError, Platform, Runtime, Version, HIP_BACKED};
 
+/// Mounts one generated file of raw names as the private module `generated`
+/// and re-exports all of it. The generated wrappers keep the C names and
+/// hipify-perl's shapes, so the naming and style lints are off for them.
+/// The path is relative to the invoking module's folder, as with `#[path]`.
+///
+/// `clippy::undocumented_unsafe_blocks` is off because each wrapper's unsafe
+/// block only forwards the caller's arguments to the HIP function of the same
+/// contract, stated in the wrapper's `# Safety`.
+macro_rules! mount_generated {
+    ($path:literal) => {
+        #[allow(
+            non_camel_case_types,
+            non_upper_case_globals,
+            non_snake_case,
+            unused_qualifications,
+            unreachable_pub,
+            clippy::all,
+            clippy::undocumented_unsafe_blocks,
+            rustdoc::all
+        )]
+        #[path = $path]
+        mod generated;
+        pub use generated::*;
+    };
+}
+pub(crate) use mount_generated;
+
 pub mod cublas;
 pub mod driver;
 pub mod nvrtc;

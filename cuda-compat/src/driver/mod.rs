@@ -21,21 +21,7 @@
 //! }
 //! ```
 
-#[allow(
-    non_camel_case_types,
-    non_upper_case_globals,
-    non_snake_case,
-    unused_qualifications,
-    unreachable_pub,
-    clippy::all,
-    // Each wrapper's unsafe block only forwards the caller's arguments to the
-    // HIP function of the same contract, stated in the wrapper's `# Safety`.
-    clippy::undocumented_unsafe_blocks,
-    rustdoc::all
-)]
-#[path = "../generated/driver.rs"]
-mod generated;
-pub use generated::*;
+crate::mount_generated!("../generated/driver.rs");
 
 pub mod result;
 mod safe;

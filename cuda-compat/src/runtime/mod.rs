@@ -4,21 +4,7 @@
 //! and reachable both here (`cuda_compat::runtime::cudaMalloc`) and at
 //! cudarc's path (`cuda_compat::runtime::sys::cudaMalloc`).
 
-#[allow(
-    non_camel_case_types,
-    non_upper_case_globals,
-    non_snake_case,
-    unused_qualifications,
-    unreachable_pub,
-    clippy::all,
-    // Each wrapper's unsafe block only forwards the caller's arguments to the
-    // HIP function of the same contract, stated in the wrapper's `# Safety`.
-    clippy::undocumented_unsafe_blocks,
-    rustdoc::all
-)]
-#[path = "../generated/runtime.rs"]
-mod generated;
-pub use generated::*;
+crate::mount_generated!("../generated/runtime.rs");
 
 /// The raw runtime names at cudarc's path (`cudarc::runtime::sys`).
 pub mod sys {
