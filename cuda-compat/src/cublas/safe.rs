@@ -105,8 +105,18 @@ impl CudaBlas {
         Ok(m)
     }
 
-    fn same_device<T>(&self, m: &impl DeviceSlice<T>) -> Result<(), CublasError> {
-        if m.stream().context().ordinal() == self.stream.context().ordinal() {
+    /// Rejects the call unless every operand holds at least the elements
+    /// the call touches and lives on this handle's device. Only checks:
+    /// nothing is enqueued, so a rejected call leaves every buffer as it was.
+    fn check_operands<T>(
+        &self,
+        operands: &[(&dyn DeviceSlice<T>, usize)],
+    ) -> Result<(), CublasError> {
+        let ordinal = self.stream.context().ordinal();
+        let fits = |&(m, elements): &(&dyn DeviceSlice<T>, usize)| {
+            m.len() >= elements && m.stream().context().ordinal() == ordinal
+        };
+        if operands.iter().all(fits) {
             Ok(())
         } else {
             Err(invalid())
@@ -254,14 +264,6 @@ fn gemv_spans<T>(cfg: &GemvConfig<T>) -> Result<(usize, usize, usize), CublasErr
     Ok((a, vec("incx", xn, cfg.incx)?, vec("incy", yn, cfg.incy)?))
 }
 
-fn need<T>(m: &impl DeviceSlice<T>, elements: usize) -> Result<(), CublasError> {
-    if m.len() >= elements {
-        Ok(())
-    } else {
-        Err(invalid())
-    }
-}
-
 /// GEMM (cudarc's `Gemm`): `f32`, `f64`, and with feature `f16`,
 /// `half::f16` (`hipblasHgemm`).
 pub trait Gemm<T> {
@@ -304,12 +306,7 @@ macro_rules! gemm_impl {
                 c: &mut C,
             ) -> Result<(), CublasError> {
                 let (sa, sb, sc) = gemm_spans(&cfg)?;
-                need(a, sa)?;
-                need(b, sb)?;
-                need(c, sc)?;
-                self.same_device(a)?;
-                self.same_device(b)?;
-                self.same_device(c)?;
+                self.check_operands::<$t>(&[(a, sa), (b, sb), (&*c, sc)])?;
                 let (a, _ra) = a.device_ptr(&self.stream);
                 let (b, _rb) = b.device_ptr(&self.stream);
                 let (c, _rc) = c.device_ptr_mut(&self.stream);
@@ -355,12 +352,11 @@ macro_rules! gemm_impl {
                     // Overlapping outputs would race.
                     return Err(invalid());
                 }
-                need(a, batch_span(sa, cfg.stride_a, batch)?)?;
-                need(b, batch_span(sb, cfg.stride_b, batch)?)?;
-                need(c, batch_span(sc, cfg.stride_c, batch)?)?;
-                self.same_device(a)?;
-                self.same_device(b)?;
-                self.same_device(c)?;
+                self.check_operands::<$t>(&[
+                    (a, batch_span(sa, cfg.stride_a, batch)?),
+                    (b, batch_span(sb, cfg.stride_b, batch)?),
+                    (&*c, batch_span(sc, cfg.stride_c, batch)?),
+                ])?;
                 let (a, _ra) = a.device_ptr(&self.stream);
                 let (b, _rb) = b.device_ptr(&self.stream);
                 let (c, _rc) = c.device_ptr_mut(&self.stream);
@@ -431,12 +427,7 @@ macro_rules! gemv_impl {
                 y: &mut Y,
             ) -> Result<(), CublasError> {
                 let (sa, sx, sy) = gemv_spans(&cfg)?;
-                need(a, sa)?;
-                need(x, sx)?;
-                need(y, sy)?;
-                self.same_device(a)?;
-                self.same_device(x)?;
-                self.same_device(y)?;
+                self.check_operands::<$t>(&[(a, sa), (x, sx), (&*y, sy)])?;
                 let (a, _ra) = a.device_ptr(&self.stream);
                 let (x, _rx) = x.device_ptr(&self.stream);
                 let (y, _ry) = y.device_ptr_mut(&self.stream);
@@ -494,8 +485,7 @@ macro_rules! asum_impl {
             ) -> Result<(), CublasError> {
                 let span = hipblas::validate::vector_span("incx", dim(cfg.n)?, dim(cfg.incx)?)
                     .map_err(|_| invalid())?;
-                need(x, span)?;
-                self.same_device(x)?;
+                self.check_operands::<$t>(&[(x, span)])?;
                 let (xp, _rx) = x.device_ptr(&self.stream);
                 // SAFETY: `x` spans `span` elements (checked); `result` is a
                 // valid host place (host pointer mode: the call returns
