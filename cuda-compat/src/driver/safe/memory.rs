@@ -602,6 +602,14 @@ impl<'a> SyncOnDrop<'a> {
     }
 }
 
+/// The guard of memory that keeps its own event (pinned host, unified):
+/// `stream` first waits for the event's last use, and the guard records the
+/// new use into the event when dropped.
+pub(super) fn wait_then_record<'a>(event: &'a CudaEvent, stream: &'a CudaStream) -> SyncOnDrop<'a> {
+    stream.ctx.record_err(stream.wait(event));
+    SyncOnDrop::Record(Some((event, stream)))
+}
+
 impl Drop for SyncOnDrop<'_> {
     fn drop(&mut self) {
         match self {
@@ -891,14 +899,14 @@ impl<T> HostSlice<T> for PinnedHostSlice<T> {
         &'a self,
         stream: &'a CudaStream,
     ) -> (&'a [T], SyncOnDrop<'a>) {
-        stream.ctx.record_err(stream.wait(&self.event));
-        (self.host(), SyncOnDrop::Record(Some((&self.event, stream))))
+        let guard = wait_then_record(&self.event, stream);
+        (self.host(), guard)
     }
     unsafe fn stream_synced_mut_slice<'a>(
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (&'a mut [T], SyncOnDrop<'a>) {
-        stream.ctx.record_err(stream.wait(&self.event));
+        let guard = wait_then_record(&self.event, stream);
         let ptr = self.ptr;
         let len = self.len;
         let slice: &'a mut [T] = if len == 0 {
@@ -908,11 +916,33 @@ impl<T> HostSlice<T> for PinnedHostSlice<T> {
             // field, so the two borrows do not overlap.
             unsafe { std::slice::from_raw_parts_mut(ptr, len) }
         };
-        (slice, SyncOnDrop::Record(Some((&self.event, stream))))
+        (slice, guard)
     }
 }
 
 // ---- allocations and copies on a stream --------------------------------------
+
+/// Rejects a copy `op` whose source and destination lengths differ, with a
+/// message naming both.
+fn same_len(op: &str, src: usize, dst: usize) -> Result<(), DriverError> {
+    if src == dst {
+        Ok(())
+    } else {
+        Err(invalid_because(&format!(
+            "{op}: source of {src} elements, destination of {dst}"
+        )))
+    }
+}
+
+/// Which way a host<->device copy goes, with the host address it reads
+/// (host to device) or writes (device to host).
+#[derive(Clone, Copy)]
+enum HostMemory {
+    /// Host to device: the copy reads here.
+    Source(*const c_void),
+    /// Device to host: the copy writes here.
+    Destination(*mut c_void),
+}
 
 impl CudaStream {
     fn same_device(&self, other: &CudaStream) -> Result<(), DriverError> {
@@ -924,6 +954,48 @@ impl CudaStream {
                 other.ctx.ordinal, self.ctx.ordinal
             )))
         }
+    }
+
+    /// What every host<->device copy does first: the device buffer (on
+    /// `buffer_stream`) is on this stream's device, and the context is
+    /// current on this thread.
+    fn begin_copy(&self, buffer_stream: &CudaStream) -> Result<(), DriverError> {
+        self.same_device(buffer_stream)?;
+        self.ctx.bind_to_thread()
+    }
+
+    /// Enqueues one copy of `bytes` between host memory and the device
+    /// address `device` on this stream (`hipMemcpyHtoDAsync` or
+    /// `hipMemcpyDtoHAsync`, by the direction `host` gives); nothing for
+    /// zero bytes.
+    ///
+    /// # Safety
+    ///
+    /// The host memory is readable (`Source`) or writable (`Destination`)
+    /// for `bytes`, `device` holds at least `bytes` of this stream's device,
+    /// and the caller's guards keep both alive and ordered until the copy
+    /// has finished.
+    unsafe fn enqueue_host_copy(
+        &self,
+        host: HostMemory,
+        device: sys::CUdeviceptr,
+        bytes: usize,
+    ) -> Result<(), DriverError> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let device = device as hs::hipDeviceptr_t;
+        // SAFETY: the caller's contract above.
+        check(unsafe {
+            match host {
+                HostMemory::Source(src) => {
+                    hs::hipMemcpyHtoDAsync(device, src.cast_mut(), bytes, self.cu_stream())
+                }
+                HostMemory::Destination(dst) => {
+                    hs::hipMemcpyDtoHAsync(dst, device, bytes, self.cu_stream())
+                }
+            }
+        })
     }
 
     /// `len` uninitialised elements in stream order (`hipMallocAsync`, or
@@ -1032,26 +1104,20 @@ impl CudaStream {
                 dst.len()
             )));
         }
-        self.same_device(dst.stream())?;
-        self.ctx.bind_to_thread()?;
+        self.begin_copy(dst.stream())?;
         // SAFETY: the slice is used only by the copy below, on this stream.
         let (src, _record_src) = unsafe { src.stream_synced_slice(self) };
         let (dp, _record_dst) = dst.device_ptr_mut(self);
-        let bytes = size_of_val(src);
-        if bytes == 0 {
-            return Ok(());
-        }
-        // SAFETY: `src` is readable for `bytes`; `dp` holds at least `bytes`
-        // (checked above); the guards keep the host memory alive (pageable:
-        // the stream is synchronized when `_record_src` drops).
-        check(unsafe {
-            hs::hipMemcpyHtoDAsync(
-                dp as hs::hipDeviceptr_t,
-                src.as_ptr().cast_mut().cast(),
-                bytes,
-                self.cu_stream(),
+        // SAFETY: `src` is readable for its bytes; `dp` holds at least as
+        // many (checked above); the guards keep the host memory alive
+        // (pageable: the stream is synchronized when `_record_src` drops).
+        unsafe {
+            self.enqueue_host_copy(
+                HostMemory::Source(src.as_ptr().cast()),
+                dp,
+                size_of_val(src),
             )
-        })
+        }
     }
 
     /// A new `Vec` holding a copy of `src`.
@@ -1074,32 +1140,17 @@ impl CudaStream {
         src: &Src,
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
-        if src.len() != dst.len() {
-            return Err(invalid_because(&format!(
-                "memcpy_dtoh: source of {} elements, destination of {}",
-                src.len(),
-                dst.len()
-            )));
-        }
-        self.same_device(src.stream())?;
-        self.ctx.bind_to_thread()?;
+        same_len("memcpy_dtoh", src.len(), dst.len())?;
+        self.begin_copy(src.stream())?;
         // SAFETY: the slice is used only by the copy below, on this stream.
         let (dst, _record_dst) = unsafe { dst.stream_synced_mut_slice(self) };
         let (sp, _record_src) = src.device_ptr(self);
         let bytes = size_of_val(dst);
-        if bytes == 0 {
-            return Ok(());
-        }
         // SAFETY: `dst` is writable for `bytes`, `sp` holds as many; the
         // guard synchronizes (pageable) or records the event (pinned).
-        check(unsafe {
-            hs::hipMemcpyDtoHAsync(
-                dst.as_mut_ptr().cast(),
-                sp as hs::hipDeviceptr_t,
-                bytes,
-                self.cu_stream(),
-            )
-        })
+        unsafe {
+            self.enqueue_host_copy(HostMemory::Destination(dst.as_mut_ptr().cast()), sp, bytes)
+        }
     }
 
     fn copy_dtoh_raw<T: DeviceRepr, Src: DevicePtr<T>>(
@@ -1118,14 +1169,7 @@ impl CudaStream {
             let (sp, _record_src) = src.device_ptr(self);
             // SAFETY: `dst` is writable for `bytes` (the caller's capacity)
             // and `sp` holds `len` elements.
-            check(unsafe {
-                hs::hipMemcpyDtoHAsync(
-                    dst.cast(),
-                    sp as hs::hipDeviceptr_t,
-                    bytes,
-                    self.cu_stream(),
-                )
-            })?;
+            unsafe { self.enqueue_host_copy(HostMemory::Destination(dst.cast()), sp, bytes) }?;
         }
         self.synchronize()
     }
@@ -1137,13 +1181,7 @@ impl CudaStream {
         src: &Src,
         dst: &mut Dst,
     ) -> Result<(), DriverError> {
-        if src.len() != dst.len() {
-            return Err(invalid_because(&format!(
-                "memcpy_dtod: source of {} elements, destination of {}",
-                src.len(),
-                dst.len()
-            )));
-        }
+        same_len("memcpy_dtod", src.len(), dst.len())?;
         self.same_device(dst.stream())?;
         self.same_device(src.stream())?;
         self.ctx.bind_to_thread()?;

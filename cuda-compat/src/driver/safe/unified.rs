@@ -4,7 +4,8 @@
 use super::context::{CudaContext, CudaEvent, CudaStream};
 use super::launch::{LaunchArgs, PushKernelArg};
 use super::memory::{
-    DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice, SyncOnDrop, ValidAsZeroBits,
+    wait_then_record, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice, SyncOnDrop,
+    ValidAsZeroBits,
 };
 use crate::driver::result::{check, fail, invalid, DriverError};
 use crate::driver::sys;
@@ -176,11 +177,7 @@ impl<T> DeviceSlice<T> for UnifiedSlice<T> {
 
 impl<T> DevicePtr<T> for UnifiedSlice<T> {
     fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        stream.ctx.record_err(stream.wait(&self.event));
-        (
-            self.cu_device_ptr,
-            SyncOnDrop::Record(Some((&self.event, stream))),
-        )
+        (self.cu_device_ptr, wait_then_record(&self.event, stream))
     }
 }
 
@@ -189,11 +186,7 @@ impl<T> DevicePtrMut<T> for UnifiedSlice<T> {
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        stream.ctx.record_err(stream.wait(&self.event));
-        (
-            self.cu_device_ptr,
-            SyncOnDrop::Record(Some((&self.event, stream))),
-        )
+        (self.cu_device_ptr, wait_then_record(&self.event, stream))
     }
 }
 
@@ -205,21 +198,21 @@ impl<T> HostSlice<T> for UnifiedSlice<T> {
         &'a self,
         stream: &'a CudaStream,
     ) -> (&'a [T], SyncOnDrop<'a>) {
-        stream.ctx.record_err(stream.wait(&self.event));
-        (self.host(), SyncOnDrop::Record(Some((&self.event, stream))))
+        let guard = wait_then_record(&self.event, stream);
+        (self.host(), guard)
     }
     unsafe fn stream_synced_mut_slice<'a>(
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (&'a mut [T], SyncOnDrop<'a>) {
-        stream.ctx.record_err(stream.wait(&self.event));
+        let guard = wait_then_record(&self.event, stream);
         let slice: &'a mut [T] = if self.len == 0 {
             &mut []
         } else {
             // SAFETY: as `host`; the event borrowed below is another field.
             unsafe { std::slice::from_raw_parts_mut(self.cu_device_ptr as *mut T, self.len) }
         };
-        (slice, SyncOnDrop::Record(Some((&self.event, stream))))
+        (slice, guard)
     }
 }
 
