@@ -573,27 +573,10 @@ impl Stream {
         src: &[T],
         dst: &mut StreamAllocation,
     ) -> Result<()> {
-        let bytes = checked_bytes::<T>("Stream::copy_htod_tracked", src.len())?;
-        check_fits("Stream::copy_htod_tracked", bytes, dst.bytes)?;
-        check_device("Stream::copy_htod_tracked", self, dst.stream.device())?;
-        if bytes == 0 {
-            return Ok(());
-        }
-        self.bind_for_copy()?;
-        let (p, guard) = dst.ptr_for_write(self)?;
-        // SAFETY: `p` holds at least `bytes` (checked); `src` outlives the
-        // copy, which is waited for below.
-        unsafe {
-            result::memcpy_async(
-                p,
-                src.as_ptr().cast(),
-                bytes,
-                sys::hipMemcpyKind::hipMemcpyHostToDevice,
-                self.as_raw(),
-            )?;
-        }
-        drop(guard);
-        self.synchronize()
+        self.copy_tracked(
+            "Stream::copy_htod_tracked",
+            TrackedCopy::HostToDevice { src, dst },
+        )
     }
 
     /// Copies the start of `src` into `out` on this stream, after the
@@ -604,29 +587,68 @@ impl Stream {
         src: &StreamAllocation,
         out: &mut [T],
     ) -> Result<()> {
-        let bytes = checked_bytes::<T>("Stream::copy_dtoh_tracked", out.len())?;
-        check_fits("Stream::copy_dtoh_tracked", bytes, src.bytes)?;
-        check_device("Stream::copy_dtoh_tracked", self, src.stream.device())?;
+        self.copy_tracked(
+            "Stream::copy_dtoh_tracked",
+            TrackedCopy::DeviceToHost { src, dst: out },
+        )
+    }
+
+    /// The one path of both tracked copies: checks the host length
+    /// against the allocation and the devices, orders the copy after the
+    /// allocation's last uses (the guard records this one), and waits for
+    /// it, so the host slice need only outlive this call.
+    fn copy_tracked<T: DeviceRepr>(
+        &self,
+        operation: &'static str,
+        copy: TrackedCopy<'_, T>,
+    ) -> Result<()> {
+        let (host_len, allocation) = match &copy {
+            TrackedCopy::HostToDevice { src, dst } => (src.len(), &**dst),
+            TrackedCopy::DeviceToHost { src, dst } => (dst.len(), *src),
+        };
+        let bytes = checked_bytes::<T>(operation, host_len)?;
+        check_fits(operation, bytes, allocation.bytes)?;
+        check_device(operation, self, allocation.stream.device())?;
         if bytes == 0 {
             return Ok(());
         }
         self.bind_for_copy()?;
-        let (p, guard) = src.ptr_for_read(self)?;
-        // SAFETY: `p` holds at least `bytes`; `out` is writable for
-        // `bytes` and outlives the copy, which is waited for below; every
-        // bit pattern is a valid `T` (`DeviceRepr`).
+        let (dst, src, kind, guard) = match copy {
+            TrackedCopy::HostToDevice { src, dst } => {
+                let (p, guard) = dst.ptr_for_write(self)?;
+                let kind = sys::hipMemcpyKind::hipMemcpyHostToDevice;
+                (p, src.as_ptr().cast::<c_void>(), kind, guard)
+            }
+            TrackedCopy::DeviceToHost { src, dst } => {
+                let (p, guard) = src.ptr_for_read(self)?;
+                let kind = sys::hipMemcpyKind::hipMemcpyDeviceToHost;
+                (dst.as_mut_ptr().cast::<c_void>(), p, kind, guard)
+            }
+        };
+        // SAFETY: the device side holds at least `bytes` (checked); the
+        // host side is readable (`src`) or writable (`dst`) for `bytes`
+        // and outlives the copy, which is waited for below; every bit
+        // pattern is a valid `T` (`DeviceRepr`).
         unsafe {
-            result::memcpy_async(
-                out.as_mut_ptr().cast(),
-                p,
-                bytes,
-                sys::hipMemcpyKind::hipMemcpyDeviceToHost,
-                self.as_raw(),
-            )?;
+            result::memcpy_async(dst, src, bytes, kind, self.as_raw())?;
         }
         drop(guard);
         self.synchronize()
     }
+}
+
+/// Which way a tracked copy goes, with its host slice and allocation.
+enum TrackedCopy<'a, T> {
+    /// `copy_htod_tracked`: reads `src`, writes the allocation `dst`.
+    HostToDevice {
+        src: &'a [T],
+        dst: &'a mut StreamAllocation,
+    },
+    /// `copy_dtoh_tracked`: reads the allocation `src`, writes `dst`.
+    DeviceToHost {
+        src: &'a StreamAllocation,
+        dst: &'a mut [T],
+    },
 }
 
 fn check_fits(operation: &'static str, bytes: usize, capacity: usize) -> Result<()> {
