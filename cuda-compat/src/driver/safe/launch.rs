@@ -228,21 +228,8 @@ impl LaunchArgs<'_> {
         .validate(self.stream.ctx.device.launch_limits())
         .drv()?;
         self.stream.ctx.bind_to_thread()?;
-        let hs = &self.stream.stream;
-        for (events, writes) in &self.accesses {
-            if *writes {
-                events.wait_before_write(hs).drv()?;
-            } else {
-                events.wait_before_read(hs).drv()?;
-            }
-        }
-        for e in &self.unified {
-            hs.wait_event(e).drv()?;
-        }
-        let start = self
-            .flags
-            .map(|f| self.stream.record_event(Some(f)))
-            .transpose()?;
+        self.order_accesses(Phase::BeforeLaunch)?;
+        let start = self.timing_event()?;
         let (g, b) = (cfg.grid_dim, cfg.block_dim);
         let f = self.func.function.as_raw();
         let s = self.stream.cu_stream();
@@ -280,20 +267,47 @@ impl LaunchArgs<'_> {
             }
         };
         check(status)?;
-        let end = self
-            .flags
-            .map(|f| self.stream.record_event(Some(f)))
-            .transpose()?;
-        for (events, writes) in &self.accesses {
-            if *writes {
-                events.record_write(hs).drv()?;
-            } else {
-                events.record_read(hs).drv()?;
-            }
-        }
-        for e in &self.unified {
-            e.record(hs).drv()?;
-        }
+        let end = self.timing_event()?;
+        self.order_accesses(Phase::AfterLaunch)?;
         Ok(start.zip(end))
     }
+
+    /// Before the launch, makes the stream wait for every argument's last
+    /// conflicting use; after it, records the launch as each argument's
+    /// new read or write (and into each unified buffer's event).
+    fn order_accesses(&self, phase: Phase) -> Result<(), DriverError> {
+        let hs = &self.stream.stream;
+        for &(events, writes) in &self.accesses {
+            match (phase, writes) {
+                (Phase::BeforeLaunch, true) => events.wait_before_write(hs),
+                (Phase::BeforeLaunch, false) => events.wait_before_read(hs),
+                (Phase::AfterLaunch, true) => events.record_write(hs),
+                (Phase::AfterLaunch, false) => events.record_read(hs),
+            }
+            .drv()?;
+        }
+        for &e in &self.unified {
+            match phase {
+                Phase::BeforeLaunch => hs.wait_event(e),
+                Phase::AfterLaunch => e.record(hs),
+            }
+            .drv()?;
+        }
+        Ok(())
+    }
+
+    /// An event recorded on the stream with the flags given to
+    /// [`LaunchArgs::record_kernel_launch`], if it was called.
+    fn timing_event(&self) -> Result<Option<CudaEvent>, DriverError> {
+        self.flags
+            .map(|f| self.stream.record_event(Some(f)))
+            .transpose()
+    }
+}
+
+/// Which side of the kernel launch [`LaunchArgs::order_accesses`] works on.
+#[derive(Clone, Copy)]
+enum Phase {
+    BeforeLaunch,
+    AfterLaunch,
 }
