@@ -610,6 +610,46 @@ pub(super) fn wait_then_record<'a>(event: &'a CudaEvent, stream: &'a CudaStream)
     SyncOnDrop::Record(Some((event, stream)))
 }
 
+/// `HostSlice` for host-visible memory that keeps its own event (pinned,
+/// unified): each use waits for and records into that event
+/// ([`wait_then_record`]). The type has fields `len` and `event` and a
+/// method `host`; `|this| ...` gives its address as `*mut T`.
+macro_rules! host_slice_with_event {
+    ($ty:ident, |$this:ident| $address:expr) => {
+        impl<T> HostSlice<T> for $ty<T> {
+            fn len(&self) -> usize {
+                self.len
+            }
+            unsafe fn stream_synced_slice<'a>(
+                &'a self,
+                stream: &'a CudaStream,
+            ) -> (&'a [T], SyncOnDrop<'a>) {
+                let guard = wait_then_record(&self.event, stream);
+                (self.host(), guard)
+            }
+            unsafe fn stream_synced_mut_slice<'a>(
+                &'a mut self,
+                stream: &'a CudaStream,
+            ) -> (&'a mut [T], SyncOnDrop<'a>) {
+                let guard = wait_then_record(&self.event, stream);
+                let $this = &*self;
+                let (ptr, len): (*mut T, usize) = ($address, $this.len);
+                let slice: &'a mut [T] = if len == 0 {
+                    &mut []
+                } else {
+                    // SAFETY: as `host` (`len` initialised elements at
+                    // `ptr`), and `&mut self` is exclusive; the slice is
+                    // made from the address, not a borrow, so it does not
+                    // overlap the event field the guard borrows.
+                    unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+                };
+                (slice, guard)
+            }
+        }
+    };
+}
+pub(super) use host_slice_with_event;
+
 impl Drop for SyncOnDrop<'_> {
     fn drop(&mut self) {
         match self {
@@ -891,34 +931,7 @@ impl<T: ValidAsZeroBits> PinnedHostSlice<T> {
     }
 }
 
-impl<T> HostSlice<T> for PinnedHostSlice<T> {
-    fn len(&self) -> usize {
-        self.len
-    }
-    unsafe fn stream_synced_slice<'a>(
-        &'a self,
-        stream: &'a CudaStream,
-    ) -> (&'a [T], SyncOnDrop<'a>) {
-        let guard = wait_then_record(&self.event, stream);
-        (self.host(), guard)
-    }
-    unsafe fn stream_synced_mut_slice<'a>(
-        &'a mut self,
-        stream: &'a CudaStream,
-    ) -> (&'a mut [T], SyncOnDrop<'a>) {
-        let guard = wait_then_record(&self.event, stream);
-        let ptr = self.ptr;
-        let len = self.len;
-        let slice: &'a mut [T] = if len == 0 {
-            &mut []
-        } else {
-            // SAFETY: as `host_mut`; the event borrowed below is a distinct
-            // field, so the two borrows do not overlap.
-            unsafe { std::slice::from_raw_parts_mut(ptr, len) }
-        };
-        (slice, guard)
-    }
-}
+host_slice_with_event!(PinnedHostSlice, |this| this.ptr);
 
 // ---- allocations and copies on a stream --------------------------------------
 

@@ -4,8 +4,8 @@
 use super::context::{CudaContext, CudaEvent, CudaStream};
 use super::launch::{LaunchArgs, PushKernelArg};
 use super::memory::{
-    wait_then_record, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice, SyncOnDrop,
-    ValidAsZeroBits,
+    host_slice_with_event, wait_then_record, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice,
+    HostSlice, SyncOnDrop, ValidAsZeroBits,
 };
 use crate::driver::result::{check, fail, invalid, DriverError};
 use crate::driver::sys;
@@ -190,31 +190,7 @@ impl<T> DevicePtrMut<T> for UnifiedSlice<T> {
     }
 }
 
-impl<T> HostSlice<T> for UnifiedSlice<T> {
-    fn len(&self) -> usize {
-        self.len
-    }
-    unsafe fn stream_synced_slice<'a>(
-        &'a self,
-        stream: &'a CudaStream,
-    ) -> (&'a [T], SyncOnDrop<'a>) {
-        let guard = wait_then_record(&self.event, stream);
-        (self.host(), guard)
-    }
-    unsafe fn stream_synced_mut_slice<'a>(
-        &'a mut self,
-        stream: &'a CudaStream,
-    ) -> (&'a mut [T], SyncOnDrop<'a>) {
-        let guard = wait_then_record(&self.event, stream);
-        let slice: &'a mut [T] = if self.len == 0 {
-            &mut []
-        } else {
-            // SAFETY: as `host`; the event borrowed below is another field.
-            unsafe { std::slice::from_raw_parts_mut(self.cu_device_ptr as *mut T, self.len) }
-        };
-        (slice, guard)
-    }
-}
+host_slice_with_event!(UnifiedSlice, |this| this.cu_device_ptr as *mut T);
 
 // SAFETY: pushes the address of the pointer field (lives for 'b: 'a) and
 // orders the launch after, and records it into, the slice's event.
