@@ -61,6 +61,10 @@ run_tests() {
             key=${line%%: *}
             row "$key" "${line#*: }"
         done < <(grep -E '^--- ' "$log")
+        # Under memcheck, each binary's compute-sanitizer verdict.
+        grep -E '^\[.*\] ERROR SUMMARY' "$log" | while read -r line; do
+            row "memcheck ${line%%]*}]" "${line#*] }"
+        done
         sed -n '/^== counts/,$p' "$log" | sed '1d;$d'
     )
     if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then

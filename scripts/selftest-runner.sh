@@ -164,6 +164,8 @@ check "session tests: table and count, cudarc examples included" "4 passed, 0 fa
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
 check "session bench: a failing benchmark fails the session" "6 passed, 1 failed" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
+check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
+    "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
 FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "11 passed, 1 failed, 2 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
