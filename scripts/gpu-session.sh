@@ -123,6 +123,19 @@ bench_step() {
     fi
 }
 
+# bench_program LABEL SECONDS PATTERN COMMAND...: runs one benchmark with a
+# time limit, shows its output, and adds its outcome to the table with the
+# output's lines matching PATTERN (grep -E) as the note.
+bench_program() {
+    local label=$1 limit=$2 pattern=$3 log rc
+    shift 3
+    log="$out/$(echo "$label" | tr -c 'A-Za-z0-9_\n' '_').txt"
+    timeout "$limit" "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    bench_step "$label" "$rc" "$(grep -E "$pattern" "$log" | paste -sd' ')"
+}
+
 run_bench() {
     local rc
     m_passed=0
@@ -133,30 +146,13 @@ run_bench() {
     rc=$?
     cat "$out/torch.err"
     bench_step "torch baseline (torch_gemm.py)" "$rc" "$(grep -v '^#' "$out/torch.err" | tail -n1)"
-    timeout 400 "$bundle/bins/gemm_bench" "$out/torch.txt" >"$out/gemm_bench.txt" 2>&1
-    rc=$?
-    cat "$out/gemm_bench.txt"
-    bench_step gemm_bench "$rc" "$(grep -E '^gemm_bench:|worst ratio' "$out/gemm_bench.txt" | tail -n1)"
-    timeout 300 "$bundle/bins/launch_rate" >"$out/launch_rate.txt" 2>&1
-    rc=$?
-    cat "$out/launch_rate.txt"
-    bench_step launch_rate "$rc" "$(grep -E '^launch_rate:' "$out/launch_rate.txt" | tail -n1)"
-    timeout 300 "$bundle/bins/call_overhead" --bench >"$out/call_overhead.txt" 2>&1
-    rc=$?
-    cat "$out/call_overhead.txt"
-    bench_step call_overhead "$rc" "$(grep -E '^call_overhead:' "$out/call_overhead.txt" | tail -n1)"
-    timeout 300 "$bundle/bins/alloc_loop" >"$out/alloc_loop.txt" 2>&1
-    rc=$?
-    cat "$out/alloc_loop.txt"
-    bench_step alloc_loop "$rc" "$(grep -E '^ratio' "$out/alloc_loop.txt" | tail -n1)"
-    timeout 400 "$bundle/bins/copy_bandwidth" >"$out/copy_bandwidth.txt" 2>&1
-    rc=$?
-    cat "$out/copy_bandwidth.txt"
-    bench_step copy_bandwidth "$rc" "$(grep -E '^lowest' "$out/copy_bandwidth.txt" | tail -n1)"
-    timeout 500 bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle" >"$out/cudarc_launch.txt" 2>&1
-    rc=$?
-    cat "$out/cudarc_launch.txt"
-    bench_step "cudarc launch rate (facade vs real cudarc)" "$rc" "$(grep -E '^throughput ratio|^launch rate ratio' "$out/cudarc_launch.txt" | paste -sd' ')"
+    bench_program gemm_bench 400 '^gemm_bench:|worst ratio' "$bundle/bins/gemm_bench" "$out/torch.txt"
+    bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
+    bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
+    bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"
+    bench_program copy_bandwidth 400 '^lowest' "$bundle/bins/copy_bandwidth"
+    bench_program "cudarc launch rate (facade vs real cudarc)" 500 '^throughput ratio|^launch rate ratio' \
+        bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
     m_table+=$'\n'"bench: $m_passed passed, $m_failed failed"
 }
 
