@@ -6,6 +6,7 @@
 //! cargo run -p hip-generator -- cuda-compat  # cuda-compat from hipify-perl + CUDA headers
 //! cargo run -p hip-generator -- header-values  # the enum tests' reference data
 //! cargo run -p hip-generator -- gpu-tested     # what the GPU tests call
+//! cargo run -p hip-generator -- nvidia-tables  # the NVIDIA backends' tables and adapters
 //! cargo run -p hip-generator -- --headers DIR
 //! cargo run -p hip-generator -- systest # compare layouts with the C compiler's
 //! ```
@@ -21,6 +22,7 @@ mod filter;
 mod gpu_tested;
 mod header_values;
 mod library;
+mod nvidia_tables;
 mod report;
 mod systest;
 
@@ -39,6 +41,9 @@ fn main() -> Result<()> {
     if std::env::args().nth(1).as_deref() == Some("gpu-tested") {
         return gpu_tested::generate(&root);
     }
+    if std::env::args().nth(1).as_deref() == Some("nvidia-tables") {
+        return nvidia_tables::generate(&root);
+    }
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
     let mut systest = false;
@@ -48,7 +53,7 @@ fn main() -> Result<()> {
             "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
             "-h" | "--help" => {
                 println!(
-                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|gpu-tested|systest]...]\n\
+                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|gpu-tested|nvidia-tables|systest]...]\n\
                      With no library named, regenerates all of them (cuda-compat last)."
                 );
                 return Ok(());
@@ -88,6 +93,10 @@ fn main() -> Result<()> {
     // cuda-compat is generated from the bindings above, so it comes last.
     if only.is_empty() || only.iter().any(|o| o == "cuda-compat") {
         cuda_compat::generate(&root).context("generating cuda-compat")?;
+    }
+    // The NVIDIA backends' tables, read from the bindings above.
+    if only.is_empty() || only.iter().any(|o| o == "nvidia-tables") {
+        nvidia_tables::generate(&root).context("writing the NVIDIA tables")?;
     }
     // The tests' reference data, read from the headers on their own.
     if only.is_empty() || only.iter().any(|o| o == "header-values") {

@@ -1,0 +1,375 @@
+//! Adapters over a CUDA library with the binding's argument order (hipBLAS
+//! over cuBLAS): the pairs come from the manifest's families, and each pair
+//! is checked against the CUDA header before it is written: the same number
+//! of arguments, and each binding parameter's converted C type equal to the
+//! header's parameter type.
+
+use super::manifest::{Adapters, ArgumentRule};
+use super::rust_bindings::Signature;
+use anyhow::{bail, Context, Result};
+use regex::Regex;
+use std::collections::BTreeMap;
+
+/// One C declaration of the CUDA header: return type and parameter types,
+/// each written as a Rust-like pointer chain over the C base type
+/// (`const float* const A[]` -> `*const *const float`).
+#[derive(Debug, PartialEq)]
+pub(crate) struct CDeclaration {
+    pub(crate) ret: String,
+    pub(crate) params: Vec<String>,
+}
+
+/// Every function declared with `marker` (`CUBLASWINAPI`) in `header`.
+pub(crate) fn c_declarations(header: &str, marker: &str) -> Result<BTreeMap<String, CDeclaration>> {
+    let comments = Regex::new(r"(?s)/\*.*?\*/|//[^\n]*")?;
+    let text = comments.replace_all(header, " ");
+    let decl = Regex::new(&format!(
+        r"(\w[\w\s\*]*?)\s*\b{}\s+(\w+)\s*\(([^()]*)\)\s*;",
+        regex::escape(marker)
+    ))?;
+    let mut out = BTreeMap::new();
+    for c in decl.captures_iter(&text) {
+        let ret = c[1]
+            .split_whitespace()
+            .last()
+            .unwrap_or_default()
+            .to_owned();
+        let mut params = Vec::new();
+        for p in c[3].split(',') {
+            let p = p.trim();
+            if p.is_empty() || p == "void" {
+                continue;
+            }
+            params
+                .push(c_parameter_type(p).with_context(|| format!("{}: parameter `{p}`", &c[2]))?);
+        }
+        out.insert(c[2].to_owned(), CDeclaration { ret, params });
+    }
+    Ok(out)
+}
+
+/// `const float* const Aarray[]` -> `*const *const float`: the parameter's
+/// name dropped, an array parameter read as the pointer it is, and each
+/// pointer's `const`/`mut` taken from the qualifier of what it points to.
+fn c_parameter_type(param: &str) -> Result<String> {
+    let token = Regex::new(r"\w+|\*|\[|\]|\S")?;
+    let mut tokens: Vec<&str> = token.find_iter(param).map(|m| m.as_str()).collect();
+    let mut array = false;
+    if tokens.ends_with(&["[", "]"]) {
+        tokens.truncate(tokens.len() - 2);
+        array = true;
+    }
+    let words = tokens
+        .iter()
+        .filter(|t| t.chars().all(|c| c.is_alphanumeric() || c == '_') && **t != "const")
+        .count();
+    // The last word is the parameter's name when there is a type before it.
+    if words >= 2
+        && tokens
+            .last()
+            .is_some_and(|t| t.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    {
+        tokens.pop();
+    }
+    let star = tokens
+        .iter()
+        .position(|t| *t == "*")
+        .unwrap_or(tokens.len());
+    let base: Vec<&str> = tokens[..star]
+        .iter()
+        .copied()
+        .filter(|t| *t != "const")
+        .collect();
+    if base.is_empty() {
+        bail!("cannot read the base type");
+    }
+    // `long long int` stays three words.
+    let mut ty = base.join(" ");
+    let mut pointee_const = tokens[..star].contains(&"const");
+    let mut rest = tokens[star..].iter().peekable();
+    while let Some(t) = rest.next() {
+        if *t != "*" {
+            bail!("unexpected `{t}`");
+        }
+        ty = format!("*{} {ty}", if pointee_const { "const" } else { "mut" });
+        pointee_const = rest.next_if(|t| **t == "const").is_some();
+    }
+    if array {
+        ty = format!("*{} {ty}", if pointee_const { "const" } else { "mut" });
+    }
+    Ok(ty)
+}
+
+/// The C type a binding type becomes once converted: pointers kept, each
+/// base type looked up in the manifest's `c_types`.
+fn converted_c_type(binding_type: &str, c_types: &BTreeMap<String, String>) -> Result<String> {
+    for prefix in ["*const ", "*mut "] {
+        if let Some(rest) = binding_type.strip_prefix(prefix) {
+            return Ok(format!("{prefix}{}", converted_c_type(rest, c_types)?));
+        }
+    }
+    let last = binding_type.rsplit("::").next().unwrap_or(binding_type);
+    c_types
+        .get(last)
+        .cloned()
+        .with_context(|| format!("no C type for `{binding_type}` in the manifest's c_types"))
+}
+
+/// Whether a value of C type `given` (what the adapter passes) may be passed
+/// where the header declares `declared`: the same base type and pointer
+/// depth, each pointer level equal, or `*mut` given where the header says
+/// `*const` (the library promises not to write through it; hipBLAS declares
+/// `const void* A[]` where cuBLAS has `const void* const A[]`). The reverse,
+/// a `*const` the library would write through, is refused.
+fn passes_as(given: &str, declared: &str) -> bool {
+    match (split_pointer(given), split_pointer(declared)) {
+        (Some((g, g_rest)), Some((d, d_rest))) => {
+            (g == d || (g == "mut" && d == "const")) && passes_as(g_rest, d_rest)
+        }
+        (None, None) => given == declared,
+        _ => false,
+    }
+}
+
+/// `*const T` -> `("const", "T")`.
+fn split_pointer(ty: &str) -> Option<(&str, &str)> {
+    let rest = ty.strip_prefix('*')?;
+    rest.split_once(' ')
+}
+
+/// `[binding pattern, CUDA pattern, letters, forms]` -> binding -> CUDA name.
+fn expand_families(families: &[[String; 4]]) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    for [hip, cuda, letters, forms] in families {
+        let suffixes: &[(&str, &str)] = match forms.as_str() {
+            "plain" => &[("", "")],
+            "64" => &[("", ""), ("_64", "_64")],
+            "64+v2" => &[("", ""), ("_64", "_64"), ("_v2", ""), ("_v2_64", "_64")],
+            other => bail!("family {hip}: unknown forms `{other}` (plain, 64, 64+v2)"),
+        };
+        let letters: Vec<String> = if letters.is_empty() {
+            vec![String::new()]
+        } else {
+            letters.chars().map(String::from).collect()
+        };
+        for letter in &letters {
+            let fill = |p: &str| {
+                p.replace("{t}", letter)
+                    .replace("{l}", &letter.to_lowercase())
+            };
+            for (hs, cs) in suffixes {
+                let (h, c) = (format!("{}{hs}", fill(hip)), format!("{}{cs}", fill(cuda)));
+                if let Some(earlier) = out.insert(h.clone(), c.clone()) {
+                    bail!("{h} comes from two families ({earlier} and {c})");
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn rule_for<'a>(rules: &'a [ArgumentRule], name: &str, ty: &str) -> Option<&'a ArgumentRule> {
+    rules.iter().find(|r| {
+        r.names.iter().any(|n| n == name) && (r.types.is_empty() || r.types.iter().any(|t| t == ty))
+    })
+}
+
+/// The adapter lines, sorted by binding name, and how many were written.
+pub(crate) fn generate(
+    functions: &BTreeMap<String, Signature>,
+    header: &str,
+    a: &Adapters,
+    header_line: &str,
+) -> Result<(String, usize)> {
+    let declarations = c_declarations(header, &a.declaration_marker)?;
+    let mut pairs = expand_families(&a.families)?;
+    let no_binding: Vec<String> = pairs
+        .keys()
+        .filter(|h| !functions.contains_key(*h))
+        .cloned()
+        .collect();
+    if !no_binding.is_empty() {
+        println!("nvidia-tables: skipped (no such binding): {no_binding:?}");
+    }
+    let no_cuda: Vec<(String, String)> = pairs
+        .iter()
+        .filter(|(h, c)| functions.contains_key(*h) && !declarations.contains_key(*c))
+        .map(|(h, c)| (h.clone(), c.clone()))
+        .collect();
+    if !no_cuda.is_empty() {
+        println!(
+            "nvidia-tables: skipped (not declared in {}): {no_cuda:?}",
+            a.header
+        );
+    }
+    pairs.retain(|h, c| functions.contains_key(h) && declarations.contains_key(c));
+
+    let mut lines = Vec::new();
+    let mut mismatches = Vec::new();
+    let mut checked_params = 0;
+    for (hip, cuda) in &pairs {
+        let sig = &functions[hip];
+        let decl = &declarations[cuda];
+        if sig.ret != a.status_type || decl.ret != a.c_status {
+            mismatches.push(format!(
+                "{hip} -> {cuda}: returns {} / {}",
+                sig.ret, decl.ret
+            ));
+            continue;
+        }
+        let Some(((first, first_ty), rest)) = sig.params.split_first() else {
+            mismatches.push(format!(
+                "{hip}: no parameters (the first must be the handle)"
+            ));
+            continue;
+        };
+        let mut args = vec![format!("{first}: {first_ty}")];
+        let mut passed = vec![(first.as_str(), first_ty.as_str(), None::<&ArgumentRule>)];
+        let mut unused = None;
+        for (i, (name, ty)) in rest.iter().enumerate() {
+            match rule_for(&a.argument_rules, name, ty) {
+                Some(r) if r.kind == "unused" => {
+                    if i + 1 != rest.len() {
+                        bail!("{hip}: `{name}` is not passed on, so it must be the last parameter");
+                    }
+                    unused = Some(format!("unused {name}: {ty}"));
+                }
+                Some(r) => {
+                    args.push(format!("{name} @ {}: {ty}", r.kind));
+                    passed.push((name, ty, Some(r)));
+                }
+                None => {
+                    args.push(format!("{name}: {ty}"));
+                    passed.push((name, ty, None));
+                }
+            }
+        }
+        if passed.len() != decl.params.len() {
+            mismatches.push(format!(
+                "{hip} -> {cuda}: {} arguments passed vs {} declared",
+                passed.len(),
+                decl.params.len()
+            ));
+            continue;
+        }
+        for ((name, ty, rule), c) in passed.iter().zip(&decl.params) {
+            let want = match rule.and_then(|r| r.c_type.clone()) {
+                Some(t) => t,
+                None => {
+                    converted_c_type(ty, &a.c_types).with_context(|| format!("{hip}: `{name}`"))?
+                }
+            };
+            checked_params += 1;
+            if !passes_as(&want, c) {
+                mismatches.push(format!(
+                    "{hip} -> {cuda}: `{name}: {ty}` converts to `{want}`, the header has `{c}`"
+                ));
+            }
+        }
+        let mut list = args.join(", ");
+        if let Some(u) = unused {
+            list.push_str("; ");
+            list.push_str(&u);
+        }
+        lines.push(format!("    {hip}({list}) => \"{cuda}\";"));
+    }
+    if !mismatches.is_empty() {
+        bail!(
+            "adapters that do not match {}:\n{}",
+            a.header,
+            mismatches.join("\n")
+        );
+    }
+    println!(
+        "nvidia-tables: {} adapters, {checked_params} parameter types checked against {}",
+        lines.len(),
+        a.header
+    );
+    let header_text = format!(
+        "{header_line}. Do not edit.\n\n\
+         //! hipBLAS functions over cuBLAS, one line per adapter (the macro is in\n\
+         //! `adapter_macro.rs`). Each line was checked by the generator against\n\
+         //! `{}`: the same number of arguments passed on, and each\n\
+         //! parameter's C type equal to what its conversion produces.\n\n\
+         use crate::*;\n\
+         use core::ffi::*;\n\n\
+         super::{}! {{\n",
+        a.header.rsplit('/').next().unwrap_or(&a.header),
+        a.macro_name
+    );
+    Ok((
+        format!("{header_text}{}\n}}\n", lines.join("\n")),
+        lines.len(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_parameters_read_as_pointer_chains() {
+        for (c, want) in [
+            ("cublasHandle_t handle", "cublasHandle_t"),
+            ("int n", "int"),
+            ("const float* alpha", "*const float"),
+            ("float* result", "*mut float"),
+            ("const float* const Aarray[]", "*const *const float"),
+            ("float* const Carray[]", "*const *mut float"),
+            ("void** p", "*mut *mut void"),
+            ("const cuComplex *x", "*const cuComplex"),
+            ("cublasHandle_t", "cublasHandle_t"),
+            ("long long int strideA", "long long int"),
+        ] {
+            assert_eq!(c_parameter_type(c).unwrap(), want, "{c}");
+        }
+    }
+
+    #[test]
+    fn declarations_keep_return_type_and_parameters() {
+        let h = "/* x */ CUBLASAPI cublasStatus_t CUBLASWINAPI cublasSscal_v2(cublasHandle_t handle, int n,\n const float* alpha, // the scale\n float* x, int incx);\nCUBLASAPI const char* CUBLASWINAPI cublasGetStatusName(cublasStatus_t status);";
+        let d = c_declarations(h, "CUBLASWINAPI").unwrap();
+        assert_eq!(d["cublasSscal_v2"].ret, "cublasStatus_t");
+        assert_eq!(
+            d["cublasSscal_v2"].params,
+            ["cublasHandle_t", "int", "*const float", "*mut float", "int"]
+        );
+        assert_eq!(d["cublasGetStatusName"].ret, "char*");
+    }
+
+    #[test]
+    fn a_mutable_pointer_passes_where_const_is_declared_not_the_reverse() {
+        assert!(passes_as("*mut *const void", "*const *const void"));
+        assert!(passes_as("*const float", "*const float"));
+        assert!(passes_as("int", "int"));
+        assert!(!passes_as("*const float", "*mut float"));
+        assert!(!passes_as("*mut float", "*mut double"));
+        assert!(!passes_as("*mut float", "*mut *mut float"));
+        assert!(!passes_as("int", "int64_t"));
+    }
+
+    #[test]
+    fn families_expand_letters_and_forms() {
+        let f = [
+            [
+                "hipblasI{l}amax".into(),
+                "cublasI{l}amax_v2".into(),
+                "CS".into(),
+                "64+v2".into(),
+            ],
+            [
+                "hipblasCreate".into(),
+                "cublasCreate_v2".into(),
+                "".into(),
+                "plain".into(),
+            ],
+        ];
+        let m = expand_families(&f).unwrap();
+        assert_eq!(m["hipblasIcamax_v2_64"], "cublasIcamax_v2_64");
+        assert_eq!(m["hipblasIsamax_v2"], "cublasIsamax_v2");
+        assert_eq!(m["hipblasCreate"], "cublasCreate_v2");
+        assert_eq!(m.len(), 9);
+        let twice = [f[1].clone(), f[1].clone()];
+        assert!(expand_families(&twice).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! The `[nvidia]` table of a library manifest
+//! (`build.rs-tools/generator/libraries/<name>.toml`): what the library's
+//! NVIDIA backend maps to CUDA, as data. The rest of the manifest belongs
+//! to the bindings and is not read here.
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+struct ManifestFile {
+    nvidia: Option<Nvidia>,
+}
+
+/// One library's NVIDIA mapping. Each part is optional: a library has the
+/// tables its backend uses.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Nvidia {
+    /// The -sys crate's folder, relative to the workspace root.
+    #[serde(rename = "crate")]
+    pub(crate) krate: String,
+    /// Its generated functions, relative to the crate.
+    pub(crate) functions: String,
+    /// Its generated types, relative to the crate (needed by the status,
+    /// attribute and message tables).
+    pub(crate) types: Option<String>,
+    pub(crate) status: Option<Status>,
+    pub(crate) attributes: Option<Attributes>,
+    pub(crate) messages: Option<Messages>,
+    pub(crate) passthrough: Option<Passthrough>,
+    pub(crate) adapters: Option<Adapters>,
+}
+
+/// Status translation functions, one per CUDA status enum.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Status {
+    pub(crate) output: String,
+    /// The `use` line's path list (`crate::{hipError_t, hiprtcResult}`).
+    pub(crate) imports: String,
+    /// `[part of a CUDA name, HIP name]`, tried in order when hipify-perl
+    /// has no counterpart in the HIP enum.
+    pub(crate) nearest: Vec<[String; 2]>,
+    pub(crate) tables: Vec<StatusTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StatusTable {
+    pub(crate) function: String,
+    pub(crate) c_type: String,
+    /// Relative to the CUDA headers' `nvidia/` folder.
+    pub(crate) header: String,
+    pub(crate) enum_start: String,
+    pub(crate) enum_end: String,
+    pub(crate) prefix: String,
+    pub(crate) hip_type: String,
+    pub(crate) default: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Attributes {
+    pub(crate) output: String,
+    pub(crate) function: String,
+    pub(crate) hip_type: String,
+    pub(crate) header: String,
+    pub(crate) enum_start: String,
+    pub(crate) enum_end: String,
+    pub(crate) prefix: String,
+    /// `[CUDA attribute, HIP attribute]` where hipify-perl's pair is wrong.
+    pub(crate) overrides: Vec<[String; 2]>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Messages {
+    pub(crate) output: String,
+    pub(crate) hip_type: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Passthrough {
+    pub(crate) output: String,
+    /// The backend's macro that takes one line per function.
+    pub(crate) macro_name: String,
+    /// The return type every pass-through binding must have.
+    pub(crate) status_type: String,
+    /// The backend's library names (variants of its `Lib`).
+    pub(crate) libraries: Vec<String>,
+    /// `[HIP function, library, CUDA function]`.
+    pub(crate) functions: Vec<[String; 3]>,
+}
+
+/// Adapters over a CUDA library whose functions take the binding's
+/// arguments in the same order, converted one by one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Adapters {
+    pub(crate) output: String,
+    /// The backend's macro that takes one line per adapter.
+    pub(crate) macro_name: String,
+    /// The CUDA header declaring the functions, relative to the CUDA
+    /// headers' `nvidia/` folder.
+    pub(crate) header: String,
+    /// The macro that marks a declaration in it (`CUBLASWINAPI`).
+    pub(crate) declaration_marker: String,
+    /// The C return type every declaration must have.
+    pub(crate) c_status: String,
+    /// The return type every binding must have.
+    pub(crate) status_type: String,
+    /// Binding type (last path segment) -> the C type the conversion
+    /// produces, as the header spells it.
+    pub(crate) c_types: std::collections::BTreeMap<String, String>,
+    /// Parameters converted otherwise than by their type's `ToCu`.
+    pub(crate) argument_rules: Vec<ArgumentRule>,
+    /// `[binding pattern, CUDA pattern, letters, forms]`: see hipblas.toml.
+    pub(crate) families: Vec<[String; 4]>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ArgumentRule {
+    /// Parameter names the rule applies to.
+    pub(crate) names: Vec<String>,
+    /// Binding types it applies to (any when empty).
+    #[serde(default)]
+    pub(crate) types: Vec<String>,
+    /// The macro's conversion: `unused` (not passed on; must be last),
+    /// or a marker the macro knows (`v1_compute`, `scalar16`, `result16`).
+    pub(crate) kind: String,
+    /// The C type the conversion produces, when not the binding type's.
+    pub(crate) c_type: Option<String>,
+}
+
+/// Every manifest with an `[nvidia]` table, with its path.
+pub(crate) fn all(root: &Path) -> Result<Vec<(PathBuf, Nvidia)>> {
+    let dir = root.join("build.rs-tools/generator/libraries");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let file: ManifestFile =
+            toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        if let Some(nvidia) = file.nvidia {
+            out.push((path, nvidia));
+        }
+    }
+    Ok(out)
+}
