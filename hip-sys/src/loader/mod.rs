@@ -17,78 +17,16 @@ pub mod search;
 
 pub use search::{Attempt, Location, OVERRIDE_VAR};
 
-use crate::generated::functions::{HipFunctions, LEGACY_SYMBOLS};
-use std::ffi::{c_void, CStr};
+pub mod common;
+
+pub use self::common::{
+    missing_dependency, symbol_address, Library, LibraryError, LibraryNames, LibrarySpec, Loaded,
+    LoadedLibrary, Platform, Version,
+};
+
+use crate::generated::functions::HipFunctions;
 use std::fmt;
-use std::path::PathBuf;
-use std::sync::OnceLock;
-
-/// Which vendor's runtime serves the HIP calls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Platform {
-    /// AMD's ROCm runtime (`libamdhip64`).
-    Amd,
-    /// NVIDIA's CUDA runtime, driver and nvrtc, through hip-sys's adapters.
-    Nvidia,
-}
-
-impl fmt::Display for Platform {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Platform::Amd => "amd",
-            Platform::Nvidia => "nvidia",
-        })
-    }
-}
-
-/// A runtime version, as HIP encodes it (`major * 10_000_000 + minor *
-/// 100_000 + patch`) or as read from a library's file name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Version {
-    /// Major version, e.g. 6.
-    pub major: u32,
-    /// Minor version, e.g. 4.
-    pub minor: u32,
-    /// Patch or build number.
-    pub patch: u32,
-}
-
-impl Version {
-    /// Decodes HIP's integer form (`hipRuntimeGetVersion`).
-    pub const fn from_hip(v: i32) -> Version {
-        let v = if v < 0 { 0 } else { v as u32 };
-        Version {
-            major: v / 10_000_000,
-            minor: (v / 100_000) % 100,
-            patch: v % 100_000,
-        }
-    }
-
-    /// Decodes CUDA's integer form (`1000 * major + 10 * minor`).
-    pub const fn from_cuda(v: i32) -> Version {
-        let v = if v < 0 { 0 } else { v as u32 };
-        Version {
-            major: v / 1000,
-            minor: (v % 1000) / 10,
-            patch: 0,
-        }
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
-    }
-}
-
-/// One library the runtime was built from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadedLibrary {
-    /// What it serves, e.g. `"HIP runtime"`, `"hiprtc"`, `"CUDA runtime"`.
-    pub role: &'static str,
-    /// The file loaded.
-    pub path: PathBuf,
-}
+use std::sync::{Arc, OnceLock};
 
 /// The loaded runtime: platform, libraries, version, and how it was found.
 pub struct Runtime {
@@ -103,8 +41,9 @@ pub struct Runtime {
     /// Every path tried on the way, in order.
     pub attempts: Vec<Attempt>,
     pub(crate) table: HipFunctions,
-    /// Keeps the libraries mapped for the life of the process.
-    _handles: Vec<libloading::Library>,
+    /// Keeps the libraries mapped for the life of the process (the NVIDIA
+    /// backend's symbols resolve through clones of these).
+    _handles: Vec<Arc<libloading::Library>>,
 }
 
 impl fmt::Debug for Runtime {
@@ -154,29 +93,7 @@ impl fmt::Display for LoadError {
             Some(p) => write!(f, "no HIP runtime found for HIP_PLATFORM={p}")?,
             None => write!(f, "no HIP runtime found (neither AMD's nor NVIDIA's)")?,
         }
-        write!(f, "; tried {} paths:", self.attempts.len())?;
-        for a in &self.attempts {
-            write!(f, "\n  [{}] {a}", a.role)?;
-        }
-        // The candidates that exist but failed are the usual cause: say so
-        // first, naming a missing dependency when the loader named one.
-        for a in &self.attempts {
-            if let Err(reason) = &a.outcome {
-                match missing_dependency(&a.candidate, reason) {
-                    Some(dep) => write!(
-                        f,
-                        "\nfound {} but it needs {dep}, which the loader cannot find (install it or add its folder to LD_LIBRARY_PATH)",
-                        a.candidate.display()
-                    )?,
-                    None if a.candidate.exists() => write!(
-                        f,
-                        "\nfound {} but it does not load: {reason}",
-                        a.candidate.display()
-                    )?,
-                    None => {}
-                }
-            }
-        }
+        common::write_attempts(f, &self.attempts)?;
         let vars: Vec<String> = ["HIP_PLATFORM", OVERRIDE_VAR, "ROCM_PATH", "HIP_PATH"]
             .iter()
             .map(|v| match std::env::var_os(v) {
@@ -195,17 +112,6 @@ impl fmt::Display for LoadError {
 
 /// Where load errors send the user for the whole picture.
 const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `cargo run -p hip-examples --example info`, or call `hip::diagnostics::report()`.";
-
-/// The library a loader message `libX: cannot open shared object file`
-/// names when it is not the candidate itself: the candidate was found but
-/// one of its dependencies was not.
-fn missing_dependency(candidate: &std::path::Path, message: &str) -> Option<String> {
-    let (name, _) = message.split_once(": cannot open shared object file")?;
-    let name = name.trim();
-    let named = std::path::Path::new(name);
-    let is_candidate = named == candidate || named.file_name() == candidate.file_name();
-    (!is_candidate && !name.is_empty()).then(|| name.to_owned())
-}
 
 impl std::error::Error for LoadError {}
 
@@ -244,13 +150,13 @@ fn load() -> Result<Runtime, LoadError> {
         }
     };
     if choice != Some(Platform::Nvidia) {
-        if let Some(rt) = load_amd(&mut attempts) {
+        if let Some(rt) = crate::amd::load(&mut attempts) {
             let reason = if choice.is_some() {
                 "HIP_PLATFORM=amd"
             } else {
                 "AMD runtime found"
             };
-            return Ok(rt.finish(reason, attempts));
+            return Ok(finish(rt, reason, attempts));
         }
     }
     if choice != Some(Platform::Amd) {
@@ -260,7 +166,7 @@ fn load() -> Result<Runtime, LoadError> {
             } else {
                 "no AMD runtime found; NVIDIA's CUDA runtime found"
             };
-            return Ok(rt.finish(reason, attempts));
+            return Ok(finish(rt, reason, attempts));
         }
     }
     Err(LoadError {
@@ -270,154 +176,136 @@ fn load() -> Result<Runtime, LoadError> {
     })
 }
 
-/// A runtime before its report is completed.
-pub(crate) struct Loaded {
-    pub(crate) platform: Platform,
-    pub(crate) libraries: Vec<LoadedLibrary>,
-    pub(crate) version: Version,
-    pub(crate) table: HipFunctions,
-    pub(crate) handles: Vec<libloading::Library>,
-}
-
-impl Loaded {
-    fn finish(self, reason: &str, attempts: Vec<Attempt>) -> Runtime {
-        Runtime {
-            platform: self.platform,
-            platform_reason: reason.to_owned(),
-            libraries: self.libraries,
-            version: self.version,
-            attempts,
-            table: self.table,
-            _handles: self.handles,
-        }
+fn finish(loaded: Loaded<HipFunctions>, reason: &str, attempts: Vec<Attempt>) -> Runtime {
+    Runtime {
+        platform: loaded.platform,
+        platform_reason: reason.to_owned(),
+        libraries: loaded.libraries,
+        version: loaded.version.unwrap_or_default(),
+        attempts,
+        table: loaded.table,
+        _handles: loaded.handles,
     }
 }
 
-const AMDHIP64: &[&str] = if cfg!(windows) {
-    &["amdhip64_7.dll", "amdhip64_6.dll", "amdhip64.dll"]
-} else {
-    &[
-        "libamdhip64.so.7",
-        "libamdhip64.so.6",
-        "libamdhip64.so.5",
-        "libamdhip64.so",
-    ]
-};
-
-fn load_amd(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
-    let locations = search::amd_locations();
-    let (runtime, runtime_path) =
-        search::open_first("HIP runtime", &locations, AMDHIP64, attempts)?;
-    let version = amd_version(&runtime, &runtime_path);
-
-    // hiprtc: ROCm 6 ships it apart, beside the runtime and of the same
-    // major version; ROCm 5 keeps it inside libamdhip64.
-    let mut rtc_names = Vec::new();
-    if cfg!(windows) {
-        rtc_names.push(format!("hiprtc0{}0{}.dll", version.major, version.minor));
-    } else {
-        rtc_names.push(format!("libhiprtc.so.{}", version.major));
-    }
-    let rtc_refs: Vec<&str> = rtc_names.iter().map(String::as_str).collect();
-    let mut rtc_locations = Vec::new();
-    if let Some(dir) = runtime_path.parent() {
-        rtc_locations.push(Location {
-            dir: Some(dir.to_path_buf()),
-            source: "beside the HIP runtime".into(),
-        });
-    }
-    rtc_locations.push(Location {
-        dir: None,
-        source: "system loader".into(),
-    });
-    let hiprtc = if version.major >= 6 {
-        search::open_first("hiprtc", &rtc_locations, &rtc_refs, attempts)
-    } else {
-        None
+/// Loads a library built on the HIP runtime, as its -sys crate declares it:
+/// the HIP runtime first (it chooses the platform), then the library's file
+/// for that platform from the places that platform's libraries are searched,
+/// then `backend` fills the table (AMD: resolve the library's symbols;
+/// NVIDIA: install the crate's adapters). `backend` gets the platform, the
+/// opened library and its path, and returns `Err(reason)` when the library
+/// opened but cannot serve (recorded as the last attempt's outcome).
+pub fn load_library<T>(
+    spec: &LibrarySpec,
+    backend: impl FnOnce(
+        Platform,
+        &Arc<libloading::Library>,
+        &std::path::Path,
+    ) -> Result<Loaded<T>, String>,
+) -> Result<Library<T>, LibraryError> {
+    let rt = runtime().map_err(|e| LibraryError {
+        library: spec.name,
+        runtime: Some(e.to_string()),
+        platform: None,
+        role: None,
+        attempts: Vec::new(),
+        hint: String::new(),
+    })?;
+    let (names, locations) = spec.search(rt.platform);
+    let mut attempts = Vec::new();
+    let hint = match rt.platform {
+        Platform::Amd => format!(
+            "{} Or point {OVERRIDE_VAR} at the folder holding it.",
+            spec.amd_hint
+        ),
+        Platform::Nvidia => spec.nvidia_hint.to_owned(),
     };
-
-    let table = {
-        let mut lookup = |name: &'static CStr| -> *mut c_void {
-            let text = name.to_str().unwrap_or("");
-            let symbol = LEGACY_SYMBOLS
-                .iter()
-                .find(|(binding, _, before)| *binding == text && version.major < *before)
-                .map(|(_, legacy, _)| *legacy)
-                .unwrap_or(text);
-            if text.starts_with("hiprtc") {
-                if let Some((lib, _)) = &hiprtc {
-                    let p = symbol_address(lib, symbol);
-                    if !p.is_null() {
-                        return p;
-                    }
-                }
+    let failed = |attempts| LibraryError {
+        library: spec.name,
+        runtime: None,
+        platform: Some(rt.platform),
+        role: Some(names.role),
+        attempts,
+        hint: hint.clone(),
+    };
+    let Some((lib, path)) =
+        search::open_first(names.role, &locations, names.for_this_os(), &mut attempts)
+    else {
+        return Err(failed(attempts));
+    };
+    let lib = Arc::new(lib);
+    match backend(rt.platform, &lib, &path) {
+        Ok(loaded) => Ok(Library::new(loaded, attempts)),
+        Err(reason) => {
+            if let Some(last) = attempts.last_mut() {
+                last.outcome = Err(reason);
             }
-            symbol_address(&runtime, symbol)
-        };
-        // SAFETY: each symbol is looked up by the name of the C function the
-        // table field was generated from, in AMD's own libraries, so it has
-        // that declaration's signature.
-        unsafe { HipFunctions::resolve(&mut lookup) }
-    };
-
-    let mut libraries = vec![LoadedLibrary {
-        role: "HIP runtime",
-        path: runtime_path,
-    }];
-    let mut handles = vec![runtime];
-    if let Some((lib, path)) = hiprtc {
-        libraries.push(LoadedLibrary {
-            role: "hiprtc",
-            path,
-        });
-        handles.push(lib);
-    }
-    Some(Loaded {
-        platform: Platform::Amd,
-        libraries,
-        version,
-        table,
-        handles,
-    })
-}
-
-/// The runtime's own answer when it gives one, else the file name's.
-fn amd_version(lib: &libloading::Library, path: &std::path::Path) -> Version {
-    let from_file = search::version_from_file_name(path).map(|(major, minor, patch)| Version {
-        major,
-        minor,
-        patch,
-    });
-    let f = symbol_address(lib, "hipRuntimeGetVersion");
-    if !f.is_null() {
-        // SAFETY: `hipRuntimeGetVersion(int*)` in every HIP release.
-        let f: unsafe extern "C" fn(*mut i32) -> crate::hipError_t =
-            unsafe { std::mem::transmute(f) };
-        let mut v = 0i32;
-        // SAFETY: `v` is a valid `int` to write to.
-        if unsafe { f(&mut v) }.is_success() && v > 0 {
-            return Version::from_hip(v);
+            Err(failed(attempts))
         }
-    }
-    from_file.unwrap_or_default()
-}
-
-/// The address of `name` in `lib`, or null.
-pub(crate) fn symbol_address(lib: &libloading::Library, name: &str) -> *mut c_void {
-    let mut bytes = Vec::with_capacity(name.len() + 1);
-    bytes.extend_from_slice(name.as_bytes());
-    bytes.push(0);
-    // SAFETY: the symbol is read as an untyped address; it is given a type
-    // only where its C declaration is known.
-    match unsafe { lib.get::<*mut c_void>(&bytes) } {
-        Ok(sym) => *sym,
-        Err(_) => std::ptr::null_mut(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `crate::...` paths a source file names (imports and qualified
+    /// paths alike).
+    fn crate_paths(text: &str) -> Vec<String> {
+        text.match_indices("crate::")
+            .map(|(i, _)| {
+                text[i..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn sources(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.extend(sources(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
+            }
+        }
+        out
+    }
+
+    /// The layering the loader relies on: the core and the search are
+    /// leaves, and a backend reaches the loader only through them, so no
+    /// backend and loader import each other.
+    #[test]
+    fn backends_and_the_core_do_not_import_the_loader() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = sources(&src.join("nvidia"));
+        files.push((src.join("amd.rs"), include_str!("../amd.rs").to_owned()));
+        let leaves = [
+            ("common.rs", include_str!("common.rs")),
+            ("search.rs", include_str!("search.rs")),
+        ];
+        assert!(files.len() > 5, "the NVIDIA backend's files were found");
+        for (path, text) in &files {
+            for p in crate_paths(text) {
+                let allowed = !p.starts_with("crate::loader")
+                    || p.starts_with("crate::loader::common")
+                    || p.starts_with("crate::loader::search");
+                assert!(allowed, "{} names {p}", path.display());
+            }
+        }
+        for (name, text) in leaves {
+            for p in crate_paths(text) {
+                assert!(
+                    p.starts_with("crate::loader::search") || p == "crate::",
+                    "the leaf {name} names {p}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn versions_decode() {
