@@ -32,7 +32,9 @@ use std::sync::{Arc, OnceLock};
 pub struct Runtime {
     /// The platform chosen.
     pub platform: Platform,
-    /// Why this platform: `HIP_PLATFORM`, or which runtime was found.
+    /// Why this platform: `HIP_PLATFORM`, or what each runtime said about
+    /// its devices (e.g. "AMD runtime sees no device (hipErrorNoDevice);
+    /// CUDA sees 2 devices").
     pub platform_reason: String,
     /// The libraries opened, the main runtime first.
     pub libraries: Vec<LoadedLibrary>,
@@ -149,24 +151,41 @@ fn load() -> Result<Runtime, LoadError> {
             })
         }
     };
-    if choice != Some(Platform::Nvidia) {
-        if let Some(rt) = crate::amd::load(&mut attempts) {
-            let reason = if choice.is_some() {
-                "HIP_PLATFORM=amd"
-            } else {
-                "AMD runtime found"
-            };
-            return Ok(finish(rt, reason, attempts));
+    match choice {
+        Some(Platform::Amd) => {
+            if let Some(rt) = crate::amd::load(&mut attempts) {
+                return Ok(finish(rt, "HIP_PLATFORM=amd".into(), attempts));
+            }
         }
-    }
-    if choice != Some(Platform::Amd) {
-        if let Some(rt) = crate::nvidia::load(&mut attempts) {
-            let reason = if choice.is_some() {
-                "HIP_PLATFORM=nvidia"
-            } else {
-                "no AMD runtime found; NVIDIA's CUDA runtime found"
+        Some(Platform::Nvidia) => {
+            if let Some(rt) = crate::nvidia::load(&mut attempts) {
+                return Ok(finish(rt, "HIP_PLATFORM=nvidia".into(), attempts));
+            }
+        }
+        None => {
+            // AMD first; NVIDIA is loaded only when AMD's runtime is absent
+            // or sees no device.
+            let amd = crate::amd::load(&mut attempts);
+            let amd_probe = Probe::of(amd.as_ref());
+            let nvidia = match amd_probe {
+                Probe::Devices(_) => None,
+                _ => crate::nvidia::load(&mut attempts),
             };
-            return Ok(finish(rt, reason, attempts));
+            let nvidia_probe = Probe::of(nvidia.as_ref());
+            let (platform, reason) = choose(amd_probe, nvidia_probe);
+            let (chosen, other) = match platform {
+                Some(Platform::Amd) => (amd, nvidia),
+                Some(Platform::Nvidia) => (nvidia, amd),
+                None => (None, None),
+            };
+            if let Some(mut rt) = chosen {
+                // The runtime not chosen stays mapped: a vendor runtime is
+                // not made to run its unload code mid-process.
+                if let Some(other) = other {
+                    rt.handles.extend(other.handles);
+                }
+                return Ok(finish(rt, reason, attempts));
+            }
         }
     }
     Err(LoadError {
@@ -176,10 +195,70 @@ fn load() -> Result<Runtime, LoadError> {
     })
 }
 
-fn finish(loaded: Loaded<HipFunctions>, reason: &str, attempts: Vec<Attempt>) -> Runtime {
+/// What a platform's runtime answered when asked how many devices it sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    /// Its runtime was not found.
+    Absent,
+    /// `hipGetDeviceCount` succeeded with this count.
+    Devices(i32),
+    /// `hipGetDeviceCount` failed (`hipErrorNoDevice` without a GPU).
+    Failed(crate::hipError_t),
+}
+
+impl Probe {
+    fn of(loaded: Option<&Loaded<HipFunctions>>) -> Probe {
+        let Some(loaded) = loaded else {
+            return Probe::Absent;
+        };
+        let Some(count) = loaded.table.hipGetDeviceCount else {
+            return Probe::Failed(crate::hipError_t::hipErrorNotSupported);
+        };
+        let mut n = 0;
+        // SAFETY: `hipGetDeviceCount(int*)`; `n` is a valid int to write.
+        let status = unsafe { count(&mut n) };
+        if status.is_success() {
+            Probe::Devices(n)
+        } else {
+            Probe::Failed(status)
+        }
+    }
+
+    fn says(self) -> String {
+        match self {
+            Probe::Absent => "not found".into(),
+            Probe::Devices(n) => format!("sees {n} device{}", if n == 1 { "" } else { "s" }),
+            Probe::Failed(e) => format!("sees no device ({e:?})"),
+        }
+    }
+
+    fn has_devices(self) -> bool {
+        matches!(self, Probe::Devices(n) if n > 0)
+    }
+}
+
+/// With `HIP_PLATFORM` unset: the platform whose runtime sees a device (AMD
+/// first), else the runtime that loaded (AMD first) so that calls report
+/// the missing device; the reason names what both said.
+fn choose(amd: Probe, nvidia: Probe) -> (Option<Platform>, String) {
+    let both = format!("AMD runtime {}; CUDA {}", amd.says(), nvidia.says());
+    if amd.has_devices() {
+        (Some(Platform::Amd), format!("AMD runtime {}", amd.says()))
+    } else if nvidia.has_devices() {
+        (Some(Platform::Nvidia), both)
+    } else if amd != Probe::Absent {
+        (Some(Platform::Amd), format!("no device: {both}"))
+    } else if nvidia != Probe::Absent {
+        (Some(Platform::Nvidia), format!("no device: {both}"))
+    } else {
+        (None, both)
+    }
+}
+
+fn finish(loaded: Loaded<HipFunctions>, reason: String, attempts: Vec<Attempt>) -> Runtime {
     Runtime {
         platform: loaded.platform,
-        platform_reason: reason.to_owned(),
+        platform_reason: reason,
         libraries: loaded.libraries,
         version: loaded.version.unwrap_or_default(),
         attempts,
@@ -305,6 +384,45 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_platform_is_chosen_by_devices() {
+        use crate::hipError_t;
+        let none = Probe::Failed(hipError_t::hipErrorNoDevice);
+        let (p, why) = choose(Probe::Devices(1), Probe::Absent);
+        assert_eq!(
+            (p, why.as_str()),
+            (Some(Platform::Amd), "AMD runtime sees 1 device")
+        );
+        // The GPU machine: ROCm installed beside two NVIDIA GPUs.
+        let (p, why) = choose(none, Probe::Devices(2));
+        assert_eq!(p, Some(Platform::Nvidia));
+        assert_eq!(
+            why,
+            "AMD runtime sees no device (hipErrorNoDevice); CUDA sees 2 devices"
+        );
+        let (p, _) = choose(Probe::Devices(0), Probe::Devices(2));
+        assert_eq!(p, Some(Platform::Nvidia));
+        let (p, why) = choose(Probe::Absent, Probe::Devices(1));
+        assert_eq!(p, Some(Platform::Nvidia));
+        assert_eq!(why, "AMD runtime not found; CUDA sees 1 device");
+        // No device anywhere: the runtime that loaded, AMD first, so calls
+        // return hipErrorNoDevice; the reason names both.
+        let (p, why) = choose(none, Probe::Absent);
+        assert_eq!(p, Some(Platform::Amd));
+        assert_eq!(
+            why,
+            "no device: AMD runtime sees no device (hipErrorNoDevice); CUDA not found"
+        );
+        let (p, _) = choose(Probe::Absent, none);
+        assert_eq!(p, Some(Platform::Nvidia));
+        assert_eq!(choose(Probe::Absent, Probe::Absent).0, None);
+        // AMD with devices wins even when CUDA has some too.
+        assert_eq!(
+            choose(Probe::Devices(4), Probe::Devices(2)).0,
+            Some(Platform::Amd)
+        );
     }
 
     #[test]
