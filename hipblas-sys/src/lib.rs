@@ -33,6 +33,8 @@
 //! The safe API is the `hipblas` crate.
 #![warn(missing_docs)]
 
+mod abi;
+mod amd;
 mod generated;
 pub mod loader;
 mod nvidia;

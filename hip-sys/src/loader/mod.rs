@@ -17,84 +17,24 @@ pub mod search;
 
 pub use search::{Attempt, Location, OVERRIDE_VAR};
 
-use crate::generated::functions::{HipFunctions, LEGACY_SYMBOLS};
-use std::ffi::{c_void, CStr};
+pub mod common;
+
+pub use self::common::{
+    missing_dependency, symbol_address, Library, LibraryError, LibraryNames, LibrarySpec, Loaded,
+    LoadedLibrary, Platform, Version,
+};
+
+use crate::generated::functions::HipFunctions;
 use std::fmt;
-use std::path::PathBuf;
-use std::sync::OnceLock;
-
-/// Which vendor's runtime serves the HIP calls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Platform {
-    /// AMD's ROCm runtime (`libamdhip64`).
-    Amd,
-    /// NVIDIA's CUDA runtime, driver and nvrtc, through hip-sys's adapters.
-    Nvidia,
-}
-
-impl fmt::Display for Platform {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Platform::Amd => "amd",
-            Platform::Nvidia => "nvidia",
-        })
-    }
-}
-
-/// A runtime version, as HIP encodes it (`major * 10_000_000 + minor *
-/// 100_000 + patch`) or as read from a library's file name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Version {
-    /// Major version, e.g. 6.
-    pub major: u32,
-    /// Minor version, e.g. 4.
-    pub minor: u32,
-    /// Patch or build number.
-    pub patch: u32,
-}
-
-impl Version {
-    /// Decodes HIP's integer form (`hipRuntimeGetVersion`).
-    pub const fn from_hip(v: i32) -> Version {
-        let v = if v < 0 { 0 } else { v as u32 };
-        Version {
-            major: v / 10_000_000,
-            minor: (v / 100_000) % 100,
-            patch: v % 100_000,
-        }
-    }
-
-    /// Decodes CUDA's integer form (`1000 * major + 10 * minor`).
-    pub const fn from_cuda(v: i32) -> Version {
-        let v = if v < 0 { 0 } else { v as u32 };
-        Version {
-            major: v / 1000,
-            minor: (v % 1000) / 10,
-            patch: 0,
-        }
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
-    }
-}
-
-/// One library the runtime was built from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadedLibrary {
-    /// What it serves, e.g. `"HIP runtime"`, `"hiprtc"`, `"CUDA runtime"`.
-    pub role: &'static str,
-    /// The file loaded.
-    pub path: PathBuf,
-}
+use std::sync::{Arc, OnceLock};
 
 /// The loaded runtime: platform, libraries, version, and how it was found.
 pub struct Runtime {
     /// The platform chosen.
     pub platform: Platform,
-    /// Why this platform: `HIP_PLATFORM`, or which runtime was found.
+    /// Why this platform: `HIP_PLATFORM`, or what each runtime said about
+    /// its devices (e.g. "AMD runtime sees no device (hipErrorNoDevice);
+    /// CUDA sees 2 devices").
     pub platform_reason: String,
     /// The libraries opened, the main runtime first.
     pub libraries: Vec<LoadedLibrary>,
@@ -103,8 +43,9 @@ pub struct Runtime {
     /// Every path tried on the way, in order.
     pub attempts: Vec<Attempt>,
     pub(crate) table: HipFunctions,
-    /// Keeps the libraries mapped for the life of the process.
-    _handles: Vec<libloading::Library>,
+    /// Keeps the libraries mapped for the life of the process (the NVIDIA
+    /// backend's symbols resolve through clones of these).
+    _handles: Vec<Arc<libloading::Library>>,
 }
 
 impl fmt::Debug for Runtime {
@@ -154,29 +95,7 @@ impl fmt::Display for LoadError {
             Some(p) => write!(f, "no HIP runtime found for HIP_PLATFORM={p}")?,
             None => write!(f, "no HIP runtime found (neither AMD's nor NVIDIA's)")?,
         }
-        write!(f, "; tried {} paths:", self.attempts.len())?;
-        for a in &self.attempts {
-            write!(f, "\n  [{}] {a}", a.role)?;
-        }
-        // The candidates that exist but failed are the usual cause: say so
-        // first, naming a missing dependency when the loader named one.
-        for a in &self.attempts {
-            if let Err(reason) = &a.outcome {
-                match missing_dependency(&a.candidate, reason) {
-                    Some(dep) => write!(
-                        f,
-                        "\nfound {} but it needs {dep}, which the loader cannot find (install it or add its folder to LD_LIBRARY_PATH)",
-                        a.candidate.display()
-                    )?,
-                    None if a.candidate.exists() => write!(
-                        f,
-                        "\nfound {} but it does not load: {reason}",
-                        a.candidate.display()
-                    )?,
-                    None => {}
-                }
-            }
-        }
+        common::write_attempts(f, &self.attempts)?;
         let vars: Vec<String> = ["HIP_PLATFORM", OVERRIDE_VAR, "ROCM_PATH", "HIP_PATH"]
             .iter()
             .map(|v| match std::env::var_os(v) {
@@ -195,17 +114,6 @@ impl fmt::Display for LoadError {
 
 /// Where load errors send the user for the whole picture.
 const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `cargo run -p hip-examples --example info`, or call `hip::diagnostics::report()`.";
-
-/// The library a loader message `libX: cannot open shared object file`
-/// names when it is not the candidate itself: the candidate was found but
-/// one of its dependencies was not.
-fn missing_dependency(candidate: &std::path::Path, message: &str) -> Option<String> {
-    let (name, _) = message.split_once(": cannot open shared object file")?;
-    let name = name.trim();
-    let named = std::path::Path::new(name);
-    let is_candidate = named == candidate || named.file_name() == candidate.file_name();
-    (!is_candidate && !name.is_empty()).then(|| name.to_owned())
-}
 
 impl std::error::Error for LoadError {}
 
@@ -243,24 +151,41 @@ fn load() -> Result<Runtime, LoadError> {
             })
         }
     };
-    if choice != Some(Platform::Nvidia) {
-        if let Some(rt) = load_amd(&mut attempts) {
-            let reason = if choice.is_some() {
-                "HIP_PLATFORM=amd"
-            } else {
-                "AMD runtime found"
-            };
-            return Ok(rt.finish(reason, attempts));
+    match choice {
+        Some(Platform::Amd) => {
+            if let Some(rt) = crate::amd::load(&mut attempts) {
+                return Ok(finish(rt, "HIP_PLATFORM=amd".into(), attempts));
+            }
         }
-    }
-    if choice != Some(Platform::Amd) {
-        if let Some(rt) = crate::nvidia::load(&mut attempts) {
-            let reason = if choice.is_some() {
-                "HIP_PLATFORM=nvidia"
-            } else {
-                "no AMD runtime found; NVIDIA's CUDA runtime found"
+        Some(Platform::Nvidia) => {
+            if let Some(rt) = crate::nvidia::load(&mut attempts) {
+                return Ok(finish(rt, "HIP_PLATFORM=nvidia".into(), attempts));
+            }
+        }
+        None => {
+            // AMD first; NVIDIA is loaded only when AMD's runtime is absent
+            // or sees no device.
+            let amd = crate::amd::load(&mut attempts);
+            let amd_probe = Probe::of(amd.as_ref());
+            let nvidia = match amd_probe {
+                Probe::Devices(_) => None,
+                _ => crate::nvidia::load(&mut attempts),
             };
-            return Ok(rt.finish(reason, attempts));
+            let nvidia_probe = Probe::of(nvidia.as_ref());
+            let (platform, reason) = choose(amd_probe, nvidia_probe);
+            let (chosen, other) = match platform {
+                Some(Platform::Amd) => (amd, nvidia),
+                Some(Platform::Nvidia) => (nvidia, amd),
+                None => (None, None),
+            };
+            if let Some(mut rt) = chosen {
+                // The runtime not chosen stays mapped: a vendor runtime is
+                // not made to run its unload code mid-process.
+                if let Some(other) = other {
+                    rt.handles.extend(other.handles);
+                }
+                return Ok(finish(rt, reason, attempts));
+            }
         }
     }
     Err(LoadError {
@@ -270,154 +195,235 @@ fn load() -> Result<Runtime, LoadError> {
     })
 }
 
-/// A runtime before its report is completed.
-pub(crate) struct Loaded {
-    pub(crate) platform: Platform,
-    pub(crate) libraries: Vec<LoadedLibrary>,
-    pub(crate) version: Version,
-    pub(crate) table: HipFunctions,
-    pub(crate) handles: Vec<libloading::Library>,
+/// What a platform's runtime answered when asked how many devices it sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    /// Its runtime was not found.
+    Absent,
+    /// `hipGetDeviceCount` succeeded with this count.
+    Devices(i32),
+    /// `hipGetDeviceCount` failed (`hipErrorNoDevice` without a GPU).
+    Failed(crate::hipError_t),
 }
 
-impl Loaded {
-    fn finish(self, reason: &str, attempts: Vec<Attempt>) -> Runtime {
-        Runtime {
-            platform: self.platform,
-            platform_reason: reason.to_owned(),
-            libraries: self.libraries,
-            version: self.version,
-            attempts,
-            table: self.table,
-            _handles: self.handles,
-        }
-    }
-}
-
-const AMDHIP64: &[&str] = if cfg!(windows) {
-    &["amdhip64_7.dll", "amdhip64_6.dll", "amdhip64.dll"]
-} else {
-    &[
-        "libamdhip64.so.7",
-        "libamdhip64.so.6",
-        "libamdhip64.so.5",
-        "libamdhip64.so",
-    ]
-};
-
-fn load_amd(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
-    let locations = search::amd_locations();
-    let (runtime, runtime_path) =
-        search::open_first("HIP runtime", &locations, AMDHIP64, attempts)?;
-    let version = amd_version(&runtime, &runtime_path);
-
-    // hiprtc: ROCm 6 ships it apart, beside the runtime and of the same
-    // major version; ROCm 5 keeps it inside libamdhip64.
-    let mut rtc_names = Vec::new();
-    if cfg!(windows) {
-        rtc_names.push(format!("hiprtc0{}0{}.dll", version.major, version.minor));
-    } else {
-        rtc_names.push(format!("libhiprtc.so.{}", version.major));
-    }
-    let rtc_refs: Vec<&str> = rtc_names.iter().map(String::as_str).collect();
-    let mut rtc_locations = Vec::new();
-    if let Some(dir) = runtime_path.parent() {
-        rtc_locations.push(Location {
-            dir: Some(dir.to_path_buf()),
-            source: "beside the HIP runtime".into(),
-        });
-    }
-    rtc_locations.push(Location {
-        dir: None,
-        source: "system loader".into(),
-    });
-    let hiprtc = if version.major >= 6 {
-        search::open_first("hiprtc", &rtc_locations, &rtc_refs, attempts)
-    } else {
-        None
-    };
-
-    let table = {
-        let mut lookup = |name: &'static CStr| -> *mut c_void {
-            let text = name.to_str().unwrap_or("");
-            let symbol = LEGACY_SYMBOLS
-                .iter()
-                .find(|(binding, _, before)| *binding == text && version.major < *before)
-                .map(|(_, legacy, _)| *legacy)
-                .unwrap_or(text);
-            if text.starts_with("hiprtc") {
-                if let Some((lib, _)) = &hiprtc {
-                    let p = symbol_address(lib, symbol);
-                    if !p.is_null() {
-                        return p;
-                    }
-                }
-            }
-            symbol_address(&runtime, symbol)
+impl Probe {
+    fn of(loaded: Option<&Loaded<HipFunctions>>) -> Probe {
+        let Some(loaded) = loaded else {
+            return Probe::Absent;
         };
-        // SAFETY: each symbol is looked up by the name of the C function the
-        // table field was generated from, in AMD's own libraries, so it has
-        // that declaration's signature.
-        unsafe { HipFunctions::resolve(&mut lookup) }
-    };
-
-    let mut libraries = vec![LoadedLibrary {
-        role: "HIP runtime",
-        path: runtime_path,
-    }];
-    let mut handles = vec![runtime];
-    if let Some((lib, path)) = hiprtc {
-        libraries.push(LoadedLibrary {
-            role: "hiprtc",
-            path,
-        });
-        handles.push(lib);
-    }
-    Some(Loaded {
-        platform: Platform::Amd,
-        libraries,
-        version,
-        table,
-        handles,
-    })
-}
-
-/// The runtime's own answer when it gives one, else the file name's.
-fn amd_version(lib: &libloading::Library, path: &std::path::Path) -> Version {
-    let from_file = search::version_from_file_name(path).map(|(major, minor, patch)| Version {
-        major,
-        minor,
-        patch,
-    });
-    let f = symbol_address(lib, "hipRuntimeGetVersion");
-    if !f.is_null() {
-        // SAFETY: `hipRuntimeGetVersion(int*)` in every HIP release.
-        let f: unsafe extern "C" fn(*mut i32) -> crate::hipError_t =
-            unsafe { std::mem::transmute(f) };
-        let mut v = 0i32;
-        // SAFETY: `v` is a valid `int` to write to.
-        if unsafe { f(&mut v) }.is_success() && v > 0 {
-            return Version::from_hip(v);
+        let Some(count) = loaded.table.hipGetDeviceCount else {
+            return Probe::Failed(crate::hipError_t::hipErrorNotSupported);
+        };
+        let mut n = 0;
+        // SAFETY: `hipGetDeviceCount(int*)`; `n` is a valid int to write.
+        let status = unsafe { count(&mut n) };
+        if status.is_success() {
+            Probe::Devices(n)
+        } else {
+            Probe::Failed(status)
         }
     }
-    from_file.unwrap_or_default()
+
+    fn says(self) -> String {
+        match self {
+            Probe::Absent => "not found".into(),
+            Probe::Devices(n) => format!("sees {n} device{}", if n == 1 { "" } else { "s" }),
+            Probe::Failed(e) => format!("sees no device ({e:?})"),
+        }
+    }
+
+    fn has_devices(self) -> bool {
+        matches!(self, Probe::Devices(n) if n > 0)
+    }
 }
 
-/// The address of `name` in `lib`, or null.
-pub(crate) fn symbol_address(lib: &libloading::Library, name: &str) -> *mut c_void {
-    let mut bytes = Vec::with_capacity(name.len() + 1);
-    bytes.extend_from_slice(name.as_bytes());
-    bytes.push(0);
-    // SAFETY: the symbol is read as an untyped address; it is given a type
-    // only where its C declaration is known.
-    match unsafe { lib.get::<*mut c_void>(&bytes) } {
-        Ok(sym) => *sym,
-        Err(_) => std::ptr::null_mut(),
+/// With `HIP_PLATFORM` unset: the platform whose runtime sees a device (AMD
+/// first), else the runtime that loaded (AMD first) so that calls report
+/// the missing device; the reason names what both said.
+fn choose(amd: Probe, nvidia: Probe) -> (Option<Platform>, String) {
+    let both = format!("AMD runtime {}; CUDA {}", amd.says(), nvidia.says());
+    if amd.has_devices() {
+        (Some(Platform::Amd), format!("AMD runtime {}", amd.says()))
+    } else if nvidia.has_devices() {
+        (Some(Platform::Nvidia), both)
+    } else if amd != Probe::Absent {
+        (Some(Platform::Amd), format!("no device: {both}"))
+    } else if nvidia != Probe::Absent {
+        (Some(Platform::Nvidia), format!("no device: {both}"))
+    } else {
+        (None, both)
+    }
+}
+
+fn finish(loaded: Loaded<HipFunctions>, reason: String, attempts: Vec<Attempt>) -> Runtime {
+    Runtime {
+        platform: loaded.platform,
+        platform_reason: reason,
+        libraries: loaded.libraries,
+        version: loaded.version.unwrap_or_default(),
+        attempts,
+        table: loaded.table,
+        _handles: loaded.handles,
+    }
+}
+
+/// Loads a library built on the HIP runtime, as its -sys crate declares it:
+/// the HIP runtime first (it chooses the platform), then the library's file
+/// for that platform from the places that platform's libraries are searched,
+/// then `backend` fills the table (AMD: resolve the library's symbols;
+/// NVIDIA: install the crate's adapters). `backend` gets the platform, the
+/// opened library and its path, and returns `Err(reason)` when the library
+/// opened but cannot serve (recorded as the last attempt's outcome).
+pub fn load_library<T>(
+    spec: &LibrarySpec,
+    backend: impl FnOnce(
+        Platform,
+        &Arc<libloading::Library>,
+        &std::path::Path,
+    ) -> Result<Loaded<T>, String>,
+) -> Result<Library<T>, LibraryError> {
+    let rt = runtime().map_err(|e| LibraryError {
+        library: spec.name,
+        runtime: Some(e.to_string()),
+        platform: None,
+        role: None,
+        attempts: Vec::new(),
+        hint: String::new(),
+    })?;
+    let (names, locations) = spec.search(rt.platform);
+    let mut attempts = Vec::new();
+    let hint = match rt.platform {
+        Platform::Amd => format!(
+            "{} Or point {OVERRIDE_VAR} at the folder holding it.",
+            spec.amd_hint
+        ),
+        Platform::Nvidia => spec.nvidia_hint.to_owned(),
+    };
+    let failed = |attempts| LibraryError {
+        library: spec.name,
+        runtime: None,
+        platform: Some(rt.platform),
+        role: Some(names.role),
+        attempts,
+        hint: hint.clone(),
+    };
+    let Some((lib, path)) =
+        search::open_first(names.role, &locations, names.for_this_os(), &mut attempts)
+    else {
+        return Err(failed(attempts));
+    };
+    let lib = Arc::new(lib);
+    match backend(rt.platform, &lib, &path) {
+        Ok(loaded) => Ok(Library::new(loaded, attempts)),
+        Err(reason) => {
+            if let Some(last) = attempts.last_mut() {
+                last.outcome = Err(reason);
+            }
+            Err(failed(attempts))
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `crate::...` paths a source file names (imports and qualified
+    /// paths alike).
+    fn crate_paths(text: &str) -> Vec<String> {
+        text.match_indices("crate::")
+            .map(|(i, _)| {
+                text[i..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn sources(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.extend(sources(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
+            }
+        }
+        out
+    }
+
+    /// The layering the loader relies on: the core and the search are
+    /// leaves, and a backend reaches the loader only through them, so no
+    /// backend and loader import each other.
+    #[test]
+    fn backends_and_the_core_do_not_import_the_loader() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = sources(&src.join("nvidia"));
+        files.push((src.join("amd.rs"), include_str!("../amd.rs").to_owned()));
+        let leaves = [
+            ("common.rs", include_str!("common.rs")),
+            ("search.rs", include_str!("search.rs")),
+        ];
+        assert!(files.len() > 5, "the NVIDIA backend's files were found");
+        for (path, text) in &files {
+            for p in crate_paths(text) {
+                let allowed = !p.starts_with("crate::loader")
+                    || p.starts_with("crate::loader::common")
+                    || p.starts_with("crate::loader::search");
+                assert!(allowed, "{} names {p}", path.display());
+            }
+        }
+        for (name, text) in leaves {
+            for p in crate_paths(text) {
+                assert!(
+                    p.starts_with("crate::loader::search") || p == "crate::",
+                    "the leaf {name} names {p}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_platform_is_chosen_by_devices() {
+        use crate::hipError_t;
+        let none = Probe::Failed(hipError_t::hipErrorNoDevice);
+        let (p, why) = choose(Probe::Devices(1), Probe::Absent);
+        assert_eq!(
+            (p, why.as_str()),
+            (Some(Platform::Amd), "AMD runtime sees 1 device")
+        );
+        // The GPU machine: ROCm installed beside two NVIDIA GPUs.
+        let (p, why) = choose(none, Probe::Devices(2));
+        assert_eq!(p, Some(Platform::Nvidia));
+        assert_eq!(
+            why,
+            "AMD runtime sees no device (hipErrorNoDevice); CUDA sees 2 devices"
+        );
+        let (p, _) = choose(Probe::Devices(0), Probe::Devices(2));
+        assert_eq!(p, Some(Platform::Nvidia));
+        let (p, why) = choose(Probe::Absent, Probe::Devices(1));
+        assert_eq!(p, Some(Platform::Nvidia));
+        assert_eq!(why, "AMD runtime not found; CUDA sees 1 device");
+        // No device anywhere: the runtime that loaded, AMD first, so calls
+        // return hipErrorNoDevice; the reason names both.
+        let (p, why) = choose(none, Probe::Absent);
+        assert_eq!(p, Some(Platform::Amd));
+        assert_eq!(
+            why,
+            "no device: AMD runtime sees no device (hipErrorNoDevice); CUDA not found"
+        );
+        let (p, _) = choose(Probe::Absent, none);
+        assert_eq!(p, Some(Platform::Nvidia));
+        assert_eq!(choose(Probe::Absent, Probe::Absent).0, None);
+        // AMD with devices wins even when CUDA has some too.
+        assert_eq!(
+            choose(Probe::Devices(4), Probe::Devices(2)).0,
+            Some(Platform::Amd)
+        );
+    }
 
     #[test]
     fn versions_decode() {

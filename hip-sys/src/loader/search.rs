@@ -110,7 +110,10 @@ fn sdk_locations(
 /// Every try is appended to `attempts`.
 ///
 /// When the override names a file rather than a folder, that file is the
-/// only candidate.
+/// only candidate. A relative folder (`ROCM_PATH=rocm`, `HIP_PATH=.`) is
+/// never searched, since what it names would depend on the working folder:
+/// it is recorded as an attempt that says so, so the report shows why the
+/// variable had no effect.
 pub fn open_first(
     role: &'static str,
     locations: &[Location],
@@ -118,6 +121,15 @@ pub fn open_first(
     attempts: &mut Vec<Attempt>,
 ) -> Option<(libloading::Library, PathBuf)> {
     for loc in locations {
+        if let Some(d) = loc.dir.as_ref().filter(|d| d.is_relative()) {
+            attempts.push(Attempt {
+                role,
+                candidate: d.clone(),
+                source: loc.source.clone(),
+                outcome: Err(RELATIVE.into()),
+            });
+            continue;
+        }
         let candidates: Vec<PathBuf> = match &loc.dir {
             Some(d) if d.is_file() => vec![d.clone()],
             Some(d) => file_names.iter().map(|n| d.join(n)).collect(),
@@ -155,6 +167,10 @@ pub fn open_first(
     }
     None
 }
+
+/// Why a relative folder was not searched.
+pub const RELATIVE: &str =
+    "a relative path, not searched (it would name a folder below the working folder)";
 
 /// Opens one library with the system loader.
 pub fn open(path: &Path) -> Result<libloading::Library, String> {
@@ -239,6 +255,39 @@ mod tests {
                 None
             ]
         );
+    }
+
+    #[test]
+    fn relative_folders_are_never_searched() {
+        // A library in a folder below the working folder, named relatively.
+        let dir = std::env::temp_dir().join(format!("hip-sys-relative-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        let cwd = std::env::current_dir().unwrap();
+        let relative = pathdiff(&dir, &cwd);
+        let locs = amd_locations_from(&env_of(&[("ROCM_PATH", relative.to_str().unwrap())]));
+        assert!(locs[0].dir.as_ref().unwrap().is_relative(), "{locs:?}");
+        let mut attempts = Vec::new();
+        let found = open_first("HIP runtime", &locs[..1], &["libc.so.6"], &mut attempts);
+        assert!(found.is_none());
+        assert_eq!(attempts.len(), 1, "{attempts:?}");
+        assert_eq!(attempts[0].outcome, Err(RELATIVE.to_owned()));
+        assert_eq!(attempts[0].source, "ROCM_PATH");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `path` relative to `base` (both absolute), with `..` as needed.
+    fn pathdiff(path: &Path, base: &Path) -> PathBuf {
+        let p: Vec<_> = path.components().collect();
+        let b: Vec<_> = base.components().collect();
+        let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        let mut out = PathBuf::new();
+        for _ in common..b.len() {
+            out.push("..");
+        }
+        for c in &p[common..] {
+            out.push(c);
+        }
+        out
     }
 
     #[test]

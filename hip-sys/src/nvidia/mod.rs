@@ -40,12 +40,12 @@ mod status;
 mod tests;
 
 use crate::generated::functions::HipFunctions;
-use crate::loader::search::{self, Location};
-use crate::loader::{Attempt, Loaded, LoadedLibrary, Platform, Version};
+use crate::loader::common::{Loaded, LoadedLibrary, Platform, Version};
+use crate::loader::search::{self, Attempt, Location};
 use crate::{hipError_t, hiprtcResult};
 use core::ffi::{c_int, c_void};
 use std::cell::Cell;
-use std::sync::OnceLock;
+use std::sync::Arc;
 
 /// Which CUDA library a symbol lives in, and how its status is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,58 +57,34 @@ pub(crate) enum Lib {
     Driver,
     /// `libcuda`, for calls that need no context (devices, contexts).
     DriverNoContext,
-    /// `libnvrtc`: `nvrtcResult` statuses.
-    Nvrtc,
 }
 
-/// The CUDA libraries, open for the rest of the process.
-struct Libraries {
-    runtime: libloading::Library,
-    driver: libloading::Library,
-    nvrtc: Option<libloading::Library>,
+/// The CUDA libraries, one loader-core slot per [`Lib`] (named after it, so
+/// the macros below can name a slot from a `Lib` variant) and one for nvrtc
+/// (whose `nvrtcResult` statuses the rtc adapters translate themselves). `load` fills
+/// them with clones of the libraries the runtime record owns; every CUDA
+/// symbol is a [`Symbol`](crate::loader::common::Symbol) of one of them,
+/// resolved once on first use.
+#[allow(non_upper_case_globals)]
+pub(crate) mod slots {
+    use crate::loader::common::LibrarySlot;
+
+    pub(crate) static Runtime: LibrarySlot = LibrarySlot::new("CUDA runtime");
+    pub(crate) static Driver: LibrarySlot = LibrarySlot::new("CUDA driver");
+    pub(crate) static DriverNoContext: LibrarySlot = LibrarySlot::new("CUDA driver");
+    pub(crate) static Nvrtc: LibrarySlot = LibrarySlot::new("nvrtc");
 }
 
-static LIBRARIES: OnceLock<Libraries> = OnceLock::new();
-
-/// One CUDA symbol, looked up once, on first use.
-pub(crate) struct Symbol {
-    lib: Lib,
-    /// The exported name, NUL-terminated.
-    name: &'static str,
-    address: OnceLock<usize>,
-}
-
-impl Symbol {
-    /// A symbol of `lib`; `name` must end with a NUL.
-    pub(crate) const fn new(lib: Lib, name: &'static str) -> Symbol {
-        Symbol {
-            lib,
-            name,
-            address: OnceLock::new(),
+/// A `&'static CStr` from a string literal, checked at compile time.
+macro_rules! c_name {
+    ($name:literal) => {
+        match ::core::ffi::CStr::from_bytes_with_nul(concat!($name, "\0").as_bytes()) {
+            Ok(c) => c,
+            Err(_) => panic!("a symbol name has no interior NUL"),
         }
-    }
-
-    /// The symbol's address, or `None` when the library lacks it (or no
-    /// CUDA library is loaded).
-    pub(crate) fn address(&self) -> Option<*mut c_void> {
-        let a = *self.address.get_or_init(|| {
-            let Some(libs) = LIBRARIES.get() else {
-                return 0;
-            };
-            let lib = match self.lib {
-                Lib::Runtime => &libs.runtime,
-                Lib::Driver | Lib::DriverNoContext => &libs.driver,
-                Lib::Nvrtc => match &libs.nvrtc {
-                    Some(l) => l,
-                    None => return 0,
-                },
-            };
-            let name = self.name.strip_suffix('\0').unwrap_or(self.name);
-            crate::loader::symbol_address(lib, name) as usize
-        });
-        (a != 0).then_some(a as *mut c_void)
-    }
+    };
 }
+pub(crate) use c_name;
 
 /// `Some(typed function)` for a CUDA symbol, `None` when it is missing.
 ///
@@ -116,8 +92,10 @@ impl Symbol {
 /// The type given must be the symbol's C signature.
 macro_rules! cuda_fn {
     ($lib:ident, $name:literal, $ty:ty) => {{
-        static SYMBOL: $crate::nvidia::Symbol =
-            $crate::nvidia::Symbol::new($crate::nvidia::Lib::$lib, concat!($name, "\0"));
+        static SYMBOL: $crate::loader::common::Symbol = $crate::loader::common::Symbol::new(
+            &$crate::nvidia::slots::$lib,
+            $crate::nvidia::c_name!($name),
+        );
         match SYMBOL.address() {
             // SAFETY: the caller names the symbol with its C signature, so
             // the address is a function of type `$ty`.
@@ -153,8 +131,10 @@ macro_rules! passthrough_adapters {
     ($( $hip:ident ( $($a:ident : $t:ty),* ) => $lib:ident $sym:literal as $static:ident; )*) => {
         $(
             #[allow(non_upper_case_globals)]
-            static $static: $crate::nvidia::Symbol =
-                $crate::nvidia::Symbol::new(Lib::$lib, concat!($sym, "\0"));
+            static $static: $crate::loader::common::Symbol = $crate::loader::common::Symbol::new(
+                &$crate::nvidia::slots::$lib,
+                $crate::nvidia::c_name!($sym),
+            );
 
             unsafe extern "C" fn $hip($($a: $t),*) -> hipError_t {
                 let Some(p) = $static.address() else {
@@ -233,11 +213,6 @@ pub(crate) fn lib_status(lib: Lib, v: i32) -> hipError_t {
     match lib {
         Lib::Runtime => rt_status(v),
         Lib::Driver | Lib::DriverNoContext => drv_status(v),
-        Lib::Nvrtc => record(if v == 0 {
-            hipError_t::hipSuccess
-        } else {
-            hipError_t::hipErrorUnknown
-        }),
     }
 }
 
@@ -388,7 +363,7 @@ const NVRTC: &[&str] = if cfg!(windows) {
 };
 
 /// Opens the CUDA runtime, driver and nvrtc, and builds the adapter table.
-pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
+pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded<HipFunctions>> {
     let locations = search::cuda_locations();
     let (runtime, runtime_path) = search::open_first("CUDA runtime", &locations, CUDART, attempts)?;
     // The driver comes with the kernel module, from the system's folders.
@@ -420,12 +395,17 @@ pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
             path,
         });
     }
-    // A second load (which the loader never does) keeps the first set.
-    let _ = LIBRARIES.set(Libraries {
-        runtime,
-        driver,
-        nvrtc,
-    });
+    let runtime = Arc::new(runtime);
+    let driver = Arc::new(driver);
+    let nvrtc = nvrtc.map(Arc::new);
+    slots::Runtime.fill(&runtime);
+    slots::Driver.fill(&driver);
+    slots::DriverNoContext.fill(&driver);
+    let mut handles = vec![runtime, driver];
+    if let Some(nvrtc) = nvrtc {
+        slots::Nvrtc.fill(&nvrtc);
+        handles.push(nvrtc);
+    }
 
     // The driver API needs cuInit before any other call; the runtime calls
     // it too, but driver-only adapters may come first. Its failure (no GPU)
@@ -449,9 +429,9 @@ pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
     Some(Loaded {
         platform: Platform::Nvidia,
         libraries,
-        version,
+        version: Some(version),
         table: table(false),
-        handles: Vec::new(),
+        handles,
     })
 }
 

@@ -13,61 +13,44 @@ mod adapters;
 mod convert;
 
 use crate::generated::functions::HipblasFunctions;
-use crate::loader::{symbol_address, LoadedLibrary};
 use crate::{hipblasHandle_t, hipblasMath_t, hipblasStatus_t};
-use hip_sys::loader::search::{self, Attempt};
-use hip_sys::loader::Version;
+use hip_sys::loader::common::{symbol_address, Loaded, LoadedLibrary, Platform, Version};
 use std::ffi::c_void;
+use std::path::Path;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 pub(crate) use adapters::ADAPTERS;
 
-/// cuBLAS opened and adapted.
-pub(crate) struct Loaded {
-    pub(crate) libraries: Vec<LoadedLibrary>,
-    pub(crate) version: Version,
-    pub(crate) table: HipblasFunctions,
-    pub(crate) handles: Vec<libloading::Library>,
-}
-
-const CUBLAS: &[&str] = if cfg!(windows) {
-    &["cublas64_13.dll", "cublas64_12.dll"]
-} else {
-    &["libcublas.so.13", "libcublas.so.12", "libcublas.so"]
-};
-
-pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded> {
-    let (lib, path) = search::open_first("cuBLAS", &search::cuda_locations(), CUBLAS, attempts)?;
-    let version = cublas_version(&lib).unwrap_or_else(|| {
-        search::version_from_file_name(&path)
-            .map(|(major, minor, patch)| Version {
-                major,
-                minor,
-                patch,
-            })
-            .unwrap_or_default()
-    });
+/// Fills the table with the adapters from the cuBLAS library the loader
+/// core opened.
+pub(crate) fn load(
+    lib: &Arc<libloading::Library>,
+    path: &Path,
+) -> Result<Loaded<HipblasFunctions>, String> {
+    let version = cublas_version(lib).or_else(|| Version::from_file_name(path));
     let mut table = HipblasFunctions::EMPTY;
-    adapters::install(&mut table, &mut |name| symbol_address(&lib, name));
+    adapters::install(&mut table, &mut |name| symbol_address(lib, name));
     convert::GET_POINTER_MODE.store(
-        symbol_address(&lib, "cublasGetPointerMode_v2"),
+        symbol_address(lib, "cublasGetPointerMode_v2"),
         Ordering::Release,
     );
-    let get_math = symbol_address(&lib, "cublasGetMathMode");
+    let get_math = symbol_address(lib, "cublasGetMathMode");
     convert::GET_MATH_MODE.store(get_math, Ordering::Release);
     if !get_math.is_null() {
         // The reverse mapping needs its own adapter (an out-parameter enum).
         table.hipblasGetMathMode = Some(get_math_mode);
     }
     table.hipblasStatusToString = Some(status_to_string);
-    Some(Loaded {
+    Ok(Loaded {
+        platform: Platform::Nvidia,
         libraries: vec![LoadedLibrary {
             role: "cuBLAS",
-            path,
+            path: path.to_path_buf(),
         }],
         version,
         table,
-        handles: vec![lib],
+        handles: vec![Arc::clone(lib)],
     })
 }
 

@@ -1,0 +1,470 @@
+//! The loader core every -sys crate uses: platforms, versions, the record of
+//! what a backend opened, symbol lookup, and the report of a library that
+//! could not be loaded.
+//!
+//! This module is a leaf: it imports nothing else of hip-sys but
+//! [`search`] (also a leaf), so that the platform backends
+//! (AMD's, NVIDIA's) and the loaders that choose between them can all use
+//! it without importing each other. A backend returns a [`Loaded`]; the
+//! crate's loader keeps it for the life of the process.
+//!
+//! A library built on the HIP runtime (hipBLAS, RCCL, hipRAND, ...) declares
+//! its file names per platform as a [`LibrarySpec`] and gets the search, the
+//! error report ([`LibraryError`]) and the record ([`Library`]) from
+//! [`load_library`](super::load_library):
+//!
+//! ```no_run
+//! use hip_sys::loader::common::{LibraryNames, LibrarySpec};
+//! const HIPBLAS: LibrarySpec = LibrarySpec {
+//!     name: "hipBLAS",
+//!     amd: LibraryNames {
+//!         role: "hipBLAS",
+//!         unix: &["libhipblas.so.3", "libhipblas.so.2", "libhipblas.so"],
+//!         windows: &["hipblas.dll"],
+//!     },
+//!     nvidia: LibraryNames {
+//!         role: "cuBLAS",
+//!         unix: &["libcublas.so.13", "libcublas.so.12"],
+//!         windows: &["cublas64_13.dll", "cublas64_12.dll"],
+//!     },
+//!     amd_hint: "Install hipBLAS (e.g. Debian's libhipblas2).",
+//!     nvidia_hint: "Install cuBLAS where the system loader finds it.",
+//! };
+//! assert_eq!(HIPBLAS.nvidia.for_this_os()[0], if cfg!(windows) { "cublas64_13.dll" } else { "libcublas.so.13" });
+//! ```
+
+use super::search::{self, Attempt, Location};
+use std::ffi::{c_void, CStr};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// Which vendor's runtime serves the HIP calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Platform {
+    /// AMD's ROCm runtime (`libamdhip64`).
+    Amd,
+    /// NVIDIA's CUDA runtime, driver and nvrtc, through hip-sys's adapters.
+    Nvidia,
+}
+
+impl fmt::Display for Platform {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Platform::Amd => "amd",
+            Platform::Nvidia => "nvidia",
+        })
+    }
+}
+
+/// A runtime version, as HIP encodes it (`major * 10_000_000 + minor *
+/// 100_000 + patch`) or as read from a library's file name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Version {
+    /// Major version, e.g. 6.
+    pub major: u32,
+    /// Minor version, e.g. 4.
+    pub minor: u32,
+    /// Patch or build number.
+    pub patch: u32,
+}
+
+impl Version {
+    /// Decodes HIP's integer form (`hipRuntimeGetVersion`).
+    pub const fn from_hip(v: i32) -> Version {
+        let v = if v < 0 { 0 } else { v as u32 };
+        Version {
+            major: v / 10_000_000,
+            minor: (v / 100_000) % 100,
+            patch: v % 100_000,
+        }
+    }
+
+    /// Decodes CUDA's integer form (`1000 * major + 10 * minor`).
+    pub const fn from_cuda(v: i32) -> Version {
+        let v = if v < 0 { 0 } else { v as u32 };
+        Version {
+            major: v / 1000,
+            minor: (v % 1000) / 10,
+            patch: 0,
+        }
+    }
+
+    /// The version in a versioned file name (`libamdhip64.so.5.2.21153`).
+    pub fn from_file_name(path: &Path) -> Option<Version> {
+        search::version_from_file_name(path).map(|(major, minor, patch)| Version {
+            major,
+            minor,
+            patch,
+        })
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+/// One library a backend opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedLibrary {
+    /// What it serves, e.g. `"HIP runtime"`, `"hiprtc"`, `"CUDA runtime"`.
+    pub role: &'static str,
+    /// The file loaded.
+    pub path: PathBuf,
+}
+
+/// What a platform backend returns: the libraries it opened (owned here, so
+/// they stay mapped as long as this lives), their version and the function
+/// table it filled. Both backends of a crate return the same type.
+pub struct Loaded<T> {
+    /// The platform served.
+    pub platform: Platform,
+    /// The libraries opened, the main one first.
+    pub libraries: Vec<LoadedLibrary>,
+    /// The main library's version, when it could be told.
+    pub version: Option<Version>,
+    /// The function table.
+    pub table: T,
+    /// The open libraries. [`LibrarySlot`]s that resolve a backend's
+    /// symbols hold clones of these, never libraries of their own.
+    pub handles: Vec<Arc<libloading::Library>>,
+}
+
+impl<T> fmt::Debug for Loaded<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Loaded")
+            .field("platform", &self.platform)
+            .field("libraries", &self.libraries)
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The address of `name` in `lib`, or null when the library lacks it.
+pub fn symbol_address(lib: &libloading::Library, name: &str) -> *mut c_void {
+    let mut bytes = Vec::with_capacity(name.len() + 1);
+    bytes.extend_from_slice(name.as_bytes());
+    bytes.push(0);
+    // SAFETY: the symbol is read as an untyped address; it is given a type
+    // only where its C declaration is known.
+    match unsafe { lib.get::<*mut c_void>(&bytes) } {
+        Ok(sym) => *sym,
+        Err(_) => std::ptr::null_mut(),
+    }
+}
+
+/// The library a loader message `libX: cannot open shared object file`
+/// names when it is not the candidate itself: the candidate was found but
+/// one of its dependencies was not.
+pub fn missing_dependency(candidate: &Path, message: &str) -> Option<String> {
+    let (name, _) = message.split_once(": cannot open shared object file")?;
+    let name = name.trim();
+    let named = Path::new(name);
+    let is_candidate = named == candidate || named.file_name() == candidate.file_name();
+    (!is_candidate && !name.is_empty()).then(|| name.to_owned())
+}
+
+/// Writes every attempt, then a line for each candidate that exists but
+/// failed (naming a missing dependency when the loader named one): the
+/// part of a load error every crate's report shares.
+pub fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: &[Attempt]) -> fmt::Result {
+    write!(f, "; tried {} paths:", attempts.len())?;
+    for a in attempts {
+        write!(f, "\n  [{}] {a}", a.role)?;
+    }
+    for a in attempts {
+        if let Err(reason) = &a.outcome {
+            match missing_dependency(&a.candidate, reason) {
+                Some(dep) => write!(
+                    f,
+                    "\nfound {} but it needs {dep}, which the loader cannot find (install it or add its folder to LD_LIBRARY_PATH)",
+                    a.candidate.display()
+                )?,
+                None if a.candidate.exists() => write!(
+                    f,
+                    "\nfound {} but it does not load: {reason}",
+                    a.candidate.display()
+                )?,
+                None => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A library opened at run time whose symbols a backend resolves one by
+/// one, on first use, through [`Symbol`]s: the one symbol-resolution
+/// mechanism of every NVIDIA backend.
+///
+/// A slot is a `static`; the backend's `load` fills it once with the library
+/// it opened (a clone of the `Arc` kept in [`Loaded::handles`]).
+#[derive(Debug)]
+pub struct LibrarySlot {
+    role: &'static str,
+    library: OnceLock<Arc<libloading::Library>>,
+}
+
+impl LibrarySlot {
+    /// An empty slot for the library serving `role` (e.g. `"cuBLAS"`).
+    pub const fn new(role: &'static str) -> LibrarySlot {
+        LibrarySlot {
+            role,
+            library: OnceLock::new(),
+        }
+    }
+
+    /// Fills the slot; a second call keeps the first library (a process
+    /// loads each backend once).
+    pub fn fill(&self, library: &Arc<libloading::Library>) {
+        let _ = self.library.set(Arc::clone(library));
+    }
+
+    /// Whether the slot was filled.
+    pub fn is_filled(&self) -> bool {
+        self.library.get().is_some()
+    }
+
+    /// What the library serves.
+    pub fn role(&self) -> &'static str {
+        self.role
+    }
+}
+
+/// One symbol of a [`LibrarySlot`]'s library, looked up once, on first use.
+#[derive(Debug)]
+pub struct Symbol {
+    library: &'static LibrarySlot,
+    name: &'static CStr,
+    address: OnceLock<usize>,
+}
+
+impl Symbol {
+    /// The symbol `name` of `library`.
+    pub const fn new(library: &'static LibrarySlot, name: &'static CStr) -> Symbol {
+        Symbol {
+            library,
+            name,
+            address: OnceLock::new(),
+        }
+    }
+
+    /// The symbol's name.
+    pub fn name(&self) -> &'static CStr {
+        self.name
+    }
+
+    /// The symbol's address, or `None` when the library lacks it or was not
+    /// loaded. A lookup before the slot is filled is not cached.
+    pub fn address(&self) -> Option<*mut c_void> {
+        if let Some(&a) = self.address.get() {
+            return (a != 0).then_some(a as *mut c_void);
+        }
+        let library = self.library.library.get()?;
+        let a = *self.address.get_or_init(|| {
+            let name = self.name.to_str().unwrap_or("");
+            symbol_address(library, name) as usize
+        });
+        (a != 0).then_some(a as *mut c_void)
+    }
+}
+
+/// A library's file names on each operating system, newest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LibraryNames {
+    /// What the library serves, e.g. `"hipBLAS"`, `"cuBLAS"`.
+    pub role: &'static str,
+    /// Names on Linux and other Unix systems.
+    pub unix: &'static [&'static str],
+    /// Names on Windows.
+    pub windows: &'static [&'static str],
+}
+
+impl LibraryNames {
+    /// The names for the operating system this was compiled for.
+    pub fn for_this_os(&self) -> &'static [&'static str] {
+        if cfg!(windows) {
+            self.windows
+        } else {
+            self.unix
+        }
+    }
+}
+
+/// What a -sys crate declares about its library to get loading, errors and
+/// diagnostics from the core ([`load_library`](super::load_library)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LibrarySpec {
+    /// The library's name in messages, e.g. `"hipBLAS"`.
+    pub name: &'static str,
+    /// The AMD library, searched where the HIP runtime is.
+    pub amd: LibraryNames,
+    /// The NVIDIA library the crate's NVIDIA backend adapts.
+    pub nvidia: LibraryNames,
+    /// What to install when the AMD library is missing.
+    pub amd_hint: &'static str,
+    /// What to install when the NVIDIA library is missing.
+    pub nvidia_hint: &'static str,
+}
+
+impl LibrarySpec {
+    /// The names and search locations for `platform`.
+    pub fn search(&self, platform: Platform) -> (&LibraryNames, Vec<Location>) {
+        match platform {
+            Platform::Amd => (&self.amd, search::amd_locations()),
+            Platform::Nvidia => (&self.nvidia, search::cuda_locations()),
+        }
+    }
+}
+
+/// A library loaded on top of the HIP runtime: what was opened, its version,
+/// how it was found, and its function table.
+pub struct Library<T> {
+    /// The HIP platform (the runtime's).
+    pub platform: Platform,
+    /// The libraries opened.
+    pub libraries: Vec<LoadedLibrary>,
+    /// The library's version, when it could be told.
+    pub version: Option<Version>,
+    /// Every path tried, in order.
+    pub attempts: Vec<Attempt>,
+    /// The function table.
+    pub table: T,
+    /// Keeps the libraries mapped for the life of the process.
+    pub handles: Vec<Arc<libloading::Library>>,
+}
+
+impl<T> Library<T> {
+    /// The record of a backend's [`Loaded`], with the attempts made.
+    pub fn new(loaded: Loaded<T>, attempts: Vec<Attempt>) -> Library<T> {
+        Library {
+            platform: loaded.platform,
+            libraries: loaded.libraries,
+            version: loaded.version,
+            attempts,
+            table: loaded.table,
+            handles: loaded.handles,
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Library<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Library")
+            .field("platform", &self.platform)
+            .field("libraries", &self.libraries)
+            .field("version", &self.version)
+            .field("functions", &self.table)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a library built on the HIP runtime could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibraryError {
+    /// The library, e.g. `"hipBLAS"`.
+    pub library: &'static str,
+    /// The HIP runtime's own failure, when there is no HIP runtime at all.
+    pub runtime: Option<String>,
+    /// The platform whose library was looked for, when a runtime was found.
+    pub platform: Option<Platform>,
+    /// The file looked for on that platform (`"hipBLAS"`, `"cuBLAS"`).
+    pub role: Option<&'static str>,
+    /// Every path tried, with the loader's reason.
+    pub attempts: Vec<Attempt>,
+    /// What to install, or which variable to set.
+    pub hint: String,
+}
+
+impl fmt::Display for LibraryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(r) = &self.runtime {
+            return write!(f, "{} not loaded: no HIP runtime ({r})", self.library);
+        }
+        match (self.role, self.platform) {
+            (Some(role), Some(p)) => write!(f, "no {role} found for the {p} platform")?,
+            _ => write!(f, "no {} library found", self.library)?,
+        }
+        write_attempts(f, &self.attempts)?;
+        if !self.hint.is_empty() {
+            write!(f, "\n{}", self.hint)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LibraryError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static EMPTY: LibrarySlot = LibrarySlot::new("nothing");
+    static UNFILLED: Symbol = Symbol::new(&EMPTY, c"cuInit");
+
+    #[test]
+    fn a_symbol_of_an_unfilled_slot_is_absent_and_not_cached() {
+        assert_eq!(UNFILLED.address(), None);
+        assert!(UNFILLED.address.get().is_none());
+        assert!(!EMPTY.is_filled());
+        assert_eq!(EMPTY.role(), "nothing");
+    }
+
+    #[test]
+    fn a_filled_slot_resolves_present_and_absent_symbols_once() {
+        // The C library of this process is a library like any other.
+        let name = if cfg!(windows) {
+            "kernel32.dll"
+        } else {
+            "libc.so.6"
+        };
+        let lib = Arc::new(search::open(Path::new(name)).expect("the C library opens"));
+        static SLOT: LibrarySlot = LibrarySlot::new("C library");
+        static PRESENT: Symbol = Symbol::new(&SLOT, c"strlen");
+        static ABSENT: Symbol = Symbol::new(&SLOT, c"no_such_symbol_in_libc_42");
+        SLOT.fill(&lib);
+        assert!(SLOT.is_filled());
+        let p = PRESENT.address().expect("strlen is exported");
+        assert!(!p.is_null());
+        assert_eq!(PRESENT.address(), Some(p));
+        assert_eq!(ABSENT.address(), None);
+        assert_eq!(ABSENT.address.get(), Some(&0));
+        assert_eq!(Arc::strong_count(&lib), 2);
+    }
+
+    #[test]
+    fn library_error_reports_attempts_and_hint() {
+        let e = LibraryError {
+            library: "hipBLAS",
+            runtime: None,
+            platform: Some(Platform::Nvidia),
+            role: Some("cuBLAS"),
+            attempts: vec![Attempt {
+                role: "cuBLAS",
+                candidate: "libcublas.so.13".into(),
+                source: "system loader".into(),
+                outcome: Err("libcublas.so.13: cannot open shared object file".into()),
+            }],
+            hint: "Install cuBLAS.".into(),
+        };
+        let text = e.to_string();
+        assert!(
+            text.starts_with("no cuBLAS found for the nvidia platform; tried 1 paths:"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[cuBLAS] libcublas.so.13 (system loader)"),
+            "{text}"
+        );
+        assert!(text.ends_with("\nInstall cuBLAS."), "{text}");
+        let no_runtime = LibraryError {
+            runtime: Some("no HIP runtime found".into()),
+            ..e
+        };
+        assert_eq!(
+            no_runtime.to_string(),
+            "hipBLAS not loaded: no HIP runtime (no HIP runtime found)"
+        );
+    }
+}
