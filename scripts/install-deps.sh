@@ -3,7 +3,7 @@
 #   libamdhip64-5, libamdhip64-dev, rocm-device-libs, hipcc  (tier 2: the real
 #     ROCm 5.2.3 runtime, hiprtc, and hipcc for ahead-of-time kernel builds)
 #   libclang-dev, clang  (the binding generator's staleness check)
-#   python3  (the generator's table scripts; scripts/test.sh's counts)
+#   python3  (scripts/test.sh's counts)
 # Prints what it did; exits non-zero only when an install was needed and failed.
 set -euo pipefail
 

@@ -8,10 +8,8 @@ cd "$(dirname "$0")/../.."
 
 regenerate=(
   "cargo run -p hip-generator"
-  "python3 build.rs-tools/nvidia-tables/hip_sys_status.py"
-  "python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py"
-  "python3 build.rs-tools/nvidia-tables/hipblas_sys_adapters.py"
   "HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage"
+  "HIPBLAS_SYS_BLESS=1 cargo test -p hipblas-sys --lib coverage"
 )
 
 # What the commands above write (folders: every file in them).
@@ -30,15 +28,16 @@ generated=(
   cuda-compat/tests/enumerator_paths.rs
   hip-sys/src/nvidia/gpu_tested.txt
   hipblas-sys/src/nvidia/gpu_tested.txt
-  # the NVIDIA backends' tables (python3 build.rs-tools/nvidia-tables/*.py)
+  # the NVIDIA backends' tables (also run alone by
+  # cargo run -p hip-generator -- nvidia-tables)
   hip-sys/src/nvidia/status.rs
   hip-sys/src/nvidia/attributes.rs
   hip-sys/src/nvidia/messages.rs
   hip-sys/src/nvidia/passthrough.rs
   hipblas-sys/src/nvidia/adapters.rs
-  hipblas-sys/NVIDIA_COVERAGE.md
-  # HIP_SYS_BLESS=1 cargo test -p hip-sys --lib coverage
+  # the coverage tests (HIP_SYS_BLESS=1 / HIPBLAS_SYS_BLESS=1)
   hip-sys/NVIDIA_COVERAGE.md
+  hipblas-sys/NVIDIA_COVERAGE.md
 )
 
 fail_with_commands() {
@@ -76,13 +75,11 @@ for p in "${generated[@]}"; do
 done
 
 bash build.rs-tools/scripts/fetch-cuda-headers.sh
-# The generator first: the table scripts read its output (hip-sys's types,
-# gpu_tested.txt), and the coverage test reads theirs.
+# The generator first (its NVIDIA tables read the bindings it writes); the
+# coverage tests read its output (the adapter tables, gpu_tested.txt).
 cargo run -q -p hip-generator
-python3 build.rs-tools/nvidia-tables/hip_sys_status.py
-python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py
-python3 build.rs-tools/nvidia-tables/hipblas_sys_adapters.py
 HIP_SYS_BLESS=1 cargo test -q -p hip-sys --lib coverage
+HIPBLAS_SYS_BLESS=1 cargo test -q -p hipblas-sys --lib coverage
 
 if ! git diff --exit-code --stat -- "${generated[@]}"; then
   fail_with_commands "The committed generated files are stale."

@@ -2,8 +2,8 @@
 # Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS) from NVIDIA's
 # Python wheels and unpacks only their headers into the git-ignored
 # build.rs-tools/cuda-headers/, in two layouts:
-#   nvidia/<component>/include/*.h   as in the wheels (the NVIDIA backend's
-#                                    table scripts read these)
+#   nvidia/<component>/include/*.h   as in the wheels (the NVIDIA backends'
+#                                    tables are made from these)
 #   include/*.h                      all components merged (cuda-compat's
 #                                    generator reads these)
 # Nothing is installed. Wheels are taken from $CUDA_WHEELS_DIR when it holds
@@ -12,8 +12,7 @@
 #
 # Consumers:
 #   cargo run -p hip-generator -- cuda-compat
-#   python3 build.rs-tools/nvidia-tables/hip_sys_status.py
-#   python3 build.rs-tools/nvidia-tables/hip_sys_passthrough.py
+#   cargo run -p hip-generator -- nvidia-tables
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -34,6 +34,8 @@
 #![warn(missing_docs)]
 
 mod amd;
+#[doc(hidden)]
+pub mod coverage;
 mod generated;
 pub mod loader;
 mod nvidia;

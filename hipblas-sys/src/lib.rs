@@ -48,7 +48,7 @@ pub use generated::types::*;
 pub const HEADERS_VERSION: &str = "2.4.0";
 
 /// The (hipBLAS binding, cuBLAS symbol) pairs the NVIDIA backend implements.
-pub const NVIDIA_ADAPTERS: &[(&str, &str)] = &nvidia::ADAPTERS;
+pub const NVIDIA_ADAPTERS: &[(&str, &str)] = nvidia::ADAPTERS;
 
 /// The HIP types hipBLAS's signatures use, re-exported from hip-sys (the
 /// same types, not copies).

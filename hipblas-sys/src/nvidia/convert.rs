@@ -7,9 +7,10 @@ use crate::{
     hipblasFillMode_t, hipblasGemmAlgo_t, hipblasHandle_t, hipblasMath_t, hipblasOperation_t,
     hipblasPointerMode_t, hipblasSideMode_t, hipblasStatus_t,
 };
+use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use hip_sys::hipDataType;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use hip_sys::loader::common::Symbol;
 
 /// `cublasStatus_t`.
 pub(crate) type CublasStatus = i32;
@@ -251,16 +252,13 @@ pub(crate) fn from_cublas(s: CublasStatus) -> hipblasStatus_t {
     }
 }
 
-/// `cublasGetMathMode`, resolved by the loader: the v1 compute-type
-/// migration and `hipblasGetMathMode` need it.
-pub(crate) static GET_MATH_MODE: AtomicPtr<c_void> = AtomicPtr::new(core::ptr::null_mut());
+/// `cublasGetMathMode`: the v1 compute-type migration and
+/// `hipblasGetMathMode` need it.
+pub(crate) static GET_MATH_MODE: Symbol = Symbol::new(&super::CUBLAS, c"cublasGetMathMode");
 
 /// The handle's cuBLAS math mode.
 pub(crate) fn cublas_math_mode(handle: hipblasHandle_t) -> Result<i32, hipblasStatus_t> {
-    let f = GET_MATH_MODE.load(Ordering::Acquire);
-    if f.is_null() {
-        return Err(NOT_SUPPORTED);
-    }
+    let f = GET_MATH_MODE.address().ok_or(NOT_SUPPORTED)?;
     // SAFETY: `f` is `cublasGetMathMode(cublasHandle_t, cublasMath_t*)`.
     let f: unsafe extern "C" fn(hipblasHandle_t, *mut i32) -> CublasStatus =
         unsafe { core::mem::transmute::<*mut c_void, _>(f) };
@@ -288,15 +286,12 @@ pub(crate) fn v1_compute_type(
     Ok(if pedantic { exact } else { fast })
 }
 
-/// `cublasGetPointerMode_v2`, resolved by the loader.
-pub(crate) static GET_POINTER_MODE: AtomicPtr<c_void> = AtomicPtr::new(core::ptr::null_mut());
+/// `cublasGetPointerMode_v2`.
+static GET_POINTER_MODE: Symbol = Symbol::new(&super::CUBLAS, c"cublasGetPointerMode_v2");
 
 /// Whether scalars of this handle live on the host (`CUBLAS_POINTER_MODE_HOST`).
 fn host_pointer_mode(handle: hipblasHandle_t) -> Result<bool, hipblasStatus_t> {
-    let f = GET_POINTER_MODE.load(Ordering::Acquire);
-    if f.is_null() {
-        return Err(NOT_SUPPORTED);
-    }
+    let f = GET_POINTER_MODE.address().ok_or(NOT_SUPPORTED)?;
     // SAFETY: `f` is `cublasGetPointerMode_v2(cublasHandle_t, cublasPointerMode_t*)`.
     let f: unsafe extern "C" fn(hipblasHandle_t, *mut i32) -> CublasStatus =
         unsafe { core::mem::transmute::<*mut c_void, _>(f) };
@@ -308,60 +303,100 @@ fn host_pointer_mode(handle: hipblasHandle_t) -> Result<bool, hipblasStatus_t> {
 
 /// Room for one 16-byte scalar at a 16-byte boundary.
 #[repr(C, align(16))]
-pub(crate) struct Slot16(pub(crate) [u8; 16]);
+struct Slot16([u8; 16]);
 
-impl Slot16 {
-    pub(crate) const fn new() -> Self {
-        Slot16([0; 16])
+/// Whether a double-complex host pointer must go through an aligned slot:
+/// cuBLAS may read and write `cuDoubleComplex` host scalars with 16-byte
+/// aligned accesses (`cuDoubleComplex` is declared `__align__(16)`;
+/// `hipDoubleComplex` from C only guarantees 8). Null, aligned and device
+/// pointers pass unchanged; the pointer mode is asked only for a misaligned
+/// one.
+fn needs_slot<T>(handle: hipblasHandle_t, p: *const T) -> Result<bool, hipblasStatus_t> {
+    if p.is_null() || (p as usize) % 16 == 0 {
+        return Ok(false);
+    }
+    host_pointer_mode(handle)
+}
+
+/// A double-complex scalar argument as cuBLAS reads it: the caller's
+/// pointer, or an aligned copy of a misaligned host value.
+pub(crate) struct HostScalar16<T> {
+    caller: *const T,
+    copy: Option<Slot16>,
+}
+
+impl<T> HostScalar16<T> {
+    /// Copies `p`'s 16 bytes into an aligned slot when it is a misaligned
+    /// host pointer.
+    ///
+    /// # Safety
+    /// In host pointer mode, a non-null `p` points to 16 readable bytes.
+    pub(crate) unsafe fn new(
+        handle: hipblasHandle_t,
+        p: *const T,
+    ) -> Result<Self, hipblasStatus_t> {
+        let copy = if needs_slot(handle, p)? {
+            let mut slot = Slot16([0; 16]);
+            // SAFETY: a host scalar of 16 bytes (the caller's contract).
+            unsafe { core::ptr::copy_nonoverlapping(p.cast::<u8>(), slot.0.as_mut_ptr(), 16) };
+            Some(slot)
+        } else {
+            None
+        };
+        Ok(HostScalar16 { caller: p, copy })
+    }
+
+    /// The pointer to pass: valid while `self` is neither moved nor dropped.
+    pub(crate) fn as_ptr(&self) -> *const T {
+        match &self.copy {
+            Some(slot) => slot.0.as_ptr().cast(),
+            None => self.caller,
+        }
     }
 }
 
-/// A double-complex host scalar cuBLAS may read with 16-byte aligned loads
-/// (`cuDoubleComplex` is declared `__align__(16)`; `hipDoubleComplex` from C
-/// only guarantees 8): when `p` is a misaligned host pointer its value is
-/// copied into `slot` and the slot is passed instead. Device pointers and
-/// aligned ones pass unchanged.
-///
-/// # Safety
-/// In host pointer mode, a non-null `p` points to 16 readable bytes.
-pub(crate) unsafe fn aligned_in<T>(
-    handle: hipblasHandle_t,
-    p: *const T,
-    slot: &mut Slot16,
-) -> Result<*const T, hipblasStatus_t> {
-    if p.is_null() || (p as usize) % 16 == 0 || !host_pointer_mode(handle)? {
-        return Ok(p);
-    }
-    // SAFETY: a host scalar of 16 bytes (the caller's contract).
-    unsafe { core::ptr::copy_nonoverlapping(p.cast::<u8>(), slot.0.as_mut_ptr(), 16) };
-    Ok(slot.0.as_ptr().cast())
+/// A double-complex result argument as cuBLAS writes it: the caller's
+/// pointer, or an aligned slot for a misaligned host one, copied back by
+/// [`HostResult16::finish`].
+pub(crate) struct HostResult16<T> {
+    caller: *mut T,
+    slot: Option<UnsafeCell<Slot16>>,
 }
 
-/// The result slot of a double-complex reduction: a misaligned host `p` is
-/// replaced by `slot`, whose value [`aligned_out_finish`] copies back.
-///
-/// # Safety
-/// In host pointer mode, a non-null `p` points to 16 writable bytes.
-pub(crate) unsafe fn aligned_out<T>(
-    handle: hipblasHandle_t,
-    p: *mut T,
-    slot: &mut Slot16,
-) -> Result<(*mut T, bool), hipblasStatus_t> {
-    if p.is_null() || (p as usize) % 16 == 0 || !host_pointer_mode(handle)? {
-        return Ok((p, false));
+impl<T> HostResult16<T> {
+    /// Sets up an aligned slot when `p` is a misaligned host pointer.
+    pub(crate) fn new(handle: hipblasHandle_t, p: *mut T) -> Result<Self, hipblasStatus_t> {
+        let slot = needs_slot(handle, p)?.then(|| UnsafeCell::new(Slot16([0; 16])));
+        Ok(HostResult16 { caller: p, slot })
     }
-    Ok((slot.0.as_mut_ptr().cast(), true))
-}
 
-/// Copies a redirected result back to the caller's pointer (host pointer
-/// mode: cuBLAS has written it before returning).
-///
-/// # Safety
-/// As [`aligned_out`].
-pub(crate) unsafe fn aligned_out_finish<T>(p: *mut T, slot: &Slot16, redirected: bool) {
-    if redirected {
-        // SAFETY: `p` has 16 writable bytes (the caller's contract).
-        unsafe { core::ptr::copy_nonoverlapping(slot.0.as_ptr(), p.cast::<u8>(), 16) };
+    /// The pointer to pass: valid while `self` is neither moved nor dropped.
+    pub(crate) fn as_mut_ptr(&self) -> *mut T {
+        match &self.slot {
+            Some(slot) => slot.get().cast(),
+            None => self.caller,
+        }
+    }
+
+    /// After the call: copies a redirected result to the caller's pointer
+    /// when the call succeeded (a failed call leaves the caller's value
+    /// untouched).
+    ///
+    /// # Safety
+    /// In host pointer mode, a non-null caller pointer points to 16
+    /// writable bytes; cuBLAS has returned.
+    pub(crate) unsafe fn finish(&self, succeeded: bool) {
+        if let (Some(slot), true) = (&self.slot, succeeded) {
+            // SAFETY: the caller's pointer has 16 writable bytes (the
+            // contract above); the slot is not borrowed elsewhere.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    slot.get().cast::<u8>(),
+                    self.caller.cast::<u8>(),
+                    16,
+                )
+            };
+        }
     }
 }
 
@@ -426,20 +461,25 @@ mod tests {
 
     #[test]
     fn aligned_scalars_pass_unchanged() {
-        let slot = &mut Slot16::new();
         let v = Slot16([7; 16]);
         let p = v.0.as_ptr();
         // Aligned (and null) pointers never need the pointer mode.
         // SAFETY: `p` has 16 readable bytes.
-        assert_eq!(unsafe { aligned_in(std::ptr::null_mut(), p, slot) }, Ok(p));
+        let aligned = unsafe { HostScalar16::new(std::ptr::null_mut(), p) }.unwrap();
+        assert_eq!(aligned.as_ptr(), p);
         // SAFETY: null is passed through.
-        let null = unsafe { aligned_in::<u8>(std::ptr::null_mut(), std::ptr::null(), slot) };
-        assert_eq!(null, Ok(std::ptr::null()));
+        let null = unsafe { HostScalar16::<u8>::new(std::ptr::null_mut(), std::ptr::null()) };
+        assert_eq!(null.unwrap().as_ptr(), std::ptr::null());
+        let mut out = Slot16([0; 16]);
+        let result = HostResult16::new(std::ptr::null_mut(), out.0.as_mut_ptr()).unwrap();
+        assert_eq!(result.as_mut_ptr(), out.0.as_mut_ptr());
         // A misaligned one needs the mode; without cuBLAS loaded (or with a
         // null handle) that fails and is reported rather than guessed.
         // SAFETY: `p + 8` has 8 bytes of `v` then is never read (the mode
         // query fails first).
-        let r = unsafe { aligned_in(std::ptr::null_mut(), p.wrapping_add(8), slot) };
-        assert!(r.is_err(), "{r:?}");
+        let r = unsafe { HostScalar16::new(std::ptr::null_mut(), p.wrapping_add(8)) };
+        assert!(r.is_err());
+        let r = HostResult16::new(std::ptr::null_mut(), out.0.as_mut_ptr().wrapping_add(8));
+        assert!(r.is_err());
     }
 }

@@ -1,26 +1,39 @@
 //! The NVIDIA platform backend: hipBLAS's functions implemented over cuBLAS.
 //!
-//! cuBLAS (`libcublas.so.13`, else `.12`) is opened at run time; the table
-//! gets the generated adapters of `adapters.rs` (one per implemented
-//! binding, with its exact signature; see `NVIDIA_COVERAGE.md`) and leaves
-//! every other function `None`, so it returns `HIPBLAS_STATUS_NOT_SUPPORTED`.
+//! cuBLAS (`libcublas.so.13`, else `.12`) is opened at run time by hip-sys's
+//! loader core; the table gets the adapters of `adapters.rs` (one line per
+//! implemented binding, written by `cargo run -p hip-generator --
+//! nvidia-tables`, expanded by [`adapter_macro`] into a function with the
+//! binding's exact signature; see `NVIDIA_COVERAGE.md`) and leaves every
+//! other function `None`, so it returns `HIPBLAS_STATUS_NOT_SUPPORTED`.
+//! Every cuBLAS symbol is a [`Symbol`] of the [`CUBLAS`] slot, looked up
+//! once.
 //!
 //! Behaviour matches hipBLAS's own NVIDIA backend: the handle is a cuBLAS
 //! handle, its math mode is cuBLAS's default unless set, and cuBLAS manages
 //! its own workspace as it does for any cuBLAS caller.
 
+mod adapter_macro;
 mod adapters;
 mod convert;
+#[cfg(test)]
+mod coverage;
 
 use crate::generated::functions::HipblasFunctions;
 use crate::{hipblasHandle_t, hipblasMath_t, hipblasStatus_t};
-use hip_sys::loader::common::{symbol_address, Loaded, LoadedLibrary, Platform, Version};
+use adapter_macro::cublas_adapters;
+use hip_sys::loader::common::{LibrarySlot, Loaded, LoadedLibrary, Platform, Symbol, Version};
 use std::ffi::c_void;
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 pub(crate) use adapters::ADAPTERS;
+
+/// The cuBLAS library every adapter's [`Symbol`] is resolved in.
+pub(crate) static CUBLAS: LibrarySlot = LibrarySlot::new("cuBLAS");
+
+/// `cublasGetProperty`, for the version.
+static GET_PROPERTY: Symbol = Symbol::new(&CUBLAS, c"cublasGetProperty");
 
 /// Fills the table with the adapters from the cuBLAS library the loader
 /// core opened.
@@ -28,16 +41,11 @@ pub(crate) fn load(
     lib: &Arc<libloading::Library>,
     path: &Path,
 ) -> Result<Loaded<HipblasFunctions>, String> {
-    let version = cublas_version(lib).or_else(|| Version::from_file_name(path));
+    CUBLAS.fill(lib);
+    let version = cublas_version().or_else(|| Version::from_file_name(path));
     let mut table = HipblasFunctions::EMPTY;
-    adapters::install(&mut table, &mut |name| symbol_address(lib, name));
-    convert::GET_POINTER_MODE.store(
-        symbol_address(lib, "cublasGetPointerMode_v2"),
-        Ordering::Release,
-    );
-    let get_math = symbol_address(lib, "cublasGetMathMode");
-    convert::GET_MATH_MODE.store(get_math, Ordering::Release);
-    if !get_math.is_null() {
+    adapters::install(&mut table);
+    if convert::GET_MATH_MODE.address().is_some() {
         // The reverse mapping needs its own adapter (an out-parameter enum).
         table.hipblasGetMathMode = Some(get_math_mode);
     }
@@ -55,11 +63,8 @@ pub(crate) fn load(
 }
 
 /// `cublasGetProperty(MAJOR/MINOR/PATCH)`.
-fn cublas_version(lib: &libloading::Library) -> Option<Version> {
-    let f = symbol_address(lib, "cublasGetProperty");
-    if f.is_null() {
-        return None;
-    }
+fn cublas_version() -> Option<Version> {
+    let f = GET_PROPERTY.address()?;
     // SAFETY: `cublasGetProperty(libraryPropertyType, int*)` in every cuBLAS
     // since 8.0.
     let f: unsafe extern "C" fn(i32, *mut i32) -> i32 =
@@ -126,7 +131,7 @@ mod tests {
     #[test]
     fn every_adapter_is_a_binding_and_unique() {
         let mut seen = std::collections::HashSet::new();
-        for (hip, cu) in ADAPTERS {
+        for &(hip, cu) in ADAPTERS {
             assert!(FUNCTION_NAMES.contains(&hip), "{hip}");
             assert!(cu.starts_with("cublas"), "{cu}");
             assert!(seen.insert(hip), "{hip} twice");
