@@ -120,6 +120,7 @@ macro_rules! cublas_adapters {
             }
 
             #[doc = concat!("`", stringify!($hip), "` over `", $cu, "`.")]
+            #[allow(non_snake_case, clippy::too_many_arguments)]
             unsafe extern "C" fn $hip(
                 $h: $ht $(, $a: $t)* $(, $u: $ut)?
             ) -> $crate::hipblasStatus_t {
@@ -176,3 +177,56 @@ macro_rules! cublas_adapters {
     };
 }
 pub(crate) use cublas_adapters;
+
+#[cfg(test)]
+mod tests {
+    use crate::generated::functions::HipblasFunctions;
+    use crate::*;
+    use core::ffi::*;
+
+    // Every conversion kind, in adapters of this test's own (the generated
+    // ones are the same expansion): `result16`, `scalar16`, `v1_compute`
+    // and an unused last parameter.
+    cublas_adapters! {
+    hipblasZaxpy_v2(handle: hipblasHandle_t, n: c_int, alpha @ scalar16: *const hipDoubleComplex, x: *const hipDoubleComplex, incx: c_int, y: *mut hipDoubleComplex, incy: c_int) => "cublasZaxpy_v2";
+    hipblasZdotc_v2(handle: hipblasHandle_t, n: c_int, x: *const hipDoubleComplex, incx: c_int, y: *const hipDoubleComplex, incy: c_int, result @ result16: *mut hipDoubleComplex) => "cublasZdotc_v2";
+    hipblasGemmExWithFlags(handle: hipblasHandle_t, transA: hipblasOperation_t, transB: hipblasOperation_t, m: c_int, n: c_int, k: c_int, alpha: *const c_void, A: *const c_void, aType: hipblasDatatype_t, lda: c_int, B: *const c_void, bType: hipblasDatatype_t, ldb: c_int, beta: *const c_void, C: *mut c_void, cType: hipblasDatatype_t, ldc: c_int, computeType @ v1_compute: hipblasDatatype_t, algo: hipblasGemmAlgo_t; unused flags: hipblasGemmFlags_t) => "cublasGemmEx";
+    }
+
+    #[test]
+    fn without_cublas_an_adapter_reports_not_supported_and_is_not_installed() {
+        assert!(
+            !super::super::CUBLAS.is_filled(),
+            "this test needs a process in which cuBLAS was not loaded"
+        );
+        let mut table = HipblasFunctions::EMPTY;
+        install(&mut table);
+        assert!(table.hipblasZdotc_v2.is_none() && table.hipblasZaxpy_v2.is_none());
+        assert!(table.hipblasGemmExWithFlags.is_none());
+        assert_eq!(
+            ADAPTERS,
+            &[
+                ("hipblasZaxpy_v2", "cublasZaxpy_v2"),
+                ("hipblasZdotc_v2", "cublasZdotc_v2"),
+                ("hipblasGemmExWithFlags", "cublasGemmEx"),
+            ]
+        );
+        let x = [hipDoubleComplex { x: 1.5, y: -2.0 }; 2];
+        let mut result = hipDoubleComplex { x: 7.0, y: 8.0 };
+        // SAFETY: valid vectors of 2 and a valid result; the adapter returns
+        // before reading any of them (no cuBLAS symbol).
+        let status = unsafe {
+            hipblasZdotc_v2(
+                std::ptr::null_mut(),
+                2,
+                x.as_ptr(),
+                1,
+                x.as_ptr(),
+                1,
+                &mut result,
+            )
+        };
+        assert_eq!(status, hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED);
+        assert_eq!((result.x, result.y), (7.0, 8.0), "the result was touched");
+    }
+}

@@ -6,8 +6,6 @@
 //! parameter's C type equal to what its conversion produces (a pointer
 //! hipBLAS declares mutable may be const in cuBLAS).
 
-#![allow(non_snake_case, clippy::too_many_arguments)]
-
 use crate::*;
 use core::ffi::*;
 

@@ -292,7 +292,6 @@ pub(crate) fn generate(
          //! `{}`: the same number of arguments passed on, and each\n\
          //! parameter's C type equal to what its conversion produces (a pointer\n\
          //! hipBLAS declares mutable may be const in cuBLAS).\n\n\
-         #![allow(non_snake_case, clippy::too_many_arguments)]\n\n\
          use crate::*;\n\
          use core::ffi::*;\n\n\
          super::{}! {{\n",
