@@ -23,11 +23,14 @@
 //! and the parameter after `; unused` (hipBLAS's GEMM `flags`) is not
 //! passed on. The lines are written by `cargo run -p hip-generator --
 //! nvidia-tables` (`adapters.rs`), which checks each one against
-//! `cublas_api.h` first: the same number of arguments passed on, the same
-//! status return, and each parameter's C type equal to what its conversion
-//! produces (pointers with their const-ness; a pointer hipBLAS declares
-//! mutable may be const in cuBLAS), as listed in the `[nvidia]` table of
-//! `build.rs-tools/generator/libraries/hipblas.toml`.
+//! `cublas_api.h` first: a `cublasStatus_t` return, as many parameters as
+//! are passed on, and each parameter's C type equal to the C type that the
+//! `[nvidia]` table of `build.rs-tools/generator/libraries/hipblas.toml`
+//! gives for the binding's type (`c_types`, the types `ToCu` converts to) or
+//! for its kind, pointers with their const-ness (a pointer hipBLAS declares
+//! mutable may be const in cuBLAS). That `ToCu` yields values of those C
+//! types (an `i32` for each C enum, integers, floats and pointers unchanged)
+//! is `convert.rs`'s claim, not something the generator checks.
 //!
 //! Each adapter's cuBLAS symbol is a [`Symbol`](hip_sys::loader::common::Symbol)
 //! of the [`CUBLAS`](super::CUBLAS) slot, in a module named after the
@@ -133,10 +136,14 @@ macro_rules! cublas_adapters {
                 $(
                     let $a = $crate::nvidia::adapter_macro::cu_arg!(convert [$($kind)?] $h, $a);
                 )*
-                // SAFETY: `f` is the address of the cuBLAS function, whose C
-                // declaration takes these argument types, in this order (the
-                // generator compared each with cublas_api.h), and returns a
-                // cublasStatus_t.
+                // SAFETY: `f` is the address of the cuBLAS function. The
+                // generator compared its declaration in cublas_api.h with this
+                // line: a cublasStatus_t return, as many parameters as are
+                // passed here, and each parameter's C type equal to the one
+                // hipblas.toml's `c_types` names for the binding type (or its
+                // rule's), which is the C type of what `ToCu` (or the kind's
+                // conversion) yields; C enums are `int`-sized, like the `i32`
+                // they become.
                 let f = unsafe {
                     ::core::mem::transmute::<
                         *mut ::core::ffi::c_void,

@@ -2,9 +2,10 @@
 
 //! hipBLAS functions over cuBLAS, one line per adapter (the macro is in
 //! `adapter_macro.rs`). Each line was checked by the generator against
-//! `cublas_api.h`: the same number of arguments passed on, and each
-//! parameter's C type equal to what its conversion produces (a pointer
-//! hipBLAS declares mutable may be const in cuBLAS).
+//! `cublas_api.h`: the status return, as many parameters as are passed on,
+//! and each parameter's C type equal to the manifest's C type for the
+//! binding's type or conversion kind (a pointer hipBLAS declares mutable
+//! may be const in cuBLAS).
 
 use crate::*;
 use core::ffi::*;

@@ -289,9 +289,10 @@ pub(crate) fn generate(
         "{header_line}. Do not edit.\n\n\
          //! hipBLAS functions over cuBLAS, one line per adapter (the macro is in\n\
          //! `adapter_macro.rs`). Each line was checked by the generator against\n\
-         //! `{}`: the same number of arguments passed on, and each\n\
-         //! parameter's C type equal to what its conversion produces (a pointer\n\
-         //! hipBLAS declares mutable may be const in cuBLAS).\n\n\
+         //! `{}`: the status return, as many parameters as are passed on,\n\
+         //! and each parameter's C type equal to the manifest's C type for the\n\
+         //! binding's type or conversion kind (a pointer hipBLAS declares mutable\n\
+         //! may be const in cuBLAS).\n\n\
          use crate::*;\n\
          use core::ffi::*;\n\n\
          super::{}! {{\n",
