@@ -105,6 +105,7 @@
 //! returns [`Error::Hip`] with `symbol_missing: true`.
 #![deny(missing_docs)]
 
+pub mod code_object;
 mod device;
 pub mod diagnostics;
 mod drop_errors;
