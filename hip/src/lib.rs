@@ -111,6 +111,7 @@ mod drop_errors;
 mod error;
 mod graph;
 mod launch;
+mod launch_config;
 mod memory;
 mod module;
 mod result;
@@ -126,9 +127,9 @@ pub use drop_errors::{drop_error_count, take_drop_errors, MAX_RECORDED};
 pub use error::{Error, Result};
 pub use graph::{Graph, GraphExec};
 pub use launch::{
-    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, LaunchConfig, PushArg, RawPtr,
-    TypedKernel,
+    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, PushArg, RawPtr, TypedKernel,
 };
+pub use launch_config::LaunchConfig;
 pub use memory::{
     check_range, check_same_len, checked_bytes, DeviceBuffer, DeviceMemory, DeviceMemoryMut,
     DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer, MemPool, PinnedHostBuffer,
