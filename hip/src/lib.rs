@@ -123,7 +123,7 @@ pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
     DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,
 };
-pub use drop_errors::{drop_error_count, take_drop_errors, MAX_RECORDED};
+pub use drop_errors::{drop_error_count, take_drop_errors, DropErrorRegistry, MAX_RECORDED};
 pub use error::{Error, Result};
 pub use graph::{Graph, GraphExec};
 pub use launch::{
