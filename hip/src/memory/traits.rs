@@ -15,13 +15,14 @@ mod sealed {
     /// and names each type's blocking copies in error messages.
     pub trait Sealed {
         /// The operation names the blocking copies report
-        /// (`"DeviceBuffer::to_vec"`, ...).
-        const COPY_NAMES: CopyNames;
+        /// (`"DeviceBuffer::to_vec"`, ...). A method, not an associated
+        /// const, so that `dyn DeviceMemory<T>` stays possible.
+        fn copy_names(&self) -> CopyNames;
     }
 
     /// The operation names of one type's blocking copies, for
     /// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
-    #[derive(Debug)]
+    #[derive(Clone, Copy, Debug)]
     pub struct CopyNames {
         pub copy_from_slice: &'static str,
         pub copy_to_slice: &'static str,
@@ -34,11 +35,13 @@ mod sealed {
 macro_rules! sealed_memory_type {
     ($name:literal, $($ty:tt)*) => {
         impl<T: DeviceRepr> sealed::Sealed for $($ty)* {
-            const COPY_NAMES: sealed::CopyNames = sealed::CopyNames {
-                copy_from_slice: concat!($name, "::copy_from_slice"),
-                copy_to_slice: concat!($name, "::copy_to_slice"),
-                to_vec: concat!($name, "::to_vec"),
-            };
+            fn copy_names(&self) -> sealed::CopyNames {
+                sealed::CopyNames {
+                    copy_from_slice: concat!($name, "::copy_from_slice"),
+                    copy_to_slice: concat!($name, "::copy_to_slice"),
+                    to_vec: concat!($name, "::to_vec"),
+                }
+            }
         }
     };
 }
@@ -80,7 +83,7 @@ pub trait DeviceMemory<T: DeviceRepr>: sealed::Sealed {
     /// # Ok(()) }
     /// ```
     fn copy_to_slice(&self, out: &mut [T]) -> Result<()> {
-        let operation = Self::COPY_NAMES.copy_to_slice;
+        let operation = self.copy_names().copy_to_slice;
         check_same_len(operation, self.len(), out.len())?;
         if self.is_empty() {
             return Ok(());
@@ -113,7 +116,7 @@ pub trait DeviceMemory<T: DeviceRepr>: sealed::Sealed {
     /// ```
     fn to_vec(&self) -> Result<Vec<T>> {
         let len = self.len();
-        let bytes = checked_bytes::<T>(Self::COPY_NAMES.to_vec, len)?;
+        let bytes = checked_bytes::<T>(self.copy_names().to_vec, len)?;
         let mut v: Vec<T> = Vec::with_capacity(len);
         if len > 0 {
             self.device().bind()?;
@@ -156,7 +159,7 @@ pub trait DeviceMemoryMut<T: DeviceRepr>: DeviceMemory<T> {
     /// # Ok(()) }
     /// ```
     fn copy_from_slice(&mut self, data: &[T]) -> Result<()> {
-        let operation = Self::COPY_NAMES.copy_from_slice;
+        let operation = self.copy_names().copy_from_slice;
         check_same_len(operation, data.len(), self.len())?;
         if self.is_empty() {
             return Ok(());
@@ -283,5 +286,21 @@ impl<T: DeviceRepr> DeviceMemory<T> for ManagedBuffer<T> {
 impl<T: DeviceRepr> DeviceMemoryMut<T> for ManagedBuffer<T> {
     fn device_ptr_mut(&mut self) -> *mut T {
         self.ptr
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Provided methods must not make the traits unusable as trait objects
+    /// (hipblas takes `&dyn DeviceMemory<T>`): this fails to compile if
+    /// they do.
+    #[test]
+    fn the_traits_stay_dyn_compatible() {
+        fn lengths(r: &[&dyn DeviceMemory<f32>], w: &[&dyn DeviceMemoryMut<f32>]) -> usize {
+            r.iter().map(|m| m.len()).sum::<usize>() + w.iter().map(|m| m.len()).sum::<usize>()
+        }
+        assert_eq!(lengths(&[], &[]), 0);
     }
 }
