@@ -18,7 +18,9 @@ pub const MAX_RECORDED: usize = 1024;
 /// A capped, thread-safe list of errors seen where they could not be
 /// returned (in `Drop`, in callbacks), oldest first.
 ///
-/// Meant for a `static`: [`new`](Self::new) is `const`. At most
+/// Meant for a `static`: [`new`](Self::new) is `const`. (The method names are
+/// distinct from other methods of this crate, which keeps
+/// `hip-generator gpu-tested`'s by-name call resolution unambiguous.) At most
 /// [`MAX_RECORDED`] errors are kept; recording one more drops the oldest.
 /// Nothing here panics, and a lock poisoned by a panic elsewhere is still
 /// used (the list is valid whatever the panicking thread did).
@@ -31,12 +33,12 @@ pub const MAX_RECORDED: usize = 1024;
 ///
 /// static DROP_ERRORS: DropErrorRegistry<MyError> = DropErrorRegistry::new();
 ///
-/// DROP_ERRORS.record(MyError("destroy failed".into()));
+/// DROP_ERRORS.record_error(MyError("destroy failed".into()));
 /// DROP_ERRORS.record_result(Ok(()));
-/// assert_eq!(DROP_ERRORS.count(), 1);
-/// let taken = DROP_ERRORS.take();
+/// assert_eq!(DROP_ERRORS.recorded_count(), 1);
+/// let taken = DROP_ERRORS.take_all();
 /// assert_eq!(taken[0].0, "destroy failed");
-/// assert_eq!(DROP_ERRORS.count(), 0);
+/// assert_eq!(DROP_ERRORS.recorded_count(), 0);
 /// ```
 pub struct DropErrorRegistry<E> {
     records: Mutex<VecDeque<E>>,
@@ -58,7 +60,7 @@ impl<E> DropErrorRegistry<E> {
 
     /// Records an error, dropping the oldest record when [`MAX_RECORDED`]
     /// are kept already.
-    pub fn record(&self, e: E) {
+    pub fn record_error(&self, e: E) {
         let mut records = self.lock();
         if records.len() >= MAX_RECORDED {
             records.pop_front();
@@ -69,17 +71,17 @@ impl<E> DropErrorRegistry<E> {
     /// Records the error of `r`, if any.
     pub fn record_result(&self, r: Result<(), E>) {
         if let Err(e) = r {
-            self.record(e);
+            self.record_error(e);
         }
     }
 
     /// Takes every recorded error, oldest first, leaving none.
-    pub fn take(&self) -> Vec<E> {
+    pub fn take_all(&self) -> Vec<E> {
         std::mem::take(&mut *self.lock()).into()
     }
 
     /// How many errors are recorded now.
-    pub fn count(&self) -> usize {
+    pub fn recorded_count(&self) -> usize {
         self.lock().len()
     }
 }
@@ -93,7 +95,7 @@ impl<E> Default for DropErrorRegistry<E> {
 impl<E> fmt::Debug for DropErrorRegistry<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DropErrorRegistry")
-            .field("count", &self.count())
+            .field("recorded_count", &self.recorded_count())
             .finish()
     }
 }
@@ -103,7 +105,7 @@ static RECORDED: DropErrorRegistry<Error> = DropErrorRegistry::new();
 
 /// Records an error seen where it could not be returned.
 pub(crate) fn record(e: Error) {
-    RECORDED.record(e);
+    RECORDED.record_error(e);
 }
 
 /// Records the error of `r`, if any.
@@ -118,12 +120,12 @@ pub(crate) fn record_result(r: crate::Result<()>) {
 /// and the like ends up here, as does a panic caught inside a host callback
 /// ([`Error::CallbackPanicked`]).
 pub fn take_drop_errors() -> Vec<Error> {
-    RECORDED.take()
+    RECORDED.take_all()
 }
 
 /// How many errors are recorded now (see [`take_drop_errors`]).
 pub fn drop_error_count() -> usize {
-    RECORDED.count()
+    RECORDED.recorded_count()
 }
 
 #[cfg(test)]
@@ -151,13 +153,13 @@ mod tests {
     fn a_registry_of_another_error_type_is_capped_and_taken_oldest_first() {
         static OTHER: DropErrorRegistry<u32> = DropErrorRegistry::new();
         for i in 0..(MAX_RECORDED as u32 + 2) {
-            OTHER.record(i);
+            OTHER.record_error(i);
         }
         OTHER.record_result(Err(7));
-        assert_eq!(OTHER.count(), MAX_RECORDED);
-        let v = OTHER.take();
+        assert_eq!(OTHER.recorded_count(), MAX_RECORDED);
+        let v = OTHER.take_all();
         assert_eq!(v.first(), Some(&3));
         assert_eq!(v.last(), Some(&7));
-        assert_eq!(OTHER.count(), 0);
+        assert_eq!(OTHER.recorded_count(), 0);
     }
 }

@@ -23,7 +23,7 @@ static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new(
 /// taking them empties the list. At most the last
 /// [`hip::MAX_RECORDED`] (1024) are kept. `Drop` never panics.
 pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take()
+    DROP_ERRORS.take_all()
 }
 
 /// A hipBLAS handle bound to one HIP stream: every call it makes is
@@ -63,12 +63,12 @@ impl Drop for Blas {
     fn drop(&mut self) {
         // The handle belongs to the stream's device: destroy it there.
         if let Err(e) = self.stream.device().bind() {
-            DROP_ERRORS.record(Error::Runtime(e));
+            DROP_ERRORS.record_error(Error::Runtime(e));
         }
         // SAFETY: the handle was created by `hipblasCreate` and is destroyed
         // once, here.
         if let Err(e) = check("hipblasDestroy", unsafe { hipblasDestroy(self.raw) }) {
-            DROP_ERRORS.record(e);
+            DROP_ERRORS.record_error(e);
         }
     }
 }
@@ -1012,7 +1012,7 @@ mod drop_error_tests {
     fn drop_errors_are_capped_oldest_first() {
         take_drop_errors();
         for i in 0..hip::MAX_RECORDED + 3 {
-            DROP_ERRORS.record(Error::Unsupported(format!("error {i}")));
+            DROP_ERRORS.record_error(Error::Unsupported(format!("error {i}")));
         }
         let v = take_drop_errors();
         assert_eq!(v.len(), hip::MAX_RECORDED);
