@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// Host access synchronises the device first, because a kernel launched
 /// earlier (on any stream) may still be writing.
 ///
-/// **Threads**: `Send + Sync`, like [`DeviceBuffer`].
+/// **Threads**: `Send + Sync`, like [`DeviceBuffer`](crate::DeviceBuffer).
 pub struct ManagedBuffer<T: DeviceRepr> {
     pub(super) ptr: *mut T,
     pub(super) len: usize,

@@ -8,7 +8,7 @@ use hip_sys as sys;
 use std::fmt;
 use std::sync::Arc;
 
-/// A memory pool for stream-ordered allocation ([`Stream::alloc_from_pool`]).
+/// A memory pool for stream-ordered allocation ([`Stream::alloc_from_pool`](crate::Stream::alloc_from_pool)).
 ///
 /// Cheap to clone (shared handle). Buffers from the pool keep it alive.
 ///
@@ -41,7 +41,7 @@ impl fmt::Debug for MemPool {
 
 impl MemPool {
     /// The device's default pool (`hipDeviceGetDefaultMemPool`), the one
-    /// [`Stream::alloc`] uses unless changed.
+    /// [`Stream::alloc`](crate::Stream::alloc) uses unless changed.
     pub fn default_for(device: &Arc<Device>) -> Result<MemPool> {
         let raw = result::device_get_default_mem_pool(device.raw_ordinal())?;
         Ok(MemPool {

@@ -182,7 +182,7 @@ impl Stream {
 
     /// Copies between devices on this stream (`hipMemcpyPeerAsync`) and
     /// waits for the copy. Works without peer access (the runtime stages the
-    /// copy); faster with it ([`Device::enable_peer_access`]). The stream
+    /// copy); faster with it ([`Device::enable_peer_access`](crate::Device::enable_peer_access)). The stream
     /// must be on the source's or the destination's device.
     ///
     /// It waits because freeing either buffer waits only for its own
