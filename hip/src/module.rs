@@ -3,7 +3,7 @@
 use crate::device::Device;
 use crate::drop_errors;
 use crate::error::{Error, Result};
-use crate::launch::LaunchConfig;
+use crate::launch_config::LaunchConfig;
 use crate::memory::{DeviceSlice, DeviceSliceMut};
 use crate::result;
 use hip_sys as sys;

@@ -1,12 +1,12 @@
 //! Library files: how a load attempt went, and which rocBLAS/hipBLAS files
 //! a folder holds.
 
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// How one runtime library candidate fared.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
+#[cfg_attr(feature = "json", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum CandidateResult {
     /// Loaded: this is the runtime in use.
     Loaded,
@@ -116,7 +116,8 @@ pub fn missing_dependency(candidate: &Path, message: &str) -> Option<String> {
 }
 
 /// A rocBLAS or hipBLAS library file found in a searched folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct BlasLibrary {
     /// `"rocBLAS"` or `"hipBLAS"`.
     pub name: String,
