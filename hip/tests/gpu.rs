@@ -458,6 +458,23 @@ fn modules_from_bytes_and_files_and_compile_errors() {
     assert!(out.iter().zip(&host).all(|(o, h)| *o == h + 1));
     assert!(Module::load_file(&d, "/nonexistent/file.co").is_err());
     assert!(Module::load_data(&d, &[]).is_err());
+    // A damaged image is refused by the validator, naming what is wrong,
+    // before the runtime could read past its end; the intact one still
+    // loads after it.
+    let half = &code.code[..code.code.len() / 2];
+    let e = Module::load_data(&d, half).unwrap_err().to_string();
+    if code.code.starts_with(b"\x7fELF") {
+        // A binary: its section table is cut off, which the validator sees.
+        assert!(
+            e.contains("outside"),
+            "a truncated {}-byte image: {e}",
+            code.code.len()
+        );
+    }
+    let mut bad = code.code.clone();
+    bad.iter_mut().take(4).for_each(|b| *b = b'Z');
+    assert!(Module::load_data(&d, &bad).is_err());
+    Module::load_data(&d, &code.code).unwrap();
     let e =
         Module::compile(&d, "extern \"C\" __global__ void k() { this is not code }").unwrap_err();
     let log = e.compile_log().expect("a compile error").to_string();

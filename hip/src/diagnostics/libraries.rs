@@ -105,15 +105,9 @@ impl CandidateResult {
 }
 
 /// The library named in a loader message of the form `libX: cannot open
-/// shared object file`, when it is not the candidate itself: the candidate
-/// was found, one of its dependencies was not.
-pub fn missing_dependency(candidate: &Path, message: &str) -> Option<String> {
-    let (name, _) = message.split_once(": cannot open shared object file")?;
-    let name = name.trim();
-    let named = Path::new(name);
-    let is_candidate = named == candidate || named.file_name() == candidate.file_name();
-    (!is_candidate && !name.is_empty()).then(|| name.to_owned())
-}
+/// shared object file`, when it is not the candidate itself (the loader
+/// core's reading, so the report and the load error agree).
+pub use hip_sys::loader::missing_dependency;
 
 /// A rocBLAS or hipBLAS library file found in a searched folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
