@@ -11,7 +11,7 @@
 # downstream_crate (runs cargo) and compile_kernels (runs hipcc), and the
 # packages in GPU_BUNDLE_SKIP_PACKAGES (default: hip-generator, which needs
 # libclang and the ROCm headers). More target names to skip:
-# GPU_BUNDLE_SKIP, a grep -E pattern (e.g. 'tier2|amd_runtime' for the
+# GPU_BUNDLE_SKIP, a grep -E pattern (e.g. 'tier2' for the
 # tests of Debian's AMD runtime).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -11,7 +11,7 @@
 # --doc`, then cuda-compat again with its `synthesized-enums` feature.
 # When the AMD runtime packages are installed, HIP_TEST_EXPECT_RUNTIME=amd
 # is exported: tier-2 tests that accept other environments when it is
-# unset (hipblas-sys/tests/loader.rs) then fail unless the AMD runtime
+# unset (hipblas-sys/tests/tier2_loader.rs) then fail unless the AMD runtime
 # loads.
 #
 # What the last line counts (`N passed, N failed, N skipped`):

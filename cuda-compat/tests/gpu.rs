@@ -48,20 +48,8 @@ fn device_query_and_memcpy_round_trip_of_random_bytes() {
     assert!(!name.is_empty());
     assert!(prop.totalGlobalMem > 1 << 30);
 
-    // Fresh random bytes (time-seeded xorshift; never all zero).
-    let mut s = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
-    let host: Vec<u8> = (0..(1 << 20) + 3)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect();
+    // Fresh random bytes from the test kit's printed seed; never all zero.
+    let host = test_kit::random_bytes((1 << 20) + 3);
     assert!(host.iter().any(|&b| b != 0));
     let mut d: *mut c_void = ptr::null_mut();
     // SAFETY: `d` is a valid place for the pointer.

@@ -11,8 +11,8 @@ use cuda_compat::driver::{
     sys, CudaContext, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
 use cuda_compat::nvrtc::{compile_ptx, CompileError, Ptx};
-use rand::Rng;
 use std::sync::Arc;
+use test_kit::{assert_close, random_nonzero, Trans};
 
 const KERNELS: &str = r#"
 __constant__ float coefficients[4];
@@ -45,9 +45,9 @@ extern "C" __global__ void polynomial(float* out, const float* in, int n) {
 const SPIN: i64 = 200_000_000;
 const N: usize = 4096;
 
+/// Fresh values in [0.5, 2), from the test's printed seed.
 fn random(n: usize) -> Vec<f32> {
-    let mut rng = rand::thread_rng();
-    (0..n).map(|_| rng.gen_range(0.5f32..2.0)).collect()
+    random_nonzero(n, 0.5f32..2.0)
 }
 
 fn affine(x: &[f32]) -> Vec<f32> {
@@ -85,16 +85,8 @@ fn launch_slow(
     Ok(())
 }
 
-fn assert_close(got: &[f32], want: &[f32], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        // Exact in f32 up to one rounding of 2x+1; tolerance 1e-6 relative.
-        assert!(
-            (g - w).abs() <= 1e-6 * w.abs().max(1.0),
-            "{what}[{i}]: got {g}, want {w}"
-        );
-    }
-}
+/// Exact in f32 up to one rounding of 2x+1: tolerance 1e-6 relative.
+const TOL: f32 = 1e-6;
 
 #[test]
 #[ignore = "needs a GPU"]
@@ -108,7 +100,7 @@ fn reader_on_another_stream_waits_for_a_slow_writer() {
     launch_slow(&a, &module, &mut y, &x).unwrap();
     // Read y on stream b: must wait for the slow write on a.
     let y_host = b.clone_dtoh(&y).unwrap();
-    assert_close(&y_host, &affine(&x_host), "y read on the other stream");
+    assert_close(&y_host, &affine(&x_host), TOL, "y read on the other stream");
     ctx.check_err().unwrap();
 }
 
@@ -128,6 +120,7 @@ fn writer_on_another_stream_waits_for_a_slow_reader() {
     assert_close(
         &a.clone_dtoh(&y).unwrap(),
         &affine(&old),
+        TOL,
         "y from the old x",
     );
     assert_eq!(b.clone_dtoh(&x).unwrap(), new);
@@ -155,6 +148,7 @@ fn free_is_stream_ordered_after_a_reader_on_another_stream() {
     assert_close(
         &b.clone_dtoh(&y).unwrap(),
         &affine(&x_host),
+        TOL,
         "y from the freed x",
     );
     assert_eq!(a.clone_dtoh(&z).unwrap(), other);
@@ -188,7 +182,7 @@ fn launch_timing_events_measure_the_spin() {
     let ms = start.elapsed_ms(&end).unwrap();
     // 2e8 cycles at no more than ~3 GHz is at least ~60 ms.
     assert!((20.0..10_000.0).contains(&ms), "elapsed {ms} ms");
-    assert_close(&s.clone_dtoh(&y).unwrap(), &affine(&x_host), "y");
+    assert_close(&s.clone_dtoh(&y).unwrap(), &affine(&x_host), TOL, "y");
 }
 
 #[test]
@@ -316,7 +310,7 @@ fn graph_capture_replays_the_launch() {
     }
     drop(graph);
     let want: Vec<f32> = data.iter().map(|v| v + 3.0).collect();
-    assert_close(&s.clone_dtoh(&x).unwrap(), &want, "x + 3");
+    assert_close(&s.clone_dtoh(&x).unwrap(), &want, TOL, "x + 3");
 }
 
 #[test]
@@ -426,7 +420,8 @@ fn two_gpus_buffers_of_another_device_are_rejected_and_peer_copies_work() {
     ctx1.check_err().unwrap();
 }
 
-/// Column-major reference: C = alpha op(A) op(B) + beta C, in f64.
+/// Column-major reference: C = alpha op(A) op(B) + beta C, computed in
+/// f64 by the test kit, rounded to f32 in place.
 #[allow(clippy::too_many_arguments)]
 fn gemm_ref(
     ta: bool,
@@ -443,17 +438,19 @@ fn gemm_ref(
     c: &mut [f32],
     ldc: usize,
 ) {
-    for j in 0..n {
-        for i in 0..m {
-            let mut acc = 0.0f64;
-            for p in 0..k {
-                let av = if ta { a[p + i * lda] } else { a[i + p * lda] };
-                let bv = if tb { b[j + p * ldb] } else { b[p + j * ldb] };
-                acc += av as f64 * bv as f64;
-            }
-            let cv = &mut c[i + j * ldc];
-            *cv = (alpha as f64 * acc + beta as f64 * *cv as f64) as f32;
-        }
+    let wide = |v: &[f32]| v.iter().map(|x| f64::from(*x)).collect::<Vec<f64>>();
+    let op = |t: bool| if t { Trans::T } else { Trans::N };
+    let out = test_kit::gemm_ref_real(
+        (op(ta), op(tb)),
+        (m, n, k),
+        f64::from(alpha),
+        (&wide(a), lda),
+        (&wide(b), ldb),
+        f64::from(beta),
+        (&wide(c), ldc),
+    );
+    for (c, o) in c.iter_mut().zip(out) {
+        *c = o as f32;
     }
 }
 
@@ -652,8 +649,8 @@ fn unified_memory_is_written_by_the_host_and_the_kernel() {
     .unwrap();
     // as_slice waits for the kernel through the slice's event.
     let want: Vec<f32> = data.iter().map(|v| v + 1.0).collect();
-    assert_close(u.as_slice().unwrap(), &want, "u + 1");
+    assert_close(u.as_slice().unwrap(), &want, TOL, "u + 1");
     // And it copies like device memory.
-    assert_close(&s.clone_dtoh(&u).unwrap(), &want, "copied back");
+    assert_close(&s.clone_dtoh(&u).unwrap(), &want, TOL, "copied back");
     ctx.check_err().unwrap();
 }

@@ -10,6 +10,7 @@ use hip_sys::*;
 use rand::Rng;
 use std::ffi::{c_void, CStr, CString};
 use std::ptr::null_mut;
+use test_kit::{random_bytes, random_nonzero, rng};
 
 /// Fails the test with the status's name when a call does not succeed.
 macro_rules! ok {
@@ -29,12 +30,7 @@ macro_rules! rtc_ok {
 }
 
 fn setup() {
-    let rt = loader::runtime().unwrap_or_else(|e| panic!("no HIP runtime: {e}"));
-    assert_eq!(
-        rt.platform,
-        loader::Platform::Nvidia,
-        "run with HIP_PLATFORM=nvidia"
-    );
+    test_kit::require_platform("nvidia");
     ok!(hipSetDevice(0));
 }
 
@@ -89,16 +85,9 @@ fn device_alloc(bytes: usize) -> *mut c_void {
     p
 }
 
+/// Fresh non-zero values in [-100, 100), from the test's printed seed.
 fn random_f32(n: usize) -> Vec<f32> {
-    let mut rng = rand::thread_rng();
-    (0..n).map(|_| rng.gen_range(-100.0f32..100.0)).collect()
-}
-
-fn random_bytes(n: usize) -> Vec<u8> {
-    let mut rng = rand::thread_rng();
-    let v: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
-    assert!(v.iter().any(|b| *b != 0));
-    v
+    random_nonzero(n, -100.0f32..100.0)
 }
 
 const VADD: &str = r#"
@@ -376,7 +365,7 @@ fn memsets_of_every_width() {
     setup();
     let n = 10_007usize;
     let d = device_alloc(n * 4);
-    let mut rng = rand::thread_rng();
+    let mut rng = rng();
     let v8: u8 = rng.gen_range(1..=255);
     let v16: u16 = rng.gen_range(1..=u16::MAX);
     let v32: u32 = rng.gen_range(1..=u32::MAX);
@@ -434,7 +423,7 @@ fn mixed_arguments_through_extra_and_kernel_params() {
     setup();
     let module = compile(VADD);
     let f = function(module, c"mixed");
-    let mut rng = rand::thread_rng();
+    let mut rng = rng();
     let a: f32 = rng.gen_range(-4.0..4.0);
     let b: i32 = rng.gen_range(-1000..1000);
     let c: i16 = rng.gen_range(-300..300);
@@ -619,7 +608,7 @@ fn stream_ordered_allocation_in_a_loop() {
         hipMemPoolAttr::hipMemPoolAttrReleaseThreshold,
         (&mut threshold as *mut u64).cast()
     ));
-    let mut rng = rand::thread_rng();
+    let mut rng = rng();
     for round in 0..200 {
         let n = rng.gen_range(1..4096usize);
         let v: u32 = rng.gen_range(1..u32::MAX);
@@ -917,7 +906,7 @@ fn module_globals_lowered_names_and_hip_shuffles() {
     std::fs::remove_file(&path).unwrap();
 
     // A global set from the host.
-    let mut rng = rand::thread_rng();
+    let mut rng = rng();
     let factor: f32 = rng.gen_range(0.5..2.0);
     let mut global: hipDeviceptr_t = null_mut();
     let mut global_size = 0usize;

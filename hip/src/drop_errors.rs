@@ -1,30 +1,116 @@
 //! Errors that happened where they could not be returned: in `Drop` and in
 //! host callbacks. They are recorded here instead of panicking.
+//!
+//! [`DropErrorRegistry`] is the one implementation: this crate keeps its
+//! [`Error`]s in one static registry, and crates built on it (`hipblas`
+//! for its handle's destroy) keep their own error type in a registry of
+//! their own, with the same cap and order.
 
 use crate::error::Error;
-use std::sync::Mutex;
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::{Mutex, MutexGuard};
 
-/// At most this many records are kept; older ones are dropped first.
+/// At most this many records are kept per registry; older ones are dropped
+/// first.
 pub const MAX_RECORDED: usize = 1024;
 
-static RECORDED: Mutex<Vec<Error>> = Mutex::new(Vec::new());
+/// A capped, thread-safe list of errors seen where they could not be
+/// returned (in `Drop`, in callbacks), oldest first.
+///
+/// Meant for a `static`: [`new`](Self::new) is `const`. (The method names are
+/// distinct from other methods of this crate, which keeps
+/// `hip-generator gpu-tested`'s by-name call resolution unambiguous.) At most
+/// [`MAX_RECORDED`] errors are kept; recording one more drops the oldest.
+/// Nothing here panics, and a lock poisoned by a panic elsewhere is still
+/// used (the list is valid whatever the panicking thread did).
+///
+/// ```
+/// use hip::DropErrorRegistry;
+///
+/// #[derive(Debug)]
+/// struct MyError(String);
+///
+/// static DROP_ERRORS: DropErrorRegistry<MyError> = DropErrorRegistry::new();
+///
+/// DROP_ERRORS.record_error(MyError("destroy failed".into()));
+/// DROP_ERRORS.record_result(Ok(()));
+/// assert_eq!(DROP_ERRORS.recorded_count(), 1);
+/// let taken = DROP_ERRORS.take_all();
+/// assert_eq!(taken[0].0, "destroy failed");
+/// assert_eq!(DROP_ERRORS.recorded_count(), 0);
+/// ```
+pub struct DropErrorRegistry<E> {
+    records: Mutex<VecDeque<E>>,
+}
+
+impl<E> DropErrorRegistry<E> {
+    /// An empty registry.
+    pub const fn new() -> Self {
+        DropErrorRegistry {
+            records: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, VecDeque<E>> {
+        // A poisoned lock still holds a valid list: nothing panics while
+        // holding it here, and losing errors to a poison would hide them.
+        self.records.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records an error, dropping the oldest record when [`MAX_RECORDED`]
+    /// are kept already.
+    pub fn record_error(&self, e: E) {
+        let mut records = self.lock();
+        if records.len() >= MAX_RECORDED {
+            records.pop_front();
+        }
+        records.push_back(e);
+    }
+
+    /// Records the error of `r`, if any.
+    pub fn record_result(&self, r: Result<(), E>) {
+        if let Err(e) = r {
+            self.record_error(e);
+        }
+    }
+
+    /// Takes every recorded error, oldest first, leaving none.
+    pub fn take_all(&self) -> Vec<E> {
+        std::mem::take(&mut *self.lock()).into()
+    }
+
+    /// How many errors are recorded now.
+    pub fn recorded_count(&self) -> usize {
+        self.lock().len()
+    }
+}
+
+impl<E> Default for DropErrorRegistry<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E> fmt::Debug for DropErrorRegistry<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DropErrorRegistry")
+            .field("recorded_count", &self.recorded_count())
+            .finish()
+    }
+}
+
+/// This crate's registry.
+static RECORDED: DropErrorRegistry<Error> = DropErrorRegistry::new();
 
 /// Records an error seen where it could not be returned.
 pub(crate) fn record(e: Error) {
-    // A poisoned lock still holds valid data: nothing here panics while it
-    // holds the lock, but be robust anyway.
-    let mut v = RECORDED.lock().unwrap_or_else(|p| p.into_inner());
-    if v.len() >= MAX_RECORDED {
-        v.remove(0);
-    }
-    v.push(e);
+    RECORDED.record_error(e);
 }
 
 /// Records the error of `r`, if any.
 pub(crate) fn record_result(r: crate::Result<()>) {
-    if let Err(e) = r {
-        record(e);
-    }
+    RECORDED.record_result(r);
 }
 
 /// Takes every error recorded so far (from `Drop` implementations and host
@@ -34,12 +120,12 @@ pub(crate) fn record_result(r: crate::Result<()>) {
 /// and the like ends up here, as does a panic caught inside a host callback
 /// ([`Error::CallbackPanicked`]).
 pub fn take_drop_errors() -> Vec<Error> {
-    std::mem::take(&mut *RECORDED.lock().unwrap_or_else(|p| p.into_inner()))
+    RECORDED.take_all()
 }
 
 /// How many errors are recorded now (see [`take_drop_errors`]).
 pub fn drop_error_count() -> usize {
-    RECORDED.lock().unwrap_or_else(|p| p.into_inner()).len()
+    RECORDED.recorded_count()
 }
 
 #[cfg(test)]
@@ -61,5 +147,19 @@ mod tests {
             .to_string()
             .ends_with(&format!(": {}", MAX_RECORDED + 4)));
         assert_eq!(drop_error_count(), 0);
+    }
+
+    #[test]
+    fn a_registry_of_another_error_type_is_capped_and_taken_oldest_first() {
+        static OTHER: DropErrorRegistry<u32> = DropErrorRegistry::new();
+        for i in 0..(MAX_RECORDED as u32 + 2) {
+            OTHER.record_error(i);
+        }
+        OTHER.record_result(Err(7));
+        assert_eq!(OTHER.recorded_count(), MAX_RECORDED);
+        let v = OTHER.take_all();
+        assert_eq!(v.first(), Some(&3));
+        assert_eq!(v.last(), Some(&7));
+        assert_eq!(OTHER.recorded_count(), 0);
     }
 }

@@ -105,12 +105,14 @@
 //! returns [`Error::Hip`] with `symbol_missing: true`.
 #![deny(missing_docs)]
 
+pub mod code_object;
 mod device;
 pub mod diagnostics;
 mod drop_errors;
 mod error;
 mod graph;
 mod launch;
+mod launch_config;
 mod memory;
 mod module;
 mod result;
@@ -122,13 +124,13 @@ pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
     DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,
 };
-pub use drop_errors::{drop_error_count, take_drop_errors, MAX_RECORDED};
+pub use drop_errors::{drop_error_count, take_drop_errors, DropErrorRegistry, MAX_RECORDED};
 pub use error::{Error, Result};
 pub use graph::{Graph, GraphExec};
 pub use launch::{
-    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, LaunchConfig, PushArg, RawPtr,
-    TypedKernel,
+    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, PushArg, RawPtr, TypedKernel,
 };
+pub use launch_config::LaunchConfig;
 pub use memory::{
     check_range, check_same_len, checked_bytes, DeviceBuffer, DeviceMemory, DeviceMemoryMut,
     DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer, MemPool, PinnedHostBuffer,

@@ -3,7 +3,7 @@
 use crate::device::Device;
 use crate::drop_errors;
 use crate::error::{Error, Result};
-use crate::launch::LaunchConfig;
+use crate::launch_config::LaunchConfig;
 use crate::memory::{DeviceSlice, DeviceSliceMut};
 use crate::result;
 use hip_sys as sys;
@@ -44,8 +44,14 @@ impl fmt::Debug for Module {
 }
 
 impl Module {
-    /// Loads a code object (or, on NVIDIA, PTX/cubin) from memory
+    /// Loads a code object (or, on NVIDIA, PTX/cubin/fatbin) from memory
     /// (`hipModuleLoadData`) onto `device`.
+    ///
+    /// The runtime trusts the offsets inside an image, so the image is
+    /// checked first ([`code_object::validate`](crate::code_object::validate)):
+    /// one that is malformed, truncated or for the other platform is an
+    /// [`Error::Invalid`] naming what is wrong, and never reaches the
+    /// runtime.
     pub fn load_data(device: &Arc<Device>, image: &[u8]) -> Result<Module> {
         if image.is_empty() {
             return Err(Error::invalid(
@@ -53,6 +59,11 @@ impl Module {
                 "the code object is empty",
             ));
         }
+        let platform = hip_sys::loader::runtime()
+            .map_err(|e| Error::Load(e.clone()))?
+            .platform;
+        crate::code_object::validate(image, platform)
+            .map_err(|e| Error::invalid("Module::load_data", e.to_string()))?;
         // Text images (PTX) must be NUL-terminated; a trailing NUL after a
         // binary image is ignored by the loaders.
         let mut owned;

@@ -10,6 +10,7 @@ use hip::{
 use rand::Rng;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use test_kit::{random_nonzero, rng};
 
 const KERNELS: &str = r#"
 struct Params { float scale; float offset; unsigned n; unsigned pad; };
@@ -67,7 +68,7 @@ struct Params {
 unsafe impl hip::DeviceRepr for Params {}
 
 fn dev() -> Arc<Device> {
-    Device::get(0).unwrap_or_else(|e| panic!("needs a GPU: {e}"))
+    test_kit::device()
 }
 
 fn module() -> &'static Module {
@@ -75,9 +76,9 @@ fn module() -> &'static Module {
     M.get_or_init(|| Module::compile(&dev(), KERNELS).unwrap_or_else(|e| panic!("{e}")))
 }
 
+/// Fresh non-zero values in [-10, 10), from the test's printed seed.
 fn random_f32(n: usize) -> Vec<f32> {
-    let mut r = rand::thread_rng();
-    (0..n).map(|_| r.gen_range(-10.0f32..10.0)).collect()
+    random_nonzero(n, -10.0f32..10.0)
 }
 
 fn close(a: f32, b: f32) -> bool {
@@ -273,7 +274,7 @@ fn typed_launch_matches_cpu() {
     let s = Stream::new(&d).unwrap();
     let n = 100_003usize;
     let (x, y0) = (random_f32(n), random_f32(n));
-    let a: f32 = rand::thread_rng().gen_range(-3.0..3.0);
+    let a: f32 = rng().gen_range(-3.0..3.0);
     let xd = DeviceBuffer::from_slice(&d, &x).unwrap();
     let mut yd = DeviceBuffer::from_slice(&d, &y0).unwrap();
     // SAFETY: matches `axpy`'s C signature.
@@ -318,8 +319,8 @@ fn struct_args_builder_and_twelve_args() {
     let n = 4097usize;
     let x = random_f32(n);
     let p = Params {
-        scale: rand::thread_rng().gen_range(0.5..2.0),
-        offset: rand::thread_rng().gen_range(-5.0..5.0),
+        scale: rng().gen_range(0.5..2.0),
+        offset: rng().gen_range(-5.0..5.0),
         n: n as u32,
         pad: 0,
     };
@@ -353,7 +354,7 @@ fn struct_args_builder_and_twelve_args() {
 
     // Twelve parameters.
     let v = random_f32(10);
-    let kk: i32 = rand::thread_rng().gen_range(-100..100);
+    let kk: i32 = rng().gen_range(-100..100);
     let mut out = DeviceBuffer::<f32>::zeroed(&d, 1).unwrap();
     // SAFETY: matches sum12's C signature.
     let k12 = unsafe {
@@ -447,9 +448,7 @@ fn modules_from_bytes_and_files_and_compile_errors() {
     let f = m2.function("add_one").unwrap();
     drop(m2); // the function keeps the module alive
     let s = Stream::new(&d).unwrap();
-    let host: Vec<i32> = (0..1000)
-        .map(|_| rand::thread_rng().gen_range(-1000..1000))
-        .collect();
+    let host: Vec<i32> = random_nonzero(1000, -1000..1000);
     let mut buf = DeviceBuffer::from_slice(&d, &host).unwrap();
     // SAFETY: add_one(int*, unsigned) touches [0, n).
     let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(f) };
@@ -459,6 +458,23 @@ fn modules_from_bytes_and_files_and_compile_errors() {
     assert!(out.iter().zip(&host).all(|(o, h)| *o == h + 1));
     assert!(Module::load_file(&d, "/nonexistent/file.co").is_err());
     assert!(Module::load_data(&d, &[]).is_err());
+    // A damaged image is refused by the validator, naming what is wrong,
+    // before the runtime could read past its end; the intact one still
+    // loads after it.
+    let half = &code.code[..code.code.len() / 2];
+    let e = Module::load_data(&d, half).unwrap_err().to_string();
+    if code.code.starts_with(b"\x7fELF") {
+        // A binary: its section table is cut off, which the validator sees.
+        assert!(
+            e.contains("outside"),
+            "a truncated {}-byte image: {e}",
+            code.code.len()
+        );
+    }
+    let mut bad = code.code.clone();
+    bad.iter_mut().take(4).for_each(|b| *b = b'Z');
+    assert!(Module::load_data(&d, &bad).is_err());
+    Module::load_data(&d, &code.code).unwrap();
     let e =
         Module::compile(&d, "extern \"C\" __global__ void k() { this is not code }").unwrap_err();
     let log = e.compile_log().expect("a compile error").to_string();
@@ -564,9 +580,7 @@ fn pinned_managed_and_pool_memory() {
 
     // Managed memory written by a kernel, read by the host.
     let mut m = ManagedBuffer::<i32>::zeroed(&d, 5000).unwrap();
-    let init: Vec<i32> = (0..5000)
-        .map(|_| rand::thread_rng().gen_range(0..1000))
-        .collect();
+    let init: Vec<i32> = random_nonzero(5000, 0..1000);
     m.as_mut_slice().unwrap().copy_from_slice(&init);
     m.prefetch_to_device(&s).unwrap();
     // SAFETY: add_one(int*, unsigned).
@@ -680,9 +694,7 @@ fn graphs_capture_replay_and_update() {
     let d = dev();
     let s = Stream::new(&d).unwrap();
     let n = 1000u32;
-    let init: Vec<i32> = (0..n)
-        .map(|_| rand::thread_rng().gen_range(-1000..1000))
-        .collect();
+    let init: Vec<i32> = random_nonzero(n as usize, -1000..1000);
     let mut a = DeviceBuffer::from_slice(&d, &init).unwrap();
     let mut b = DeviceBuffer::from_slice(&d, &init).unwrap();
     // SAFETY: add_one(int*, unsigned).
@@ -878,7 +890,7 @@ fn two_gpus_split_work_and_gather_with_peer_copies() {
     let devs = two_devices();
     let n = 1 << 20;
     let (x, y0) = (random_f32(n), random_f32(n));
-    let a: f32 = rand::thread_rng().gen_range(-3.0..3.0);
+    let a: f32 = rng().gen_range(-3.0..3.0);
     // Uneven halves, so that an offset mistake cannot cancel out.
     let split = n / 2 + 7;
     let s0 = Stream::new(&devs[0]).unwrap();

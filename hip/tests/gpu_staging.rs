@@ -9,32 +9,24 @@
 //! first, so a chunk that was skipped or landed at the wrong offset shows.
 
 use hip::{Device, DeviceBuffer, Stream, STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
-use rand::Rng;
 use std::sync::Arc;
+use test_kit::{first_difference, random_nonzero};
 
 fn dev() -> Arc<Device> {
-    Device::get(0).unwrap_or_else(|e| panic!("needs a GPU: {e}"))
+    test_kit::device()
 }
 
 /// Random values, never zero, so an untouched zeroed destination differs.
 fn random_u32(n: usize) -> Vec<u32> {
-    let mut r = rand::thread_rng();
-    (0..n).map(|_| r.gen_range(1..=u32::MAX)).collect()
+    random_nonzero(n, 1..u32::MAX)
 }
 
 fn random_u8(n: usize) -> Vec<u8> {
-    let mut r = rand::thread_rng();
-    (0..n).map(|_| r.gen_range(1..=u8::MAX)).collect()
+    random_nonzero(n, 1..u8::MAX)
 }
 
 /// Elements of u32 in one staging chunk.
 const CHUNK: usize = STAGING_CHUNK_BYTES / 4;
-
-/// The first index where `got` and `want` differ, for a short message.
-fn first_difference<T: PartialEq>(got: &[T], want: &[T]) -> Option<usize> {
-    assert_eq!(got.len(), want.len(), "lengths differ");
-    got.iter().zip(want).position(|(g, w)| g != w)
-}
 
 /// Host -> device with staging, checked by a direct copy back; then
 /// device -> host with staging into a host buffer of other random data.

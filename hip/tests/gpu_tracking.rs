@@ -11,9 +11,9 @@ use hip::{
     AccessEvents, Device, Event, LaunchArgs, LaunchConfig, Module, RawPtr, Stream,
     StreamAllocation, StreamOptions,
 };
-use rand::Rng;
 use std::ffi::c_void;
 use std::sync::Arc;
+use test_kit::{assert_close, non_blocking_stream, random_nonzero};
 
 const KERNEL: &str = r#"
 extern "C" __global__ void slow_affine(float* out, const float* in, int n, long long spin) {
@@ -30,8 +30,7 @@ const N: usize = 4096;
 const BYTES: usize = N * 4;
 
 fn random(n: usize) -> Vec<f32> {
-    let mut rng = rand::thread_rng();
-    (0..n).map(|_| rng.gen_range(0.5f32..2.0)).collect()
+    random_nonzero(n, 0.5f32..2.0)
 }
 
 fn affine(x: &[f32]) -> Vec<f32> {
@@ -39,14 +38,10 @@ fn affine(x: &[f32]) -> Vec<f32> {
 }
 
 fn setup() -> (Arc<Device>, Module, Stream, Stream) {
-    let dev = Device::get(0).expect("a GPU");
+    let dev = test_kit::device();
     let module = Module::compile(&dev, KERNEL).expect("the kernel compiles");
-    let opts = StreamOptions {
-        non_blocking: true,
-        priority: 0,
-    };
-    let a = Stream::with_options(&dev, opts).unwrap();
-    let b = Stream::with_options(&dev, opts).unwrap();
+    let a = non_blocking_stream(&dev);
+    let b = non_blocking_stream(&dev);
     (dev, module, a, b)
 }
 
@@ -87,15 +82,8 @@ fn launch_slow_with_guards(
     drop((read, write));
 }
 
-fn assert_close(got: &[f32], want: &[f32], what: &str) {
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        // One rounding of 2x+1 in f32: 1e-6 relative.
-        assert!(
-            (g - w).abs() <= 1e-6 * w.abs().max(1.0),
-            "{what}[{i}]: got {g}, want {w}"
-        );
-    }
-}
+/// One rounding of 2x+1 in f32: 1e-6 relative.
+const TOL: f32 = 1e-6;
 
 fn no_drop_errors() {
     let errors = hip::take_drop_errors();
@@ -113,7 +101,7 @@ fn reader_on_another_stream_waits_for_a_slow_writer() {
     launch_slow(&module, &a, &mut y, &x);
     let mut out = vec![0.0f32; N];
     b.copy_dtoh_tracked(&y, &mut out).unwrap();
-    assert_close(&out, &affine(&data), "y read on the other stream");
+    assert_close(&out, &affine(&data), TOL, "y read on the other stream");
     no_drop_errors();
 }
 
@@ -130,7 +118,7 @@ fn writer_on_another_stream_waits_for_a_slow_reader() {
     b.copy_htod_tracked(&new, &mut x).unwrap();
     let mut out = vec![0.0f32; N];
     a.copy_dtoh_tracked(&y, &mut out).unwrap();
-    assert_close(&out, &affine(&old), "y from the old x");
+    assert_close(&out, &affine(&old), TOL, "y from the old x");
     b.copy_dtoh_tracked(&x, &mut out).unwrap();
     assert_eq!(out, new);
     no_drop_errors();
@@ -155,7 +143,7 @@ fn free_after_a_reader_on_another_stream_is_stream_ordered() {
     a.copy_htod_tracked(&other, &mut z).unwrap();
     let mut out = vec![0.0f32; N];
     b.copy_dtoh_tracked(&y, &mut out).unwrap();
-    assert_close(&out, &affine(&data), "y from the freed x");
+    assert_close(&out, &affine(&data), TOL, "y from the freed x");
     a.copy_dtoh_tracked(&z, &mut out).unwrap();
     assert_eq!(out, other);
     if dev.supports_memory_pools() {
@@ -369,7 +357,12 @@ fn free_waits_for_every_reader_not_only_the_last() {
     a.copy_htod_tracked(&other, &mut z).unwrap();
     let mut out = vec![0.0f32; N];
     b.copy_dtoh_tracked(&y, &mut out).unwrap();
-    assert_close(&out, &affine(&data), "y from x, freed after both reads");
+    assert_close(
+        &out,
+        &affine(&data),
+        TOL,
+        "y from x, freed after both reads",
+    );
     no_drop_errors();
 }
 
@@ -388,12 +381,12 @@ fn a_second_write_on_one_stream_is_waited_for_again() {
     launch_slow(&module, &a, &mut y, &x);
     let mut out = vec![0.0f32; N];
     b.copy_dtoh_tracked(&y, &mut out).unwrap();
-    assert_close(&out, &affine(&first), "y after the first write");
+    assert_close(&out, &affine(&first), TOL, "y after the first write");
     a.copy_htod_tracked(&second, &mut x).unwrap();
     // y still holds affine(first) for the ~100 ms the kernel spins.
     launch_slow(&module, &a, &mut y, &x);
     b.copy_dtoh_tracked(&y, &mut out).unwrap();
-    assert_close(&out, &affine(&second), "y after the second write");
+    assert_close(&out, &affine(&second), TOL, "y after the second write");
     no_drop_errors();
 }
 
@@ -430,10 +423,11 @@ fn a_write_on_another_threads_per_thread_stream_is_waited_for() {
         assert_close(
             &out,
             &affine(&data),
+            TOL,
             "y read on this thread's per-thread stream",
         );
         b.copy_dtoh_tracked(&y, &mut out).unwrap();
-        assert_close(&out, &affine(&data), "y read on a named stream");
+        assert_close(&out, &affine(&data), TOL, "y read on a named stream");
         drop(done_tx);
     });
     no_drop_errors();

@@ -8,7 +8,6 @@ use crate::{Compute, Diag, Fill, MathMode, Op, Side};
 use hip::{DeviceBuffer, DeviceMemory, DeviceMemoryMut, Stream};
 use hipblas_sys::{loader, *};
 use std::fmt;
-use std::sync::Mutex;
 
 /// A host scalar passed by pointer, aligned to 16 bytes: cuBLAS reads
 /// `cuDoubleComplex` (declared 16-byte aligned) with aligned loads, so a
@@ -16,28 +15,15 @@ use std::sync::Mutex;
 #[repr(C, align(16))]
 struct Aligned<T>(T);
 
-static DROP_ERRORS: Mutex<Vec<Error>> = Mutex::new(Vec::new());
-
-/// The most drop errors kept; older ones are dropped first, as in `hip`.
-const MAX_DROP_ERRORS: usize = 1024;
-
-fn record_drop_error(e: Error) {
-    // A poisoned lock still holds valid data; never lose the error to it.
-    let mut v = DROP_ERRORS.lock().unwrap_or_else(|p| p.into_inner());
-    if v.len() >= MAX_DROP_ERRORS {
-        v.remove(0);
-    }
-    v.push(e);
-}
+/// Errors seen while dropping handles, in `hip`'s registry type (same cap,
+/// same order), holding this crate's [`Error`].
+static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
 
 /// Errors seen while dropping handles (`hipblasDestroy`), oldest first;
-/// taking them empties the list. At most the last 1024 are kept. `Drop`
-/// never panics.
+/// taking them empties the list. At most the last
+/// [`hip::MAX_RECORDED`] (1024) are kept. `Drop` never panics.
 pub fn take_drop_errors() -> Vec<Error> {
-    match DROP_ERRORS.lock() {
-        Ok(mut v) => std::mem::take(&mut *v),
-        Err(p) => std::mem::take(&mut *p.into_inner()),
-    }
+    DROP_ERRORS.take_all()
 }
 
 /// A hipBLAS handle bound to one HIP stream: every call it makes is
@@ -77,12 +63,12 @@ impl Drop for Blas {
     fn drop(&mut self) {
         // The handle belongs to the stream's device: destroy it there.
         if let Err(e) = self.stream.device().bind() {
-            record_drop_error(Error::Runtime(e));
+            DROP_ERRORS.record_error(Error::Runtime(e));
         }
         // SAFETY: the handle was created by `hipblasCreate` and is destroyed
         // once, here.
         if let Err(e) = check("hipblasDestroy", unsafe { hipblasDestroy(self.raw) }) {
-            record_drop_error(e);
+            DROP_ERRORS.record_error(e);
         }
     }
 }
@@ -90,7 +76,7 @@ impl Drop for Blas {
 /// Whether the loaded library needs the v1 (`hipblasDatatype_t`) form of
 /// the `Ex` functions.
 fn use_v1_ex() -> Result<bool> {
-    let lib = loader::hipblas().map_err(|e| Error::Load(e.to_string()))?;
+    let lib = loader::hipblas().map_err(Error::Load)?;
     if lib.is_available("hipblasGemmEx_v2") {
         Ok(false)
     } else if lib.is_available("hipblasGemmEx") {
@@ -107,7 +93,7 @@ impl Blas {
     /// Creates a handle (`hipblasCreate`) on the stream's device and binds
     /// it to the stream (`hipblasSetStream`).
     pub fn new(stream: &Stream) -> Result<Blas> {
-        loader::hipblas().map_err(|e| Error::Load(e.to_string()))?;
+        loader::hipblas().map_err(Error::Load)?;
         stream.device().bind().map_err(Error::Runtime)?;
         let mut raw: hipblasHandle_t = std::ptr::null_mut();
         // SAFETY: `raw` is a valid place for the new handle.
@@ -214,7 +200,7 @@ impl Blas {
         self.prepare()?;
         // SAFETY: every buffer is on the stream's device and spans what the
         // checked shape reads and writes; `c` is borrowed mutably.
-        check(gemm_name::<T>(), unsafe {
+        check(T::GEMM_CALL, unsafe {
             T::gemm(
                 self.raw,
                 shape.transa.raw(),
@@ -314,7 +300,7 @@ impl Blas {
         }
         // SAFETY: as in `gemm`, for every product: the strided spans were
         // checked against each buffer.
-        check(gemm_name::<T>(), unsafe {
+        check(T::GEMM_STRIDED_BATCHED_CALL, unsafe {
             T::gemm_strided_batched(
                 self.raw,
                 shape.transa.raw(),
@@ -427,7 +413,7 @@ impl Blas {
             )
         };
         let sync = self.stream.synchronize().map_err(Error::Runtime);
-        check(gemm_name::<T>(), status)?;
+        check(T::GEMM_BATCHED_CALL, status)?;
         sync
     }
 
@@ -972,17 +958,6 @@ impl Blas {
     }
 }
 
-fn gemm_name<T: Scalar>() -> &'static str {
-    match T::NAME {
-        "f32" => "hipblasSgemm",
-        "f64" => "hipblasDgemm",
-        "f16" => "hipblasHgemm",
-        "c32" => "hipblasCgemm_v2",
-        "c64" => "hipblasZgemm_v2",
-        _ => "hipblasGemmEx",
-    }
-}
-
 /// A real scalar as f64 (bf16 routes through `GemmEx`).
 fn to_f64<T: Scalar>(v: &T) -> Result<f64> {
     let any: &dyn std::any::Any = v;
@@ -1036,12 +1011,77 @@ mod drop_error_tests {
     #[test]
     fn drop_errors_are_capped_oldest_first() {
         take_drop_errors();
-        for i in 0..MAX_DROP_ERRORS + 3 {
-            record_drop_error(Error::Load(format!("error {i}")));
+        for i in 0..hip::MAX_RECORDED + 3 {
+            DROP_ERRORS.record_error(Error::Unsupported(format!("error {i}")));
         }
         let v = take_drop_errors();
-        assert_eq!(v.len(), MAX_DROP_ERRORS);
-        assert_eq!(v[0].to_string(), Error::Load("error 3".into()).to_string());
+        assert_eq!(v.len(), hip::MAX_RECORDED);
+        assert_eq!(v[0].to_string(), "not supported: error 3");
         assert!(take_drop_errors().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod call_name_tests {
+    //! Each GEMM path reports the C function it called: a failed strided or
+    //! batched call must not be reported as the plain `hipblas<T>gemm`.
+    use super::*;
+    use crate::{c32, c64};
+
+    fn calls<T: Gemm>() -> [&'static str; 3] {
+        [
+            T::GEMM_CALL,
+            T::GEMM_STRIDED_BATCHED_CALL,
+            T::GEMM_BATCHED_CALL,
+        ]
+    }
+
+    #[test]
+    fn plain_gemm_names_the_typed_function() {
+        assert_eq!(calls::<f32>()[0], "hipblasSgemm");
+        assert_eq!(calls::<f64>()[0], "hipblasDgemm");
+        assert_eq!(calls::<half::f16>()[0], "hipblasHgemm");
+        assert_eq!(calls::<c32>()[0], "hipblasCgemm_v2");
+        assert_eq!(calls::<c64>()[0], "hipblasZgemm_v2");
+        assert_eq!(calls::<half::bf16>()[0], "hipblasGemmEx");
+    }
+
+    #[test]
+    fn strided_batched_gemm_names_the_strided_function() {
+        assert_eq!(calls::<f32>()[1], "hipblasSgemmStridedBatched");
+        assert_eq!(calls::<f64>()[1], "hipblasDgemmStridedBatched");
+        assert_eq!(calls::<half::f16>()[1], "hipblasHgemmStridedBatched");
+        assert_eq!(calls::<c32>()[1], "hipblasCgemmStridedBatched_v2");
+        assert_eq!(calls::<c64>()[1], "hipblasZgemmStridedBatched_v2");
+        assert_eq!(calls::<half::bf16>()[1], "hipblasGemmStridedBatchedEx");
+    }
+
+    #[test]
+    fn batched_gemm_names_the_batched_function() {
+        assert_eq!(calls::<f32>()[2], "hipblasSgemmBatched");
+        assert_eq!(calls::<f64>()[2], "hipblasDgemmBatched");
+        assert_eq!(calls::<half::f16>()[2], "hipblasHgemmBatched");
+        assert_eq!(calls::<c32>()[2], "hipblasCgemmBatched_v2");
+        assert_eq!(calls::<c64>()[2], "hipblasZgemmBatched_v2");
+        assert_eq!(calls::<half::bf16>()[2], "hipblasGemmBatchedEx");
+    }
+
+    #[test]
+    fn the_error_message_carries_the_call_name() {
+        let e = check(
+            <f32 as Gemm>::GEMM_STRIDED_BATCHED_CALL,
+            hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE,
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.starts_with("hipblasSgemmStridedBatched failed: "),
+            "{text}"
+        );
+        assert_eq!(
+            e.status(),
+            Some(hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE)
+        );
+        assert!(std::error::Error::source(&e).is_some());
     }
 }

@@ -1,25 +1,31 @@
 //! The error type of every safe call.
 
 use hipblas_sys::hipblasStatus_t;
-use std::fmt;
+use hipblas_sys::loader::LoadError;
 
 /// What went wrong in a hipBLAS call, or before it.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// hipBLAS (or cuBLAS behind it) could not be loaded: the loader's
-    /// report of every path tried.
-    Load(String),
+    /// report of every path tried, kept as the loader's own value (its
+    /// `Display` is this error's message).
+    #[error(transparent)]
+    Load(&'static LoadError),
     /// A hipBLAS function returned a failure status.
+    #[error("{call} failed: {status}")]
     Blas {
         /// The C function called.
         call: &'static str,
         /// Its status.
+        #[source]
         status: hipblasStatus_t,
     },
     /// A HIP runtime call (device, stream, memory) failed.
-    Runtime(hip::Error),
+    #[error("{0}")]
+    Runtime(#[source] hip::Error),
     /// An argument is invalid; checked before any call.
+    #[error("invalid {name} = {value}: {requirement}")]
     InvalidArgument {
         /// The argument's name, as in the C API (`lda`, `incx`, `m`, ...).
         name: &'static str,
@@ -29,6 +35,7 @@ pub enum Error {
         requirement: String,
     },
     /// A buffer holds fewer elements than the shape needs.
+    #[error("buffer {name} holds {len} elements but the call needs {required}")]
     BufferTooSmall {
         /// The buffer's name (`a`, `b`, `c`, `x`, `y`).
         name: &'static str,
@@ -38,6 +45,7 @@ pub enum Error {
         required: usize,
     },
     /// The loaded library does not provide what the call needs.
+    #[error("not supported: {0}")]
     Unsupported(String),
 }
 
@@ -59,40 +67,6 @@ impl Error {
             name,
             value: value.into(),
             requirement: req.into(),
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Load(r) => write!(f, "{r}"),
-            Error::Blas { call, status } => write!(f, "{call} failed: {status}"),
-            Error::Runtime(e) => write!(f, "{e}"),
-            Error::InvalidArgument {
-                name,
-                value,
-                requirement,
-            } => write!(f, "invalid {name} = {value}: {requirement}"),
-            Error::BufferTooSmall {
-                name,
-                len,
-                required,
-            } => write!(
-                f,
-                "buffer {name} holds {len} elements but the call needs {required}"
-            ),
-            Error::Unsupported(what) => write!(f, "not supported: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Blas { status, .. } => Some(status),
-            Error::Runtime(e) => Some(e),
-            _ => None,
         }
     }
 }

@@ -84,6 +84,15 @@ pub enum GemmRoute {
 pub trait Gemm: Scalar {
     #[doc(hidden)]
     const ROUTE: GemmRoute;
+    /// The C function [`Gemm::gemm`] calls, named in its errors.
+    #[doc(hidden)]
+    const GEMM_CALL: &'static str;
+    /// The C function [`Gemm::gemm_strided_batched`] calls.
+    #[doc(hidden)]
+    const GEMM_STRIDED_BATCHED_CALL: &'static str;
+    /// The C function [`Gemm::gemm_batched`] calls.
+    #[doc(hidden)]
+    const GEMM_BATCHED_CALL: &'static str;
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     /// # Safety
@@ -155,6 +164,11 @@ macro_rules! gemm_typed {
     ($t:ty, $raw:ty, $g:ident, $sb:ident, $b:ident) => {
         impl Gemm for $t {
             const ROUTE: GemmRoute = GemmRoute::Typed;
+            // Named from the same identifiers the methods below call, so an
+            // error always names the function that failed.
+            const GEMM_CALL: &'static str = stringify!($g);
+            const GEMM_STRIDED_BATCHED_CALL: &'static str = stringify!($sb);
+            const GEMM_BATCHED_CALL: &'static str = stringify!($b);
             unsafe fn gemm(
                 h: hipblasHandle_t,
                 ta: hipblasOperation_t,
@@ -317,6 +331,11 @@ gemm_typed!(
 /// `GemmEx` with f32 accumulation; these raw entry points are not used.
 impl Gemm for half::bf16 {
     const ROUTE: GemmRoute = GemmRoute::ExF32;
+    // The raw entry points below call nothing; the safe layer's `GemmEx`
+    // route names the function it calls itself.
+    const GEMM_CALL: &'static str = "hipblasGemmEx";
+    const GEMM_STRIDED_BATCHED_CALL: &'static str = "hipblasGemmStridedBatchedEx";
+    const GEMM_BATCHED_CALL: &'static str = "hipblasGemmBatchedEx";
     unsafe fn gemm(
         _: hipblasHandle_t,
         _: hipblasOperation_t,

@@ -14,9 +14,9 @@
 use half::{bf16, f16};
 use hip::{Device, DeviceBuffer, Stream};
 use hipblas::*;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use std::sync::Arc;
+use test_kit::{c_add as add, c_mul as mul, rel, Complex64 as C64, TestRng, Trans};
 
 trait El: hip::DeviceRepr {
     fn to_c(self) -> (f64, f64);
@@ -78,20 +78,20 @@ struct Ctx {
     dev: Arc<Device>,
     stream: Stream,
     blas: Blas,
-    rng: StdRng,
+    /// The test kit's generator: its seed is printed at the first draw
+    /// (`HIP_TEST_SEED` replays it).
+    rng: TestRng,
 }
 
 fn ctx() -> Ctx {
-    let dev = Device::get(0).expect("a GPU (set HIP_PLATFORM=nvidia on NVIDIA)");
-    let stream = Stream::new(&dev).expect("stream");
+    let dev = test_kit::device();
+    let stream = test_kit::stream(&dev);
     let blas = Blas::new(&stream).expect("hipBLAS handle");
-    let seed: u64 = rand::random();
-    println!("seed {seed}");
     Ctx {
         dev,
         stream,
         blas,
-        rng: StdRng::seed_from_u64(seed),
+        rng: test_kit::rng(),
     }
 }
 
@@ -110,11 +110,10 @@ impl Ctx {
             .collect()
     }
     fn up<T: El>(&self, v: &[T]) -> DeviceBuffer<T> {
-        DeviceBuffer::from_slice(&self.dev, v).expect("upload")
+        test_kit::upload(&self.dev, v)
     }
     fn down<T: El>(&self, b: &DeviceBuffer<T>) -> Vec<T> {
-        self.stream.synchronize().expect("synchronize");
-        b.to_vec().expect("download")
+        test_kit::download(&self.stream, b)
     }
     fn dims(&mut self) -> (usize, usize, usize) {
         (
@@ -123,14 +122,6 @@ impl Ctx {
             self.rng.gen_range(5..53),
         )
     }
-}
-
-type C64 = (f64, f64);
-fn mul(a: C64, b: C64) -> C64 {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-fn add(a: C64, b: C64) -> C64 {
-    (a.0 + b.0, a.1 + b.1)
 }
 
 /// op(X)[i][j] of a column-major stored matrix.
@@ -145,8 +136,20 @@ fn op_at<T: El>(x: &[T], ld: usize, op: Op, i: usize, j: usize) -> C64 {
     }
 }
 
-/// C = alpha op(A) op(B) + beta C in f64, column-major.
-#[allow(clippy::too_many_arguments)]
+fn trans(op: Op) -> Trans {
+    match op {
+        Op::N => Trans::N,
+        Op::T => Trans::T,
+        Op::C => Trans::C,
+    }
+}
+
+fn to_c<T: El>(v: &[T]) -> Vec<C64> {
+    v.iter().map(|x| x.to_c()).collect()
+}
+
+/// C = alpha op(A) op(B) + beta C in f64, column-major (the test kit's
+/// reference).
 fn ref_gemm<T: El, U: El>(
     s: &GemmShape,
     alpha: C64,
@@ -155,23 +158,15 @@ fn ref_gemm<T: El, U: El>(
     beta: C64,
     c: &[U],
 ) -> Vec<C64> {
-    let mut out: Vec<C64> = c.iter().map(|v| v.to_c()).collect();
-    for j in 0..s.n {
-        for i in 0..s.m {
-            let mut acc = (0.0, 0.0);
-            for l in 0..s.k {
-                acc = add(
-                    acc,
-                    mul(
-                        op_at(a, s.lda, s.transa, i, l),
-                        op_at(b, s.ldb, s.transb, l, j),
-                    ),
-                );
-            }
-            out[i + j * s.ldc] = add(mul(alpha, acc), mul(beta, c[i + j * s.ldc].to_c()));
-        }
-    }
-    out
+    test_kit::gemm_ref(
+        (trans(s.transa), trans(s.transb)),
+        (s.m, s.n, s.k),
+        alpha,
+        (&to_c(a), s.lda),
+        (&to_c(b), s.ldb),
+        beta,
+        (&to_c(c), s.ldc),
+    )
 }
 
 /// max |got - want| / max |want| over the m x n output.
@@ -187,10 +182,6 @@ fn rel_err_matrix<U: El>(got: &[U], want: &[C64], m: usize, n: usize, ld: usize)
     }
     assert!(den > 0.0, "reference is all zero");
     num / den
-}
-
-fn rel(got: f64, want: f64) -> f64 {
-    (got - want).abs() / want.abs().max(f64::MIN_POSITIVE)
 }
 
 const OPS_REAL: [Op; 2] = [Op::N, Op::T];

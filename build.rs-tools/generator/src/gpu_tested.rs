@@ -5,8 +5,12 @@
 //! Derived from the test sources, not kept by hand. The rule, stated in both
 //! coverage files:
 //! - a GPU test is a function marked `#[ignore = "needs a GPU"]` in a
-//!   `tests/*.rs` file of a workspace member; helper functions of the same file
-//!   that it calls by plain name count as part of it;
+//!   `tests/*.rs` file of a workspace member (by convention named `gpu_*.rs`);
+//!   helper functions of the same file that it calls by plain name count as
+//!   part of it, and so do the free functions of the shared test kit
+//!   (`test-kit/src/*.rs`, outside its `mod tests`) that it calls by plain
+//!   name or as `test_kit::f`, a same-file helper winning over a kit function
+//!   of the same name;
 //! - a function is GPU-tested when such a test names it (`hipMalloc`,
 //!   `sys::hipMalloc`), or calls a function of the safe crates (`hip`,
 //!   `hipblas`, `cuda-compat`) that names it, directly or through other
@@ -283,22 +287,48 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         }
     }
     test_files.sort();
+    // The shared test kit's free functions: helpers of every test file.
+    let mut kit = Vec::new();
+    let mut kit_files = Vec::new();
+    rust_files_below(&root.join("test-kit/src"), &mut kit_files)?;
+    for f in &kit_files {
+        let file = syn::parse_file(&std::fs::read_to_string(f)?)
+            .with_context(|| format!("parsing {}", f.display()))?;
+        let items: Vec<Item> = file
+            .items
+            .into_iter()
+            .filter(|i| !matches!(i, Item::Mod(m) if m.ident == "tests"))
+            .collect();
+        functions_of(&items, &mut kit);
+    }
+    kit.retain(|f| f.self_ty.is_none() && !f.gpu_test);
 
     // function -> first "file::test" reaching it.
     let mut tested: BTreeMap<String, String> = BTreeMap::new();
     let mut gpu_tests = 0;
     for path in &test_files {
-        let fns = parse_file(path)?;
+        let mut fns = parse_file(path)?;
+        let local_count = fns.len();
+        fns.extend(kit.iter().map(|f| Function {
+            self_ty: None,
+            name: f.name.clone(),
+            body: f.body.clone(),
+            gpu_test: false,
+        }));
         let rel = path
             .strip_prefix(root)
             .unwrap_or(path)
             .display()
             .to_string();
-        let by_name: BTreeMap<&str, usize> = fns
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.self_ty.is_none())
-            .map(|(i, f)| (f.name.as_str(), i))
+        let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, f) in fns.iter().enumerate().filter(|(_, f)| f.self_ty.is_none()) {
+            // A same-file helper wins over a kit function of the same name.
+            if i < local_count || !by_name.contains_key(f.name.as_str()) {
+                by_name.insert(f.name.as_str(), i);
+            }
+        }
+        let kit_by_name: BTreeMap<&str, usize> = (local_count..fns.len())
+            .map(|i| (fns[i].name.as_str(), i))
             .collect();
         for (t, test) in fns.iter().enumerate().filter(|(_, f)| f.gpu_test) {
             gpu_tests += 1;
@@ -313,10 +343,18 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 let mut n = Names::default();
                 scan(fns[i].body.clone(), &mut n);
                 for c in &n.calls {
-                    if let Call::Plain(p) = c {
-                        if let Some(&j) = by_name.get(p.as_str()) {
-                            todo.push(j);
+                    match c {
+                        Call::Plain(p) => {
+                            if let Some(&j) = by_name.get(p.as_str()) {
+                                todo.push(j);
+                            }
                         }
+                        Call::Path(m, p) if m == "test_kit" => {
+                            if let Some(&j) = kit_by_name.get(p.as_str()) {
+                                todo.push(j);
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 names.hip.extend(n.hip);

@@ -210,3 +210,75 @@ pub enum CUevent_flags {
 
 /// CUDA `CUevent_flags_enum` (= [`CUevent_flags`]).
 pub type CUevent_flags_enum = CUevent_flags;
+
+/// CUDA `CUevent_wait_flags` (an input only): how a stream waits for an
+/// event.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CUevent_wait_flags {
+    /// An ordinary wait (`0`, HIP's only kind).
+    CU_EVENT_WAIT_DEFAULT = 0,
+    /// A wait on an event captured as an external node: not in HIP; calls
+    /// given it return `CUDA_ERROR_NOT_SUPPORTED`.
+    CU_EVENT_WAIT_EXTERNAL = 1,
+}
+
+/// CUDA `CUevent_wait_flags_enum` (= [`CUevent_wait_flags`]).
+pub type CUevent_wait_flags_enum = CUevent_wait_flags;
+
+/// CUDA `CUmemAttach_flags` (an input only): who may access managed memory.
+/// The values are HIP's too (`hipMemAttachGlobal`, ...).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CUmemAttach_flags {
+    /// Any stream of any device.
+    CU_MEM_ATTACH_GLOBAL = hip::sys::hipMemAttachGlobal,
+    /// The host only.
+    CU_MEM_ATTACH_HOST = hip::sys::hipMemAttachHost,
+    /// One stream.
+    CU_MEM_ATTACH_SINGLE = hip::sys::hipMemAttachSingle,
+}
+
+/// CUDA `CUmemAttach_flags_enum` (= [`CUmemAttach_flags`]).
+pub type CUmemAttach_flags_enum = CUmemAttach_flags;
+
+/// CUDA `CUctx_flags` (an input only): how a context's host threads wait.
+/// The values are HIP's device flags too (`hipDeviceScheduleAuto`, ...).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CUctx_flags {
+    /// Let the runtime choose.
+    CU_CTX_SCHED_AUTO = hip::sys::hipDeviceScheduleAuto,
+    /// Spin while waiting.
+    CU_CTX_SCHED_SPIN = hip::sys::hipDeviceScheduleSpin,
+    /// Yield while waiting.
+    CU_CTX_SCHED_YIELD = hip::sys::hipDeviceScheduleYield,
+    /// Block while waiting.
+    CU_CTX_SCHED_BLOCKING_SYNC = hip::sys::hipDeviceScheduleBlockingSync,
+    /// Allow mapped pinned memory.
+    CU_CTX_MAP_HOST = hip::sys::hipDeviceMapHost,
+    /// Keep local memory at its largest size.
+    CU_CTX_LMEM_RESIZE_TO_MAX = hip::sys::hipDeviceLmemResizeToMax,
+}
+
+/// CUDA `CUctx_flags_enum` (= [`CUctx_flags`]).
+pub type CUctx_flags_enum = CUctx_flags;
+
+/// CUDA `CUoccupancyB2DSize`: the dynamic shared memory a block size needs.
+/// HIP's occupancy calls take no such function; see
+/// [`result::occupancy`](super::result::occupancy).
+pub type CUoccupancyB2DSize = Option<unsafe extern "C" fn(blockSize: ::core::ffi::c_int) -> usize>;
+
+/// CUDA `CUctxCreateParams` (execution affinity and CIG parameters of
+/// `cuCtxCreate_v4`), which HIP does not have: a context is created only
+/// when both are absent.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUctxCreateParams {
+    /// Execution-affinity parameters (must be null here).
+    pub execAffinityParams: *mut ::core::ffi::c_void,
+    /// How many (must be 0 here).
+    pub numExecAffinityParams: ::core::ffi::c_int,
+    /// CIG parameters (must be null here).
+    pub cigParams: *mut ::core::ffi::c_void,
+}

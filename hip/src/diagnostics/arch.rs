@@ -2,7 +2,6 @@
 //! `HSA_OVERRIDE_GFX_VERSION` turns it into, and which rocBLAS kernels
 //! exist for it.
 
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The processor part of an architecture string: `gfx90a` of
@@ -99,7 +98,8 @@ fn processors_in(file_name: &str) -> Vec<String> {
 }
 
 /// rocBLAS's kernel folder and what it holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct RocblasKernels {
     /// The rocBLAS library file whose kernels these are.
     pub library: Option<String>,
@@ -113,7 +113,8 @@ pub struct RocblasKernels {
 }
 
 /// The kernel files for one processor.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct ProcessorKernels {
     /// The processor, e.g. `gfx1010` (after any override).
     pub processor: String,

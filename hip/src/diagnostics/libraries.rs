@@ -1,12 +1,12 @@
 //! Library files: how a load attempt went, and which rocBLAS/hipBLAS files
 //! a folder holds.
 
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// How one runtime library candidate fared.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
+#[cfg_attr(feature = "json", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum CandidateResult {
     /// Loaded: this is the runtime in use.
     Loaded,
@@ -105,18 +105,13 @@ impl CandidateResult {
 }
 
 /// The library named in a loader message of the form `libX: cannot open
-/// shared object file`, when it is not the candidate itself: the candidate
-/// was found, one of its dependencies was not.
-pub fn missing_dependency(candidate: &Path, message: &str) -> Option<String> {
-    let (name, _) = message.split_once(": cannot open shared object file")?;
-    let name = name.trim();
-    let named = Path::new(name);
-    let is_candidate = named == candidate || named.file_name() == candidate.file_name();
-    (!is_candidate && !name.is_empty()).then(|| name.to_owned())
-}
+/// shared object file`, when it is not the candidate itself (the loader
+/// core's reading, so the report and the load error agree).
+pub use hip_sys::loader::missing_dependency;
 
 /// A rocBLAS or hipBLAS library file found in a searched folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct BlasLibrary {
     /// `"rocBLAS"` or `"hipBLAS"`.
     pub name: String,

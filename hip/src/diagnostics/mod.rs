@@ -6,14 +6,16 @@
 //! ```no_run
 //! let report = hip::diagnostics::report();
 //! println!("{report}");              // text
-//! println!("{}", report.to_json());  // JSON
+//! #[cfg(feature = "json")]
+//! println!("{}", report.to_json());  // JSON, with the `json` feature
 //! for w in &report.warnings {
 //!     eprintln!("{}: {}", w.severity, w.message);
 //! }
 //! ```
 //!
 //! The `info` example prints it: `cargo run -p hip-examples --example info
-//! [-- --json]`.
+//! [-- --json]`. `Report::to_json` needs this crate's `json` feature
+//! (off by default; it compiles in `serde` and `serde_json`).
 //!
 //! The report is built from two inputs that can be replaced for tests:
 //! the [`Environment`] (variables, and the folders standing for `/opt/rocm`
@@ -33,7 +35,6 @@ pub use probe::{DeviceFacts, LoadedRuntime, RuntimeFacts};
 
 use environment::VISIBILITY_VARS;
 use hip_sys::loader::{Platform, Version};
-use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -46,8 +47,9 @@ pub const MINIMUM_RUNTIME: Version = Version {
 };
 
 /// How much a finding matters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum Severity {
     /// Worth knowing; nothing is wrong.
     Info,
@@ -68,7 +70,8 @@ impl fmt::Display for Severity {
 }
 
 /// One finding.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Warning {
     /// How much it matters.
     pub severity: Severity,
@@ -77,7 +80,8 @@ pub struct Warning {
 }
 
 /// A library the runtime was built from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Library {
     /// What it serves, e.g. `HIP runtime`.
     pub role: String,
@@ -88,7 +92,8 @@ pub struct Library {
 }
 
 /// One runtime library candidate and how it fared.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Candidate {
     /// What the library is for.
     pub role: String,
@@ -101,7 +106,8 @@ pub struct Candidate {
 }
 
 /// Runtime and driver versions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Versions {
     /// The version the loader recorded for the runtime in use.
     pub loaded: Option<String>,
@@ -124,7 +130,8 @@ pub struct Versions {
 }
 
 /// A variable the report reads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Variable {
     /// Its name.
     pub name: String,
@@ -137,7 +144,8 @@ pub struct Variable {
 }
 
 /// One device.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Device {
     /// Ordinal.
     pub ordinal: i32,
@@ -165,8 +173,9 @@ pub struct Device {
 }
 
 /// Everything the report found. Display gives the text form;
-/// [`Report::to_json`] the JSON form.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// `Report::to_json` (with the `json` feature) the JSON form.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Report {
     /// `amd` or `nvidia`; `None` when no runtime loaded.
     pub platform: Option<String>,
@@ -193,7 +202,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report as pretty-printed JSON.
+    /// The report as pretty-printed JSON (with the `json` feature, which
+    /// compiles in `serde` and `serde_json`).
+    #[cfg(feature = "json")]
     pub fn to_json(&self) -> String {
         // Every field is a string, number, bool, list or map of those, so
         // serialisation cannot fail; a failure would be a bug here.

@@ -5,14 +5,13 @@
 
 use hip::{Device, DeviceBuffer, Stream};
 use hipblas_sys::*;
-use rand::{Rng, SeedableRng};
 use std::sync::Arc;
+use test_kit::max_rel_err as rel;
 
 struct Ctx {
     dev: Arc<Device>,
     stream: Stream,
     h: hipblasHandle_t,
-    rng: rand::rngs::StdRng,
 }
 
 impl Drop for Ctx {
@@ -23,8 +22,8 @@ impl Drop for Ctx {
 }
 
 fn ctx() -> Ctx {
-    let dev = Device::get(0).expect("a GPU");
-    let stream = Stream::new(&dev).expect("stream");
+    let dev = test_kit::device();
+    let stream = test_kit::stream(&dev);
     let mut h: hipblasHandle_t = std::ptr::null_mut();
     // SAFETY: valid out-pointer; the stream outlives the handle (both in Ctx).
     unsafe {
@@ -33,38 +32,20 @@ fn ctx() -> Ctx {
             .ok()
             .expect("hipblasSetStream");
     }
-    let seed: u64 = rand::random();
-    println!("seed {seed}");
-    Ctx {
-        dev,
-        stream,
-        h,
-        rng: rand::rngs::StdRng::seed_from_u64(seed),
-    }
+    Ctx { dev, stream, h }
 }
 
 impl Ctx {
+    /// Fresh non-zero values in [-1, 1) from the test's printed seed.
     fn random(&mut self, n: usize) -> Vec<f64> {
-        (0..n).map(|_| self.rng.gen_range(-1.0..1.0)).collect()
+        test_kit::random_nonzero(n, -1.0..1.0)
     }
     fn up(&self, v: &[f64]) -> DeviceBuffer<f64> {
-        DeviceBuffer::from_slice(&self.dev, v).unwrap()
+        test_kit::upload(&self.dev, v)
     }
     fn down(&self, b: &DeviceBuffer<f64>) -> Vec<f64> {
-        self.stream.synchronize().unwrap();
-        b.to_vec().unwrap()
+        test_kit::download(&self.stream, b)
     }
-}
-
-fn rel(got: &[f64], want: &[f64]) -> f64 {
-    let num = got
-        .iter()
-        .zip(want)
-        .map(|(g, w)| (g - w).abs())
-        .fold(0.0, f64::max);
-    let den = want.iter().map(|w| w.abs()).fold(0.0, f64::max);
-    assert!(den > 0.0);
-    num / den
 }
 
 const OP_N: hipblasOperation_t = hipblasOperation_t::HIPBLAS_OP_N;

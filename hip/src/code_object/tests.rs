@@ -1,0 +1,226 @@
+use super::*;
+use proptest::prelude::*;
+
+/// A small, well-formed 64-bit ELF for `machine`: header, one program
+/// header, three sections (null, .text, .shstrtab), section headers last
+/// (as compilers lay them out).
+pub(crate) fn tiny_elf(machine: u16) -> Vec<u8> {
+    let text = [0xAAu8; 32];
+    let shstrtab = b"\0.text\0.shstrtab\0";
+    let phoff = 64u64;
+    let text_off = phoff + 56;
+    let strtab_off = text_off + text.len() as u64;
+    let shoff = strtab_off + shstrtab.len() as u64;
+    let mut e = vec![0u8; 64];
+    e[..4].copy_from_slice(ELF_MAGIC);
+    e[4] = 2; // 64-bit
+    e[5] = 1; // little-endian
+    e[6] = 1;
+    e[16..18].copy_from_slice(&3u16.to_le_bytes()); // ET_DYN
+    e[18..20].copy_from_slice(&machine.to_le_bytes());
+    e[32..40].copy_from_slice(&phoff.to_le_bytes());
+    e[40..48].copy_from_slice(&shoff.to_le_bytes());
+    e[52..54].copy_from_slice(&64u16.to_le_bytes());
+    e[54..56].copy_from_slice(&56u16.to_le_bytes());
+    e[56..58].copy_from_slice(&1u16.to_le_bytes());
+    e[58..60].copy_from_slice(&64u16.to_le_bytes());
+    e[60..62].copy_from_slice(&3u16.to_le_bytes());
+    e[62..64].copy_from_slice(&2u16.to_le_bytes());
+    let mut ph = vec![0u8; 56];
+    ph[0..4].copy_from_slice(&1u32.to_le_bytes()); // PT_LOAD
+    ph[8..16].copy_from_slice(&text_off.to_le_bytes());
+    ph[32..40].copy_from_slice(&(text.len() as u64).to_le_bytes());
+    e.extend_from_slice(&ph);
+    e.extend_from_slice(&text);
+    e.extend_from_slice(shstrtab);
+    let section = |name: u32, ty: u32, off: u64, size: u64| {
+        let mut s = vec![0u8; 64];
+        s[0..4].copy_from_slice(&name.to_le_bytes());
+        s[4..8].copy_from_slice(&ty.to_le_bytes());
+        s[24..32].copy_from_slice(&off.to_le_bytes());
+        s[32..40].copy_from_slice(&size.to_le_bytes());
+        s
+    };
+    e.extend(section(0, 0, 0, 0));
+    e.extend(section(1, 1, text_off, text.len() as u64));
+    e.extend(section(7, 3, strtab_off, shstrtab.len() as u64));
+    e
+}
+
+/// A clang offload bundle of a host entry and one AMD GPU entry per image.
+pub(crate) fn bundle_of(images: &[Vec<u8>]) -> Vec<u8> {
+    let mut entries: Vec<(String, Vec<u8>)> =
+        vec![("host-x86_64-unknown-linux-gnu-".into(), Vec::new())];
+    for (i, img) in images.iter().enumerate() {
+        entries.push((format!("hipv4-amdgcn-amd-amdhsa--gfx90{i}"), img.clone()));
+    }
+    let table: u64 = entries.iter().map(|(t, _)| 24 + t.len() as u64).sum();
+    let mut out = BUNDLE_MAGIC.to_vec();
+    out.extend((entries.len() as u64).to_le_bytes());
+    let mut offset = 32 + table;
+    for (t, body) in &entries {
+        out.extend(offset.to_le_bytes());
+        out.extend((body.len() as u64).to_le_bytes());
+        out.extend((t.len() as u64).to_le_bytes());
+        out.extend(t.as_bytes());
+        offset += body.len() as u64;
+    }
+    for (_, body) in &entries {
+        out.extend(body);
+    }
+    out
+}
+
+fn fatbin_of(payload: usize) -> Vec<u8> {
+    let mut f = FATBIN_MAGIC.to_le_bytes().to_vec();
+    f.extend(1u16.to_le_bytes());
+    f.extend(16u16.to_le_bytes());
+    f.extend((payload as u64).to_le_bytes());
+    f.extend(vec![0x5Au8; payload]);
+    f
+}
+
+#[test]
+fn well_formed_images_are_recognised_per_platform() {
+    let amd = tiny_elf(EM_AMDGPU);
+    assert_eq!(validate(&amd, Platform::Amd), Ok(ImageKind::AmdCodeObject));
+    let b = bundle_of(&[amd.clone(), amd.clone()]);
+    assert_eq!(
+        validate(&b, Platform::Amd),
+        Ok(ImageKind::OffloadBundle { entries: 3 })
+    );
+    let cubin = tiny_elf(EM_CUDA);
+    assert_eq!(validate(&cubin, Platform::Nvidia), Ok(ImageKind::Cubin));
+    assert_eq!(
+        validate(&fatbin_of(100), Platform::Nvidia),
+        Ok(ImageKind::Fatbin)
+    );
+    assert_eq!(
+        validate(b".version 7.0\n.target sm_80", Platform::Nvidia),
+        Ok(ImageKind::Ptx)
+    );
+    // Each on the other platform: refused, naming the platform it needs.
+    let e = validate(&amd, Platform::Nvidia).unwrap_err();
+    assert!(e.to_string().contains("only on the AMD platform"), "{e}");
+    let e = validate(&cubin, Platform::Amd).unwrap_err();
+    assert!(e.to_string().contains("only on the NVIDIA platform"), "{e}");
+}
+
+#[test]
+fn each_defect_is_named() {
+    let amd = tiny_elf(EM_AMDGPU);
+    let reason = |img: &[u8]| validate(img, Platform::Amd).unwrap_err().to_string();
+    assert!(reason(&[]).contains("empty"));
+    assert!(reason(&amd[..40]).contains("needs 64 bytes"));
+    let mut x = amd.clone();
+    x[4] = 1;
+    assert!(reason(&x).contains("not 64-bit"));
+    let mut x = amd.clone();
+    x[18] = 62; // x86-64
+    assert!(reason(&x).contains("machine 62"));
+    let mut x = amd.clone();
+    x[40..48].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(
+        reason(&x).contains("section header table"),
+        "{}",
+        reason(&x)
+    );
+    let mut x = amd.clone();
+    let last = x.len() - 64;
+    x[last + 32..last + 40].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    assert!(reason(&x).contains("section 2"), "{}", reason(&x));
+    let mut x = amd.clone();
+    x[62] = 9;
+    assert!(reason(&x).contains("e_shstrndx 9"));
+    // A bundle whose count could not fit, and one whose GPU entry is broken.
+    let mut b = bundle_of(std::slice::from_ref(&amd));
+    b[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(reason(&b).contains("entries cannot fit"), "{}", reason(&b));
+    let mut broken = amd.clone();
+    broken.truncate(100);
+    let b = bundle_of(&[broken]);
+    assert!(
+        reason(&b).contains("entry 1 (hipv4-amdgcn"),
+        "{}",
+        reason(&b)
+    );
+    // Fatbin and PTX.
+    let mut f = fatbin_of(10);
+    f.truncate(20);
+    assert!(validate(&f, Platform::Nvidia)
+        .unwrap_err()
+        .reason
+        .contains("outside"));
+    assert!(reason(b"hello\0").contains("no .version"));
+    assert!(reason(&[0xff, 0xfe, 0x00]).contains("not UTF-8"));
+    // A compressed bundle that claims more bytes than it has.
+    let mut c = COMPRESSED_MAGIC.to_vec();
+    c.extend(2u16.to_le_bytes());
+    c.extend(1u16.to_le_bytes());
+    c.extend(1000u32.to_le_bytes());
+    c.resize(28, 0);
+    assert!(reason(&c).contains("outside"), "{}", reason(&c));
+    c.resize(1000, 0);
+    assert_eq!(validate(&c, Platform::Amd), Ok(ImageKind::CompressedBundle));
+}
+
+/// Compilers put the section headers last, so every strict prefix of a
+/// well-formed ELF or bundle of them cuts a structure the loader follows.
+#[test]
+fn every_truncation_is_refused() {
+    let amd = tiny_elf(EM_AMDGPU);
+    let b = bundle_of(std::slice::from_ref(&amd));
+    for img in [&amd, &b] {
+        for len in 0..img.len() {
+            assert!(
+                validate(&img[..len], Platform::Amd).is_err(),
+                "prefix of {len} accepted"
+            );
+        }
+    }
+}
+
+/// Checks structures of an accepted ELF independently of the validator: the
+/// tables it names lie inside the image.
+fn elf_tables_inside(img: &[u8]) -> bool {
+    let u64_at = |at: usize| u64::from_le_bytes(img[at..at + 8].try_into().unwrap());
+    let u16_at = |at: usize| u64::from(u16::from_le_bytes(img[at..at + 2].try_into().unwrap()));
+    let len = img.len() as u128;
+    u128::from(u64_at(40)) + u128::from(u16_at(60)) * 64 <= len
+        && u128::from(u64_at(32)) + u128::from(u16_at(56)) * 56 <= len
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Bit flips and overwrites anywhere in a well-formed image never crash
+    /// the validator, and whatever it accepts has its tables inside.
+    #[test]
+    fn corrupted_images_never_crash_or_escape(
+        flips in proptest::collection::vec((0usize..4096, any::<u8>()), 1..8),
+        bundle in any::<bool>(),
+        cut in 0usize..4096,
+    ) {
+        let amd = tiny_elf(EM_AMDGPU);
+        let mut img = if bundle { bundle_of(&[amd]) } else { amd };
+        for (at, byte) in flips {
+            let n = img.len();
+            img[at % n] ^= byte;
+        }
+        if cut % 3 == 0 {
+            let keep = cut % (img.len() + 1);
+            img.truncate(keep);
+        }
+        if let Ok(ImageKind::AmdCodeObject) = validate(&img, Platform::Amd) {
+            prop_assert!(elf_tables_inside(&img));
+        }
+        let _ = validate(&img, Platform::Nvidia);
+    }
+
+    /// Random bytes are never an AMD image (and never read out of bounds).
+    #[test]
+    fn random_bytes_are_refused(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        prop_assert!(validate(&bytes, Platform::Amd).is_err());
+        let _ = validate(&bytes, Platform::Nvidia);
+    }
+}

@@ -1,0 +1,235 @@
+//! [`DeviceBuffer`]: an owned, typed allocation of device memory, freed on
+//! drop (`hipFree`, or in stream order for [`Stream::alloc`]'s buffers).
+
+use super::pool::MemPool;
+use super::validate::{check_range, checked_bytes};
+use super::views::{DeviceSlice, DeviceSliceMut};
+use super::{DeviceRepr, ValidAsZeroBits};
+use crate::device::Device;
+use crate::drop_errors;
+use crate::error::Result;
+use crate::result;
+use crate::stream::{Stream, StreamInner};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::RangeBounds;
+use std::sync::Arc;
+
+pub(super) enum Owner {
+    /// `hipMalloc`: freed with `hipFree`, which waits for the device.
+    Sync,
+    /// `hipMallocAsync`/`hipMallocFromPoolAsync`: freed in order on the
+    /// stream; the pool (if any) is kept alive until then.
+    Stream {
+        stream: Arc<StreamInner>,
+        _pool: Option<MemPool>,
+    },
+}
+
+/// A typed allocation of `len` elements in device memory.
+///
+/// Not `Clone` (copy explicitly); freed on drop. Zero-length buffers
+/// allocate nothing.
+///
+/// **Threads**: `Send + Sync`. The buffer is just a device address; shared
+/// references only allow reading it (copies out, kernel inputs), and
+/// writing takes `&mut`.
+pub struct DeviceBuffer<T: DeviceRepr> {
+    pub(super) ptr: *mut T,
+    pub(super) len: usize,
+    pub(super) device: Arc<Device>,
+    pub(super) owner: Owner,
+}
+
+// SAFETY: see the type's docs: device memory is not tied to a host thread.
+unsafe impl<T: DeviceRepr> Send for DeviceBuffer<T> {}
+// SAFETY: `&DeviceBuffer` only permits reads of device memory.
+unsafe impl<T: DeviceRepr> Sync for DeviceBuffer<T> {}
+
+impl<T: DeviceRepr> fmt::Debug for DeviceBuffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DeviceBuffer")
+            .field("ptr", &self.ptr)
+            .field("len", &self.len)
+            .field("device", &self.device.ordinal())
+            .field(
+                "stream_ordered",
+                &matches!(self.owner, Owner::Stream { .. }),
+            )
+            .finish()
+    }
+}
+
+impl<T: DeviceRepr> DeviceBuffer<T> {
+    /// Allocates `len` elements without initialising them (`hipMalloc`).
+    ///
+    /// Safe because every bit pattern is a valid `T` ([`DeviceRepr`]): the
+    /// contents are unspecified values, never undefined behaviour.
+    pub fn uninit(device: &Arc<Device>, len: usize) -> Result<DeviceBuffer<T>> {
+        let bytes = checked_bytes::<T>("DeviceBuffer::uninit", len)?;
+        let ptr = if bytes == 0 {
+            std::ptr::null_mut()
+        } else {
+            device.bind()?;
+            result::malloc(bytes)?.cast::<T>()
+        };
+        Ok(DeviceBuffer {
+            ptr,
+            len,
+            device: device.clone(),
+            owner: Owner::Sync,
+        })
+    }
+
+    /// Allocates `len` zeroed elements.
+    pub fn zeroed(device: &Arc<Device>, len: usize) -> Result<DeviceBuffer<T>>
+    where
+        T: ValidAsZeroBits,
+    {
+        let mut b = DeviceBuffer::uninit(device, len)?;
+        let stream = Stream::default_for(device);
+        stream.memset_zeros(&mut b)?;
+        stream.synchronize()?;
+        Ok(b)
+    }
+
+    /// Allocates a buffer holding a copy of `data` (blocking copy).
+    pub fn from_slice(device: &Arc<Device>, data: &[T]) -> Result<DeviceBuffer<T>> {
+        let mut b = DeviceBuffer::uninit(device, data.len())?;
+        b.copy_from_slice(data)?;
+        Ok(b)
+    }
+
+    /// Number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The device holding the memory.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// The device address (null for an empty buffer).
+    #[inline]
+    pub fn as_device_ptr(&self) -> *const T {
+        self.ptr
+    }
+
+    /// The device address, for writing (null for an empty buffer).
+    #[inline]
+    pub fn as_device_ptr_mut(&mut self) -> *mut T {
+        self.ptr
+    }
+
+    /// A view of the whole buffer.
+    #[inline]
+    pub fn as_slice(&self) -> DeviceSlice<'_, T> {
+        DeviceSlice {
+            ptr: self.ptr,
+            len: self.len,
+            device: &self.device,
+            _p: PhantomData,
+        }
+    }
+
+    /// A writable view of the whole buffer.
+    #[inline]
+    pub fn as_slice_mut(&mut self) -> DeviceSliceMut<'_, T> {
+        DeviceSliceMut {
+            ptr: self.ptr,
+            len: self.len,
+            device: &self.device,
+            _p: PhantomData,
+        }
+    }
+
+    /// A view of `range` (checked).
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Result<DeviceSlice<'_, T>> {
+        self.as_slice().slice(range)
+    }
+
+    /// A writable view of `range` (checked).
+    pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> Result<DeviceSliceMut<'_, T>> {
+        let r = check_range("DeviceBuffer::slice_mut", self.len, range)?;
+        Ok(DeviceSliceMut {
+            ptr: offset(self.ptr, r.start),
+            len: r.len(),
+            device: &self.device,
+            _p: PhantomData,
+        })
+    }
+
+    /// Frees a buffer from [`Stream::alloc`] in that stream's order
+    /// (`hipFreeAsync`) without waiting, where dropping it would first wait
+    /// for the whole device. A buffer from `hipMalloc` is dropped as usual.
+    ///
+    /// # Safety
+    /// Every use of the buffer on any stream other than the allocating one
+    /// must be ordered before this point of the allocating stream (for
+    /// example with an event it waits on), or be complete: the memory goes
+    /// back to the pool, where a later allocation or a trim takes it.
+    pub unsafe fn free_async(mut self) -> Result<()> {
+        let Owner::Stream { stream, .. } = &self.owner else {
+            return Ok(()); // dropped below with hipFree
+        };
+        if self.ptr.is_null() {
+            return Ok(());
+        }
+        let ptr = std::mem::replace(&mut self.ptr, std::ptr::null_mut());
+        // SAFETY: we own this stream-ordered allocation; the caller ordered
+        // every other use before this point of the allocating stream.
+        unsafe { result::free_async(ptr.cast(), stream.raw()) }
+    }
+
+    /// Two disjoint writable views, `[0, mid)` and `[mid, len)` (checked).
+    pub fn split_at_mut(
+        &mut self,
+        mid: usize,
+    ) -> Result<(DeviceSliceMut<'_, T>, DeviceSliceMut<'_, T>)> {
+        self.as_slice_mut().into_split_at_mut(mid)
+    }
+}
+
+#[inline]
+pub(super) fn offset<T>(p: *mut T, n: usize) -> *mut T {
+    // Device addresses are never dereferenced on the host, so plain address
+    // arithmetic is enough; wrapping_add avoids claiming an in-bounds host
+    // allocation. Null (empty buffers) stays null for n == 0.
+    p.wrapping_add(n)
+}
+
+impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
+    fn drop(&mut self) {
+        if self.ptr.is_null() {
+            return;
+        }
+        let r = match &self.owner {
+            Owner::Sync => self.device.bind().and_then(|()| {
+                // SAFETY: we own this hipMalloc allocation; hipFree waits
+                // for work on the device, so no kernel still uses it.
+                unsafe { result::free(self.ptr.cast()) }
+            }),
+            Owner::Stream { stream, .. } => {
+                // Work on other streams may still use the buffer, and nothing
+                // orders the allocating stream after it: wait for the whole
+                // device, as hipFree does, before giving the memory back to
+                // the pool (where a later allocation, or a trim, could take
+                // it). `free_async` is the unsafe opt-out.
+                self.device.synchronize().and_then(|()| {
+                    // SAFETY: we own this stream-ordered allocation, and no
+                    // work on the device uses it any more.
+                    unsafe { result::free_async(self.ptr.cast(), stream.raw()) }
+                })
+            }
+        };
+        drop_errors::record_result(r);
+    }
+}

@@ -1,0 +1,26 @@
+//! The shared setup of the workspace's GPU tests (tier 3 in DESIGN.md):
+//! every `gpu_*.rs` test file gets its device, random data, tolerances and
+//! CPU references from here instead of keeping its own copy.
+//!
+//! - [`rng`]: random data from a seed printed at first use in each test
+//!   (`HIP_TEST_SEED=N` replays it), [`random_nonzero`] and
+//!   [`random_bytes`] for data that is never all zero.
+//! - [`device`], [`stream`], [`upload`], [`download`]: device 0 under the
+//!   `HIP_PLATFORM` rules, with a message that says what is missing.
+//! - [`max_rel_err`], [`assert_close`], [`first_difference`]: comparisons
+//!   with the tolerance stated at the call.
+//! - [`gemm_ref`]: the column-major CPU GEMM reference, in f64, with
+//!   transposes and conjugates.
+//!
+//! Dev-only (`publish = false`): the published crates name it as a path
+//! dev-dependency without a version, which `cargo package` drops.
+
+mod compare;
+mod data;
+mod gpu;
+mod reference;
+
+pub use compare::{assert_close, first_difference, max_rel_err, rel};
+pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED_VAR};
+pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
+pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
