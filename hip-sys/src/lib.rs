@@ -33,6 +33,7 @@
 //! The safe API is the `hip` crate.
 #![warn(missing_docs)]
 
+mod binding;
 mod generated;
 pub mod loader;
 mod nvidia;

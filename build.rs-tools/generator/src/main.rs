@@ -78,12 +78,12 @@ fn main() -> Result<()> {
         return run_systest(&root, &include, &only);
     }
 
-    for lib in library::all(&root) {
-        if !only.is_empty() && !only.iter().any(|o| o == lib.name) {
+    for lib in library::all(&root)? {
+        if !only.is_empty() && !only.contains(&lib.name) {
             continue;
         }
         library::generate(&lib, &include, &provenance)
-            .with_context(|| format!("generating {}", lib.name))?;
+            .with_context(|| format!("generating {} ({})", lib.name, lib.manifest.display()))?;
     }
     // cuda-compat is generated from the bindings above, so it comes last.
     if only.is_empty() || only.iter().any(|o| o == "cuda-compat") {
@@ -102,9 +102,8 @@ fn main() -> Result<()> {
 
 fn run_systest(root: &Path, include: &Path, only: &[String]) -> Result<()> {
     let mut failed = false;
-    for lib in library::all(root) {
-        if (!only.is_empty() && !only.iter().any(|o| o == lib.name))
-            || !lib.out_dir.join("types.rs").exists()
+    for lib in library::all(root)? {
+        if (!only.is_empty() && !only.contains(&lib.name)) || !lib.out_dir.join("types.rs").exists()
         {
             continue;
         }
