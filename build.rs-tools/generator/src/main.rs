@@ -31,8 +31,10 @@
 //! - `table`, `accessor`, `unavailable`: the function table's name, an
 //!   expression giving `Option<&'static Table>`, and the `Unavailable` trait;
 //! - `prelude` (lines at the top of both files), `must_use` (status types),
-//!   `library_doc` (the library as the docs name it), `v1_types` (types bound
-//!   from a second pass without `-DHIPBLAS_V2`).
+//!   `library_doc` (the library as the docs name it), `function_prefixes`
+//!   (the C names `BINDINGS.md` counts in the headers' text, to check
+//!   bindgen's output against), `v1_types` (types bound from a second pass
+//!   without `-DHIPBLAS_V2`).
 //!
 //! Its `[filter]` table says what bindgen takes: `files`, `function_files`,
 //! `reuse_files` (types another crate provides), `block` (each with its
