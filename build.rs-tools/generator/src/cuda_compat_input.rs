@@ -676,3 +676,47 @@ pub(crate) fn headers_below(dir: &Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `parse_bindings` reads the two macros as the generator writes them.
+    #[test]
+    fn reads_function_and_enum_macro_calls() {
+        let dir = std::env::temp_dir().join(format!("hip-generator-parse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("types.rs"),
+            "pub type handle_t = *mut u8;\n\
+             crate::open_enum! {\n    /// doc\n    #[must_use]\n    \
+             pub struct status_t(::std::os::raw::c_int) {\n        /// ok\n        OK = 0,\n        \
+             BAD = -3,\n    }\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("functions.rs"),
+            "crate::loaded_functions! {\n    library: \"x\",\n    table: T,\n    \
+             accessor: crate::t(),\n    unavailable: crate::Unavailable,\n    \
+             legacy_symbols: [(\"a\", \"b\", 6)],\n    functions: {\n        /// doc\n        \
+             pub unsafe fn f(h: handle_t, n: *mut f32) -> status_t;\n        \
+             pub unsafe fn g() -> ();\n    }\n}\n",
+        )
+        .unwrap();
+        let decls = parse_bindings(&dir).unwrap().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            decls.enums["status_t"].1,
+            [("OK".to_owned(), 0), ("BAD".to_owned(), -3)]
+        );
+        assert_eq!(decls.enum_order, ["status_t"]);
+        let f = &decls.functions["f"];
+        assert_eq!(f.params.len(), 2);
+        assert_eq!(f.params[0].0, "h");
+        assert!(f.ret.is_some());
+        assert!(
+            decls.functions["g"].ret.is_none(),
+            "`-> ()` is no return type"
+        );
+    }
+}

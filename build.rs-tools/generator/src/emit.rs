@@ -567,3 +567,30 @@ pub(crate) fn apply_alignment(
     }
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_are_written_as_rustfmt_writes_them() {
+        for text in [
+            "*mut *const ::std::os::raw::c_void",
+            "::std::option::Option<unsafe extern \"C\" fn(arg1: *mut f32, arg2: i32) -> i32>",
+            "[u8; 16usize]",
+            "()",
+            "hipblasStatus_t",
+        ] {
+            let ty: syn::Type = syn::parse_str(text).unwrap();
+            assert_eq!(type_text(&ty), text);
+        }
+    }
+
+    #[test]
+    fn enum_values_keep_their_sign() {
+        let minus: syn::Expr = syn::parse_str("-5").unwrap();
+        assert_eq!(value_text(&minus).unwrap(), "-5");
+        let call: syn::Expr = syn::parse_str("f(1)").unwrap();
+        assert!(value_text(&call).is_err());
+    }
+}
