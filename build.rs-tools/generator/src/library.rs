@@ -319,3 +319,25 @@ const GENERATED_MOD_RS: &str = r#"//! Output of `hip-generator` (see `build.rs-t
 pub mod functions;
 pub mod types;
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed manifests parse, and a table this module does not read
+    /// (the NVIDIA mapping, parsed elsewhere) is left alone.
+    #[test]
+    fn manifests_parse_and_other_tables_are_ignored() {
+        let root = crate::workspace_root();
+        let libraries = all(&root).unwrap();
+        let names: Vec<&str> = libraries.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["hip", "hipblas"]);
+        let text = std::fs::read_to_string(manifest_dir(&root).join("hipblas.toml")).unwrap();
+        let with_nvidia = format!("{text}\n[nvidia]\nlibrary = \"cublas\"\n");
+        let manifest: Manifest = toml::from_str(&with_nvidia).unwrap();
+        assert_eq!(manifest.bindings.table, "HipblasFunctions");
+        // A misspelt key of a table read here is an error, not ignored.
+        let misspelt = text.replace("must_use =", "must_uses =");
+        assert!(toml::from_str::<Manifest>(&misspelt).is_err());
+    }
+}
