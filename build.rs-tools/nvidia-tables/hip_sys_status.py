@@ -12,8 +12,14 @@ hipify = (root / 'build.rs-tools/rocm-headers/usr/bin/hipify-perl').read_text()
 types = re.sub(r'=\s+', '= ', (root / 'hip-sys/src/generated/types.rs').read_text())
 
 subst = dict(re.findall(r'subst\("(\w+)", "(\w+)", "numeric_literal"\)', hipify))
-hip_err = dict((n, int(v)) for n, v in re.findall(r'pub const (hip\w+): hipError_t = hipError_t\((\d+)\)', types))
-hiprtc = dict((n, int(v)) for n, v in re.findall(r'pub const (HIPRTC_\w+): hiprtcResult = hiprtcResult\((\d+)\)', types))
+# The values of an `open_enum!` call of hip-sys's types.rs, in order.
+def hip_enum(name):
+    body = types[types.index(f'pub struct {name}('):]
+    body = body[:body.index('\n    }\n')]
+    return re.findall(r'^\s*(\w+) = (-?\d+),$', body, re.M)
+
+hip_err = dict((n, int(v)) for n, v in hip_enum('hipError_t') if n.startswith('hip'))
+hiprtc = dict((n, int(v)) for n, v in hip_enum('hiprtcResult') if n.startswith('HIPRTC_'))
 
 def enum(text, start, end, prefix):
     body = text[text.index(start):]
@@ -95,7 +101,7 @@ for title, rows, table in (('runtime', rt, hip_err), ('driver', drv, hip_err), (
 # Device attributes: hipDeviceAttribute_t -> CUdevice_attribute of the same meaning.
 # No table of the pairs is emitted: hip-sys's tests check the function against
 # values read from the headers (hip-sys/src/nvidia/header_enumerators.txt).
-hip_attr = dict((n, int(v)) for n, v in re.findall(r'pub const (hipDeviceAttribute\w+): hipDeviceAttribute_t = hipDeviceAttribute_t\((\d+)\)', types))
+hip_attr = dict((n, int(v)) for n, v in hip_enum('hipDeviceAttribute_t') if n.startswith('hipDeviceAttribute'))
 cu_attr = enum((cuda / 'cuda_runtime/include/cuda.h').read_text(), 'typedef enum CUdevice_attribute_enum', '} CUdevice_attribute', 'CU_DEVICE_ATTRIBUTE_')
 # Where hipify-perl's mapping is ambiguous or misspelt, checked by hand
 # against both headers: GPU_OVERLAP (deprecated boolean) and
@@ -136,16 +142,16 @@ print('device attributes', len(pairs), 'of', len(hip_attr))
 
 # hipGetErrorString's messages: the doc comment of each hipError_t value.
 raw = (root / 'hip-sys/src/generated/types.rs').read_text()
-block = raw[raw.index('impl hipError_t {'):]
-block = block[:block.index('\n}\n')]
+block = raw[raw.index('pub struct hipError_t('):]
+block = block[:block.index('\n    }\n')]
 msgs, doc = [], []
 for line in block.splitlines():
     line = line.strip()
-    m = re.match(r'#\[doc = "(.*)"\]', line)
+    m = re.match(r'///(.*)', line)
     if m:
         doc.append(m.group(1).replace('&lt;', '').strip())
         continue
-    m = re.match(r'pub const (hip\w+): hipError_t =', line)
+    m = re.match(r'(hip\w+) = ', line)
     if m:
         name = m.group(1)
         text = ' '.join(d for d in doc if d) or name

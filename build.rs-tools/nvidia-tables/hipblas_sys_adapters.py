@@ -138,7 +138,7 @@ Z_OUT = ("*mut hipDoubleComplex", "*mut hipblasDoubleComplex")
 def parse_bindings():
     text = open(FUNCS).read()
     out = {}
-    for mt in re.finditer(r"pub unsafe fn (hipblas\w+)\(([^()]*)\) -> (\w+) \{", text, re.S):
+    for mt in re.finditer(r"pub unsafe fn (hipblas\w+)\(([^()]*)\) -> (\w+);", text, re.S):
         name, params, ret = mt.group(1), mt.group(2), mt.group(3)
         ps = []
         for p in params.split(","):

@@ -34,6 +34,7 @@
 #![warn(missing_docs)]
 
 mod amd;
+mod binding;
 mod generated;
 pub mod loader;
 mod nvidia;
