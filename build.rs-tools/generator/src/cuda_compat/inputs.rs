@@ -194,6 +194,12 @@ pub(super) struct Hip {
 }
 
 impl Hip {
+    /// The crate binding a HIP name (`hip_sys` unless hipblas-sys has it).
+    pub(super) fn crate_name(&self, name: &str) -> &'static str {
+        self.crate_of.get(name).copied().unwrap_or("hip_sys")
+    }
+
+    /// `::hip_sys::NAME` or `::hipblas_sys::NAME`.
     pub(super) fn path(&self, name: &str) -> TokenStream {
         let krate = format_ident!("{}", self.crate_of.get(name).copied().unwrap_or("hip_sys"));
         let n = format_ident!("{name}");

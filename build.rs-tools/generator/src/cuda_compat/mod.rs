@@ -87,8 +87,9 @@ struct Decisions {
     enums: Vec<EnumDef>,
     /// CUDA type name -> (module, what it is).
     types: BTreeMap<String, (Module, TypeDef)>,
-    /// Function wrappers per module, in name order.
-    functions: BTreeMap<Module, Vec<TokenStream>>,
+    /// Function wrappers per module, in name order: entries of the
+    /// module's `cuda_functions!` call.
+    functions: BTreeMap<Module, Vec<String>>,
     /// Constants (and re-exports of hand-written helpers) per module.
     consts: BTreeMap<Module, Vec<TokenStream>>,
 }

@@ -2,6 +2,7 @@
 //! types where they are ABI-identical to HIP's, converted at no cost; HIP's
 //! types otherwise.
 
+use super::emit::rust_text;
 use super::inputs::Hip;
 use super::{EnumDef, TypeDef};
 use crate::cuda_compat_input::{self as input, Module, Sig, Ty};
@@ -114,7 +115,9 @@ impl SigCtx<'_> {
         }
     }
 
-    /// Generates one wrapper; returns it and a note for the coverage report.
+    /// One entry of the module's `cuda_functions!` call (its doc line and
+    /// `fn NAME(PARAMS) -> RET = HIP_CALL;`) and a note for the coverage
+    /// report.
     pub(super) fn wrapper(
         &self,
         m: Module,
@@ -122,8 +125,7 @@ impl SigCtx<'_> {
         hip: &str,
         cuda_sig: Option<&Sig>,
         hip_sig: &Sig,
-    ) -> Result<(TokenStream, String)> {
-        let name = format_ident!("{cuda}");
+    ) -> Result<(String, String)> {
         let hip_path = self.hip.path(hip);
         let mut params = Vec::new();
         let mut args = Vec::new();
@@ -184,7 +186,7 @@ impl SigCtx<'_> {
         }
         // Return type.
         let (ret_ty, ret_conv) = match &hip_sig.ret {
-            None => (quote!(), false),
+            None => (None, false),
             Some(hr) => {
                 let hip_rt = self.hip_rt(hr);
                 let cuda_ret = usable
@@ -192,21 +194,21 @@ impl SigCtx<'_> {
                     .and_then(|r| self.cuda_type(r));
                 match cuda_ret {
                     Some((ct, Rt::Compat(_, h))) if hip_rt == Rt::T(Ty::Named(h.clone())) => {
-                        (quote!(-> #ct), true)
+                        (Some(ct), true)
                     }
-                    Some((ct, crt)) if crt == hip_rt => (quote!(-> #ct), false),
+                    Some((ct, crt)) if crt == hip_rt => (Some(ct), false),
                     _ => match self.compat_for_hip(m, hr) {
-                        Some((t, _)) => (quote!(-> #t), true),
+                        Some((t, _)) => (Some(t), true),
                         None => {
                             let t = self.hip_tokens(hr);
-                            (quote!(-> #t), false)
+                            (Some(t), false)
                         }
                     },
                 }
             }
         };
-        let call = quote! { unsafe { #hip_path(#(#args),*) } };
-        let body = if ret_conv { quote!(#call.into()) } else { call };
+        let call = quote! { #hip_path(#(#args),*) };
+        let call = if ret_conv { quote!(#call.into()) } else { call };
         let mut note = String::new();
         if usable.is_some() && !extra.is_empty() {
             let _ = write!(
@@ -223,31 +225,24 @@ impl SigCtx<'_> {
             let _ = write!(note, "; HIP's type for `{}`", fallbacks.join("`, `"));
         }
         let hip_doc = hip_path.to_string().replace(' ', "");
-        let doc1 = format!(
-            " CUDA `{cuda}`: calls HIP's [`{hip}`]({}).",
+        let mut doc = format!(
+            "CUDA `{cuda}`: calls HIP's [`{hip}`]({}).",
             hip_doc.trim_start_matches("::")
         );
-        let doc2 = if note.is_empty() {
-            " CUDA's signature; arguments pass unchanged or as ABI-identical types.".to_owned()
-        } else {
-            format!(" Signature note{}.", note)
+        if !note.is_empty() {
+            let _ = write!(doc, " Signature note{note}.");
+        }
+        let params: Vec<String> = params.iter().map(rust_text).collect();
+        let ret = match ret_ty {
+            Some(t) => format!(" -> {}", rust_text(&t)),
+            None => String::new(),
         };
-        Ok((
-            quote! {
-                #[doc = #doc1]
-                #[doc = ""]
-                #[doc = #doc2]
-                #[doc = ""]
-                #[doc = " # Safety"]
-                #[doc = ""]
-                #[doc = " The contract of the CUDA/HIP function: valid pointers for what it reads and writes, live handles, sizes that match the buffers."]
-                #[inline]
-                pub unsafe fn #name(#(#params),*) #ret_ty {
-                    #body
-                }
-            },
-            note,
-        ))
+        let entry = format!(
+            "    /// {doc}\n    fn {cuda}({}){ret} = {};\n",
+            params.join(", "),
+            rust_text(&call)
+        );
+        Ok((entry, note))
     }
 
     /// cuda-compat's enum standing for a HIP enum type, preferring the
