@@ -174,7 +174,7 @@ const _: () = assert!(::core::mem::size_of::<usize>() == 8);
 #[allow(non_snake_case)]
 mod inline;
 // Compile-time layout checks of the struct pairs the wrappers pass one for
-// the other (generated from the generator's `filters/cuda-compat.toml`).
+// the other (generated from the generator's `libraries/cuda-compat.toml`).
 #[path = "generated/layout.rs"]
 mod layout;
 // The macros the generated modules are written in; `macro_use` puts them

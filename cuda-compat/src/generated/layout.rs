@@ -3,7 +3,7 @@
 // Inputs: hipify-perl (ROCm), CUDA 12.9 headers, hip-sys and hipblas-sys bindings.
 
 //! Struct pairs the wrappers pass one for the other (from
-//! `filters/cuda-compat.toml`): same size, and the CUDA side at least as aligned.
+//! `libraries/cuda-compat.toml`): same size, and the CUDA side at least as aligned.
 
 const _: () = assert!(
     ::core::mem::size_of::<::hip_sys::float2>()

@@ -134,7 +134,7 @@ pub(super) fn write_layout(root: &Path, inputs: &Inputs, manifest: &Manifest) ->
         &path,
         format!(
             "{HEADER}//! Struct pairs the wrappers pass one for the other (from\n\
-             //! `filters/cuda-compat.toml`): same size, and the CUDA side at least as aligned.\n\n{asserts}"
+             //! `libraries/cuda-compat.toml`): same size, and the CUDA side at least as aligned.\n\n{asserts}"
         ),
     )?;
     crate::rustfmt(&path)?;

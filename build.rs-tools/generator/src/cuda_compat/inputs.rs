@@ -3,7 +3,7 @@
 //! bindings, HIP's `#define`s) and the CUDA side (the CUDA 12.x headers per
 //! module, their renames, the home module of every CUDA name).
 
-use super::manifest::Manifest;
+use super::manifest::{Manifest, Prefixes};
 use crate::cuda_compat_input::{self as input, Decls, Mapping, Module};
 use anyhow::{bail, Context, Result};
 use proc_macro2::TokenStream;
@@ -26,6 +26,8 @@ pub(super) struct Inputs {
     pub(super) home: BTreeMap<String, Module>,
     /// Hand-written inline helpers (manifest) -> module.
     pub(super) handwritten: BTreeMap<String, Module>,
+    /// The module of a name by its prefix, from the manifest.
+    prefixes: Prefixes,
 }
 
 impl Inputs {
@@ -36,7 +38,7 @@ impl Inputs {
             .get(name)
             .copied()
             .or_else(|| self.home.get(name).copied())
-            .or_else(|| Module::by_prefix(name))
+            .or_else(|| self.prefixes.module_of(name))
     }
 
     /// Whether a CUDA name is an enumerator of some CUDA enum.
@@ -123,15 +125,22 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
 
     // CUDA side.
     let mut cuda: BTreeMap<Module, Decls> = BTreeMap::new();
-    for m in Module::ALL {
-        cuda.insert(m, input::cuda_decls(&cuda_inc, m)?);
-    }
-    let mut cuda_files: Vec<_> = Module::ALL
+    let includes: Vec<&str> = manifest
+        .bindgen_includes
         .iter()
-        .flat_map(|m| m.headers().iter().map(|h| cuda_inc.join(h)))
+        .map(String::as_str)
+        .collect();
+    for m in Module::ALL {
+        let headers = &manifest.module(m).headers;
+        cuda.insert(m, input::cuda_decls(&cuda_inc, &includes, headers)?);
+    }
+    let mut cuda_files: Vec<_> = manifest
+        .modules
+        .iter()
+        .flat_map(|spec| spec.headers.iter().map(|h| cuda_inc.join(h)))
         .collect();
     // `#define cublasSgemm cublasSgemm_v2` and the like.
-    cuda_files.push(cuda_inc.join("cublas_v2.h"));
+    cuda_files.extend(manifest.rename_headers.iter().map(|h| cuda_inc.join(h)));
     let (cuda_renames, _) = input::defines(&cuda_files)?;
     // Home module of every CUDA name declared in the headers.
     let mut home: BTreeMap<String, Module> = BTreeMap::new();
@@ -161,10 +170,8 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         .handwritten
         .iter()
         .map(|(n, m)| {
-            let module = Module::ALL
-                .into_iter()
-                .find(|x| x.name() == m)
-                .with_context(|| format!("handwritten {n}: no module {m}"))?;
+            let module =
+                Module::from_name(m).with_context(|| format!("handwritten {n}: no module {m}"))?;
             Ok((n.clone(), module))
         })
         .collect::<Result<_>>()?;
@@ -176,6 +183,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         cuda_renames,
         home,
         handwritten,
+        prefixes: manifest.prefixes(),
     })
 }
 
