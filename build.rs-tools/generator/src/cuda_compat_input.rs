@@ -36,51 +36,10 @@ impl Module {
         }
     }
 
-    /// CUDA headers whose declarations belong to the module.
-    pub(crate) fn headers(self) -> &'static [&'static str] {
-        match self {
-            Module::Runtime => &[
-                "cuda_runtime_api.h",
-                "driver_types.h",
-                "library_types.h",
-                "surface_types.h",
-                "texture_types.h",
-                "vector_types.h",
-            ],
-            Module::Driver => &["cuda.h"],
-            Module::Nvrtc => &["nvrtc.h"],
-            Module::Cublas => &["cublas_api.h", "cuComplex.h"],
-        }
-    }
-
-    /// Module of a CUDA name not declared in the CUDA 12.x headers (removed
-    /// or renamed APIs that hipify-perl still maps), from its prefix; `None`
-    /// for the CUDA libraries cuda-compat does not cover.
-    pub(crate) fn by_prefix(name: &str) -> Option<Module> {
-        let starts_upper = |p: &str| {
-            name.strip_prefix(p)
-                .and_then(|r| r.chars().next())
-                .is_some_and(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
-        };
-        if name.starts_with("cublasLt")
-            || name.starts_with("cublasXt")
-            || name.starts_with("CUBLASLT")
-        {
-            return None;
-        }
-        if name.starts_with("cublas") || name.starts_with("CUBLAS_") {
-            return Some(Module::Cublas);
-        }
-        if name.starts_with("nvrtc") || name.starts_with("NVRTC_") {
-            return Some(Module::Nvrtc);
-        }
-        if starts_upper("cuda") {
-            return Some(Module::Runtime);
-        }
-        if starts_upper("cu") || starts_upper("CU") {
-            return Some(Module::Driver);
-        }
-        None
+    /// The module of this name (`"runtime"`, ...), as cuda-compat's
+    /// manifest names it.
+    pub(crate) fn from_name(name: &str) -> Option<Module> {
+        Module::ALL.into_iter().find(|m| m.name() == name)
     }
 }
 
@@ -516,8 +475,9 @@ pub(crate) fn parse_bindings(dir: &Path) -> Result<Option<Decls>> {
     Ok(Some(d))
 }
 
-/// The CUDA declarations of one module, through bindgen.
-pub(crate) fn cuda_decls(include: &Path, module: Module) -> Result<Decls> {
+/// The CUDA declarations of one module (those of `headers`), through
+/// bindgen; `includes` are the headers the bindgen wrapper includes.
+pub(crate) fn cuda_decls(include: &Path, includes: &[&str], headers: &[String]) -> Result<Decls> {
     // `crt/host_defines.h` ships with nvcc, not with the runtime wheel: a
     // stand-in with the few macros the host API headers use.
     let shim = include.parent().unwrap_or(include).join("shim");
@@ -533,9 +493,12 @@ pub(crate) fn cuda_decls(include: &Path, module: Module) -> Result<Decls> {
         shim.join("cuda_bf16.h"),
         "#pragma once\ntypedef struct __nv_bfloat16 { unsigned short __x; } __nv_bfloat16;\n",
     )?;
-    let wrapper = "#include <cuda.h>\n#include <cuda_runtime_api.h>\n#include <nvrtc.h>\n#include <cublas_api.h>\n";
+    let wrapper: String = includes
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
     let mut builder = bindgen::Builder::default()
-        .header_contents("cuda_compat_wrapper.h", wrapper)
+        .header_contents("cuda_compat_wrapper.h", &wrapper)
         .clang_args([
             "-x".to_owned(),
             "c".to_owned(),
@@ -554,7 +517,7 @@ pub(crate) fn cuda_decls(include: &Path, module: Module) -> Result<Decls> {
         .size_t_is_usize(true)
         .allowlist_recursively(false)
         .formatter(bindgen::Formatter::None);
-    for h in module.headers() {
+    for h in headers {
         builder = builder.allowlist_file(format!(".*/{}", h.replace('.', "\\.")));
     }
     let text = builder
