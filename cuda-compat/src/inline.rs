@@ -3,7 +3,7 @@
 //! HIP's counterparts (`hipCaddf`, `make_hipExtent`) are inline functions
 //! of its C headers, not library symbols, so no binding can call them: they
 //! are written here, following CUDA's definitions, and re-exported by the
-//! generated modules (listed in the generator's `filters/cuda-compat.toml`).
+//! generated modules (listed in the generator's `libraries/cuda-compat.toml`).
 
 use hip_sys::{double2, float2, hipExtent, hipPitchedPtr, hipPos};
 use std::ffi::c_void;

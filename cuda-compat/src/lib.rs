@@ -171,12 +171,16 @@
 // other integer/pointer adapters assume 64-bit pointers.
 const _: () = assert!(::core::mem::size_of::<usize>() == 8);
 
-// Compile-time layout checks of the struct pairs the wrappers pass one for
-// the other (generated from the generator's `filters/cuda-compat.toml`).
 #[allow(non_snake_case)]
 mod inline;
+// Compile-time layout checks of the struct pairs the wrappers pass one for
+// the other (generated from the generator's `libraries/cuda-compat.toml`).
 #[path = "generated/layout.rs"]
 mod layout;
+// The macros the generated modules are written in; `macro_use` puts them
+// in textual scope for the modules declared below.
+#[macro_use]
+mod macros;
 mod probe;
 pub use probe::{backend, backend_summary, LoadError, Platform, Runtime, Version, HIP_BACKED};
 

@@ -7,2502 +7,315 @@
 //! lacks exist only with the `synthesized-enums` feature, and must be
 //! marked synthesized.
 
+/// `both_paths! { m::Enum = hipEnum: NAME: (value, "hipNAME"), OTHER: synthesized, }`
+/// checks each enumerator: `m::Enum::NAME == m::NAME`, and its value is
+/// HIP's `value`; a `synthesized` one (only with the feature) is marked so.
+macro_rules! both_paths {
+    ($m:ident::$e:ident = $hip:ident: $($n:ident: $what:tt,)*) => {
+        $(both_paths!(@one $m::$e $hip $n $what);)*
+    };
+    (@one $m:ident::$e:ident $hip:ident $n:ident ($v:literal, $h:literal)) => {
+        assert_eq!($m::$e::$n, $m::$n);
+        assert_eq!(
+            i64::from($m::$n.0),
+            $v,
+            concat!(stringify!($n), ": ", stringify!($hip), " ", $h)
+        );
+    };
+    (@one $m:ident::$e:ident $hip:ident $n:ident synthesized) => {
+        #[cfg(feature = "synthesized-enums")]
+        {
+            assert_eq!($m::$e::$n, $m::$n);
+            assert!($m::$n.is_synthesized(), stringify!($n));
+        }
+    };
+}
+
 #[test]
 fn every_cudaerror_enumerator_has_both_paths_and_hips_value() {
     use cuda_compat::runtime as m;
-    assert_eq!(m::cudaError::cudaSuccess, m::cudaSuccess);
-    assert_eq!(
-        i64::from(m::cudaSuccess.0),
-        0,
-        "cudaSuccess: hipError_t hipSuccess"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidValue,
-        m::cudaErrorInvalidValue
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidValue.0),
-        1,
-        "cudaErrorInvalidValue: hipError_t hipErrorInvalidValue"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorMemoryAllocation,
-        m::cudaErrorMemoryAllocation
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorMemoryAllocation.0),
-        2,
-        "cudaErrorMemoryAllocation: hipError_t hipErrorOutOfMemory"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInitializationError,
-        m::cudaErrorInitializationError
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInitializationError.0),
-        3,
-        "cudaErrorInitializationError: hipError_t hipErrorNotInitialized"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorCudartUnloading,
-        m::cudaErrorCudartUnloading
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorCudartUnloading.0),
-        4,
-        "cudaErrorCudartUnloading: hipError_t hipErrorDeinitialized"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorProfilerDisabled,
-        m::cudaErrorProfilerDisabled
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorProfilerDisabled.0),
-        5,
-        "cudaErrorProfilerDisabled: hipError_t hipErrorProfilerDisabled"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorProfilerNotInitialized,
-        m::cudaErrorProfilerNotInitialized
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorProfilerNotInitialized.0),
-        6,
-        "cudaErrorProfilerNotInitialized: hipError_t hipErrorProfilerNotInitialized"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorProfilerAlreadyStarted,
-        m::cudaErrorProfilerAlreadyStarted
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorProfilerAlreadyStarted.0),
-        7,
-        "cudaErrorProfilerAlreadyStarted: hipError_t hipErrorProfilerAlreadyStarted"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorProfilerAlreadyStopped,
-        m::cudaErrorProfilerAlreadyStopped
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorProfilerAlreadyStopped.0),
-        8,
-        "cudaErrorProfilerAlreadyStopped: hipError_t hipErrorProfilerAlreadyStopped"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidConfiguration,
-        m::cudaErrorInvalidConfiguration
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidConfiguration.0),
-        9,
-        "cudaErrorInvalidConfiguration: hipError_t hipErrorInvalidConfiguration"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidPitchValue,
-        m::cudaErrorInvalidPitchValue
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidPitchValue.0),
-        12,
-        "cudaErrorInvalidPitchValue: hipError_t hipErrorInvalidPitchValue"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidSymbol,
-        m::cudaErrorInvalidSymbol
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidSymbol.0),
-        13,
-        "cudaErrorInvalidSymbol: hipError_t hipErrorInvalidSymbol"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidHostPointer,
-            m::cudaErrorInvalidHostPointer
-        );
-        assert!(
-            m::cudaErrorInvalidHostPointer.is_synthesized(),
-            "cudaErrorInvalidHostPointer"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidDevicePointer,
-        m::cudaErrorInvalidDevicePointer
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidDevicePointer.0),
-        17,
-        "cudaErrorInvalidDevicePointer: hipError_t hipErrorInvalidDevicePointer"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidTexture,
-        m::cudaErrorInvalidTexture
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidTexture.0),
-        912,
-        "cudaErrorInvalidTexture: hipError_t hipErrorInvalidTexture"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidTextureBinding,
-            m::cudaErrorInvalidTextureBinding
-        );
-        assert!(
-            m::cudaErrorInvalidTextureBinding.is_synthesized(),
-            "cudaErrorInvalidTextureBinding"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidChannelDescriptor,
-        m::cudaErrorInvalidChannelDescriptor
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidChannelDescriptor.0),
-        911,
-        "cudaErrorInvalidChannelDescriptor: hipError_t hipErrorInvalidChannelDescriptor"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidMemcpyDirection,
-        m::cudaErrorInvalidMemcpyDirection
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidMemcpyDirection.0),
-        21,
-        "cudaErrorInvalidMemcpyDirection: hipError_t hipErrorInvalidMemcpyDirection"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorAddressOfConstant,
-            m::cudaErrorAddressOfConstant
-        );
-        assert!(
-            m::cudaErrorAddressOfConstant.is_synthesized(),
-            "cudaErrorAddressOfConstant"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorTextureFetchFailed,
-            m::cudaErrorTextureFetchFailed
-        );
-        assert!(
-            m::cudaErrorTextureFetchFailed.is_synthesized(),
-            "cudaErrorTextureFetchFailed"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorTextureNotBound,
-            m::cudaErrorTextureNotBound
-        );
-        assert!(
-            m::cudaErrorTextureNotBound.is_synthesized(),
-            "cudaErrorTextureNotBound"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorSynchronizationError,
-            m::cudaErrorSynchronizationError
-        );
-        assert!(
-            m::cudaErrorSynchronizationError.is_synthesized(),
-            "cudaErrorSynchronizationError"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidFilterSetting,
-            m::cudaErrorInvalidFilterSetting
-        );
-        assert!(
-            m::cudaErrorInvalidFilterSetting.is_synthesized(),
-            "cudaErrorInvalidFilterSetting"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidNormSetting,
-            m::cudaErrorInvalidNormSetting
-        );
-        assert!(
-            m::cudaErrorInvalidNormSetting.is_synthesized(),
-            "cudaErrorInvalidNormSetting"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMixedDeviceExecution,
-            m::cudaErrorMixedDeviceExecution
-        );
-        assert!(
-            m::cudaErrorMixedDeviceExecution.is_synthesized(),
-            "cudaErrorMixedDeviceExecution"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorNotYetImplemented,
-            m::cudaErrorNotYetImplemented
-        );
-        assert!(
-            m::cudaErrorNotYetImplemented.is_synthesized(),
-            "cudaErrorNotYetImplemented"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMemoryValueTooLarge,
-            m::cudaErrorMemoryValueTooLarge
-        );
-        assert!(
-            m::cudaErrorMemoryValueTooLarge.is_synthesized(),
-            "cudaErrorMemoryValueTooLarge"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(m::cudaError::cudaErrorStubLibrary, m::cudaErrorStubLibrary);
-        assert!(
-            m::cudaErrorStubLibrary.is_synthesized(),
-            "cudaErrorStubLibrary"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorInsufficientDriver,
-        m::cudaErrorInsufficientDriver
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInsufficientDriver.0),
-        35,
-        "cudaErrorInsufficientDriver: hipError_t hipErrorInsufficientDriver"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorCallRequiresNewerDriver,
-            m::cudaErrorCallRequiresNewerDriver
-        );
-        assert!(
-            m::cudaErrorCallRequiresNewerDriver.is_synthesized(),
-            "cudaErrorCallRequiresNewerDriver"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidSurface,
-            m::cudaErrorInvalidSurface
-        );
-        assert!(
-            m::cudaErrorInvalidSurface.is_synthesized(),
-            "cudaErrorInvalidSurface"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorDuplicateVariableName,
-            m::cudaErrorDuplicateVariableName
-        );
-        assert!(
-            m::cudaErrorDuplicateVariableName.is_synthesized(),
-            "cudaErrorDuplicateVariableName"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorDuplicateTextureName,
-            m::cudaErrorDuplicateTextureName
-        );
-        assert!(
-            m::cudaErrorDuplicateTextureName.is_synthesized(),
-            "cudaErrorDuplicateTextureName"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorDuplicateSurfaceName,
-            m::cudaErrorDuplicateSurfaceName
-        );
-        assert!(
-            m::cudaErrorDuplicateSurfaceName.is_synthesized(),
-            "cudaErrorDuplicateSurfaceName"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorDevicesUnavailable,
-            m::cudaErrorDevicesUnavailable
-        );
-        assert!(
-            m::cudaErrorDevicesUnavailable.is_synthesized(),
-            "cudaErrorDevicesUnavailable"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorIncompatibleDriverContext,
-            m::cudaErrorIncompatibleDriverContext
-        );
-        assert!(
-            m::cudaErrorIncompatibleDriverContext.is_synthesized(),
-            "cudaErrorIncompatibleDriverContext"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorMissingConfiguration,
-        m::cudaErrorMissingConfiguration
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorMissingConfiguration.0),
-        52,
-        "cudaErrorMissingConfiguration: hipError_t hipErrorMissingConfiguration"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorPriorLaunchFailure,
-        m::cudaErrorPriorLaunchFailure
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorPriorLaunchFailure.0),
-        53,
-        "cudaErrorPriorLaunchFailure: hipError_t hipErrorPriorLaunchFailure"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorLaunchMaxDepthExceeded,
-            m::cudaErrorLaunchMaxDepthExceeded
-        );
-        assert!(
-            m::cudaErrorLaunchMaxDepthExceeded.is_synthesized(),
-            "cudaErrorLaunchMaxDepthExceeded"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorLaunchFileScopedTex,
-            m::cudaErrorLaunchFileScopedTex
-        );
-        assert!(
-            m::cudaErrorLaunchFileScopedTex.is_synthesized(),
-            "cudaErrorLaunchFileScopedTex"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorLaunchFileScopedSurf,
-            m::cudaErrorLaunchFileScopedSurf
-        );
-        assert!(
-            m::cudaErrorLaunchFileScopedSurf.is_synthesized(),
-            "cudaErrorLaunchFileScopedSurf"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorSyncDepthExceeded,
-            m::cudaErrorSyncDepthExceeded
-        );
-        assert!(
-            m::cudaErrorSyncDepthExceeded.is_synthesized(),
-            "cudaErrorSyncDepthExceeded"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorLaunchPendingCountExceeded,
-            m::cudaErrorLaunchPendingCountExceeded
-        );
-        assert!(
-            m::cudaErrorLaunchPendingCountExceeded.is_synthesized(),
-            "cudaErrorLaunchPendingCountExceeded"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidDeviceFunction,
-        m::cudaErrorInvalidDeviceFunction
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidDeviceFunction.0),
-        98,
-        "cudaErrorInvalidDeviceFunction: hipError_t hipErrorInvalidDeviceFunction"
-    );
-    assert_eq!(m::cudaError::cudaErrorNoDevice, m::cudaErrorNoDevice);
-    assert_eq!(
-        i64::from(m::cudaErrorNoDevice.0),
-        100,
-        "cudaErrorNoDevice: hipError_t hipErrorNoDevice"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidDevice,
-        m::cudaErrorInvalidDevice
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidDevice.0),
-        101,
-        "cudaErrorInvalidDevice: hipError_t hipErrorInvalidDevice"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorDeviceNotLicensed,
-            m::cudaErrorDeviceNotLicensed
-        );
-        assert!(
-            m::cudaErrorDeviceNotLicensed.is_synthesized(),
-            "cudaErrorDeviceNotLicensed"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorSoftwareValidityNotEstablished,
-            m::cudaErrorSoftwareValidityNotEstablished
-        );
-        assert!(
-            m::cudaErrorSoftwareValidityNotEstablished.is_synthesized(),
-            "cudaErrorSoftwareValidityNotEstablished"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorStartupFailure,
-            m::cudaErrorStartupFailure
-        );
-        assert!(
-            m::cudaErrorStartupFailure.is_synthesized(),
-            "cudaErrorStartupFailure"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidKernelImage,
-        m::cudaErrorInvalidKernelImage
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidKernelImage.0),
-        200,
-        "cudaErrorInvalidKernelImage: hipError_t hipErrorInvalidImage"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorDeviceUninitialized,
-        m::cudaErrorDeviceUninitialized
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorDeviceUninitialized.0),
-        201,
-        "cudaErrorDeviceUninitialized: hipError_t hipErrorInvalidContext"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorMapBufferObjectFailed,
-        m::cudaErrorMapBufferObjectFailed
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorMapBufferObjectFailed.0),
-        205,
-        "cudaErrorMapBufferObjectFailed: hipError_t hipErrorMapFailed"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorUnmapBufferObjectFailed,
-        m::cudaErrorUnmapBufferObjectFailed
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorUnmapBufferObjectFailed.0),
-        206,
-        "cudaErrorUnmapBufferObjectFailed: hipError_t hipErrorUnmapFailed"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorArrayIsMapped,
-        m::cudaErrorArrayIsMapped
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorArrayIsMapped.0),
-        207,
-        "cudaErrorArrayIsMapped: hipError_t hipErrorArrayIsMapped"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorAlreadyMapped,
-        m::cudaErrorAlreadyMapped
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorAlreadyMapped.0),
-        208,
-        "cudaErrorAlreadyMapped: hipError_t hipErrorAlreadyMapped"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorNoKernelImageForDevice,
-        m::cudaErrorNoKernelImageForDevice
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorNoKernelImageForDevice.0),
-        209,
-        "cudaErrorNoKernelImageForDevice: hipError_t hipErrorNoBinaryForGpu"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorAlreadyAcquired,
-        m::cudaErrorAlreadyAcquired
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorAlreadyAcquired.0),
-        210,
-        "cudaErrorAlreadyAcquired: hipError_t hipErrorAlreadyAcquired"
-    );
-    assert_eq!(m::cudaError::cudaErrorNotMapped, m::cudaErrorNotMapped);
-    assert_eq!(
-        i64::from(m::cudaErrorNotMapped.0),
-        211,
-        "cudaErrorNotMapped: hipError_t hipErrorNotMapped"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorNotMappedAsArray,
-        m::cudaErrorNotMappedAsArray
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorNotMappedAsArray.0),
-        212,
-        "cudaErrorNotMappedAsArray: hipError_t hipErrorNotMappedAsArray"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorNotMappedAsPointer,
-        m::cudaErrorNotMappedAsPointer
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorNotMappedAsPointer.0),
-        213,
-        "cudaErrorNotMappedAsPointer: hipError_t hipErrorNotMappedAsPointer"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorECCUncorrectable,
-        m::cudaErrorECCUncorrectable
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorECCUncorrectable.0),
-        214,
-        "cudaErrorECCUncorrectable: hipError_t hipErrorECCNotCorrectable"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorUnsupportedLimit,
-        m::cudaErrorUnsupportedLimit
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorUnsupportedLimit.0),
-        215,
-        "cudaErrorUnsupportedLimit: hipError_t hipErrorUnsupportedLimit"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorDeviceAlreadyInUse,
-        m::cudaErrorDeviceAlreadyInUse
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorDeviceAlreadyInUse.0),
-        216,
-        "cudaErrorDeviceAlreadyInUse: hipError_t hipErrorContextAlreadyInUse"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorPeerAccessUnsupported,
-        m::cudaErrorPeerAccessUnsupported
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorPeerAccessUnsupported.0),
-        217,
-        "cudaErrorPeerAccessUnsupported: hipError_t hipErrorPeerAccessUnsupported"
-    );
-    assert_eq!(m::cudaError::cudaErrorInvalidPtx, m::cudaErrorInvalidPtx);
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidPtx.0),
-        218,
-        "cudaErrorInvalidPtx: hipError_t hipErrorInvalidKernelFile"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidGraphicsContext,
-        m::cudaErrorInvalidGraphicsContext
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidGraphicsContext.0),
-        219,
-        "cudaErrorInvalidGraphicsContext: hipError_t hipErrorInvalidGraphicsContext"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorNvlinkUncorrectable,
-            m::cudaErrorNvlinkUncorrectable
-        );
-        assert!(
-            m::cudaErrorNvlinkUncorrectable.is_synthesized(),
-            "cudaErrorNvlinkUncorrectable"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorJitCompilerNotFound,
-            m::cudaErrorJitCompilerNotFound
-        );
-        assert!(
-            m::cudaErrorJitCompilerNotFound.is_synthesized(),
-            "cudaErrorJitCompilerNotFound"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorUnsupportedPtxVersion,
-            m::cudaErrorUnsupportedPtxVersion
-        );
-        assert!(
-            m::cudaErrorUnsupportedPtxVersion.is_synthesized(),
-            "cudaErrorUnsupportedPtxVersion"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorJitCompilationDisabled,
-            m::cudaErrorJitCompilationDisabled
-        );
-        assert!(
-            m::cudaErrorJitCompilationDisabled.is_synthesized(),
-            "cudaErrorJitCompilationDisabled"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorUnsupportedExecAffinity,
-            m::cudaErrorUnsupportedExecAffinity
-        );
-        assert!(
-            m::cudaErrorUnsupportedExecAffinity.is_synthesized(),
-            "cudaErrorUnsupportedExecAffinity"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorUnsupportedDevSideSync,
-            m::cudaErrorUnsupportedDevSideSync
-        );
-        assert!(
-            m::cudaErrorUnsupportedDevSideSync.is_synthesized(),
-            "cudaErrorUnsupportedDevSideSync"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(m::cudaError::cudaErrorContained, m::cudaErrorContained);
-        assert!(m::cudaErrorContained.is_synthesized(), "cudaErrorContained");
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidSource,
-        m::cudaErrorInvalidSource
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidSource.0),
-        300,
-        "cudaErrorInvalidSource: hipError_t hipErrorInvalidSource"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorFileNotFound,
-        m::cudaErrorFileNotFound
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorFileNotFound.0),
-        301,
-        "cudaErrorFileNotFound: hipError_t hipErrorFileNotFound"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorSharedObjectSymbolNotFound,
-        m::cudaErrorSharedObjectSymbolNotFound
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorSharedObjectSymbolNotFound.0),
-        302,
-        "cudaErrorSharedObjectSymbolNotFound: hipError_t hipErrorSharedObjectSymbolNotFound"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorSharedObjectInitFailed,
-        m::cudaErrorSharedObjectInitFailed
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorSharedObjectInitFailed.0),
-        303,
-        "cudaErrorSharedObjectInitFailed: hipError_t hipErrorSharedObjectInitFailed"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorOperatingSystem,
-        m::cudaErrorOperatingSystem
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorOperatingSystem.0),
-        304,
-        "cudaErrorOperatingSystem: hipError_t hipErrorOperatingSystem"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorInvalidResourceHandle,
-        m::cudaErrorInvalidResourceHandle
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorInvalidResourceHandle.0),
-        400,
-        "cudaErrorInvalidResourceHandle: hipError_t hipErrorInvalidHandle"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorIllegalState,
-        m::cudaErrorIllegalState
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorIllegalState.0),
-        401,
-        "cudaErrorIllegalState: hipError_t hipErrorIllegalState"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(m::cudaError::cudaErrorLossyQuery, m::cudaErrorLossyQuery);
-        assert!(
-            m::cudaErrorLossyQuery.is_synthesized(),
-            "cudaErrorLossyQuery"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorSymbolNotFound,
-        m::cudaErrorSymbolNotFound
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorSymbolNotFound.0),
-        500,
-        "cudaErrorSymbolNotFound: hipError_t hipErrorNotFound"
-    );
-    assert_eq!(m::cudaError::cudaErrorNotReady, m::cudaErrorNotReady);
-    assert_eq!(
-        i64::from(m::cudaErrorNotReady.0),
-        600,
-        "cudaErrorNotReady: hipError_t hipErrorNotReady"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorIllegalAddress,
-        m::cudaErrorIllegalAddress
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorIllegalAddress.0),
-        700,
-        "cudaErrorIllegalAddress: hipError_t hipErrorIllegalAddress"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorLaunchOutOfResources,
-        m::cudaErrorLaunchOutOfResources
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorLaunchOutOfResources.0),
-        701,
-        "cudaErrorLaunchOutOfResources: hipError_t hipErrorLaunchOutOfResources"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorLaunchTimeout,
-        m::cudaErrorLaunchTimeout
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorLaunchTimeout.0),
-        702,
-        "cudaErrorLaunchTimeout: hipError_t hipErrorLaunchTimeOut"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorLaunchIncompatibleTexturing,
-            m::cudaErrorLaunchIncompatibleTexturing
-        );
-        assert!(
-            m::cudaErrorLaunchIncompatibleTexturing.is_synthesized(),
-            "cudaErrorLaunchIncompatibleTexturing"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorPeerAccessAlreadyEnabled,
-        m::cudaErrorPeerAccessAlreadyEnabled
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorPeerAccessAlreadyEnabled.0),
-        704,
-        "cudaErrorPeerAccessAlreadyEnabled: hipError_t hipErrorPeerAccessAlreadyEnabled"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorPeerAccessNotEnabled,
-        m::cudaErrorPeerAccessNotEnabled
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorPeerAccessNotEnabled.0),
-        705,
-        "cudaErrorPeerAccessNotEnabled: hipError_t hipErrorPeerAccessNotEnabled"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorSetOnActiveProcess,
-        m::cudaErrorSetOnActiveProcess
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorSetOnActiveProcess.0),
-        708,
-        "cudaErrorSetOnActiveProcess: hipError_t hipErrorSetOnActiveProcess"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorContextIsDestroyed,
-        m::cudaErrorContextIsDestroyed
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorContextIsDestroyed.0),
-        709,
-        "cudaErrorContextIsDestroyed: hipError_t hipErrorContextIsDestroyed"
-    );
-    assert_eq!(m::cudaError::cudaErrorAssert, m::cudaErrorAssert);
-    assert_eq!(
-        i64::from(m::cudaErrorAssert.0),
-        710,
-        "cudaErrorAssert: hipError_t hipErrorAssert"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorTooManyPeers,
-            m::cudaErrorTooManyPeers
-        );
-        assert!(
-            m::cudaErrorTooManyPeers.is_synthesized(),
-            "cudaErrorTooManyPeers"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorHostMemoryAlreadyRegistered,
-        m::cudaErrorHostMemoryAlreadyRegistered
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorHostMemoryAlreadyRegistered.0),
-        712,
-        "cudaErrorHostMemoryAlreadyRegistered: hipError_t hipErrorHostMemoryAlreadyRegistered"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorHostMemoryNotRegistered,
-        m::cudaErrorHostMemoryNotRegistered
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorHostMemoryNotRegistered.0),
-        713,
-        "cudaErrorHostMemoryNotRegistered: hipError_t hipErrorHostMemoryNotRegistered"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorHardwareStackError,
-            m::cudaErrorHardwareStackError
-        );
-        assert!(
-            m::cudaErrorHardwareStackError.is_synthesized(),
-            "cudaErrorHardwareStackError"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorIllegalInstruction,
-            m::cudaErrorIllegalInstruction
-        );
-        assert!(
-            m::cudaErrorIllegalInstruction.is_synthesized(),
-            "cudaErrorIllegalInstruction"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMisalignedAddress,
-            m::cudaErrorMisalignedAddress
-        );
-        assert!(
-            m::cudaErrorMisalignedAddress.is_synthesized(),
-            "cudaErrorMisalignedAddress"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidAddressSpace,
-            m::cudaErrorInvalidAddressSpace
-        );
-        assert!(
-            m::cudaErrorInvalidAddressSpace.is_synthesized(),
-            "cudaErrorInvalidAddressSpace"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(m::cudaError::cudaErrorInvalidPc, m::cudaErrorInvalidPc);
-        assert!(m::cudaErrorInvalidPc.is_synthesized(), "cudaErrorInvalidPc");
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorLaunchFailure,
-        m::cudaErrorLaunchFailure
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorLaunchFailure.0),
-        719,
-        "cudaErrorLaunchFailure: hipError_t hipErrorLaunchFailure"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorCooperativeLaunchTooLarge,
-        m::cudaErrorCooperativeLaunchTooLarge
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorCooperativeLaunchTooLarge.0),
-        720,
-        "cudaErrorCooperativeLaunchTooLarge: hipError_t hipErrorCooperativeLaunchTooLarge"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorTensorMemoryLeak,
-            m::cudaErrorTensorMemoryLeak
-        );
-        assert!(
-            m::cudaErrorTensorMemoryLeak.is_synthesized(),
-            "cudaErrorTensorMemoryLeak"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorNotPermitted,
-            m::cudaErrorNotPermitted
-        );
-        assert!(
-            m::cudaErrorNotPermitted.is_synthesized(),
-            "cudaErrorNotPermitted"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorNotSupported,
-        m::cudaErrorNotSupported
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorNotSupported.0),
-        801,
-        "cudaErrorNotSupported: hipError_t hipErrorNotSupported"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorSystemNotReady,
-            m::cudaErrorSystemNotReady
-        );
-        assert!(
-            m::cudaErrorSystemNotReady.is_synthesized(),
-            "cudaErrorSystemNotReady"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorSystemDriverMismatch,
-            m::cudaErrorSystemDriverMismatch
-        );
-        assert!(
-            m::cudaErrorSystemDriverMismatch.is_synthesized(),
-            "cudaErrorSystemDriverMismatch"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorCompatNotSupportedOnDevice,
-            m::cudaErrorCompatNotSupportedOnDevice
-        );
-        assert!(
-            m::cudaErrorCompatNotSupportedOnDevice.is_synthesized(),
-            "cudaErrorCompatNotSupportedOnDevice"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMpsConnectionFailed,
-            m::cudaErrorMpsConnectionFailed
-        );
-        assert!(
-            m::cudaErrorMpsConnectionFailed.is_synthesized(),
-            "cudaErrorMpsConnectionFailed"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMpsRpcFailure,
-            m::cudaErrorMpsRpcFailure
-        );
-        assert!(
-            m::cudaErrorMpsRpcFailure.is_synthesized(),
-            "cudaErrorMpsRpcFailure"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMpsServerNotReady,
-            m::cudaErrorMpsServerNotReady
-        );
-        assert!(
-            m::cudaErrorMpsServerNotReady.is_synthesized(),
-            "cudaErrorMpsServerNotReady"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMpsMaxClientsReached,
-            m::cudaErrorMpsMaxClientsReached
-        );
-        assert!(
-            m::cudaErrorMpsMaxClientsReached.is_synthesized(),
-            "cudaErrorMpsMaxClientsReached"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMpsMaxConnectionsReached,
-            m::cudaErrorMpsMaxConnectionsReached
-        );
-        assert!(
-            m::cudaErrorMpsMaxConnectionsReached.is_synthesized(),
-            "cudaErrorMpsMaxConnectionsReached"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorMpsClientTerminated,
-            m::cudaErrorMpsClientTerminated
-        );
-        assert!(
-            m::cudaErrorMpsClientTerminated.is_synthesized(),
-            "cudaErrorMpsClientTerminated"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorCdpNotSupported,
-            m::cudaErrorCdpNotSupported
-        );
-        assert!(
-            m::cudaErrorCdpNotSupported.is_synthesized(),
-            "cudaErrorCdpNotSupported"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorCdpVersionMismatch,
-            m::cudaErrorCdpVersionMismatch
-        );
-        assert!(
-            m::cudaErrorCdpVersionMismatch.is_synthesized(),
-            "cudaErrorCdpVersionMismatch"
-        );
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureUnsupported,
-        m::cudaErrorStreamCaptureUnsupported
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureUnsupported.0),
-        900,
-        "cudaErrorStreamCaptureUnsupported: hipError_t hipErrorStreamCaptureUnsupported"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureInvalidated,
-        m::cudaErrorStreamCaptureInvalidated
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureInvalidated.0),
-        901,
-        "cudaErrorStreamCaptureInvalidated: hipError_t hipErrorStreamCaptureInvalidated"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureMerge,
-        m::cudaErrorStreamCaptureMerge
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureMerge.0),
-        902,
-        "cudaErrorStreamCaptureMerge: hipError_t hipErrorStreamCaptureMerge"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureUnmatched,
-        m::cudaErrorStreamCaptureUnmatched
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureUnmatched.0),
-        903,
-        "cudaErrorStreamCaptureUnmatched: hipError_t hipErrorStreamCaptureUnmatched"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureUnjoined,
-        m::cudaErrorStreamCaptureUnjoined
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureUnjoined.0),
-        904,
-        "cudaErrorStreamCaptureUnjoined: hipError_t hipErrorStreamCaptureUnjoined"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureIsolation,
-        m::cudaErrorStreamCaptureIsolation
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureIsolation.0),
-        905,
-        "cudaErrorStreamCaptureIsolation: hipError_t hipErrorStreamCaptureIsolation"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureImplicit,
-        m::cudaErrorStreamCaptureImplicit
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureImplicit.0),
-        906,
-        "cudaErrorStreamCaptureImplicit: hipError_t hipErrorStreamCaptureImplicit"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorCapturedEvent,
-        m::cudaErrorCapturedEvent
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorCapturedEvent.0),
-        907,
-        "cudaErrorCapturedEvent: hipError_t hipErrorCapturedEvent"
-    );
-    assert_eq!(
-        m::cudaError::cudaErrorStreamCaptureWrongThread,
-        m::cudaErrorStreamCaptureWrongThread
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorStreamCaptureWrongThread.0),
-        908,
-        "cudaErrorStreamCaptureWrongThread: hipError_t hipErrorStreamCaptureWrongThread"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(m::cudaError::cudaErrorTimeout, m::cudaErrorTimeout);
-        assert!(m::cudaErrorTimeout.is_synthesized(), "cudaErrorTimeout");
-    }
-    assert_eq!(
-        m::cudaError::cudaErrorGraphExecUpdateFailure,
-        m::cudaErrorGraphExecUpdateFailure
-    );
-    assert_eq!(
-        i64::from(m::cudaErrorGraphExecUpdateFailure.0),
-        910,
-        "cudaErrorGraphExecUpdateFailure: hipError_t hipErrorGraphExecUpdateFailure"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorExternalDevice,
-            m::cudaErrorExternalDevice
-        );
-        assert!(
-            m::cudaErrorExternalDevice.is_synthesized(),
-            "cudaErrorExternalDevice"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidClusterSize,
-            m::cudaErrorInvalidClusterSize
-        );
-        assert!(
-            m::cudaErrorInvalidClusterSize.is_synthesized(),
-            "cudaErrorInvalidClusterSize"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorFunctionNotLoaded,
-            m::cudaErrorFunctionNotLoaded
-        );
-        assert!(
-            m::cudaErrorFunctionNotLoaded.is_synthesized(),
-            "cudaErrorFunctionNotLoaded"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidResourceType,
-            m::cudaErrorInvalidResourceType
-        );
-        assert!(
-            m::cudaErrorInvalidResourceType.is_synthesized(),
-            "cudaErrorInvalidResourceType"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorInvalidResourceConfiguration,
-            m::cudaErrorInvalidResourceConfiguration
-        );
-        assert!(
-            m::cudaErrorInvalidResourceConfiguration.is_synthesized(),
-            "cudaErrorInvalidResourceConfiguration"
-        );
-    }
-    assert_eq!(m::cudaError::cudaErrorUnknown, m::cudaErrorUnknown);
-    assert_eq!(
-        i64::from(m::cudaErrorUnknown.0),
-        999,
-        "cudaErrorUnknown: hipError_t hipErrorUnknown"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError::cudaErrorApiFailureBase,
-            m::cudaErrorApiFailureBase
-        );
-        assert!(
-            m::cudaErrorApiFailureBase.is_synthesized(),
-            "cudaErrorApiFailureBase"
-        );
+    both_paths! { m::cudaError = hipError_t:
+        cudaSuccess: (0, "hipSuccess"),
+        cudaErrorInvalidValue: (1, "hipErrorInvalidValue"),
+        cudaErrorMemoryAllocation: (2, "hipErrorOutOfMemory"),
+        cudaErrorInitializationError: (3, "hipErrorNotInitialized"),
+        cudaErrorCudartUnloading: (4, "hipErrorDeinitialized"),
+        cudaErrorProfilerDisabled: (5, "hipErrorProfilerDisabled"),
+        cudaErrorProfilerNotInitialized: (6, "hipErrorProfilerNotInitialized"),
+        cudaErrorProfilerAlreadyStarted: (7, "hipErrorProfilerAlreadyStarted"),
+        cudaErrorProfilerAlreadyStopped: (8, "hipErrorProfilerAlreadyStopped"),
+        cudaErrorInvalidConfiguration: (9, "hipErrorInvalidConfiguration"),
+        cudaErrorInvalidPitchValue: (12, "hipErrorInvalidPitchValue"),
+        cudaErrorInvalidSymbol: (13, "hipErrorInvalidSymbol"),
+        cudaErrorInvalidHostPointer: synthesized,
+        cudaErrorInvalidDevicePointer: (17, "hipErrorInvalidDevicePointer"),
+        cudaErrorInvalidTexture: (912, "hipErrorInvalidTexture"),
+        cudaErrorInvalidTextureBinding: synthesized,
+        cudaErrorInvalidChannelDescriptor: (911, "hipErrorInvalidChannelDescriptor"),
+        cudaErrorInvalidMemcpyDirection: (21, "hipErrorInvalidMemcpyDirection"),
+        cudaErrorAddressOfConstant: synthesized,
+        cudaErrorTextureFetchFailed: synthesized,
+        cudaErrorTextureNotBound: synthesized,
+        cudaErrorSynchronizationError: synthesized,
+        cudaErrorInvalidFilterSetting: synthesized,
+        cudaErrorInvalidNormSetting: synthesized,
+        cudaErrorMixedDeviceExecution: synthesized,
+        cudaErrorNotYetImplemented: synthesized,
+        cudaErrorMemoryValueTooLarge: synthesized,
+        cudaErrorStubLibrary: synthesized,
+        cudaErrorInsufficientDriver: (35, "hipErrorInsufficientDriver"),
+        cudaErrorCallRequiresNewerDriver: synthesized,
+        cudaErrorInvalidSurface: synthesized,
+        cudaErrorDuplicateVariableName: synthesized,
+        cudaErrorDuplicateTextureName: synthesized,
+        cudaErrorDuplicateSurfaceName: synthesized,
+        cudaErrorDevicesUnavailable: synthesized,
+        cudaErrorIncompatibleDriverContext: synthesized,
+        cudaErrorMissingConfiguration: (52, "hipErrorMissingConfiguration"),
+        cudaErrorPriorLaunchFailure: (53, "hipErrorPriorLaunchFailure"),
+        cudaErrorLaunchMaxDepthExceeded: synthesized,
+        cudaErrorLaunchFileScopedTex: synthesized,
+        cudaErrorLaunchFileScopedSurf: synthesized,
+        cudaErrorSyncDepthExceeded: synthesized,
+        cudaErrorLaunchPendingCountExceeded: synthesized,
+        cudaErrorInvalidDeviceFunction: (98, "hipErrorInvalidDeviceFunction"),
+        cudaErrorNoDevice: (100, "hipErrorNoDevice"),
+        cudaErrorInvalidDevice: (101, "hipErrorInvalidDevice"),
+        cudaErrorDeviceNotLicensed: synthesized,
+        cudaErrorSoftwareValidityNotEstablished: synthesized,
+        cudaErrorStartupFailure: synthesized,
+        cudaErrorInvalidKernelImage: (200, "hipErrorInvalidImage"),
+        cudaErrorDeviceUninitialized: (201, "hipErrorInvalidContext"),
+        cudaErrorMapBufferObjectFailed: (205, "hipErrorMapFailed"),
+        cudaErrorUnmapBufferObjectFailed: (206, "hipErrorUnmapFailed"),
+        cudaErrorArrayIsMapped: (207, "hipErrorArrayIsMapped"),
+        cudaErrorAlreadyMapped: (208, "hipErrorAlreadyMapped"),
+        cudaErrorNoKernelImageForDevice: (209, "hipErrorNoBinaryForGpu"),
+        cudaErrorAlreadyAcquired: (210, "hipErrorAlreadyAcquired"),
+        cudaErrorNotMapped: (211, "hipErrorNotMapped"),
+        cudaErrorNotMappedAsArray: (212, "hipErrorNotMappedAsArray"),
+        cudaErrorNotMappedAsPointer: (213, "hipErrorNotMappedAsPointer"),
+        cudaErrorECCUncorrectable: (214, "hipErrorECCNotCorrectable"),
+        cudaErrorUnsupportedLimit: (215, "hipErrorUnsupportedLimit"),
+        cudaErrorDeviceAlreadyInUse: (216, "hipErrorContextAlreadyInUse"),
+        cudaErrorPeerAccessUnsupported: (217, "hipErrorPeerAccessUnsupported"),
+        cudaErrorInvalidPtx: (218, "hipErrorInvalidKernelFile"),
+        cudaErrorInvalidGraphicsContext: (219, "hipErrorInvalidGraphicsContext"),
+        cudaErrorNvlinkUncorrectable: synthesized,
+        cudaErrorJitCompilerNotFound: synthesized,
+        cudaErrorUnsupportedPtxVersion: synthesized,
+        cudaErrorJitCompilationDisabled: synthesized,
+        cudaErrorUnsupportedExecAffinity: synthesized,
+        cudaErrorUnsupportedDevSideSync: synthesized,
+        cudaErrorContained: synthesized,
+        cudaErrorInvalidSource: (300, "hipErrorInvalidSource"),
+        cudaErrorFileNotFound: (301, "hipErrorFileNotFound"),
+        cudaErrorSharedObjectSymbolNotFound: (302, "hipErrorSharedObjectSymbolNotFound"),
+        cudaErrorSharedObjectInitFailed: (303, "hipErrorSharedObjectInitFailed"),
+        cudaErrorOperatingSystem: (304, "hipErrorOperatingSystem"),
+        cudaErrorInvalidResourceHandle: (400, "hipErrorInvalidHandle"),
+        cudaErrorIllegalState: (401, "hipErrorIllegalState"),
+        cudaErrorLossyQuery: synthesized,
+        cudaErrorSymbolNotFound: (500, "hipErrorNotFound"),
+        cudaErrorNotReady: (600, "hipErrorNotReady"),
+        cudaErrorIllegalAddress: (700, "hipErrorIllegalAddress"),
+        cudaErrorLaunchOutOfResources: (701, "hipErrorLaunchOutOfResources"),
+        cudaErrorLaunchTimeout: (702, "hipErrorLaunchTimeOut"),
+        cudaErrorLaunchIncompatibleTexturing: synthesized,
+        cudaErrorPeerAccessAlreadyEnabled: (704, "hipErrorPeerAccessAlreadyEnabled"),
+        cudaErrorPeerAccessNotEnabled: (705, "hipErrorPeerAccessNotEnabled"),
+        cudaErrorSetOnActiveProcess: (708, "hipErrorSetOnActiveProcess"),
+        cudaErrorContextIsDestroyed: (709, "hipErrorContextIsDestroyed"),
+        cudaErrorAssert: (710, "hipErrorAssert"),
+        cudaErrorTooManyPeers: synthesized,
+        cudaErrorHostMemoryAlreadyRegistered: (712, "hipErrorHostMemoryAlreadyRegistered"),
+        cudaErrorHostMemoryNotRegistered: (713, "hipErrorHostMemoryNotRegistered"),
+        cudaErrorHardwareStackError: synthesized,
+        cudaErrorIllegalInstruction: synthesized,
+        cudaErrorMisalignedAddress: synthesized,
+        cudaErrorInvalidAddressSpace: synthesized,
+        cudaErrorInvalidPc: synthesized,
+        cudaErrorLaunchFailure: (719, "hipErrorLaunchFailure"),
+        cudaErrorCooperativeLaunchTooLarge: (720, "hipErrorCooperativeLaunchTooLarge"),
+        cudaErrorTensorMemoryLeak: synthesized,
+        cudaErrorNotPermitted: synthesized,
+        cudaErrorNotSupported: (801, "hipErrorNotSupported"),
+        cudaErrorSystemNotReady: synthesized,
+        cudaErrorSystemDriverMismatch: synthesized,
+        cudaErrorCompatNotSupportedOnDevice: synthesized,
+        cudaErrorMpsConnectionFailed: synthesized,
+        cudaErrorMpsRpcFailure: synthesized,
+        cudaErrorMpsServerNotReady: synthesized,
+        cudaErrorMpsMaxClientsReached: synthesized,
+        cudaErrorMpsMaxConnectionsReached: synthesized,
+        cudaErrorMpsClientTerminated: synthesized,
+        cudaErrorCdpNotSupported: synthesized,
+        cudaErrorCdpVersionMismatch: synthesized,
+        cudaErrorStreamCaptureUnsupported: (900, "hipErrorStreamCaptureUnsupported"),
+        cudaErrorStreamCaptureInvalidated: (901, "hipErrorStreamCaptureInvalidated"),
+        cudaErrorStreamCaptureMerge: (902, "hipErrorStreamCaptureMerge"),
+        cudaErrorStreamCaptureUnmatched: (903, "hipErrorStreamCaptureUnmatched"),
+        cudaErrorStreamCaptureUnjoined: (904, "hipErrorStreamCaptureUnjoined"),
+        cudaErrorStreamCaptureIsolation: (905, "hipErrorStreamCaptureIsolation"),
+        cudaErrorStreamCaptureImplicit: (906, "hipErrorStreamCaptureImplicit"),
+        cudaErrorCapturedEvent: (907, "hipErrorCapturedEvent"),
+        cudaErrorStreamCaptureWrongThread: (908, "hipErrorStreamCaptureWrongThread"),
+        cudaErrorTimeout: synthesized,
+        cudaErrorGraphExecUpdateFailure: (910, "hipErrorGraphExecUpdateFailure"),
+        cudaErrorExternalDevice: synthesized,
+        cudaErrorInvalidClusterSize: synthesized,
+        cudaErrorFunctionNotLoaded: synthesized,
+        cudaErrorInvalidResourceType: synthesized,
+        cudaErrorInvalidResourceConfiguration: synthesized,
+        cudaErrorUnknown: (999, "hipErrorUnknown"),
+        cudaErrorApiFailureBase: synthesized,
     }
 }
 
 #[test]
 fn every_cudaerror_enum_enumerator_has_both_paths_and_hips_value() {
     use cuda_compat::driver as m;
-    assert_eq!(m::cudaError_enum::CUDA_SUCCESS, m::CUDA_SUCCESS);
-    assert_eq!(
-        i64::from(m::CUDA_SUCCESS.0),
-        0,
-        "CUDA_SUCCESS: hipError_t hipSuccess"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_VALUE,
-        m::CUDA_ERROR_INVALID_VALUE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_VALUE.0),
-        1,
-        "CUDA_ERROR_INVALID_VALUE: hipError_t hipErrorInvalidValue"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY,
-        m::CUDA_ERROR_OUT_OF_MEMORY
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_OUT_OF_MEMORY.0),
-        2,
-        "CUDA_ERROR_OUT_OF_MEMORY: hipError_t hipErrorOutOfMemory"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_INITIALIZED,
-        m::CUDA_ERROR_NOT_INITIALIZED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_INITIALIZED.0),
-        3,
-        "CUDA_ERROR_NOT_INITIALIZED: hipError_t hipErrorNotInitialized"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_DEINITIALIZED,
-        m::CUDA_ERROR_DEINITIALIZED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_DEINITIALIZED.0),
-        4,
-        "CUDA_ERROR_DEINITIALIZED: hipError_t hipErrorDeinitialized"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PROFILER_DISABLED,
-        m::CUDA_ERROR_PROFILER_DISABLED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PROFILER_DISABLED.0),
-        5,
-        "CUDA_ERROR_PROFILER_DISABLED: hipError_t hipErrorProfilerDisabled"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PROFILER_NOT_INITIALIZED,
-        m::CUDA_ERROR_PROFILER_NOT_INITIALIZED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PROFILER_NOT_INITIALIZED.0),
-        6,
-        "CUDA_ERROR_PROFILER_NOT_INITIALIZED: hipError_t hipErrorProfilerNotInitialized"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PROFILER_ALREADY_STARTED,
-        m::CUDA_ERROR_PROFILER_ALREADY_STARTED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PROFILER_ALREADY_STARTED.0),
-        7,
-        "CUDA_ERROR_PROFILER_ALREADY_STARTED: hipError_t hipErrorProfilerAlreadyStarted"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PROFILER_ALREADY_STOPPED,
-        m::CUDA_ERROR_PROFILER_ALREADY_STOPPED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PROFILER_ALREADY_STOPPED.0),
-        8,
-        "CUDA_ERROR_PROFILER_ALREADY_STOPPED: hipError_t hipErrorProfilerAlreadyStopped"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_STUB_LIBRARY,
-            m::CUDA_ERROR_STUB_LIBRARY
-        );
-        assert!(
-            m::CUDA_ERROR_STUB_LIBRARY.is_synthesized(),
-            "CUDA_ERROR_STUB_LIBRARY"
-        );
+    both_paths! { m::cudaError_enum = hipError_t:
+        CUDA_SUCCESS: (0, "hipSuccess"),
+        CUDA_ERROR_INVALID_VALUE: (1, "hipErrorInvalidValue"),
+        CUDA_ERROR_OUT_OF_MEMORY: (2, "hipErrorOutOfMemory"),
+        CUDA_ERROR_NOT_INITIALIZED: (3, "hipErrorNotInitialized"),
+        CUDA_ERROR_DEINITIALIZED: (4, "hipErrorDeinitialized"),
+        CUDA_ERROR_PROFILER_DISABLED: (5, "hipErrorProfilerDisabled"),
+        CUDA_ERROR_PROFILER_NOT_INITIALIZED: (6, "hipErrorProfilerNotInitialized"),
+        CUDA_ERROR_PROFILER_ALREADY_STARTED: (7, "hipErrorProfilerAlreadyStarted"),
+        CUDA_ERROR_PROFILER_ALREADY_STOPPED: (8, "hipErrorProfilerAlreadyStopped"),
+        CUDA_ERROR_STUB_LIBRARY: synthesized,
+        CUDA_ERROR_DEVICE_UNAVAILABLE: synthesized,
+        CUDA_ERROR_NO_DEVICE: (100, "hipErrorNoDevice"),
+        CUDA_ERROR_INVALID_DEVICE: (101, "hipErrorInvalidDevice"),
+        CUDA_ERROR_DEVICE_NOT_LICENSED: synthesized,
+        CUDA_ERROR_INVALID_IMAGE: (200, "hipErrorInvalidImage"),
+        CUDA_ERROR_INVALID_CONTEXT: (201, "hipErrorInvalidContext"),
+        CUDA_ERROR_CONTEXT_ALREADY_CURRENT: (202, "hipErrorContextAlreadyCurrent"),
+        CUDA_ERROR_MAP_FAILED: (205, "hipErrorMapFailed"),
+        CUDA_ERROR_UNMAP_FAILED: (206, "hipErrorUnmapFailed"),
+        CUDA_ERROR_ARRAY_IS_MAPPED: (207, "hipErrorArrayIsMapped"),
+        CUDA_ERROR_ALREADY_MAPPED: (208, "hipErrorAlreadyMapped"),
+        CUDA_ERROR_NO_BINARY_FOR_GPU: (209, "hipErrorNoBinaryForGpu"),
+        CUDA_ERROR_ALREADY_ACQUIRED: (210, "hipErrorAlreadyAcquired"),
+        CUDA_ERROR_NOT_MAPPED: (211, "hipErrorNotMapped"),
+        CUDA_ERROR_NOT_MAPPED_AS_ARRAY: (212, "hipErrorNotMappedAsArray"),
+        CUDA_ERROR_NOT_MAPPED_AS_POINTER: (213, "hipErrorNotMappedAsPointer"),
+        CUDA_ERROR_ECC_UNCORRECTABLE: (214, "hipErrorECCNotCorrectable"),
+        CUDA_ERROR_UNSUPPORTED_LIMIT: (215, "hipErrorUnsupportedLimit"),
+        CUDA_ERROR_CONTEXT_ALREADY_IN_USE: (216, "hipErrorContextAlreadyInUse"),
+        CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: (217, "hipErrorPeerAccessUnsupported"),
+        CUDA_ERROR_INVALID_PTX: (218, "hipErrorInvalidKernelFile"),
+        CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: (219, "hipErrorInvalidGraphicsContext"),
+        CUDA_ERROR_NVLINK_UNCORRECTABLE: synthesized,
+        CUDA_ERROR_JIT_COMPILER_NOT_FOUND: synthesized,
+        CUDA_ERROR_UNSUPPORTED_PTX_VERSION: synthesized,
+        CUDA_ERROR_JIT_COMPILATION_DISABLED: synthesized,
+        CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY: synthesized,
+        CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC: synthesized,
+        CUDA_ERROR_CONTAINED: synthesized,
+        CUDA_ERROR_INVALID_SOURCE: (300, "hipErrorInvalidSource"),
+        CUDA_ERROR_FILE_NOT_FOUND: (301, "hipErrorFileNotFound"),
+        CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: (302, "hipErrorSharedObjectSymbolNotFound"),
+        CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: (303, "hipErrorSharedObjectInitFailed"),
+        CUDA_ERROR_OPERATING_SYSTEM: (304, "hipErrorOperatingSystem"),
+        CUDA_ERROR_INVALID_HANDLE: (400, "hipErrorInvalidHandle"),
+        CUDA_ERROR_ILLEGAL_STATE: (401, "hipErrorIllegalState"),
+        CUDA_ERROR_LOSSY_QUERY: synthesized,
+        CUDA_ERROR_NOT_FOUND: (500, "hipErrorNotFound"),
+        CUDA_ERROR_NOT_READY: (600, "hipErrorNotReady"),
+        CUDA_ERROR_ILLEGAL_ADDRESS: (700, "hipErrorIllegalAddress"),
+        CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: (701, "hipErrorLaunchOutOfResources"),
+        CUDA_ERROR_LAUNCH_TIMEOUT: (702, "hipErrorLaunchTimeOut"),
+        CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING: synthesized,
+        CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: (704, "hipErrorPeerAccessAlreadyEnabled"),
+        CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: (705, "hipErrorPeerAccessNotEnabled"),
+        CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: (708, "hipErrorSetOnActiveProcess"),
+        CUDA_ERROR_CONTEXT_IS_DESTROYED: (709, "hipErrorContextIsDestroyed"),
+        CUDA_ERROR_ASSERT: (710, "hipErrorAssert"),
+        CUDA_ERROR_TOO_MANY_PEERS: synthesized,
+        CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: (712, "hipErrorHostMemoryAlreadyRegistered"),
+        CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: (713, "hipErrorHostMemoryNotRegistered"),
+        CUDA_ERROR_HARDWARE_STACK_ERROR: synthesized,
+        CUDA_ERROR_ILLEGAL_INSTRUCTION: synthesized,
+        CUDA_ERROR_MISALIGNED_ADDRESS: synthesized,
+        CUDA_ERROR_INVALID_ADDRESS_SPACE: synthesized,
+        CUDA_ERROR_INVALID_PC: synthesized,
+        CUDA_ERROR_LAUNCH_FAILED: (719, "hipErrorLaunchFailure"),
+        CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: (720, "hipErrorCooperativeLaunchTooLarge"),
+        CUDA_ERROR_TENSOR_MEMORY_LEAK: synthesized,
+        CUDA_ERROR_NOT_PERMITTED: synthesized,
+        CUDA_ERROR_NOT_SUPPORTED: (801, "hipErrorNotSupported"),
+        CUDA_ERROR_SYSTEM_NOT_READY: synthesized,
+        CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: synthesized,
+        CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: synthesized,
+        CUDA_ERROR_MPS_CONNECTION_FAILED: synthesized,
+        CUDA_ERROR_MPS_RPC_FAILURE: synthesized,
+        CUDA_ERROR_MPS_SERVER_NOT_READY: synthesized,
+        CUDA_ERROR_MPS_MAX_CLIENTS_REACHED: synthesized,
+        CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED: synthesized,
+        CUDA_ERROR_MPS_CLIENT_TERMINATED: synthesized,
+        CUDA_ERROR_CDP_NOT_SUPPORTED: synthesized,
+        CUDA_ERROR_CDP_VERSION_MISMATCH: synthesized,
+        CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: (900, "hipErrorStreamCaptureUnsupported"),
+        CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: (901, "hipErrorStreamCaptureInvalidated"),
+        CUDA_ERROR_STREAM_CAPTURE_MERGE: (902, "hipErrorStreamCaptureMerge"),
+        CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: (903, "hipErrorStreamCaptureUnmatched"),
+        CUDA_ERROR_STREAM_CAPTURE_UNJOINED: (904, "hipErrorStreamCaptureUnjoined"),
+        CUDA_ERROR_STREAM_CAPTURE_ISOLATION: (905, "hipErrorStreamCaptureIsolation"),
+        CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: (906, "hipErrorStreamCaptureImplicit"),
+        CUDA_ERROR_CAPTURED_EVENT: (907, "hipErrorCapturedEvent"),
+        CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: (908, "hipErrorStreamCaptureWrongThread"),
+        CUDA_ERROR_TIMEOUT: synthesized,
+        CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: (910, "hipErrorGraphExecUpdateFailure"),
+        CUDA_ERROR_EXTERNAL_DEVICE: synthesized,
+        CUDA_ERROR_INVALID_CLUSTER_SIZE: synthesized,
+        CUDA_ERROR_FUNCTION_NOT_LOADED: synthesized,
+        CUDA_ERROR_INVALID_RESOURCE_TYPE: synthesized,
+        CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION: synthesized,
+        CUDA_ERROR_KEY_ROTATION: synthesized,
+        CUDA_ERROR_UNKNOWN: (999, "hipErrorUnknown"),
     }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_DEVICE_UNAVAILABLE,
-            m::CUDA_ERROR_DEVICE_UNAVAILABLE
-        );
-        assert!(
-            m::CUDA_ERROR_DEVICE_UNAVAILABLE.is_synthesized(),
-            "CUDA_ERROR_DEVICE_UNAVAILABLE"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NO_DEVICE,
-        m::CUDA_ERROR_NO_DEVICE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NO_DEVICE.0),
-        100,
-        "CUDA_ERROR_NO_DEVICE: hipError_t hipErrorNoDevice"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_DEVICE,
-        m::CUDA_ERROR_INVALID_DEVICE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_DEVICE.0),
-        101,
-        "CUDA_ERROR_INVALID_DEVICE: hipError_t hipErrorInvalidDevice"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_DEVICE_NOT_LICENSED,
-            m::CUDA_ERROR_DEVICE_NOT_LICENSED
-        );
-        assert!(
-            m::CUDA_ERROR_DEVICE_NOT_LICENSED.is_synthesized(),
-            "CUDA_ERROR_DEVICE_NOT_LICENSED"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_IMAGE,
-        m::CUDA_ERROR_INVALID_IMAGE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_IMAGE.0),
-        200,
-        "CUDA_ERROR_INVALID_IMAGE: hipError_t hipErrorInvalidImage"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_CONTEXT,
-        m::CUDA_ERROR_INVALID_CONTEXT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_CONTEXT.0),
-        201,
-        "CUDA_ERROR_INVALID_CONTEXT: hipError_t hipErrorInvalidContext"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_CONTEXT_ALREADY_CURRENT,
-        m::CUDA_ERROR_CONTEXT_ALREADY_CURRENT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_CONTEXT_ALREADY_CURRENT.0),
-        202,
-        "CUDA_ERROR_CONTEXT_ALREADY_CURRENT: hipError_t hipErrorContextAlreadyCurrent"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_MAP_FAILED,
-        m::CUDA_ERROR_MAP_FAILED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_MAP_FAILED.0),
-        205,
-        "CUDA_ERROR_MAP_FAILED: hipError_t hipErrorMapFailed"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_UNMAP_FAILED,
-        m::CUDA_ERROR_UNMAP_FAILED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_UNMAP_FAILED.0),
-        206,
-        "CUDA_ERROR_UNMAP_FAILED: hipError_t hipErrorUnmapFailed"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_ARRAY_IS_MAPPED,
-        m::CUDA_ERROR_ARRAY_IS_MAPPED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ARRAY_IS_MAPPED.0),
-        207,
-        "CUDA_ERROR_ARRAY_IS_MAPPED: hipError_t hipErrorArrayIsMapped"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_ALREADY_MAPPED,
-        m::CUDA_ERROR_ALREADY_MAPPED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ALREADY_MAPPED.0),
-        208,
-        "CUDA_ERROR_ALREADY_MAPPED: hipError_t hipErrorAlreadyMapped"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NO_BINARY_FOR_GPU,
-        m::CUDA_ERROR_NO_BINARY_FOR_GPU
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NO_BINARY_FOR_GPU.0),
-        209,
-        "CUDA_ERROR_NO_BINARY_FOR_GPU: hipError_t hipErrorNoBinaryForGpu"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_ALREADY_ACQUIRED,
-        m::CUDA_ERROR_ALREADY_ACQUIRED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ALREADY_ACQUIRED.0),
-        210,
-        "CUDA_ERROR_ALREADY_ACQUIRED: hipError_t hipErrorAlreadyAcquired"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_MAPPED,
-        m::CUDA_ERROR_NOT_MAPPED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_MAPPED.0),
-        211,
-        "CUDA_ERROR_NOT_MAPPED: hipError_t hipErrorNotMapped"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_MAPPED_AS_ARRAY,
-        m::CUDA_ERROR_NOT_MAPPED_AS_ARRAY
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_MAPPED_AS_ARRAY.0),
-        212,
-        "CUDA_ERROR_NOT_MAPPED_AS_ARRAY: hipError_t hipErrorNotMappedAsArray"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_MAPPED_AS_POINTER,
-        m::CUDA_ERROR_NOT_MAPPED_AS_POINTER
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_MAPPED_AS_POINTER.0),
-        213,
-        "CUDA_ERROR_NOT_MAPPED_AS_POINTER: hipError_t hipErrorNotMappedAsPointer"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_ECC_UNCORRECTABLE,
-        m::CUDA_ERROR_ECC_UNCORRECTABLE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ECC_UNCORRECTABLE.0),
-        214,
-        "CUDA_ERROR_ECC_UNCORRECTABLE: hipError_t hipErrorECCNotCorrectable"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_UNSUPPORTED_LIMIT,
-        m::CUDA_ERROR_UNSUPPORTED_LIMIT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_UNSUPPORTED_LIMIT.0),
-        215,
-        "CUDA_ERROR_UNSUPPORTED_LIMIT: hipError_t hipErrorUnsupportedLimit"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_CONTEXT_ALREADY_IN_USE,
-        m::CUDA_ERROR_CONTEXT_ALREADY_IN_USE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_CONTEXT_ALREADY_IN_USE.0),
-        216,
-        "CUDA_ERROR_CONTEXT_ALREADY_IN_USE: hipError_t hipErrorContextAlreadyInUse"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
-        m::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED.0),
-        217,
-        "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: hipError_t hipErrorPeerAccessUnsupported"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_PTX,
-        m::CUDA_ERROR_INVALID_PTX
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_PTX.0),
-        218,
-        "CUDA_ERROR_INVALID_PTX: hipError_t hipErrorInvalidKernelFile"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT,
-        m::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_GRAPHICS_CONTEXT.0),
-        219,
-        "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: hipError_t hipErrorInvalidGraphicsContext"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_NVLINK_UNCORRECTABLE,
-            m::CUDA_ERROR_NVLINK_UNCORRECTABLE
-        );
-        assert!(
-            m::CUDA_ERROR_NVLINK_UNCORRECTABLE.is_synthesized(),
-            "CUDA_ERROR_NVLINK_UNCORRECTABLE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_JIT_COMPILER_NOT_FOUND,
-            m::CUDA_ERROR_JIT_COMPILER_NOT_FOUND
-        );
-        assert!(
-            m::CUDA_ERROR_JIT_COMPILER_NOT_FOUND.is_synthesized(),
-            "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
-            m::CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-        );
-        assert!(
-            m::CUDA_ERROR_UNSUPPORTED_PTX_VERSION.is_synthesized(),
-            "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_JIT_COMPILATION_DISABLED,
-            m::CUDA_ERROR_JIT_COMPILATION_DISABLED
-        );
-        assert!(
-            m::CUDA_ERROR_JIT_COMPILATION_DISABLED.is_synthesized(),
-            "CUDA_ERROR_JIT_COMPILATION_DISABLED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY,
-            m::CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY
-        );
-        assert!(
-            m::CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY.is_synthesized(),
-            "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC,
-            m::CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC
-        );
-        assert!(
-            m::CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC.is_synthesized(),
-            "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_CONTAINED,
-            m::CUDA_ERROR_CONTAINED
-        );
-        assert!(
-            m::CUDA_ERROR_CONTAINED.is_synthesized(),
-            "CUDA_ERROR_CONTAINED"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_SOURCE,
-        m::CUDA_ERROR_INVALID_SOURCE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_SOURCE.0),
-        300,
-        "CUDA_ERROR_INVALID_SOURCE: hipError_t hipErrorInvalidSource"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_FILE_NOT_FOUND,
-        m::CUDA_ERROR_FILE_NOT_FOUND
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_FILE_NOT_FOUND.0),
-        301,
-        "CUDA_ERROR_FILE_NOT_FOUND: hipError_t hipErrorFileNotFound"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND,
-        m::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND.0),
-        302,
-        "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: hipError_t hipErrorSharedObjectSymbolNotFound"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
-        m::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED.0),
-        303,
-        "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: hipError_t hipErrorSharedObjectInitFailed"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_OPERATING_SYSTEM,
-        m::CUDA_ERROR_OPERATING_SYSTEM
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_OPERATING_SYSTEM.0),
-        304,
-        "CUDA_ERROR_OPERATING_SYSTEM: hipError_t hipErrorOperatingSystem"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_INVALID_HANDLE,
-        m::CUDA_ERROR_INVALID_HANDLE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_INVALID_HANDLE.0),
-        400,
-        "CUDA_ERROR_INVALID_HANDLE: hipError_t hipErrorInvalidHandle"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_ILLEGAL_STATE,
-        m::CUDA_ERROR_ILLEGAL_STATE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ILLEGAL_STATE.0),
-        401,
-        "CUDA_ERROR_ILLEGAL_STATE: hipError_t hipErrorIllegalState"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_LOSSY_QUERY,
-            m::CUDA_ERROR_LOSSY_QUERY
-        );
-        assert!(
-            m::CUDA_ERROR_LOSSY_QUERY.is_synthesized(),
-            "CUDA_ERROR_LOSSY_QUERY"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_FOUND,
-        m::CUDA_ERROR_NOT_FOUND
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_FOUND.0),
-        500,
-        "CUDA_ERROR_NOT_FOUND: hipError_t hipErrorNotFound"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_READY,
-        m::CUDA_ERROR_NOT_READY
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_READY.0),
-        600,
-        "CUDA_ERROR_NOT_READY: hipError_t hipErrorNotReady"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_ILLEGAL_ADDRESS,
-        m::CUDA_ERROR_ILLEGAL_ADDRESS
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ILLEGAL_ADDRESS.0),
-        700,
-        "CUDA_ERROR_ILLEGAL_ADDRESS: hipError_t hipErrorIllegalAddress"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
-        m::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.0),
-        701,
-        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: hipError_t hipErrorLaunchOutOfResources"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_LAUNCH_TIMEOUT,
-        m::CUDA_ERROR_LAUNCH_TIMEOUT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_LAUNCH_TIMEOUT.0),
-        702,
-        "CUDA_ERROR_LAUNCH_TIMEOUT: hipError_t hipErrorLaunchTimeOut"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING,
-            m::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING
-        );
-        assert!(
-            m::CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING.is_synthesized(),
-            "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
-        m::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED.0),
-        704,
-        "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: hipError_t hipErrorPeerAccessAlreadyEnabled"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,
-        m::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED.0),
-        705,
-        "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: hipError_t hipErrorPeerAccessNotEnabled"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE,
-        m::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE.0),
-        708,
-        "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: hipError_t hipErrorSetOnActiveProcess"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_CONTEXT_IS_DESTROYED,
-        m::CUDA_ERROR_CONTEXT_IS_DESTROYED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_CONTEXT_IS_DESTROYED.0),
-        709,
-        "CUDA_ERROR_CONTEXT_IS_DESTROYED: hipError_t hipErrorContextIsDestroyed"
-    );
-    assert_eq!(m::cudaError_enum::CUDA_ERROR_ASSERT, m::CUDA_ERROR_ASSERT);
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_ASSERT.0),
-        710,
-        "CUDA_ERROR_ASSERT: hipError_t hipErrorAssert"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_TOO_MANY_PEERS,
-            m::CUDA_ERROR_TOO_MANY_PEERS
-        );
-        assert!(
-            m::CUDA_ERROR_TOO_MANY_PEERS.is_synthesized(),
-            "CUDA_ERROR_TOO_MANY_PEERS"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
-        m::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED.0),
-        712,
-        "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: hipError_t hipErrorHostMemoryAlreadyRegistered"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
-        m::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED.0),
-        713,
-        "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: hipError_t hipErrorHostMemoryNotRegistered"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_HARDWARE_STACK_ERROR,
-            m::CUDA_ERROR_HARDWARE_STACK_ERROR
-        );
-        assert!(
-            m::CUDA_ERROR_HARDWARE_STACK_ERROR.is_synthesized(),
-            "CUDA_ERROR_HARDWARE_STACK_ERROR"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_ILLEGAL_INSTRUCTION,
-            m::CUDA_ERROR_ILLEGAL_INSTRUCTION
-        );
-        assert!(
-            m::CUDA_ERROR_ILLEGAL_INSTRUCTION.is_synthesized(),
-            "CUDA_ERROR_ILLEGAL_INSTRUCTION"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MISALIGNED_ADDRESS,
-            m::CUDA_ERROR_MISALIGNED_ADDRESS
-        );
-        assert!(
-            m::CUDA_ERROR_MISALIGNED_ADDRESS.is_synthesized(),
-            "CUDA_ERROR_MISALIGNED_ADDRESS"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_INVALID_ADDRESS_SPACE,
-            m::CUDA_ERROR_INVALID_ADDRESS_SPACE
-        );
-        assert!(
-            m::CUDA_ERROR_INVALID_ADDRESS_SPACE.is_synthesized(),
-            "CUDA_ERROR_INVALID_ADDRESS_SPACE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_INVALID_PC,
-            m::CUDA_ERROR_INVALID_PC
-        );
-        assert!(
-            m::CUDA_ERROR_INVALID_PC.is_synthesized(),
-            "CUDA_ERROR_INVALID_PC"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_LAUNCH_FAILED,
-        m::CUDA_ERROR_LAUNCH_FAILED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_LAUNCH_FAILED.0),
-        719,
-        "CUDA_ERROR_LAUNCH_FAILED: hipError_t hipErrorLaunchFailure"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
-        m::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.0),
-        720,
-        "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: hipError_t hipErrorCooperativeLaunchTooLarge"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_TENSOR_MEMORY_LEAK,
-            m::CUDA_ERROR_TENSOR_MEMORY_LEAK
-        );
-        assert!(
-            m::CUDA_ERROR_TENSOR_MEMORY_LEAK.is_synthesized(),
-            "CUDA_ERROR_TENSOR_MEMORY_LEAK"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_NOT_PERMITTED,
-            m::CUDA_ERROR_NOT_PERMITTED
-        );
-        assert!(
-            m::CUDA_ERROR_NOT_PERMITTED.is_synthesized(),
-            "CUDA_ERROR_NOT_PERMITTED"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_NOT_SUPPORTED,
-        m::CUDA_ERROR_NOT_SUPPORTED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_NOT_SUPPORTED.0),
-        801,
-        "CUDA_ERROR_NOT_SUPPORTED: hipError_t hipErrorNotSupported"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_SYSTEM_NOT_READY,
-            m::CUDA_ERROR_SYSTEM_NOT_READY
-        );
-        assert!(
-            m::CUDA_ERROR_SYSTEM_NOT_READY.is_synthesized(),
-            "CUDA_ERROR_SYSTEM_NOT_READY"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH,
-            m::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
-        );
-        assert!(
-            m::CUDA_ERROR_SYSTEM_DRIVER_MISMATCH.is_synthesized(),
-            "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE,
-            m::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE
-        );
-        assert!(
-            m::CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE.is_synthesized(),
-            "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MPS_CONNECTION_FAILED,
-            m::CUDA_ERROR_MPS_CONNECTION_FAILED
-        );
-        assert!(
-            m::CUDA_ERROR_MPS_CONNECTION_FAILED.is_synthesized(),
-            "CUDA_ERROR_MPS_CONNECTION_FAILED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MPS_RPC_FAILURE,
-            m::CUDA_ERROR_MPS_RPC_FAILURE
-        );
-        assert!(
-            m::CUDA_ERROR_MPS_RPC_FAILURE.is_synthesized(),
-            "CUDA_ERROR_MPS_RPC_FAILURE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MPS_SERVER_NOT_READY,
-            m::CUDA_ERROR_MPS_SERVER_NOT_READY
-        );
-        assert!(
-            m::CUDA_ERROR_MPS_SERVER_NOT_READY.is_synthesized(),
-            "CUDA_ERROR_MPS_SERVER_NOT_READY"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MPS_MAX_CLIENTS_REACHED,
-            m::CUDA_ERROR_MPS_MAX_CLIENTS_REACHED
-        );
-        assert!(
-            m::CUDA_ERROR_MPS_MAX_CLIENTS_REACHED.is_synthesized(),
-            "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED,
-            m::CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED
-        );
-        assert!(
-            m::CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED.is_synthesized(),
-            "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_MPS_CLIENT_TERMINATED,
-            m::CUDA_ERROR_MPS_CLIENT_TERMINATED
-        );
-        assert!(
-            m::CUDA_ERROR_MPS_CLIENT_TERMINATED.is_synthesized(),
-            "CUDA_ERROR_MPS_CLIENT_TERMINATED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_CDP_NOT_SUPPORTED,
-            m::CUDA_ERROR_CDP_NOT_SUPPORTED
-        );
-        assert!(
-            m::CUDA_ERROR_CDP_NOT_SUPPORTED.is_synthesized(),
-            "CUDA_ERROR_CDP_NOT_SUPPORTED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_CDP_VERSION_MISMATCH,
-            m::CUDA_ERROR_CDP_VERSION_MISMATCH
-        );
-        assert!(
-            m::CUDA_ERROR_CDP_VERSION_MISMATCH.is_synthesized(),
-            "CUDA_ERROR_CDP_VERSION_MISMATCH"
-        );
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
-        m::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED.0),
-        900,
-        "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: hipError_t hipErrorStreamCaptureUnsupported"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
-        m::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.0),
-        901,
-        "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: hipError_t hipErrorStreamCaptureInvalidated"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_MERGE,
-        m::CUDA_ERROR_STREAM_CAPTURE_MERGE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_MERGE.0),
-        902,
-        "CUDA_ERROR_STREAM_CAPTURE_MERGE: hipError_t hipErrorStreamCaptureMerge"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED,
-        m::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED.0),
-        903,
-        "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: hipError_t hipErrorStreamCaptureUnmatched"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
-        m::CUDA_ERROR_STREAM_CAPTURE_UNJOINED
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_UNJOINED.0),
-        904,
-        "CUDA_ERROR_STREAM_CAPTURE_UNJOINED: hipError_t hipErrorStreamCaptureUnjoined"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
-        m::CUDA_ERROR_STREAM_CAPTURE_ISOLATION
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_ISOLATION.0),
-        905,
-        "CUDA_ERROR_STREAM_CAPTURE_ISOLATION: hipError_t hipErrorStreamCaptureIsolation"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
-        m::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT.0),
-        906,
-        "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: hipError_t hipErrorStreamCaptureImplicit"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_CAPTURED_EVENT,
-        m::CUDA_ERROR_CAPTURED_EVENT
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_CAPTURED_EVENT.0),
-        907,
-        "CUDA_ERROR_CAPTURED_EVENT: hipError_t hipErrorCapturedEvent"
-    );
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD,
-        m::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD.0),
-        908,
-        "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: hipError_t hipErrorStreamCaptureWrongThread"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(m::cudaError_enum::CUDA_ERROR_TIMEOUT, m::CUDA_ERROR_TIMEOUT);
-        assert!(m::CUDA_ERROR_TIMEOUT.is_synthesized(), "CUDA_ERROR_TIMEOUT");
-    }
-    assert_eq!(
-        m::cudaError_enum::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
-        m::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE
-    );
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE.0),
-        910,
-        "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: hipError_t hipErrorGraphExecUpdateFailure"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_EXTERNAL_DEVICE,
-            m::CUDA_ERROR_EXTERNAL_DEVICE
-        );
-        assert!(
-            m::CUDA_ERROR_EXTERNAL_DEVICE.is_synthesized(),
-            "CUDA_ERROR_EXTERNAL_DEVICE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_INVALID_CLUSTER_SIZE,
-            m::CUDA_ERROR_INVALID_CLUSTER_SIZE
-        );
-        assert!(
-            m::CUDA_ERROR_INVALID_CLUSTER_SIZE.is_synthesized(),
-            "CUDA_ERROR_INVALID_CLUSTER_SIZE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_FUNCTION_NOT_LOADED,
-            m::CUDA_ERROR_FUNCTION_NOT_LOADED
-        );
-        assert!(
-            m::CUDA_ERROR_FUNCTION_NOT_LOADED.is_synthesized(),
-            "CUDA_ERROR_FUNCTION_NOT_LOADED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_INVALID_RESOURCE_TYPE,
-            m::CUDA_ERROR_INVALID_RESOURCE_TYPE
-        );
-        assert!(
-            m::CUDA_ERROR_INVALID_RESOURCE_TYPE.is_synthesized(),
-            "CUDA_ERROR_INVALID_RESOURCE_TYPE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION,
-            m::CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION
-        );
-        assert!(
-            m::CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION.is_synthesized(),
-            "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::cudaError_enum::CUDA_ERROR_KEY_ROTATION,
-            m::CUDA_ERROR_KEY_ROTATION
-        );
-        assert!(
-            m::CUDA_ERROR_KEY_ROTATION.is_synthesized(),
-            "CUDA_ERROR_KEY_ROTATION"
-        );
-    }
-    assert_eq!(m::cudaError_enum::CUDA_ERROR_UNKNOWN, m::CUDA_ERROR_UNKNOWN);
-    assert_eq!(
-        i64::from(m::CUDA_ERROR_UNKNOWN.0),
-        999,
-        "CUDA_ERROR_UNKNOWN: hipError_t hipErrorUnknown"
-    );
 }
 
 #[test]
 fn every_nvrtcresult_enumerator_has_both_paths_and_hips_value() {
     use cuda_compat::nvrtc as m;
-    assert_eq!(m::nvrtcResult::NVRTC_SUCCESS, m::NVRTC_SUCCESS);
-    assert_eq!(
-        i64::from(m::NVRTC_SUCCESS.0),
-        0,
-        "NVRTC_SUCCESS: hiprtcResult HIPRTC_SUCCESS"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_OUT_OF_MEMORY,
-        m::NVRTC_ERROR_OUT_OF_MEMORY
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_OUT_OF_MEMORY.0),
-        1,
-        "NVRTC_ERROR_OUT_OF_MEMORY: hiprtcResult HIPRTC_ERROR_OUT_OF_MEMORY"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_PROGRAM_CREATION_FAILURE,
-        m::NVRTC_ERROR_PROGRAM_CREATION_FAILURE
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_PROGRAM_CREATION_FAILURE.0),
-        2,
-        "NVRTC_ERROR_PROGRAM_CREATION_FAILURE: hiprtcResult HIPRTC_ERROR_PROGRAM_CREATION_FAILURE"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_INVALID_INPUT,
-        m::NVRTC_ERROR_INVALID_INPUT
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_INVALID_INPUT.0),
-        3,
-        "NVRTC_ERROR_INVALID_INPUT: hiprtcResult HIPRTC_ERROR_INVALID_INPUT"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_INVALID_PROGRAM,
-        m::NVRTC_ERROR_INVALID_PROGRAM
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_INVALID_PROGRAM.0),
-        4,
-        "NVRTC_ERROR_INVALID_PROGRAM: hiprtcResult HIPRTC_ERROR_INVALID_PROGRAM"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_INVALID_OPTION,
-        m::NVRTC_ERROR_INVALID_OPTION
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_INVALID_OPTION.0),
-        5,
-        "NVRTC_ERROR_INVALID_OPTION: hiprtcResult HIPRTC_ERROR_INVALID_OPTION"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_COMPILATION,
-        m::NVRTC_ERROR_COMPILATION
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_COMPILATION.0),
-        6,
-        "NVRTC_ERROR_COMPILATION: hiprtcResult HIPRTC_ERROR_COMPILATION"
-    );
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_BUILTIN_OPERATION_FAILURE,
-        m::NVRTC_ERROR_BUILTIN_OPERATION_FAILURE
-    );
-    assert_eq!(i64::from(m::NVRTC_ERROR_BUILTIN_OPERATION_FAILURE.0), 7, "NVRTC_ERROR_BUILTIN_OPERATION_FAILURE: hiprtcResult HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE");
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
-        m::NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION
-    );
-    assert_eq!(i64::from(m::NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION.0), 8, "NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION: hiprtcResult HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION");
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION,
-        m::NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION
-    );
-    assert_eq!(i64::from(m::NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION.0), 9, "NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION: hiprtcResult HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION");
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID,
-        m::NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID
-    );
-    assert_eq!(i64::from(m::NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID.0), 10, "NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID: hiprtcResult HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID");
-    assert_eq!(
-        m::nvrtcResult::NVRTC_ERROR_INTERNAL_ERROR,
-        m::NVRTC_ERROR_INTERNAL_ERROR
-    );
-    assert_eq!(
-        i64::from(m::NVRTC_ERROR_INTERNAL_ERROR.0),
-        11,
-        "NVRTC_ERROR_INTERNAL_ERROR: hiprtcResult HIPRTC_ERROR_INTERNAL_ERROR"
-    );
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::nvrtcResult::NVRTC_ERROR_TIME_FILE_WRITE_FAILED,
-            m::NVRTC_ERROR_TIME_FILE_WRITE_FAILED
-        );
-        assert!(
-            m::NVRTC_ERROR_TIME_FILE_WRITE_FAILED.is_synthesized(),
-            "NVRTC_ERROR_TIME_FILE_WRITE_FAILED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::nvrtcResult::NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED,
-            m::NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED
-        );
-        assert!(
-            m::NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED.is_synthesized(),
-            "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::nvrtcResult::NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED,
-            m::NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED
-        );
-        assert!(
-            m::NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED.is_synthesized(),
-            "NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::nvrtcResult::NVRTC_ERROR_PCH_CREATE,
-            m::NVRTC_ERROR_PCH_CREATE
-        );
-        assert!(
-            m::NVRTC_ERROR_PCH_CREATE.is_synthesized(),
-            "NVRTC_ERROR_PCH_CREATE"
-        );
-    }
-    #[cfg(feature = "synthesized-enums")]
-    {
-        assert_eq!(
-            m::nvrtcResult::NVRTC_ERROR_CANCELLED,
-            m::NVRTC_ERROR_CANCELLED
-        );
-        assert!(
-            m::NVRTC_ERROR_CANCELLED.is_synthesized(),
-            "NVRTC_ERROR_CANCELLED"
-        );
+    both_paths! { m::nvrtcResult = hiprtcResult:
+        NVRTC_SUCCESS: (0, "HIPRTC_SUCCESS"),
+        NVRTC_ERROR_OUT_OF_MEMORY: (1, "HIPRTC_ERROR_OUT_OF_MEMORY"),
+        NVRTC_ERROR_PROGRAM_CREATION_FAILURE: (2, "HIPRTC_ERROR_PROGRAM_CREATION_FAILURE"),
+        NVRTC_ERROR_INVALID_INPUT: (3, "HIPRTC_ERROR_INVALID_INPUT"),
+        NVRTC_ERROR_INVALID_PROGRAM: (4, "HIPRTC_ERROR_INVALID_PROGRAM"),
+        NVRTC_ERROR_INVALID_OPTION: (5, "HIPRTC_ERROR_INVALID_OPTION"),
+        NVRTC_ERROR_COMPILATION: (6, "HIPRTC_ERROR_COMPILATION"),
+        NVRTC_ERROR_BUILTIN_OPERATION_FAILURE: (7, "HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE"),
+        NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION: (8, "HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION"),
+        NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION: (9, "HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION"),
+        NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID: (10, "HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID"),
+        NVRTC_ERROR_INTERNAL_ERROR: (11, "HIPRTC_ERROR_INTERNAL_ERROR"),
+        NVRTC_ERROR_TIME_FILE_WRITE_FAILED: synthesized,
+        NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED: synthesized,
+        NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED: synthesized,
+        NVRTC_ERROR_PCH_CREATE: synthesized,
+        NVRTC_ERROR_CANCELLED: synthesized,
     }
 }
 
 #[test]
 fn every_cublasstatus_t_enumerator_has_both_paths_and_hips_value() {
     use cuda_compat::cublas as m;
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_SUCCESS,
-        m::CUBLAS_STATUS_SUCCESS
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_SUCCESS.0),
-        0,
-        "CUBLAS_STATUS_SUCCESS: hipblasStatus_t HIPBLAS_STATUS_SUCCESS"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED,
-        m::CUBLAS_STATUS_NOT_INITIALIZED
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_NOT_INITIALIZED.0),
-        1,
-        "CUBLAS_STATUS_NOT_INITIALIZED: hipblasStatus_t HIPBLAS_STATUS_NOT_INITIALIZED"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_ALLOC_FAILED,
-        m::CUBLAS_STATUS_ALLOC_FAILED
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_ALLOC_FAILED.0),
-        2,
-        "CUBLAS_STATUS_ALLOC_FAILED: hipblasStatus_t HIPBLAS_STATUS_ALLOC_FAILED"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE,
-        m::CUBLAS_STATUS_INVALID_VALUE
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_INVALID_VALUE.0),
-        3,
-        "CUBLAS_STATUS_INVALID_VALUE: hipblasStatus_t HIPBLAS_STATUS_INVALID_VALUE"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_ARCH_MISMATCH,
-        m::CUBLAS_STATUS_ARCH_MISMATCH
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_ARCH_MISMATCH.0),
-        8,
-        "CUBLAS_STATUS_ARCH_MISMATCH: hipblasStatus_t HIPBLAS_STATUS_ARCH_MISMATCH"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_MAPPING_ERROR,
-        m::CUBLAS_STATUS_MAPPING_ERROR
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_MAPPING_ERROR.0),
-        4,
-        "CUBLAS_STATUS_MAPPING_ERROR: hipblasStatus_t HIPBLAS_STATUS_MAPPING_ERROR"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_EXECUTION_FAILED,
-        m::CUBLAS_STATUS_EXECUTION_FAILED
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_EXECUTION_FAILED.0),
-        5,
-        "CUBLAS_STATUS_EXECUTION_FAILED: hipblasStatus_t HIPBLAS_STATUS_EXECUTION_FAILED"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_INTERNAL_ERROR,
-        m::CUBLAS_STATUS_INTERNAL_ERROR
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_INTERNAL_ERROR.0),
-        6,
-        "CUBLAS_STATUS_INTERNAL_ERROR: hipblasStatus_t HIPBLAS_STATUS_INTERNAL_ERROR"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED,
-        m::CUBLAS_STATUS_NOT_SUPPORTED
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_NOT_SUPPORTED.0),
-        7,
-        "CUBLAS_STATUS_NOT_SUPPORTED: hipblasStatus_t HIPBLAS_STATUS_NOT_SUPPORTED"
-    );
-    assert_eq!(
-        m::cublasStatus_t::CUBLAS_STATUS_LICENSE_ERROR,
-        m::CUBLAS_STATUS_LICENSE_ERROR
-    );
-    assert_eq!(
-        i64::from(m::CUBLAS_STATUS_LICENSE_ERROR.0),
-        11,
-        "CUBLAS_STATUS_LICENSE_ERROR: hipblasStatus_t HIPBLAS_STATUS_UNKNOWN"
-    );
+    both_paths! { m::cublasStatus_t = hipblasStatus_t:
+        CUBLAS_STATUS_SUCCESS: (0, "HIPBLAS_STATUS_SUCCESS"),
+        CUBLAS_STATUS_NOT_INITIALIZED: (1, "HIPBLAS_STATUS_NOT_INITIALIZED"),
+        CUBLAS_STATUS_ALLOC_FAILED: (2, "HIPBLAS_STATUS_ALLOC_FAILED"),
+        CUBLAS_STATUS_INVALID_VALUE: (3, "HIPBLAS_STATUS_INVALID_VALUE"),
+        CUBLAS_STATUS_ARCH_MISMATCH: (8, "HIPBLAS_STATUS_ARCH_MISMATCH"),
+        CUBLAS_STATUS_MAPPING_ERROR: (4, "HIPBLAS_STATUS_MAPPING_ERROR"),
+        CUBLAS_STATUS_EXECUTION_FAILED: (5, "HIPBLAS_STATUS_EXECUTION_FAILED"),
+        CUBLAS_STATUS_INTERNAL_ERROR: (6, "HIPBLAS_STATUS_INTERNAL_ERROR"),
+        CUBLAS_STATUS_NOT_SUPPORTED: (7, "HIPBLAS_STATUS_NOT_SUPPORTED"),
+        CUBLAS_STATUS_LICENSE_ERROR: (11, "HIPBLAS_STATUS_UNKNOWN"),
+    }
 }

@@ -34,6 +34,7 @@
 #![warn(missing_docs)]
 
 mod amd;
+mod binding;
 #[doc(hidden)]
 pub mod coverage;
 mod generated;

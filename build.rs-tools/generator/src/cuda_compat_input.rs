@@ -7,6 +7,7 @@ use bindgen::EnumVariation;
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use syn::parse::Parser;
 use syn::{Item, ReturnType, Type};
 
 /// The four CUDA libraries cuda-compat mirrors, one Rust module each.
@@ -35,51 +36,10 @@ impl Module {
         }
     }
 
-    /// CUDA headers whose declarations belong to the module.
-    pub(crate) fn headers(self) -> &'static [&'static str] {
-        match self {
-            Module::Runtime => &[
-                "cuda_runtime_api.h",
-                "driver_types.h",
-                "library_types.h",
-                "surface_types.h",
-                "texture_types.h",
-                "vector_types.h",
-            ],
-            Module::Driver => &["cuda.h"],
-            Module::Nvrtc => &["nvrtc.h"],
-            Module::Cublas => &["cublas_api.h", "cuComplex.h"],
-        }
-    }
-
-    /// Module of a CUDA name not declared in the CUDA 12.x headers (removed
-    /// or renamed APIs that hipify-perl still maps), from its prefix; `None`
-    /// for the CUDA libraries cuda-compat does not cover.
-    pub(crate) fn by_prefix(name: &str) -> Option<Module> {
-        let starts_upper = |p: &str| {
-            name.strip_prefix(p)
-                .and_then(|r| r.chars().next())
-                .is_some_and(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
-        };
-        if name.starts_with("cublasLt")
-            || name.starts_with("cublasXt")
-            || name.starts_with("CUBLASLT")
-        {
-            return None;
-        }
-        if name.starts_with("cublas") || name.starts_with("CUBLAS_") {
-            return Some(Module::Cublas);
-        }
-        if name.starts_with("nvrtc") || name.starts_with("NVRTC_") {
-            return Some(Module::Nvrtc);
-        }
-        if starts_upper("cuda") {
-            return Some(Module::Runtime);
-        }
-        if starts_upper("cu") || starts_upper("CU") {
-            return Some(Module::Driver);
-        }
-        None
+    /// The module of this name (`"runtime"`, ...), as cuda-compat's
+    /// manifest names it.
+    pub(crate) fn from_name(name: &str) -> Option<Module> {
+        Module::ALL.into_iter().find(|m| m.name() == name)
     }
 }
 
@@ -317,6 +277,45 @@ impl Decls {
         }
     }
 
+    /// The declarations of a `loaded_functions!` or `open_enum!` call (see
+    /// `hip-sys/src/binding.rs`); other macro calls are not bindings. A call
+    /// that does not parse is an error, not skipped: cuda-compat would lose
+    /// its functions or enums without a word.
+    fn add_binding_macro(&mut self, mac: &syn::Macro) -> Result<()> {
+        let Some(last) = mac.path.segments.last() else {
+            return Ok(());
+        };
+        match last.ident.to_string().as_str() {
+            "loaded_functions" => {
+                let functions = parse_loaded_functions
+                    .parse2(mac.tokens.clone())
+                    .context("parsing the loaded_functions! call")?;
+                for f in functions {
+                    // The macro takes `-> ()` for a function returning nothing.
+                    let output = match &f.sig.output {
+                        ReturnType::Type(_, t) if matches!(&**t, Type::Tuple(t) if t.elems.is_empty()) => {
+                            ReturnType::Default
+                        }
+                        other => other.clone(),
+                    };
+                    self.functions.insert(
+                        f.sig.ident.to_string(),
+                        sig_of(f.sig.inputs.into_iter(), &output),
+                    );
+                }
+            }
+            "open_enum" => {
+                let e = parse_open_enum
+                    .parse2(mac.tokens.clone())
+                    .context("parsing an open_enum! call")?;
+                self.enum_order.push(e.name.clone());
+                self.enums.insert(e.name, (e.repr, e.values));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Follows aliases to the type they name in the end.
     pub(crate) fn resolve(&self, t: &Type) -> Ty {
         let mut ty = ty_of(t);
@@ -380,6 +379,71 @@ fn lit_value(e: &syn::Expr) -> Option<i64> {
     }
 }
 
+/// The function declarations of a `loaded_functions!` call: the braces
+/// after `functions:`, each `pub unsafe fn name(args) -> R;`.
+fn parse_loaded_functions(
+    input: syn::parse::ParseStream<'_>,
+) -> syn::Result<Vec<syn::ForeignItemFn>> {
+    while !input.is_empty() {
+        let key: syn::Ident = input.parse()?;
+        input.parse::<syn::Token![:]>()?;
+        if key == "functions" {
+            let body;
+            syn::braced!(body in input);
+            let mut functions = Vec::new();
+            while !body.is_empty() {
+                functions.push(body.parse::<syn::ForeignItemFn>()?);
+            }
+            return Ok(functions);
+        }
+        // Another setting: its value runs to the next comma at this level.
+        while !input.is_empty() && !input.peek(syn::Token![,]) {
+            input.parse::<proc_macro2::TokenTree>()?;
+        }
+        if !input.is_empty() {
+            input.parse::<syn::Token![,]>()?;
+        }
+    }
+    Err(input.error("no `functions: { .. }`"))
+}
+
+/// What an `open_enum!` call declares.
+struct OpenEnum {
+    name: String,
+    repr: Type,
+    /// (name, value) in declaration order.
+    values: Vec<(String, i64)>,
+}
+
+/// An `open_enum!` call: name, representation and the values in order.
+fn parse_open_enum(input: syn::parse::ParseStream<'_>) -> syn::Result<OpenEnum> {
+    input.call(syn::Attribute::parse_outer)?;
+    input.parse::<syn::Token![pub]>()?;
+    input.parse::<syn::Token![struct]>()?;
+    let name: syn::Ident = input.parse()?;
+    let repr;
+    syn::parenthesized!(repr in input);
+    let repr: Type = repr.parse()?;
+    let body;
+    syn::braced!(body in input);
+    let mut values = Vec::new();
+    while !body.is_empty() {
+        body.call(syn::Attribute::parse_outer)?;
+        let value_name: syn::Ident = body.parse()?;
+        body.parse::<syn::Token![=]>()?;
+        let expr: syn::Expr = body.parse()?;
+        body.parse::<syn::Token![,]>()?;
+        let value = lit_value(&expr)
+            .ok_or_else(|| syn::Error::new_spanned(&expr, "not an integer literal"))?;
+        values.push((value_name.to_string(), value));
+    }
+    Ok(OpenEnum {
+        name: name.to_string(),
+        repr,
+        values,
+    })
+}
+
 /// Parses committed generated bindings (`types.rs`, `functions.rs`).
 pub(crate) fn parse_bindings(dir: &Path) -> Result<Option<Decls>> {
     let types = dir.join("types.rs");
@@ -390,13 +454,30 @@ pub(crate) fn parse_bindings(dir: &Path) -> Result<Option<Decls>> {
     let mut d = Decls::default();
     for p in [types, functions] {
         let text = std::fs::read_to_string(&p)?;
-        d.add_file(syn::parse_file(&text).with_context(|| format!("parsing {}", p.display()))?);
+        let file = syn::parse_file(&text).with_context(|| format!("parsing {}", p.display()))?;
+        // Functions and enums are macro calls (`loaded_functions!`,
+        // `open_enum!`), read in file order with the other items, so that
+        // `enum_order` is the order of declaration; impls last, as
+        // `add_file` does.
+        let (impls, rest): (Vec<Item>, Vec<Item>) = file
+            .items
+            .into_iter()
+            .partition(|i| matches!(i, Item::Impl(_)));
+        for item in rest.into_iter().chain(impls) {
+            match item {
+                Item::Macro(m) => d
+                    .add_binding_macro(&m.mac)
+                    .with_context(|| format!("in {}", p.display()))?,
+                other => d.add_item(other),
+            }
+        }
     }
     Ok(Some(d))
 }
 
-/// The CUDA declarations of one module, through bindgen.
-pub(crate) fn cuda_decls(include: &Path, module: Module) -> Result<Decls> {
+/// The CUDA declarations of one module (those of `headers`), through
+/// bindgen; `includes` are the headers the bindgen wrapper includes.
+pub(crate) fn cuda_decls(include: &Path, includes: &[&str], headers: &[String]) -> Result<Decls> {
     // `crt/host_defines.h` ships with nvcc, not with the runtime wheel: a
     // stand-in with the few macros the host API headers use.
     let shim = include.parent().unwrap_or(include).join("shim");
@@ -412,9 +493,12 @@ pub(crate) fn cuda_decls(include: &Path, module: Module) -> Result<Decls> {
         shim.join("cuda_bf16.h"),
         "#pragma once\ntypedef struct __nv_bfloat16 { unsigned short __x; } __nv_bfloat16;\n",
     )?;
-    let wrapper = "#include <cuda.h>\n#include <cuda_runtime_api.h>\n#include <nvrtc.h>\n#include <cublas_api.h>\n";
+    let wrapper: String = includes
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
     let mut builder = bindgen::Builder::default()
-        .header_contents("cuda_compat_wrapper.h", wrapper)
+        .header_contents("cuda_compat_wrapper.h", &wrapper)
         .clang_args([
             "-x".to_owned(),
             "c".to_owned(),
@@ -433,7 +517,7 @@ pub(crate) fn cuda_decls(include: &Path, module: Module) -> Result<Decls> {
         .size_t_is_usize(true)
         .allowlist_recursively(false)
         .formatter(bindgen::Formatter::None);
-    for h in module.headers() {
+    for h in headers {
         builder = builder.allowlist_file(format!(".*/{}", h.replace('.', "\\.")));
     }
     let text = builder
@@ -554,4 +638,48 @@ pub(crate) fn headers_below(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out.sort();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `parse_bindings` reads the two macros as the generator writes them.
+    #[test]
+    fn reads_function_and_enum_macro_calls() {
+        let dir = std::env::temp_dir().join(format!("hip-generator-parse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("types.rs"),
+            "pub type handle_t = *mut u8;\n\
+             crate::open_enum! {\n    /// doc\n    #[must_use]\n    \
+             pub struct status_t(::std::os::raw::c_int) {\n        /// ok\n        OK = 0,\n        \
+             BAD = -3,\n    }\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("functions.rs"),
+            "crate::loaded_functions! {\n    library: \"x\",\n    table: T,\n    \
+             accessor: crate::t(),\n    unavailable: crate::Unavailable,\n    \
+             legacy_symbols: [(\"a\", \"b\", 6)],\n    functions: {\n        /// doc\n        \
+             pub unsafe fn f(h: handle_t, n: *mut f32) -> status_t;\n        \
+             pub unsafe fn g() -> ();\n    }\n}\n",
+        )
+        .unwrap();
+        let decls = parse_bindings(&dir).unwrap().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            decls.enums["status_t"].1,
+            [("OK".to_owned(), 0), ("BAD".to_owned(), -3)]
+        );
+        assert_eq!(decls.enum_order, ["status_t"]);
+        let f = &decls.functions["f"];
+        assert_eq!(f.params.len(), 2);
+        assert_eq!(f.params[0].0, "h");
+        assert!(f.ret.is_some());
+        assert!(
+            decls.functions["g"].ret.is_none(),
+            "`-> ()` is no return type"
+        );
+    }
 }

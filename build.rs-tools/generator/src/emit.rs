@@ -8,8 +8,8 @@
 
 use crate::filter::Filter;
 use crate::library::Library;
-use anyhow::Result;
-use proc_macro2::{Ident, TokenStream};
+use anyhow::{Context, Result};
+use proc_macro2::Ident;
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
 use syn::visit_mut::VisitMut;
@@ -80,237 +80,343 @@ pub(crate) fn split(file: syn::File, _function_files: &[std::path::PathBuf]) -> 
     })
 }
 
+/// `types.rs` before formatting: bindgen's items with each enum's struct
+/// replaced by a marker item, which [`splice_enums`] replaces by the enum's
+/// `open_enum!` call once the file is formatted (rustfmt leaves the body of
+/// a macro call alone, so it is written here line by line).
 pub(crate) fn types(split: &Split) -> Result<String> {
-    let mut items = split.items.clone();
+    let mut items = Vec::new();
     let mut docs = DocCleaner;
-    for item in &mut items {
-        docs.visit_item_mut(item);
-        if let Item::Struct(s) = item {
-            if split.enums.contains_key(&s.ident.to_string()) {
-                remove_derive(&mut s.attrs, "Debug");
+    for item in &split.items {
+        let mut item = item.clone();
+        match &item {
+            // The enum's constants: written by its `open_enum!` call.
+            Item::Impl(imp) if enum_impl_of(imp, split).is_some() => continue,
+            Item::Struct(s) if split.enums.contains_key(&s.ident.to_string()) => {
+                let marker = format_ident!("{ENUM_MARKER}");
+                let name = &s.ident;
+                items.push(quote!(#marker!(#name);));
+                continue;
             }
+            _ => {}
         }
+        docs.visit_item_mut(&mut item);
+        items.push(quote!(#item));
     }
-    let mut extra = TokenStream::new();
-    for (name, consts) in &split.enums {
-        let ty = format_ident!("{name}");
-        let names = consts.iter().map(|c| c.to_string());
-        extra.extend(quote! {
-            impl #ty {
-                /// The C name of this value, or `None` for a value these
-                /// bindings do not know (a newer runtime may return one).
-                #[allow(unreachable_patterns)]
-                pub const fn name(self) -> Option<&'static str> {
-                    match self {
-                        #( Self::#consts => Some(#names), )*
+    Ok(quote! { #(#items)* }.to_string())
+}
+
+/// Name of the marker macro [`types`] leaves where an enum goes.
+const ENUM_MARKER: &str = "hip_generator_enum_here";
+
+/// The enum a bindgen `impl` block of constants belongs to.
+fn enum_impl_of<'s>(imp: &syn::ItemImpl, split: &'s Split) -> Option<&'s String> {
+    let syn::Type::Path(tp) = &*imp.self_ty else {
+        return None;
+    };
+    let name = tp.path.segments.last()?.ident.to_string();
+    let all_consts = imp
+        .items
+        .iter()
+        .all(|ii| matches!(ii, syn::ImplItem::Const(_)));
+    if !all_consts || imp.items.is_empty() {
+        return None;
+    }
+    split.enums.get_key_value(&name).map(|(k, _)| k)
+}
+
+/// Replaces each enum marker of the formatted `types.rs` with the enum's
+/// `open_enum!` call (`macros` is the path of the crate defining it).
+pub(crate) fn splice_enums(formatted: &str, split: &Split, macros: &str) -> Result<String> {
+    let mut structs: BTreeMap<String, &syn::ItemStruct> = BTreeMap::new();
+    let mut values: BTreeMap<String, Vec<&syn::ImplItemConst>> = BTreeMap::new();
+    for item in &split.items {
+        match item {
+            Item::Struct(s) if split.enums.contains_key(&s.ident.to_string()) => {
+                structs.insert(s.ident.to_string(), s);
+            }
+            Item::Impl(imp) => {
+                if let Some(name) = enum_impl_of(imp, split) {
+                    let consts = imp.items.iter().filter_map(|ii| match ii {
+                        syn::ImplItem::Const(c) => Some(c),
                         _ => None,
-                    }
+                    });
+                    values.entry(name.clone()).or_default().extend(consts);
                 }
             }
-            impl ::core::fmt::Debug for #ty {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    match self.name() {
-                        Some(n) => f.write_str(n),
-                        None => write!(f, concat!(stringify!(#ty), "({})"), self.0),
-                    }
-                }
-            }
-        });
-    }
-    let body = quote! { #(#items)* #extra };
-    Ok(body.to_string())
-}
-
-fn remove_derive(attrs: &mut [Attribute], which: &str) {
-    for attr in attrs.iter_mut() {
-        if !attr.path().is_ident("derive") {
-            continue;
+            _ => {}
         }
-        let Ok(list) = attr.parse_args_with(
-            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-        ) else {
+    }
+    let mut out = String::with_capacity(formatted.len() * 2);
+    let mut spliced = 0;
+    for line in formatted.lines() {
+        let marker = line
+            .strip_prefix(ENUM_MARKER)
+            .and_then(|r| r.strip_prefix("!("))
+            .and_then(|r| r.strip_suffix(");"));
+        match marker {
+            Some(name) => {
+                let s = structs
+                    .get(name)
+                    .with_context(|| format!("enum {name} has no struct"))?;
+                let consts = values.get(name).map(Vec::as_slice).unwrap_or_default();
+                out.push_str(&enum_call(s, consts, macros)?);
+                spliced += 1;
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    anyhow::ensure!(
+        spliced == split.enums.len(),
+        "{} enums, {spliced} written",
+        split.enums.len()
+    );
+    Ok(out)
+}
+
+/// One enum as an `open_enum!` call. Fails on anything the macro would not
+/// reproduce (another derive list, attributes it does not pass on), so the
+/// generated type stays what bindgen declared.
+fn enum_call(s: &syn::ItemStruct, consts: &[&syn::ImplItemConst], macros: &str) -> Result<String> {
+    let name = s.ident.to_string();
+    let mut text = format!("{macros}::open_enum! {{\n");
+    for line in clean_doc_lines(&s.attrs) {
+        push_doc(&mut text, "    ", &line);
+    }
+    for attr in &s.attrs {
+        let path = attr.path();
+        if path.is_ident("doc") {
             continue;
+        } else if path.is_ident("must_use") {
+            text.push_str("    #[must_use]\n");
+        } else if path.is_ident("repr") {
+            let repr = quote!(#attr).to_string();
+            anyhow::ensure!(repr.contains("transparent"), "{name}: {repr}");
+        } else if path.is_ident("derive") {
+            let list = attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )?;
+            let derives: Vec<String> = list
+                .iter()
+                .map(|p| quote!(#p).to_string())
+                .filter(|d| d != "Debug")
+                .collect();
+            anyhow::ensure!(
+                derives == ["Copy", "Clone", "Hash", "PartialEq", "Eq"],
+                "enum {name} derives {derives:?}, which open_enum! does not reproduce"
+            );
+        } else {
+            anyhow::bail!("enum {name}: attribute {} not passed on", quote!(#attr));
+        }
+    }
+    let syn::Fields::Unnamed(fields) = &s.fields else {
+        anyhow::bail!("enum {name} is not a newtype");
+    };
+    anyhow::ensure!(fields.unnamed.len() == 1, "enum {name} is not a newtype");
+    let repr = type_text(&fields.unnamed[0].ty);
+    text.push_str(&format!("    pub struct {name}({repr}) {{\n"));
+    for c in consts {
+        for line in clean_doc_lines(&c.attrs) {
+            push_doc(&mut text, "        ", &line);
+        }
+        anyhow::ensure!(
+            c.attrs.iter().all(|a| a.path().is_ident("doc")),
+            "{name}::{}: attributes other than docs",
+            c.ident
+        );
+        let syn::Expr::Call(call) = &c.expr else {
+            anyhow::bail!("{name}::{}: value is not `{name}(..)`", c.ident);
         };
-        let kept: Vec<_> = list.into_iter().filter(|p| !p.is_ident(which)).collect();
-        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+        anyhow::ensure!(call.args.len() == 1, "{name}::{}: value", c.ident);
+        let value =
+            value_text(&call.args[0]).with_context(|| format!("{name}::{}: value", c.ident))?;
+        text.push_str(&format!("        {} = {value},\n", c.ident));
+    }
+    text.push_str("    }\n}\n");
+    Ok(text)
+}
+
+/// A `///` line: the line's text is the doc attribute's value after its
+/// leading space, so `/// text` and `#[doc = " text"]` are the same doc.
+fn push_doc(out: &mut String, indent: &str, line: &str) {
+    out.push_str(indent);
+    out.push_str("///");
+    if !line.is_empty() {
+        out.push(' ');
+        out.push_str(line);
+    }
+    out.push('\n');
+}
+
+/// An enumerator's value: an integer literal, possibly negated.
+fn value_text(e: &syn::Expr) -> Result<String> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => Ok(i.to_string()),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+            Ok(format!("-{}", value_text(&u.expr)?))
+        }
+        syn::Expr::Paren(p) => value_text(&p.expr),
+        other => anyhow::bail!("not an integer literal: {}", quote!(#other)),
     }
 }
 
-pub(crate) fn functions(lib: &Library, split: &Split, filter: &Filter) -> Result<String> {
-    let table = format_ident!("{}", lib.table);
-    let accessor: syn::Expr = syn::parse_str(lib.accessor)?;
-    let unavailable: syn::Path = syn::parse_str(lib.unavailable)?;
-    let n = split.functions.len();
-    // The same imports as `types.rs`: the wrappers' signatures name types
-    // another crate provides (hipblas-sys reuses hip-sys's).
-    let prelude: TokenStream = lib
-        .prelude
-        .parse()
-        .map_err(|e| anyhow::anyhow!("prelude of {}: {e}", lib.name))?;
-
-    let mut fields = Vec::new();
-    let mut resolves = Vec::new();
-    let mut presents = Vec::new();
-    let mut wrappers = Vec::new();
-    let mut names = Vec::new();
-    for f in &split.functions {
-        let name = &f.sig.ident;
-        let name_str = name.to_string();
-        let inputs = &f.sig.inputs;
-        let output = &f.sig.output;
-        let ret_ty: syn::Type = match output {
-            ReturnType::Default => syn::parse_quote!(()),
-            ReturnType::Type(_, t) => (**t).clone(),
-        };
-        let fnptr = quote! { unsafe extern "C" fn(#inputs) #output };
-        let cname = syn::LitCStr::new(
-            &std::ffi::CString::new(name_str.clone())?,
-            proc_macro2::Span::call_site(),
-        );
-        fields.push(quote! {
-            #[doc = concat!("`", #name_str, "`, when available.")]
-            pub #name: Option<#fnptr>
-        });
-        resolves.push(quote! {
-            #name: {
-                let p = lookup(#cname);
-                if p.is_null() {
-                    None
-                } else {
-                    // SAFETY: the symbol of this name has this C signature
-                    // (it was generated from the declaration in the header).
-                    Some(unsafe { ::core::mem::transmute::<*mut ::core::ffi::c_void, #fnptr>(p) })
+/// A type written as rustfmt writes it (`*mut *const c_void`,
+/// `::std::option::Option<unsafe extern "C" fn(arg1: i32) -> i32>`), for the
+/// lines of a macro call, which rustfmt does not format.
+pub(crate) fn type_text(t: &syn::Type) -> String {
+    match t {
+        syn::Type::Ptr(p) => {
+            let kind = if p.mutability.is_some() {
+                "mut"
+            } else {
+                "const"
+            };
+            format!("*{kind} {}", type_text(&p.elem))
+        }
+        syn::Type::Path(p) if p.qself.is_none() => path_text(&p.path),
+        syn::Type::Tuple(t) => {
+            let elems: Vec<String> = t.elems.iter().map(type_text).collect();
+            if elems.len() == 1 {
+                format!("({},)", elems[0])
+            } else {
+                format!("({})", elems.join(", "))
+            }
+        }
+        syn::Type::Array(a) => {
+            let len = &a.len;
+            format!("[{}; {}]", type_text(&a.elem), quote!(#len))
+        }
+        syn::Type::Paren(p) => format!("({})", type_text(&p.elem)),
+        syn::Type::BareFn(f) => {
+            let mut s = String::new();
+            if f.unsafety.is_some() {
+                s.push_str("unsafe ");
+            }
+            if let Some(abi) = &f.abi {
+                s.push_str("extern ");
+                if let Some(name) = &abi.name {
+                    s.push_str(&format!("{:?} ", name.value()));
                 }
             }
-        });
-        presents.push(quote! { self.#name.is_some() });
-        names.push(name_str.clone());
+            let mut params: Vec<String> = f
+                .inputs
+                .iter()
+                .map(|a| match &a.name {
+                    Some((name, _)) => format!("{name}: {}", type_text(&a.ty)),
+                    None => type_text(&a.ty),
+                })
+                .collect();
+            if f.variadic.is_some() {
+                params.push("...".to_owned());
+            }
+            s.push_str(&format!("fn({})", params.join(", ")));
+            s.push_str(&return_text(&f.output));
+            s
+        }
+        other => quote!(#other).to_string(),
+    }
+}
 
-        let args: Vec<_> = inputs
+fn path_text(p: &syn::Path) -> String {
+    let mut s = String::new();
+    if p.leading_colon.is_some() {
+        s.push_str("::");
+    }
+    for (i, seg) in p.segments.iter().enumerate() {
+        if i > 0 {
+            s.push_str("::");
+        }
+        s.push_str(&seg.ident.to_string());
+        if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
+            let args: Vec<String> = args
+                .args
+                .iter()
+                .map(|a| match a {
+                    syn::GenericArgument::Type(t) => type_text(t),
+                    other => quote!(#other).to_string(),
+                })
+                .collect();
+            s.push_str(&format!("<{}>", args.join(", ")));
+        }
+    }
+    s
+}
+
+/// ` -> T`, or nothing for a function returning nothing.
+fn return_text(r: &ReturnType) -> String {
+    match r {
+        ReturnType::Default => String::new(),
+        ReturnType::Type(_, t) => format!(" -> {}", type_text(t)),
+    }
+}
+
+/// `functions.rs`: the module's attributes and imports, then one
+/// `loaded_functions!` call holding every function's declaration (see
+/// `hip-sys/src/binding.rs` for what it expands to).
+pub(crate) fn functions(lib: &Library, split: &Split, filter: &Filter) -> Result<String> {
+    let mut s = String::new();
+    s.push_str(
+        "#![allow(non_snake_case, clippy::too_many_arguments, clippy::missing_safety_doc)]\n\
+         #![allow(\n    rustdoc::broken_intra_doc_links,\n    rustdoc::invalid_html_tags,\n    \
+         rustdoc::bare_urls\n)]\n\
+         use super::types::*;\n\
+         #[allow(unused_imports)]\n\
+         use ::core::ffi::*;\n",
+    );
+    s.push_str(&lib.prelude);
+    s.push_str(&format!("{}::loaded_functions! {{\n", lib.macros));
+    s.push_str(&format!("    library: {:?},\n", lib.library_doc));
+    s.push_str(&format!("    table: {},\n", lib.table));
+    s.push_str(&format!("    accessor: {},\n", lib.accessor));
+    s.push_str(&format!("    unavailable: {},\n", lib.unavailable));
+    s.push_str("    legacy_symbols: [");
+    for l in &filter.legacy_symbol {
+        s.push_str(&format!(
+            "\n        ({:?}, {:?}, {}),",
+            l.binding, l.symbol, l.before_major
+        ));
+    }
+    if !filter.legacy_symbol.is_empty() {
+        s.push_str("\n    ");
+    }
+    s.push_str("],\n    functions: {\n");
+    for f in &split.functions {
+        for line in clean_doc_lines(&f.attrs) {
+            push_doc(&mut s, "        ", &line);
+        }
+        let params: Vec<String> = f
+            .sig
+            .inputs
             .iter()
             .map(|a| match a {
-                syn::FnArg::Typed(pt) => pt.pat.clone(),
-                syn::FnArg::Receiver(_) => unreachable!("C functions have no receiver"),
-            })
-            .collect();
-        let mut doc = clean_doc_lines(&f.attrs);
-        if !doc.is_empty() {
-            doc.push(String::new());
-        }
-        doc.push(format!(
-            "Calls `{name_str}` from {}. When the library is not loaded, or lacks this symbol, \
-             returns the status that [`Unavailable`]({}) gives for the return type.",
-            lib.library_doc,
-            quote!(#unavailable).to_string().replace(' ', "")
-        ));
-        doc.push(String::new());
-        doc.push("# Safety".to_owned());
-        doc.push(String::new());
-        doc.push(
-            "A raw FFI call: the caller upholds the C function's contract (valid pointers for \
-             what it reads and writes, live handles, sizes that match the buffers)."
-                .to_owned(),
-        );
-        let doc_attrs = doc.iter().map(|l| {
-            let l = format!(" {l}");
-            quote!(#[doc = #l])
-        });
-        wrappers.push(quote! {
-            #(#doc_attrs)*
-            #[inline]
-            pub unsafe fn #name(#inputs) #output {
-                match #accessor {
-                    Some(table) => match table.#name {
-                        // SAFETY: forwarded to the C function with the caller's
-                        // arguments; the caller upholds its contract.
-                        Some(c_fn__) => unsafe { c_fn__(#(#args),*) },
-                        None => <#ret_ty as #unavailable>::symbol_missing(),
-                    },
-                    None => <#ret_ty as #unavailable>::library_missing(),
+                syn::FnArg::Typed(pt) => {
+                    let syn::Pat::Ident(name) = &*pt.pat else {
+                        anyhow::bail!("{}: a parameter without a name", f.sig.ident);
+                    };
+                    Ok(format!("{}: {}", name.ident, type_text(&pt.ty)))
                 }
-            }
-        });
+                syn::FnArg::Receiver(_) => anyhow::bail!("{}: a receiver", f.sig.ident),
+            })
+            .collect::<Result<_>>()?;
+        // The macro takes the return type always: `-> ()` for none.
+        let ret = match &f.sig.output {
+            ReturnType::Default => " -> ()".to_owned(),
+            r => return_text(r),
+        };
+        s.push_str(&format!(
+            "        pub unsafe fn {}({}){ret};\n",
+            f.sig.ident,
+            params.join(", ")
+        ));
     }
-
-    let legacy = filter.legacy_symbol.iter().map(|l| {
-        let (b, s, m) = (&l.binding, &l.symbol, l.before_major);
-        quote! { (#b, #s, #m) }
-    });
-    let table_doc = format!(
-        "Every function of {} as an optional pointer, resolved once when the library is loaded \
-         (or filled by a platform backend). `None` means the symbol is unavailable.",
-        lib.library_doc
-    );
-    let out = quote! {
-        #![allow(non_snake_case, clippy::too_many_arguments, clippy::missing_safety_doc)]
-        #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
-        use super::types::*;
-        #prelude
-        #[allow(unused_imports)]
-        use ::core::ffi::*;
-
-        /// Names of every bound function, in the order of the table's fields.
-        pub const FUNCTION_NAMES: [&str; #n] = [#(#names),*];
-
-        /// Bindings resolved from another symbol when the loaded runtime's
-        /// major version is below the third value: (binding, symbol, major).
-        pub const LEGACY_SYMBOLS: &[(&str, &str, u32)] = &[#(#legacy),*];
-
-        #[doc = #table_doc]
-        #[derive(Clone, Copy)]
-        pub struct #table {
-            #(#fields,)*
-        }
-
-        impl #table {
-            /// A table with no function available.
-            pub const EMPTY: Self = Self::empty();
-
-            const fn empty() -> Self {
-                // SAFETY: every field is an `Option` of a function pointer,
-                // for which all-zero bits are `None`.
-                unsafe { ::core::mem::zeroed() }
-            }
-
-            /// Resolves every function through `lookup`, which returns the
-            /// symbol's address for a name, or null when it is absent.
-            ///
-            /// # Safety
-            /// A non-null address returned for a name must be the function of
-            /// that name with the C signature declared in the header.
-            pub unsafe fn resolve(lookup: &mut dyn FnMut(&'static CStr) -> *mut c_void) -> Self {
-                Self { #(#resolves,)* }
-            }
-
-            /// Which functions are available, in the order of [`FUNCTION_NAMES`].
-            pub fn present(&self) -> [bool; #n] {
-                [#(#presents),*]
-            }
-
-            /// Whether the function of this C name is available (false for
-            /// names these bindings do not have).
-            pub fn is_available(&self, name: &str) -> bool {
-                FUNCTION_NAMES
-                    .iter()
-                    .position(|n| *n == name)
-                    .is_some_and(|i| self.present()[i])
-            }
-
-            /// How many of the bound functions are available.
-            pub fn available_count(&self) -> usize {
-                self.present().iter().filter(|p| **p).count()
-            }
-        }
-
-        impl ::core::fmt::Debug for #table {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                write!(f, concat!(stringify!(#table), " {{ {} of {} available }}"), self.available_count(), #n)
-            }
-        }
-
-        #(#wrappers)*
-    };
-    Ok(out.to_string())
+    s.push_str("    }\n}\n");
+    Ok(s)
 }
 
 /// Rewrites doxygen comments into rustdoc that renders and never becomes a
@@ -460,4 +566,31 @@ pub(crate) fn apply_alignment(
             .into_owned();
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_are_written_as_rustfmt_writes_them() {
+        for text in [
+            "*mut *const ::std::os::raw::c_void",
+            "::std::option::Option<unsafe extern \"C\" fn(arg1: *mut f32, arg2: i32) -> i32>",
+            "[u8; 16usize]",
+            "()",
+            "hipblasStatus_t",
+        ] {
+            let ty: syn::Type = syn::parse_str(text).unwrap();
+            assert_eq!(type_text(&ty), text);
+        }
+    }
+
+    #[test]
+    fn enum_values_keep_their_sign() {
+        let minus: syn::Expr = syn::parse_str("-5").unwrap();
+        assert_eq!(value_text(&minus).unwrap(), "-5");
+        let call: syn::Expr = syn::parse_str("f(1)").unwrap();
+        assert!(value_text(&call).is_err());
+    }
 }

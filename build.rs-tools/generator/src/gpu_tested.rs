@@ -243,18 +243,14 @@ impl Crate {
 fn bound_functions(path: &Path) -> Result<BTreeSet<String>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let start = text
-        .find("pub const FUNCTION_NAMES")
-        .context("no FUNCTION_NAMES")?;
-    let list = &text[start..];
-    let list = &list[list.find('[').context("no list")? + 1..];
-    let list =
-        &list[list.find('[').context("no list")? + 1..list.find("];").context("no list end")?];
-    Ok(list
-        .split(',')
-        .map(|s| s.trim().trim_matches('"').to_owned())
-        .filter(|s| !s.is_empty())
-        .collect())
+    // One declaration per line in the `loaded_functions!` call.
+    let names: BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("pub unsafe fn "))
+        .filter_map(|l| l.split_once('(').map(|(name, _)| name.to_owned()))
+        .collect();
+    anyhow::ensure!(!names.is_empty(), "no functions in {}", path.display());
+    Ok(names)
 }
 
 pub(crate) fn generate(root: &Path) -> Result<()> {

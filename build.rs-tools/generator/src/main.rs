@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run -p hip-generator            # fetch the headers if missing, regenerate all
-//! cargo run -p hip-generator -- hip     # only hip-sys
+//! cargo run -p hip-generator -- check   # regenerate everything, fail when it differs from git
+//! cargo run -p hip-generator -- hip     # only hip-sys (a library's manifest name)
 //! cargo run -p hip-generator -- cuda-compat  # cuda-compat from hipify-perl + CUDA headers
 //! cargo run -p hip-generator -- header-values  # the enum tests' reference data
 //! cargo run -p hip-generator -- gpu-tested     # what the GPU tests call
@@ -14,7 +15,43 @@
 //! bindgen runs here and only here: users of the crates never need libclang or
 //! ROCm to build them. The output is committed; CI regenerates it and fails
 //! when it differs.
+//!
+//! # A manifest per library
+//!
+//! Each -sys crate is described by one file,
+//! `build.rs-tools/generator/libraries/<name>.toml`; the generator has no
+//! code specific to a library, so **adding a library is adding a manifest**
+//! (and the crate's loader, which provides the table accessor). Its
+//! `[bindings]` table says where the output goes and how it is written:
+//!
+//! - `crate`: the crate's folder (output in `<crate>/src/generated/`, report
+//!   in `<crate>/BINDINGS.md`);
+//! - `includes`: the headers bindgen reads;
+//! - `macros`: the crate defining `loaded_functions!` and `open_enum!`
+//!   (`crate` in hip-sys, `hip_sys` in every other -sys crate);
+//! - `table`, `accessor`, `unavailable`: the function table's name, an
+//!   expression giving `Option<&'static Table>`, and the `Unavailable` trait;
+//! - `prelude` (lines at the top of both files), `must_use` (status types),
+//!   `library_doc` (the library as the docs name it), `function_prefixes`
+//!   (the C names `BINDINGS.md` counts in the headers' text, to check
+//!   bindgen's output against), `v1_types` (types bound from a second pass
+//!   without `-DHIPBLAS_V2`).
+//!
+//! Its `[filter]` table says what bindgen takes: `files`, `function_files`,
+//! `reuse_files` (types another crate provides), `block` (each with its
+//! reason), `align` (alignment overrides, with reasons), `legacy_symbol`
+//! (bindings resolved from another symbol on old runtimes). Other tables of
+//! a manifest are read by other parts of the generator.
+//!
+//! # What is written
+//!
+//! `types.rs` is bindgen's output, with each C enum as one `open_enum!`
+//! call; `functions.rs` is one `loaded_functions!` call holding each
+//! function's C declaration once (both macros are in
+//! `hip-sys/src/binding.rs`). `check` also runs the other commands that write
+//! committed files (listed once, in `check.rs`).
 
+mod check;
 mod cuda_compat;
 mod cuda_compat_input;
 mod emit;
@@ -32,17 +69,13 @@ use std::process::Command;
 
 fn main() -> Result<()> {
     let root = workspace_root();
-    if std::env::args().nth(1).as_deref() == Some("cuda-compat") {
-        return cuda_compat::generate(&root);
-    }
-    if std::env::args().nth(1).as_deref() == Some("header-values") {
-        return header_values::generate(&root);
-    }
-    if std::env::args().nth(1).as_deref() == Some("gpu-tested") {
-        return gpu_tested::generate(&root);
-    }
-    if std::env::args().nth(1).as_deref() == Some("nvidia-tables") {
-        return nvidia_tables::generate(&root);
+    match std::env::args().nth(1).as_deref() {
+        Some("cuda-compat") => return cuda_compat::generate(&root),
+        Some("header-values") => return header_values::generate(&root),
+        Some("gpu-tested") => return gpu_tested::generate(&root),
+        Some("nvidia-tables") => return nvidia_tables::generate(&root),
+        Some("check") => return check::run(&root, || regenerate(&root, None, &[])),
+        _ => {}
     }
     let mut headers: Option<PathBuf> = None;
     let mut only: Vec<String> = Vec::new();
@@ -53,8 +86,11 @@ fn main() -> Result<()> {
             "--headers" => headers = Some(args.next().context("--headers needs a folder")?.into()),
             "-h" | "--help" => {
                 println!(
-                    "usage: cargo run -p hip-generator [-- [--headers DIR] [hip|hipblas|cuda-compat|header-values|gpu-tested|nvidia-tables|systest]...]\n\
-                     With no library named, regenerates all of them (cuda-compat last)."
+                    "usage: cargo run -p hip-generator [-- [--headers DIR] [LIBRARY|cuda-compat|header-values|gpu-tested|nvidia-tables|systest]...]\n\
+                     \x20      cargo run -p hip-generator -- check\n\
+                     With no library named, regenerates all of them (cuda-compat last). LIBRARY is a\n\
+                     manifest's name in build.rs-tools/generator/libraries/. `check` regenerates\n\
+                     everything the workspace commits as generated and fails when git sees a change."
                 );
                 return Ok(());
             }
@@ -62,9 +98,70 @@ fn main() -> Result<()> {
             name => only.push(name.to_owned()),
         }
     }
+    if systest {
+        let include = headers_include(&root, headers)?;
+        return run_systest(&root, &include, &only);
+    }
+    regenerate(&root, headers, &only)
+}
+
+/// Regenerates the libraries named in `only` (all when empty), then
+/// cuda-compat and the test data, which read them.
+fn regenerate(root: &Path, headers: Option<PathBuf>, only: &[String]) -> Result<()> {
     let headers = match headers {
         Some(h) => h,
-        None => default_headers(&root)?,
+        None => default_headers(root)?,
+    };
+    let include = headers_include(root, Some(headers.clone()))?;
+    let provenance = std::fs::read_to_string(headers.join("PACKAGES"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim_end_matches(".deb").to_owned())
+        .collect::<Vec<_>>();
+
+    let libraries = library::all(root)?;
+    for name in only {
+        let known = ["cuda-compat", "header-values", "gpu-tested"];
+        if !known.contains(&name.as_str()) && !libraries.iter().any(|l| l.name == *name) {
+            bail!(
+                "no library `{name}`: the libraries are the manifests in {}",
+                library::manifest_dir(root).display()
+            );
+        }
+    }
+    for lib in &libraries {
+        if !only.is_empty() && !only.contains(&lib.name) {
+            continue;
+        }
+        library::generate(lib, &include, &provenance)
+            .with_context(|| format!("generating {} ({})", lib.name, lib.manifest.display()))?;
+    }
+    let wanted = |what: &str| only.is_empty() || only.iter().any(|o| o == what);
+    // cuda-compat is generated from the bindings above, so it comes last.
+    if wanted("cuda-compat") {
+        cuda_compat::generate(root).context("generating cuda-compat")?;
+    }
+    // The NVIDIA backends' tables, read from the bindings above.
+    if wanted("nvidia-tables") {
+        nvidia_tables::generate(root).context("writing the NVIDIA tables")?;
+    }
+    // The tests' reference data, read from the headers on their own.
+    if wanted("header-values") {
+        header_values::generate(root).context("writing the header reference data")?;
+    }
+    // The coverage tables' GPU-tested column, from the GPU tests' sources.
+    if wanted("gpu-tested") {
+        gpu_tested::generate(root).context("finding what the GPU tests call")?;
+    }
+    Ok(())
+}
+
+/// `usr/include` of the unpacked header packages (fetched on first use when
+/// no folder is given), checked to hold the HIP headers.
+fn headers_include(root: &Path, headers: Option<PathBuf>) -> Result<PathBuf> {
+    let headers = match headers {
+        Some(h) => h,
+        None => default_headers(root)?,
     };
     let include = headers.join("usr/include");
     if !include.join("hip/hip_runtime_api.h").exists() {
@@ -73,47 +170,13 @@ fn main() -> Result<()> {
             include.display()
         );
     }
-    let provenance = std::fs::read_to_string(headers.join("PACKAGES"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.trim_end_matches(".deb").to_owned())
-        .collect::<Vec<_>>();
-
-    if systest {
-        return run_systest(&root, &include, &only);
-    }
-
-    for lib in library::all(&root) {
-        if !only.is_empty() && !only.iter().any(|o| o == lib.name) {
-            continue;
-        }
-        library::generate(&lib, &include, &provenance)
-            .with_context(|| format!("generating {}", lib.name))?;
-    }
-    // cuda-compat is generated from the bindings above, so it comes last.
-    if only.is_empty() || only.iter().any(|o| o == "cuda-compat") {
-        cuda_compat::generate(&root).context("generating cuda-compat")?;
-    }
-    // The NVIDIA backends' tables, read from the bindings above.
-    if only.is_empty() || only.iter().any(|o| o == "nvidia-tables") {
-        nvidia_tables::generate(&root).context("writing the NVIDIA tables")?;
-    }
-    // The tests' reference data, read from the headers on their own.
-    if only.is_empty() || only.iter().any(|o| o == "header-values") {
-        header_values::generate(&root).context("writing the header reference data")?;
-    }
-    // The coverage tables' GPU-tested column, from the GPU tests' sources.
-    if only.is_empty() || only.iter().any(|o| o == "gpu-tested") {
-        gpu_tested::generate(&root).context("finding what the GPU tests call")?;
-    }
-    Ok(())
+    Ok(include)
 }
 
 fn run_systest(root: &Path, include: &Path, only: &[String]) -> Result<()> {
     let mut failed = false;
-    for lib in library::all(root) {
-        if (!only.is_empty() && !only.iter().any(|o| o == lib.name))
-            || !lib.out_dir.join("types.rs").exists()
+    for lib in library::all(root)? {
+        if (!only.is_empty() && !only.contains(&lib.name)) || !lib.out_dir.join("types.rs").exists()
         {
             continue;
         }

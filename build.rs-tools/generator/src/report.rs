@@ -9,12 +9,18 @@ use std::path::PathBuf;
 
 /// Function names declared in the headers, read from their text (comments and
 /// preprocessor lines removed), as an independent count to check bindgen's
-/// output against.
-pub(crate) fn declared_functions(files: &[PathBuf]) -> Result<BTreeSet<String>> {
+/// output against: the names that start with one of `prefixes` (the
+/// manifest's `function_prefixes`).
+pub(crate) fn declared_functions(
+    files: &[PathBuf],
+    prefixes: &[String],
+) -> Result<BTreeSet<String>> {
     let comments = regex::Regex::new(r"(?s)/\*.*?\*/|//[^\n]*")?;
-    let decl = regex::Regex::new(
-        r"(?m)^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\s*(?:\([^()]*\))?[\s\*]+)+((?:hip|hiprtc)[A-Za-z0-9_]*)\s*\(",
-    )?;
+    let prefixes: Vec<String> = prefixes.iter().map(|p| regex::escape(p)).collect();
+    let decl = regex::Regex::new(&format!(
+        r"(?m)^[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\s*(?:\([^()]*\))?[\s\*]+)+((?:{})[A-Za-z0-9_]*)\s*\(",
+        prefixes.join("|")
+    ))?;
     let mut names = BTreeSet::new();
     for file in files {
         let text = std::fs::read_to_string(file)?;
@@ -79,7 +85,7 @@ pub(crate) fn render(
     let missing: Vec<_> = declared.difference(&bound).collect();
     if !missing.is_empty() {
         let _ = writeln!(s, "## Declared but not bound\n");
-        let _ = writeln!(s, "These names appear in the headers' text only inside C++-only sections, macros, or blocked items (see the filter file).\n");
+        let _ = writeln!(s, "These names appear in the headers' text only inside C++-only sections, macros, or blocked items (see the `[filter]` of the library's manifest in `build.rs-tools/generator/libraries/`).\n");
         for m in missing {
             let _ = writeln!(s, "- `{m}`");
         }

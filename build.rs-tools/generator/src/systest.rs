@@ -25,8 +25,8 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
         .with_context(|| format!("reading {}", types_rs.display()))?;
     let expected = parse_asserts(&rust)?;
     // Alignments raised on purpose (see the filter) differ from C mode's.
-    let filter = crate::filter::load(&lib.filter)?;
-    let raised: BTreeMap<String, usize> = filter
+    let raised: BTreeMap<String, usize> = lib
+        .filter
         .align
         .iter()
         .map(|a| (format!("align {}", a.item), a.align))
@@ -38,7 +38,15 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
         .collect();
     // Headers included by the main ones hold most of the types.
     let mut all_headers = headers.clone();
-    for dir in ["hip", "hipblas", "hipblas-common"] {
+    // The top folders of every header the manifest names.
+    let dirs: std::collections::BTreeSet<&str> = lib
+        .includes
+        .iter()
+        .chain(&lib.filter.files)
+        .chain(&lib.filter.reuse_files)
+        .filter_map(|h| h.split_once('/').map(|(dir, _)| dir))
+        .collect();
+    for dir in dirs {
         if let Ok(rd) = std::fs::read_dir(include.join(dir)) {
             for e in rd.flatten() {
                 all_headers.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
@@ -47,7 +55,7 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
     }
 
     let mut c = String::from("#include <stdio.h>\n#include <stddef.h>\n");
-    for h in lib.includes {
+    for h in &lib.includes {
         let _ = writeln!(c, "#include <{h}>");
     }
     c.push_str("int main(void) {\n");

@@ -116,22 +116,126 @@ pub type hipComplex = hipFloatComplex;
 pub struct __BindgenBitfieldUnit<Storage> {
     storage: Storage,
 }
-#[doc = " hipJitOption"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipJitOption(pub ::std::os::raw::c_uint);
-#[doc = " hipJitInputType"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipJitInputType(pub ::std::os::raw::c_uint);
-#[doc = " hipJitCacheMode"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipJitCacheMode(pub ::std::os::raw::c_uint);
-#[doc = " hipJitFallback"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipJitFallback(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// hipJitOption
+    pub struct hipJitOption(::std::os::raw::c_uint) {
+        /// CUDA Only Maximum registers may be used in a thread,
+        /// passed to compiler
+        hipJitOptionMaxRegisters = 0,
+        /// CUDA Only Number of thread per block
+        hipJitOptionThreadsPerBlock = 1,
+        /// CUDA Only Value for total wall clock time
+        hipJitOptionWallTime = 2,
+        /// CUDA Only Pointer to the buffer with logged information
+        hipJitOptionInfoLogBuffer = 3,
+        /// CUDA Only Size of the buffer in bytes for logged info
+        hipJitOptionInfoLogBufferSizeBytes = 4,
+        /// CUDA Only Pointer to the buffer with logged error(s)
+        hipJitOptionErrorLogBuffer = 5,
+        /// CUDA Only Size of the buffer in bytes for logged error(s)
+        hipJitOptionErrorLogBufferSizeBytes = 6,
+        /// Value of optimization level for generated codes, acceptable options
+        /// -O0, -O1, -O2, -O3
+        hipJitOptionOptimizationLevel = 7,
+        /// CUDA Only The target context, which is the default
+        hipJitOptionTargetFromContext = 8,
+        /// CUDA Only JIT target
+        hipJitOptionTarget = 9,
+        /// CUDA Only Fallback strategy
+        hipJitOptionFallbackStrategy = 10,
+        /// CUDA Only Generate debug information
+        hipJitOptionGenerateDebugInfo = 11,
+        /// CUDA Only Generate log verbose
+        hipJitOptionLogVerbose = 12,
+        /// CUDA Only Generate line number information
+        hipJitOptionGenerateLineInfo = 13,
+        /// CUDA Only Set cache mode
+        hipJitOptionCacheMode = 14,
+        /// deprecated CUDA Only New SM3X option.
+        hipJitOptionSm3xOpt = 15,
+        /// CUDA Only Set fast compile
+        hipJitOptionFastCompile = 16,
+        /// CUDA Only Array of device symbol names to be relocated to the host
+        hipJitOptionGlobalSymbolNames = 17,
+        /// CUDA Only Array of host addresses to be relocated to the device
+        hipJitOptionGlobalSymbolAddresses = 18,
+        /// CUDA Only Number of symbol count.
+        hipJitOptionGlobalSymbolCount = 19,
+        /// deprecated CUDA Only Enable link-time optimization for device code
+        hipJitOptionLto = 20,
+        /// deprecated CUDA Only Set single-precision denormals.
+        hipJitOptionFtz = 21,
+        /// deprecated CUDA Only Set single-precision floating-point division
+        /// and reciprocals
+        hipJitOptionPrecDiv = 22,
+        /// deprecated CUDA Only Set single-precision floating-point square root
+        hipJitOptionPrecSqrt = 23,
+        /// deprecated CUDA Only Enable floating-point multiplies and
+        /// adds/subtracts operations
+        hipJitOptionFma = 24,
+        /// CUDA Only Generates Position Independent code
+        hipJitOptionPositionIndependentCode = 25,
+        /// CUDA Only Hints to JIT compiler the minimum number of CTAs frin kernel's
+        /// grid to be mapped to SM
+        hipJitOptionMinCTAPerSM = 26,
+        /// CUDA only Maximum number of threads in a thread block
+        hipJitOptionMaxThreadsPerBlock = 27,
+        /// Cuda only Override Directive values
+        hipJitOptionOverrideDirectiveValues = 28,
+        /// Number of options
+        hipJitOptionNumOptions = 29,
+        /// Hip Only Linker options to be passed on to compiler
+        hipJitOptionIRtoISAOptExt = 10000,
+        /// Hip Only Count of linker options to be passed on to compiler
+        hipJitOptionIRtoISAOptCountExt = 10001,
+    }
+}
+crate::open_enum! {
+    /// hipJitInputType
+    pub struct hipJitInputType(::std::os::raw::c_uint) {
+        /// Cuda only Input cubin
+        hipJitInputCubin = 0,
+        /// Cuda only Input PTX
+        hipJitInputPtx = 1,
+        /// Cuda Only Input FAT Binary
+        hipJitInputFatBinary = 2,
+        /// Cuda Only Host Object with embedded device code
+        hipJitInputObject = 3,
+        /// Cuda Only Archive of Host Objects with embedded
+        /// device code
+        hipJitInputLibrary = 4,
+        /// deprecated Cuda only High Level intermediate
+        /// code for LTO
+        hipJitInputNvvm = 5,
+        /// Count of Legacy Input Types
+        hipJitNumLegacyInputTypes = 6,
+        /// HIP Only LLVM Bitcode or IR assembly
+        hipJitInputLLVMBitcode = 100,
+        /// HIP Only LLVM Clang Bundled Code
+        hipJitInputLLVMBundledBitcode = 101,
+        /// HIP Only LLVM Archive of Bundled Bitcode
+        hipJitInputLLVMArchivesOfBundledBitcode = 102,
+        /// HIP Only SPIRV Code Object
+        hipJitInputSpirv = 103,
+        /// Count of Input Types
+        hipJitNumInputTypes = 10,
+    }
+}
+crate::open_enum! {
+    /// hipJitCacheMode
+    pub struct hipJitCacheMode(::std::os::raw::c_uint) {
+        hipJitCacheOptionNone = 0,
+        hipJitCacheOptionCG = 1,
+        hipJitCacheOptionCA = 2,
+    }
+}
+crate::open_enum! {
+    /// hipJitFallback
+    pub struct hipJitFallback(::std::os::raw::c_uint) {
+        hipJitPreferPTX = 0,
+        hipJitPreferBinary = 1,
+    }
+}
 #[repr(transparent)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct _bindgen_ty_2(pub ::std::os::raw::c_uint);
@@ -390,12 +494,29 @@ pub struct hipDeviceProp_tR0600 {
     #[doc = " Revision of the GPU in this device"]
     pub asicRevision: ::std::os::raw::c_int,
 }
-#[doc = " hipMemoryType (for pointer attributes)"]
-#[doc = " "]
-#[doc = " Note: hipMemoryType enum values are combination of cudaMemoryType and cuMemoryType and AMD specific enum values."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemoryType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// hipMemoryType (for pointer attributes)
+    ///
+    /// Note: hipMemoryType enum values are combination of cudaMemoryType and cuMemoryType and AMD specific enum values.
+    pub struct hipMemoryType(::std::os::raw::c_uint) {
+        /// Unregistered memory
+        hipMemoryTypeUnregistered = 0,
+        /// Memory is physically located on host
+        hipMemoryTypeHost = 1,
+        /// Memory is physically located on device. (see deviceId for
+        /// specific device)
+        hipMemoryTypeDevice = 2,
+        /// Managed memory, automaticallly managed by the unified
+        /// memory system
+        /// place holder for new values.
+        hipMemoryTypeManaged = 3,
+        /// Array memory, physically located on device. (see deviceId for
+        /// specific device)
+        hipMemoryTypeArray = 10,
+        /// unified address space
+        hipMemoryTypeUnified = 11,
+    }
+}
 #[doc = " Pointer attributes"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -407,32 +528,461 @@ pub struct hipPointerAttribute_t {
     pub isManaged: ::std::os::raw::c_int,
     pub allocationFlags: ::std::os::raw::c_uint,
 }
-#[doc = " HIP error type"]
-#[repr(transparent)]
-#[must_use]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipError_t(pub ::std::os::raw::c_uint);
-#[doc = " hipDeviceAttribute_t"]
-#[doc = " hipDeviceAttributeUnused number: 5"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipDeviceAttribute_t(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipDriverProcAddressQueryResult(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipComputeMode(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipFlushGPUDirectRDMAWritesOptions(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGPUDirectRDMAWritesOrdering(pub ::std::os::raw::c_uint);
-#[doc = " HIP channel format kinds"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipChannelFormatKind(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// HIP error type
+    #[must_use]
+    pub struct hipError_t(::std::os::raw::c_uint) {
+        /// Successful completion.
+        hipSuccess = 0,
+        /// One or more of the parameters passed to the API call is NULL
+        /// or not in an acceptable range.
+        hipErrorInvalidValue = 1,
+        /// out of memory range.
+        hipErrorOutOfMemory = 2,
+        /// Memory allocation error.
+        hipErrorMemoryAllocation = 2,
+        /// Invalid not initialized
+        hipErrorNotInitialized = 3,
+        hipErrorInitializationError = 3,
+        /// Deinitialized
+        hipErrorDeinitialized = 4,
+        hipErrorProfilerDisabled = 5,
+        hipErrorProfilerNotInitialized = 6,
+        hipErrorProfilerAlreadyStarted = 7,
+        hipErrorProfilerAlreadyStopped = 8,
+        /// Invalide configuration
+        hipErrorInvalidConfiguration = 9,
+        /// Invalid pitch value
+        hipErrorInvalidPitchValue = 12,
+        /// Invalid symbol
+        hipErrorInvalidSymbol = 13,
+        /// Invalid Device Pointer
+        hipErrorInvalidDevicePointer = 17,
+        /// Invalid memory copy direction
+        hipErrorInvalidMemcpyDirection = 21,
+        hipErrorInsufficientDriver = 35,
+        hipErrorMissingConfiguration = 52,
+        hipErrorPriorLaunchFailure = 53,
+        /// Invalid device function
+        hipErrorInvalidDeviceFunction = 98,
+        /// Call to hipGetDeviceCount returned 0 devices
+        hipErrorNoDevice = 100,
+        /// DeviceID must be in range from 0 to compute-devices.
+        hipErrorInvalidDevice = 101,
+        /// Invalid image
+        hipErrorInvalidImage = 200,
+        /// Produced when input context is invalid.
+        hipErrorInvalidContext = 201,
+        hipErrorContextAlreadyCurrent = 202,
+        hipErrorMapFailed = 205,
+        /// Produced when the IPC memory attach failed from ROCr.
+        hipErrorMapBufferObjectFailed = 205,
+        hipErrorUnmapFailed = 206,
+        hipErrorArrayIsMapped = 207,
+        hipErrorAlreadyMapped = 208,
+        hipErrorNoBinaryForGpu = 209,
+        hipErrorAlreadyAcquired = 210,
+        hipErrorNotMapped = 211,
+        hipErrorNotMappedAsArray = 212,
+        hipErrorNotMappedAsPointer = 213,
+        hipErrorECCNotCorrectable = 214,
+        /// Unsupported limit
+        hipErrorUnsupportedLimit = 215,
+        /// The context is already in use
+        hipErrorContextAlreadyInUse = 216,
+        hipErrorPeerAccessUnsupported = 217,
+        /// In CUDA DRV, it is CUDA_ERROR_INVALID_PTX
+        hipErrorInvalidKernelFile = 218,
+        hipErrorInvalidGraphicsContext = 219,
+        /// Invalid source.
+        hipErrorInvalidSource = 300,
+        /// the file is not found.
+        hipErrorFileNotFound = 301,
+        hipErrorSharedObjectSymbolNotFound = 302,
+        /// Failed to initialize shared object.
+        hipErrorSharedObjectInitFailed = 303,
+        /// Not the correct operating system
+        hipErrorOperatingSystem = 304,
+        /// Invalide handle
+        hipErrorInvalidHandle = 400,
+        /// Resource handle (hipEvent_t or hipStream_t) invalid.
+        hipErrorInvalidResourceHandle = 400,
+        /// Resource required is not in a valid state to perform operation.
+        hipErrorIllegalState = 401,
+        /// Not found
+        hipErrorNotFound = 500,
+        /// Indicates that asynchronous operations enqueued earlier are not
+        /// ready.  This is not actually an error, but is used to distinguish
+        /// from hipSuccess (which indicates completion).  APIs that return
+        /// this error include hipEventQuery and hipStreamQuery.
+        hipErrorNotReady = 600,
+        hipErrorIllegalAddress = 700,
+        /// Out of resources error.
+        hipErrorLaunchOutOfResources = 701,
+        /// Timeout for the launch.
+        hipErrorLaunchTimeOut = 702,
+        /// Peer access was already enabled from the current
+        /// device.
+        hipErrorPeerAccessAlreadyEnabled = 704,
+        /// Peer access was never enabled from the current device.
+        hipErrorPeerAccessNotEnabled = 705,
+        /// The process is active.
+        hipErrorSetOnActiveProcess = 708,
+        /// The context is already destroyed
+        hipErrorContextIsDestroyed = 709,
+        /// Produced when the kernel calls assert.
+        hipErrorAssert = 710,
+        /// Produced when trying to lock a page-locked
+        /// memory.
+        hipErrorHostMemoryAlreadyRegistered = 712,
+        /// Produced when trying to unlock a non-page-locked
+        /// memory.
+        hipErrorHostMemoryNotRegistered = 713,
+        /// An exception occurred on the device while executing a kernel.
+        hipErrorLaunchFailure = 719,
+        /// This error indicates that the number of blocks
+        /// launched per grid for a kernel that was launched
+        /// via cooperative launch APIs exceeds the maximum
+        /// number of allowed blocks for the current device.
+        hipErrorCooperativeLaunchTooLarge = 720,
+        /// Produced when the hip API is not supported/implemented
+        hipErrorNotSupported = 801,
+        /// The operation is not permitted when the stream
+        /// is capturing.
+        hipErrorStreamCaptureUnsupported = 900,
+        /// The current capture sequence on the stream
+        /// has been invalidated due to a previous error.
+        hipErrorStreamCaptureInvalidated = 901,
+        /// The operation would have resulted in a merge of
+        /// two independent capture sequences.
+        hipErrorStreamCaptureMerge = 902,
+        /// The capture was not initiated in this stream.
+        hipErrorStreamCaptureUnmatched = 903,
+        /// The capture sequence contains a fork that was not
+        /// joined to the primary stream.
+        hipErrorStreamCaptureUnjoined = 904,
+        /// A dependency would have been created which crosses
+        /// the capture sequence boundary. Only implicit
+        /// in-stream ordering dependencies  are allowed
+        /// to cross the boundary
+        hipErrorStreamCaptureIsolation = 905,
+        /// The operation would have resulted in a disallowed
+        /// implicit dependency on a current capture sequence
+        /// from hipStreamLegacy.
+        hipErrorStreamCaptureImplicit = 906,
+        /// The operation is not permitted on an event which was last
+        /// recorded in a capturing stream.
+        hipErrorCapturedEvent = 907,
+        /// A stream capture sequence not initiated with
+        /// the hipStreamCaptureModeRelaxed argument to
+        /// hipStreamBeginCapture was passed to
+        /// hipStreamEndCapture in a different thread.
+        hipErrorStreamCaptureWrongThread = 908,
+        /// This error indicates that the graph update
+        /// not performed because it included changes which
+        /// violated constraintsspecific to instantiated graph
+        /// update.
+        hipErrorGraphExecUpdateFailure = 910,
+        /// Invalid channel descriptor.
+        hipErrorInvalidChannelDescriptor = 911,
+        /// Invalid texture.
+        hipErrorInvalidTexture = 912,
+        /// Unknown error.
+        hipErrorUnknown = 999,
+        /// HSA runtime memory call returned error.  Typically not seen
+        /// in production systems.
+        hipErrorRuntimeMemory = 1052,
+        /// HSA runtime call other than memory returned error.  Typically
+        /// not seen in production systems.
+        hipErrorRuntimeOther = 1053,
+        /// Marker that more error codes are needed.
+        hipErrorTbd = 1054,
+    }
+}
+crate::open_enum! {
+    /// hipDeviceAttribute_t
+    /// hipDeviceAttributeUnused number: 5
+    pub struct hipDeviceAttribute_t(::std::os::raw::c_uint) {
+        hipDeviceAttributeCudaCompatibleBegin = 0,
+        /// Whether ECC support is enabled.
+        hipDeviceAttributeEccEnabled = 0,
+        /// Cuda only. The maximum size of the window policy in bytes.
+        hipDeviceAttributeAccessPolicyMaxWindowSize = 1,
+        /// Asynchronous engines number.
+        hipDeviceAttributeAsyncEngineCount = 2,
+        /// Whether host memory can be mapped into device address space
+        hipDeviceAttributeCanMapHostMemory = 3,
+        /// Device can access host registered memory
+        /// at the same virtual address as the CPU
+        hipDeviceAttributeCanUseHostPointerForRegisteredMem = 4,
+        /// Peak clock frequency in kilohertz.
+        hipDeviceAttributeClockRate = 5,
+        /// Compute mode that device is currently in.
+        hipDeviceAttributeComputeMode = 6,
+        /// Device supports Compute Preemption.
+        hipDeviceAttributeComputePreemptionSupported = 7,
+        /// Device can possibly execute multiple kernels concurrently.
+        hipDeviceAttributeConcurrentKernels = 8,
+        /// Device can coherently access managed memory concurrently with the CPU
+        hipDeviceAttributeConcurrentManagedAccess = 9,
+        /// Support cooperative launch
+        hipDeviceAttributeCooperativeLaunch = 10,
+        /// Support cooperative launch on multiple devices
+        hipDeviceAttributeCooperativeMultiDeviceLaunch = 11,
+        /// Device can concurrently copy memory and execute a kernel.
+        /// Deprecated. Use instead asyncEngineCount.
+        hipDeviceAttributeDeviceOverlap = 12,
+        /// Host can directly access managed memory on
+        /// the device without migration
+        hipDeviceAttributeDirectManagedMemAccessFromHost = 13,
+        /// Device supports caching globals in L1
+        hipDeviceAttributeGlobalL1CacheSupported = 14,
+        /// Link between the device and the host supports native atomic operations
+        hipDeviceAttributeHostNativeAtomicSupported = 15,
+        /// Device is integrated GPU
+        hipDeviceAttributeIntegrated = 16,
+        /// Multiple GPU devices.
+        hipDeviceAttributeIsMultiGpuBoard = 17,
+        /// Run time limit for kernels executed on the device
+        hipDeviceAttributeKernelExecTimeout = 18,
+        /// Size of L2 cache in bytes. 0 if the device doesn't have L2 cache.
+        hipDeviceAttributeL2CacheSize = 19,
+        /// caching locals in L1 is supported
+        hipDeviceAttributeLocalL1CacheSupported = 20,
+        /// 8-byte locally unique identifier in 8 bytes. Undefined on TCC and non-Windows platforms
+        hipDeviceAttributeLuid = 21,
+        /// Luid device node mask. Undefined on TCC and non-Windows platforms
+        hipDeviceAttributeLuidDeviceNodeMask = 22,
+        /// Major compute capability version number.
+        hipDeviceAttributeComputeCapabilityMajor = 23,
+        /// Device supports allocating managed memory on this system
+        hipDeviceAttributeManagedMemory = 24,
+        /// Max block size per multiprocessor
+        hipDeviceAttributeMaxBlocksPerMultiProcessor = 25,
+        /// Max block size in width.
+        hipDeviceAttributeMaxBlockDimX = 26,
+        /// Max block size in height.
+        hipDeviceAttributeMaxBlockDimY = 27,
+        /// Max block size in depth.
+        hipDeviceAttributeMaxBlockDimZ = 28,
+        /// Max grid size  in width.
+        hipDeviceAttributeMaxGridDimX = 29,
+        /// Max grid size  in height.
+        hipDeviceAttributeMaxGridDimY = 30,
+        /// Max grid size  in depth.
+        hipDeviceAttributeMaxGridDimZ = 31,
+        /// Maximum size of 1D surface.
+        hipDeviceAttributeMaxSurface1D = 32,
+        /// Cuda only. Maximum dimensions of 1D layered surface.
+        hipDeviceAttributeMaxSurface1DLayered = 33,
+        /// Maximum dimension (width, height) of 2D surface.
+        hipDeviceAttributeMaxSurface2D = 34,
+        /// Cuda only. Maximum dimensions of 2D layered surface.
+        hipDeviceAttributeMaxSurface2DLayered = 35,
+        /// Maximum dimension (width, height, depth) of 3D surface.
+        hipDeviceAttributeMaxSurface3D = 36,
+        /// Cuda only. Maximum dimensions of Cubemap surface.
+        hipDeviceAttributeMaxSurfaceCubemap = 37,
+        /// Cuda only. Maximum dimension of Cubemap layered surface.
+        hipDeviceAttributeMaxSurfaceCubemapLayered = 38,
+        /// Maximum size of 1D texture.
+        hipDeviceAttributeMaxTexture1DWidth = 39,
+        /// Maximum dimensions of 1D layered texture.
+        hipDeviceAttributeMaxTexture1DLayered = 40,
+        /// Maximum number of elements allocatable in a 1D linear texture.
+        /// Use cudaDeviceGetTexture1DLinearMaxWidth() instead on Cuda.
+        hipDeviceAttributeMaxTexture1DLinear = 41,
+        /// Maximum size of 1D mipmapped texture.
+        hipDeviceAttributeMaxTexture1DMipmap = 42,
+        /// Maximum dimension width of 2D texture.
+        hipDeviceAttributeMaxTexture2DWidth = 43,
+        /// Maximum dimension hight of 2D texture.
+        hipDeviceAttributeMaxTexture2DHeight = 44,
+        /// Maximum dimensions of 2D texture if gather operations  performed.
+        hipDeviceAttributeMaxTexture2DGather = 45,
+        /// Maximum dimensions of 2D layered texture.
+        hipDeviceAttributeMaxTexture2DLayered = 46,
+        /// Maximum dimensions (width, height, pitch) of 2D textures bound to pitched memory.
+        hipDeviceAttributeMaxTexture2DLinear = 47,
+        /// Maximum dimensions of 2D mipmapped texture.
+        hipDeviceAttributeMaxTexture2DMipmap = 48,
+        /// Maximum dimension width of 3D texture.
+        hipDeviceAttributeMaxTexture3DWidth = 49,
+        /// Maximum dimension height of 3D texture.
+        hipDeviceAttributeMaxTexture3DHeight = 50,
+        /// Maximum dimension depth of 3D texture.
+        hipDeviceAttributeMaxTexture3DDepth = 51,
+        /// Maximum dimensions of alternate 3D texture.
+        hipDeviceAttributeMaxTexture3DAlt = 52,
+        /// Maximum dimensions of Cubemap texture
+        hipDeviceAttributeMaxTextureCubemap = 53,
+        /// Maximum dimensions of Cubemap layered texture.
+        hipDeviceAttributeMaxTextureCubemapLayered = 54,
+        /// Maximum dimension of a block
+        hipDeviceAttributeMaxThreadsDim = 55,
+        /// Maximum number of threads per block.
+        hipDeviceAttributeMaxThreadsPerBlock = 56,
+        /// Maximum resident threads per multiprocessor.
+        hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
+        /// Maximum pitch in bytes allowed by memory copies
+        hipDeviceAttributeMaxPitch = 58,
+        /// Global memory bus width in bits.
+        hipDeviceAttributeMemoryBusWidth = 59,
+        /// Peak memory clock frequency in kilohertz.
+        hipDeviceAttributeMemoryClockRate = 60,
+        /// Minor compute capability version number.
+        hipDeviceAttributeComputeCapabilityMinor = 61,
+        /// Unique ID of device group on the same multi-GPU board
+        hipDeviceAttributeMultiGpuBoardGroupID = 62,
+        /// Number of multiprocessors on the device.
+        hipDeviceAttributeMultiprocessorCount = 63,
+        /// Previously hipDeviceAttributeName
+        hipDeviceAttributeUnused1 = 64,
+        /// Device supports coherently accessing pageable memory
+        /// without calling hipHostRegister on it
+        hipDeviceAttributePageableMemoryAccess = 65,
+        /// Device accesses pageable memory via the host's page tables
+        hipDeviceAttributePageableMemoryAccessUsesHostPageTables = 66,
+        /// PCI Bus ID.
+        hipDeviceAttributePciBusId = 67,
+        /// PCI Device ID.
+        hipDeviceAttributePciDeviceId = 68,
+        /// PCI Domain ID.
+        hipDeviceAttributePciDomainID = 69,
+        /// Maximum l2 persisting lines capacity in bytes
+        hipDeviceAttributePersistingL2CacheMaxSize = 70,
+        /// 32-bit registers available to a thread block. This number is shared
+        /// by all thread blocks simultaneously resident on a multiprocessor.
+        hipDeviceAttributeMaxRegistersPerBlock = 71,
+        /// 32-bit registers available per block.
+        hipDeviceAttributeMaxRegistersPerMultiprocessor = 72,
+        /// Shared memory reserved by CUDA driver per block.
+        hipDeviceAttributeReservedSharedMemPerBlock = 73,
+        /// Maximum shared memory available per block in bytes.
+        hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+        /// Maximum shared memory per block usable by special opt in.
+        hipDeviceAttributeSharedMemPerBlockOptin = 75,
+        /// Shared memory available per multiprocessor.
+        hipDeviceAttributeSharedMemPerMultiprocessor = 76,
+        /// Cuda only. Performance ratio of single precision to double precision.
+        hipDeviceAttributeSingleToDoublePrecisionPerfRatio = 77,
+        /// Whether to support stream priorities.
+        hipDeviceAttributeStreamPrioritiesSupported = 78,
+        /// Alignment requirement for surfaces
+        hipDeviceAttributeSurfaceAlignment = 79,
+        /// Cuda only. Whether device is a Tesla device using TCC driver
+        hipDeviceAttributeTccDriver = 80,
+        /// Alignment requirement for textures
+        hipDeviceAttributeTextureAlignment = 81,
+        /// Pitch alignment requirement for 2D texture references bound to pitched memory;
+        hipDeviceAttributeTexturePitchAlignment = 82,
+        /// Constant memory size in bytes.
+        hipDeviceAttributeTotalConstantMemory = 83,
+        /// Global memory available on devicice.
+        hipDeviceAttributeTotalGlobalMem = 84,
+        /// Cuda only. An unified address space shared with the host.
+        hipDeviceAttributeUnifiedAddressing = 85,
+        /// Previously hipDeviceAttributeUuid
+        hipDeviceAttributeUnused2 = 86,
+        /// Warp size in threads.
+        hipDeviceAttributeWarpSize = 87,
+        /// Device supports HIP Stream Ordered Memory Allocator
+        hipDeviceAttributeMemoryPoolsSupported = 88,
+        /// Device supports HIP virtual memory management
+        hipDeviceAttributeVirtualMemoryManagementSupported = 89,
+        /// Can device support host memory registration via hipHostRegister
+        hipDeviceAttributeHostRegisterSupported = 90,
+        /// Supported handle mask for HIP Stream Ordered Memory Allocator
+        hipDeviceAttributeMemoryPoolSupportedHandleTypes = 91,
+        hipDeviceAttributeCudaCompatibleEnd = 9999,
+        hipDeviceAttributeAmdSpecificBegin = 10000,
+        /// Frequency in khz of the timer used by the device-side "clock*"
+        hipDeviceAttributeClockInstructionRate = 10000,
+        /// Previously hipDeviceAttributeArch
+        hipDeviceAttributeUnused3 = 10001,
+        /// Maximum Shared Memory PerMultiprocessor.
+        hipDeviceAttributeMaxSharedMemoryPerMultiprocessor = 10002,
+        /// Previously hipDeviceAttributeGcnArch
+        hipDeviceAttributeUnused4 = 10003,
+        /// Previously hipDeviceAttributeGcnArchName
+        hipDeviceAttributeUnused5 = 10004,
+        /// Address of the HDP_MEM_COHERENCY_FLUSH_CNTL register
+        hipDeviceAttributeHdpMemFlushCntl = 10005,
+        /// Address of the HDP_REG_COHERENCY_FLUSH_CNTL register
+        hipDeviceAttributeHdpRegFlushCntl = 10006,
+        /// Supports cooperative launch on multiple
+        /// devices with unmatched functions
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc = 10007,
+        /// Supports cooperative launch on multiple
+        /// devices with unmatched grid dimensions
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim = 10008,
+        /// Supports cooperative launch on multiple
+        /// devices with unmatched block dimensions
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim = 10009,
+        /// Supports cooperative launch on multiple
+        /// devices with unmatched shared memories
+        hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem = 10010,
+        /// Whether it is LargeBar
+        hipDeviceAttributeIsLargeBar = 10011,
+        /// Revision of the GPU in this device
+        hipDeviceAttributeAsicRevision = 10012,
+        /// '1' if Device supports hipStreamWaitValue32() and
+        /// hipStreamWaitValue64(), '0' otherwise.
+        hipDeviceAttributeCanUseStreamWaitValue = 10013,
+        /// '1' if Device supports image, '0' otherwise.
+        hipDeviceAttributeImageSupport = 10014,
+        /// All available physical compute
+        /// units for the device
+        hipDeviceAttributePhysicalMultiProcessorCount = 10015,
+        /// '1' if Device supports fine grain, '0' otherwise
+        hipDeviceAttributeFineGrainSupport = 10016,
+        /// Constant frequency of wall clock in kilohertz.
+        hipDeviceAttributeWallClockRate = 10017,
+        hipDeviceAttributeAmdSpecificEnd = 19999,
+        hipDeviceAttributeVendorSpecificBegin = 20000,
+    }
+}
+crate::open_enum! {
+    pub struct hipDriverProcAddressQueryResult(::std::os::raw::c_uint) {
+        HIP_GET_PROC_ADDRESS_SUCCESS = 0,
+        HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+        HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2,
+    }
+}
+crate::open_enum! {
+    pub struct hipComputeMode(::std::os::raw::c_uint) {
+        hipComputeModeDefault = 0,
+        hipComputeModeExclusive = 1,
+        hipComputeModeProhibited = 2,
+        hipComputeModeExclusiveProcess = 3,
+    }
+}
+crate::open_enum! {
+    pub struct hipFlushGPUDirectRDMAWritesOptions(::std::os::raw::c_uint) {
+        hipFlushGPUDirectRDMAWritesOptionHost = 1,
+        hipFlushGPUDirectRDMAWritesOptionMemOps = 2,
+    }
+}
+crate::open_enum! {
+    pub struct hipGPUDirectRDMAWritesOrdering(::std::os::raw::c_uint) {
+        hipGPUDirectRDMAWritesOrderingNone = 0,
+        hipGPUDirectRDMAWritesOrderingOwner = 100,
+        hipGPUDirectRDMAWritesOrderingAllDevices = 200,
+    }
+}
+crate::open_enum! {
+    /// HIP channel format kinds
+    pub struct hipChannelFormatKind(::std::os::raw::c_uint) {
+        /// Signed channel format
+        hipChannelFormatKindSigned = 0,
+        /// Unsigned channel format
+        hipChannelFormatKindUnsigned = 1,
+        /// Float channel format
+        hipChannelFormatKindFloat = 2,
+        /// No channel format
+        hipChannelFormatKindNone = 3,
+    }
+}
 #[doc = " HIP channel format descriptor"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -449,10 +999,27 @@ pub struct hipChannelFormatDesc {
 pub struct hipArray {
     _unused: [u8; 0],
 }
-#[doc = " HIP array format"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipArray_Format(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// HIP array format
+    pub struct hipArray_Format(::std::os::raw::c_uint) {
+        /// Unsigned 8-bit array format
+        HIP_AD_FORMAT_UNSIGNED_INT8 = 1,
+        /// Unsigned 16-bit array format
+        HIP_AD_FORMAT_UNSIGNED_INT16 = 2,
+        /// Unsigned 32-bit array format
+        HIP_AD_FORMAT_UNSIGNED_INT32 = 3,
+        /// Signed 8-bit array format
+        HIP_AD_FORMAT_SIGNED_INT8 = 8,
+        /// Signed 16-bit array format
+        HIP_AD_FORMAT_SIGNED_INT16 = 9,
+        /// Signed 32-bit array format
+        HIP_AD_FORMAT_SIGNED_INT32 = 10,
+        /// Half array format
+        HIP_AD_FORMAT_HALF = 16,
+        /// Float array format
+        HIP_AD_FORMAT_FLOAT = 32,
+    }
+}
 #[doc = " HIP array descriptor"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -547,21 +1114,53 @@ pub struct hipMipmappedArray {
     #[doc = " Number of channels of the mipmapped array"]
     pub num_channels: ::std::os::raw::c_uint,
 }
-#[doc = " HIP resource types"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipResourceType(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct HIPresourcetype_enum(pub ::std::os::raw::c_uint);
-#[doc = " HIP texture address modes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct HIPaddress_mode_enum(pub ::std::os::raw::c_uint);
-#[doc = " HIP filter modes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct HIPfilter_mode_enum(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// HIP resource types
+    pub struct hipResourceType(::std::os::raw::c_uint) {
+        /// Array resource
+        hipResourceTypeArray = 0,
+        /// Mipmapped array resource
+        hipResourceTypeMipmappedArray = 1,
+        /// Linear resource
+        hipResourceTypeLinear = 2,
+        /// Pitch 2D resource
+        hipResourceTypePitch2D = 3,
+    }
+}
+crate::open_enum! {
+    pub struct HIPresourcetype_enum(::std::os::raw::c_uint) {
+        /// Array resource
+        HIP_RESOURCE_TYPE_ARRAY = 0,
+        /// Mipmapped array resource
+        HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY = 1,
+        /// Linear resource
+        HIP_RESOURCE_TYPE_LINEAR = 2,
+        /// Pitch 2D resource
+        HIP_RESOURCE_TYPE_PITCH2D = 3,
+    }
+}
+crate::open_enum! {
+    /// HIP texture address modes
+    pub struct HIPaddress_mode_enum(::std::os::raw::c_uint) {
+        /// Wrap address mode
+        HIP_TR_ADDRESS_MODE_WRAP = 0,
+        /// Clamp address mode
+        HIP_TR_ADDRESS_MODE_CLAMP = 1,
+        /// Mirror address mode
+        HIP_TR_ADDRESS_MODE_MIRROR = 2,
+        /// Border address mode
+        HIP_TR_ADDRESS_MODE_BORDER = 3,
+    }
+}
+crate::open_enum! {
+    /// HIP filter modes
+    pub struct HIPfilter_mode_enum(::std::os::raw::c_uint) {
+        /// Filter mode point
+        HIP_TR_FILTER_MODE_POINT = 0,
+        /// Filter mode linear
+        HIP_TR_FILTER_MODE_LINEAR = 1,
+    }
+}
 #[doc = " HIP texture descriptor"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, PartialEq)]
@@ -586,14 +1185,156 @@ pub struct HIP_TEXTURE_DESC_st {
     pub borderColor: [f32; 4usize],
     pub reserved: [::std::os::raw::c_int; 12usize],
 }
-#[doc = " HIP texture resource view formats"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipResourceViewFormat(pub ::std::os::raw::c_uint);
-#[doc = " HIP texture resource view formats"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct HIPresourceViewFormat_enum(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// HIP texture resource view formats
+    pub struct hipResourceViewFormat(::std::os::raw::c_uint) {
+        /// No resource view format (use underlying resource format)
+        hipResViewFormatNone = 0,
+        /// 1 channel, unsigned 8-bit integers
+        hipResViewFormatUnsignedChar1 = 1,
+        /// 2 channels, unsigned 8-bit integers
+        hipResViewFormatUnsignedChar2 = 2,
+        /// 4 channels, unsigned 8-bit integers
+        hipResViewFormatUnsignedChar4 = 3,
+        /// 1 channel, signed 8-bit integers
+        hipResViewFormatSignedChar1 = 4,
+        /// 2 channels, signed 8-bit integers
+        hipResViewFormatSignedChar2 = 5,
+        /// 4 channels, signed 8-bit integers
+        hipResViewFormatSignedChar4 = 6,
+        /// 1 channel, unsigned 16-bit integers
+        hipResViewFormatUnsignedShort1 = 7,
+        /// 2 channels, unsigned 16-bit integers
+        hipResViewFormatUnsignedShort2 = 8,
+        /// 4 channels, unsigned 16-bit integers
+        hipResViewFormatUnsignedShort4 = 9,
+        /// 1 channel, signed 16-bit integers
+        hipResViewFormatSignedShort1 = 10,
+        /// 2 channels, signed 16-bit integers
+        hipResViewFormatSignedShort2 = 11,
+        /// 4 channels, signed 16-bit integers
+        hipResViewFormatSignedShort4 = 12,
+        /// 1 channel, unsigned 32-bit integers
+        hipResViewFormatUnsignedInt1 = 13,
+        /// 2 channels, unsigned 32-bit integers
+        hipResViewFormatUnsignedInt2 = 14,
+        /// 4 channels, unsigned 32-bit integers
+        hipResViewFormatUnsignedInt4 = 15,
+        /// 1 channel, signed 32-bit integers
+        hipResViewFormatSignedInt1 = 16,
+        /// 2 channels, signed 32-bit integers
+        hipResViewFormatSignedInt2 = 17,
+        /// 4 channels, signed 32-bit integers
+        hipResViewFormatSignedInt4 = 18,
+        /// 1 channel, 16-bit floating point
+        hipResViewFormatHalf1 = 19,
+        /// 2 channels, 16-bit floating point
+        hipResViewFormatHalf2 = 20,
+        /// 4 channels, 16-bit floating point
+        hipResViewFormatHalf4 = 21,
+        /// 1 channel, 32-bit floating point
+        hipResViewFormatFloat1 = 22,
+        /// 2 channels, 32-bit floating point
+        hipResViewFormatFloat2 = 23,
+        /// 4 channels, 32-bit floating point
+        hipResViewFormatFloat4 = 24,
+        /// Block-compressed 1
+        hipResViewFormatUnsignedBlockCompressed1 = 25,
+        /// Block-compressed 2
+        hipResViewFormatUnsignedBlockCompressed2 = 26,
+        /// Block-compressed 3
+        hipResViewFormatUnsignedBlockCompressed3 = 27,
+        /// Block-compressed 4 unsigned
+        hipResViewFormatUnsignedBlockCompressed4 = 28,
+        /// Block-compressed 4 signed
+        hipResViewFormatSignedBlockCompressed4 = 29,
+        /// Block-compressed 5 unsigned
+        hipResViewFormatUnsignedBlockCompressed5 = 30,
+        /// Block-compressed 5 signed
+        hipResViewFormatSignedBlockCompressed5 = 31,
+        /// Block-compressed 6 unsigned half-float
+        hipResViewFormatUnsignedBlockCompressed6H = 32,
+        /// Block-compressed 6 signed half-float
+        hipResViewFormatSignedBlockCompressed6H = 33,
+        /// Block-compressed 7
+        hipResViewFormatUnsignedBlockCompressed7 = 34,
+    }
+}
+crate::open_enum! {
+    /// HIP texture resource view formats
+    pub struct HIPresourceViewFormat_enum(::std::os::raw::c_uint) {
+        /// No resource view format (use underlying resource format)
+        HIP_RES_VIEW_FORMAT_NONE = 0,
+        /// 1 channel, unsigned 8-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_1X8 = 1,
+        /// 2 channels, unsigned 8-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_2X8 = 2,
+        /// 4 channels, unsigned 8-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_4X8 = 3,
+        /// 1 channel, signed 8-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_1X8 = 4,
+        /// 2 channels, signed 8-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_2X8 = 5,
+        /// 4 channels, signed 8-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_4X8 = 6,
+        /// 1 channel, unsigned 16-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_1X16 = 7,
+        /// 2 channels, unsigned 16-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_2X16 = 8,
+        /// 4 channels, unsigned 16-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_4X16 = 9,
+        /// 1 channel, signed 16-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_1X16 = 10,
+        /// 2 channels, signed 16-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_2X16 = 11,
+        /// 4 channels, signed 16-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_4X16 = 12,
+        /// 1 channel, unsigned 32-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_1X32 = 13,
+        /// 2 channels, unsigned 32-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_2X32 = 14,
+        /// 4 channels, unsigned 32-bit integers
+        HIP_RES_VIEW_FORMAT_UINT_4X32 = 15,
+        /// 1 channel, signed 32-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_1X32 = 16,
+        /// 2 channels, signed 32-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_2X32 = 17,
+        /// 4 channels, signed 32-bit integers
+        HIP_RES_VIEW_FORMAT_SINT_4X32 = 18,
+        /// 1 channel, 16-bit floating point
+        HIP_RES_VIEW_FORMAT_FLOAT_1X16 = 19,
+        /// 2 channels, 16-bit floating point
+        HIP_RES_VIEW_FORMAT_FLOAT_2X16 = 20,
+        /// 4 channels, 16-bit floating point
+        HIP_RES_VIEW_FORMAT_FLOAT_4X16 = 21,
+        /// 1 channel, 32-bit floating point
+        HIP_RES_VIEW_FORMAT_FLOAT_1X32 = 22,
+        /// 2 channels, 32-bit floating point
+        HIP_RES_VIEW_FORMAT_FLOAT_2X32 = 23,
+        /// 4 channels, 32-bit floating point
+        HIP_RES_VIEW_FORMAT_FLOAT_4X32 = 24,
+        /// Block-compressed 1
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC1 = 25,
+        /// Block-compressed 2
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC2 = 26,
+        /// Block-compressed 3
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC3 = 27,
+        /// Block-compressed 4 unsigned
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC4 = 28,
+        /// Block-compressed 4 signed
+        HIP_RES_VIEW_FORMAT_SIGNED_BC4 = 29,
+        /// Block-compressed 5 unsigned
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC5 = 30,
+        /// Block-compressed 5 signed
+        HIP_RES_VIEW_FORMAT_SIGNED_BC5 = 31,
+        /// Block-compressed 6 unsigned half-float
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H = 32,
+        /// Block-compressed 6 signed half-float
+        HIP_RES_VIEW_FORMAT_SIGNED_BC6H = 33,
+        /// Block-compressed 7
+        HIP_RES_VIEW_FORMAT_UNSIGNED_BC7 = 34,
+    }
+}
 #[doc = " HIP resource descriptor"]
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -736,9 +1477,23 @@ pub struct HIP_RESOURCE_VIEW_DESC_st {
     pub lastLayer: ::std::os::raw::c_uint,
     pub reserved: [::std::os::raw::c_uint; 16usize],
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemcpyKind(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipMemcpyKind(::std::os::raw::c_uint) {
+        /// Host-to-Host Copy
+        hipMemcpyHostToHost = 0,
+        /// Host-to-Device Copy
+        hipMemcpyHostToDevice = 1,
+        /// Device-to-Host Copy
+        hipMemcpyDeviceToHost = 2,
+        /// Device-to-Device Copy
+        hipMemcpyDeviceToDevice = 3,
+        /// Runtime will automatically determine
+        /// copy-kind based on virtual addresses.
+        hipMemcpyDefault = 4,
+        /// Device-to-Device Copy without using compute units
+        hipMemcpyDeviceToDeviceNoCU = 1024,
+    }
+}
 #[doc = " HIP pithed pointer"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -843,12 +1598,82 @@ pub struct HIP_MEMCPY3D {
     #[doc = " Depth in bytes of 3D memory copy"]
     pub Depth: usize,
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipFunction_attribute(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipPointer_attribute(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipFunction_attribute(::std::os::raw::c_uint) {
+        /// The maximum number of threads per block. Depends on function and device.
+        HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+        /// The statically allocated shared memory size in bytes per block required by the function.
+        HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+        /// The user-allocated constant memory by the function in bytes.
+        HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+        /// The local memory usage of each thread by this function in bytes.
+        HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+        /// The number of registers used by each thread of this function.
+        HIP_FUNC_ATTRIBUTE_NUM_REGS = 4,
+        /// PTX version
+        HIP_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+        /// Binary version
+        HIP_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+        /// Cache mode
+        HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+        /// The maximum dynamic shared memory per block for this function in bytes.
+        HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+        /// The shared memory carveout preference in percent of the maximum shared memory.
+        HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+        HIP_FUNC_ATTRIBUTE_MAX = 10,
+    }
+}
+crate::open_enum! {
+    pub struct hipPointer_attribute(::std::os::raw::c_uint) {
+        /// The context on which a pointer was allocated
+        /// Warning: This attribute is not supported in HIP
+        HIP_POINTER_ATTRIBUTE_CONTEXT = 1,
+        /// memory type describing the location of a pointer
+        HIP_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+        /// address at which the pointer is allocated on the device
+        HIP_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+        /// address at which the pointer is allocated on the host
+        HIP_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+        /// A pair of tokens for use with Linux kernel interface
+        /// Warning: This attribute is not supported in HIP
+        HIP_POINTER_ATTRIBUTE_P2P_TOKENS = 5,
+        /// Synchronize every synchronous memory operation
+        /// initiated on this region
+        HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6,
+        /// Unique ID for an allocated memory region
+        HIP_POINTER_ATTRIBUTE_BUFFER_ID = 7,
+        /// Indicates if the pointer points to managed memory
+        HIP_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+        /// device ordinal of a device on which a pointer
+        /// was allocated or registered
+        HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+        /// if this pointer maps to an allocation
+        /// that is suitable for hipIpcGetMemHandle
+        /// Warning: This attribute is not supported in HIP
+        HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE = 10,
+        /// Starting address for this requested pointer
+        HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+        /// Size of the address range for this requested pointer
+        HIP_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+        /// tells if this pointer is in a valid address range
+        /// that is mapped to a backing allocation
+        HIP_POINTER_ATTRIBUTE_MAPPED = 13,
+        /// Bitmask of allowed hipmemAllocationHandleType
+        /// for this allocation Warning: This attribute is not supported in HIP
+        HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14,
+        /// returns if the memory referenced by
+        /// this pointer can be used with the GPUDirect RDMA API
+        /// Warning: This attribute is not supported in HIP
+        HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15,
+        /// Returns the access flags the device associated with
+        /// for the corresponding memory referenced by the ptr
+        HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16,
+        /// Returns the mempool handle for the allocation if
+        /// it was allocated from a mempool
+        /// Warning: This attribute is not supported in HIP
+        HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17,
+    }
+}
 #[doc = " Aligned to 8 bytes: as HIP's C++ float2 (ext_vector_type) and CUDA's cuFloatComplex"]
 #[repr(C, align(8))]
 #[derive(Debug, Default, Copy, Clone, PartialEq)]
@@ -869,18 +1694,29 @@ pub struct double2 {
 pub struct __hip_texture {
     _unused: [u8; 0],
 }
-#[doc = " hip texture address modes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipTextureAddressMode(pub ::std::os::raw::c_uint);
-#[doc = " hip texture filter modes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipTextureFilterMode(pub ::std::os::raw::c_uint);
-#[doc = " hip texture read modes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipTextureReadMode(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// hip texture address modes
+    pub struct hipTextureAddressMode(::std::os::raw::c_uint) {
+        hipAddressModeWrap = 0,
+        hipAddressModeClamp = 1,
+        hipAddressModeMirror = 2,
+        hipAddressModeBorder = 3,
+    }
+}
+crate::open_enum! {
+    /// hip texture filter modes
+    pub struct hipTextureFilterMode(::std::os::raw::c_uint) {
+        hipFilterModePoint = 0,
+        hipFilterModeLinear = 1,
+    }
+}
+crate::open_enum! {
+    /// hip texture read modes
+    pub struct hipTextureReadMode(::std::os::raw::c_uint) {
+        hipReadModeElementType = 0,
+        hipReadModeNormalizedFloat = 1,
+    }
+}
 #[doc = " hip texture reference"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, PartialEq)]
@@ -928,18 +1764,27 @@ pub struct __hip_surface {
 pub struct surfaceReference {
     pub surfaceObject: hipSurfaceObject_t,
 }
-#[doc = " hip surface boundary modes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipSurfaceBoundaryMode(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// hip surface boundary modes
+    pub struct hipSurfaceBoundaryMode(::std::os::raw::c_uint) {
+        hipBoundaryModeZero = 0,
+        hipBoundaryModeTrap = 1,
+        hipBoundaryModeClamp = 2,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ihipCtx_t {
     _unused: [u8; 0],
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipDeviceP2PAttr(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipDeviceP2PAttr(::std::os::raw::c_uint) {
+        hipDevP2PAttrPerformanceRank = 0,
+        hipDevP2PAttrAccessSupported = 1,
+        hipDevP2PAttrNativeAtomicSupported = 2,
+        hipDevP2PAttrHipArrayAccessSupported = 3,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ihipStream_t {
@@ -994,17 +1839,39 @@ pub struct hipFuncAttributes {
 pub struct ihipEvent_t {
     _unused: [u8; 0],
 }
-#[doc = " hipLimit"]
-#[doc = " "]
-#[doc = " Note: In HIP device limit-related APIs, any input limit value other than those defined in the"]
-#[doc = " enum is treated as \"UnsupportedLimit\" by default."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipLimit_t(pub ::std::os::raw::c_uint);
-#[doc = " Operations for hipStreamBatchMemOp"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipStreamBatchMemOpType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// hipLimit
+    ///
+    /// Note: In HIP device limit-related APIs, any input limit value other than those defined in the
+    /// enum is treated as "UnsupportedLimit" by default.
+    pub struct hipLimit_t(::std::os::raw::c_uint) {
+        /// Limit of stack size in bytes on the current device, per
+        /// thread. The size is in units of 256 dwords, up to the
+        /// limit of (128K - 16)
+        hipLimitStackSize = 0,
+        /// Size limit in bytes of fifo used by printf call on the
+        /// device. Currently not supported
+        hipLimitPrintfFifoSize = 1,
+        /// Limit of heap size in bytes on the current device, should
+        /// be less than the global memory size on the device
+        hipLimitMallocHeapSize = 2,
+        /// Supported limit range
+        hipLimitRange = 3,
+    }
+}
+crate::open_enum! {
+    /// Operations for hipStreamBatchMemOp
+    pub struct hipStreamBatchMemOpType(::std::os::raw::c_uint) {
+        hipStreamMemOpWaitValue32 = 1,
+        hipStreamMemOpWriteValue32 = 2,
+        hipStreamMemOpWaitValue64 = 4,
+        hipStreamMemOpWriteValue64 = 5,
+        /// Currently not supported
+        hipStreamMemOpBarrier = 6,
+        /// Currently not supported
+        hipStreamMemOpFlushRemoteWrites = 3,
+    }
+}
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t {
@@ -1071,28 +1938,121 @@ pub struct hipBatchMemOpNodeParams {
     pub paramArray: *mut hipStreamBatchMemOpParams,
     pub flags: ::std::os::raw::c_uint,
 }
-#[doc = " HIP Memory Advise values"]
-#[doc = " "]
-#[doc = " Note: This memory advise enumeration is used on Linux, not Windows."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemoryAdvise(pub ::std::os::raw::c_uint);
-#[doc = " HIP Coherency Mode"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemRangeCoherencyMode(pub ::std::os::raw::c_uint);
-#[doc = " HIP range attributes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemRangeAttribute(pub ::std::os::raw::c_uint);
-#[doc = " HIP memory pool attributes"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemPoolAttr(pub ::std::os::raw::c_uint);
-#[doc = " Specifies the type of location"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemLocationType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// HIP Memory Advise values
+    ///
+    /// Note: This memory advise enumeration is used on Linux, not Windows.
+    pub struct hipMemoryAdvise(::std::os::raw::c_uint) {
+        /// Data will mostly be read and only occassionally
+        /// be written to
+        hipMemAdviseSetReadMostly = 1,
+        /// Undo the effect of hipMemAdviseSetReadMostly
+        hipMemAdviseUnsetReadMostly = 2,
+        /// Set the preferred location for the data as
+        /// the specified device
+        hipMemAdviseSetPreferredLocation = 3,
+        /// Clear the preferred location for the data
+        hipMemAdviseUnsetPreferredLocation = 4,
+        /// Data will be accessed by the specified device
+        /// so prevent page faults as much as possible
+        hipMemAdviseSetAccessedBy = 5,
+        /// Let HIP to decide on the page faulting policy
+        /// for the specified device
+        hipMemAdviseUnsetAccessedBy = 6,
+        /// The default memory model is fine-grain. That allows
+        /// coherent operations between host and device, while
+        /// executing kernels. The coarse-grain can be used
+        /// for data that only needs to be coherent at dispatch
+        /// boundaries for better performance
+        hipMemAdviseSetCoarseGrain = 100,
+        /// Restores cache coherency policy back to fine-grain
+        hipMemAdviseUnsetCoarseGrain = 101,
+    }
+}
+crate::open_enum! {
+    /// HIP Coherency Mode
+    pub struct hipMemRangeCoherencyMode(::std::os::raw::c_uint) {
+        /// Updates to memory with this attribute can be
+        /// done coherently from all devices
+        hipMemRangeCoherencyModeFineGrain = 0,
+        /// Writes to memory with this attribute can be
+        /// performed by a single device at a time
+        hipMemRangeCoherencyModeCoarseGrain = 1,
+        /// Memory region queried contains subregions with
+        /// both hipMemRangeCoherencyModeFineGrain and
+        /// hipMemRangeCoherencyModeCoarseGrain attributes
+        hipMemRangeCoherencyModeIndeterminate = 2,
+    }
+}
+crate::open_enum! {
+    /// HIP range attributes
+    pub struct hipMemRangeAttribute(::std::os::raw::c_uint) {
+        /// Whether the range will mostly be read and
+        /// only occassionally be written to
+        hipMemRangeAttributeReadMostly = 1,
+        /// The preferred location of the range
+        hipMemRangeAttributePreferredLocation = 2,
+        /// Memory range has hipMemAdviseSetAccessedBy
+        /// set for the specified device
+        hipMemRangeAttributeAccessedBy = 3,
+        /// The last location to where the range was
+        /// prefetched
+        hipMemRangeAttributeLastPrefetchLocation = 4,
+        /// Returns coherency mode
+        /// hipMemRangeCoherencyMode for the range
+        hipMemRangeAttributeCoherencyMode = 100,
+    }
+}
+crate::open_enum! {
+    /// HIP memory pool attributes
+    pub struct hipMemPoolAttr(::std::os::raw::c_uint) {
+        /// (value type = int)
+        /// Allow hipMemAllocAsync to use memory asynchronously freed
+        /// in another streams as long as a stream ordering dependency
+        /// of the allocating stream on the free action exists.
+        /// hip events and null stream interactions can create the required
+        /// stream ordered dependencies. (default enabled)
+        hipMemPoolReuseFollowEventDependencies = 1,
+        /// (value type = int)
+        /// Allow reuse of already completed frees when there is no dependency
+        /// between the free and allocation. (default enabled)
+        hipMemPoolReuseAllowOpportunistic = 2,
+        /// (value type = int)
+        /// Allow hipMemAllocAsync to insert new stream dependencies
+        /// in order to establish the stream ordering required to reuse
+        /// a piece of memory released by cuFreeAsync (default enabled).
+        hipMemPoolReuseAllowInternalDependencies = 3,
+        /// (value type = uint64_t)
+        /// Amount of reserved memory in bytes to hold onto before trying
+        /// to release memory back to the OS. When more than the release
+        /// threshold bytes of memory are held by the memory pool, the
+        /// allocator will try to release memory back to the OS on the
+        /// next call to stream, event or context synchronize. (default 0)
+        hipMemPoolAttrReleaseThreshold = 4,
+        /// (value type = uint64_t)
+        /// Amount of backing memory currently allocated for the mempool.
+        hipMemPoolAttrReservedMemCurrent = 5,
+        /// (value type = uint64_t)
+        /// High watermark of backing memory allocated for the mempool since the
+        /// last time it was reset. High watermark can only be reset to zero.
+        hipMemPoolAttrReservedMemHigh = 6,
+        /// (value type = uint64_t)
+        /// Amount of memory from the pool that is currently in use by the application.
+        hipMemPoolAttrUsedMemCurrent = 7,
+        /// (value type = uint64_t)
+        /// High watermark of the amount of memory from the pool that was in use by the application since
+        /// the last time it was reset. High watermark can only be reset to zero.
+        hipMemPoolAttrUsedMemHigh = 8,
+    }
+}
+crate::open_enum! {
+    /// Specifies the type of location
+    pub struct hipMemLocationType(::std::os::raw::c_uint) {
+        hipMemLocationTypeInvalid = 0,
+        /// Device location, thus it's HIP device ID
+        hipMemLocationTypeDevice = 1,
+    }
+}
 #[doc = " Specifies a memory location."]
 #[doc = " "]
 #[doc = " To specify a gpu, set type = hipMemLocationTypeDevice and set id = the gpu's device ID"]
@@ -1104,10 +2064,17 @@ pub struct hipMemLocation {
     #[doc = " Identifier for the provided location type hipMemLocationType"]
     pub id: ::std::os::raw::c_int,
 }
-#[doc = " Specifies the memory protection flags for mapping"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemAccessFlags(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// Specifies the memory protection flags for mapping
+    pub struct hipMemAccessFlags(::std::os::raw::c_uint) {
+        /// Default, make the address range not accessible
+        hipMemAccessFlagsProtNone = 0,
+        /// Set the address range read accessible
+        hipMemAccessFlagsProtRead = 1,
+        /// Set the address range read-write accessible
+        hipMemAccessFlagsProtReadWrite = 3,
+    }
+}
 #[doc = " Memory access descriptor"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -1117,14 +2084,31 @@ pub struct hipMemAccessDesc {
     #[doc = " Accessibility flags to set"]
     pub flags: hipMemAccessFlags,
 }
-#[doc = " Defines the allocation types"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemAllocationType(pub ::std::os::raw::c_uint);
-#[doc = " Flags for specifying handle types for memory pool allocations"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemAllocationHandleType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// Defines the allocation types
+    pub struct hipMemAllocationType(::std::os::raw::c_uint) {
+        hipMemAllocationTypeInvalid = 0,
+        /// This allocation type is 'pinned', i.e. cannot migrate from its current
+        /// location while the application is actively using it
+        hipMemAllocationTypePinned = 1,
+        /// This allocation type is 'pinned', i.e. cannot migrate from its current
+        /// location while the application is actively using it
+        hipMemAllocationTypeMax = 2147483647,
+    }
+}
+crate::open_enum! {
+    /// Flags for specifying handle types for memory pool allocations
+    pub struct hipMemAllocationHandleType(::std::os::raw::c_uint) {
+        /// Does not allow any export mechanism
+        hipMemHandleTypeNone = 0,
+        /// Allows a file descriptor for exporting. Permitted only on POSIX systems
+        hipMemHandleTypePosixFileDescriptor = 1,
+        /// Allows a Win32 NT handle for exporting. (HANDLE)
+        hipMemHandleTypeWin32 = 2,
+        /// Allows a Win32 KMT handle for exporting. (D3DKMT_HANDLE)
+        hipMemHandleTypeWin32Kmt = 4,
+    }
+}
 #[doc = " Specifies the properties of allocations made from the pool."]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -1148,18 +2132,40 @@ pub struct hipMemPoolProps {
 pub struct hipMemPoolPtrExportData {
     pub reserved: [::std::os::raw::c_uchar; 64usize],
 }
-#[doc = " Warning: On AMD devices and some Nvidia devices, these hints and controls are ignored."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipFuncAttribute(pub ::std::os::raw::c_uint);
-#[doc = " Warning: On AMD devices and some Nvidia devices, these hints and controls are ignored."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipFuncCache_t(pub ::std::os::raw::c_uint);
-#[doc = " Warning: On AMD devices and some Nvidia devices, these hints and controls are ignored."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipSharedMemConfig(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// Warning: On AMD devices and some Nvidia devices, these hints and controls are ignored.
+    pub struct hipFuncAttribute(::std::os::raw::c_uint) {
+        hipFuncAttributeMaxDynamicSharedMemorySize = 8,
+        hipFuncAttributePreferredSharedMemoryCarveout = 9,
+        hipFuncAttributeMax = 10,
+    }
+}
+crate::open_enum! {
+    /// Warning: On AMD devices and some Nvidia devices, these hints and controls are ignored.
+    pub struct hipFuncCache_t(::std::os::raw::c_uint) {
+        /// no preference for shared memory or L1 (default)
+        hipFuncCachePreferNone = 0,
+        /// prefer larger shared memory and smaller L1 cache
+        hipFuncCachePreferShared = 1,
+        /// prefer larger L1 cache and smaller shared memory
+        hipFuncCachePreferL1 = 2,
+        /// prefer equal size L1 cache and shared memory
+        hipFuncCachePreferEqual = 3,
+    }
+}
+crate::open_enum! {
+    /// Warning: On AMD devices and some Nvidia devices, these hints and controls are ignored.
+    pub struct hipSharedMemConfig(::std::os::raw::c_uint) {
+        /// The compiler selects a device-specific value for the banking.
+        hipSharedMemBankSizeDefault = 0,
+        /// Shared mem is banked at 4-bytes intervals and performs best
+        /// when adjacent threads access data 4 bytes apart.
+        hipSharedMemBankSizeFourByte = 1,
+        /// Shared mem is banked at 8-byte intervals and performs best
+        /// when adjacent threads access data 4 bytes apart.
+        hipSharedMemBankSizeEightByte = 2,
+    }
+}
 #[doc = " Struct for data in 3D"]
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
@@ -1213,9 +2219,18 @@ pub struct hipFunctionLaunchParams_t {
     #[doc = " Kernel parameters"]
     pub kernelParams: *mut *mut ::std::os::raw::c_void,
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipExternalMemoryHandleType_enum(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipExternalMemoryHandleType_enum(::std::os::raw::c_uint) {
+        hipExternalMemoryHandleTypeOpaqueFd = 1,
+        hipExternalMemoryHandleTypeOpaqueWin32 = 2,
+        hipExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+        hipExternalMemoryHandleTypeD3D12Heap = 4,
+        hipExternalMemoryHandleTypeD3D12Resource = 5,
+        hipExternalMemoryHandleTypeD3D11Resource = 6,
+        hipExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+        hipExternalMemoryHandleTypeNvSciBuf = 8,
+    }
+}
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct hipExternalMemoryHandleDesc_st {
@@ -1248,9 +2263,20 @@ pub struct hipExternalMemoryMipmappedArrayDesc_st {
     pub flags: ::std::os::raw::c_uint,
     pub numLevels: ::std::os::raw::c_uint,
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipExternalSemaphoreHandleType_enum(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipExternalSemaphoreHandleType_enum(::std::os::raw::c_uint) {
+        hipExternalSemaphoreHandleTypeOpaqueFd = 1,
+        hipExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+        hipExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+        hipExternalSemaphoreHandleTypeD3D12Fence = 4,
+        hipExternalSemaphoreHandleTypeD3D11Fence = 5,
+        hipExternalSemaphoreHandleTypeNvSciSync = 6,
+        hipExternalSemaphoreHandleTypeKeyedMutex = 7,
+        hipExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+        hipExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+        hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10,
+    }
+}
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct hipExternalSemaphoreHandleDesc_st {
@@ -1317,10 +2343,18 @@ pub struct hipExternalSemaphoreWaitParams_st__bindgen_ty_1__bindgen_ty_3 {
     pub key: ::std::os::raw::c_ulonglong,
     pub timeoutMs: ::std::os::raw::c_uint,
 }
-#[doc = " HIP Access falgs for Interop resources."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphicsRegisterFlags(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// HIP Access falgs for Interop resources.
+    pub struct hipGraphicsRegisterFlags(::std::os::raw::c_uint) {
+        hipGraphicsRegisterFlagsNone = 0,
+        /// HIP will not write to this registered resource
+        hipGraphicsRegisterFlagsReadOnly = 1,
+        hipGraphicsRegisterFlagsWriteDiscard = 2,
+        /// HIP will bind this resource to a surface
+        hipGraphicsRegisterFlagsSurfaceLoadStore = 4,
+        hipGraphicsRegisterFlagsTextureGather = 8,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct _hipGraphicsResource {
@@ -1346,10 +2380,42 @@ pub struct hipGraphExec {
 pub struct hipUserObject {
     _unused: [u8; 0],
 }
-#[doc = " hipGraphNodeType"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphNodeType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// hipGraphNodeType
+    pub struct hipGraphNodeType(::std::os::raw::c_uint) {
+        /// GPU kernel node
+        hipGraphNodeTypeKernel = 0,
+        /// Memcpy node
+        hipGraphNodeTypeMemcpy = 1,
+        /// Memset node
+        hipGraphNodeTypeMemset = 2,
+        /// Host (executable) node
+        hipGraphNodeTypeHost = 3,
+        /// Node which executes an embedded graph
+        hipGraphNodeTypeGraph = 4,
+        /// Empty (no-op) node
+        hipGraphNodeTypeEmpty = 5,
+        /// External event wait node
+        hipGraphNodeTypeWaitEvent = 6,
+        /// External event record node
+        hipGraphNodeTypeEventRecord = 7,
+        /// External Semaphore signal node
+        hipGraphNodeTypeExtSemaphoreSignal = 8,
+        /// External Semaphore wait node
+        hipGraphNodeTypeExtSemaphoreWait = 9,
+        /// Memory alloc node
+        hipGraphNodeTypeMemAlloc = 10,
+        /// Memory free node
+        hipGraphNodeTypeMemFree = 11,
+        /// MemcpyFromSymbol node
+        hipGraphNodeTypeMemcpyFromSymbol = 12,
+        /// MemcpyToSymbol node
+        hipGraphNodeTypeMemcpyToSymbol = 13,
+        /// BatchMemOp node
+        hipGraphNodeTypeBatchMemOp = 14,
+        hipGraphNodeTypeCount = 15,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipHostNodeParams {
@@ -1392,9 +2458,13 @@ pub struct hipMemAllocNodeParams {
     #[doc = " Returned device address of the allocation"]
     pub dptr: *mut ::std::os::raw::c_void,
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipAccessProperty(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipAccessProperty(::std::os::raw::c_uint) {
+        hipAccessPropertyNormal = 0,
+        hipAccessPropertyStreaming = 1,
+        hipAccessPropertyPersisting = 2,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone, PartialEq)]
 pub struct hipAccessPolicyWindow {
@@ -1404,10 +2474,17 @@ pub struct hipAccessPolicyWindow {
     pub missProp: hipAccessProperty,
     pub num_bytes: usize,
 }
-#[doc = " Launch Attribute ID"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipLaunchAttributeID(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// Launch Attribute ID
+    pub struct hipLaunchAttributeID(::std::os::raw::c_uint) {
+        /// Valid for Streams, graph nodes, launches
+        hipLaunchAttributeAccessPolicyWindow = 1,
+        /// Valid for graph nodes, launches
+        hipLaunchAttributeCooperative = 2,
+        /// Valid for graph node, streams, launches
+        hipLaunchAttributePriority = 8,
+    }
+}
 #[doc = " Memset node params"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -1425,38 +2502,119 @@ pub struct HIP_MEMSET_NODE_PARAMS {
     #[doc = " Number of rows"]
     pub height: usize,
 }
-#[doc = " Graph execution update result"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphExecUpdateResult(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipStreamCaptureMode(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipStreamCaptureStatus(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipStreamUpdateCaptureDependenciesFlags(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphMemAttributeType(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipUserObjectFlags(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipUserObjectRetainFlags(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphInstantiateFlags(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphDebugDotFlags(pub ::std::os::raw::c_uint);
-#[doc = " hipGraphInstantiateWithParams results"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphInstantiateResult(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// Graph execution update result
+    pub struct hipGraphExecUpdateResult(::std::os::raw::c_uint) {
+        /// The update succeeded
+        hipGraphExecUpdateSuccess = 0,
+        /// The update failed for an unexpected reason which is described
+        /// in the return value of the function
+        hipGraphExecUpdateError = 1,
+        /// The update failed because the topology changed
+        hipGraphExecUpdateErrorTopologyChanged = 2,
+        /// The update failed because a node type changed
+        hipGraphExecUpdateErrorNodeTypeChanged = 3,
+        hipGraphExecUpdateErrorFunctionChanged = 4,
+        hipGraphExecUpdateErrorParametersChanged = 5,
+        hipGraphExecUpdateErrorNotSupported = 6,
+        hipGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+    }
+}
+crate::open_enum! {
+    pub struct hipStreamCaptureMode(::std::os::raw::c_uint) {
+        hipStreamCaptureModeGlobal = 0,
+        hipStreamCaptureModeThreadLocal = 1,
+        hipStreamCaptureModeRelaxed = 2,
+    }
+}
+crate::open_enum! {
+    pub struct hipStreamCaptureStatus(::std::os::raw::c_uint) {
+        /// Stream is not capturing
+        hipStreamCaptureStatusNone = 0,
+        /// Stream is actively capturing
+        hipStreamCaptureStatusActive = 1,
+        /// Stream is part of a capture sequence that has been
+        /// invalidated, but not terminated
+        hipStreamCaptureStatusInvalidated = 2,
+    }
+}
+crate::open_enum! {
+    pub struct hipStreamUpdateCaptureDependenciesFlags(::std::os::raw::c_uint) {
+        /// Add new nodes to the dependency set
+        hipStreamAddCaptureDependencies = 0,
+        /// Replace the dependency set with the new nodes
+        hipStreamSetCaptureDependencies = 1,
+    }
+}
+crate::open_enum! {
+    pub struct hipGraphMemAttributeType(::std::os::raw::c_uint) {
+        /// Amount of memory, in bytes, currently associated with graphs
+        hipGraphMemAttrUsedMemCurrent = 0,
+        /// High watermark of memory, in bytes, associated with graphs since the last time.
+        hipGraphMemAttrUsedMemHigh = 1,
+        /// Amount of memory, in bytes, currently allocated for graphs.
+        hipGraphMemAttrReservedMemCurrent = 2,
+        /// High watermark of memory, in bytes, currently allocated for graphs
+        hipGraphMemAttrReservedMemHigh = 3,
+    }
+}
+crate::open_enum! {
+    pub struct hipUserObjectFlags(::std::os::raw::c_uint) {
+        /// Destructor execution is not synchronized.
+        hipUserObjectNoDestructorSync = 1,
+    }
+}
+crate::open_enum! {
+    pub struct hipUserObjectRetainFlags(::std::os::raw::c_uint) {
+        /// Add new reference or retain.
+        hipGraphUserObjectMove = 1,
+    }
+}
+crate::open_enum! {
+    pub struct hipGraphInstantiateFlags(::std::os::raw::c_uint) {
+        hipGraphInstantiateFlagAutoFreeOnLaunch = 1,
+        hipGraphInstantiateFlagUpload = 2,
+        hipGraphInstantiateFlagDeviceLaunch = 4,
+        hipGraphInstantiateFlagUseNodePriority = 8,
+    }
+}
+crate::open_enum! {
+    pub struct hipGraphDebugDotFlags(::std::os::raw::c_uint) {
+        hipGraphDebugDotFlagsVerbose = 1,
+        /// Adds hipKernelNodeParams to output
+        hipGraphDebugDotFlagsKernelNodeParams = 4,
+        /// Adds hipMemcpy3DParms to output
+        hipGraphDebugDotFlagsMemcpyNodeParams = 8,
+        /// Adds hipMemsetParams to output
+        hipGraphDebugDotFlagsMemsetNodeParams = 16,
+        /// Adds hipHostNodeParams to output
+        hipGraphDebugDotFlagsHostNodeParams = 32,
+        hipGraphDebugDotFlagsEventNodeParams = 64,
+        hipGraphDebugDotFlagsExtSemasSignalNodeParams = 128,
+        hipGraphDebugDotFlagsExtSemasWaitNodeParams = 256,
+        hipGraphDebugDotFlagsKernelNodeAttributes = 512,
+        hipGraphDebugDotFlagsHandles = 1024,
+    }
+}
+crate::open_enum! {
+    /// hipGraphInstantiateWithParams results
+    pub struct hipGraphInstantiateResult(::std::os::raw::c_uint) {
+        /// Instantiation Success
+        hipGraphInstantiateSuccess = 0,
+        /// Instantiation failed for an
+        /// unexpected reason which is described in the return value of the function
+        hipGraphInstantiateError = 1,
+        /// Instantiation failed due
+        /// to invalid structure, such as cycles
+        hipGraphInstantiateInvalidStructure = 2,
+        /// Instantiation for device launch failed
+        /// because the graph contained an unsupported operation
+        hipGraphInstantiateNodeOperationNotSupported = 3,
+        /// Instantiation for device launch failed
+        /// due to the nodes belonging to different contexts
+        hipGraphInstantiateMultipleDevicesNotSupported = 4,
+    }
+}
 #[doc = " Graph Instantiation parameters"]
 #[repr(C)]
 #[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
@@ -1516,22 +2674,40 @@ pub struct hipExternalSemaphoreWaitNodeParams {
 pub struct ihipMemGenericAllocationHandle {
     _unused: [u8; 0],
 }
-#[doc = " Flags for granularity"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemAllocationGranularity_flags(pub ::std::os::raw::c_uint);
-#[doc = " Memory handle type"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemHandleType(pub ::std::os::raw::c_uint);
-#[doc = " Memory operation types"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipMemOperationType(pub ::std::os::raw::c_uint);
-#[doc = " Subresource types for sparse arrays"]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipArraySparseSubresourceType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// Flags for granularity
+    pub struct hipMemAllocationGranularity_flags(::std::os::raw::c_uint) {
+        /// Minimum granularity
+        hipMemAllocationGranularityMinimum = 0,
+        /// Recommended granularity for performance
+        hipMemAllocationGranularityRecommended = 1,
+    }
+}
+crate::open_enum! {
+    /// Memory handle type
+    pub struct hipMemHandleType(::std::os::raw::c_uint) {
+        /// Generic handle type
+        hipMemHandleTypeGeneric = 0,
+    }
+}
+crate::open_enum! {
+    /// Memory operation types
+    pub struct hipMemOperationType(::std::os::raw::c_uint) {
+        /// Map operation
+        hipMemOperationTypeMap = 1,
+        /// Unmap operation
+        hipMemOperationTypeUnmap = 2,
+    }
+}
+crate::open_enum! {
+    /// Subresource types for sparse arrays
+    pub struct hipArraySparseSubresourceType(::std::os::raw::c_uint) {
+        /// Sparse level
+        hipArraySparseSubresourceTypeSparseLevel = 0,
+        /// Miptail
+        hipArraySparseSubresourceTypeMiptail = 1,
+    }
+}
 #[doc = " Map info for arrays"]
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -1635,9 +2811,12 @@ pub struct hipGraphNodeParams {
     pub __bindgen_anon_1: hipGraphNodeParams__bindgen_ty_1,
     pub reserved2: ::std::os::raw::c_longlong,
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipGraphDependencyType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipGraphDependencyType(::std::os::raw::c_uint) {
+        hipGraphDependencyTypeDefault = 0,
+        hipGraphDependencyTypeProgrammatic = 1,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipGraphEdgeData {
@@ -1656,13 +2835,40 @@ pub struct hipGraphEdgeData {
     #[doc = " This should be populated with a value from hipGraphDependencyType"]
     pub type_: ::std::os::raw::c_uchar,
 }
-#[doc = " /"]
-#[doc = " /**"]
-#[doc = " hiprtc error code"]
-#[repr(transparent)]
-#[must_use]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hiprtcResult(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    /// /
+    /// /**
+    /// hiprtc error code
+    #[must_use]
+    pub struct hiprtcResult(::std::os::raw::c_uint) {
+        /// Success
+        HIPRTC_SUCCESS = 0,
+        /// Out of memory
+        HIPRTC_ERROR_OUT_OF_MEMORY = 1,
+        /// Failed to create program
+        HIPRTC_ERROR_PROGRAM_CREATION_FAILURE = 2,
+        /// Invalid input
+        HIPRTC_ERROR_INVALID_INPUT = 3,
+        /// Invalid program
+        HIPRTC_ERROR_INVALID_PROGRAM = 4,
+        /// Invalid option
+        HIPRTC_ERROR_INVALID_OPTION = 5,
+        /// Compilation error
+        HIPRTC_ERROR_COMPILATION = 6,
+        /// Failed in builtin operation
+        HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE = 7,
+        /// No name expression after compilation
+        HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION = 8,
+        /// No lowered names before compilation
+        HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION = 9,
+        /// Invalid name expression
+        HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID = 10,
+        /// Internal error
+        HIPRTC_ERROR_INTERNAL_ERROR = 11,
+        /// Error in linking
+        HIPRTC_ERROR_LINKING = 100,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ihiprtcLinkState {
@@ -1803,12 +3009,49 @@ pub struct hipDeviceProp_tR0000 {
     #[doc = " page tables"]
     pub pageableMemoryAccessUsesHostPageTables: ::std::os::raw::c_int,
 }
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipDataType(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipLibraryPropertyType(pub ::std::os::raw::c_uint);
+crate::open_enum! {
+    pub struct hipDataType(::std::os::raw::c_uint) {
+        HIP_R_32F = 0,
+        HIP_R_64F = 1,
+        HIP_R_16F = 2,
+        HIP_R_8I = 3,
+        HIP_C_32F = 4,
+        HIP_C_64F = 5,
+        HIP_C_16F = 6,
+        HIP_C_8I = 7,
+        HIP_R_8U = 8,
+        HIP_C_8U = 9,
+        HIP_R_32I = 10,
+        HIP_C_32I = 11,
+        HIP_R_32U = 12,
+        HIP_C_32U = 13,
+        HIP_R_16BF = 14,
+        HIP_C_16BF = 15,
+        HIP_R_4I = 16,
+        HIP_C_4I = 17,
+        HIP_R_4U = 18,
+        HIP_C_4U = 19,
+        HIP_R_16I = 20,
+        HIP_C_16I = 21,
+        HIP_R_16U = 22,
+        HIP_C_16U = 23,
+        HIP_R_64I = 24,
+        HIP_C_64I = 25,
+        HIP_R_64U = 26,
+        HIP_C_64U = 27,
+        HIP_R_8F_E4M3 = 28,
+        HIP_R_8F_E5M2 = 29,
+        HIP_R_8F_E4M3_FNUZ = 1000,
+        HIP_R_8F_E5M2_FNUZ = 1001,
+    }
+}
+crate::open_enum! {
+    pub struct hipLibraryPropertyType(::std::os::raw::c_uint) {
+        HIP_LIBRARY_MAJOR_VERSION = 0,
+        HIP_LIBRARY_MINOR_VERSION = 1,
+        HIP_LIBRARY_PATCH_LEVEL = 2,
+    }
+}
 pub const HIP_VERSION_MAJOR: u32 = 6;
 pub const HIP_VERSION_MINOR: u32 = 4;
 pub const HIP_VERSION_PATCH: u32 = 43484;
@@ -4039,114 +5282,6 @@ where
         }
     }
 }
-impl hipJitOption {
-    #[doc = " CUDA Only Maximum registers may be used in a thread,"]
-    #[doc = " passed to compiler"]
-    pub const hipJitOptionMaxRegisters: hipJitOption = hipJitOption(0);
-    #[doc = " CUDA Only Number of thread per block"]
-    pub const hipJitOptionThreadsPerBlock: hipJitOption = hipJitOption(1);
-    #[doc = " CUDA Only Value for total wall clock time"]
-    pub const hipJitOptionWallTime: hipJitOption = hipJitOption(2);
-    #[doc = " CUDA Only Pointer to the buffer with logged information"]
-    pub const hipJitOptionInfoLogBuffer: hipJitOption = hipJitOption(3);
-    #[doc = " CUDA Only Size of the buffer in bytes for logged info"]
-    pub const hipJitOptionInfoLogBufferSizeBytes: hipJitOption = hipJitOption(4);
-    #[doc = " CUDA Only Pointer to the buffer with logged error(s)"]
-    pub const hipJitOptionErrorLogBuffer: hipJitOption = hipJitOption(5);
-    #[doc = " CUDA Only Size of the buffer in bytes for logged error(s)"]
-    pub const hipJitOptionErrorLogBufferSizeBytes: hipJitOption = hipJitOption(6);
-    #[doc = " Value of optimization level for generated codes, acceptable options"]
-    #[doc = " -O0, -O1, -O2, -O3"]
-    pub const hipJitOptionOptimizationLevel: hipJitOption = hipJitOption(7);
-    #[doc = " CUDA Only The target context, which is the default"]
-    pub const hipJitOptionTargetFromContext: hipJitOption = hipJitOption(8);
-    #[doc = " CUDA Only JIT target"]
-    pub const hipJitOptionTarget: hipJitOption = hipJitOption(9);
-    #[doc = " CUDA Only Fallback strategy"]
-    pub const hipJitOptionFallbackStrategy: hipJitOption = hipJitOption(10);
-    #[doc = " CUDA Only Generate debug information"]
-    pub const hipJitOptionGenerateDebugInfo: hipJitOption = hipJitOption(11);
-    #[doc = " CUDA Only Generate log verbose"]
-    pub const hipJitOptionLogVerbose: hipJitOption = hipJitOption(12);
-    #[doc = " CUDA Only Generate line number information"]
-    pub const hipJitOptionGenerateLineInfo: hipJitOption = hipJitOption(13);
-    #[doc = " CUDA Only Set cache mode"]
-    pub const hipJitOptionCacheMode: hipJitOption = hipJitOption(14);
-    #[doc = " deprecated CUDA Only New SM3X option."]
-    pub const hipJitOptionSm3xOpt: hipJitOption = hipJitOption(15);
-    #[doc = " CUDA Only Set fast compile"]
-    pub const hipJitOptionFastCompile: hipJitOption = hipJitOption(16);
-    #[doc = " CUDA Only Array of device symbol names to be relocated to the host"]
-    pub const hipJitOptionGlobalSymbolNames: hipJitOption = hipJitOption(17);
-    #[doc = " CUDA Only Array of host addresses to be relocated to the device"]
-    pub const hipJitOptionGlobalSymbolAddresses: hipJitOption = hipJitOption(18);
-    #[doc = " CUDA Only Number of symbol count."]
-    pub const hipJitOptionGlobalSymbolCount: hipJitOption = hipJitOption(19);
-    #[doc = " deprecated CUDA Only Enable link-time optimization for device code"]
-    pub const hipJitOptionLto: hipJitOption = hipJitOption(20);
-    #[doc = " deprecated CUDA Only Set single-precision denormals."]
-    pub const hipJitOptionFtz: hipJitOption = hipJitOption(21);
-    #[doc = " deprecated CUDA Only Set single-precision floating-point division"]
-    #[doc = " and reciprocals"]
-    pub const hipJitOptionPrecDiv: hipJitOption = hipJitOption(22);
-    #[doc = " deprecated CUDA Only Set single-precision floating-point square root"]
-    pub const hipJitOptionPrecSqrt: hipJitOption = hipJitOption(23);
-    #[doc = " deprecated CUDA Only Enable floating-point multiplies and"]
-    #[doc = " adds/subtracts operations"]
-    pub const hipJitOptionFma: hipJitOption = hipJitOption(24);
-    #[doc = " CUDA Only Generates Position Independent code"]
-    pub const hipJitOptionPositionIndependentCode: hipJitOption = hipJitOption(25);
-    #[doc = " CUDA Only Hints to JIT compiler the minimum number of CTAs frin kernel's"]
-    #[doc = " grid to be mapped to SM"]
-    pub const hipJitOptionMinCTAPerSM: hipJitOption = hipJitOption(26);
-    #[doc = " CUDA only Maximum number of threads in a thread block"]
-    pub const hipJitOptionMaxThreadsPerBlock: hipJitOption = hipJitOption(27);
-    #[doc = " Cuda only Override Directive values"]
-    pub const hipJitOptionOverrideDirectiveValues: hipJitOption = hipJitOption(28);
-    #[doc = " Number of options"]
-    pub const hipJitOptionNumOptions: hipJitOption = hipJitOption(29);
-    #[doc = " Hip Only Linker options to be passed on to compiler"]
-    pub const hipJitOptionIRtoISAOptExt: hipJitOption = hipJitOption(10000);
-    #[doc = " Hip Only Count of linker options to be passed on to compiler"]
-    pub const hipJitOptionIRtoISAOptCountExt: hipJitOption = hipJitOption(10001);
-}
-impl hipJitInputType {
-    #[doc = " Cuda only Input cubin"]
-    pub const hipJitInputCubin: hipJitInputType = hipJitInputType(0);
-    #[doc = " Cuda only Input PTX"]
-    pub const hipJitInputPtx: hipJitInputType = hipJitInputType(1);
-    #[doc = " Cuda Only Input FAT Binary"]
-    pub const hipJitInputFatBinary: hipJitInputType = hipJitInputType(2);
-    #[doc = " Cuda Only Host Object with embedded device code"]
-    pub const hipJitInputObject: hipJitInputType = hipJitInputType(3);
-    #[doc = " Cuda Only Archive of Host Objects with embedded"]
-    #[doc = " device code"]
-    pub const hipJitInputLibrary: hipJitInputType = hipJitInputType(4);
-    #[doc = " deprecated Cuda only High Level intermediate"]
-    #[doc = " code for LTO"]
-    pub const hipJitInputNvvm: hipJitInputType = hipJitInputType(5);
-    #[doc = " Count of Legacy Input Types"]
-    pub const hipJitNumLegacyInputTypes: hipJitInputType = hipJitInputType(6);
-    #[doc = " HIP Only LLVM Bitcode or IR assembly"]
-    pub const hipJitInputLLVMBitcode: hipJitInputType = hipJitInputType(100);
-    #[doc = " HIP Only LLVM Clang Bundled Code"]
-    pub const hipJitInputLLVMBundledBitcode: hipJitInputType = hipJitInputType(101);
-    #[doc = " HIP Only LLVM Archive of Bundled Bitcode"]
-    pub const hipJitInputLLVMArchivesOfBundledBitcode: hipJitInputType = hipJitInputType(102);
-    #[doc = " HIP Only SPIRV Code Object"]
-    pub const hipJitInputSpirv: hipJitInputType = hipJitInputType(103);
-    #[doc = " Count of Input Types"]
-    pub const hipJitNumInputTypes: hipJitInputType = hipJitInputType(10);
-}
-impl hipJitCacheMode {
-    pub const hipJitCacheOptionNone: hipJitCacheMode = hipJitCacheMode(0);
-    pub const hipJitCacheOptionCG: hipJitCacheMode = hipJitCacheMode(1);
-    pub const hipJitCacheOptionCA: hipJitCacheMode = hipJitCacheMode(2);
-}
-impl hipJitFallback {
-    pub const hipJitPreferPTX: hipJitFallback = hipJitFallback(0);
-    pub const hipJitPreferBinary: hipJitFallback = hipJitFallback(1);
-}
 impl hipDeviceArch_t {
     #[inline]
     pub fn hasGlobalInt32Atomics(&self) -> ::std::os::raw::c_uint {
@@ -4817,24 +5952,6 @@ impl Default for hipDeviceProp_tR0600 {
         }
     }
 }
-impl hipMemoryType {
-    #[doc = " Unregistered memory"]
-    pub const hipMemoryTypeUnregistered: hipMemoryType = hipMemoryType(0);
-    #[doc = " Memory is physically located on host"]
-    pub const hipMemoryTypeHost: hipMemoryType = hipMemoryType(1);
-    #[doc = " Memory is physically located on device. (see deviceId for"]
-    #[doc = " specific device)"]
-    pub const hipMemoryTypeDevice: hipMemoryType = hipMemoryType(2);
-    #[doc = " Managed memory, automaticallly managed by the unified"]
-    #[doc = " memory system"]
-    #[doc = " place holder for new values."]
-    pub const hipMemoryTypeManaged: hipMemoryType = hipMemoryType(3);
-    #[doc = " Array memory, physically located on device. (see deviceId for"]
-    #[doc = " specific device)"]
-    pub const hipMemoryTypeArray: hipMemoryType = hipMemoryType(10);
-    #[doc = " unified address space"]
-    pub const hipMemoryTypeUnified: hipMemoryType = hipMemoryType(11);
-}
 impl Default for hipPointerAttribute_t {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -4844,500 +5961,6 @@ impl Default for hipPointerAttribute_t {
         }
     }
 }
-impl hipError_t {
-    #[doc = " Successful completion."]
-    pub const hipSuccess: hipError_t = hipError_t(0);
-    #[doc = " One or more of the parameters passed to the API call is NULL"]
-    #[doc = " or not in an acceptable range."]
-    pub const hipErrorInvalidValue: hipError_t = hipError_t(1);
-    #[doc = " out of memory range."]
-    pub const hipErrorOutOfMemory: hipError_t = hipError_t(2);
-    #[doc = " Memory allocation error."]
-    pub const hipErrorMemoryAllocation: hipError_t = hipError_t(2);
-    #[doc = " Invalid not initialized"]
-    pub const hipErrorNotInitialized: hipError_t = hipError_t(3);
-    pub const hipErrorInitializationError: hipError_t = hipError_t(3);
-    #[doc = " Deinitialized"]
-    pub const hipErrorDeinitialized: hipError_t = hipError_t(4);
-    pub const hipErrorProfilerDisabled: hipError_t = hipError_t(5);
-    pub const hipErrorProfilerNotInitialized: hipError_t = hipError_t(6);
-    pub const hipErrorProfilerAlreadyStarted: hipError_t = hipError_t(7);
-    pub const hipErrorProfilerAlreadyStopped: hipError_t = hipError_t(8);
-    #[doc = " Invalide configuration"]
-    pub const hipErrorInvalidConfiguration: hipError_t = hipError_t(9);
-    #[doc = " Invalid pitch value"]
-    pub const hipErrorInvalidPitchValue: hipError_t = hipError_t(12);
-    #[doc = " Invalid symbol"]
-    pub const hipErrorInvalidSymbol: hipError_t = hipError_t(13);
-    #[doc = " Invalid Device Pointer"]
-    pub const hipErrorInvalidDevicePointer: hipError_t = hipError_t(17);
-    #[doc = " Invalid memory copy direction"]
-    pub const hipErrorInvalidMemcpyDirection: hipError_t = hipError_t(21);
-    pub const hipErrorInsufficientDriver: hipError_t = hipError_t(35);
-    pub const hipErrorMissingConfiguration: hipError_t = hipError_t(52);
-    pub const hipErrorPriorLaunchFailure: hipError_t = hipError_t(53);
-    #[doc = " Invalid device function"]
-    pub const hipErrorInvalidDeviceFunction: hipError_t = hipError_t(98);
-    #[doc = " Call to hipGetDeviceCount returned 0 devices"]
-    pub const hipErrorNoDevice: hipError_t = hipError_t(100);
-    #[doc = " DeviceID must be in range from 0 to compute-devices."]
-    pub const hipErrorInvalidDevice: hipError_t = hipError_t(101);
-    #[doc = " Invalid image"]
-    pub const hipErrorInvalidImage: hipError_t = hipError_t(200);
-    #[doc = " Produced when input context is invalid."]
-    pub const hipErrorInvalidContext: hipError_t = hipError_t(201);
-    pub const hipErrorContextAlreadyCurrent: hipError_t = hipError_t(202);
-    pub const hipErrorMapFailed: hipError_t = hipError_t(205);
-    #[doc = " Produced when the IPC memory attach failed from ROCr."]
-    pub const hipErrorMapBufferObjectFailed: hipError_t = hipError_t(205);
-    pub const hipErrorUnmapFailed: hipError_t = hipError_t(206);
-    pub const hipErrorArrayIsMapped: hipError_t = hipError_t(207);
-    pub const hipErrorAlreadyMapped: hipError_t = hipError_t(208);
-    pub const hipErrorNoBinaryForGpu: hipError_t = hipError_t(209);
-    pub const hipErrorAlreadyAcquired: hipError_t = hipError_t(210);
-    pub const hipErrorNotMapped: hipError_t = hipError_t(211);
-    pub const hipErrorNotMappedAsArray: hipError_t = hipError_t(212);
-    pub const hipErrorNotMappedAsPointer: hipError_t = hipError_t(213);
-    pub const hipErrorECCNotCorrectable: hipError_t = hipError_t(214);
-    #[doc = " Unsupported limit"]
-    pub const hipErrorUnsupportedLimit: hipError_t = hipError_t(215);
-    #[doc = " The context is already in use"]
-    pub const hipErrorContextAlreadyInUse: hipError_t = hipError_t(216);
-    pub const hipErrorPeerAccessUnsupported: hipError_t = hipError_t(217);
-    #[doc = " In CUDA DRV, it is CUDA_ERROR_INVALID_PTX"]
-    pub const hipErrorInvalidKernelFile: hipError_t = hipError_t(218);
-    pub const hipErrorInvalidGraphicsContext: hipError_t = hipError_t(219);
-    #[doc = " Invalid source."]
-    pub const hipErrorInvalidSource: hipError_t = hipError_t(300);
-    #[doc = " the file is not found."]
-    pub const hipErrorFileNotFound: hipError_t = hipError_t(301);
-    pub const hipErrorSharedObjectSymbolNotFound: hipError_t = hipError_t(302);
-    #[doc = " Failed to initialize shared object."]
-    pub const hipErrorSharedObjectInitFailed: hipError_t = hipError_t(303);
-    #[doc = " Not the correct operating system"]
-    pub const hipErrorOperatingSystem: hipError_t = hipError_t(304);
-    #[doc = " Invalide handle"]
-    pub const hipErrorInvalidHandle: hipError_t = hipError_t(400);
-    #[doc = " Resource handle (hipEvent_t or hipStream_t) invalid."]
-    pub const hipErrorInvalidResourceHandle: hipError_t = hipError_t(400);
-    #[doc = " Resource required is not in a valid state to perform operation."]
-    pub const hipErrorIllegalState: hipError_t = hipError_t(401);
-    #[doc = " Not found"]
-    pub const hipErrorNotFound: hipError_t = hipError_t(500);
-    #[doc = " Indicates that asynchronous operations enqueued earlier are not"]
-    #[doc = " ready.  This is not actually an error, but is used to distinguish"]
-    #[doc = " from hipSuccess (which indicates completion).  APIs that return"]
-    #[doc = " this error include hipEventQuery and hipStreamQuery."]
-    pub const hipErrorNotReady: hipError_t = hipError_t(600);
-    pub const hipErrorIllegalAddress: hipError_t = hipError_t(700);
-    #[doc = " Out of resources error."]
-    pub const hipErrorLaunchOutOfResources: hipError_t = hipError_t(701);
-    #[doc = " Timeout for the launch."]
-    pub const hipErrorLaunchTimeOut: hipError_t = hipError_t(702);
-    #[doc = " Peer access was already enabled from the current"]
-    #[doc = " device."]
-    pub const hipErrorPeerAccessAlreadyEnabled: hipError_t = hipError_t(704);
-    #[doc = " Peer access was never enabled from the current device."]
-    pub const hipErrorPeerAccessNotEnabled: hipError_t = hipError_t(705);
-    #[doc = " The process is active."]
-    pub const hipErrorSetOnActiveProcess: hipError_t = hipError_t(708);
-    #[doc = " The context is already destroyed"]
-    pub const hipErrorContextIsDestroyed: hipError_t = hipError_t(709);
-    #[doc = " Produced when the kernel calls assert."]
-    pub const hipErrorAssert: hipError_t = hipError_t(710);
-    #[doc = " Produced when trying to lock a page-locked"]
-    #[doc = " memory."]
-    pub const hipErrorHostMemoryAlreadyRegistered: hipError_t = hipError_t(712);
-    #[doc = " Produced when trying to unlock a non-page-locked"]
-    #[doc = " memory."]
-    pub const hipErrorHostMemoryNotRegistered: hipError_t = hipError_t(713);
-    #[doc = " An exception occurred on the device while executing a kernel."]
-    pub const hipErrorLaunchFailure: hipError_t = hipError_t(719);
-    #[doc = " This error indicates that the number of blocks"]
-    #[doc = " launched per grid for a kernel that was launched"]
-    #[doc = " via cooperative launch APIs exceeds the maximum"]
-    #[doc = " number of allowed blocks for the current device."]
-    pub const hipErrorCooperativeLaunchTooLarge: hipError_t = hipError_t(720);
-    #[doc = " Produced when the hip API is not supported/implemented"]
-    pub const hipErrorNotSupported: hipError_t = hipError_t(801);
-    #[doc = " The operation is not permitted when the stream"]
-    #[doc = " is capturing."]
-    pub const hipErrorStreamCaptureUnsupported: hipError_t = hipError_t(900);
-    #[doc = " The current capture sequence on the stream"]
-    #[doc = " has been invalidated due to a previous error."]
-    pub const hipErrorStreamCaptureInvalidated: hipError_t = hipError_t(901);
-    #[doc = " The operation would have resulted in a merge of"]
-    #[doc = " two independent capture sequences."]
-    pub const hipErrorStreamCaptureMerge: hipError_t = hipError_t(902);
-    #[doc = " The capture was not initiated in this stream."]
-    pub const hipErrorStreamCaptureUnmatched: hipError_t = hipError_t(903);
-    #[doc = " The capture sequence contains a fork that was not"]
-    #[doc = " joined to the primary stream."]
-    pub const hipErrorStreamCaptureUnjoined: hipError_t = hipError_t(904);
-    #[doc = " A dependency would have been created which crosses"]
-    #[doc = " the capture sequence boundary. Only implicit"]
-    #[doc = " in-stream ordering dependencies  are allowed"]
-    #[doc = " to cross the boundary"]
-    pub const hipErrorStreamCaptureIsolation: hipError_t = hipError_t(905);
-    #[doc = " The operation would have resulted in a disallowed"]
-    #[doc = " implicit dependency on a current capture sequence"]
-    #[doc = " from hipStreamLegacy."]
-    pub const hipErrorStreamCaptureImplicit: hipError_t = hipError_t(906);
-    #[doc = " The operation is not permitted on an event which was last"]
-    #[doc = " recorded in a capturing stream."]
-    pub const hipErrorCapturedEvent: hipError_t = hipError_t(907);
-    #[doc = " A stream capture sequence not initiated with"]
-    #[doc = " the hipStreamCaptureModeRelaxed argument to"]
-    #[doc = " hipStreamBeginCapture was passed to"]
-    #[doc = " hipStreamEndCapture in a different thread."]
-    pub const hipErrorStreamCaptureWrongThread: hipError_t = hipError_t(908);
-    #[doc = " This error indicates that the graph update"]
-    #[doc = " not performed because it included changes which"]
-    #[doc = " violated constraintsspecific to instantiated graph"]
-    #[doc = " update."]
-    pub const hipErrorGraphExecUpdateFailure: hipError_t = hipError_t(910);
-    #[doc = " Invalid channel descriptor."]
-    pub const hipErrorInvalidChannelDescriptor: hipError_t = hipError_t(911);
-    #[doc = " Invalid texture."]
-    pub const hipErrorInvalidTexture: hipError_t = hipError_t(912);
-    #[doc = " Unknown error."]
-    pub const hipErrorUnknown: hipError_t = hipError_t(999);
-    #[doc = " HSA runtime memory call returned error.  Typically not seen"]
-    #[doc = " in production systems."]
-    pub const hipErrorRuntimeMemory: hipError_t = hipError_t(1052);
-    #[doc = " HSA runtime call other than memory returned error.  Typically"]
-    #[doc = " not seen in production systems."]
-    pub const hipErrorRuntimeOther: hipError_t = hipError_t(1053);
-    #[doc = " Marker that more error codes are needed."]
-    pub const hipErrorTbd: hipError_t = hipError_t(1054);
-}
-impl hipDeviceAttribute_t {
-    pub const hipDeviceAttributeCudaCompatibleBegin: hipDeviceAttribute_t = hipDeviceAttribute_t(0);
-    #[doc = " Whether ECC support is enabled."]
-    pub const hipDeviceAttributeEccEnabled: hipDeviceAttribute_t = hipDeviceAttribute_t(0);
-    #[doc = " Cuda only. The maximum size of the window policy in bytes."]
-    pub const hipDeviceAttributeAccessPolicyMaxWindowSize: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(1);
-    #[doc = " Asynchronous engines number."]
-    pub const hipDeviceAttributeAsyncEngineCount: hipDeviceAttribute_t = hipDeviceAttribute_t(2);
-    #[doc = " Whether host memory can be mapped into device address space"]
-    pub const hipDeviceAttributeCanMapHostMemory: hipDeviceAttribute_t = hipDeviceAttribute_t(3);
-    #[doc = " Device can access host registered memory"]
-    #[doc = " at the same virtual address as the CPU"]
-    pub const hipDeviceAttributeCanUseHostPointerForRegisteredMem: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(4);
-    #[doc = " Peak clock frequency in kilohertz."]
-    pub const hipDeviceAttributeClockRate: hipDeviceAttribute_t = hipDeviceAttribute_t(5);
-    #[doc = " Compute mode that device is currently in."]
-    pub const hipDeviceAttributeComputeMode: hipDeviceAttribute_t = hipDeviceAttribute_t(6);
-    #[doc = " Device supports Compute Preemption."]
-    pub const hipDeviceAttributeComputePreemptionSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(7);
-    #[doc = " Device can possibly execute multiple kernels concurrently."]
-    pub const hipDeviceAttributeConcurrentKernels: hipDeviceAttribute_t = hipDeviceAttribute_t(8);
-    #[doc = " Device can coherently access managed memory concurrently with the CPU"]
-    pub const hipDeviceAttributeConcurrentManagedAccess: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(9);
-    #[doc = " Support cooperative launch"]
-    pub const hipDeviceAttributeCooperativeLaunch: hipDeviceAttribute_t = hipDeviceAttribute_t(10);
-    #[doc = " Support cooperative launch on multiple devices"]
-    pub const hipDeviceAttributeCooperativeMultiDeviceLaunch: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(11);
-    #[doc = " Device can concurrently copy memory and execute a kernel."]
-    #[doc = " Deprecated. Use instead asyncEngineCount."]
-    pub const hipDeviceAttributeDeviceOverlap: hipDeviceAttribute_t = hipDeviceAttribute_t(12);
-    #[doc = " Host can directly access managed memory on"]
-    #[doc = " the device without migration"]
-    pub const hipDeviceAttributeDirectManagedMemAccessFromHost: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(13);
-    #[doc = " Device supports caching globals in L1"]
-    pub const hipDeviceAttributeGlobalL1CacheSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(14);
-    #[doc = " Link between the device and the host supports native atomic operations"]
-    pub const hipDeviceAttributeHostNativeAtomicSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(15);
-    #[doc = " Device is integrated GPU"]
-    pub const hipDeviceAttributeIntegrated: hipDeviceAttribute_t = hipDeviceAttribute_t(16);
-    #[doc = " Multiple GPU devices."]
-    pub const hipDeviceAttributeIsMultiGpuBoard: hipDeviceAttribute_t = hipDeviceAttribute_t(17);
-    #[doc = " Run time limit for kernels executed on the device"]
-    pub const hipDeviceAttributeKernelExecTimeout: hipDeviceAttribute_t = hipDeviceAttribute_t(18);
-    #[doc = " Size of L2 cache in bytes. 0 if the device doesn't have L2 cache."]
-    pub const hipDeviceAttributeL2CacheSize: hipDeviceAttribute_t = hipDeviceAttribute_t(19);
-    #[doc = " caching locals in L1 is supported"]
-    pub const hipDeviceAttributeLocalL1CacheSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(20);
-    #[doc = " 8-byte locally unique identifier in 8 bytes. Undefined on TCC and non-Windows platforms"]
-    pub const hipDeviceAttributeLuid: hipDeviceAttribute_t = hipDeviceAttribute_t(21);
-    #[doc = " Luid device node mask. Undefined on TCC and non-Windows platforms"]
-    pub const hipDeviceAttributeLuidDeviceNodeMask: hipDeviceAttribute_t = hipDeviceAttribute_t(22);
-    #[doc = " Major compute capability version number."]
-    pub const hipDeviceAttributeComputeCapabilityMajor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(23);
-    #[doc = " Device supports allocating managed memory on this system"]
-    pub const hipDeviceAttributeManagedMemory: hipDeviceAttribute_t = hipDeviceAttribute_t(24);
-    #[doc = " Max block size per multiprocessor"]
-    pub const hipDeviceAttributeMaxBlocksPerMultiProcessor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(25);
-    #[doc = " Max block size in width."]
-    pub const hipDeviceAttributeMaxBlockDimX: hipDeviceAttribute_t = hipDeviceAttribute_t(26);
-    #[doc = " Max block size in height."]
-    pub const hipDeviceAttributeMaxBlockDimY: hipDeviceAttribute_t = hipDeviceAttribute_t(27);
-    #[doc = " Max block size in depth."]
-    pub const hipDeviceAttributeMaxBlockDimZ: hipDeviceAttribute_t = hipDeviceAttribute_t(28);
-    #[doc = " Max grid size  in width."]
-    pub const hipDeviceAttributeMaxGridDimX: hipDeviceAttribute_t = hipDeviceAttribute_t(29);
-    #[doc = " Max grid size  in height."]
-    pub const hipDeviceAttributeMaxGridDimY: hipDeviceAttribute_t = hipDeviceAttribute_t(30);
-    #[doc = " Max grid size  in depth."]
-    pub const hipDeviceAttributeMaxGridDimZ: hipDeviceAttribute_t = hipDeviceAttribute_t(31);
-    #[doc = " Maximum size of 1D surface."]
-    pub const hipDeviceAttributeMaxSurface1D: hipDeviceAttribute_t = hipDeviceAttribute_t(32);
-    #[doc = " Cuda only. Maximum dimensions of 1D layered surface."]
-    pub const hipDeviceAttributeMaxSurface1DLayered: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(33);
-    #[doc = " Maximum dimension (width, height) of 2D surface."]
-    pub const hipDeviceAttributeMaxSurface2D: hipDeviceAttribute_t = hipDeviceAttribute_t(34);
-    #[doc = " Cuda only. Maximum dimensions of 2D layered surface."]
-    pub const hipDeviceAttributeMaxSurface2DLayered: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(35);
-    #[doc = " Maximum dimension (width, height, depth) of 3D surface."]
-    pub const hipDeviceAttributeMaxSurface3D: hipDeviceAttribute_t = hipDeviceAttribute_t(36);
-    #[doc = " Cuda only. Maximum dimensions of Cubemap surface."]
-    pub const hipDeviceAttributeMaxSurfaceCubemap: hipDeviceAttribute_t = hipDeviceAttribute_t(37);
-    #[doc = " Cuda only. Maximum dimension of Cubemap layered surface."]
-    pub const hipDeviceAttributeMaxSurfaceCubemapLayered: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(38);
-    #[doc = " Maximum size of 1D texture."]
-    pub const hipDeviceAttributeMaxTexture1DWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(39);
-    #[doc = " Maximum dimensions of 1D layered texture."]
-    pub const hipDeviceAttributeMaxTexture1DLayered: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(40);
-    #[doc = " Maximum number of elements allocatable in a 1D linear texture."]
-    #[doc = " Use cudaDeviceGetTexture1DLinearMaxWidth() instead on Cuda."]
-    pub const hipDeviceAttributeMaxTexture1DLinear: hipDeviceAttribute_t = hipDeviceAttribute_t(41);
-    #[doc = " Maximum size of 1D mipmapped texture."]
-    pub const hipDeviceAttributeMaxTexture1DMipmap: hipDeviceAttribute_t = hipDeviceAttribute_t(42);
-    #[doc = " Maximum dimension width of 2D texture."]
-    pub const hipDeviceAttributeMaxTexture2DWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(43);
-    #[doc = " Maximum dimension hight of 2D texture."]
-    pub const hipDeviceAttributeMaxTexture2DHeight: hipDeviceAttribute_t = hipDeviceAttribute_t(44);
-    #[doc = " Maximum dimensions of 2D texture if gather operations  performed."]
-    pub const hipDeviceAttributeMaxTexture2DGather: hipDeviceAttribute_t = hipDeviceAttribute_t(45);
-    #[doc = " Maximum dimensions of 2D layered texture."]
-    pub const hipDeviceAttributeMaxTexture2DLayered: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(46);
-    #[doc = " Maximum dimensions (width, height, pitch) of 2D textures bound to pitched memory."]
-    pub const hipDeviceAttributeMaxTexture2DLinear: hipDeviceAttribute_t = hipDeviceAttribute_t(47);
-    #[doc = " Maximum dimensions of 2D mipmapped texture."]
-    pub const hipDeviceAttributeMaxTexture2DMipmap: hipDeviceAttribute_t = hipDeviceAttribute_t(48);
-    #[doc = " Maximum dimension width of 3D texture."]
-    pub const hipDeviceAttributeMaxTexture3DWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(49);
-    #[doc = " Maximum dimension height of 3D texture."]
-    pub const hipDeviceAttributeMaxTexture3DHeight: hipDeviceAttribute_t = hipDeviceAttribute_t(50);
-    #[doc = " Maximum dimension depth of 3D texture."]
-    pub const hipDeviceAttributeMaxTexture3DDepth: hipDeviceAttribute_t = hipDeviceAttribute_t(51);
-    #[doc = " Maximum dimensions of alternate 3D texture."]
-    pub const hipDeviceAttributeMaxTexture3DAlt: hipDeviceAttribute_t = hipDeviceAttribute_t(52);
-    #[doc = " Maximum dimensions of Cubemap texture"]
-    pub const hipDeviceAttributeMaxTextureCubemap: hipDeviceAttribute_t = hipDeviceAttribute_t(53);
-    #[doc = " Maximum dimensions of Cubemap layered texture."]
-    pub const hipDeviceAttributeMaxTextureCubemapLayered: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(54);
-    #[doc = " Maximum dimension of a block"]
-    pub const hipDeviceAttributeMaxThreadsDim: hipDeviceAttribute_t = hipDeviceAttribute_t(55);
-    #[doc = " Maximum number of threads per block."]
-    pub const hipDeviceAttributeMaxThreadsPerBlock: hipDeviceAttribute_t = hipDeviceAttribute_t(56);
-    #[doc = " Maximum resident threads per multiprocessor."]
-    pub const hipDeviceAttributeMaxThreadsPerMultiProcessor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(57);
-    #[doc = " Maximum pitch in bytes allowed by memory copies"]
-    pub const hipDeviceAttributeMaxPitch: hipDeviceAttribute_t = hipDeviceAttribute_t(58);
-    #[doc = " Global memory bus width in bits."]
-    pub const hipDeviceAttributeMemoryBusWidth: hipDeviceAttribute_t = hipDeviceAttribute_t(59);
-    #[doc = " Peak memory clock frequency in kilohertz."]
-    pub const hipDeviceAttributeMemoryClockRate: hipDeviceAttribute_t = hipDeviceAttribute_t(60);
-    #[doc = " Minor compute capability version number."]
-    pub const hipDeviceAttributeComputeCapabilityMinor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(61);
-    #[doc = " Unique ID of device group on the same multi-GPU board"]
-    pub const hipDeviceAttributeMultiGpuBoardGroupID: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(62);
-    #[doc = " Number of multiprocessors on the device."]
-    pub const hipDeviceAttributeMultiprocessorCount: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(63);
-    #[doc = " Previously hipDeviceAttributeName"]
-    pub const hipDeviceAttributeUnused1: hipDeviceAttribute_t = hipDeviceAttribute_t(64);
-    #[doc = " Device supports coherently accessing pageable memory"]
-    #[doc = " without calling hipHostRegister on it"]
-    pub const hipDeviceAttributePageableMemoryAccess: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(65);
-    #[doc = " Device accesses pageable memory via the host's page tables"]
-    pub const hipDeviceAttributePageableMemoryAccessUsesHostPageTables: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(66);
-    #[doc = " PCI Bus ID."]
-    pub const hipDeviceAttributePciBusId: hipDeviceAttribute_t = hipDeviceAttribute_t(67);
-    #[doc = " PCI Device ID."]
-    pub const hipDeviceAttributePciDeviceId: hipDeviceAttribute_t = hipDeviceAttribute_t(68);
-    #[doc = " PCI Domain ID."]
-    pub const hipDeviceAttributePciDomainID: hipDeviceAttribute_t = hipDeviceAttribute_t(69);
-    #[doc = " Maximum l2 persisting lines capacity in bytes"]
-    pub const hipDeviceAttributePersistingL2CacheMaxSize: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(70);
-    #[doc = " 32-bit registers available to a thread block. This number is shared"]
-    #[doc = " by all thread blocks simultaneously resident on a multiprocessor."]
-    pub const hipDeviceAttributeMaxRegistersPerBlock: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(71);
-    #[doc = " 32-bit registers available per block."]
-    pub const hipDeviceAttributeMaxRegistersPerMultiprocessor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(72);
-    #[doc = " Shared memory reserved by CUDA driver per block."]
-    pub const hipDeviceAttributeReservedSharedMemPerBlock: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(73);
-    #[doc = " Maximum shared memory available per block in bytes."]
-    pub const hipDeviceAttributeMaxSharedMemoryPerBlock: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(74);
-    #[doc = " Maximum shared memory per block usable by special opt in."]
-    pub const hipDeviceAttributeSharedMemPerBlockOptin: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(75);
-    #[doc = " Shared memory available per multiprocessor."]
-    pub const hipDeviceAttributeSharedMemPerMultiprocessor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(76);
-    #[doc = " Cuda only. Performance ratio of single precision to double precision."]
-    pub const hipDeviceAttributeSingleToDoublePrecisionPerfRatio: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(77);
-    #[doc = " Whether to support stream priorities."]
-    pub const hipDeviceAttributeStreamPrioritiesSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(78);
-    #[doc = " Alignment requirement for surfaces"]
-    pub const hipDeviceAttributeSurfaceAlignment: hipDeviceAttribute_t = hipDeviceAttribute_t(79);
-    #[doc = " Cuda only. Whether device is a Tesla device using TCC driver"]
-    pub const hipDeviceAttributeTccDriver: hipDeviceAttribute_t = hipDeviceAttribute_t(80);
-    #[doc = " Alignment requirement for textures"]
-    pub const hipDeviceAttributeTextureAlignment: hipDeviceAttribute_t = hipDeviceAttribute_t(81);
-    #[doc = " Pitch alignment requirement for 2D texture references bound to pitched memory;"]
-    pub const hipDeviceAttributeTexturePitchAlignment: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(82);
-    #[doc = " Constant memory size in bytes."]
-    pub const hipDeviceAttributeTotalConstantMemory: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(83);
-    #[doc = " Global memory available on devicice."]
-    pub const hipDeviceAttributeTotalGlobalMem: hipDeviceAttribute_t = hipDeviceAttribute_t(84);
-    #[doc = " Cuda only. An unified address space shared with the host."]
-    pub const hipDeviceAttributeUnifiedAddressing: hipDeviceAttribute_t = hipDeviceAttribute_t(85);
-    #[doc = " Previously hipDeviceAttributeUuid"]
-    pub const hipDeviceAttributeUnused2: hipDeviceAttribute_t = hipDeviceAttribute_t(86);
-    #[doc = " Warp size in threads."]
-    pub const hipDeviceAttributeWarpSize: hipDeviceAttribute_t = hipDeviceAttribute_t(87);
-    #[doc = " Device supports HIP Stream Ordered Memory Allocator"]
-    pub const hipDeviceAttributeMemoryPoolsSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(88);
-    #[doc = " Device supports HIP virtual memory management"]
-    pub const hipDeviceAttributeVirtualMemoryManagementSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(89);
-    #[doc = " Can device support host memory registration via hipHostRegister"]
-    pub const hipDeviceAttributeHostRegisterSupported: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(90);
-    #[doc = " Supported handle mask for HIP Stream Ordered Memory Allocator"]
-    pub const hipDeviceAttributeMemoryPoolSupportedHandleTypes: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(91);
-    pub const hipDeviceAttributeCudaCompatibleEnd: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(9999);
-    pub const hipDeviceAttributeAmdSpecificBegin: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10000);
-    #[doc = " Frequency in khz of the timer used by the device-side \"clock*\""]
-    pub const hipDeviceAttributeClockInstructionRate: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10000);
-    #[doc = " Previously hipDeviceAttributeArch"]
-    pub const hipDeviceAttributeUnused3: hipDeviceAttribute_t = hipDeviceAttribute_t(10001);
-    #[doc = " Maximum Shared Memory PerMultiprocessor."]
-    pub const hipDeviceAttributeMaxSharedMemoryPerMultiprocessor: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10002);
-    #[doc = " Previously hipDeviceAttributeGcnArch"]
-    pub const hipDeviceAttributeUnused4: hipDeviceAttribute_t = hipDeviceAttribute_t(10003);
-    #[doc = " Previously hipDeviceAttributeGcnArchName"]
-    pub const hipDeviceAttributeUnused5: hipDeviceAttribute_t = hipDeviceAttribute_t(10004);
-    #[doc = " Address of the HDP_MEM_COHERENCY_FLUSH_CNTL register"]
-    pub const hipDeviceAttributeHdpMemFlushCntl: hipDeviceAttribute_t = hipDeviceAttribute_t(10005);
-    #[doc = " Address of the HDP_REG_COHERENCY_FLUSH_CNTL register"]
-    pub const hipDeviceAttributeHdpRegFlushCntl: hipDeviceAttribute_t = hipDeviceAttribute_t(10006);
-    #[doc = " Supports cooperative launch on multiple"]
-    #[doc = " devices with unmatched functions"]
-    pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10007);
-    #[doc = " Supports cooperative launch on multiple"]
-    #[doc = " devices with unmatched grid dimensions"]
-    pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10008);
-    #[doc = " Supports cooperative launch on multiple"]
-    #[doc = " devices with unmatched block dimensions"]
-    pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10009);
-    #[doc = " Supports cooperative launch on multiple"]
-    #[doc = " devices with unmatched shared memories"]
-    pub const hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10010);
-    #[doc = " Whether it is LargeBar"]
-    pub const hipDeviceAttributeIsLargeBar: hipDeviceAttribute_t = hipDeviceAttribute_t(10011);
-    #[doc = " Revision of the GPU in this device"]
-    pub const hipDeviceAttributeAsicRevision: hipDeviceAttribute_t = hipDeviceAttribute_t(10012);
-    #[doc = " '1' if Device supports hipStreamWaitValue32() and"]
-    #[doc = " hipStreamWaitValue64(), '0' otherwise."]
-    pub const hipDeviceAttributeCanUseStreamWaitValue: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10013);
-    #[doc = " '1' if Device supports image, '0' otherwise."]
-    pub const hipDeviceAttributeImageSupport: hipDeviceAttribute_t = hipDeviceAttribute_t(10014);
-    #[doc = " All available physical compute"]
-    #[doc = " units for the device"]
-    pub const hipDeviceAttributePhysicalMultiProcessorCount: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10015);
-    #[doc = " '1' if Device supports fine grain, '0' otherwise"]
-    pub const hipDeviceAttributeFineGrainSupport: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(10016);
-    #[doc = " Constant frequency of wall clock in kilohertz."]
-    pub const hipDeviceAttributeWallClockRate: hipDeviceAttribute_t = hipDeviceAttribute_t(10017);
-    pub const hipDeviceAttributeAmdSpecificEnd: hipDeviceAttribute_t = hipDeviceAttribute_t(19999);
-    pub const hipDeviceAttributeVendorSpecificBegin: hipDeviceAttribute_t =
-        hipDeviceAttribute_t(20000);
-}
-impl hipDriverProcAddressQueryResult {
-    pub const HIP_GET_PROC_ADDRESS_SUCCESS: hipDriverProcAddressQueryResult =
-        hipDriverProcAddressQueryResult(0);
-    pub const HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: hipDriverProcAddressQueryResult =
-        hipDriverProcAddressQueryResult(1);
-    pub const HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: hipDriverProcAddressQueryResult =
-        hipDriverProcAddressQueryResult(2);
-}
-impl hipComputeMode {
-    pub const hipComputeModeDefault: hipComputeMode = hipComputeMode(0);
-    pub const hipComputeModeExclusive: hipComputeMode = hipComputeMode(1);
-    pub const hipComputeModeProhibited: hipComputeMode = hipComputeMode(2);
-    pub const hipComputeModeExclusiveProcess: hipComputeMode = hipComputeMode(3);
-}
-impl hipFlushGPUDirectRDMAWritesOptions {
-    pub const hipFlushGPUDirectRDMAWritesOptionHost: hipFlushGPUDirectRDMAWritesOptions =
-        hipFlushGPUDirectRDMAWritesOptions(1);
-    pub const hipFlushGPUDirectRDMAWritesOptionMemOps: hipFlushGPUDirectRDMAWritesOptions =
-        hipFlushGPUDirectRDMAWritesOptions(2);
-}
-impl hipGPUDirectRDMAWritesOrdering {
-    pub const hipGPUDirectRDMAWritesOrderingNone: hipGPUDirectRDMAWritesOrdering =
-        hipGPUDirectRDMAWritesOrdering(0);
-    pub const hipGPUDirectRDMAWritesOrderingOwner: hipGPUDirectRDMAWritesOrdering =
-        hipGPUDirectRDMAWritesOrdering(100);
-    pub const hipGPUDirectRDMAWritesOrderingAllDevices: hipGPUDirectRDMAWritesOrdering =
-        hipGPUDirectRDMAWritesOrdering(200);
-}
-impl hipChannelFormatKind {
-    #[doc = " Signed channel format"]
-    pub const hipChannelFormatKindSigned: hipChannelFormatKind = hipChannelFormatKind(0);
-    #[doc = " Unsigned channel format"]
-    pub const hipChannelFormatKindUnsigned: hipChannelFormatKind = hipChannelFormatKind(1);
-    #[doc = " Float channel format"]
-    pub const hipChannelFormatKindFloat: hipChannelFormatKind = hipChannelFormatKind(2);
-    #[doc = " No channel format"]
-    pub const hipChannelFormatKindNone: hipChannelFormatKind = hipChannelFormatKind(3);
-}
 impl Default for hipChannelFormatDesc {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -5346,24 +5969,6 @@ impl Default for hipChannelFormatDesc {
             s.assume_init()
         }
     }
-}
-impl hipArray_Format {
-    #[doc = " Unsigned 8-bit array format"]
-    pub const HIP_AD_FORMAT_UNSIGNED_INT8: hipArray_Format = hipArray_Format(1);
-    #[doc = " Unsigned 16-bit array format"]
-    pub const HIP_AD_FORMAT_UNSIGNED_INT16: hipArray_Format = hipArray_Format(2);
-    #[doc = " Unsigned 32-bit array format"]
-    pub const HIP_AD_FORMAT_UNSIGNED_INT32: hipArray_Format = hipArray_Format(3);
-    #[doc = " Signed 8-bit array format"]
-    pub const HIP_AD_FORMAT_SIGNED_INT8: hipArray_Format = hipArray_Format(8);
-    #[doc = " Signed 16-bit array format"]
-    pub const HIP_AD_FORMAT_SIGNED_INT16: hipArray_Format = hipArray_Format(9);
-    #[doc = " Signed 32-bit array format"]
-    pub const HIP_AD_FORMAT_SIGNED_INT32: hipArray_Format = hipArray_Format(10);
-    #[doc = " Half array format"]
-    pub const HIP_AD_FORMAT_HALF: hipArray_Format = hipArray_Format(16);
-    #[doc = " Float array format"]
-    pub const HIP_AD_FORMAT_FLOAT: hipArray_Format = hipArray_Format(32);
 }
 impl Default for HIP_ARRAY_DESCRIPTOR {
     fn default() -> Self {
@@ -5401,42 +6006,6 @@ impl Default for hipMipmappedArray {
         }
     }
 }
-impl hipResourceType {
-    #[doc = " Array resource"]
-    pub const hipResourceTypeArray: hipResourceType = hipResourceType(0);
-    #[doc = " Mipmapped array resource"]
-    pub const hipResourceTypeMipmappedArray: hipResourceType = hipResourceType(1);
-    #[doc = " Linear resource"]
-    pub const hipResourceTypeLinear: hipResourceType = hipResourceType(2);
-    #[doc = " Pitch 2D resource"]
-    pub const hipResourceTypePitch2D: hipResourceType = hipResourceType(3);
-}
-impl HIPresourcetype_enum {
-    #[doc = " Array resource"]
-    pub const HIP_RESOURCE_TYPE_ARRAY: HIPresourcetype_enum = HIPresourcetype_enum(0);
-    #[doc = " Mipmapped array resource"]
-    pub const HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY: HIPresourcetype_enum = HIPresourcetype_enum(1);
-    #[doc = " Linear resource"]
-    pub const HIP_RESOURCE_TYPE_LINEAR: HIPresourcetype_enum = HIPresourcetype_enum(2);
-    #[doc = " Pitch 2D resource"]
-    pub const HIP_RESOURCE_TYPE_PITCH2D: HIPresourcetype_enum = HIPresourcetype_enum(3);
-}
-impl HIPaddress_mode_enum {
-    #[doc = " Wrap address mode"]
-    pub const HIP_TR_ADDRESS_MODE_WRAP: HIPaddress_mode_enum = HIPaddress_mode_enum(0);
-    #[doc = " Clamp address mode"]
-    pub const HIP_TR_ADDRESS_MODE_CLAMP: HIPaddress_mode_enum = HIPaddress_mode_enum(1);
-    #[doc = " Mirror address mode"]
-    pub const HIP_TR_ADDRESS_MODE_MIRROR: HIPaddress_mode_enum = HIPaddress_mode_enum(2);
-    #[doc = " Border address mode"]
-    pub const HIP_TR_ADDRESS_MODE_BORDER: HIPaddress_mode_enum = HIPaddress_mode_enum(3);
-}
-impl HIPfilter_mode_enum {
-    #[doc = " Filter mode point"]
-    pub const HIP_TR_FILTER_MODE_POINT: HIPfilter_mode_enum = HIPfilter_mode_enum(0);
-    #[doc = " Filter mode linear"]
-    pub const HIP_TR_FILTER_MODE_LINEAR: HIPfilter_mode_enum = HIPfilter_mode_enum(1);
-}
 impl Default for HIP_TEXTURE_DESC_st {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -5445,194 +6014,6 @@ impl Default for HIP_TEXTURE_DESC_st {
             s.assume_init()
         }
     }
-}
-impl hipResourceViewFormat {
-    #[doc = " No resource view format (use underlying resource format)"]
-    pub const hipResViewFormatNone: hipResourceViewFormat = hipResourceViewFormat(0);
-    #[doc = " 1 channel, unsigned 8-bit integers"]
-    pub const hipResViewFormatUnsignedChar1: hipResourceViewFormat = hipResourceViewFormat(1);
-    #[doc = " 2 channels, unsigned 8-bit integers"]
-    pub const hipResViewFormatUnsignedChar2: hipResourceViewFormat = hipResourceViewFormat(2);
-    #[doc = " 4 channels, unsigned 8-bit integers"]
-    pub const hipResViewFormatUnsignedChar4: hipResourceViewFormat = hipResourceViewFormat(3);
-    #[doc = " 1 channel, signed 8-bit integers"]
-    pub const hipResViewFormatSignedChar1: hipResourceViewFormat = hipResourceViewFormat(4);
-    #[doc = " 2 channels, signed 8-bit integers"]
-    pub const hipResViewFormatSignedChar2: hipResourceViewFormat = hipResourceViewFormat(5);
-    #[doc = " 4 channels, signed 8-bit integers"]
-    pub const hipResViewFormatSignedChar4: hipResourceViewFormat = hipResourceViewFormat(6);
-    #[doc = " 1 channel, unsigned 16-bit integers"]
-    pub const hipResViewFormatUnsignedShort1: hipResourceViewFormat = hipResourceViewFormat(7);
-    #[doc = " 2 channels, unsigned 16-bit integers"]
-    pub const hipResViewFormatUnsignedShort2: hipResourceViewFormat = hipResourceViewFormat(8);
-    #[doc = " 4 channels, unsigned 16-bit integers"]
-    pub const hipResViewFormatUnsignedShort4: hipResourceViewFormat = hipResourceViewFormat(9);
-    #[doc = " 1 channel, signed 16-bit integers"]
-    pub const hipResViewFormatSignedShort1: hipResourceViewFormat = hipResourceViewFormat(10);
-    #[doc = " 2 channels, signed 16-bit integers"]
-    pub const hipResViewFormatSignedShort2: hipResourceViewFormat = hipResourceViewFormat(11);
-    #[doc = " 4 channels, signed 16-bit integers"]
-    pub const hipResViewFormatSignedShort4: hipResourceViewFormat = hipResourceViewFormat(12);
-    #[doc = " 1 channel, unsigned 32-bit integers"]
-    pub const hipResViewFormatUnsignedInt1: hipResourceViewFormat = hipResourceViewFormat(13);
-    #[doc = " 2 channels, unsigned 32-bit integers"]
-    pub const hipResViewFormatUnsignedInt2: hipResourceViewFormat = hipResourceViewFormat(14);
-    #[doc = " 4 channels, unsigned 32-bit integers"]
-    pub const hipResViewFormatUnsignedInt4: hipResourceViewFormat = hipResourceViewFormat(15);
-    #[doc = " 1 channel, signed 32-bit integers"]
-    pub const hipResViewFormatSignedInt1: hipResourceViewFormat = hipResourceViewFormat(16);
-    #[doc = " 2 channels, signed 32-bit integers"]
-    pub const hipResViewFormatSignedInt2: hipResourceViewFormat = hipResourceViewFormat(17);
-    #[doc = " 4 channels, signed 32-bit integers"]
-    pub const hipResViewFormatSignedInt4: hipResourceViewFormat = hipResourceViewFormat(18);
-    #[doc = " 1 channel, 16-bit floating point"]
-    pub const hipResViewFormatHalf1: hipResourceViewFormat = hipResourceViewFormat(19);
-    #[doc = " 2 channels, 16-bit floating point"]
-    pub const hipResViewFormatHalf2: hipResourceViewFormat = hipResourceViewFormat(20);
-    #[doc = " 4 channels, 16-bit floating point"]
-    pub const hipResViewFormatHalf4: hipResourceViewFormat = hipResourceViewFormat(21);
-    #[doc = " 1 channel, 32-bit floating point"]
-    pub const hipResViewFormatFloat1: hipResourceViewFormat = hipResourceViewFormat(22);
-    #[doc = " 2 channels, 32-bit floating point"]
-    pub const hipResViewFormatFloat2: hipResourceViewFormat = hipResourceViewFormat(23);
-    #[doc = " 4 channels, 32-bit floating point"]
-    pub const hipResViewFormatFloat4: hipResourceViewFormat = hipResourceViewFormat(24);
-    #[doc = " Block-compressed 1"]
-    pub const hipResViewFormatUnsignedBlockCompressed1: hipResourceViewFormat =
-        hipResourceViewFormat(25);
-    #[doc = " Block-compressed 2"]
-    pub const hipResViewFormatUnsignedBlockCompressed2: hipResourceViewFormat =
-        hipResourceViewFormat(26);
-    #[doc = " Block-compressed 3"]
-    pub const hipResViewFormatUnsignedBlockCompressed3: hipResourceViewFormat =
-        hipResourceViewFormat(27);
-    #[doc = " Block-compressed 4 unsigned"]
-    pub const hipResViewFormatUnsignedBlockCompressed4: hipResourceViewFormat =
-        hipResourceViewFormat(28);
-    #[doc = " Block-compressed 4 signed"]
-    pub const hipResViewFormatSignedBlockCompressed4: hipResourceViewFormat =
-        hipResourceViewFormat(29);
-    #[doc = " Block-compressed 5 unsigned"]
-    pub const hipResViewFormatUnsignedBlockCompressed5: hipResourceViewFormat =
-        hipResourceViewFormat(30);
-    #[doc = " Block-compressed 5 signed"]
-    pub const hipResViewFormatSignedBlockCompressed5: hipResourceViewFormat =
-        hipResourceViewFormat(31);
-    #[doc = " Block-compressed 6 unsigned half-float"]
-    pub const hipResViewFormatUnsignedBlockCompressed6H: hipResourceViewFormat =
-        hipResourceViewFormat(32);
-    #[doc = " Block-compressed 6 signed half-float"]
-    pub const hipResViewFormatSignedBlockCompressed6H: hipResourceViewFormat =
-        hipResourceViewFormat(33);
-    #[doc = " Block-compressed 7"]
-    pub const hipResViewFormatUnsignedBlockCompressed7: hipResourceViewFormat =
-        hipResourceViewFormat(34);
-}
-impl HIPresourceViewFormat_enum {
-    #[doc = " No resource view format (use underlying resource format)"]
-    pub const HIP_RES_VIEW_FORMAT_NONE: HIPresourceViewFormat_enum = HIPresourceViewFormat_enum(0);
-    #[doc = " 1 channel, unsigned 8-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_1X8: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(1);
-    #[doc = " 2 channels, unsigned 8-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_2X8: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(2);
-    #[doc = " 4 channels, unsigned 8-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_4X8: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(3);
-    #[doc = " 1 channel, signed 8-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_1X8: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(4);
-    #[doc = " 2 channels, signed 8-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_2X8: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(5);
-    #[doc = " 4 channels, signed 8-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_4X8: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(6);
-    #[doc = " 1 channel, unsigned 16-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_1X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(7);
-    #[doc = " 2 channels, unsigned 16-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_2X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(8);
-    #[doc = " 4 channels, unsigned 16-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_4X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(9);
-    #[doc = " 1 channel, signed 16-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_1X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(10);
-    #[doc = " 2 channels, signed 16-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_2X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(11);
-    #[doc = " 4 channels, signed 16-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_4X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(12);
-    #[doc = " 1 channel, unsigned 32-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_1X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(13);
-    #[doc = " 2 channels, unsigned 32-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_2X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(14);
-    #[doc = " 4 channels, unsigned 32-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_UINT_4X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(15);
-    #[doc = " 1 channel, signed 32-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_1X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(16);
-    #[doc = " 2 channels, signed 32-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_2X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(17);
-    #[doc = " 4 channels, signed 32-bit integers"]
-    pub const HIP_RES_VIEW_FORMAT_SINT_4X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(18);
-    #[doc = " 1 channel, 16-bit floating point"]
-    pub const HIP_RES_VIEW_FORMAT_FLOAT_1X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(19);
-    #[doc = " 2 channels, 16-bit floating point"]
-    pub const HIP_RES_VIEW_FORMAT_FLOAT_2X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(20);
-    #[doc = " 4 channels, 16-bit floating point"]
-    pub const HIP_RES_VIEW_FORMAT_FLOAT_4X16: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(21);
-    #[doc = " 1 channel, 32-bit floating point"]
-    pub const HIP_RES_VIEW_FORMAT_FLOAT_1X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(22);
-    #[doc = " 2 channels, 32-bit floating point"]
-    pub const HIP_RES_VIEW_FORMAT_FLOAT_2X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(23);
-    #[doc = " 4 channels, 32-bit floating point"]
-    pub const HIP_RES_VIEW_FORMAT_FLOAT_4X32: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(24);
-    #[doc = " Block-compressed 1"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC1: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(25);
-    #[doc = " Block-compressed 2"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC2: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(26);
-    #[doc = " Block-compressed 3"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC3: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(27);
-    #[doc = " Block-compressed 4 unsigned"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC4: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(28);
-    #[doc = " Block-compressed 4 signed"]
-    pub const HIP_RES_VIEW_FORMAT_SIGNED_BC4: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(29);
-    #[doc = " Block-compressed 5 unsigned"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC5: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(30);
-    #[doc = " Block-compressed 5 signed"]
-    pub const HIP_RES_VIEW_FORMAT_SIGNED_BC5: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(31);
-    #[doc = " Block-compressed 6 unsigned half-float"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(32);
-    #[doc = " Block-compressed 6 signed half-float"]
-    pub const HIP_RES_VIEW_FORMAT_SIGNED_BC6H: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(33);
-    #[doc = " Block-compressed 7"]
-    pub const HIP_RES_VIEW_FORMAT_UNSIGNED_BC7: HIPresourceViewFormat_enum =
-        HIPresourceViewFormat_enum(34);
 }
 impl Default for hipResourceDesc__bindgen_ty_1__bindgen_ty_1 {
     fn default() -> Self {
@@ -5760,21 +6141,6 @@ impl Default for HIP_RESOURCE_VIEW_DESC_st {
         }
     }
 }
-impl hipMemcpyKind {
-    #[doc = " Host-to-Host Copy"]
-    pub const hipMemcpyHostToHost: hipMemcpyKind = hipMemcpyKind(0);
-    #[doc = " Host-to-Device Copy"]
-    pub const hipMemcpyHostToDevice: hipMemcpyKind = hipMemcpyKind(1);
-    #[doc = " Device-to-Host Copy"]
-    pub const hipMemcpyDeviceToHost: hipMemcpyKind = hipMemcpyKind(2);
-    #[doc = " Device-to-Device Copy"]
-    pub const hipMemcpyDeviceToDevice: hipMemcpyKind = hipMemcpyKind(3);
-    #[doc = " Runtime will automatically determine"]
-    #[doc = " copy-kind based on virtual addresses."]
-    pub const hipMemcpyDefault: hipMemcpyKind = hipMemcpyKind(4);
-    #[doc = " Device-to-Device Copy without using compute units"]
-    pub const hipMemcpyDeviceToDeviceNoCU: hipMemcpyKind = hipMemcpyKind(1024);
-}
 impl Default for hipPitchedPtr {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -5801,100 +6167,6 @@ impl Default for HIP_MEMCPY3D {
             s.assume_init()
         }
     }
-}
-impl hipFunction_attribute {
-    #[doc = " The maximum number of threads per block. Depends on function and device."]
-    pub const HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: hipFunction_attribute =
-        hipFunction_attribute(0);
-    #[doc = " The statically allocated shared memory size in bytes per block required by the function."]
-    pub const HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: hipFunction_attribute =
-        hipFunction_attribute(1);
-    #[doc = " The user-allocated constant memory by the function in bytes."]
-    pub const HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: hipFunction_attribute = hipFunction_attribute(2);
-    #[doc = " The local memory usage of each thread by this function in bytes."]
-    pub const HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: hipFunction_attribute = hipFunction_attribute(3);
-    #[doc = " The number of registers used by each thread of this function."]
-    pub const HIP_FUNC_ATTRIBUTE_NUM_REGS: hipFunction_attribute = hipFunction_attribute(4);
-    #[doc = " PTX version"]
-    pub const HIP_FUNC_ATTRIBUTE_PTX_VERSION: hipFunction_attribute = hipFunction_attribute(5);
-    #[doc = " Binary version"]
-    pub const HIP_FUNC_ATTRIBUTE_BINARY_VERSION: hipFunction_attribute = hipFunction_attribute(6);
-    #[doc = " Cache mode"]
-    pub const HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: hipFunction_attribute = hipFunction_attribute(7);
-    #[doc = " The maximum dynamic shared memory per block for this function in bytes."]
-    pub const HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: hipFunction_attribute =
-        hipFunction_attribute(8);
-    #[doc = " The shared memory carveout preference in percent of the maximum shared memory."]
-    pub const HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: hipFunction_attribute =
-        hipFunction_attribute(9);
-    pub const HIP_FUNC_ATTRIBUTE_MAX: hipFunction_attribute = hipFunction_attribute(10);
-}
-impl hipPointer_attribute {
-    #[doc = " The context on which a pointer was allocated"]
-    #[doc = " Warning: This attribute is not supported in HIP"]
-    pub const HIP_POINTER_ATTRIBUTE_CONTEXT: hipPointer_attribute = hipPointer_attribute(1);
-    #[doc = " memory type describing the location of a pointer"]
-    pub const HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: hipPointer_attribute = hipPointer_attribute(2);
-    #[doc = " address at which the pointer is allocated on the device"]
-    pub const HIP_POINTER_ATTRIBUTE_DEVICE_POINTER: hipPointer_attribute = hipPointer_attribute(3);
-    #[doc = " address at which the pointer is allocated on the host"]
-    pub const HIP_POINTER_ATTRIBUTE_HOST_POINTER: hipPointer_attribute = hipPointer_attribute(4);
-    #[doc = " A pair of tokens for use with Linux kernel interface"]
-    #[doc = " Warning: This attribute is not supported in HIP"]
-    pub const HIP_POINTER_ATTRIBUTE_P2P_TOKENS: hipPointer_attribute = hipPointer_attribute(5);
-    #[doc = " Synchronize every synchronous memory operation"]
-    #[doc = " initiated on this region"]
-    pub const HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: hipPointer_attribute = hipPointer_attribute(6);
-    #[doc = " Unique ID for an allocated memory region"]
-    pub const HIP_POINTER_ATTRIBUTE_BUFFER_ID: hipPointer_attribute = hipPointer_attribute(7);
-    #[doc = " Indicates if the pointer points to managed memory"]
-    pub const HIP_POINTER_ATTRIBUTE_IS_MANAGED: hipPointer_attribute = hipPointer_attribute(8);
-    #[doc = " device ordinal of a device on which a pointer"]
-    #[doc = " was allocated or registered"]
-    pub const HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL: hipPointer_attribute = hipPointer_attribute(9);
-    #[doc = " if this pointer maps to an allocation"]
-    #[doc = " that is suitable for hipIpcGetMemHandle"]
-    #[doc = " Warning: This attribute is not supported in HIP"]
-    pub const HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE: hipPointer_attribute =
-        hipPointer_attribute(10);
-    #[doc = " Starting address for this requested pointer"]
-    pub const HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR: hipPointer_attribute =
-        hipPointer_attribute(11);
-    #[doc = " Size of the address range for this requested pointer"]
-    pub const HIP_POINTER_ATTRIBUTE_RANGE_SIZE: hipPointer_attribute = hipPointer_attribute(12);
-    #[doc = " tells if this pointer is in a valid address range"]
-    #[doc = " that is mapped to a backing allocation"]
-    pub const HIP_POINTER_ATTRIBUTE_MAPPED: hipPointer_attribute = hipPointer_attribute(13);
-    #[doc = " Bitmask of allowed hipmemAllocationHandleType"]
-    #[doc = " for this allocation Warning: This attribute is not supported in HIP"]
-    pub const HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: hipPointer_attribute =
-        hipPointer_attribute(14);
-    #[doc = " returns if the memory referenced by"]
-    #[doc = " this pointer can be used with the GPUDirect RDMA API"]
-    #[doc = " Warning: This attribute is not supported in HIP"]
-    pub const HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: hipPointer_attribute =
-        hipPointer_attribute(15);
-    #[doc = " Returns the access flags the device associated with"]
-    #[doc = " for the corresponding memory referenced by the ptr"]
-    pub const HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: hipPointer_attribute = hipPointer_attribute(16);
-    #[doc = " Returns the mempool handle for the allocation if"]
-    #[doc = " it was allocated from a mempool"]
-    #[doc = " Warning: This attribute is not supported in HIP"]
-    pub const HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: hipPointer_attribute = hipPointer_attribute(17);
-}
-impl hipTextureAddressMode {
-    pub const hipAddressModeWrap: hipTextureAddressMode = hipTextureAddressMode(0);
-    pub const hipAddressModeClamp: hipTextureAddressMode = hipTextureAddressMode(1);
-    pub const hipAddressModeMirror: hipTextureAddressMode = hipTextureAddressMode(2);
-    pub const hipAddressModeBorder: hipTextureAddressMode = hipTextureAddressMode(3);
-}
-impl hipTextureFilterMode {
-    pub const hipFilterModePoint: hipTextureFilterMode = hipTextureFilterMode(0);
-    pub const hipFilterModeLinear: hipTextureFilterMode = hipTextureFilterMode(1);
-}
-impl hipTextureReadMode {
-    pub const hipReadModeElementType: hipTextureReadMode = hipTextureReadMode(0);
-    pub const hipReadModeNormalizedFloat: hipTextureReadMode = hipTextureReadMode(1);
 }
 impl Default for textureReference {
     fn default() -> Self {
@@ -5923,17 +6195,6 @@ impl Default for surfaceReference {
         }
     }
 }
-impl hipSurfaceBoundaryMode {
-    pub const hipBoundaryModeZero: hipSurfaceBoundaryMode = hipSurfaceBoundaryMode(0);
-    pub const hipBoundaryModeTrap: hipSurfaceBoundaryMode = hipSurfaceBoundaryMode(1);
-    pub const hipBoundaryModeClamp: hipSurfaceBoundaryMode = hipSurfaceBoundaryMode(2);
-}
-impl hipDeviceP2PAttr {
-    pub const hipDevP2PAttrPerformanceRank: hipDeviceP2PAttr = hipDeviceP2PAttr(0);
-    pub const hipDevP2PAttrAccessSupported: hipDeviceP2PAttr = hipDeviceP2PAttr(1);
-    pub const hipDevP2PAttrNativeAtomicSupported: hipDeviceP2PAttr = hipDeviceP2PAttr(2);
-    pub const hipDevP2PAttrHipArrayAccessSupported: hipDeviceP2PAttr = hipDeviceP2PAttr(3);
-}
 impl Default for hipIpcMemHandle_st {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -5951,30 +6212,6 @@ impl Default for hipIpcEventHandle_st {
             s.assume_init()
         }
     }
-}
-impl hipLimit_t {
-    #[doc = " Limit of stack size in bytes on the current device, per"]
-    #[doc = " thread. The size is in units of 256 dwords, up to the"]
-    #[doc = " limit of (128K - 16)"]
-    pub const hipLimitStackSize: hipLimit_t = hipLimit_t(0);
-    #[doc = " Size limit in bytes of fifo used by printf call on the"]
-    #[doc = " device. Currently not supported"]
-    pub const hipLimitPrintfFifoSize: hipLimit_t = hipLimit_t(1);
-    #[doc = " Limit of heap size in bytes on the current device, should"]
-    #[doc = " be less than the global memory size on the device"]
-    pub const hipLimitMallocHeapSize: hipLimit_t = hipLimit_t(2);
-    #[doc = " Supported limit range"]
-    pub const hipLimitRange: hipLimit_t = hipLimit_t(3);
-}
-impl hipStreamBatchMemOpType {
-    pub const hipStreamMemOpWaitValue32: hipStreamBatchMemOpType = hipStreamBatchMemOpType(1);
-    pub const hipStreamMemOpWriteValue32: hipStreamBatchMemOpType = hipStreamBatchMemOpType(2);
-    pub const hipStreamMemOpWaitValue64: hipStreamBatchMemOpType = hipStreamBatchMemOpType(4);
-    pub const hipStreamMemOpWriteValue64: hipStreamBatchMemOpType = hipStreamBatchMemOpType(5);
-    #[doc = " Currently not supported"]
-    pub const hipStreamMemOpBarrier: hipStreamBatchMemOpType = hipStreamBatchMemOpType(6);
-    #[doc = " Currently not supported"]
-    pub const hipStreamMemOpFlushRemoteWrites: hipStreamBatchMemOpType = hipStreamBatchMemOpType(3);
 }
 impl Default for hipStreamBatchMemOpParams_union_hipStreamMemOpWaitValueParams_t__bindgen_ty_1 {
     fn default() -> Self {
@@ -6048,108 +6285,6 @@ impl Default for hipBatchMemOpNodeParams {
         }
     }
 }
-impl hipMemoryAdvise {
-    #[doc = " Data will mostly be read and only occassionally"]
-    #[doc = " be written to"]
-    pub const hipMemAdviseSetReadMostly: hipMemoryAdvise = hipMemoryAdvise(1);
-    #[doc = " Undo the effect of hipMemAdviseSetReadMostly"]
-    pub const hipMemAdviseUnsetReadMostly: hipMemoryAdvise = hipMemoryAdvise(2);
-    #[doc = " Set the preferred location for the data as"]
-    #[doc = " the specified device"]
-    pub const hipMemAdviseSetPreferredLocation: hipMemoryAdvise = hipMemoryAdvise(3);
-    #[doc = " Clear the preferred location for the data"]
-    pub const hipMemAdviseUnsetPreferredLocation: hipMemoryAdvise = hipMemoryAdvise(4);
-    #[doc = " Data will be accessed by the specified device"]
-    #[doc = " so prevent page faults as much as possible"]
-    pub const hipMemAdviseSetAccessedBy: hipMemoryAdvise = hipMemoryAdvise(5);
-    #[doc = " Let HIP to decide on the page faulting policy"]
-    #[doc = " for the specified device"]
-    pub const hipMemAdviseUnsetAccessedBy: hipMemoryAdvise = hipMemoryAdvise(6);
-    #[doc = " The default memory model is fine-grain. That allows"]
-    #[doc = " coherent operations between host and device, while"]
-    #[doc = " executing kernels. The coarse-grain can be used"]
-    #[doc = " for data that only needs to be coherent at dispatch"]
-    #[doc = " boundaries for better performance"]
-    pub const hipMemAdviseSetCoarseGrain: hipMemoryAdvise = hipMemoryAdvise(100);
-    #[doc = " Restores cache coherency policy back to fine-grain"]
-    pub const hipMemAdviseUnsetCoarseGrain: hipMemoryAdvise = hipMemoryAdvise(101);
-}
-impl hipMemRangeCoherencyMode {
-    #[doc = " Updates to memory with this attribute can be"]
-    #[doc = " done coherently from all devices"]
-    pub const hipMemRangeCoherencyModeFineGrain: hipMemRangeCoherencyMode =
-        hipMemRangeCoherencyMode(0);
-    #[doc = " Writes to memory with this attribute can be"]
-    #[doc = " performed by a single device at a time"]
-    pub const hipMemRangeCoherencyModeCoarseGrain: hipMemRangeCoherencyMode =
-        hipMemRangeCoherencyMode(1);
-    #[doc = " Memory region queried contains subregions with"]
-    #[doc = " both hipMemRangeCoherencyModeFineGrain and"]
-    #[doc = " hipMemRangeCoherencyModeCoarseGrain attributes"]
-    pub const hipMemRangeCoherencyModeIndeterminate: hipMemRangeCoherencyMode =
-        hipMemRangeCoherencyMode(2);
-}
-impl hipMemRangeAttribute {
-    #[doc = " Whether the range will mostly be read and"]
-    #[doc = " only occassionally be written to"]
-    pub const hipMemRangeAttributeReadMostly: hipMemRangeAttribute = hipMemRangeAttribute(1);
-    #[doc = " The preferred location of the range"]
-    pub const hipMemRangeAttributePreferredLocation: hipMemRangeAttribute = hipMemRangeAttribute(2);
-    #[doc = " Memory range has hipMemAdviseSetAccessedBy"]
-    #[doc = " set for the specified device"]
-    pub const hipMemRangeAttributeAccessedBy: hipMemRangeAttribute = hipMemRangeAttribute(3);
-    #[doc = " The last location to where the range was"]
-    #[doc = " prefetched"]
-    pub const hipMemRangeAttributeLastPrefetchLocation: hipMemRangeAttribute =
-        hipMemRangeAttribute(4);
-    #[doc = " Returns coherency mode"]
-    #[doc = " hipMemRangeCoherencyMode for the range"]
-    pub const hipMemRangeAttributeCoherencyMode: hipMemRangeAttribute = hipMemRangeAttribute(100);
-}
-impl hipMemPoolAttr {
-    #[doc = " (value type = int)"]
-    #[doc = " Allow hipMemAllocAsync to use memory asynchronously freed"]
-    #[doc = " in another streams as long as a stream ordering dependency"]
-    #[doc = " of the allocating stream on the free action exists."]
-    #[doc = " hip events and null stream interactions can create the required"]
-    #[doc = " stream ordered dependencies. (default enabled)"]
-    pub const hipMemPoolReuseFollowEventDependencies: hipMemPoolAttr = hipMemPoolAttr(1);
-    #[doc = " (value type = int)"]
-    #[doc = " Allow reuse of already completed frees when there is no dependency"]
-    #[doc = " between the free and allocation. (default enabled)"]
-    pub const hipMemPoolReuseAllowOpportunistic: hipMemPoolAttr = hipMemPoolAttr(2);
-    #[doc = " (value type = int)"]
-    #[doc = " Allow hipMemAllocAsync to insert new stream dependencies"]
-    #[doc = " in order to establish the stream ordering required to reuse"]
-    #[doc = " a piece of memory released by cuFreeAsync (default enabled)."]
-    pub const hipMemPoolReuseAllowInternalDependencies: hipMemPoolAttr = hipMemPoolAttr(3);
-    #[doc = " (value type = uint64_t)"]
-    #[doc = " Amount of reserved memory in bytes to hold onto before trying"]
-    #[doc = " to release memory back to the OS. When more than the release"]
-    #[doc = " threshold bytes of memory are held by the memory pool, the"]
-    #[doc = " allocator will try to release memory back to the OS on the"]
-    #[doc = " next call to stream, event or context synchronize. (default 0)"]
-    pub const hipMemPoolAttrReleaseThreshold: hipMemPoolAttr = hipMemPoolAttr(4);
-    #[doc = " (value type = uint64_t)"]
-    #[doc = " Amount of backing memory currently allocated for the mempool."]
-    pub const hipMemPoolAttrReservedMemCurrent: hipMemPoolAttr = hipMemPoolAttr(5);
-    #[doc = " (value type = uint64_t)"]
-    #[doc = " High watermark of backing memory allocated for the mempool since the"]
-    #[doc = " last time it was reset. High watermark can only be reset to zero."]
-    pub const hipMemPoolAttrReservedMemHigh: hipMemPoolAttr = hipMemPoolAttr(6);
-    #[doc = " (value type = uint64_t)"]
-    #[doc = " Amount of memory from the pool that is currently in use by the application."]
-    pub const hipMemPoolAttrUsedMemCurrent: hipMemPoolAttr = hipMemPoolAttr(7);
-    #[doc = " (value type = uint64_t)"]
-    #[doc = " High watermark of the amount of memory from the pool that was in use by the application since"]
-    #[doc = " the last time it was reset. High watermark can only be reset to zero."]
-    pub const hipMemPoolAttrUsedMemHigh: hipMemPoolAttr = hipMemPoolAttr(8);
-}
-impl hipMemLocationType {
-    pub const hipMemLocationTypeInvalid: hipMemLocationType = hipMemLocationType(0);
-    #[doc = " Device location, thus it's HIP device ID"]
-    pub const hipMemLocationTypeDevice: hipMemLocationType = hipMemLocationType(1);
-}
 impl Default for hipMemLocation {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -6159,14 +6294,6 @@ impl Default for hipMemLocation {
         }
     }
 }
-impl hipMemAccessFlags {
-    #[doc = " Default, make the address range not accessible"]
-    pub const hipMemAccessFlagsProtNone: hipMemAccessFlags = hipMemAccessFlags(0);
-    #[doc = " Set the address range read accessible"]
-    pub const hipMemAccessFlagsProtRead: hipMemAccessFlags = hipMemAccessFlags(1);
-    #[doc = " Set the address range read-write accessible"]
-    pub const hipMemAccessFlagsProtReadWrite: hipMemAccessFlags = hipMemAccessFlags(3);
-}
 impl Default for hipMemAccessDesc {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -6175,26 +6302,6 @@ impl Default for hipMemAccessDesc {
             s.assume_init()
         }
     }
-}
-impl hipMemAllocationType {
-    pub const hipMemAllocationTypeInvalid: hipMemAllocationType = hipMemAllocationType(0);
-    #[doc = " This allocation type is 'pinned', i.e. cannot migrate from its current"]
-    #[doc = " location while the application is actively using it"]
-    pub const hipMemAllocationTypePinned: hipMemAllocationType = hipMemAllocationType(1);
-    #[doc = " This allocation type is 'pinned', i.e. cannot migrate from its current"]
-    #[doc = " location while the application is actively using it"]
-    pub const hipMemAllocationTypeMax: hipMemAllocationType = hipMemAllocationType(2147483647);
-}
-impl hipMemAllocationHandleType {
-    #[doc = " Does not allow any export mechanism"]
-    pub const hipMemHandleTypeNone: hipMemAllocationHandleType = hipMemAllocationHandleType(0);
-    #[doc = " Allows a file descriptor for exporting. Permitted only on POSIX systems"]
-    pub const hipMemHandleTypePosixFileDescriptor: hipMemAllocationHandleType =
-        hipMemAllocationHandleType(1);
-    #[doc = " Allows a Win32 NT handle for exporting. (HANDLE)"]
-    pub const hipMemHandleTypeWin32: hipMemAllocationHandleType = hipMemAllocationHandleType(2);
-    #[doc = " Allows a Win32 KMT handle for exporting. (D3DKMT_HANDLE)"]
-    pub const hipMemHandleTypeWin32Kmt: hipMemAllocationHandleType = hipMemAllocationHandleType(4);
 }
 impl Default for hipMemPoolProps {
     fn default() -> Self {
@@ -6214,31 +6321,6 @@ impl Default for hipMemPoolPtrExportData {
         }
     }
 }
-impl hipFuncAttribute {
-    pub const hipFuncAttributeMaxDynamicSharedMemorySize: hipFuncAttribute = hipFuncAttribute(8);
-    pub const hipFuncAttributePreferredSharedMemoryCarveout: hipFuncAttribute = hipFuncAttribute(9);
-    pub const hipFuncAttributeMax: hipFuncAttribute = hipFuncAttribute(10);
-}
-impl hipFuncCache_t {
-    #[doc = " no preference for shared memory or L1 (default)"]
-    pub const hipFuncCachePreferNone: hipFuncCache_t = hipFuncCache_t(0);
-    #[doc = " prefer larger shared memory and smaller L1 cache"]
-    pub const hipFuncCachePreferShared: hipFuncCache_t = hipFuncCache_t(1);
-    #[doc = " prefer larger L1 cache and smaller shared memory"]
-    pub const hipFuncCachePreferL1: hipFuncCache_t = hipFuncCache_t(2);
-    #[doc = " prefer equal size L1 cache and shared memory"]
-    pub const hipFuncCachePreferEqual: hipFuncCache_t = hipFuncCache_t(3);
-}
-impl hipSharedMemConfig {
-    #[doc = " The compiler selects a device-specific value for the banking."]
-    pub const hipSharedMemBankSizeDefault: hipSharedMemConfig = hipSharedMemConfig(0);
-    #[doc = " Shared mem is banked at 4-bytes intervals and performs best"]
-    #[doc = " when adjacent threads access data 4 bytes apart."]
-    pub const hipSharedMemBankSizeFourByte: hipSharedMemConfig = hipSharedMemConfig(1);
-    #[doc = " Shared mem is banked at 8-byte intervals and performs best"]
-    #[doc = " when adjacent threads access data 4 bytes apart."]
-    pub const hipSharedMemBankSizeEightByte: hipSharedMemConfig = hipSharedMemConfig(2);
-}
 impl Default for hipLaunchParams_t {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -6256,24 +6338,6 @@ impl Default for hipFunctionLaunchParams_t {
             s.assume_init()
         }
     }
-}
-impl hipExternalMemoryHandleType_enum {
-    pub const hipExternalMemoryHandleTypeOpaqueFd: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(1);
-    pub const hipExternalMemoryHandleTypeOpaqueWin32: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(2);
-    pub const hipExternalMemoryHandleTypeOpaqueWin32Kmt: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(3);
-    pub const hipExternalMemoryHandleTypeD3D12Heap: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(4);
-    pub const hipExternalMemoryHandleTypeD3D12Resource: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(5);
-    pub const hipExternalMemoryHandleTypeD3D11Resource: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(6);
-    pub const hipExternalMemoryHandleTypeD3D11ResourceKmt: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(7);
-    pub const hipExternalMemoryHandleTypeNvSciBuf: hipExternalMemoryHandleType_enum =
-        hipExternalMemoryHandleType_enum(8);
 }
 impl Default for hipExternalMemoryHandleDesc_st__bindgen_ty_1__bindgen_ty_1 {
     fn default() -> Self {
@@ -6310,28 +6374,6 @@ impl Default for hipExternalMemoryMipmappedArrayDesc_st {
             s.assume_init()
         }
     }
-}
-impl hipExternalSemaphoreHandleType_enum {
-    pub const hipExternalSemaphoreHandleTypeOpaqueFd: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(1);
-    pub const hipExternalSemaphoreHandleTypeOpaqueWin32: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(2);
-    pub const hipExternalSemaphoreHandleTypeOpaqueWin32Kmt: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(3);
-    pub const hipExternalSemaphoreHandleTypeD3D12Fence: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(4);
-    pub const hipExternalSemaphoreHandleTypeD3D11Fence: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(5);
-    pub const hipExternalSemaphoreHandleTypeNvSciSync: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(6);
-    pub const hipExternalSemaphoreHandleTypeKeyedMutex: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(7);
-    pub const hipExternalSemaphoreHandleTypeKeyedMutexKmt: hipExternalSemaphoreHandleType_enum =
-        hipExternalSemaphoreHandleType_enum(8);
-    pub const hipExternalSemaphoreHandleTypeTimelineSemaphoreFd:
-        hipExternalSemaphoreHandleType_enum = hipExternalSemaphoreHandleType_enum(9);
-    pub const hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32:
-        hipExternalSemaphoreHandleType_enum = hipExternalSemaphoreHandleType_enum(10);
 }
 impl Default for hipExternalSemaphoreHandleDesc_st__bindgen_ty_1__bindgen_ty_1 {
     fn default() -> Self {
@@ -6414,52 +6456,6 @@ impl Default for hipExternalSemaphoreWaitParams_st {
         }
     }
 }
-impl hipGraphicsRegisterFlags {
-    pub const hipGraphicsRegisterFlagsNone: hipGraphicsRegisterFlags = hipGraphicsRegisterFlags(0);
-    #[doc = " HIP will not write to this registered resource"]
-    pub const hipGraphicsRegisterFlagsReadOnly: hipGraphicsRegisterFlags =
-        hipGraphicsRegisterFlags(1);
-    pub const hipGraphicsRegisterFlagsWriteDiscard: hipGraphicsRegisterFlags =
-        hipGraphicsRegisterFlags(2);
-    #[doc = " HIP will bind this resource to a surface"]
-    pub const hipGraphicsRegisterFlagsSurfaceLoadStore: hipGraphicsRegisterFlags =
-        hipGraphicsRegisterFlags(4);
-    pub const hipGraphicsRegisterFlagsTextureGather: hipGraphicsRegisterFlags =
-        hipGraphicsRegisterFlags(8);
-}
-impl hipGraphNodeType {
-    #[doc = " GPU kernel node"]
-    pub const hipGraphNodeTypeKernel: hipGraphNodeType = hipGraphNodeType(0);
-    #[doc = " Memcpy node"]
-    pub const hipGraphNodeTypeMemcpy: hipGraphNodeType = hipGraphNodeType(1);
-    #[doc = " Memset node"]
-    pub const hipGraphNodeTypeMemset: hipGraphNodeType = hipGraphNodeType(2);
-    #[doc = " Host (executable) node"]
-    pub const hipGraphNodeTypeHost: hipGraphNodeType = hipGraphNodeType(3);
-    #[doc = " Node which executes an embedded graph"]
-    pub const hipGraphNodeTypeGraph: hipGraphNodeType = hipGraphNodeType(4);
-    #[doc = " Empty (no-op) node"]
-    pub const hipGraphNodeTypeEmpty: hipGraphNodeType = hipGraphNodeType(5);
-    #[doc = " External event wait node"]
-    pub const hipGraphNodeTypeWaitEvent: hipGraphNodeType = hipGraphNodeType(6);
-    #[doc = " External event record node"]
-    pub const hipGraphNodeTypeEventRecord: hipGraphNodeType = hipGraphNodeType(7);
-    #[doc = " External Semaphore signal node"]
-    pub const hipGraphNodeTypeExtSemaphoreSignal: hipGraphNodeType = hipGraphNodeType(8);
-    #[doc = " External Semaphore wait node"]
-    pub const hipGraphNodeTypeExtSemaphoreWait: hipGraphNodeType = hipGraphNodeType(9);
-    #[doc = " Memory alloc node"]
-    pub const hipGraphNodeTypeMemAlloc: hipGraphNodeType = hipGraphNodeType(10);
-    #[doc = " Memory free node"]
-    pub const hipGraphNodeTypeMemFree: hipGraphNodeType = hipGraphNodeType(11);
-    #[doc = " MemcpyFromSymbol node"]
-    pub const hipGraphNodeTypeMemcpyFromSymbol: hipGraphNodeType = hipGraphNodeType(12);
-    #[doc = " MemcpyToSymbol node"]
-    pub const hipGraphNodeTypeMemcpyToSymbol: hipGraphNodeType = hipGraphNodeType(13);
-    #[doc = " BatchMemOp node"]
-    pub const hipGraphNodeTypeBatchMemOp: hipGraphNodeType = hipGraphNodeType(14);
-    pub const hipGraphNodeTypeCount: hipGraphNodeType = hipGraphNodeType(15);
-}
 impl Default for hipHostNodeParams {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -6496,11 +6492,6 @@ impl Default for hipMemAllocNodeParams {
         }
     }
 }
-impl hipAccessProperty {
-    pub const hipAccessPropertyNormal: hipAccessProperty = hipAccessProperty(0);
-    pub const hipAccessPropertyStreaming: hipAccessProperty = hipAccessProperty(1);
-    pub const hipAccessPropertyPersisting: hipAccessProperty = hipAccessProperty(2);
-}
 impl Default for hipAccessPolicyWindow {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -6509,14 +6500,6 @@ impl Default for hipAccessPolicyWindow {
             s.assume_init()
         }
     }
-}
-impl hipLaunchAttributeID {
-    #[doc = " Valid for Streams, graph nodes, launches"]
-    pub const hipLaunchAttributeAccessPolicyWindow: hipLaunchAttributeID = hipLaunchAttributeID(1);
-    #[doc = " Valid for graph nodes, launches"]
-    pub const hipLaunchAttributeCooperative: hipLaunchAttributeID = hipLaunchAttributeID(2);
-    #[doc = " Valid for graph node, streams, launches"]
-    pub const hipLaunchAttributePriority: hipLaunchAttributeID = hipLaunchAttributeID(8);
 }
 impl Default for hipLaunchAttributeValue {
     fn default() -> Self {
@@ -6535,121 +6518,6 @@ impl Default for HIP_MEMSET_NODE_PARAMS {
             s.assume_init()
         }
     }
-}
-impl hipGraphExecUpdateResult {
-    #[doc = " The update succeeded"]
-    pub const hipGraphExecUpdateSuccess: hipGraphExecUpdateResult = hipGraphExecUpdateResult(0);
-    #[doc = " The update failed for an unexpected reason which is described"]
-    #[doc = " in the return value of the function"]
-    pub const hipGraphExecUpdateError: hipGraphExecUpdateResult = hipGraphExecUpdateResult(1);
-    #[doc = " The update failed because the topology changed"]
-    pub const hipGraphExecUpdateErrorTopologyChanged: hipGraphExecUpdateResult =
-        hipGraphExecUpdateResult(2);
-    #[doc = " The update failed because a node type changed"]
-    pub const hipGraphExecUpdateErrorNodeTypeChanged: hipGraphExecUpdateResult =
-        hipGraphExecUpdateResult(3);
-    pub const hipGraphExecUpdateErrorFunctionChanged: hipGraphExecUpdateResult =
-        hipGraphExecUpdateResult(4);
-    pub const hipGraphExecUpdateErrorParametersChanged: hipGraphExecUpdateResult =
-        hipGraphExecUpdateResult(5);
-    pub const hipGraphExecUpdateErrorNotSupported: hipGraphExecUpdateResult =
-        hipGraphExecUpdateResult(6);
-    pub const hipGraphExecUpdateErrorUnsupportedFunctionChange: hipGraphExecUpdateResult =
-        hipGraphExecUpdateResult(7);
-}
-impl hipStreamCaptureMode {
-    pub const hipStreamCaptureModeGlobal: hipStreamCaptureMode = hipStreamCaptureMode(0);
-    pub const hipStreamCaptureModeThreadLocal: hipStreamCaptureMode = hipStreamCaptureMode(1);
-    pub const hipStreamCaptureModeRelaxed: hipStreamCaptureMode = hipStreamCaptureMode(2);
-}
-impl hipStreamCaptureStatus {
-    #[doc = " Stream is not capturing"]
-    pub const hipStreamCaptureStatusNone: hipStreamCaptureStatus = hipStreamCaptureStatus(0);
-    #[doc = " Stream is actively capturing"]
-    pub const hipStreamCaptureStatusActive: hipStreamCaptureStatus = hipStreamCaptureStatus(1);
-    #[doc = " Stream is part of a capture sequence that has been"]
-    #[doc = " invalidated, but not terminated"]
-    pub const hipStreamCaptureStatusInvalidated: hipStreamCaptureStatus = hipStreamCaptureStatus(2);
-}
-impl hipStreamUpdateCaptureDependenciesFlags {
-    #[doc = " Add new nodes to the dependency set"]
-    pub const hipStreamAddCaptureDependencies: hipStreamUpdateCaptureDependenciesFlags =
-        hipStreamUpdateCaptureDependenciesFlags(0);
-    #[doc = " Replace the dependency set with the new nodes"]
-    pub const hipStreamSetCaptureDependencies: hipStreamUpdateCaptureDependenciesFlags =
-        hipStreamUpdateCaptureDependenciesFlags(1);
-}
-impl hipGraphMemAttributeType {
-    #[doc = " Amount of memory, in bytes, currently associated with graphs"]
-    pub const hipGraphMemAttrUsedMemCurrent: hipGraphMemAttributeType = hipGraphMemAttributeType(0);
-    #[doc = " High watermark of memory, in bytes, associated with graphs since the last time."]
-    pub const hipGraphMemAttrUsedMemHigh: hipGraphMemAttributeType = hipGraphMemAttributeType(1);
-    #[doc = " Amount of memory, in bytes, currently allocated for graphs."]
-    pub const hipGraphMemAttrReservedMemCurrent: hipGraphMemAttributeType =
-        hipGraphMemAttributeType(2);
-    #[doc = " High watermark of memory, in bytes, currently allocated for graphs"]
-    pub const hipGraphMemAttrReservedMemHigh: hipGraphMemAttributeType =
-        hipGraphMemAttributeType(3);
-}
-impl hipUserObjectFlags {
-    #[doc = " Destructor execution is not synchronized."]
-    pub const hipUserObjectNoDestructorSync: hipUserObjectFlags = hipUserObjectFlags(1);
-}
-impl hipUserObjectRetainFlags {
-    #[doc = " Add new reference or retain."]
-    pub const hipGraphUserObjectMove: hipUserObjectRetainFlags = hipUserObjectRetainFlags(1);
-}
-impl hipGraphInstantiateFlags {
-    pub const hipGraphInstantiateFlagAutoFreeOnLaunch: hipGraphInstantiateFlags =
-        hipGraphInstantiateFlags(1);
-    pub const hipGraphInstantiateFlagUpload: hipGraphInstantiateFlags = hipGraphInstantiateFlags(2);
-    pub const hipGraphInstantiateFlagDeviceLaunch: hipGraphInstantiateFlags =
-        hipGraphInstantiateFlags(4);
-    pub const hipGraphInstantiateFlagUseNodePriority: hipGraphInstantiateFlags =
-        hipGraphInstantiateFlags(8);
-}
-impl hipGraphDebugDotFlags {
-    pub const hipGraphDebugDotFlagsVerbose: hipGraphDebugDotFlags = hipGraphDebugDotFlags(1);
-    #[doc = " Adds hipKernelNodeParams to output"]
-    pub const hipGraphDebugDotFlagsKernelNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(4);
-    #[doc = " Adds hipMemcpy3DParms to output"]
-    pub const hipGraphDebugDotFlagsMemcpyNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(8);
-    #[doc = " Adds hipMemsetParams to output"]
-    pub const hipGraphDebugDotFlagsMemsetNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(16);
-    #[doc = " Adds hipHostNodeParams to output"]
-    pub const hipGraphDebugDotFlagsHostNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(32);
-    pub const hipGraphDebugDotFlagsEventNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(64);
-    pub const hipGraphDebugDotFlagsExtSemasSignalNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(128);
-    pub const hipGraphDebugDotFlagsExtSemasWaitNodeParams: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(256);
-    pub const hipGraphDebugDotFlagsKernelNodeAttributes: hipGraphDebugDotFlags =
-        hipGraphDebugDotFlags(512);
-    pub const hipGraphDebugDotFlagsHandles: hipGraphDebugDotFlags = hipGraphDebugDotFlags(1024);
-}
-impl hipGraphInstantiateResult {
-    #[doc = " Instantiation Success"]
-    pub const hipGraphInstantiateSuccess: hipGraphInstantiateResult = hipGraphInstantiateResult(0);
-    #[doc = " Instantiation failed for an"]
-    #[doc = " unexpected reason which is described in the return value of the function"]
-    pub const hipGraphInstantiateError: hipGraphInstantiateResult = hipGraphInstantiateResult(1);
-    #[doc = " Instantiation failed due"]
-    #[doc = " to invalid structure, such as cycles"]
-    pub const hipGraphInstantiateInvalidStructure: hipGraphInstantiateResult =
-        hipGraphInstantiateResult(2);
-    #[doc = " Instantiation for device launch failed"]
-    #[doc = " because the graph contained an unsupported operation"]
-    pub const hipGraphInstantiateNodeOperationNotSupported: hipGraphInstantiateResult =
-        hipGraphInstantiateResult(3);
-    #[doc = " Instantiation for device launch failed"]
-    #[doc = " due to the nodes belonging to different contexts"]
-    pub const hipGraphInstantiateMultipleDevicesNotSupported: hipGraphInstantiateResult =
-        hipGraphInstantiateResult(4);
 }
 impl Default for hipGraphInstantiateParams {
     fn default() -> Self {
@@ -6686,32 +6554,6 @@ impl Default for hipExternalSemaphoreWaitNodeParams {
             s.assume_init()
         }
     }
-}
-impl hipMemAllocationGranularity_flags {
-    #[doc = " Minimum granularity"]
-    pub const hipMemAllocationGranularityMinimum: hipMemAllocationGranularity_flags =
-        hipMemAllocationGranularity_flags(0);
-    #[doc = " Recommended granularity for performance"]
-    pub const hipMemAllocationGranularityRecommended: hipMemAllocationGranularity_flags =
-        hipMemAllocationGranularity_flags(1);
-}
-impl hipMemHandleType {
-    #[doc = " Generic handle type"]
-    pub const hipMemHandleTypeGeneric: hipMemHandleType = hipMemHandleType(0);
-}
-impl hipMemOperationType {
-    #[doc = " Map operation"]
-    pub const hipMemOperationTypeMap: hipMemOperationType = hipMemOperationType(1);
-    #[doc = " Unmap operation"]
-    pub const hipMemOperationTypeUnmap: hipMemOperationType = hipMemOperationType(2);
-}
-impl hipArraySparseSubresourceType {
-    #[doc = " Sparse level"]
-    pub const hipArraySparseSubresourceTypeSparseLevel: hipArraySparseSubresourceType =
-        hipArraySparseSubresourceType(0);
-    #[doc = " Miptail"]
-    pub const hipArraySparseSubresourceTypeMiptail: hipArraySparseSubresourceType =
-        hipArraySparseSubresourceType(1);
 }
 impl Default for hipArrayMapInfo__bindgen_ty_1 {
     fn default() -> Self {
@@ -6812,39 +6654,6 @@ impl Default for hipGraphNodeParams {
         }
     }
 }
-impl hipGraphDependencyType {
-    pub const hipGraphDependencyTypeDefault: hipGraphDependencyType = hipGraphDependencyType(0);
-    pub const hipGraphDependencyTypeProgrammatic: hipGraphDependencyType =
-        hipGraphDependencyType(1);
-}
-impl hiprtcResult {
-    #[doc = " Success"]
-    pub const HIPRTC_SUCCESS: hiprtcResult = hiprtcResult(0);
-    #[doc = " Out of memory"]
-    pub const HIPRTC_ERROR_OUT_OF_MEMORY: hiprtcResult = hiprtcResult(1);
-    #[doc = " Failed to create program"]
-    pub const HIPRTC_ERROR_PROGRAM_CREATION_FAILURE: hiprtcResult = hiprtcResult(2);
-    #[doc = " Invalid input"]
-    pub const HIPRTC_ERROR_INVALID_INPUT: hiprtcResult = hiprtcResult(3);
-    #[doc = " Invalid program"]
-    pub const HIPRTC_ERROR_INVALID_PROGRAM: hiprtcResult = hiprtcResult(4);
-    #[doc = " Invalid option"]
-    pub const HIPRTC_ERROR_INVALID_OPTION: hiprtcResult = hiprtcResult(5);
-    #[doc = " Compilation error"]
-    pub const HIPRTC_ERROR_COMPILATION: hiprtcResult = hiprtcResult(6);
-    #[doc = " Failed in builtin operation"]
-    pub const HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE: hiprtcResult = hiprtcResult(7);
-    #[doc = " No name expression after compilation"]
-    pub const HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION: hiprtcResult = hiprtcResult(8);
-    #[doc = " No lowered names before compilation"]
-    pub const HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION: hiprtcResult = hiprtcResult(9);
-    #[doc = " Invalid name expression"]
-    pub const HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID: hiprtcResult = hiprtcResult(10);
-    #[doc = " Internal error"]
-    pub const HIPRTC_ERROR_INTERNAL_ERROR: hiprtcResult = hiprtcResult(11);
-    #[doc = " Error in linking"]
-    pub const HIPRTC_ERROR_LINKING: hiprtcResult = hiprtcResult(100);
-}
 impl Default for hipDeviceProp_tR0000 {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
@@ -6853,45 +6662,6 @@ impl Default for hipDeviceProp_tR0000 {
             s.assume_init()
         }
     }
-}
-impl hipDataType {
-    pub const HIP_R_32F: hipDataType = hipDataType(0);
-    pub const HIP_R_64F: hipDataType = hipDataType(1);
-    pub const HIP_R_16F: hipDataType = hipDataType(2);
-    pub const HIP_R_8I: hipDataType = hipDataType(3);
-    pub const HIP_C_32F: hipDataType = hipDataType(4);
-    pub const HIP_C_64F: hipDataType = hipDataType(5);
-    pub const HIP_C_16F: hipDataType = hipDataType(6);
-    pub const HIP_C_8I: hipDataType = hipDataType(7);
-    pub const HIP_R_8U: hipDataType = hipDataType(8);
-    pub const HIP_C_8U: hipDataType = hipDataType(9);
-    pub const HIP_R_32I: hipDataType = hipDataType(10);
-    pub const HIP_C_32I: hipDataType = hipDataType(11);
-    pub const HIP_R_32U: hipDataType = hipDataType(12);
-    pub const HIP_C_32U: hipDataType = hipDataType(13);
-    pub const HIP_R_16BF: hipDataType = hipDataType(14);
-    pub const HIP_C_16BF: hipDataType = hipDataType(15);
-    pub const HIP_R_4I: hipDataType = hipDataType(16);
-    pub const HIP_C_4I: hipDataType = hipDataType(17);
-    pub const HIP_R_4U: hipDataType = hipDataType(18);
-    pub const HIP_C_4U: hipDataType = hipDataType(19);
-    pub const HIP_R_16I: hipDataType = hipDataType(20);
-    pub const HIP_C_16I: hipDataType = hipDataType(21);
-    pub const HIP_R_16U: hipDataType = hipDataType(22);
-    pub const HIP_C_16U: hipDataType = hipDataType(23);
-    pub const HIP_R_64I: hipDataType = hipDataType(24);
-    pub const HIP_C_64I: hipDataType = hipDataType(25);
-    pub const HIP_R_64U: hipDataType = hipDataType(26);
-    pub const HIP_C_64U: hipDataType = hipDataType(27);
-    pub const HIP_R_8F_E4M3: hipDataType = hipDataType(28);
-    pub const HIP_R_8F_E5M2: hipDataType = hipDataType(29);
-    pub const HIP_R_8F_E4M3_FNUZ: hipDataType = hipDataType(1000);
-    pub const HIP_R_8F_E5M2_FNUZ: hipDataType = hipDataType(1001);
-}
-impl hipLibraryPropertyType {
-    pub const HIP_LIBRARY_MAJOR_VERSION: hipLibraryPropertyType = hipLibraryPropertyType(0);
-    pub const HIP_LIBRARY_MINOR_VERSION: hipLibraryPropertyType = hipLibraryPropertyType(1);
-    pub const HIP_LIBRARY_PATCH_LEVEL: hipLibraryPropertyType = hipLibraryPropertyType(2);
 }
 pub use self::hipExternalMemoryHandleType_enum as hipExternalMemoryHandleType;
 pub use self::hipExternalSemaphoreHandleType_enum as hipExternalSemaphoreHandleType;
@@ -6903,2189 +6673,3 @@ pub use self::HIPfilter_mode_enum as HIPfilter_mode;
 pub use self::HIPresourceViewFormat_enum as HIPresourceViewFormat;
 pub use self::HIPresourcetype_enum as HIPresourcetype;
 pub use self::HIPresourcetype_enum as hipResourcetype;
-impl HIPaddress_mode_enum {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_TR_ADDRESS_MODE_WRAP => Some("HIP_TR_ADDRESS_MODE_WRAP"),
-            Self::HIP_TR_ADDRESS_MODE_CLAMP => Some("HIP_TR_ADDRESS_MODE_CLAMP"),
-            Self::HIP_TR_ADDRESS_MODE_MIRROR => Some("HIP_TR_ADDRESS_MODE_MIRROR"),
-            Self::HIP_TR_ADDRESS_MODE_BORDER => Some("HIP_TR_ADDRESS_MODE_BORDER"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for HIPaddress_mode_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(HIPaddress_mode_enum), "({})"), self.0),
-        }
-    }
-}
-impl HIPfilter_mode_enum {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_TR_FILTER_MODE_POINT => Some("HIP_TR_FILTER_MODE_POINT"),
-            Self::HIP_TR_FILTER_MODE_LINEAR => Some("HIP_TR_FILTER_MODE_LINEAR"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for HIPfilter_mode_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(HIPfilter_mode_enum), "({})"), self.0),
-        }
-    }
-}
-impl HIPresourceViewFormat_enum {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_RES_VIEW_FORMAT_NONE => Some("HIP_RES_VIEW_FORMAT_NONE"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_1X8 => Some("HIP_RES_VIEW_FORMAT_UINT_1X8"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_2X8 => Some("HIP_RES_VIEW_FORMAT_UINT_2X8"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_4X8 => Some("HIP_RES_VIEW_FORMAT_UINT_4X8"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_1X8 => Some("HIP_RES_VIEW_FORMAT_SINT_1X8"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_2X8 => Some("HIP_RES_VIEW_FORMAT_SINT_2X8"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_4X8 => Some("HIP_RES_VIEW_FORMAT_SINT_4X8"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_1X16 => Some("HIP_RES_VIEW_FORMAT_UINT_1X16"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_2X16 => Some("HIP_RES_VIEW_FORMAT_UINT_2X16"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_4X16 => Some("HIP_RES_VIEW_FORMAT_UINT_4X16"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_1X16 => Some("HIP_RES_VIEW_FORMAT_SINT_1X16"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_2X16 => Some("HIP_RES_VIEW_FORMAT_SINT_2X16"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_4X16 => Some("HIP_RES_VIEW_FORMAT_SINT_4X16"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_1X32 => Some("HIP_RES_VIEW_FORMAT_UINT_1X32"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_2X32 => Some("HIP_RES_VIEW_FORMAT_UINT_2X32"),
-            Self::HIP_RES_VIEW_FORMAT_UINT_4X32 => Some("HIP_RES_VIEW_FORMAT_UINT_4X32"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_1X32 => Some("HIP_RES_VIEW_FORMAT_SINT_1X32"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_2X32 => Some("HIP_RES_VIEW_FORMAT_SINT_2X32"),
-            Self::HIP_RES_VIEW_FORMAT_SINT_4X32 => Some("HIP_RES_VIEW_FORMAT_SINT_4X32"),
-            Self::HIP_RES_VIEW_FORMAT_FLOAT_1X16 => Some("HIP_RES_VIEW_FORMAT_FLOAT_1X16"),
-            Self::HIP_RES_VIEW_FORMAT_FLOAT_2X16 => Some("HIP_RES_VIEW_FORMAT_FLOAT_2X16"),
-            Self::HIP_RES_VIEW_FORMAT_FLOAT_4X16 => Some("HIP_RES_VIEW_FORMAT_FLOAT_4X16"),
-            Self::HIP_RES_VIEW_FORMAT_FLOAT_1X32 => Some("HIP_RES_VIEW_FORMAT_FLOAT_1X32"),
-            Self::HIP_RES_VIEW_FORMAT_FLOAT_2X32 => Some("HIP_RES_VIEW_FORMAT_FLOAT_2X32"),
-            Self::HIP_RES_VIEW_FORMAT_FLOAT_4X32 => Some("HIP_RES_VIEW_FORMAT_FLOAT_4X32"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC1 => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC1"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC2 => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC2"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC3 => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC3"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC4 => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC4"),
-            Self::HIP_RES_VIEW_FORMAT_SIGNED_BC4 => Some("HIP_RES_VIEW_FORMAT_SIGNED_BC4"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC5 => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC5"),
-            Self::HIP_RES_VIEW_FORMAT_SIGNED_BC5 => Some("HIP_RES_VIEW_FORMAT_SIGNED_BC5"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC6H"),
-            Self::HIP_RES_VIEW_FORMAT_SIGNED_BC6H => Some("HIP_RES_VIEW_FORMAT_SIGNED_BC6H"),
-            Self::HIP_RES_VIEW_FORMAT_UNSIGNED_BC7 => Some("HIP_RES_VIEW_FORMAT_UNSIGNED_BC7"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for HIPresourceViewFormat_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(HIPresourceViewFormat_enum), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl HIPresourcetype_enum {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_RESOURCE_TYPE_ARRAY => Some("HIP_RESOURCE_TYPE_ARRAY"),
-            Self::HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY => Some("HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY"),
-            Self::HIP_RESOURCE_TYPE_LINEAR => Some("HIP_RESOURCE_TYPE_LINEAR"),
-            Self::HIP_RESOURCE_TYPE_PITCH2D => Some("HIP_RESOURCE_TYPE_PITCH2D"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for HIPresourcetype_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(HIPresourcetype_enum), "({})"), self.0),
-        }
-    }
-}
-impl hipAccessProperty {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipAccessPropertyNormal => Some("hipAccessPropertyNormal"),
-            Self::hipAccessPropertyStreaming => Some("hipAccessPropertyStreaming"),
-            Self::hipAccessPropertyPersisting => Some("hipAccessPropertyPersisting"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipAccessProperty {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipAccessProperty), "({})"), self.0),
-        }
-    }
-}
-impl hipArraySparseSubresourceType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipArraySparseSubresourceTypeSparseLevel => {
-                Some("hipArraySparseSubresourceTypeSparseLevel")
-            }
-            Self::hipArraySparseSubresourceTypeMiptail => {
-                Some("hipArraySparseSubresourceTypeMiptail")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipArraySparseSubresourceType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipArraySparseSubresourceType), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipArray_Format {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_AD_FORMAT_UNSIGNED_INT8 => Some("HIP_AD_FORMAT_UNSIGNED_INT8"),
-            Self::HIP_AD_FORMAT_UNSIGNED_INT16 => Some("HIP_AD_FORMAT_UNSIGNED_INT16"),
-            Self::HIP_AD_FORMAT_UNSIGNED_INT32 => Some("HIP_AD_FORMAT_UNSIGNED_INT32"),
-            Self::HIP_AD_FORMAT_SIGNED_INT8 => Some("HIP_AD_FORMAT_SIGNED_INT8"),
-            Self::HIP_AD_FORMAT_SIGNED_INT16 => Some("HIP_AD_FORMAT_SIGNED_INT16"),
-            Self::HIP_AD_FORMAT_SIGNED_INT32 => Some("HIP_AD_FORMAT_SIGNED_INT32"),
-            Self::HIP_AD_FORMAT_HALF => Some("HIP_AD_FORMAT_HALF"),
-            Self::HIP_AD_FORMAT_FLOAT => Some("HIP_AD_FORMAT_FLOAT"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipArray_Format {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipArray_Format), "({})"), self.0),
-        }
-    }
-}
-impl hipChannelFormatKind {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipChannelFormatKindSigned => Some("hipChannelFormatKindSigned"),
-            Self::hipChannelFormatKindUnsigned => Some("hipChannelFormatKindUnsigned"),
-            Self::hipChannelFormatKindFloat => Some("hipChannelFormatKindFloat"),
-            Self::hipChannelFormatKindNone => Some("hipChannelFormatKindNone"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipChannelFormatKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipChannelFormatKind), "({})"), self.0),
-        }
-    }
-}
-impl hipComputeMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipComputeModeDefault => Some("hipComputeModeDefault"),
-            Self::hipComputeModeExclusive => Some("hipComputeModeExclusive"),
-            Self::hipComputeModeProhibited => Some("hipComputeModeProhibited"),
-            Self::hipComputeModeExclusiveProcess => Some("hipComputeModeExclusiveProcess"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipComputeMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipComputeMode), "({})"), self.0),
-        }
-    }
-}
-impl hipDataType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_R_32F => Some("HIP_R_32F"),
-            Self::HIP_R_64F => Some("HIP_R_64F"),
-            Self::HIP_R_16F => Some("HIP_R_16F"),
-            Self::HIP_R_8I => Some("HIP_R_8I"),
-            Self::HIP_C_32F => Some("HIP_C_32F"),
-            Self::HIP_C_64F => Some("HIP_C_64F"),
-            Self::HIP_C_16F => Some("HIP_C_16F"),
-            Self::HIP_C_8I => Some("HIP_C_8I"),
-            Self::HIP_R_8U => Some("HIP_R_8U"),
-            Self::HIP_C_8U => Some("HIP_C_8U"),
-            Self::HIP_R_32I => Some("HIP_R_32I"),
-            Self::HIP_C_32I => Some("HIP_C_32I"),
-            Self::HIP_R_32U => Some("HIP_R_32U"),
-            Self::HIP_C_32U => Some("HIP_C_32U"),
-            Self::HIP_R_16BF => Some("HIP_R_16BF"),
-            Self::HIP_C_16BF => Some("HIP_C_16BF"),
-            Self::HIP_R_4I => Some("HIP_R_4I"),
-            Self::HIP_C_4I => Some("HIP_C_4I"),
-            Self::HIP_R_4U => Some("HIP_R_4U"),
-            Self::HIP_C_4U => Some("HIP_C_4U"),
-            Self::HIP_R_16I => Some("HIP_R_16I"),
-            Self::HIP_C_16I => Some("HIP_C_16I"),
-            Self::HIP_R_16U => Some("HIP_R_16U"),
-            Self::HIP_C_16U => Some("HIP_C_16U"),
-            Self::HIP_R_64I => Some("HIP_R_64I"),
-            Self::HIP_C_64I => Some("HIP_C_64I"),
-            Self::HIP_R_64U => Some("HIP_R_64U"),
-            Self::HIP_C_64U => Some("HIP_C_64U"),
-            Self::HIP_R_8F_E4M3 => Some("HIP_R_8F_E4M3"),
-            Self::HIP_R_8F_E5M2 => Some("HIP_R_8F_E5M2"),
-            Self::HIP_R_8F_E4M3_FNUZ => Some("HIP_R_8F_E4M3_FNUZ"),
-            Self::HIP_R_8F_E5M2_FNUZ => Some("HIP_R_8F_E5M2_FNUZ"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipDataType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipDataType), "({})"), self.0),
-        }
-    }
-}
-impl hipDeviceAttribute_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipDeviceAttributeCudaCompatibleBegin => {
-                Some("hipDeviceAttributeCudaCompatibleBegin")
-            }
-            Self::hipDeviceAttributeEccEnabled => Some("hipDeviceAttributeEccEnabled"),
-            Self::hipDeviceAttributeAccessPolicyMaxWindowSize => {
-                Some("hipDeviceAttributeAccessPolicyMaxWindowSize")
-            }
-            Self::hipDeviceAttributeAsyncEngineCount => Some("hipDeviceAttributeAsyncEngineCount"),
-            Self::hipDeviceAttributeCanMapHostMemory => Some("hipDeviceAttributeCanMapHostMemory"),
-            Self::hipDeviceAttributeCanUseHostPointerForRegisteredMem => {
-                Some("hipDeviceAttributeCanUseHostPointerForRegisteredMem")
-            }
-            Self::hipDeviceAttributeClockRate => Some("hipDeviceAttributeClockRate"),
-            Self::hipDeviceAttributeComputeMode => Some("hipDeviceAttributeComputeMode"),
-            Self::hipDeviceAttributeComputePreemptionSupported => {
-                Some("hipDeviceAttributeComputePreemptionSupported")
-            }
-            Self::hipDeviceAttributeConcurrentKernels => {
-                Some("hipDeviceAttributeConcurrentKernels")
-            }
-            Self::hipDeviceAttributeConcurrentManagedAccess => {
-                Some("hipDeviceAttributeConcurrentManagedAccess")
-            }
-            Self::hipDeviceAttributeCooperativeLaunch => {
-                Some("hipDeviceAttributeCooperativeLaunch")
-            }
-            Self::hipDeviceAttributeCooperativeMultiDeviceLaunch => {
-                Some("hipDeviceAttributeCooperativeMultiDeviceLaunch")
-            }
-            Self::hipDeviceAttributeDeviceOverlap => Some("hipDeviceAttributeDeviceOverlap"),
-            Self::hipDeviceAttributeDirectManagedMemAccessFromHost => {
-                Some("hipDeviceAttributeDirectManagedMemAccessFromHost")
-            }
-            Self::hipDeviceAttributeGlobalL1CacheSupported => {
-                Some("hipDeviceAttributeGlobalL1CacheSupported")
-            }
-            Self::hipDeviceAttributeHostNativeAtomicSupported => {
-                Some("hipDeviceAttributeHostNativeAtomicSupported")
-            }
-            Self::hipDeviceAttributeIntegrated => Some("hipDeviceAttributeIntegrated"),
-            Self::hipDeviceAttributeIsMultiGpuBoard => Some("hipDeviceAttributeIsMultiGpuBoard"),
-            Self::hipDeviceAttributeKernelExecTimeout => {
-                Some("hipDeviceAttributeKernelExecTimeout")
-            }
-            Self::hipDeviceAttributeL2CacheSize => Some("hipDeviceAttributeL2CacheSize"),
-            Self::hipDeviceAttributeLocalL1CacheSupported => {
-                Some("hipDeviceAttributeLocalL1CacheSupported")
-            }
-            Self::hipDeviceAttributeLuid => Some("hipDeviceAttributeLuid"),
-            Self::hipDeviceAttributeLuidDeviceNodeMask => {
-                Some("hipDeviceAttributeLuidDeviceNodeMask")
-            }
-            Self::hipDeviceAttributeComputeCapabilityMajor => {
-                Some("hipDeviceAttributeComputeCapabilityMajor")
-            }
-            Self::hipDeviceAttributeManagedMemory => Some("hipDeviceAttributeManagedMemory"),
-            Self::hipDeviceAttributeMaxBlocksPerMultiProcessor => {
-                Some("hipDeviceAttributeMaxBlocksPerMultiProcessor")
-            }
-            Self::hipDeviceAttributeMaxBlockDimX => Some("hipDeviceAttributeMaxBlockDimX"),
-            Self::hipDeviceAttributeMaxBlockDimY => Some("hipDeviceAttributeMaxBlockDimY"),
-            Self::hipDeviceAttributeMaxBlockDimZ => Some("hipDeviceAttributeMaxBlockDimZ"),
-            Self::hipDeviceAttributeMaxGridDimX => Some("hipDeviceAttributeMaxGridDimX"),
-            Self::hipDeviceAttributeMaxGridDimY => Some("hipDeviceAttributeMaxGridDimY"),
-            Self::hipDeviceAttributeMaxGridDimZ => Some("hipDeviceAttributeMaxGridDimZ"),
-            Self::hipDeviceAttributeMaxSurface1D => Some("hipDeviceAttributeMaxSurface1D"),
-            Self::hipDeviceAttributeMaxSurface1DLayered => {
-                Some("hipDeviceAttributeMaxSurface1DLayered")
-            }
-            Self::hipDeviceAttributeMaxSurface2D => Some("hipDeviceAttributeMaxSurface2D"),
-            Self::hipDeviceAttributeMaxSurface2DLayered => {
-                Some("hipDeviceAttributeMaxSurface2DLayered")
-            }
-            Self::hipDeviceAttributeMaxSurface3D => Some("hipDeviceAttributeMaxSurface3D"),
-            Self::hipDeviceAttributeMaxSurfaceCubemap => {
-                Some("hipDeviceAttributeMaxSurfaceCubemap")
-            }
-            Self::hipDeviceAttributeMaxSurfaceCubemapLayered => {
-                Some("hipDeviceAttributeMaxSurfaceCubemapLayered")
-            }
-            Self::hipDeviceAttributeMaxTexture1DWidth => {
-                Some("hipDeviceAttributeMaxTexture1DWidth")
-            }
-            Self::hipDeviceAttributeMaxTexture1DLayered => {
-                Some("hipDeviceAttributeMaxTexture1DLayered")
-            }
-            Self::hipDeviceAttributeMaxTexture1DLinear => {
-                Some("hipDeviceAttributeMaxTexture1DLinear")
-            }
-            Self::hipDeviceAttributeMaxTexture1DMipmap => {
-                Some("hipDeviceAttributeMaxTexture1DMipmap")
-            }
-            Self::hipDeviceAttributeMaxTexture2DWidth => {
-                Some("hipDeviceAttributeMaxTexture2DWidth")
-            }
-            Self::hipDeviceAttributeMaxTexture2DHeight => {
-                Some("hipDeviceAttributeMaxTexture2DHeight")
-            }
-            Self::hipDeviceAttributeMaxTexture2DGather => {
-                Some("hipDeviceAttributeMaxTexture2DGather")
-            }
-            Self::hipDeviceAttributeMaxTexture2DLayered => {
-                Some("hipDeviceAttributeMaxTexture2DLayered")
-            }
-            Self::hipDeviceAttributeMaxTexture2DLinear => {
-                Some("hipDeviceAttributeMaxTexture2DLinear")
-            }
-            Self::hipDeviceAttributeMaxTexture2DMipmap => {
-                Some("hipDeviceAttributeMaxTexture2DMipmap")
-            }
-            Self::hipDeviceAttributeMaxTexture3DWidth => {
-                Some("hipDeviceAttributeMaxTexture3DWidth")
-            }
-            Self::hipDeviceAttributeMaxTexture3DHeight => {
-                Some("hipDeviceAttributeMaxTexture3DHeight")
-            }
-            Self::hipDeviceAttributeMaxTexture3DDepth => {
-                Some("hipDeviceAttributeMaxTexture3DDepth")
-            }
-            Self::hipDeviceAttributeMaxTexture3DAlt => Some("hipDeviceAttributeMaxTexture3DAlt"),
-            Self::hipDeviceAttributeMaxTextureCubemap => {
-                Some("hipDeviceAttributeMaxTextureCubemap")
-            }
-            Self::hipDeviceAttributeMaxTextureCubemapLayered => {
-                Some("hipDeviceAttributeMaxTextureCubemapLayered")
-            }
-            Self::hipDeviceAttributeMaxThreadsDim => Some("hipDeviceAttributeMaxThreadsDim"),
-            Self::hipDeviceAttributeMaxThreadsPerBlock => {
-                Some("hipDeviceAttributeMaxThreadsPerBlock")
-            }
-            Self::hipDeviceAttributeMaxThreadsPerMultiProcessor => {
-                Some("hipDeviceAttributeMaxThreadsPerMultiProcessor")
-            }
-            Self::hipDeviceAttributeMaxPitch => Some("hipDeviceAttributeMaxPitch"),
-            Self::hipDeviceAttributeMemoryBusWidth => Some("hipDeviceAttributeMemoryBusWidth"),
-            Self::hipDeviceAttributeMemoryClockRate => Some("hipDeviceAttributeMemoryClockRate"),
-            Self::hipDeviceAttributeComputeCapabilityMinor => {
-                Some("hipDeviceAttributeComputeCapabilityMinor")
-            }
-            Self::hipDeviceAttributeMultiGpuBoardGroupID => {
-                Some("hipDeviceAttributeMultiGpuBoardGroupID")
-            }
-            Self::hipDeviceAttributeMultiprocessorCount => {
-                Some("hipDeviceAttributeMultiprocessorCount")
-            }
-            Self::hipDeviceAttributeUnused1 => Some("hipDeviceAttributeUnused1"),
-            Self::hipDeviceAttributePageableMemoryAccess => {
-                Some("hipDeviceAttributePageableMemoryAccess")
-            }
-            Self::hipDeviceAttributePageableMemoryAccessUsesHostPageTables => {
-                Some("hipDeviceAttributePageableMemoryAccessUsesHostPageTables")
-            }
-            Self::hipDeviceAttributePciBusId => Some("hipDeviceAttributePciBusId"),
-            Self::hipDeviceAttributePciDeviceId => Some("hipDeviceAttributePciDeviceId"),
-            Self::hipDeviceAttributePciDomainID => Some("hipDeviceAttributePciDomainID"),
-            Self::hipDeviceAttributePersistingL2CacheMaxSize => {
-                Some("hipDeviceAttributePersistingL2CacheMaxSize")
-            }
-            Self::hipDeviceAttributeMaxRegistersPerBlock => {
-                Some("hipDeviceAttributeMaxRegistersPerBlock")
-            }
-            Self::hipDeviceAttributeMaxRegistersPerMultiprocessor => {
-                Some("hipDeviceAttributeMaxRegistersPerMultiprocessor")
-            }
-            Self::hipDeviceAttributeReservedSharedMemPerBlock => {
-                Some("hipDeviceAttributeReservedSharedMemPerBlock")
-            }
-            Self::hipDeviceAttributeMaxSharedMemoryPerBlock => {
-                Some("hipDeviceAttributeMaxSharedMemoryPerBlock")
-            }
-            Self::hipDeviceAttributeSharedMemPerBlockOptin => {
-                Some("hipDeviceAttributeSharedMemPerBlockOptin")
-            }
-            Self::hipDeviceAttributeSharedMemPerMultiprocessor => {
-                Some("hipDeviceAttributeSharedMemPerMultiprocessor")
-            }
-            Self::hipDeviceAttributeSingleToDoublePrecisionPerfRatio => {
-                Some("hipDeviceAttributeSingleToDoublePrecisionPerfRatio")
-            }
-            Self::hipDeviceAttributeStreamPrioritiesSupported => {
-                Some("hipDeviceAttributeStreamPrioritiesSupported")
-            }
-            Self::hipDeviceAttributeSurfaceAlignment => Some("hipDeviceAttributeSurfaceAlignment"),
-            Self::hipDeviceAttributeTccDriver => Some("hipDeviceAttributeTccDriver"),
-            Self::hipDeviceAttributeTextureAlignment => Some("hipDeviceAttributeTextureAlignment"),
-            Self::hipDeviceAttributeTexturePitchAlignment => {
-                Some("hipDeviceAttributeTexturePitchAlignment")
-            }
-            Self::hipDeviceAttributeTotalConstantMemory => {
-                Some("hipDeviceAttributeTotalConstantMemory")
-            }
-            Self::hipDeviceAttributeTotalGlobalMem => Some("hipDeviceAttributeTotalGlobalMem"),
-            Self::hipDeviceAttributeUnifiedAddressing => {
-                Some("hipDeviceAttributeUnifiedAddressing")
-            }
-            Self::hipDeviceAttributeUnused2 => Some("hipDeviceAttributeUnused2"),
-            Self::hipDeviceAttributeWarpSize => Some("hipDeviceAttributeWarpSize"),
-            Self::hipDeviceAttributeMemoryPoolsSupported => {
-                Some("hipDeviceAttributeMemoryPoolsSupported")
-            }
-            Self::hipDeviceAttributeVirtualMemoryManagementSupported => {
-                Some("hipDeviceAttributeVirtualMemoryManagementSupported")
-            }
-            Self::hipDeviceAttributeHostRegisterSupported => {
-                Some("hipDeviceAttributeHostRegisterSupported")
-            }
-            Self::hipDeviceAttributeMemoryPoolSupportedHandleTypes => {
-                Some("hipDeviceAttributeMemoryPoolSupportedHandleTypes")
-            }
-            Self::hipDeviceAttributeCudaCompatibleEnd => {
-                Some("hipDeviceAttributeCudaCompatibleEnd")
-            }
-            Self::hipDeviceAttributeAmdSpecificBegin => Some("hipDeviceAttributeAmdSpecificBegin"),
-            Self::hipDeviceAttributeClockInstructionRate => {
-                Some("hipDeviceAttributeClockInstructionRate")
-            }
-            Self::hipDeviceAttributeUnused3 => Some("hipDeviceAttributeUnused3"),
-            Self::hipDeviceAttributeMaxSharedMemoryPerMultiprocessor => {
-                Some("hipDeviceAttributeMaxSharedMemoryPerMultiprocessor")
-            }
-            Self::hipDeviceAttributeUnused4 => Some("hipDeviceAttributeUnused4"),
-            Self::hipDeviceAttributeUnused5 => Some("hipDeviceAttributeUnused5"),
-            Self::hipDeviceAttributeHdpMemFlushCntl => Some("hipDeviceAttributeHdpMemFlushCntl"),
-            Self::hipDeviceAttributeHdpRegFlushCntl => Some("hipDeviceAttributeHdpRegFlushCntl"),
-            Self::hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc => {
-                Some("hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc")
-            }
-            Self::hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim => {
-                Some("hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim")
-            }
-            Self::hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim => {
-                Some("hipDeviceAttributeCooperativeMultiDeviceUnmatchedBlockDim")
-            }
-            Self::hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem => {
-                Some("hipDeviceAttributeCooperativeMultiDeviceUnmatchedSharedMem")
-            }
-            Self::hipDeviceAttributeIsLargeBar => Some("hipDeviceAttributeIsLargeBar"),
-            Self::hipDeviceAttributeAsicRevision => Some("hipDeviceAttributeAsicRevision"),
-            Self::hipDeviceAttributeCanUseStreamWaitValue => {
-                Some("hipDeviceAttributeCanUseStreamWaitValue")
-            }
-            Self::hipDeviceAttributeImageSupport => Some("hipDeviceAttributeImageSupport"),
-            Self::hipDeviceAttributePhysicalMultiProcessorCount => {
-                Some("hipDeviceAttributePhysicalMultiProcessorCount")
-            }
-            Self::hipDeviceAttributeFineGrainSupport => Some("hipDeviceAttributeFineGrainSupport"),
-            Self::hipDeviceAttributeWallClockRate => Some("hipDeviceAttributeWallClockRate"),
-            Self::hipDeviceAttributeAmdSpecificEnd => Some("hipDeviceAttributeAmdSpecificEnd"),
-            Self::hipDeviceAttributeVendorSpecificBegin => {
-                Some("hipDeviceAttributeVendorSpecificBegin")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipDeviceAttribute_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipDeviceAttribute_t), "({})"), self.0),
-        }
-    }
-}
-impl hipDeviceP2PAttr {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipDevP2PAttrPerformanceRank => Some("hipDevP2PAttrPerformanceRank"),
-            Self::hipDevP2PAttrAccessSupported => Some("hipDevP2PAttrAccessSupported"),
-            Self::hipDevP2PAttrNativeAtomicSupported => Some("hipDevP2PAttrNativeAtomicSupported"),
-            Self::hipDevP2PAttrHipArrayAccessSupported => {
-                Some("hipDevP2PAttrHipArrayAccessSupported")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipDeviceP2PAttr {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipDeviceP2PAttr), "({})"), self.0),
-        }
-    }
-}
-impl hipDriverProcAddressQueryResult {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_GET_PROC_ADDRESS_SUCCESS => Some("HIP_GET_PROC_ADDRESS_SUCCESS"),
-            Self::HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND => {
-                Some("HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND")
-            }
-            Self::HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT => {
-                Some("HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipDriverProcAddressQueryResult {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipDriverProcAddressQueryResult), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipError_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipSuccess => Some("hipSuccess"),
-            Self::hipErrorInvalidValue => Some("hipErrorInvalidValue"),
-            Self::hipErrorOutOfMemory => Some("hipErrorOutOfMemory"),
-            Self::hipErrorMemoryAllocation => Some("hipErrorMemoryAllocation"),
-            Self::hipErrorNotInitialized => Some("hipErrorNotInitialized"),
-            Self::hipErrorInitializationError => Some("hipErrorInitializationError"),
-            Self::hipErrorDeinitialized => Some("hipErrorDeinitialized"),
-            Self::hipErrorProfilerDisabled => Some("hipErrorProfilerDisabled"),
-            Self::hipErrorProfilerNotInitialized => Some("hipErrorProfilerNotInitialized"),
-            Self::hipErrorProfilerAlreadyStarted => Some("hipErrorProfilerAlreadyStarted"),
-            Self::hipErrorProfilerAlreadyStopped => Some("hipErrorProfilerAlreadyStopped"),
-            Self::hipErrorInvalidConfiguration => Some("hipErrorInvalidConfiguration"),
-            Self::hipErrorInvalidPitchValue => Some("hipErrorInvalidPitchValue"),
-            Self::hipErrorInvalidSymbol => Some("hipErrorInvalidSymbol"),
-            Self::hipErrorInvalidDevicePointer => Some("hipErrorInvalidDevicePointer"),
-            Self::hipErrorInvalidMemcpyDirection => Some("hipErrorInvalidMemcpyDirection"),
-            Self::hipErrorInsufficientDriver => Some("hipErrorInsufficientDriver"),
-            Self::hipErrorMissingConfiguration => Some("hipErrorMissingConfiguration"),
-            Self::hipErrorPriorLaunchFailure => Some("hipErrorPriorLaunchFailure"),
-            Self::hipErrorInvalidDeviceFunction => Some("hipErrorInvalidDeviceFunction"),
-            Self::hipErrorNoDevice => Some("hipErrorNoDevice"),
-            Self::hipErrorInvalidDevice => Some("hipErrorInvalidDevice"),
-            Self::hipErrorInvalidImage => Some("hipErrorInvalidImage"),
-            Self::hipErrorInvalidContext => Some("hipErrorInvalidContext"),
-            Self::hipErrorContextAlreadyCurrent => Some("hipErrorContextAlreadyCurrent"),
-            Self::hipErrorMapFailed => Some("hipErrorMapFailed"),
-            Self::hipErrorMapBufferObjectFailed => Some("hipErrorMapBufferObjectFailed"),
-            Self::hipErrorUnmapFailed => Some("hipErrorUnmapFailed"),
-            Self::hipErrorArrayIsMapped => Some("hipErrorArrayIsMapped"),
-            Self::hipErrorAlreadyMapped => Some("hipErrorAlreadyMapped"),
-            Self::hipErrorNoBinaryForGpu => Some("hipErrorNoBinaryForGpu"),
-            Self::hipErrorAlreadyAcquired => Some("hipErrorAlreadyAcquired"),
-            Self::hipErrorNotMapped => Some("hipErrorNotMapped"),
-            Self::hipErrorNotMappedAsArray => Some("hipErrorNotMappedAsArray"),
-            Self::hipErrorNotMappedAsPointer => Some("hipErrorNotMappedAsPointer"),
-            Self::hipErrorECCNotCorrectable => Some("hipErrorECCNotCorrectable"),
-            Self::hipErrorUnsupportedLimit => Some("hipErrorUnsupportedLimit"),
-            Self::hipErrorContextAlreadyInUse => Some("hipErrorContextAlreadyInUse"),
-            Self::hipErrorPeerAccessUnsupported => Some("hipErrorPeerAccessUnsupported"),
-            Self::hipErrorInvalidKernelFile => Some("hipErrorInvalidKernelFile"),
-            Self::hipErrorInvalidGraphicsContext => Some("hipErrorInvalidGraphicsContext"),
-            Self::hipErrorInvalidSource => Some("hipErrorInvalidSource"),
-            Self::hipErrorFileNotFound => Some("hipErrorFileNotFound"),
-            Self::hipErrorSharedObjectSymbolNotFound => Some("hipErrorSharedObjectSymbolNotFound"),
-            Self::hipErrorSharedObjectInitFailed => Some("hipErrorSharedObjectInitFailed"),
-            Self::hipErrorOperatingSystem => Some("hipErrorOperatingSystem"),
-            Self::hipErrorInvalidHandle => Some("hipErrorInvalidHandle"),
-            Self::hipErrorInvalidResourceHandle => Some("hipErrorInvalidResourceHandle"),
-            Self::hipErrorIllegalState => Some("hipErrorIllegalState"),
-            Self::hipErrorNotFound => Some("hipErrorNotFound"),
-            Self::hipErrorNotReady => Some("hipErrorNotReady"),
-            Self::hipErrorIllegalAddress => Some("hipErrorIllegalAddress"),
-            Self::hipErrorLaunchOutOfResources => Some("hipErrorLaunchOutOfResources"),
-            Self::hipErrorLaunchTimeOut => Some("hipErrorLaunchTimeOut"),
-            Self::hipErrorPeerAccessAlreadyEnabled => Some("hipErrorPeerAccessAlreadyEnabled"),
-            Self::hipErrorPeerAccessNotEnabled => Some("hipErrorPeerAccessNotEnabled"),
-            Self::hipErrorSetOnActiveProcess => Some("hipErrorSetOnActiveProcess"),
-            Self::hipErrorContextIsDestroyed => Some("hipErrorContextIsDestroyed"),
-            Self::hipErrorAssert => Some("hipErrorAssert"),
-            Self::hipErrorHostMemoryAlreadyRegistered => {
-                Some("hipErrorHostMemoryAlreadyRegistered")
-            }
-            Self::hipErrorHostMemoryNotRegistered => Some("hipErrorHostMemoryNotRegistered"),
-            Self::hipErrorLaunchFailure => Some("hipErrorLaunchFailure"),
-            Self::hipErrorCooperativeLaunchTooLarge => Some("hipErrorCooperativeLaunchTooLarge"),
-            Self::hipErrorNotSupported => Some("hipErrorNotSupported"),
-            Self::hipErrorStreamCaptureUnsupported => Some("hipErrorStreamCaptureUnsupported"),
-            Self::hipErrorStreamCaptureInvalidated => Some("hipErrorStreamCaptureInvalidated"),
-            Self::hipErrorStreamCaptureMerge => Some("hipErrorStreamCaptureMerge"),
-            Self::hipErrorStreamCaptureUnmatched => Some("hipErrorStreamCaptureUnmatched"),
-            Self::hipErrorStreamCaptureUnjoined => Some("hipErrorStreamCaptureUnjoined"),
-            Self::hipErrorStreamCaptureIsolation => Some("hipErrorStreamCaptureIsolation"),
-            Self::hipErrorStreamCaptureImplicit => Some("hipErrorStreamCaptureImplicit"),
-            Self::hipErrorCapturedEvent => Some("hipErrorCapturedEvent"),
-            Self::hipErrorStreamCaptureWrongThread => Some("hipErrorStreamCaptureWrongThread"),
-            Self::hipErrorGraphExecUpdateFailure => Some("hipErrorGraphExecUpdateFailure"),
-            Self::hipErrorInvalidChannelDescriptor => Some("hipErrorInvalidChannelDescriptor"),
-            Self::hipErrorInvalidTexture => Some("hipErrorInvalidTexture"),
-            Self::hipErrorUnknown => Some("hipErrorUnknown"),
-            Self::hipErrorRuntimeMemory => Some("hipErrorRuntimeMemory"),
-            Self::hipErrorRuntimeOther => Some("hipErrorRuntimeOther"),
-            Self::hipErrorTbd => Some("hipErrorTbd"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipError_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipError_t), "({})"), self.0),
-        }
-    }
-}
-impl hipExternalMemoryHandleType_enum {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipExternalMemoryHandleTypeOpaqueFd => {
-                Some("hipExternalMemoryHandleTypeOpaqueFd")
-            }
-            Self::hipExternalMemoryHandleTypeOpaqueWin32 => {
-                Some("hipExternalMemoryHandleTypeOpaqueWin32")
-            }
-            Self::hipExternalMemoryHandleTypeOpaqueWin32Kmt => {
-                Some("hipExternalMemoryHandleTypeOpaqueWin32Kmt")
-            }
-            Self::hipExternalMemoryHandleTypeD3D12Heap => {
-                Some("hipExternalMemoryHandleTypeD3D12Heap")
-            }
-            Self::hipExternalMemoryHandleTypeD3D12Resource => {
-                Some("hipExternalMemoryHandleTypeD3D12Resource")
-            }
-            Self::hipExternalMemoryHandleTypeD3D11Resource => {
-                Some("hipExternalMemoryHandleTypeD3D11Resource")
-            }
-            Self::hipExternalMemoryHandleTypeD3D11ResourceKmt => {
-                Some("hipExternalMemoryHandleTypeD3D11ResourceKmt")
-            }
-            Self::hipExternalMemoryHandleTypeNvSciBuf => {
-                Some("hipExternalMemoryHandleTypeNvSciBuf")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipExternalMemoryHandleType_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipExternalMemoryHandleType_enum), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipExternalSemaphoreHandleType_enum {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipExternalSemaphoreHandleTypeOpaqueFd => {
-                Some("hipExternalSemaphoreHandleTypeOpaqueFd")
-            }
-            Self::hipExternalSemaphoreHandleTypeOpaqueWin32 => {
-                Some("hipExternalSemaphoreHandleTypeOpaqueWin32")
-            }
-            Self::hipExternalSemaphoreHandleTypeOpaqueWin32Kmt => {
-                Some("hipExternalSemaphoreHandleTypeOpaqueWin32Kmt")
-            }
-            Self::hipExternalSemaphoreHandleTypeD3D12Fence => {
-                Some("hipExternalSemaphoreHandleTypeD3D12Fence")
-            }
-            Self::hipExternalSemaphoreHandleTypeD3D11Fence => {
-                Some("hipExternalSemaphoreHandleTypeD3D11Fence")
-            }
-            Self::hipExternalSemaphoreHandleTypeNvSciSync => {
-                Some("hipExternalSemaphoreHandleTypeNvSciSync")
-            }
-            Self::hipExternalSemaphoreHandleTypeKeyedMutex => {
-                Some("hipExternalSemaphoreHandleTypeKeyedMutex")
-            }
-            Self::hipExternalSemaphoreHandleTypeKeyedMutexKmt => {
-                Some("hipExternalSemaphoreHandleTypeKeyedMutexKmt")
-            }
-            Self::hipExternalSemaphoreHandleTypeTimelineSemaphoreFd => {
-                Some("hipExternalSemaphoreHandleTypeTimelineSemaphoreFd")
-            }
-            Self::hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32 => {
-                Some("hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipExternalSemaphoreHandleType_enum {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipExternalSemaphoreHandleType_enum), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipFlushGPUDirectRDMAWritesOptions {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipFlushGPUDirectRDMAWritesOptionHost => {
-                Some("hipFlushGPUDirectRDMAWritesOptionHost")
-            }
-            Self::hipFlushGPUDirectRDMAWritesOptionMemOps => {
-                Some("hipFlushGPUDirectRDMAWritesOptionMemOps")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipFlushGPUDirectRDMAWritesOptions {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipFlushGPUDirectRDMAWritesOptions), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipFuncAttribute {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipFuncAttributeMaxDynamicSharedMemorySize => {
-                Some("hipFuncAttributeMaxDynamicSharedMemorySize")
-            }
-            Self::hipFuncAttributePreferredSharedMemoryCarveout => {
-                Some("hipFuncAttributePreferredSharedMemoryCarveout")
-            }
-            Self::hipFuncAttributeMax => Some("hipFuncAttributeMax"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipFuncAttribute {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipFuncAttribute), "({})"), self.0),
-        }
-    }
-}
-impl hipFuncCache_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipFuncCachePreferNone => Some("hipFuncCachePreferNone"),
-            Self::hipFuncCachePreferShared => Some("hipFuncCachePreferShared"),
-            Self::hipFuncCachePreferL1 => Some("hipFuncCachePreferL1"),
-            Self::hipFuncCachePreferEqual => Some("hipFuncCachePreferEqual"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipFuncCache_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipFuncCache_t), "({})"), self.0),
-        }
-    }
-}
-impl hipFunction_attribute {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK => {
-                Some("HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK")
-            }
-            Self::HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES => {
-                Some("HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES")
-            }
-            Self::HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES => {
-                Some("HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES")
-            }
-            Self::HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES => {
-                Some("HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES")
-            }
-            Self::HIP_FUNC_ATTRIBUTE_NUM_REGS => Some("HIP_FUNC_ATTRIBUTE_NUM_REGS"),
-            Self::HIP_FUNC_ATTRIBUTE_PTX_VERSION => Some("HIP_FUNC_ATTRIBUTE_PTX_VERSION"),
-            Self::HIP_FUNC_ATTRIBUTE_BINARY_VERSION => Some("HIP_FUNC_ATTRIBUTE_BINARY_VERSION"),
-            Self::HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA => Some("HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA"),
-            Self::HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES => {
-                Some("HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES")
-            }
-            Self::HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT => {
-                Some("HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT")
-            }
-            Self::HIP_FUNC_ATTRIBUTE_MAX => Some("HIP_FUNC_ATTRIBUTE_MAX"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipFunction_attribute {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipFunction_attribute), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGPUDirectRDMAWritesOrdering {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGPUDirectRDMAWritesOrderingNone => Some("hipGPUDirectRDMAWritesOrderingNone"),
-            Self::hipGPUDirectRDMAWritesOrderingOwner => {
-                Some("hipGPUDirectRDMAWritesOrderingOwner")
-            }
-            Self::hipGPUDirectRDMAWritesOrderingAllDevices => {
-                Some("hipGPUDirectRDMAWritesOrderingAllDevices")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGPUDirectRDMAWritesOrdering {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGPUDirectRDMAWritesOrdering), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphDebugDotFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphDebugDotFlagsVerbose => Some("hipGraphDebugDotFlagsVerbose"),
-            Self::hipGraphDebugDotFlagsKernelNodeParams => {
-                Some("hipGraphDebugDotFlagsKernelNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsMemcpyNodeParams => {
-                Some("hipGraphDebugDotFlagsMemcpyNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsMemsetNodeParams => {
-                Some("hipGraphDebugDotFlagsMemsetNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsHostNodeParams => {
-                Some("hipGraphDebugDotFlagsHostNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsEventNodeParams => {
-                Some("hipGraphDebugDotFlagsEventNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsExtSemasSignalNodeParams => {
-                Some("hipGraphDebugDotFlagsExtSemasSignalNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsExtSemasWaitNodeParams => {
-                Some("hipGraphDebugDotFlagsExtSemasWaitNodeParams")
-            }
-            Self::hipGraphDebugDotFlagsKernelNodeAttributes => {
-                Some("hipGraphDebugDotFlagsKernelNodeAttributes")
-            }
-            Self::hipGraphDebugDotFlagsHandles => Some("hipGraphDebugDotFlagsHandles"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphDebugDotFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphDebugDotFlags), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphDependencyType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphDependencyTypeDefault => Some("hipGraphDependencyTypeDefault"),
-            Self::hipGraphDependencyTypeProgrammatic => Some("hipGraphDependencyTypeProgrammatic"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphDependencyType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphDependencyType), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphExecUpdateResult {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphExecUpdateSuccess => Some("hipGraphExecUpdateSuccess"),
-            Self::hipGraphExecUpdateError => Some("hipGraphExecUpdateError"),
-            Self::hipGraphExecUpdateErrorTopologyChanged => {
-                Some("hipGraphExecUpdateErrorTopologyChanged")
-            }
-            Self::hipGraphExecUpdateErrorNodeTypeChanged => {
-                Some("hipGraphExecUpdateErrorNodeTypeChanged")
-            }
-            Self::hipGraphExecUpdateErrorFunctionChanged => {
-                Some("hipGraphExecUpdateErrorFunctionChanged")
-            }
-            Self::hipGraphExecUpdateErrorParametersChanged => {
-                Some("hipGraphExecUpdateErrorParametersChanged")
-            }
-            Self::hipGraphExecUpdateErrorNotSupported => {
-                Some("hipGraphExecUpdateErrorNotSupported")
-            }
-            Self::hipGraphExecUpdateErrorUnsupportedFunctionChange => {
-                Some("hipGraphExecUpdateErrorUnsupportedFunctionChange")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphExecUpdateResult {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphExecUpdateResult), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphInstantiateFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphInstantiateFlagAutoFreeOnLaunch => {
-                Some("hipGraphInstantiateFlagAutoFreeOnLaunch")
-            }
-            Self::hipGraphInstantiateFlagUpload => Some("hipGraphInstantiateFlagUpload"),
-            Self::hipGraphInstantiateFlagDeviceLaunch => {
-                Some("hipGraphInstantiateFlagDeviceLaunch")
-            }
-            Self::hipGraphInstantiateFlagUseNodePriority => {
-                Some("hipGraphInstantiateFlagUseNodePriority")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphInstantiateFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphInstantiateFlags), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphInstantiateResult {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphInstantiateSuccess => Some("hipGraphInstantiateSuccess"),
-            Self::hipGraphInstantiateError => Some("hipGraphInstantiateError"),
-            Self::hipGraphInstantiateInvalidStructure => {
-                Some("hipGraphInstantiateInvalidStructure")
-            }
-            Self::hipGraphInstantiateNodeOperationNotSupported => {
-                Some("hipGraphInstantiateNodeOperationNotSupported")
-            }
-            Self::hipGraphInstantiateMultipleDevicesNotSupported => {
-                Some("hipGraphInstantiateMultipleDevicesNotSupported")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphInstantiateResult {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphInstantiateResult), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphMemAttributeType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphMemAttrUsedMemCurrent => Some("hipGraphMemAttrUsedMemCurrent"),
-            Self::hipGraphMemAttrUsedMemHigh => Some("hipGraphMemAttrUsedMemHigh"),
-            Self::hipGraphMemAttrReservedMemCurrent => Some("hipGraphMemAttrReservedMemCurrent"),
-            Self::hipGraphMemAttrReservedMemHigh => Some("hipGraphMemAttrReservedMemHigh"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphMemAttributeType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphMemAttributeType), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipGraphNodeType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphNodeTypeKernel => Some("hipGraphNodeTypeKernel"),
-            Self::hipGraphNodeTypeMemcpy => Some("hipGraphNodeTypeMemcpy"),
-            Self::hipGraphNodeTypeMemset => Some("hipGraphNodeTypeMemset"),
-            Self::hipGraphNodeTypeHost => Some("hipGraphNodeTypeHost"),
-            Self::hipGraphNodeTypeGraph => Some("hipGraphNodeTypeGraph"),
-            Self::hipGraphNodeTypeEmpty => Some("hipGraphNodeTypeEmpty"),
-            Self::hipGraphNodeTypeWaitEvent => Some("hipGraphNodeTypeWaitEvent"),
-            Self::hipGraphNodeTypeEventRecord => Some("hipGraphNodeTypeEventRecord"),
-            Self::hipGraphNodeTypeExtSemaphoreSignal => Some("hipGraphNodeTypeExtSemaphoreSignal"),
-            Self::hipGraphNodeTypeExtSemaphoreWait => Some("hipGraphNodeTypeExtSemaphoreWait"),
-            Self::hipGraphNodeTypeMemAlloc => Some("hipGraphNodeTypeMemAlloc"),
-            Self::hipGraphNodeTypeMemFree => Some("hipGraphNodeTypeMemFree"),
-            Self::hipGraphNodeTypeMemcpyFromSymbol => Some("hipGraphNodeTypeMemcpyFromSymbol"),
-            Self::hipGraphNodeTypeMemcpyToSymbol => Some("hipGraphNodeTypeMemcpyToSymbol"),
-            Self::hipGraphNodeTypeBatchMemOp => Some("hipGraphNodeTypeBatchMemOp"),
-            Self::hipGraphNodeTypeCount => Some("hipGraphNodeTypeCount"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphNodeType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipGraphNodeType), "({})"), self.0),
-        }
-    }
-}
-impl hipGraphicsRegisterFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphicsRegisterFlagsNone => Some("hipGraphicsRegisterFlagsNone"),
-            Self::hipGraphicsRegisterFlagsReadOnly => Some("hipGraphicsRegisterFlagsReadOnly"),
-            Self::hipGraphicsRegisterFlagsWriteDiscard => {
-                Some("hipGraphicsRegisterFlagsWriteDiscard")
-            }
-            Self::hipGraphicsRegisterFlagsSurfaceLoadStore => {
-                Some("hipGraphicsRegisterFlagsSurfaceLoadStore")
-            }
-            Self::hipGraphicsRegisterFlagsTextureGather => {
-                Some("hipGraphicsRegisterFlagsTextureGather")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipGraphicsRegisterFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipGraphicsRegisterFlags), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipJitCacheMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipJitCacheOptionNone => Some("hipJitCacheOptionNone"),
-            Self::hipJitCacheOptionCG => Some("hipJitCacheOptionCG"),
-            Self::hipJitCacheOptionCA => Some("hipJitCacheOptionCA"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipJitCacheMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipJitCacheMode), "({})"), self.0),
-        }
-    }
-}
-impl hipJitFallback {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipJitPreferPTX => Some("hipJitPreferPTX"),
-            Self::hipJitPreferBinary => Some("hipJitPreferBinary"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipJitFallback {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipJitFallback), "({})"), self.0),
-        }
-    }
-}
-impl hipJitInputType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipJitInputCubin => Some("hipJitInputCubin"),
-            Self::hipJitInputPtx => Some("hipJitInputPtx"),
-            Self::hipJitInputFatBinary => Some("hipJitInputFatBinary"),
-            Self::hipJitInputObject => Some("hipJitInputObject"),
-            Self::hipJitInputLibrary => Some("hipJitInputLibrary"),
-            Self::hipJitInputNvvm => Some("hipJitInputNvvm"),
-            Self::hipJitNumLegacyInputTypes => Some("hipJitNumLegacyInputTypes"),
-            Self::hipJitInputLLVMBitcode => Some("hipJitInputLLVMBitcode"),
-            Self::hipJitInputLLVMBundledBitcode => Some("hipJitInputLLVMBundledBitcode"),
-            Self::hipJitInputLLVMArchivesOfBundledBitcode => {
-                Some("hipJitInputLLVMArchivesOfBundledBitcode")
-            }
-            Self::hipJitInputSpirv => Some("hipJitInputSpirv"),
-            Self::hipJitNumInputTypes => Some("hipJitNumInputTypes"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipJitInputType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipJitInputType), "({})"), self.0),
-        }
-    }
-}
-impl hipJitOption {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipJitOptionMaxRegisters => Some("hipJitOptionMaxRegisters"),
-            Self::hipJitOptionThreadsPerBlock => Some("hipJitOptionThreadsPerBlock"),
-            Self::hipJitOptionWallTime => Some("hipJitOptionWallTime"),
-            Self::hipJitOptionInfoLogBuffer => Some("hipJitOptionInfoLogBuffer"),
-            Self::hipJitOptionInfoLogBufferSizeBytes => Some("hipJitOptionInfoLogBufferSizeBytes"),
-            Self::hipJitOptionErrorLogBuffer => Some("hipJitOptionErrorLogBuffer"),
-            Self::hipJitOptionErrorLogBufferSizeBytes => {
-                Some("hipJitOptionErrorLogBufferSizeBytes")
-            }
-            Self::hipJitOptionOptimizationLevel => Some("hipJitOptionOptimizationLevel"),
-            Self::hipJitOptionTargetFromContext => Some("hipJitOptionTargetFromContext"),
-            Self::hipJitOptionTarget => Some("hipJitOptionTarget"),
-            Self::hipJitOptionFallbackStrategy => Some("hipJitOptionFallbackStrategy"),
-            Self::hipJitOptionGenerateDebugInfo => Some("hipJitOptionGenerateDebugInfo"),
-            Self::hipJitOptionLogVerbose => Some("hipJitOptionLogVerbose"),
-            Self::hipJitOptionGenerateLineInfo => Some("hipJitOptionGenerateLineInfo"),
-            Self::hipJitOptionCacheMode => Some("hipJitOptionCacheMode"),
-            Self::hipJitOptionSm3xOpt => Some("hipJitOptionSm3xOpt"),
-            Self::hipJitOptionFastCompile => Some("hipJitOptionFastCompile"),
-            Self::hipJitOptionGlobalSymbolNames => Some("hipJitOptionGlobalSymbolNames"),
-            Self::hipJitOptionGlobalSymbolAddresses => Some("hipJitOptionGlobalSymbolAddresses"),
-            Self::hipJitOptionGlobalSymbolCount => Some("hipJitOptionGlobalSymbolCount"),
-            Self::hipJitOptionLto => Some("hipJitOptionLto"),
-            Self::hipJitOptionFtz => Some("hipJitOptionFtz"),
-            Self::hipJitOptionPrecDiv => Some("hipJitOptionPrecDiv"),
-            Self::hipJitOptionPrecSqrt => Some("hipJitOptionPrecSqrt"),
-            Self::hipJitOptionFma => Some("hipJitOptionFma"),
-            Self::hipJitOptionPositionIndependentCode => {
-                Some("hipJitOptionPositionIndependentCode")
-            }
-            Self::hipJitOptionMinCTAPerSM => Some("hipJitOptionMinCTAPerSM"),
-            Self::hipJitOptionMaxThreadsPerBlock => Some("hipJitOptionMaxThreadsPerBlock"),
-            Self::hipJitOptionOverrideDirectiveValues => {
-                Some("hipJitOptionOverrideDirectiveValues")
-            }
-            Self::hipJitOptionNumOptions => Some("hipJitOptionNumOptions"),
-            Self::hipJitOptionIRtoISAOptExt => Some("hipJitOptionIRtoISAOptExt"),
-            Self::hipJitOptionIRtoISAOptCountExt => Some("hipJitOptionIRtoISAOptCountExt"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipJitOption {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipJitOption), "({})"), self.0),
-        }
-    }
-}
-impl hipLaunchAttributeID {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipLaunchAttributeAccessPolicyWindow => {
-                Some("hipLaunchAttributeAccessPolicyWindow")
-            }
-            Self::hipLaunchAttributeCooperative => Some("hipLaunchAttributeCooperative"),
-            Self::hipLaunchAttributePriority => Some("hipLaunchAttributePriority"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipLaunchAttributeID {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipLaunchAttributeID), "({})"), self.0),
-        }
-    }
-}
-impl hipLibraryPropertyType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_LIBRARY_MAJOR_VERSION => Some("HIP_LIBRARY_MAJOR_VERSION"),
-            Self::HIP_LIBRARY_MINOR_VERSION => Some("HIP_LIBRARY_MINOR_VERSION"),
-            Self::HIP_LIBRARY_PATCH_LEVEL => Some("HIP_LIBRARY_PATCH_LEVEL"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipLibraryPropertyType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipLibraryPropertyType), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipLimit_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipLimitStackSize => Some("hipLimitStackSize"),
-            Self::hipLimitPrintfFifoSize => Some("hipLimitPrintfFifoSize"),
-            Self::hipLimitMallocHeapSize => Some("hipLimitMallocHeapSize"),
-            Self::hipLimitRange => Some("hipLimitRange"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipLimit_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipLimit_t), "({})"), self.0),
-        }
-    }
-}
-impl hipMemAccessFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemAccessFlagsProtNone => Some("hipMemAccessFlagsProtNone"),
-            Self::hipMemAccessFlagsProtRead => Some("hipMemAccessFlagsProtRead"),
-            Self::hipMemAccessFlagsProtReadWrite => Some("hipMemAccessFlagsProtReadWrite"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemAccessFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemAccessFlags), "({})"), self.0),
-        }
-    }
-}
-impl hipMemAllocationGranularity_flags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemAllocationGranularityMinimum => Some("hipMemAllocationGranularityMinimum"),
-            Self::hipMemAllocationGranularityRecommended => {
-                Some("hipMemAllocationGranularityRecommended")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemAllocationGranularity_flags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipMemAllocationGranularity_flags), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipMemAllocationHandleType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemHandleTypeNone => Some("hipMemHandleTypeNone"),
-            Self::hipMemHandleTypePosixFileDescriptor => {
-                Some("hipMemHandleTypePosixFileDescriptor")
-            }
-            Self::hipMemHandleTypeWin32 => Some("hipMemHandleTypeWin32"),
-            Self::hipMemHandleTypeWin32Kmt => Some("hipMemHandleTypeWin32Kmt"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemAllocationHandleType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipMemAllocationHandleType), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipMemAllocationType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemAllocationTypeInvalid => Some("hipMemAllocationTypeInvalid"),
-            Self::hipMemAllocationTypePinned => Some("hipMemAllocationTypePinned"),
-            Self::hipMemAllocationTypeMax => Some("hipMemAllocationTypeMax"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemAllocationType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemAllocationType), "({})"), self.0),
-        }
-    }
-}
-impl hipMemHandleType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemHandleTypeGeneric => Some("hipMemHandleTypeGeneric"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemHandleType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemHandleType), "({})"), self.0),
-        }
-    }
-}
-impl hipMemLocationType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemLocationTypeInvalid => Some("hipMemLocationTypeInvalid"),
-            Self::hipMemLocationTypeDevice => Some("hipMemLocationTypeDevice"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemLocationType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemLocationType), "({})"), self.0),
-        }
-    }
-}
-impl hipMemOperationType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemOperationTypeMap => Some("hipMemOperationTypeMap"),
-            Self::hipMemOperationTypeUnmap => Some("hipMemOperationTypeUnmap"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemOperationType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemOperationType), "({})"), self.0),
-        }
-    }
-}
-impl hipMemPoolAttr {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemPoolReuseFollowEventDependencies => {
-                Some("hipMemPoolReuseFollowEventDependencies")
-            }
-            Self::hipMemPoolReuseAllowOpportunistic => Some("hipMemPoolReuseAllowOpportunistic"),
-            Self::hipMemPoolReuseAllowInternalDependencies => {
-                Some("hipMemPoolReuseAllowInternalDependencies")
-            }
-            Self::hipMemPoolAttrReleaseThreshold => Some("hipMemPoolAttrReleaseThreshold"),
-            Self::hipMemPoolAttrReservedMemCurrent => Some("hipMemPoolAttrReservedMemCurrent"),
-            Self::hipMemPoolAttrReservedMemHigh => Some("hipMemPoolAttrReservedMemHigh"),
-            Self::hipMemPoolAttrUsedMemCurrent => Some("hipMemPoolAttrUsedMemCurrent"),
-            Self::hipMemPoolAttrUsedMemHigh => Some("hipMemPoolAttrUsedMemHigh"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemPoolAttr {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemPoolAttr), "({})"), self.0),
-        }
-    }
-}
-impl hipMemRangeAttribute {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemRangeAttributeReadMostly => Some("hipMemRangeAttributeReadMostly"),
-            Self::hipMemRangeAttributePreferredLocation => {
-                Some("hipMemRangeAttributePreferredLocation")
-            }
-            Self::hipMemRangeAttributeAccessedBy => Some("hipMemRangeAttributeAccessedBy"),
-            Self::hipMemRangeAttributeLastPrefetchLocation => {
-                Some("hipMemRangeAttributeLastPrefetchLocation")
-            }
-            Self::hipMemRangeAttributeCoherencyMode => Some("hipMemRangeAttributeCoherencyMode"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemRangeAttribute {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemRangeAttribute), "({})"), self.0),
-        }
-    }
-}
-impl hipMemRangeCoherencyMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemRangeCoherencyModeFineGrain => Some("hipMemRangeCoherencyModeFineGrain"),
-            Self::hipMemRangeCoherencyModeCoarseGrain => {
-                Some("hipMemRangeCoherencyModeCoarseGrain")
-            }
-            Self::hipMemRangeCoherencyModeIndeterminate => {
-                Some("hipMemRangeCoherencyModeIndeterminate")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemRangeCoherencyMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipMemRangeCoherencyMode), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipMemcpyKind {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemcpyHostToHost => Some("hipMemcpyHostToHost"),
-            Self::hipMemcpyHostToDevice => Some("hipMemcpyHostToDevice"),
-            Self::hipMemcpyDeviceToHost => Some("hipMemcpyDeviceToHost"),
-            Self::hipMemcpyDeviceToDevice => Some("hipMemcpyDeviceToDevice"),
-            Self::hipMemcpyDefault => Some("hipMemcpyDefault"),
-            Self::hipMemcpyDeviceToDeviceNoCU => Some("hipMemcpyDeviceToDeviceNoCU"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemcpyKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemcpyKind), "({})"), self.0),
-        }
-    }
-}
-impl hipMemoryAdvise {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemAdviseSetReadMostly => Some("hipMemAdviseSetReadMostly"),
-            Self::hipMemAdviseUnsetReadMostly => Some("hipMemAdviseUnsetReadMostly"),
-            Self::hipMemAdviseSetPreferredLocation => Some("hipMemAdviseSetPreferredLocation"),
-            Self::hipMemAdviseUnsetPreferredLocation => Some("hipMemAdviseUnsetPreferredLocation"),
-            Self::hipMemAdviseSetAccessedBy => Some("hipMemAdviseSetAccessedBy"),
-            Self::hipMemAdviseUnsetAccessedBy => Some("hipMemAdviseUnsetAccessedBy"),
-            Self::hipMemAdviseSetCoarseGrain => Some("hipMemAdviseSetCoarseGrain"),
-            Self::hipMemAdviseUnsetCoarseGrain => Some("hipMemAdviseUnsetCoarseGrain"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemoryAdvise {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemoryAdvise), "({})"), self.0),
-        }
-    }
-}
-impl hipMemoryType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipMemoryTypeUnregistered => Some("hipMemoryTypeUnregistered"),
-            Self::hipMemoryTypeHost => Some("hipMemoryTypeHost"),
-            Self::hipMemoryTypeDevice => Some("hipMemoryTypeDevice"),
-            Self::hipMemoryTypeManaged => Some("hipMemoryTypeManaged"),
-            Self::hipMemoryTypeArray => Some("hipMemoryTypeArray"),
-            Self::hipMemoryTypeUnified => Some("hipMemoryTypeUnified"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipMemoryType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipMemoryType), "({})"), self.0),
-        }
-    }
-}
-impl hipPointer_attribute {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIP_POINTER_ATTRIBUTE_CONTEXT => Some("HIP_POINTER_ATTRIBUTE_CONTEXT"),
-            Self::HIP_POINTER_ATTRIBUTE_MEMORY_TYPE => Some("HIP_POINTER_ATTRIBUTE_MEMORY_TYPE"),
-            Self::HIP_POINTER_ATTRIBUTE_DEVICE_POINTER => {
-                Some("HIP_POINTER_ATTRIBUTE_DEVICE_POINTER")
-            }
-            Self::HIP_POINTER_ATTRIBUTE_HOST_POINTER => Some("HIP_POINTER_ATTRIBUTE_HOST_POINTER"),
-            Self::HIP_POINTER_ATTRIBUTE_P2P_TOKENS => Some("HIP_POINTER_ATTRIBUTE_P2P_TOKENS"),
-            Self::HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS => Some("HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS"),
-            Self::HIP_POINTER_ATTRIBUTE_BUFFER_ID => Some("HIP_POINTER_ATTRIBUTE_BUFFER_ID"),
-            Self::HIP_POINTER_ATTRIBUTE_IS_MANAGED => Some("HIP_POINTER_ATTRIBUTE_IS_MANAGED"),
-            Self::HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL => {
-                Some("HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL")
-            }
-            Self::HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE => {
-                Some("HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE")
-            }
-            Self::HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR => {
-                Some("HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR")
-            }
-            Self::HIP_POINTER_ATTRIBUTE_RANGE_SIZE => Some("HIP_POINTER_ATTRIBUTE_RANGE_SIZE"),
-            Self::HIP_POINTER_ATTRIBUTE_MAPPED => Some("HIP_POINTER_ATTRIBUTE_MAPPED"),
-            Self::HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES => {
-                Some("HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES")
-            }
-            Self::HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE => {
-                Some("HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE")
-            }
-            Self::HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS => Some("HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS"),
-            Self::HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE => {
-                Some("HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipPointer_attribute {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipPointer_attribute), "({})"), self.0),
-        }
-    }
-}
-impl hipResourceType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipResourceTypeArray => Some("hipResourceTypeArray"),
-            Self::hipResourceTypeMipmappedArray => Some("hipResourceTypeMipmappedArray"),
-            Self::hipResourceTypeLinear => Some("hipResourceTypeLinear"),
-            Self::hipResourceTypePitch2D => Some("hipResourceTypePitch2D"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipResourceType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipResourceType), "({})"), self.0),
-        }
-    }
-}
-impl hipResourceViewFormat {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipResViewFormatNone => Some("hipResViewFormatNone"),
-            Self::hipResViewFormatUnsignedChar1 => Some("hipResViewFormatUnsignedChar1"),
-            Self::hipResViewFormatUnsignedChar2 => Some("hipResViewFormatUnsignedChar2"),
-            Self::hipResViewFormatUnsignedChar4 => Some("hipResViewFormatUnsignedChar4"),
-            Self::hipResViewFormatSignedChar1 => Some("hipResViewFormatSignedChar1"),
-            Self::hipResViewFormatSignedChar2 => Some("hipResViewFormatSignedChar2"),
-            Self::hipResViewFormatSignedChar4 => Some("hipResViewFormatSignedChar4"),
-            Self::hipResViewFormatUnsignedShort1 => Some("hipResViewFormatUnsignedShort1"),
-            Self::hipResViewFormatUnsignedShort2 => Some("hipResViewFormatUnsignedShort2"),
-            Self::hipResViewFormatUnsignedShort4 => Some("hipResViewFormatUnsignedShort4"),
-            Self::hipResViewFormatSignedShort1 => Some("hipResViewFormatSignedShort1"),
-            Self::hipResViewFormatSignedShort2 => Some("hipResViewFormatSignedShort2"),
-            Self::hipResViewFormatSignedShort4 => Some("hipResViewFormatSignedShort4"),
-            Self::hipResViewFormatUnsignedInt1 => Some("hipResViewFormatUnsignedInt1"),
-            Self::hipResViewFormatUnsignedInt2 => Some("hipResViewFormatUnsignedInt2"),
-            Self::hipResViewFormatUnsignedInt4 => Some("hipResViewFormatUnsignedInt4"),
-            Self::hipResViewFormatSignedInt1 => Some("hipResViewFormatSignedInt1"),
-            Self::hipResViewFormatSignedInt2 => Some("hipResViewFormatSignedInt2"),
-            Self::hipResViewFormatSignedInt4 => Some("hipResViewFormatSignedInt4"),
-            Self::hipResViewFormatHalf1 => Some("hipResViewFormatHalf1"),
-            Self::hipResViewFormatHalf2 => Some("hipResViewFormatHalf2"),
-            Self::hipResViewFormatHalf4 => Some("hipResViewFormatHalf4"),
-            Self::hipResViewFormatFloat1 => Some("hipResViewFormatFloat1"),
-            Self::hipResViewFormatFloat2 => Some("hipResViewFormatFloat2"),
-            Self::hipResViewFormatFloat4 => Some("hipResViewFormatFloat4"),
-            Self::hipResViewFormatUnsignedBlockCompressed1 => {
-                Some("hipResViewFormatUnsignedBlockCompressed1")
-            }
-            Self::hipResViewFormatUnsignedBlockCompressed2 => {
-                Some("hipResViewFormatUnsignedBlockCompressed2")
-            }
-            Self::hipResViewFormatUnsignedBlockCompressed3 => {
-                Some("hipResViewFormatUnsignedBlockCompressed3")
-            }
-            Self::hipResViewFormatUnsignedBlockCompressed4 => {
-                Some("hipResViewFormatUnsignedBlockCompressed4")
-            }
-            Self::hipResViewFormatSignedBlockCompressed4 => {
-                Some("hipResViewFormatSignedBlockCompressed4")
-            }
-            Self::hipResViewFormatUnsignedBlockCompressed5 => {
-                Some("hipResViewFormatUnsignedBlockCompressed5")
-            }
-            Self::hipResViewFormatSignedBlockCompressed5 => {
-                Some("hipResViewFormatSignedBlockCompressed5")
-            }
-            Self::hipResViewFormatUnsignedBlockCompressed6H => {
-                Some("hipResViewFormatUnsignedBlockCompressed6H")
-            }
-            Self::hipResViewFormatSignedBlockCompressed6H => {
-                Some("hipResViewFormatSignedBlockCompressed6H")
-            }
-            Self::hipResViewFormatUnsignedBlockCompressed7 => {
-                Some("hipResViewFormatUnsignedBlockCompressed7")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipResourceViewFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipResourceViewFormat), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipSharedMemConfig {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipSharedMemBankSizeDefault => Some("hipSharedMemBankSizeDefault"),
-            Self::hipSharedMemBankSizeFourByte => Some("hipSharedMemBankSizeFourByte"),
-            Self::hipSharedMemBankSizeEightByte => Some("hipSharedMemBankSizeEightByte"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipSharedMemConfig {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipSharedMemConfig), "({})"), self.0),
-        }
-    }
-}
-impl hipStreamBatchMemOpType {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipStreamMemOpWaitValue32 => Some("hipStreamMemOpWaitValue32"),
-            Self::hipStreamMemOpWriteValue32 => Some("hipStreamMemOpWriteValue32"),
-            Self::hipStreamMemOpWaitValue64 => Some("hipStreamMemOpWaitValue64"),
-            Self::hipStreamMemOpWriteValue64 => Some("hipStreamMemOpWriteValue64"),
-            Self::hipStreamMemOpBarrier => Some("hipStreamMemOpBarrier"),
-            Self::hipStreamMemOpFlushRemoteWrites => Some("hipStreamMemOpFlushRemoteWrites"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipStreamBatchMemOpType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipStreamBatchMemOpType), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipStreamCaptureMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipStreamCaptureModeGlobal => Some("hipStreamCaptureModeGlobal"),
-            Self::hipStreamCaptureModeThreadLocal => Some("hipStreamCaptureModeThreadLocal"),
-            Self::hipStreamCaptureModeRelaxed => Some("hipStreamCaptureModeRelaxed"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipStreamCaptureMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipStreamCaptureMode), "({})"), self.0),
-        }
-    }
-}
-impl hipStreamCaptureStatus {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipStreamCaptureStatusNone => Some("hipStreamCaptureStatusNone"),
-            Self::hipStreamCaptureStatusActive => Some("hipStreamCaptureStatusActive"),
-            Self::hipStreamCaptureStatusInvalidated => Some("hipStreamCaptureStatusInvalidated"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipStreamCaptureStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipStreamCaptureStatus), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipStreamUpdateCaptureDependenciesFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipStreamAddCaptureDependencies => Some("hipStreamAddCaptureDependencies"),
-            Self::hipStreamSetCaptureDependencies => Some("hipStreamSetCaptureDependencies"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipStreamUpdateCaptureDependenciesFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipStreamUpdateCaptureDependenciesFlags), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipSurfaceBoundaryMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipBoundaryModeZero => Some("hipBoundaryModeZero"),
-            Self::hipBoundaryModeTrap => Some("hipBoundaryModeTrap"),
-            Self::hipBoundaryModeClamp => Some("hipBoundaryModeClamp"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipSurfaceBoundaryMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipSurfaceBoundaryMode), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipTextureAddressMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipAddressModeWrap => Some("hipAddressModeWrap"),
-            Self::hipAddressModeClamp => Some("hipAddressModeClamp"),
-            Self::hipAddressModeMirror => Some("hipAddressModeMirror"),
-            Self::hipAddressModeBorder => Some("hipAddressModeBorder"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipTextureAddressMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipTextureAddressMode), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hipTextureFilterMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipFilterModePoint => Some("hipFilterModePoint"),
-            Self::hipFilterModeLinear => Some("hipFilterModeLinear"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipTextureFilterMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipTextureFilterMode), "({})"), self.0),
-        }
-    }
-}
-impl hipTextureReadMode {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipReadModeElementType => Some("hipReadModeElementType"),
-            Self::hipReadModeNormalizedFloat => Some("hipReadModeNormalizedFloat"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipTextureReadMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipTextureReadMode), "({})"), self.0),
-        }
-    }
-}
-impl hipUserObjectFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipUserObjectNoDestructorSync => Some("hipUserObjectNoDestructorSync"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipUserObjectFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipUserObjectFlags), "({})"), self.0),
-        }
-    }
-}
-impl hipUserObjectRetainFlags {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::hipGraphUserObjectMove => Some("hipGraphUserObjectMove"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipUserObjectRetainFlags {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(
-                f,
-                concat!(stringify!(hipUserObjectRetainFlags), "({})"),
-                self.0
-            ),
-        }
-    }
-}
-impl hiprtcResult {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPRTC_SUCCESS => Some("HIPRTC_SUCCESS"),
-            Self::HIPRTC_ERROR_OUT_OF_MEMORY => Some("HIPRTC_ERROR_OUT_OF_MEMORY"),
-            Self::HIPRTC_ERROR_PROGRAM_CREATION_FAILURE => {
-                Some("HIPRTC_ERROR_PROGRAM_CREATION_FAILURE")
-            }
-            Self::HIPRTC_ERROR_INVALID_INPUT => Some("HIPRTC_ERROR_INVALID_INPUT"),
-            Self::HIPRTC_ERROR_INVALID_PROGRAM => Some("HIPRTC_ERROR_INVALID_PROGRAM"),
-            Self::HIPRTC_ERROR_INVALID_OPTION => Some("HIPRTC_ERROR_INVALID_OPTION"),
-            Self::HIPRTC_ERROR_COMPILATION => Some("HIPRTC_ERROR_COMPILATION"),
-            Self::HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE => {
-                Some("HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE")
-            }
-            Self::HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION => {
-                Some("HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION")
-            }
-            Self::HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION => {
-                Some("HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION")
-            }
-            Self::HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID => {
-                Some("HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID")
-            }
-            Self::HIPRTC_ERROR_INTERNAL_ERROR => Some("HIPRTC_ERROR_INTERNAL_ERROR"),
-            Self::HIPRTC_ERROR_LINKING => Some("HIPRTC_ERROR_LINKING"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hiprtcResult {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hiprtcResult), "({})"), self.0),
-        }
-    }
-}

@@ -16,20 +16,82 @@ pub type hipblasHalf = u16;
 pub type hipblasInt8 = i8;
 #[doc = " \\\\brief  Stride between matrices or vectors in strided_batched functions."]
 pub type hipblasStride = i64;
-#[doc = " \\\\brief hipblas status codes definition"]
-#[repr(transparent)]
-#[must_use]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasStatus_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief Used to specify whether the matrix is to be transposed or not."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasOperation_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief The compute type to be used. Currently only used with GemmEx with the HIPBLAS_V2 interface."]
-#[doc = " Note that support for compute types is largely dependent on backend."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasComputeType_t(pub ::std::os::raw::c_uint);
+hip_sys::open_enum! {
+    /// \\brief hipblas status codes definition
+    #[must_use]
+    pub struct hipblasStatus_t(::std::os::raw::c_uint) {
+        /// Function succeeds
+        HIPBLAS_STATUS_SUCCESS = 0,
+        /// HIPBLAS library not initialized
+        HIPBLAS_STATUS_NOT_INITIALIZED = 1,
+        /// resource allocation failed
+        HIPBLAS_STATUS_ALLOC_FAILED = 2,
+        /// unsupported numerical value was passed to function
+        HIPBLAS_STATUS_INVALID_VALUE = 3,
+        /// access to GPU memory space failed
+        HIPBLAS_STATUS_MAPPING_ERROR = 4,
+        /// GPU program failed to execute
+        HIPBLAS_STATUS_EXECUTION_FAILED = 5,
+        /// an internal HIPBLAS operation failed
+        HIPBLAS_STATUS_INTERNAL_ERROR = 6,
+        /// function not implemented
+        HIPBLAS_STATUS_NOT_SUPPORTED = 7,
+        /// architecture mismatch
+        HIPBLAS_STATUS_ARCH_MISMATCH = 8,
+        /// hipBLAS handle is null pointer
+        HIPBLAS_STATUS_HANDLE_IS_NULLPTR = 9,
+        /// unsupported enum value was passed to function
+        HIPBLAS_STATUS_INVALID_ENUM = 10,
+        /// back-end returned an unsupported status code
+        HIPBLAS_STATUS_UNKNOWN = 11,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief Used to specify whether the matrix is to be transposed or not.
+    pub struct hipblasOperation_t(::std::os::raw::c_uint) {
+        /// Operate with the matrix.
+        HIPBLAS_OP_N = 111,
+        /// Operate with the transpose of the matrix.
+        HIPBLAS_OP_T = 112,
+        /// Operate with the conjugate transpose of the matrix.
+        HIPBLAS_OP_C = 113,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief The compute type to be used. Currently only used with GemmEx with the HIPBLAS_V2 interface.
+    /// Note that support for compute types is largely dependent on backend.
+    pub struct hipblasComputeType_t(::std::os::raw::c_uint) {
+        /// compute will be at least 16-bit precision
+        HIPBLAS_COMPUTE_16F = 0,
+        /// compute will be exactly 16-bit precision
+        HIPBLAS_COMPUTE_16F_PEDANTIC = 1,
+        /// compute will be at least 32-bit precision
+        HIPBLAS_COMPUTE_32F = 2,
+        /// compute will be exactly 32-bit precision
+        HIPBLAS_COMPUTE_32F_PEDANTIC = 3,
+        /// 32-bit input can use 16-bit compute
+        HIPBLAS_COMPUTE_32F_FAST_16F = 4,
+        /// 32-bit input can is bf16 compute
+        HIPBLAS_COMPUTE_32F_FAST_16BF = 5,
+        HIPBLAS_COMPUTE_32F_FAST_TF32 = 6,
+        /// compute will be at least 64-bit precision
+        HIPBLAS_COMPUTE_64F = 7,
+        /// compute will be exactly 64-bit precision
+        HIPBLAS_COMPUTE_64F_PEDANTIC = 8,
+        /// compute will be at least 32-bit integer precision
+        HIPBLAS_COMPUTE_32I = 9,
+        /// compute will be exactly 32-bit integer precision
+        HIPBLAS_COMPUTE_32I_PEDANTIC = 10,
+        /// 32-bit compute using fp8 mfma instruction
+        HIPBLAS_COMPUTE_32F_FAST_8F_FNUZ = 100,
+        /// 32-bit compute using bf8 mfma instruction
+        HIPBLAS_COMPUTE_32F_FAST_8BF_FNUZ = 101,
+        /// 32-bit compute using f8bf8 mfma instruction
+        HIPBLAS_COMPUTE_32F_FAST_8F8BF_FNUZ = 102,
+        /// 32-bit compute using bf8f8 mfma instruction
+        HIPBLAS_COMPUTE_32F_FAST_8BF8F_FNUZ = 103,
+    }
+}
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone, Hash, PartialEq, Eq)]
 pub struct hipblasBfloat16 {
@@ -49,40 +111,83 @@ pub struct hipblasDoubleComplex {
     pub x: f64,
     pub y: f64,
 }
-#[doc = " \\\\brief Indicates if scalar pointers are on host or device. This is used for scalars alpha and beta and for scalar function return values."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasPointerMode_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief Used by the Hermitian, symmetric and triangular matrix routines to specify whether the upper or lower triangle is being referenced."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasFillMode_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief It is used by the triangular matrix routines to specify whether the matrix is unit triangular."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasDiagType_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief Indicates the side matrix A is located relative to matrix B during multiplication."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasSideMode_t(pub ::std::os::raw::c_uint);
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasMath_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief Indicates if layer is active with bitmask."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasGemmAlgo_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief Indicates if atomics operations are allowed. Not allowing atomic operations may generally improve determinism and repeatability of results at a cost of performance."]
-#[doc = " By default, the rocBLAS backend will allow atomic operations while the cuBLAS backend will disallow atomic operations. See backend documentation"]
-#[doc = " for more detail."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasAtomicsMode_t(pub ::std::os::raw::c_uint);
-#[doc = " \\\\brief Control flags passed into gemm ex with flags algorithms. Only relevant with rocBLAS backend. See rocBLAS documentation"]
-#[doc = " for more information."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasGemmFlags_t(pub ::std::os::raw::c_uint);
+hip_sys::open_enum! {
+    /// \\brief Indicates if scalar pointers are on host or device. This is used for scalars alpha and beta and for scalar function return values.
+    pub struct hipblasPointerMode_t(::std::os::raw::c_uint) {
+        /// Scalar values affected by this variable will be located on the host.
+        HIPBLAS_POINTER_MODE_HOST = 0,
+        /// Scalar values affected by this variable will be located on the device.
+        HIPBLAS_POINTER_MODE_DEVICE = 1,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief Used by the Hermitian, symmetric and triangular matrix routines to specify whether the upper or lower triangle is being referenced.
+    pub struct hipblasFillMode_t(::std::os::raw::c_uint) {
+        /// Upper triangle
+        HIPBLAS_FILL_MODE_UPPER = 121,
+        /// Lower triangle
+        HIPBLAS_FILL_MODE_LOWER = 122,
+        HIPBLAS_FILL_MODE_FULL = 123,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief It is used by the triangular matrix routines to specify whether the matrix is unit triangular.
+    pub struct hipblasDiagType_t(::std::os::raw::c_uint) {
+        /// Non-unit triangular.
+        HIPBLAS_DIAG_NON_UNIT = 131,
+        /// Unit triangular.
+        HIPBLAS_DIAG_UNIT = 132,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief Indicates the side matrix A is located relative to matrix B during multiplication.
+    pub struct hipblasSideMode_t(::std::os::raw::c_uint) {
+        HIPBLAS_SIDE_LEFT = 141,
+        HIPBLAS_SIDE_RIGHT = 142,
+        HIPBLAS_SIDE_BOTH = 143,
+    }
+}
+hip_sys::open_enum! {
+    pub struct hipblasMath_t(::std::os::raw::c_uint) {
+        HIPBLAS_DEFAULT_MATH = 0,
+        HIPBLAS_XF32_XDL_MATH = 1,
+        HIPBLAS_PEDANTIC_MATH = 2,
+        HIPBLAS_TF32_TENSOR_OP_MATH = 3,
+        HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION = 4,
+        HIPBLAS_TENSOR_OP_MATH = 5,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief Indicates if layer is active with bitmask.
+    pub struct hipblasGemmAlgo_t(::std::os::raw::c_uint) {
+        /// enumerator rocblas_gemm_algo_standard
+        HIPBLAS_GEMM_DEFAULT = 160,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief Indicates if atomics operations are allowed. Not allowing atomic operations may generally improve determinism and repeatability of results at a cost of performance.
+    /// By default, the rocBLAS backend will allow atomic operations while the cuBLAS backend will disallow atomic operations. See backend documentation
+    /// for more detail.
+    pub struct hipblasAtomicsMode_t(::std::os::raw::c_uint) {
+        /// Algorithms will refrain from atomics where applicable.
+        HIPBLAS_ATOMICS_NOT_ALLOWED = 0,
+        /// Algorithms will take advantage of atomics where applicable.
+        HIPBLAS_ATOMICS_ALLOWED = 1,
+    }
+}
+hip_sys::open_enum! {
+    /// \\brief Control flags passed into gemm ex with flags algorithms. Only relevant with rocBLAS backend. See rocBLAS documentation
+    /// for more information.
+    pub struct hipblasGemmFlags_t(::std::os::raw::c_uint) {
+        /// Default empty flags
+        HIPBLAS_GEMM_FLAGS_NONE = 0,
+        HIPBLAS_GEMM_FLAGS_USE_CU_EFFICIENCY = 2,
+        /// enumerator rocblas_gemm_flags_fp16_alt_impl
+        HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL = 4,
+        HIPBLAS_GEMM_FLAGS_CHECK_SOLUTION_INDEX = 8,
+        HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL_RNZ = 16,
+    }
+}
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     ["Size of hipblasBfloat16"][::std::mem::size_of::<hipblasBfloat16>() - 2usize];
@@ -106,459 +211,43 @@ const _: () = {
     ["Offset of field: hipblasDoubleComplex::y"]
         [::std::mem::offset_of!(hipblasDoubleComplex, y) - 8usize];
 };
-impl hipblasStatus_t {
-    #[doc = " Function succeeds"]
-    pub const HIPBLAS_STATUS_SUCCESS: hipblasStatus_t = hipblasStatus_t(0);
-    #[doc = " HIPBLAS library not initialized"]
-    pub const HIPBLAS_STATUS_NOT_INITIALIZED: hipblasStatus_t = hipblasStatus_t(1);
-    #[doc = " resource allocation failed"]
-    pub const HIPBLAS_STATUS_ALLOC_FAILED: hipblasStatus_t = hipblasStatus_t(2);
-    #[doc = " unsupported numerical value was passed to function"]
-    pub const HIPBLAS_STATUS_INVALID_VALUE: hipblasStatus_t = hipblasStatus_t(3);
-    #[doc = " access to GPU memory space failed"]
-    pub const HIPBLAS_STATUS_MAPPING_ERROR: hipblasStatus_t = hipblasStatus_t(4);
-    #[doc = " GPU program failed to execute"]
-    pub const HIPBLAS_STATUS_EXECUTION_FAILED: hipblasStatus_t = hipblasStatus_t(5);
-    #[doc = " an internal HIPBLAS operation failed"]
-    pub const HIPBLAS_STATUS_INTERNAL_ERROR: hipblasStatus_t = hipblasStatus_t(6);
-    #[doc = " function not implemented"]
-    pub const HIPBLAS_STATUS_NOT_SUPPORTED: hipblasStatus_t = hipblasStatus_t(7);
-    #[doc = " architecture mismatch"]
-    pub const HIPBLAS_STATUS_ARCH_MISMATCH: hipblasStatus_t = hipblasStatus_t(8);
-    #[doc = " hipBLAS handle is null pointer"]
-    pub const HIPBLAS_STATUS_HANDLE_IS_NULLPTR: hipblasStatus_t = hipblasStatus_t(9);
-    #[doc = " unsupported enum value was passed to function"]
-    pub const HIPBLAS_STATUS_INVALID_ENUM: hipblasStatus_t = hipblasStatus_t(10);
-    #[doc = " back-end returned an unsupported status code"]
-    pub const HIPBLAS_STATUS_UNKNOWN: hipblasStatus_t = hipblasStatus_t(11);
-}
-impl hipblasOperation_t {
-    #[doc = " Operate with the matrix."]
-    pub const HIPBLAS_OP_N: hipblasOperation_t = hipblasOperation_t(111);
-    #[doc = " Operate with the transpose of the matrix."]
-    pub const HIPBLAS_OP_T: hipblasOperation_t = hipblasOperation_t(112);
-    #[doc = " Operate with the conjugate transpose of the matrix."]
-    pub const HIPBLAS_OP_C: hipblasOperation_t = hipblasOperation_t(113);
-}
-impl hipblasComputeType_t {
-    #[doc = " compute will be at least 16-bit precision"]
-    pub const HIPBLAS_COMPUTE_16F: hipblasComputeType_t = hipblasComputeType_t(0);
-    #[doc = " compute will be exactly 16-bit precision"]
-    pub const HIPBLAS_COMPUTE_16F_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(1);
-    #[doc = " compute will be at least 32-bit precision"]
-    pub const HIPBLAS_COMPUTE_32F: hipblasComputeType_t = hipblasComputeType_t(2);
-    #[doc = " compute will be exactly 32-bit precision"]
-    pub const HIPBLAS_COMPUTE_32F_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(3);
-    #[doc = " 32-bit input can use 16-bit compute"]
-    pub const HIPBLAS_COMPUTE_32F_FAST_16F: hipblasComputeType_t = hipblasComputeType_t(4);
-    #[doc = " 32-bit input can is bf16 compute"]
-    pub const HIPBLAS_COMPUTE_32F_FAST_16BF: hipblasComputeType_t = hipblasComputeType_t(5);
-    pub const HIPBLAS_COMPUTE_32F_FAST_TF32: hipblasComputeType_t = hipblasComputeType_t(6);
-    #[doc = " compute will be at least 64-bit precision"]
-    pub const HIPBLAS_COMPUTE_64F: hipblasComputeType_t = hipblasComputeType_t(7);
-    #[doc = " compute will be exactly 64-bit precision"]
-    pub const HIPBLAS_COMPUTE_64F_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(8);
-    #[doc = " compute will be at least 32-bit integer precision"]
-    pub const HIPBLAS_COMPUTE_32I: hipblasComputeType_t = hipblasComputeType_t(9);
-    #[doc = " compute will be exactly 32-bit integer precision"]
-    pub const HIPBLAS_COMPUTE_32I_PEDANTIC: hipblasComputeType_t = hipblasComputeType_t(10);
-    #[doc = " 32-bit compute using fp8 mfma instruction"]
-    pub const HIPBLAS_COMPUTE_32F_FAST_8F_FNUZ: hipblasComputeType_t = hipblasComputeType_t(100);
-    #[doc = " 32-bit compute using bf8 mfma instruction"]
-    pub const HIPBLAS_COMPUTE_32F_FAST_8BF_FNUZ: hipblasComputeType_t = hipblasComputeType_t(101);
-    #[doc = " 32-bit compute using f8bf8 mfma instruction"]
-    pub const HIPBLAS_COMPUTE_32F_FAST_8F8BF_FNUZ: hipblasComputeType_t = hipblasComputeType_t(102);
-    #[doc = " 32-bit compute using bf8f8 mfma instruction"]
-    pub const HIPBLAS_COMPUTE_32F_FAST_8BF8F_FNUZ: hipblasComputeType_t = hipblasComputeType_t(103);
-}
-impl hipblasPointerMode_t {
-    #[doc = " Scalar values affected by this variable will be located on the host."]
-    pub const HIPBLAS_POINTER_MODE_HOST: hipblasPointerMode_t = hipblasPointerMode_t(0);
-    #[doc = " Scalar values affected by this variable will be located on the device."]
-    pub const HIPBLAS_POINTER_MODE_DEVICE: hipblasPointerMode_t = hipblasPointerMode_t(1);
-}
-impl hipblasFillMode_t {
-    #[doc = " Upper triangle"]
-    pub const HIPBLAS_FILL_MODE_UPPER: hipblasFillMode_t = hipblasFillMode_t(121);
-    #[doc = " Lower triangle"]
-    pub const HIPBLAS_FILL_MODE_LOWER: hipblasFillMode_t = hipblasFillMode_t(122);
-    pub const HIPBLAS_FILL_MODE_FULL: hipblasFillMode_t = hipblasFillMode_t(123);
-}
-impl hipblasDiagType_t {
-    #[doc = " Non-unit triangular."]
-    pub const HIPBLAS_DIAG_NON_UNIT: hipblasDiagType_t = hipblasDiagType_t(131);
-    #[doc = " Unit triangular."]
-    pub const HIPBLAS_DIAG_UNIT: hipblasDiagType_t = hipblasDiagType_t(132);
-}
-impl hipblasSideMode_t {
-    pub const HIPBLAS_SIDE_LEFT: hipblasSideMode_t = hipblasSideMode_t(141);
-    pub const HIPBLAS_SIDE_RIGHT: hipblasSideMode_t = hipblasSideMode_t(142);
-    pub const HIPBLAS_SIDE_BOTH: hipblasSideMode_t = hipblasSideMode_t(143);
-}
-impl hipblasMath_t {
-    pub const HIPBLAS_DEFAULT_MATH: hipblasMath_t = hipblasMath_t(0);
-    pub const HIPBLAS_XF32_XDL_MATH: hipblasMath_t = hipblasMath_t(1);
-    pub const HIPBLAS_PEDANTIC_MATH: hipblasMath_t = hipblasMath_t(2);
-    pub const HIPBLAS_TF32_TENSOR_OP_MATH: hipblasMath_t = hipblasMath_t(3);
-    pub const HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION: hipblasMath_t = hipblasMath_t(4);
-    pub const HIPBLAS_TENSOR_OP_MATH: hipblasMath_t = hipblasMath_t(5);
-}
-impl hipblasGemmAlgo_t {
-    #[doc = " enumerator rocblas_gemm_algo_standard"]
-    pub const HIPBLAS_GEMM_DEFAULT: hipblasGemmAlgo_t = hipblasGemmAlgo_t(160);
-}
-impl hipblasAtomicsMode_t {
-    #[doc = " Algorithms will refrain from atomics where applicable."]
-    pub const HIPBLAS_ATOMICS_NOT_ALLOWED: hipblasAtomicsMode_t = hipblasAtomicsMode_t(0);
-    #[doc = " Algorithms will take advantage of atomics where applicable."]
-    pub const HIPBLAS_ATOMICS_ALLOWED: hipblasAtomicsMode_t = hipblasAtomicsMode_t(1);
-}
-impl hipblasGemmFlags_t {
-    #[doc = " Default empty flags"]
-    pub const HIPBLAS_GEMM_FLAGS_NONE: hipblasGemmFlags_t = hipblasGemmFlags_t(0);
-    pub const HIPBLAS_GEMM_FLAGS_USE_CU_EFFICIENCY: hipblasGemmFlags_t = hipblasGemmFlags_t(2);
-    #[doc = " enumerator rocblas_gemm_flags_fp16_alt_impl"]
-    pub const HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL: hipblasGemmFlags_t = hipblasGemmFlags_t(4);
-    pub const HIPBLAS_GEMM_FLAGS_CHECK_SOLUTION_INDEX: hipblasGemmFlags_t = hipblasGemmFlags_t(8);
-    pub const HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL_RNZ: hipblasGemmFlags_t = hipblasGemmFlags_t(16);
-}
-#[doc = " \\\\brief Indicates the precision of data used. hipblasDatatype_t is deprecated as of hipBLAS 2.0.0 and will"]
-#[doc = " be removed in a future release as generally replaced by hipDataType."]
-#[repr(transparent)]
-#[derive(Copy, Clone, Hash, PartialEq, Eq)]
-pub struct hipblasDatatype_t(pub ::std::os::raw::c_uint);
-impl hipblasDatatype_t {
-    #[doc = " 16 bit floating point, real"]
-    pub const HIPBLAS_R_16F: hipblasDatatype_t = hipblasDatatype_t(150);
-    #[doc = " 32 bit floating point, real"]
-    pub const HIPBLAS_R_32F: hipblasDatatype_t = hipblasDatatype_t(151);
-    #[doc = " 64 bit floating point, real"]
-    pub const HIPBLAS_R_64F: hipblasDatatype_t = hipblasDatatype_t(152);
-    #[doc = " 16 bit floating point, complex"]
-    pub const HIPBLAS_C_16F: hipblasDatatype_t = hipblasDatatype_t(153);
-    #[doc = " 32 bit floating point, complex"]
-    pub const HIPBLAS_C_32F: hipblasDatatype_t = hipblasDatatype_t(154);
-    #[doc = " 64 bit floating point, complex"]
-    pub const HIPBLAS_C_64F: hipblasDatatype_t = hipblasDatatype_t(155);
-    #[doc = " 8 bit signed integer, real"]
-    pub const HIPBLAS_R_8I: hipblasDatatype_t = hipblasDatatype_t(160);
-    #[doc = " 8 bit unsigned integer, real"]
-    pub const HIPBLAS_R_8U: hipblasDatatype_t = hipblasDatatype_t(161);
-    #[doc = " 32 bit signed integer, real"]
-    pub const HIPBLAS_R_32I: hipblasDatatype_t = hipblasDatatype_t(162);
-    #[doc = " 32 bit unsigned integer, real"]
-    pub const HIPBLAS_R_32U: hipblasDatatype_t = hipblasDatatype_t(163);
-    #[doc = " 8 bit signed integer, complex"]
-    pub const HIPBLAS_C_8I: hipblasDatatype_t = hipblasDatatype_t(164);
-    #[doc = " 8 bit unsigned integer, complex"]
-    pub const HIPBLAS_C_8U: hipblasDatatype_t = hipblasDatatype_t(165);
-    #[doc = " 32 bit signed integer, complex"]
-    pub const HIPBLAS_C_32I: hipblasDatatype_t = hipblasDatatype_t(166);
-    #[doc = " 32 bit unsigned integer, complex"]
-    pub const HIPBLAS_C_32U: hipblasDatatype_t = hipblasDatatype_t(167);
-    #[doc = " 16 bit bfloat, real"]
-    pub const HIPBLAS_R_16B: hipblasDatatype_t = hipblasDatatype_t(168);
-    #[doc = " 16 bit bfloat, complex"]
-    pub const HIPBLAS_C_16B: hipblasDatatype_t = hipblasDatatype_t(169);
-    #[doc = " Invalid datatype value, do not use"]
-    pub const HIPBLAS_DATATYPE_INVALID: hipblasDatatype_t = hipblasDatatype_t(255);
-}
-impl hipblasAtomicsMode_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_ATOMICS_NOT_ALLOWED => Some("HIPBLAS_ATOMICS_NOT_ALLOWED"),
-            Self::HIPBLAS_ATOMICS_ALLOWED => Some("HIPBLAS_ATOMICS_ALLOWED"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasAtomicsMode_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasAtomicsMode_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasComputeType_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_COMPUTE_16F => Some("HIPBLAS_COMPUTE_16F"),
-            Self::HIPBLAS_COMPUTE_16F_PEDANTIC => Some("HIPBLAS_COMPUTE_16F_PEDANTIC"),
-            Self::HIPBLAS_COMPUTE_32F => Some("HIPBLAS_COMPUTE_32F"),
-            Self::HIPBLAS_COMPUTE_32F_PEDANTIC => Some("HIPBLAS_COMPUTE_32F_PEDANTIC"),
-            Self::HIPBLAS_COMPUTE_32F_FAST_16F => Some("HIPBLAS_COMPUTE_32F_FAST_16F"),
-            Self::HIPBLAS_COMPUTE_32F_FAST_16BF => Some("HIPBLAS_COMPUTE_32F_FAST_16BF"),
-            Self::HIPBLAS_COMPUTE_32F_FAST_TF32 => Some("HIPBLAS_COMPUTE_32F_FAST_TF32"),
-            Self::HIPBLAS_COMPUTE_64F => Some("HIPBLAS_COMPUTE_64F"),
-            Self::HIPBLAS_COMPUTE_64F_PEDANTIC => Some("HIPBLAS_COMPUTE_64F_PEDANTIC"),
-            Self::HIPBLAS_COMPUTE_32I => Some("HIPBLAS_COMPUTE_32I"),
-            Self::HIPBLAS_COMPUTE_32I_PEDANTIC => Some("HIPBLAS_COMPUTE_32I_PEDANTIC"),
-            Self::HIPBLAS_COMPUTE_32F_FAST_8F_FNUZ => Some("HIPBLAS_COMPUTE_32F_FAST_8F_FNUZ"),
-            Self::HIPBLAS_COMPUTE_32F_FAST_8BF_FNUZ => Some("HIPBLAS_COMPUTE_32F_FAST_8BF_FNUZ"),
-            Self::HIPBLAS_COMPUTE_32F_FAST_8F8BF_FNUZ => {
-                Some("HIPBLAS_COMPUTE_32F_FAST_8F8BF_FNUZ")
-            }
-            Self::HIPBLAS_COMPUTE_32F_FAST_8BF8F_FNUZ => {
-                Some("HIPBLAS_COMPUTE_32F_FAST_8BF8F_FNUZ")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasComputeType_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasComputeType_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasDatatype_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_R_16F => Some("HIPBLAS_R_16F"),
-            Self::HIPBLAS_R_32F => Some("HIPBLAS_R_32F"),
-            Self::HIPBLAS_R_64F => Some("HIPBLAS_R_64F"),
-            Self::HIPBLAS_C_16F => Some("HIPBLAS_C_16F"),
-            Self::HIPBLAS_C_32F => Some("HIPBLAS_C_32F"),
-            Self::HIPBLAS_C_64F => Some("HIPBLAS_C_64F"),
-            Self::HIPBLAS_R_8I => Some("HIPBLAS_R_8I"),
-            Self::HIPBLAS_R_8U => Some("HIPBLAS_R_8U"),
-            Self::HIPBLAS_R_32I => Some("HIPBLAS_R_32I"),
-            Self::HIPBLAS_R_32U => Some("HIPBLAS_R_32U"),
-            Self::HIPBLAS_C_8I => Some("HIPBLAS_C_8I"),
-            Self::HIPBLAS_C_8U => Some("HIPBLAS_C_8U"),
-            Self::HIPBLAS_C_32I => Some("HIPBLAS_C_32I"),
-            Self::HIPBLAS_C_32U => Some("HIPBLAS_C_32U"),
-            Self::HIPBLAS_R_16B => Some("HIPBLAS_R_16B"),
-            Self::HIPBLAS_C_16B => Some("HIPBLAS_C_16B"),
-            Self::HIPBLAS_DATATYPE_INVALID => Some("HIPBLAS_DATATYPE_INVALID"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasDatatype_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasDatatype_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasDiagType_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_DIAG_NON_UNIT => Some("HIPBLAS_DIAG_NON_UNIT"),
-            Self::HIPBLAS_DIAG_UNIT => Some("HIPBLAS_DIAG_UNIT"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasDiagType_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasDiagType_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasFillMode_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_FILL_MODE_UPPER => Some("HIPBLAS_FILL_MODE_UPPER"),
-            Self::HIPBLAS_FILL_MODE_LOWER => Some("HIPBLAS_FILL_MODE_LOWER"),
-            Self::HIPBLAS_FILL_MODE_FULL => Some("HIPBLAS_FILL_MODE_FULL"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasFillMode_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasFillMode_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasGemmAlgo_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_GEMM_DEFAULT => Some("HIPBLAS_GEMM_DEFAULT"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasGemmAlgo_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasGemmAlgo_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasGemmFlags_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_GEMM_FLAGS_NONE => Some("HIPBLAS_GEMM_FLAGS_NONE"),
-            Self::HIPBLAS_GEMM_FLAGS_USE_CU_EFFICIENCY => {
-                Some("HIPBLAS_GEMM_FLAGS_USE_CU_EFFICIENCY")
-            }
-            Self::HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL => Some("HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL"),
-            Self::HIPBLAS_GEMM_FLAGS_CHECK_SOLUTION_INDEX => {
-                Some("HIPBLAS_GEMM_FLAGS_CHECK_SOLUTION_INDEX")
-            }
-            Self::HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL_RNZ => {
-                Some("HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL_RNZ")
-            }
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasGemmFlags_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasGemmFlags_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasMath_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_DEFAULT_MATH => Some("HIPBLAS_DEFAULT_MATH"),
-            Self::HIPBLAS_XF32_XDL_MATH => Some("HIPBLAS_XF32_XDL_MATH"),
-            Self::HIPBLAS_PEDANTIC_MATH => Some("HIPBLAS_PEDANTIC_MATH"),
-            Self::HIPBLAS_TF32_TENSOR_OP_MATH => Some("HIPBLAS_TF32_TENSOR_OP_MATH"),
-            Self::HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION => {
-                Some("HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION")
-            }
-            Self::HIPBLAS_TENSOR_OP_MATH => Some("HIPBLAS_TENSOR_OP_MATH"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasMath_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasMath_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasOperation_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_OP_N => Some("HIPBLAS_OP_N"),
-            Self::HIPBLAS_OP_T => Some("HIPBLAS_OP_T"),
-            Self::HIPBLAS_OP_C => Some("HIPBLAS_OP_C"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasOperation_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasOperation_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasPointerMode_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_POINTER_MODE_HOST => Some("HIPBLAS_POINTER_MODE_HOST"),
-            Self::HIPBLAS_POINTER_MODE_DEVICE => Some("HIPBLAS_POINTER_MODE_DEVICE"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasPointerMode_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasPointerMode_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasSideMode_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_SIDE_LEFT => Some("HIPBLAS_SIDE_LEFT"),
-            Self::HIPBLAS_SIDE_RIGHT => Some("HIPBLAS_SIDE_RIGHT"),
-            Self::HIPBLAS_SIDE_BOTH => Some("HIPBLAS_SIDE_BOTH"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasSideMode_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasSideMode_t), "({})"), self.0),
-        }
-    }
-}
-impl hipblasStatus_t {
-    #[doc = r" The C name of this value, or `None` for a value these"]
-    #[doc = r" bindings do not know (a newer runtime may return one)."]
-    #[allow(unreachable_patterns)]
-    pub const fn name(self) -> Option<&'static str> {
-        match self {
-            Self::HIPBLAS_STATUS_SUCCESS => Some("HIPBLAS_STATUS_SUCCESS"),
-            Self::HIPBLAS_STATUS_NOT_INITIALIZED => Some("HIPBLAS_STATUS_NOT_INITIALIZED"),
-            Self::HIPBLAS_STATUS_ALLOC_FAILED => Some("HIPBLAS_STATUS_ALLOC_FAILED"),
-            Self::HIPBLAS_STATUS_INVALID_VALUE => Some("HIPBLAS_STATUS_INVALID_VALUE"),
-            Self::HIPBLAS_STATUS_MAPPING_ERROR => Some("HIPBLAS_STATUS_MAPPING_ERROR"),
-            Self::HIPBLAS_STATUS_EXECUTION_FAILED => Some("HIPBLAS_STATUS_EXECUTION_FAILED"),
-            Self::HIPBLAS_STATUS_INTERNAL_ERROR => Some("HIPBLAS_STATUS_INTERNAL_ERROR"),
-            Self::HIPBLAS_STATUS_NOT_SUPPORTED => Some("HIPBLAS_STATUS_NOT_SUPPORTED"),
-            Self::HIPBLAS_STATUS_ARCH_MISMATCH => Some("HIPBLAS_STATUS_ARCH_MISMATCH"),
-            Self::HIPBLAS_STATUS_HANDLE_IS_NULLPTR => Some("HIPBLAS_STATUS_HANDLE_IS_NULLPTR"),
-            Self::HIPBLAS_STATUS_INVALID_ENUM => Some("HIPBLAS_STATUS_INVALID_ENUM"),
-            Self::HIPBLAS_STATUS_UNKNOWN => Some("HIPBLAS_STATUS_UNKNOWN"),
-            _ => None,
-        }
-    }
-}
-impl ::core::fmt::Debug for hipblasStatus_t {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, concat!(stringify!(hipblasStatus_t), "({})"), self.0),
-        }
+hip_sys::open_enum! {
+    /// \\brief Indicates the precision of data used. hipblasDatatype_t is deprecated as of hipBLAS 2.0.0 and will
+    /// be removed in a future release as generally replaced by hipDataType.
+    pub struct hipblasDatatype_t(::std::os::raw::c_uint) {
+        /// 16 bit floating point, real
+        HIPBLAS_R_16F = 150,
+        /// 32 bit floating point, real
+        HIPBLAS_R_32F = 151,
+        /// 64 bit floating point, real
+        HIPBLAS_R_64F = 152,
+        /// 16 bit floating point, complex
+        HIPBLAS_C_16F = 153,
+        /// 32 bit floating point, complex
+        HIPBLAS_C_32F = 154,
+        /// 64 bit floating point, complex
+        HIPBLAS_C_64F = 155,
+        /// 8 bit signed integer, real
+        HIPBLAS_R_8I = 160,
+        /// 8 bit unsigned integer, real
+        HIPBLAS_R_8U = 161,
+        /// 32 bit signed integer, real
+        HIPBLAS_R_32I = 162,
+        /// 32 bit unsigned integer, real
+        HIPBLAS_R_32U = 163,
+        /// 8 bit signed integer, complex
+        HIPBLAS_C_8I = 164,
+        /// 8 bit unsigned integer, complex
+        HIPBLAS_C_8U = 165,
+        /// 32 bit signed integer, complex
+        HIPBLAS_C_32I = 166,
+        /// 32 bit unsigned integer, complex
+        HIPBLAS_C_32U = 167,
+        /// 16 bit bfloat, real
+        HIPBLAS_R_16B = 168,
+        /// 16 bit bfloat, complex
+        HIPBLAS_C_16B = 169,
+        /// Invalid datatype value, do not use
+        HIPBLAS_DATATYPE_INVALID = 255,
     }
 }

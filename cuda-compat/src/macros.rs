@@ -1,0 +1,250 @@
+//! The macros the generated modules (`src/generated/*.rs`) are written in:
+//! one call per CUDA enum (`cuda_enum!`), one call per module for the
+//! function wrappers (`cuda_functions!`) and the enum table
+//! (`cuda_enum_tables!`), so each fixed impl and the shared Safety text are
+//! written once, here, as ash's `vk/macros.rs` does for Vulkan's enums.
+
+/// A CUDA enum as an open newtype over its HIP enum's integer, with
+/// CUDA-named associated constants, the same constants at module level, and
+/// the fixed impls: `VARIANTS`, `NO_HIP_COUNTERPART`, `name`,
+/// `is_synthesized`, `to_hip`/`from_hip`, `From` and `PartialEq` both ways
+/// with the HIP enum, `Debug` and `Display` (plus `ok()` and
+/// `std::error::Error` for a `status` enum).
+///
+/// ```text
+/// crate::cuda_enum! {
+///     #[doc = " CUDA `cudaError`, ..."]
+///     #[must_use]
+///     pub struct cudaError(u32) = hip_sys::hipError_t, status;
+///     aliases [cudaError_t];
+///     synthesized [cudaErrorStubLibrary];
+///     cudaSuccess = hipSuccess,
+///     #[cfg(feature = "synthesized-enums")] cudaErrorStubLibrary = 0x40000000,
+/// }
+/// ```
+///
+/// Each enumerator, in CUDA's order, is either `NAME = hipNAME` (HIP's value)
+/// or `NAME = literal` (a synthesized value, disjoint from every HIP value of
+/// the enum, listed again under `synthesized`: the generator puts such
+/// enumerators behind the `synthesized-enums` feature).
+macro_rules! cuda_enum {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident($inner:ty) = $krate:ident::$hip:ident, $kind:ident;
+        aliases [$($alias:ident),* $(,)?];
+        synthesized [$($synth:ident),* $(,)?];
+        $($(#[$attr:meta])* $cuda:ident = $value:tt,)*
+    ) => {
+        $(#[$meta])*
+        #[repr(transparent)]
+        #[derive(Copy, Clone, Hash, PartialEq, Eq)]
+        pub struct $name(pub $inner);
+        $(
+            #[doc = concat!(" CUDA `", stringify!($alias), "` (= [`", stringify!($name), "`]).")]
+            pub type $alias = $name;
+        )*
+        impl $name {
+            $(cuda_enum_const!(assoc $name $krate::$hip; $(#[$attr])* $cuda = $value);)*
+            /// Every CUDA enumerator defined here with its value (synthesized
+            /// ones only with the `synthesized-enums` feature), in CUDA's order.
+            pub const VARIANTS: &'static [(&'static str, Self)] =
+                &[$($(#[$attr])* (stringify!($cuda), Self::$cuda),)*];
+            /// The CUDA enumerators of this enum that HIP lacks (defined
+            /// only with the `synthesized-enums` feature).
+            pub const NO_HIP_COUNTERPART: [&'static str; <[&str]>::len(&[$(stringify!($synth)),*])] =
+                [$(stringify!($synth)),*];
+            /// The CUDA name of this value (the first of CUDA's order when
+            /// several CUDA names share one HIP value), or `None`.
+            #[allow(unreachable_patterns)]
+            pub const fn name(self) -> Option<&'static str> {
+                match self {
+                    $($(#[$attr])* Self::$cuda => Some(stringify!($cuda)),)*
+                    _ => None,
+                }
+            }
+            /// Whether this value is a synthesized enumerator (CUDA has it,
+            /// HIP does not): never returned by any function.
+            #[allow(clippy::match_like_matches_macro, unreachable_patterns)]
+            pub const fn is_synthesized(self) -> bool {
+                match self {
+                    $(#[cfg(feature = "synthesized-enums")] Self::$synth => true,)*
+                    _ => false,
+                }
+            }
+            /// The HIP value.
+            pub const fn to_hip(self) -> ::$krate::$hip {
+                ::$krate::$hip(self.0)
+            }
+            /// The CUDA-named value of a HIP value.
+            pub const fn from_hip(h: ::$krate::$hip) -> Self {
+                Self(h.0)
+            }
+        }
+        impl From<::$krate::$hip> for $name {
+            fn from(h: ::$krate::$hip) -> Self {
+                Self(h.0)
+            }
+        }
+        impl From<$name> for ::$krate::$hip {
+            fn from(c: $name) -> Self {
+                Self(c.0)
+            }
+        }
+        impl PartialEq<::$krate::$hip> for $name {
+            fn eq(&self, other: &::$krate::$hip) -> bool {
+                self.0 == other.0
+            }
+        }
+        impl PartialEq<$name> for ::$krate::$hip {
+            fn eq(&self, other: &$name) -> bool {
+                self.0 == other.0
+            }
+        }
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self.name() {
+                    Some(n) if self.is_synthesized() => write!(f, "{} (synthesized)", n),
+                    Some(n) => f.write_str(n),
+                    None => write!(f, concat!(stringify!($name), "({})"), self.0),
+                }
+            }
+        }
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(self, f)
+            }
+        }
+        cuda_enum_kind!($kind $name);
+        $(cuda_enum_const!(plain $name $krate::$hip; $(#[$attr])* $cuda = $value);)*
+    };
+}
+
+/// One enumerator of `cuda_enum!`: the associated constant (`assoc`) or
+/// the module-level one (`plain`), HIP's value or a synthesized one.
+macro_rules! cuda_enum_const {
+    (assoc $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $hip_const:ident) => {
+        $(#[$attr])*
+        #[doc = concat!(" CUDA `", stringify!($cuda), "` = HIP `", stringify!($hip_const), "`.")]
+        pub const $cuda: Self = Self(::$krate::$hip::$hip_const.0);
+    };
+    (assoc $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $value:literal) => {
+        $(#[$attr])*
+        #[doc = concat!(
+            " CUDA `", stringify!($cuda), "`: synthesized, HIP has no counterpart. Never returned ",
+            "by any function; its value (", stringify!($value),
+            ") is disjoint from every HIP value of `", stringify!($hip), "`."
+        )]
+        pub const $cuda: Self = Self($value);
+    };
+    (plain $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $hip_const:ident) => {
+        $(#[$attr])*
+        #[doc = concat!(" CUDA `", stringify!($cuda), "` (= [`", stringify!($name), "::", stringify!($cuda), "`]).")]
+        pub const $cuda: $name = $name::$cuda;
+    };
+    (plain $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $value:literal) => {
+        $(#[$attr])*
+        #[doc = concat!(" CUDA `", stringify!($cuda), "`, synthesized (= [`", stringify!($name), "::", stringify!($cuda), "`]).")]
+        pub const $cuda: $name = $name::$cuda;
+    };
+}
+
+/// What a status enum of `cuda_enum!` adds: `ok()` and `std::error::Error`.
+macro_rules! cuda_enum_kind {
+    (status $name:ident) => {
+        impl $name {
+            /// `Ok(())` for success, else `Err(self)`.
+            pub fn ok(self) -> Result<(), Self> {
+                if self.0 == 0 {
+                    Ok(())
+                } else {
+                    Err(self)
+                }
+            }
+        }
+        impl ::std::error::Error for $name {}
+    };
+    (plain $name:ident) => {};
+}
+
+/// A module's `enums()`: every enum of `cuda_enum!` in it with its
+/// enumerators and values, as [`EnumTable`](crate::EnumTable)s.
+///
+/// ```text
+/// crate::cuda_enum_tables!("runtime": cudaError = hipError_t, cudaMemcpyKind = hipMemcpyKind);
+/// ```
+macro_rules! cuda_enum_tables {
+    ($module:literal: $($name:ident = $hip:ident),* $(,)?) => {
+        #[doc = concat!(" Every enum of `", $module, "` with its enumerators and values.")]
+        pub fn enums() -> Vec<crate::EnumTable> {
+            vec![$(crate::EnumTable {
+                cuda: stringify!($name),
+                hip: stringify!($hip),
+                variants: $name::VARIANTS
+                    .iter()
+                    .map(|(name, v)| crate::EnumVariant {
+                        name,
+                        value: v.0 as i64,
+                        synthesized: v.is_synthesized(),
+                        hip_name: v.to_hip().name(),
+                        debug: format!("{v:?}"),
+                    })
+                    .collect(),
+                no_hip_counterpart: &$name::NO_HIP_COUNTERPART,
+            }),*]
+        }
+    };
+}
+
+/// CUDA-named type aliases of HIP types, each documented with the HIP name.
+///
+/// ```text
+/// crate::cuda_type_aliases! { cudaEvent_t = hip_sys::hipEvent_t, }
+/// ```
+macro_rules! cuda_type_aliases {
+    ($($cuda:ident = $krate:ident::$hip:ident,)*) => {
+        $(
+            #[doc = concat!(" CUDA `", stringify!($cuda), "`: HIP's `", stringify!($hip), "`.")]
+            pub type $cuda = ::$krate::$hip;
+        )*
+    };
+}
+
+/// The CUDA-named function wrappers of a module: each entry is the
+/// wrapper's doc line (the HIP function it calls, and how its signature
+/// differs from CUDA's when it does), its signature and the HIP call with
+/// the argument conversions the generator chose.
+///
+/// ```text
+/// crate::cuda_functions! {
+///     /// CUDA `cudaFree`: calls HIP's [`hipFree`](hip_sys::hipFree).
+///     fn cudaFree(devPtr: *mut c_void) -> crate::runtime::cudaError = ::hip_sys::hipFree(devPtr).into();
+/// }
+/// ```
+///
+/// Every wrapper is `#[inline]` and `unsafe`, with the Safety section below
+/// written once here.
+macro_rules! cuda_functions {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident($($param:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? = $call:expr;
+    )*) => {
+        $(
+            $(#[$doc])*
+            ///
+            /// Unless the line above says otherwise, this is CUDA's signature:
+            /// arguments pass unchanged or as ABI-identical types.
+            ///
+            /// # Safety
+            ///
+            /// The contract of the CUDA/HIP function: valid pointers for what it
+            /// reads and writes, live handles, sizes that match the buffers.
+            #[inline]
+            pub unsafe fn $name($($param: $ty),*) $(-> $ret)? {
+                // SAFETY: the caller upholds the HIP function's contract (this
+                // function's `# Safety`); the arguments are the caller's, passed
+                // as the same or ABI-identical types.
+                unsafe { $call }
+            }
+        )*
+    };
+}

@@ -1,0 +1,355 @@
+//! The two macros every generated binding is written with, so that each C
+//! function and each C enum appears once in the generated files, as its
+//! declaration, and the code around it (function table, resolver, wrapper,
+//! constant names, `Debug`) is written here once for every -sys crate.
+//!
+//! - [`loaded_functions!`](crate::loaded_functions) turns a list of C
+//!   function declarations into a table of optional function pointers filled
+//!   when the library is loaded, and a wrapper per function that calls
+//!   through that table.
+//! - [`open_enum!`](crate::open_enum) turns a C enum into an open newtype
+//!   with one associated constant per enumerator: a value the library returns
+//!   that the bindings do not know stays a valid value (no undefined
+//!   behaviour), as `Debug` and `name()` show.
+//!
+//! Both are exported so that the other -sys crates of the workspace
+//! (`hipblas-sys`, and the crates for the next libraries) use them as
+//! `hip_sys::loaded_functions!` and `hip_sys::open_enum!`; they are written
+//! by `hip-generator`, not by hand.
+
+/// Declares the functions of a library that is opened at run time.
+///
+/// Written once per -sys crate by `hip-generator`, in
+/// `src/generated/functions.rs`. From one declaration per C function it
+/// produces:
+///
+/// - `FUNCTION_NAMES: [&str; N]`, the C names in declaration order;
+/// - `LEGACY_SYMBOLS`, the bindings resolved from another symbol on older
+///   runtimes, as given;
+/// - the table struct, one `Option<unsafe extern "C" fn(..) -> R>` field per
+///   function, with `EMPTY`, `resolve` (fills it through a symbol lookup),
+///   `present`, `is_available`, `available_count` and a short `Debug`;
+/// - one `pub unsafe fn` per function with the C signature, which calls the
+///   table's pointer, returns [`Unavailable::symbol_missing`] when the
+///   loaded library lacks the symbol and [`Unavailable::library_missing`]
+///   when no library is loaded (see [`Unavailable`] for the statuses).
+///
+/// The `accessor` is an expression of type `Option<&'static Table>` (the
+/// loader's table, or `None` before a library is loaded). The return type of
+/// every function must implement the `unavailable` trait (which is
+/// [`Unavailable`] or a trait with the same two functions).
+///
+/// [`Unavailable`]: crate::Unavailable
+/// [`Unavailable::symbol_missing`]: crate::Unavailable::symbol_missing
+/// [`Unavailable::library_missing`]: crate::Unavailable::library_missing
+///
+/// # Example
+///
+/// ```
+/// use std::ffi::{c_int, c_void, CStr};
+///
+/// /// The status type of a made-up library.
+/// #[derive(Debug, PartialEq)]
+/// pub struct status_t(c_int);
+/// impl hip_sys::Unavailable for status_t {
+///     fn library_missing() -> Self {
+///         status_t(-1)
+///     }
+///     fn symbol_missing() -> Self {
+///         status_t(-2)
+///     }
+/// }
+///
+/// static TABLE: std::sync::OnceLock<ExampleFunctions> = std::sync::OnceLock::new();
+///
+/// hip_sys::loaded_functions! {
+///     library: "the example library (`libexample`)",
+///     table: ExampleFunctions,
+///     accessor: TABLE.get(),
+///     unavailable: hip_sys::Unavailable,
+///     legacy_symbols: [("exampleAdd", "exampleAddOld", 2)],
+///     functions: {
+///         /// Adds `a` and `b` into `*sum`.
+///         pub unsafe fn exampleAdd(a: c_int, b: c_int, sum: *mut c_int) -> status_t;
+///     }
+/// }
+///
+/// unsafe extern "C" fn add(a: c_int, b: c_int, sum: *mut c_int) -> status_t {
+///     // SAFETY: the caller passes a valid `sum`.
+///     unsafe { *sum = a + b };
+///     status_t(0)
+/// }
+///
+/// // No table yet: the wrapper reports the missing library.
+/// let mut sum = 0;
+/// // SAFETY: `sum` is a valid place to write.
+/// assert_eq!(unsafe { exampleAdd(1, 2, &mut sum) }, status_t(-1));
+///
+/// let mut lookup = |name: &'static CStr| -> *mut c_void {
+///     if name == c"exampleAdd" { add as *mut c_void } else { std::ptr::null_mut() }
+/// };
+/// // SAFETY: the address given for `exampleAdd` is a function of its signature.
+/// let table = unsafe { ExampleFunctions::resolve(&mut lookup) };
+/// assert!(table.is_available("exampleAdd"));
+/// assert_eq!(FUNCTION_NAMES, ["exampleAdd"]);
+/// TABLE.set(table).unwrap();
+/// // SAFETY: as above.
+/// assert_eq!(unsafe { exampleAdd(1, 2, &mut sum) }, status_t(0));
+/// assert_eq!(sum, 3);
+/// ```
+#[macro_export]
+macro_rules! loaded_functions {
+    // The matcher takes each function's attributes, parameters and return
+    // type as token trees and leaves their parsing to the small per-function
+    // helpers below: matching 1,849 declarations' parameters and doc
+    // attributes as fragments here took rustc 25 s, token trees take 2 s.
+    (
+        library: $library:literal,
+        table: $table:ident,
+        accessor: $accessor:expr,
+        unavailable: $unavailable:path,
+        legacy_symbols: [$(($binding:literal, $symbol:literal, $before_major:literal)),* $(,)?],
+        functions: {
+            $(
+                $(#$attr:tt)*
+                pub unsafe fn $name:ident $params:tt -> $ret:ty;
+            )*
+        }
+    ) => {
+        /// Names of every bound function, in the order of the table's fields.
+        pub const FUNCTION_NAMES: [&str; [$(stringify!($name)),*].len()] =
+            [$(stringify!($name)),*];
+
+        /// Bindings resolved from another symbol when the loaded runtime's
+        /// major version is below the third value: (binding, symbol, major).
+        pub const LEGACY_SYMBOLS: &[(&str, &str, u32)] =
+            &[$(($binding, $symbol, $before_major)),*];
+
+        #[doc = concat!(
+            "Every function of ", $library, " as an optional pointer, resolved once when the \
+             library is loaded (or filled by a platform backend). `None` means the symbol is \
+             unavailable."
+        )]
+        #[derive(Clone, Copy)]
+        pub struct $table {
+            $(
+                #[doc = concat!("`", stringify!($name), "`, when available.")]
+                pub $name: ::core::option::Option<
+                    $crate::__loaded_function_pointer!($params -> $ret)
+                >,
+            )*
+        }
+
+        impl $table {
+            /// A table with no function available.
+            pub const EMPTY: Self = Self {
+                $($name: ::core::option::Option::None,)*
+            };
+
+            /// Resolves every function through `lookup`, which returns the
+            /// symbol's address for a name, or null when it is absent.
+            ///
+            /// # Safety
+            /// A non-null address returned for a name must be the function of
+            /// that name with the C signature declared in the header.
+            pub unsafe fn resolve(
+                lookup: &mut dyn FnMut(&'static ::core::ffi::CStr) -> *mut ::core::ffi::c_void,
+            ) -> Self {
+                Self {
+                    $($name: {
+                        // SAFETY: a Rust identifier holds no NUL byte, and
+                        // `concat!` ends the bytes with one: a C string.
+                        let c_name = unsafe {
+                            ::core::ffi::CStr::from_bytes_with_nul_unchecked(
+                                concat!(stringify!($name), "\0").as_bytes(),
+                            )
+                        };
+                        let address = lookup(c_name);
+                        if address.is_null() {
+                            ::core::option::Option::None
+                        } else {
+                            // SAFETY: the caller guarantees that a non-null
+                            // address for this name is the C function of this
+                            // name, whose signature is the one declared here
+                            // (generated from its header).
+                            ::core::option::Option::Some(unsafe {
+                                ::core::mem::transmute::<
+                                    *mut ::core::ffi::c_void,
+                                    $crate::__loaded_function_pointer!($params -> $ret),
+                                >(address)
+                            })
+                        }
+                    },)*
+                }
+            }
+
+            /// Which functions are available, in the order of [`FUNCTION_NAMES`].
+            pub fn present(&self) -> [bool; FUNCTION_NAMES.len()] {
+                [$(self.$name.is_some()),*]
+            }
+
+            /// Whether the function of this C name is available (false for
+            /// names these bindings do not have).
+            pub fn is_available(&self, name: &str) -> bool {
+                FUNCTION_NAMES
+                    .iter()
+                    .position(|n| *n == name)
+                    .is_some_and(|i| self.present()[i])
+            }
+
+            /// How many of the bound functions are available.
+            pub fn available_count(&self) -> usize {
+                self.present().iter().filter(|p| **p).count()
+            }
+        }
+
+        impl ::core::fmt::Debug for $table {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::write!(
+                    f,
+                    concat!(stringify!($table), " {{ {} of {} available }}"),
+                    self.available_count(),
+                    FUNCTION_NAMES.len()
+                )
+            }
+        }
+
+        $(
+            $crate::__loaded_function_wrapper! {
+                [$(#$attr)*]
+                library: $library,
+                accessor: $accessor,
+                unavailable: $unavailable,
+                fn $name $params -> $ret
+            }
+        )*
+    };
+}
+
+/// The function-pointer type of one declaration of
+/// [`loaded_functions!`](crate::loaded_functions): `(a: A, b: B) -> R` gives
+/// `unsafe extern "C" fn(A, B) -> R`. Not API: used by that macro only.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __loaded_function_pointer {
+    (($($param:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
+        unsafe extern "C" fn($($ty),*) -> $ret
+    };
+}
+
+/// The wrapper of one declaration of
+/// [`loaded_functions!`](crate::loaded_functions). Not API: used by that
+/// macro only.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __loaded_function_wrapper {
+    (
+        [$(#$attr:tt)*]
+        library: $library:literal,
+        accessor: $accessor:expr,
+        unavailable: $unavailable:path,
+        fn $name:ident($($param:ident: $ty:ty),* $(,)?) -> $ret:ty
+    ) => {
+        $(#$attr)*
+        #[doc = ""]
+        #[doc = concat!(
+            " Calls `", stringify!($name), "` from ", $library, ". When the library is not \
+             loaded, or lacks this symbol, returns the status that [`Unavailable`](",
+            stringify!($unavailable), ") gives for the return type."
+        )]
+        #[doc = ""]
+        #[doc = " # Safety"]
+        #[doc = ""]
+        #[doc = " A raw FFI call: the caller upholds the C function's contract (valid \
+                 pointers for what it reads and writes, live handles, sizes that match the \
+                 buffers)."]
+        #[inline]
+        pub unsafe fn $name($($param: $ty),*) -> $ret {
+            match $accessor {
+                ::core::option::Option::Some(table) => match table.$name {
+                    // SAFETY: forwarded to the C function with the caller's
+                    // arguments; the caller upholds its contract.
+                    ::core::option::Option::Some(c_function) => unsafe {
+                        c_function($($param),*)
+                    },
+                    ::core::option::Option::None => <$ret as $unavailable>::symbol_missing(),
+                },
+                ::core::option::Option::None => <$ret as $unavailable>::library_missing(),
+            }
+        }
+    };
+}
+
+/// Declares a C enum as an open newtype: `#[repr(transparent)] pub struct
+/// Name(pub Repr)` with one associated constant per enumerator.
+///
+/// Written by `hip-generator`, once per enum, in `src/generated/types.rs`.
+/// The struct derives `Copy`, `Clone`, `Hash`, `PartialEq` and `Eq`; it
+/// gets `name()` (the C name of a known value: the first enumerator of that
+/// value, `None` for a value the bindings do not know) and a `Debug` that
+/// prints that name, or `Name(value)` for an unknown value. Any value of the
+/// representation is a valid value of the type, so a status a newer library
+/// returns is never undefined behaviour.
+///
+/// # Example
+///
+/// ```
+/// hip_sys::open_enum! {
+///     /// What a made-up call returns.
+///     #[must_use]
+///     pub struct exampleStatus_t(std::ffi::c_int) {
+///         /// It worked.
+///         exampleSuccess = 0,
+///         exampleFailure = -1,
+///     }
+/// }
+///
+/// assert_eq!(exampleStatus_t::exampleFailure.name(), Some("exampleFailure"));
+/// assert_eq!(format!("{:?}", exampleStatus_t::exampleSuccess), "exampleSuccess");
+/// assert_eq!(format!("{:?}", exampleStatus_t(7)), "exampleStatus_t(7)");
+/// ```
+#[macro_export]
+macro_rules! open_enum {
+    (
+        $(#$attr:tt)*
+        pub struct $name:ident($repr:ty) {
+            $(
+                $(#$value_attr:tt)*
+                $value_name:ident = $value:expr,
+            )*
+        }
+    ) => {
+        $(#$attr)*
+        #[repr(transparent)]
+        #[derive(Copy, Clone, Hash, PartialEq, Eq)]
+        pub struct $name(pub $repr);
+
+        impl $name {
+            $(
+                $(#$value_attr)*
+                pub const $value_name: $name = $name($value);
+            )*
+
+            /// The C name of this value, or `None` for a value these
+            /// bindings do not know (a newer runtime may return one).
+            #[allow(unreachable_patterns)]
+            pub const fn name(self) -> ::core::option::Option<&'static str> {
+                match self {
+                    $(Self::$value_name => ::core::option::Option::Some(stringify!($value_name)),)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self.name() {
+                    ::core::option::Option::Some(n) => f.write_str(n),
+                    ::core::option::Option::None => {
+                        ::core::write!(f, concat!(stringify!($name), "({})"), self.0)
+                    }
+                }
+            }
+        }
+    };
+}
