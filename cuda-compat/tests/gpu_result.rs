@@ -44,7 +44,10 @@ fn raw_wrappers_run_a_kernel_end_to_end() {
     unsafe { result::ctx::set_current(ctx) }.unwrap();
     assert_eq!(result::ctx::get_current().unwrap(), Some(ctx));
     let (free, all) = result::mem_get_info().unwrap();
-    assert!(free <= all && all == total, "{free} of {all}, device says {total}");
+    assert!(
+        free <= all && all == total,
+        "{free} of {all}, device says {total}"
+    );
 
     let ptx = compile_ptx(AFFINE).expect("compiles");
     let mut image = ptx.as_bytes().expect("compiled code").to_vec();
@@ -54,8 +57,8 @@ fn raw_wrappers_run_a_kernel_end_to_end() {
     // SAFETY: a whole compiled image, NUL-terminated.
     let module = unsafe { result::module::load_data(image.as_ptr().cast()) }.unwrap();
     // SAFETY: `module` is live.
-    let f = unsafe { result::module::get_function(module, CString::new("affine").unwrap()) }
-        .unwrap();
+    let f =
+        unsafe { result::module::get_function(module, CString::new("affine").unwrap()) }.unwrap();
     // SAFETY: `f` is live.
     let max_threads = unsafe {
         result::function::get_function_attribute(
@@ -75,12 +78,15 @@ fn raw_wrappers_run_a_kernel_end_to_end() {
     }
     .unwrap();
     // SAFETY: `f` is live.
-    let blocks = unsafe { result::occupancy::max_active_block_per_multiprocessor(f, 256, 0) }
-        .unwrap();
+    let blocks =
+        unsafe { result::occupancy::max_active_block_per_multiprocessor(f, 256, 0) }.unwrap();
     // SAFETY: `f` is live.
     let (grid, block) =
         unsafe { result::occupancy::max_potential_block_size(f, None, 0, 0) }.unwrap();
-    assert!(blocks >= 1 && grid >= 1 && block >= 32, "{blocks} {grid} {block}");
+    assert!(
+        blocks >= 1 && grid >= 1 && block >= 32,
+        "{blocks} {grid} {block}"
+    );
 
     let n = 1 << 20;
     let host: Vec<f32> = random_nonzero(n, -4.0..4.0);

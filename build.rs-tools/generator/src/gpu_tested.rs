@@ -126,9 +126,41 @@ fn functions_of(items: &[Item], out: &mut Vec<Function>) {
                     functions_of(items, out);
                 }
             }
+            // Functions a macro call declares, one per `;`-ended entry of
+            // the form `... fn NAME(..) ... ;` (cuda-compat's generated
+            // `cuda_functions!`): each is a free function whose body is
+            // its entry.
+            Item::Macro(m) => macro_functions(m.mac.tokens.clone(), out),
             _ => {}
         }
     }
+}
+
+fn macro_functions(tokens: TokenStream, out: &mut Vec<Function>) {
+    let mut entry: Vec<TokenTree> = Vec::new();
+    let mut flush = |entry: &mut Vec<TokenTree>| {
+        let name = entry.windows(2).find_map(|w| match (&w[0], &w[1]) {
+            (TokenTree::Ident(f), TokenTree::Ident(n)) if f == "fn" => Some(n.to_string()),
+            _ => None,
+        });
+        if let Some(name) = name {
+            out.push(Function {
+                self_ty: None,
+                name,
+                body: entry.iter().cloned().collect(),
+                gpu_test: false,
+            });
+        }
+        entry.clear();
+    };
+    for t in tokens {
+        let end = matches!(&t, TokenTree::Punct(p) if p.as_char() == ';');
+        entry.push(t);
+        if end {
+            flush(&mut entry);
+        }
+    }
+    flush(&mut entry);
 }
 
 fn is_gpu_ignore(a: &syn::Attribute) -> bool {

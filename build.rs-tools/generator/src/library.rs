@@ -92,7 +92,24 @@ pub(crate) fn all(root: &Path) -> Result<Vec<Library>> {
     paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
     paths.sort();
     anyhow::ensure!(!paths.is_empty(), "no manifest in {}", dir.display());
-    paths.iter().map(|p| load(root, p)).collect()
+    let mut libraries = Vec::new();
+    for p in &paths {
+        // A manifest binds a library when it has a `[bindings]` table;
+        // cuda-compat's (CUDA names over every library) has none.
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        let table: toml::Table =
+            toml::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
+        if table.contains_key("bindings") {
+            libraries.push(load(root, p)?);
+        }
+    }
+    anyhow::ensure!(
+        !libraries.is_empty(),
+        "no manifest in {} has a [bindings] table",
+        dir.display()
+    );
+    Ok(libraries)
 }
 
 fn load(root: &Path, path: &Path) -> Result<Library> {
