@@ -82,7 +82,7 @@ pub(crate) fn run(root: &Path, regenerate: impl Fn() -> Result<()>) -> Result<()
         }
     }
 
-    // The CUDA headers the generator and the table scripts read.
+    // The CUDA headers the generator reads (cuda-compat, the NVIDIA tables).
     shell(root, "bash build.rs-tools/scripts/fetch-cuda-headers.sh")?;
     for step in REGENERATE {
         eprintln!("check: {}", step.command());
