@@ -177,6 +177,24 @@ use core::ffi::{c_int, c_uchar, c_uint, c_void};
 use std::ffi::CString;
 use std::mem::MaybeUninit;
 
+/// Wrappers that pass their arguments to one raw call and turn its status
+/// into a `Result`: `pub unsafe fn name(args) => rawCall(args);`, each with
+/// its docs and `# Safety` section (the raw call's contract, which the
+/// caller upholds).
+macro_rules! status_calls {
+    ($(
+        $(#[$doc:meta])*
+        pub unsafe fn $name:ident($($arg:ident: $ty:ty),* $(,)?) => $call:ident($($pass:expr),* $(,)?);
+    )+) => {$(
+        $(#[$doc])*
+        pub unsafe fn $name($($arg: $ty),*) -> Result<(), DriverError> {
+            // SAFETY: the caller upholds this function's `# Safety`
+            // section, which is the raw call's contract.
+            unsafe { sys::$call($($pass),*) }.result()
+        }
+    )+};
+}
+
 /// `CUDA_ERROR_NOT_SUPPORTED`, with the reason recorded.
 #[cold]
 fn unsupported(why: &str) -> DriverError {
@@ -514,14 +532,13 @@ pub mod primary_ctx {
         }
     }
 
-    /// `cuDevicePrimaryCtxRelease_v2`.
-    ///
-    /// # Safety
-    /// Matches an earlier [`retain`]; nothing of the context is used after
-    /// the last release.
-    pub unsafe fn release(dev: sys::CUdevice) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuDevicePrimaryCtxRelease_v2(dev) }.result()
+    status_calls! {
+        /// `cuDevicePrimaryCtxRelease_v2`.
+        ///
+        /// # Safety
+        /// Matches an earlier [`retain`]; nothing of the context is used after
+        /// the last release.
+        pub unsafe fn release(dev: sys::CUdevice) => cuDevicePrimaryCtxRelease_v2(dev);
     }
 }
 
@@ -573,13 +590,12 @@ pub mod ctx {
         unsafe { create_v3(flags, dev) }
     }
 
-    /// `cuCtxSetCurrent`.
-    ///
-    /// # Safety
-    /// `ctx` is a live context (or null to unset).
-    pub unsafe fn set_current(ctx: sys::CUcontext) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuCtxSetCurrent(ctx) }.result()
+    status_calls! {
+        /// `cuCtxSetCurrent`.
+        ///
+        /// # Safety
+        /// `ctx` is a live context (or null to unset).
+        pub unsafe fn set_current(ctx: sys::CUcontext) => cuCtxSetCurrent(ctx);
     }
 
     /// `cuCtxGetCurrent`: `None` when no context is current.
@@ -686,22 +702,18 @@ pub mod stream {
         Ok((least, greatest))
     }
 
-    /// `cuStreamSynchronize`.
-    ///
-    /// # Safety
-    /// `stream` is live (or null).
-    pub unsafe fn synchronize(stream: sys::CUstream) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuStreamSynchronize(stream) }.result()
-    }
+    status_calls! {
+        /// `cuStreamSynchronize`.
+        ///
+        /// # Safety
+        /// `stream` is live (or null).
+        pub unsafe fn synchronize(stream: sys::CUstream) => cuStreamSynchronize(stream);
 
-    /// `cuStreamDestroy_v2`.
-    ///
-    /// # Safety
-    /// `stream` is live and not used afterwards.
-    pub unsafe fn destroy(stream: sys::CUstream) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuStreamDestroy_v2(stream) }.result()
+        /// `cuStreamDestroy_v2`.
+        ///
+        /// # Safety
+        /// `stream` is live and not used afterwards.
+        pub unsafe fn destroy(stream: sys::CUstream) => cuStreamDestroy_v2(stream);
     }
 
     /// `cuStreamWaitEvent` (external waits are not in HIP).
@@ -720,18 +732,12 @@ pub mod stream {
         unsafe { sys::cuStreamWaitEvent(stream, event, 0) }.result()
     }
 
-    /// `cuStreamAttachMemAsync`.
-    ///
-    /// # Safety
-    /// `stream` is live; `dptr` is managed memory of at least `num_bytes`.
-    pub unsafe fn attach_mem_async(
-        stream: sys::CUstream,
-        dptr: sys::CUdeviceptr,
-        num_bytes: usize,
-        flags: sys::CUmemAttach_flags,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuStreamAttachMemAsync(stream, dptr, num_bytes, flags as c_uint) }.result()
+    status_calls! {
+        /// `cuStreamAttachMemAsync`.
+        ///
+        /// # Safety
+        /// `stream` is live; `dptr` is managed memory of at least `num_bytes`.
+        pub unsafe fn attach_mem_async(stream: sys::CUstream, dptr: sys::CUdeviceptr, num_bytes: usize, flags: sys::CUmemAttach_flags) => cuStreamAttachMemAsync(stream, dptr, num_bytes, flags as c_uint);
     }
 
     /// `cuLaunchHostFunc`.
@@ -748,16 +754,12 @@ pub mod stream {
         unsafe { sys::cuLaunchHostFunc(stream, Some(func), arg) }.result()
     }
 
-    /// `cuStreamBeginCapture_v2`.
-    ///
-    /// # Safety
-    /// `stream` is live and not the null stream.
-    pub unsafe fn begin_capture(
-        stream: sys::CUstream,
-        mode: sys::CUstreamCaptureMode,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuStreamBeginCapture_v2(stream, mode) }.result()
+    status_calls! {
+        /// `cuStreamBeginCapture_v2`.
+        ///
+        /// # Safety
+        /// `stream` is live and not the null stream.
+        pub unsafe fn begin_capture(stream: sys::CUstream, mode: sys::CUstreamCaptureMode) => cuStreamBeginCapture_v2(stream, mode);
     }
 
     /// `cuStreamEndCapture`.
@@ -838,13 +840,12 @@ pub unsafe fn malloc_host(num_bytes: usize, flags: c_uint) -> Result<*mut c_void
     Ok(p)
 }
 
-/// `cuMemFreeHost`.
-///
-/// # Safety
-/// `host_ptr` came from [`malloc_host`] and is not used afterwards.
-pub unsafe fn free_host(host_ptr: *mut c_void) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemFreeHost(host_ptr) }.result()
+status_calls! {
+    /// `cuMemFreeHost`.
+    ///
+    /// # Safety
+    /// `host_ptr` came from [`malloc_host`] and is not used afterwards.
+    pub unsafe fn free_host(host_ptr: *mut c_void) => cuMemFreeHost(host_ptr);
 }
 
 /// The device id HIP's memory-advice calls take for a location: the
@@ -898,23 +899,19 @@ pub unsafe fn mem_prefetch_async(
     unsafe { sys::cuMemPrefetchAsync(dptr, num_bytes, device, stream) }.result()
 }
 
-/// `cuMemFreeAsync`.
-///
-/// # Safety
-/// `dptr` came from an allocation, is freed once and not used after the
-/// stream reaches the free.
-pub unsafe fn free_async(dptr: sys::CUdeviceptr, stream: sys::CUstream) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemFreeAsync(dptr, stream) }.result()
-}
+status_calls! {
+    /// `cuMemFreeAsync`.
+    ///
+    /// # Safety
+    /// `dptr` came from an allocation, is freed once and not used after the
+    /// stream reaches the free.
+    pub unsafe fn free_async(dptr: sys::CUdeviceptr, stream: sys::CUstream) => cuMemFreeAsync(dptr, stream);
 
-/// `cuMemFree_v2`.
-///
-/// # Safety
-/// `dptr` came from an allocation, is freed once and not used afterwards.
-pub unsafe fn free_sync(dptr: sys::CUdeviceptr) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemFree_v2(dptr) }.result()
+    /// `cuMemFree_v2`.
+    ///
+    /// # Safety
+    /// `dptr` came from an allocation, is freed once and not used afterwards.
+    pub unsafe fn free_sync(dptr: sys::CUdeviceptr) => cuMemFree_v2(dptr);
 }
 
 /// `cuMemFree_v2` (cudarc's older name for [`free_sync`]).
@@ -926,31 +923,18 @@ pub unsafe fn memory_free(device_ptr: sys::CUdeviceptr) -> Result<(), DriverErro
     unsafe { free_sync(device_ptr) }
 }
 
-/// `cuMemsetD8Async`.
-///
-/// # Safety
-/// `dptr` is device memory of at least `num_bytes`; `stream` is live.
-pub unsafe fn memset_d8_async(
-    dptr: sys::CUdeviceptr,
-    uc: c_uchar,
-    num_bytes: usize,
-    stream: sys::CUstream,
-) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemsetD8Async(dptr, uc, num_bytes, stream) }.result()
-}
+status_calls! {
+    /// `cuMemsetD8Async`.
+    ///
+    /// # Safety
+    /// `dptr` is device memory of at least `num_bytes`; `stream` is live.
+    pub unsafe fn memset_d8_async(dptr: sys::CUdeviceptr, uc: c_uchar, num_bytes: usize, stream: sys::CUstream) => cuMemsetD8Async(dptr, uc, num_bytes, stream);
 
-/// `cuMemsetD8_v2`.
-///
-/// # Safety
-/// `dptr` is device memory of at least `num_bytes`.
-pub unsafe fn memset_d8_sync(
-    dptr: sys::CUdeviceptr,
-    uc: c_uchar,
-    num_bytes: usize,
-) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemsetD8_v2(dptr, uc, num_bytes) }.result()
+    /// `cuMemsetD8_v2`.
+    ///
+    /// # Safety
+    /// `dptr` is device memory of at least `num_bytes`.
+    pub unsafe fn memset_d8_sync(dptr: sys::CUdeviceptr, uc: c_uchar, num_bytes: usize) => cuMemsetD8_v2(dptr, uc, num_bytes);
 }
 
 /// `cuMemcpyHtoDAsync_v2` of all of `src`.
@@ -1003,31 +987,18 @@ pub unsafe fn memcpy_dtoh_sync<T>(dst: &mut [T], src: sys::CUdeviceptr) -> Resul
     unsafe { sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src, size_of_val(dst)) }.result()
 }
 
-/// `cuMemcpyDtoDAsync_v2`.
-///
-/// # Safety
-/// Both are device memory of at least `num_bytes`; `stream` is live.
-pub unsafe fn memcpy_dtod_async(
-    dst: sys::CUdeviceptr,
-    src: sys::CUdeviceptr,
-    num_bytes: usize,
-    stream: sys::CUstream,
-) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, num_bytes, stream) }.result()
-}
+status_calls! {
+    /// `cuMemcpyDtoDAsync_v2`.
+    ///
+    /// # Safety
+    /// Both are device memory of at least `num_bytes`; `stream` is live.
+    pub unsafe fn memcpy_dtod_async(dst: sys::CUdeviceptr, src: sys::CUdeviceptr, num_bytes: usize, stream: sys::CUstream) => cuMemcpyDtoDAsync_v2(dst, src, num_bytes, stream);
 
-/// `cuMemcpyDtoD_v2`.
-///
-/// # Safety
-/// Both are device memory of at least `num_bytes`.
-pub unsafe fn memcpy_dtod_sync(
-    dst: sys::CUdeviceptr,
-    src: sys::CUdeviceptr,
-    num_bytes: usize,
-) -> Result<(), DriverError> {
-    // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemcpyDtoD_v2(dst, src, num_bytes) }.result()
+    /// `cuMemcpyDtoD_v2`.
+    ///
+    /// # Safety
+    /// Both are device memory of at least `num_bytes`.
+    pub unsafe fn memcpy_dtod_sync(dst: sys::CUdeviceptr, src: sys::CUdeviceptr, num_bytes: usize) => cuMemcpyDtoD_v2(dst, src, num_bytes);
 }
 
 /// The device of a context (`hipCtxGetDevice` with it made current, then
@@ -1126,13 +1097,12 @@ pub mod module {
         Ok((p, bytes))
     }
 
-    /// `cuModuleUnload`.
-    ///
-    /// # Safety
-    /// `module` is live and nothing of it is used afterwards.
-    pub unsafe fn unload(module: sys::CUmodule) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuModuleUnload(module) }.result()
+    status_calls! {
+        /// `cuModuleUnload`.
+        ///
+        /// # Safety
+        /// `module` is live and nothing of it is used afterwards.
+        pub unsafe fn unload(module: sys::CUmodule) => cuModuleUnload(module);
     }
 }
 
@@ -1148,13 +1118,12 @@ pub mod event {
         Ok(e)
     }
 
-    /// `cuEventRecord`.
-    ///
-    /// # Safety
-    /// `event` and `stream` are live.
-    pub unsafe fn record(event: sys::CUevent, stream: sys::CUstream) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuEventRecord(event, stream) }.result()
+    status_calls! {
+        /// `cuEventRecord`.
+        ///
+        /// # Safety
+        /// `event` and `stream` are live.
+        pub unsafe fn record(event: sys::CUevent, stream: sys::CUstream) => cuEventRecord(event, stream);
     }
 
     /// `cuEventElapsedTime`: milliseconds from `start` to `end`.
@@ -1168,32 +1137,25 @@ pub mod event {
         Ok(ms)
     }
 
-    /// `cuEventQuery`: `Ok` once the event completed,
-    /// `Err(CUDA_ERROR_NOT_READY)` before.
-    ///
-    /// # Safety
-    /// `event` is live.
-    pub unsafe fn query(event: sys::CUevent) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuEventQuery(event) }.result()
-    }
+    status_calls! {
+        /// `cuEventQuery`: `Ok` once the event completed,
+        /// `Err(CUDA_ERROR_NOT_READY)` before.
+        ///
+        /// # Safety
+        /// `event` is live.
+        pub unsafe fn query(event: sys::CUevent) => cuEventQuery(event);
 
-    /// `cuEventSynchronize`.
-    ///
-    /// # Safety
-    /// `event` is live.
-    pub unsafe fn synchronize(event: sys::CUevent) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuEventSynchronize(event) }.result()
-    }
+        /// `cuEventSynchronize`.
+        ///
+        /// # Safety
+        /// `event` is live.
+        pub unsafe fn synchronize(event: sys::CUevent) => cuEventSynchronize(event);
 
-    /// `cuEventDestroy_v2`.
-    ///
-    /// # Safety
-    /// `event` is live and not used afterwards.
-    pub unsafe fn destroy(event: sys::CUevent) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuEventDestroy_v2(event) }.result()
+        /// `cuEventDestroy_v2`.
+        ///
+        /// # Safety
+        /// `event` is live and not used afterwards.
+        pub unsafe fn destroy(event: sys::CUevent) => cuEventDestroy_v2(event);
     }
 }
 
@@ -1278,46 +1240,30 @@ pub mod graph {
         Ok(exec)
     }
 
-    /// `cuGraphExecDestroy`.
-    ///
-    /// # Safety
-    /// `graph_exec` is live and not used afterwards.
-    pub unsafe fn exec_destroy(graph_exec: sys::CUgraphExec) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuGraphExecDestroy(graph_exec) }.result()
-    }
+    status_calls! {
+        /// `cuGraphExecDestroy`.
+        ///
+        /// # Safety
+        /// `graph_exec` is live and not used afterwards.
+        pub unsafe fn exec_destroy(graph_exec: sys::CUgraphExec) => cuGraphExecDestroy(graph_exec);
 
-    /// `cuGraphDestroy`.
-    ///
-    /// # Safety
-    /// `graph` is live and not used afterwards.
-    pub unsafe fn destroy(graph: sys::CUgraph) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuGraphDestroy(graph) }.result()
-    }
+        /// `cuGraphDestroy`.
+        ///
+        /// # Safety
+        /// `graph` is live and not used afterwards.
+        pub unsafe fn destroy(graph: sys::CUgraph) => cuGraphDestroy(graph);
 
-    /// `cuGraphLaunch`.
-    ///
-    /// # Safety
-    /// `graph_exec` and `stream` are live.
-    pub unsafe fn launch(
-        graph_exec: sys::CUgraphExec,
-        stream: sys::CUstream,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuGraphLaunch(graph_exec, stream) }.result()
-    }
+        /// `cuGraphLaunch`.
+        ///
+        /// # Safety
+        /// `graph_exec` and `stream` are live.
+        pub unsafe fn launch(graph_exec: sys::CUgraphExec, stream: sys::CUstream) => cuGraphLaunch(graph_exec, stream);
 
-    /// `cuGraphUpload`.
-    ///
-    /// # Safety
-    /// `graph_exec` and `stream` are live.
-    pub unsafe fn upload(
-        graph_exec: sys::CUgraphExec,
-        stream: sys::CUstream,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuGraphUpload(graph_exec, stream) }.result()
+        /// `cuGraphUpload`.
+        ///
+        /// # Safety
+        /// `graph_exec` and `stream` are live.
+        pub unsafe fn upload(graph_exec: sys::CUgraphExec, stream: sys::CUstream) => cuGraphUpload(graph_exec, stream);
     }
 }
 
@@ -1338,51 +1284,30 @@ pub mod mem_pool {
         Ok(pool)
     }
 
-    /// `cuMemPoolDestroy`.
-    ///
-    /// # Safety
-    /// `pool` is live and not used afterwards.
-    pub unsafe fn destroy(pool: sys::CUmemoryPool) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuMemPoolDestroy(pool) }.result()
-    }
+    status_calls! {
+        /// `cuMemPoolDestroy`.
+        ///
+        /// # Safety
+        /// `pool` is live and not used afterwards.
+        pub unsafe fn destroy(pool: sys::CUmemoryPool) => cuMemPoolDestroy(pool);
 
-    /// `cuMemPoolTrimTo`.
-    ///
-    /// # Safety
-    /// `pool` is live.
-    pub unsafe fn trim_to(
-        pool: sys::CUmemoryPool,
-        min_bytes_to_keep: usize,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuMemPoolTrimTo(pool, min_bytes_to_keep) }.result()
-    }
+        /// `cuMemPoolTrimTo`.
+        ///
+        /// # Safety
+        /// `pool` is live.
+        pub unsafe fn trim_to(pool: sys::CUmemoryPool, min_bytes_to_keep: usize) => cuMemPoolTrimTo(pool, min_bytes_to_keep);
 
-    /// `cuMemPoolGetAttribute`.
-    ///
-    /// # Safety
-    /// `pool` is live; `value` is valid for a write of the attribute's type.
-    pub unsafe fn get_attribute(
-        pool: sys::CUmemoryPool,
-        attr: sys::CUmemPool_attribute,
-        value: *mut c_void,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuMemPoolGetAttribute(pool, attr, value) }.result()
-    }
+        /// `cuMemPoolGetAttribute`.
+        ///
+        /// # Safety
+        /// `pool` is live; `value` is valid for a write of the attribute's type.
+        pub unsafe fn get_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut c_void) => cuMemPoolGetAttribute(pool, attr, value);
 
-    /// `cuMemPoolSetAttribute`.
-    ///
-    /// # Safety
-    /// `pool` is live; `value` is valid for a read of the attribute's type.
-    pub unsafe fn set_attribute(
-        pool: sys::CUmemoryPool,
-        attr: sys::CUmemPool_attribute,
-        value: *mut c_void,
-    ) -> Result<(), DriverError> {
-        // SAFETY: upheld by the caller.
-        unsafe { sys::cuMemPoolSetAttribute(pool, attr, value) }.result()
+        /// `cuMemPoolSetAttribute`.
+        ///
+        /// # Safety
+        /// `pool` is live; `value` is valid for a read of the attribute's type.
+        pub unsafe fn set_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut c_void) => cuMemPoolSetAttribute(pool, attr, value);
     }
 
     /// `cuMemAllocFromPoolAsync`.
