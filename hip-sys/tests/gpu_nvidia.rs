@@ -1567,3 +1567,77 @@ fn ptx_linked_by_the_jit_linker_and_loaded_with_options() {
     assert!(bin_size > 0);
     rtc_ok!(hiprtcLinkDestroy(state));
 }
+
+/// What the stream callback saw: how often it ran, and the status it got.
+static CALLBACK_CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+static CALLBACK_STATUS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(u32::MAX);
+
+unsafe extern "C" fn record_status(_stream: hipStream_t, status: hipError_t, data: *mut c_void) {
+    assert_eq!(data as usize, 0x5eed, "the callback gets its own data back");
+    CALLBACK_STATUS.store(status.0, std::sync::atomic::Ordering::SeqCst);
+    CALLBACK_CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn stream_callbacks_get_hip_statuses_and_allocation_props_ignore_padding() {
+    setup();
+    let mut stream: hipStream_t = null_mut();
+    ok!(hipStreamCreate(&mut stream));
+    // Work before the callback, so that it runs after real work completes.
+    let n = 1 << 20;
+    let host: Vec<u8> = random_bytes(n);
+    let dev = device_alloc(n);
+    ok!(hipMemcpyAsync(
+        dev,
+        host.as_ptr().cast(),
+        n,
+        hipMemcpyKind::hipMemcpyHostToDevice,
+        stream
+    ));
+    ok!(hipStreamAddCallback(
+        stream,
+        Some(record_status),
+        0x5eed as *mut c_void,
+        0
+    ));
+    ok!(hipStreamSynchronize(stream));
+    assert_eq!(CALLBACK_CALLS.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(
+        CALLBACK_STATUS.load(std::sync::atomic::Ordering::SeqCst),
+        hipError_t::hipSuccess.0
+    );
+    // No callback function at all is refused, not passed on.
+    // SAFETY: nothing is registered.
+    let s = unsafe { hipStreamAddCallback(stream, None, null_mut(), 0) };
+    assert_eq!(s, hipError_t::hipErrorInvalidValue);
+
+    // Allocation properties whose tail padding (CUDA's reserved bytes)
+    // holds garbage: the adapter sends zeros, so the driver accepts them.
+    let mut prop = hipMemAllocationProp {
+        type_: hipMemAllocationType::hipMemAllocationTypePinned,
+        location: hipMemLocation {
+            type_: hipMemLocationType::hipMemLocationTypeDevice,
+            id: 0,
+        },
+        ..Default::default()
+    };
+    let tail = (&mut prop as *mut hipMemAllocationProp).cast::<u8>();
+    // SAFETY: bytes 28..32 lie inside the 32-byte struct.
+    unsafe { std::ptr::write_bytes(tail.add(28), 0xAB, 4) };
+    let mut granularity = 0usize;
+    ok!(hipMemGetAllocationGranularity(
+        &mut granularity,
+        &prop,
+        hipMemAllocationGranularity_flags::hipMemAllocationGranularityMinimum
+    ));
+    assert!(
+        granularity >= 4096 && granularity.is_power_of_two(),
+        "{granularity}"
+    );
+    let mut handle: hipMemGenericAllocationHandle_t = null_mut();
+    ok!(hipMemCreate(&mut handle, granularity, &prop, 0));
+    ok!(hipMemRelease(handle));
+    ok!(hipFree(dev));
+    ok!(hipStreamDestroy(stream));
+}

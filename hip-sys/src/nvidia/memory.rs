@@ -17,6 +17,9 @@ pub(super) fn register(t: &mut HipFunctions) {
     t.hipDrvMemcpy2DUnaligned = Some(hipDrvMemcpy2DUnaligned);
     t.hipMemcpyWithStream = Some(hipMemcpyWithStream);
     t.hipMemPtrGetInfo = Some(hipMemPtrGetInfo);
+    t.hipMemCreate = Some(hipMemCreate);
+    t.hipMemGetAllocationGranularity = Some(hipMemGetAllocationGranularity);
+    t.hipStreamAddCallback = Some(hipStreamAddCallback);
 }
 
 /// The host-allocation flags CUDA knows (portable, mapped, write-combined:
@@ -332,4 +335,187 @@ unsafe extern "C" fn hipMemPtrGetInfo(ptr: *mut c_void, size: *mut usize) -> hip
     );
     // SAFETY: the base output may be null; `size` is the caller's.
     drv_status(unsafe { f(core::ptr::null_mut(), size, ptr) })
+}
+
+/// CUDA's `CUmemAllocationProp`: HIP's `hipMemAllocationProp` with the four
+/// bytes after `allocFlags` named `reserved`, which the driver requires to be
+/// zero. In HIP's struct they are tail padding, so a caller's value may hold
+/// anything there: the adapters copy the fields into this, zeroed.
+#[repr(C)]
+struct CuMemAllocationProp {
+    type_: hipMemAllocationType,
+    requested_handle_types: hipMemAllocationHandleType,
+    location: hipMemLocation,
+    win32_handle_meta_data: *mut c_void,
+    compression_type: u8,
+    gpu_direct_rdma_capable: u8,
+    usage: u16,
+    reserved: [u8; 4],
+}
+
+const _: () = assert!(size_of::<CuMemAllocationProp>() == 32);
+const _: () = assert!(size_of::<hipMemAllocationProp>() == 32);
+
+impl CuMemAllocationProp {
+    /// The CUDA form of `*prop`, reserved bytes zero; `None` for null.
+    ///
+    /// # Safety
+    /// `prop` is null or valid for a read.
+    unsafe fn from_hip(prop: *const hipMemAllocationProp) -> Option<CuMemAllocationProp> {
+        // SAFETY: null or valid for a read, by the caller.
+        let p = unsafe { prop.as_ref() }?;
+        Some(CuMemAllocationProp {
+            type_: p.type_,
+            requested_handle_types: p.requestedHandleType,
+            location: p.location,
+            win32_handle_meta_data: p.win32HandleMetaData,
+            compression_type: p.allocFlags.compressionType,
+            gpu_direct_rdma_capable: p.allocFlags.gpuDirectRDMACapable,
+            usage: p.allocFlags.usage,
+            reserved: [0; 4],
+        })
+    }
+}
+
+/// `hipMemCreate` over `cuMemCreate`, the properties passed with CUDA's
+/// reserved bytes zeroed.
+unsafe extern "C" fn hipMemCreate(
+    handle: *mut hipMemGenericAllocationHandle_t,
+    size: usize,
+    prop: *const hipMemAllocationProp,
+    flags: core::ffi::c_ulonglong,
+) -> hipError_t {
+    let f = driver_fn!(
+        "cuMemCreate",
+        unsafe extern "C" fn(
+            *mut hipMemGenericAllocationHandle_t,
+            usize,
+            *const CuMemAllocationProp,
+            core::ffi::c_ulonglong,
+        ) -> i32
+    );
+    // SAFETY: `prop` is null or valid for a read (the caller's contract).
+    let Some(cu) = (unsafe { CuMemAllocationProp::from_hip(prop) }) else {
+        return record(hipError_t::hipErrorInvalidValue);
+    };
+    // SAFETY: `cu` lives across the call; the rest is the caller's.
+    drv_status(unsafe { f(handle, size, &cu, flags) })
+}
+
+/// `hipMemGetAllocationGranularity` over `cuMemGetAllocationGranularity`,
+/// the properties passed with CUDA's reserved bytes zeroed.
+unsafe extern "C" fn hipMemGetAllocationGranularity(
+    granularity: *mut usize,
+    prop: *const hipMemAllocationProp,
+    option: hipMemAllocationGranularity_flags,
+) -> hipError_t {
+    let f = driver_fn!(
+        "cuMemGetAllocationGranularity",
+        unsafe extern "C" fn(
+            *mut usize,
+            *const CuMemAllocationProp,
+            hipMemAllocationGranularity_flags,
+        ) -> i32
+    );
+    // SAFETY: `prop` is null or valid for a read (the caller's contract).
+    let Some(cu) = (unsafe { CuMemAllocationProp::from_hip(prop) }) else {
+        return record(hipError_t::hipErrorInvalidValue);
+    };
+    // SAFETY: `cu` lives across the call; the rest is the caller's.
+    drv_status(unsafe { f(granularity, &cu, option) })
+}
+
+/// What `hipStreamAddCallback` hands the trampoline: the caller's callback
+/// and data.
+struct StreamCallback {
+    callback: unsafe extern "C" fn(hipStream_t, hipError_t, *mut c_void),
+    user_data: *mut c_void,
+}
+
+/// Called by CUDA once per registered callback: gives the caller HIP's
+/// status instead of CUDA's number, then frees the registration.
+unsafe extern "C" fn stream_callback_trampoline(
+    stream: hipStream_t,
+    status: i32,
+    data: *mut c_void,
+) {
+    // SAFETY: `data` is the `Box<StreamCallback>` leaked by
+    // `hipStreamAddCallback` for exactly this one call.
+    let cb = unsafe { Box::from_raw(data.cast::<StreamCallback>()) };
+    let status = super::status::from_cuda_runtime(status);
+    // SAFETY: the caller registered this callback with this data.
+    unsafe { (cb.callback)(stream, status, cb.user_data) };
+}
+
+/// `hipStreamAddCallback` over `cudaStreamAddCallback`, with the status the
+/// callback receives translated to HIP's value.
+unsafe extern "C" fn hipStreamAddCallback(
+    stream: hipStream_t,
+    callback: hipStreamCallback_t,
+    user_data: *mut c_void,
+    flags: c_uint,
+) -> hipError_t {
+    let Some(f) = cuda_fn!(
+        Runtime,
+        "cudaStreamAddCallback",
+        unsafe extern "C" fn(
+            hipStream_t,
+            unsafe extern "C" fn(hipStream_t, i32, *mut c_void),
+            *mut c_void,
+            c_uint,
+        ) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    let Some(callback) = callback else {
+        return record(hipError_t::hipErrorInvalidValue);
+    };
+    let data = Box::into_raw(Box::new(StreamCallback {
+        callback,
+        user_data,
+    }));
+    // SAFETY: the trampoline takes CUDA's callback arguments; `data` stays
+    // valid until the trampoline frees it.
+    let s = unsafe { f(stream, stream_callback_trampoline, data.cast(), flags) };
+    if s != 0 {
+        // Not registered: the trampoline will never run.
+        // SAFETY: `data` came from `Box::into_raw` above and was not handed on.
+        drop(unsafe { Box::from_raw(data) });
+    }
+    rt_status(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocation_properties_reach_cuda_with_zero_reserved_bytes() {
+        let mut with_garbage = hipMemAllocationProp {
+            type_: hipMemAllocationType::hipMemAllocationTypePinned,
+            requestedHandleType: hipMemAllocationHandleType(0),
+            location: hipMemLocation {
+                type_: hipMemLocationType::hipMemLocationTypeDevice,
+                id: 3,
+            },
+            win32HandleMetaData: core::ptr::null_mut(),
+            allocFlags: hipMemAllocationProp__bindgen_ty_1 {
+                compressionType: 1,
+                gpuDirectRDMACapable: 1,
+                usage: 7,
+            },
+        };
+        // The caller's struct, with garbage in its tail padding (bytes
+        // 28..32, CUDA's `reserved`).
+        let tail = (&mut with_garbage as *mut hipMemAllocationProp).cast::<u8>();
+        // SAFETY: bytes 28..32 lie inside the 32-byte struct.
+        unsafe { core::ptr::write_bytes(tail.add(28), 0xAB, 4) };
+        // SAFETY: a valid struct.
+        let cu = unsafe { CuMemAllocationProp::from_hip(&with_garbage) }.unwrap();
+        assert_eq!(cu.reserved, [0; 4]);
+        assert_eq!((cu.location.id, cu.usage, cu.compression_type), (3, 7, 1));
+        assert_eq!(cu.type_, hipMemAllocationType::hipMemAllocationTypePinned);
+        // SAFETY: null is allowed and gives `None`.
+        assert!(unsafe { CuMemAllocationProp::from_hip(core::ptr::null()) }.is_none());
+    }
 }

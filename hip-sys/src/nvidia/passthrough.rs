@@ -142,7 +142,6 @@ super::passthrough_adapters! {
     hipMemAllocHost(ptr: *mut *mut c_void, size: usize) => Driver "cuMemAllocHost_v2" as SYM_hipMemAllocHost;
     hipMemAllocPitch(dptr: *mut hipDeviceptr_t, pitch: *mut usize, widthInBytes: usize, height: usize, elementSizeBytes: c_uint) => Driver "cuMemAllocPitch_v2" as SYM_hipMemAllocPitch;
     hipMemGetAddressRange(pbase: *mut hipDeviceptr_t, psize: *mut usize, dptr: hipDeviceptr_t) => Driver "cuMemGetAddressRange_v2" as SYM_hipMemGetAddressRange;
-    hipMemCreate(handle: *mut hipMemGenericAllocationHandle_t, size: usize, prop: *const hipMemAllocationProp, flags: c_ulonglong) => Driver "cuMemCreate" as SYM_hipMemCreate;
     hipMemAddressReserve(ptr: *mut *mut c_void, size: usize, alignment: usize, addr: *mut c_void, flags: c_ulonglong) => Driver "cuMemAddressReserve" as SYM_hipMemAddressReserve;
     hipMemAddressFree(devPtr: *mut c_void, size: usize) => Driver "cuMemAddressFree" as SYM_hipMemAddressFree;
     hipMemMap(ptr: *mut c_void, size: usize, offset: usize, handle: hipMemGenericAllocationHandle_t, flags: c_ulonglong) => Driver "cuMemMap" as SYM_hipMemMap;
@@ -150,7 +149,6 @@ super::passthrough_adapters! {
     hipMemRelease(handle: hipMemGenericAllocationHandle_t) => Driver "cuMemRelease" as SYM_hipMemRelease;
     hipMemSetAccess(ptr: *mut c_void, size: usize, desc: *const hipMemAccessDesc, count: usize) => Driver "cuMemSetAccess" as SYM_hipMemSetAccess;
     hipMemGetAccess(flags: *mut c_ulonglong, location: *const hipMemLocation, ptr: *mut c_void) => Driver "cuMemGetAccess" as SYM_hipMemGetAccess;
-    hipMemGetAllocationGranularity(granularity: *mut usize, prop: *const hipMemAllocationProp, option: hipMemAllocationGranularity_flags) => Driver "cuMemGetAllocationGranularity" as SYM_hipMemGetAllocationGranularity;
     hipMemRetainAllocationHandle(handle: *mut hipMemGenericAllocationHandle_t, addr: *mut c_void) => Driver "cuMemRetainAllocationHandle" as SYM_hipMemRetainAllocationHandle;
     hipMemGetAllocationPropertiesFromHandle(prop: *mut hipMemAllocationProp, handle: hipMemGenericAllocationHandle_t) => Driver "cuMemGetAllocationPropertiesFromHandle" as SYM_hipMemGetAllocationPropertiesFromHandle;
     hipMemExportToShareableHandle(shareableHandle: *mut c_void, handle: hipMemGenericAllocationHandle_t, handleType: hipMemAllocationHandleType, flags: c_ulonglong) => Driver "cuMemExportToShareableHandle" as SYM_hipMemExportToShareableHandle;
@@ -164,7 +162,6 @@ super::passthrough_adapters! {
     hipStreamWaitEvent(stream: hipStream_t, event: hipEvent_t, flags: c_uint) => Runtime "cudaStreamWaitEvent" as SYM_hipStreamWaitEvent;
     hipStreamGetFlags(stream: hipStream_t, flags: *mut c_uint) => Runtime "cudaStreamGetFlags" as SYM_hipStreamGetFlags;
     hipStreamGetPriority(stream: hipStream_t, priority: *mut c_int) => Runtime "cudaStreamGetPriority" as SYM_hipStreamGetPriority;
-    hipStreamAddCallback(stream: hipStream_t, callback: hipStreamCallback_t, userData: *mut c_void, flags: c_uint) => Runtime "cudaStreamAddCallback" as SYM_hipStreamAddCallback;
     hipLaunchHostFunc(stream: hipStream_t, fn_: hipHostFn_t, userData: *mut c_void) => Runtime "cudaLaunchHostFunc" as SYM_hipLaunchHostFunc;
     hipStreamAttachMemAsync(stream: hipStream_t, dev_ptr: *mut c_void, length: usize, flags: c_uint) => Runtime "cudaStreamAttachMemAsync" as SYM_hipStreamAttachMemAsync;
     hipStreamBeginCapture(stream: hipStream_t, mode: hipStreamCaptureMode) => Runtime "cudaStreamBeginCapture" as SYM_hipStreamBeginCapture;
