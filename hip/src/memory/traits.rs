@@ -3,6 +3,24 @@
 //! of them.
 
 use super::validate::{check_same_len, checked_bytes};
+
+/// What every blocking copy checks first: equal lengths (`src_len` and
+/// `dst_len`, named in that order in the error), the byte count, and the
+/// device made current. `None` when there is nothing to copy.
+fn prepare_copy<T>(
+    operation: &'static str,
+    src_len: usize,
+    dst_len: usize,
+    device: &Device,
+) -> Result<Option<usize>> {
+    check_same_len(operation, src_len, dst_len)?;
+    if src_len == 0 {
+        return Ok(None);
+    }
+    let bytes = checked_bytes::<T>(operation, src_len)?;
+    device.bind()?;
+    Ok(Some(bytes))
+}
 use super::{DeviceBuffer, DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer};
 use crate::device::Device;
 use crate::error::Result;
@@ -84,12 +102,10 @@ pub trait DeviceMemory<T: DeviceRepr>: sealed::Sealed {
     /// ```
     fn copy_to_slice(&self, out: &mut [T]) -> Result<()> {
         let operation = self.copy_names().copy_to_slice;
-        check_same_len(operation, self.len(), out.len())?;
-        if self.is_empty() {
+        let Some(bytes) = prepare_copy::<T>(operation, self.len(), out.len(), self.device())?
+        else {
             return Ok(());
-        }
-        let bytes = checked_bytes::<T>(operation, self.len())?;
-        self.device().bind()?;
+        };
         // SAFETY: `out` holds `bytes` bytes (equal lengths, checked above) and
         // the device range as many; hipMemcpy returns when the copy is done,
         // and any bytes are a valid T (DeviceRepr).
@@ -160,12 +176,10 @@ pub trait DeviceMemoryMut<T: DeviceRepr>: DeviceMemory<T> {
     /// ```
     fn copy_from_slice(&mut self, data: &[T]) -> Result<()> {
         let operation = self.copy_names().copy_from_slice;
-        check_same_len(operation, data.len(), self.len())?;
-        if self.is_empty() {
+        let Some(bytes) = prepare_copy::<T>(operation, data.len(), self.len(), self.device())?
+        else {
             return Ok(());
-        }
-        let bytes = checked_bytes::<T>(operation, self.len())?;
-        self.device().bind()?;
+        };
         // SAFETY: `data` holds `bytes` bytes (equal lengths, checked above)
         // and the writable device range as many; hipMemcpy returns when the
         // copy is done.
