@@ -223,6 +223,40 @@ pub fn report() -> Report {
     report_from(&Environment::from_process(), &RuntimeFacts::query())
 }
 
+/// Whether `library` or its folder can be written by any user (the
+/// "others" write bit), and which: a library there can be replaced, or a
+/// look-alike planted beside it.
+fn writable_by_anyone(library: &std::path::Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let world = |p: &std::path::Path| {
+            std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+        };
+        let file = canonical(library);
+        if world(&file) {
+            return Some(format!(
+                "the file {} is writable by all users",
+                file.display()
+            ));
+        }
+        if let Some(dir) = file.parent() {
+            if world(dir) {
+                return Some(format!(
+                    "the folder {} is writable by all users",
+                    dir.display()
+                ));
+            }
+        }
+        None
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = library;
+        None
+    }
+}
+
 /// The report for a given environment and runtime facts.
 pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
     let mut warnings = Vec::new();
@@ -245,6 +279,20 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
         })
         .collect();
     candidate_warnings(&candidates, rt.loaded.is_some(), &mut warnings);
+    if let Some(l) = &rt.loaded {
+        for lib in &l.libraries {
+            if let Some(what) = writable_by_anyone(&lib.path) {
+                warnings.push(Warning {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "the {} in use ({}) sits where anyone can write: {what}; another user can replace or plant a library there; install it in a folder only its owner can write",
+                        lib.role,
+                        lib.path.display()
+                    ),
+                });
+            }
+        }
+    }
     if rt.loaded.is_none() {
         warnings.push(Warning {
             severity: Severity::Error,

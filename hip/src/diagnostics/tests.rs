@@ -174,6 +174,49 @@ fn hip_path_naming_another_sdk_is_a_warning() {
 }
 
 #[test]
+fn a_runtime_in_a_folder_anyone_can_write_is_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = temp_root("world-writable");
+    let in_use = root.join("lib/libamdhip64.so.6.4.43483");
+    write(&in_use, "runtime");
+    let lib = root.join("lib");
+    let env = Environment::empty();
+    std::fs::set_permissions(&lib, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let r = report_from(&env, &amd_loaded(&in_use, v(6, 4, 43483)));
+    assert!(
+        !has_warning(&r, Severity::Warning, &["where anyone can write"]),
+        "{r}"
+    );
+    std::fs::set_permissions(&lib, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let r = report_from(&env, &amd_loaded(&in_use, v(6, 4, 43483)));
+    assert!(
+        has_warning(
+            &r,
+            Severity::Warning,
+            &[
+                "HIP runtime in use",
+                "where anyone can write",
+                "folder",
+                "writable by all users"
+            ]
+        ),
+        "{r}"
+    );
+    // The file itself writable by all, in a private folder.
+    std::fs::set_permissions(&lib, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&in_use, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let r = report_from(&env, &amd_loaded(&in_use, v(6, 4, 43483)));
+    assert!(
+        has_warning(
+            &r,
+            Severity::Warning,
+            &["the file", "writable by all users"]
+        ),
+        "{r}"
+    );
+}
+
+#[test]
 fn an_sdk_root_with_a_multiarch_folder_holds_the_runtime() {
     // Debian: HIP_PATH=/usr, runtime in /usr/lib/<arch>-linux-gnu.
     let root = temp_root("multiarch");
