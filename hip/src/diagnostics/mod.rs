@@ -226,13 +226,12 @@ pub fn report() -> Report {
 /// Whether `library` or its folder can be written by any user (the
 /// "others" write bit), and which: a library there can be replaced, or a
 /// look-alike planted beside it.
-fn writable_by_anyone(library: &std::path::Path) -> Option<String> {
+fn writable_by_anyone(library: &Path) -> Option<String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let world = |p: &std::path::Path| {
-            std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
-        };
+        let world =
+            |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o002 != 0);
         let file = canonical(library);
         if world(&file) {
             return Some(format!(
