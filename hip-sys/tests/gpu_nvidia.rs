@@ -1641,3 +1641,59 @@ fn stream_callbacks_get_hip_statuses_and_allocation_props_ignore_padding() {
     ok!(hipFree(dev));
     ok!(hipStreamDestroy(stream));
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn per_thread_default_stream_functions_copy_and_set_memory() {
+    setup();
+    // `hipStreamPerThread` is the C macro `(hipStream_t)2`.
+    let per_thread = 2usize as hipStream_t;
+    let n = 1 << 20;
+    let host: Vec<u8> = random_bytes(n);
+    let dev = device_alloc(n);
+    ok!(hipMemcpy_spt(
+        dev,
+        host.as_ptr().cast(),
+        n,
+        hipMemcpyKind::hipMemcpyHostToDevice
+    ));
+    let mut back = vec![0u8; n];
+    ok!(hipMemcpyAsync_spt(
+        back.as_mut_ptr().cast(),
+        dev,
+        n,
+        hipMemcpyKind::hipMemcpyDeviceToHost,
+        per_thread
+    ));
+    ok!(hipStreamSynchronize_spt(per_thread));
+    assert!(
+        back == host,
+        "the round trip through the _spt copies differs"
+    );
+
+    // A memset of the second half on the per-thread stream, an event after
+    // it, and a query once the stream is drained.
+    let mut event: hipEvent_t = null_mut();
+    ok!(hipEventCreate(&mut event));
+    // SAFETY: `dev + n/2` lies inside the allocation.
+    let half = unsafe { dev.cast::<u8>().add(n / 2) }.cast::<c_void>();
+    ok!(hipMemsetAsync_spt(half, 0x5a, n / 2, per_thread));
+    ok!(hipEventRecord_spt(event, per_thread));
+    ok!(hipStreamSynchronize_spt(per_thread));
+    ok!(hipStreamQuery_spt(per_thread));
+    ok!(hipEventQuery(event));
+    ok!(hipMemcpy_spt(
+        back.as_mut_ptr().cast(),
+        dev,
+        n,
+        hipMemcpyKind::hipMemcpyDeviceToHost
+    ));
+    let mut want = host.clone();
+    want[n / 2..].fill(0x5a);
+    assert!(back == want, "the _spt memset did not land where it should");
+    let mut flags = u32::MAX;
+    ok!(hipStreamGetFlags_spt(per_thread, &mut flags));
+    assert_eq!(flags, 0, "the per-thread stream is a blocking stream");
+    ok!(hipEventDestroy(event));
+    ok!(hipFree(dev));
+}

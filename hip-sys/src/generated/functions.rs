@@ -1128,6 +1128,7 @@ crate::loaded_functions! {
         /// See also: hipEventCreate, hipEventCreateWithFlags, hipEventQuery, hipEventSynchronize,
         /// hipEventDestroy, hipEventElapsedTime
         pub unsafe fn hipEventRecordWithFlags(event: hipEvent_t, stream: hipStream_t, flags: ::std::os::raw::c_uint) -> hipError_t;
+        pub unsafe fn hipEventRecord_spt(event: hipEvent_t, stream: hipStream_t) -> hipError_t;
         /// Wait for an event to complete.
         ///
         /// This function will block until the event is ready, waiting for all previous work in the stream
@@ -2223,6 +2224,7 @@ crate::loaded_functions! {
         /// Warning: This API is marked as Beta. While this feature is complete, it can
         /// change and might have outstanding issues.
         pub unsafe fn hipGraphLaunch(graphExec: hipGraphExec_t, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipGraphLaunch_spt(graphExec: hipGraphExec_t, stream: hipStream_t) -> hipError_t;
         /// Returns parameters for memory allocation node
         ///
         /// - \[in\] node         - Memory allocation node to query
@@ -2788,6 +2790,7 @@ crate::loaded_functions! {
         /// Returns #hipSuccess, #hipErrorNotInitialized, #hipErrorInvalidValue,
         /// \#hipErrorCooperativeLaunchTooLarge
         pub unsafe fn hipLaunchCooperativeKernelMultiDevice(launchParamsList: *mut hipLaunchParams, numDevices: ::std::os::raw::c_int, flags: ::std::os::raw::c_uint) -> hipError_t;
+        pub unsafe fn hipLaunchCooperativeKernel_spt(f: *const ::std::os::raw::c_void, gridDim: dim3, blockDim: dim3, kernelParams: *mut *mut ::std::os::raw::c_void, sharedMemBytes: u32, hStream: hipStream_t) -> hipError_t;
         /// Enqueues a host function call in a stream.
         ///
         /// - \[in\] stream - The stream to enqueue work in.
@@ -2812,6 +2815,7 @@ crate::loaded_functions! {
         /// Warning:  This API is marked as beta, meaning, while this is feature complete,
         /// it is still open to changes and may have outstanding issues.
         pub unsafe fn hipLaunchHostFunc(stream: hipStream_t, fn_: hipHostFn_t, userData: *mut ::std::os::raw::c_void) -> hipError_t;
+        pub unsafe fn hipLaunchHostFunc_spt(stream: hipStream_t, fn_: hipHostFn_t, userData: *mut ::std::os::raw::c_void) -> hipError_t;
         /// C compliant kernel launch API
         ///
         /// - \[in\] function_address - Kernel stub function pointer.
@@ -2826,6 +2830,7 @@ crate::loaded_functions! {
         ///
         /// Returns #hipSuccess, #hipErrorInvalidValue
         pub unsafe fn hipLaunchKernel(function_address: *const ::std::os::raw::c_void, numBlocks: dim3, dimBlocks: dim3, args: *mut *mut ::std::os::raw::c_void, sharedMemBytes: usize, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipLaunchKernel_spt(function_address: *const ::std::os::raw::c_void, numBlocks: dim3, dimBlocks: dim3, args: *mut *mut ::std::os::raw::c_void, sharedMemBytes: usize, stream: hipStream_t) -> hipError_t;
         /// Completes the linking of the given program.
         /// - \[in\] state hip link state
         /// - \[in\] type  Type of the input data or bitcode
@@ -3685,6 +3690,7 @@ crate::loaded_functions! {
         /// See also: hipMemcpy, hipMemcpyToArray, hipMemcpy2DToArray, hipMemcpyFromArray, hipMemcpyToSymbol,
         /// hipMemcpyAsync
         pub unsafe fn hipMemcpy2DAsync(dst: *mut ::std::os::raw::c_void, dpitch: usize, src: *const ::std::os::raw::c_void, spitch: usize, width: usize, height: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy2DAsync_spt(dst: *mut ::std::os::raw::c_void, dpitch: usize, src: *const ::std::os::raw::c_void, spitch: usize, width: usize, height: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
         /// Copies data between host and device.
         ///
         /// - in   dst       Destination memory address
@@ -3718,6 +3724,8 @@ crate::loaded_functions! {
         /// See also: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,
         /// hipMemcpyAsync
         pub unsafe fn hipMemcpy2DFromArrayAsync(dst: *mut ::std::os::raw::c_void, dpitch: usize, src: hipArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy2DFromArrayAsync_spt(dst: *mut ::std::os::raw::c_void, dpitch: usize, src: hipArray_const_t, wOffsetSrc: usize, hOffsetSrc: usize, width: usize, height: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy2DFromArray_spt(dst: *mut ::std::os::raw::c_void, dpitch: usize, src: hipArray_const_t, wOffset: usize, hOffset: usize, width: usize, height: usize, kind: hipMemcpyKind) -> hipError_t;
         /// Copies data between host and device.
         ///
         /// - in   dst     Destination memory address
@@ -3751,6 +3759,9 @@ crate::loaded_functions! {
         /// See also: hipMemcpy, hipMemcpyToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,
         /// hipMemcpyAsync
         pub unsafe fn hipMemcpy2DToArrayAsync(dst: hipArray_t, wOffset: usize, hOffset: usize, src: *const ::std::os::raw::c_void, spitch: usize, width: usize, height: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy2DToArrayAsync_spt(dst: hipArray_t, wOffset: usize, hOffset: usize, src: *const ::std::os::raw::c_void, spitch: usize, width: usize, height: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy2DToArray_spt(dst: hipArray_t, wOffset: usize, hOffset: usize, src: *const ::std::os::raw::c_void, spitch: usize, width: usize, height: usize, kind: hipMemcpyKind) -> hipError_t;
+        pub unsafe fn hipMemcpy2D_spt(dst: *mut ::std::os::raw::c_void, dpitch: usize, src: *const ::std::os::raw::c_void, spitch: usize, width: usize, height: usize, kind: hipMemcpyKind) -> hipError_t;
         /// Copies data between host and device.
         ///
         /// - in   p   3D memory copy parameters
@@ -3770,6 +3781,8 @@ crate::loaded_functions! {
         /// See also: hipMemcpy, hipMemcpy2DToArray, hipMemcpy2D, hipMemcpyFromArray, hipMemcpyToSymbol,
         /// hipMemcpyAsync
         pub unsafe fn hipMemcpy3DAsync(p: *const hipMemcpy3DParms, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy3DAsync_spt(p: *const hipMemcpy3DParms, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy3D_spt(p: *const hipMemcpy3DParms) -> hipError_t;
         /// Copy data from src to dst asynchronously.
         ///
         /// Warning: If host or dest are not pinned, the memory copy will be performed synchronously.  For
@@ -3798,6 +3811,7 @@ crate::loaded_functions! {
         /// hipMemcpyFromArrayAsync, hipMemcpy2DFromArrayAsync, hipMemcpyToSymbolAsync,
         /// hipMemcpyFromSymbolAsync
         pub unsafe fn hipMemcpyAsync(dst: *mut ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpyAsync_spt(dst: *mut ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
         /// Copies from one 1D array to another.
         ///
         /// - out  dstArray Destination array
@@ -3962,6 +3976,7 @@ crate::loaded_functions! {
         /// hipMemcpyAsync
         /// Warning:  This API is deprecated.
         pub unsafe fn hipMemcpyFromArray(dst: *mut ::std::os::raw::c_void, srcArray: hipArray_const_t, wOffset: usize, hOffset: usize, count: usize, kind: hipMemcpyKind) -> hipError_t;
+        pub unsafe fn hipMemcpyFromArray_spt(dst: *mut ::std::os::raw::c_void, src: hipArray_const_t, wOffsetSrc: usize, hOffset: usize, count: usize, kind: hipMemcpyKind) -> hipError_t;
         /// Copies data from the given symbol on the device.
         ///
         /// - out  dst  Returns pointer to destinition memory address
@@ -3983,6 +3998,8 @@ crate::loaded_functions! {
         ///
         /// Returns #hipSuccess, #hipErrorInvalidValue
         pub unsafe fn hipMemcpyFromSymbolAsync(dst: *mut ::std::os::raw::c_void, symbol: *const ::std::os::raw::c_void, sizeBytes: usize, offset: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpyFromSymbolAsync_spt(dst: *mut ::std::os::raw::c_void, symbol: *const ::std::os::raw::c_void, sizeBytes: usize, offset: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpyFromSymbol_spt(dst: *mut ::std::os::raw::c_void, symbol: *const ::std::os::raw::c_void, sizeBytes: usize, offset: usize, kind: hipMemcpyKind) -> hipError_t;
         /// Copies data between host and device.
         ///
         /// - in   dstArray   Destination memory address
@@ -4129,6 +4146,8 @@ crate::loaded_functions! {
         ///
         /// Returns #hipSuccess, #hipErrorInvalidValue
         pub unsafe fn hipMemcpyToSymbolAsync(symbol: *const ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, offset: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpyToSymbolAsync_spt(symbol: *const ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, offset: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpyToSymbol_spt(symbol: *const ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, offset: usize, kind: hipMemcpyKind) -> hipError_t;
         /// Memory copy on the stream.
         /// It allows single or multiple devices to do memory copy on single or multiple streams.
         ///
@@ -4141,6 +4160,7 @@ crate::loaded_functions! {
         ///
         /// See also: hipMemcpy, hipStreamCreate, hipStreamSynchronize, hipStreamDestroy, hipSetDevice, hipLaunchKernelGGL
         pub unsafe fn hipMemcpyWithStream(dst: *mut ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, kind: hipMemcpyKind, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemcpy_spt(dst: *mut ::std::os::raw::c_void, src: *const ::std::os::raw::c_void, sizeBytes: usize, kind: hipMemcpyKind) -> hipError_t;
         /// Fills the first sizeBytes bytes of the memory area pointed to by dest with the constant
         /// byte value value.
         ///
@@ -4168,6 +4188,8 @@ crate::loaded_functions! {
         /// - in  stream  Stream identifier
         /// Returns #hipSuccess, #hipErrorInvalidValue
         pub unsafe fn hipMemset2DAsync(dst: *mut ::std::os::raw::c_void, pitch: usize, value: ::std::os::raw::c_int, width: usize, height: usize, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemset2DAsync_spt(dst: *mut ::std::os::raw::c_void, pitch: usize, value: ::std::os::raw::c_int, width: usize, height: usize, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemset2D_spt(dst: *mut ::std::os::raw::c_void, pitch: usize, value: ::std::os::raw::c_int, width: usize, height: usize) -> hipError_t;
         /// Fills synchronously the memory area pointed to by pitchedDevPtr with the constant value.
         ///
         /// - in pitchedDevPtr  Pointer to pitched device memory
@@ -4183,6 +4205,8 @@ crate::loaded_functions! {
         /// - in  stream  Stream identifier
         /// Returns #hipSuccess, #hipErrorInvalidValue
         pub unsafe fn hipMemset3DAsync(pitchedDevPtr: hipPitchedPtr, value: ::std::os::raw::c_int, extent: hipExtent, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemset3DAsync_spt(pitchedDevPtr: hipPitchedPtr, value: ::std::os::raw::c_int, extent: hipExtent, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemset3D_spt(pitchedDevPtr: hipPitchedPtr, value: ::std::os::raw::c_int, extent: hipExtent) -> hipError_t;
         /// Fills the first sizeBytes bytes of the memory area pointed to by dev with the constant
         /// byte value value.
         ///
@@ -4197,6 +4221,7 @@ crate::loaded_functions! {
         /// - in  stream  Stream identifier
         /// Returns #hipSuccess, #hipErrorInvalidValue
         pub unsafe fn hipMemsetAsync(dst: *mut ::std::os::raw::c_void, value: ::std::os::raw::c_int, sizeBytes: usize, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemsetAsync_spt(dst: *mut ::std::os::raw::c_void, value: ::std::os::raw::c_int, sizeBytes: usize, stream: hipStream_t) -> hipError_t;
         /// Fills the first sizeBytes bytes of the memory area pointed to by dest with the constant
         /// short value value.
         ///
@@ -4263,6 +4288,7 @@ crate::loaded_functions! {
         /// - in  stream  Stream identifier
         /// Returns #hipSuccess, #hipErrorInvalidValue, #hipErrorNotInitialized
         pub unsafe fn hipMemsetD8Async(dest: hipDeviceptr_t, value: ::std::os::raw::c_uchar, count: usize, stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipMemset_spt(dst: *mut ::std::os::raw::c_void, value: ::std::os::raw::c_int, sizeBytes: usize) -> hipError_t;
         /// Create a mipmapped array.
         ///
         /// - \[out\] pHandle  pointer to mipmapped array
@@ -4689,6 +4715,7 @@ crate::loaded_functions! {
         /// See also: hipStreamCreate, hipStreamCreateWithFlags, hipStreamQuery, hipStreamSynchronize,
         /// hipStreamWaitEvent, hipStreamDestroy, hipStreamCreateWithPriority
         pub unsafe fn hipStreamAddCallback(stream: hipStream_t, callback: hipStreamCallback_t, userData: *mut ::std::os::raw::c_void, flags: ::std::os::raw::c_uint) -> hipError_t;
+        pub unsafe fn hipStreamAddCallback_spt(stream: hipStream_t, callback: hipStreamCallback_t, userData: *mut ::std::os::raw::c_void, flags: ::std::os::raw::c_uint) -> hipError_t;
         /// Attach memory to a stream asynchronously in HIP.
         ///
         /// - \[in\] stream     - stream in which to enqueue the attach operation
@@ -4748,6 +4775,7 @@ crate::loaded_functions! {
         /// passed as nullptr. This API is marked as beta, meaning, while this is feature complete, it is still
         /// open to changes and may have outstanding issues.
         pub unsafe fn hipStreamBeginCaptureToGraph(stream: hipStream_t, graph: hipGraph_t, dependencies: *const hipGraphNode_t, dependencyData: *const hipGraphEdgeData, numDependencies: usize, mode: hipStreamCaptureMode) -> hipError_t;
+        pub unsafe fn hipStreamBeginCapture_spt(stream: hipStream_t, mode: hipStreamCaptureMode) -> hipError_t;
         /// Create an asynchronous stream.
         ///
         /// param\[in, out\] stream Valid pointer to hipStream_t.  This function writes the memory with the
@@ -4820,6 +4848,7 @@ crate::loaded_functions! {
         /// Warning: This API is marked as Beta. While this feature is complete, it can
         /// change and might have outstanding issues.
         pub unsafe fn hipStreamEndCapture(stream: hipStream_t, pGraph: *mut hipGraph_t) -> hipError_t;
+        pub unsafe fn hipStreamEndCapture_spt(stream: hipStream_t, pGraph: *mut hipGraph_t) -> hipError_t;
         /// Get capture status of a stream.
         ///
         /// - \[in\] stream - Stream of which to get capture status from.
@@ -4831,6 +4860,7 @@ crate::loaded_functions! {
         /// Warning: This API is marked as Beta. While this feature is complete, it can
         /// change and might have outstanding issues.
         pub unsafe fn hipStreamGetCaptureInfo(stream: hipStream_t, pCaptureStatus: *mut hipStreamCaptureStatus, pId: *mut ::std::os::raw::c_ulonglong) -> hipError_t;
+        pub unsafe fn hipStreamGetCaptureInfo_spt(stream: hipStream_t, pCaptureStatus: *mut hipStreamCaptureStatus, pId: *mut ::std::os::raw::c_ulonglong) -> hipError_t;
         /// Get stream's capture state
         ///
         /// - \[in\] stream - Stream of which to get capture status from.
@@ -4845,6 +4875,7 @@ crate::loaded_functions! {
         /// Warning: This API is marked as Beta. While this feature is complete, it can
         /// change and might have outstanding issues.
         pub unsafe fn hipStreamGetCaptureInfo_v2(stream: hipStream_t, captureStatus_out: *mut hipStreamCaptureStatus, id_out: *mut ::std::os::raw::c_ulonglong, graph_out: *mut hipGraph_t, dependencies_out: *mut *const hipGraphNode_t, numDependencies_out: *mut usize) -> hipError_t;
+        pub unsafe fn hipStreamGetCaptureInfo_v2_spt(stream: hipStream_t, captureStatus_out: *mut hipStreamCaptureStatus, id_out: *mut ::std::os::raw::c_ulonglong, graph_out: *mut hipGraph_t, dependencies_out: *mut *const hipGraphNode_t, numDependencies_out: *mut usize) -> hipError_t;
         /// Get the device assocaited with the stream
         ///
         /// - in stream stream to be queried
@@ -4866,6 +4897,7 @@ crate::loaded_functions! {
         ///
         /// See also: hipStreamCreateWithFlags
         pub unsafe fn hipStreamGetFlags(stream: hipStream_t, flags: *mut ::std::os::raw::c_uint) -> hipError_t;
+        pub unsafe fn hipStreamGetFlags_spt(stream: hipStream_t, flags: *mut ::std::os::raw::c_uint) -> hipError_t;
         /// Query the priority of a stream.
         ///
         /// - in stream stream to be queried
@@ -4878,6 +4910,7 @@ crate::loaded_functions! {
         ///
         /// See also: hipStreamCreateWithFlags
         pub unsafe fn hipStreamGetPriority(stream: hipStream_t, priority: *mut ::std::os::raw::c_int) -> hipError_t;
+        pub unsafe fn hipStreamGetPriority_spt(stream: hipStream_t, priority: *mut ::std::os::raw::c_int) -> hipError_t;
         /// Get stream's capture state
         ///
         /// - \[in\] stream - Stream of which to get capture status from.
@@ -4888,6 +4921,7 @@ crate::loaded_functions! {
         /// Warning: This API is marked as Beta. While this feature is complete, it can
         /// change and might have outstanding issues.
         pub unsafe fn hipStreamIsCapturing(stream: hipStream_t, pCaptureStatus: *mut hipStreamCaptureStatus) -> hipError_t;
+        pub unsafe fn hipStreamIsCapturing_spt(stream: hipStream_t, pCaptureStatus: *mut hipStreamCaptureStatus) -> hipError_t;
         /// Return #hipSuccess if all of the operations in the specified stream have completed, or
         /// \#hipErrorNotReady if not.
         ///
@@ -4902,6 +4936,7 @@ crate::loaded_functions! {
         /// See also: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,
         /// hipStreamSynchronize, hipStreamDestroy
         pub unsafe fn hipStreamQuery(stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipStreamQuery_spt(stream: hipStream_t) -> hipError_t;
         /// Wait for all commands in stream to complete.
         ///
         /// - in stream stream identifier.
@@ -4920,6 +4955,7 @@ crate::loaded_functions! {
         /// See also: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamWaitEvent,
         /// hipStreamDestroy
         pub unsafe fn hipStreamSynchronize(stream: hipStream_t) -> hipError_t;
+        pub unsafe fn hipStreamSynchronize_spt(stream: hipStream_t) -> hipError_t;
         /// Update the set of dependencies in a capturing stream
         ///
         /// - \[in\] stream  Stream that is being captured.
@@ -4956,6 +4992,7 @@ crate::loaded_functions! {
         ///
         /// See also: hipStreamCreate, hipStreamCreateWithFlags, hipStreamCreateWithPriority, hipStreamSynchronize, hipStreamDestroy
         pub unsafe fn hipStreamWaitEvent(stream: hipStream_t, event: hipEvent_t, flags: ::std::os::raw::c_uint) -> hipError_t;
+        pub unsafe fn hipStreamWaitEvent_spt(stream: hipStream_t, event: hipEvent_t, flags: ::std::os::raw::c_uint) -> hipError_t;
         /// Enqueues a wait command to the stream.\[BETA\]
         ///
         /// - \[in\] stream - Stream identifier
