@@ -46,6 +46,8 @@ const GENERATED: &[&str] = &[
     "hip-sys/BINDINGS.md",
     "hipblas-sys/src/generated",
     "hipblas-sys/BINDINGS.md",
+    "rccl-sys/src/generated",
+    "rccl-sys/BINDINGS.md",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
