@@ -53,6 +53,7 @@ const GENERATED: &[&str] = &[
     "hip-sys/src/nvidia/header_enumerators.txt",
     "cuda-compat/tests/data",
     "cuda-compat/tests/enumerator_paths.rs",
+    "rccl-sys/tests/tier1_nccl_enumerators.rs",
     "hip-sys/src/nvidia/gpu_tested.txt",
     "hipblas-sys/src/nvidia/gpu_tested.txt",
     // the NVIDIA backends' tables (also alone: cargo run -p hip-generator --
