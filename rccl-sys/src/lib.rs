@@ -16,9 +16,11 @@
 //! - **Missing pieces never panic**: without a library a function returns
 //!   `ncclSystemError`; a function the loaded library lacks returns
 //!   `ncclInvalidUsage` (see [`Unavailable`] for why these two).
-//! - **On NVIDIA**, RCCL's own calls (`ncclAllToAllv`, `ncclGather`,
-//!   `ncclScatter`, `ncclCommInitRankMulti`) are not in NCCL and return
-//!   `ncclInvalidUsage`; [`loader::Rccl::is_available`] says so up front.
+//! - **On NVIDIA**, RCCL's own calls are not in NCCL: `ncclGather`,
+//!   `ncclScatter` and `ncclAllToAllv` are built from NCCL's grouped
+//!   `ncclSend`/`ncclRecv` ([`NVIDIA_ADAPTERS`]); `ncclCommInitRankMulti`
+//!   returns `ncclInvalidUsage` ([`loader::Rccl::is_available`] says so up
+//!   front).
 //!
 //! ```no_run
 //! use rccl_sys::*;
@@ -48,9 +50,13 @@ pub use unavailable::Unavailable;
 /// The RCCL release whose header these bindings were generated from.
 pub const HEADERS_VERSION: &str = "5.4.3";
 
-/// The bound functions NCCL lacks: RCCL's own calls, which the NVIDIA
-/// backend leaves unavailable (they return `ncclInvalidUsage` there).
+/// The bound functions NCCL lacks: RCCL's own calls, never looked up in
+/// NCCL on the NVIDIA platform.
 pub const RCCL_ONLY: &[&str] = nvidia::RCCL_ONLY;
+
+/// The RCCL-only functions the NVIDIA backend builds from NCCL's grouped
+/// send/recv; the rest of [`RCCL_ONLY`] returns `ncclInvalidUsage` there.
+pub const NVIDIA_ADAPTERS: &[&str] = nvidia::ADAPTERS;
 
 /// The HIP stream type RCCL's collectives take, re-exported from hip-sys
 /// (the same type, not a copy).

@@ -9,8 +9,9 @@
 //! - **AMD**: `librccl.so.1` or `librccl.so` (`rccl.dll` on Windows), and
 //!   every symbol is resolved once;
 //! - **NVIDIA**: NCCL's `libnccl.so.2`, resolved by the same names (RCCL
-//!   keeps NCCL's names and arguments); RCCL's own calls stay unavailable
-//!   ([`crate::RCCL_ONLY`]).
+//!   keeps NCCL's names and arguments); RCCL's own calls are not looked up
+//!   there ([`crate::RCCL_ONLY`]): three are built from NCCL's send/recv
+//!   ([`crate::NVIDIA_ADAPTERS`]), `ncclCommInitRankMulti` is unavailable.
 //!
 //! Nothing here panics: when nothing can be loaded every raw function
 //! returns `ncclSystemError` and [`rccl`] returns a [`LoadError`] listing
@@ -75,7 +76,7 @@ impl fmt::Debug for Rccl {
 
 impl Rccl {
     /// Whether the function of this C name is available (false for unknown
-    /// names, and on NVIDIA for [`crate::RCCL_ONLY`]).
+    /// names, and on NVIDIA for `ncclCommInitRankMulti`).
     pub fn is_available(&self, name: &str) -> bool {
         self.table.is_available(name)
     }
@@ -136,7 +137,7 @@ mod tests {
     #[test]
     fn backends_do_not_import_the_loader() {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        for file in ["amd.rs", "nvidia.rs"] {
+        for file in ["amd.rs", "nvidia/mod.rs", "nvidia/rccl_only.rs"] {
             let text = std::fs::read_to_string(src.join(file)).unwrap();
             assert!(
                 !text.contains("crate::loader"),

@@ -20,8 +20,8 @@ pub trait Unavailable {
 ///   failed system call or missing system resource (what `dlopen` failing
 ///   is); `ncclUnhandledCudaError` would blame the GPU runtime, and
 ///   `ncclInternalError` a bug. [`crate::loader::rccl`] says what was tried;
-/// - the loaded library lacks this symbol (an older RCCL, or an RCCL-only
-///   call on NCCL): `ncclInvalidUsage`, NCCL's status for a call the library
+/// - the loaded library lacks this symbol (an older RCCL, or
+///   `ncclCommInitRankMulti` on NCCL): `ncclInvalidUsage`, NCCL's status for a call the library
 ///   cannot serve as made. No NCCL status means "not implemented"; this one
 ///   is never returned for a bad argument (that is `ncclInvalidArgument`).
 impl Unavailable for ncclResult_t {

@@ -51,6 +51,10 @@ fn every_public_function_is_bound_and_no_profiling_duplicate() {
         assert!(RCCL_ONLY.contains(&name), "{name}");
     }
     assert_eq!(RCCL_ONLY.len(), 4);
+    assert_eq!(
+        NVIDIA_ADAPTERS,
+        ["ncclAllToAllv", "ncclGather", "ncclScatter"]
+    );
 }
 
 #[test]

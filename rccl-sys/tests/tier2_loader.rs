@@ -2,7 +2,8 @@
 //! no RCCL, the library's absence is reported through the loader core's
 //! error, naming every `librccl` path tried, and raw calls return
 //! `ncclSystemError` instead of crashing. With `HIP_PLATFORM=nvidia` on a
-//! CUDA machine with NCCL, NCCL is loaded and RCCL's own calls are absent.
+//! CUDA machine with NCCL, NCCL is loaded, with the adapters for RCCL's
+//! own gather, scatter and all-to-all-v.
 //!
 //! `HIP_TEST_EXPECT_RUNTIME=amd` (exported by `scripts/test.sh` when the
 //! AMD runtime packages are installed) says the AMD runtime must be the one
@@ -46,9 +47,10 @@ fn loads_or_reports_every_librccl_path_tried() {
             assert!(lib.is_available("ncclAllReduce"));
             assert!(lib.is_available("ncclGetVersion"));
             if lib.platform == Platform::Nvidia {
-                for name in RCCL_ONLY {
-                    assert!(!lib.is_available(name), "{name} on NCCL");
+                for name in NVIDIA_ADAPTERS {
+                    assert!(lib.is_available(name), "{name}: adapter on NCCL");
                 }
+                assert!(!lib.is_available("ncclCommInitRankMulti"));
             }
             let mut version = 0;
             // SAFETY: `version` is a valid place to write an int.
