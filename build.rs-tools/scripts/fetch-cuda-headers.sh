@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS) from NVIDIA's
+# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS) and NCCL's
+# nccl.h (NCCL 2.27.3, for rccl-sys's enum checks) from NVIDIA's
 # Python wheels and unpacks only their headers into the git-ignored
 # build.rs-tools/cuda-headers/, in two layouts:
 #   nvidia/<component>/include/*.h   as in the wheels (the NVIDIA backends'
 #                                    tables are made from these)
-#   include/*.h                      all components merged (cuda-compat's
-#                                    generator reads these)
+#   include/*.h                      all CUDA components merged (cuda-compat's
+#                                    generator reads these; NCCL is left out)
 # Nothing is installed. Wheels are taken from $CUDA_WHEELS_DIR when it holds
 # them, else downloaded with pip from its configured index (no host name is
 # written here).
@@ -24,11 +25,13 @@ packages=(
   nvidia-cuda-runtime-cu12==12.9.79
   nvidia-cuda-nvrtc-cu12==12.9.86
   nvidia-cublas-cu12==12.9.3.13
+  nvidia-nccl-cu12==2.27.3
 )
 
 shopt -s nullglob
-have=("$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl)
-if [ ${#have[@]} -lt 3 ]; then
+have=("$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl \
+      "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl)
+if [ ${#have[@]} -lt 4 ]; then
   mkdir -p "$wheels"
   python3 -m pip download -q --no-deps --only-binary=:all: --dest "$wheels" "${packages[@]}"
 fi
@@ -36,7 +39,8 @@ fi
 rm -rf "$dest"
 mkdir -p "$dest/include"
 python3 - "$dest" "$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl \
-  "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl <<'PY'
+  "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl \
+  "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl <<'PY'
 import os, shutil, sys, zipfile
 dest, wheels = sys.argv[1], sys.argv[2:]
 with open(os.path.join(dest, "PACKAGES"), "w") as packages:
@@ -48,12 +52,15 @@ with open(os.path.join(dest, "PACKAGES"), "w") as packages:
                 if len(parts) < 4 or parts[0] != "nvidia" or parts[2] != "include" or name.endswith("/"):
                     continue
                 z.extract(name, dest)
+                if parts[1] == "nccl":
+                    continue  # read by rccl-sys's checks only, not merged into include/
                 flat = os.path.join(dest, "include", *parts[3:])
                 os.makedirs(os.path.dirname(flat), exist_ok=True)
                 shutil.copyfile(os.path.join(dest, name), flat)
 PY
 for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h \
-         nvidia/cuda_nvrtc/include/nvrtc.h include/cublas_api.h include/cuda_runtime_api.h; do
+         nvidia/cuda_nvrtc/include/nvrtc.h include/cublas_api.h include/cuda_runtime_api.h \
+         nvidia/nccl/include/nccl.h; do
   test -f "$dest/$h" || { echo "fetch-cuda-headers: missing $dest/$h" >&2; exit 1; }
 done
 echo "fetch-cuda-headers: headers in $dest"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the ROCm 6.4 header packages from Debian's unstable suite and unpacks
+# Fetches the ROCm 6.4 header packages (and RCCL 5.4.3's, the newest Debian has) from Debian's unstable suite and unpacks
 # them under build.rs-tools/rocm-headers/ (git-ignored). Nothing is installed
 # system-wide: apt runs with a private sources list, state and cache dir.
 #
@@ -19,6 +19,7 @@ packages=(
   libhipblas-common-dev
   librocblas-dev
   hipify-perl
+  librccl-dev=5.4.3*
 )
 
 mirror=""

@@ -5,6 +5,7 @@
 //   libamdhip64-dev_6.4.3-5_amd64
 //   libhipblas-common-dev_7.1.0-1+b1_amd64
 //   libhipblas-dev_6.4.4-1_amd64
+//   librccl-dev_5.4.3-3+b1_amd64
 //   librocblas-dev_6.4.4-4_amd64
 
 #![allow(non_snake_case, clippy::too_many_arguments, clippy::missing_safety_doc)]

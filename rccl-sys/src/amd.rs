@@ -1,0 +1,29 @@
+//! The AMD platform backend: `librccl`, every symbol resolved once into the
+//! table. A sibling of the NVIDIA backend ([`crate::nvidia`]): both return
+//! the loader core's [`Loaded`] table; neither imports the loader.
+
+use crate::generated::functions::RcclFunctions;
+use hip_sys::loader::common::{symbol_address, Loaded, LoadedLibrary, Platform, Version};
+use std::ffi::{c_void, CStr};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Resolves the table from the RCCL library the loader core opened.
+pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<RcclFunctions> {
+    let mut lookup =
+        |name: &'static CStr| -> *mut c_void { symbol_address(lib, name.to_str().unwrap_or("")) };
+    // SAFETY: every name is looked up in RCCL itself, which exports each
+    // function under its C name with the signature of `rccl/rccl.h`, from
+    // which the table was generated.
+    let table = unsafe { RcclFunctions::resolve(&mut lookup) };
+    Loaded {
+        platform: Platform::Amd,
+        libraries: vec![LoadedLibrary {
+            role: "RCCL",
+            path: path.to_path_buf(),
+        }],
+        version: Version::from_file_name(path),
+        table,
+        handles: vec![Arc::clone(lib)],
+    }
+}

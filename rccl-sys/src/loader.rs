@@ -1,0 +1,156 @@
+//! Finding, opening and reporting the collectives library behind the raw
+//! functions.
+//!
+//! The first raw call (or [`rccl`]) loads the HIP runtime through hip-sys
+//! (which chooses the platform), then hip-sys's loader core
+//! ([`hip_sys::loader::load_library`]) opens, from the places that
+//! platform's libraries are searched:
+//!
+//! - **AMD**: `librccl.so.1` or `librccl.so` (`rccl.dll` on Windows), and
+//!   every symbol is resolved once;
+//! - **NVIDIA**: NCCL's `libnccl.so.2`, resolved by the same names (RCCL
+//!   keeps NCCL's names and arguments); RCCL's own calls are not looked up
+//!   there ([`crate::RCCL_ONLY`]): three are built from NCCL's send/recv
+//!   ([`crate::NVIDIA_ADAPTERS`]), `ncclCommInitRankMulti` is unavailable.
+//!
+//! Nothing here panics: when nothing can be loaded every raw function
+//! returns `ncclSystemError` and [`rccl`] returns a [`LoadError`] listing
+//! every path tried.
+
+use crate::generated::functions::RcclFunctions;
+use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
+use hip_sys::loader::search::Attempt;
+use hip_sys::loader::{Platform, Version};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// RCCL as hip-sys's loader core knows it: the file names per platform and
+/// what to install when they are missing.
+pub const SPEC: LibrarySpec = LibrarySpec {
+    name: "RCCL",
+    amd: LibraryNames {
+        role: "RCCL",
+        unix: &["librccl.so.1", "librccl.so"],
+        windows: &["rccl.dll"],
+    },
+    nvidia: LibraryNames {
+        role: "NCCL",
+        unix: &["libnccl.so.2", "libnccl.so"],
+        // NCCL is not released for Windows.
+        windows: &[],
+    },
+    amd_hint: "Install RCCL (e.g. Debian's librccl1).",
+    nvidia_hint: "Install NCCL (libnccl.so.2, e.g. from the nvidia-nccl-cu12 wheel or the libnccl2 package) where the system loader finds it.",
+};
+
+/// One library opened for RCCL (role `"RCCL"` or `"NCCL"`): the same
+/// record hip-sys keeps for the runtime.
+pub use hip_sys::loader::LoadedLibrary;
+
+/// The loaded collectives library: platform, library, version and how it
+/// was found.
+pub struct Rccl {
+    /// The HIP platform (from hip-sys).
+    pub platform: Platform,
+    /// The libraries opened.
+    pub libraries: Vec<LoadedLibrary>,
+    /// The library's version from its file name, when it has one
+    /// (`librccl.so.1.0.50403`); `ncclGetVersion` gives the NCCL API's.
+    pub version: Option<Version>,
+    /// Every path tried, in order.
+    pub attempts: Vec<Attempt>,
+    pub(crate) table: RcclFunctions,
+    _handles: Vec<Arc<libloading::Library>>,
+}
+
+impl fmt::Debug for Rccl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rccl")
+            .field("platform", &self.platform)
+            .field("libraries", &self.libraries)
+            .field("version", &self.version)
+            .field("functions", &self.table)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Rccl {
+    /// Whether the function of this C name is available (false for unknown
+    /// names, and on NVIDIA for `ncclCommInitRankMulti`).
+    pub fn is_available(&self, name: &str) -> bool {
+        self.table.is_available(name)
+    }
+
+    /// How many of the bound functions are available.
+    pub fn available_count(&self) -> usize {
+        self.table.available_count()
+    }
+}
+
+/// Why RCCL could not be loaded: the loader core's report (the HIP
+/// runtime's failure, or the platform, every path tried and what to
+/// install).
+pub type LoadError = hip_sys::loader::LibraryError;
+
+static RCCL: OnceLock<Result<Rccl, LoadError>> = OnceLock::new();
+
+/// The loaded RCCL (or NCCL), loading it (and the HIP runtime) on first
+/// use.
+pub fn rccl() -> Result<&'static Rccl, &'static LoadError> {
+    RCCL.get_or_init(load).as_ref()
+}
+
+/// Whether a collectives library could be loaded (loading it on first use).
+pub fn is_available() -> bool {
+    rccl().is_ok()
+}
+
+/// The table every raw wrapper calls through: `None` when nothing could be
+/// loaded.
+#[inline]
+pub(crate) fn rccl_table() -> Option<&'static RcclFunctions> {
+    match RCCL.get_or_init(load) {
+        Ok(r) => Some(&r.table),
+        Err(_) => None,
+    }
+}
+
+fn load() -> Result<Rccl, LoadError> {
+    let library: Library<RcclFunctions> =
+        hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
+            Platform::Amd => Ok(crate::amd::load(lib, path)),
+            Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
+        })?;
+    Ok(Rccl {
+        platform: library.platform,
+        libraries: library.libraries,
+        version: library.version,
+        attempts: library.attempts,
+        table: library.table,
+        _handles: library.handles,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// Neither backend imports the loader that chooses between them.
+    #[test]
+    fn backends_do_not_import_the_loader() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for file in ["amd.rs", "nvidia/mod.rs", "nvidia/rccl_only.rs"] {
+            let text = std::fs::read_to_string(src.join(file)).unwrap();
+            assert!(
+                !text.contains("crate::loader"),
+                "{file} names crate::loader"
+            );
+        }
+    }
+
+    #[test]
+    fn the_spec_names_every_platforms_library() {
+        let spec = super::SPEC;
+        assert_eq!(spec.amd.unix, ["librccl.so.1", "librccl.so"]);
+        assert_eq!(spec.nvidia.unix[0], "libnccl.so.2");
+        assert_eq!(spec.amd.windows, ["rccl.dll"]);
+    }
+}

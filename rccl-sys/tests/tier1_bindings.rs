@@ -1,0 +1,78 @@
+//! Tier 1 (pure Rust): the generated table has every public `nccl*`
+//! function of `rccl/rccl.h`, none of the `pnccl*` profiling duplicates,
+//! and the types have RCCL's layout.
+
+use rccl_sys::*;
+
+#[test]
+fn every_public_function_is_bound_and_no_profiling_duplicate() {
+    let expected = [
+        "ncclAllGather",
+        "ncclAllReduce",
+        "ncclAllToAll",
+        "ncclAllToAllv",
+        "ncclBcast",
+        "ncclBroadcast",
+        "ncclCommAbort",
+        "ncclCommCount",
+        "ncclCommCuDevice",
+        "ncclCommDestroy",
+        "ncclCommGetAsyncError",
+        "ncclCommInitAll",
+        "ncclCommInitRank",
+        "ncclCommInitRankMulti",
+        "ncclCommUserRank",
+        "ncclGather",
+        "ncclGetErrorString",
+        "ncclGetLastError",
+        "ncclGetUniqueId",
+        "ncclGetVersion",
+        "ncclGroupEnd",
+        "ncclGroupStart",
+        "ncclRecv",
+        "ncclRedOpCreatePreMulSum",
+        "ncclRedOpDestroy",
+        "ncclReduce",
+        "ncclReduceScatter",
+        "ncclScatter",
+        "ncclSend",
+    ];
+    assert_eq!(FUNCTION_NAMES, expected);
+    assert!(FUNCTION_NAMES.iter().all(|n| !n.starts_with("pnccl")));
+    // RCCL's own calls are bound, and the NVIDIA backend knows they are
+    // RCCL's only.
+    for name in [
+        "ncclAllToAllv",
+        "ncclGather",
+        "ncclScatter",
+        "ncclCommInitRankMulti",
+    ] {
+        assert!(FUNCTION_NAMES.contains(&name), "{name}");
+        assert!(RCCL_ONLY.contains(&name), "{name}");
+    }
+    assert_eq!(RCCL_ONLY.len(), 4);
+    assert_eq!(
+        NVIDIA_ADAPTERS,
+        ["ncclAllToAllv", "ncclGather", "ncclScatter"]
+    );
+}
+
+#[test]
+fn types_have_rccls_layout_and_values() {
+    assert_eq!(size_of::<ncclUniqueId>(), NCCL_UNIQUE_ID_BYTES as usize);
+    assert_eq!(size_of::<ncclResult_t>(), 4);
+    assert_eq!(size_of::<ncclDataType_t>(), 4);
+    assert_eq!(size_of::<ncclRedOp_t>(), 4);
+    assert_eq!(ncclDataType_t::ncclBfloat16.0, 9);
+    assert_eq!(ncclRedOp_t::ncclAvg.0, 4);
+    assert_eq!(NCCL_VERSION_CODE, 21304);
+    assert_eq!(ncclDataType_t::ncclFloat.name(), Some("ncclFloat32"));
+}
+
+#[test]
+fn the_empty_table_has_nothing_available() {
+    let t = RcclFunctions::EMPTY;
+    assert_eq!(t.available_count(), 0);
+    assert!(!t.is_available("ncclAllReduce"));
+    assert!(!t.is_available("pncclAllReduce"));
+}
