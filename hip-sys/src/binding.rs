@@ -203,6 +203,16 @@ macro_rules! loaded_functions {
             }
         }
 
+        impl $crate::loader::common::FunctionTable for $table {
+            fn is_available(&self, name: &str) -> bool {
+                $table::is_available(self, name)
+            }
+
+            fn available_count(&self) -> usize {
+                $table::available_count(self)
+            }
+        }
+
         impl ::core::fmt::Debug for $table {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::core::write!(

@@ -19,10 +19,8 @@
 
 use crate::generated::functions::RcclFunctions;
 use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
-use hip_sys::loader::search::Attempt;
-use hip_sys::loader::{Platform, Version};
-use std::fmt;
-use std::sync::{Arc, OnceLock};
+use hip_sys::loader::Platform;
+use std::sync::OnceLock;
 
 /// RCCL as hip-sys's loader core knows it: the file names per platform and
 /// what to install when they are missing.
@@ -47,45 +45,13 @@ pub const SPEC: LibrarySpec = LibrarySpec {
 /// record hip-sys keeps for the runtime.
 pub use hip_sys::loader::LoadedLibrary;
 
-/// The loaded collectives library: platform, library, version and how it
-/// was found.
-pub struct Rccl {
-    /// The HIP platform (from hip-sys).
-    pub platform: Platform,
-    /// The libraries opened.
-    pub libraries: Vec<LoadedLibrary>,
-    /// The library's version from its file name, when it has one
-    /// (`librccl.so.1.0.50403`); `ncclGetVersion` gives the NCCL API's.
-    pub version: Option<Version>,
-    /// Every path tried, in order.
-    pub attempts: Vec<Attempt>,
-    pub(crate) table: RcclFunctions,
-    _handles: Vec<Arc<libloading::Library>>,
-}
-
-impl fmt::Debug for Rccl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Rccl")
-            .field("platform", &self.platform)
-            .field("libraries", &self.libraries)
-            .field("version", &self.version)
-            .field("functions", &self.table)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Rccl {
-    /// Whether the function of this C name is available (false for unknown
-    /// names, and on NVIDIA for `ncclCommInitRankMulti`).
-    pub fn is_available(&self, name: &str) -> bool {
-        self.table.is_available(name)
-    }
-
-    /// How many of the bound functions are available.
-    pub fn available_count(&self) -> usize {
-        self.table.available_count()
-    }
-}
+/// The loaded collectives library: platform, libraries, version (from the
+/// file name, e.g. `librccl.so.1.0.50403`; `ncclGetVersion` gives the NCCL
+/// API's), every path tried, and the function table (`is_available`,
+/// `available_count`; on NVIDIA `ncclCommInitRankMulti` is unavailable).
+/// It is the loader core's record, which every library built on the HIP
+/// runtime shares.
+pub type Rccl = Library<RcclFunctions>;
 
 /// Why RCCL could not be loaded: the loader core's report (the HIP
 /// runtime's failure, or the platform, every path tried and what to
@@ -116,18 +82,9 @@ pub(crate) fn rccl_table() -> Option<&'static RcclFunctions> {
 }
 
 fn load() -> Result<Rccl, LoadError> {
-    let library: Library<RcclFunctions> =
-        hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
-            Platform::Amd => Ok(crate::amd::load(lib, path)),
-            Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
-        })?;
-    Ok(Rccl {
-        platform: library.platform,
-        libraries: library.libraries,
-        version: library.version,
-        attempts: library.attempts,
-        table: library.table,
-        _handles: library.handles,
+    hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
+        Platform::Amd => Ok(crate::amd::load(lib, path)),
+        Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
     })
 }
 

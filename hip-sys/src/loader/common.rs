@@ -349,6 +349,30 @@ impl<T> Library<T> {
     }
 }
 
+/// A function table made by hip-sys's `loaded_functions!` macro:
+/// which of its functions the loaded library provides. It gives every
+/// [`Library`] of such a table `is_available` and `available_count`.
+pub trait FunctionTable {
+    /// Whether the function of this C name is available (false for names
+    /// the bindings do not have).
+    fn is_available(&self, name: &str) -> bool;
+    /// How many of the bound functions are available.
+    fn available_count(&self) -> usize;
+}
+
+impl<T: FunctionTable> Library<T> {
+    /// Whether the function of this C name is available (false for names
+    /// the bindings do not have).
+    pub fn is_available(&self, name: &str) -> bool {
+        self.table.is_available(name)
+    }
+
+    /// How many of the bound functions are available.
+    pub fn available_count(&self) -> usize {
+        self.table.available_count()
+    }
+}
+
 impl<T: fmt::Debug> fmt::Debug for Library<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Library")
@@ -431,6 +455,32 @@ mod tests {
         assert_eq!(ABSENT.address(), None);
         assert_eq!(ABSENT.address.get(), Some(&0));
         assert_eq!(Arc::strong_count(&lib), 2);
+    }
+
+    #[test]
+    fn a_library_answers_for_its_generated_table() {
+        // The runtime's own generated table, empty: nothing is available.
+        let lib = Library {
+            platform: Platform::Amd,
+            libraries: Vec::new(),
+            version: None,
+            attempts: Vec::new(),
+            table: crate::HipFunctions::EMPTY,
+            handles: Vec::new(),
+        };
+        assert!(!lib.is_available("hipMalloc"));
+        assert_eq!(lib.available_count(), 0);
+        let mut table = crate::HipFunctions::EMPTY;
+        unsafe extern "C" fn count(n: *mut core::ffi::c_int) -> crate::hipError_t {
+            // SAFETY: the test passes a valid int.
+            unsafe { *n = 1 };
+            crate::hipError_t::hipSuccess
+        }
+        table.hipGetDeviceCount = Some(count);
+        let lib = Library { table, ..lib };
+        assert!(lib.is_available("hipGetDeviceCount"));
+        assert!(!lib.is_available("no_such_function"));
+        assert_eq!(lib.available_count(), 1);
     }
 
     #[test]
