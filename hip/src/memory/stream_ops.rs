@@ -266,41 +266,22 @@ impl Stream {
         src: &PinnedHostBuffer<T>,
         dst: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
-        check_same_len("Stream::copy_htod_async", src.len(), dst.len())?;
-        check_device(
-            "Stream::copy_htod_async",
-            "the destination",
-            self.device(),
-            dst.device(),
-        )?;
-        if src.len == 0 {
-            return Ok(());
-        }
-        // The pinned buffer tracks the copy with an event, which a graph
-        // replay would not record.
-        self.refuse_while_capturing("Stream::copy_htod_async")?;
-        let bytes = checked_bytes::<T>("Stream::copy_htod_async", src.len)?;
-        let done = Event::with_timing(self.device(), false)?;
-        self.bind_for_copy()?;
+        let operation = "Stream::copy_htod_async";
+        check_same_len(operation, src.len(), dst.len())?;
+        check_device(operation, "the destination", self.device(), dst.device())?;
+        let dst_ptr = dst.device_ptr_mut();
         // SAFETY: both ranges hold `bytes` bytes; the pinned buffer waits for
-        // `done` before host writes or its free, so it outlives the copy.
-        unsafe {
+        // the copy's event before host writes or its free, so it outlives
+        // the copy.
+        self.pinned_copy(operation, src, false, |bytes| unsafe {
             result::memcpy_async(
-                dst.device_ptr_mut().cast(),
+                dst_ptr.cast(),
                 src.ptr.cast(),
                 bytes,
                 sys::hipMemcpyKind::hipMemcpyHostToDevice,
                 self.as_raw(),
-            )?;
-        }
-        if let Err(e) = done.record(self) {
-            // The copy is enqueued but cannot be tracked: wait for it here so
-            // the pinned buffer is never released or touched while in use.
-            self.synchronize()?;
-            return Err(e);
-        }
-        src.add_pending(done, false);
-        Ok(())
+            )
+        })
     }
 
     /// Copies device memory into pinned host memory **asynchronously**.
@@ -310,40 +291,53 @@ impl Stream {
         src: &impl DeviceMemory<T>,
         dst: &mut PinnedHostBuffer<T>,
     ) -> Result<()> {
-        check_same_len("Stream::copy_dtoh_async", src.len(), dst.len)?;
-        check_device(
-            "Stream::copy_dtoh_async",
-            "the source",
-            self.device(),
-            src.device(),
-        )?;
-        if dst.len == 0 {
-            return Ok(());
-        }
-        // The pinned buffer tracks the copy with an event, which a graph
-        // replay would not record.
-        self.refuse_while_capturing("Stream::copy_dtoh_async")?;
-        let bytes = checked_bytes::<T>("Stream::copy_dtoh_async", dst.len)?;
-        let done = Event::with_timing(self.device(), false)?;
-        self.bind_for_copy()?;
+        let operation = "Stream::copy_dtoh_async";
+        check_same_len(operation, src.len(), dst.len)?;
+        check_device(operation, "the source", self.device(), src.device())?;
+        let dst_ptr = dst.ptr;
         // SAFETY: both ranges hold `bytes` bytes; every host access to
-        // `dst` and its free wait for `done`; any bytes are a valid T.
-        unsafe {
+        // `dst` and its free wait for the copy's event; any bytes are a
+        // valid T.
+        self.pinned_copy(operation, dst, true, |bytes| unsafe {
             result::memcpy_async(
-                dst.ptr.cast(),
+                dst_ptr.cast(),
                 src.device_ptr().cast(),
                 bytes,
                 sys::hipMemcpyKind::hipMemcpyDeviceToHost,
                 self.as_raw(),
-            )?;
+            )
+        })
+    }
+
+    /// An asynchronous copy to or from `pinned` (lengths and devices already
+    /// checked): `enqueue` gets the byte count and enqueues the copy on this
+    /// stream; an event recorded after it joins `pinned`'s pending work, so
+    /// host access and the free wait for it. When the event cannot be
+    /// recorded, the copy is waited for here instead.
+    fn pinned_copy<T: DeviceRepr>(
+        &self,
+        operation: &'static str,
+        pinned: &PinnedHostBuffer<T>,
+        device_writes: bool,
+        enqueue: impl FnOnce(usize) -> Result<()>,
+    ) -> Result<()> {
+        if pinned.len == 0 {
+            return Ok(());
         }
+        // The pinned buffer tracks the copy with an event, which a graph
+        // replay would not record.
+        self.refuse_while_capturing(operation)?;
+        let bytes = checked_bytes::<T>(operation, pinned.len)?;
+        let done = Event::with_timing(self.device(), false)?;
+        self.bind_for_copy()?;
+        enqueue(bytes)?;
         if let Err(e) = done.record(self) {
             // The copy is enqueued but cannot be tracked: wait for it here so
             // the pinned buffer is never released or touched while in use.
             self.synchronize()?;
             return Err(e);
         }
-        dst.add_pending(done, true);
+        pinned.add_pending(done, device_writes);
         Ok(())
     }
 }

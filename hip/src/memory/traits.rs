@@ -241,67 +241,39 @@ blocking_copies_to_host!(DeviceSlice<'_, T>);
 blocking_copy_from_host!(DeviceBuffer<T>);
 blocking_copy_from_host!(DeviceSliceMut<'_, T>);
 
-// The accessors: each type hands out its own pointer, length and device.
+// The accessors: each type hands out its own pointer, length and device
+// (`device` is an `Arc` in owners and a reference to one in views); `mut`
+// adds the writable pointer.
+macro_rules! memory_accessors {
+    (@device $self:ident, owned) => { &$self.device };
+    (@device $self:ident, borrowed) => { $self.device };
+    (mut $ty:ty, $($device:tt)+) => {
+        memory_accessors!($ty, $($device)+);
+        impl<T: DeviceRepr> DeviceMemoryMut<T> for $ty {
+            fn device_ptr_mut(&mut self) -> *mut T {
+                self.ptr
+            }
+        }
+    };
+    ($ty:ty, $($device:tt)+) => {
+        impl<T: DeviceRepr> DeviceMemory<T> for $ty {
+            fn device_ptr(&self) -> *const T {
+                self.ptr
+            }
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn device(&self) -> &Arc<Device> {
+                memory_accessors!(@device self, $($device)+)
+            }
+        }
+    };
+}
 
-impl<T: DeviceRepr> DeviceMemory<T> for DeviceBuffer<T> {
-    fn device_ptr(&self) -> *const T {
-        self.ptr
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn device(&self) -> &Arc<Device> {
-        &self.device
-    }
-}
-impl<T: DeviceRepr> DeviceMemoryMut<T> for DeviceBuffer<T> {
-    fn device_ptr_mut(&mut self) -> *mut T {
-        self.ptr
-    }
-}
-impl<T: DeviceRepr> DeviceMemory<T> for DeviceSlice<'_, T> {
-    fn device_ptr(&self) -> *const T {
-        self.ptr
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn device(&self) -> &Arc<Device> {
-        self.device
-    }
-}
-impl<T: DeviceRepr> DeviceMemory<T> for DeviceSliceMut<'_, T> {
-    fn device_ptr(&self) -> *const T {
-        self.ptr
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn device(&self) -> &Arc<Device> {
-        self.device
-    }
-}
-impl<T: DeviceRepr> DeviceMemoryMut<T> for DeviceSliceMut<'_, T> {
-    fn device_ptr_mut(&mut self) -> *mut T {
-        self.ptr
-    }
-}
-impl<T: DeviceRepr> DeviceMemory<T> for ManagedBuffer<T> {
-    fn device_ptr(&self) -> *const T {
-        self.ptr
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn device(&self) -> &Arc<Device> {
-        &self.device
-    }
-}
-impl<T: DeviceRepr> DeviceMemoryMut<T> for ManagedBuffer<T> {
-    fn device_ptr_mut(&mut self) -> *mut T {
-        self.ptr
-    }
-}
+memory_accessors!(mut DeviceBuffer<T>, owned);
+memory_accessors!(DeviceSlice<'_, T>, borrowed);
+memory_accessors!(mut DeviceSliceMut<'_, T>, borrowed);
+memory_accessors!(mut ManagedBuffer<T>, owned);
 
 #[cfg(test)]
 mod tests {
