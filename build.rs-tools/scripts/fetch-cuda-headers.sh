@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS) and NCCL's
+# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS, cuRAND, cuFFT) and NCCL's
 # nccl.h (NCCL 2.27.3, for rccl-sys's enum checks) from NVIDIA's
 # Python wheels and unpacks only their headers into the git-ignored
 # build.rs-tools/cuda-headers/, in two layouts:
@@ -26,12 +26,15 @@ packages=(
   nvidia-cuda-nvrtc-cu12==12.9.86
   nvidia-cublas-cu12==12.9.3.13
   nvidia-nccl-cu12==2.27.3
+  nvidia-curand-cu12==10.3.10.19
+  nvidia-cufft-cu12==11.4.1.4
 )
 
 shopt -s nullglob
 have=("$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl \
-      "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl)
-if [ ${#have[@]} -lt 4 ]; then
+      "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl \
+      "$wheels"/nvidia_curand_cu12-10.3.10.19-*.whl "$wheels"/nvidia_cufft_cu12-11.4.1.4-*.whl)
+if [ ${#have[@]} -lt 6 ]; then
   mkdir -p "$wheels"
   python3 -m pip download -q --no-deps --only-binary=:all: --dest "$wheels" "${packages[@]}"
 fi
@@ -40,7 +43,8 @@ rm -rf "$dest"
 mkdir -p "$dest/include"
 python3 - "$dest" "$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl \
   "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl \
-  "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl <<'PY'
+  "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl "$wheels"/nvidia_curand_cu12-10.3.10.19-*.whl \
+  "$wheels"/nvidia_cufft_cu12-11.4.1.4-*.whl <<'PY'
 import os, shutil, sys, zipfile
 dest, wheels = sys.argv[1], sys.argv[2:]
 with open(os.path.join(dest, "PACKAGES"), "w") as packages:
@@ -60,7 +64,7 @@ with open(os.path.join(dest, "PACKAGES"), "w") as packages:
 PY
 for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h \
          nvidia/cuda_nvrtc/include/nvrtc.h include/cublas_api.h include/cuda_runtime_api.h \
-         nvidia/nccl/include/nccl.h; do
+         nvidia/nccl/include/nccl.h nvidia/curand/include/curand.h nvidia/cufft/include/cufft.h; do
   test -f "$dest/$h" || { echo "fetch-cuda-headers: missing $dest/$h" >&2; exit 1; }
 done
 echo "fetch-cuda-headers: headers in $dest"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the ROCm 6.4 header packages (and RCCL 5.4.3's, the newest Debian has) from Debian's unstable suite and unpacks
+# Fetches the ROCm 6.4 header packages (HIP, hipBLAS, rocBLAS, hipRAND with rocRAND, hipFFT, hipify; and RCCL 5.4.3's, the newest Debian has) from Debian's unstable suite and unpacks
 # them under build.rs-tools/rocm-headers/ (git-ignored). Nothing is installed
 # system-wide: apt runs with a private sources list, state and cache dir.
 #
@@ -20,6 +20,9 @@ packages=(
   librocblas-dev
   hipify-perl
   librccl-dev=5.4.3*
+  libhiprand-dev=6.4.3*
+  librocrand-dev
+  libhipfft-dev=6.4.3*
 )
 
 mirror=""
