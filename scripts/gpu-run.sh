@@ -48,6 +48,13 @@
 # name matches the first and not the second run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# scripts/gpu-bundle.sh packs the executables into payload.tar.xz.
+if [ -f "$here/payload.tar.xz" ] && [ ! -d "$here/tests" ]; then
+    tar -C "$here" -xJf "$here/payload.tar.xz" || {
+        echo "run.sh: cannot unpack $here/payload.tar.xz" >&2
+        exit 1
+    }
+fi
 export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}

@@ -25,6 +25,13 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 bundle=gpu-bundle
+# scripts/gpu-bundle.sh packs the executables into payload.tar.xz.
+if [ -f "$bundle/payload.tar.xz" ] && [ ! -d "$bundle/tests" ]; then
+    tar -C "$bundle" -xJf "$bundle/payload.tar.xz" || {
+        echo "gpu-session: cannot unpack $bundle/payload.tar.xz" >&2
+        exit 2
+    }
+fi
 out=${OUT:-/tmp/gpu-session}
 mkdir -p "$out"
 export HIP_PLATFORM=nvidia

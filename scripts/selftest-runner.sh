@@ -170,6 +170,12 @@ FAKE_LAUNCH_RATE_RC=0 setup "ok"
 FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "11 passed, 1 failed, 2 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
 check "session all: clean" "11 passed, 0 failed, 2 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+setup "ok"
+b="$work/repo/gpu-bundle"
+tar -C "$b" -cf - tests examples bins benches cudarc-examples | xz -1 >"$b/payload.tar.xz"
+rm -rf "${b:?}"/{tests,examples,bins,benches,cudarc-examples}
+check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "4 passed, 0 failed, 2 skipped" 0 \
+    "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
 setup "ok fails"
 check "session tests: a failing test fails the session" "5 passed, 1 failed, 2 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
