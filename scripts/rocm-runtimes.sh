@@ -25,6 +25,8 @@
 # with versions, is in SYSROOT/PACKAGES. The mirror is read from this
 # machine's apt configuration, so no host name is written in the repository.
 set -euo pipefail
+# shellcheck source=scripts/private-apt.sh
+. "$(dirname "$0")/private-apt.sh"
 
 cache=${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}
 
@@ -44,22 +46,6 @@ packages_of() {
   esac
 }
 
-mirror() {
-  local f m
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    m=$(awk '/^URIs:/ {print $2; exit}' "$f")
-    case "$m" in *debian-security*|"") ;; *) echo "$m"; return 0 ;; esac
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    m=$(awk '$1=="deb" && $0 !~ /security/ {for(i=2;i<=NF;i++) if ($i ~ /^[a-z]+:\/\//) {print $i; exit}}' "$f")
-    [ -n "$m" ] && { echo "$m"; return 0; }
-  done
-  echo "rocm-runtimes: no Debian mirror found in /etc/apt" >&2
-  return 1
-}
-
 # make_sysroot VERSION: prints the sysroot, making it when not cached.
 make_sysroot() {
   local version=$1 suite packages key dest work
@@ -72,26 +58,13 @@ make_sysroot() {
     echo "$dest"
     return 0
   fi
-  local m
-  m=$(mirror)
   mkdir -p "$cache"
   work=$(mktemp -d "$cache/.work-$version.XXXXXX")
   # shellcheck disable=SC2064
   trap "rm -rf '$work'" RETURN
-  mkdir -p "$work/state/lists/partial" "$work/cache/archives/partial" "$work/etc/preferences.d" "$work/debs"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $suite main" >"$work/etc/sources.list"
-  touch "$work/state/status"
-  local opts=(
-    -o "Dir::Etc::SourceList=$work/etc/sources.list"
-    -o "Dir::Etc::SourceParts=-"
-    -o "Dir::Etc::Preferences=$work/etc/preferences"
-    -o "Dir::Etc::PreferencesParts=$work/etc/preferences.d"
-    -o "Dir::State=$work/state"
-    -o "Dir::State::Status=$work/state/status"
-    -o "Dir::Cache=$work/cache"
-    -o "APT::Architecture=amd64"
-    -o "APT::Get::AllowUnauthenticated=false"
-  )
+  private_apt "$work" "$suite" || return 1
+  mkdir -p "$work/debs"
+  local opts=("${apt_opts[@]}")
   echo "rocm-runtimes: $version: updating the $suite package list (private state in $work)" >&2
   apt-get -q "${opts[@]}" update >&2
   # Everything that installing the packages on an empty system would install.
