@@ -293,6 +293,12 @@ fn hiprtc_compiles_for_each_processor_the_release_supports() {
     let release = Rocm::expected();
     let mut table = Vec::new();
     for (processor, mach) in TARGETS {
+        if release == Rocm::V5_2 && !hiprtc_supports(release, processor) {
+            // ROCm 5.2.3's hiprtc crashes the process (SIGSEGV) when asked
+            // for a processor its LLVM does not know: not called.
+            table.push(format!("{processor}: not asked (5.2's hiprtc crashes)"));
+            continue;
+        }
         let (status, log, code) = compile(AXPY, &[&format!("--offload-arch={processor}"), "-O3"]);
         table.push(format!("{processor}: {status:?}"));
         if hiprtc_supports(release, processor) {
