@@ -4,6 +4,9 @@
 #   tier 1  pure Rust (tables, layouts, validation)          always
 #   tier 2  the real AMD runtime without a GPU (Debian 12's ROCm 5.2.3:
 #           loader, versions, error paths, hiprtc compiles)   packages installed when missing
+#   tier 2  again on ROCm 5.7 and 6.4: every tier2_* test binary run in the
+#           sysroots of scripts/rocm-runtimes.sh, by
+#           scripts/tier2-sysroots.sh                        downloaded once, then cached
 #   tier 3  GPU tests (#[ignore = "needs a GPU"])             reported as not run here;
 #           run them with scripts/gpu-bundle.sh on a GPU machine
 #
@@ -28,6 +31,12 @@
 # The lines above it break these down. Tests are told apart by package,
 # target and name; executables are mapped to packages with cargo's
 # `--no-run --message-format=json` (no rebuild).
+#
+# The sysroot tier's tests count as tests of their own, keyed
+# `CRATE@rocm-5.7` / `CRATE@rocm-6.4`; a release whose sysroot could not be
+# made (no network), or a binary that ended without libtest's summary,
+# counts as one failure. HIP_TEST_SKIP_SYSROOTS=1 skips that tier (the tier
+# line says so); CI must not set it.
 #
 # Extra arguments go to `cargo test`.
 set -uo pipefail
@@ -58,6 +67,16 @@ fi
 if [ $status -eq 0 ]; then
   bash scripts/cudarc-examples.sh fetch >/dev/null && bash scripts/cudarc-examples.sh build 2>&1 | tee "$logs/4-cudarc.log" || status=$?
 fi
+# Tier 2 on ROCm 5.7 and 6.4, in their sysroots.
+sysroots="ran"
+if [ "${HIP_TEST_SKIP_SYSROOTS:-}" = 1 ]; then
+  sysroots="SKIPPED: HIP_TEST_SKIP_SYSROOTS=1 (not for CI)"
+elif [ $status -eq 0 ]; then
+  bash scripts/tier2-sysroots.sh 2>&1 | tee "$logs/5-sysroots.log" || status=$?
+  grep -q "DID NOT RUN" "$logs/5-sysroots.log" && sysroots="FAILED: $(grep -m1 "DID NOT RUN" "$logs/5-sysroots.log")"
+else
+  sysroots="not run: an earlier pass failed"
+fi
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
 if [ $feature_pass -eq 1 ]; then
@@ -69,6 +88,7 @@ echo
 echo "== test tiers =="
 echo "tier 1 (pure Rust): ran"
 echo "tier 2 (real AMD runtime, no GPU): $tier2${runtime:+ against $runtime}${HIP_TEST_EXPECT_RUNTIME:+ (HIP_TEST_EXPECT_RUNTIME=$HIP_TEST_EXPECT_RUNTIME)}"
+echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroots"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 python3 - "$logs" "$status" <<'EOF'
 import json, os, re, sys
@@ -141,6 +161,37 @@ pass1 = parse(f"{logs}/1-all-targets.log", packages(f"{logs}/1.json"))
 pass2 = parse(f"{logs}/2-doc.log", {})
 pass3 = parse(f"{logs}/3-rerun.log", packages(f"{logs}/3.json"))
 
+# Tier 2 in the sysroots: `     Running@rocm-V CRATE/tests/FILE (EXE)`
+# opens a binary's section; its tests are keyed CRATE@rocm-V. A section
+# without libtest's summary (a crash) and a release that did not run are
+# failures.
+SYSROOT_RUNNING = re.compile(r"^\s+Running@rocm-(\S+) (\S+) \((.+)\)$")
+sys_p = sys_f = sys_i = 0
+sys_unfinished = []
+sys_log = f"{logs}/5-sysroots.log"
+if os.path.exists(sys_log):
+    cur = None
+    sections = []
+    for line in open(sys_log, errors="replace"):
+        line = line.rstrip("\n")
+        m = SYSROOT_RUNNING.match(line)
+        if m:
+            cur = [f"{m.group(2).split('/')[0]}@rocm-{m.group(1)} {m.group(2)}", None]
+            sections.append(cur)
+            continue
+        if "DID NOT RUN" in line:
+            sys_f += 1
+            continue
+        s = SUMMARY.match(line)
+        if s and cur is not None and cur[1] is None:
+            cur[1] = tuple(int(x) for x in s.groups())
+    for key, counts in sections:
+        if counts is None:
+            sys_unfinished.append(key)
+            sys_f += 1
+        else:
+            sys_p, sys_f, sys_i = sys_p + counts[0], sys_f + counts[1], sys_i + counts[2]
+
 # cudarc's examples: "NAME compiles" / "NAME does NOT compile" / "not built".
 cudarc = {"compiles": 0, "does NOT compile": 0, "not built": 0}
 if os.path.exists(f"{logs}/4-cudarc.log"):
@@ -180,9 +231,9 @@ if not split_ok:
     rerun = {"ok": p3, "FAILED": f3, "ignored": i3}
     new = {"ok": 0, "FAILED": 0, "ignored": 0}
 
-distinct_passed = p1 + p2 + new["ok"]
-distinct_failed = f1 + f2 + new["FAILED"]
-distinct_ignored = i1 + i2 + new["ignored"]
+distinct_passed = p1 + p2 + new["ok"] + sys_p
+distinct_failed = f1 + f2 + new["FAILED"] + sys_f
+distinct_ignored = i1 + i2 + new["ignored"] + sys_i
 passed = distinct_passed + programs + cudarc["compiles"]
 failed = distinct_failed + rerun["FAILED"] + cudarc["does NOT compile"]
 if status != 0 and failed == 0:
@@ -195,6 +246,9 @@ print(f"distinct tests: {distinct_passed} passed, {distinct_failed} failed, "
 print(f"re-runs (cuda-compat with synthesized-enums, tests already counted): "
       f"{rerun['ok']} passed, {rerun['FAILED']} failed, {rerun['ignored']} ignored"
       + ("" if split_ok else " (not split by name: per-test lines and summaries disagree)"))
+print(f"tier 2 on ROCm 5.7 and 6.4 (sysroots; counted above as tests of their own): "
+      f"{sys_p} passed, {sys_f} failed, {sys_i} ignored"
+      + (f"; ended without a summary: {', '.join(sys_unfinished)}" if sys_unfinished else ""))
 print(f"programs (targets without libtest's harness, one each): {programs}")
 print(f"cudarc's examples built against cuda-compat: {cudarc['compiles']} compile, "
       f"{cudarc['does NOT compile']} do not, {cudarc['not built']} not built (need CUPTI or cuFile)")

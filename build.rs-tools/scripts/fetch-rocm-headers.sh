@@ -25,35 +25,10 @@ packages=(
   libhipfft-dev=6.4.3*
 )
 
-mirror=""
-for f in /etc/apt/sources.list.d/*.sources; do
-  [ -f "$f" ] || continue
-  m=$(awk '/^URIs:/ {print $2; exit}' "$f")
-  case "$m" in *debian-security*|"") ;; *) mirror=$m; break ;; esac
-done
-if [ -z "$mirror" ]; then
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    m=$(awk '$1=="deb" && $0 !~ /security/ {for(i=2;i<=NF;i++) if ($i ~ /^[a-z]+:\/\//) {print $i; exit}}' "$f")
-    [ -n "$m" ] && { mirror=$m; break; }
-  done
-fi
-[ -n "$mirror" ] || { echo "fetch-rocm-headers: no Debian mirror found in /etc/apt" >&2; exit 1; }
-
-mkdir -p "$work/state/lists/partial" "$work/cache/archives/partial" "$work/etc/preferences.d"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-echo "deb [signed-by=$keyring] $mirror unstable main" > "$work/etc/sources.list"
-opts=(
-  -o "Dir::Etc::SourceList=$work/etc/sources.list"
-  -o "Dir::Etc::SourceParts=-"
-  -o "Dir::Etc::Preferences=$work/etc/preferences"
-  -o "Dir::Etc::PreferencesParts=$work/etc/preferences.d"
-  -o "Dir::State=$work/state"
-  -o "Dir::State::Status=$work/state/status"
-  -o "Dir::Cache=$work/cache"
-  -o "APT::Architecture=amd64"
-)
-touch "$work/state/status"
+# shellcheck source=scripts/private-apt.sh
+. "$here/../scripts/private-apt.sh"
+private_apt "$work" unstable
+opts=("${apt_opts[@]}")
 echo "fetch-rocm-headers: updating the unstable package list (private state in $work)" >&2
 apt-get -q "${opts[@]}" update >&2
 mkdir -p "$work/debs"

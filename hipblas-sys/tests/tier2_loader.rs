@@ -130,3 +130,44 @@ fn bindings_cover_the_header() {
     assert_eq!(size_of::<hipComplex>(), 8);
     assert_eq!(size_of::<hipDoubleComplex>(), 16);
 }
+
+/// Per ROCm release (`HIP_TEST_EXPECT_ROCM`, test-kit's `Rocm`): only the
+/// 6.4 sysroot ships hipBLAS (6.4.4, `libhipblas.so.2.4`, over rocBLAS
+/// 6.4.4). There it loads from the sysroot, its GemmEx ABI is the one its
+/// file's major version calls for (2: both forms bound), and
+/// `hipblasCreate` without a device fails with a status, not a crash and
+/// not a handle. Elsewhere hipBLAS is absent and its loader says so.
+#[test]
+fn hipblas_matches_the_release() {
+    let release = test_kit::Rocm::expected();
+    if !release.has_hipblas() {
+        let e = loader::hipblas().err();
+        assert!(e.is_some(), "{release:?} ships no hipBLAS, yet one loaded");
+        return;
+    }
+    let lib = loader::hipblas().unwrap_or_else(|e| panic!("{release:?} ships hipBLAS:\n{e}"));
+    assert_eq!(lib.platform, Platform::Amd);
+    let path = &lib.libraries[0].path;
+    assert!(
+        path.to_string_lossy().contains("libhipblas.so.2"),
+        "{}",
+        path.display()
+    );
+    let version = lib.version.expect("hipBLAS's version from its file name");
+    assert_eq!((version.major, version.minor), (2, 4), "{version}");
+    assert!(lib.is_available("hipblasGemmEx_v2"));
+    assert_eq!(
+        lib.datatype_abi,
+        loader::DatatypeAbi::for_library(Some(version.major), true)
+    );
+    assert_eq!(lib.datatype_abi, loader::DatatypeAbi::Both);
+    assert!(lib.is_available("hipblasGemmEx") && lib.is_available("hipblasGemmEx_v2"));
+
+    let mut h: hipblasHandle_t = std::ptr::null_mut();
+    // SAFETY: valid out-pointer; with no device rocBLAS refuses.
+    let s = unsafe { hipblasCreate(&mut h) };
+    println!("hipblasCreate without a device: {s:?}");
+    // Measured on Debian's 6.4.4: rocBLAS's handle creation fails inside.
+    assert_eq!(s, hipblasStatus_t::HIPBLAS_STATUS_INTERNAL_ERROR);
+    assert!(h.is_null(), "a handle came back from a failed create");
+}

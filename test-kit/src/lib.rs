@@ -12,6 +12,9 @@
 //! - [`gemm_ref`]: the column-major CPU GEMM reference, in f64, with
 //!   transposes and conjugates.
 //!
+//! - [`Rocm`]: the ROCm release a tier-2 run is against
+//!   ([`EXPECT_ROCM_VAR`]) and what it must show.
+//!
 //! Dev-only (`publish = false`): the published crates name it as a path
 //! dev-dependency without a version, which `cargo package` drops.
 
@@ -19,8 +22,10 @@ mod compare;
 mod data;
 mod gpu;
 mod reference;
+mod rocm;
 
 pub use compare::{assert_close, first_difference, max_rel_err, rel};
 pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED_VAR};
 pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
+pub use rocm::{Rocm, EXPECT_ROCM_VAR};

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Makes a sysroot per newer ROCm runtime, for tier 2 (scripts/tier2-sysroots.sh
+# runs the tier-2 test binaries in them). Their libraries need a newer glibc
+# than Debian 12's, so each sysroot holds the runtime packages and their whole
+# dependency closure, glibc and its dynamic loader included:
+#
+#   5.7  Debian trixie:   HIP 5.7.1 (libamdhip64-5, hiprtc builtins, comgr 2)
+#   6.4  Debian unstable: HIP 6.4.3 (libamdhip64-6, libhiprtc6), hipBLAS 6.4.4,
+#                         rocBLAS 6.4.4 with its Tensile kernel files
+#
+# Usage: scripts/rocm-runtimes.sh [5.7|6.4]...   (default: both)
+# Prints one line per version: `VERSION SYSROOT`.
+#
+# The closure is computed by apt with a private state dir and an empty
+# "installed" list (so glibc, libstdc++ and everything else is in it), then
+# fetched with `apt-get download` and unpacked with `dpkg -x`; nothing is
+# installed system-wide. Docs, man pages and locales are deleted after
+# unpacking; with --no-install-recommends the closure holds no -dev package
+# except libclang-common-21-dev, which comgr 3 depends on (clang's builtin
+# headers, used when hiprtc compiles).
+#
+# Cache: ${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}/rocm-VERSION-KEY,
+# KEY being a hash of the suite and the requested packages below, so a
+# second run downloads nothing (not even package lists). The resolved list,
+# with versions, is in SYSROOT/PACKAGES. The mirror is read from this
+# machine's apt configuration, so no host name is written in the repository.
+set -euo pipefail
+# shellcheck source=scripts/private-apt.sh
+. "$(dirname "$0")/private-apt.sh"
+
+cache=${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}
+
+suite_of() {
+  case "$1" in
+    5.7) echo trixie ;;
+    6.4) echo unstable ;;
+    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4)" >&2; return 1 ;;
+  esac
+}
+
+# The requested packages; apt adds their dependencies.
+packages_of() {
+  case "$1" in
+    5.7) echo "libamdhip64-5=5.7.1* libhiprtc-builtins5=5.7.1*" ;;
+    6.4) echo "libamdhip64-6=6.4.3* libhiprtc6=6.4.3* libhipblas2=6.4.4* librocblas4=6.4.4*" ;;
+  esac
+}
+
+# make_sysroot VERSION: prints the sysroot, making it when not cached.
+make_sysroot() {
+  local version=$1 suite packages key dest work
+  suite=$(suite_of "$version")
+  packages=$(packages_of "$version")
+  key=$(printf '%s\n' "$suite" $packages | sha256sum | cut -c1-12)
+  dest=$cache/rocm-$version-$key
+  if [ -f "$dest/.complete" ]; then
+    echo "rocm-runtimes: $version: cached in $dest" >&2
+    echo "$dest"
+    return 0
+  fi
+  mkdir -p "$cache"
+  work=$(mktemp -d "$cache/.work-$version.XXXXXX")
+  # shellcheck disable=SC2064
+  trap "rm -rf '$work'" RETURN
+  private_apt "$work" "$suite" || return 1
+  mkdir -p "$work/debs"
+  local opts=("${apt_opts[@]}")
+  echo "rocm-runtimes: $version: updating the $suite package list (private state in $work)" >&2
+  apt-get -q "${opts[@]}" update >&2
+  # Everything that installing the packages on an empty system would install.
+  # shellcheck disable=SC2086
+  apt-get -q "${opts[@]}" -s install --no-install-recommends $packages >"$work/plan" 2>&1 || {
+    cat "$work/plan" >&2
+    echo "rocm-runtimes: $version: apt could not resolve: $packages" >&2
+    return 1
+  }
+  awk '$1=="Inst" {gsub(/\(/, "", $3); print $2 "=" $3}' "$work/plan" | sort >"$work/PACKAGES"
+  echo "rocm-runtimes: $version: downloading $(wc -l <"$work/PACKAGES") packages" >&2
+  (cd "$work/debs" && xargs -a "$work/PACKAGES" apt-get -q "${opts[@]}" download >&2)
+  echo "rocm-runtimes: $version: $(du -sh "$work/debs" | cut -f1) downloaded" >&2
+  rm -rf "$dest"
+  rm -rf "$dest.tmp"
+  mkdir -p "$dest.tmp"
+  for deb in "$work"/debs/*.deb; do
+    dpkg -x "$deb" "$dest.tmp"
+  done
+  rm -rf "$dest.tmp/usr/share/doc" "$dest.tmp/usr/share/man" "$dest.tmp/usr/share/locale" "$dest.tmp/usr/share/lintian"
+  cp "$work/PACKAGES" "$dest.tmp/PACKAGES"
+  touch "$dest.tmp/.complete"
+  mv "$dest.tmp" "$dest"
+  echo "rocm-runtimes: $version: unpacked $(du -sh "$dest" | cut -f1) in $dest" >&2
+  echo "$dest"
+}
+
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(5.7 6.4)
+for v in "${versions[@]}"; do
+  root=$(make_sysroot "$v")
+  echo "$v $root"
+done
