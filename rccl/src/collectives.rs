@@ -1,0 +1,390 @@
+//! The collectives and point-to-point calls of [`Comm`], typed over `hip`
+//! buffers and streams.
+//!
+//! Each method checks, before the library is called: the communicator is
+//! not aborted, the lengths fit the collective, the ranks named are below
+//! the world size, and the buffers and the stream are on the
+//! communicator's device. Then it makes the device current and enqueues
+//! the call on the stream; the host does not wait ([`Comm::wait`],
+//! [`hip::Stream::synchronize`]).
+//!
+//! `hip`'s buffers are ordered by the stream that uses them: memory
+//! written on another stream needs an event first, as for any `hip` work
+//! ([`hip::Stream::wait_event`]).
+
+use crate::checks;
+use crate::comm::Comm;
+use crate::element::{Element, ReduceOp, AVG_SINCE};
+use crate::error::{Error, Result};
+use crate::result::{check, library, version};
+use hip::{DeviceMemory, DeviceMemoryMut, Stream};
+use rccl_sys::{hipStream_t, ncclComm_t, ncclRedOp_t, ncclResult_t};
+use std::ffi::c_void;
+use std::sync::OnceLock;
+
+/// One buffer as a call sees it: address, length and device, with the
+/// argument's name for messages.
+struct Operand {
+    name: &'static str,
+    ptr: *mut c_void,
+    len: usize,
+    device: usize,
+}
+
+/// A buffer the call reads.
+fn input<T: Element>(name: &'static str, memory: &impl DeviceMemory<T>) -> Operand {
+    Operand {
+        name,
+        ptr: memory.device_ptr().cast_mut().cast(),
+        len: memory.len(),
+        device: memory.device().ordinal(),
+    }
+}
+
+/// A buffer the call writes (or reads and writes).
+fn output<T: Element>(name: &'static str, memory: &mut impl DeviceMemoryMut<T>) -> Operand {
+    Operand {
+        name,
+        ptr: memory.device_ptr_mut().cast(),
+        len: memory.len(),
+        device: memory.device().ordinal(),
+    }
+}
+
+/// The loaded library's version, asked once.
+fn loaded_version() -> Result<i32> {
+    static VERSION: OnceLock<i32> = OnceLock::new();
+    if let Some(v) = VERSION.get() {
+        return Ok(*v);
+    }
+    let v = version()?;
+    Ok(*VERSION.get_or_init(|| v))
+}
+
+impl Comm {
+    /// The one path of every call: checks the communicator, the stream's
+    /// and the buffers' devices, makes the device current and makes the
+    /// call, which returns the C name and status.
+    fn enqueue(
+        &self,
+        operation: &'static str,
+        stream: &Stream,
+        operands: &[&Operand],
+        call: impl FnOnce(ncclComm_t, hipStream_t) -> (&'static str, ncclResult_t),
+    ) -> Result<()> {
+        let raw = self.live(operation)?;
+        let own = self.device().ordinal();
+        checks::same_device(operation, "the stream", stream.device().ordinal(), own)?;
+        for o in operands {
+            checks::same_device(operation, o.name, o.device, own)?;
+        }
+        library()?;
+        self.device().bind()?;
+        let (name, status) = call(raw, stream.as_raw());
+        check(name, status, raw)
+    }
+
+    /// RCCL's reduction for `op`: `ncclAvg` only where the loaded library
+    /// has it (NCCL API 2.10 and later).
+    fn reduction(&self, operation: &'static str, op: ReduceOp) -> Result<ncclRedOp_t> {
+        if op == ReduceOp::Avg {
+            let v = loaded_version()?;
+            if v < AVG_SINCE {
+                return Err(Error::Unsupported {
+                    operation,
+                    reason: format!(
+                        "ReduceOp::Avg (ncclAvg) needs NCCL API 2.10 or later; the loaded library is {}.{}.{} ({v})",
+                        v / 10000,
+                        v / 100 % 100,
+                        v % 100
+                    ),
+                });
+            }
+        }
+        Ok(op.raw())
+    }
+
+    /// `ncclAllReduce`: every rank's `recv` gets the reduction (`op`) of
+    /// every rank's `send`, element by element. Equal lengths.
+    ///
+    /// ```no_run
+    /// use hip::{DeviceBuffer, Stream};
+    /// use rccl::{Comm, ReduceOp};
+    /// let comms = Comm::from_devices(&hip::Device::all()?)?;
+    /// let mut work = Vec::new();
+    /// for comm in &comms {
+    ///     let stream = Stream::new(comm.device())?;
+    ///     let send = DeviceBuffer::from_slice(comm.device(), &[comm.rank() as f32; 4])?;
+    ///     let recv = DeviceBuffer::<f32>::zeroed(comm.device(), 4)?;
+    ///     work.push((stream, send, recv));
+    /// }
+    /// // One thread, several communicators: inside a group.
+    /// rccl::group(|| {
+    ///     for (comm, (stream, send, recv)) in comms.iter().zip(&mut work) {
+    ///         comm.all_reduce(send, recv, ReduceOp::Sum, stream)?;
+    ///     }
+    ///     Ok(())
+    /// })?;
+    /// # Ok::<(), rccl::Error>(())
+    /// ```
+    pub fn all_reduce<T: Element>(
+        &self,
+        send: &impl DeviceMemory<T>,
+        recv: &mut impl DeviceMemoryMut<T>,
+        op: ReduceOp,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::all_reduce";
+        let (s, r) = (input("send", send), output("recv", recv));
+        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let count = checks::count::<T>(OP, s.len)?;
+        let op = self.reduction(OP, op)?;
+        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
+            // SAFETY: both buffers hold `count` elements of `T` on the
+            // communicator's device (checked), and stay borrowed for
+            // this call; the stream is live.
+            let status =
+                unsafe { rccl_sys::ncclAllReduce(s.ptr, r.ptr, count, T::DATA_TYPE, op, comm, st) };
+            ("ncclAllReduce", status)
+        })
+    }
+
+    /// `ncclAllReduce` in place: `buf` is replaced by the reduction of
+    /// every rank's `buf`.
+    pub fn all_reduce_in_place<T: Element>(
+        &self,
+        buf: &mut impl DeviceMemoryMut<T>,
+        op: ReduceOp,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::all_reduce_in_place";
+        let b = output("buf", buf);
+        let count = checks::count::<T>(OP, b.len)?;
+        let op = self.reduction(OP, op)?;
+        self.enqueue(OP, stream, &[&b], |comm, st| {
+            // SAFETY: `buf` holds `count` elements on the communicator's
+            // device (checked); RCCL reads and writes it in place.
+            let status =
+                unsafe { rccl_sys::ncclAllReduce(b.ptr, b.ptr, count, T::DATA_TYPE, op, comm, st) };
+            ("ncclAllReduce", status)
+        })
+    }
+
+    /// `ncclBroadcast`: every rank's `recv` gets rank `root`'s `send` (read
+    /// on the root only). Equal lengths on every rank.
+    pub fn broadcast<T: Element>(
+        &self,
+        send: &impl DeviceMemory<T>,
+        recv: &mut impl DeviceMemoryMut<T>,
+        root: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::broadcast";
+        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let (s, r) = (input("send", send), output("recv", recv));
+        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let count = checks::count::<T>(OP, s.len)?;
+        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
+            // SAFETY: both buffers hold `count` elements on the
+            // communicator's device (checked); `root` is a rank.
+            let status = unsafe {
+                rccl_sys::ncclBroadcast(s.ptr, r.ptr, count, T::DATA_TYPE, root, comm, st)
+            };
+            ("ncclBroadcast", status)
+        })
+    }
+
+    /// `ncclBroadcast` in place: every rank's `buf` gets rank `root`'s.
+    pub fn broadcast_in_place<T: Element>(
+        &self,
+        buf: &mut impl DeviceMemoryMut<T>,
+        root: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::broadcast_in_place";
+        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let b = output("buf", buf);
+        let count = checks::count::<T>(OP, b.len)?;
+        self.enqueue(OP, stream, &[&b], |comm, st| {
+            // SAFETY: `buf` holds `count` elements on the communicator's
+            // device (checked); `root` is a rank.
+            let status = unsafe {
+                rccl_sys::ncclBroadcast(b.ptr, b.ptr, count, T::DATA_TYPE, root, comm, st)
+            };
+            ("ncclBroadcast", status)
+        })
+    }
+
+    /// `ncclReduce`: rank `root`'s `recv` gets the reduction of every
+    /// rank's `send`; the other ranks' `recv` is not written. Equal
+    /// lengths on every rank.
+    pub fn reduce<T: Element>(
+        &self,
+        send: &impl DeviceMemory<T>,
+        recv: &mut impl DeviceMemoryMut<T>,
+        op: ReduceOp,
+        root: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::reduce";
+        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let (s, r) = (input("send", send), output("recv", recv));
+        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let count = checks::count::<T>(OP, s.len)?;
+        let op = self.reduction(OP, op)?;
+        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
+            // SAFETY: both buffers hold `count` elements on the
+            // communicator's device (checked); `root` is a rank.
+            let status = unsafe {
+                rccl_sys::ncclReduce(s.ptr, r.ptr, count, T::DATA_TYPE, op, root, comm, st)
+            };
+            ("ncclReduce", status)
+        })
+    }
+
+    /// `ncclReduce` in place: rank `root`'s `buf` gets the reduction of
+    /// every rank's `buf`; the others' is only read.
+    pub fn reduce_in_place<T: Element>(
+        &self,
+        buf: &mut impl DeviceMemoryMut<T>,
+        op: ReduceOp,
+        root: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::reduce_in_place";
+        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let b = output("buf", buf);
+        let count = checks::count::<T>(OP, b.len)?;
+        let op = self.reduction(OP, op)?;
+        self.enqueue(OP, stream, &[&b], |comm, st| {
+            // SAFETY: `buf` holds `count` elements on the communicator's
+            // device (checked); `root` is a rank.
+            let status = unsafe {
+                rccl_sys::ncclReduce(b.ptr, b.ptr, count, T::DATA_TYPE, op, root, comm, st)
+            };
+            ("ncclReduce", status)
+        })
+    }
+
+    /// `ncclAllGather`: every rank's `recv` gets every rank's `send`, in
+    /// rank order; `recv` holds world size x `send`'s length.
+    pub fn all_gather<T: Element>(
+        &self,
+        send: &impl DeviceMemory<T>,
+        recv: &mut impl DeviceMemoryMut<T>,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::all_gather";
+        let (s, r) = (input("send", send), output("recv", recv));
+        checks::world_multiple(OP, ("recv", r.len), ("send", s.len), self.world_size())?;
+        let count = checks::count::<T>(OP, s.len)?;
+        checks::count::<T>(OP, r.len)?;
+        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
+            // SAFETY: `send` holds `count` elements and `recv` world size
+            // x `count` (checked), on the communicator's device.
+            let status =
+                unsafe { rccl_sys::ncclAllGather(s.ptr, r.ptr, count, T::DATA_TYPE, comm, st) };
+            ("ncclAllGather", status)
+        })
+    }
+
+    /// `ncclReduceScatter`: rank `i`'s `recv` gets the reduction of every
+    /// rank's `i`-th part of `send`; `send` holds world size x `recv`'s
+    /// length.
+    pub fn reduce_scatter<T: Element>(
+        &self,
+        send: &impl DeviceMemory<T>,
+        recv: &mut impl DeviceMemoryMut<T>,
+        op: ReduceOp,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::reduce_scatter";
+        let (s, r) = (input("send", send), output("recv", recv));
+        checks::world_multiple(OP, ("send", s.len), ("recv", r.len), self.world_size())?;
+        let count = checks::count::<T>(OP, r.len)?;
+        checks::count::<T>(OP, s.len)?;
+        let op = self.reduction(OP, op)?;
+        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
+            // SAFETY: `recv` holds `count` elements and `send` world size
+            // x `count` (checked), on the communicator's device.
+            let status = unsafe {
+                rccl_sys::ncclReduceScatter(s.ptr, r.ptr, count, T::DATA_TYPE, op, comm, st)
+            };
+            ("ncclReduceScatter", status)
+        })
+    }
+
+    /// `ncclAllToAll`: rank `i`'s `j`-th part of `recv` gets rank `j`'s
+    /// `i`-th part of `send`. Equal lengths, a multiple of the world size.
+    pub fn all_to_all<T: Element>(
+        &self,
+        send: &impl DeviceMemory<T>,
+        recv: &mut impl DeviceMemoryMut<T>,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::all_to_all";
+        let (s, r) = (input("send", send), output("recv", recv));
+        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let part = checks::divisible(OP, "send", s.len, self.world_size())?;
+        checks::count::<T>(OP, s.len)?;
+        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
+            // SAFETY: both buffers hold world size x `part` elements
+            // (checked), on the communicator's device.
+            let status =
+                unsafe { rccl_sys::ncclAllToAll(s.ptr, r.ptr, part, T::DATA_TYPE, comm, st) };
+            ("ncclAllToAll", status)
+        })
+    }
+
+    /// `ncclSend`: sends `buf` to rank `peer`, which calls [`Comm::recv`]
+    /// with as many elements. Pair them inside a [`crate::group`] when a
+    /// rank both sends and receives, or they may wait for each other.
+    ///
+    /// ```no_run
+    /// # fn f(comm: &rccl::Comm, out: &hip::DeviceBuffer<f32>, inc: &mut hip::DeviceBuffer<f32>, s: &hip::Stream) -> rccl::Result<()> {
+    /// let n = comm.world_size();
+    /// let (next, prev) = ((comm.rank() + 1) % n, (comm.rank() + n - 1) % n);
+    /// rccl::group(|| {
+    ///     comm.send(out, next, s)?;
+    ///     comm.recv(inc, prev, s)
+    /// })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn send<T: Element>(
+        &self,
+        buf: &impl DeviceMemory<T>,
+        peer: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::send";
+        let peer = checks::rank(OP, "peer", peer, self.world_size())?;
+        let b = input("buf", buf);
+        let count = checks::count::<T>(OP, b.len)?;
+        self.enqueue(OP, stream, &[&b], |comm, st| {
+            // SAFETY: `buf` holds `count` elements on the communicator's
+            // device (checked); `peer` is a rank.
+            let status = unsafe { rccl_sys::ncclSend(b.ptr, count, T::DATA_TYPE, peer, comm, st) };
+            ("ncclSend", status)
+        })
+    }
+
+    /// `ncclRecv`: receives into `buf` what rank `peer` sends with
+    /// [`Comm::send`] (as many elements as `buf` holds).
+    pub fn recv<T: Element>(
+        &self,
+        buf: &mut impl DeviceMemoryMut<T>,
+        peer: usize,
+        stream: &Stream,
+    ) -> Result<()> {
+        const OP: &str = "Comm::recv";
+        let peer = checks::rank(OP, "peer", peer, self.world_size())?;
+        let b = output("buf", buf);
+        let count = checks::count::<T>(OP, b.len)?;
+        self.enqueue(OP, stream, &[&b], |comm, st| {
+            // SAFETY: `buf` holds `count` elements on the communicator's
+            // device (checked); `peer` is a rank.
+            let status = unsafe { rccl_sys::ncclRecv(b.ptr, count, T::DATA_TYPE, peer, comm, st) };
+            ("ncclRecv", status)
+        })
+    }
+}

@@ -1,0 +1,333 @@
+//! The communicator: one rank of a collective group, on one device.
+
+use crate::checks;
+use crate::error::{Error, Result};
+use crate::rendezvous::{Job, UniqueId, UNIQUE_ID_BYTES};
+use crate::result::{check, library};
+use hip::{Device, DropErrorRegistry, Stream};
+use rccl_sys::{ncclComm_t, ncclResult_t, ncclUniqueId};
+use std::cell::Cell;
+use std::ffi::c_int;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Errors seen where they could not be returned: destroying a
+/// communicator in `Drop`, ending a [`crate::Group`] in `Drop`.
+static DROP_ERRORS: DropErrorRegistry<Error> = DropErrorRegistry::new();
+
+/// Records `r`'s error, if any, for [`take_drop_errors`].
+pub(crate) fn record_drop_result(r: Result<()>) {
+    DROP_ERRORS.record_result(r);
+}
+
+/// Takes the errors recorded where they could not be returned (a failed
+/// `ncclCommDestroy` when a [`Comm`] dropped, a failed `ncclGroupEnd` when
+/// a [`crate::Group`] dropped without [`crate::Group::end`]), oldest
+/// first. Kept as `hip` keeps its own ([`hip::take_drop_errors`]), at most
+/// [`hip::MAX_RECORDED`].
+pub fn take_drop_errors() -> Vec<Error> {
+    DROP_ERRORS.take_all()
+}
+
+impl UniqueId {
+    /// `ncclGetUniqueId`: a fresh communicator id, made by rank 0 and given
+    /// to every rank (e.g. by [`Job::exchange`]). It holds rank 0's
+    /// address for the library's own bootstrap.
+    ///
+    /// ```no_run
+    /// let id = rccl::UniqueId::new()?;
+    /// println!("{id:?}");
+    /// # Ok::<(), rccl::Error>(())
+    /// ```
+    pub fn new() -> Result<UniqueId> {
+        library()?;
+        let mut raw = ncclUniqueId::default();
+        // SAFETY: `raw` is a valid place to write an `ncclUniqueId`.
+        let status = unsafe { rccl_sys::ncclGetUniqueId(&mut raw) };
+        check("ncclGetUniqueId", status, std::ptr::null_mut())?;
+        Ok(UniqueId::from_bytes(raw.internal.map(|c| c as u8)))
+    }
+}
+
+fn raw_id(id: &UniqueId) -> ncclUniqueId {
+    let bytes: &[u8; UNIQUE_ID_BYTES] = id.as_bytes();
+    ncclUniqueId {
+        internal: bytes.map(|b| b as std::ffi::c_char),
+    }
+}
+
+/// One rank of a communicator (`ncclComm_t`), on one device.
+///
+/// Made for every GPU of this process at once ([`Comm::from_devices`]),
+/// or one per process ([`Comm::from_rank`], [`Comm::from_job`]). The
+/// collectives are in this type's other methods; each checks its
+/// arguments (lengths, ranks, devices) before calling the library, and
+/// enqueues on a [`hip::Stream`] of the communicator's device.
+///
+/// **One thread drives several communicators only inside a group**
+/// ([`crate::group`]): RCCL launches a collective on each device when the
+/// group ends, and without the group the first call may wait for the
+/// others, which this thread has not made yet.
+///
+/// Dropping it destroys it (`ncclCommDestroy`, or nothing after
+/// [`Comm::abort`]); an error there goes to [`take_drop_errors`]. It holds
+/// its device's `Arc`.
+///
+/// **Threads**: `Send`, not `Sync`: NCCL's communicators may move between
+/// threads, but two threads must not use one at the same time.
+pub struct Comm {
+    raw: ncclComm_t,
+    device: Arc<Device>,
+    rank: usize,
+    world_size: usize,
+    /// Set by [`Comm::abort`]: `raw` is freed, and nothing may use it.
+    aborted: Cell<bool>,
+}
+
+// SAFETY: an `ncclComm_t` may be used from any thread, one at a time; the
+// `Cell` (which makes `Comm` `!Sync`) keeps it to one thread at a time.
+unsafe impl Send for Comm {}
+
+impl fmt::Debug for Comm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Comm")
+            .field("rank", &self.rank)
+            .field("world_size", &self.world_size)
+            .field("device", &self.device.ordinal())
+            .field("aborted", &self.aborted.get())
+            .finish()
+    }
+}
+
+impl Comm {
+    /// `ncclCommInitAll`: one communicator per device, for one process
+    /// driving them all; rank `i` is on `devices[i]`.
+    ///
+    /// Rejected before the call: an empty list, or a device listed twice.
+    ///
+    /// ```no_run
+    /// let comms = rccl::Comm::from_devices(&hip::Device::all()?)?;
+    /// assert_eq!(comms[1].rank(), 1);
+    /// # Ok::<(), rccl::Error>(())
+    /// ```
+    pub fn from_devices(devices: &[Arc<Device>]) -> Result<Vec<Comm>> {
+        const OP: &str = "Comm::from_devices";
+        let ordinals: Vec<usize> = devices.iter().map(|d| d.ordinal()).collect();
+        let list = checks::device_list(OP, &ordinals)?;
+        library()?;
+        let mut raws: Vec<ncclComm_t> = vec![std::ptr::null_mut(); list.len()];
+        // SAFETY: `raws` has room for `list.len()` communicators and
+        // `list` names that many distinct devices.
+        let status = unsafe {
+            rccl_sys::ncclCommInitAll(raws.as_mut_ptr(), list.len() as c_int, list.as_ptr())
+        };
+        check("ncclCommInitAll", status, std::ptr::null_mut())?;
+        let world_size = devices.len();
+        Ok(raws
+            .into_iter()
+            .zip(devices)
+            .enumerate()
+            .map(|(rank, (raw, device))| Comm {
+                raw,
+                device: Arc::clone(device),
+                rank,
+                world_size,
+                aborted: Cell::new(false),
+            })
+            .collect())
+    }
+
+    /// `ncclCommInitRank`: this process's rank `rank` of `world_size`, on
+    /// `device`, joining the communicator of `id` (which every rank must
+    /// share: [`UniqueId::new`] on one, sent to the others over any
+    /// channel). Blocks until every rank has joined.
+    ///
+    /// Rejected before the call: `world_size` 0, `rank >= world_size`.
+    ///
+    /// ```no_run
+    /// use rccl::{Comm, UniqueId};
+    /// let device = hip::Device::get(0)?;
+    /// let id = UniqueId::new()?; // rank 0; the others receive it
+    /// let comm = Comm::from_rank(&device, &id, 0, 1)?;
+    /// assert_eq!(comm.world_size(), 1);
+    /// # Ok::<(), rccl::Error>(())
+    /// ```
+    pub fn from_rank(
+        device: &Arc<Device>,
+        id: &UniqueId,
+        rank: usize,
+        world_size: usize,
+    ) -> Result<Comm> {
+        const OP: &str = "Comm::from_rank";
+        let n = checks::world_size(OP, world_size)?;
+        let r = checks::rank(OP, "rank", rank, world_size)?;
+        library()?;
+        device.bind()?;
+        let mut raw: ncclComm_t = std::ptr::null_mut();
+        // SAFETY: `raw` is a valid place for the communicator; the id is
+        // passed by value; the device is current (the rank's device).
+        let status = unsafe { rccl_sys::ncclCommInitRank(&mut raw, n, raw_id(id), r) };
+        check("ncclCommInitRank", status, std::ptr::null_mut())?;
+        Ok(Comm {
+            raw,
+            device: Arc::clone(device),
+            rank,
+            world_size,
+            aborted: Cell::new(false),
+        })
+    }
+
+    /// This process's rank of a launched job: rank 0 makes the id
+    /// ([`UniqueId::new`]), [`Job::exchange`] gives it to every rank (each
+    /// step within `timeout`), then [`Comm::from_rank`].
+    ///
+    /// ```no_run
+    /// use rccl::{Comm, Job};
+    /// use std::time::Duration;
+    /// let job = Job::from_env()?; // torchrun, srun or mpirun set it
+    /// let device = hip::Device::get(job.local_rank)?;
+    /// let comm = Comm::from_job(&job, &device, Duration::from_secs(60))?;
+    /// println!("rank {} of {}", comm.rank(), comm.world_size());
+    /// # Ok::<(), rccl::Error>(())
+    /// ```
+    pub fn from_job(job: &Job, device: &Arc<Device>, timeout: Duration) -> Result<Comm> {
+        const OP: &str = "Comm::from_job";
+        checks::world_size(OP, job.world_size)?;
+        checks::rank(OP, "rank", job.rank, job.world_size)?;
+        let mine = if job.rank == 0 {
+            Some(UniqueId::new()?)
+        } else {
+            None
+        };
+        let id = job.exchange(mine, timeout)?;
+        Comm::from_rank(device, &id, job.rank, job.world_size)
+    }
+
+    /// This rank, `0..world_size()`.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// How many ranks the communicator has.
+    pub fn world_size(&self) -> usize {
+        self.world_size
+    }
+
+    /// The device of this rank.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// The raw communicator, for calls this crate does not wrap. It stays
+    /// owned by `self`; after [`Comm::abort`] it is freed.
+    pub fn as_raw(&self) -> ncclComm_t {
+        self.raw
+    }
+
+    /// The communicator, or an error once it was aborted.
+    pub(crate) fn live(&self, operation: &'static str) -> Result<ncclComm_t> {
+        if self.aborted.get() {
+            return Err(Error::Unsupported {
+                operation,
+                reason: "the communicator was aborted (Comm::abort or a timed-out Comm::wait); make a new one".to_string(),
+            });
+        }
+        Ok(self.raw)
+    }
+
+    /// `ncclCommAbort`: stops the communicator's pending work and frees
+    /// it, without waiting for the other ranks. Every later call on it
+    /// returns an error; aborting twice does nothing.
+    pub fn abort(&self) -> Result<()> {
+        if self.aborted.get() {
+            return Ok(());
+        }
+        library()?;
+        self.device.bind()?;
+        self.aborted.set(true);
+        // SAFETY: the communicator is live (not aborted before), and is
+        // never used again.
+        let status = unsafe { rccl_sys::ncclCommAbort(self.raw) };
+        check("ncclCommAbort", status, std::ptr::null_mut())
+    }
+
+    /// `ncclCommGetAsyncError`: `Err` when the communicator has failed
+    /// (e.g. a peer died, `ncclRemoteError`, or a network error); the
+    /// communicator should then be aborted.
+    pub fn async_error(&self) -> Result<()> {
+        let raw = self.live("Comm::async_error")?;
+        let mut status = ncclResult_t::ncclSuccess;
+        // SAFETY: the communicator is live; `status` is a valid place.
+        let asked = unsafe { rccl_sys::ncclCommGetAsyncError(raw, &mut status) };
+        check("ncclCommGetAsyncError", asked, raw)?;
+        // 7 is `ncclInProgress` in NCCL 2.14+: still working, not failed.
+        if status.is_success() || status.0 == 7 {
+            return Ok(());
+        }
+        check("ncclCommGetAsyncError", status, raw)
+    }
+
+    /// Waits for the work enqueued on `stream` so far, polling the stream
+    /// (`hipStreamQuery`) and [`Comm::async_error`], for at most `timeout`.
+    /// When the communicator fails or the time is up, it aborts the
+    /// communicator ([`Comm::abort`]: the pending collectives stop) and
+    /// returns the error ([`Error::Timeout`] for the time): a dead peer
+    /// gives an error, not a hang.
+    ///
+    /// ```no_run
+    /// # use std::time::Duration;
+    /// # fn f(comm: &rccl::Comm, buf: &mut hip::DeviceBuffer<f32>, stream: &hip::Stream) -> rccl::Result<()> {
+    /// comm.all_reduce_in_place(buf, rccl::ReduceOp::Sum, stream)?;
+    /// comm.wait(stream, Duration::from_secs(30))?;
+    /// # Ok(()) }
+    /// ```
+    pub fn wait(&self, stream: &Stream, timeout: Duration) -> Result<()> {
+        const OP: &str = "Comm::wait";
+        self.live(OP)?;
+        checks::same_device(
+            OP,
+            "the stream",
+            stream.device().ordinal(),
+            self.device.ordinal(),
+        )?;
+        let start = Instant::now();
+        let mut pause = Duration::from_micros(50);
+        loop {
+            if stream.query()? {
+                return self.async_error();
+            }
+            if let Err(e) = self.async_error() {
+                // A failure the library saw: stop the stuck work, then
+                // report the failure (the abort's own error is secondary).
+                let _ = self.abort();
+                return Err(e);
+            }
+            if start.elapsed() >= timeout {
+                let abort_error = self.abort().err().map(|e| e.to_string());
+                return Err(Error::Timeout {
+                    operation: OP,
+                    timeout,
+                    abort_error,
+                });
+            }
+            std::thread::sleep(pause.min(timeout.saturating_sub(start.elapsed())));
+            pause = (pause * 2).min(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Comm {
+    fn drop(&mut self) {
+        if self.aborted.get() || self.raw.is_null() {
+            return;
+        }
+        let r = self.device.bind().map_err(Error::from).and_then(|()| {
+            // SAFETY: the communicator is live and owned by `self`, which
+            // no one uses again.
+            let status = unsafe { rccl_sys::ncclCommDestroy(self.raw) };
+            check("ncclCommDestroy", status, std::ptr::null_mut())
+        });
+        record_drop_result(r);
+    }
+}
