@@ -370,7 +370,12 @@ impl Stage {
         } = self;
         let dense = |l: usize, x: &DeviceBuffer<f32>, y: &mut DeviceBuffer<f32>| -> BoxResult<()> {
             blas.gemm(shape, 1.0f32, &weights[l], x, 0.0, y)?;
-            kernels.bias_act(stream, Activation::Tanh, y, &biases[l])
+            kernels.bias_act(
+                stream,
+                Activation::Tanh,
+                y.as_slice_mut(),
+                biases[l].as_slice(),
+            )
         };
         let last = weights.len() - 1;
         let [a, b] = scratch;

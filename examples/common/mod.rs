@@ -6,7 +6,7 @@
 //! Each example uses a part of it, hence `allow(dead_code)`.
 #![allow(dead_code)]
 
-use hip::{Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
+use hip::{Device, DeviceSlice, DeviceSliceMut, LaunchConfig, Module, Stream, TypedKernel};
 use std::sync::Arc;
 
 /// Every visible device, or why there are fewer than `needed`: the runtime
@@ -87,8 +87,8 @@ impl LayerKernels {
         &self,
         stream: &Stream,
         act: Activation,
-        y: &mut DeviceBuffer<f32>,
-        bias: &DeviceBuffer<f32>,
+        y: DeviceSliceMut<'_, f32>,
+        bias: DeviceSlice<'_, f32>,
     ) -> Result<(), Box<dyn std::error::Error>> {
         let rows = bias.len();
         if rows == 0 || y.len() % rows != 0 {
@@ -116,8 +116,8 @@ impl LayerKernels {
     pub(crate) fn tanh_backward(
         &self,
         stream: &Stream,
-        g: &mut DeviceBuffer<f32>,
-        y: &DeviceBuffer<f32>,
+        g: DeviceSliceMut<'_, f32>,
+        y: DeviceSlice<'_, f32>,
     ) -> Result<(), Box<dyn std::error::Error>> {
         if g.len() != y.len() {
             return Err(format!("gradient of {} elements, output of {}", g.len(), y.len()).into());
