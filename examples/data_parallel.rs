@@ -4,7 +4,9 @@
 //!
 //! ```text
 //! cargo run --release -p hip-examples --example data_parallel     # one process, every GPU
-//! torchrun --nproc-per-node=2 target/release/examples/data_parallel  # one rank per process
+//! # one rank per process, with the variables torchrun sets:
+//! for r in 0 1; do RANK=$r LOCAL_RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 \
+//!     MASTER_PORT=29511 target/release/examples/data_parallel & done; wait
 //! ```
 //!
 //! The model: layers 1024 -> 2048 -> 2048 -> 256, `tanh` after the two
@@ -38,10 +40,11 @@
 //! 27 MB, so compute dominates: milliseconds against a tenth of one over
 //! NVLink.
 //!
-//! Under torchrun (`WORLD_SIZE` set) each process takes the GPU of its
-//! `LOCAL_RANK` and joins the job through `rccl`'s rendezvous
-//! (`MASTER_ADDR`, `MASTER_PORT`); rank 0 also runs the one-GPU training
-//! on its GPU and prints the comparison. Exits with status 1 when there
+//! Under a launcher (one rank per process, as torchrun, srun or mpirun
+//! start them; [`Job::from_env`] reads their variables) each process
+//! takes the GPU of its local rank and joins the job through `rccl`'s
+//! rendezvous (`MASTER_ADDR`, `MASTER_PORT`); rank 0 also runs the one-GPU
+//! training on its GPU and prints the comparison. Exits with status 1 when there
 //! are fewer than two GPUs (saying what it found), or the curves differ.
 
 #[path = "common/mod.rs"]
@@ -51,7 +54,7 @@ use common::{Activation, LayerKernels};
 use hip::{Device, DeviceBuffer, Event, LaunchConfig, Module, Stream, TypedKernel};
 use hipblas::{Blas, GemmShape, Op};
 use rand::{Rng, SeedableRng};
-use rccl::{Comm, Job, ReduceOp};
+use rccl::{Comm, Job, ReduceOp, RendezvousError};
 use std::ops::Range;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -69,7 +72,7 @@ const LEARNING_RATE: f32 = 0.5;
 const SEED: u64 = 20_251_123;
 /// Largest relative difference allowed between the two loss curves.
 const LOSS_TOLERANCE: f64 = 1e-5;
-/// How long a rank waits for the others to join under torchrun.
+/// How long a rank waits for the others to join (one rank per process).
 const RENDEZVOUS_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The mean squared error's gradient and each sample's sum of squared
@@ -431,8 +434,13 @@ fn train_one_gpu(device: &Arc<Device>, problem: &Problem, layout: &Layout) -> Bo
 }
 
 fn main() -> ExitCode {
-    let torchrun = std::env::var_os("WORLD_SIZE").is_some();
-    let result = if torchrun { run_job() } else { run_local() };
+    // A launcher's variables (torchrun's, Slurm's, MPI's) mean one rank
+    // per process; none, one process over every GPU.
+    let result = match Job::from_env() {
+        Err(RendezvousError::NoLauncher) => run_local(),
+        Ok(job) => run_job(&job),
+        Err(e) => Err(e.into()),
+    };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => {
@@ -466,10 +474,9 @@ fn run_local() -> BoxResult<bool> {
     Ok(compare(&one, &many, devices.len()))
 }
 
-/// One rank of a job started by torchrun (or srun, mpirun): the GPU of
+/// One rank of a job (torchrun's, srun's or mpirun's variables): the GPU of
 /// `LOCAL_RANK`; rank 0 also trains alone first and compares.
-fn run_job() -> BoxResult<bool> {
-    let job = Job::from_env()?;
+fn run_job(job: &Job) -> BoxResult<bool> {
     let devices = common::devices(job.local_rank + 1)
         .map_err(|why| format!("rank {} takes GPU {}.\n{why}", job.rank, job.local_rank))?;
     let device = &devices[job.local_rank];
@@ -482,7 +489,7 @@ fn run_job() -> BoxResult<bool> {
     }
     let layout = Layout::new();
     let problem = Problem::new(&layout);
-    let comm = Comm::from_job(&job, device, RENDEZVOUS_TIMEOUT)?;
+    let comm = Comm::from_job(job, device, RENDEZVOUS_TIMEOUT)?;
     // The other ranks enqueue their steps meanwhile; their first
     // all-reduce waits on the GPU for rank 0 to join.
     let one = if job.rank == 0 {
