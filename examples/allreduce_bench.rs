@@ -60,23 +60,24 @@ const HEADLINE: [usize; 2] = [256 * MIB, 1024 * MIB];
 const CHECK_BOUND: f64 = 1e-6;
 
 fn main() -> ExitCode {
-    let baseline = match std::env::args().nth(1) {
-        Some(path) => read_torch(&path),
-        None => Err(
-            "no torch baseline given: run `python3 benches/torch_allreduce.py > torch_allreduce.txt` \
-             on the same machine and pass torch_allreduce.txt"
-                .into(),
-        ),
-    };
-    let devices: BoxResult<_> =
-        common::devices(2).map_err(|why| format!("needs two or more GPUs.\n{why}").into());
-    match baseline.and_then(|b| devices.and_then(|d| run(&d, &b))) {
+    match measure_against_torch() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("allreduce_bench: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The baseline named by the first argument, the GPUs, then the table.
+fn measure_against_torch() -> BoxResult<()> {
+    let path = std::env::args().nth(1).ok_or(
+        "no torch baseline given: run `python3 benches/torch_allreduce.py > torch_allreduce.txt` \
+         on the same machine and pass torch_allreduce.txt",
+    )?;
+    let baseline = read_torch(&path)?;
+    let devices = common::devices(2).map_err(|why| format!("needs two or more GPUs.\n{why}"))?;
+    run(&devices, &baseline)
 }
 
 /// torch_allreduce.py's output: the world size and busbw (GB/s) by bytes.

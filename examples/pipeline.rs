@@ -254,21 +254,13 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
         .map(|o| pipeline.stage1.stream.copy_to_vec(o))
         .collect::<hip::Result<Vec<_>>>()?;
 
-    let mut ok = true;
-    let diff = pipe_out
-        .iter()
-        .flatten()
-        .zip(single_out.iter().flatten())
-        .map(|(a, b)| (*a as f64 - *b as f64).abs())
-        .fold(0.0f64, f64::max);
-    let verdict = if diff <= TWO_VS_ONE_TOLERANCE {
-        "ok"
-    } else {
-        ok = false;
-        "MISMATCH"
-    };
-    println!(
-        "two GPUs vs one GPU: max |difference| {diff:.2e} (tolerance {TWO_VS_ONE_TOLERANCE:.0e}) {verdict}"
+    let mut ok = report(
+        "two GPUs vs one GPU",
+        max_abs_diff(
+            pipe_out.iter().flatten().copied(),
+            single_out.iter().flatten().map(|&v| v as f64),
+        ),
+        TWO_VS_ONE_TOLERANCE,
     );
     let last = sizes.micro_batches - 1;
     for (mb, col) in [
@@ -279,19 +271,10 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
     ] {
         let want = cpu_forward(&layers, &inputs[mb], col, sizes.hidden);
         let got = &single_out[mb][col * sizes.hidden..(col + 1) * sizes.hidden];
-        let err = want
-            .iter()
-            .zip(got)
-            .map(|(w, g)| (w - *g as f64).abs())
-            .fold(0.0f64, f64::max);
-        let verdict = if err <= CPU_TOLERANCE {
-            "ok"
-        } else {
-            ok = false;
-            "MISMATCH"
-        };
-        println!(
-            "micro-batch {mb} column {col} vs float64 CPU: max |difference| {err:.2e} (tolerance {CPU_TOLERANCE:.0e}) {verdict}"
+        ok &= report(
+            &format!("micro-batch {mb} column {col} vs float64 CPU"),
+            max_abs_diff(got.iter().copied(), want.into_iter()),
+            CPU_TOLERANCE,
         );
     }
 
@@ -573,6 +556,27 @@ fn print_timeline(rows: &[[f64; 6]]) {
         100.0 * busy0 / end0,
         100.0 * busy1 / end1
     );
+}
+
+/// The largest `|a - b|`, NaN when any difference is NaN.
+fn max_abs_diff(a: impl Iterator<Item = f32>, b: impl Iterator<Item = f64>) -> f64 {
+    a.zip(b)
+        .map(|(a, b)| (a as f64 - b).abs())
+        .fold(
+            0.0,
+            |worst, d| if d.is_nan() || d > worst { d } else { worst },
+        )
+}
+
+/// Prints a check's outcome; whether `err` is within `tolerance` (a NaN
+/// is not).
+fn report(what: &str, err: f64, tolerance: f64) -> bool {
+    let ok = err <= tolerance;
+    println!(
+        "{what}: max |difference| {err:.2e} (tolerance {tolerance:.0e}) {}",
+        if ok { "ok" } else { "MISMATCH" }
+    );
+    ok
 }
 
 /// Column `col` of the model's output for `input`, in float64: every

@@ -1,7 +1,7 @@
-//! What the multi-GPU examples (`pipeline`, `data_parallel`,
-//! `allreduce_bench`) share: finding enough GPUs, with a message that says
-//! what was looked for when there are not enough, and the element-wise
-//! kernels of their small models' dense layers (compiled with hiprtc).
+//! What the examples share: finding enough GPUs, with a message that says
+//! what was looked for when there are not enough (`gemm` and the multi-GPU
+//! examples), and the element-wise kernels of the dense layers of
+//! `pipeline`'s and `data_parallel`'s small models (compiled with hiprtc).
 //!
 //! Each example uses a part of it, hence `allow(dead_code)`.
 #![allow(dead_code)]
