@@ -68,7 +68,8 @@
 //! | --- | --- |
 //! | `f16` | `half::f16`/`half::bf16` as `DeviceRepr`, f16 GEMM |
 //! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
-//! | `curand`, `cufft`, `cudnn*`, `nccl*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
+//! | `curand`, `cufft`, `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -213,6 +214,8 @@ pub(crate) use mount_generated;
 
 pub mod cublas;
 pub mod driver;
+#[cfg(feature = "nccl")]
+pub mod nccl;
 pub mod nvrtc;
 pub mod runtime;
 

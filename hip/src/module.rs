@@ -164,11 +164,10 @@ impl Module {
     /// [`Stream::copy_dtoh`]: crate::Stream::copy_dtoh
     pub fn global(&self, name: &str) -> Result<DeviceSlice<'_, u8>> {
         let (ptr, bytes) = self.global_raw(name)?;
-        Ok(DeviceSlice::from_raw_parts(
-            ptr.cast(),
-            bytes,
-            &self.inner.device,
-        ))
+        // SAFETY: the runtime gave `bytes` bytes at `ptr` on the module's
+        // device; the global lives as long as the module, which the view
+        // borrows.
+        Ok(unsafe { DeviceSlice::from_raw_parts(ptr.cast(), bytes, &self.inner.device) })
     }
 
     /// The module global `name` as writable bytes, e.g. to fill constant
@@ -181,11 +180,9 @@ impl Module {
     /// concurrently with a write through it on another stream.
     pub unsafe fn global_mut(&self, name: &str) -> Result<DeviceSliceMut<'_, u8>> {
         let (ptr, bytes) = self.global_raw(name)?;
-        Ok(DeviceSliceMut::from_raw_parts(
-            ptr.cast(),
-            bytes,
-            &self.inner.device,
-        ))
+        // SAFETY: as in `global`; no other view is used meanwhile (the
+        // caller's promise).
+        Ok(unsafe { DeviceSliceMut::from_raw_parts(ptr.cast(), bytes, &self.inner.device) })
     }
 
     /// The raw handle.

@@ -17,7 +17,8 @@
 //!   `ncclSystemError`; a function the loaded library lacks returns
 //!   `ncclInvalidUsage` (see [`Unavailable`] for why these two).
 //! - **On NVIDIA**, RCCL's own calls are not in NCCL: `ncclGather`,
-//!   `ncclScatter` and `ncclAllToAllv` are built from NCCL's grouped
+//!   `ncclScatter`, `ncclAllToAllv` and `ncclAllToAll` (NCCL 2.28's is
+//!   named `ncclAlltoAll`) are built from NCCL's grouped
 //!   `ncclSend`/`ncclRecv` ([`NVIDIA_ADAPTERS`]); `ncclCommInitRankMulti`
 //!   returns `ncclInvalidUsage` ([`loader::Rccl::is_available`] says so up
 //!   front).

@@ -41,7 +41,9 @@ fn every_public_function_is_bound_and_no_profiling_duplicate() {
     assert!(FUNCTION_NAMES.iter().all(|n| !n.starts_with("pnccl")));
     // RCCL's own calls are bound, and the NVIDIA backend knows they are
     // RCCL's only.
+    // `ncclAllToAll` counts as RCCL's: NCCL's (2.28 on) is `ncclAlltoAll`.
     for name in [
+        "ncclAllToAll",
         "ncclAllToAllv",
         "ncclGather",
         "ncclScatter",
@@ -50,10 +52,10 @@ fn every_public_function_is_bound_and_no_profiling_duplicate() {
         assert!(FUNCTION_NAMES.contains(&name), "{name}");
         assert!(RCCL_ONLY.contains(&name), "{name}");
     }
-    assert_eq!(RCCL_ONLY.len(), 4);
+    assert_eq!(RCCL_ONLY.len(), 5);
     assert_eq!(
         NVIDIA_ADAPTERS,
-        ["ncclAllToAllv", "ncclGather", "ncclScatter"]
+        ["ncclAllToAll", "ncclAllToAllv", "ncclGather", "ncclScatter"]
     );
 }
 

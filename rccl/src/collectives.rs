@@ -18,7 +18,8 @@ use crate::element::{Element, ReduceOp, AVG_SINCE};
 use crate::error::{Error, Result};
 use crate::result::{check, library, version};
 use hip::{DeviceMemory, DeviceMemoryMut, Stream};
-use rccl_sys::{hipStream_t, ncclComm_t, ncclRedOp_t, ncclResult_t};
+use rccl_sys::{ncclRedOp_t, ncclResult_t};
+use std::ffi::c_int;
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
@@ -61,27 +62,84 @@ fn loaded_version() -> Result<i32> {
     Ok(*VERSION.get_or_init(|| v))
 }
 
+/// One library call with its non-buffer arguments (ranks already checked
+/// and converted).
+#[derive(Clone, Copy)]
+enum Call {
+    AllReduce(ncclRedOp_t),
+    Broadcast(c_int),
+    Reduce(ncclRedOp_t, c_int),
+    AllGather,
+    ReduceScatter(ncclRedOp_t),
+    AllToAll,
+    Send(c_int),
+    Recv(c_int),
+}
+
 impl Comm {
     /// The one path of every call: checks the communicator, the stream's
-    /// and the buffers' devices, makes the device current and makes the
-    /// call, which returns the C name and status.
-    fn enqueue(
+    /// and the buffers' devices, makes the device current and calls the
+    /// library with `count` (the C API's count: per rank where it says so)
+    /// elements of `T`. `send` and `recv` are the same operand for the
+    /// in-place forms and the point-to-point calls.
+    fn enqueue<T: Element>(
         &self,
         operation: &'static str,
+        call: Call,
+        (send, recv): (&Operand, &Operand),
+        count: usize,
         stream: &Stream,
-        operands: &[&Operand],
-        call: impl FnOnce(ncclComm_t, hipStream_t) -> (&'static str, ncclResult_t),
     ) -> Result<()> {
-        let raw = self.live(operation)?;
+        let comm = self.live(operation)?;
         let own = self.device().ordinal();
         checks::same_device(operation, "the stream", stream.device().ordinal(), own)?;
-        for o in operands {
+        for o in [send, recv] {
             checks::same_device(operation, o.name, o.device, own)?;
         }
         library()?;
         self.device().bind()?;
-        let (name, status) = call(raw, stream.as_raw());
-        check(name, status, raw)
+        let (s, r, t, st) = (
+            send.ptr.cast_const(),
+            recv.ptr,
+            T::DATA_TYPE,
+            stream.as_raw(),
+        );
+        // SAFETY: the buffers hold what `call` reads and writes for
+        // `count` elements of `T` (each public method checks the lengths
+        // against the collective), on the communicator's device (checked
+        // above), and stay borrowed for this call; ranks are below the
+        // world size; the communicator and the stream are live.
+        let (name, status): (&'static str, ncclResult_t) = unsafe {
+            match call {
+                Call::AllReduce(op) => (
+                    "ncclAllReduce",
+                    rccl_sys::ncclAllReduce(s, r, count, t, op, comm, st),
+                ),
+                Call::Broadcast(root) => (
+                    "ncclBroadcast",
+                    rccl_sys::ncclBroadcast(s, r, count, t, root, comm, st),
+                ),
+                Call::Reduce(op, root) => (
+                    "ncclReduce",
+                    rccl_sys::ncclReduce(s, r, count, t, op, root, comm, st),
+                ),
+                Call::AllGather => (
+                    "ncclAllGather",
+                    rccl_sys::ncclAllGather(s, r, count, t, comm, st),
+                ),
+                Call::ReduceScatter(op) => (
+                    "ncclReduceScatter",
+                    rccl_sys::ncclReduceScatter(s, r, count, t, op, comm, st),
+                ),
+                Call::AllToAll => (
+                    "ncclAllToAll",
+                    rccl_sys::ncclAllToAll(s, r, count, t, comm, st),
+                ),
+                Call::Send(peer) => ("ncclSend", rccl_sys::ncclSend(s, count, t, peer, comm, st)),
+                Call::Recv(peer) => ("ncclRecv", rccl_sys::ncclRecv(r, count, t, peer, comm, st)),
+            }
+        };
+        check(name, status, comm)
     }
 
     /// RCCL's reduction for `op`: `ncclAvg` only where the loaded library
@@ -138,15 +196,8 @@ impl Comm {
         let (s, r) = (input("send", send), output("recv", recv));
         checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
         let count = checks::count::<T>(OP, s.len)?;
-        let op = self.reduction(OP, op)?;
-        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
-            // SAFETY: both buffers hold `count` elements of `T` on the
-            // communicator's device (checked), and stay borrowed for
-            // this call; the stream is live.
-            let status =
-                unsafe { rccl_sys::ncclAllReduce(s.ptr, r.ptr, count, T::DATA_TYPE, op, comm, st) };
-            ("ncclAllReduce", status)
-        })
+        let call = Call::AllReduce(self.reduction(OP, op)?);
+        self.enqueue::<T>(OP, call, (&s, &r), count, stream)
     }
 
     /// `ncclAllReduce` in place: `buf` is replaced by the reduction of
@@ -160,14 +211,8 @@ impl Comm {
         const OP: &str = "Comm::all_reduce_in_place";
         let b = output("buf", buf);
         let count = checks::count::<T>(OP, b.len)?;
-        let op = self.reduction(OP, op)?;
-        self.enqueue(OP, stream, &[&b], |comm, st| {
-            // SAFETY: `buf` holds `count` elements on the communicator's
-            // device (checked); RCCL reads and writes it in place.
-            let status =
-                unsafe { rccl_sys::ncclAllReduce(b.ptr, b.ptr, count, T::DATA_TYPE, op, comm, st) };
-            ("ncclAllReduce", status)
-        })
+        let call = Call::AllReduce(self.reduction(OP, op)?);
+        self.enqueue::<T>(OP, call, (&b, &b), count, stream)
     }
 
     /// `ncclBroadcast`: every rank's `recv` gets rank `root`'s `send` (read
@@ -184,14 +229,7 @@ impl Comm {
         let (s, r) = (input("send", send), output("recv", recv));
         checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
         let count = checks::count::<T>(OP, s.len)?;
-        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
-            // SAFETY: both buffers hold `count` elements on the
-            // communicator's device (checked); `root` is a rank.
-            let status = unsafe {
-                rccl_sys::ncclBroadcast(s.ptr, r.ptr, count, T::DATA_TYPE, root, comm, st)
-            };
-            ("ncclBroadcast", status)
-        })
+        self.enqueue::<T>(OP, Call::Broadcast(root), (&s, &r), count, stream)
     }
 
     /// `ncclBroadcast` in place: every rank's `buf` gets rank `root`'s.
@@ -205,14 +243,7 @@ impl Comm {
         let root = checks::rank(OP, "root", root, self.world_size())?;
         let b = output("buf", buf);
         let count = checks::count::<T>(OP, b.len)?;
-        self.enqueue(OP, stream, &[&b], |comm, st| {
-            // SAFETY: `buf` holds `count` elements on the communicator's
-            // device (checked); `root` is a rank.
-            let status = unsafe {
-                rccl_sys::ncclBroadcast(b.ptr, b.ptr, count, T::DATA_TYPE, root, comm, st)
-            };
-            ("ncclBroadcast", status)
-        })
+        self.enqueue::<T>(OP, Call::Broadcast(root), (&b, &b), count, stream)
     }
 
     /// `ncclReduce`: rank `root`'s `recv` gets the reduction of every
@@ -231,15 +262,8 @@ impl Comm {
         let (s, r) = (input("send", send), output("recv", recv));
         checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
         let count = checks::count::<T>(OP, s.len)?;
-        let op = self.reduction(OP, op)?;
-        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
-            // SAFETY: both buffers hold `count` elements on the
-            // communicator's device (checked); `root` is a rank.
-            let status = unsafe {
-                rccl_sys::ncclReduce(s.ptr, r.ptr, count, T::DATA_TYPE, op, root, comm, st)
-            };
-            ("ncclReduce", status)
-        })
+        let call = Call::Reduce(self.reduction(OP, op)?, root);
+        self.enqueue::<T>(OP, call, (&s, &r), count, stream)
     }
 
     /// `ncclReduce` in place: rank `root`'s `buf` gets the reduction of
@@ -255,15 +279,8 @@ impl Comm {
         let root = checks::rank(OP, "root", root, self.world_size())?;
         let b = output("buf", buf);
         let count = checks::count::<T>(OP, b.len)?;
-        let op = self.reduction(OP, op)?;
-        self.enqueue(OP, stream, &[&b], |comm, st| {
-            // SAFETY: `buf` holds `count` elements on the communicator's
-            // device (checked); `root` is a rank.
-            let status = unsafe {
-                rccl_sys::ncclReduce(b.ptr, b.ptr, count, T::DATA_TYPE, op, root, comm, st)
-            };
-            ("ncclReduce", status)
-        })
+        let call = Call::Reduce(self.reduction(OP, op)?, root);
+        self.enqueue::<T>(OP, call, (&b, &b), count, stream)
     }
 
     /// `ncclAllGather`: every rank's `recv` gets every rank's `send`, in
@@ -277,15 +294,8 @@ impl Comm {
         const OP: &str = "Comm::all_gather";
         let (s, r) = (input("send", send), output("recv", recv));
         checks::world_multiple(OP, ("recv", r.len), ("send", s.len), self.world_size())?;
-        let count = checks::count::<T>(OP, s.len)?;
         checks::count::<T>(OP, r.len)?;
-        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
-            // SAFETY: `send` holds `count` elements and `recv` world size
-            // x `count` (checked), on the communicator's device.
-            let status =
-                unsafe { rccl_sys::ncclAllGather(s.ptr, r.ptr, count, T::DATA_TYPE, comm, st) };
-            ("ncclAllGather", status)
-        })
+        self.enqueue::<T>(OP, Call::AllGather, (&s, &r), s.len, stream)
     }
 
     /// `ncclReduceScatter`: rank `i`'s `recv` gets the reduction of every
@@ -301,17 +311,9 @@ impl Comm {
         const OP: &str = "Comm::reduce_scatter";
         let (s, r) = (input("send", send), output("recv", recv));
         checks::world_multiple(OP, ("send", s.len), ("recv", r.len), self.world_size())?;
-        let count = checks::count::<T>(OP, r.len)?;
         checks::count::<T>(OP, s.len)?;
-        let op = self.reduction(OP, op)?;
-        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
-            // SAFETY: `recv` holds `count` elements and `send` world size
-            // x `count` (checked), on the communicator's device.
-            let status = unsafe {
-                rccl_sys::ncclReduceScatter(s.ptr, r.ptr, count, T::DATA_TYPE, op, comm, st)
-            };
-            ("ncclReduceScatter", status)
-        })
+        let call = Call::ReduceScatter(self.reduction(OP, op)?);
+        self.enqueue::<T>(OP, call, (&s, &r), r.len, stream)
     }
 
     /// `ncclAllToAll`: rank `i`'s `j`-th part of `recv` gets rank `j`'s
@@ -327,13 +329,7 @@ impl Comm {
         checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
         let part = checks::divisible(OP, "send", s.len, self.world_size())?;
         checks::count::<T>(OP, s.len)?;
-        self.enqueue(OP, stream, &[&s, &r], |comm, st| {
-            // SAFETY: both buffers hold world size x `part` elements
-            // (checked), on the communicator's device.
-            let status =
-                unsafe { rccl_sys::ncclAllToAll(s.ptr, r.ptr, part, T::DATA_TYPE, comm, st) };
-            ("ncclAllToAll", status)
-        })
+        self.enqueue::<T>(OP, Call::AllToAll, (&s, &r), part, stream)
     }
 
     /// `ncclSend`: sends `buf` to rank `peer`, which calls [`Comm::recv`]
@@ -360,12 +356,7 @@ impl Comm {
         let peer = checks::rank(OP, "peer", peer, self.world_size())?;
         let b = input("buf", buf);
         let count = checks::count::<T>(OP, b.len)?;
-        self.enqueue(OP, stream, &[&b], |comm, st| {
-            // SAFETY: `buf` holds `count` elements on the communicator's
-            // device (checked); `peer` is a rank.
-            let status = unsafe { rccl_sys::ncclSend(b.ptr, count, T::DATA_TYPE, peer, comm, st) };
-            ("ncclSend", status)
-        })
+        self.enqueue::<T>(OP, Call::Send(peer), (&b, &b), count, stream)
     }
 
     /// `ncclRecv`: receives into `buf` what rank `peer` sends with
@@ -380,11 +371,6 @@ impl Comm {
         let peer = checks::rank(OP, "peer", peer, self.world_size())?;
         let b = output("buf", buf);
         let count = checks::count::<T>(OP, b.len)?;
-        self.enqueue(OP, stream, &[&b], |comm, st| {
-            // SAFETY: `buf` holds `count` elements on the communicator's
-            // device (checked); `peer` is a rank.
-            let status = unsafe { rccl_sys::ncclRecv(b.ptr, count, T::DATA_TYPE, peer, comm, st) };
-            ("ncclRecv", status)
-        })
+        self.enqueue::<T>(OP, Call::Recv(peer), (&b, &b), count, stream)
     }
 }

@@ -270,7 +270,8 @@ impl Comm {
 
     /// Waits for the work enqueued on `stream` so far, polling the stream
     /// (`hipStreamQuery`) and [`Comm::async_error`], for at most `timeout`.
-    /// When the communicator fails or the time is up, it aborts the
+    /// When the communicator or the stream fails, or the time is up, it
+    /// aborts the
     /// communicator ([`Comm::abort`]: the pending collectives stop) and
     /// returns the error ([`Error::Timeout`] for the time): a dead peer
     /// gives an error, not a hang.
@@ -294,8 +295,15 @@ impl Comm {
         let start = Instant::now();
         let mut pause = Duration::from_micros(50);
         loop {
-            if stream.query()? {
-                return self.async_error();
+            match stream.query() {
+                Ok(true) => return self.async_error(),
+                Ok(false) => {}
+                Err(e) => {
+                    // The stream failed (e.g. a peer's memory vanished):
+                    // the communicator's work cannot finish either.
+                    let _ = self.abort();
+                    return Err(e.into());
+                }
             }
             if let Err(e) = self.async_error() {
                 // A failure the library saw: stop the stuck work, then

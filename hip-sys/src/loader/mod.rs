@@ -17,6 +17,7 @@ pub mod search;
 
 pub use search::{Attempt, Location, OVERRIDE_VAR};
 
+pub mod collectives;
 pub mod common;
 
 pub use self::common::{

@@ -34,6 +34,7 @@ pub use libraries::{missing_dependency, BlasLibrary, CandidateResult};
 pub use probe::{DeviceFacts, LoadedRuntime, RuntimeFacts};
 
 use environment::VISIBILITY_VARS;
+use hip_sys::loader::collectives::{nccl_version_text, CollectivesProbe};
 use hip_sys::loader::{Platform, Version};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -172,6 +173,46 @@ pub struct Device {
     pub error: Option<String>,
 }
 
+/// The collectives library the `rccl` crate would load: where, which
+/// version (`ncclGetVersion`), or why none was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
+pub struct Collectives {
+    /// `RCCL` or `NCCL` and its file, when found.
+    pub library: Option<Library>,
+    /// The NCCL API version it reports, e.g. `2.13.4 (21304)`.
+    pub api_version: Option<String>,
+    /// Why there is none, or why its version could not be read.
+    pub problem: Option<String>,
+}
+
+impl Collectives {
+    fn from_probe(probe: &Result<CollectivesProbe, String>) -> Collectives {
+        match probe {
+            Err(why) => Collectives {
+                library: None,
+                api_version: None,
+                problem: Some(why.clone()),
+            },
+            Ok(p) => {
+                let (api_version, problem) = match &p.api_version {
+                    Ok(code) => (Some(format!("{} ({code})", nccl_version_text(*code))), None),
+                    Err(why) => (None, Some(why.clone())),
+                };
+                Collectives {
+                    library: Some(Library {
+                        role: p.role.to_owned(),
+                        path: p.path.display().to_string(),
+                        file_version: p.file_version.map(|v| v.to_string()),
+                    }),
+                    api_version,
+                    problem,
+                }
+            }
+        }
+    }
+}
+
 /// Everything the report found. Display gives the text form;
 /// `Report::to_json` (with the `json` feature) the JSON form.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,6 +238,8 @@ pub struct Report {
     pub rocblas: Option<RocblasKernels>,
     /// rocBLAS and hipBLAS files found in the search locations.
     pub blas_libraries: Vec<BlasLibrary>,
+    /// The collectives library (RCCL; NCCL on NVIDIA), or why none.
+    pub collectives: Collectives,
     /// Findings, most severe first.
     pub warnings: Vec<Warning>,
 }
@@ -401,6 +444,7 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
         device_error,
         rocblas,
         blas_libraries,
+        collectives: Collectives::from_probe(&rt.collectives),
         warnings,
     }
 }

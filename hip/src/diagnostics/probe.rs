@@ -1,6 +1,7 @@
 //! The facts only the loaded runtime can give: what was loaded, versions,
 //! devices. Kept apart from the analysis so tests can fake them.
 
+use hip_sys::loader::collectives::{probe_collectives, CollectivesProbe};
 use hip_sys::loader::{Attempt, LoadedLibrary, Platform, Version};
 use std::ffi::{c_char, CStr};
 
@@ -19,6 +20,9 @@ pub struct RuntimeFacts {
     pub driver_version: Result<i32, String>,
     /// The devices, or why there are none (`hipGetDeviceCount`'s error).
     pub devices: Result<Vec<DeviceFacts>, String>,
+    /// The collectives library (RCCL, or NCCL on NVIDIA) and its version,
+    /// or why none was found (the loader core's headline).
+    pub collectives: Result<CollectivesProbe, String>,
 }
 
 /// The runtime that loaded.
@@ -72,6 +76,7 @@ impl RuntimeFacts {
                     runtime_version: Err("no runtime loaded".into()),
                     driver_version: Err("no runtime loaded".into()),
                     devices: Err("no runtime loaded".into()),
+                    collectives: Err("no HIP runtime loaded".into()),
                 };
             }
         };
@@ -102,8 +107,19 @@ impl RuntimeFacts {
             runtime_version,
             driver_version,
             devices,
+            collectives: probe_collectives().map_err(|e| headline(&e.to_string())),
         }
     }
+}
+
+/// The first line of a multi-line loader report (the rest lists every path
+/// tried, which the report's own candidate list does for the runtime).
+fn headline(text: &str) -> String {
+    text.lines()
+        .next()
+        .unwrap_or(text)
+        .trim_end_matches(':')
+        .to_owned()
 }
 
 /// A status as `Ok`, or its name and the runtime's message.

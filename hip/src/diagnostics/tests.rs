@@ -53,6 +53,7 @@ fn amd_loaded(path: &Path, version: Version) -> RuntimeFacts {
         runtime_version: Ok(60_443_483),
         driver_version: Ok(60_443_483),
         devices: Err("hipErrorNoDevice".into()),
+        collectives: Err("no RCCL found for the amd platform; tried 4 paths".into()),
     }
 }
 
@@ -448,6 +449,7 @@ fn unreadable_and_incomplete_libraries_are_named() {
         runtime_version: Err("no runtime loaded".into()),
         driver_version: Err("no runtime loaded".into()),
         devices: Err("no runtime loaded".into()),
+        collectives: Err("no HIP runtime loaded".into()),
     };
     let r = report_from(&env, &rt);
     let results: Vec<&CandidateResult> = r.candidates.iter().map(|c| &c.result).collect();
@@ -826,5 +828,46 @@ fn gpu_devices_are_listed() {
     assert!(
         r.warnings.iter().all(|w| w.severity != Severity::Error),
         "{r}"
+    );
+}
+
+#[test]
+fn the_collectives_library_is_named_with_its_version_or_why_not() {
+    let env = Environment::empty();
+    let mut rt = amd_loaded(Path::new("/opt/rocm/lib/libamdhip64.so.6"), v(6, 4, 0));
+    let r = report_from(&env, &rt);
+    assert_eq!(r.collectives.library, None);
+    let text = r.to_string();
+    assert!(
+        text.contains(
+            "collectives library: none (no RCCL found for the amd platform; tried 4 paths)"
+        ),
+        "{text}"
+    );
+
+    rt.collectives = Ok(CollectivesProbe {
+        role: "RCCL",
+        path: PathBuf::from("/opt/rocm/lib/librccl.so.1"),
+        file_version: Some(v(1, 0, 60403)),
+        api_version: Ok(21304),
+    });
+    let r = report_from(&env, &rt);
+    assert_eq!(r.collectives.api_version.as_deref(), Some("2.13.4 (21304)"));
+    let text = r.to_string();
+    assert!(
+        text.contains("collectives library: RCCL at /opt/rocm/lib/librccl.so.1 (file version 1.0.60403), NCCL API 2.13.4 (21304)"),
+        "{text}"
+    );
+
+    rt.collectives = Ok(CollectivesProbe {
+        role: "NCCL",
+        path: PathBuf::from("libnccl.so.2"),
+        file_version: None,
+        api_version: Err("the library has no ncclGetVersion".into()),
+    });
+    let text = report_from(&env, &rt).to_string();
+    assert!(
+        text.contains("collectives library: NCCL at libnccl.so.2, version unknown: the library has no ncclGetVersion"),
+        "{text}"
     );
 }

@@ -146,6 +146,27 @@ impl fmt::Display for Report {
             )?;
         }
 
+        let c = &self.collectives;
+        write!(f, "\ncollectives library: ")?;
+        match &c.library {
+            Some(l) => {
+                write!(f, "{} at {}", l.role, l.path)?;
+                if let Some(v) = &l.file_version {
+                    write!(f, " (file version {v})")?;
+                }
+                match (&c.api_version, &c.problem) {
+                    (Some(v), _) => writeln!(f, ", NCCL API {v}")?,
+                    (None, Some(why)) => writeln!(f, ", version unknown: {why}")?,
+                    (None, None) => writeln!(f)?,
+                }
+            }
+            None => writeln!(
+                f,
+                "none ({})",
+                c.problem.as_deref().unwrap_or("not looked for")
+            )?,
+        }
+
         writeln!(f, "\nfindings:")?;
         if self.warnings.is_empty() {
             writeln!(f, "  none")?;

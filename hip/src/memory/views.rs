@@ -46,6 +46,35 @@ impl<T: DeviceRepr> fmt::Debug for DeviceSlice<'_, T> {
 }
 
 impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
+    /// A view of `len` elements at the device address `ptr` on `device`,
+    /// for memory another crate's type owns (e.g. `cuda-compat`'s
+    /// `CudaSlice`), to pass where this crate's memory traits are taken.
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// use hip::{Device, DeviceBuffer, DeviceSlice};
+    /// let dev = Device::get(0)?;
+    /// let buf = DeviceBuffer::from_slice(&dev, &[1.0f32, 2.0])?;
+    /// // SAFETY: `buf` holds 2 elements on `dev` and outlives the view.
+    /// let view = unsafe { DeviceSlice::from_raw_parts(buf.as_device_ptr(), 2, &dev) };
+    /// assert_eq!(view.to_vec()?, [1.0, 2.0]);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is the address of `len` elements of `T` of device memory on
+    /// `device` (or `len` is 0), which stays allocated, and is not written
+    /// through any other path, for `'a`.
+    pub unsafe fn from_raw_parts(ptr: *const T, len: usize, device: &'a Arc<Device>) -> Self {
+        DeviceSlice {
+            ptr,
+            len,
+            device,
+            _p: PhantomData,
+        }
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         self.len
@@ -101,6 +130,24 @@ impl<T: DeviceRepr> fmt::Debug for DeviceSliceMut<'_, T> {
 }
 
 impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
+    /// A writable view of `len` elements at the device address `ptr` on
+    /// `device`, for memory another crate's type owns (see
+    /// [`DeviceSlice::from_raw_parts`]).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is the address of `len` elements of `T` of device memory on
+    /// `device` (or `len` is 0), which stays allocated, and is neither read
+    /// nor written through any other path, for `'a`.
+    pub unsafe fn from_raw_parts(ptr: *mut T, len: usize, device: &'a Arc<Device>) -> Self {
+        DeviceSliceMut {
+            ptr,
+            len,
+            device,
+            _p: PhantomData,
+        }
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         self.len
@@ -184,30 +231,6 @@ macro_rules! ptr_field_addr {
     )*};
 }
 ptr_field_addr!(DeviceBuffer<T>, DeviceSliceMut<'_, T>, ManagedBuffer<T>);
-
-impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
-    /// A view of memory owned elsewhere (a module global).
-    pub(crate) fn from_raw_parts(ptr: *const T, len: usize, device: &'a Arc<Device>) -> Self {
-        DeviceSlice {
-            ptr,
-            len,
-            device,
-            _p: PhantomData,
-        }
-    }
-}
-
-impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
-    /// A mutable view of memory owned elsewhere (a module global).
-    pub(crate) fn from_raw_parts(ptr: *mut T, len: usize, device: &'a Arc<Device>) -> Self {
-        DeviceSliceMut {
-            ptr,
-            len,
-            device,
-            _p: PhantomData,
-        }
-    }
-}
 
 impl<T: DeviceRepr> DeviceSlice<'_, T> {
     /// Address of the device-pointer field (see `DeviceBuffer`'s).

@@ -8,8 +8,10 @@
 //!
 //! RCCL's own calls ([`RCCL_ONLY`]) are not looked up: NCCL has no such
 //! symbols, and a same-named symbol of some other build must not be called
-//! with RCCL's arguments. Three of them are built here from NCCL's grouped
-//! `ncclSend`/`ncclRecv` ([`ADAPTERS`], in [`rccl_only`]);
+//! with RCCL's arguments. `ncclAllToAll` is among them: NCCL has none
+//! before 2.28, and names its own `ncclAlltoAll` from then on. Four of
+//! them are built here from NCCL's grouped `ncclSend`/`ncclRecv`
+//! ([`ADAPTERS`], in [`rccl_only`]);
 //! `ncclCommInitRankMulti` (several ranks on one GPU) has no NCCL
 //! counterpart and stays unavailable (`ncclInvalidUsage`).
 //!
@@ -26,6 +28,7 @@ use std::sync::Arc;
 
 /// The bound functions that only RCCL provides.
 pub(crate) const RCCL_ONLY: &[&str] = &[
+    "ncclAllToAll",
     "ncclAllToAllv",
     "ncclCommInitRankMulti",
     "ncclGather",
@@ -33,10 +36,12 @@ pub(crate) const RCCL_ONLY: &[&str] = &[
 ];
 
 /// The RCCL-only bindings this backend implements over NCCL.
-pub(crate) const ADAPTERS: &[&str] = &["ncclAllToAllv", "ncclGather", "ncclScatter"];
+pub(crate) const ADAPTERS: &[&str] =
+    &["ncclAllToAll", "ncclAllToAllv", "ncclGather", "ncclScatter"];
 
 /// Fills the RCCL-only entries this backend implements.
 fn install_adapters(table: &mut RcclFunctions) {
+    table.ncclAllToAll = Some(rccl_only::all_to_all);
     table.ncclAllToAllv = Some(rccl_only::all_to_all_v);
     table.ncclGather = Some(rccl_only::gather);
     table.ncclScatter = Some(rccl_only::scatter);
@@ -77,7 +82,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_adapters_fill_three_of_the_rccl_only_entries() {
+    fn the_adapters_fill_every_rccl_only_entry_but_init_rank_multi() {
         let mut table = RcclFunctions::EMPTY;
         install_adapters(&mut table);
         assert_eq!(table.available_count(), ADAPTERS.len());

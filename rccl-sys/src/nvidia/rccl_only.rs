@@ -1,5 +1,6 @@
-//! RCCL's `ncclGather`, `ncclScatter` and `ncclAllToAllv` over NCCL, which
-//! lacks them: each is one NCCL group of point-to-point `ncclSend`/
+//! RCCL's `ncclGather`, `ncclScatter`, `ncclAllToAll` and `ncclAllToAllv`
+//! over NCCL, which lacks them (NCCL 2.28's own all-to-all is named
+//! `ncclAlltoAll`): each is one NCCL group of point-to-point `ncclSend`/
 //! `ncclRecv` calls (a rank's transfer to itself included, which NCCL
 //! supports), with RCCL's argument meanings:
 //!
@@ -7,6 +8,9 @@
 //!   rank `r`'s at element `r * sendcount` of `recvbuff`;
 //! - scatter: `root` sends elements `r * recvcount ..` of `sendbuff` to rank
 //!   `r`, which receives `recvcount` elements into `recvbuff`;
+//! - all-to-all: each rank sends elements `r * count ..` of `sendbuff` to
+//!   rank `r`, and receives `count` elements from rank `r` at element
+//!   `r * count` of `recvbuff`;
 //! - all-to-all-v: each rank sends `sendcounts[r]` elements from element
 //!   `sdispls[r]` of `sendbuff` to rank `r`, and receives `recvcounts[r]`
 //!   elements from rank `r` at element `rdispls[r]` of `recvbuff`.
@@ -248,6 +252,41 @@ pub(super) unsafe extern "C" fn scatter(
     }
 }
 
+/// `ncclAllToAll` over NCCL (see the module doc).
+///
+/// # Safety
+/// RCCL's contract for `ncclAllToAll`: both buffers hold `nranks * count`
+/// elements on the communicator's device; `comm` and `stream` are live.
+pub(super) unsafe extern "C" fn all_to_all(
+    sendbuff: *const c_void,
+    recvbuff: *mut c_void,
+    count: usize,
+    datatype: ncclDataType_t,
+    comm: ncclComm_t,
+    stream: hipStream_t,
+) -> ncclResult_t {
+    // SAFETY: the caller's communicator.
+    let (size, _rank, ranks, p2p) = match unsafe { checked(datatype, comm, None) } {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    // SAFETY: as for `gather`.
+    unsafe {
+        grouped(&p2p, |p| {
+            for peer in 0..ranks {
+                let at = (peer as usize)
+                    .checked_mul(count)
+                    .ok_or(ncclResult_t::ncclInvalidArgument)?;
+                let from = offset(sendbuff, at, size)?;
+                let into = offset(recvbuff, at, size)?;
+                (p.send)(from, count, datatype, peer, comm, stream).ok()?;
+                (p.recv)(into.cast_mut(), count, datatype, peer, comm, stream).ok()?;
+            }
+            Ok(())
+        })
+    }
+}
+
 /// `ncclAllToAllv` over NCCL (see the module doc).
 ///
 /// # Safety
@@ -365,6 +404,12 @@ mod tests {
                     comm,
                     no_stream
                 ),
+                invalid
+            );
+            let bad = ncclDataType_t(42);
+            assert_eq!(all_to_all(null, null, 1, bad, comm, no_stream), invalid);
+            assert_eq!(
+                all_to_all(null, null, 1, float, comm_null, no_stream),
                 invalid
             );
             // A well-formed call with NCCL absent: the symbol-missing status.

@@ -1,0 +1,72 @@
+//! Tier 1: the `nccl` module's names, at cudarc's paths, and what is
+//! rejected before the library (the tests build with the `nccl` feature:
+//! see the dev-dependency in Cargo.toml).
+
+use cuda_compat::nccl::result::{NcclError, NcclStatus};
+use cuda_compat::nccl::{group_end, group_start, result, sys, Comm, Id, NcclType, ReduceOp};
+use std::ffi::{c_char, c_int, c_void};
+
+#[test]
+fn cudarcs_names_and_ncclss_c_names_are_here() {
+    // The C names are RCCL's functions themselves, at both paths.
+    type AllReduce = unsafe fn(
+        *const c_void,
+        *mut c_void,
+        usize,
+        sys::ncclDataType_t,
+        sys::ncclRedOp_t,
+        sys::ncclComm_t,
+        sys::cudaStream_t,
+    ) -> sys::ncclResult_t;
+    let raw: AllReduce = sys::ncclAllReduce;
+    let top: AllReduce = cuda_compat::nccl::ncclAllReduce;
+    assert_eq!(raw as usize, top as usize);
+    assert_eq!(raw as usize, rccl::sys::ncclAllReduce as AllReduce as usize);
+    assert_eq!(sys::NCCL_UNIQUE_ID_BYTES, 128);
+    assert_eq!(sys::ncclRedOp_t::ncclAvg.0, 4);
+    let _: fn() -> Result<NcclStatus, NcclError> = group_start;
+    let _: fn() -> Result<NcclStatus, NcclError> = group_end;
+    let _: fn() -> Result<c_int, NcclError> = result::get_nccl_version;
+    let _ = [
+        ReduceOp::Sum,
+        ReduceOp::Prod,
+        ReduceOp::Max,
+        ReduceOp::Min,
+        ReduceOp::Avg,
+    ];
+    assert_eq!(f32::as_nccl_type(), sys::ncclDataType_t::ncclFloat32);
+    assert_eq!(u8::as_nccl_type(), sys::ncclDataType_t::ncclUint8);
+}
+
+#[test]
+fn ids_round_trip_through_their_bytes() {
+    let mut bytes = [0 as c_char; 128];
+    for (i, b) in bytes.iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(7) as c_char;
+    }
+    let id = Id::uninit(bytes);
+    assert_eq!(id.internal(), &bytes);
+    let copy = Id::uninit(*id.internal());
+    assert_eq!(copy.internal(), &bytes);
+}
+
+#[test]
+fn result_maps_statuses_as_cudarc_does() {
+    assert_eq!(
+        result::status(sys::ncclResult_t::ncclSuccess),
+        Ok(NcclStatus::Success)
+    );
+    assert_eq!(
+        result::status(sys::ncclResult_t(7)),
+        Ok(NcclStatus::InProgress)
+    );
+    let e = result::status(sys::ncclResult_t::ncclRemoteError).unwrap_err();
+    assert_eq!(e, NcclError(sys::ncclResult_t::ncclRemoteError));
+    assert!(format!("{e:?}").contains("ncclRemoteError"), "{e:?}");
+}
+
+#[test]
+fn no_streams_is_an_invalid_argument_before_the_library() {
+    let e = Comm::from_devices(Vec::new()).unwrap_err();
+    assert_eq!(e, NcclError(sys::ncclResult_t::ncclInvalidArgument));
+}
