@@ -8,10 +8,16 @@
 //! HIP_PLATFORM=nvidia ./target/release/examples/allreduce_bench torch_allreduce.txt
 //! ```
 //!
+//! Under a launcher's variables (torchrun's, srun's, mpirun's: see
+//! [`rccl::Job::from_env`]) it runs one rank per process instead, on the
+//! GPU of its local rank, joined by `Comm::from_job`; rank 0 reads the
+//! baseline and prints the table.
+//!
 //! Message sizes 8 MiB to 1 GiB (powers of two), f32, sum, out-of-place
 //! (`all_reduce`) and in-place (`all_reduce_in_place`). For each: 5 warm-up
 //! all-reduces, then 20 back to back on each rank's stream between two HIP
-//! events; the time of one is the slowest rank's elapsed time / 20.
+//! events; the time of one is the slowest rank's elapsed time / 20 (an
+//! all-reduce with `Max` of every rank's time).
 //! `algbw = bytes / time`, `busbw = algbw * 2 (n - 1) / n` for n GPUs
 //! (GB = 1e9 bytes), as `all_reduce_perf` prints them; torch_allreduce.py
 //! measures the same way. torch's all-reduce is in place only, so the
@@ -34,10 +40,11 @@ mod common;
 
 use hip::{Device, DeviceBuffer, Event, Stream};
 use rand::{Rng, SeedableRng};
-use rccl::{Comm, ReduceOp};
+use rccl::{Comm, Element, Job, ReduceOp, RendezvousError};
 use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 type BoxResult<T> = Result<T, Box<dyn std::error::Error>>;
 
@@ -58,6 +65,8 @@ const SIZES: [usize; 8] = [
 /// The sizes of the summary line.
 const HEADLINE: [usize; 2] = [256 * MIB, 1024 * MIB];
 const CHECK_BOUND: f64 = 1e-6;
+/// How long a rank waits for the others to join (one rank per process).
+const RENDEZVOUS_TIMEOUT: Duration = Duration::from_secs(120);
 
 fn main() -> ExitCode {
     match measure_against_torch() {
@@ -69,15 +78,58 @@ fn main() -> ExitCode {
     }
 }
 
-/// The baseline named by the first argument, the GPUs, then the table.
+/// The baseline named by the first argument (read by rank 0, before any
+/// rank joins, so that a bad one stops the job before a collective could
+/// wait for rank 0 forever), the communicators, then the table.
 fn measure_against_torch() -> BoxResult<()> {
-    let path = std::env::args().nth(1).ok_or(
-        "no torch baseline given: run `python3 benches/torch_allreduce.py > torch_allreduce.txt` \
-         on the same machine and pass torch_allreduce.txt",
-    )?;
-    let baseline = read_torch(&path)?;
-    let devices = common::devices(2).map_err(|why| format!("needs two or more GPUs.\n{why}"))?;
-    run(&devices, &baseline)
+    let baseline = || -> BoxResult<Baseline> {
+        let path = std::env::args().nth(1).ok_or(
+            "no torch baseline given: run `python3 benches/torch_allreduce.py > torch_allreduce.txt` \
+             on the same machine and pass torch_allreduce.txt",
+        )?;
+        read_torch(&path)
+    };
+    match Job::from_env() {
+        Err(RendezvousError::NoLauncher) => {
+            let baseline = baseline()?;
+            let devices =
+                common::devices(2).map_err(|why| format!("needs two or more GPUs.\n{why}"))?;
+            check_world_size(&baseline, devices.len())?;
+            let comms = Comm::from_devices(&devices)?;
+            run(&comms, &devices, Some(&baseline))
+        }
+        Ok(job) => {
+            let baseline = if job.rank == 0 {
+                let b = baseline()?;
+                check_world_size(&b, job.world_size)?;
+                Some(b)
+            } else {
+                None
+            };
+            if job.world_size < 2 {
+                return Err(
+                    format!("the job has {} rank(s); needs two or more", job.world_size).into(),
+                );
+            }
+            let all = common::devices(job.local_rank + 1)
+                .map_err(|why| format!("rank {} takes GPU {}.\n{why}", job.rank, job.local_rank))?;
+            let device = Arc::clone(&all[job.local_rank]);
+            let comm = Comm::from_job(&job, &device, RENDEZVOUS_TIMEOUT)?;
+            run(&[comm], &[device], baseline.as_ref())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn check_world_size(torch: &Baseline, n: usize) -> BoxResult<()> {
+    if torch.world_size != n {
+        return Err(format!(
+            "the torch baseline was measured on {} GPUs, this run has {n}",
+            torch.world_size
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// torch_allreduce.py's output: the world size and busbw (GB/s) by bytes.
@@ -170,68 +222,114 @@ fn time_us(comms: &[Comm], ranks: &mut [Rank], bytes: usize, in_place: bool) -> 
     for _ in 0..ITERS {
         all_reduce_once(comms, ranks, len, in_place)?;
     }
-    let mut slowest = 0.0f64;
     for r in ranks.iter() {
         r.end.record(&r.stream)?;
     }
+    let mut elapsed_ms = Vec::new();
     for r in ranks.iter() {
         r.end.synchronize()?;
-        slowest = slowest.max(r.end.elapsed_ms_since(&r.start)? as f64);
+        elapsed_ms.push(r.end.elapsed_ms_since(&r.start)?);
     }
-    Ok(slowest * 1e3 / ITERS as f64)
+    let slowest = combine(comms, ranks, &elapsed_ms, ReduceOp::Max)?;
+    Ok(slowest as f64 * 1e3 / ITERS as f64)
+}
+
+/// Combines one value per rank of this process over every rank of the
+/// job (`op` over a one-element all-reduce), for what all ranks must agree
+/// on.
+fn combine<T: Element + Copy>(
+    comms: &[Comm],
+    ranks: &[Rank],
+    values: &[T],
+    op: ReduceOp,
+) -> BoxResult<T> {
+    let mut bufs = ranks
+        .iter()
+        .zip(values)
+        .map(|(r, v)| DeviceBuffer::from_slice(r.stream.device(), std::slice::from_ref(v)))
+        .collect::<hip::Result<Vec<_>>>()?;
+    rccl::group(|| {
+        for ((comm, r), buf) in comms.iter().zip(ranks).zip(bufs.iter_mut()) {
+            comm.all_reduce_in_place(buf, op, &r.stream)?;
+        }
+        Ok(())
+    })?;
+    Ok(ranks[0].stream.copy_to_vec(&bufs[0])?[0])
 }
 
 /// Out-of-place all-reduce of random data against the CPU's sum.
+/// Every rank's input comes from one seed, rank 0's (the sum of rank 0's
+/// seed and everyone else's 0), so each process can compute the sum.
 fn check(comms: &[Comm], ranks: &mut [Rank], len: usize) -> BoxResult<()> {
-    let seed: u64 = rand::random();
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let inputs: Vec<Vec<f32>> = ranks
+    let mine: Vec<u64> = comms
         .iter()
+        .map(|c| if c.rank() == 0 { rand::random() } else { 0 })
+        .collect();
+    let seed = combine(comms, ranks, &mine, ReduceOp::Sum)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let inputs: Vec<Vec<f32>> = (0..comms[0].world_size())
         .map(|_| (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect())
         .collect();
-    for (r, x) in ranks.iter_mut().zip(&inputs) {
-        r.stream.copy_htod(x, &mut r.send.slice_mut(..len)?)?;
+    for (comm, r) in comms.iter().zip(ranks.iter_mut()) {
+        r.stream
+            .copy_htod(&inputs[comm.rank()], &mut r.send.slice_mut(..len)?)?;
     }
     all_reduce_once(comms, ranks, len, false)?;
-    for (rank, r) in ranks.iter().enumerate() {
+    let mut wrong = Vec::new();
+    for (comm, r) in comms.iter().zip(ranks.iter()) {
         let got = r.stream.copy_to_vec(&r.recv.slice(..len)?)?;
+        let mut bad = 0u64;
         for (i, g) in got.iter().enumerate() {
             let want: f64 = inputs.iter().map(|x| x[i] as f64).sum();
             let scale: f64 = inputs.iter().map(|x| (x[i] as f64).abs()).sum();
             let err = (*g as f64 - want).abs();
             if err.is_nan() || err > CHECK_BOUND * scale {
-                return Err(format!(
-                    "check failed (seed {seed}): rank {rank} element {i} is {g}, the CPU's sum {want}"
-                )
-                .into());
+                if bad == 0 {
+                    eprintln!(
+                        "rank {}: element {i} is {g}, the CPU's sum {want} (seed {seed})",
+                        comm.rank()
+                    );
+                }
+                bad += 1;
             }
         }
+        wrong.push(bad);
     }
-    println!(
-        "check: {len} elements on {} ranks equal the CPU's sum within {CHECK_BOUND:.0e} * sum |x| (seed {seed})",
-        ranks.len()
-    );
-    Ok(())
-}
-
-fn run(devices: &[Arc<Device>], torch: &Baseline) -> BoxResult<()> {
-    let n = devices.len();
-    if torch.world_size != n {
+    // Every rank learns the verdict, so that all stop together instead of
+    // the others waiting in the next all-reduce for one that left.
+    let wrong = combine(comms, ranks, &wrong, ReduceOp::Sum)?;
+    if wrong > 0 {
         return Err(format!(
-            "the torch baseline was measured on {} GPUs, this run has {n}",
-            torch.world_size
+            "check failed: {wrong} elements over all ranks differ from the CPU's sum (seed {seed})"
         )
         .into());
     }
-    let version = rccl::version()?;
-    println!(
-        "{n} x {}; RCCL/NCCL {}.{}.{}; f32 sum; {WARMUP} warm-up, {ITERS} timed per size; GB = 1e9 bytes",
-        devices[0].name()?,
-        version / 10000,
-        version / 100 % 100,
-        version % 100
-    );
-    let comms = Comm::from_devices(devices)?;
+    if comms[0].rank() == 0 {
+        println!(
+            "check: {len} elements on {} ranks equal the CPU's sum within {CHECK_BOUND:.0e} * sum |x| (seed {seed})",
+            inputs.len()
+        );
+    }
+    Ok(())
+}
+
+/// Measures every size on `comms` (this process's ranks, on `devices`);
+/// the process holding rank 0 has the baseline, prints the table and
+/// compares.
+fn run(comms: &[Comm], devices: &[Arc<Device>], torch: Option<&Baseline>) -> BoxResult<()> {
+    let n = comms[0].world_size();
+    let leader = comms[0].rank() == 0;
+    if leader {
+        let version = rccl::version()?;
+        println!(
+            "{n} ranks, {} process(es); {}; RCCL/NCCL {}.{}.{}; f32 sum; {WARMUP} warm-up, {ITERS} timed per size; GB = 1e9 bytes",
+            if comms.len() == n { 1 } else { n },
+            devices[0].name()?,
+            version / 10000,
+            version / 100 % 100,
+            version % 100
+        );
+    }
     let largest = SIZES[SIZES.len() - 1] / size_of::<f32>();
     let mut ranks = devices
         .iter()
@@ -245,8 +343,22 @@ fn run(devices: &[Arc<Device>], torch: &Baseline) -> BoxResult<()> {
             })
         })
         .collect::<hip::Result<Vec<_>>>()?;
-    check(&comms, &mut ranks, SIZES[0] / size_of::<f32>())?;
+    check(comms, &mut ranks, SIZES[0] / size_of::<f32>())?;
+    let mut times = Vec::new();
+    for bytes in SIZES {
+        let oop = time_us(comms, &mut ranks, bytes, false)?;
+        let ip = time_us(comms, &mut ranks, bytes, true)?;
+        times.push((bytes, oop, ip));
+    }
+    match torch {
+        Some(torch) if leader => report(&times, n, torch),
+        _ => Ok(()),
+    }
+}
 
+/// Prints the table from `(bytes, out-of-place us, in-place us)` rows and
+/// the summary line; fails when the baseline lacks a size.
+fn report(times: &[(usize, f64, f64)], n: usize, torch: &Baseline) -> BoxResult<()> {
     let factor = 2.0 * (n - 1) as f64 / n as f64;
     println!(
         "\n{:>12} {:>10} | {:>9} {:>7} {:>7} | {:>9} {:>7} {:>7} | {:>12} {:>10}",
@@ -263,9 +375,7 @@ fn run(devices: &[Arc<Device>], torch: &Baseline) -> BoxResult<()> {
     );
     let mut ratios = HashMap::new();
     let mut missing = Vec::new();
-    for bytes in SIZES {
-        let oop = time_us(&comms, &mut ranks, bytes, false)?;
-        let ip = time_us(&comms, &mut ranks, bytes, true)?;
+    for &(bytes, oop, ip) in times {
         let algbw = |us: f64| bytes as f64 / (us * 1e-6) / 1e9;
         let (oop_alg, ip_alg) = (algbw(oop), algbw(ip));
         let ours = ip_alg * factor;
