@@ -15,6 +15,9 @@
 //! timed with HIP events. Exits with status 1 when there is no GPU (saying
 //! what was looked for) or a check fails.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use half::{bf16, f16};
 use hip::{Device, DeviceBuffer, Event, Stream};
 use hipblas::{Blas, Compute, GemmShape, Op};
@@ -60,27 +63,7 @@ fn main() -> ExitCode {
 
 /// Device 0, or a description of what was looked for.
 fn find_gpu() -> Result<Arc<Device>, String> {
-    let rt = match hip_sys::loader::runtime() {
-        Ok(rt) => rt,
-        Err(e) => {
-            return Err(format!(
-                "Looked for a HIP runtime (AMD ROCm, or CUDA with HIP_PLATFORM=nvidia):\n{e}"
-            ))
-        }
-    };
-    let count = Device::count().unwrap_or(0);
-    if count == 0 {
-        return Err(format!(
-            "The {} runtime {} loaded from {} but reports no device.",
-            rt.platform,
-            rt.version,
-            rt.libraries[0].path.display()
-        ));
-    }
-    if let Err(e) = hipblas_sys::loader::hipblas() {
-        return Err(format!("Looked for hipBLAS:\n{e}"));
-    }
-    Device::get(0).map_err(|e| e.to_string())
+    common::devices(1).map(|mut all| all.swap_remove(0))
 }
 
 fn run(

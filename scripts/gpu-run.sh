@@ -6,10 +6,11 @@
 # (`--ignored --test-threads=1`: the GPU tests are #[ignore = "needs a GPU"];
 # tiers 1 and 2 run in CI, and tier 2 needs Debian's AMD runtime, which a GPU
 # machine lacks), then every example and binary without arguments, and every
-# criterion bench target in its quick test mode. The benchmark binaries
+# criterion bench target in its quick test mode. The benchmark programs
 # (names matching GPU_RUN_BENCHMARKS, default
-# 'gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth') are not run here: they need
-# arguments or minutes, and `scripts/gpu-session.sh bench` runs them. With
+# 'gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline')
+# are not run here: they need arguments, minutes or two GPUs, and
+# `scripts/gpu-session.sh bench` runs them. With
 # `memcheck`, only the test binaries run, under
 # `compute-sanitizer --tool memcheck`.
 #
@@ -59,7 +60,7 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }

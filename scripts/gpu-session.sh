@@ -17,9 +17,13 @@
 #   memcheck  the same tests again under compute-sanitizer: alone, its own
 #             count; in `all`, a re-run, so only its failures join the last
 #             line (its passes are on the line "re-runs under memcheck");
-#   bench     each of torch baseline, gemm_bench, launch_rate and
-#             call_overhead once: a benchmark that cannot measure, or whose
-#             baseline is missing, fails.
+#   bench     each benchmark step once (torch GEMM baseline, gemm_bench,
+#             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
+#             cudarc launch rate; torch all-reduce baseline, allreduce_bench
+#             and data_parallel each in one process and in one process per
+#             GPU, pipeline): a benchmark that cannot measure, or whose baseline
+#             is missing, fails; the multi-GPU steps are skipped (counted as
+#             skipped) with fewer than two GPUs.
 # The exit status is non-zero when anything failed, timed out or printed no
 # summary.
 set -u
@@ -143,6 +147,53 @@ bench_program() {
     bench_step "$label" "$rc" "$(grep -E "$pattern" "$log" | paste -sd' ')"
 }
 
+# run_ranks N PROGRAM [ARGS...]: N processes of PROGRAM, one per GPU, with the
+# variables torchrun sets (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
+# MASTER_PORT on a free local port, TORCHELASTIC_RUN_ID); fails when any
+# fails. Exported for `timeout bash -c`; a TERM (the timeout) ends them all.
+run_ranks() {
+    local n=$1 prog=$2 port r rc=0 pids=()
+    shift 2
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
+    trap 'kill "${pids[@]}" 2>/dev/null; exit 143' TERM
+    for ((r = 0; r < n; r++)); do
+        RANK=$r WORLD_SIZE=$n LOCAL_RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
+            TORCHELASTIC_RUN_ID="gpu-session-$$" "$prog" "$@" &
+        pids+=($!)
+    done
+    for r in "${pids[@]}"; do wait "$r" || rc=$?; done
+    return "$rc"
+}
+export -f run_ranks
+
+# The multi-GPU benchmarks: the torch all-reduce baseline, allreduce_bench
+# and data_parallel (each in one process, then one process per GPU) and
+# pipeline; with
+# fewer than two GPUs each is listed as not run and counted as skipped.
+run_multi_gpu_bench() {
+    local rc label
+    if [ "$gpus" -lt 2 ]; then
+        for label in "torch all-reduce baseline (torch_allreduce.py)" allreduce_bench \
+            "allreduce_bench (one process per GPU)" data_parallel "data_parallel (one process per GPU)" pipeline; do
+            m_skipped=$((m_skipped + 1))
+            m_table+=$'\n'"$(row "$label" "not run: needs two GPUs ($gpus found)")"
+        done
+        return
+    fi
+    timeout 600 python3 "$bundle/torch_allreduce.py" >"$out/torch_allreduce.txt" 2>"$out/torch_allreduce.err"
+    rc=$?
+    cat "$out/torch_allreduce.txt" "$out/torch_allreduce.err"
+    bench_step "torch all-reduce baseline (torch_allreduce.py)" "$rc" \
+        "$(awk '$1 == "allreduce" && ($2 == 268435456 || $2 == 1073741824) {printf "%s%d MiB busbw %s GB/s", sep, $2 / 1048576, $5; sep = ", "}' "$out/torch_allreduce.txt")"
+    bench_program allreduce_bench 300 '^allreduce_bench:' "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
+    bench_program "allreduce_bench (one process per GPU)" 300 '^allreduce_bench:' \
+        bash -c 'run_ranks "$@"' run_ranks "$gpus" "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
+    bench_program data_parallel 300 '^data_parallel:|^loss curves:' "$bundle/examples/data_parallel"
+    bench_program "data_parallel (one process per GPU)" 300 '^data_parallel:|^loss curves:' \
+        bash -c 'run_ranks "$@"' run_ranks "$gpus" "$bundle/examples/data_parallel"
+    bench_program pipeline 300 '^pipeline:|two GPUs vs one' "$bundle/examples/pipeline"
+}
+
 run_bench() {
     local rc
     m_passed=0
@@ -160,7 +211,12 @@ run_bench() {
     bench_program copy_bandwidth 400 '^lowest' "$bundle/bins/copy_bandwidth"
     bench_program "cudarc launch rate (facade vs real cudarc)" 500 '^throughput ratio|^launch rate ratio' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
-    m_table+=$'\n'"bench: $m_passed passed, $m_failed failed"
+    run_multi_gpu_bench
+    if [ "$m_skipped" -gt 0 ]; then
+        m_table+=$'\n'"bench: $m_passed passed, $m_failed failed, $m_skipped skipped"
+    else
+        m_table+=$'\n'"bench: $m_passed passed, $m_failed failed"
+    fi
 }
 
 for m in tests memcheck bench; do

@@ -80,6 +80,12 @@ setup() {
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
+    # The multi-GPU examples are benchmarks too (counts below would change
+    # if run.sh ran them); `gpu-session.sh bench` runs them with two GPUs.
+    fake_program "$b/examples/allreduce_bench" "allreduce_bench: ratio at 256 MiB 0.98, at 1 GiB 0.99 (target >= 0.95)" 0
+    fake_program "$b/examples/data_parallel" "data_parallel: 2-GPU step / 1-GPU step = 0.55 (target <= 0.6)" "${FAKE_DATA_PARALLEL_RC:-0}"
+    fake_program "$b/examples/pipeline" "pipeline: speedup 1.80 (target >= 1.5)" 0
+    printf 'print("world_size 2")\nprint("allreduce 268435456 900.0 298.3 298.3")\n' >"$b/torch_allreduce.py"
     # cudarc's examples: `run` reports 2 passed and 1 not run (the two-GPU
     # example); `bench-run` a ratio.
     mkdir -p "$b/cudarc-examples"
@@ -162,14 +168,19 @@ check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-b
 setup "ok"
 check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 2 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session" "6 passed, 1 failed" nonzero \
+check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "6 passed, 1 failed, 6 skipped" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "11 passed, 1 failed, 2 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "11 passed, 1 failed, 8 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "11 passed, 0 failed, 2 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+check "session all: clean" "11 passed, 0 failed, 8 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "13 passed, 0 failed" 0 \
+    "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
+FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
+FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "11 passed, 2 failed" nonzero \
+    "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 b="$work/repo/gpu-bundle"
 tar -C "$b" -cf - tests examples bins benches cudarc-examples | xz -1 >"$b/payload.tar.xz"
