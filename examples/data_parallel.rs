@@ -4,7 +4,9 @@
 //!
 //! ```text
 //! cargo run --release -p hip-examples --example data_parallel     # one process, every GPU
-//! # one rank per process, with the variables torchrun sets:
+//! # one rank per process, started by torchrun:
+//! torchrun --standalone --no-python --nproc-per-node=2 target/release/examples/data_parallel
+//! # or with the variables torchrun sets, by hand:
 //! for r in 0 1; do RANK=$r LOCAL_RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 \
 //!     MASTER_PORT=29511 target/release/examples/data_parallel & done; wait
 //! ```

@@ -147,13 +147,23 @@ bench_program() {
     bench_step "$label" "$rc" "$(grep -E "$pattern" "$log" | paste -sd' ')"
 }
 
-# run_ranks N PROGRAM [ARGS...]: N processes of PROGRAM, one per GPU, with the
-# variables torchrun sets (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
-# MASTER_PORT on a free local port, TORCHELASTIC_RUN_ID); fails when any
-# fails. Exported for `timeout bash -c`; a TERM (the timeout) ends them all.
+# run_ranks N PROGRAM [ARGS...]: N processes of PROGRAM, one per GPU, started
+# by torchrun itself when it is there (GPU_SESSION_TORCHRUN, default the
+# GPU machine's /opt/torch/.venv/bin/torchrun; `--standalone --no-python`),
+# else with the variables torchrun sets (RANK, WORLD_SIZE, LOCAL_RANK,
+# MASTER_ADDR, MASTER_PORT on a free local port, TORCHELASTIC_RUN_ID); fails
+# when any fails. Exported for `timeout bash -c`; a TERM (the timeout) ends
+# them all.
 run_ranks() {
     local n=$1 prog=$2 port r rc=0 pids=()
     shift 2
+    local torchrun=${GPU_SESSION_TORCHRUN:-/opt/torch/.venv/bin/torchrun}
+    if [ -x "$torchrun" ]; then
+        echo "run_ranks: $torchrun --standalone --no-python --nproc-per-node=$n $prog $*"
+        "$torchrun" --standalone --no-python --nproc-per-node="$n" "$prog" "$@"
+        return
+    fi
+    echo "run_ranks: no torchrun at $torchrun: $n processes with torchrun's variables"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
     trap 'kill "${pids[@]}" 2>/dev/null; exit 143' TERM
     for ((r = 0; r < n; r++)); do

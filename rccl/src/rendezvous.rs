@@ -10,9 +10,12 @@
 //! | Open MPI (`mpirun`) | `OMPI_COMM_WORLD_RANK` | `OMPI_COMM_WORLD_SIZE` | `OMPI_COMM_WORLD_LOCAL_RANK` | — |
 //! | MPICH / Intel MPI | `PMI_RANK` | `PMI_SIZE` | `MPI_LOCALRANKID` | — |
 //!
-//! Rank 0's address is always `MASTER_ADDR`:`MASTER_PORT` (torchrun sets
+//! Rank 0's host is `MASTER_ADDR` and its port `MASTER_PORT` (torchrun sets
 //! them; with Slurm or MPI the job script does, e.g.
-//! `MASTER_ADDR=$(scontrol show hostnames | head -n1)`).
+//! `MASTER_ADDR=$(scontrol show hostnames | head -n1)`), with one exception:
+//! under torchrun (`TORCHELASTIC_RUN_ID` set) the launcher's own store
+//! already listens on `MASTER_PORT`, so rank 0 listens on `MASTER_PORT + 1`.
+//! [`PORT_VAR`] overrides the port in every case.
 //! [`JOB_ID_VAR`] overrides the job id; without one from the launcher or the
 //! variable, the job id is the launcher's name and the rendezvous address.
 //!
@@ -36,6 +39,9 @@ pub const UNIQUE_ID_BYTES: usize = 128;
 
 /// Overrides the job id the launcher gives (or replaces the default).
 pub const JOB_ID_VAR: &str = "HIP_RENDEZVOUS_JOB_ID";
+
+/// Overrides the port rank 0 listens on for the rendezvous.
+pub const PORT_VAR: &str = "HIP_RENDEZVOUS_PORT";
 
 /// The first bytes of every message: protocol and its version.
 const TAG: &[u8; 8] = b"HIPRDV01";
@@ -114,8 +120,10 @@ pub struct Job {
     pub local_rank: usize,
     /// Rank 0's host (`MASTER_ADDR`).
     pub master_addr: String,
-    /// Rank 0's port (`MASTER_PORT`).
-    pub master_port: u16,
+    /// The port rank 0 listens on for the rendezvous: [`PORT_VAR`] when
+    /// set, else `MASTER_PORT`, plus one under torchrun (whose own store
+    /// holds `MASTER_PORT`).
+    pub rendezvous_port: u16,
     /// What keeps two jobs on one port apart.
     pub job_id: String,
     /// Who set the variables.
@@ -248,16 +256,28 @@ impl Job {
             _ => number(local)?,
         };
         let master_addr = required("MASTER_ADDR")?.trim().to_owned();
-        let port_text = required("MASTER_PORT")?;
-        let master_port = match port_text.trim().parse::<u16>() {
-            Ok(p) if p != 0 => p,
-            _ => {
-                return Err(RendezvousError::Invalid {
+        let port = |name: &'static str, text: String| match text.trim().parse::<u16>() {
+            Ok(p) if p != 0 => Ok(p),
+            _ => Err(RendezvousError::Invalid {
+                name,
+                value: text,
+                why: "a TCP port, 1 to 65535".into(),
+            }),
+        };
+        let master_port = port("MASTER_PORT", required("MASTER_PORT")?)?;
+        let rendezvous_port = match var(PORT_VAR) {
+            Some(text) => port(PORT_VAR, text)?,
+            // torchrun's agent hosts its store on MASTER_PORT.
+            None if launcher == Launcher::Torchrun && var("TORCHELASTIC_RUN_ID").is_some() => {
+                master_port.checked_add(1).ok_or(RendezvousError::Invalid {
                     name: "MASTER_PORT",
-                    value: port_text,
-                    why: "a TCP port, 1 to 65535".into(),
-                })
+                    value: master_port.to_string(),
+                    why: format!(
+                        "under torchrun the rendezvous listens on MASTER_PORT + 1; set {PORT_VAR}"
+                    ),
+                })?
             }
+            None => master_port,
         };
         let from_launcher = match launcher {
             Launcher::Torchrun => var("TORCHELASTIC_RUN_ID"),
@@ -269,7 +289,7 @@ impl Job {
         };
         let job_id = var(JOB_ID_VAR)
             .or(from_launcher)
-            .unwrap_or_else(|| format!("{}@{master_addr}:{master_port}", launcher.name()));
+            .unwrap_or_else(|| format!("{}@{master_addr}:{rendezvous_port}", launcher.name()));
         if job_id.len() > MAX_JOB_ID {
             return Err(RendezvousError::Invalid {
                 name: JOB_ID_VAR,
@@ -282,7 +302,7 @@ impl Job {
             world_size,
             local_rank,
             master_addr,
-            master_port,
+            rendezvous_port,
             job_id,
             launcher,
         })
@@ -290,7 +310,7 @@ impl Job {
 
     /// Rank 0's address, resolved.
     fn master(&self) -> Result<Vec<SocketAddr>> {
-        let addrs: Vec<SocketAddr> = (self.master_addr.as_str(), self.master_port)
+        let addrs: Vec<SocketAddr> = (self.master_addr.as_str(), self.rendezvous_port)
             .to_socket_addrs()
             .map_err(io_error(format!(
                 "resolving MASTER_ADDR={}",
@@ -308,7 +328,7 @@ impl Job {
     }
 
     /// Gives every rank the communicator's id: rank 0 passes `Some(id)`,
-    /// listens on `MASTER_ADDR:MASTER_PORT` and returns once every other
+    /// listens on `MASTER_ADDR` at [`Job::rendezvous_port`] and returns once every other
     /// rank has the id; the others pass `None` and get the id from rank 0,
     /// retrying while rank 0 starts. Either fails after `timeout`, naming
     /// the ranks still missing.
@@ -319,8 +339,8 @@ impl Job {
                 if self.world_size > 1 {
                     let addrs = self.master()?;
                     let listener = TcpListener::bind(&addrs[..]).map_err(io_error(format!(
-                        "listening on {}:{} (MASTER_ADDR must name this machine on rank 0)",
-                        self.master_addr, self.master_port
+                        "listening on {}:{} (MASTER_ADDR must name this machine on rank 0, and the port must be free)",
+                        self.master_addr, self.rendezvous_port
                     )))?;
                     serve(&listener, self, &id, deadline)?;
                 }
@@ -556,7 +576,7 @@ fn join(addrs: &[SocketAddr], job: &Job, deadline: Instant) -> Result<UniqueId> 
                 detail: format!(
                     "rank 0 at {}:{} never answered ({})",
                     job.master_addr,
-                    job.master_port,
+                    job.rendezvous_port,
                     last_error.map_or("no attempt".to_owned(), |e: io::Error| e.to_string())
                 ),
             });

@@ -29,7 +29,7 @@ fn torchrun_variables() {
             world_size: 8,
             local_rank: 1,
             master_addr: "10.0.0.5".into(),
-            master_port: 29500,
+            rendezvous_port: 29501,
             job_id: "run-42".into(),
             launcher: Launcher::Torchrun,
         }
@@ -37,6 +37,52 @@ fn torchrun_variables() {
     let mut with_override = TORCHRUN.to_vec();
     with_override.push((JOB_ID_VAR, "mine"));
     assert_eq!(Job::from_vars(vars(&with_override)).unwrap().job_id, "mine");
+}
+
+#[test]
+fn rendezvous_port_under_torchrun_and_elsewhere() {
+    // torchrun's own store holds MASTER_PORT: one above it (checked above).
+    let without_torchrun: Vec<_> = TORCHRUN
+        .iter()
+        .copied()
+        .filter(|(k, _)| *k != "TORCHELASTIC_RUN_ID")
+        .collect();
+    assert_eq!(
+        Job::from_vars(vars(&without_torchrun))
+            .unwrap()
+            .rendezvous_port,
+        29500,
+        "RANK and friends set by hand, not by torchrun: MASTER_PORT itself"
+    );
+    let mut overridden = TORCHRUN.to_vec();
+    overridden.push((PORT_VAR, "40000"));
+    assert_eq!(
+        Job::from_vars(vars(&overridden)).unwrap().rendezvous_port,
+        40000
+    );
+    let mut bad = TORCHRUN.to_vec();
+    bad.push((PORT_VAR, "0"));
+    assert!(matches!(
+        Job::from_vars(vars(&bad)),
+        Err(RendezvousError::Invalid { name: PORT_VAR, .. })
+    ));
+    let top: Vec<_> = TORCHRUN
+        .iter()
+        .map(|&(k, v)| {
+            if k == "MASTER_PORT" {
+                (k, "65535")
+            } else {
+                (k, v)
+            }
+        })
+        .collect();
+    match Job::from_vars(vars(&top)) {
+        Err(RendezvousError::Invalid { name, why, .. }) => {
+            assert_eq!(name, "MASTER_PORT");
+            assert!(why.contains(PORT_VAR), "{why}");
+        }
+        other => panic!("MASTER_PORT 65535 under torchrun: {other:?}"),
+    }
 }
 
 #[test]
@@ -122,7 +168,7 @@ fn job(rank: usize, world_size: usize, port: u16) -> Job {
         world_size,
         local_rank: rank,
         master_addr: "127.0.0.1".into(),
-        master_port: port,
+        rendezvous_port: port,
         job_id: "test-job".into(),
         launcher: Launcher::Torchrun,
     }
