@@ -803,8 +803,10 @@ impl Stream {
         // SAFETY: `src` holds `bytes` readable bytes and is only read
         // (host-to-device); `dst` holds `bytes` bytes on this stream's
         // device (checked above); both borrows outlive the call, which
-        // waits for the copy.
-        unsafe { copy_pageable(OP, self, ends, bytes, Direction::HostToDevice) }
+        // waits for the copy (ordered after `dst`'s tracked accesses).
+        self.enqueue_tracked(&[], &[dst.access_events()], || unsafe {
+            copy_pageable(OP, self, ends, bytes, Direction::HostToDevice)
+        })
     }
 
     /// Copies device memory into ordinary (pageable) host memory, staged
@@ -829,8 +831,10 @@ impl Stream {
         // SAFETY: `dst` holds `bytes` writable bytes, exclusively borrowed;
         // any bytes are a valid `T` (DeviceRepr); `src` holds `bytes` bytes
         // on this stream's device and is only read; the call waits for the
-        // copy.
-        unsafe { copy_pageable(OP, self, ends, bytes, Direction::DeviceToHost) }
+        // copy (ordered after `src`'s last tracked write).
+        self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
+            copy_pageable(OP, self, ends, bytes, Direction::DeviceToHost)
+        })
     }
 }
 

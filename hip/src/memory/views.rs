@@ -7,6 +7,7 @@ use super::validate::check_range;
 use super::DeviceRepr;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::tracking::{AccessEvents, UNTRACKED};
 use std::ffi::c_void;
 use std::fmt;
 use std::marker::PhantomData;
@@ -20,6 +21,8 @@ pub struct DeviceSlice<'a, T: DeviceRepr> {
     pub(super) ptr: *const T,
     pub(super) len: usize,
     pub(super) device: &'a Arc<Device>,
+    /// The owner's access events (untracked for untracked memory).
+    pub(super) events: &'a AccessEvents,
     pub(super) _p: PhantomData<&'a [T]>,
 }
 
@@ -69,6 +72,7 @@ impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
             ptr: offset(self.ptr.cast_mut(), r.start),
             len: r.len(),
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         })
     }
@@ -82,6 +86,8 @@ pub struct DeviceSliceMut<'a, T: DeviceRepr> {
     pub(super) ptr: *mut T,
     pub(super) len: usize,
     pub(super) device: &'a Arc<Device>,
+    /// The owner's access events (untracked for untracked memory).
+    pub(super) events: &'a AccessEvents,
     pub(super) _p: PhantomData<&'a mut [T]>,
 }
 
@@ -123,6 +129,7 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: self.ptr,
             len: self.len,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         }
     }
@@ -132,6 +139,7 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: self.ptr,
             len: self.len,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         }
     }
@@ -142,6 +150,7 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: offset(self.ptr, r.start),
             len: r.len(),
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         })
     }
@@ -160,12 +169,14 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: self.ptr,
             len: mid,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         };
         let b = DeviceSliceMut {
             ptr: offset(self.ptr, mid),
             len: self.len - mid,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         };
         Ok((a, b))
@@ -192,6 +203,7 @@ impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
             ptr,
             len,
             device,
+            events: &UNTRACKED,
             _p: PhantomData,
         }
     }
@@ -204,8 +216,23 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr,
             len,
             device,
+            events: &UNTRACKED,
             _p: PhantomData,
         }
+    }
+}
+
+impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
+    /// The owner's access events, for as long as the view.
+    pub(crate) fn events_of_owner(&self) -> &'a AccessEvents {
+        self.events
+    }
+}
+
+impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
+    /// The owner's access events, for as long as the view.
+    pub(crate) fn events_of_owner(&self) -> &'a AccessEvents {
+        self.events
     }
 }
 
