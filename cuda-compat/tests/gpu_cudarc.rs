@@ -628,6 +628,50 @@ fn cublas_gemm_gemv_asum_match_the_cpu() {
 
 #[test]
 #[ignore = "needs a GPU"]
+fn unified_views_address_parts_of_the_slice() {
+    let (ctx, module) = setup();
+    let s = ctx.new_stream().unwrap();
+    // SAFETY: zeroed f32 is valid.
+    let mut u = unsafe { ctx.alloc_unified::<f32>(N, true) }.unwrap();
+    let data = random(N);
+    u.as_mut_slice().unwrap().copy_from_slice(&data);
+    let half = N / 3;
+    let f = module.load_function("add_one").unwrap();
+    let n = (N - half) as i32;
+    {
+        let (head, mut tail) = u.split_at_mut(half);
+        assert_eq!((head.len(), tail.len()), (half, N - half));
+        // SAFETY: add_one(float*, int) touches [0, n) of the tail.
+        unsafe {
+            s.launch_builder(&f)
+                .arg(&mut tail)
+                .arg(&n)
+                .launch(LaunchConfig::for_num_elems(n as u32))
+        }
+        .unwrap();
+    }
+    let want: Vec<f32> = (data.iter().enumerate())
+        .map(|(i, v)| if i >= half { v + 1.0 } else { *v })
+        .collect();
+    // A copy out of a view waits for the kernel through the shared event.
+    let tail_back = ctx.default_stream().clone_dtoh(&u.slice(half..)).unwrap();
+    assert_close(&tail_back, &want[half..], TOL, "the tail, +1");
+    assert_close(
+        u.as_slice().unwrap(),
+        &want,
+        TOL,
+        "the whole slice on the host",
+    );
+    let (a, b) = u.split_at(half);
+    assert_eq!(a.len() + b.len(), N);
+    assert!(u.try_slice(..N + 1).is_none());
+    assert!(u.try_split_at(N + 1).is_none());
+    assert!(u.as_view().try_slice(N..).is_some_and(|v| v.is_empty()));
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
 fn unified_memory_is_written_by_the_host_and_the_kernel() {
     let (ctx, module) = setup();
     let s = ctx.new_stream().unwrap();

@@ -15,4 +15,4 @@ pub use memory::{
     PinnedHostSlice, SyncOnDrop, ValidAsZeroBits,
 };
 pub use module::{CudaFunction, CudaModule};
-pub use unified::UnifiedSlice;
+pub use unified::{UnifiedSlice, UnifiedView, UnifiedViewMut};
