@@ -628,6 +628,59 @@ fn cublas_gemm_gemv_asum_match_the_cpu() {
 
 #[test]
 #[ignore = "needs a GPU"]
+fn non_primary_and_raw_contexts_are_the_devices_context() {
+    let ctx = CudaContext::new_non_primary(0, 0).unwrap();
+    assert!(!ctx.is_primary());
+    assert!(CudaContext::new(0).unwrap().is_primary());
+    // It works as a context: a round trip and a kernel.
+    let (_primary, module) = setup();
+    let s = ctx.new_stream().unwrap();
+    let data = random(N);
+    let mut d = s.clone_htod(&data).unwrap();
+    let f = module.load_function("add_one").unwrap();
+    let n = N as i32;
+    // SAFETY: add_one(float*, int) touches [0, n) of d.
+    unsafe {
+        s.launch_builder(&f)
+            .arg(&mut d)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }
+    .unwrap();
+    let want: Vec<f32> = data.iter().map(|v| v + 1.0).collect();
+    assert_close(
+        &s.clone_dtoh(&d).unwrap(),
+        &want,
+        TOL,
+        "x + 1 in new_non_primary's context",
+    );
+    // The device's primary context is accepted as a raw context ...
+    let dev = ctx.cu_device();
+    // SAFETY: a retain handed over to from_raw_context (which keeps it).
+    let raw = unsafe { cuda_compat::driver::result::primary_ctx::retain(dev) }.unwrap();
+    // SAFETY: the primary context of `dev`, live, handed over.
+    let wrapped = unsafe { CudaContext::from_raw_context(0, dev, raw) }.unwrap();
+    assert!(!wrapped.is_primary());
+    let again = wrapped.default_stream().clone_htod(&data).unwrap();
+    assert_eq!(wrapped.default_stream().clone_dtoh(&again).unwrap(), data);
+    // ... another handle is refused before it is used.
+    let other: sys::CUcontext = std::ptr::NonNull::<u8>::dangling().as_ptr().cast();
+    // SAFETY: never used: it is compared with the primary context first.
+    let e = unsafe { CudaContext::from_raw_context(0, dev, other) }.unwrap_err();
+    assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED));
+    // SAFETY: as above; the device handle is checked first.
+    let e = unsafe { CudaContext::from_raw_context(0, dev + 1, raw) }.unwrap_err();
+    assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE));
+    // Flags without a HIP equivalent: refused.
+    assert_eq!(
+        CudaContext::new_non_primary(0, 0x80).unwrap_err(),
+        DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE)
+    );
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
 fn unified_views_address_parts_of_the_slice() {
     let (ctx, module) = setup();
     let s = ctx.new_stream().unwrap();

@@ -28,6 +28,11 @@ unsafe impl DeviceRepr for Params {}
 /// The README's and examples' flow, in the order cudarc users write it.
 fn uses_the_driver_like_cudarc() -> Result<(), DriverError> {
     let ctx: Arc<CudaContext> = CudaContext::new(0)?;
+    let _: Arc<CudaContext> = CudaContext::new_non_primary(0, 0)?;
+    let _: bool = ctx.is_primary();
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let _: Arc<CudaContext> =
+        unsafe { CudaContext::from_raw_context(0, ctx.cu_device(), std::ptr::null_mut()) }?;
     let stream: Arc<CudaStream> = ctx.default_stream();
     // SAFETY: never run (a type check); the arguments fit the call.
     let _: CudaSlice<f32> = unsafe { stream.alloc::<f32>(10) }?;
