@@ -179,3 +179,15 @@ fn context_constructors_check_their_input_first() {
     let e = unsafe { CudaContext::from_raw_context(0, 0, dangling) }.unwrap_err();
     assert_eq!(e, no_device);
 }
+
+#[test]
+fn external_memory_calls_fail_cleanly_without_a_device() {
+    amd_runtime();
+    use cuda_compat::driver::result::external_memory as em;
+    // SAFETY: -1 is no descriptor; the runtime refuses it.
+    assert!(unsafe { em::import_external_memory_opaque_fd(-1, 4096) }.is_err());
+    // SAFETY: a null handle, refused.
+    assert!(unsafe { em::get_mapped_buffer(std::ptr::null_mut(), 0, 16) }.is_err());
+    // SAFETY: as above.
+    assert!(unsafe { em::destroy_external_memory(std::ptr::null_mut()) }.is_err());
+}
