@@ -145,7 +145,7 @@ pub use memory::{
     ValidAsZeroBits,
 };
 pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
-pub use staging::{STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
+pub use staging::{StagingStrategy, STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
 pub use stream::{Event, Stream, StreamOptions};
 pub use tracking::{AccessEvents, AccessGuard, StreamAllocation};
 
