@@ -626,6 +626,240 @@ fn cublas_gemm_gemv_asum_match_the_cpu() {
     ctx.check_err().unwrap();
 }
 
+/// Checks a HIP status in the external-memory test's setup.
+#[cfg(unix)]
+fn hip_ok(what: &str, status: hip_sys::hipError_t) {
+    assert_eq!(status, hip_sys::hipError_t::hipSuccess, "{what}");
+}
+
+/// A VMM allocation's POSIX file descriptor (`hipMemExportToShareableHandle`).
+#[cfg(unix)]
+fn export_fd(handle: hip_sys::hipMemGenericAllocationHandle_t) -> std::fs::File {
+    use std::os::fd::FromRawFd;
+    let mut fd: std::ffi::c_int = -1;
+    // SAFETY: `handle` is a live allocation made exportable as a POSIX
+    // descriptor; that handle type writes an int to the out-pointer.
+    hip_ok("hipMemExportToShareableHandle", unsafe {
+        hip_sys::hipMemExportToShareableHandle(
+            (&mut fd as *mut std::ffi::c_int).cast(),
+            handle,
+            hip_sys::hipMemAllocationHandleType::hipMemHandleTypePosixFileDescriptor,
+            0,
+        )
+    });
+    // SAFETY: a descriptor just made for us, owned by nothing else.
+    unsafe { std::fs::File::from_raw_fd(fd) }
+}
+
+/// External memory from this process's own export: a VMM allocation
+/// (`hipMemCreate` with a POSIX file descriptor handle type) is filled
+/// through its own mapping, exported as a file descriptor, imported with
+/// `import_external_memory` and read back through `map_all`'s buffer.
+#[cfg(unix)]
+#[test]
+#[ignore = "needs a GPU"]
+fn external_memory_maps_an_exported_vmm_allocation() {
+    use hip_sys as hs;
+    use std::ffi::c_void;
+    let (ctx, _module) = setup();
+    let stream = ctx.default_stream();
+    // SAFETY: a plain C struct; zero is valid for every field.
+    let mut prop: hs::hipMemAllocationProp = unsafe { std::mem::zeroed() };
+    prop.type_ = hs::hipMemAllocationType::hipMemAllocationTypePinned;
+    prop.requestedHandleType = hs::hipMemAllocationHandleType::hipMemHandleTypePosixFileDescriptor;
+    prop.location.type_ = hs::hipMemLocationType::hipMemLocationTypeDevice;
+    prop.location.id = 0;
+    let mut granularity = 0usize;
+    // SAFETY: valid out-pointer and properties.
+    hip_ok("hipMemGetAllocationGranularity", unsafe {
+        hs::hipMemGetAllocationGranularity(
+            &mut granularity,
+            &prop,
+            hs::hipMemAllocationGranularity_flags::hipMemAllocationGranularityMinimum,
+        )
+    });
+    let data = random(N);
+    let size = (N * 4).div_ceil(granularity) * granularity;
+    let mut handle: hs::hipMemGenericAllocationHandle_t = std::ptr::null_mut();
+    // SAFETY: valid out-pointer and properties; released below.
+    hip_ok("hipMemCreate", unsafe {
+        hs::hipMemCreate(&mut handle, size, &prop, 0)
+    });
+    // Fill it through a mapping of its own.
+    let mut va: *mut c_void = std::ptr::null_mut();
+    // SAFETY: valid out-pointer; freed below.
+    hip_ok("hipMemAddressReserve", unsafe {
+        hs::hipMemAddressReserve(&mut va, size, 0, std::ptr::null_mut(), 0)
+    });
+    // SAFETY: the reserved range and the allocation are both `size` bytes.
+    hip_ok("hipMemMap", unsafe {
+        hs::hipMemMap(va, size, 0, handle, 0)
+    });
+    let access = hs::hipMemAccessDesc {
+        location: prop.location,
+        flags: hs::hipMemAccessFlags::hipMemAccessFlagsProtReadWrite,
+    };
+    // SAFETY: the mapped range, one descriptor.
+    hip_ok("hipMemSetAccess", unsafe {
+        hs::hipMemSetAccess(va, size, &access, 1)
+    });
+    // SAFETY: `va` holds `size` >= N * 4 bytes; `data` N floats.
+    hip_ok("hipMemcpy", unsafe {
+        hs::hipMemcpy(
+            va,
+            data.as_ptr().cast(),
+            N * 4,
+            hs::hipMemcpyKind::hipMemcpyHostToDevice,
+        )
+    });
+    let file = export_fd(handle);
+    // SAFETY: `size` is the exported allocation's size.
+    let memory = unsafe { ctx.import_external_memory(file, size as u64) }.unwrap_or_else(|e| {
+        panic!(
+            "importing a VMM allocation's POSIX descriptor as opaque-fd external memory: {e:?} \
+             ({:?})",
+            cuda_compat::driver::result::last_error_detail()
+        )
+    });
+    assert_eq!(memory.size(), size as u64);
+    let mapped = memory.map_all().unwrap();
+    let bytes: Vec<u8> = stream.clone_dtoh(&mapped).unwrap();
+    assert_eq!(bytes.len(), size);
+    let got: Vec<f32> = (bytes[..N * 4].chunks_exact(4))
+        .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    assert_eq!(got, data, "the imported memory holds what was written");
+    drop(mapped);
+    // A second export: a range past the end is refused before the runtime.
+    let file2 = export_fd(handle);
+    // SAFETY: as the first.
+    let memory2 = unsafe { ctx.import_external_memory(file2, size as u64) }.unwrap();
+    let e = memory2.map_range(size - 4..size + 4).unwrap_err();
+    assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE));
+    ctx.check_err().unwrap();
+    // SAFETY: mapped above; nothing uses it any more.
+    hip_ok("hipMemUnmap", unsafe { hs::hipMemUnmap(va, size) });
+    // SAFETY: reserved above, now unmapped.
+    hip_ok("hipMemAddressFree", unsafe {
+        hs::hipMemAddressFree(va, size)
+    });
+    // SAFETY: created above; its mappings and imports are gone.
+    hip_ok("hipMemRelease", unsafe { hs::hipMemRelease(handle) });
+}
+
+#[cfg(unix)]
+#[test]
+#[ignore = "needs a GPU"]
+fn external_memory_rejects_bad_input() {
+    let ctx = CudaContext::new(0).unwrap();
+    let invalid = DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    // SAFETY: refused before the runtime (zero bytes).
+    let e = unsafe { ctx.import_external_memory(std::fs::File::open("/dev/null").unwrap(), 0) };
+    assert_eq!(e.unwrap_err(), invalid);
+    // A file that is no exported memory handle: the runtime's error.
+    // SAFETY: the size is what is claimed; the runtime checks the handle.
+    let e = unsafe { ctx.import_external_memory(std::fs::File::open("/dev/null").unwrap(), 4096) };
+    assert!(e.is_err(), "/dev/null imported as device memory");
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn non_primary_and_raw_contexts_are_the_devices_context() {
+    let ctx = CudaContext::new_non_primary(0, 0).unwrap();
+    assert!(!ctx.is_primary());
+    assert!(CudaContext::new(0).unwrap().is_primary());
+    // It works as a context: a round trip and a kernel.
+    let (_primary, module) = setup();
+    let s = ctx.new_stream().unwrap();
+    let data = random(N);
+    let mut d = s.clone_htod(&data).unwrap();
+    let f = module.load_function("add_one").unwrap();
+    let n = N as i32;
+    // SAFETY: add_one(float*, int) touches [0, n) of d.
+    unsafe {
+        s.launch_builder(&f)
+            .arg(&mut d)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }
+    .unwrap();
+    let want: Vec<f32> = data.iter().map(|v| v + 1.0).collect();
+    assert_close(
+        &s.clone_dtoh(&d).unwrap(),
+        &want,
+        TOL,
+        "x + 1 in new_non_primary's context",
+    );
+    // The device's primary context is accepted as a raw context ...
+    let dev = ctx.cu_device();
+    // SAFETY: a retain handed over to from_raw_context (which keeps it).
+    let raw = unsafe { cuda_compat::driver::result::primary_ctx::retain(dev) }.unwrap();
+    // SAFETY: the primary context of `dev`, live, handed over.
+    let wrapped = unsafe { CudaContext::from_raw_context(0, dev, raw) }.unwrap();
+    assert!(!wrapped.is_primary());
+    let again = wrapped.default_stream().clone_htod(&data).unwrap();
+    assert_eq!(wrapped.default_stream().clone_dtoh(&again).unwrap(), data);
+    // ... another handle is refused before it is used.
+    let other: sys::CUcontext = std::ptr::NonNull::<u8>::dangling().as_ptr().cast();
+    // SAFETY: never used: it is compared with the primary context first.
+    let e = unsafe { CudaContext::from_raw_context(0, dev, other) }.unwrap_err();
+    assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED));
+    // SAFETY: as above; the device handle is checked first.
+    let e = unsafe { CudaContext::from_raw_context(0, dev + 1, raw) }.unwrap_err();
+    assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE));
+    // Flags without a HIP equivalent: refused.
+    assert_eq!(
+        CudaContext::new_non_primary(0, 0x80).unwrap_err(),
+        DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE)
+    );
+    ctx.check_err().unwrap();
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn unified_views_address_parts_of_the_slice() {
+    let (ctx, module) = setup();
+    let s = ctx.new_stream().unwrap();
+    // SAFETY: zeroed f32 is valid.
+    let mut u = unsafe { ctx.alloc_unified::<f32>(N, true) }.unwrap();
+    let data = random(N);
+    u.as_mut_slice().unwrap().copy_from_slice(&data);
+    let half = N / 3;
+    let f = module.load_function("add_one").unwrap();
+    let n = (N - half) as i32;
+    {
+        let (head, mut tail) = u.split_at_mut(half);
+        assert_eq!((head.len(), tail.len()), (half, N - half));
+        // SAFETY: add_one(float*, int) touches [0, n) of the tail.
+        unsafe {
+            s.launch_builder(&f)
+                .arg(&mut tail)
+                .arg(&n)
+                .launch(LaunchConfig::for_num_elems(n as u32))
+        }
+        .unwrap();
+    }
+    let want: Vec<f32> = (data.iter().enumerate())
+        .map(|(i, v)| if i >= half { v + 1.0 } else { *v })
+        .collect();
+    // A copy out of a view waits for the kernel through the shared event.
+    let tail_back = ctx.default_stream().clone_dtoh(&u.slice(half..)).unwrap();
+    assert_close(&tail_back, &want[half..], TOL, "the tail, +1");
+    assert_close(
+        u.as_slice().unwrap(),
+        &want,
+        TOL,
+        "the whole slice on the host",
+    );
+    let (a, b) = u.split_at(half);
+    assert_eq!(a.len() + b.len(), N);
+    assert!(u.try_slice(..N + 1).is_none());
+    assert!(u.try_split_at(N + 1).is_none());
+    assert!(u.as_view().try_slice(N..).is_some_and(|v| v.is_empty()));
+    ctx.check_err().unwrap();
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn unified_memory_is_written_by_the_host_and_the_kernel() {

@@ -8,7 +8,8 @@
 use cuda_compat::driver::{
     self, sys, CudaContext, CudaFunction, CudaGraph, CudaModule, CudaSlice, CudaStream, CudaView,
     CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, DriverError, HostSlice,
-    LaunchArgs, LaunchConfig, PinnedHostSlice, PushKernelArg, UnifiedSlice, ValidAsZeroBits,
+    LaunchArgs, LaunchConfig, PinnedHostSlice, PushKernelArg, UnifiedSlice, UnifiedView,
+    UnifiedViewMut, ValidAsZeroBits,
 };
 use cuda_compat::nvrtc::{
     self, compile_ptx, compile_ptx_with_opts, CompileError, CompileOptions, Ptx,
@@ -27,6 +28,11 @@ unsafe impl DeviceRepr for Params {}
 /// The README's and examples' flow, in the order cudarc users write it.
 fn uses_the_driver_like_cudarc() -> Result<(), DriverError> {
     let ctx: Arc<CudaContext> = CudaContext::new(0)?;
+    let _: Arc<CudaContext> = CudaContext::new_non_primary(0, 0)?;
+    let _: bool = ctx.is_primary();
+    // SAFETY: never run (a type check); the arguments fit the call.
+    let _: Arc<CudaContext> =
+        unsafe { CudaContext::from_raw_context(0, ctx.cu_device(), std::ptr::null_mut()) }?;
     let stream: Arc<CudaStream> = ctx.default_stream();
     // SAFETY: never run (a type check); the arguments fit the call.
     let _: CudaSlice<f32> = unsafe { stream.alloc::<f32>(10) }?;
@@ -141,6 +147,26 @@ fn uses_the_driver_like_cudarc() -> Result<(), DriverError> {
     // SAFETY: never run (a type check); the arguments fit the call.
     let mut unified: UnifiedSlice<f32> = unsafe { ctx.alloc_unified::<f32>(8, true) }?;
     unified.as_mut_slice()?[0] = 1.0;
+    {
+        // cudarc's unified views: slices and splits, then kernel arguments,
+        // copies and host slices like the slice itself.
+        let view: UnifiedView<'_, f32> = unified.slice(2..);
+        let (_a, _b): (UnifiedView<'_, f32>, UnifiedView<'_, f32>) = view.split_at(1);
+        let _: Option<UnifiedView<'_, f32>> = unified.try_slice(..9);
+        let _: Vec<f32> = stream.clone_dtoh(&unified.as_view())?;
+        let mut tail: UnifiedViewMut<'_, f32> = unified.slice_mut(4..);
+        let (mut c, d) = tail.split_at_mut(2);
+        let _: UnifiedView<'_, f32> = d.as_view();
+        // SAFETY: never run (a type check); the arguments fit the call.
+        unsafe {
+            stream
+                .launch_builder(&f)
+                .arg(&mut c)
+                .arg(&d)
+                .launch(LaunchConfig::for_num_elems(2))
+        }?;
+        generic_over_the_traits::<f32, _>(&d, &d);
+    }
     // SAFETY: never run (a type check); the arguments fit the call.
     unsafe {
         stream

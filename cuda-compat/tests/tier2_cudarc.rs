@@ -158,3 +158,42 @@ fn ptx_text_on_amd_is_a_clear_error_before_any_device() {
         assert!(why.contains("HIP_PLATFORM=nvidia"), "{why}");
     }
 }
+
+#[test]
+fn context_constructors_check_their_input_first() {
+    amd_runtime();
+    let _s = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let invalid = DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    let no_device = DriverError(sys::CUresult::CUDA_ERROR_NO_DEVICE);
+    // CU_CTX_SYNC_MEMOPS has no HIP equivalent: refused before the runtime.
+    assert_eq!(CudaContext::new_non_primary(0, 0x80).unwrap_err(), invalid);
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    assert!(why.contains("no HIP equivalent"), "{why}");
+    // Valid flags: the runtime's answer, here no device.
+    let blocking = sys::CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC as u32;
+    assert_eq!(
+        CudaContext::new_non_primary(0, blocking).unwrap_err(),
+        no_device
+    );
+    // SAFETY: a null context is refused before anything uses it.
+    let e = unsafe { CudaContext::from_raw_context(0, 0, std::ptr::null_mut()) }.unwrap_err();
+    assert_eq!(e, invalid);
+    assert!(last_error_detail().is_some_and(|(_, why)| why.contains("null")));
+    let dangling = std::ptr::NonNull::<u8>::dangling().as_ptr().cast();
+    // SAFETY: never used: the missing device is found first.
+    let e = unsafe { CudaContext::from_raw_context(0, 0, dangling) }.unwrap_err();
+    assert_eq!(e, no_device);
+}
+
+#[test]
+fn external_memory_calls_fail_cleanly_without_a_device() {
+    amd_runtime();
+    use cuda_compat::driver::result::external_memory as em;
+    // SAFETY: -1 is no descriptor; the runtime refuses it.
+    assert!(unsafe { em::import_external_memory_opaque_fd(-1, 4096) }.is_err());
+    // SAFETY: a null handle, refused.
+    assert!(unsafe { em::get_mapped_buffer(std::ptr::null_mut(), 0, 16) }.is_err());
+    // SAFETY: as above.
+    assert!(unsafe { em::destroy_external_memory(std::ptr::null_mut()) }.is_err());
+}

@@ -8,7 +8,7 @@ use crate::memory::{DeviceMemory, DeviceMemoryMut};
 use crate::module::Function;
 use crate::result;
 use crate::stream::Stream;
-use crate::tracking::{AccessEvents, StreamAllocation};
+use crate::tracking::{AccessEvents, StreamAllocation, UNTRACKED};
 use std::ffi::c_void;
 use std::fmt;
 use std::marker::PhantomData;
@@ -20,6 +20,15 @@ use std::marker::PhantomData;
 pub trait PushArg {
     /// Address of the value the kernel parameter is copied from.
     fn param_ptr(&self) -> *mut c_void;
+
+    /// For tracked device memory (a [`Stream::alloc`] buffer or a view of
+    /// one): its events, whether the kernel may write it, and its device's
+    /// ordinal; the launch orders itself after the conflicting earlier
+    /// accesses and records its own. `None` for values and untracked
+    /// memory.
+    fn tracked_access(&self) -> Option<(&AccessEvents, bool, usize)> {
+        None
+    }
 }
 
 impl<T: DeviceRepr> PushArg for T {
@@ -29,21 +38,29 @@ impl<T: DeviceRepr> PushArg for T {
 }
 
 /// Device memory is passed as a pointer: the address of the struct's
-/// pointer field, which lives as long as the borrow.
+/// pointer field, which lives as long as the borrow. The untyped builder
+/// cannot see what the kernel does with it: read-only views count as
+/// reads, everything else as writes (a kernel may write through the
+/// pointer of a shared `&DeviceBuffer`).
 macro_rules! push_ptr_field {
-    ($($ty:ty),*) => {$(
+    ($($ty:ty => $written:literal),*) => {$(
         impl<T: DeviceRepr> PushArg for $ty {
             fn param_ptr(&self) -> *mut c_void {
                 self.ptr_field_addr()
+            }
+            fn tracked_access(&self) -> Option<(&AccessEvents, bool, usize)> {
+                let events = DeviceMemory::access_events(self);
+                let ordinal = DeviceMemory::device(self).ordinal();
+                events.is_tracked().then_some((events, $written, ordinal))
             }
         }
     )*};
 }
 push_ptr_field!(
-    DeviceBuffer<T>,
-    DeviceSlice<'_, T>,
-    DeviceSliceMut<'_, T>,
-    ManagedBuffer<T>
+    DeviceBuffer<T> => true,
+    DeviceSlice<'_, T> => false,
+    DeviceSliceMut<'_, T> => true,
+    ManagedBuffer<T> => true
 );
 
 /// A raw device address passed as is (for the unsafe builder only).
@@ -109,9 +126,6 @@ impl<T: Copy, const N: usize> SmallList<T, N> {
     }
 }
 
-/// Filler for unused places of a launch's access list.
-static NO_ACCESS: AccessEvents = AccessEvents::untracked();
-
 /// The argument list of an untyped launch, built one argument at a time.
 ///
 /// The builder only records addresses: nothing checks that the kernel takes
@@ -128,7 +142,7 @@ impl Default for LaunchArgs<'_> {
     fn default() -> Self {
         LaunchArgs {
             ptrs: SmallList::new(std::ptr::null_mut()),
-            accesses: SmallList::new((&NO_ACCESS, false, 0)),
+            accesses: SmallList::new((&UNTRACKED, false, 0)),
             _p: PhantomData,
         }
     }
@@ -149,8 +163,15 @@ impl<'a> LaunchArgs<'a> {
     }
 
     /// Appends an argument. It stays borrowed until the list is dropped.
+    /// A stream-ordered buffer or a view of one ([`Stream::alloc`]) is
+    /// tracked: [`Stream::launch`] orders the kernel after its conflicting
+    /// earlier accesses on other streams and records this one (a
+    /// [`DeviceSlice`] as a read, other memory as a write).
     pub fn arg<A: PushArg + ?Sized>(&mut self, a: &'a A) -> &mut Self {
         self.ptrs.push(a.param_ptr());
+        if let Some(access) = a.tracked_access() {
+            self.accesses.push(access);
+        }
         self
     }
 
@@ -221,7 +242,7 @@ impl Stream {
         args: &mut LaunchArgs<'_>,
     ) -> Result<()> {
         self.prepare_launch(f, &cfg)?;
-        for &(events, writes, ordinal) in args.accesses.as_slice() {
+        for &(_, _, ordinal) in args.accesses.as_slice() {
             if ordinal != self.device().ordinal() {
                 return Err(Error::invalid(
                     "launch",
@@ -231,31 +252,20 @@ impl Stream {
                     ),
                 ));
             }
-            if writes {
-                events.wait_before_write(self)?;
-            } else {
-                events.wait_before_read(self)?;
-            }
         }
+        let LaunchArgs { ptrs, accesses, .. } = args;
+        let accesses = accesses.as_slice().iter().map(|&(e, w, _)| (e, w));
         // SAFETY: function and stream live; args per the caller's contract.
-        unsafe {
+        self.enqueue_with_accesses(accesses, || unsafe {
             result::module_launch_kernel(
                 f.as_raw(),
                 cfg.grid,
                 cfg.block,
                 cfg.shared_mem_bytes,
                 self.as_raw(),
-                args.ptrs.as_mut_ptr(),
+                ptrs.as_mut_ptr(),
             )
-        }?;
-        for &(events, writes, _) in args.accesses.as_slice() {
-            if writes {
-                events.record_write(self)?;
-            } else {
-                events.record_read(self)?;
-            }
-        }
-        Ok(())
+        })
     }
 
     #[inline]
@@ -309,6 +319,21 @@ pub trait KernelArg<P: KernelParam> {
     fn device_ordinal(&self) -> Option<usize> {
         None
     }
+    /// The parameter value and, for tracked memory (a [`Stream::alloc`]
+    /// buffer or a view of one), its events and whether the parameter may
+    /// write it (`*mut T`), so that the launch is ordered after the
+    /// conflicting earlier accesses and recorded.
+    fn into_param_tracked<'x>(self) -> (P, Option<(&'x AccessEvents, bool)>)
+    where
+        Self: Sized + 'x,
+    {
+        (self.into_param(), None)
+    }
+}
+
+/// The events of `events` when they track anything, with `written`.
+fn tracked(events: &AccessEvents, written: bool) -> Option<(&AccessEvents, bool)> {
+    events.is_tracked().then_some((events, written))
 }
 
 impl<T: DeviceRepr> KernelArg<T> for T {
@@ -328,6 +353,14 @@ macro_rules! mem_arg {
             fn device_ordinal(&self) -> Option<usize> {
                 Some(DeviceMemory::device(&**self).ordinal())
             }
+            fn into_param_tracked<'x>(self) -> ($p, Option<(&'x AccessEvents, bool)>)
+            where
+                Self: 'x,
+            {
+                let memory = &*self;
+                let param = DeviceMemory::device_ptr(memory) as $p;
+                (param, tracked(DeviceMemory::access_events(memory), false))
+            }
         }
     )*};
 }
@@ -341,6 +374,12 @@ impl<T: DeviceRepr> KernelArg<*const T> for DeviceSlice<'_, T> {
     fn device_ordinal(&self) -> Option<usize> {
         Some(self.device().ordinal())
     }
+    fn into_param_tracked<'x>(self) -> (*const T, Option<(&'x AccessEvents, bool)>)
+    where
+        Self: 'x,
+    {
+        (self.as_device_ptr(), tracked(self.events_of_owner(), false))
+    }
 }
 impl<T: DeviceRepr> KernelArg<*const T> for DeviceSliceMut<'_, T> {
     #[inline]
@@ -350,6 +389,13 @@ impl<T: DeviceRepr> KernelArg<*const T> for DeviceSliceMut<'_, T> {
     fn device_ordinal(&self) -> Option<usize> {
         Some(self.device().ordinal())
     }
+    fn into_param_tracked<'x>(self) -> (*const T, Option<(&'x AccessEvents, bool)>)
+    where
+        Self: 'x,
+    {
+        let events = self.events_of_owner();
+        (DeviceMemory::device_ptr(&self), tracked(events, false))
+    }
 }
 impl<T: DeviceRepr> KernelArg<*mut T> for DeviceSliceMut<'_, T> {
     #[inline]
@@ -358,6 +404,13 @@ impl<T: DeviceRepr> KernelArg<*mut T> for DeviceSliceMut<'_, T> {
     }
     fn device_ordinal(&self) -> Option<usize> {
         Some(self.device().ordinal())
+    }
+    fn into_param_tracked<'x>(mut self) -> (*mut T, Option<(&'x AccessEvents, bool)>)
+    where
+        Self: 'x,
+    {
+        let events = self.events_of_owner();
+        (self.as_device_ptr_mut(), tracked(events, true))
     }
 }
 macro_rules! mem_arg_mut {
@@ -369,6 +422,14 @@ macro_rules! mem_arg_mut {
             }
             fn device_ordinal(&self) -> Option<usize> {
                 Some(DeviceMemory::device(&**self).ordinal())
+            }
+            fn into_param_tracked<'x>(self) -> (*mut T, Option<(&'x AccessEvents, bool)>)
+            where
+                Self: 'x,
+            {
+                let param = DeviceMemoryMut::device_ptr_mut(&mut *self);
+                let memory = &*self;
+                (param, tracked(DeviceMemory::access_events(memory), true))
             }
         }
     )*};
@@ -427,14 +488,17 @@ macro_rules! tuple_impls {
             #[allow(unused_mut, non_snake_case)]
             unsafe fn launch_raw(self, f: &Function, cfg: &LaunchConfig, stream: &Stream) -> Result<()> {
                 let ($($a,)*) = self;
-                $( let mut $a: $P = KernelArg::<$P>::into_param($a); )*
+                $( let $a = KernelArg::<$P>::into_param_tracked($a); )*
+                let accesses: [Option<(&AccessEvents, bool)>; 0 $(+ { let _ = $i; 1 })*] = [$($a.1),*];
+                $( let mut $a: $P = $a.0; )*
                 let mut ptrs: [*mut c_void; 0 $(+ { let _ = $i; 1 })*] = [$((&mut $a as *mut $P).cast()),*];
                 // SAFETY: each pointer addresses a local of the parameter's
                 // type, alive across the call; the rest is the caller's
-                // contract.
-                unsafe {
+                // contract. Tracked memory is ordered and recorded around
+                // the launch.
+                stream.enqueue_with_accesses(accesses.iter().flatten().copied(), || unsafe {
                     result::module_launch_kernel(f.as_raw(), cfg.grid, cfg.block, cfg.shared_mem_bytes, stream.as_raw(), ptrs.as_mut_ptr())
-                }
+                })
             }
         }
     )*};

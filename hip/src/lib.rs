@@ -54,10 +54,15 @@
 //!   [`DeviceSliceMut`]) borrow their buffer and cannot outlive it.
 //!   `hipFree` waits for the device, so a buffer dropped while a kernel
 //!   still uses it is freed only after that kernel. Stream-ordered buffers
-//!   ([`Stream::alloc`]) likewise wait for the device before going back to
-//!   the pool, so work on another stream cannot outlive them;
-//!   [`DeviceBuffer::free_async`] is the `unsafe` way to free one in stream
-//!   order without waiting. [`Stream::copy_peer`] waits for its copy,
+//!   ([`Stream::alloc`]) track their accesses ([`AccessEvents`]): every
+//!   copy, fill, launch and `hipblas` call through the safe API is
+//!   recorded, and the drop makes the allocating stream wait for the last
+//!   of them on any stream before `hipFreeAsync`, so tracked work cannot
+//!   outlive the memory and nobody waits for the device. Work enqueued on
+//!   their raw address ([`DeviceBuffer::as_device_ptr`]) is the caller's
+//!   to order or record ([`Stream::enqueue_tracked`]);
+//!   [`DeviceBuffer::free_async`] is the `unsafe` way to free one without
+//!   even the event waits. [`Stream::copy_peer`] waits for its copy,
 //!   because a free waits only for its own device.
 //! - **Host memory in asynchronous copies** must be pinned
 //!   ([`PinnedHostBuffer`]), which tracks the copies in flight and waits for
@@ -69,14 +74,17 @@
 //!   from live buffers on the right device; the caller still promises that
 //!   the kernel stays in bounds. Launch configurations are validated against
 //!   the device's limits before the call.
-//! - **Ordering between streams** is not tracked for [`DeviceBuffer`]s:
-//!   memory written on one stream and read on another needs an event
-//!   ([`Stream::wait_event`]). Reading back with the blocking copies waits
-//!   only for the stream used. [`StreamAllocation`] is the tracked
-//!   alternative: per-buffer read/write events ([`AccessEvents`]) order
-//!   every access made through its guards ([`AccessGuard`],
-//!   [`Stream::copy_htod_tracked`]), and it is freed in its stream's order
-//!   after its last use on any stream, without synchronizing the device.
+//! - **Ordering between streams** is tracked for stream-ordered
+//!   [`DeviceBuffer`]s ([`Stream::alloc`]) and [`StreamAllocation`]s:
+//!   per-buffer read/write events ([`AccessEvents`]) make work on one
+//!   stream wait for the conflicting accesses made on another through the
+//!   safe API (copies, fills, launches, [`AccessGuard`]s), and free them in
+//!   their stream's order after their last use on any stream, without
+//!   synchronizing the device. `hipMalloc` buffers ([`DeviceBuffer::uninit`]
+//!   and the like) are untracked: memory written on one stream and read on
+//!   another needs an event ([`Stream::wait_event`]). The blocking copies
+//!   (`to_vec`, `copy_from_slice`, on the null stream) are never ordered
+//!   by the tracking: use the `Stream` copies.
 //! - **Graphs** replay captured work later, so [`Stream::capture`] is
 //!   `unsafe`: captured memory must stay valid for every replay (borrows in
 //!   the closure are enforced through the graph's lifetime, and dropping a
@@ -137,7 +145,7 @@ pub use memory::{
     ValidAsZeroBits,
 };
 pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
-pub use staging::{STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
+pub use staging::{StagingStrategy, STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
 pub use stream::{Event, Stream, StreamOptions};
 pub use tracking::{AccessEvents, AccessGuard, StreamAllocation};
 

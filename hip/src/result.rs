@@ -335,6 +335,27 @@ pub(crate) unsafe fn host_free(p: *mut c_void) -> Result<()> {
     check("hipHostFree", unsafe { sys::hipHostFree(p) })
 }
 
+/// `hipHostRegister`: page-locks `bytes` of existing host memory at `p`.
+///
+/// # Safety
+/// `p` is valid host memory of `bytes` bytes until the matching
+/// [`host_unregister`].
+pub(crate) unsafe fn host_register(p: *mut c_void, bytes: usize, flags: c_uint) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipHostRegister", unsafe {
+        sys::hipHostRegister(p, bytes, flags)
+    })
+}
+
+/// `hipHostUnregister`.
+///
+/// # Safety
+/// `p` was registered with [`host_register`] and no copy uses it any more.
+pub(crate) unsafe fn host_unregister(p: *mut c_void) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipHostUnregister", unsafe { sys::hipHostUnregister(p) })
+}
+
 pub(crate) fn malloc_managed(bytes: usize) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: `p` is a valid pointer slot to write.

@@ -30,6 +30,13 @@
 //! instead, for measuring. A copy never waits for a thread that is not
 //! there: while it waits for its host pieces, the calling thread copies
 //! queued pieces itself.
+//!
+//! Two other ways to make a large pageable copy can be chosen with the
+//! environment variable `HIP_STAGING_STRATEGY` (read once), or per copy
+//! ([`Stream::copy_htod_pageable_with`]), for measuring them against the
+//! default on a given machine ([`StagingStrategy`]): the same ring with
+//! the host pieces written by non-temporal stores (`ring-nt`), and
+//! page-locking the caller's memory for the copy (`register`).
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -77,6 +84,126 @@ const RING_LAG: usize = 2;
 /// Smallest host piece: below this, handing a piece to another thread
 /// costs about as much as copying it.
 const MIN_PIECE_BYTES: usize = 64 << 10;
+
+/// How a pageable copy of [`STAGING_MIN_BYTES`] or more is made. The
+/// default comes from the environment variable `HIP_STAGING_STRATEGY`
+/// (`ring`, `ring-nt` or `register`; read once), else [`StagingStrategy::Ring`].
+/// The alternatives are there to be measured against the default
+/// (`copy_bandwidth` in `benches` runs all three side by side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StagingStrategy {
+    /// Through a ring of reused pinned buffers, the host half copied by
+    /// the host threads with ordinary `memcpy` (the default).
+    Ring,
+    /// The same ring, the host pieces written with non-temporal (streaming)
+    /// stores on x86-64: writing a destination then costs no read of it
+    /// into the cache first (a third of the memory traffic of an ordinary
+    /// copy), which matters when the host memcpy, not the DMA, is the
+    /// bottleneck. Elsewhere the same as `Ring`.
+    RingNonTemporal,
+    /// Page-locks the caller's memory for the copy (`hipHostRegister`),
+    /// makes one DMA straight from or into it, and unlocks it
+    /// (`hipHostUnregister`): no host copy at all, but registration costs
+    /// time per page. When the memory cannot be registered (e.g. a page
+    /// another copy has registered), the copy goes through the ring.
+    Register,
+}
+
+impl StagingStrategy {
+    /// The strategy named by `HIP_STAGING_STRATEGY` (read once), or
+    /// [`StagingStrategy::Ring`] when it is not set. Another value is an
+    /// error naming the accepted ones (an override that silently fell back
+    /// would hide the mistake it was set to explore).
+    pub fn from_env() -> Result<StagingStrategy> {
+        static CHOSEN: OnceLock<std::result::Result<StagingStrategy, String>> = OnceLock::new();
+        CHOSEN
+            .get_or_init(|| match std::env::var("HIP_STAGING_STRATEGY") {
+                Err(_) => Ok(StagingStrategy::Ring),
+                Ok(v) => StagingStrategy::parse(&v).ok_or(v),
+            })
+            .clone()
+            .map_err(|v| {
+                Error::invalid(
+                    "HIP_STAGING_STRATEGY",
+                    format!("{v:?} is none of `ring`, `ring-nt`, `register`"),
+                )
+            })
+    }
+
+    /// The strategy of a name (`ring`, `ring-nt`, `register`; surrounding
+    /// blanks ignored).
+    pub fn parse(name: &str) -> Option<StagingStrategy> {
+        match name.trim() {
+            "ring" => Some(StagingStrategy::Ring),
+            "ring-nt" => Some(StagingStrategy::RingNonTemporal),
+            "register" => Some(StagingStrategy::Register),
+            _ => None,
+        }
+    }
+
+    /// Its name, as [`StagingStrategy::parse`] takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StagingStrategy::Ring => "ring",
+            StagingStrategy::RingNonTemporal => "ring-nt",
+            StagingStrategy::Register => "register",
+        }
+    }
+}
+
+/// Copies `len` bytes from `from` to `to` with non-temporal (streaming)
+/// stores on x86-64 (SSE2, always there), so that the destination is not
+/// read into the cache before it is overwritten; an ordinary copy
+/// elsewhere. Ends with a store fence: streaming stores are weakly
+/// ordered, and whoever is told that the copy is done (a latch's release)
+/// must see them.
+///
+/// # Safety
+///
+/// As `std::ptr::copy_nonoverlapping`: both ranges valid for `len` bytes,
+/// disjoint.
+unsafe fn copy_streaming(from: *const u8, to: *mut u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+        // Bytes until `to` is 16-byte aligned, as streaming stores need.
+        let head = (to as usize).wrapping_neg() & 15;
+        if len < head + 64 {
+            // SAFETY: the caller's promise.
+            unsafe { std::ptr::copy_nonoverlapping(from, to, len) };
+            return;
+        }
+        // SAFETY: every access below lies within the caller's `len` bytes
+        // (`head + 64 * blocks + tail == len`); the stores are to 16-byte
+        // aligned addresses (after `head`); SSE2 is part of x86-64.
+        unsafe {
+            std::ptr::copy_nonoverlapping(from, to, head);
+            let (mut src, mut dst) = (from.add(head), to.add(head));
+            let mut left = len - head;
+            while left >= 64 {
+                let a = _mm_loadu_si128(src.cast::<__m128i>());
+                let b = _mm_loadu_si128(src.add(16).cast::<__m128i>());
+                let c = _mm_loadu_si128(src.add(32).cast::<__m128i>());
+                let d = _mm_loadu_si128(src.add(48).cast::<__m128i>());
+                _mm_stream_si128(dst.cast::<__m128i>(), a);
+                _mm_stream_si128(dst.add(16).cast::<__m128i>(), b);
+                _mm_stream_si128(dst.add(32).cast::<__m128i>(), c);
+                _mm_stream_si128(dst.add(48).cast::<__m128i>(), d);
+                src = src.add(64);
+                dst = dst.add(64);
+                left -= 64;
+            }
+            std::ptr::copy_nonoverlapping(src, dst, left);
+            _mm_sfence();
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller's promise.
+    unsafe {
+        std::ptr::copy_nonoverlapping(from, to, len)
+    };
+}
 
 /// The byte ranges of a copy of `total` bytes cut into chunks of `chunk`
 /// bytes (the last one shorter), in order. `chunk` must be non-zero.
@@ -195,6 +322,8 @@ struct Piece {
     from: *const u8,
     to: *mut u8,
     len: usize,
+    /// Written with streaming stores ([`StagingStrategy::RingNonTemporal`]).
+    streaming: bool,
     done: Arc<Latch>,
 }
 
@@ -219,7 +348,13 @@ impl Piece {
         // SAFETY: `from` and `to` are valid, disjoint ranges of `len` bytes
         // until the latch counts down (see `Piece`'s Send); nothing else
         // touches `to` meanwhile.
-        unsafe { std::ptr::copy_nonoverlapping(self.from, self.to, self.len) };
+        unsafe {
+            if self.streaming {
+                copy_streaming(self.from, self.to, self.len);
+            } else {
+                std::ptr::copy_nonoverlapping(self.from, self.to, self.len);
+            }
+        }
     }
 }
 
@@ -265,7 +400,7 @@ impl HostCopyPool {
     /// Both ranges must be valid for `len` bytes and disjoint, and must
     /// stay valid, with `to` not otherwise accessed, until the latch has
     /// been waited for (`Latch::wait`).
-    unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize) -> Arc<Latch> {
+    unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize, streaming: bool) -> Arc<Latch> {
         let pieces = piece_count(len, self.threads, MIN_PIECE_BYTES);
         let done = Latch::new(pieces);
         let wake = {
@@ -277,6 +412,7 @@ impl HostCopyPool {
                     // SAFETY: as above.
                     to: unsafe { to.add(r.start) },
                     len: r.len(),
+                    streaming,
                     done: done.clone(),
                 });
             }
@@ -511,7 +647,13 @@ struct CopyEnds {
 /// and not otherwise accessed for device-to-host; device memory on the
 /// stream's device) until this returns, and the stream must not be
 /// capturing.
-unsafe fn copy_staged(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direction) -> Result<()> {
+unsafe fn copy_staged(
+    stream: &Stream,
+    ends: CopyEnds,
+    bytes: usize,
+    dir: Direction,
+    streaming: bool,
+) -> Result<()> {
     let device = stream.device();
     let pool = pool(device);
     let host = host_pool();
@@ -520,7 +662,18 @@ unsafe fn copy_staged(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direct
     let mut pending: Vec<Option<Arc<Latch>>> = vec![None; ring.buffers.len()];
     // SAFETY: the caller's promise; `run_ring` queues host pieces only
     // through `pending`, which is drained below before we return.
-    let outcome = unsafe { run_ring(stream, host, &mut ring, &mut pending, ends, bytes, dir) };
+    let outcome = unsafe {
+        run_ring(
+            stream,
+            host,
+            &mut ring,
+            &mut pending,
+            ends,
+            bytes,
+            dir,
+            streaming,
+        )
+    };
     // Whatever happened, no host piece may outlive the call: they touch
     // the caller's memory and the ring's buffers.
     for latch in pending.iter_mut().filter_map(Option::take) {
@@ -555,6 +708,7 @@ unsafe fn copy_staged(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direct
 ///
 /// As [`copy_staged`]; the caller waits for every latch left in `pending`
 /// before the host memory or the ring is used otherwise.
+#[allow(clippy::too_many_arguments)] // one private call site, in `copy_staged`
 unsafe fn run_ring(
     stream: &Stream,
     host: &HostCopyPool,
@@ -563,6 +717,7 @@ unsafe fn run_ring(
     ends: CopyEnds,
     bytes: usize,
     dir: Direction,
+    streaming: bool,
 ) -> Result<()> {
     // The copies resolve through the current device (see `bind_for_copy`).
     stream.bind_for_copy()?;
@@ -584,6 +739,7 @@ unsafe fn run_ring(
                         ends.host.add(range.start).cast_const(),
                         ring.buffers[k].ptr,
                         range.len(),
+                        streaming,
                     )
                 };
                 pending[k] = Some(latch);
@@ -655,6 +811,7 @@ unsafe fn run_ring(
                         ring.buffers[k].ptr.cast_const(),
                         ends.host.add(range.start),
                         range.len(),
+                        streaming,
                     )
                 };
                 pending[k] = Some(latch);
@@ -688,17 +845,74 @@ unsafe fn copy_pageable(
     ends: CopyEnds,
     bytes: usize,
     dir: Direction,
+    strategy: StagingStrategy,
 ) -> Result<()> {
     if bytes == 0 {
         return Ok(());
     }
-    if bytes >= STAGING_MIN_BYTES {
-        // A replay of a captured copy would read staging buffers that other
-        // copies have refilled since.
-        stream.refuse_while_capturing(operation)?;
-        // SAFETY: the caller's promise; the stream is not capturing.
-        return unsafe { copy_staged(stream, ends, bytes, dir) };
+    if bytes < STAGING_MIN_BYTES {
+        // SAFETY: the caller's promise.
+        return unsafe { copy_direct(stream, ends, bytes, dir) };
     }
+    // A replay of a captured copy would read staging buffers that other
+    // copies have refilled since (or memory registered only for the copy).
+    stream.refuse_while_capturing(operation)?;
+    if strategy == StagingStrategy::Register {
+        // SAFETY: the caller's promise.
+        if let Some(outcome) = unsafe { copy_registered(stream, ends, bytes, dir) } {
+            return outcome;
+        }
+    }
+    let streaming = strategy == StagingStrategy::RingNonTemporal;
+    // SAFETY: the caller's promise; the stream is not capturing.
+    unsafe { copy_staged(stream, ends, bytes, dir, streaming) }
+}
+
+/// [`StagingStrategy::Register`]: page-locks the host end
+/// (`hipHostRegister`), copies directly and waits, then unlocks it.
+/// `None` when the memory cannot be registered (nothing was done then).
+///
+/// # Safety
+///
+/// As [`copy_staged`].
+unsafe fn copy_registered(
+    stream: &Stream,
+    ends: CopyEnds,
+    bytes: usize,
+    dir: Direction,
+) -> Option<Result<()>> {
+    if let Err(e) = stream.bind_for_copy() {
+        return Some(Err(e));
+    }
+    let host = ends.host.cast::<std::ffi::c_void>();
+    // SAFETY: the host end is valid for `bytes` bytes until we return
+    // (the caller's promise), and is unregistered before that.
+    if unsafe { result::host_register(host, bytes, sys::hipHostRegisterDefault) }.is_err() {
+        return None;
+    }
+    // SAFETY: the caller's promise; it waits for the copy.
+    match unsafe { copy_direct(stream, ends, bytes, dir) } {
+        // SAFETY: registered above; the copy is over.
+        Ok(()) => Some(unsafe { result::host_unregister(host) }),
+        Err(e) => {
+            // Unlock only when no DMA can still use the pages; else they
+            // stay locked (a leak of locked pages, never a DMA into
+            // unlocked memory).
+            if stream.synchronize().is_ok() {
+                // SAFETY: as above, the copy is over.
+                crate::drop_errors::record_result(unsafe { result::host_unregister(host) });
+            }
+            Some(Err(e))
+        }
+    }
+}
+
+/// One `hipMemcpyAsync` between the two ends, waited for.
+///
+/// # Safety
+///
+/// As [`copy_staged`].
+unsafe fn copy_direct(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direction) -> Result<()> {
     stream.bind_for_copy()?;
     let (to, from, kind) = match dir {
         Direction::HostToDevice => (
@@ -736,8 +950,18 @@ pub(crate) unsafe fn copy_dtoh_raw(
         host: dst,
         device: src.cast_mut(),
     };
+    let strategy = StagingStrategy::from_env()?;
     // SAFETY: the caller's promise.
-    unsafe { copy_pageable(operation, stream, ends, bytes, Direction::DeviceToHost) }
+    unsafe {
+        copy_pageable(
+            operation,
+            stream,
+            ends,
+            bytes,
+            Direction::DeviceToHost,
+            strategy,
+        )
+    }
 }
 
 fn check_device(operation: &'static str, what: &str, stream: &Stream, got: &Device) -> Result<()> {
@@ -770,7 +994,9 @@ impl Stream {
     ///
     /// Lengths must match and `dst` must be on this stream's device; the
     /// stream must not be capturing a graph (a replay would read staging
-    /// buffers reused since).
+    /// buffers reused since). Large copies are made as
+    /// `HIP_STAGING_STRATEGY` says ([`StagingStrategy::from_env`]; an
+    /// unknown value is an error).
     ///
     /// # Example
     ///
@@ -792,6 +1018,18 @@ impl Stream {
         src: &[T],
         dst: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
+        self.copy_htod_pageable_with(src, dst, StagingStrategy::from_env()?)
+    }
+
+    /// [`Stream::copy_htod_pageable`] with large copies made as `strategy`
+    /// says, whatever `HIP_STAGING_STRATEGY` is: for measuring the
+    /// strategies side by side in one process.
+    pub fn copy_htod_pageable_with<T: DeviceRepr>(
+        &self,
+        src: &[T],
+        dst: &mut impl DeviceMemoryMut<T>,
+        strategy: StagingStrategy,
+    ) -> Result<()> {
         const OP: &str = "Stream::copy_htod_pageable";
         check_same_len(OP, src.len(), dst.len())?;
         check_device(OP, "the destination", self, dst.device())?;
@@ -803,8 +1041,10 @@ impl Stream {
         // SAFETY: `src` holds `bytes` readable bytes and is only read
         // (host-to-device); `dst` holds `bytes` bytes on this stream's
         // device (checked above); both borrows outlive the call, which
-        // waits for the copy.
-        unsafe { copy_pageable(OP, self, ends, bytes, Direction::HostToDevice) }
+        // waits for the copy (ordered after `dst`'s tracked accesses).
+        self.enqueue_tracked(&[], &[dst.access_events()], || unsafe {
+            copy_pageable(OP, self, ends, bytes, Direction::HostToDevice, strategy)
+        })
     }
 
     /// Copies device memory into ordinary (pageable) host memory, staged
@@ -818,6 +1058,17 @@ impl Stream {
         src: &impl DeviceMemory<T>,
         dst: &mut [T],
     ) -> Result<()> {
+        self.copy_dtoh_pageable_with(src, dst, StagingStrategy::from_env()?)
+    }
+
+    /// [`Stream::copy_dtoh_pageable`] with large copies made as `strategy`
+    /// says (see [`Stream::copy_htod_pageable_with`]).
+    pub fn copy_dtoh_pageable_with<T: DeviceRepr>(
+        &self,
+        src: &impl DeviceMemory<T>,
+        dst: &mut [T],
+        strategy: StagingStrategy,
+    ) -> Result<()> {
         const OP: &str = "Stream::copy_dtoh_pageable";
         check_same_len(OP, src.len(), dst.len())?;
         check_device(OP, "the source", self, src.device())?;
@@ -829,14 +1080,51 @@ impl Stream {
         // SAFETY: `dst` holds `bytes` writable bytes, exclusively borrowed;
         // any bytes are a valid `T` (DeviceRepr); `src` holds `bytes` bytes
         // on this stream's device and is only read; the call waits for the
-        // copy.
-        unsafe { copy_pageable(OP, self, ends, bytes, Direction::DeviceToHost) }
+        // copy (ordered after `src`'s last tracked write).
+        self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
+            copy_pageable(OP, self, ends, bytes, Direction::DeviceToHost, strategy)
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strategies_parse_their_names_and_nothing_else() {
+        for s in [
+            StagingStrategy::Ring,
+            StagingStrategy::RingNonTemporal,
+            StagingStrategy::Register,
+        ] {
+            assert_eq!(StagingStrategy::parse(s.name()), Some(s));
+            assert_eq!(StagingStrategy::parse(&format!(" {} ", s.name())), Some(s));
+        }
+        for bad in ["", "Ring", "nt", "ring_nt", "registered"] {
+            assert_eq!(StagingStrategy::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn streaming_copies_every_byte_at_any_alignment_and_length() {
+        let src: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8 | 1).collect();
+        for offset in [0usize, 1, 7, 15, 16, 33] {
+            for len in [0usize, 1, 63, 64, 79, 80, 81, 1000, 4000] {
+                let mut dst = vec![0u8; 4096 + 64];
+                let end = offset + len;
+                // SAFETY: both ranges lie within their vectors and are
+                // disjoint (two allocations).
+                unsafe { copy_streaming(src.as_ptr(), dst.as_mut_ptr().add(offset), len) };
+                assert_eq!(&dst[offset..end], &src[..len], "offset {offset}, len {len}");
+                assert!(
+                    dst[..offset].iter().all(|&b| b == 0),
+                    "before, {offset}/{len}"
+                );
+                assert!(dst[end..].iter().all(|&b| b == 0), "after, {offset}/{len}");
+            }
+        }
+    }
 
     fn covered(ranges: impl Iterator<Item = Range<usize>>, total: usize) -> Vec<u32> {
         let mut hits = vec![0u32; total];
@@ -952,13 +1240,18 @@ mod tests {
             threads: 4,
         };
         let from: Vec<u8> = (0..3_000_001u32).map(|i| (i % 251) as u8 + 1).collect();
-        let mut to = vec![0u8; from.len()];
-        // SAFETY: both vectors hold `from.len()` bytes, are disjoint, and
-        // outlive the wait below; `to` is not touched until then.
-        let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len()) };
-        latch.wait(&pool);
-        assert!(pool.try_pop().is_none());
-        assert!(from == to, "a piece was not copied");
+        for streaming in [false, true] {
+            let mut to = vec![0u8; from.len()];
+            // SAFETY: both vectors hold `from.len()` bytes, are disjoint,
+            // and outlive the wait below; `to` is not touched until then.
+            let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), streaming) };
+            latch.wait(&pool);
+            assert!(pool.try_pop().is_none());
+            assert!(
+                from == to,
+                "a piece was not copied (streaming: {streaming})"
+            );
+        }
     }
 
     #[test]
@@ -971,8 +1264,10 @@ mod tests {
                         .map(|i| (i as u8) ^ (t + 1))
                         .collect();
                     let mut to = vec![0u8; from.len()];
+                    let streaming = t % 2 == 1;
                     // SAFETY: as in the test above.
-                    let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len()) };
+                    let latch =
+                        unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), streaming) };
                     latch.wait(pool);
                     assert!(from == to, "thread {t}: a piece was not copied");
                 });

@@ -249,16 +249,6 @@ impl Stream {
         }
         Ok(())
     }
-
-    pub(crate) fn inner(&self) -> &Arc<StreamInner> {
-        &self.inner
-    }
-}
-
-impl StreamInner {
-    pub(crate) fn raw(&self) -> sys::hipStream_t {
-        self.raw
-    }
 }
 
 unsafe extern "C" fn host_fn_trampoline(data: *mut c_void) {

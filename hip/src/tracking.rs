@@ -286,6 +286,82 @@ impl AccessEvents {
     }
 }
 
+/// The events of memory without tracking (`hipMalloc` buffers, managed
+/// memory, module globals): every method is a no-op.
+pub(crate) static UNTRACKED: AccessEvents = AccessEvents::untracked();
+
+impl Stream {
+    /// Enqueues one operation on this stream that reads the memory of
+    /// `reads` and writes that of `writes`, in order with their earlier
+    /// accesses: the stream first waits for the last write of each read
+    /// and for the last read and write of each written one, then
+    /// `enqueue` runs, then the accesses are recorded as this stream's.
+    /// Untracked events cost nothing (no runtime call).
+    ///
+    /// Every tracked memory must be on this stream's device (recording
+    /// refuses others). This is the path of the copies, fills and launches
+    /// of this crate and of `hipblas`, and of any wrapper of a library call
+    /// that takes device memory:
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// use hip::{Device, DeviceMemory, Stream};
+    /// let dev = Device::get(0)?;
+    /// let (a, b) = (Stream::new(&dev)?, Stream::new(&dev)?);
+    /// let x = a.alloc_zeroed::<f32>(1024)?;
+    /// let ptr = x.as_device_ptr();
+    /// b.enqueue_tracked(&[x.access_events()], &[], || {
+    ///     // ... enqueue on `b` a library call that reads `ptr` ...
+    ///     # let _ = ptr;
+    ///     Ok::<(), hip::Error>(())
+    /// })?;
+    /// # Ok(()) }
+    /// ```
+    pub fn enqueue_tracked<R, E: From<Error>>(
+        &self,
+        reads: &[&AccessEvents],
+        writes: &[&AccessEvents],
+        enqueue: impl FnOnce() -> std::result::Result<R, E>,
+    ) -> std::result::Result<R, E> {
+        let reads = reads.iter().map(|&events| (events, false));
+        let writes = writes.iter().map(|&events| (events, true));
+        self.enqueue_with_accesses(reads.chain(writes), enqueue)
+    }
+
+    /// [`Stream::enqueue_tracked`] over `(events, written)` pairs (the
+    /// launches' argument lists). When an access cannot be recorded after
+    /// the work was enqueued, the stream is synchronized before the error
+    /// is returned: nothing would order a free after the work otherwise.
+    pub(crate) fn enqueue_with_accesses<'e, R, E: From<Error>>(
+        &self,
+        accesses: impl Iterator<Item = (&'e AccessEvents, bool)> + Clone,
+        enqueue: impl FnOnce() -> std::result::Result<R, E>,
+    ) -> std::result::Result<R, E> {
+        for (events, written) in accesses.clone() {
+            if written {
+                events.wait_before_write(self)?;
+            } else {
+                events.wait_before_read(self)?;
+            }
+        }
+        let out = enqueue()?;
+        let recorded = accesses.into_iter().try_for_each(|(events, written)| {
+            if written {
+                events.record_write(self)
+            } else {
+                events.record_read(self)
+            }
+        });
+        if let Err(e) = recorded {
+            // The error said is the recording's; a failed synchronize is
+            // kept for `take_drop_errors`.
+            drop_errors::record_result(self.synchronize());
+            return Err(e.into());
+        }
+        Ok(out)
+    }
+}
+
 fn check_stream_device(device: &Device, stream: &Stream) -> Result<()> {
     if device.ordinal() == stream.device().ordinal() {
         return Ok(());
@@ -478,6 +554,49 @@ impl StreamAllocation {
             events,
             stream_ordered,
             free_waits_for_device: false,
+        }
+    }
+
+    /// Frees the memory now in its stream's order (`hipFreeAsync`;
+    /// `hipFree` without memory pools), without making the stream wait for
+    /// the tracked uses on other streams first, as dropping it would.
+    ///
+    /// # Safety
+    ///
+    /// Every use of the memory on another stream is complete, or ordered
+    /// before this point of the allocation's stream by the caller.
+    pub unsafe fn free_without_waiting(self) -> Result<()> {
+        let me = std::mem::ManuallyDrop::new(self);
+        let out = me.free_now();
+        // SAFETY: `me` is never used or dropped again; each field with a
+        // destructor is moved out exactly once.
+        unsafe {
+            drop(std::ptr::read(&me.stream));
+            drop(std::ptr::read(&me.events));
+        }
+        out
+    }
+
+    /// Gives the memory back in the stream's order (`hipFreeAsync`), or
+    /// with `hipFree` after the stream's work without memory pools. The
+    /// caller has ordered every other use before this point.
+    fn free_now(&self) -> Result<()> {
+        if self.ptr.is_null() {
+            return Ok(());
+        }
+        if self.stream_ordered {
+            // As `hipMallocAsync`, `hipFreeAsync` works on the stream's
+            // device whichever is current.
+            self.stream.bind_if_default()?;
+            // SAFETY: we own this stream-ordered allocation; the caller
+            // ordered every other use before this point of the stream.
+            unsafe { result::free_async(self.ptr, self.stream.as_raw()) }
+        } else {
+            self.stream.device().bind()?;
+            self.stream.synchronize()?;
+            // SAFETY: we own this hipMalloc allocation; hipFree waits for
+            // the device.
+            unsafe { result::free(self.ptr) }
         }
     }
 
@@ -692,22 +811,8 @@ impl Drop for StreamAllocation {
                     Ok(())
                 }
             })
-            .and_then(|()| {
-                if self.stream_ordered {
-                    // As `hipMallocAsync`, `hipFreeAsync` works on the
-                    // stream's device whichever is current.
-                    self.stream.bind_if_default()?;
-                    // SAFETY: we own this stream-ordered allocation; the
-                    // stream waits above for every tracked use.
-                    unsafe { result::free_async(self.ptr, self.stream.as_raw()) }
-                } else {
-                    self.stream.device().bind()?;
-                    self.stream.synchronize()?;
-                    // SAFETY: we own this hipMalloc allocation; hipFree
-                    // waits for the device.
-                    unsafe { result::free(self.ptr) }
-                }
-            });
+            // The stream now waits for every tracked use.
+            .and_then(|()| self.free_now());
         drop_errors::record_result(r);
     }
 }

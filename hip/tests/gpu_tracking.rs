@@ -1,5 +1,6 @@
 //! Tier 3: per-buffer event tracking and stream-ordered frees
-//! ([`hip::StreamAllocation`]) on a real GPU. Run with `--ignored`
+//! ([`hip::StreamAllocation`], and `Stream::alloc`'s [`hip::DeviceBuffer`]s)
+//! on a real GPU. Run with `--ignored`
 //! (`HIP_PLATFORM=nvidia` on an NVIDIA GPU, or an AMD GPU). Every test
 //! compares with a CPU reference on fresh random non-zero data.
 //!
@@ -8,11 +9,12 @@
 //! run first and the result be wrong.
 
 use hip::{
-    AccessEvents, Device, Event, LaunchArgs, LaunchConfig, Module, RawPtr, Stream,
-    StreamAllocation, StreamOptions,
+    AccessEvents, Device, DeviceBuffer, DeviceMemory, Event, LaunchArgs, LaunchConfig, Module,
+    RawPtr, Stream, StreamAllocation, StreamOptions, TypedKernel,
 };
 use std::ffi::c_void;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use test_kit::{assert_close, non_blocking_stream, random_nonzero};
 
 const KERNEL: &str = r#"
@@ -133,7 +135,7 @@ fn free_after_a_reader_on_another_stream_is_stream_ordered() {
     a.copy_htod_tracked(&data, &mut x).unwrap();
     let mut y = StreamAllocation::new(&b, BYTES, true).unwrap();
     launch_slow(&module, &b, &mut y, &x);
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     drop(x); // a waits for the read on b, then frees; the host goes on
     let drop_time = start.elapsed();
     // Same size on a: the pool may hand back x's memory; filling it must
@@ -148,7 +150,7 @@ fn free_after_a_reader_on_another_stream_is_stream_ordered() {
     assert_eq!(out, other);
     if dev.supports_memory_pools() {
         assert!(
-            drop_time < std::time::Duration::from_millis(50),
+            drop_time < Duration::from_millis(50),
             "a stream-ordered free must not wait for the device: {drop_time:?}"
         );
     }
@@ -281,8 +283,8 @@ fn module_globals_occupancy_and_begin_end_capture() {
     assert!(grid >= 1 && (1..=128).contains(&block), "{grid} {block}");
 
     let input = random(N);
-    let x = hip::DeviceBuffer::from_slice(&dev, &input).unwrap();
-    let mut y = hip::DeviceBuffer::<f32>::zeroed(&dev, N).unwrap();
+    let x = DeviceBuffer::from_slice(&dev, &input).unwrap();
+    let mut y = DeviceBuffer::<f32>::zeroed(&dev, N).unwrap();
     let (xp, yp) = (
         RawPtr(x.as_device_ptr() as *mut c_void),
         RawPtr(y.as_device_ptr_mut().cast()),
@@ -431,4 +433,146 @@ fn a_write_on_another_threads_per_thread_stream_is_waited_for() {
         drop(done_tx);
     });
     no_drop_errors();
+}
+
+// ---- `Stream::alloc` buffers (`DeviceBuffer`) -------------------------------
+//
+// They track their accesses like `StreamAllocation`s: dropping one frees it
+// in its stream's order after the last use on any stream, without a
+// device-wide wait.
+
+/// Far below the spin: a drop that waited for the kernel takes ~100 ms.
+const DROP_LIMIT: Duration = Duration::from_millis(20);
+
+type SlowAffine = TypedKernel<(*mut f32, *const f32, i32, i64)>;
+
+/// How the slow kernel is launched: through the typed API or the untyped
+/// argument builder (both must track `Stream::alloc` buffers).
+#[derive(Clone, Copy, Debug)]
+enum Launch {
+    Typed,
+    Untyped,
+}
+
+/// Stream `a` allocates `x` and fills it; the slow kernel on `b` reads it
+/// into `y`; `x` is dropped right after the launch and `a` at once
+/// allocates the same size again (the pool may hand back x's memory) and
+/// fills it with another pattern. `y` must hold `affine` of the first
+/// pattern exactly, and the drop must not have waited for the kernel.
+fn drop_while_another_stream_reads(launch: Launch) {
+    let (dev, module, a, b) = setup();
+    let f = module.function("slow_affine").unwrap();
+    let first = random(N);
+    let mut x = a.alloc::<f32>(N).unwrap();
+    a.copy_htod(&first, &mut x).unwrap();
+    let mut y = b.alloc_zeroed::<f32>(N).unwrap();
+    let x_address = x.as_device_ptr() as usize;
+    let cfg = LaunchConfig::for_num_elems(N as u32);
+    let n = N as i32;
+    match launch {
+        Launch::Typed => {
+            // SAFETY: the parameter list is slow_affine's.
+            let k = unsafe { SlowAffine::new(f) };
+            // SAFETY: slow_affine touches [0, n) of both, which hold N floats.
+            unsafe { k.launch(&b, cfg, (&mut y, &x, n, SPIN)) }.unwrap();
+        }
+        Launch::Untyped => {
+            let input = x.as_slice();
+            let mut args = LaunchArgs::new();
+            args.arg(&y).arg(&input).arg(&n).arg(&SPIN);
+            // SAFETY: as above, for slow_affine(float*, const float*, int,
+            // long long).
+            unsafe { b.launch(&f, cfg, &mut args) }.unwrap();
+        }
+    }
+    let start = Instant::now();
+    drop(x);
+    let drop_time = start.elapsed();
+    let kernel_still_running = !b.query().unwrap();
+    // Same size on `a`, written at once with another pattern: without the
+    // ordering the kernel, still spinning, reads these values.
+    let mut again = a.alloc::<f32>(N).unwrap();
+    let reused = again.as_device_ptr() as usize == x_address;
+    a.memset_bytes(&mut again, 0x7f).unwrap();
+    let got = b.copy_to_vec(&y).unwrap();
+    let want = affine(&first);
+    if let Some(i) = test_kit::first_difference(&got, &want) {
+        panic!(
+            "{launch:?}: y[{i}] = {} but the first buffer gives {} (address reused: {reused})",
+            got[i], want[i]
+        );
+    }
+    let refilled = a.copy_to_vec(&again).unwrap();
+    let pattern = f32::from_bits(0x7f7f_7f7f);
+    assert!(refilled.iter().all(|v| v.to_bits() == pattern.to_bits()));
+    println!(
+        "{launch:?}: drop took {drop_time:?}; kernel still running after it: \
+         {kernel_still_running}; address reused: {reused}; memory pools: {}",
+        dev.supports_memory_pools()
+    );
+    if dev.supports_memory_pools() {
+        assert!(
+            kernel_still_running && drop_time < DROP_LIMIT,
+            "{launch:?}: the drop waited for the kernel ({drop_time:?}, still running after: \
+             {kernel_still_running}); a stream-ordered free must not wait for the device"
+        );
+    }
+    let errors = hip::take_drop_errors();
+    assert!(errors.is_empty(), "errors in drop: {errors:?}");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn drop_of_a_stream_buffer_waits_in_stream_order_for_a_typed_kernel() {
+    drop_while_another_stream_reads(Launch::Typed);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn drop_of_a_stream_buffer_waits_in_stream_order_for_an_untyped_kernel() {
+    drop_while_another_stream_reads(Launch::Untyped);
+}
+
+/// A copy on `b` out of a buffer that a slow kernel on `a` writes waits
+/// for the kernel by itself (the write is tracked), and the free of the
+/// source after a cross-stream device-to-device copy waits for the copy.
+#[test]
+#[ignore = "needs a GPU"]
+fn copies_on_another_stream_wait_for_a_tracked_kernel_write() {
+    let (dev, module, a, b) = setup();
+    // SAFETY: the parameter list is slow_affine's.
+    let k = unsafe { SlowAffine::new(module.function("slow_affine").unwrap()) };
+    let data = random(N);
+    let x = test_kit::upload(&dev, &data);
+    let mut y = a.alloc_zeroed::<f32>(N).unwrap();
+    let cfg = LaunchConfig::for_num_elems(N as u32);
+    // SAFETY: slow_affine touches [0, N) of both, which hold N floats.
+    unsafe { k.launch(&a, cfg, (&mut y, &x, N as i32, SPIN)) }.unwrap();
+    // On b: copy y (written by the slow kernel on a) into z, then read z.
+    let mut z = b.alloc::<f32>(N).unwrap();
+    b.copy_dtod(&y, &mut z).unwrap();
+    drop(y); // a waits for the copy's read on b, then frees
+    let got = b.copy_to_vec(&z).unwrap();
+    assert_eq!(
+        got,
+        affine(&data),
+        "z copied on b before the kernel on a wrote y"
+    );
+    let errors = hip::take_drop_errors();
+    assert!(errors.is_empty(), "errors in drop: {errors:?}");
+}
+
+/// `DeviceBuffer::stream` names the allocating stream; `hipMalloc`
+/// buffers have none and are untracked.
+#[test]
+#[ignore = "needs a GPU"]
+fn stream_buffers_know_their_stream() {
+    let (dev, _module, a, _b) = setup();
+    let x = a.alloc::<u32>(16).unwrap();
+    assert_eq!(x.stream().map(|s| s.as_raw()), Some(a.as_raw()));
+    assert!(DeviceMemory::access_events(&x).is_tracked());
+    let plain = DeviceBuffer::<u32>::zeroed(&dev, 16).unwrap();
+    assert!(plain.stream().is_none());
+    assert!(!DeviceMemory::access_events(&plain).is_tracked());
+    assert!(!DeviceMemory::access_events(&plain.as_slice()).is_tracked());
 }

@@ -5,7 +5,7 @@ use crate::routines::Blas1;
 use crate::scalar::{Gemm, GemmRoute, Scalar};
 use crate::validate::{self, int, GemmShape};
 use crate::{Compute, Diag, Fill, MathMode, Op, Side};
-use hip::{DeviceBuffer, DeviceMemory, DeviceMemoryMut, Stream};
+use hip::{AccessEvents, DeviceBuffer, DeviceMemory, DeviceMemoryMut, Stream};
 use hipblas_sys::{loader, *};
 use std::fmt;
 
@@ -161,6 +161,22 @@ impl Blas {
         self.stream.device().bind().map_err(Error::Runtime)
     }
 
+    /// Binds the device and runs `call` (hipBLAS work on the handle's
+    /// stream) in order with the tracked memory it reads and writes (the
+    /// buffers of `Stream::alloc`, see `hip::Stream::enqueue_tracked`):
+    /// the stream first waits for their conflicting accesses on other
+    /// streams, and the call's own are recorded, so that their stream-
+    /// ordered frees wait for it. Untracked memory costs nothing.
+    fn tracked<R>(
+        &self,
+        reads: &[&AccessEvents],
+        writes: &[&AccessEvents],
+        call: impl FnOnce() -> Result<R>,
+    ) -> Result<R> {
+        self.prepare()?;
+        self.stream.enqueue_tracked(reads, writes, call)
+    }
+
     /// `C = alpha op(A) op(B) + beta C`, column-major (`hipblas<T>gemm`;
     /// bf16 goes through `hipblasGemmEx` with f32 accumulation).
     ///
@@ -197,26 +213,29 @@ impl Blas {
         if shape.m == 0 || shape.n == 0 {
             return Ok(());
         }
-        self.prepare()?;
-        // SAFETY: every buffer is on the stream's device and spans what the
-        // checked shape reads and writes; `c` is borrowed mutably.
-        check(T::GEMM_CALL, unsafe {
-            T::gemm(
-                self.raw,
-                shape.transa.raw(),
-                shape.transb.raw(),
-                shape.m as i32,
-                shape.n as i32,
-                shape.k as i32,
-                &Aligned(alpha).0,
-                a.device_ptr(),
-                shape.lda as i32,
-                b.device_ptr(),
-                shape.ldb as i32,
-                &Aligned(beta).0,
-                c.device_ptr_mut(),
-                shape.ldc as i32,
-            )
+        let c_ptr = c.device_ptr_mut();
+        let (reads, writes) = ([a.access_events(), b.access_events()], [c.access_events()]);
+        self.tracked(&reads, &writes, || {
+            // SAFETY: every buffer is on the stream's device and spans what the
+            // checked shape reads and writes; `c` is borrowed mutably.
+            check(T::GEMM_CALL, unsafe {
+                T::gemm(
+                    self.raw,
+                    shape.transa.raw(),
+                    shape.transb.raw(),
+                    shape.m as i32,
+                    shape.n as i32,
+                    shape.k as i32,
+                    &Aligned(alpha).0,
+                    a.device_ptr(),
+                    shape.lda as i32,
+                    b.device_ptr(),
+                    shape.ldb as i32,
+                    &Aligned(beta).0,
+                    c_ptr,
+                    shape.ldc as i32,
+                )
+            })
         })
     }
 
@@ -258,6 +277,23 @@ impl Blas {
         stride_c: usize,
         batch: usize,
     ) -> Result<()> {
+        if T::ROUTE == GemmRoute::ExF32 {
+            // As `gemm`: bf16 through the Ex form with f32 accumulation.
+            let (alpha, beta) = (to_f64(&alpha)?, to_f64(&beta)?);
+            return self.gemm_strided_batched_ex(
+                shape,
+                alpha,
+                a,
+                stride_a,
+                b,
+                stride_b,
+                beta,
+                c,
+                stride_c,
+                batch,
+                Compute::F32,
+            );
+        }
         let one = shape.spans()?;
         let sp = validate::strided_spans(one, stride_a, stride_b, stride_c, batch)?;
         validate::buffer("a", a.len(), sp.a)?;
@@ -269,58 +305,33 @@ impl Blas {
         if shape.m == 0 || shape.n == 0 || batch == 0 {
             return Ok(());
         }
-        self.prepare()?;
-        if T::ROUTE == GemmRoute::ExF32 {
-            let (alpha, beta) = (to_f64(&alpha)?, to_f64(&beta)?);
-            return self.strided_ex_raw(
-                shape,
-                alpha,
-                (
-                    a.device_ptr().cast(),
-                    T::DATA_TYPE,
-                    T::DATATYPE_V1,
-                    stride_a,
-                ),
-                (
-                    b.device_ptr().cast(),
-                    T::DATA_TYPE,
-                    T::DATATYPE_V1,
-                    stride_b,
-                ),
-                beta,
-                (
-                    c.device_ptr_mut().cast(),
-                    T::DATA_TYPE,
-                    T::DATATYPE_V1,
-                    stride_c,
-                ),
-                batch,
-                Compute::F32,
-            );
-        }
-        // SAFETY: as in `gemm`, for every product: the strided spans were
-        // checked against each buffer.
-        check(T::GEMM_STRIDED_BATCHED_CALL, unsafe {
-            T::gemm_strided_batched(
-                self.raw,
-                shape.transa.raw(),
-                shape.transb.raw(),
-                shape.m as i32,
-                shape.n as i32,
-                shape.k as i32,
-                &Aligned(alpha).0,
-                a.device_ptr(),
-                shape.lda as i32,
-                stride_a as i64,
-                b.device_ptr(),
-                shape.ldb as i32,
-                stride_b as i64,
-                &Aligned(beta).0,
-                c.device_ptr_mut(),
-                shape.ldc as i32,
-                stride_c as i64,
-                batch as i32,
-            )
+        let c_ptr = c.device_ptr_mut();
+        let (reads, writes) = ([a.access_events(), b.access_events()], [c.access_events()]);
+        self.tracked(&reads, &writes, || {
+            // SAFETY: as in `gemm`, for every product: the strided spans were
+            // checked against each buffer.
+            check(T::GEMM_STRIDED_BATCHED_CALL, unsafe {
+                T::gemm_strided_batched(
+                    self.raw,
+                    shape.transa.raw(),
+                    shape.transb.raw(),
+                    shape.m as i32,
+                    shape.n as i32,
+                    shape.k as i32,
+                    &Aligned(alpha).0,
+                    a.device_ptr(),
+                    shape.lda as i32,
+                    stride_a as i64,
+                    b.device_ptr(),
+                    shape.ldb as i32,
+                    stride_b as i64,
+                    &Aligned(beta).0,
+                    c_ptr,
+                    shape.ldc as i32,
+                    stride_c as i64,
+                    batch as i32,
+                )
+            })
         })
     }
 
@@ -383,6 +394,10 @@ impl Blas {
         if shape.m == 0 || shape.n == 0 || batch == 0 {
             return Ok(());
         }
+        let reads: Vec<&AccessEvents> = (a.iter().map(|x| x.access_events()))
+            .chain(b.iter().map(|x| x.access_events()))
+            .collect();
+        let writes: Vec<&AccessEvents> = c.iter().map(|x| x.access_events()).collect();
         self.prepare()?;
         let dev = self.stream.device();
         let ap: Vec<usize> = a.iter().map(|x| x.device_ptr() as usize).collect();
@@ -390,28 +405,30 @@ impl Blas {
         let ad = DeviceBuffer::from_slice(dev, &ap).map_err(Error::Runtime)?;
         let bd = DeviceBuffer::from_slice(dev, &bp).map_err(Error::Runtime)?;
         let cd = DeviceBuffer::from_slice(dev, &cp).map_err(Error::Runtime)?;
-        // SAFETY: the pointer arrays hold `batch` device addresses of
-        // buffers checked above, alive (borrowed) for this call, which waits
-        // for the stream before the arrays are freed.
-        let status = unsafe {
-            T::gemm_batched(
-                self.raw,
-                shape.transa.raw(),
-                shape.transb.raw(),
-                shape.m as i32,
-                shape.n as i32,
-                shape.k as i32,
-                &Aligned(alpha).0,
-                ad.as_device_ptr().cast(),
-                shape.lda as i32,
-                bd.as_device_ptr().cast(),
-                shape.ldb as i32,
-                &Aligned(beta).0,
-                cd.as_device_ptr().cast(),
-                shape.ldc as i32,
-                batch as i32,
-            )
-        };
+        let status = self.stream.enqueue_tracked(&reads, &writes, || {
+            // SAFETY: the pointer arrays hold `batch` device addresses of
+            // buffers checked above, alive (borrowed) for this call, which waits
+            // for the stream before the arrays are freed.
+            Ok::<_, Error>(unsafe {
+                T::gemm_batched(
+                    self.raw,
+                    shape.transa.raw(),
+                    shape.transb.raw(),
+                    shape.m as i32,
+                    shape.n as i32,
+                    shape.k as i32,
+                    &Aligned(alpha).0,
+                    ad.as_device_ptr().cast(),
+                    shape.lda as i32,
+                    bd.as_device_ptr().cast(),
+                    shape.ldb as i32,
+                    &Aligned(beta).0,
+                    cd.as_device_ptr().cast(),
+                    shape.ldc as i32,
+                    batch as i32,
+                )
+            })
+        })?;
         let sync = self.stream.synchronize().map_err(Error::Runtime);
         check(T::GEMM_BATCHED_CALL, status)?;
         sync
@@ -447,17 +464,20 @@ impl Blas {
         if shape.m == 0 || shape.n == 0 {
             return Ok(());
         }
-        self.prepare()?;
-        self.strided_ex_raw(
-            shape,
-            alpha,
-            (a.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
-            (b.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
-            beta,
-            (c.device_ptr_mut().cast(), TC::DATA_TYPE, TC::DATATYPE_V1, 0),
-            0,
-            compute,
-        )
+        let c_ptr = c.device_ptr_mut();
+        let (reads, writes) = ([a.access_events(), b.access_events()], [c.access_events()]);
+        self.tracked(&reads, &writes, || {
+            self.strided_ex_raw(
+                shape,
+                alpha,
+                (a.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
+                (b.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
+                beta,
+                (c_ptr.cast(), TC::DATA_TYPE, TC::DATATYPE_V1, 0),
+                0,
+                compute,
+            )
+        })
     }
 
     /// Strided-batched mixed-precision GEMM
@@ -490,32 +510,30 @@ impl Blas {
         if shape.m == 0 || shape.n == 0 || batch == 0 {
             return Ok(());
         }
-        self.prepare()?;
-        self.strided_ex_raw(
-            shape,
-            alpha,
-            (
-                a.device_ptr().cast(),
-                TA::DATA_TYPE,
-                TA::DATATYPE_V1,
-                stride_a,
-            ),
-            (
-                b.device_ptr().cast(),
-                TA::DATA_TYPE,
-                TA::DATATYPE_V1,
-                stride_b,
-            ),
-            beta,
-            (
-                c.device_ptr_mut().cast(),
-                TC::DATA_TYPE,
-                TC::DATATYPE_V1,
-                stride_c,
-            ),
-            batch,
-            compute,
-        )
+        let c_ptr = c.device_ptr_mut();
+        let (reads, writes) = ([a.access_events(), b.access_events()], [c.access_events()]);
+        self.tracked(&reads, &writes, || {
+            self.strided_ex_raw(
+                shape,
+                alpha,
+                (
+                    a.device_ptr().cast(),
+                    TA::DATA_TYPE,
+                    TA::DATATYPE_V1,
+                    stride_a,
+                ),
+                (
+                    b.device_ptr().cast(),
+                    TA::DATA_TYPE,
+                    TA::DATATYPE_V1,
+                    stride_b,
+                ),
+                beta,
+                (c_ptr.cast(), TC::DATA_TYPE, TC::DATATYPE_V1, stride_c),
+                batch,
+                compute,
+            )
+        })
     }
 
     /// The `Ex` call on checked arguments; `batch == 0` means a single
@@ -682,18 +700,20 @@ impl Blas {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
         self.vec_arg("y", "incy", y, n, incy)?;
-        self.prepare()?;
-        // SAFETY: x and y span n elements at their increments.
-        check("hipblas<T>axpy", unsafe {
-            T::axpy(
-                self.raw,
-                ni,
-                &Aligned(alpha).0,
-                x.device_ptr(),
-                incx as i32,
-                y.device_ptr_mut(),
-                incy as i32,
-            )
+        let y_ptr = y.device_ptr_mut();
+        self.tracked(&[x.access_events()], &[y.access_events()], || {
+            // SAFETY: x and y span n elements at their increments.
+            check("hipblas<T>axpy", unsafe {
+                T::axpy(
+                    self.raw,
+                    ni,
+                    &Aligned(alpha).0,
+                    x.device_ptr(),
+                    incx as i32,
+                    y_ptr,
+                    incy as i32,
+                )
+            })
         })
     }
 
@@ -710,20 +730,22 @@ impl Blas {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
         self.vec_arg("y", "incy", y, n, incy)?;
-        self.prepare()?;
         let mut r = Aligned(T::default());
-        // SAFETY: x and y span n elements; the result goes to host memory
-        // (host pointer mode, the default), written before the call returns.
-        check("hipblas<T>dot", unsafe {
-            T::dot(
-                self.raw,
-                ni,
-                x.device_ptr(),
-                incx as i32,
-                y.device_ptr(),
-                incy as i32,
-                &mut r.0,
-            )
+        let reads = [x.access_events(), y.access_events()];
+        self.tracked(&reads, &[], || {
+            // SAFETY: x and y span n elements; the result goes to host memory
+            // (host pointer mode, the default), written before the call returns.
+            check("hipblas<T>dot", unsafe {
+                T::dot(
+                    self.raw,
+                    ni,
+                    x.device_ptr(),
+                    incx as i32,
+                    y.device_ptr(),
+                    incy as i32,
+                    &mut r.0,
+                )
+            })
         })?;
         Ok(r.0)
     }
@@ -737,11 +759,12 @@ impl Blas {
     ) -> Result<T::Real> {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
-        self.prepare()?;
         let mut r = Aligned(T::Real::default());
-        // SAFETY: x spans n elements; host result.
-        check("hipblas<T>nrm2", unsafe {
-            T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
+        self.tracked(&[x.access_events()], &[], || {
+            // SAFETY: x spans n elements; host result.
+            check("hipblas<T>nrm2", unsafe {
+                T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
+            })
         })?;
         Ok(r.0)
     }
@@ -756,11 +779,12 @@ impl Blas {
     ) -> Result<T::Real> {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
-        self.prepare()?;
         let mut r = Aligned(T::Real::default());
-        // SAFETY: x spans n elements; host result.
-        check("hipblas<T>asum", unsafe {
-            T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
+        self.tracked(&[x.access_events()], &[], || {
+            // SAFETY: x spans n elements; host result.
+            check("hipblas<T>asum", unsafe {
+                T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
+            })
         })?;
         Ok(r.0)
     }
@@ -775,16 +799,12 @@ impl Blas {
     ) -> Result<()> {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
-        self.prepare()?;
-        // SAFETY: x spans n elements.
-        check("hipblas<T>scal", unsafe {
-            T::scal(
-                self.raw,
-                ni,
-                &Aligned(alpha).0,
-                x.device_ptr_mut(),
-                incx as i32,
-            )
+        let x_ptr = x.device_ptr_mut();
+        self.tracked(&[], &[x.access_events()], || {
+            // SAFETY: x spans n elements.
+            check("hipblas<T>scal", unsafe {
+                T::scal(self.raw, ni, &Aligned(alpha).0, x_ptr, incx as i32)
+            })
         })
     }
 
@@ -798,11 +818,12 @@ impl Blas {
     ) -> Result<Option<usize>> {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
-        self.prepare()?;
         let mut r = 0i32;
-        // SAFETY: x spans n elements; host result.
-        check("hipblasI<T>amax", unsafe {
-            T::iamax(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+        self.tracked(&[x.access_events()], &[], || {
+            // SAFETY: x spans n elements; host result.
+            check("hipblasI<T>amax", unsafe {
+                T::iamax(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
+            })
         })?;
         Ok(if r >= 1 { Some(r as usize - 1) } else { None })
     }
@@ -819,17 +840,19 @@ impl Blas {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
         self.vec_arg("y", "incy", y, n, incy)?;
-        self.prepare()?;
-        // SAFETY: x and y span n elements.
-        check("hipblas<T>copy", unsafe {
-            T::copy(
-                self.raw,
-                ni,
-                x.device_ptr(),
-                incx as i32,
-                y.device_ptr_mut(),
-                incy as i32,
-            )
+        let y_ptr = y.device_ptr_mut();
+        self.tracked(&[x.access_events()], &[y.access_events()], || {
+            // SAFETY: x and y span n elements.
+            check("hipblas<T>copy", unsafe {
+                T::copy(
+                    self.raw,
+                    ni,
+                    x.device_ptr(),
+                    incx as i32,
+                    y_ptr,
+                    incy as i32,
+                )
+            })
         })
     }
 
@@ -845,18 +868,14 @@ impl Blas {
         let ni = int("n", n)?;
         self.vec_arg("x", "incx", x, n, incx)?;
         self.vec_arg("y", "incy", y, n, incy)?;
-        self.prepare()?;
-        // SAFETY: x and y span n elements; both borrowed mutably, so they
-        // are distinct buffers.
-        check("hipblas<T>swap", unsafe {
-            T::swap(
-                self.raw,
-                ni,
-                x.device_ptr_mut(),
-                incx as i32,
-                y.device_ptr_mut(),
-                incy as i32,
-            )
+        let (x_ptr, y_ptr) = (x.device_ptr_mut(), y.device_ptr_mut());
+        let writes = [x.access_events(), y.access_events()];
+        self.tracked(&[], &writes, || {
+            // SAFETY: x and y span n elements; both borrowed mutably, so they
+            // are distinct buffers.
+            check("hipblas<T>swap", unsafe {
+                T::swap(self.raw, ni, x_ptr, incx as i32, y_ptr, incy as i32)
+            })
         })
     }
 
@@ -889,23 +908,26 @@ impl Blas {
         };
         self.vec_arg("x", "incx", x, xl, incx)?;
         self.vec_arg("y", "incy", y, yl, incy)?;
-        self.prepare()?;
-        // SAFETY: A spans m x n at lda; x and y span op(A)'s sizes.
-        check("hipblas<T>gemv", unsafe {
-            T::gemv(
-                self.raw,
-                trans.raw(),
-                mi,
-                ni,
-                &Aligned(alpha).0,
-                a.device_ptr(),
-                lda as i32,
-                x.device_ptr(),
-                incx as i32,
-                &Aligned(beta).0,
-                y.device_ptr_mut(),
-                incy as i32,
-            )
+        let y_ptr = y.device_ptr_mut();
+        let reads = [a.access_events(), x.access_events()];
+        self.tracked(&reads, &[y.access_events()], || {
+            // SAFETY: A spans m x n at lda; x and y span op(A)'s sizes.
+            check("hipblas<T>gemv", unsafe {
+                T::gemv(
+                    self.raw,
+                    trans.raw(),
+                    mi,
+                    ni,
+                    &Aligned(alpha).0,
+                    a.device_ptr(),
+                    lda as i32,
+                    x.device_ptr(),
+                    incx as i32,
+                    &Aligned(beta).0,
+                    y_ptr,
+                    incy as i32,
+                )
+            })
         })
     }
 
@@ -937,23 +959,25 @@ impl Blas {
         validate::buffer("b", b.len(), validate::matrix_span("ldb", m, n, ldb)?)?;
         self.same_device("a", a)?;
         self.same_device("b", b)?;
-        self.prepare()?;
-        // SAFETY: A spans its triangle's square, B spans m x n.
-        check("hipblas<T>trsm", unsafe {
-            T::trsm(
-                self.raw,
-                side.raw(),
-                fill.raw(),
-                trans.raw(),
-                diag.raw(),
-                mi,
-                ni,
-                &Aligned(alpha).0,
-                a.device_ptr(),
-                lda as i32,
-                b.device_ptr_mut(),
-                ldb as i32,
-            )
+        let b_ptr = b.device_ptr_mut();
+        self.tracked(&[a.access_events()], &[b.access_events()], || {
+            // SAFETY: A spans its triangle's square, B spans m x n.
+            check("hipblas<T>trsm", unsafe {
+                T::trsm(
+                    self.raw,
+                    side.raw(),
+                    fill.raw(),
+                    trans.raw(),
+                    diag.raw(),
+                    mi,
+                    ni,
+                    &Aligned(alpha).0,
+                    a.device_ptr(),
+                    lda as i32,
+                    b_ptr,
+                    ldb as i32,
+                )
+            })
         })
     }
 }

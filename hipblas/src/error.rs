@@ -23,7 +23,7 @@ pub enum Error {
     },
     /// A HIP runtime call (device, stream, memory) failed.
     #[error("{0}")]
-    Runtime(#[source] hip::Error),
+    Runtime(#[from] hip::Error),
     /// An argument is invalid; checked before any call.
     #[error("invalid {name} = {value}: {requirement}")]
     InvalidArgument {

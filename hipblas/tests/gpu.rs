@@ -1104,3 +1104,63 @@ fn tf32_mode_changes_sgemm_results() {
         "TF32 and default results differ by only {apart}"
     );
 }
+
+/// Copies `in` to `out` after spinning `spin` clock cycles (about 100 ms
+/// for 200 M cycles at up to 2 GHz), so that work on another stream that
+/// did not wait for it would certainly run first.
+const SLOW_COPY: &str = r#"
+extern "C" __global__ void slow_copy(float* out, const float* in, int n, long long spin) {
+    long long start = clock64();
+    while (clock64() - start < spin) {}
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+"#;
+
+/// A hipBLAS call on stream `b` reading a `Stream::alloc` buffer that a
+/// slow kernel on stream `a` writes waits for the kernel by itself (the
+/// buffer tracks its accesses), and dropping the buffer right after the
+/// call makes `a` wait for the call's read before the free.
+/// `y = 2 x + y` is checked element by element (f32, 1e-6 relative: one
+/// rounding of an exact doubling plus an addition).
+#[test]
+#[ignore = "needs a GPU"]
+fn blas_on_another_stream_waits_for_a_tracked_slow_write() {
+    let dev = test_kit::device();
+    let module = hip::Module::compile(&dev, SLOW_COPY).expect("the kernel compiles");
+    // SAFETY: slow_copy's parameter list.
+    let slow_copy = unsafe {
+        hip::TypedKernel::<(*mut f32, *const f32, i32, i64)>::new(
+            module.function("slow_copy").unwrap(),
+        )
+    };
+    let (a, b) = (
+        test_kit::non_blocking_stream(&dev),
+        test_kit::non_blocking_stream(&dev),
+    );
+    // Made before the slow kernel: creating a handle may wait for the
+    // device, which would hide a missing wait.
+    let blas = Blas::new(&b).unwrap();
+    let n = 4096usize;
+    let xs: Vec<f32> = test_kit::random_nonzero(n, 0.5f32..2.0);
+    let ys: Vec<f32> = test_kit::random_nonzero(n, 0.5f32..2.0);
+    let src = DeviceBuffer::from_slice(&dev, &xs).unwrap();
+    let mut x = a.alloc_zeroed::<f32>(n).unwrap();
+    let cfg = hip::LaunchConfig::for_num_elems(n as u32);
+    // SAFETY: slow_copy touches [0, n) of both, which hold n floats.
+    unsafe { slow_copy.launch(&a, cfg, (&mut x, &src, n as i32, 200_000_000i64)) }.unwrap();
+    let mut y = b.alloc::<f32>(n).unwrap();
+    b.copy_htod(&ys, &mut y).unwrap();
+    blas.axpy(n, 2.0f32, &x, 1, &mut y, 1).unwrap();
+    drop(x);
+    let got = b.copy_to_vec(&y).unwrap();
+    for i in 0..n {
+        let want = 2.0 * xs[i] + ys[i];
+        assert!(
+            (got[i] - want).abs() <= 1e-6 * want.abs(),
+            "y[{i}] = {} want {want} (x read before the slow write?)",
+            got[i]
+        );
+    }
+    assert!(hip::take_drop_errors().is_empty());
+}

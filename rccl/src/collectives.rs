@@ -8,47 +8,58 @@
 //! the call on the stream; the host does not wait ([`Comm::wait`],
 //! [`hip::Stream::synchronize`]).
 //!
-//! `hip`'s buffers are ordered by the stream that uses them: memory
-//! written on another stream needs an event first, as for any `hip` work
-//! ([`hip::Stream::wait_event`]).
+//! Buffers that track their accesses (those of [`hip::Stream::alloc`] and
+//! their views) are ordered across streams as every `hip` operation orders
+//! them ([`hip::Stream::enqueue_tracked`]): the call waits for the last
+//! write of what it reads, and for every access of what it writes, made on
+//! other streams, and records its own. Untracked memory (`hipMalloc`
+//! buffers) is ordered by the stream alone: memory written on another
+//! stream needs an event first ([`hip::Stream::wait_event`]).
 
 use crate::checks;
 use crate::comm::Comm;
 use crate::element::{Element, ReduceOp, AVG_SINCE};
 use crate::error::{Error, Result};
 use crate::result::{check, library, version};
-use hip::{DeviceMemory, DeviceMemoryMut, Stream};
+use hip::{AccessEvents, DeviceMemory, DeviceMemoryMut, Stream};
 use rccl_sys::{ncclRedOp_t, ncclResult_t};
 use std::ffi::c_int;
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-/// One buffer as a call sees it: address, length and device, with the
-/// argument's name for messages.
-struct Operand {
+/// One buffer as a call sees it: address, length, device and access
+/// events, with the argument's name for messages.
+struct Operand<'a> {
     name: &'static str,
     ptr: *mut c_void,
     len: usize,
     device: usize,
+    events: &'a AccessEvents,
 }
 
 /// A buffer the call reads.
-fn input<T: Element>(name: &'static str, memory: &impl DeviceMemory<T>) -> Operand {
+fn input<'a, T: Element>(name: &'static str, memory: &'a impl DeviceMemory<T>) -> Operand<'a> {
     Operand {
         name,
         ptr: memory.device_ptr().cast_mut().cast(),
         len: memory.len(),
         device: memory.device().ordinal(),
+        events: memory.access_events(),
     }
 }
 
 /// A buffer the call writes (or reads and writes).
-fn output<T: Element>(name: &'static str, memory: &mut impl DeviceMemoryMut<T>) -> Operand {
+fn output<'a, T: Element>(
+    name: &'static str,
+    memory: &'a mut impl DeviceMemoryMut<T>,
+) -> Operand<'a> {
+    let ptr = memory.device_ptr_mut().cast();
     Operand {
         name,
-        ptr: memory.device_ptr_mut().cast(),
+        ptr,
         len: memory.len(),
         device: memory.device().ordinal(),
+        events: memory.access_events(),
     }
 }
 
@@ -86,7 +97,7 @@ impl Comm {
         &self,
         operation: &'static str,
         call: Call,
-        (send, recv): (&Operand, &Operand),
+        (send, recv): (&Operand<'_>, &Operand<'_>),
         count: usize,
         stream: &Stream,
     ) -> Result<()> {
@@ -109,37 +120,51 @@ impl Comm {
         // against the collective), on the communicator's device (checked
         // above), and stay borrowed for this call; ranks are below the
         // world size; the communicator and the stream are live.
-        let (name, status): (&'static str, ncclResult_t) = unsafe {
-            match call {
-                Call::AllReduce(op) => (
-                    "ncclAllReduce",
-                    rccl_sys::ncclAllReduce(s, r, count, t, op, comm, st),
-                ),
-                Call::Broadcast(root) => (
-                    "ncclBroadcast",
-                    rccl_sys::ncclBroadcast(s, r, count, t, root, comm, st),
-                ),
-                Call::Reduce(op, root) => (
-                    "ncclReduce",
-                    rccl_sys::ncclReduce(s, r, count, t, op, root, comm, st),
-                ),
-                Call::AllGather => (
-                    "ncclAllGather",
-                    rccl_sys::ncclAllGather(s, r, count, t, comm, st),
-                ),
-                Call::ReduceScatter(op) => (
-                    "ncclReduceScatter",
-                    rccl_sys::ncclReduceScatter(s, r, count, t, op, comm, st),
-                ),
-                Call::AllToAll => (
-                    "ncclAllToAll",
-                    rccl_sys::ncclAllToAll(s, r, count, t, comm, st),
-                ),
-                Call::Send(peer) => ("ncclSend", rccl_sys::ncclSend(s, count, t, peer, comm, st)),
-                Call::Recv(peer) => ("ncclRecv", rccl_sys::ncclRecv(r, count, t, peer, comm, st)),
-            }
+        let enqueue = || {
+            let (name, status): (&'static str, ncclResult_t) = unsafe {
+                match call {
+                    Call::AllReduce(op) => (
+                        "ncclAllReduce",
+                        rccl_sys::ncclAllReduce(s, r, count, t, op, comm, st),
+                    ),
+                    Call::Broadcast(root) => (
+                        "ncclBroadcast",
+                        rccl_sys::ncclBroadcast(s, r, count, t, root, comm, st),
+                    ),
+                    Call::Reduce(op, root) => (
+                        "ncclReduce",
+                        rccl_sys::ncclReduce(s, r, count, t, op, root, comm, st),
+                    ),
+                    Call::AllGather => (
+                        "ncclAllGather",
+                        rccl_sys::ncclAllGather(s, r, count, t, comm, st),
+                    ),
+                    Call::ReduceScatter(op) => (
+                        "ncclReduceScatter",
+                        rccl_sys::ncclReduceScatter(s, r, count, t, op, comm, st),
+                    ),
+                    Call::AllToAll => (
+                        "ncclAllToAll",
+                        rccl_sys::ncclAllToAll(s, r, count, t, comm, st),
+                    ),
+                    Call::Send(peer) => {
+                        ("ncclSend", rccl_sys::ncclSend(s, count, t, peer, comm, st))
+                    }
+                    Call::Recv(peer) => {
+                        ("ncclRecv", rccl_sys::ncclRecv(r, count, t, peer, comm, st))
+                    }
+                }
+            };
+            check(name, status, comm)
         };
-        check(name, status, comm)
+        // `send` is read (a send, or the input of a collective), `recv`
+        // written; in place, the one buffer is both.
+        let (reads, writes): (&[&AccessEvents], &[&AccessEvents]) = match call {
+            Call::Send(_) => (&[send.events], &[]),
+            Call::Recv(_) => (&[], &[recv.events]),
+            _ => (&[send.events], &[recv.events]),
+        };
+        stream.enqueue_tracked(reads, writes, enqueue)
     }
 
     /// RCCL's reduction for `op`: `ncclAvg` only where the loaded library

@@ -1,6 +1,7 @@
 //! GPU benchmark: a loop of stream-ordered allocate, launch, free, through
-//! 1. the safe untracked API: `Stream::alloc`, `TypedKernel::launch`,
-//!    dropping the buffer (its drop synchronizes the device, as documented);
+//! 1. the safe buffer API: `Stream::alloc`, `TypedKernel::launch`,
+//!    dropping the `DeviceBuffer` (tracked: a free in stream order after
+//!    its tracked uses, no device synchronize);
 //! 2. raw hip-sys: `hipMallocAsync`, `hipModuleLaunchKernel`,
 //!    `hipFreeAsync` (the baseline);
 //! 3. the safe tracked API: `StreamAllocation::new(.., true)`,
@@ -11,7 +12,7 @@
 //!
 //! in one run, rounds interleaved (the order rotating each round), printed
 //! with each path's ratio to raw in iterations per second. The target, at
-//! least 0.90 of raw, is for the tracked paths (3 and 4): their frees are
+//! least 0.90 of raw, is for the tracked paths (1, 3 and 4): their frees are
 //! ordered by per-buffer tracking instead of a device synchronize, and work
 //! that stays on one stream makes no event call.
 //!
@@ -308,7 +309,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let facade = || facade_iteration().map_err(|e| e.to_string());
     let mut paths = [
         Path {
-            name: "safe untracked: Stream::alloc + TypedKernel::launch + drop",
+            name: "safe: Stream::alloc + TypedKernel::launch + drop (tracked)",
             iteration: &safe,
             sync: &sync_hip,
             rates: Vec::new(),

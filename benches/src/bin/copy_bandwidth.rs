@@ -14,11 +14,19 @@
 //! staged copies' host half (which moves every byte once more than the
 //! DMA does).
 //!
+//! Beside the default staging (`StagingStrategy::Ring`, the "staged"
+//! columns) it measures the two alternatives in the same rounds:
+//! `ring-nt` (the same ring, host pieces written with non-temporal
+//! stores) and `register` (`hipHostRegister` of the caller's memory for
+//! the copy, one DMA, `hipHostUnregister`), and prints each one's lowest
+//! ratio to pinned from 64 MiB on: the strategy to make the default is
+//! the one whose lowest ratio is highest in both directions.
+//!
 //! Usage: `copy_bandwidth [max-MiB] [rounds]` (defaults 1024, 5);
 //! `HIP_STAGING_THREADS` sets the staging host threads. Exits non-zero
 //! when it cannot measure (no GPU) or a copy is wrong.
 
-use hip::{Device, DeviceBuffer, PinnedHostBuffer, Stream};
+use hip::{Device, DeviceBuffer, PinnedHostBuffer, StagingStrategy, Stream};
 use hip_benches::median;
 use std::time::Instant;
 
@@ -137,7 +145,20 @@ struct Row {
     /// A staged copy right after another.
     staged_again: f64,
     pinned: f64,
+    /// `StagingStrategy::RingNonTemporal`.
+    ring_nt: f64,
+    /// `StagingStrategy::Register`.
+    registered: f64,
 }
+
+/// A row's bandwidth column.
+type Column = fn(&Row) -> f64;
+
+/// The alternatives measured beside the default ring, with their columns.
+const ALTERNATIVES: [(StagingStrategy, Column); 2] = [
+    (StagingStrategy::RingNonTemporal, |r| r.ring_nt),
+    (StagingStrategy::Register, |r| r.registered),
+];
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -171,19 +192,24 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let mut dev_buf = DeviceBuffer::<u8>::uninit(&dev, bytes)?;
         let mut host_dst = pseudo_random(bytes, 0x1234_5678 ^ bytes as u64);
 
-        // Correctness of the staged paths at this size (also the warm-up:
-        // pages touched, staging buffers allocated).
-        stream.copy_htod_pageable(&src, &mut dev_buf)?;
-        if dev_buf.to_vec()? != src {
-            return Err(format!("staged host-to-device copy of {mib} MiB is wrong").into());
+        // Correctness of the staged paths at this size, each strategy
+        // (also the warm-up: pages touched, staging buffers allocated).
+        for strategy in [StagingStrategy::Ring, ALTERNATIVES[0].0, ALTERNATIVES[1].0] {
+            let name = strategy.name();
+            stream.copy_htod_pageable_with(&src, &mut dev_buf, strategy)?;
+            if dev_buf.to_vec()? != src {
+                return Err(format!("{name} host-to-device copy of {mib} MiB is wrong").into());
+            }
+            host_dst.fill(0);
+            stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, strategy)?;
+            if host_dst != src {
+                return Err(format!("{name} device-to-host copy of {mib} MiB is wrong").into());
+            }
         }
-        stream.copy_dtoh_pageable(&dev_buf, &mut host_dst)?;
-        if host_dst != src {
-            return Err(format!("staged device-to-host copy of {mib} MiB is wrong").into());
-        }
+        let ring = StagingStrategy::Ring;
 
-        let mut htod = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
-        let mut dtoh = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        let mut htod: [Vec<f64>; 6] = Default::default();
+        let mut dtoh: [Vec<f64>; 6] = Default::default();
         // One warm-up round, then `rounds` measured, each method once per
         // round so drifts hit all alike.
         for round in 0..=rounds {
@@ -197,13 +223,19 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                         hip::sys::hipMemcpyKind::hipMemcpyHostToDevice,
                     )
                 })?,
-                time_once(&mut || stream.copy_htod_pageable(&src, &mut dev_buf))?,
+                time_once(&mut || stream.copy_htod_pageable_with(&src, &mut dev_buf, ring))?,
                 // Right after another staged copy: its host threads are
                 // still awake.
-                time_once(&mut || stream.copy_htod_pageable(&src, &mut dev_buf))?,
+                time_once(&mut || stream.copy_htod_pageable_with(&src, &mut dev_buf, ring))?,
                 time_once(&mut || {
                     stream.copy_htod_async(&pinned_src, &mut dev_buf)?;
                     stream.synchronize()
+                })?,
+                time_once(&mut || {
+                    stream.copy_htod_pageable_with(&src, &mut dev_buf, ALTERNATIVES[0].0)
+                })?,
+                time_once(&mut || {
+                    stream.copy_htod_pageable_with(&src, &mut dev_buf, ALTERNATIVES[1].0)
                 })?,
             ];
             let f = [
@@ -216,15 +248,21 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                         hip::sys::hipMemcpyKind::hipMemcpyDeviceToHost,
                     )
                 })?,
-                time_once(&mut || stream.copy_dtoh_pageable(&dev_buf, &mut host_dst))?,
-                time_once(&mut || stream.copy_dtoh_pageable(&dev_buf, &mut host_dst))?,
+                time_once(&mut || stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ring))?,
+                time_once(&mut || stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ring))?,
                 time_once(&mut || {
                     stream.copy_dtoh_async(&dev_buf, &mut pinned_dst)?;
                     stream.synchronize()
                 })?,
+                time_once(&mut || {
+                    stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ALTERNATIVES[0].0)
+                })?,
+                time_once(&mut || {
+                    stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ALTERNATIVES[1].0)
+                })?,
             ];
             if round > 0 {
-                for i in 0..4 {
+                for i in 0..6 {
                     htod[i].push(gbps(bytes, t[i]));
                     dtoh[i].push(gbps(bytes, f[i]));
                 }
@@ -241,6 +279,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 staged: median(&m[1]).ok_or("no rounds measured")?,
                 staged_again: median(&m[2]).ok_or("no rounds measured")?,
                 pinned: median(&m[3]).ok_or("no rounds measured")?,
+                ring_nt: median(&m[4]).ok_or("no rounds measured")?,
+                registered: median(&m[5]).ok_or("no rounds measured")?,
             };
             rows.push(row);
         }
@@ -248,11 +288,13 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     println!();
-    println!("| size | dir | pageable direct | staged | staged, back-to-back | pinned | staged/pinned | back-to-back/pinned |");
-    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| size | dir | pageable direct | staged | staged, back-to-back | pinned | staged/pinned | back-to-back/pinned | ring-nt | ring-nt/pinned | register | register/pinned |");
+    println!(
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
     for r in &rows {
         println!(
-            "| {} MiB | {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} |",
+            "| {} MiB | {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.3} | {:.3} | {:.1} | {:.3} | {:.1} | {:.3} |",
             r.bytes >> 20,
             r.direction,
             r.direct,
@@ -260,10 +302,14 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             r.staged_again,
             r.pinned,
             r.staged / r.pinned,
-            r.staged_again / r.pinned
+            r.staged_again / r.pinned,
+            r.ring_nt,
+            r.ring_nt / r.pinned,
+            r.registered,
+            r.registered / r.pinned
         );
     }
-    println!("(GB/s, medians; \"back-to-back\": a staged copy right after another)");
+    println!("(GB/s, medians; \"staged\": the default strategy, `ring`; \"back-to-back\": a staged copy right after another)");
     let judged: Vec<&Row> = rows
         .iter()
         .filter(|r| r.bytes >= TARGET_FROM_BYTES)
@@ -283,6 +329,21 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
         None => {
             println!("no size of 64 MiB or more measured (max-MiB {max_mib}); target not judged")
+        }
+    }
+    // The alternatives' lowest ratios, to compare with the default's.
+    for (strategy, column) in ALTERNATIVES {
+        let worst = judged
+            .iter()
+            .map(|r| (column(r) / r.pinned, r))
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((ratio, r)) = worst {
+            println!(
+                "lowest {}/pinned at >= 64 MiB: {ratio:.3} ({} MiB {})",
+                strategy.name(),
+                r.bytes >> 20,
+                r.direction
+            );
         }
     }
     Ok(())

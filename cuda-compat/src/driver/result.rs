@@ -1325,3 +1325,92 @@ pub mod mem_pool {
         Ok(p)
     }
 }
+
+/// External memory: `cuImportExternalMemory` and friends
+/// (`hipImportExternalMemory`, ...), as cudarc's `result::external_memory`.
+pub mod external_memory {
+    use super::*;
+
+    /// `cuImportExternalMemory` of an opaque POSIX file descriptor of
+    /// `size` bytes. On success the driver owns `fd`.
+    ///
+    /// # Safety
+    /// `fd` is an exported memory handle of at least `size` bytes; it is not
+    /// used by the caller after a successful import.
+    pub unsafe fn import_external_memory_opaque_fd(
+        fd: c_int,
+        size: u64,
+    ) -> Result<sys::CUexternalMemory, DriverError> {
+        // SAFETY: every field of the C struct may be zero (a plain struct).
+        let mut desc: sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC = unsafe { std::mem::zeroed() };
+        desc.type_ =
+            sys::CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD.into();
+        desc.handle.fd = fd;
+        desc.size = size;
+        // SAFETY: `desc` is a valid descriptor; the handle is the caller's.
+        unsafe { import(&desc) }
+    }
+
+    /// `cuImportExternalMemory` of an opaque Win32 handle of `size` bytes.
+    /// The caller keeps owning (and closes) the handle.
+    ///
+    /// # Safety
+    /// `handle` is an exported memory handle of at least `size` bytes.
+    pub unsafe fn import_external_memory_opaque_win32(
+        handle: *mut c_void,
+        size: u64,
+    ) -> Result<sys::CUexternalMemory, DriverError> {
+        // SAFETY: as above.
+        let mut desc: sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC = unsafe { std::mem::zeroed() };
+        desc.type_ =
+            sys::CUexternalMemoryHandleType::CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32.into();
+        desc.handle.win32.handle = handle;
+        desc.size = size;
+        // SAFETY: as above.
+        unsafe { import(&desc) }
+    }
+
+    /// The one import call of both handle kinds.
+    ///
+    /// # Safety
+    /// `desc` describes a live exported handle.
+    unsafe fn import(
+        desc: &sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
+    ) -> Result<sys::CUexternalMemory, DriverError> {
+        let mut external_memory = std::ptr::null_mut();
+        // SAFETY: `external_memory` is valid for a write; `desc` by the caller.
+        unsafe { sys::cuImportExternalMemory(&mut external_memory, desc) }.result()?;
+        Ok(external_memory)
+    }
+
+    /// `cuExternalMemoryGetMappedBuffer`: `size` bytes from `offset` of
+    /// the imported memory, as a device address (freed with
+    /// [`super::memory_free`]).
+    ///
+    /// # Safety
+    /// `external_memory` is live; the range lies within it.
+    pub unsafe fn get_mapped_buffer(
+        external_memory: sys::CUexternalMemory,
+        offset: u64,
+        size: u64,
+    ) -> Result<sys::CUdeviceptr, DriverError> {
+        // SAFETY: every field of the C struct may be zero.
+        let mut desc: sys::CUDA_EXTERNAL_MEMORY_BUFFER_DESC = unsafe { std::mem::zeroed() };
+        desc.offset = offset;
+        desc.size = size;
+        let mut device_ptr: sys::CUdeviceptr = 0;
+        // SAFETY: `device_ptr` is valid for a write; the rest by the caller.
+        unsafe { sys::cuExternalMemoryGetMappedBuffer(&mut device_ptr, external_memory, &desc) }
+            .result()?;
+        Ok(device_ptr)
+    }
+
+    status_calls! {
+        /// `cuDestroyExternalMemory`.
+        ///
+        /// # Safety
+        /// `external_memory` is live, its mapped buffers freed, and it is not
+        /// used afterwards.
+        pub unsafe fn destroy_external_memory(external_memory: sys::CUexternalMemory) => cuDestroyExternalMemory(external_memory);
+    }
+}

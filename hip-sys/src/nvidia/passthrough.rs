@@ -285,6 +285,8 @@ super::passthrough_adapters! {
     hipGetTextureObjectResourceViewDesc(pResViewDesc: *mut hipResourceViewDesc, textureObject: hipTextureObject_t) => Runtime "cudaGetTextureObjectResourceViewDesc" as SYM_hipGetTextureObjectResourceViewDesc;
     hipTexObjectDestroy(texObject: hipTextureObject_t) => Driver "cuTexObjectDestroy" as SYM_hipTexObjectDestroy;
     hipDestroyExternalMemory(extMem: hipExternalMemory_t) => Runtime "cudaDestroyExternalMemory" as SYM_hipDestroyExternalMemory;
+    hipImportExternalMemory(extMem_out: *mut hipExternalMemory_t, memHandleDesc: *const hipExternalMemoryHandleDesc) => Runtime "cudaImportExternalMemory" as SYM_hipImportExternalMemory;
+    hipExternalMemoryGetMappedBuffer(devPtr: *mut *mut c_void, extMem: hipExternalMemory_t, bufferDesc: *const hipExternalMemoryBufferDesc) => Runtime "cudaExternalMemoryGetMappedBuffer" as SYM_hipExternalMemoryGetMappedBuffer;
     hipDestroyExternalSemaphore(extSem: hipExternalSemaphore_t) => Runtime "cudaDestroyExternalSemaphore" as SYM_hipDestroyExternalSemaphore;
     hipGraphicsMapResources(count: c_int, resources: *mut hipGraphicsResource_t, stream: hipStream_t) => Runtime "cudaGraphicsMapResources" as SYM_hipGraphicsMapResources;
     hipGraphicsUnmapResources(count: c_int, resources: *mut hipGraphicsResource_t, stream: hipStream_t) => Runtime "cudaGraphicsUnmapResources" as SYM_hipGraphicsUnmapResources;

@@ -1,5 +1,6 @@
 //! [`DeviceBuffer`]: an owned, typed allocation of device memory, freed on
-//! drop (`hipFree`, or in stream order for [`Stream::alloc`]'s buffers).
+//! drop (`hipFree`, or in stream order for [`Stream::alloc`]'s buffers,
+//! which track their accesses so that the free waits only for them).
 
 use super::pool::MemPool;
 use super::validate::{check_range, checked_bytes};
@@ -9,7 +10,8 @@ use crate::device::Device;
 use crate::drop_errors;
 use crate::error::Result;
 use crate::result;
-use crate::stream::{Stream, StreamInner};
+use crate::stream::Stream;
+use crate::tracking::{AccessEvents, StreamAllocation, UNTRACKED};
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
@@ -18,10 +20,13 @@ use std::sync::Arc;
 pub(super) enum Owner {
     /// `hipMalloc`: freed with `hipFree`, which waits for the device.
     Sync,
-    /// `hipMallocAsync`/`hipMallocFromPoolAsync`: freed in order on the
-    /// stream; the pool (if any) is kept alive until then.
+    /// `hipMallocAsync`/`hipMallocFromPoolAsync`, with access events:
+    /// dropping the allocation makes its stream wait for the last tracked
+    /// read and write on other streams, then frees it in that stream's
+    /// order. The pool (if any) is kept alive until then (fields drop in
+    /// order: the allocation first).
     Stream {
-        stream: Arc<StreamInner>,
+        allocation: StreamAllocation,
         _pool: Option<MemPool>,
     },
 }
@@ -30,6 +35,17 @@ pub(super) enum Owner {
 ///
 /// Not `Clone` (copy explicitly); freed on drop. Zero-length buffers
 /// allocate nothing.
+///
+/// **Stream-ordered buffers** ([`Stream::alloc`] and the like) track their
+/// accesses with [`AccessEvents`]: every copy, fill, kernel launch (typed,
+/// or through [`LaunchArgs`](crate::LaunchArgs)) and `hipblas` call made
+/// through the safe API orders itself after the conflicting earlier
+/// accesses on other streams, and dropping the buffer makes its stream
+/// wait for the last of them before `hipFreeAsync`: the host does not
+/// wait, and no device-wide synchronize happens. Uses through the raw
+/// address ([`DeviceBuffer::as_device_ptr`]) are not tracked: see there.
+/// `hipMalloc` buffers ([`DeviceBuffer::uninit`]) are untracked; their
+/// free (`hipFree`) waits for the device.
 ///
 /// **Threads**: `Send + Sync`. The buffer is just a device address; shared
 /// references only allow reading it (copies out, kernel inputs), and
@@ -118,15 +134,44 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
     }
 
     /// The device address (null for an empty buffer).
+    ///
+    /// Work that uses it outside this crate's safe API is not tracked: for
+    /// a stream-ordered buffer ([`Stream::alloc`]), the caller must order
+    /// every such use on a stream other than the buffer's own before the
+    /// buffer is dropped, or record it ([`AccessEvents::record_read`] or
+    /// [`Stream::enqueue_tracked`] on [`DeviceMemory::access_events`](super::DeviceMemory::access_events)),
+    /// since the drop frees the memory in that stream's order after only
+    /// the tracked uses; and order it after the last tracked write (e.g.
+    /// [`AccessEvents::wait_before_read`]) to see its values.
     #[inline]
     pub fn as_device_ptr(&self) -> *const T {
         self.ptr
     }
 
-    /// The device address, for writing (null for an empty buffer).
+    /// The device address, for writing (null for an empty buffer); the
+    /// same caveats as [`DeviceBuffer::as_device_ptr`].
     #[inline]
     pub fn as_device_ptr_mut(&mut self) -> *mut T {
         self.ptr
+    }
+
+    /// The events that order accesses to a stream-ordered buffer across
+    /// streams; untracked (no-ops) for a `hipMalloc` buffer.
+    #[inline]
+    pub(super) fn events(&self) -> &AccessEvents {
+        match &self.owner {
+            Owner::Sync => &UNTRACKED,
+            Owner::Stream { allocation, .. } => allocation.events(),
+        }
+    }
+
+    /// The stream a stream-ordered buffer was allocated on, and is freed
+    /// on; `None` for a `hipMalloc` buffer.
+    pub fn stream(&self) -> Option<&Stream> {
+        match &self.owner {
+            Owner::Sync => None,
+            Owner::Stream { allocation, .. } => Some(allocation.stream()),
+        }
     }
 
     /// A view of the whole buffer.
@@ -136,6 +181,7 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
             ptr: self.ptr,
             len: self.len,
             device: &self.device,
+            events: self.events(),
             _p: PhantomData,
         }
     }
@@ -143,10 +189,12 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
     /// A writable view of the whole buffer.
     #[inline]
     pub fn as_slice_mut(&mut self) -> DeviceSliceMut<'_, T> {
+        let events = self.events();
         DeviceSliceMut {
             ptr: self.ptr,
             len: self.len,
             device: &self.device,
+            events,
             _p: PhantomData,
         }
     }
@@ -159,17 +207,20 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
     /// A writable view of `range` (checked).
     pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> Result<DeviceSliceMut<'_, T>> {
         let r = check_range("DeviceBuffer::slice_mut", self.len, range)?;
+        let events = self.events();
         Ok(DeviceSliceMut {
             ptr: offset(self.ptr, r.start),
             len: r.len(),
             device: &self.device,
+            events,
             _p: PhantomData,
         })
     }
 
     /// Frees a buffer from [`Stream::alloc`] in that stream's order
-    /// (`hipFreeAsync`) without waiting, where dropping it would first wait
-    /// for the whole device. A buffer from `hipMalloc` is dropped as usual.
+    /// (`hipFreeAsync`) at once, without first making the stream wait for
+    /// the tracked uses on other streams as dropping it does. A buffer from
+    /// `hipMalloc` is dropped as usual.
     ///
     /// # Safety
     /// Every use of the buffer on any stream other than the allocating one
@@ -177,16 +228,16 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
     /// example with an event it waits on), or be complete: the memory goes
     /// back to the pool, where a later allocation or a trim takes it.
     pub unsafe fn free_async(mut self) -> Result<()> {
-        let Owner::Stream { stream, .. } = &self.owner else {
-            return Ok(()); // dropped below with hipFree
-        };
-        if self.ptr.is_null() {
-            return Ok(());
+        match std::mem::replace(&mut self.owner, Owner::Sync) {
+            Owner::Sync => Ok(()), // dropped below with hipFree
+            Owner::Stream { allocation, _pool } => {
+                // The allocation now owns the memory; `self` holds none.
+                self.ptr = std::ptr::null_mut();
+                // SAFETY: the caller ordered every other use before this
+                // point of the allocating stream.
+                unsafe { allocation.free_without_waiting() }
+            }
         }
-        let ptr = std::mem::replace(&mut self.ptr, std::ptr::null_mut());
-        // SAFETY: we own this stream-ordered allocation; the caller ordered
-        // every other use before this point of the allocating stream.
-        unsafe { result::free_async(ptr.cast(), stream.raw()) }
     }
 
     /// Two disjoint writable views, `[0, mid)` and `[mid, len)` (checked).
@@ -208,28 +259,17 @@ pub(super) fn offset<T>(p: *mut T, n: usize) -> *mut T {
 
 impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
-        if self.ptr.is_null() {
+        // A stream-ordered buffer is freed by its `StreamAllocation` (a
+        // field, dropped after this): its stream waits for the last tracked
+        // accesses, then `hipFreeAsync`, without a device-wide wait.
+        if self.ptr.is_null() || !matches!(self.owner, Owner::Sync) {
             return;
         }
-        let r = match &self.owner {
-            Owner::Sync => self.device.bind().and_then(|()| {
-                // SAFETY: we own this hipMalloc allocation; hipFree waits
-                // for work on the device, so no kernel still uses it.
-                unsafe { result::free(self.ptr.cast()) }
-            }),
-            Owner::Stream { stream, .. } => {
-                // Work on other streams may still use the buffer, and nothing
-                // orders the allocating stream after it: wait for the whole
-                // device, as hipFree does, before giving the memory back to
-                // the pool (where a later allocation, or a trim, could take
-                // it). `free_async` is the unsafe opt-out.
-                self.device.synchronize().and_then(|()| {
-                    // SAFETY: we own this stream-ordered allocation, and no
-                    // work on the device uses it any more.
-                    unsafe { result::free_async(self.ptr.cast(), stream.raw()) }
-                })
-            }
-        };
+        let r = self.device.bind().and_then(|()| {
+            // SAFETY: we own this hipMalloc allocation; hipFree waits
+            // for work on the device, so no kernel still uses it.
+            unsafe { result::free(self.ptr.cast()) }
+        });
         drop_errors::record_result(r);
     }
 }

@@ -8,6 +8,7 @@ use crate::drop_errors;
 use crate::error::Result;
 use crate::result;
 use crate::stream::Stream;
+use crate::tracking::{AccessEvents, UNTRACKED};
 use std::fmt;
 use std::sync::Arc;
 
@@ -41,6 +42,12 @@ impl<T: DeviceRepr> fmt::Debug for ManagedBuffer<T> {
 }
 
 impl<T: DeviceRepr> ManagedBuffer<T> {
+    /// Untracked: host access and the free wait for the whole device.
+    #[inline]
+    pub(super) fn events(&self) -> &AccessEvents {
+        &UNTRACKED
+    }
+
     /// Allocates `len` zeroed elements of managed memory.
     pub fn zeroed(device: &Arc<Device>, len: usize) -> Result<ManagedBuffer<T>>
     where

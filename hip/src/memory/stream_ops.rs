@@ -9,36 +9,42 @@ use super::{DeviceMemory, DeviceMemoryMut, DeviceRepr, ValidAsZeroBits};
 use crate::error::{Error, Result};
 use crate::result;
 use crate::stream::{Event, Stream};
+use crate::tracking::{AccessEvents, StreamAllocation};
 use hip_sys as sys;
 
 impl Stream {
     /// Allocates `len` elements in stream order from the device's current
-    /// pool (`hipMallocAsync`); the buffer is freed in order on this stream
-    /// (`hipFreeAsync`) when dropped.
+    /// pool (`hipMallocAsync`; `hipMalloc` on a device without memory
+    /// pools); the buffer is freed in order on this stream (`hipFreeAsync`)
+    /// when dropped.
     ///
-    /// The buffer is ready in this stream's order: work on other streams,
-    /// and the blocking copies (`DeviceBuffer::to_vec` and the like, on the
-    /// null stream, which does not wait for non-blocking streams), must be
-    /// ordered after it with an event or a synchronize, or they may see the
-    /// memory before this stream's earlier writes (wrong values, never
-    /// undefined behaviour: any bits are a valid [`DeviceRepr`]). Dropping
-    /// the buffer waits for the device first, so no use on any stream can
-    /// outlive it; [`DeviceBuffer::free_async`] frees without waiting.
+    /// The buffer tracks its accesses ([`AccessEvents`]): the allocation
+    /// counts as a write on this stream, so a copy, fill, launch or
+    /// `hipblas` call on another stream waits for it, and for the later
+    /// writes, by itself. Dropping the buffer makes this stream wait for
+    /// its last tracked read and write on other streams, then frees it:
+    /// neither the host nor the device is synchronized.
+    /// [`DeviceBuffer::free_async`] skips even that wait (`unsafe`). Work
+    /// that stays on one stream makes no event call at all; in a graph
+    /// capture, use a buffer only on the capturing stream (or a `hipMalloc`
+    /// buffer): a wait for an access on another stream would be an event
+    /// recorded outside the capture.
+    ///
+    /// The blocking copies (`DeviceBuffer::to_vec` and the like, on the
+    /// null stream, which does not wait for non-blocking streams) are not
+    /// ordered by the tracking: order them after the writes with an event
+    /// or a synchronize, or use [`Stream::copy_dtoh`], or they may see
+    /// earlier values (wrong values, never undefined behaviour: any bits
+    /// are a valid [`DeviceRepr`]).
     pub fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         let bytes = checked_bytes::<T>("Stream::alloc", len)?;
-        let ptr = if bytes == 0 {
-            std::ptr::null_mut()
-        } else {
-            self.bind_if_default()?;
-            // SAFETY: the stream is live.
-            unsafe { result::malloc_async(bytes, self.as_raw()) }?.cast()
-        };
+        let allocation = StreamAllocation::new(self, bytes, true)?;
         Ok(DeviceBuffer {
-            ptr,
+            ptr: allocation.as_raw().cast(),
             len,
             device: self.device().clone(),
             owner: Owner::Stream {
-                stream: self.inner().clone(),
+                allocation,
                 _pool: None,
             },
         })
@@ -73,14 +79,22 @@ impl Stream {
         } else {
             self.bind_if_default()?;
             // SAFETY: pool and stream are live.
-            unsafe { result::malloc_from_pool_async(bytes, pool.inner.raw, self.as_raw()) }?.cast()
+            unsafe { result::malloc_from_pool_async(bytes, pool.inner.raw, self.as_raw()) }?
         };
+        // SAFETY: `ptr` holds `bytes` bytes from hipMallocFromPoolAsync on
+        // this stream's device (the pool's, checked), owned by no one else
+        // and ready in this stream's order; the events track it.
+        let allocation = unsafe {
+            StreamAllocation::from_raw(self, ptr, bytes, AccessEvents::new(self.device())?, true)
+        };
+        // The allocation is a write on this stream, as `Stream::alloc`'s.
+        allocation.events().record_write(self)?;
         Ok(DeviceBuffer {
-            ptr,
+            ptr: ptr.cast(),
             len,
             device: self.device().clone(),
             owner: Owner::Stream {
-                stream: self.inner().clone(),
+                allocation,
                 _pool: Some(pool.clone()),
             },
         })
@@ -127,17 +141,19 @@ impl Stream {
         )?;
         // SAFETY: capacity for `len` elements (`bytes` bytes) that nothing
         // else touches; the copy (staged when large, as `copy_dtoh`) fills
-        // them all before it returns, and any bytes are a valid T.
-        unsafe {
+        // them all before it returns, and any bytes are a valid T. It is
+        // ordered after the source's last tracked write.
+        self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
             crate::staging::copy_dtoh_raw(
                 "Stream::copy_to_vec",
                 self,
                 src.device_ptr().cast(),
                 v.as_mut_ptr().cast(),
                 bytes,
-            )?;
-            v.set_len(src.len());
-        }
+            )
+        })?;
+        // SAFETY: the copy above filled all `len` elements.
+        unsafe { v.set_len(src.len()) };
         Ok(v)
     }
 
@@ -167,17 +183,19 @@ impl Stream {
         }
         let bytes = checked_bytes::<T>("Stream::copy_dtod", src.len())?;
         self.bind_for_copy()?;
+        let dst_ptr = dst.device_ptr_mut();
         // SAFETY: both are device ranges of `bytes` bytes, kept allocated
-        // until the device's work is done (hipFree waits for the device).
-        unsafe {
+        // until the copy is done: hipFree waits for the device, and a
+        // stream-ordered free waits for the accesses recorded here.
+        self.enqueue_tracked(&[src.access_events()], &[dst.access_events()], || unsafe {
             result::memcpy_async(
-                dst.device_ptr_mut().cast(),
+                dst_ptr.cast(),
                 src.device_ptr().cast(),
                 bytes,
                 sys::hipMemcpyKind::hipMemcpyDeviceToDevice,
                 self.as_raw(),
             )
-        }
+        })
     }
 
     /// Copies between devices on this stream (`hipMemcpyPeerAsync`) and
@@ -209,6 +227,11 @@ impl Stream {
             return Ok(());
         }
         let bytes = checked_bytes::<T>("Stream::copy_peer", src.len())?;
+        // Ordered after the earlier accesses (on either device); nothing is
+        // recorded, as the copy is complete when this returns (recording
+        // on a stream of the other device would be refused anyway).
+        src.access_events().wait_before_read(self)?;
+        dst.access_events().wait_before_write(self)?;
         self.bind_if_default()?;
         let (dd, sd) = (dst.device().raw_ordinal(), src.device().raw_ordinal());
         // SAFETY: both are device ranges of `bytes` bytes on the named
@@ -254,8 +277,12 @@ impl Stream {
         }
         let bytes = checked_bytes::<T>("Stream::memset", dst.len())?;
         self.bind_if_default()?;
-        // SAFETY: a device range of `bytes` bytes on this device.
-        unsafe { result::memset_async(dst.device_ptr_mut().cast(), value, bytes, self.as_raw()) }
+        let dst_ptr = dst.device_ptr_mut();
+        // SAFETY: a device range of `bytes` bytes on this device, kept
+        // allocated until the fill is done (as in `copy_dtod`).
+        self.enqueue_tracked(&[], &[dst.access_events()], || unsafe {
+            result::memset_async(dst_ptr.cast(), value, bytes, self.as_raw())
+        })
     }
 
     /// Copies pinned host memory to the device **asynchronously**. The
@@ -270,17 +297,21 @@ impl Stream {
         check_same_len(operation, src.len(), dst.len())?;
         check_device(operation, "the destination", self.device(), dst.device())?;
         let dst_ptr = dst.device_ptr_mut();
-        // SAFETY: both ranges hold `bytes` bytes; the pinned buffer waits for
-        // the copy's event before host writes or its free, so it outlives
-        // the copy.
-        self.pinned_copy(operation, src, false, |bytes| unsafe {
-            result::memcpy_async(
-                dst_ptr.cast(),
-                src.ptr.cast(),
-                bytes,
-                sys::hipMemcpyKind::hipMemcpyHostToDevice,
-                self.as_raw(),
-            )
+        let dst_events = dst.access_events();
+        self.pinned_copy(operation, src, false, |bytes| {
+            // SAFETY: both ranges hold `bytes` bytes; the pinned buffer
+            // waits for the copy's event before host writes or its free, so
+            // it outlives the copy; the device memory's free waits for the
+            // recorded write.
+            self.enqueue_tracked(&[], &[dst_events], || unsafe {
+                result::memcpy_async(
+                    dst_ptr.cast(),
+                    src.ptr.cast(),
+                    bytes,
+                    sys::hipMemcpyKind::hipMemcpyHostToDevice,
+                    self.as_raw(),
+                )
+            })
         })
     }
 
@@ -295,17 +326,19 @@ impl Stream {
         check_same_len(operation, src.len(), dst.len)?;
         check_device(operation, "the source", self.device(), src.device())?;
         let dst_ptr = dst.ptr;
-        // SAFETY: both ranges hold `bytes` bytes; every host access to
-        // `dst` and its free wait for the copy's event; any bytes are a
-        // valid T.
-        self.pinned_copy(operation, dst, true, |bytes| unsafe {
-            result::memcpy_async(
-                dst_ptr.cast(),
-                src.device_ptr().cast(),
-                bytes,
-                sys::hipMemcpyKind::hipMemcpyDeviceToHost,
-                self.as_raw(),
-            )
+        self.pinned_copy(operation, dst, true, |bytes| {
+            // SAFETY: both ranges hold `bytes` bytes; every host access to
+            // `dst` and its free wait for the copy's event, and the device
+            // memory's free for the recorded read; any bytes are a valid T.
+            self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
+                result::memcpy_async(
+                    dst_ptr.cast(),
+                    src.device_ptr().cast(),
+                    bytes,
+                    sys::hipMemcpyKind::hipMemcpyDeviceToHost,
+                    self.as_raw(),
+                )
+            })
         })
     }
 

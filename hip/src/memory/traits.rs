@@ -25,6 +25,7 @@ use super::{DeviceBuffer, DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer
 use crate::device::Device;
 use crate::error::Result;
 use crate::result;
+use crate::tracking::AccessEvents;
 use hip_sys as sys;
 use std::sync::Arc;
 
@@ -82,6 +83,12 @@ pub trait DeviceMemory<T: DeviceRepr>: sealed::Sealed {
     }
     /// The device the memory is on.
     fn device(&self) -> &Arc<Device>;
+    /// The events ordering accesses to the memory across streams: those of
+    /// a stream-ordered [`DeviceBuffer`] (and its views); untracked (every
+    /// method a no-op) for `hipMalloc` buffers, managed memory and module
+    /// globals. Pass them to [`crate::Stream::enqueue_tracked`] when
+    /// enqueueing work on the raw address.
+    fn access_events(&self) -> &AccessEvents;
 
     /// `hipMemcpy` (device to host): copies the memory into `out` and waits
     /// for the copy. The lengths must be equal.
@@ -247,6 +254,8 @@ blocking_copy_from_host!(DeviceSliceMut<'_, T>);
 macro_rules! memory_accessors {
     (@device $self:ident, owned) => { &$self.device };
     (@device $self:ident, borrowed) => { $self.device };
+    (@events $self:ident, owned) => { $self.events() };
+    (@events $self:ident, borrowed) => { $self.events };
     (mut $ty:ty, $($device:tt)+) => {
         memory_accessors!($ty, $($device)+);
         impl<T: DeviceRepr> DeviceMemoryMut<T> for $ty {
@@ -265,6 +274,9 @@ macro_rules! memory_accessors {
             }
             fn device(&self) -> &Arc<Device> {
                 memory_accessors!(@device self, $($device)+)
+            }
+            fn access_events(&self) -> &AccessEvents {
+                memory_accessors!(@events self, $($device)+)
             }
         }
     };

@@ -7,6 +7,7 @@ use super::validate::check_range;
 use super::DeviceRepr;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::tracking::{AccessEvents, UNTRACKED};
 use std::ffi::c_void;
 use std::fmt;
 use std::marker::PhantomData;
@@ -20,6 +21,8 @@ pub struct DeviceSlice<'a, T: DeviceRepr> {
     pub(super) ptr: *const T,
     pub(super) len: usize,
     pub(super) device: &'a Arc<Device>,
+    /// The owner's access events (untracked for untracked memory).
+    pub(super) events: &'a AccessEvents,
     pub(super) _p: PhantomData<&'a [T]>,
 }
 
@@ -65,12 +68,15 @@ impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
     ///
     /// `ptr` is the address of `len` elements of `T` of device memory on
     /// `device` (or `len` is 0), which stays allocated, and is not written
-    /// through any other path, for `'a`.
+    /// through any other path, for `'a`. The view is untracked: work on
+    /// other streams that touches the memory is not waited for (order it
+    /// yourself, as the owner's type does).
     pub unsafe fn from_raw_parts(ptr: *const T, len: usize, device: &'a Arc<Device>) -> Self {
         DeviceSlice {
             ptr,
             len,
             device,
+            events: &UNTRACKED,
             _p: PhantomData,
         }
     }
@@ -98,6 +104,7 @@ impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
             ptr: offset(self.ptr.cast_mut(), r.start),
             len: r.len(),
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         })
     }
@@ -111,6 +118,8 @@ pub struct DeviceSliceMut<'a, T: DeviceRepr> {
     pub(super) ptr: *mut T,
     pub(super) len: usize,
     pub(super) device: &'a Arc<Device>,
+    /// The owner's access events (untracked for untracked memory).
+    pub(super) events: &'a AccessEvents,
     pub(super) _p: PhantomData<&'a mut [T]>,
 }
 
@@ -138,12 +147,14 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
     ///
     /// `ptr` is the address of `len` elements of `T` of device memory on
     /// `device` (or `len` is 0), which stays allocated, and is neither read
-    /// nor written through any other path, for `'a`.
+    /// nor written through any other path, for `'a`. The view is untracked
+    /// (see [`DeviceSlice::from_raw_parts`]).
     pub unsafe fn from_raw_parts(ptr: *mut T, len: usize, device: &'a Arc<Device>) -> Self {
         DeviceSliceMut {
             ptr,
             len,
             device,
+            events: &UNTRACKED,
             _p: PhantomData,
         }
     }
@@ -170,6 +181,7 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: self.ptr,
             len: self.len,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         }
     }
@@ -179,6 +191,7 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: self.ptr,
             len: self.len,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         }
     }
@@ -189,6 +202,7 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: offset(self.ptr, r.start),
             len: r.len(),
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         })
     }
@@ -207,12 +221,14 @@ impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
             ptr: self.ptr,
             len: mid,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         };
         let b = DeviceSliceMut {
             ptr: offset(self.ptr, mid),
             len: self.len - mid,
             device: self.device,
+            events: self.events,
             _p: PhantomData,
         };
         Ok((a, b))
@@ -231,6 +247,20 @@ macro_rules! ptr_field_addr {
     )*};
 }
 ptr_field_addr!(DeviceBuffer<T>, DeviceSliceMut<'_, T>, ManagedBuffer<T>);
+
+impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
+    /// The owner's access events, for as long as the view.
+    pub(crate) fn events_of_owner(&self) -> &'a AccessEvents {
+        self.events
+    }
+}
+
+impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
+    /// The owner's access events, for as long as the view.
+    pub(crate) fn events_of_owner(&self) -> &'a AccessEvents {
+        self.events
+    }
+}
 
 impl<T: DeviceRepr> DeviceSlice<'_, T> {
     /// Address of the device-pointer field (see `DeviceBuffer`'s).

@@ -1,7 +1,7 @@
 //! `CudaContext`, `CudaStream`, `CudaEvent` over `hip::Device`,
 //! `hip::Stream` and `hip::Event`.
 
-use crate::driver::result::{check, invalid, DriverError, ToDriver};
+use crate::driver::result::{check, fail, invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
@@ -21,6 +21,9 @@ pub struct CudaContext {
     pub(crate) device: Arc<hip::Device>,
     pub(crate) ordinal: usize,
     pub(crate) has_async_alloc: bool,
+    /// Made by [`CudaContext::new`] (cudarc's primary context) rather than
+    /// [`CudaContext::new_non_primary`]/[`CudaContext::from_raw_context`].
+    is_primary: bool,
     event_tracking: AtomicBool,
     /// First error seen where none could be returned (drops, guards); 0 for
     /// none.
@@ -50,9 +53,117 @@ impl CudaContext {
             device,
             ordinal,
             has_async_alloc,
+            is_primary: true,
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
         }))
+    }
+
+    /// cudarc's non-primary context (`cuCtxCreate`) of device `ordinal`,
+    /// with context `flags` (`CU_CTX_SCHED_*`, `CU_CTX_MAP_HOST`,
+    /// `CU_CTX_LMEM_RESIZE_TO_MAX`; 0 for the defaults).
+    ///
+    /// **Where HIP differs**: HIP's runtime API works in one context per
+    /// device, so this is that context (the one [`CudaContext::new`] gives),
+    /// not a separate one: buffers and modules are shared with it, and
+    /// non-zero `flags` become the device's flags (`hipSetDeviceFlags`,
+    /// which some runtimes refuse once the device is in use: that error is
+    /// returned). Computations behave as in cudarc; only the isolation
+    /// between contexts is missing. [`CudaContext::is_primary`] answers
+    /// `false`, as cudarc's does.
+    /// Flags HIP has no equivalent for (core dumps, `CU_CTX_SYNC_MEMOPS`)
+    /// are `CUDA_ERROR_INVALID_VALUE`; an ordinal out of range is
+    /// `CUDA_ERROR_INVALID_DEVICE`.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), cuda_compat::driver::DriverError> {
+    /// use cuda_compat::driver::{sys, CudaContext};
+    /// let ctx = CudaContext::new_non_primary(0, sys::CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC as u32)?;
+    /// assert!(!ctx.is_primary());
+    /// # Ok(()) }
+    /// ```
+    pub fn new_non_primary(ordinal: usize, flags: u32) -> Result<Arc<CudaContext>, DriverError> {
+        // CU_CTX_SCHED_* (bits 0-2), MAP_HOST (3), LMEM_RESIZE_TO_MAX (4):
+        // the bits hipSetDeviceFlags knows, with the same values.
+        const HIP_CONTEXT_FLAGS: u32 = 0x1f;
+        if flags & !HIP_CONTEXT_FLAGS != 0 {
+            return Err(invalid_because(
+                "context flags beyond CU_CTX_SCHED_*, CU_CTX_MAP_HOST and \
+                 CU_CTX_LMEM_RESIZE_TO_MAX have no HIP equivalent",
+            ));
+        }
+        let primary = CudaContext::new(ordinal)?;
+        if flags != 0 {
+            primary.set_flags(flags)?;
+        }
+        Ok(primary.as_non_primary())
+    }
+
+    /// Wraps a context made elsewhere (cudarc's `from_raw_context`):
+    /// device `ordinal`, whose handle is `cu_device`, and its context
+    /// `cu_ctx`.
+    ///
+    /// **Where HIP differs**: HIP's runtime API works only in each
+    /// device's primary context (`cuDevicePrimaryCtxRetain`), so `cu_ctx`
+    /// must be that one; any other context (from `cuCtxCreate`) is
+    /// `CUDA_ERROR_NOT_SUPPORTED`, with the reason in
+    /// `last_error_detail()`. The primary context is never destroyed: where
+    /// cudarc's drop destroys the wrapped context, this leaves it (the
+    /// reference the caller handed over stays held until the process
+    /// ends). A null context or a device handle that is not `ordinal`'s is
+    /// `CUDA_ERROR_INVALID_VALUE`; an ordinal out of range,
+    /// `CUDA_ERROR_INVALID_DEVICE`.
+    ///
+    /// # Safety
+    ///
+    /// As cudarc's: `cu_ctx` is a live context of `cu_device`, handed over
+    /// (the caller neither destroys nor releases it).
+    pub unsafe fn from_raw_context(
+        ordinal: usize,
+        cu_device: sys::CUdevice,
+        cu_ctx: sys::CUcontext,
+    ) -> Result<Arc<CudaContext>, DriverError> {
+        if cu_ctx.is_null() {
+            return Err(invalid_because("the context is null"));
+        }
+        let primary = CudaContext::new(ordinal)?;
+        if cu_device != primary.cu_device() {
+            return Err(invalid_because(
+                "the device handle is not the one of the ordinal's device",
+            ));
+        }
+        // SAFETY: a retain of the primary context, released just below.
+        let device_context = unsafe { crate::driver::result::primary_ctx::retain(cu_device) }?;
+        // SAFETY: matches the retain above; nothing of it is used after.
+        unsafe { crate::driver::result::primary_ctx::release(cu_device) }?;
+        if device_context != cu_ctx {
+            return Err(fail(
+                sys::CUresult::CUDA_ERROR_NOT_SUPPORTED,
+                "HIP's runtime API works only in the device's primary context; \
+                 this context is another one",
+            ));
+        }
+        Ok(primary.as_non_primary())
+    }
+
+    /// The same device context, answering `false` to `is_primary` (what
+    /// the non-primary constructors give under HIP).
+    fn as_non_primary(&self) -> Arc<CudaContext> {
+        Arc::new(CudaContext {
+            device: self.device.clone(),
+            ordinal: self.ordinal,
+            has_async_alloc: self.has_async_alloc,
+            is_primary: false,
+            event_tracking: AtomicBool::new(true),
+            error_state: AtomicU32::new(0),
+        })
+    }
+
+    /// Whether it was made by [`CudaContext::new`] (cudarc: whether it
+    /// wraps a primary context). Under HIP every context is the device's
+    /// one; see [`CudaContext::new_non_primary`].
+    pub fn is_primary(&self) -> bool {
+        self.is_primary
     }
 
     /// How many devices are visible (`hipGetDeviceCount`).

@@ -329,7 +329,7 @@ impl CudaStream {
 }
 
 /// The bounds, for a message.
-fn describe(bounds: &impl RangeBounds<usize>) -> (Option<usize>, Option<usize>) {
+pub(super) fn describe(bounds: &impl RangeBounds<usize>) -> (Option<usize>, Option<usize>) {
     let start = match bounds.start_bound() {
         Bound::Included(&s) => Some(s),
         Bound::Excluded(&s) => s.checked_add(1),
@@ -347,11 +347,11 @@ fn describe(bounds: &impl RangeBounds<usize>) -> (Option<usize>, Option<usize>) 
 /// indexing contract).
 #[cold]
 #[track_caller]
-fn out_of_range(start: Option<usize>, end: Option<usize>, len: usize) -> ! {
+pub(super) fn out_of_range(start: Option<usize>, end: Option<usize>, len: usize) -> ! {
     panic!("range {start:?}..{end:?} out of range for a device slice of length {len}")
 }
 
-fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
+pub(super) fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usize, usize)> {
     let start = match bounds.start_bound() {
         Bound::Included(&s) => s,
         Bound::Excluded(&s) => s.checked_add(1)?,
@@ -615,8 +615,8 @@ pub(super) fn wait_then_record<'a>(event: &'a CudaEvent, stream: &'a CudaStream)
 /// ([`wait_then_record`]). The type has fields `len` and `event` and a
 /// method `host`; `|this| ...` gives its address as `*mut T`.
 macro_rules! host_slice_with_event {
-    ($ty:ident, |$this:ident| $address:expr) => {
-        impl<T> HostSlice<T> for $ty<T> {
+    ($ty:ty, |$this:ident| $address:expr) => {
+        impl<T> HostSlice<T> for $ty {
             fn len(&self) -> usize {
                 self.len
             }
@@ -931,7 +931,7 @@ impl<T: ValidAsZeroBits> PinnedHostSlice<T> {
     }
 }
 
-host_slice_with_event!(PinnedHostSlice, |this| this.ptr);
+host_slice_with_event!(PinnedHostSlice<T>, |this| this.ptr);
 
 // ---- allocations and copies on a stream --------------------------------------
 

@@ -1,6 +1,7 @@
 //! cudarc's safe driver types over the `hip` crate.
 
 mod context;
+mod external_memory;
 mod graph;
 mod launch;
 mod memory;
@@ -8,6 +9,7 @@ mod module;
 mod unified;
 
 pub use context::{CudaContext, CudaEvent, CudaStream};
+pub use external_memory::{ExternalMemory, MappedBuffer};
 pub use graph::CudaGraph;
 pub use launch::{LaunchArgs, LaunchConfig, PushKernelArg};
 pub use memory::{
@@ -15,4 +17,4 @@ pub use memory::{
     PinnedHostSlice, SyncOnDrop, ValidAsZeroBits,
 };
 pub use module::{CudaFunction, CudaModule};
-pub use unified::UnifiedSlice;
+pub use unified::{UnifiedSlice, UnifiedView, UnifiedViewMut};

@@ -1,17 +1,19 @@
 //! `UnifiedSlice`: managed memory (`hipMallocManaged`), usable from the host
-//! and the device.
+//! and the device; `UnifiedView`/`UnifiedViewMut`: borrowed parts of it,
+//! as `&[T]`/`&mut [T]` are of a `Vec`.
 
 use super::context::{CudaContext, CudaEvent, CudaStream};
 use super::launch::{LaunchArgs, PushKernelArg};
 use super::memory::{
-    host_slice_with_event, wait_then_record, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice,
-    HostSlice, SyncOnDrop, ValidAsZeroBits,
+    describe, host_slice_with_event, out_of_range, range, wait_then_record, DevicePtr,
+    DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice, SyncOnDrop, ValidAsZeroBits,
 };
 use crate::driver::result::{check, fail, invalid, DriverError};
 use crate::driver::sys;
 use hip::sys as hs;
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::ops::RangeBounds;
 use std::sync::Arc;
 
 /// Managed memory of `len` elements (cudarc's `UnifiedSlice`), zeroed at
@@ -140,13 +142,24 @@ impl<T> UnifiedSlice<T> {
         self.event.record(&self.stream)
     }
     fn host(&self) -> &[T] {
-        if self.len == 0 {
-            return &[];
-        }
-        // SAFETY: `len` initialised (zeroed, then device- or host-written)
-        // elements; the caller waited for device work.
-        unsafe { std::slice::from_raw_parts(self.cu_device_ptr as *const T, self.len) }
+        // SAFETY: the whole allocation, alive as long as `self`.
+        unsafe { host_part(self.cu_device_ptr, self.len) }
     }
+}
+
+/// `len` elements of managed memory at `ptr`, on the host.
+///
+/// # Safety
+///
+/// `ptr` is `len` elements of a live [`UnifiedSlice`] (initialised: zeroed,
+/// then device- or host-written) that outlives `'a`, and the caller waited
+/// for device work on it.
+unsafe fn host_part<'a, T>(ptr: sys::CUdeviceptr, len: usize) -> &'a [T] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's promise.
+    unsafe { std::slice::from_raw_parts(ptr as *const T, len) }
 }
 
 impl<T: ValidAsZeroBits> UnifiedSlice<T> {
@@ -190,7 +203,9 @@ impl<T> DevicePtrMut<T> for UnifiedSlice<T> {
     }
 }
 
-host_slice_with_event!(UnifiedSlice, |this| this.cu_device_ptr as *mut T);
+host_slice_with_event!(UnifiedSlice<T>, |this| this.cu_device_ptr as *mut T);
+host_slice_with_event!(UnifiedView<'_, T>, |this| this.ptr as *mut T);
+host_slice_with_event!(UnifiedViewMut<'_, T>, |this| this.ptr as *mut T);
 
 // SAFETY: pushes the address of the pointer field (lives for 'b: 'a) and
 // orders the launch after, and records it into, the slice's event.
@@ -209,5 +224,340 @@ unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b mut UnifiedSlice<T>> for LaunchArgs
         let arg: &'b UnifiedSlice<T> = arg;
         self.track_event(arg.stream.ctx.ordinal, &arg.event);
         self.push_ptr(&arg.cu_device_ptr)
+    }
+}
+
+// ---- views -------------------------------------------------------------------
+
+/// `&[T]` of unified memory (cudarc's `UnifiedView`): a part of a
+/// [`UnifiedSlice`], from [`UnifiedSlice::as_view`] or
+/// [`UnifiedSlice::slice`]. It shares the slice's event: device work and
+/// host access through it wait for the slice's last device use, and device
+/// work records into it.
+///
+/// **Threads**: `Send + Sync`, like `&[T]`.
+#[derive(Debug)]
+pub struct UnifiedView<'a, T> {
+    pub(crate) ptr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) event: &'a CudaEvent,
+    pub(crate) stream: &'a Arc<CudaStream>,
+    marker: PhantomData<&'a [T]>,
+}
+
+/// `&mut [T]` of unified memory (cudarc's `UnifiedViewMut`), from
+/// [`UnifiedSlice::as_view_mut`] or [`UnifiedSlice::slice_mut`]; as
+/// [`UnifiedView`], exclusive.
+///
+/// **Threads**: `Send + Sync`, like `&mut [T]`.
+#[derive(Debug)]
+pub struct UnifiedViewMut<'a, T> {
+    pub(crate) ptr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) event: &'a CudaEvent,
+    pub(crate) stream: &'a Arc<CudaStream>,
+    marker: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: an address and references to thread-safe handles, like `&[T]`.
+unsafe impl<T> Send for UnifiedView<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for UnifiedView<'_, T> {}
+// SAFETY: as above, like `&mut [T]`; host writes need `&mut`.
+unsafe impl<T> Send for UnifiedViewMut<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for UnifiedViewMut<'_, T> {}
+
+impl<T> Clone for UnifiedView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for UnifiedView<'_, T> {}
+
+/// `mid` past the end of a view of `len`, as slice splitting panics.
+#[cold]
+#[track_caller]
+fn split_out_of_range(mid: usize, len: usize) -> ! {
+    out_of_range(Some(mid), None, len)
+}
+
+impl<T> UnifiedSlice<T> {
+    /// The whole slice as a view.
+    pub fn as_view(&self) -> UnifiedView<'_, T> {
+        UnifiedView {
+            ptr: self.cu_device_ptr,
+            len: self.len,
+            event: &self.event,
+            stream: &self.stream,
+            marker: PhantomData,
+        }
+    }
+    /// The whole slice as a mutable view.
+    pub fn as_view_mut(&mut self) -> UnifiedViewMut<'_, T> {
+        UnifiedViewMut {
+            ptr: self.cu_device_ptr,
+            len: self.len,
+            event: &self.event,
+            stream: &self.stream,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'a, T> UnifiedView<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// A sub-view of `bounds`; `None` out of range.
+    pub fn try_slice(&self, bounds: impl RangeBounds<usize>) -> Option<UnifiedView<'a, T>> {
+        let (start, end) = range(bounds, self.len)?;
+        Some(UnifiedView {
+            ptr: self.ptr + (start * size_of::<T>()) as u64,
+            len: end - start,
+            ..*self
+        })
+    }
+    /// A sub-view of `bounds`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range; [`UnifiedView::try_slice`] returns
+    /// `None` instead.
+    #[track_caller]
+    pub fn slice(&self, bounds: impl RangeBounds<usize>) -> UnifiedView<'a, T> {
+        let (start, end) = describe(&bounds);
+        self.try_slice(bounds)
+            .unwrap_or_else(|| out_of_range(start, end, self.len))
+    }
+    /// The two halves at `mid`; `None` past the end.
+    pub fn try_split_at(&self, mid: usize) -> Option<(UnifiedView<'a, T>, UnifiedView<'a, T>)> {
+        Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
+    }
+    /// The two halves at `mid`.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len`; [`UnifiedView::try_split_at`] returns `None`.
+    #[track_caller]
+    pub fn split_at(&self, mid: usize) -> (UnifiedView<'a, T>, UnifiedView<'a, T>) {
+        self.try_split_at(mid)
+            .unwrap_or_else(|| split_out_of_range(mid, self.len))
+    }
+    fn host(&self) -> &[T] {
+        // SAFETY: a part of a live UnifiedSlice, borrowed for 'a.
+        unsafe { host_part(self.ptr, self.len) }
+    }
+}
+
+impl<'a, T> UnifiedViewMut<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// A read-only view of it.
+    pub fn as_view(&self) -> UnifiedView<'_, T> {
+        UnifiedView {
+            ptr: self.ptr,
+            len: self.len,
+            event: self.event,
+            stream: self.stream,
+            marker: PhantomData,
+        }
+    }
+    /// A shorter-lived mutable view of the same memory.
+    fn reborrow(&mut self) -> UnifiedViewMut<'_, T> {
+        UnifiedViewMut {
+            marker: PhantomData,
+            ..*self
+        }
+    }
+    /// The sub-view of `bounds`, consuming this one (keeps `'a`).
+    fn into_slice_mut(self, bounds: impl RangeBounds<usize>) -> Option<UnifiedViewMut<'a, T>> {
+        let (start, end) = range(bounds, self.len)?;
+        Some(UnifiedViewMut {
+            ptr: self.ptr + (start * size_of::<T>()) as u64,
+            len: end - start,
+            ..self
+        })
+    }
+    /// The two halves at `mid`, consuming this view: disjoint, so both
+    /// may be mutable.
+    fn into_split_at_mut(
+        self,
+        mid: usize,
+    ) -> Option<(UnifiedViewMut<'a, T>, UnifiedViewMut<'a, T>)> {
+        (mid <= self.len).then(|| {
+            let tail = UnifiedViewMut {
+                ptr: self.ptr + (mid * size_of::<T>()) as u64,
+                len: self.len - mid,
+                marker: PhantomData,
+                ..self
+            };
+            (UnifiedViewMut { len: mid, ..self }, tail)
+        })
+    }
+    /// As `into_slice_mut`, panicking out of range (cudarc's contract).
+    #[track_caller]
+    fn into_slice_mut_or_panic(self, bounds: impl RangeBounds<usize>) -> UnifiedViewMut<'a, T> {
+        let ((start, end), len) = (describe(&bounds), self.len);
+        self.into_slice_mut(bounds)
+            .unwrap_or_else(|| out_of_range(start, end, len))
+    }
+    /// As `into_split_at_mut`, panicking past the end (cudarc's contract).
+    #[track_caller]
+    fn into_split_at_mut_or_panic(
+        self,
+        mid: usize,
+    ) -> (UnifiedViewMut<'a, T>, UnifiedViewMut<'a, T>) {
+        let len = self.len;
+        self.into_split_at_mut(mid)
+            .unwrap_or_else(|| split_out_of_range(mid, len))
+    }
+    fn host(&self) -> &[T] {
+        // SAFETY: a part of a live UnifiedSlice, borrowed for 'a.
+        unsafe { host_part(self.ptr, self.len) }
+    }
+}
+
+/// The slicing methods of a [`UnifiedSlice`] and a [`UnifiedViewMut`], as
+/// cudarc names them: each goes through the read-only view (`as_view`) or
+/// a mutable view of the whole (`$whole_mut`). The panicking forms panic
+/// as slice indexing does (cudarc's contract); the `try_` forms return
+/// `None` instead.
+macro_rules! unified_slicing {
+    ($ty:ty, $whole_mut:ident) => {
+        impl<T> $ty {
+            /// A view of `bounds`; `None` out of range.
+            pub fn try_slice(&self, bounds: impl RangeBounds<usize>) -> Option<UnifiedView<'_, T>> {
+                self.as_view().try_slice(bounds)
+            }
+            /// A view of `bounds`, as `&slice[bounds]`.
+            ///
+            /// # Panics
+            ///
+            /// When `bounds` is out of range; [`Self::try_slice`] returns
+            /// `None` instead.
+            #[track_caller]
+            pub fn slice(&self, bounds: impl RangeBounds<usize>) -> UnifiedView<'_, T> {
+                self.as_view().slice(bounds)
+            }
+            /// A mutable view of `bounds`; `None` out of range.
+            pub fn try_slice_mut(
+                &mut self,
+                bounds: impl RangeBounds<usize>,
+            ) -> Option<UnifiedViewMut<'_, T>> {
+                self.$whole_mut().into_slice_mut(bounds)
+            }
+            /// A mutable view of `bounds`.
+            ///
+            /// # Panics
+            ///
+            /// When `bounds` is out of range; [`Self::try_slice_mut`]
+            /// returns `None` instead.
+            #[track_caller]
+            pub fn slice_mut(&mut self, bounds: impl RangeBounds<usize>) -> UnifiedViewMut<'_, T> {
+                self.$whole_mut().into_slice_mut_or_panic(bounds)
+            }
+            /// The two halves at `mid`; `None` past the end.
+            pub fn try_split_at(
+                &self,
+                mid: usize,
+            ) -> Option<(UnifiedView<'_, T>, UnifiedView<'_, T>)> {
+                self.as_view().try_split_at(mid)
+            }
+            /// The two halves at `mid`.
+            ///
+            /// # Panics
+            ///
+            /// When `mid > len`; [`Self::try_split_at`] returns `None`.
+            #[track_caller]
+            pub fn split_at(&self, mid: usize) -> (UnifiedView<'_, T>, UnifiedView<'_, T>) {
+                self.as_view().split_at(mid)
+            }
+            /// The two mutable halves at `mid`; `None` past the end.
+            pub fn try_split_at_mut(
+                &mut self,
+                mid: usize,
+            ) -> Option<(UnifiedViewMut<'_, T>, UnifiedViewMut<'_, T>)> {
+                self.$whole_mut().into_split_at_mut(mid)
+            }
+            /// The two mutable halves at `mid`.
+            ///
+            /// # Panics
+            ///
+            /// When `mid > len`; [`Self::try_split_at_mut`] returns `None`.
+            #[track_caller]
+            pub fn split_at_mut(
+                &mut self,
+                mid: usize,
+            ) -> (UnifiedViewMut<'_, T>, UnifiedViewMut<'_, T>) {
+                self.$whole_mut().into_split_at_mut_or_panic(mid)
+            }
+        }
+    };
+}
+unified_slicing!(UnifiedSlice<T>, as_view_mut);
+unified_slicing!(UnifiedViewMut<'_, T>, reborrow);
+
+/// The device-side traits of a view: its length and the slice's stream;
+/// its address for work on `stream`, which waits for the slice's last
+/// device use and records into its event when the guard drops.
+macro_rules! unified_view_device_traits {
+    ($($ty:ident),*) => {$(
+        impl<T> DeviceSlice<T> for $ty<'_, T> {
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn stream(&self) -> &Arc<CudaStream> {
+                self.stream
+            }
+        }
+
+        impl<T> DevicePtr<T> for $ty<'_, T> {
+            fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+                (self.ptr, wait_then_record(self.event, stream))
+            }
+        }
+
+        // SAFETY: pushes the address of the view's pointer field (lives for
+        // 'b: 'a) and orders the launch after, and records it into, the
+        // slice's event.
+        unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b $ty<'c, T>> for LaunchArgs<'a> {
+            #[inline(always)]
+            fn arg(&mut self, arg: &'b $ty<'c, T>) -> &mut Self {
+                self.track_event(arg.stream.ctx.ordinal, arg.event);
+                self.push_ptr(&arg.ptr)
+            }
+        }
+    )*};
+}
+unified_view_device_traits!(UnifiedView, UnifiedViewMut);
+
+impl<T> DevicePtrMut<T> for UnifiedViewMut<'_, T> {
+    fn device_ptr_mut<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, wait_then_record(self.event, stream))
+    }
+}
+
+// SAFETY: as for `&UnifiedViewMut`.
+unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b mut UnifiedViewMut<'c, T>> for LaunchArgs<'a> {
+    #[inline(always)]
+    fn arg(&mut self, arg: &'b mut UnifiedViewMut<'c, T>) -> &mut Self {
+        let arg: &'b UnifiedViewMut<'c, T> = arg;
+        self.track_event(arg.stream.ctx.ordinal, arg.event);
+        self.push_ptr(&arg.ptr)
     }
 }
