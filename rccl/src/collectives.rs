@@ -115,12 +115,13 @@ impl Comm {
             T::DATA_TYPE,
             stream.as_raw(),
         );
-        // SAFETY: the buffers hold what `call` reads and writes for
-        // `count` elements of `T` (each public method checks the lengths
-        // against the collective), on the communicator's device (checked
-        // above), and stay borrowed for this call; ranks are below the
-        // world size; the communicator and the stream are live.
         let enqueue = || {
+            // SAFETY: the buffers hold what `call` reads and writes for
+            // `count` elements of `T` (each public method checks the
+            // lengths against the collective), on the communicator's device
+            // (checked above), and stay borrowed for this call; ranks are
+            // below the world size; the communicator and the stream are
+            // live.
             let (name, status): (&'static str, ncclResult_t) = unsafe {
                 match call {
                     Call::AllReduce(op) => (
