@@ -18,8 +18,7 @@
 
 use crate::generated::functions::HiprandFunctions;
 use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
-use hip_sys::loader::Platform;
-use std::sync::OnceLock;
+use hip_sys::loader::LazyLibrary;
 
 /// hipRAND as hip-sys's loader core knows it: the file names per platform
 /// and what to install when they are missing.
@@ -53,35 +52,26 @@ pub type Hiprand = Library<HiprandFunctions>;
 /// install).
 pub type LoadError = hip_sys::loader::LibraryError;
 
-static HIPRAND: OnceLock<Result<Hiprand, LoadError>> = OnceLock::new();
+static HIPRAND: LazyLibrary<HiprandFunctions> =
+    LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
 
 /// The loaded hipRAND (or cuRAND), loading it (and the HIP runtime) on
 /// first use.
 pub fn hiprand() -> Result<&'static Hiprand, &'static LoadError> {
-    HIPRAND.get_or_init(load).as_ref()
+    HIPRAND.get()
 }
 
 /// Whether a random number library could be loaded (loading it on first
 /// use).
 pub fn is_available() -> bool {
-    hiprand().is_ok()
+    HIPRAND.is_available()
 }
 
 /// The table every raw wrapper calls through: `None` when nothing could be
 /// loaded.
 #[inline]
 pub(crate) fn hiprand_table() -> Option<&'static HiprandFunctions> {
-    match HIPRAND.get_or_init(load) {
-        Ok(r) => Some(&r.table),
-        Err(_) => None,
-    }
-}
-
-fn load() -> Result<Hiprand, LoadError> {
-    hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
-        Platform::Amd => Ok(crate::amd::load(lib, path)),
-        Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
-    })
+    HIPRAND.table()
 }
 
 #[cfg(test)]

@@ -3,21 +3,9 @@
 use crate::hiprandStatus_t;
 use core::fmt;
 
+hip_sys::status_result!(hiprandStatus_t, HIPRAND_STATUS_SUCCESS);
+
 impl hiprandStatus_t {
-    /// Whether this is `HIPRAND_STATUS_SUCCESS`.
-    pub const fn is_success(self) -> bool {
-        self.0 == hiprandStatus_t::HIPRAND_STATUS_SUCCESS.0
-    }
-
-    /// `Ok(())` for `HIPRAND_STATUS_SUCCESS`, else `Err(self)`.
-    pub const fn ok(self) -> Result<(), hiprandStatus_t> {
-        if self.is_success() {
-            Ok(())
-        } else {
-            Err(self)
-        }
-    }
-
     /// What the status means (hiprand.h's description; hipRAND has no
     /// function that returns a status's text).
     pub const fn description(self) -> &'static str {

@@ -207,12 +207,7 @@ impl Generator {
         mean: T,
         stddev: T,
     ) -> Result<()> {
-        rules::check_normal(mean.to_f64(), stddev.to_f64())?;
-        let ptr = self.prepare(out, Distribution::Normal)?;
-        // SAFETY: as in `fill_u32`.
-        check(T::CALLS[1], unsafe {
-            T::normal(self.raw, ptr, out.len(), mean, stddev)
-        })
+        self.fill_gaussian(out, mean, stddev, Distribution::Normal)
     }
 
     /// `hiprandGenerateLogNormal` (f32), `...Double`, `...Half`: values
@@ -224,12 +219,7 @@ impl Generator {
         mean: T,
         stddev: T,
     ) -> Result<()> {
-        rules::check_normal(mean.to_f64(), stddev.to_f64())?;
-        let ptr = self.prepare(out, Distribution::LogNormal)?;
-        // SAFETY: as in `fill_u32`.
-        check(T::CALLS[2], unsafe {
-            T::log_normal(self.raw, ptr, out.len(), mean, stddev)
-        })
+        self.fill_gaussian(out, mean, stddev, Distribution::LogNormal)
     }
 
     /// `hiprandGeneratePoisson`: Poisson-distributed counts of mean
@@ -240,6 +230,23 @@ impl Generator {
         // SAFETY: as in `fill_u32`.
         check("hiprandGeneratePoisson", unsafe {
             hiprandGeneratePoisson(self.raw, ptr, out.len(), lambda)
+        })
+    }
+
+    /// A normal or log-normal fill, after every check.
+    fn fill_gaussian<T: Real>(
+        &mut self,
+        out: &mut impl DeviceMemoryMut<T>,
+        mean: T,
+        stddev: T,
+        distribution: Distribution,
+    ) -> Result<()> {
+        rules::check_normal(mean.to_f64(), stddev.to_f64())?;
+        let ptr = self.prepare(out, distribution)?;
+        let log = distribution == Distribution::LogNormal;
+        // SAFETY: as in `fill_u32`.
+        check(T::CALLS[1 + usize::from(log)], unsafe {
+            T::gaussian(log, self.raw, ptr, out.len(), mean, stddev)
         })
     }
 

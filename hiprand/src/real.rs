@@ -33,24 +33,14 @@ pub trait Real: hip::DeviceRepr + sealed::Sealed {
     /// its device.
     #[doc(hidden)]
     unsafe fn uniform(generator: hiprandGenerator_t, out: *mut Self, n: usize) -> hiprandStatus_t;
-    /// Calls `hiprandGenerateNormal*`.
+    /// Calls `hiprandGenerateLogNormal*` when `log`, else
+    /// `hiprandGenerateNormal*`.
     ///
     /// # Safety
     /// As [`Real::uniform`].
     #[doc(hidden)]
-    unsafe fn normal(
-        generator: hiprandGenerator_t,
-        out: *mut Self,
-        n: usize,
-        mean: Self,
-        stddev: Self,
-    ) -> hiprandStatus_t;
-    /// Calls `hiprandGenerateLogNormal*`.
-    ///
-    /// # Safety
-    /// As [`Real::uniform`].
-    #[doc(hidden)]
-    unsafe fn log_normal(
+    unsafe fn gaussian(
+        log: bool,
         generator: hiprandGenerator_t,
         out: *mut Self,
         n: usize,
@@ -72,25 +62,23 @@ macro_rules! real {
                 // SAFETY: the caller's contract; `$t` has the C type's layout.
                 unsafe { $u(g, out.cast::<$c>(), n) }
             }
-            unsafe fn normal(
+            unsafe fn gaussian(
+                log: bool,
                 g: hiprandGenerator_t,
                 out: *mut Self,
                 n: usize,
                 mean: Self,
                 stddev: Self,
             ) -> hiprandStatus_t {
+                let (out, mean, stddev) = (out.cast::<$c>(), $conv(mean), $conv(stddev));
                 // SAFETY: the caller's contract; `$t` has the C type's layout.
-                unsafe { $n(g, out.cast::<$c>(), n, $conv(mean), $conv(stddev)) }
-            }
-            unsafe fn log_normal(
-                g: hiprandGenerator_t,
-                out: *mut Self,
-                n: usize,
-                mean: Self,
-                stddev: Self,
-            ) -> hiprandStatus_t {
-                // SAFETY: the caller's contract; `$t` has the C type's layout.
-                unsafe { $l(g, out.cast::<$c>(), n, $conv(mean), $conv(stddev)) }
+                unsafe {
+                    if log {
+                        $l(g, out, n, mean, stddev)
+                    } else {
+                        $n(g, out, n, mean, stddev)
+                    }
+                }
             }
         }
     };
