@@ -13,7 +13,7 @@ pub type Backend<T> = fn(&Arc<libloading::Library>, &Path) -> Loaded<T>;
 /// on first use with the AMD or NVIDIA backend, and kept (or its error)
 /// for the process:
 ///
-/// ```ignore
+/// ```text
 /// static HIPRAND: LazyLibrary<HiprandFunctions> =
 ///     LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
 /// pub fn hiprand() -> Result<&'static Hiprand, &'static LoadError> { HIPRAND.get() }
