@@ -4,7 +4,7 @@
 #   scripts/gpu-bundle.sh                         # here: build and gather
 #   bash scripts/gpu-session.sh tests             # there: GPU tests, examples, binaries
 #   bash scripts/gpu-session.sh memcheck          # there: tests under compute-sanitizer
-#   bash scripts/gpu-session.sh bench             # there: GEMM vs torch, launch cost, call cost
+#   bash scripts/gpu-session.sh bench             # there: GEMM and randn vs torch, launch cost, call cost
 #   bash scripts/gpu-session.sh all               # there: the three above, in that order
 #
 # (run with the repository as the working folder and gpu-bundle/ carried).
@@ -17,7 +17,8 @@
 #   memcheck  the same tests again under compute-sanitizer: alone, its own
 #             count; in `all`, a re-run, so only its failures join the last
 #             line (its passes are on the line "re-runs under memcheck");
-#   bench     each benchmark step once (torch GEMM baseline, gemm_bench,
+#   bench     each benchmark step once (torch GEMM baseline, gemm_bench, torch randn
+#             baseline, rand_bench,
 #             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
 #             cudarc launch rate; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
@@ -215,6 +216,11 @@ run_bench() {
     cat "$out/torch.err"
     bench_step "torch baseline (torch_gemm.py)" "$rc" "$(grep -v '^#' "$out/torch.err" | tail -n1)"
     bench_program gemm_bench 400 '^gemm_bench:|worst ratio' "$bundle/bins/gemm_bench" "$out/torch.txt"
+    timeout 300 python3 "$bundle/torch_randn.py" >"$out/torch_randn.txt" 2>"$out/torch_randn.err"
+    rc=$?
+    cat "$out/torch_randn.err"
+    bench_step "torch baseline (torch_randn.py)" "$rc" "$(grep -v '^#' "$out/torch_randn.err" | tail -n1)"
+    bench_program rand_bench 300 '^rand_bench:|^fastest' "$bundle/bins/rand_bench" "$out/torch_randn.txt"
     bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
     bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
     bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"

@@ -69,7 +69,8 @@
 //! | `f16` | `half::f16`/`half::bf16` as `DeviceRepr`, f16 GEMM |
 //! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
-//! | `curand`, `cufft`, `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
+//! | `cufft`, `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -213,6 +214,8 @@ macro_rules! mount_generated {
 pub(crate) use mount_generated;
 
 pub mod cublas;
+#[cfg(feature = "curand")]
+pub mod curand;
 pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
@@ -248,11 +251,14 @@ pub struct EnumVariant {
     pub debug: String,
 }
 
-/// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`], [`cublas`]).
+/// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`],
+/// [`cublas`], and `curand` with its feature).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
     all.extend(nvrtc::enums());
     all.extend(cublas::enums());
+    #[cfg(feature = "curand")]
+    all.extend(curand::enums());
     all
 }

@@ -363,3 +363,40 @@ macro_rules! open_enum {
         }
     };
 }
+
+/// `is_success()` and `ok()` for a status type made by [`open_enum!`]: the
+/// two methods every -sys crate's status has, with `success` its success
+/// value.
+///
+/// ```
+/// hip_sys::open_enum! {
+///     /// A status.
+///     #[must_use]
+///     pub struct demoStatus_t(u32) { demoSuccess = 0, demoFailure = 1, }
+/// }
+/// hip_sys::status_result!(demoStatus_t, demoSuccess);
+///
+/// assert!(demoStatus_t::demoSuccess.ok().is_ok());
+/// assert_eq!(demoStatus_t::demoFailure.ok(), Err(demoStatus_t::demoFailure));
+/// assert!(!demoStatus_t(9).is_success());
+/// ```
+#[macro_export]
+macro_rules! status_result {
+    ($status:ident, $success:ident) => {
+        impl $status {
+            #[doc = concat!("Whether this is `", stringify!($success), "`.")]
+            pub const fn is_success(self) -> bool {
+                self.0 == $status::$success.0
+            }
+
+            #[doc = concat!("`Ok(())` for `", stringify!($success), "`, else `Err(self)`.")]
+            pub const fn ok(self) -> ::core::result::Result<(), $status> {
+                if self.is_success() {
+                    Ok(())
+                } else {
+                    Err(self)
+                }
+            }
+        }
+    };
+}

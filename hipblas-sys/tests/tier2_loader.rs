@@ -13,21 +13,7 @@
 
 use hip_sys::loader::Platform;
 use hipblas_sys::*;
-
-/// The variable through which the test command states what it installed.
-const EXPECT_VAR: &str = "HIP_TEST_EXPECT_RUNTIME";
-
-/// Whether the AMD runtime is required here; a value other than `amd`
-/// (or empty) is a mistake in the caller and fails rather than being
-/// ignored.
-fn amd_runtime_expected() -> bool {
-    match std::env::var(EXPECT_VAR) {
-        Ok(v) if v == "amd" => true,
-        Ok(v) if v.is_empty() => false,
-        Ok(v) => panic!("{EXPECT_VAR}={v}: the only value it takes is `amd`"),
-        Err(_) => false,
-    }
-}
+use test_kit::{amd_runtime_expected, EXPECT_RUNTIME_VAR as EXPECT_VAR};
 
 #[test]
 fn loads_or_reports_what_it_tried() {

@@ -3,7 +3,7 @@
 //! the loader core's [`Loaded`] table; neither imports the loader.
 
 use crate::generated::functions::RcclFunctions;
-use hip_sys::loader::common::{symbol_address, Loaded, LoadedLibrary, Platform, Version};
+use hip_sys::loader::common::{symbol_address, Loaded, Platform};
 use std::ffi::{c_void, CStr};
 use std::path::Path;
 use std::sync::Arc;
@@ -16,14 +16,5 @@ pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<RcclFu
     // function under its C name with the signature of `rccl/rccl.h`, from
     // which the table was generated.
     let table = unsafe { RcclFunctions::resolve(&mut lookup) };
-    Loaded {
-        platform: Platform::Amd,
-        libraries: vec![LoadedLibrary {
-            role: "RCCL",
-            path: path.to_path_buf(),
-        }],
-        version: Version::from_file_name(path),
-        table,
-        handles: vec![Arc::clone(lib)],
-    }
+    Loaded::one_library(Platform::Amd, "RCCL", lib, path, table)
 }

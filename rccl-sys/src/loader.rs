@@ -19,8 +19,7 @@
 
 use crate::generated::functions::RcclFunctions;
 use hip_sys::loader::common::{Library, LibrarySpec};
-use hip_sys::loader::Platform;
-use std::sync::OnceLock;
+use hip_sys::loader::LazyLibrary;
 
 /// RCCL as hip-sys's loader core knows it: the file names per platform and
 /// what to install when they are missing. Declared in hip-sys
@@ -45,34 +44,25 @@ pub type Rccl = Library<RcclFunctions>;
 /// install).
 pub type LoadError = hip_sys::loader::LibraryError;
 
-static RCCL: OnceLock<Result<Rccl, LoadError>> = OnceLock::new();
+static RCCL: LazyLibrary<RcclFunctions> =
+    LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
 
 /// The loaded RCCL (or NCCL), loading it (and the HIP runtime) on first
 /// use.
 pub fn rccl() -> Result<&'static Rccl, &'static LoadError> {
-    RCCL.get_or_init(load).as_ref()
+    RCCL.get()
 }
 
 /// Whether a collectives library could be loaded (loading it on first use).
 pub fn is_available() -> bool {
-    rccl().is_ok()
+    RCCL.is_available()
 }
 
 /// The table every raw wrapper calls through: `None` when nothing could be
 /// loaded.
 #[inline]
 pub(crate) fn rccl_table() -> Option<&'static RcclFunctions> {
-    match RCCL.get_or_init(load) {
-        Ok(r) => Some(&r.table),
-        Err(_) => None,
-    }
-}
-
-fn load() -> Result<Rccl, LoadError> {
-    hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
-        Platform::Amd => Ok(crate::amd::load(lib, path)),
-        Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
-    })
+    RCCL.table()
 }
 
 #[cfg(test)]

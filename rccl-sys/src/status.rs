@@ -3,21 +3,9 @@
 use crate::ncclResult_t;
 use core::fmt;
 
+hip_sys::status_result!(ncclResult_t, ncclSuccess);
+
 impl ncclResult_t {
-    /// Whether this is `ncclSuccess`.
-    pub const fn is_success(self) -> bool {
-        self.0 == ncclResult_t::ncclSuccess.0
-    }
-
-    /// `Ok(())` for `ncclSuccess`, else `Err(self)`.
-    pub const fn ok(self) -> Result<(), ncclResult_t> {
-        if self.is_success() {
-            Ok(())
-        } else {
-            Err(self)
-        }
-    }
-
     /// What the status means, without calling into any library (the
     /// library's own text is `ncclGetErrorString`).
     ///

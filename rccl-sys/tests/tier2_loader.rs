@@ -12,17 +12,7 @@
 
 use hip_sys::loader::Platform;
 use rccl_sys::*;
-
-const EXPECT_VAR: &str = "HIP_TEST_EXPECT_RUNTIME";
-
-fn amd_runtime_expected() -> bool {
-    match std::env::var(EXPECT_VAR) {
-        Ok(v) if v == "amd" => true,
-        Ok(v) if v.is_empty() => false,
-        Ok(v) => panic!("{EXPECT_VAR}={v}: the only value it takes is `amd`"),
-        Err(_) => false,
-    }
-}
+use test_kit::{amd_runtime_expected, EXPECT_RUNTIME_VAR as EXPECT_VAR};
 
 #[test]
 fn loads_or_reports_every_librccl_path_tried() {

@@ -28,7 +28,7 @@ use std::path::Path;
 
 /// Where an enum is in a header.
 #[derive(Clone, Copy)]
-enum Locate {
+pub(crate) enum Locate {
     /// `typedef enum [tag] { ... } NAME;`
     Typedef(&'static str),
     /// `enum <marker> { ... };`: the text before the brace.
@@ -122,7 +122,7 @@ const COMPAT_STATUS: &[(&str, &EnumSource, &EnumSource)] = &[
 ];
 
 /// The enumerators of the enum at `locate` in `text`, in order.
-fn c_enum(text: &str, locate: Locate) -> Result<Vec<(String, i64)>> {
+pub(crate) fn c_enum(text: &str, locate: Locate) -> Result<Vec<(String, i64)>> {
     let body = match locate {
         Locate::Typedef(name) => {
             let end = Regex::new(&format!(r"\}}\s*{name}\s*;"))?;
@@ -488,6 +488,8 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         nccl_enumerators(&cuda_include, &rocm.join("include"))?,
     )?;
     crate::rustfmt(&path)?;
+
+    crate::header_enums::generate(root, &cuda_include)?;
     Ok(())
 }
 

@@ -35,7 +35,8 @@
 //!   `library_doc` (the library as the docs name it), `function_prefixes`
 //!   (the C names `BINDINGS.md` counts in the headers' text, to check
 //!   bindgen's output against), `v1_types` (types bound from a second pass
-//!   without `-DHIPBLAS_V2`).
+//!   without `-DHIPBLAS_V2`), `c_prelude` (C declarations put before the
+//!   includes: what a header takes from C++ that C mode lacks).
 //!
 //! Its `[filter]` table says what bindgen takes: `files`, `function_files`,
 //! `reuse_files` (types another crate provides), `block` (each with its
@@ -57,6 +58,7 @@ mod cuda_compat_input;
 mod emit;
 mod filter;
 mod gpu_tested;
+mod header_enums;
 mod header_values;
 mod library;
 mod nvidia_tables;

@@ -132,6 +132,30 @@ pub struct Loaded<T> {
     pub handles: Vec<Arc<libloading::Library>>,
 }
 
+impl<T> Loaded<T> {
+    /// The record of a backend that opened one library (the one the loader
+    /// core found at `path`, serving `role`) and resolved `table` from it:
+    /// what most backends return.
+    pub fn one_library(
+        platform: Platform,
+        role: &'static str,
+        lib: &Arc<libloading::Library>,
+        path: &Path,
+        table: T,
+    ) -> Loaded<T> {
+        Loaded {
+            platform,
+            libraries: vec![LoadedLibrary {
+                role,
+                path: path.to_path_buf(),
+            }],
+            version: Version::from_file_name(path),
+            table,
+            handles: vec![Arc::clone(lib)],
+        }
+    }
+}
+
 impl<T> fmt::Debug for Loaded<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Loaded")

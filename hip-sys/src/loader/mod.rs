@@ -19,6 +19,8 @@ pub use search::{Attempt, Location, OVERRIDE_VAR};
 
 pub mod collectives;
 pub mod common;
+mod lazy;
+pub use lazy::{Backend, LazyLibrary};
 
 pub use self::common::{
     missing_dependency, symbol_address, Library, LibraryError, LibraryNames, LibrarySpec, Loaded,

@@ -21,7 +21,7 @@
 mod rccl_only;
 
 use crate::generated::functions::RcclFunctions;
-use hip_sys::loader::common::{symbol_address, Loaded, LoadedLibrary, Platform, Version};
+use hip_sys::loader::common::{symbol_address, Loaded, Platform};
 use std::ffi::{c_void, CStr};
 use std::path::Path;
 use std::sync::Arc;
@@ -65,16 +65,7 @@ pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<RcclFu
     let mut table = unsafe { RcclFunctions::resolve(&mut lookup) };
     rccl_only::NCCL.fill(lib);
     install_adapters(&mut table);
-    Loaded {
-        platform: Platform::Nvidia,
-        libraries: vec![LoadedLibrary {
-            role: "NCCL",
-            path: path.to_path_buf(),
-        }],
-        version: Version::from_file_name(path),
-        table,
-        handles: vec![Arc::clone(lib)],
-    }
+    Loaded::one_library(Platform::Nvidia, "NCCL", lib, path, table)
 }
 
 #[cfg(test)]

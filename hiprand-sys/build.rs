@@ -1,0 +1,8 @@
+//! Publishes the hipRAND header version the bindings were generated from to
+//! dependent build scripts (`DEP_HIPRAND_HEADERS_VERSION`), as git2's
+//! libgit2-sys does. Nothing is compiled or linked: hipRAND (or cuRAND on
+//! the NVIDIA platform) is opened at run time.
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:headers_version=6.4.3");
+}

@@ -1,0 +1,276 @@
+//! The generator handle and its fills.
+
+use crate::error::{check, Error, Result};
+use crate::real::Real;
+use crate::rules::{self, Distribution};
+use crate::{Ordering, RngType};
+use hip::{DeviceMemoryMut, Stream};
+use hiprand_sys::*;
+use std::fmt;
+
+static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
+
+/// The errors seen while dropping generators (`hiprandDestroyGenerator`
+/// failures), oldest first, emptying the record.
+pub fn take_drop_errors() -> Vec<Error> {
+    DROP_ERRORS.take_all()
+}
+
+/// A hipRAND generator (`hiprandGenerator_t`) on one stream: every fill is
+/// enqueued there, asynchronously; order other streams' uses of the
+/// buffer after it (an event, or [`Stream::synchronize`]).
+///
+/// **Threads**: `Send`, not `Sync`: the handle may move between threads
+/// but hipRAND does not allow two threads to use one generator at once.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use hiprand::{Generator, RngType};
+/// let dev = hip::Device::get(0)?;
+/// let stream = hip::Stream::new(&dev)?;
+/// let mut rng = Generator::new(&stream, RngType::Philox4x32_10)?;
+/// rng.set_seed(1234)?;
+/// let mut buf = hip::DeviceBuffer::<f32>::zeroed(&dev, 1 << 20)?;
+/// rng.fill_normal(&mut buf, 0.0, 1.0)?;
+/// stream.synchronize()?;
+/// # Ok(()) }
+/// ```
+pub struct Generator {
+    raw: hiprandGenerator_t,
+    kind: RngType,
+    dimensions: u32,
+    stream: Stream,
+}
+
+// SAFETY: the handle is a pointer into the library that any thread may use,
+// one at a time; `Generator` is not `Sync` and its calls take `&mut self`
+// or only read fields, so two threads never call hipRAND on it at once.
+unsafe impl Send for Generator {}
+
+impl fmt::Debug for Generator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Generator")
+            .field("kind", &self.kind)
+            .field("dimensions", &self.dimensions)
+            .field("stream", &self.stream)
+            .finish()
+    }
+}
+
+impl Drop for Generator {
+    fn drop(&mut self) {
+        if let Err(e) = self.stream.device().bind() {
+            DROP_ERRORS.record_error(Error::Runtime(e));
+        }
+        // SAFETY: the handle was created by `hiprandCreateGenerator` and is
+        // destroyed once, here.
+        let status = unsafe { hiprandDestroyGenerator(self.raw) };
+        if let Err(e) = check("hiprandDestroyGenerator", status) {
+            DROP_ERRORS.record_error(e);
+        }
+    }
+}
+
+impl Generator {
+    /// `hiprandCreateGenerator` on the stream's device, then
+    /// `hiprandSetStream`: a generator of `kind` whose fills run on
+    /// `stream`. Quasi-random generators start with 1 dimension.
+    pub fn new(stream: &Stream, kind: RngType) -> Result<Generator> {
+        loader::hiprand().map_err(Error::Load)?;
+        stream.device().bind().map_err(Error::Runtime)?;
+        let mut raw: hiprandGenerator_t = std::ptr::null_mut();
+        // SAFETY: `raw` is a valid place for the new handle.
+        check("hiprandCreateGenerator", unsafe {
+            hiprandCreateGenerator(&mut raw, kind.raw())
+        })?;
+        let generator = Generator {
+            raw,
+            kind,
+            dimensions: 1,
+            stream: stream.clone(),
+        };
+        // SAFETY: live handle; the stream outlives it (held by `generator`).
+        check("hiprandSetStream", unsafe {
+            hiprandSetStream(generator.raw, stream.as_raw())
+        })?;
+        Ok(generator)
+    }
+
+    /// The generator's type.
+    pub fn kind(&self) -> RngType {
+        self.kind
+    }
+
+    /// The dimensions of a quasi-random generator (1 for pseudo-random).
+    pub fn dimensions(&self) -> u32 {
+        self.dimensions
+    }
+
+    /// The stream fills are enqueued on.
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// The raw handle, for calls this crate does not wrap (it stays owned
+    /// by `self`).
+    pub fn as_raw(&self) -> hiprandGenerator_t {
+        self.raw
+    }
+
+    /// `hiprandSetPseudoRandomGeneratorSeed`: the seed of a pseudo-random
+    /// generator (resets its state; refused for Sobol).
+    pub fn set_seed(&mut self, seed: u64) -> Result<()> {
+        rules::check_seed(self.kind)?;
+        self.bind()?;
+        // SAFETY: live handle.
+        check("hiprandSetPseudoRandomGeneratorSeed", unsafe {
+            hiprandSetPseudoRandomGeneratorSeed(self.raw, seed)
+        })
+    }
+
+    /// `hiprandSetGeneratorOffset`: skip `offset` values of the sequence
+    /// (refused for MTGP32 and MT19937, which cannot skip ahead).
+    pub fn set_offset(&mut self, offset: u64) -> Result<()> {
+        rules::check_offset(self.kind)?;
+        self.bind()?;
+        // SAFETY: live handle.
+        check("hiprandSetGeneratorOffset", unsafe {
+            hiprandSetGeneratorOffset(self.raw, offset)
+        })
+    }
+
+    /// `hiprandSetGeneratorOrdering`: how results are laid out (a pseudo
+    /// ordering for pseudo-random generators, [`Ordering::QuasiDefault`]
+    /// for quasi-random ones).
+    pub fn set_ordering(&mut self, ordering: Ordering) -> Result<()> {
+        rules::check_ordering(self.kind, ordering)?;
+        self.bind()?;
+        // SAFETY: live handle.
+        check("hiprandSetGeneratorOrdering", unsafe {
+            hiprandSetGeneratorOrdering(self.raw, ordering.raw())
+        })
+    }
+
+    /// `hiprandSetQuasiRandomGeneratorDimensions`: the number of
+    /// dimensions of a quasi-random generator, 1 to
+    /// [`rules::MAX_SOBOL_DIMENSIONS`]. A fill of `n` values then holds
+    /// `n / dimensions` consecutive values of each dimension in turn.
+    pub fn set_dimensions(&mut self, dimensions: u32) -> Result<()> {
+        rules::check_dimensions(self.kind, dimensions)?;
+        self.bind()?;
+        // SAFETY: live handle.
+        check("hiprandSetQuasiRandomGeneratorDimensions", unsafe {
+            hiprandSetQuasiRandomGeneratorDimensions(self.raw, dimensions)
+        })?;
+        self.dimensions = dimensions;
+        Ok(())
+    }
+
+    /// `hiprandSetStream`: enqueue later fills on `stream`, which must be
+    /// on the generator's device.
+    pub fn set_stream(&mut self, stream: &Stream) -> Result<()> {
+        rules::check_device(self.stream.device().ordinal(), stream.device().ordinal())?;
+        self.bind()?;
+        // SAFETY: live handle; the stream outlives its use (held by `self`).
+        check("hiprandSetStream", unsafe {
+            hiprandSetStream(self.raw, stream.as_raw())
+        })?;
+        self.stream = stream.clone();
+        Ok(())
+    }
+
+    /// `hiprandGenerate`: uniformly distributed 32-bit integers.
+    pub fn fill_u32(&mut self, out: &mut impl DeviceMemoryMut<u32>) -> Result<()> {
+        let ptr = self.prepare(out, Distribution::Bits)?;
+        // SAFETY: live handle; `ptr` is `out.len()` elements of device
+        // memory on the generator's device (checked), borrowed mutably.
+        check("hiprandGenerate", unsafe {
+            hiprandGenerate(self.raw, ptr, out.len())
+        })
+    }
+
+    /// `hiprandGenerateUniform` (f32), `...Double` (f64), `...Half` (f16):
+    /// uniformly distributed values in (0, 1].
+    pub fn fill_uniform<T: Real>(&mut self, out: &mut impl DeviceMemoryMut<T>) -> Result<()> {
+        let ptr = self.prepare(out, Distribution::Uniform)?;
+        // SAFETY: as in `fill_u32`.
+        check(T::CALLS[0], unsafe { T::uniform(self.raw, ptr, out.len()) })
+    }
+
+    /// `hiprandGenerateNormal` (f32), `...Double`, `...Half`: normally
+    /// distributed values of `mean` and `stddev`. Pseudo-random generators
+    /// need an even length and a buffer aligned to two elements;
+    /// quasi-random ones a multiple of the dimensions.
+    pub fn fill_normal<T: Real>(
+        &mut self,
+        out: &mut impl DeviceMemoryMut<T>,
+        mean: T,
+        stddev: T,
+    ) -> Result<()> {
+        self.fill_gaussian(out, mean, stddev, Distribution::Normal)
+    }
+
+    /// `hiprandGenerateLogNormal` (f32), `...Double`, `...Half`: values
+    /// whose logarithm is normal of `mean` and `stddev`; the length rules
+    /// of [`Generator::fill_normal`].
+    pub fn fill_log_normal<T: Real>(
+        &mut self,
+        out: &mut impl DeviceMemoryMut<T>,
+        mean: T,
+        stddev: T,
+    ) -> Result<()> {
+        self.fill_gaussian(out, mean, stddev, Distribution::LogNormal)
+    }
+
+    /// `hiprandGeneratePoisson`: Poisson-distributed counts of mean
+    /// `lambda` (finite, positive).
+    pub fn fill_poisson(&mut self, out: &mut impl DeviceMemoryMut<u32>, lambda: f64) -> Result<()> {
+        rules::check_poisson(lambda)?;
+        let ptr = self.prepare(out, Distribution::Poisson)?;
+        // SAFETY: as in `fill_u32`.
+        check("hiprandGeneratePoisson", unsafe {
+            hiprandGeneratePoisson(self.raw, ptr, out.len(), lambda)
+        })
+    }
+
+    /// A normal or log-normal fill, after every check.
+    fn fill_gaussian<T: Real>(
+        &mut self,
+        out: &mut impl DeviceMemoryMut<T>,
+        mean: T,
+        stddev: T,
+        distribution: Distribution,
+    ) -> Result<()> {
+        rules::check_normal(mean.to_f64(), stddev.to_f64())?;
+        let ptr = self.prepare(out, distribution)?;
+        let log = distribution == Distribution::LogNormal;
+        // SAFETY: as in `fill_u32`.
+        check(T::CALLS[1 + usize::from(log)], unsafe {
+            T::gaussian(log, self.raw, ptr, out.len(), mean, stddev)
+        })
+    }
+
+    fn bind(&self) -> Result<()> {
+        self.stream.device().bind().map_err(Error::Runtime)
+    }
+
+    /// Every check of a fill, then the device bound: the pointer to write.
+    fn prepare<T: hip::DeviceRepr>(
+        &self,
+        out: &mut impl DeviceMemoryMut<T>,
+        distribution: Distribution,
+    ) -> Result<*mut T> {
+        rules::check_device(self.stream.device().ordinal(), out.device().ordinal())?;
+        let ptr = out.device_ptr_mut();
+        rules::check_fill(
+            self.kind,
+            self.dimensions,
+            distribution,
+            out.len(),
+            ptr as usize,
+            size_of::<T>(),
+        )?;
+        self.bind()?;
+        Ok(ptr)
+    }
+}

@@ -1,0 +1,121 @@
+//! The floating-point element types of uniform, normal and log-normal
+//! fills (`f32`, `f64`, `half::f16`), each with its hipRAND calls.
+
+use ::half::f16;
+use hiprand_sys::{half, hiprandGenerator_t, hiprandStatus_t};
+use hiprand_sys::{
+    hiprandGenerateLogNormal, hiprandGenerateLogNormalDouble, hiprandGenerateLogNormalHalf,
+};
+use hiprand_sys::{hiprandGenerateNormal, hiprandGenerateNormalDouble, hiprandGenerateNormalHalf};
+use hiprand_sys::{
+    hiprandGenerateUniform, hiprandGenerateUniformDouble, hiprandGenerateUniformHalf,
+};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+    impl Sealed for ::half::f16 {}
+}
+
+/// A floating-point type hipRAND generates: `f32`, `f64` and `half::f16`
+/// (cuRAND has no half-precision generation: on the NVIDIA platform the
+/// `f16` fills return `HIPRAND_STATUS_NOT_IMPLEMENTED`).
+pub trait Real: hip::DeviceRepr + sealed::Sealed {
+    /// The C functions for uniform, normal and log-normal values.
+    const CALLS: [&'static str; 3];
+    /// The value as `f64` (for checking parameters).
+    fn to_f64(self) -> f64;
+    /// Calls `hiprandGenerateUniform*`.
+    ///
+    /// # Safety
+    /// `generator` is live and `out` is device memory of `n` elements on
+    /// its device.
+    #[doc(hidden)]
+    unsafe fn uniform(generator: hiprandGenerator_t, out: *mut Self, n: usize) -> hiprandStatus_t;
+    /// Calls `hiprandGenerateLogNormal*` when `log`, else
+    /// `hiprandGenerateNormal*`.
+    ///
+    /// # Safety
+    /// As [`Real::uniform`].
+    #[doc(hidden)]
+    unsafe fn gaussian(
+        log: bool,
+        generator: hiprandGenerator_t,
+        out: *mut Self,
+        n: usize,
+        mean: Self,
+        stddev: Self,
+    ) -> hiprandStatus_t;
+}
+
+/// One impl per type: `$conv` turns a value into the C parameter type,
+/// `$ptr` the element pointer.
+macro_rules! real {
+    ($t:ty, $c:ty, $to_f64:expr, $conv:expr, [$u:ident, $n:ident, $l:ident]) => {
+        impl Real for $t {
+            const CALLS: [&'static str; 3] = [stringify!($u), stringify!($n), stringify!($l)];
+            fn to_f64(self) -> f64 {
+                $to_f64(self)
+            }
+            unsafe fn uniform(g: hiprandGenerator_t, out: *mut Self, n: usize) -> hiprandStatus_t {
+                // SAFETY: the caller's contract; `$t` has the C type's layout.
+                unsafe { $u(g, out.cast::<$c>(), n) }
+            }
+            unsafe fn gaussian(
+                log: bool,
+                g: hiprandGenerator_t,
+                out: *mut Self,
+                n: usize,
+                mean: Self,
+                stddev: Self,
+            ) -> hiprandStatus_t {
+                let (out, mean, stddev) = (out.cast::<$c>(), $conv(mean), $conv(stddev));
+                // SAFETY: the caller's contract; `$t` has the C type's layout.
+                unsafe {
+                    if log {
+                        $l(g, out, n, mean, stddev)
+                    } else {
+                        $n(g, out, n, mean, stddev)
+                    }
+                }
+            }
+        }
+    };
+}
+
+real!(
+    f32,
+    f32,
+    f64::from,
+    |v: f32| v,
+    [
+        hiprandGenerateUniform,
+        hiprandGenerateNormal,
+        hiprandGenerateLogNormal
+    ]
+);
+real!(
+    f64,
+    f64,
+    |v: f64| v,
+    |v: f64| v,
+    [
+        hiprandGenerateUniformDouble,
+        hiprandGenerateNormalDouble,
+        hiprandGenerateLogNormalDouble
+    ]
+);
+// `half` is hipRAND's 16-bit float (AMD's `__half`: the IEEE binary16
+// bits); `half::f16` is the same two bytes.
+real!(
+    f16,
+    half,
+    f16::to_f64,
+    |v: f16| half { data: v.to_bits() },
+    [
+        hiprandGenerateUniformHalf,
+        hiprandGenerateNormalHalf,
+        hiprandGenerateLogNormalHalf
+    ]
+);
