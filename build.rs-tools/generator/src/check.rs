@@ -33,6 +33,7 @@ const REGENERATE: &[Step] = &[
     Step::Generator,
     Step::Shell("HIP_SYS_BLESS=1 cargo test -q -p hip-sys --lib coverage"),
     Step::Shell("HIPBLAS_SYS_BLESS=1 cargo test -q -p hipblas-sys --lib coverage"),
+    Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -48,6 +49,9 @@ const GENERATED: &[&str] = &[
     "hipblas-sys/BINDINGS.md",
     "rccl-sys/src/generated",
     "rccl-sys/BINDINGS.md",
+    "hipfft-sys/src/generated",
+    "hipfft-sys/BINDINGS.md",
+    "hipfft-sys/src/nvidia/cufft_enumerators.rs",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -66,6 +70,7 @@ const GENERATED: &[&str] = &[
     // the coverage tests (HIP_SYS_BLESS=1 / HIPBLAS_SYS_BLESS=1)
     "hip-sys/NVIDIA_COVERAGE.md",
     "hipblas-sys/NVIDIA_COVERAGE.md",
+    "hipfft-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of
