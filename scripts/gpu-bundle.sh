@@ -93,8 +93,9 @@ bash "$root/scripts/cudarc-examples.sh" bundle "$out"
 
 cp "$root/scripts/gpu-run.sh" "$out/run.sh"
 cp "$root/benches/torch_gemm.py" "$out/torch_gemm.py"
+cp "$root/benches/torch_fft.py" "$out/torch_fft.py"
 chmod +x "$out/run.sh"
-size=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples" "$out/run.sh" "$out/torch_gemm.py" | awk '{s += $1} END {print s}')
+size=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples" "$out/run.sh" "$out/torch_gemm.py" "$out/torch_fft.py" | awk '{s += $1} END {print s}')
 total=$(du -sm "$out" | cut -f1)
 echo "gpu-bundle: $count executables, ${size} MiB (the folder holds ${total} MiB in all) in $out"
 if [ "$size" -gt 64 ]; then

@@ -8,7 +8,7 @@
 # machine lacks), then every example and binary without arguments, and every
 # criterion bench target in its quick test mode. The benchmark binaries
 # (names matching GPU_RUN_BENCHMARKS, default
-# 'gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth') are not run here: they need
+# 'gemm_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth') are not run here: they need
 # arguments or minutes, and `scripts/gpu-session.sh bench` runs them. With
 # `memcheck`, only the test binaries run, under
 # `compute-sanitizer --tool memcheck`.
@@ -52,7 +52,7 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }

@@ -4,7 +4,7 @@
 #   scripts/gpu-bundle.sh                         # here: build and gather
 #   bash scripts/gpu-session.sh tests             # there: GPU tests, examples, binaries
 #   bash scripts/gpu-session.sh memcheck          # there: tests under compute-sanitizer
-#   bash scripts/gpu-session.sh bench             # there: GEMM vs torch, launch cost, call cost
+#   bash scripts/gpu-session.sh bench             # there: GEMM and FFT vs torch, launch cost, call cost
 #   bash scripts/gpu-session.sh all               # there: the three above, in that order
 #
 # (run with the repository as the working folder and gpu-bundle/ carried).
@@ -17,8 +17,9 @@
 #   memcheck  the same tests again under compute-sanitizer: alone, its own
 #             count; in `all`, a re-run, so only its failures join the last
 #             line (its passes are on the line "re-runs under memcheck");
-#   bench     each of torch baseline, gemm_bench, launch_rate and
-#             call_overhead once: a benchmark that cannot measure, or whose
+#   bench     each of the torch baselines (GEMM, FFT), gemm_bench,
+#             fft_bench, launch_rate, call_overhead, alloc_loop,
+#             copy_bandwidth and the cudarc launch rate once: a benchmark that cannot measure, or whose
 #             baseline is missing, fails.
 # The exit status is non-zero when anything failed, timed out or printed no
 # summary.
@@ -147,6 +148,11 @@ run_bench() {
     cat "$out/torch.err"
     bench_step "torch baseline (torch_gemm.py)" "$rc" "$(grep -v '^#' "$out/torch.err" | tail -n1)"
     bench_program gemm_bench 400 '^gemm_bench:|worst ratio' "$bundle/bins/gemm_bench" "$out/torch.txt"
+    timeout 300 python3 "$bundle/torch_fft.py" >"$out/torch_fft.txt" 2>"$out/torch_fft.err"
+    rc=$?
+    cat "$out/torch_fft.err"
+    bench_step "torch baseline (torch_fft.py)" "$rc" "$(grep -v '^#' "$out/torch_fft.err" | tail -n1)"
+    bench_program fft_bench 300 '^fft_bench:' "$bundle/bins/fft_bench" "$out/torch_fft.txt"
     bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
     bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
     bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"

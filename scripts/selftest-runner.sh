@@ -77,6 +77,7 @@ setup() {
     # this one (it would fail).
     fake_program "$b/bins/launch_rate" "launch_rate: fake" "${FAKE_LAUNCH_RATE_RC:-1}"
     fake_program "$b/bins/gemm_bench" "worst ratio 0.99" 0
+    fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00 (target >= 0.95)" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
@@ -85,6 +86,7 @@ setup() {
     mkdir -p "$b/cudarc-examples"
     printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: 0.97" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
     printf 'print("float32 1 1 1 1.0")\n' >"$b/torch_gemm.py"
+    printf 'print("c2c_f32_2d_4096x4096 1.0")\n' >"$b/torch_fft.py"
     # shellcheck disable=SC2016 # expanded by the fake, not here
     printf '#!/usr/bin/env bash\nfor i in $(seq 1 "$FAKE_GPUS"); do echo "GPU $((i - 1)): Fake GPU (UUID: GPU-$i)"; done\n' >"$work/bin/nvidia-smi"
     cat >"$work/bin/compute-sanitizer" <<'EOF'
@@ -162,14 +164,16 @@ check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-b
 setup "ok"
 check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 2 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session" "6 passed, 1 failed" nonzero \
+check "session bench: a failing benchmark fails the session" "8 passed, 1 failed" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
+check "session bench: the FFT benchmark's summary in the table" "8 passed, 1 failed" nonzero \
+    "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "11 passed, 1 failed, 2 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "13 passed, 1 failed, 2 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "11 passed, 0 failed, 2 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+check "session all: clean" "13 passed, 0 failed, 2 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
 setup "ok fails"
 check "session tests: a failing test fails the session" "5 passed, 1 failed, 2 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
