@@ -68,7 +68,8 @@
 //! | --- | --- |
 //! | `f16` | `half::f16`/`half::bf16` as `DeviceRepr`, f16 GEMM |
 //! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
-//! | `curand`, `cufft`, `cudnn*`, `nccl*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
+//! | `curand`, `cudnn*`, `nccl*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -212,6 +213,8 @@ macro_rules! mount_generated {
 pub(crate) use mount_generated;
 
 pub mod cublas;
+#[cfg(feature = "cufft")]
+pub mod cufft;
 pub mod driver;
 pub mod nvrtc;
 pub mod runtime;
@@ -245,11 +248,14 @@ pub struct EnumVariant {
     pub debug: String,
 }
 
-/// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`], [`cublas`]).
+/// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`], [`cublas`],
+/// and `cufft` with its feature).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
     all.extend(nvrtc::enums());
     all.extend(cublas::enums());
+    #[cfg(feature = "cufft")]
+    all.extend(cufft::enums());
     all
 }

@@ -10,21 +10,23 @@ use std::path::Path;
 use syn::parse::Parser;
 use syn::{Item, ReturnType, Type};
 
-/// The four CUDA libraries cuda-compat mirrors, one Rust module each.
+/// The CUDA libraries cuda-compat mirrors, one Rust module each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Module {
     Runtime,
     Driver,
     Nvrtc,
     Cublas,
+    Cufft,
 }
 
 impl Module {
-    pub(crate) const ALL: [Module; 4] = [
+    pub(crate) const ALL: [Module; 5] = [
         Module::Runtime,
         Module::Driver,
         Module::Nvrtc,
         Module::Cublas,
+        Module::Cufft,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -33,6 +35,7 @@ impl Module {
             Module::Driver => "driver",
             Module::Nvrtc => "nvrtc",
             Module::Cublas => "cublas",
+            Module::Cufft => "cufft",
         }
     }
 
@@ -488,6 +491,13 @@ pub(crate) fn cuda_decls(include: &Path, includes: &[&str], headers: &[String]) 
     std::fs::write(
         shim.join("cuda_fp16.h"),
         "#pragma once\ntypedef struct __half { unsigned short __x; } __half;\n",
+    )?;
+    // cuda_runtime.h is the C++ runtime (templates over crt/ headers that
+    // ship with nvcc); a C header that includes it for the host API (curand.h)
+    // needs only cuda_runtime_api.h.
+    std::fs::write(
+        shim.join("cuda_runtime.h"),
+        "#pragma once\n#include <cuda_runtime_api.h>\n",
     )?;
     std::fs::write(
         shim.join("cuda_bf16.h"),
