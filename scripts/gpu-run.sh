@@ -8,7 +8,7 @@
 # machine lacks), then every example and binary without arguments, and every
 # criterion bench target in its quick test mode. The benchmark programs
 # (names matching GPU_RUN_BENCHMARKS, default
-# 'gemm_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline')
+# 'gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline')
 # are not run here: they need arguments, minutes or two GPUs, and
 # `scripts/gpu-session.sh bench` runs them. With
 # `memcheck`, only the test binaries run, under
@@ -60,7 +60,7 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }

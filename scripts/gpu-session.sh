@@ -4,7 +4,7 @@
 #   scripts/gpu-bundle.sh                         # here: build and gather
 #   bash scripts/gpu-session.sh tests             # there: GPU tests, examples, binaries
 #   bash scripts/gpu-session.sh memcheck          # there: tests under compute-sanitizer
-#   bash scripts/gpu-session.sh bench             # there: GEMM and randn vs torch, launch cost, call cost
+#   bash scripts/gpu-session.sh bench             # there: GEMM, randn and FFT vs torch, launch cost, call cost
 #   bash scripts/gpu-session.sh all               # there: the three above, in that order
 #
 # (run with the repository as the working folder and gpu-bundle/ carried).
@@ -18,7 +18,7 @@
 #             count; in `all`, a re-run, so only its failures join the last
 #             line (its passes are on the line "re-runs under memcheck");
 #   bench     each benchmark step once (torch GEMM baseline, gemm_bench, torch randn
-#             baseline, rand_bench,
+#             baseline, rand_bench, torch FFT baseline, fft_bench,
 #             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
 #             cudarc launch rate; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
@@ -221,6 +221,11 @@ run_bench() {
     cat "$out/torch_randn.err"
     bench_step "torch baseline (torch_randn.py)" "$rc" "$(grep -v '^#' "$out/torch_randn.err" | tail -n1)"
     bench_program rand_bench 300 '^rand_bench:|^fastest' "$bundle/bins/rand_bench" "$out/torch_randn.txt"
+    timeout 300 python3 "$bundle/torch_fft.py" >"$out/torch_fft.txt" 2>"$out/torch_fft.err"
+    rc=$?
+    cat "$out/torch_fft.err"
+    bench_step "torch baseline (torch_fft.py)" "$rc" "$(grep -v '^#' "$out/torch_fft.err" | tail -n1)"
+    bench_program fft_bench 300 '^fft_bench:' "$bundle/bins/fft_bench" "$out/torch_fft.txt"
     bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
     bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
     bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"

@@ -43,6 +43,90 @@ fn sorted(v: &[f64]) -> Option<Vec<f64>> {
     Some(s)
 }
 
+/// An endless deterministic pseudo-random sequence in [-1, 1) (xorshift64,
+/// 53-bit mantissas), seeded by `seed`: cheap enough to fill gigabyte
+/// benchmark inputs, and the same on every run.
+pub fn signed_unit_noise(seed: u64) -> impl Iterator<Item = f64> {
+    let mut s = 0x9E37_79B9_7F4A_7C15u64 ^ seed;
+    std::iter::repeat_with(move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    })
+}
+
+/// GPU time of one call of `f`, in milliseconds, timed with HIP events on
+/// `stream`: `warmup` untimed calls, then `repeats` event pairs, each
+/// around `calls` back-to-back calls; the median over the repeats of the
+/// pair's time divided by `calls`. `f` must enqueue its work on `stream`.
+pub fn event_median_ms<E: std::error::Error + 'static>(
+    stream: &Stream,
+    warmup: usize,
+    repeats: usize,
+    calls: usize,
+    mut f: impl FnMut() -> Result<(), E>,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    if repeats == 0 || calls == 0 {
+        return Err("event_median_ms needs at least one repeat of one call".into());
+    }
+    for _ in 0..warmup {
+        f()?;
+    }
+    stream.synchronize()?;
+    let dev = stream.device();
+    let events: Vec<(Event, Event)> = (0..repeats)
+        .map(|_| {
+            Ok((
+                Event::with_timing(dev, true)?,
+                Event::with_timing(dev, true)?,
+            ))
+        })
+        .collect::<hip::Result<_>>()?;
+    for (start, end) in &events {
+        start.record(stream)?;
+        for _ in 0..calls {
+            f()?;
+        }
+        end.record(stream)?;
+    }
+    stream.synchronize()?;
+    let times: Vec<f64> = events
+        .iter()
+        .map(|(s, e)| e.elapsed_ms_since(s).map(|t| t as f64 / calls as f64))
+        .collect::<hip::Result<_>>()?;
+    median(&times).ok_or_else(|| "the event times hold a NaN".into())
+}
+
+/// `main` of a benchmark compared with a torch baseline: reads the file
+/// named by the first argument with `read`, then measures with `run`; on
+/// any error (no argument, an unreadable file, no GPU) prints
+/// `program: why` and returns a failure, so that a benchmark that cannot
+/// measure or compare never passes. `script` is the python script that
+/// writes the baseline, named in the hint when the argument is missing.
+pub fn torch_baseline_main<B>(
+    program: &str,
+    script: &str,
+    read: impl FnOnce(&str) -> Result<B, Box<dyn std::error::Error>>,
+    run: impl FnOnce(&B) -> Result<(), Box<dyn std::error::Error>>,
+) -> ExitCode {
+    let baseline = match std::env::args().nth(1) {
+        Some(path) => read(&path),
+        None => Err(format!(
+            "no torch baseline given: run `python3 benches/{script} > baseline.txt` \
+             on the same GPU and pass baseline.txt"
+        )
+        .into()),
+    };
+    match baseline.and_then(|b| run(&b)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{program}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// A median with a confidence interval: `low <= median <= high`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MedianCi {

@@ -70,7 +70,8 @@
 //! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
-//! | `cufft`, `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
+//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -216,6 +217,8 @@ pub(crate) use mount_generated;
 pub mod cublas;
 #[cfg(feature = "curand")]
 pub mod curand;
+#[cfg(feature = "cufft")]
+pub mod cufft;
 pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
@@ -252,7 +255,7 @@ pub struct EnumVariant {
 }
 
 /// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`],
-/// [`cublas`], and `curand` with its feature).
+/// [`cublas`], and `curand` and `cufft` with their features).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
@@ -260,5 +263,7 @@ pub fn enums() -> Vec<EnumTable> {
     all.extend(cublas::enums());
     #[cfg(feature = "curand")]
     all.extend(curand::enums());
+    #[cfg(feature = "cufft")]
+    all.extend(cufft::enums());
     all
 }

@@ -114,6 +114,7 @@
 #![deny(missing_docs)]
 
 pub mod code_object;
+mod complex;
 mod device;
 pub mod diagnostics;
 mod drop_errors;
@@ -128,6 +129,7 @@ mod staging;
 mod stream;
 mod tracking;
 
+pub use complex::{c32, c64, Complex};
 pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
     DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,

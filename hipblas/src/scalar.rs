@@ -3,35 +3,9 @@
 use hip::DeviceRepr;
 use hipblas_sys::*;
 
-/// A complex number as hipBLAS stores it: real part, then imaginary part
-/// (the layout of `hipComplex`/`hipDoubleComplex`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C)]
-pub struct Complex<T> {
-    /// Real part.
-    pub re: T,
-    /// Imaginary part.
-    pub im: T,
-}
-
-impl<T> Complex<T> {
-    /// `re + i im`.
-    pub const fn new(re: T, im: T) -> Self {
-        Complex { re, im }
-    }
-}
-
-/// Single-precision complex.
-#[allow(non_camel_case_types)]
-pub type c32 = Complex<f32>;
-/// Double-precision complex.
-#[allow(non_camel_case_types)]
-pub type c64 = Complex<f64>;
-
-// SAFETY: repr(C) pair of floats: no padding, every bit pattern valid.
-unsafe impl DeviceRepr for Complex<f32> {}
-// SAFETY: as above, for doubles.
-unsafe impl DeviceRepr for Complex<f64> {}
+/// The complex types, shared with the other math libraries through `hip`
+/// (hipBLAS's `hipComplex`/`hipDoubleComplex` layout).
+pub use hip::{c32, c64, Complex};
 
 mod sealed {
     pub trait Sealed {}

@@ -24,7 +24,8 @@
 //! the HGEMM row is hipBLAS's f16-accumulating routine).
 
 use half::{bf16, f16};
-use hip::{Device, DeviceBuffer, Event, Stream};
+use hip::{Device, DeviceBuffer, Stream};
+use hip_benches::{event_median_ms, signed_unit_noise, torch_baseline_main};
 use hipblas::{Blas, Compute, GemmShape, Op};
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -60,21 +61,7 @@ const KINDS: [(&str, &str); 5] = [
 ];
 
 fn main() -> ExitCode {
-    let torch = match std::env::args().nth(1) {
-        Some(path) => read_torch(&path),
-        None => Err(
-            "no torch baseline given: run `python3 benches/torch_gemm.py > torch.txt` \
-             on the same GPU and pass torch.txt"
-                .into(),
-        ),
-    };
-    match torch.and_then(|t| run(&t)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("gemm_bench: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    torch_baseline_main("gemm_bench", "torch_gemm.py", read_torch, run)
 }
 
 /// torch TFLOP/s by (dtype, m, n, k).
@@ -197,16 +184,7 @@ fn fill<T: hip::DeviceRepr>(
     len: usize,
     f: impl Fn(f64) -> T,
 ) -> hip::Result<DeviceBuffer<T>> {
-    // A cheap deterministic pseudo-random fill in [-1, 1).
-    let mut s = 0x9E37_79B9_7F4A_7C15u64 ^ len as u64;
-    let v: Vec<T> = (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            f((s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0)
-        })
-        .collect();
+    let v: Vec<T> = signed_unit_noise(len as u64).take(len).map(f).collect();
     DeviceBuffer::from_slice(dev, &v)
 }
 
@@ -215,35 +193,9 @@ fn fill<T: hip::DeviceRepr>(
 fn median_ms(
     stream: &Stream,
     calls: usize,
-    mut f: impl FnMut() -> hipblas::Result<()>,
+    f: impl FnMut() -> hipblas::Result<()>,
 ) -> Result<f64, Box<dyn std::error::Error>> {
-    for _ in 0..WARMUP {
-        f()?;
-    }
-    stream.synchronize()?;
-    let dev = stream.device();
-    let events: Vec<(Event, Event)> = (0..REPEATS)
-        .map(|_| {
-            Ok((
-                Event::with_timing(dev, true)?,
-                Event::with_timing(dev, true)?,
-            ))
-        })
-        .collect::<hip::Result<_>>()?;
-    for (start, end) in &events {
-        start.record(stream)?;
-        for _ in 0..calls {
-            f()?;
-        }
-        end.record(stream)?;
-    }
-    stream.synchronize()?;
-    let mut times: Vec<f64> = events
-        .iter()
-        .map(|(s, e)| e.elapsed_ms_since(s).map(|t| t as f64 / calls as f64))
-        .collect::<hip::Result<_>>()?;
-    times.sort_by(|a, b| a.total_cmp(b));
-    Ok((times[REPEATS / 2 - 1] + times[REPEATS / 2]) / 2.0)
+    event_median_ms(stream, WARMUP, REPEATS, calls, f)
 }
 
 fn bench_gemm<T: hipblas::Gemm + FromF64>(

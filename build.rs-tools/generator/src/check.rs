@@ -34,6 +34,7 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIP_SYS_BLESS=1 cargo test -q -p hip-sys --lib coverage"),
     Step::Shell("HIPBLAS_SYS_BLESS=1 cargo test -q -p hipblas-sys --lib coverage"),
     Step::Shell("HIPRAND_SYS_BLESS=1 cargo test -q -p hiprand-sys --lib coverage"),
+    Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -53,6 +54,9 @@ const GENERATED: &[&str] = &[
     "hiprand-sys/BINDINGS.md",
     // header-values, from each manifest's [[header_enums]]
     "hiprand-sys/src/nvidia/curand_values.rs",
+    "hipfft-sys/src/generated",
+    "hipfft-sys/BINDINGS.md",
+    "hipfft-sys/src/nvidia/cufft_enumerators.rs",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -72,6 +76,7 @@ const GENERATED: &[&str] = &[
     "hip-sys/NVIDIA_COVERAGE.md",
     "hipblas-sys/NVIDIA_COVERAGE.md",
     "hiprand-sys/NVIDIA_COVERAGE.md",
+    "hipfft-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of

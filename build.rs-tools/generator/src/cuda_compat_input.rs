@@ -18,15 +18,17 @@ pub(crate) enum Module {
     Nvrtc,
     Cublas,
     Curand,
+    Cufft,
 }
 
 impl Module {
-    pub(crate) const ALL: [Module; 5] = [
+    pub(crate) const ALL: [Module; 6] = [
         Module::Runtime,
         Module::Driver,
         Module::Nvrtc,
         Module::Cublas,
         Module::Curand,
+        Module::Cufft,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -36,6 +38,7 @@ impl Module {
             Module::Nvrtc => "nvrtc",
             Module::Cublas => "cublas",
             Module::Curand => "curand",
+            Module::Cufft => "cufft",
         }
     }
 

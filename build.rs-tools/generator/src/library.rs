@@ -48,6 +48,10 @@ pub(crate) struct Library {
     /// the v1 spelling of a type the v2 API replaced. Both ABIs exist in the
     /// libraries, so both are bound.
     pub(crate) v1_types: Vec<String>,
+    /// C++ standard headers a C header includes although it needs nothing
+    /// C lacks (hipfftXt.h's `<cstddef>`), each with the C text that stands
+    /// in for it: bindgen reads the headers as C.
+    pub(crate) c_shims: std::collections::BTreeMap<String, String>,
 }
 
 /// A manifest file. Only the tables the binding generation reads are named:
@@ -80,6 +84,8 @@ struct Bindings {
     v1_types: Vec<String>,
     #[serde(default)]
     c_prelude: String,
+    #[serde(default)]
+    c_shims: std::collections::BTreeMap<String, String>,
 }
 
 /// The folder of the manifests.
@@ -147,6 +153,7 @@ fn load(root: &Path, path: &Path) -> Result<Library> {
         function_prefixes: b.function_prefixes,
         v1_types: b.v1_types,
         c_prelude: b.c_prelude,
+        c_shims: b.c_shims,
     })
 }
 
@@ -157,6 +164,10 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
         .collect();
 
     let mut builder = base_builder(&wrapper, include, true)?;
+    if let Some(dir) = write_c_shims(lib)? {
+        // After the real include folder, so a shim never hides a header.
+        builder = builder.clang_arg(format!("-idirafter{}", dir.display()));
+    }
     for file in &filter.files {
         builder = builder.allowlist_file(format!(".*/{}", regex_escape(file)));
     }
@@ -246,6 +257,26 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
         lib.out_dir.display()
     );
     Ok(())
+}
+
+/// Writes the manifest's `c_shims` into a folder of their own (under the
+/// system's temporary folder, named after the library) and returns it;
+/// `None` when the manifest has none.
+fn write_c_shims(lib: &Library) -> Result<Option<PathBuf>> {
+    if lib.c_shims.is_empty() {
+        return Ok(None);
+    }
+    let dir = std::env::temp_dir().join(format!("hip-generator-c-shims-{}", lib.name));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    for (header, text) in &lib.c_shims {
+        anyhow::ensure!(
+            !header.contains('/') && !header.contains(".."),
+            "c_shims: `{header}` is not a plain header name"
+        );
+        std::fs::write(dir.join(header), text)
+            .with_context(|| format!("writing the shim {header}"))?;
+    }
+    Ok(Some(dir))
 }
 
 /// bindgen with the settings shared by every pass: C11, the AMD platform,

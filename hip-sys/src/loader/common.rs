@@ -179,6 +179,43 @@ pub fn symbol_address(lib: &libloading::Library, name: &str) -> *mut c_void {
     }
 }
 
+/// The record of a backend that resolves every binding from the symbol of
+/// the same name in the one library the loader core opened (what an AMD
+/// backend of a library built on the HIP runtime does): `resolve` is the
+/// table's `resolve` (made by `loaded_functions!`), `role` names the file in
+/// messages, and the version is read from the file name.
+///
+/// # Safety
+/// Every symbol `lib` exports under a name `resolve` asks for must be the
+/// function of that name with the C signature the table declares for it.
+pub unsafe fn load_by_name<T>(
+    platform: Platform,
+    role: &'static str,
+    lib: &Arc<libloading::Library>,
+    path: &Path,
+    resolve: unsafe fn(&mut dyn FnMut(&'static CStr) -> *mut c_void) -> T,
+) -> Loaded<T> {
+    let mut lookup = |name: &'static CStr| -> *mut c_void {
+        match name.to_str() {
+            Ok(name) => symbol_address(lib, name),
+            Err(_) => std::ptr::null_mut(),
+        }
+    };
+    // SAFETY: the caller guarantees that each symbol found by its name has
+    // the signature the table declares for that name.
+    let table = unsafe { resolve(&mut lookup) };
+    Loaded {
+        platform,
+        libraries: vec![LoadedLibrary {
+            role,
+            path: path.to_path_buf(),
+        }],
+        version: Version::from_file_name(path),
+        table,
+        handles: vec![Arc::clone(lib)],
+    }
+}
+
 /// The library a loader message `libX: cannot open shared object file`
 /// names when it is not the candidate itself: the candidate was found but
 /// one of its dependencies was not.

@@ -84,6 +84,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         .context("hip-sys/src/generated missing: run `cargo run -p hip-generator -- hip`")?;
     let blas = input::parse_bindings(&root.join("hipblas-sys/src/generated"))?;
     let rand = input::parse_bindings(&root.join("hiprand-sys/src/generated"))?;
+    let fft = input::parse_bindings(&root.join("hipfft-sys/src/generated"))?;
     let mut crate_of = BTreeMap::new();
     let mut all = Decls::default();
     let have_blas = blas.is_some();
@@ -91,6 +92,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         ("hip_sys", Some(sys)),
         ("hipblas_sys", blas),
         ("hiprand_sys", rand),
+        ("hipfft_sys", fft),
     ] {
         let Some(d) = d else { continue };
         for n in d
@@ -115,6 +117,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
     hip_headers.extend(input::headers_below(&rocm.join("include/hipblas")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hipblas-common")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hiprand")));
+    hip_headers.extend(input::headers_below(&rocm.join("include/hipfft")));
     let (renames, macros) = input::defines(&hip_headers)?;
     let cast_macros = input::cast_macros(&hip_headers)?;
     let in_headers = input::identifiers(&hip_headers)?;

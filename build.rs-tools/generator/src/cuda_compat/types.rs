@@ -50,7 +50,14 @@ pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) -> Result<()> {
         };
         let def = match (hip_t, cuda_prim) {
             (Some(h), Some(p)) => {
-                if hip.all.resolve(&syn::parse_str(&h)?) == Ty::Prim(p.clone()) {
+                let hip_ty = hip.all.resolve(&syn::parse_str(&h)?);
+                // A CUDA integer narrower than HIP's pointer (cuFFT's `int`
+                // cufftHandle, hipFFT's pointer hipfftHandle) cannot carry
+                // it: the name becomes HIP's type, so handles pass through
+                // unchanged and integer arithmetic on them does not compile.
+                let narrower_than_hip_pointer = matches!(hip_ty, Ty::Ptr { .. })
+                    && !matches!(p.as_str(), "u64" | "i64" | "usize" | "isize");
+                if hip_ty == Ty::Prim(p.clone()) || narrower_than_hip_pointer {
                     TypeDef::Alias(h)
                 } else {
                     TypeDef::Own(p)

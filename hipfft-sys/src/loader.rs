@@ -1,0 +1,110 @@
+//! Finding, opening and reporting the FFT library behind the raw functions.
+//!
+//! The first raw call (or [`hipfft`]) loads the HIP runtime through hip-sys
+//! (which chooses the platform), then hip-sys's loader core
+//! ([`hip_sys::loader::load_library`]) opens, from the places that
+//! platform's libraries are searched:
+//!
+//! - **AMD**: `libhipfft.so.0` (the soname of Debian's `libhipfft0` 6.4.3)
+//!   or `libhipfft.so` (`hipfft.dll` on Windows), every symbol resolved
+//!   once;
+//! - **NVIDIA**: cuFFT's `libcufft.so.12` (CUDA 13 and CUDA 12 both ship
+//!   that soname), else `.so.11` (CUDA 11), with each hipFFT function
+//!   adapted to its cuFFT counterpart (see `NVIDIA_COVERAGE.md`).
+//!
+//! Nothing here panics: when nothing can be loaded every raw function
+//! returns `HIPFFT_SETUP_FAILED` and [`hipfft`] returns a [`LoadError`]
+//! listing every path tried.
+
+use crate::generated::functions::HipfftFunctions;
+use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
+use hip_sys::loader::Platform;
+use std::sync::OnceLock;
+
+/// hipFFT as hip-sys's loader core knows it: the file names per platform
+/// and what to install when they are missing.
+pub const SPEC: LibrarySpec = LibrarySpec {
+    name: "hipFFT",
+    amd: LibraryNames {
+        role: "hipFFT",
+        unix: &["libhipfft.so.0", "libhipfft.so"],
+        windows: &["hipfft.dll"],
+    },
+    nvidia: LibraryNames {
+        role: "cuFFT",
+        unix: &["libcufft.so.12", "libcufft.so.11", "libcufft.so"],
+        windows: &["cufft64_12.dll", "cufft64_11.dll"],
+    },
+    amd_hint: "Install hipFFT (e.g. Debian's libhipfft0, or ROCm's hipfft package).",
+    nvidia_hint: "Install cuFFT (libcufft.so.12, part of the CUDA toolkit or the nvidia-cufft wheel) where the system loader finds it.",
+};
+
+/// The loaded FFT library: platform, library, version (from the file name,
+/// e.g. `libhipfft.so.0.1`), every path tried, and the function table
+/// (`is_available`, `available_count`). It is the loader core's record,
+/// which every library built on the HIP runtime shares.
+pub type Hipfft = Library<HipfftFunctions>;
+
+/// Why hipFFT could not be loaded: the loader core's report (the HIP
+/// runtime's failure, or the platform, every path tried and what to
+/// install).
+pub type LoadError = hip_sys::loader::LibraryError;
+
+static HIPFFT: OnceLock<Result<Hipfft, LoadError>> = OnceLock::new();
+
+/// The loaded hipFFT (or cuFFT), loading it (and the HIP runtime) on first
+/// use.
+pub fn hipfft() -> Result<&'static Hipfft, &'static LoadError> {
+    HIPFFT.get_or_init(load).as_ref()
+}
+
+/// Whether an FFT library could be loaded (loading it on first use).
+pub fn is_available() -> bool {
+    hipfft().is_ok()
+}
+
+/// The table every raw wrapper calls through: `None` when nothing could be
+/// loaded.
+#[inline]
+pub(crate) fn hipfft_table() -> Option<&'static HipfftFunctions> {
+    match HIPFFT.get_or_init(load) {
+        Ok(l) => Some(&l.table),
+        Err(_) => None,
+    }
+}
+
+fn load() -> Result<Hipfft, LoadError> {
+    hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
+        Platform::Amd => Ok(crate::amd::load(lib, path)),
+        Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// Neither backend imports the loader that chooses between them.
+    #[test]
+    fn backends_do_not_import_the_loader() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for file in [
+            "amd.rs",
+            "nvidia/mod.rs",
+            "nvidia/convert.rs",
+            "nvidia/adapters.rs",
+        ] {
+            let text = std::fs::read_to_string(src.join(file)).unwrap();
+            assert!(
+                !text.contains("crate::loader"),
+                "{file} names crate::loader"
+            );
+        }
+    }
+
+    #[test]
+    fn the_spec_names_every_platforms_library() {
+        let spec = super::SPEC;
+        assert_eq!(spec.amd.unix[0], "libhipfft.so.0");
+        assert_eq!(spec.nvidia.unix[0], "libcufft.so.12");
+        assert_eq!(spec.amd.windows, ["hipfft.dll"]);
+    }
+}

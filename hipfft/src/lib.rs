@@ -1,0 +1,46 @@
+//! Safe FFTs on the GPU through hipFFT (cuFFT on the NVIDIA platform).
+//!
+//! A [`Plan`] is made once by a [`PlanBuilder`] (1, 2 or 3 dimensions, a
+//! batch, optional strided layouts as in `hipfftPlanMany`, in or out of
+//! place, a work area hipFFT allocates or one you give) and executed on its
+//! stream any number of times: C2C in both directions, R2C forward, C2R
+//! inverse, in `f32` or `f64`, on [`hip`] buffers of `T` or
+//! [`Complex<T>`](hip::Complex). Every execution checks the buffers'
+//! element types, lengths and devices against the plan before calling
+//! hipFFT, so a wrong buffer is an [`Error`], never a fault.
+//!
+//! **Scaling**: transforms are unnormalised, as in hipFFT, cuFFT and FFTW.
+//! `inverse(forward(x)) = n * x`, with `n` the product of the sizes:
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use hip::{DeviceBuffer, Stream};
+//! use hipfft::{PlanBuilder, Transform};
+//! let device = hip::Device::get(0)?;
+//! let stream = Stream::new(&device)?;
+//! let n = 1000;
+//! let r2c = PlanBuilder::<f64>::new(Transform::R2C, &[n]).build(&stream)?;
+//! let c2r = PlanBuilder::<f64>::new(Transform::C2R, &[n]).build(&stream)?;
+//! let x: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
+//! let input = DeviceBuffer::from_slice(&device, &x)?;
+//! let mut spectrum = DeviceBuffer::<hip::c64>::zeroed(&device, r2c.output_len())?; // n/2 + 1
+//! let mut back = DeviceBuffer::<f64>::zeroed(&device, n)?;
+//! r2c.execute_forward(&input, &mut spectrum)?;
+//! c2r.execute_inverse(&mut spectrum, &mut back)?;
+//! stream.synchronize()?;
+//! let back = back.to_vec()?;
+//! assert!((back[10] / n as f64 - x[10]).abs() < 1e-9);
+//! # Ok(()) }
+//! ```
+#![warn(missing_docs)]
+
+mod error;
+mod layout;
+mod plan;
+
+pub use error::{Error, Result};
+pub use layout::{half_complex_dims, Layout, Transform};
+pub use plan::{take_drop_errors, Float, Plan, PlanBuilder, WorkArea};
+
+/// The raw bindings this crate is built on.
+pub use hipfft_sys as sys;

@@ -1,0 +1,770 @@
+//! Plans (`hipfftCreate` + `hipfftMakePlanMany64`) and their executions.
+
+use crate::error::{check, Error, Result};
+use crate::layout::{resolve, Layout, Shape, Transform};
+use hip::{Complex, DeviceBuffer, DeviceMemory, DeviceMemoryMut, DeviceRepr, Stream};
+use hipfft_sys::*;
+use std::any::{type_name, TypeId};
+use std::ffi::{c_longlong, c_void};
+use std::marker::PhantomData;
+
+static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
+
+/// Takes the errors seen while destroying plans (`hipfftDestroy` in
+/// `Drop`, which cannot return them), oldest first.
+pub fn take_drop_errors() -> Vec<Error> {
+    DROP_ERRORS.take_all()
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// The real types hipFFT transforms: `f32` (C2C, R2C, C2R) and `f64`
+/// (Z2Z, D2Z, Z2D). Sealed.
+pub trait Float: sealed::Sealed + DeviceRepr {
+    /// `"f32"` or `"f64"`.
+    const NAME: &'static str;
+    /// The hipFFT transform type of `transform` in this precision.
+    fn fft_type(transform: Transform) -> hipfftType;
+    /// Runs the execution function of `transform` in this precision,
+    /// returning its C name and status.
+    ///
+    /// # Safety
+    /// `plan` is a live plan made for `transform` in this precision, and
+    /// `input`/`output` are device buffers its layouts fit in.
+    unsafe fn exec(
+        plan: hipfftHandle,
+        transform: Transform,
+        input: *mut c_void,
+        output: *mut c_void,
+        direction: i32,
+    ) -> (&'static str, hipfftResult);
+}
+
+macro_rules! float {
+    ($t:ty, $name:literal, $c2c:ident, $r2c:ident, $c2r:ident, $ec2c:ident, $er2c:ident, $ec2r:ident) => {
+        impl Float for $t {
+            const NAME: &'static str = $name;
+            fn fft_type(transform: Transform) -> hipfftType {
+                match transform {
+                    Transform::C2C => hipfftType::$c2c,
+                    Transform::R2C => hipfftType::$r2c,
+                    Transform::C2R => hipfftType::$c2r,
+                }
+            }
+            unsafe fn exec(
+                plan: hipfftHandle,
+                transform: Transform,
+                input: *mut c_void,
+                output: *mut c_void,
+                direction: i32,
+            ) -> (&'static str, hipfftResult) {
+                // SAFETY: the caller's contract: a live plan of this
+                // transform and precision, buffers its layouts fit in; the
+                // casts give the element types of that transform.
+                unsafe {
+                    match transform {
+                        Transform::C2C => (
+                            stringify!($ec2c),
+                            $ec2c(plan, input.cast(), output.cast(), direction),
+                        ),
+                        Transform::R2C => {
+                            (stringify!($er2c), $er2c(plan, input.cast(), output.cast()))
+                        }
+                        Transform::C2R => {
+                            (stringify!($ec2r), $ec2r(plan, input.cast(), output.cast()))
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+float!(
+    f32,
+    "f32",
+    HIPFFT_C2C,
+    HIPFFT_R2C,
+    HIPFFT_C2R,
+    hipfftExecC2C,
+    hipfftExecR2C,
+    hipfftExecC2R
+);
+float!(
+    f64,
+    "f64",
+    HIPFFT_Z2Z,
+    HIPFFT_D2Z,
+    HIPFFT_Z2D,
+    hipfftExecZ2Z,
+    hipfftExecD2Z,
+    hipfftExecZ2D
+);
+
+/// Who provides a plan's work area.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WorkArea {
+    /// hipFFT allocates it when the plan is made (the default).
+    #[default]
+    Auto,
+    /// The caller gives one of at least [`Plan::work_size`] bytes with
+    /// [`Plan::set_work_area`] before the first execution
+    /// (`hipfftSetAutoAllocation(plan, 0)`); one buffer may then serve
+    /// plans that never run at the same time.
+    User,
+}
+
+/// Builds a [`Plan`]: sizes and transform first, then the optional batch,
+/// layouts, placement and work area. Nothing is checked or called until
+/// [`build`](Self::build).
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct PlanBuilder<T: Float> {
+    transform: Transform,
+    dims: Vec<usize>,
+    batch: usize,
+    input: Option<Layout>,
+    output: Option<Layout>,
+    in_place: bool,
+    work_area: WorkArea,
+    _precision: PhantomData<T>,
+}
+
+impl<T: Float> PlanBuilder<T> {
+    /// A plan of `transform` over `dims` (1 to 3 sizes, outermost first; for
+    /// R2C/C2R the real sizes).
+    pub fn new(transform: Transform, dims: &[usize]) -> Self {
+        PlanBuilder {
+            transform,
+            dims: dims.to_vec(),
+            batch: 1,
+            input: None,
+            output: None,
+            in_place: false,
+            work_area: WorkArea::Auto,
+            _precision: PhantomData,
+        }
+    }
+
+    /// How many transforms one execution runs (default 1).
+    pub fn batch(mut self, batch: usize) -> Self {
+        self.batch = batch;
+        self
+    }
+
+    /// The input's layout (default: packed; for an in-place R2C the rows
+    /// padded to `2 * (n/2 + 1)` reals), in elements of the input's type.
+    pub fn input_layout(mut self, layout: Layout) -> Self {
+        self.input = Some(layout);
+        self
+    }
+
+    /// The output's layout (default as for the input), in elements of the
+    /// output's type.
+    pub fn output_layout(mut self, layout: Layout) -> Self {
+        self.output = Some(layout);
+        self
+    }
+
+    /// Makes the plan for in-place executions (the default layouts of real
+    /// transforms are then padded so both sides fit in one buffer).
+    pub fn in_place(mut self) -> Self {
+        self.in_place = true;
+        self
+    }
+
+    /// Who provides the work area (default [`WorkArea::Auto`]).
+    pub fn work_area(mut self, work_area: WorkArea) -> Self {
+        self.work_area = work_area;
+        self
+    }
+
+    /// The checks [`build`](Self::build) makes before any call: sizes (1 to
+    /// 3, none 0), batch, layouts (extents, strides, overflow), in-place
+    /// layouts. `Ok` gives the elements the input and output buffers need
+    /// out of place, as the plan would report them.
+    pub fn validate(&self) -> Result<(usize, usize)> {
+        let s = self.shape()?;
+        Ok((s.input_len, s.output_len))
+    }
+
+    fn shape(&self) -> Result<Shape> {
+        resolve(
+            self.transform,
+            &self.dims,
+            self.batch,
+            self.in_place,
+            self.input.clone(),
+            self.output.clone(),
+        )
+    }
+
+    /// Checks the geometry (before any call, see
+    /// [`validate`](Self::validate)), then `hipfftCreate`,
+    /// `hipfftSetAutoAllocation` (user work area), `hipfftSetStream` and
+    /// `hipfftMakePlanMany64` on the stream's device: the plan's executions
+    /// are enqueued on `stream`.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use hipfft::{PlanBuilder, Transform};
+    /// let stream = hip::Stream::new(&hip::Device::get(0)?)?;
+    /// let plan = PlanBuilder::<f32>::new(Transform::R2C, &[256, 256])
+    ///     .batch(4)
+    ///     .build(&stream)?;
+    /// assert_eq!(plan.output_len(), 4 * 256 * 129);
+    /// # Ok(()) }
+    /// ```
+    pub fn build(self, stream: &Stream) -> Result<Plan<T>> {
+        let shape = self.shape()?;
+        loader::hipfft().map_err(Error::Load)?;
+        stream.device().bind().map_err(Error::Runtime)?;
+        let mut raw: hipfftHandle = std::ptr::null_mut();
+        // SAFETY: `raw` is a valid place for the new handle.
+        check("hipfftCreate", unsafe { hipfftCreate(&mut raw) })?;
+        let mut plan = Plan {
+            raw,
+            shape,
+            stream: stream.clone(),
+            work_area: self.work_area,
+            work_size: 0,
+            work_buffer: None,
+            _precision: PhantomData,
+        };
+        if plan.work_area == WorkArea::User {
+            // SAFETY: live handle, before the plan is made.
+            check("hipfftSetAutoAllocation", unsafe {
+                hipfftSetAutoAllocation(plan.raw, 0)
+            })?;
+        }
+        // SAFETY: live handle; the plan holds a clone of the stream, so the
+        // stream outlives it.
+        check("hipfftSetStream", unsafe {
+            hipfftSetStream(plan.raw, plan.stream.as_raw())
+        })?;
+        let s = &plan.shape;
+        let to_ll = |v: &[usize]| v.iter().map(|&x| x as c_longlong).collect::<Vec<_>>();
+        let mut n = to_ll(&s.dims);
+        let mut inembed = to_ll(&s.input.embed);
+        let mut onembed = to_ll(&s.output.embed);
+        let mut work_size = 0usize;
+        // Every value was checked to fit in a long long by `resolve`.
+        // SAFETY: live handle; the arrays hold `rank` values each and live
+        // across the call; `work_size` is a valid place to write.
+        check("hipfftMakePlanMany64", unsafe {
+            hipfftMakePlanMany64(
+                plan.raw,
+                n.len() as i32,
+                n.as_mut_ptr(),
+                inembed.as_mut_ptr(),
+                s.input.stride as c_longlong,
+                s.input.dist as c_longlong,
+                onembed.as_mut_ptr(),
+                s.output.stride as c_longlong,
+                s.output.dist as c_longlong,
+                T::fft_type(s.transform),
+                s.batch as c_longlong,
+                &mut work_size,
+            )
+        })?;
+        plan.work_size = work_size;
+        Ok(plan)
+    }
+}
+
+/// A hipFFT plan: a transform of fixed sizes, batch, layouts and precision,
+/// executed on one stream.
+///
+/// Transforms are **unnormalised**, as in hipFFT, cuFFT and FFTW: a forward
+/// then an inverse transform of `n` points (the product of the sizes) gives
+/// `n` times the input; divide by `n` where the round trip must return the
+/// input.
+///
+/// Every execution is enqueued on the plan's stream and returns without
+/// waiting: the buffers must not be used by other streams or the host until
+/// the stream has reached it (`stream.synchronize()`, an event).
+pub struct Plan<T: Float> {
+    raw: hipfftHandle,
+    shape: Shape,
+    stream: Stream,
+    work_area: WorkArea,
+    work_size: usize,
+    work_buffer: Option<DeviceBuffer<u8>>,
+    _precision: PhantomData<T>,
+}
+
+// SAFETY: a hipFFT (and cuFFT) plan may be used from any host thread, one
+// at a time: `Plan` moves between threads but is not `Sync` (every
+// execution takes `&self` but hipFFT does not allow one plan to run from
+// two threads at once, which the missing `Sync` rules out).
+unsafe impl<T: Float> Send for Plan<T> {}
+
+impl<T: Float> std::fmt::Debug for Plan<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("precision", &T::NAME)
+            .field("transform", &self.shape.transform)
+            .field("dims", &self.shape.dims)
+            .field("batch", &self.shape.batch)
+            .field("in_place", &self.shape.in_place)
+            .field("work_size", &self.work_size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Float> Drop for Plan<T> {
+    fn drop(&mut self) {
+        if let Err(e) = self.stream.device().bind() {
+            DROP_ERRORS.record_error(Error::Runtime(e));
+        }
+        // SAFETY: the handle was made by `hipfftCreate` and is destroyed
+        // once, here; the work buffer is freed after it.
+        if let Err(e) = check("hipfftDestroy", unsafe { hipfftDestroy(self.raw) }) {
+            DROP_ERRORS.record_error(e);
+        }
+    }
+}
+
+/// The element types a plan reads and writes, by transform.
+fn sides<T: Float>(transform: Transform) -> (TypeId, &'static str, TypeId, &'static str) {
+    let real = (TypeId::of::<T>(), type_name::<T>());
+    let complex = (TypeId::of::<Complex<T>>(), type_name::<Complex<T>>());
+    let (i, o) = match transform {
+        Transform::C2C => (complex, complex),
+        Transform::R2C => (real, complex),
+        Transform::C2R => (complex, real),
+    };
+    (i.0, i.1, o.0, o.1)
+}
+
+impl<T: Float> Plan<T> {
+    /// A builder (see [`PlanBuilder::new`]).
+    pub fn builder(transform: Transform, dims: &[usize]) -> PlanBuilder<T> {
+        PlanBuilder::new(transform, dims)
+    }
+
+    /// The plan's transform.
+    pub fn transform(&self) -> Transform {
+        self.shape.transform
+    }
+
+    /// The sizes (real sizes for R2C/C2R), outermost first.
+    pub fn dims(&self) -> &[usize] {
+        &self.shape.dims
+    }
+
+    /// Transforms per execution.
+    pub fn batch(&self) -> usize {
+        self.shape.batch
+    }
+
+    /// The input's layout.
+    pub fn input_layout(&self) -> &Layout {
+        &self.shape.input
+    }
+
+    /// The output's layout.
+    pub fn output_layout(&self) -> &Layout {
+        &self.shape.output
+    }
+
+    /// Elements (of the input's type) an out-of-place input must hold.
+    pub fn input_len(&self) -> usize {
+        self.shape.input_len
+    }
+
+    /// Elements (of the output's type) an out-of-place output must hold.
+    pub fn output_len(&self) -> usize {
+        self.shape.output_len
+    }
+
+    /// Elements of the input's type an in-place buffer must hold: enough
+    /// for both sides.
+    pub fn in_place_len(&self) -> usize {
+        in_place_len::<T>(&self.shape)
+    }
+
+    /// Bytes of work area the plan needs (`workSize` of
+    /// `hipfftMakePlanMany64`).
+    pub fn work_size(&self) -> usize {
+        self.work_size
+    }
+
+    /// The stream executions are enqueued on.
+    pub fn stream(&self) -> &Stream {
+        &self.stream
+    }
+
+    /// The raw handle, for calls this crate does not wrap. It stays owned
+    /// by the plan.
+    pub fn as_raw(&self) -> hipfftHandle {
+        self.raw
+    }
+
+    /// `hipfftSetWorkArea`: gives a plan made with [`WorkArea::User`] its
+    /// work area, at least [`work_size`](Self::work_size) bytes on the
+    /// plan's device; the plan keeps it and returns the one it replaces.
+    pub fn set_work_area(
+        &mut self,
+        mut area: DeviceBuffer<u8>,
+    ) -> Result<Option<DeviceBuffer<u8>>> {
+        if self.work_area != WorkArea::User {
+            return Err(Error::Usage(
+                "this plan allocates its own work area (WorkArea::Auto); build it with WorkArea::User to give one".into(),
+            ));
+        }
+        self.same_device("work area", area.device().ordinal())?;
+        if area.len() < self.work_size {
+            return Err(Error::BufferTooSmall {
+                name: "work area",
+                len: area.len(),
+                required: self.work_size,
+            });
+        }
+        self.stream.device().bind().map_err(Error::Runtime)?;
+        // SAFETY: live handle; the area is on the plan's device, large
+        // enough, and kept by the plan until replaced or dropped.
+        check("hipfftSetWorkArea", unsafe {
+            hipfftSetWorkArea(self.raw, area.device_ptr_mut().cast())
+        })?;
+        Ok(self.work_buffer.replace(area))
+    }
+
+    /// `hipfftExec*` forward, out of place: C2C (`HIPFFT_FORWARD`) from
+    /// `Complex<T>` to `Complex<T>`, or R2C from `T` to `Complex<T>`. The
+    /// element types, lengths (at least [`input_len`](Self::input_len) and
+    /// [`output_len`](Self::output_len)) and devices are checked first.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use hip::{c32, DeviceBuffer};
+    /// use hipfft::{PlanBuilder, Transform};
+    /// let device = hip::Device::get(0)?;
+    /// let stream = hip::Stream::new(&device)?;
+    /// let n = 8;
+    /// let plan = PlanBuilder::<f32>::new(Transform::C2C, &[n]).build(&stream)?;
+    /// let x: Vec<c32> = (0..n).map(|i| c32::new(i as f32, 0.0)).collect();
+    /// let input = DeviceBuffer::from_slice(&device, &x)?;
+    /// let mut spectrum = DeviceBuffer::<c32>::zeroed(&device, n)?;
+    /// let mut back = DeviceBuffer::<c32>::zeroed(&device, n)?;
+    /// plan.execute_forward(&input, &mut spectrum)?;
+    /// plan.execute_inverse(&mut spectrum, &mut back)?;
+    /// stream.synchronize()?;
+    /// // Unnormalised: inverse(forward(x)) = n * x.
+    /// let back = back.to_vec()?;
+    /// assert!((back[3].re - n as f32 * 3.0).abs() < 1e-3);
+    /// # Ok(()) }
+    /// ```
+    pub fn execute_forward<I: DeviceRepr, O: DeviceRepr>(
+        &self,
+        input: &impl DeviceMemory<I>,
+        output: &mut impl DeviceMemoryMut<O>,
+    ) -> Result<()> {
+        if self.shape.transform == Transform::C2R {
+            return Err(Error::Usage(
+                "a C2R plan only runs inverse transforms (execute_inverse)".into(),
+            ));
+        }
+        self.check_out_of_place::<I, O>(input, output)?;
+        // hipFFT reads the input of a forward transform without writing it.
+        let i = input.device_ptr() as *mut c_void;
+        let o = output.device_ptr_mut().cast::<c_void>();
+        self.exec(i, o, HIPFFT_FORWARD)
+    }
+
+    /// `hipfftExec*` inverse, out of place: C2C (`HIPFFT_BACKWARD`) from
+    /// `Complex<T>` to `Complex<T>`, or C2R from `Complex<T>` to `T`, checked
+    /// as [`execute_forward`](Self::execute_forward). The input is `&mut`
+    /// because a C2R transform may overwrite it (hipFFT's and cuFFT's
+    /// documented behaviour).
+    pub fn execute_inverse<I: DeviceRepr, O: DeviceRepr>(
+        &self,
+        input: &mut impl DeviceMemoryMut<I>,
+        output: &mut impl DeviceMemoryMut<O>,
+    ) -> Result<()> {
+        if self.shape.transform == Transform::R2C {
+            return Err(Error::Usage(
+                "an R2C plan only runs forward transforms (execute_forward)".into(),
+            ));
+        }
+        self.check_out_of_place::<I, O>(&*input, &*output)?;
+        let i = input.device_ptr_mut().cast::<c_void>();
+        let o = output.device_ptr_mut().cast::<c_void>();
+        self.exec(i, o, HIPFFT_BACKWARD as i32)
+    }
+
+    /// Forward in place: `data` holds the input (of the input's type) and
+    /// receives the output; it must hold [`in_place_len`](Self::in_place_len)
+    /// elements. Real transforms need a plan built with
+    /// [`PlanBuilder::in_place`] (padded rows).
+    pub fn execute_forward_in_place<E: DeviceRepr>(
+        &self,
+        data: &mut impl DeviceMemoryMut<E>,
+    ) -> Result<()> {
+        if self.shape.transform == Transform::C2R {
+            return Err(Error::Usage(
+                "a C2R plan only runs inverse transforms (execute_inverse_in_place)".into(),
+            ));
+        }
+        self.check_in_place(&*data)?;
+        let p = data.device_ptr_mut().cast::<c_void>();
+        self.exec(p, p, HIPFFT_FORWARD)
+    }
+
+    /// Inverse in place, as [`execute_forward_in_place`](Self::execute_forward_in_place).
+    pub fn execute_inverse_in_place<E: DeviceRepr>(
+        &self,
+        data: &mut impl DeviceMemoryMut<E>,
+    ) -> Result<()> {
+        if self.shape.transform == Transform::R2C {
+            return Err(Error::Usage(
+                "an R2C plan only runs forward transforms (execute_forward_in_place)".into(),
+            ));
+        }
+        self.check_in_place(&*data)?;
+        let p = data.device_ptr_mut().cast::<c_void>();
+        self.exec(p, p, HIPFFT_BACKWARD as i32)
+    }
+
+    fn same_device(&self, name: &'static str, got: usize) -> Result<()> {
+        same_device(name, got, self.stream.device().ordinal())
+    }
+
+    fn check_out_of_place<I: DeviceRepr, O: DeviceRepr>(
+        &self,
+        input: &(impl DeviceMemory<I> + ?Sized),
+        output: &(impl DeviceMemory<O> + ?Sized),
+    ) -> Result<()> {
+        check_out_of_place::<T>(
+            &self.shape,
+            self.stream.device().ordinal(),
+            Buffer::of::<I>("input", input.len(), input.device().ordinal()),
+            Buffer::of::<O>("output", output.len(), output.device().ordinal()),
+        )
+    }
+
+    fn check_in_place<E: DeviceRepr>(&self, data: &(impl DeviceMemory<E> + ?Sized)) -> Result<()> {
+        check_in_place::<T>(
+            &self.shape,
+            self.stream.device().ordinal(),
+            Buffer::of::<E>("data", data.len(), data.device().ordinal()),
+        )
+    }
+
+    fn exec(&self, input: *mut c_void, output: *mut c_void, direction: i32) -> Result<()> {
+        if self.work_area == WorkArea::User && self.work_size > 0 && self.work_buffer.is_none() {
+            return Err(Error::Usage(format!(
+                "this plan needs a work area of {} bytes (set_work_area) before it runs",
+                self.work_size
+            )));
+        }
+        self.stream.device().bind().map_err(Error::Runtime)?;
+        // SAFETY: a live plan of this transform and precision; the buffers
+        // were checked to hold the element types and lengths its layouts
+        // reach, on its device.
+        let (call, status) =
+            unsafe { T::exec(self.raw, self.shape.transform, input, output, direction) };
+        check(call, status)
+    }
+}
+
+/// What the checks need to know of a buffer.
+#[derive(Clone, Copy, Debug)]
+struct Buffer {
+    name: &'static str,
+    type_id: TypeId,
+    type_name: &'static str,
+    len: usize,
+    device: usize,
+}
+
+impl Buffer {
+    fn of<E: 'static>(name: &'static str, len: usize, device: usize) -> Buffer {
+        Buffer {
+            name,
+            type_id: TypeId::of::<E>(),
+            type_name: type_name::<E>(),
+            len,
+            device,
+        }
+    }
+}
+
+fn same_device(name: &'static str, got: usize, want: usize) -> Result<()> {
+    if got != want {
+        return Err(Error::WrongDevice { name, got, want });
+    }
+    Ok(())
+}
+
+fn element_type<T: Float>(
+    shape: &Shape,
+    b: &Buffer,
+    want: TypeId,
+    want_name: &'static str,
+) -> Result<()> {
+    if b.type_id != want {
+        return Err(Error::WrongElementType {
+            name: b.name,
+            got: b.type_name,
+            want: want_name,
+            transform: format!("{:?} {}", shape.transform, T::NAME),
+        });
+    }
+    Ok(())
+}
+
+fn long_enough(b: &Buffer, required: usize) -> Result<()> {
+    if b.len < required {
+        return Err(Error::BufferTooSmall {
+            name: b.name,
+            len: b.len,
+            required,
+        });
+    }
+    Ok(())
+}
+
+fn elem_sizes<T: Float>(transform: Transform) -> (usize, usize) {
+    let (real, complex) = (size_of::<T>(), 2 * size_of::<T>());
+    match transform {
+        Transform::C2C => (complex, complex),
+        Transform::R2C => (real, complex),
+        Transform::C2R => (complex, real),
+    }
+}
+
+fn in_place_len<T: Float>(shape: &Shape) -> usize {
+    let (i, o) = elem_sizes::<T>(shape.transform);
+    (shape.input_len * i).max(shape.output_len * o).div_ceil(i)
+}
+
+fn check_out_of_place<T: Float>(
+    shape: &Shape,
+    device: usize,
+    input: Buffer,
+    output: Buffer,
+) -> Result<()> {
+    let (i, i_name, o, o_name) = sides::<T>(shape.transform);
+    element_type::<T>(shape, &input, i, i_name)?;
+    element_type::<T>(shape, &output, o, o_name)?;
+    long_enough(&input, shape.input_len)?;
+    long_enough(&output, shape.output_len)?;
+    same_device(input.name, input.device, device)?;
+    same_device(output.name, output.device, device)
+}
+
+fn check_in_place<T: Float>(shape: &Shape, device: usize, data: Buffer) -> Result<()> {
+    let (i, i_name, _, _) = sides::<T>(shape.transform);
+    element_type::<T>(shape, &data, i, i_name)?;
+    if shape.transform != Transform::C2C && !shape.in_place {
+        return Err(Error::Usage(
+            "an in-place real transform needs a plan built with .in_place() (padded rows)".into(),
+        ));
+    }
+    long_enough(&data, in_place_len::<T>(shape))?;
+    same_device(data.name, data.device, device)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hip::{c32, c64};
+
+    fn shape(t: Transform, dims: &[usize], batch: usize, in_place: bool) -> Shape {
+        resolve(t, dims, batch, in_place, None, None).unwrap()
+    }
+
+    #[test]
+    fn out_of_place_checks_types_lengths_and_devices() {
+        let s = shape(Transform::R2C, &[16], 3, false);
+        let ok = check_out_of_place::<f32>(
+            &s,
+            0,
+            Buffer::of::<f32>("input", 48, 0),
+            Buffer::of::<c32>("output", 27, 0),
+        );
+        assert!(ok.is_ok(), "{ok:?}");
+        // n/2 + 1 = 9 outputs per row: 26 is one short.
+        let short = check_out_of_place::<f32>(
+            &s,
+            0,
+            Buffer::of::<f32>("input", 48, 0),
+            Buffer::of::<c32>("output", 26, 0),
+        );
+        assert!(
+            matches!(
+                short,
+                Err(Error::BufferTooSmall {
+                    name: "output",
+                    len: 26,
+                    required: 27
+                })
+            ),
+            "{short:?}"
+        );
+        let wrong = check_out_of_place::<f32>(
+            &s,
+            0,
+            Buffer::of::<c32>("input", 48, 0),
+            Buffer::of::<c32>("output", 27, 0),
+        );
+        assert!(
+            matches!(wrong, Err(Error::WrongElementType { name: "input", .. })),
+            "{wrong:?}"
+        );
+        let precision = check_out_of_place::<f32>(
+            &s,
+            0,
+            Buffer::of::<f64>("input", 48, 0),
+            Buffer::of::<c64>("output", 27, 0),
+        );
+        assert!(
+            matches!(
+                precision,
+                Err(Error::WrongElementType { name: "input", .. })
+            ),
+            "{precision:?}"
+        );
+        let device = check_out_of_place::<f32>(
+            &s,
+            0,
+            Buffer::of::<f32>("input", 48, 0),
+            Buffer::of::<c32>("output", 27, 1),
+        );
+        assert!(
+            matches!(
+                device,
+                Err(Error::WrongDevice {
+                    name: "output",
+                    got: 1,
+                    want: 0
+                })
+            ),
+            "{device:?}"
+        );
+    }
+
+    #[test]
+    fn in_place_checks_padding_and_placement() {
+        let s = shape(Transform::R2C, &[16], 2, true);
+        // 2 rows of 2 * 9 = 18 reals.
+        assert_eq!(in_place_len::<f32>(&s), 36);
+        assert!(check_in_place::<f32>(&s, 0, Buffer::of::<f32>("data", 36, 0)).is_ok());
+        let short = check_in_place::<f32>(&s, 0, Buffer::of::<f32>("data", 35, 0));
+        assert!(
+            matches!(short, Err(Error::BufferTooSmall { required: 36, .. })),
+            "{short:?}"
+        );
+        let not_in_place = shape(Transform::R2C, &[16], 2, false);
+        let e = check_in_place::<f32>(&not_in_place, 0, Buffer::of::<f32>("data", 64, 0));
+        assert!(matches!(e, Err(Error::Usage(_))), "{e:?}");
+        let c2c = shape(Transform::C2C, &[7, 5], 1, false);
+        assert!(check_in_place::<f64>(&c2c, 2, Buffer::of::<c64>("data", 35, 2)).is_ok());
+        let e = check_in_place::<f64>(&c2c, 2, Buffer::of::<c32>("data", 35, 2));
+        assert!(matches!(e, Err(Error::WrongElementType { .. })), "{e:?}");
+    }
+}
