@@ -215,10 +215,10 @@ macro_rules! mount_generated {
 pub(crate) use mount_generated;
 
 pub mod cublas;
-#[cfg(feature = "curand")]
-pub mod curand;
 #[cfg(feature = "cufft")]
 pub mod cufft;
+#[cfg(feature = "curand")]
+pub mod curand;
 pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
