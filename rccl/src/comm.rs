@@ -276,6 +276,14 @@ impl Comm {
     /// returns the error ([`Error::Timeout`] for the time): a dead peer
     /// gives an error, not a hang.
     ///
+    /// What it cannot bound: the library connects two ranks at their first
+    /// collective together, in a handshake on the host inside the
+    /// enqueueing call (NCCL's lazy connection setup; `NCCL_RUNTIME_CONNECT=0`
+    /// moves it into the communicator's creation). A peer that dies before
+    /// its first collective can leave that call waiting; once the ranks have
+    /// run one collective together, a dead peer stalls only the device, and
+    /// this wait ends it.
+    ///
     /// ```no_run
     /// # use std::time::Duration;
     /// # fn f(comm: &rccl::Comm, buf: &mut hip::DeviceBuffer<f32>, stream: &hip::Stream) -> rccl::Result<()> {

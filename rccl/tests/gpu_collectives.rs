@@ -649,8 +649,17 @@ fn two_gpus_a_rank_that_exits_gives_an_error_not_a_hang() {
         let j = job(None);
         let device = Device::get(j.local_rank).expect("this rank's GPU");
         let comm = Comm::from_job(&j, &device, Duration::from_secs(60)).expect("Comm::from_job");
-        // Let rank 0 finish joining and enqueue its all-reduce, then die
-        // without joining it (and without destroying anything).
+        // One all-reduce with rank 0, which connects the two ranks (NCCL
+        // connects peers at their first collective, a handshake on the
+        // host that both ranks must join).
+        let stream = test_kit::stream(&device);
+        let mut warm = test_kit::upload(&device, &rank_data(1, 1));
+        comm.all_reduce_in_place(&mut warm, ReduceOp::Sum, &stream)
+            .expect("rank 1's first all-reduce");
+        comm.wait(&stream, Duration::from_secs(60))
+            .expect("rank 1's first all-reduce finishes");
+        // Let rank 0 enqueue its second all-reduce, then die without
+        // joining it (and without destroying anything).
         std::thread::sleep(Duration::from_secs(1));
         println!(
             "rank 1 (rank {} of {}): exiting",
@@ -668,14 +677,31 @@ fn two_gpus_a_rank_that_exits_gives_an_error_not_a_hang() {
     let device = Device::get(0).unwrap();
     let comm = Comm::from_job(&j, &device, Duration::from_secs(60)).expect("Comm::from_job");
     let stream = test_kit::stream(&device);
+    let progress = |what: &str| {
+        // Straight to stderr, past libtest's capture: if this test hangs
+        // and is killed, the log still says where.
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "rank 0: {what}");
+    };
+    progress("joined");
+    // The first all-reduce, with rank 1: it connects the ranks. A peer
+    // that dies before its first collective leaves this host-side
+    // handshake waiting inside the library (see Comm::wait's docs).
+    let mut warm = test_kit::upload(&device, &rank_data(1, 0));
+    comm.all_reduce_in_place(&mut warm, ReduceOp::Sum, &stream)
+        .expect("the first all-reduce");
+    comm.wait(&stream, Duration::from_secs(60))
+        .expect("the first all-reduce finishes");
+    progress("first all-reduce done; rank 1 now exits");
     let mut buf = test_kit::upload(&device, &rank_data(1, 0));
     comm.all_reduce_in_place(&mut buf, ReduceOp::Sum, &stream)
         .expect("enqueueing the all-reduce");
+    progress("second all-reduce enqueued");
     let timeout = Duration::from_secs(10);
     let start = Instant::now();
     let r = comm.wait(&stream, timeout);
     let elapsed = start.elapsed();
-    println!("wait returned after {elapsed:?}: {r:?}");
+    progress(&format!("wait returned after {elapsed:?}: {r:?}"));
     let e = r.expect_err("a collective whose peer died cannot succeed");
     assert!(
         matches!(e, Error::Timeout { .. } | Error::Nccl { .. }),
