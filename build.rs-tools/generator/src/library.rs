@@ -262,7 +262,7 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
 /// Writes the manifest's `c_shims` into a folder of their own (under the
 /// system's temporary folder, named after the library) and returns it;
 /// `None` when the manifest has none.
-fn write_c_shims(lib: &Library) -> Result<Option<PathBuf>> {
+pub(crate) fn write_c_shims(lib: &Library) -> Result<Option<PathBuf>> {
     if lib.c_shims.is_empty() {
         return Ok(None);
     }

@@ -54,7 +54,11 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
         }
     }
 
+    // What the bindings were generated with: the manifest's C prelude
+    // before its headers, its C stand-ins for C++ headers on the path.
     let mut c = String::from("#include <stdio.h>\n#include <stddef.h>\n");
+    c.push_str(&lib.c_prelude);
+    c.push('\n');
     for h in &lib.includes {
         let _ = writeln!(c, "#include <{h}>");
     }
@@ -93,9 +97,14 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
     let exe = dir.join("layout");
     std::fs::write(&src, &c)?;
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
-    let out = Command::new(&cc)
+    let mut compile = Command::new(&cc);
+    compile
         .args(["-std=c11", "-D__HIP_PLATFORM_AMD__", "-DHIPBLAS_V2", "-w"])
-        .arg(format!("-I{}", include.display()))
+        .arg(format!("-I{}", include.display()));
+    if let Some(shims) = crate::library::write_c_shims(lib)? {
+        compile.arg(format!("-idirafter{}", shims.display()));
+    }
+    let out = compile
         .arg(&src)
         .arg("-o")
         .arg(&exe)
