@@ -27,6 +27,35 @@ fn cudarcs_names_and_ncclss_c_names_are_here() {
     let _: fn() -> Result<NcclStatus, NcclError> = group_start;
     let _: fn() -> Result<NcclStatus, NcclError> = group_end;
     let _: fn() -> Result<c_int, NcclError> = result::get_nccl_version;
+    // The calls newer than rccl.h 5.4.3 (from NCCL's header), at both
+    // paths and under cudarc's result-layer names.
+    type Split = unsafe fn(
+        sys::ncclComm_t,
+        c_int,
+        c_int,
+        *mut sys::ncclComm_t,
+        *mut sys::ncclConfig_t,
+    ) -> sys::ncclResult_t;
+    let raw: Split = sys::ncclCommSplit;
+    let top: Split = cuda_compat::nccl::ncclCommSplit;
+    assert_eq!(raw as usize, top as usize);
+    let _: unsafe fn(sys::ncclComm_t) -> Result<NcclStatus, NcclError> = result::comm_finalize;
+    let _: unsafe fn(
+        sys::ncclComm_t,
+        c_int,
+        c_int,
+        *mut sys::ncclComm_t,
+        *mut sys::ncclConfig_t,
+    ) -> Result<NcclStatus, NcclError> = result::comm_split;
+    let _: unsafe fn(
+        *mut sys::ncclComm_t,
+        c_int,
+        sys::ncclUniqueId,
+        c_int,
+        *mut sys::ncclConfig_t,
+    ) -> Result<NcclStatus, NcclError> = result::comm_init_rank_config;
+    assert_eq!(cuda_compat::nccl::NCCL_SPLIT_NOCOLOR, -1);
+    assert_eq!(sys::nccl_config_initializer().magic, 0xcafe_beef);
     let _ = [
         ReduceOp::Sum,
         ReduceOp::Prod,

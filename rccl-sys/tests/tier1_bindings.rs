@@ -16,11 +16,16 @@ fn every_public_function_is_bound_and_no_profiling_duplicate() {
         "ncclCommAbort",
         "ncclCommCount",
         "ncclCommCuDevice",
+        "ncclCommDeregister",
         "ncclCommDestroy",
+        "ncclCommFinalize",
         "ncclCommGetAsyncError",
         "ncclCommInitAll",
         "ncclCommInitRank",
+        "ncclCommInitRankConfig",
         "ncclCommInitRankMulti",
+        "ncclCommRegister",
+        "ncclCommSplit",
         "ncclCommUserRank",
         "ncclGather",
         "ncclGetErrorString",
@@ -29,6 +34,8 @@ fn every_public_function_is_bound_and_no_profiling_duplicate() {
         "ncclGetVersion",
         "ncclGroupEnd",
         "ncclGroupStart",
+        "ncclMemAlloc",
+        "ncclMemFree",
         "ncclRecv",
         "ncclRedOpCreatePreMulSum",
         "ncclRedOpDestroy",
@@ -59,6 +66,34 @@ fn every_public_function_is_bound_and_no_profiling_duplicate() {
     );
 }
 
+/// NCCL_CONFIG_INITIALIZER's values (nccl.h 2.27.3), in NCCL 2.27's layout:
+/// 72 bytes, the size stored first, the magic number, the version code.
+#[test]
+fn the_config_initializer_is_nccls() {
+    let config = nccl_config_initializer();
+    assert_eq!(size_of::<ncclConfig_t>(), 72);
+    assert_eq!(config.size, 72);
+    assert_eq!(config.magic, 0xcafe_beef);
+    assert_eq!(config.version, 2 * 10000 + 27 * 100 + 3);
+    assert_eq!(NCCL_CONFIG_UNDEF_INT, i32::MIN);
+    for field in [
+        config.blocking,
+        config.cgaClusterSize,
+        config.minCTAs,
+        config.maxCTAs,
+        config.splitShare,
+        config.trafficClass,
+        config.collnetEnable,
+        config.CTAPolicy,
+        config.shrinkShare,
+        config.nvlsCTAs,
+    ] {
+        assert_eq!(field, i32::MIN);
+    }
+    assert!(config.netName.is_null() && config.commName.is_null());
+    assert_eq!(NCCL_SPLIT_NOCOLOR, -1);
+}
+
 #[test]
 fn types_have_rccls_layout_and_values() {
     assert_eq!(size_of::<ncclUniqueId>(), NCCL_UNIQUE_ID_BYTES as usize);
@@ -77,4 +112,5 @@ fn the_empty_table_has_nothing_available() {
     assert_eq!(t.available_count(), 0);
     assert!(!t.is_available("ncclAllReduce"));
     assert!(!t.is_available("pncclAllReduce"));
+    assert!(!t.is_available("ncclCommSplit"));
 }

@@ -41,6 +41,19 @@ fn loads_or_reports_every_librccl_path_tried() {
                     assert!(lib.is_available(name), "{name}: adapter on NCCL");
                 }
                 assert!(!lib.is_available("ncclCommInitRankMulti"));
+                // The calls newer than rccl.h 5.4.3, taken from nccl.h:
+                // NCCL (2.19 on) has every one under the same name.
+                for name in [
+                    "ncclCommInitRankConfig",
+                    "ncclCommSplit",
+                    "ncclCommFinalize",
+                    "ncclMemAlloc",
+                    "ncclMemFree",
+                    "ncclCommRegister",
+                    "ncclCommDeregister",
+                ] {
+                    assert!(lib.is_available(name), "{name}: in NCCL");
+                }
             }
             let mut version = 0;
             // SAFETY: `version` is a valid place to write an int.
@@ -51,6 +64,12 @@ fn loads_or_reports_every_librccl_path_tried() {
             let text = e.to_string();
             println!("{text}");
             assert!(!loader::is_available());
+            // A call newer than rccl.h goes through the same table: no
+            // library, so the "not loaded" status, not a crash.
+            // SAFETY: no library is loaded, so the wrapper returns before
+            // the (null) communicator could be used.
+            let status = unsafe { ncclCommFinalize(std::ptr::null_mut()) };
+            assert_eq!(status, ncclResult_t::ncclSystemError);
             match runtime {
                 Err(_) => {
                     println!("branch: no HIP runtime loaded, so no RCCL");

@@ -50,7 +50,7 @@ impl UniqueId {
     }
 }
 
-fn raw_id(id: &UniqueId) -> ncclUniqueId {
+pub(crate) fn raw_id(id: &UniqueId) -> ncclUniqueId {
     let bytes: &[u8; UNIQUE_ID_BYTES] = id.as_bytes();
     ncclUniqueId {
         internal: bytes.map(|b| b as std::ffi::c_char),
@@ -223,6 +223,34 @@ impl Comm {
     /// owned by `self`; after [`Comm::abort`] it is freed.
     pub fn as_raw(&self) -> ncclComm_t {
         self.raw
+    }
+
+    /// Takes ownership of a live communicator made by the library.
+    pub(crate) fn from_parts(
+        raw: ncclComm_t,
+        device: &Arc<Device>,
+        rank: usize,
+        world_size: usize,
+    ) -> Comm {
+        Comm {
+            raw,
+            device: Arc::clone(device),
+            rank,
+            world_size,
+            aborted: Cell::new(false),
+        }
+    }
+
+    /// `ncclCommDestroy` now, returning its error (instead of recording it
+    /// as `Drop` does); afterwards the communicator counts as freed.
+    pub(crate) fn destroy(&self) -> Result<()> {
+        let raw = self.live("Comm::destroy")?;
+        self.device.bind()?;
+        self.aborted.set(true);
+        // SAFETY: the communicator is live and is never used again (it is
+        // marked freed above).
+        let status = unsafe { rccl_sys::ncclCommDestroy(raw) };
+        check("ncclCommDestroy", status, std::ptr::null_mut())
     }
 
     /// The communicator, or an error once it was aborted.

@@ -69,6 +69,16 @@ pub enum Error {
         /// What it must satisfy.
         reason: &'static str,
     },
+    /// A [`crate::CommConfig`] field the library would reject (a CTA count
+    /// of 0, `min_ctas` above `max_ctas`, a NUL byte in `net_name`), or a
+    /// split's color or key too large for the C API.
+    #[error("{operation}: {reason}")]
+    Config {
+        /// The operation that rejected it.
+        operation: &'static str,
+        /// What was wrong, with the values.
+        reason: String,
+    },
     /// The loaded library lacks what the call needs (e.g. `ncclAvg` before
     /// NCCL 2.10).
     #[error("{operation}: not supported by the loaded library: {reason}")]

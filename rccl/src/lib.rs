@@ -38,13 +38,16 @@
 mod checks;
 mod collectives;
 mod comm;
+mod config;
 mod element;
 mod error;
 mod group;
 pub mod rendezvous;
 mod result;
+mod split;
 
 pub use comm::{take_drop_errors, Comm};
+pub use config::CommConfig;
 pub use element::{Element, ReduceOp};
 pub use error::{Error, Result};
 pub use group::{group, Group};

@@ -418,6 +418,95 @@ fn two_gpus_send_recv_around_a_ring_in_a_group() {
     }
 }
 
+/// Every split communicator of `split`, which must exist (each rank had a
+/// color).
+fn every_rank_joined(split: Vec<Option<Comm>>, what: &str) -> Vec<Comm> {
+    split
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| c.unwrap_or_else(|| panic!("{what}: rank {i} got no communicator")))
+        .collect()
+}
+
+/// Sum all-reduce of `send[i]` into a fresh buffer on `comms[i]`, all ranks
+/// in one group; each rank's result.
+fn split_sums(w: &World, comms: &[Comm], send: &[DeviceBuffer<f32>]) -> Vec<Vec<f32>> {
+    let mut recv = w.outputs::<f32>(PER_RANK);
+    group(|| {
+        for (i, c) in comms.iter().enumerate() {
+            c.all_reduce(&send[i], &mut recv[i], ReduceOp::Sum, &w.streams[i])?;
+        }
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    w.download(&recv)
+}
+
+/// `ncclCommSplit` (NCCL 2.18 on): every rank alone (color = rank, world
+/// size 1, so an all-reduce is a copy of its own input), all ranks together
+/// in reverse order (color 0, key = reversed rank: rank `i` becomes
+/// `n - 1 - i`, and the all-reduce is the sum over ranks), and the last
+/// rank left out (no color: it gets `None`, the others sum without it).
+/// Each all-reduce is compared with the CPU on random f32 data; then
+/// every split communicator is finalized (`ncclCommFinalize` in one
+/// group, then `ncclCommDestroy`).
+#[test]
+#[ignore = "needs two GPUs"]
+fn two_gpus_split_alone_reversed_and_left_out_then_finalize() {
+    let w = world();
+    let n = w.size();
+    let (host, send) = w.inputs::<f32>(PER_RANK);
+
+    let colors: Vec<Option<u32>> = (0..n as u32).map(Some).collect();
+    let alone = Comm::split_all(&w.comms, &colors, &vec![0; n]).expect("split: each alone");
+    let alone = every_rank_joined(alone, "each alone");
+    for (i, c) in alone.iter().enumerate() {
+        assert_eq!((c.rank(), c.world_size(), c.device().ordinal()), (0, 1, i));
+    }
+    for (rank, got) in split_sums(&w, &alone, &send).iter().enumerate() {
+        assert_matches(got, &host[rank], 1, &format!("alone: rank {rank} copies"));
+    }
+
+    let keys: Vec<usize> = (0..n).map(|r| n - 1 - r).collect();
+    let reversed = Comm::split_all(&w.comms, &vec![Some(0); n], &keys).expect("split: reversed");
+    let reversed = every_rank_joined(reversed, "reversed");
+    for (i, c) in reversed.iter().enumerate() {
+        assert_eq!(
+            (c.rank(), c.world_size(), c.device().ordinal()),
+            (n - 1 - i, n, i)
+        );
+    }
+    let want = reduce_all(&host, ReduceOp::Sum);
+    for (i, got) in split_sums(&w, &reversed, &send).iter().enumerate() {
+        assert_matches(got, &want, n, &format!("reversed: device {i}"));
+    }
+
+    let mut some_colors = vec![Some(7); n];
+    some_colors[n - 1] = None;
+    let left_out = Comm::split_all(&w.comms, &some_colors, &vec![0; n]).expect("split: last out");
+    assert!(
+        left_out[n - 1].is_none(),
+        "the rank without a color got a communicator"
+    );
+    let rest: Vec<Comm> = left_out.into_iter().flatten().collect();
+    assert_eq!(rest.len(), n - 1);
+    for (i, c) in rest.iter().enumerate() {
+        assert_eq!((c.rank(), c.world_size()), (i, n - 1));
+    }
+    let want_rest = reduce_all(&host[..n - 1], ReduceOp::Sum);
+    for (i, got) in split_sums(&w, &rest, &send).iter().enumerate() {
+        assert_matches(got, &want_rest, n - 1, &format!("last out: rank {i}"));
+    }
+
+    for (what, comms) in [("alone", alone), ("reversed", reversed), ("rest", rest)] {
+        Comm::finalize_all(comms).unwrap_or_else(|e| panic!("finalize {what}: {e}"));
+    }
+    // The parents still work after their children are gone.
+    for (i, got) in split_sums(&w, &w.comms, &send).iter().enumerate() {
+        assert_matches(got, &want, n, &format!("parent after the splits: rank {i}"));
+    }
+}
+
 /// Asserts `r` is an error of a checking kind, which never reaches the
 /// library, and returns its message.
 fn rejected(r: rccl::Result<()>, what: &str) -> String {

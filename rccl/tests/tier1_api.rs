@@ -61,3 +61,28 @@ fn error_messages_name_what_was_wrong() {
     );
     assert_eq!(e.status(), Some(rccl::sys::ncclResult_t::ncclRemoteError));
 }
+
+/// `Comm::split_all` checks its lists before loading anything: one color
+/// and one key per communicator, at least one communicator.
+#[test]
+fn a_split_without_communicators_or_with_unequal_lists_is_rejected_before_loading() {
+    let e = Comm::split_all(&[], &[], &[]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::Length {
+                operation: "Comm::split",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(!e.reached_library());
+    assert!(
+        e.to_string()
+            .contains("0 communicators, 0 colors and 0 keys"),
+        "{e}"
+    );
+    let e = Comm::split_all(&[], &[Some(0)], &[]).unwrap_err();
+    assert!(e.to_string().contains("1 colors"), "{e}");
+}

@@ -52,6 +52,28 @@ pub(crate) struct Library {
     /// C lacks (hipfftXt.h's `<cstddef>`), each with the C text that stands
     /// in for it: bindgen reads the headers as C.
     pub(crate) c_shims: std::collections::BTreeMap<String, String>,
+    /// Declarations taken from a newer header of the same API (the manifest's
+    /// `[bindings.later_api]`): the header's path and the names to take.
+    pub(crate) later_api: Option<(PathBuf, Vec<String>)>,
+}
+
+/// A manifest's `[bindings.later_api]`: functions, `typedef struct` types and
+/// `#define` constants that a newer header of the same C API declares and the
+/// bound header lacks (NCCL's `nccl.h` beside RCCL 5.4.3's `rccl.h`). Their
+/// declarations are read from that header's text by name and appended to the
+/// wrapper after the bound headers, so they use the bound headers' types and
+/// land in the same function table, resolved by name at run time like the
+/// others (a library without them gives the table's "symbol missing" status).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaterApi {
+    /// The newer header, relative to the repository root.
+    header: String,
+    /// Why these names come from there (read by people, kept in the manifest).
+    #[allow(dead_code)]
+    reason: String,
+    /// The names taken from it.
+    names: Vec<String>,
 }
 
 /// A manifest file. Only the tables the binding generation reads are named:
@@ -86,6 +108,8 @@ struct Bindings {
     c_prelude: String,
     #[serde(default)]
     c_shims: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    later_api: Option<LaterApi>,
 }
 
 /// The folder of the manifests.
@@ -154,15 +178,13 @@ fn load(root: &Path, path: &Path) -> Result<Library> {
         v1_types: b.v1_types,
         c_prelude: b.c_prelude,
         c_shims: b.c_shims,
+        later_api: b.later_api.map(|l| (root.join(l.header), l.names)),
     })
 }
 
 pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> Result<()> {
     let filter = &lib.filter;
-    let wrapper: String = std::iter::once(lib.c_prelude.clone())
-        .chain(lib.includes.iter().map(|h| format!("#include <{h}>\n")))
-        .collect();
-
+    let wrapper = wrapper(lib)?;
     let mut builder = base_builder(&wrapper, include, true)?;
     if let Some(dir) = write_c_shims(lib)? {
         // After the real include folder, so a shim never hides a header.
@@ -170,6 +192,10 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
     }
     for file in &filter.files {
         builder = builder.allowlist_file(format!(".*/{}", regex_escape(file)));
+    }
+    if lib.later_api.is_some() {
+        // The declarations are the wrapper's own text (see `wrapper`).
+        builder = builder.allowlist_file(format!(".*/{}", regex_escape(WRAPPER_FILE)));
     }
     for file in &filter.reuse_files {
         builder = builder.blocklist_file(format!(".*/{}", regex_escape(file)));
@@ -259,6 +285,59 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
     Ok(())
 }
 
+/// The name of the file bindgen reads: `wrapper`'s text.
+const WRAPPER_FILE: &str = "hip_rs_wrapper.h";
+
+/// The C text bindgen reads: the `c_prelude`, an `#include` of each header,
+/// then the later-API declarations, if any. Those are the only declarations
+/// of the wrapper's own text that the allowlist takes, so a `c_prelude`
+/// (whose declarations stand in for C++) cannot be combined with them.
+fn wrapper(lib: &Library) -> Result<String> {
+    let mut text: String = std::iter::once(lib.c_prelude.clone())
+        .chain(lib.includes.iter().map(|h| format!("#include <{h}>\n")))
+        .collect();
+    if let Some((header, names)) = &lib.later_api {
+        anyhow::ensure!(
+            lib.c_prelude.trim().is_empty(),
+            "later_api and c_prelude together: the c_prelude's declarations would be bound"
+        );
+        let header_text = std::fs::read_to_string(header)
+            .with_context(|| format!("reading {} (later_api)", header.display()))?;
+        let declarations = later_declarations(&header_text, names)
+            .with_context(|| format!("later_api: {}", header.display()))?;
+        text.push_str("#include <limits.h>\n#include <stddef.h>\n");
+        text.push_str(&declarations);
+    }
+    Ok(text)
+}
+
+/// The C text declaring each of `names` in a header's `text`: a function
+/// (`<return type> NAME(...);`, the first declaration at a line's start), a
+/// `typedef struct ... { ... } NAME;`, or a `#define NAME value`. A name the
+/// header does not declare is an error: the manifest would be stale.
+fn later_declarations(text: &str, names: &[String]) -> Result<String> {
+    let mut out = String::new();
+    for name in names {
+        let n = regex::escape(name);
+        let patterns = [
+            format!(r"(?m)^#define[ \t]+{n}[ \t]+[^\n]*$"),
+            format!(r"(?ms)^typedef[ \t]+struct[^{{;]*\{{[^}}]*\}}\s*{n}\s*;"),
+            format!(r"(?ms)^[A-Za-z_][A-Za-z0-9_ \t\*]*[ \t\*]{n}\s*\([^;{{]*\)\s*;"),
+        ];
+        let mut found = None;
+        for p in &patterns {
+            if let Some(m) = regex::Regex::new(p)?.find(text) {
+                found = Some(m.as_str());
+                break;
+            }
+        }
+        let decl = found.with_context(|| format!("`{name}` is not declared there"))?;
+        out.push_str(decl);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 /// Writes the manifest's `c_shims` into a folder of their own (under the
 /// system's temporary folder, named after the library) and returns it;
 /// `None` when the manifest has none.
@@ -295,7 +374,7 @@ fn base_builder(wrapper: &str, include: &Path, v2: bool) -> Result<bindgen::Buil
         args.push("-DHIPBLAS_V2".to_owned());
     }
     Ok(bindgen::Builder::default()
-        .header_contents("hip_rs_wrapper.h", wrapper)
+        .header_contents(WRAPPER_FILE, wrapper)
         .clang_args(args)
         .default_enum_style(EnumVariation::NewType {
             is_bitfield: false,
@@ -383,7 +462,7 @@ mod tests {
         let root = crate::workspace_root();
         let libraries = all(&root).unwrap();
         let names: Vec<&str> = libraries.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["hip", "hipblas", "rccl"]);
+        assert_eq!(names, ["hip", "hipblas", "hipfft", "hiprand", "rccl"]);
         let text = std::fs::read_to_string(manifest_dir(&root).join("hipblas.toml")).unwrap();
         // The committed file holds the NVIDIA mapping (read by the
         // `nvidia_tables` module), which this module leaves alone.
@@ -396,5 +475,25 @@ mod tests {
         // A misspelt key of a table read here is an error, not ignored.
         let misspelt = text.replace("must_use =", "must_uses =");
         assert!(toml::from_str::<Manifest>(&misspelt).is_err());
+    }
+
+    /// Each kind of later-API declaration is found by name, whole, and a
+    /// name the header lacks is an error.
+    #[test]
+    fn later_declarations_are_read_by_name() {
+        let text = "#define LIMIT INT_MIN\n#define LIMITED 1\n\
+            typedef struct cfg_v2 {\n  size_t size;\n  int a;\n} cfg_t;\n\
+            /* comment */\nres_t  fnSplit(comm_t comm, int color,\n    cfg_t* config);\n\
+            res_t pfnSplit(comm_t comm, int color,\n    cfg_t* config);\n";
+        let names = ["fnSplit", "cfg_t", "LIMIT"].map(String::from);
+        let got = later_declarations(text, &names).unwrap();
+        assert_eq!(
+            got,
+            "res_t  fnSplit(comm_t comm, int color,\n    cfg_t* config);\n\
+             typedef struct cfg_v2 {\n  size_t size;\n  int a;\n} cfg_t;\n\
+             #define LIMIT INT_MIN\n"
+        );
+        let err = later_declarations(text, &["fnMissing".to_owned()]).unwrap_err();
+        assert!(format!("{err:#}").contains("`fnMissing` is not declared"));
     }
 }

@@ -51,10 +51,12 @@ pub mod sys {
 pub use safe::*;
 pub use sys::{
     ncclAllGather, ncclAllReduce, ncclAllToAll, ncclAllToAllv, ncclBcast, ncclBroadcast, ncclComm,
-    ncclCommAbort, ncclCommCount, ncclCommCuDevice, ncclCommDestroy, ncclCommGetAsyncError,
-    ncclCommInitAll, ncclCommInitRank, ncclCommInitRankMulti, ncclCommUserRank, ncclComm_t,
-    ncclDataType_t, ncclGather, ncclGetErrorString, ncclGetLastError, ncclGetUniqueId,
-    ncclGetVersion, ncclGroupEnd, ncclGroupStart, ncclRecv, ncclRedOpCreatePreMulSum,
-    ncclRedOpDestroy, ncclRedOp_t, ncclReduce, ncclReduceScatter, ncclResult_t,
-    ncclScalarResidence_t, ncclScatter, ncclSend, ncclUniqueId, NCCL_UNIQUE_ID_BYTES,
+    ncclCommAbort, ncclCommCount, ncclCommCuDevice, ncclCommDeregister, ncclCommDestroy,
+    ncclCommFinalize, ncclCommGetAsyncError, ncclCommInitAll, ncclCommInitRank,
+    ncclCommInitRankConfig, ncclCommInitRankMulti, ncclCommRegister, ncclCommSplit,
+    ncclCommUserRank, ncclComm_t, ncclConfig_t, ncclDataType_t, ncclGather, ncclGetErrorString,
+    ncclGetLastError, ncclGetUniqueId, ncclGetVersion, ncclGroupEnd, ncclGroupStart, ncclMemAlloc,
+    ncclMemFree, ncclRecv, ncclRedOpCreatePreMulSum, ncclRedOpDestroy, ncclRedOp_t, ncclReduce,
+    ncclReduceScatter, ncclResult_t, ncclScalarResidence_t, ncclScatter, ncclSend, ncclUniqueId,
+    NCCL_SPLIT_NOCOLOR, NCCL_UNIQUE_ID_BYTES,
 };

@@ -97,6 +97,56 @@ pub unsafe fn comm_init_rank(
     status(unsafe { sys::ncclCommInitRank(comm, nranks, comm_id, rank) })
 }
 
+/// `ncclCommInitRankConfig` (NCCL 2.14+; a current RCCL): [`comm_init_rank`]
+/// with a config started from [`sys::nccl_config_initializer`].
+///
+/// # Safety
+///
+/// As [`comm_init_rank`]; `config` points to a config made from
+/// `NCCL_CONFIG_INITIALIZER`, whose strings live across the call.
+pub unsafe fn comm_init_rank_config(
+    comm: *mut sys::ncclComm_t,
+    nranks: c_int,
+    comm_id: sys::ncclUniqueId,
+    rank: c_int,
+    config: *mut sys::ncclConfig_t,
+) -> Result<NcclStatus, NcclError> {
+    // SAFETY: the caller's contract.
+    status(unsafe { sys::ncclCommInitRankConfig(comm, nranks, comm_id, rank, config) })
+}
+
+/// `ncclCommSplit` (NCCL 2.18+; a current RCCL): `newcomm` gets the
+/// communicator of the ranks with the same `color`, ordered by `key`, or
+/// null for `NCCL_SPLIT_NOCOLOR`.
+///
+/// # Safety
+///
+/// `comm` is a live communicator, `newcomm` a valid place to write one,
+/// `config` null (inherit `comm`'s) or as in [`comm_init_rank_config`].
+pub unsafe fn comm_split(
+    comm: sys::ncclComm_t,
+    color: c_int,
+    key: c_int,
+    newcomm: *mut sys::ncclComm_t,
+    config: *mut sys::ncclConfig_t,
+) -> Result<NcclStatus, NcclError> {
+    // SAFETY: the caller's contract.
+    status(unsafe { sys::ncclCommSplit(comm, color, key, newcomm, config) })
+}
+
+/// `ncclCommFinalize` (NCCL 2.14+; a current RCCL): waits for the
+/// communicator's work and releases what it shares with its peers; then
+/// [`comm_destroy`].
+///
+/// # Safety
+///
+/// `comm` is a live communicator; afterwards only `ncclCommDestroy` may
+/// take it.
+pub unsafe fn comm_finalize(comm: sys::ncclComm_t) -> Result<NcclStatus, NcclError> {
+    // SAFETY: the caller's contract.
+    status(unsafe { sys::ncclCommFinalize(comm) })
+}
+
 /// `ncclCommInitAll`.
 ///
 /// # Safety

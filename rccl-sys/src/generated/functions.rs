@@ -86,8 +86,10 @@ hip_sys::loaded_functions! {
         pub unsafe fn ncclCommCount(comm: ncclComm_t, count: *mut ::std::os::raw::c_int) -> ncclResult_t;
         /// Returns the rocm device number associated with the communicator.
         pub unsafe fn ncclCommCuDevice(comm: ncclComm_t, device: *mut ::std::os::raw::c_int) -> ncclResult_t;
+        pub unsafe fn ncclCommDeregister(comm: ncclComm_t, handle: *mut ::std::os::raw::c_void) -> ncclResult_t;
         /// Frees resources associated with communicator object, but waits for any operations that might still be running on the device
         pub unsafe fn ncclCommDestroy(comm: ncclComm_t) -> ncclResult_t;
+        pub unsafe fn ncclCommFinalize(comm: ncclComm_t) -> ncclResult_t;
         /// endcond
         pub unsafe fn ncclCommGetAsyncError(comm: ncclComm_t, asyncError: *mut ncclResult_t) -> ncclResult_t;
         /// Creates a clique of communicators (single process version).
@@ -111,6 +113,7 @@ hip_sys::loaded_functions! {
         /// comm        ncclComm_t*
         /// communicator struct pointer
         pub unsafe fn ncclCommInitRank(comm: *mut ncclComm_t, nranks: ::std::os::raw::c_int, commId: ncclUniqueId, rank: ::std::os::raw::c_int) -> ncclResult_t;
+        pub unsafe fn ncclCommInitRankConfig(comm: *mut ncclComm_t, nranks: ::std::os::raw::c_int, commId: ncclUniqueId, rank: ::std::os::raw::c_int, config: *mut ncclConfig_t) -> ncclResult_t;
         /// Creates a new communicator (multi thread/process version) allowing multiple ranks per device.
         ///
         /// details
@@ -127,6 +130,8 @@ hip_sys::loaded_functions! {
         /// comm        ncclComm_t*
         /// communicator struct pointer
         pub unsafe fn ncclCommInitRankMulti(comm: *mut ncclComm_t, nranks: ::std::os::raw::c_int, commId: ncclUniqueId, rank: ::std::os::raw::c_int, virtualId: ::std::os::raw::c_int) -> ncclResult_t;
+        pub unsafe fn ncclCommRegister(comm: ncclComm_t, buff: *mut ::std::os::raw::c_void, size: usize, handle: *mut *mut ::std::os::raw::c_void) -> ncclResult_t;
+        pub unsafe fn ncclCommSplit(comm: ncclComm_t, color: ::std::os::raw::c_int, key: ::std::os::raw::c_int, newcomm: *mut ncclComm_t, config: *mut ncclConfig_t) -> ncclResult_t;
         /// Returns the user-ordered "rank" associated with the communicator.
         pub unsafe fn ncclCommUserRank(comm: ncclComm_t, rank: *mut ::std::os::raw::c_int) -> ncclResult_t;
         /// Gather
@@ -172,6 +177,8 @@ hip_sys::loaded_functions! {
         /// a single NCCL operation. Nothing will be started on the CUDA stream until
         /// ncclGroupEnd.
         pub unsafe fn ncclGroupStart() -> ncclResult_t;
+        pub unsafe fn ncclMemAlloc(ptr: *mut *mut ::std::os::raw::c_void, size: usize) -> ncclResult_t;
+        pub unsafe fn ncclMemFree(ptr: *mut ::std::os::raw::c_void) -> ncclResult_t;
         /// Receive
         ///
         /// details Receive data from rank peer into recvbuff.

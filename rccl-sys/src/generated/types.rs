@@ -15,6 +15,7 @@
 use hip_sys::*;
 #[doc = " Opaque handle to communicator"]
 pub type ncclComm_t = *mut ncclComm;
+pub type ncclConfig_t = ncclConfig_v22700;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ncclComm {
@@ -77,6 +78,25 @@ hip_sys::open_enum! {
         ncclScalarHostImmediate = 1,
     }
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone, Hash, PartialEq, Eq)]
+pub struct ncclConfig_v22700 {
+    pub size: usize,
+    pub magic: ::std::os::raw::c_uint,
+    pub version: ::std::os::raw::c_uint,
+    pub blocking: ::std::os::raw::c_int,
+    pub cgaClusterSize: ::std::os::raw::c_int,
+    pub minCTAs: ::std::os::raw::c_int,
+    pub maxCTAs: ::std::os::raw::c_int,
+    pub netName: *const ::std::os::raw::c_char,
+    pub splitShare: ::std::os::raw::c_int,
+    pub trafficClass: ::std::os::raw::c_int,
+    pub commName: *const ::std::os::raw::c_char,
+    pub collnetEnable: ::std::os::raw::c_int,
+    pub CTAPolicy: ::std::os::raw::c_int,
+    pub shrinkShare: ::std::os::raw::c_int,
+    pub nvlsCTAs: ::std::os::raw::c_int,
+}
 pub const NCCL_MAJOR: u32 = 2;
 pub const NCCL_MINOR: u32 = 13;
 pub const NCCL_PATCH: u32 = 4;
@@ -87,6 +107,7 @@ pub const RCCL_GATHER_SCATTER: u32 = 1;
 pub const RCCL_ALLTOALLV: u32 = 1;
 pub const RCCL_MULTIRANKPERGPU: u32 = 1;
 pub const NCCL_UNIQUE_ID_BYTES: u32 = 128;
+pub const NCCL_SPLIT_NOCOLOR: i32 = -1;
 #[allow(clippy::unnecessary_operation, clippy::identity_op)]
 const _: () = {
     ["Size of ncclUniqueId"][::std::mem::size_of::<ncclUniqueId>() - 128usize];
@@ -94,7 +115,51 @@ const _: () = {
     ["Offset of field: ncclUniqueId::internal"]
         [::std::mem::offset_of!(ncclUniqueId, internal) - 0usize];
 };
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of ncclConfig_v22700"][::std::mem::size_of::<ncclConfig_v22700>() - 72usize];
+    ["Alignment of ncclConfig_v22700"][::std::mem::align_of::<ncclConfig_v22700>() - 8usize];
+    ["Offset of field: ncclConfig_v22700::size"]
+        [::std::mem::offset_of!(ncclConfig_v22700, size) - 0usize];
+    ["Offset of field: ncclConfig_v22700::magic"]
+        [::std::mem::offset_of!(ncclConfig_v22700, magic) - 8usize];
+    ["Offset of field: ncclConfig_v22700::version"]
+        [::std::mem::offset_of!(ncclConfig_v22700, version) - 12usize];
+    ["Offset of field: ncclConfig_v22700::blocking"]
+        [::std::mem::offset_of!(ncclConfig_v22700, blocking) - 16usize];
+    ["Offset of field: ncclConfig_v22700::cgaClusterSize"]
+        [::std::mem::offset_of!(ncclConfig_v22700, cgaClusterSize) - 20usize];
+    ["Offset of field: ncclConfig_v22700::minCTAs"]
+        [::std::mem::offset_of!(ncclConfig_v22700, minCTAs) - 24usize];
+    ["Offset of field: ncclConfig_v22700::maxCTAs"]
+        [::std::mem::offset_of!(ncclConfig_v22700, maxCTAs) - 28usize];
+    ["Offset of field: ncclConfig_v22700::netName"]
+        [::std::mem::offset_of!(ncclConfig_v22700, netName) - 32usize];
+    ["Offset of field: ncclConfig_v22700::splitShare"]
+        [::std::mem::offset_of!(ncclConfig_v22700, splitShare) - 40usize];
+    ["Offset of field: ncclConfig_v22700::trafficClass"]
+        [::std::mem::offset_of!(ncclConfig_v22700, trafficClass) - 44usize];
+    ["Offset of field: ncclConfig_v22700::commName"]
+        [::std::mem::offset_of!(ncclConfig_v22700, commName) - 48usize];
+    ["Offset of field: ncclConfig_v22700::collnetEnable"]
+        [::std::mem::offset_of!(ncclConfig_v22700, collnetEnable) - 56usize];
+    ["Offset of field: ncclConfig_v22700::CTAPolicy"]
+        [::std::mem::offset_of!(ncclConfig_v22700, CTAPolicy) - 60usize];
+    ["Offset of field: ncclConfig_v22700::shrinkShare"]
+        [::std::mem::offset_of!(ncclConfig_v22700, shrinkShare) - 64usize];
+    ["Offset of field: ncclConfig_v22700::nvlsCTAs"]
+        [::std::mem::offset_of!(ncclConfig_v22700, nvlsCTAs) - 68usize];
+};
 impl Default for ncclUniqueId {
+    fn default() -> Self {
+        let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::std::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+impl Default for ncclConfig_v22700 {
     fn default() -> Self {
         let mut s = ::std::mem::MaybeUninit::<Self>::uninit();
         unsafe {
