@@ -18,8 +18,7 @@
 
 use crate::generated::functions::HipfftFunctions;
 use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
-use hip_sys::loader::Platform;
-use std::sync::OnceLock;
+use hip_sys::loader::LazyLibrary;
 
 /// hipFFT as hip-sys's loader core knows it: the file names per platform
 /// and what to install when they are missing.
@@ -50,34 +49,25 @@ pub type Hipfft = Library<HipfftFunctions>;
 /// install).
 pub type LoadError = hip_sys::loader::LibraryError;
 
-static HIPFFT: OnceLock<Result<Hipfft, LoadError>> = OnceLock::new();
+static HIPFFT: LazyLibrary<HipfftFunctions> =
+    LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
 
 /// The loaded hipFFT (or cuFFT), loading it (and the HIP runtime) on first
 /// use.
 pub fn hipfft() -> Result<&'static Hipfft, &'static LoadError> {
-    HIPFFT.get_or_init(load).as_ref()
+    HIPFFT.get()
 }
 
 /// Whether an FFT library could be loaded (loading it on first use).
 pub fn is_available() -> bool {
-    hipfft().is_ok()
+    HIPFFT.is_available()
 }
 
 /// The table every raw wrapper calls through: `None` when nothing could be
 /// loaded.
 #[inline]
 pub(crate) fn hipfft_table() -> Option<&'static HipfftFunctions> {
-    match HIPFFT.get_or_init(load) {
-        Ok(l) => Some(&l.table),
-        Err(_) => None,
-    }
-}
-
-fn load() -> Result<Hipfft, LoadError> {
-    hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
-        Platform::Amd => Ok(crate::amd::load(lib, path)),
-        Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
-    })
+    HIPFFT.table()
 }
 
 #[cfg(test)]
