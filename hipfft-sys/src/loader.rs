@@ -18,7 +18,6 @@
 
 use crate::generated::functions::HipfftFunctions;
 use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
-use hip_sys::loader::LazyLibrary;
 
 /// hipFFT as hip-sys's loader core knows it: the file names per platform
 /// and what to install when they are missing.
@@ -44,30 +43,11 @@ pub const SPEC: LibrarySpec = LibrarySpec {
 /// which every library built on the HIP runtime shares.
 pub type Hipfft = Library<HipfftFunctions>;
 
-/// Why hipFFT could not be loaded: the loader core's report (the HIP
-/// runtime's failure, or the platform, every path tried and what to
-/// install).
-pub type LoadError = hip_sys::loader::LibraryError;
-
-static HIPFFT: LazyLibrary<HipfftFunctions> =
-    LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
-
-/// The loaded hipFFT (or cuFFT), loading it (and the HIP runtime) on first
-/// use.
-pub fn hipfft() -> Result<&'static Hipfft, &'static LoadError> {
-    HIPFFT.get()
-}
-
-/// Whether an FFT library could be loaded (loading it on first use).
-pub fn is_available() -> bool {
-    HIPFFT.is_available()
-}
-
-/// The table every raw wrapper calls through: `None` when nothing could be
-/// loaded.
-#[inline]
-pub(crate) fn hipfft_table() -> Option<&'static HipfftFunctions> {
-    HIPFFT.table()
+hip_sys::lazy_library! {
+    static HIPFFT: HipfftFunctions = (SPEC, crate::amd::load, crate::nvidia::load);
+    "hipFFT" or "cuFFT";
+    pub fn hipfft() -> Hipfft;
+    pub(crate) fn hipfft_table();
 }
 
 #[cfg(test)]
