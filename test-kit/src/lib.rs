@@ -12,6 +12,9 @@
 //! - [`gemm_ref`]: the column-major CPU GEMM reference, in f64, with
 //!   transposes and conjugates.
 //!
+//! - [`check_library_load`]: the tier-2 check of a -sys crate's library
+//!   load result (the error names every path tried and the package).
+//!
 //! - [`Rocm`]: the ROCm release a tier-2 run is against
 //!   ([`EXPECT_ROCM_VAR`]) and what it must show.
 //!
@@ -30,4 +33,4 @@ pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED
 pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
-pub use tier2::{amd_runtime_expected, EXPECT_RUNTIME_VAR};
+pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};
