@@ -55,19 +55,16 @@ mod tests {
     /// Neither backend imports the loader that chooses between them.
     #[test]
     fn backends_do_not_import_the_loader() {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        for file in [
-            "amd.rs",
-            "nvidia/mod.rs",
-            "nvidia/convert.rs",
-            "nvidia/adapters.rs",
-        ] {
-            let text = std::fs::read_to_string(src.join(file)).unwrap();
-            assert!(
-                !text.contains("crate::loader"),
-                "{file} names crate::loader"
-            );
-        }
+        test_kit::assert_sources_do_not_name(
+            env!("CARGO_MANIFEST_DIR"),
+            &[
+                "amd.rs",
+                "nvidia/mod.rs",
+                "nvidia/convert.rs",
+                "nvidia/adapters.rs",
+            ],
+            "crate::loader",
+        );
     }
 
     #[test]
