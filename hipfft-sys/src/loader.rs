@@ -18,8 +18,6 @@
 
 use crate::generated::functions::HipfftFunctions;
 use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
-use hip_sys::loader::Platform;
-use std::sync::OnceLock;
 
 /// hipFFT as hip-sys's loader core knows it: the file names per platform
 /// and what to install when they are missing.
@@ -45,39 +43,11 @@ pub const SPEC: LibrarySpec = LibrarySpec {
 /// which every library built on the HIP runtime shares.
 pub type Hipfft = Library<HipfftFunctions>;
 
-/// Why hipFFT could not be loaded: the loader core's report (the HIP
-/// runtime's failure, or the platform, every path tried and what to
-/// install).
-pub type LoadError = hip_sys::loader::LibraryError;
-
-static HIPFFT: OnceLock<Result<Hipfft, LoadError>> = OnceLock::new();
-
-/// The loaded hipFFT (or cuFFT), loading it (and the HIP runtime) on first
-/// use.
-pub fn hipfft() -> Result<&'static Hipfft, &'static LoadError> {
-    HIPFFT.get_or_init(load).as_ref()
-}
-
-/// Whether an FFT library could be loaded (loading it on first use).
-pub fn is_available() -> bool {
-    hipfft().is_ok()
-}
-
-/// The table every raw wrapper calls through: `None` when nothing could be
-/// loaded.
-#[inline]
-pub(crate) fn hipfft_table() -> Option<&'static HipfftFunctions> {
-    match HIPFFT.get_or_init(load) {
-        Ok(l) => Some(&l.table),
-        Err(_) => None,
-    }
-}
-
-fn load() -> Result<Hipfft, LoadError> {
-    hip_sys::loader::load_library(&SPEC, |platform, lib, path| match platform {
-        Platform::Amd => Ok(crate::amd::load(lib, path)),
-        Platform::Nvidia => Ok(crate::nvidia::load(lib, path)),
-    })
+hip_sys::lazy_library! {
+    static HIPFFT: HipfftFunctions = (SPEC, crate::amd::load, crate::nvidia::load);
+    "hipFFT" or "cuFFT";
+    pub fn hipfft() -> Hipfft;
+    pub(crate) fn hipfft_table();
 }
 
 #[cfg(test)]
@@ -85,19 +55,16 @@ mod tests {
     /// Neither backend imports the loader that chooses between them.
     #[test]
     fn backends_do_not_import_the_loader() {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        for file in [
-            "amd.rs",
-            "nvidia/mod.rs",
-            "nvidia/convert.rs",
-            "nvidia/adapters.rs",
-        ] {
-            let text = std::fs::read_to_string(src.join(file)).unwrap();
-            assert!(
-                !text.contains("crate::loader"),
-                "{file} names crate::loader"
-            );
-        }
+        test_kit::assert_sources_do_not_name(
+            env!("CARGO_MANIFEST_DIR"),
+            &[
+                "amd.rs",
+                "nvidia/mod.rs",
+                "nvidia/convert.rs",
+                "nvidia/adapters.rs",
+            ],
+            "crate::loader",
+        );
     }
 
     #[test]

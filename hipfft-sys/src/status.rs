@@ -4,21 +4,9 @@
 use crate::hipfftResult;
 use core::fmt;
 
+hip_sys::status_result!(hipfftResult, HIPFFT_SUCCESS);
+
 impl hipfftResult {
-    /// Whether this is `HIPFFT_SUCCESS`.
-    pub const fn is_success(self) -> bool {
-        self.0 == hipfftResult::HIPFFT_SUCCESS.0
-    }
-
-    /// `Ok(())` for `HIPFFT_SUCCESS`, else `Err(self)`.
-    pub const fn ok(self) -> Result<(), hipfftResult> {
-        if self.is_success() {
-            Ok(())
-        } else {
-            Err(self)
-        }
-    }
-
     /// What the status means (hipFFT has no status-to-string call).
     pub const fn description(self) -> &'static str {
         match self.0 {

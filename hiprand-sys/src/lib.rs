@@ -53,7 +53,7 @@ mod unavailable;
 
 pub use generated::functions::*;
 pub use generated::types::*;
-pub use unavailable::Unavailable;
+pub use hip_sys::Unavailable;
 
 /// The hipRAND release whose header these bindings were generated from.
 pub const HEADERS_VERSION: &str = "6.4.3";

@@ -18,7 +18,6 @@
 
 use crate::generated::functions::HiprandFunctions;
 use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
-use hip_sys::loader::LazyLibrary;
 
 /// hipRAND as hip-sys's loader core knows it: the file names per platform
 /// and what to install when they are missing.
@@ -47,31 +46,11 @@ pub use hip_sys::loader::LoadedLibrary;
 /// built on the HIP runtime.
 pub type Hiprand = Library<HiprandFunctions>;
 
-/// Why hipRAND could not be loaded: the loader core's report (the HIP
-/// runtime's failure, or the platform, every path tried and what to
-/// install).
-pub type LoadError = hip_sys::loader::LibraryError;
-
-static HIPRAND: LazyLibrary<HiprandFunctions> =
-    LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
-
-/// The loaded hipRAND (or cuRAND), loading it (and the HIP runtime) on
-/// first use.
-pub fn hiprand() -> Result<&'static Hiprand, &'static LoadError> {
-    HIPRAND.get()
-}
-
-/// Whether a random number library could be loaded (loading it on first
-/// use).
-pub fn is_available() -> bool {
-    HIPRAND.is_available()
-}
-
-/// The table every raw wrapper calls through: `None` when nothing could be
-/// loaded.
-#[inline]
-pub(crate) fn hiprand_table() -> Option<&'static HiprandFunctions> {
-    HIPRAND.table()
+hip_sys::lazy_library! {
+    static HIPRAND: HiprandFunctions = (SPEC, crate::amd::load, crate::nvidia::load);
+    "hipRAND" or "cuRAND";
+    pub fn hiprand() -> Hiprand;
+    pub(crate) fn hiprand_table();
 }
 
 #[cfg(test)]
@@ -79,19 +58,16 @@ mod tests {
     /// Neither backend imports the loader that chooses between them.
     #[test]
     fn backends_do_not_import_the_loader() {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        for file in [
-            "amd.rs",
-            "nvidia/mod.rs",
-            "nvidia/translate.rs",
-            "nvidia/adapters.rs",
-        ] {
-            let text = std::fs::read_to_string(src.join(file)).unwrap();
-            assert!(
-                !text.contains("crate::loader"),
-                "{file} names crate::loader"
-            );
-        }
+        test_kit::assert_sources_do_not_name(
+            env!("CARGO_MANIFEST_DIR"),
+            &[
+                "amd.rs",
+                "nvidia/mod.rs",
+                "nvidia/translate.rs",
+                "nvidia/adapters.rs",
+            ],
+            "crate::loader",
+        );
     }
 
     #[test]

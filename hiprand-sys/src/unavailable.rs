@@ -2,15 +2,6 @@
 
 use crate::hiprandStatus_t;
 
-/// The value a raw wrapper returns instead of calling the C function (the
-/// same two functions as `hip_sys::Unavailable`, for hipRAND's status type).
-pub trait Unavailable {
-    /// Returned when no hipRAND (or cuRAND) could be loaded.
-    fn library_missing() -> Self;
-    /// Returned when the loaded library lacks the symbol.
-    fn symbol_missing() -> Self;
-}
-
 /// hipRAND's own statuses for "cannot run":
 ///
 /// - no library could be loaded: `HIPRAND_STATUS_INITIALIZATION_FAILED`
@@ -22,7 +13,7 @@ pub trait Unavailable {
 ///   cuRAND has no counterpart for on the NVIDIA platform):
 ///   `HIPRAND_STATUS_NOT_IMPLEMENTED` (1000), hipRAND's "feature not
 ///   implemented".
-impl Unavailable for hiprandStatus_t {
+impl hip_sys::Unavailable for hiprandStatus_t {
     fn library_missing() -> Self {
         hiprandStatus_t::HIPRAND_STATUS_INITIALIZATION_FAILED
     }

@@ -10,70 +10,29 @@
 //! loaded: any other outcome fails. Unset, any environment is accepted and
 //! the test prints which branch it took.
 
-use hip_sys::loader::Platform;
 use hiprand_sys::*;
-use test_kit::{amd_runtime_expected, EXPECT_RUNTIME_VAR};
+use test_kit::{check_library_load, ExpectedLibrary};
+
+const EXPECTED: ExpectedLibrary = ExpectedLibrary {
+    name: "hipRAND",
+    amd_files: &["libhiprand.so.1", "libhiprand.so"],
+    amd_package: "libhiprand1",
+    nvidia_file: "libcurand.so.10",
+};
 
 #[test]
 fn loads_or_reports_every_libhiprand_path_tried() {
-    let runtime = hip_sys::loader::runtime();
-    if amd_runtime_expected() {
-        match &runtime {
-            Ok(rt) => assert_eq!(
-                rt.platform,
-                Platform::Amd,
-                "{EXPECT_RUNTIME_VAR}=amd: {rt:?}"
-            ),
-            Err(e) => panic!("{EXPECT_RUNTIME_VAR}=amd, but the AMD runtime did not load:\n{e}"),
-        }
-    }
-    match loader::hiprand() {
+    match check_library_load(loader::hiprand(), &EXPECTED) {
         Ok(lib) => {
-            println!(
-                "branch: {:?} loaded: {:?}, {} of {} functions",
-                lib.platform,
-                lib.libraries,
-                lib.available_count(),
-                FUNCTION_NAMES.len()
-            );
+            assert!(loader::is_available());
             assert!(lib.is_available("hiprandCreateGenerator"));
             let mut version = 0;
             // SAFETY: `version` is a valid place to write an int.
             unsafe { hiprandGetVersion(&mut version) }.ok().unwrap();
             assert!(version > 0, "version {version}");
         }
-        Err(e) => {
-            let text = e.to_string();
-            println!("{text}");
+        Err(_) => {
             assert!(!loader::is_available());
-            match runtime {
-                Err(_) => {
-                    println!("branch: no HIP runtime loaded, so no hipRAND");
-                    assert!(e.runtime.is_some(), "{text}");
-                    assert_eq!(e.library, "hipRAND");
-                }
-                Ok(rt) if rt.platform == Platform::Amd => {
-                    println!("branch: AMD runtime {} loaded, hipRAND absent", rt.version);
-                    assert_eq!(e.platform, Some(Platform::Amd));
-                    assert_eq!(e.role, Some("hipRAND"));
-                    for name in ["libhiprand.so.1", "libhiprand.so"] {
-                        assert!(
-                            e.attempts.iter().any(|a| a.candidate.ends_with(name)),
-                            "{name} not tried: {text}"
-                        );
-                    }
-                    assert!(
-                        text.contains("no hipRAND found for the amd platform"),
-                        "{text}"
-                    );
-                    assert!(text.contains("HIP_SYS_LIBRARY_PATH"), "{text}");
-                }
-                Ok(rt) => {
-                    println!("branch: {} runtime loaded, cuRAND absent", rt.platform);
-                    assert_eq!(e.platform, Some(Platform::Nvidia));
-                    assert!(text.contains("libcurand.so.10"), "{text}");
-                }
-            }
             // Raw calls report the missing library; they do not crash and
             // write nothing.
             let mut generator: hiprandGenerator_t = std::ptr::NonNull::dangling().as_ptr();

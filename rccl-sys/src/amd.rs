@@ -3,18 +3,13 @@
 //! the loader core's [`Loaded`] table; neither imports the loader.
 
 use crate::generated::functions::RcclFunctions;
-use hip_sys::loader::common::{symbol_address, Loaded, Platform};
-use std::ffi::{c_void, CStr};
+use hip_sys::loader::common::{load_by_name, Loaded, Platform};
 use std::path::Path;
 use std::sync::Arc;
 
 /// Resolves the table from the RCCL library the loader core opened.
 pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<RcclFunctions> {
-    let mut lookup =
-        |name: &'static CStr| -> *mut c_void { symbol_address(lib, name.to_str().unwrap_or("")) };
-    // SAFETY: every name is looked up in RCCL itself, which exports each
-    // function under its C name with the signature of `rccl/rccl.h`, from
-    // which the table was generated.
-    let table = unsafe { RcclFunctions::resolve(&mut lookup) };
-    Loaded::one_library(Platform::Amd, "RCCL", lib, path, table)
+    // SAFETY: `lib` is RCCL, which exports each function under its C name
+    // with the signature of `rccl/rccl.h`, from which the table was generated.
+    unsafe { load_by_name(Platform::Amd, "RCCL", lib, path, RcclFunctions::resolve) }
 }

@@ -19,7 +19,6 @@
 
 use crate::generated::functions::RcclFunctions;
 use hip_sys::loader::common::{Library, LibrarySpec};
-use hip_sys::loader::LazyLibrary;
 
 /// RCCL as hip-sys's loader core knows it: the file names per platform and
 /// what to install when they are missing. Declared in hip-sys
@@ -39,30 +38,11 @@ pub use hip_sys::loader::LoadedLibrary;
 /// runtime shares.
 pub type Rccl = Library<RcclFunctions>;
 
-/// Why RCCL could not be loaded: the loader core's report (the HIP
-/// runtime's failure, or the platform, every path tried and what to
-/// install).
-pub type LoadError = hip_sys::loader::LibraryError;
-
-static RCCL: LazyLibrary<RcclFunctions> =
-    LazyLibrary::new(&SPEC, crate::amd::load, crate::nvidia::load);
-
-/// The loaded RCCL (or NCCL), loading it (and the HIP runtime) on first
-/// use.
-pub fn rccl() -> Result<&'static Rccl, &'static LoadError> {
-    RCCL.get()
-}
-
-/// Whether a collectives library could be loaded (loading it on first use).
-pub fn is_available() -> bool {
-    RCCL.is_available()
-}
-
-/// The table every raw wrapper calls through: `None` when nothing could be
-/// loaded.
-#[inline]
-pub(crate) fn rccl_table() -> Option<&'static RcclFunctions> {
-    RCCL.table()
+hip_sys::lazy_library! {
+    static RCCL: RcclFunctions = (SPEC, crate::amd::load, crate::nvidia::load);
+    "RCCL" or "NCCL";
+    pub fn rccl() -> Rccl;
+    pub(crate) fn rccl_table();
 }
 
 #[cfg(test)]
@@ -70,14 +50,11 @@ mod tests {
     /// Neither backend imports the loader that chooses between them.
     #[test]
     fn backends_do_not_import_the_loader() {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        for file in ["amd.rs", "nvidia/mod.rs", "nvidia/rccl_only.rs"] {
-            let text = std::fs::read_to_string(src.join(file)).unwrap();
-            assert!(
-                !text.contains("crate::loader"),
-                "{file} names crate::loader"
-            );
-        }
+        test_kit::assert_sources_do_not_name(
+            env!("CARGO_MANIFEST_DIR"),
+            &["amd.rs", "nvidia/mod.rs", "nvidia/rccl_only.rs"],
+            "crate::loader",
+        );
     }
 
     #[test]

@@ -12,6 +12,12 @@
 //! - [`gemm_ref`]: the column-major CPU GEMM reference, in f64, with
 //!   transposes and conjugates.
 //!
+//! - [`check_library_load`]: the tier-2 check of a -sys crate's library
+//!   load result (the error names every path tried and the package).
+//!
+//! - [`assert_sources_do_not_name`]: a crate's source files do not name
+//!   something (a backend, its loader).
+//!
 //! - [`Rocm`]: the ROCm release a tier-2 run is against
 //!   ([`EXPECT_ROCM_VAR`]) and what it must show.
 //!
@@ -23,6 +29,7 @@ mod data;
 mod gpu;
 mod reference;
 mod rocm;
+mod sources;
 mod tier2;
 
 pub use compare::{assert_close, first_difference, max_rel_err, rel};
@@ -30,4 +37,5 @@ pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED
 pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
-pub use tier2::{amd_runtime_expected, EXPECT_RUNTIME_VAR};
+pub use sources::assert_sources_do_not_name;
+pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};

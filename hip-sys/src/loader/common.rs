@@ -204,16 +204,7 @@ pub unsafe fn load_by_name<T>(
     // SAFETY: the caller guarantees that each symbol found by its name has
     // the signature the table declares for that name.
     let table = unsafe { resolve(&mut lookup) };
-    Loaded {
-        platform,
-        libraries: vec![LoadedLibrary {
-            role,
-            path: path.to_path_buf(),
-        }],
-        version: Version::from_file_name(path),
-        table,
-        handles: vec![Arc::clone(lib)],
-    }
+    Loaded::one_library(platform, role, lib, path, table)
 }
 
 /// The library a loader message `libX: cannot open shared object file`

@@ -18,7 +18,7 @@ mod coverage;
 mod cufft_enumerators;
 
 use crate::generated::functions::HipfftFunctions;
-use hip_sys::loader::common::{LibrarySlot, Loaded, LoadedLibrary, Platform, Version};
+use hip_sys::loader::common::{LibrarySlot, Loaded, Platform};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -33,16 +33,7 @@ pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<Hipfft
     CUFFT.fill(lib);
     let mut table = HipfftFunctions::EMPTY;
     adapters::install(&mut table);
-    Loaded {
-        platform: Platform::Nvidia,
-        libraries: vec![LoadedLibrary {
-            role: "cuFFT",
-            path: path.to_path_buf(),
-        }],
-        version: Version::from_file_name(path),
-        table,
-        handles: vec![Arc::clone(lib)],
-    }
+    Loaded::one_library(Platform::Nvidia, "cuFFT", lib, path, table)
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ hip_sys::loaded_functions! {
     library: "hipRAND (`libhiprand`, or cuRAND's `libcurand` on the NVIDIA platform)",
     table: HiprandFunctions,
     accessor: crate::loader::hiprand_table(),
-    unavailable: crate::Unavailable,
+    unavailable: hip_sys::Unavailable,
     legacy_symbols: [],
     functions: {
         /// \\brief Creates a new random number generator.
