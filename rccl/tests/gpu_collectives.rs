@@ -439,7 +439,12 @@ fn split_sums(w: &World, comms: &[Comm], send: &[DeviceBuffer<f32>]) -> Vec<Vec<
         Ok(())
     })
     .unwrap_or_else(|e| panic!("{e}"));
-    w.download(&recv)
+    // One result per communicator: device `i`'s buffer for `comms[i]` (a
+    // split that left the last ranks out has fewer communicators than
+    // devices, and their buffers were never written).
+    let mut got = w.download(&recv);
+    got.truncate(comms.len());
+    got
 }
 
 /// `ncclCommSplit` (NCCL 2.18 on): every rank alone (color = rank, world
