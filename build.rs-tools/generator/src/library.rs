@@ -292,7 +292,7 @@ const WRAPPER_FILE: &str = "hip_rs_wrapper.h";
 /// then the later-API declarations, if any. Those are the only declarations
 /// of the wrapper's own text that the allowlist takes, so a `c_prelude`
 /// (whose declarations stand in for C++) cannot be combined with them.
-fn wrapper(lib: &Library) -> Result<String> {
+pub(crate) fn wrapper(lib: &Library) -> Result<String> {
     let mut text: String = std::iter::once(lib.c_prelude.clone())
         .chain(lib.includes.iter().map(|h| format!("#include <{h}>\n")))
         .collect();

@@ -37,7 +37,10 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
         .map(|h| std::fs::read_to_string(include.join(h)).unwrap_or_default())
         .collect();
     // Headers included by the main ones hold most of the types.
-    let mut all_headers = headers.clone();
+    // The C text the bindings were generated from (the manifest's prelude,
+    // its headers, its later-API declarations).
+    let wrapper = crate::library::wrapper(lib)?;
+    let mut all_headers = headers.clone() + &wrapper;
     // The top folders of every header the manifest names.
     let dirs: std::collections::BTreeSet<&str> = lib
         .includes
@@ -54,14 +57,10 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
         }
     }
 
-    // What the bindings were generated with: the manifest's C prelude
-    // before its headers, its C stand-ins for C++ headers on the path.
+    // That text, with the manifest's C stand-ins for C++ headers on the
+    // path, as bindgen read it.
     let mut c = String::from("#include <stdio.h>\n#include <stddef.h>\n");
-    c.push_str(&lib.c_prelude);
-    c.push('\n');
-    for h in &lib.includes {
-        let _ = writeln!(c, "#include <{h}>");
-    }
+    c.push_str(&wrapper);
     c.push_str("int main(void) {\n");
     for key in expected.keys() {
         let (kind, rest) = key.split_once(' ').unwrap();
