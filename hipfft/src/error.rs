@@ -22,7 +22,7 @@ pub enum Error {
     },
     /// A HIP runtime call (device binding) failed.
     #[error("{0}")]
-    Runtime(#[source] hip::Error),
+    Runtime(#[from] hip::Error),
     /// A plan parameter is invalid; checked before any call.
     #[error("invalid {name}: {problem}")]
     InvalidPlan {

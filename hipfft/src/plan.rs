@@ -2,7 +2,7 @@
 
 use crate::error::{check, Error, Result};
 use crate::layout::{resolve, Layout, Shape, Transform};
-use hip::{Complex, DeviceBuffer, DeviceMemory, DeviceMemoryMut, DeviceRepr, Stream};
+use hip::{AccessEvents, Complex, DeviceBuffer, DeviceMemory, DeviceMemoryMut, DeviceRepr, Stream};
 use hipfft_sys::*;
 use std::any::{type_name, TypeId};
 use std::ffi::{c_longlong, c_void};
@@ -463,16 +463,13 @@ impl<T: Float> Plan<T> {
         input: &impl DeviceMemory<I>,
         output: &mut impl DeviceMemoryMut<O>,
     ) -> Result<()> {
-        if self.shape.transform == Transform::C2R {
-            return Err(Error::Usage(
-                "a C2R plan only runs inverse transforms (execute_inverse)".into(),
-            ));
-        }
+        self.runs(Direction::Forward, "")?;
         self.check_out_of_place::<I, O>(input, output)?;
         // hipFFT reads the input of a forward transform without writing it.
         let i = input.device_ptr() as *mut c_void;
         let o = output.device_ptr_mut().cast::<c_void>();
-        self.exec(i, o, HIPFFT_FORWARD)
+        let reads = [input.access_events()];
+        self.exec(Direction::Forward, i, o, &reads, &[output.access_events()])
     }
 
     /// `hipfftExec*` inverse, out of place: C2C (`HIPFFT_BACKWARD`) from
@@ -485,15 +482,13 @@ impl<T: Float> Plan<T> {
         input: &mut impl DeviceMemoryMut<I>,
         output: &mut impl DeviceMemoryMut<O>,
     ) -> Result<()> {
-        if self.shape.transform == Transform::R2C {
-            return Err(Error::Usage(
-                "an R2C plan only runs forward transforms (execute_forward)".into(),
-            ));
-        }
+        self.runs(Direction::Inverse, "")?;
         self.check_out_of_place::<I, O>(&*input, &*output)?;
         let i = input.device_ptr_mut().cast::<c_void>();
         let o = output.device_ptr_mut().cast::<c_void>();
-        self.exec(i, o, HIPFFT_BACKWARD as i32)
+        // A C2R transform may overwrite its input: both are written.
+        let writes = [input.access_events(), output.access_events()];
+        self.exec(Direction::Inverse, i, o, &[], &writes)
     }
 
     /// Forward in place: `data` holds the input (of the input's type) and
@@ -504,14 +499,7 @@ impl<T: Float> Plan<T> {
         &self,
         data: &mut impl DeviceMemoryMut<E>,
     ) -> Result<()> {
-        if self.shape.transform == Transform::C2R {
-            return Err(Error::Usage(
-                "a C2R plan only runs inverse transforms (execute_inverse_in_place)".into(),
-            ));
-        }
-        self.check_in_place(&*data)?;
-        let p = data.device_ptr_mut().cast::<c_void>();
-        self.exec(p, p, HIPFFT_FORWARD)
+        self.in_place(Direction::Forward, data)
     }
 
     /// Inverse in place, as [`execute_forward_in_place`](Self::execute_forward_in_place).
@@ -519,14 +507,34 @@ impl<T: Float> Plan<T> {
         &self,
         data: &mut impl DeviceMemoryMut<E>,
     ) -> Result<()> {
-        if self.shape.transform == Transform::R2C {
-            return Err(Error::Usage(
-                "an R2C plan only runs forward transforms (execute_forward_in_place)".into(),
-            ));
-        }
+        self.in_place(Direction::Inverse, data)
+    }
+
+    /// Either in-place transform, after every check.
+    fn in_place<E: DeviceRepr>(
+        &self,
+        direction: Direction,
+        data: &mut impl DeviceMemoryMut<E>,
+    ) -> Result<()> {
+        self.runs(direction, "_in_place")?;
         self.check_in_place(&*data)?;
         let p = data.device_ptr_mut().cast::<c_void>();
-        self.exec(p, p, HIPFFT_BACKWARD as i32)
+        self.exec(direction, p, p, &[], &[data.access_events()])
+    }
+
+    /// Refuses a direction the plan's transform does not run (a C2R plan
+    /// runs only inverse transforms, an R2C plan only forward ones),
+    /// naming the method to call instead (`suffix`: `""` or `"_in_place"`).
+    fn runs(&self, direction: Direction, suffix: &str) -> Result<()> {
+        match (self.shape.transform, direction) {
+            (Transform::C2R, Direction::Forward) => Err(Error::Usage(format!(
+                "a C2R plan only runs inverse transforms (execute_inverse{suffix})"
+            ))),
+            (Transform::R2C, Direction::Inverse) => Err(Error::Usage(format!(
+                "an R2C plan only runs forward transforms (execute_forward{suffix})"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     fn same_device(&self, name: &'static str, got: usize) -> Result<()> {
@@ -554,21 +562,51 @@ impl<T: Float> Plan<T> {
         )
     }
 
-    fn exec(&self, input: *mut c_void, output: *mut c_void, direction: i32) -> Result<()> {
+    /// Runs the transform on the plan's stream through `hip`'s access
+    /// tracking: buffers that track their accesses (`Stream::alloc`'s) are
+    /// first waited for where other streams use them (`reads` for their
+    /// writes, `writes` for every access), and the transform is recorded on
+    /// them (and on a user work area, which it writes), so that those
+    /// streams and their stream-ordered frees wait for it in turn.
+    fn exec(
+        &self,
+        direction: Direction,
+        input: *mut c_void,
+        output: *mut c_void,
+        reads: &[&AccessEvents],
+        writes: &[&AccessEvents],
+    ) -> Result<()> {
         if self.work_area == WorkArea::User && self.work_size > 0 && self.work_buffer.is_none() {
             return Err(Error::Usage(format!(
                 "this plan needs a work area of {} bytes (set_work_area) before it runs",
                 self.work_size
             )));
         }
-        self.stream.device().bind().map_err(Error::Runtime)?;
-        // SAFETY: a live plan of this transform and precision; the buffers
-        // were checked to hold the element types and lengths its layouts
-        // reach, on its device.
-        let (call, status) =
-            unsafe { T::exec(self.raw, self.shape.transform, input, output, direction) };
-        check(call, status)
+        self.stream.device().bind()?;
+        let mut written = writes.to_vec();
+        if let Some(area) = &self.work_buffer {
+            written.push(area.access_events());
+        }
+        let sign = match direction {
+            Direction::Forward => HIPFFT_FORWARD,
+            Direction::Inverse => HIPFFT_BACKWARD as i32,
+        };
+        self.stream.enqueue_tracked(reads, &written, || {
+            // SAFETY: a live plan of this transform and precision; the
+            // buffers were checked to hold the element types and lengths
+            // its layouts reach, on its device.
+            let (call, status) =
+                unsafe { T::exec(self.raw, self.shape.transform, input, output, sign) };
+            check(call, status)
+        })
     }
+}
+
+/// Which way a transform runs (`HIPFFT_FORWARD`, `HIPFFT_BACKWARD`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Inverse,
 }
 
 /// What the checks need to know of a buffer.

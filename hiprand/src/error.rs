@@ -21,7 +21,7 @@ pub enum Error {
     },
     /// A HIP runtime call failed (binding the generator's device).
     #[error("{0}")]
-    Runtime(#[source] hip::Error),
+    Runtime(#[from] hip::Error),
     /// An argument the library would refuse (or misuse), refused before
     /// any call.
     #[error("invalid {name}: {requirement}")]

@@ -4,7 +4,7 @@ use crate::error::{check, Error, Result};
 use crate::real::Real;
 use crate::rules::{self, Distribution};
 use crate::{Ordering, RngType};
-use hip::{DeviceMemoryMut, Stream};
+use hip::{AccessEvents, DeviceMemoryMut, Stream};
 use hiprand_sys::*;
 use std::fmt;
 
@@ -181,20 +181,22 @@ impl Generator {
 
     /// `hiprandGenerate`: uniformly distributed 32-bit integers.
     pub fn fill_u32(&mut self, out: &mut impl DeviceMemoryMut<u32>) -> Result<()> {
-        let ptr = self.prepare(out, Distribution::Bits)?;
-        // SAFETY: live handle; `ptr` is `out.len()` elements of device
-        // memory on the generator's device (checked), borrowed mutably.
-        check("hiprandGenerate", unsafe {
-            hiprandGenerate(self.raw, ptr, out.len())
+        let (ptr, len) = (self.prepare(out, Distribution::Bits)?, out.len());
+        self.enqueue(out.access_events(), "hiprandGenerate", || {
+            // SAFETY: live handle; `ptr` is `len` elements of device memory
+            // on the generator's device (checked), borrowed mutably.
+            unsafe { hiprandGenerate(self.raw, ptr, len) }
         })
     }
 
     /// `hiprandGenerateUniform` (f32), `...Double` (f64), `...Half` (f16):
     /// uniformly distributed values in (0, 1].
     pub fn fill_uniform<T: Real>(&mut self, out: &mut impl DeviceMemoryMut<T>) -> Result<()> {
-        let ptr = self.prepare(out, Distribution::Uniform)?;
-        // SAFETY: as in `fill_u32`.
-        check(T::CALLS[0], unsafe { T::uniform(self.raw, ptr, out.len()) })
+        let (ptr, len) = (self.prepare(out, Distribution::Uniform)?, out.len());
+        self.enqueue(out.access_events(), T::CALLS[0], || {
+            // SAFETY: as in `fill_u32`.
+            unsafe { T::uniform(self.raw, ptr, len) }
+        })
     }
 
     /// `hiprandGenerateNormal` (f32), `...Double`, `...Half`: normally
@@ -226,10 +228,10 @@ impl Generator {
     /// `lambda` (finite, positive).
     pub fn fill_poisson(&mut self, out: &mut impl DeviceMemoryMut<u32>, lambda: f64) -> Result<()> {
         rules::check_poisson(lambda)?;
-        let ptr = self.prepare(out, Distribution::Poisson)?;
-        // SAFETY: as in `fill_u32`.
-        check("hiprandGeneratePoisson", unsafe {
-            hiprandGeneratePoisson(self.raw, ptr, out.len(), lambda)
+        let (ptr, len) = (self.prepare(out, Distribution::Poisson)?, out.len());
+        self.enqueue(out.access_events(), "hiprandGeneratePoisson", || {
+            // SAFETY: as in `fill_u32`.
+            unsafe { hiprandGeneratePoisson(self.raw, ptr, len, lambda) }
         })
     }
 
@@ -242,12 +244,28 @@ impl Generator {
         distribution: Distribution,
     ) -> Result<()> {
         rules::check_normal(mean.to_f64(), stddev.to_f64())?;
-        let ptr = self.prepare(out, distribution)?;
+        let (ptr, len) = (self.prepare(out, distribution)?, out.len());
         let log = distribution == Distribution::LogNormal;
-        // SAFETY: as in `fill_u32`.
-        check(T::CALLS[1 + usize::from(log)], unsafe {
-            T::gaussian(log, self.raw, ptr, out.len(), mean, stddev)
+        self.enqueue(out.access_events(), T::CALLS[1 + usize::from(log)], || {
+            // SAFETY: as in `fill_u32`.
+            unsafe { T::gaussian(log, self.raw, ptr, len, mean, stddev) }
         })
+    }
+
+    /// Enqueues one fill (`fill`, the C call `call`) on the generator's
+    /// stream through `hip`'s access tracking: a buffer that tracks its
+    /// accesses (`Stream::alloc`'s) is first waited for where other streams
+    /// use it, and the fill is recorded as its write, so that those streams
+    /// and its stream-ordered free wait for the fill in turn. Untracked
+    /// memory costs nothing more.
+    fn enqueue(
+        &self,
+        out: &AccessEvents,
+        call: &'static str,
+        fill: impl FnOnce() -> hiprandStatus_t,
+    ) -> Result<()> {
+        self.stream
+            .enqueue_tracked(&[], &[out], || check(call, fill()))
     }
 
     fn bind(&self) -> Result<()> {
