@@ -498,3 +498,54 @@ fn two_gpus_fill_of_a_buffer_on_another_device_is_refused() {
     g.fill_uniform(&mut mine).unwrap();
     assert!(test_kit::download(&stream, &mine).iter().all(|v| *v > 0.0));
 }
+
+/// A fill goes through `hip`'s access tracking: a `Stream::alloc` buffer
+/// of stream A, filled on the generator's stream B behind a ~100 ms spin,
+/// then copied back on A at once. A's copy must wait for the fill (the
+/// fill recorded its write on the buffer), so it sees values in (0, 1];
+/// an untracked fill would leave A copying the zeros A wrote, 100 ms
+/// before the fill ran.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_a_fill_on_another_stream_is_waited_for_through_the_buffers_tracking() {
+    const SPIN_KERNEL: &str = r#"
+extern "C" __global__ void spin(long long cycles) {
+    long long start = clock64();
+    while (clock64() - start < cycles) {}
+}
+"#;
+    // About 100 ms at up to 2 GHz.
+    const SPIN: i64 = 200_000_000;
+    const LEN: usize = 1 << 20;
+    let dev = test_kit::device();
+    let (a, b) = (
+        test_kit::non_blocking_stream(&dev),
+        test_kit::non_blocking_stream(&dev),
+    );
+    let mut x = a
+        .alloc_zeroed::<f32>(LEN)
+        .expect("Stream::alloc_zeroed on A");
+    let mut g = generator(&b, RngType::Philox4x32_10);
+    let module = hip::Module::compile(&dev, SPIN_KERNEL).expect("the spin kernel compiles");
+    let f = module.function("spin").unwrap();
+    let mut args = hip::LaunchArgs::new();
+    args.arg(&SPIN);
+    let one = hip::LaunchConfig {
+        grid: (1, 1, 1),
+        block: (1, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: spin(long long) takes one scalar and touches no memory.
+    unsafe { b.launch(&f, one, &mut args) }.expect("spin on B");
+    g.fill_uniform(&mut x).expect("fill on B");
+    let got = a.copy_to_vec(&x).expect("copy back on A");
+    let zeros = got.iter().filter(|&&v| v == 0.0).count();
+    assert_eq!(
+        zeros, 0,
+        "A's copy did not wait for B's fill: {zeros} of {LEN} still 0"
+    );
+    assert!(
+        got.iter().all(|&v| v > 0.0 && v <= 1.0),
+        "values outside (0, 1]"
+    );
+}
