@@ -54,7 +54,7 @@ impl CandidateResult {
         if let Some(name) = missing_dependency(candidate, msg) {
             return CandidateResult::MissingDependency { name };
         }
-        if msg == "no such file" || msg.contains("No such file or directory") {
+        if msg.starts_with("no such file") || msg.contains("No such file or directory") {
             if let Ok(meta) = std::fs::symlink_metadata(candidate) {
                 if meta.file_type().is_symlink() {
                     let target = std::fs::read_link(candidate)

@@ -335,6 +335,17 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
             }
         }
     }
+    if let (Some(l), Some(hip_path)) = (&rt.loaded, env.nonempty("HIP_PATH")) {
+        let runtime = l.libraries.first().filter(|_| l.platform == Platform::Amd);
+        if let Some(message) = runtime.and_then(|r| {
+            hip_sys::loader::common::sdk_mismatch_warning(Path::new(hip_path), &r.path, l.version)
+        }) {
+            warnings.push(Warning {
+                severity: Severity::Warning,
+                message,
+            });
+        }
+    }
     if rt.loaded.is_none() {
         warnings.push(Warning {
             severity: Severity::Error,
@@ -456,7 +467,10 @@ fn canonical(p: &Path) -> PathBuf {
 /// What a library the loader could not find usually is, and where it
 /// comes from.
 fn dependency_hint(name: &str) -> &'static str {
-    if name.contains("amd_comgr") {
+    let dll = name.to_ascii_lowercase().ends_with(".dll");
+    if name.contains("amd_comgr") && dll {
+        " (ROCm's code object manager, COMGR: AMD's HIP SDK installs it in its bin folder beside the runtime, the graphics driver in System32)"
+    } else if name.contains("amd_comgr") {
         " (ROCm's code object manager, COMGR: package amd-comgr, on Debian libamd-comgr2)"
     } else if name.contains("hsa-runtime64") {
         " (ROCm's HSA runtime: package hsa-rocr, on Debian libhsa-runtime64-1)"
@@ -484,10 +498,11 @@ fn candidate_warnings(candidates: &[Candidate], loaded: bool, warnings: &mut Vec
         let message = match &c.result {
             CandidateResult::Loaded | CandidateResult::NotFound => continue,
             CandidateResult::MissingDependency { name } => format!(
-                "{} ({}) {skipped}: it needs {name}{}, which the loader cannot find; install it or add its folder to LD_LIBRARY_PATH",
+                "{} ({}) {skipped}: it needs {name}{}, which the loader cannot find; {}",
                 c.path,
                 c.source,
-                dependency_hint(name)
+                dependency_hint(name),
+                hip_sys::loader::common::dependency_remedy(name)
             ),
             other => format!("{} ({}) {skipped}: {}", c.path, c.source, other.describe()),
         };

@@ -3,7 +3,7 @@
 //! with the machine's real runtime.
 
 use super::*;
-use hip_sys::loader::search::{amd_locations_from, open_first, Location};
+use hip_sys::loader::search::{amd_locations_from, open_first, Location, Os};
 use hip_sys::loader::{Attempt, LoadedLibrary};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -108,7 +108,7 @@ fn hip_path_naming_another_sdk_is_a_warning() {
         .with_system_lib_dirs(vec![system.clone()]);
     let mut rt = amd_loaded(&in_use, v(5, 2, 21153));
     let lookup = |k: &str| env.nonempty(k).map(PathBuf::from);
-    let hip_path_only: Vec<Location> = amd_locations_from(&lookup)
+    let hip_path_only: Vec<Location> = amd_locations_from(Os::Unix, &lookup)
         .into_iter()
         .filter(|l| l.source == "HIP_PATH")
         .collect();
@@ -439,7 +439,7 @@ fn unreadable_and_incomplete_libraries_are_named() {
 
     let env = Environment::empty().with_var(OVERRIDE, lib.display().to_string());
     let lookup = |k: &str| env.nonempty(k).map(PathBuf::from);
-    let locations = amd_locations_from(&lookup);
+    let locations = amd_locations_from(Os::Unix, &lookup);
     let mut attempts: Vec<Attempt> = Vec::new();
     assert!(open_first("HIP runtime", &locations, RUNTIME_NAMES, &mut attempts).is_none());
     let rt = RuntimeFacts {
@@ -515,6 +515,77 @@ fn unreadable_and_incomplete_libraries_are_named() {
 }
 
 const OVERRIDE: &str = hip_sys::loader::OVERRIDE_VAR;
+
+#[test]
+fn a_missing_windows_comgr_is_named_with_a_windows_remedy() {
+    let candidate = Path::new("C:/sdk/bin/amdhip64_6.dll");
+    let outcome: Result<(), String> = Err(
+        "needs amd_comgr_2.dll, found in none of: C:/sdk/bin, C:/windows/system32 (LoadLibraryExW: os error 126)".into(),
+    );
+    assert_eq!(
+        CandidateResult::classify(candidate, &outcome),
+        CandidateResult::MissingDependency {
+            name: "amd_comgr_2.dll".into()
+        }
+    );
+    let c = Candidate {
+        role: "HIP runtime".into(),
+        path: candidate.display().to_string(),
+        source: "HIP_PATH".into(),
+        result: CandidateResult::classify(candidate, &outcome),
+    };
+    let mut warnings = Vec::new();
+    candidate_warnings(&[c], false, &mut warnings);
+    let text = &warnings[0].message;
+    assert!(text.contains("needs amd_comgr_2.dll"), "{text}");
+    assert!(
+        text.contains("HIP SDK installs it in its bin folder"),
+        "{text}"
+    );
+    assert!(
+        text.contains("folder of the library that needs it"),
+        "{text}"
+    );
+    assert!(!text.contains("LD_LIBRARY_PATH"), "{text}");
+    assert_eq!(
+        CandidateResult::classify(
+            Path::new("amdhip64_6.dll"),
+            &Err(
+                "no such file in the application folder or the system folder (LoadLibraryExW: 126)"
+                    .into()
+            )
+        ),
+        CandidateResult::NotFound
+    );
+}
+
+#[test]
+fn hip_path_of_another_major_release_than_the_runtime_is_a_warning() {
+    let root = temp_root("sdk-mismatch");
+    let sdk = root.join("6.1");
+    std::fs::create_dir_all(sdk.join("bin")).unwrap();
+    let in_use = root.join("system32").join("amdhip64_7.dll");
+    write(&in_use, "stands for the driver's runtime");
+    let env = Environment::empty().with_var("HIP_PATH", sdk.display().to_string());
+    let r = report_from(&env, &amd_loaded(&in_use, v(7, 1, 51803)));
+    assert!(
+        has_warning(
+            &r,
+            Severity::Warning,
+            &["names HIP SDK 6.1", "7.1.51803", "amdhip64_7.dll"]
+        ),
+        "{:#?}",
+        r.warnings
+    );
+    let r = report_from(&env, &amd_loaded(&in_use, v(6, 4, 50101)));
+    assert!(
+        r.warnings
+            .iter()
+            .all(|w| !w.message.contains("names HIP SDK")),
+        "{:#?}",
+        r.warnings
+    );
+}
 
 #[test]
 fn loader_messages_are_classified() {
