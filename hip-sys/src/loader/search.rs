@@ -518,9 +518,10 @@ fn resolved_path(lib: libloading::Library, candidate: &Path) -> (libloading::Lib
     }
 }
 
-/// `canonicalize` on Windows gives `\\?\C:\...`; reports and comparisons
-/// with variables want the plain form.
-fn strip_verbatim(path: PathBuf) -> PathBuf {
+/// `path` without Windows' verbatim prefix: `canonicalize` there gives
+/// `\\?\C:\...`, while variables and reports spell `C:\...`. Other paths
+/// come back as they are.
+pub fn strip_verbatim(path: PathBuf) -> PathBuf {
     match path.to_str().and_then(|s| s.strip_prefix(r"\\?\")) {
         Some(plain) if !plain.starts_with("UNC") => PathBuf::from(plain),
         _ => path,
@@ -696,9 +697,16 @@ mod tests {
     #[test]
     fn relative_folders_are_never_searched() {
         // A library in a folder below the working folder, named relatively.
-        let dir = std::env::temp_dir().join(format!("hip-sys-relative-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        // On Windows the temporary folder may sit on another drive than the
+        // working folder, where no relative path reaches it: use one below
+        // the working folder there.
         let cwd = std::env::current_dir().unwrap();
+        let base = match Os::CURRENT {
+            Os::Unix => std::env::temp_dir(),
+            Os::Windows => cwd.clone(),
+        };
+        let dir = base.join(format!("hip-sys-relative-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
         let relative = pathdiff(&dir, &cwd);
         let locs = amd_locations_from(
             Os::Unix,

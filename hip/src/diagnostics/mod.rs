@@ -35,6 +35,7 @@ pub use probe::{DeviceFacts, LoadedRuntime, RuntimeFacts};
 
 use environment::VISIBILITY_VARS;
 use hip_sys::loader::collectives::{nccl_version_text, CollectivesProbe};
+use hip_sys::loader::search::{strip_verbatim, Os};
 use hip_sys::loader::{Platform, Version};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -460,8 +461,10 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
     }
 }
 
+/// `p` with links resolved, in the plain form (see
+/// [`hip_sys::loader::search::strip_verbatim`]).
 fn canonical(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    strip_verbatim(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
 }
 
 /// What a library the loader could not find usually is, and where it
@@ -842,6 +845,11 @@ fn no_device_warning(
         message.push_str(&format!("; {} may hide devices", hidden.join(", ")));
     }
     match platform {
+        // Windows has no /dev/kfd: the graphics driver is the runtime's
+        // way to the GPU.
+        Some(Platform::Amd) if Os::CURRENT == Os::Windows => message.push_str(
+            "; check that the AMD graphics driver (Adrenalin or PRO) is installed and supports this GPU for HIP",
+        ),
         Some(Platform::Amd) => {
             let kfd = env.kfd();
             if kfd.exists() {
