@@ -7,6 +7,9 @@
 #   tier 2  again on ROCm 5.7 and 6.4: every tier2_* test binary run in the
 #           sysroots of scripts/rocm-runtimes.sh, by
 #           scripts/tier2-sysroots.sh                        downloaded once, then cached
+#   Wine    tier 1 and the Windows loader tests, cross-compiled for
+#           x86_64-pc-windows-gnu and run under Wine against stub HIP SDKs,
+#           by scripts/wine-tier.sh                          the prefix made once, then cached
 #   tier 3  GPU tests (#[ignore = "needs a GPU"])             reported as not run here;
 #           run them with scripts/gpu-bundle.sh on a GPU machine
 #
@@ -36,7 +39,10 @@
 # `CRATE@rocm-5.7` / `CRATE@rocm-6.4`; a release whose sysroot could not be
 # made (no network), or a binary that ended without libtest's summary,
 # counts as one failure. HIP_TEST_SKIP_SYSROOTS=1 skips that tier (the tier
-# line says so); CI must not set it.
+# line says so); CI must not set it. The Wine tier's tests likewise count
+# as tests of their own, keyed `CRATE@wine`; a tier that could not run (no
+# Wine, no mingw, no Rust target) or a binary without libtest's summary is
+# a failure. HIP_TEST_SKIP_WINE=1 skips it; CI must not set it.
 #
 # Extra arguments go to `cargo test`.
 set -uo pipefail
@@ -77,6 +83,16 @@ elif [ $status -eq 0 ]; then
 else
   sysroots="not run: an earlier pass failed"
 fi
+# The Wine tier: Windows builds of the tests under Wine.
+wine="ran"
+if [ "${HIP_TEST_SKIP_WINE:-}" = 1 ]; then
+  wine="SKIPPED: HIP_TEST_SKIP_WINE=1 (not for CI)"
+elif [ $status -eq 0 ]; then
+  bash scripts/wine-tier.sh 2>&1 | tee "$logs/6-wine.log" || status=$?
+  grep -q "DID NOT RUN" "$logs/6-wine.log" && wine="FAILED: $(grep -m1 "DID NOT RUN" "$logs/6-wine.log")"
+else
+  wine="not run: an earlier pass failed"
+fi
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
 if [ $feature_pass -eq 1 ]; then
@@ -89,6 +105,7 @@ echo "== test tiers =="
 echo "tier 1 (pure Rust): ran"
 echo "tier 2 (real AMD runtime, no GPU): $tier2${runtime:+ against $runtime}${HIP_TEST_EXPECT_RUNTIME:+ (HIP_TEST_EXPECT_RUNTIME=$HIP_TEST_EXPECT_RUNTIME)}"
 echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroots"
+echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 python3 - "$logs" "$status" <<'EOF'
 import json, os, re, sys
@@ -192,6 +209,35 @@ if os.path.exists(sys_log):
         else:
             sys_p, sys_f, sys_i = sys_p + counts[0], sys_f + counts[1], sys_i + counts[2]
 
+# The Wine tier: `     Running@wine CRATE/FILE (EXE)` opens a binary's
+# section, keyed CRATE@wine; its last summary is the binary's own (a
+# failing scenario test prints its child's summary before it). A section
+# without a summary and a tier that did not run are failures.
+WINE_RUNNING = re.compile(r"^\s+Running@wine (\S+) \((.+)\)$")
+wine_p = wine_f = wine_i = 0
+wine_unfinished = []
+wine_log = f"{logs}/6-wine.log"
+if os.path.exists(wine_log):
+    sections = []
+    for line in open(wine_log, errors="replace"):
+        line = line.rstrip("\r\n")
+        m = WINE_RUNNING.match(line)
+        if m:
+            sections.append([f"{m.group(1).split('/')[0]}@wine {m.group(1)}", None])
+            continue
+        if "DID NOT RUN" in line:
+            wine_f += 1
+            continue
+        s = SUMMARY.match(line)
+        if s and sections:
+            sections[-1][1] = tuple(int(x) for x in s.groups())
+    for key, counts in sections:
+        if counts is None:
+            wine_unfinished.append(key)
+            wine_f += 1
+        else:
+            wine_p, wine_f, wine_i = wine_p + counts[0], wine_f + counts[1], wine_i + counts[2]
+
 # cudarc's examples: "NAME compiles" / "NAME does NOT compile" / "not built".
 cudarc = {"compiles": 0, "does NOT compile": 0, "not built": 0}
 if os.path.exists(f"{logs}/4-cudarc.log"):
@@ -231,9 +277,9 @@ if not split_ok:
     rerun = {"ok": p3, "FAILED": f3, "ignored": i3}
     new = {"ok": 0, "FAILED": 0, "ignored": 0}
 
-distinct_passed = p1 + p2 + new["ok"] + sys_p
-distinct_failed = f1 + f2 + new["FAILED"] + sys_f
-distinct_ignored = i1 + i2 + new["ignored"] + sys_i
+distinct_passed = p1 + p2 + new["ok"] + sys_p + wine_p
+distinct_failed = f1 + f2 + new["FAILED"] + sys_f + wine_f
+distinct_ignored = i1 + i2 + new["ignored"] + sys_i + wine_i
 passed = distinct_passed + programs + cudarc["compiles"]
 failed = distinct_failed + rerun["FAILED"] + cudarc["does NOT compile"]
 if status != 0 and failed == 0:
@@ -249,6 +295,9 @@ print(f"re-runs (cuda-compat with synthesized-enums, tests already counted): "
 print(f"tier 2 on ROCm 5.7 and 6.4 (sysroots; counted above as tests of their own): "
       f"{sys_p} passed, {sys_f} failed, {sys_i} ignored"
       + (f"; ended without a summary: {', '.join(sys_unfinished)}" if sys_unfinished else ""))
+print(f"Wine tier (Windows builds under Wine; counted above as tests of their own): "
+      f"{wine_p} passed, {wine_f} failed, {wine_i} ignored"
+      + (f"; ended without a summary: {', '.join(wine_unfinished)}" if wine_unfinished else ""))
 print(f"programs (targets without libtest's harness, one each): {programs}")
 print(f"cudarc's examples built against cuda-compat: {cudarc['compiles']} compile, "
       f"{cudarc['does NOT compile']} do not, {cudarc['not built']} not built (need CUPTI or cuFile)")
