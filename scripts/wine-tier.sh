@@ -88,6 +88,11 @@ bash scripts/windows/build-stubs.sh "$stubs" || did_not_run "the stub SDKs did n
 # Wine shows the Linux root as drive Z:.
 stubs_windows="Z:$(cd "$stubs" && pwd | tr / '\\')"
 
+# Line tables only: backtraces keep their file and line, and the Windows
+# test binaries take a fraction of the disk full debug information does.
+# Target rustflags reach only the Windows artifacts, so the Linux build
+# scripts and proc macros already built are reused as they are.
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS=${CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS:--C debuginfo=line-tables-only}
 packages=(hip-sys hip hipblas-sys hipblas cuda-compat rccl-sys rccl hiprand-sys hiprand hipfft-sys hipfft hip-test-kit)
 pkg_args=()
 for p in "${packages[@]}"; do pkg_args+=(-p "$p"); done
@@ -100,16 +105,7 @@ if ! cargo test --target "$target" "${pkg_args[@]}" --lib --tests --no-run --mes
   did_not_run "the test binaries did not build for $target"
 fi
 built=$(date +%s)
-exes=$(python3 -c '
-import json, os, sys
-for line in open(sys.argv[1]):
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        print(os.path.relpath(m["target"]["src_path"]), m["executable"])
-' "$json")
+exes=$(python3 scripts/cargo-executables.py <"$json")
 [ -n "$exes" ] || did_not_run "cargo listed no test binaries"
 
 # One Wine session for all binaries: its server kept alive between them,

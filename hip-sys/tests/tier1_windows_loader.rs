@@ -10,7 +10,10 @@
 
 use hip_sys::loader::{self, Attempt, Runtime, Version, OVERRIDE_VAR};
 use std::path::{Path, PathBuf};
-use test_kit::{copy_files, in_scenario, scratch_dir, stub_bin, stub_sdk, stub_sdks, Scenario};
+use test_kit::{
+    copy_files, in_scenario, partial_sdk, same_file, scratch_dir, stub_bin, stub_sdk, stub_sdks,
+    Scenario,
+};
 
 /// The stubs' `hipRuntimeGetVersion` answers, per SDK (build-stubs.sh).
 fn hip_version(release: &str) -> Version {
@@ -23,14 +26,6 @@ fn hip_version(release: &str) -> Version {
         other => panic!("no stub SDK {other}"),
     };
     Version::from_hip(v)
-}
-
-/// The same file, whatever the spelling (`\\?\`, case, `/`).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
 }
 
 /// The loaded runtime, printed with every attempt.
@@ -100,12 +95,11 @@ fn override_wins_over_every_other_place() {
         assert_eq!(sources_in_order(&rt.attempts), [OVERRIDE_VAR]);
         return;
     }
-    Scenario::new("override_wins_over_every_other_place")
+    Scenario::amd("override_wins_over_every_other_place")
         .var(OVERRIDE_VAR, stub_bin("6.4"))
         .var("HIP_PATH", stub_sdk("6.1"))
         .var("ROCM_PATH", stub_sdk("6.2"))
         .var("PATH", stub_bin("5.7"))
-        .var("HIP_PLATFORM", "amd")
         .app_dir(&app_dir_with_the_7_1_runtime("override"))
         .run();
 }
@@ -136,11 +130,10 @@ fn hip_path_wins_over_rocm_path_path_and_the_system() {
     // HIP_PATH as AMD's installer sets it, with a trailing backslash.
     let mut hip_path = stub_sdk("6.1").into_os_string();
     hip_path.push("\\");
-    Scenario::new("hip_path_wins_over_rocm_path_path_and_the_system")
+    Scenario::amd("hip_path_wins_over_rocm_path_path_and_the_system")
         .var("HIP_PATH", hip_path)
         .var("ROCM_PATH", stub_sdk("6.2"))
         .var("PATH", stub_bin("5.7"))
-        .var("HIP_PLATFORM", "amd")
         .app_dir(&app_dir_with_the_7_1_runtime("hip-path"))
         .run();
 }
@@ -154,11 +147,10 @@ fn rocm_path_wins_over_path_and_the_system() {
         assert_eq!(sources_in_order(&rt.attempts), ["HIP_PATH", "ROCM_PATH"]);
         return;
     }
-    Scenario::new("rocm_path_wins_over_path_and_the_system")
+    Scenario::amd("rocm_path_wins_over_path_and_the_system")
         .var("HIP_PATH", scratch_dir("sdk-without-runtime"))
         .var("ROCM_PATH", stub_sdk("6.2"))
         .var("PATH", stub_bin("5.7"))
-        .var("HIP_PLATFORM", "amd")
         .app_dir(&app_dir_with_the_7_1_runtime("rocm-path"))
         .run();
 }
@@ -202,9 +194,8 @@ fn path_entries_win_over_the_system_in_order() {
         stub_bin("5.7").display(),
         stub_bin("6.4").display()
     );
-    Scenario::new("path_entries_win_over_the_system_in_order")
+    Scenario::amd("path_entries_win_over_the_system_in_order")
         .var("PATH", path)
-        .var("HIP_PLATFORM", "amd")
         .app_dir(&app_dir_with_the_7_1_runtime("path"))
         .run();
 }
@@ -227,9 +218,8 @@ fn the_system_is_searched_last() {
         assert_eq!(last.candidate, Path::new("amdhip64_7.dll"));
         return;
     }
-    Scenario::new("the_system_is_searched_last")
+    Scenario::amd("the_system_is_searched_last")
         .var("PATH", empty_path("system"))
-        .var("HIP_PLATFORM", "amd")
         .app_dir(&app_dir_with_the_7_1_runtime("system"))
         .run();
 }
@@ -249,16 +239,10 @@ fn hip_path_at_sdk_6_with_a_7_runtime_found_later_is_a_warning() {
     }
     // SDK 6.1 whose bin lost its runtime (its .hipVersion stays), and the
     // 7.1 runtime on PATH.
-    let sdk = scratch_dir("sdk61").join("6.1");
-    copy_files(
-        &stub_bin("6.1"),
-        &sdk.join("bin"),
-        &[".hipVersion", "hiprtc0601.dll"],
-    );
-    Scenario::new("hip_path_at_sdk_6_with_a_7_runtime_found_later_is_a_warning")
+    let sdk = partial_sdk("sdk61", "6.1", &[".hipVersion", "hiprtc0601.dll"]);
+    Scenario::amd("hip_path_at_sdk_6_with_a_7_runtime_found_later_is_a_warning")
         .var("HIP_PATH", &sdk)
         .var("PATH", stub_bin("7.1"))
-        .var("HIP_PLATFORM", "amd")
         .run();
 }
 
@@ -289,17 +273,14 @@ fn a_missing_comgr_dll_is_named() {
         );
         return;
     }
-    let sdk = scratch_dir("no-comgr").join("6.4");
-    let bin = sdk.join("bin");
-    copy_files(
-        &stub_bin("6.4"),
-        &bin,
+    let sdk = partial_sdk(
+        "no-comgr",
+        "6.4",
         &["amdhip64_6.dll", "hiprtc0604.dll", ".hipVersion"],
     );
-    Scenario::new("a_missing_comgr_dll_is_named")
+    Scenario::amd("a_missing_comgr_dll_is_named")
         .var("HIP_PATH", &sdk)
         .var("PATH", empty_path("no-comgr"))
-        .var("HIP_PLATFORM", "amd")
         .run();
 }
 
@@ -381,11 +362,10 @@ fn an_override_without_the_runtime_fails_and_names_it() {
         return;
     }
     // Everything else would find a runtime: the override allows no fallback.
-    Scenario::new("an_override_without_the_runtime_fails_and_names_it")
+    Scenario::amd("an_override_without_the_runtime_fails_and_names_it")
         .var(OVERRIDE_VAR, scratch_dir("empty-override"))
         .var("HIP_PATH", stub_sdk("6.4"))
         .var("PATH", stub_bin("6.4"))
-        .var("HIP_PLATFORM", "amd")
         .app_dir(&app_dir_with_the_7_1_runtime("empty-override-app"))
         .run();
 }

@@ -6,7 +6,7 @@
 #![cfg(windows)]
 
 use hip::diagnostics::{report, Severity};
-use test_kit::{copy_files, in_scenario, scratch_dir, stub_bin, Scenario};
+use test_kit::{in_scenario, partial_sdk, stub_bin, Scenario};
 
 /// The report's text, printed, and whether a warning holds every part.
 fn report_text() -> (String, hip::diagnostics::Report) {
@@ -65,12 +65,10 @@ fn report_names_the_runtime_from_path_and_the_sdk_hip_path_names() {
         return;
     }
     // SDK 6.1 whose bin lost its runtime; the 7.1 runtime on PATH.
-    let sdk = scratch_dir("diag-sdk61").join("6.1");
-    copy_files(&stub_bin("6.1"), &sdk.join("bin"), &[".hipVersion"]);
-    Scenario::new("report_names_the_runtime_from_path_and_the_sdk_hip_path_names")
+    let sdk = partial_sdk("diag-sdk61", "6.1", &[".hipVersion"]);
+    Scenario::amd("report_names_the_runtime_from_path_and_the_sdk_hip_path_names")
         .var("HIP_PATH", &sdk)
         .var("PATH", stub_bin("7.1"))
-        .var("HIP_PLATFORM", "amd")
         .run();
 }
 
@@ -100,15 +98,9 @@ fn report_names_a_missing_comgr_dll() {
         return;
     }
     // SDK 6.4 without its COMGR: its runtime cannot load; 7.1 on PATH.
-    let sdk = scratch_dir("diag-no-comgr").join("6.4");
-    copy_files(
-        &stub_bin("6.4"),
-        &sdk.join("bin"),
-        &["amdhip64_6.dll", ".hipVersion"],
-    );
-    Scenario::new("report_names_a_missing_comgr_dll")
+    let sdk = partial_sdk("diag-no-comgr", "6.4", &["amdhip64_6.dll", ".hipVersion"]);
+    Scenario::amd("report_names_a_missing_comgr_dll")
         .var("HIP_PATH", &sdk)
         .var("PATH", stub_bin("7.1"))
-        .var("HIP_PLATFORM", "amd")
         .run();
 }

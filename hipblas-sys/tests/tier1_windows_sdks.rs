@@ -8,8 +8,8 @@
 use hip_sys::loader::Version;
 use hipblas_sys::loader::DatatypeAbi;
 use hipblas_sys::{hipblasHandle_t, hipblasStatus_t};
-use std::path::{Path, PathBuf};
-use test_kit::{in_scenario, scratch_dir, stub_bin, stub_sdk, Scenario};
+use std::path::PathBuf;
+use test_kit::{in_scenario, same_file, scratch_dir, stub_bin, stub_sdk, Scenario};
 
 /// What each stub SDK holds (build-stubs.sh): its runtime's file and
 /// `hipRuntimeGetVersion`, and the `GemmEx` ABI its hipBLAS's exports
@@ -54,13 +54,6 @@ const SDKS: &[Sdk] = &[
         abi: DatatypeAbi::Unknown,
     },
 ];
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
-}
 
 #[link(name = "kernel32")]
 extern "system" {
@@ -134,10 +127,9 @@ fn run(test: &str, release: &str) {
         check_sdk(sdk);
         return;
     }
-    Scenario::new(test)
+    Scenario::amd(test)
         .var("HIP_PATH", stub_sdk(release))
         .var("PATH", scratch_dir(&format!("{test}-path")))
-        .var("HIP_PLATFORM", "amd")
         .run();
 }
 

@@ -43,7 +43,8 @@ pub use gpu::{device, download, non_blocking_stream, require_platform, stream, u
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
 pub use scenario::{
-    copy_files, in_scenario, scratch_dir, stub_bin, stub_sdk, stub_sdks, Scenario, STUB_SDKS_VAR,
+    copy_files, in_scenario, partial_sdk, same_file, scratch_dir, stub_bin, stub_sdk, stub_sdks,
+    Scenario, STUB_SDKS_VAR,
 };
 pub use sources::assert_sources_do_not_name;
 pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};

@@ -65,6 +65,16 @@ pub fn stub_sdk(release: &str) -> PathBuf {
     dir
 }
 
+/// A copy of the stub SDK of `release` holding only the files `keep` of
+/// its `bin` (an SDK that lost its runtime, or its COMGR), in a fresh
+/// folder named after `scenario`; returns its root, what `HIP_PATH` names.
+/// The root keeps the release as its folder name, as AMD's installer does.
+pub fn partial_sdk(scenario: &str, release: &str, keep: &[&str]) -> PathBuf {
+    let root = scratch_dir(scenario).join(release);
+    copy_files(&stub_bin(release), &root.join("bin"), keep);
+    root
+}
+
 /// A fresh empty folder for one scenario.
 pub fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hip-scenario-{name}-{}", std::process::id()));
@@ -84,6 +94,15 @@ pub fn copy_files(from: &Path, to: &Path, names: &[&str]) {
                 to.display()
             )
         });
+    }
+}
+
+/// Whether two paths name the same file, whatever their spelling (Windows'
+/// `\\?\` prefix, case, separators); false when either does not exist.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
     }
 }
 
@@ -115,6 +134,13 @@ impl Scenario {
             cwd: None,
             app_dir: None,
         }
+    }
+
+    /// The scenario of `test` on the AMD platform (`HIP_PLATFORM=amd`):
+    /// only AMD's libraries are searched, so nothing else can be found
+    /// instead.
+    pub fn amd(test: &str) -> Scenario {
+        Scenario::new(test).var("HIP_PLATFORM", "amd")
     }
 
     /// Sets a variable in the child.

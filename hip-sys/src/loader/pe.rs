@@ -37,26 +37,25 @@ const MAX_IMPORTS: usize = 4096;
 /// The longest DLL name accepted (Windows paths are shorter still).
 const MAX_NAME: usize = 260;
 
+/// The `N` bytes at `at`, or an error saying they lie past the end.
+fn bytes_at<const N: usize>(b: &[u8], at: usize) -> Result<[u8; N], PeError> {
+    let end = at.checked_add(N).ok_or_else(|| bad("offset overflows"))?;
+    b.get(at..end)
+        .and_then(|s| s.try_into().ok())
+        .ok_or_else(|| {
+            bad(format!(
+                "{N} bytes at {at:#x} lie past the end ({:#x})",
+                b.len()
+            ))
+        })
+}
+
 fn u16_at(b: &[u8], at: usize) -> Result<u16, PeError> {
-    let end = at.checked_add(2).ok_or_else(|| bad("offset overflows"))?;
-    let s = b.get(at..end).ok_or_else(|| {
-        bad(format!(
-            "2 bytes at {at:#x} lie past the end ({:#x})",
-            b.len()
-        ))
-    })?;
-    Ok(u16::from_le_bytes([s[0], s[1]]))
+    bytes_at(b, at).map(u16::from_le_bytes)
 }
 
 fn u32_at(b: &[u8], at: usize) -> Result<u32, PeError> {
-    let end = at.checked_add(4).ok_or_else(|| bad("offset overflows"))?;
-    let s = b.get(at..end).ok_or_else(|| {
-        bad(format!(
-            "4 bytes at {at:#x} lie past the end ({:#x})",
-            b.len()
-        ))
-    })?;
-    Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    bytes_at(b, at).map(u32::from_le_bytes)
 }
 
 /// One section header: where its bytes sit in memory and in the file.
@@ -99,7 +98,7 @@ pub fn imported_dlls(bytes: &[u8]) -> Result<Vec<String>, PeError> {
         return Err(bad("no MZ signature"));
     }
     let pe = u32_at(bytes, 0x3c)? as usize;
-    if bytes.get(pe..pe.checked_add(4).ok_or_else(|| bad("offset overflows"))?) != Some(b"PE\0\0") {
+    if bytes_at::<4>(bytes, pe).ok().as_ref() != Some(b"PE\0\0") {
         return Err(bad(format!("no PE signature at {pe:#x}")));
     }
     let coff = pe + 4;
@@ -141,9 +140,7 @@ pub fn imported_dlls(bytes: &[u8]) -> Result<Vec<String>, PeError> {
         if names.len() >= MAX_IMPORTS {
             return Err(bad(format!("more than {MAX_IMPORTS} import descriptors")));
         }
-        let descriptor = bytes
-            .get(at..at.checked_add(20).ok_or_else(|| bad("offset overflows"))?)
-            .ok_or_else(|| bad(format!("import descriptor at {at:#x} lies past the end")))?;
+        let descriptor: [u8; 20] = bytes_at(bytes, at)?;
         if descriptor.iter().all(|&b| b == 0) {
             return Ok(names);
         }
