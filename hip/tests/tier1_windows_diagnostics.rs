@@ -104,3 +104,40 @@ fn report_names_a_missing_comgr_dll() {
         .var("PATH", stub_bin("7.1"))
         .run();
 }
+
+#[test]
+fn report_of_a_whole_sdk_finds_its_runtime_and_blas_libraries() {
+    if in_scenario("report_of_a_whole_sdk_finds_its_runtime_and_blas_libraries") {
+        let (text, r) = report_text();
+        let bin = stub_bin("6.4");
+        assert_eq!(r.versions.runtime.as_deref(), Some("6.4.50101"));
+        let hip_path = r.variables.iter().find(|v| v.name == "HIP_PATH").unwrap();
+        assert_eq!(
+            hip_path.assessment.as_deref(),
+            Some("holds the runtime in use"),
+            "{text}"
+        );
+        for (name, file) in [("rocBLAS", "rocblas.dll"), ("hipBLAS", "hipblas.dll")] {
+            let found = r.blas_libraries.iter().find(|b| b.name == name);
+            let found = found.unwrap_or_else(|| panic!("no {name} in the report:\n{text}"));
+            assert!(
+                found
+                    .path
+                    .eq_ignore_ascii_case(&bin.join(file).display().to_string()),
+                "{text}"
+            );
+            assert_eq!(found.source, "HIP_PATH");
+        }
+        // Only the missing device is wrong with this machine.
+        let others: Vec<_> = r
+            .warnings
+            .iter()
+            .filter(|w| w.severity >= Severity::Warning && !w.message.starts_with("no GPU device"))
+            .collect();
+        assert!(others.is_empty(), "{others:#?}");
+        return;
+    }
+    Scenario::amd("report_of_a_whole_sdk_finds_its_runtime_and_blas_libraries")
+        .var("HIP_PATH", test_kit::stub_sdk("6.4"))
+        .run();
+}

@@ -114,7 +114,7 @@ impl fmt::Display for LoadError {
         write!(f, "\nvariables: {}", vars.join(", "))?;
         write!(
             f,
-            "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding libamdhip64."
+            "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding the HIP runtime (libamdhip64; on Windows amdhip64_*.dll)."
         )?;
         write!(f, "\n{REPORT_HINT}")
     }
