@@ -4,10 +4,20 @@
 #     ROCm 5.2.3 runtime, hiprtc, and hipcc for ahead-of-time kernel builds)
 #   libclang-dev, clang  (the binding generator's staleness check)
 #   python3  (scripts/test.sh's counts)
+#   gcc-mingw-w64-x86-64, wine64  (the Wine tier, scripts/wine-tier.sh: stub
+#     DLLs built with mingw, the tests run under Wine 8.0)
+# and, with rustup, the Rust target x86_64-pc-windows-gnu (the Wine tier's
+# test binaries).
 # Prints what it did; exits non-zero only when an install was needed and failed.
 set -euo pipefail
 
-packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3)
+windows_target=x86_64-pc-windows-gnu
+if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep -qx "$windows_target"; then
+  echo "install-deps: adding the Rust target $windows_target"
+  rustup target add "$windows_target"
+fi
+
+packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3 gcc-mingw-w64-x86-64 wine64)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

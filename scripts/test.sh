@@ -7,6 +7,9 @@
 #   tier 2  again on ROCm 5.7 and 6.4: every tier2_* test binary run in the
 #           sysroots of scripts/rocm-runtimes.sh, by
 #           scripts/tier2-sysroots.sh                        downloaded once, then cached
+#   Wine    tier 1 and the Windows loader tests, cross-compiled for
+#           x86_64-pc-windows-gnu and run under Wine against stub HIP SDKs,
+#           by scripts/wine-tier.sh                          the prefix made once, then cached
 #   tier 3  GPU tests (#[ignore = "needs a GPU"])             reported as not run here;
 #           run them with scripts/gpu-bundle.sh on a GPU machine
 #
@@ -36,7 +39,10 @@
 # `CRATE@rocm-5.7` / `CRATE@rocm-6.4`; a release whose sysroot could not be
 # made (no network), or a binary that ended without libtest's summary,
 # counts as one failure. HIP_TEST_SKIP_SYSROOTS=1 skips that tier (the tier
-# line says so); CI must not set it.
+# line says so); CI must not set it. The Wine tier's tests likewise count
+# as tests of their own, keyed `CRATE@wine`; a tier that could not run (no
+# Wine, no mingw, no Rust target) or a binary without libtest's summary is
+# a failure. HIP_TEST_SKIP_WINE=1 skips it; CI must not set it.
 #
 # Extra arguments go to `cargo test`.
 set -uo pipefail
@@ -67,16 +73,26 @@ fi
 if [ $status -eq 0 ]; then
   bash scripts/cudarc-examples.sh fetch >/dev/null && bash scripts/cudarc-examples.sh build 2>&1 | tee "$logs/4-cudarc.log" || status=$?
 fi
+# A tier run by its own script, which prints `DID NOT RUN` when it cannot
+# run: optional_tier SKIP_VAR SCRIPT LOG sets $tier_line to what ran.
+optional_tier() {
+  local skip_var=$1 script=$2 log=$3
+  tier_line="ran"
+  if [ "${!skip_var:-}" = 1 ]; then
+    tier_line="SKIPPED: $skip_var=1 (not for CI)"
+  elif [ $status -eq 0 ]; then
+    bash "$script" 2>&1 | tee "$log" || status=$?
+    grep -q "DID NOT RUN" "$log" && tier_line="FAILED: $(grep -m1 "DID NOT RUN" "$log")"
+  else
+    tier_line="not run: an earlier pass failed"
+  fi
+}
 # Tier 2 on ROCm 5.7 and 6.4, in their sysroots.
-sysroots="ran"
-if [ "${HIP_TEST_SKIP_SYSROOTS:-}" = 1 ]; then
-  sysroots="SKIPPED: HIP_TEST_SKIP_SYSROOTS=1 (not for CI)"
-elif [ $status -eq 0 ]; then
-  bash scripts/tier2-sysroots.sh 2>&1 | tee "$logs/5-sysroots.log" || status=$?
-  grep -q "DID NOT RUN" "$logs/5-sysroots.log" && sysroots="FAILED: $(grep -m1 "DID NOT RUN" "$logs/5-sysroots.log")"
-else
-  sysroots="not run: an earlier pass failed"
-fi
+optional_tier HIP_TEST_SKIP_SYSROOTS scripts/tier2-sysroots.sh "$logs/5-sysroots.log"
+sysroots=$tier_line
+# The Wine tier: Windows builds of the tests under Wine.
+optional_tier HIP_TEST_SKIP_WINE scripts/wine-tier.sh "$logs/6-wine.log"
+wine=$tier_line
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
 if [ $feature_pass -eq 1 ]; then
@@ -89,6 +105,7 @@ echo "== test tiers =="
 echo "tier 1 (pure Rust): ran"
 echo "tier 2 (real AMD runtime, no GPU): $tier2${runtime:+ against $runtime}${HIP_TEST_EXPECT_RUNTIME:+ (HIP_TEST_EXPECT_RUNTIME=$HIP_TEST_EXPECT_RUNTIME)}"
 echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroots"
+echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 python3 - "$logs" "$status" <<'EOF'
 import json, os, re, sys
@@ -161,36 +178,49 @@ pass1 = parse(f"{logs}/1-all-targets.log", packages(f"{logs}/1.json"))
 pass2 = parse(f"{logs}/2-doc.log", {})
 pass3 = parse(f"{logs}/3-rerun.log", packages(f"{logs}/3.json"))
 
-# Tier 2 in the sysroots: `     Running@rocm-V CRATE/tests/FILE (EXE)`
-# opens a binary's section; its tests are keyed CRATE@rocm-V. A section
-# without libtest's summary (a crash) and a release that did not run are
-# failures.
-SYSROOT_RUNNING = re.compile(r"^\s+Running@rocm-(\S+) (\S+) \((.+)\)$")
-sys_p = sys_f = sys_i = 0
-sys_unfinished = []
-sys_log = f"{logs}/5-sysroots.log"
-if os.path.exists(sys_log):
-    cur = None
+def tier_counts(path, running, key_of):
+    """A tier run by its own script: each line matching `running` opens a
+    binary's section, keyed by key_of(match); the section's last libtest
+    summary is the binary's own (a failing scenario test prints its
+    child's summary before it). A section without a summary (a crash)
+    and a `DID NOT RUN` line are failures. Returns passed, failed,
+    ignored and the unfinished sections."""
+    p = f = i = 0
+    unfinished = []
+    if not os.path.exists(path):
+        return p, f, i, unfinished
     sections = []
-    for line in open(sys_log, errors="replace"):
-        line = line.rstrip("\n")
-        m = SYSROOT_RUNNING.match(line)
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\r\n")
+        m = running.match(line)
         if m:
-            cur = [f"{m.group(2).split('/')[0]}@rocm-{m.group(1)} {m.group(2)}", None]
-            sections.append(cur)
+            sections.append([key_of(m), None])
             continue
         if "DID NOT RUN" in line:
-            sys_f += 1
+            f += 1
             continue
         s = SUMMARY.match(line)
-        if s and cur is not None and cur[1] is None:
-            cur[1] = tuple(int(x) for x in s.groups())
+        if s and sections:
+            sections[-1][1] = tuple(int(x) for x in s.groups())
     for key, counts in sections:
         if counts is None:
-            sys_unfinished.append(key)
-            sys_f += 1
+            unfinished.append(key)
+            f += 1
         else:
-            sys_p, sys_f, sys_i = sys_p + counts[0], sys_f + counts[1], sys_i + counts[2]
+            p, f, i = p + counts[0], f + counts[1], i + counts[2]
+    return p, f, i, unfinished
+
+# Tier 2 in the sysroots: `     Running@rocm-V CRATE/tests/FILE (EXE)`,
+# keyed CRATE@rocm-V.
+sys_p, sys_f, sys_i, sys_unfinished = tier_counts(
+    f"{logs}/5-sysroots.log",
+    re.compile(r"^\s+Running@rocm-(\S+) (\S+) \((.+)\)$"),
+    lambda m: f"{m.group(2).split('/')[0]}@rocm-{m.group(1)} {m.group(2)}")
+# The Wine tier: `     Running@wine CRATE/FILE (EXE)`, keyed CRATE@wine.
+wine_p, wine_f, wine_i, wine_unfinished = tier_counts(
+    f"{logs}/6-wine.log",
+    re.compile(r"^\s+Running@wine (\S+) \((.+)\)$"),
+    lambda m: f"{m.group(1).split('/')[0]}@wine {m.group(1)}")
 
 # cudarc's examples: "NAME compiles" / "NAME does NOT compile" / "not built".
 cudarc = {"compiles": 0, "does NOT compile": 0, "not built": 0}
@@ -231,9 +261,9 @@ if not split_ok:
     rerun = {"ok": p3, "FAILED": f3, "ignored": i3}
     new = {"ok": 0, "FAILED": 0, "ignored": 0}
 
-distinct_passed = p1 + p2 + new["ok"] + sys_p
-distinct_failed = f1 + f2 + new["FAILED"] + sys_f
-distinct_ignored = i1 + i2 + new["ignored"] + sys_i
+distinct_passed = p1 + p2 + new["ok"] + sys_p + wine_p
+distinct_failed = f1 + f2 + new["FAILED"] + sys_f + wine_f
+distinct_ignored = i1 + i2 + new["ignored"] + sys_i + wine_i
 passed = distinct_passed + programs + cudarc["compiles"]
 failed = distinct_failed + rerun["FAILED"] + cudarc["does NOT compile"]
 if status != 0 and failed == 0:
@@ -249,6 +279,9 @@ print(f"re-runs (cuda-compat with synthesized-enums, tests already counted): "
 print(f"tier 2 on ROCm 5.7 and 6.4 (sysroots; counted above as tests of their own): "
       f"{sys_p} passed, {sys_f} failed, {sys_i} ignored"
       + (f"; ended without a summary: {', '.join(sys_unfinished)}" if sys_unfinished else ""))
+print(f"Wine tier (Windows builds under Wine; counted above as tests of their own): "
+      f"{wine_p} passed, {wine_f} failed, {wine_i} ignored"
+      + (f"; ended without a summary: {', '.join(wine_unfinished)}" if wine_unfinished else ""))
 print(f"programs (targets without libtest's harness, one each): {programs}")
 print(f"cudarc's examples built against cuda-compat: {cudarc['compiles']} compile, "
       f"{cudarc['does NOT compile']} do not, {cudarc['not built']} not built (need CUPTI or cuFile)")

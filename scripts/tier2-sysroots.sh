@@ -33,16 +33,7 @@ versions=("$@")
 # Test executables: target name and path, from cargo's JSON (no rebuild
 # when scripts/test.sh's first pass built them).
 exes=$(cargo test --workspace --test 'tier2_*' --no-run --message-format=json 2>/dev/null |
-  python3 -c '
-import json, os, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        print(os.path.relpath(m["target"]["src_path"]), m["executable"])
-')
+  python3 scripts/cargo-executables.py)
 if [ -z "$exes" ]; then
   echo "tier2-sysroots: DID NOT RUN: the tier-2 test binaries could not be built" >&2
   exit 1

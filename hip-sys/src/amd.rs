@@ -7,36 +7,64 @@
 
 use crate::generated::functions::{HipFunctions, LEGACY_SYMBOLS};
 use crate::loader::common::{symbol_address, Loaded, LoadedLibrary, Platform, Version};
-use crate::loader::search::{self, Attempt, Location};
+use crate::loader::search::{self, Attempt, Location, Os};
 use std::ffi::{c_void, CStr};
 use std::sync::Arc;
 
-const AMDHIP64: &[&str] = if cfg!(windows) {
-    &["amdhip64_7.dll", "amdhip64_6.dll", "amdhip64.dll"]
-} else {
-    &[
-        "libamdhip64.so.7",
-        "libamdhip64.so.6",
-        "libamdhip64.so.5",
-        "libamdhip64.so",
-    ]
-};
+/// The HIP runtime's file names on `os`, newest first.
+///
+/// Windows: AMD's HIP SDK for Windows (and the graphics driver, in
+/// System32) name the runtime by major version: `amdhip64.dll` up to SDK
+/// 5.7, `amdhip64_6.dll` from 6.0 (AMD's Windows install guide, in
+/// ROCm/rocm-install-on-windows, says it replaced `amdhip64.dll`),
+/// `amdhip64_7.dll` from 7.0 (the SDK 7.1 `bin` folders bundled by
+/// projects that ship ROCm on Windows).
+pub(crate) const fn runtime_names(os: Os) -> &'static [&'static str] {
+    match os {
+        Os::Windows => &["amdhip64_7.dll", "amdhip64_6.dll", "amdhip64.dll"],
+        Os::Unix => &[
+            "libamdhip64.so.7",
+            "libamdhip64.so.6",
+            "libamdhip64.so.5",
+            "libamdhip64.so",
+        ],
+    }
+}
 
-/// Opens the HIP runtime (and, from ROCm 6, hiprtc beside it) and resolves
+/// The file name of hiprtc for a runtime of `version` on `os`, or `None`
+/// where hiprtc lives inside the runtime.
+///
+/// Linux: ROCm 6 split hiprtc out of `libamdhip64` as `libhiprtc.so.6`;
+/// ROCm 5 keeps it inside. Windows: every HIP SDK since 5.x ships it as a
+/// separate DLL named by major and minor version, two digits each,
+/// `hiprtc0507.dll` (SDK 5.7), `hiprtc0601.dll`, `hiprtc0602.dll`,
+/// `hiprtc0604.dll`, `hiprtc0701.dll` (the lists of names HIPRT, Blender's
+/// HIP loader and ZLUDA's launcher try), beside a `hiprtc-builtinsMMmm.dll`
+/// it loads itself.
+pub(crate) fn hiprtc_name(os: Os, version: Version) -> Option<String> {
+    match os {
+        Os::Windows if version.major >= 5 => Some(format!(
+            "hiprtc{:02}{:02}.dll",
+            version.major, version.minor
+        )),
+        Os::Unix if version.major >= 6 => Some(format!("libhiprtc.so.{}", version.major)),
+        _ => None,
+    }
+}
+
+/// Opens the HIP runtime (and hiprtc beside it, where it is a file of its
+/// own: see [`hiprtc_name`]) and resolves
 /// the table; `None` when no runtime opens (every try is in `attempts`).
 pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded<HipFunctions>> {
     let locations = search::amd_locations();
-    let (runtime, runtime_path) =
-        search::open_first("HIP runtime", &locations, AMDHIP64, attempts)?;
+    let (runtime, runtime_path) = search::open_first(
+        "HIP runtime",
+        &locations,
+        runtime_names(Os::CURRENT),
+        attempts,
+    )?;
     let version = runtime_version(&runtime, &runtime_path);
 
-    // hiprtc: ROCm 6 ships it apart, beside the runtime and of the same
-    // major version; ROCm 5 keeps it inside libamdhip64.
-    let rtc_name = if cfg!(windows) {
-        format!("hiprtc0{}0{}.dll", version.major, version.minor)
-    } else {
-        format!("libhiprtc.so.{}", version.major)
-    };
     let mut rtc_locations = Vec::new();
     if let Some(dir) = runtime_path.parent() {
         rtc_locations.push(Location {
@@ -48,11 +76,8 @@ pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded<HipFunctions>> 
         dir: None,
         source: "system loader".into(),
     });
-    let hiprtc = if version.major >= 6 {
-        search::open_first("hiprtc", &rtc_locations, &[rtc_name.as_str()], attempts)
-    } else {
-        None
-    };
+    let hiprtc = hiprtc_name(Os::CURRENT, version)
+        .and_then(|name| search::open_first("hiprtc", &rtc_locations, &[name.as_str()], attempts));
 
     let table = {
         let mut lookup = |name: &'static CStr| -> *mut c_void {
@@ -113,4 +138,41 @@ fn runtime_version(lib: &libloading::Library, path: &std::path::Path) -> Version
         }
     }
     Version::from_file_name(path).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hiprtc_names_per_system_and_version() {
+        let v = |major, minor| Version {
+            major,
+            minor,
+            patch: 0,
+        };
+        assert_eq!(
+            hiprtc_name(Os::Windows, v(5, 7)).as_deref(),
+            Some("hiprtc0507.dll")
+        );
+        assert_eq!(
+            hiprtc_name(Os::Windows, v(6, 1)).as_deref(),
+            Some("hiprtc0601.dll")
+        );
+        assert_eq!(
+            hiprtc_name(Os::Windows, v(7, 1)).as_deref(),
+            Some("hiprtc0701.dll")
+        );
+        assert_eq!(
+            hiprtc_name(Os::Windows, v(6, 12)).as_deref(),
+            Some("hiprtc0612.dll")
+        );
+        assert_eq!(hiprtc_name(Os::Unix, v(5, 7)), None);
+        assert_eq!(
+            hiprtc_name(Os::Unix, v(6, 4)).as_deref(),
+            Some("libhiprtc.so.6")
+        );
+        assert_eq!(runtime_names(Os::Windows)[1], "amdhip64_6.dll");
+        assert_eq!(runtime_names(Os::Unix)[0], "libamdhip64.so.7");
+    }
 }

@@ -18,6 +18,10 @@
 //! - [`assert_sources_do_not_name`]: a crate's source files do not name
 //!   something (a backend, its loader).
 //!
+//! - [`Scenario`], [`in_scenario`]: a loader scenario in a process of its
+//!   own (variables, working folder, application folder); [`stub_sdks`]:
+//!   the Wine tier's stub HIP SDKs.
+//!
 //! - [`Rocm`]: the ROCm release a tier-2 run is against
 //!   ([`EXPECT_ROCM_VAR`]) and what it must show.
 //!
@@ -29,6 +33,7 @@ mod data;
 mod gpu;
 mod reference;
 mod rocm;
+mod scenario;
 mod sources;
 mod tier2;
 
@@ -37,5 +42,9 @@ pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED
 pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
+pub use scenario::{
+    copy_files, in_scenario, partial_sdk, same_file, scratch_dir, stub_bin, stub_sdk, stub_sdks,
+    Scenario, STUB_SDKS_VAR,
+};
 pub use sources::assert_sources_do_not_name;
 pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};

@@ -33,7 +33,7 @@
 //! assert_eq!(HIPBLAS.nvidia.for_this_os()[0], if cfg!(windows) { "cublas64_13.dll" } else { "libcublas.so.13" });
 //! ```
 
-use super::search::{self, Attempt, Location};
+use super::search::{self, Attempt, Location, Os};
 use std::ffi::{c_void, CStr};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -210,7 +210,13 @@ pub unsafe fn load_by_name<T>(
 /// The library a loader message `libX: cannot open shared object file`
 /// names when it is not the candidate itself: the candidate was found but
 /// one of its dependencies was not.
+///
+/// On Windows the loader's own search names it (`needs amd_comgr_2.dll,
+/// found in none of: ...`, see [`search::missing_imports_message`]).
 pub fn missing_dependency(candidate: &Path, message: &str) -> Option<String> {
+    if let Some(name) = search::missing_import_in(message) {
+        return Some(name.to_owned());
+    }
     let (name, _) = message.split_once(": cannot open shared object file")?;
     let name = name.trim();
     let named = Path::new(name);
@@ -231,8 +237,9 @@ pub fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: &[Attempt]) -> fmt::
             match missing_dependency(&a.candidate, reason) {
                 Some(dep) => write!(
                     f,
-                    "\nfound {} but it needs {dep}, which the loader cannot find (install it or add its folder to LD_LIBRARY_PATH)",
-                    a.candidate.display()
+                    "\nfound {} but it needs {dep}, which the loader cannot find ({})",
+                    a.candidate.display(),
+                    dependency_remedy(&dep)
                 )?,
                 None if a.candidate.exists() => write!(
                     f,
@@ -244,6 +251,79 @@ pub fn write_attempts(f: &mut fmt::Formatter<'_>, attempts: &[Attempt]) -> fmt::
         }
     }
     Ok(())
+}
+
+/// What to do about a dependency the loader cannot find: a Windows DLL is
+/// looked for only beside the library that needs it and in the system
+/// folders (never `PATH`, given the flags [`search::open`] loads with).
+pub fn dependency_remedy(dependency: &str) -> &'static str {
+    if dependency.to_ascii_lowercase().ends_with(".dll") {
+        "put it in the folder of the library that needs it"
+    } else {
+        "install it or add its folder to LD_LIBRARY_PATH"
+    }
+}
+
+/// The HIP SDK release a `HIP_PATH` names, and where that was read: the
+/// SDK's own version file, `<root>/bin/.hipVersion` (`HIP_VERSION_MAJOR=6`,
+/// `HIP_VERSION_MINOR=1`, `HIP_VERSION_PATCH=40252` lines, written by HIP's
+/// build into every SDK and ROCm install), else the folder's name, which
+/// AMD's Windows installer makes the release (`C:\Program
+/// Files\AMD\ROCm\6.1\`). The version file wins: a folder can be renamed.
+pub fn sdk_release(root: &Path) -> Option<(Version, String)> {
+    let file = root.join("bin").join(".hipVersion");
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        let field = |key: &str| {
+            text.lines()
+                .filter_map(|l| l.trim().strip_prefix(key)?.strip_prefix('='))
+                .find_map(|v| v.trim().parse::<u32>().ok())
+        };
+        if let (Some(major), Some(minor)) = (field("HIP_VERSION_MAJOR"), field("HIP_VERSION_MINOR"))
+        {
+            let patch = field("HIP_VERSION_PATCH").unwrap_or(0);
+            return Some((
+                Version {
+                    major,
+                    minor,
+                    patch,
+                },
+                file.display().to_string(),
+            ));
+        }
+    }
+    let name = root.file_name()?.to_str()?;
+    let (major, minor) = name.split_once('.')?;
+    let version = Version {
+        major: major.parse().ok()?,
+        minor: minor.split('.').next()?.parse().ok()?,
+        patch: 0,
+    };
+    Some((version, "its folder name".to_owned()))
+}
+
+/// A warning when `HIP_PATH` (the variable's value `hip_path`) names a HIP
+/// SDK of another major release than the runtime loaded (`runtime`, of
+/// `version` from `hipRuntimeGetVersion`): the common Windows breakage of an
+/// SDK 6.x whose `bin` lacks the runtime while the graphics driver's
+/// `amdhip64_7.dll` is found on `PATH` or in System32. Kernels built with
+/// that SDK's compiler, and its hiprtc and libraries, expect its runtime.
+pub fn sdk_mismatch_warning(hip_path: &Path, runtime: &Path, version: Version) -> Option<String> {
+    let (sdk, from) = sdk_release(hip_path)?;
+    (sdk.major != version.major).then(|| {
+        format!(
+            "HIP_PATH={} names HIP SDK {}.{} (from {from}), but the HIP runtime loaded is {version} (hipRuntimeGetVersion) from {}: \
+             code built with SDK {}.{} and its libraries expect a {}.x runtime; install the SDK {}.{} that matches the runtime, or point HIP_PATH at it",
+            hip_path.display(),
+            sdk.major,
+            sdk.minor,
+            runtime.display(),
+            sdk.major,
+            sdk.minor,
+            sdk.major,
+            version.major,
+            version.minor
+        )
+    })
 }
 
 /// A library opened at run time whose symbols a backend resolves one by
@@ -336,10 +416,14 @@ pub struct LibraryNames {
 impl LibraryNames {
     /// The names for the operating system this was compiled for.
     pub fn for_this_os(&self) -> &'static [&'static str] {
-        if cfg!(windows) {
-            self.windows
-        } else {
-            self.unix
+        self.for_os(Os::CURRENT)
+    }
+
+    /// The names for `os`.
+    pub fn for_os(&self, os: Os) -> &'static [&'static str] {
+        match os {
+            Os::Windows => self.windows,
+            Os::Unix => self.unix,
         }
     }
 }
@@ -490,10 +574,9 @@ mod tests {
     #[test]
     fn a_filled_slot_resolves_present_and_absent_symbols_once() {
         // The C library of this process is a library like any other.
-        let name = if cfg!(windows) {
-            "kernel32.dll"
-        } else {
-            "libc.so.6"
+        let name = match Os::CURRENT {
+            Os::Windows => "msvcrt.dll",
+            Os::Unix => "libc.so.6",
         };
         let lib = Arc::new(search::open(Path::new(name)).expect("the C library opens"));
         static SLOT: LibrarySlot = LibrarySlot::new("C library");
@@ -533,6 +616,39 @@ mod tests {
         assert!(lib.is_available("hipGetDeviceCount"));
         assert!(!lib.is_available("no_such_function"));
         assert_eq!(lib.available_count(), 1);
+    }
+
+    #[test]
+    fn sdk_release_from_version_file_or_folder_name() {
+        let root = std::env::temp_dir()
+            .join(format!("hip-sys-sdk-{}", std::process::id()))
+            .join("6.1");
+        std::fs::create_dir_all(root.join("bin")).unwrap();
+        let v = |major, minor, patch| Version {
+            major,
+            minor,
+            patch,
+        };
+        assert_eq!(
+            sdk_release(&root),
+            Some((v(6, 1, 0), "its folder name".into()))
+        );
+        std::fs::write(
+            root.join("bin/.hipVersion"),
+            "# Auto-generated by cmake\nHIP_VERSION_MAJOR=6\nHIP_VERSION_MINOR=2\nHIP_VERSION_PATCH=41512\n",
+        )
+        .unwrap();
+        let (found, from) = sdk_release(&root).unwrap();
+        assert_eq!(found, v(6, 2, 41512));
+        assert!(from.ends_with(".hipVersion"), "{from}");
+        let runtime = Path::new("C:/windows/system32/amdhip64_7.dll");
+        let w = sdk_mismatch_warning(&root, runtime, v(7, 1, 51803)).unwrap();
+        assert!(w.contains("names HIP SDK 6.2"), "{w}");
+        assert!(w.contains("7.1.51803"), "{w}");
+        assert!(w.contains("amdhip64_7.dll"), "{w}");
+        assert_eq!(sdk_mismatch_warning(&root, runtime, v(6, 4, 0)), None);
+        assert_eq!(sdk_release(Path::new("/opt/rocm")), None);
+        std::fs::remove_dir_all(root.parent().unwrap()).unwrap();
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub struct Runtime {
     pub version: Version,
     /// Every path tried on the way, in order.
     pub attempts: Vec<Attempt>,
+    /// What is wrong with the runtime found though it loaded: a `HIP_PATH`
+    /// naming an SDK of another major release (see
+    /// [`common::sdk_mismatch_warning`]).
+    pub warnings: Vec<String>,
     pub(crate) table: HipFunctions,
     /// Keeps the libraries mapped for the life of the process (the NVIDIA
     /// backend's symbols resolve through clones of these).
@@ -58,6 +62,7 @@ impl fmt::Debug for Runtime {
             .field("platform_reason", &self.platform_reason)
             .field("libraries", &self.libraries)
             .field("version", &self.version)
+            .field("warnings", &self.warnings)
             .field("functions", &self.table)
             .finish_non_exhaustive()
     }
@@ -109,7 +114,7 @@ impl fmt::Display for LoadError {
         write!(f, "\nvariables: {}", vars.join(", "))?;
         write!(
             f,
-            "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding libamdhip64."
+            "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding the HIP runtime (libamdhip64; on Windows amdhip64_*.dll)."
         )?;
         write!(f, "\n{REPORT_HINT}")
     }
@@ -259,7 +264,22 @@ fn choose(amd: Probe, nvidia: Probe) -> (Option<Platform>, String) {
 }
 
 fn finish(loaded: Loaded<HipFunctions>, reason: String, attempts: Vec<Attempt>) -> Runtime {
+    let hip_path = std::env::var_os("HIP_PATH").filter(|v| !v.is_empty());
+    let warnings = match (
+        loaded.platform,
+        hip_path,
+        loaded.libraries.first(),
+        loaded.version,
+    ) {
+        (Platform::Amd, Some(root), Some(runtime), Some(version)) => {
+            common::sdk_mismatch_warning(std::path::Path::new(&root), &runtime.path, version)
+                .into_iter()
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     Runtime {
+        warnings,
         platform: loaded.platform,
         platform_reason: reason,
         libraries: loaded.libraries,

@@ -6,6 +6,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+#[path = "pe.rs"]
+pub mod pe;
+
 /// The variable that, when set, names the only folder (or the library file)
 /// searched for AMD libraries, instead of the default places.
 pub const OVERRIDE_VAR: &str = "HIP_SYS_LIBRARY_PATH";
@@ -42,49 +45,139 @@ pub struct Location {
     pub source: String,
 }
 
-/// The places AMD libraries are searched, in order, read from the process
-/// environment: [`OVERRIDE_VAR`] alone when set; else `$ROCM_PATH/lib`,
-/// `$HIP_PATH/lib`, `/opt/rocm/lib`, then the system loader.
-pub fn amd_locations() -> Vec<Location> {
-    amd_locations_from(&|k| std::env::var_os(k).map(PathBuf::from))
+/// The operating system whose search rules apply: a parameter of the pure
+/// functions below, so that the Windows order is tested on Linux too.
+/// [`Os::CURRENT`] is the one place that asks which system this is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Os {
+    /// Linux and other Unix systems: `lib/` folders, `/opt/rocm`, `dlopen`.
+    Unix,
+    /// Windows: `bin\` folders, `PATH`, `LoadLibraryExW`.
+    Windows,
 }
 
-/// [`amd_locations`] with the environment given as a function, for tests.
-pub fn amd_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
+impl Os {
+    /// The system this was compiled for.
+    pub const CURRENT: Os = if cfg!(windows) { Os::Windows } else { Os::Unix };
+
+    /// The folder of an SDK that holds its shared libraries.
+    pub const fn library_folder(self) -> &'static str {
+        match self {
+            Os::Unix => "lib",
+            Os::Windows => "bin",
+        }
+    }
+
+    /// The separator of entries in `PATH`-like variables.
+    pub const fn path_separator(self) -> char {
+        match self {
+            Os::Unix => ':',
+            Os::Windows => ';',
+        }
+    }
+}
+
+/// The places AMD libraries are searched, in order, read from the process
+/// environment (see [`amd_locations_from`]).
+pub fn amd_locations() -> Vec<Location> {
+    amd_locations_from(Os::CURRENT, &|k| std::env::var_os(k).map(PathBuf::from))
+}
+
+/// The places AMD libraries are searched on `os`, in order, with the
+/// environment given as a function. [`OVERRIDE_VAR`] alone when set; else
+///
+/// - Unix: `$ROCM_PATH/lib`, `$HIP_PATH/lib`, `/opt/rocm/lib`, then the
+///   system loader;
+/// - Windows: `%HIP_PATH%\bin` (where AMD's HIP SDK installer points it),
+///   `%ROCM_PATH%\bin`, each entry of `PATH` in order, then the system
+///   (`LoadLibraryExW`'s default folders: the application's folder and
+///   System32, never the working folder). Empty and relative `PATH`
+///   entries are kept as locations so that [`open_first`] records why
+///   they were not searched.
+pub fn amd_locations_from(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
     if let Some(p) = env(OVERRIDE_VAR).filter(|p| !p.as_os_str().is_empty()) {
         return vec![Location {
             dir: Some(p),
             source: OVERRIDE_VAR.to_owned(),
         }];
     }
-    let lib = if cfg!(windows) { "bin" } else { "lib" };
-    sdk_locations(env, &["ROCM_PATH", "HIP_PATH"], lib, "/opt/rocm")
+    match os {
+        Os::Unix => sdk_locations(
+            os,
+            env,
+            &["ROCM_PATH", "HIP_PATH"],
+            os.library_folder(),
+            "/opt/rocm",
+        ),
+        Os::Windows => {
+            let mut out = variable_folders(env, &["HIP_PATH", "ROCM_PATH"], os.library_folder());
+            out.extend(path_entries(os, env));
+            out.push(system_loader());
+            out
+        }
+    }
+}
+
+/// Each entry of `PATH`, in order, as a location named `PATH entry N`.
+fn path_entries(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
+    let Some(path) = env("PATH") else {
+        return Vec::new();
+    };
+    path.to_string_lossy()
+        .split(os.path_separator())
+        .enumerate()
+        .map(|(i, entry)| Location {
+            dir: Some(PathBuf::from(entry)),
+            source: format!("PATH entry {}", i + 1),
+        })
+        .collect()
 }
 
 /// The places NVIDIA's libraries (CUDA runtime, nvrtc, cuBLAS) are searched,
 /// in order, read from the process environment: `$CUDA_PATH/lib64`,
-/// `$CUDA_HOME/lib64`, `/usr/local/cuda/lib64`, then the system loader.
+/// `$CUDA_HOME/lib64`, `/usr/local/cuda/lib64`, then the system loader
+/// (`bin` folders and no default folder on Windows).
 /// Shared by hip-sys's and hipblas-sys's NVIDIA backends.
 pub fn cuda_locations() -> Vec<Location> {
-    cuda_locations_from(&|k| std::env::var_os(k).map(PathBuf::from))
+    cuda_locations_from(Os::CURRENT, &|k| std::env::var_os(k).map(PathBuf::from))
 }
 
-/// [`cuda_locations`] with the environment given as a function, for tests.
-pub fn cuda_locations_from(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
-    let lib = if cfg!(windows) { "bin" } else { "lib64" };
-    sdk_locations(env, &["CUDA_PATH", "CUDA_HOME"], lib, "/usr/local/cuda")
+/// [`cuda_locations`] on `os` with the environment given as a function.
+pub fn cuda_locations_from(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
+    let lib = match os {
+        Os::Unix => "lib64",
+        Os::Windows => os.library_folder(),
+    };
+    sdk_locations(os, env, &["CUDA_PATH", "CUDA_HOME"], lib, "/usr/local/cuda")
 }
 
-/// `<$var>/<lib>` for each set variable, then `<default>/<lib>` (not on
-/// Windows, where SDKs have no fixed place), then the system loader.
+/// `<$var>/<lib>` for each set variable, then `<default>/<lib>` (Unix only:
+/// Windows SDKs have no fixed place), then the system loader.
 fn sdk_locations(
+    os: Os,
     env: &dyn Fn(&str) -> Option<PathBuf>,
     vars: &[&str],
     lib: &str,
     default: &str,
 ) -> Vec<Location> {
-    let mut out: Vec<Location> = vars
-        .iter()
+    let mut out = variable_folders(env, vars, lib);
+    if os == Os::Unix {
+        out.push(Location {
+            dir: Some(Path::new(default).join(lib)),
+            source: format!("default {default}"),
+        });
+    }
+    out.push(system_loader());
+    out
+}
+
+/// `<$var>/<lib>` for each variable set to something non-empty, in order.
+fn variable_folders(
+    env: &dyn Fn(&str) -> Option<PathBuf>,
+    vars: &[&str],
+    lib: &str,
+) -> Vec<Location> {
+    vars.iter()
         .filter_map(|var| {
             let p = env(var).filter(|p| !p.as_os_str().is_empty())?;
             Some(Location {
@@ -92,18 +185,14 @@ fn sdk_locations(
                 source: (*var).to_owned(),
             })
         })
-        .collect();
-    if !cfg!(windows) {
-        out.push(Location {
-            dir: Some(Path::new(default).join(lib)),
-            source: format!("default {default}"),
-        });
-    }
-    out.push(Location {
+        .collect()
+}
+
+fn system_loader() -> Location {
+    Location {
         dir: None,
         source: "system loader".into(),
-    });
-    out
+    }
 }
 
 /// Tries each file name in each location, in order, until one loads.
@@ -122,11 +211,16 @@ pub fn open_first(
 ) -> Option<(libloading::Library, PathBuf)> {
     for loc in locations {
         if let Some(d) = loc.dir.as_ref().filter(|d| d.is_relative()) {
+            let why = if d.as_os_str().is_empty() {
+                EMPTY
+            } else {
+                RELATIVE
+            };
             attempts.push(Attempt {
                 role,
                 candidate: d.clone(),
                 source: loc.source.clone(),
-                outcome: Err(RELATIVE.into()),
+                outcome: Err(why.into()),
             });
             continue;
         }
@@ -153,8 +247,7 @@ pub fn open_first(
                         source: loc.source.clone(),
                         outcome: Ok(()),
                     });
-                    let path = resolved_path(&lib, &candidate);
-                    return Some((lib, path));
+                    return Some(resolved_path(lib, &candidate));
                 }
                 Err(e) => attempts.push(Attempt {
                     role,
@@ -172,42 +265,267 @@ pub fn open_first(
 pub const RELATIVE: &str =
     "a relative path, not searched (it would name a folder below the working folder)";
 
+/// Why an empty entry of a path list (`PATH=a;;b`) was not searched.
+pub const EMPTY: &str = "an empty entry, not searched (loaders read it as the working folder)";
+
 /// Opens one library with the system loader.
+///
+/// On Windows, with `LoadLibraryExW` flags that keep the working folder out
+/// of every search, so that a DLL planted there is never loaded: a full path
+/// with `LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS`
+/// (its dependencies come from its own folder, then the application's
+/// folder, System32 and folders added with `AddDllDirectory`), a bare name
+/// with `LOAD_LIBRARY_SEARCH_DEFAULT_DIRS` only. When a file that exists
+/// fails with "module not found", the message names the DLLs it imports
+/// that none of those folders holds (see [`missing_imports`]).
 pub fn open(path: &Path) -> Result<libloading::Library, String> {
-    // SAFETY: loading runs the library's initialisers. The libraries opened
-    // here are the GPU vendors' runtimes, whose initialisers have no
-    // preconditions on the caller.
-    unsafe { libloading::Library::new(path) }.map_err(|e| clean_loader_message(&e.to_string()))
+    #[cfg(windows)]
+    {
+        windows::open(path)
+    }
+    #[cfg(not(windows))]
+    {
+        // SAFETY: loading runs the library's initialisers. The libraries
+        // opened here are the GPU vendors' runtimes, whose initialisers have
+        // no preconditions on the caller.
+        unsafe { libloading::Library::new(path) }.map_err(|e| clean_loader_message(&e.to_string()))
+    }
 }
 
+#[cfg(not(windows))]
 fn clean_loader_message(msg: &str) -> String {
     // libloading prefixes dlerror()'s text; keep only the loader's reason.
     msg.trim_start_matches("Error loading shared library ")
         .to_owned()
 }
 
-/// The file actually loaded: for a bare name, the path the system loader
-/// picked (from `/proc/self/maps`), so reports name a real file.
-fn resolved_path(_lib: &libloading::Library, candidate: &Path) -> PathBuf {
-    if candidate.components().count() > 1 {
-        return std::fs::canonicalize(candidate).unwrap_or_else(|_| candidate.to_path_buf());
+/// How a Windows load failure that names a missing import begins, so that
+/// [`missing_import_in`] can read it back.
+const NEEDS: &str = "needs ";
+
+/// The DLLs `library` (a PE file) needs, directly or through the imports
+/// found beside it, that are in none of `folders`; each with the DLL that
+/// imports it. A `LoadLibraryExW` with `LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
+/// LOAD_LIBRARY_SEARCH_DEFAULT_DIRS` searches exactly the library's own
+/// folder, the application's folder and the system folder, which the caller
+/// passes. API-set names (`api-ms-*`, `ext-ms-*`) are resolved by Windows
+/// itself and never missing.
+pub fn missing_imports(
+    library: &Path,
+    folders: &[PathBuf],
+) -> Result<Vec<(String, String)>, String> {
+    let mut missing = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut queue = vec![library.to_path_buf()];
+    while let Some(file) = queue.pop() {
+        let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let importer = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let names = pe::imported_dlls(&bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+        for name in names {
+            let key = name.to_ascii_lowercase();
+            if key.starts_with("api-ms-") || key.starts_with("ext-ms-") || seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            match folders.iter().map(|d| d.join(&name)).find(|p| p.is_file()) {
+                // Its own imports matter too, but the system's DLLs are
+                // complete: only follow those beside the library.
+                Some(found) if !found.starts_with(folders.last().map_or(Path::new(""), |p| p)) => {
+                    queue.push(found)
+                }
+                Some(_) => {}
+                None => missing.push((name, importer.clone())),
+            }
+        }
     }
-    #[cfg(target_os = "linux")]
-    if let Ok(maps) = std::fs::read_to_string("/proc/self/maps") {
-        let name = candidate.to_string_lossy();
-        for line in maps.lines() {
-            if let Some(path) = line.split_whitespace().nth(5) {
-                let file = Path::new(path)
-                    .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                if file == name || file.starts_with(&format!("{name}.")) {
-                    return PathBuf::from(path);
+    Ok(missing)
+}
+
+/// The message for a library whose imports `missing` are in none of
+/// `folders`: `needs amd_comgr_2.dll, found in none of: C:\..\bin,
+/// C:\windows\system32`.
+pub fn missing_imports_message(
+    library: &Path,
+    missing: &[(String, String)],
+    folders: &[PathBuf],
+) -> String {
+    let own = library
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    let names: Vec<String> = missing
+        .iter()
+        .map(|(name, importer)| {
+            if Some(importer) == own.as_ref() {
+                name.clone()
+            } else {
+                format!("{name} (imported by {importer})")
+            }
+        })
+        .collect();
+    let dirs: Vec<String> = folders.iter().map(|d| d.display().to_string()).collect();
+    format!(
+        "{NEEDS}{}, found in none of: {}",
+        names.join(" and "),
+        dirs.join(", ")
+    )
+}
+
+/// The first DLL a Windows load message from [`missing_imports_message`]
+/// names.
+pub fn missing_import_in(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix(NEEDS)?;
+    let end = rest.find([',', ' '])?;
+    Some(&rest[..end]).filter(|n| !n.is_empty())
+}
+
+#[cfg(windows)]
+mod windows {
+    use super::{missing_imports, missing_imports_message};
+    use libloading::os::windows::{
+        Library, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR,
+    };
+    use std::path::{Path, PathBuf};
+
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn GetSystemDirectoryW(buffer: *mut u16, size: u32) -> u32;
+        fn GetModuleFileNameW(module: isize, buffer: *mut u16, size: u32) -> u32;
+    }
+
+    /// `ERROR_MOD_NOT_FOUND`: the file, or one of its imports, is missing.
+    const MOD_NOT_FOUND: i32 = 126;
+
+    pub(super) fn open(path: &Path) -> Result<libloading::Library, String> {
+        let full = path.is_absolute();
+        let flags = if full {
+            LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS
+        } else {
+            LOAD_LIBRARY_SEARCH_DEFAULT_DIRS
+        };
+        // SAFETY: loading runs the library's initialisers. The libraries
+        // opened here are the GPU vendors' runtimes, whose initialisers have
+        // no preconditions on the caller.
+        match unsafe { Library::load_with_flags(path, flags) } {
+            Ok(lib) => Ok(lib.into()),
+            Err(e) => {
+                let code = std::error::Error::source(&e)
+                    .and_then(|s| s.downcast_ref::<std::io::Error>())
+                    .and_then(std::io::Error::raw_os_error);
+                let reason = match std::error::Error::source(&e) {
+                    Some(s) => format!("LoadLibraryExW: {s}"),
+                    None => format!("LoadLibraryExW: {e}"),
+                };
+                if code != Some(MOD_NOT_FOUND) {
+                    return Err(reason);
+                }
+                if !full {
+                    return Err(format!(
+                        "no such file in the application folder or the system folder ({reason})"
+                    ));
+                }
+                let folders = dependency_folders(path);
+                match missing_imports(path, &folders) {
+                    Ok(missing) if !missing.is_empty() => Err(format!(
+                        "{} ({reason})",
+                        missing_imports_message(path, &missing, &folders)
+                    )),
+                    Ok(_) => Err(reason),
+                    Err(why) => Err(format!("{reason}; its imports could not be read: {why}")),
                 }
             }
         }
     }
-    candidate.to_path_buf()
+
+    /// Where `LoadLibraryExW` looks for the imports of a library loaded by
+    /// full path with our flags: its folder, the application's, the
+    /// system's (last: [`missing_imports`] follows imports found elsewhere).
+    fn dependency_folders(library: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut add = |p: Option<PathBuf>| {
+            if let Some(p) = p.filter(|p| !out.contains(p)) {
+                out.push(p);
+            }
+        };
+        add(library.parent().map(Path::to_path_buf));
+        add(std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf)));
+        add(system_directory());
+        out
+    }
+
+    fn system_directory() -> Option<PathBuf> {
+        let mut buf = vec![0u16; 1024];
+        // SAFETY: the buffer holds `buf.len()` wide characters.
+        let n = unsafe { GetSystemDirectoryW(buf.as_mut_ptr(), buf.len() as u32) } as usize;
+        (n > 0 && n < buf.len()).then(|| wide_path(&buf[..n]))
+    }
+
+    fn wide_path(w: &[u16]) -> PathBuf {
+        use std::os::windows::ffi::OsStringExt;
+        PathBuf::from(std::ffi::OsString::from_wide(w))
+    }
+
+    /// The file a loaded library came from (`GetModuleFileNameW`).
+    pub(super) fn module_path(lib: libloading::Library) -> (libloading::Library, Option<PathBuf>) {
+        let raw = Library::from(lib).into_raw();
+        let mut buf = vec![0u16; 32_768];
+        // SAFETY: `raw` is a module this process holds open; the buffer
+        // holds `buf.len()` wide characters.
+        let n = unsafe { GetModuleFileNameW(raw, buf.as_mut_ptr(), buf.len() as u32) } as usize;
+        // SAFETY: `raw` came from `into_raw` just above and is given back
+        // once, so the library is closed exactly once, by its new owner.
+        let lib = unsafe { Library::from_raw(raw) };
+        let path = (n > 0 && n < buf.len()).then(|| wide_path(&buf[..n]));
+        (lib.into(), path)
+    }
+}
+
+/// The file actually loaded: for a bare name, the path the system loader
+/// picked (Linux: from `/proc/self/maps`; Windows: `GetModuleFileNameW`),
+/// so reports name a real file.
+fn resolved_path(lib: libloading::Library, candidate: &Path) -> (libloading::Library, PathBuf) {
+    if candidate.components().count() > 1 {
+        let path = std::fs::canonicalize(candidate).unwrap_or_else(|_| candidate.to_path_buf());
+        return (lib, strip_verbatim(path));
+    }
+    #[cfg(windows)]
+    {
+        let (lib, path) = windows::module_path(lib);
+        (lib, path.unwrap_or_else(|| candidate.to_path_buf()))
+    }
+    #[cfg(not(windows))]
+    {
+        #[cfg(target_os = "linux")]
+        if let Ok(maps) = std::fs::read_to_string("/proc/self/maps") {
+            let name = candidate.to_string_lossy();
+            for line in maps.lines() {
+                if let Some(path) = line.split_whitespace().nth(5) {
+                    let file = Path::new(path)
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if file == name || file.starts_with(&format!("{name}.")) {
+                        return (lib, PathBuf::from(path));
+                    }
+                }
+            }
+        }
+        (lib, candidate.to_path_buf())
+    }
+}
+
+/// `path` without Windows' verbatim prefix: `canonicalize` there gives
+/// `\\?\C:\...`, while variables and reports spell `C:\...`. Other paths
+/// come back as they are.
+pub fn strip_verbatim(path: PathBuf) -> PathBuf {
+    match path.to_str().and_then(|s| s.strip_prefix(r"\\?\")) {
+        Some(plain) if !plain.starts_with("UNC") => PathBuf::from(plain),
+        _ => path,
+    }
 }
 
 /// Reads `major.minor.patch` from a versioned file name such as
@@ -237,14 +555,20 @@ mod tests {
 
     #[test]
     fn override_is_the_only_location() {
-        let locs = amd_locations_from(&env_of(&[(OVERRIDE_VAR, "/x"), ("ROCM_PATH", "/r")]));
+        let locs = amd_locations_from(
+            Os::Unix,
+            &env_of(&[(OVERRIDE_VAR, "/x"), ("ROCM_PATH", "/r")]),
+        );
         assert_eq!(locs.len(), 1);
         assert_eq!(locs[0].dir.as_deref(), Some(Path::new("/x")));
     }
 
     #[test]
     fn default_order_is_rocm_hip_opt_system() {
-        let locs = amd_locations_from(&env_of(&[("ROCM_PATH", "/r"), ("HIP_PATH", "/h")]));
+        let locs = amd_locations_from(
+            Os::Unix,
+            &env_of(&[("ROCM_PATH", "/r"), ("HIP_PATH", "/h")]),
+        );
         let dirs: Vec<_> = locs.iter().map(|l| l.dir.clone()).collect();
         assert_eq!(
             dirs,
@@ -258,16 +582,144 @@ mod tests {
     }
 
     #[test]
+    fn windows_order_is_hip_path_rocm_path_path_entries_system() {
+        let env = env_of(&[
+            ("HIP_PATH", r"C:\Program Files\AMD\ROCm\6.1\"),
+            ("ROCM_PATH", r"D:\rocm"),
+            ("PATH", r"C:\a;;.\rel;C:\b"),
+        ]);
+        let locs = amd_locations_from(Os::Windows, &env);
+        let got: Vec<(Option<PathBuf>, &str)> = locs
+            .iter()
+            .map(|l| (l.dir.clone(), l.source.as_str()))
+            .collect();
+        let p = |s: &str| Some(PathBuf::from(s));
+        assert_eq!(
+            got,
+            vec![
+                (
+                    p(r"C:\Program Files\AMD\ROCm\6.1\").map(|d| d.join("bin")),
+                    "HIP_PATH"
+                ),
+                (p(r"D:\rocm").map(|d| d.join("bin")), "ROCM_PATH"),
+                (p(r"C:\a"), "PATH entry 1"),
+                (p(""), "PATH entry 2"),
+                (p(r".\rel"), "PATH entry 3"),
+                (p(r"C:\b"), "PATH entry 4"),
+                (None, "system loader"),
+            ]
+        );
+        // The override still stands alone, and PATH is not read on Unix.
+        let alone = amd_locations_from(
+            Os::Windows,
+            &env_of(&[(OVERRIDE_VAR, "C:\\x"), ("PATH", "C:\\a")]),
+        );
+        assert_eq!(alone.len(), 1);
+        let unix = amd_locations_from(Os::Unix, &env_of(&[("PATH", "/usr/bin")]));
+        assert!(
+            unix.iter().all(|l| !l.source.starts_with("PATH")),
+            "{unix:?}"
+        );
+        // No default folder on Windows: SDKs have no fixed place.
+        assert_eq!(amd_locations_from(Os::Windows, &|_| None).len(), 1);
+    }
+
+    #[test]
+    fn empty_path_entries_are_recorded_not_searched() {
+        let locs = vec![Location {
+            dir: Some(PathBuf::new()),
+            source: "PATH entry 2".into(),
+        }];
+        let mut attempts = Vec::new();
+        assert!(open_first("HIP runtime", &locs, &["x"], &mut attempts).is_none());
+        assert_eq!(attempts.len(), 1);
+        assert_eq!(attempts[0].outcome, Err(EMPTY.to_owned()));
+    }
+
+    #[test]
+    fn missing_import_messages_name_the_dll() {
+        let folders = vec![
+            PathBuf::from("C:/sdk/bin"),
+            PathBuf::from("C:/windows/system32"),
+        ];
+        let lib = Path::new("C:/sdk/bin/amdhip64_6.dll");
+        let text = missing_imports_message(
+            lib,
+            &[
+                ("amd_comgr_2.dll".into(), "amdhip64_6.dll".into()),
+                ("x.dll".into(), "rocblas.dll".into()),
+            ],
+            &folders,
+        );
+        assert_eq!(
+            text,
+            "needs amd_comgr_2.dll and x.dll (imported by rocblas.dll), found in none of: C:/sdk/bin, C:/windows/system32"
+        );
+        assert_eq!(missing_import_in(&text), Some("amd_comgr_2.dll"));
+        assert_eq!(missing_import_in("LoadLibraryExW: denied"), None);
+    }
+
+    #[test]
+    fn missing_imports_are_read_from_the_files() {
+        // hipblas.dll needs rocblas.dll (beside it), which needs a COMGR
+        // that is nowhere; KERNEL32 is in the "system" folder.
+        let root = std::env::temp_dir().join(format!("hip-sys-pe-{}", std::process::id()));
+        let (bin, system) = (root.join("bin"), root.join("system32"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&system).unwrap();
+        let write =
+            |p: PathBuf, names: &[&str]| std::fs::write(p, pe::image_importing(names)).unwrap();
+        write(bin.join("hipblas.dll"), &["rocblas.dll", "KERNEL32.dll"]);
+        write(
+            bin.join("rocblas.dll"),
+            &["amd_comgr.dll", "api-ms-win-crt-heap-l1-1-0.dll"],
+        );
+        write(system.join("KERNEL32.dll"), &["ntdll.dll"]);
+        let folders = vec![bin.clone(), system.clone()];
+        let missing = missing_imports(&bin.join("hipblas.dll"), &folders).unwrap();
+        assert_eq!(
+            missing,
+            vec![("amd_comgr.dll".to_owned(), "rocblas.dll".to_owned())]
+        );
+        std::fs::write(bin.join("amd_comgr.dll"), b"MZ").unwrap();
+        assert!(
+            missing_imports(&bin.join("hipblas.dll"), &folders).is_err(),
+            "a truncated import is read and reported"
+        );
+        write(bin.join("amd_comgr.dll"), &[]);
+        assert_eq!(
+            missing_imports(&bin.join("hipblas.dll"), &folders).unwrap(),
+            vec![]
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn relative_folders_are_never_searched() {
         // A library in a folder below the working folder, named relatively.
-        let dir = std::env::temp_dir().join(format!("hip-sys-relative-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        // On Windows the temporary folder may sit on another drive than the
+        // working folder, where no relative path reaches it: use one below
+        // the working folder there.
         let cwd = std::env::current_dir().unwrap();
+        let base = match Os::CURRENT {
+            Os::Unix => std::env::temp_dir(),
+            Os::Windows => cwd.clone(),
+        };
+        let dir = base.join(format!("hip-sys-relative-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
         let relative = pathdiff(&dir, &cwd);
-        let locs = amd_locations_from(&env_of(&[("ROCM_PATH", relative.to_str().unwrap())]));
+        let locs = amd_locations_from(
+            Os::Unix,
+            &env_of(&[("ROCM_PATH", relative.to_str().unwrap())]),
+        );
         assert!(locs[0].dir.as_ref().unwrap().is_relative(), "{locs:?}");
         let mut attempts = Vec::new();
-        let found = open_first("HIP runtime", &locs[..1], &["libc.so.6"], &mut attempts);
+        let found = open_first(
+            "HIP runtime",
+            &locs[..1],
+            &["libc.so.6", "msvcrt.dll"],
+            &mut attempts,
+        );
         assert!(found.is_none());
         assert_eq!(attempts.len(), 1, "{attempts:?}");
         assert_eq!(attempts[0].outcome, Err(RELATIVE.to_owned()));
@@ -292,7 +744,7 @@ mod tests {
 
     #[test]
     fn empty_variables_are_ignored() {
-        let locs = amd_locations_from(&env_of(&[(OVERRIDE_VAR, ""), ("ROCM_PATH", "")]));
+        let locs = amd_locations_from(Os::Unix, &env_of(&[(OVERRIDE_VAR, ""), ("ROCM_PATH", "")]));
         assert_eq!(locs.len(), 2, "{locs:?}");
     }
 

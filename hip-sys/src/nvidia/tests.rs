@@ -472,7 +472,7 @@ fn cuda_locations_follow_the_documented_order() {
         "CUDA_HOME" => Some(PathBuf::from("/opt/cuda-b")),
         _ => None,
     };
-    let locs = loader::search::cuda_locations_from(&env);
+    let locs = loader::search::cuda_locations_from(loader::search::Os::Unix, &env);
     let dirs: Vec<_> = locs.iter().map(|l| l.dir.clone()).collect();
     assert_eq!(
         dirs,
@@ -483,7 +483,16 @@ fn cuda_locations_follow_the_documented_order() {
             None
         ]
     );
-    assert_eq!(loader::search::cuda_locations_from(&|_| None).len(), 2);
+    assert_eq!(
+        loader::search::cuda_locations_from(loader::search::Os::Unix, &|_| None).len(),
+        2
+    );
+    let windows = loader::search::cuda_locations_from(loader::search::Os::Windows, &env);
+    assert_eq!(
+        windows[0].dir,
+        Some(PathBuf::from("/opt/cuda-a").join("bin"))
+    );
+    assert_eq!(windows.len(), 3);
 }
 
 #[test]

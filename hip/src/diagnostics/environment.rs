@@ -1,6 +1,7 @@
 //! What the report reads from outside the runtime: variables and folders,
 //! collected once so tests can replace them with a temp dir.
 
+use hip_sys::loader::search::Os;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -174,7 +175,8 @@ impl Environment {
     pub(super) fn library_dirs(&self) -> Vec<(PathBuf, String)> {
         let lookup = |k: &str| self.nonempty(k).map(PathBuf::from);
         let mut out = Vec::new();
-        for loc in hip_sys::loader::search::amd_locations_from(&lookup) {
+        let os = Os::CURRENT;
+        for loc in hip_sys::loader::search::amd_locations_from(os, &lookup) {
             match loc.dir {
                 Some(d) if d == Path::new("/opt/rocm/lib") => {
                     out.push((self.default_rocm.join("lib"), loc.source))
@@ -186,7 +188,8 @@ impl Environment {
                 }
                 Some(d) => out.push((d, loc.source)),
                 None => {
-                    if let Some(paths) = self.nonempty("LD_LIBRARY_PATH") {
+                    if let Some(paths) = self.nonempty("LD_LIBRARY_PATH").filter(|_| os == Os::Unix)
+                    {
                         for p in std::env::split_paths(paths) {
                             out.push((p, "LD_LIBRARY_PATH".into()));
                         }
@@ -209,6 +212,12 @@ impl Environment {
 }
 
 fn default_system_lib_dirs() -> Vec<PathBuf> {
+    if Os::CURRENT == Os::Windows {
+        // LoadLibraryExW's system folder (what GetSystemDirectoryW returns).
+        return std::env::var_os("SystemRoot")
+            .map(|root| vec![PathBuf::from(root).join("System32")])
+            .unwrap_or_default();
+    }
     let multiarch = format!("/usr/lib/{}-linux-gnu", std::env::consts::ARCH);
     [
         multiarch.as_str(),

@@ -1,6 +1,7 @@
 //! Library files: how a load attempt went, and which rocBLAS/hipBLAS files
 //! a folder holds.
 
+use hip_sys::loader::search::{strip_verbatim, Os};
 use std::path::{Path, PathBuf};
 
 /// How one runtime library candidate fared.
@@ -54,7 +55,7 @@ impl CandidateResult {
         if let Some(name) = missing_dependency(candidate, msg) {
             return CandidateResult::MissingDependency { name };
         }
-        if msg == "no such file" || msg.contains("No such file or directory") {
+        if msg.starts_with("no such file") || msg.contains("No such file or directory") {
             if let Ok(meta) = std::fs::symlink_metadata(candidate) {
                 if meta.file_type().is_symlink() {
                     let target = std::fs::read_link(candidate)
@@ -74,6 +75,7 @@ impl CandidateResult {
             return CandidateResult::Unreadable { detail };
         }
         if msg.contains("invalid ELF header")
+            || msg.contains("(os error 193)")
             || msg.contains("file too short")
             || msg.contains("wrong ELF class")
             || msg.contains("not a dynamic")
@@ -130,7 +132,12 @@ pub struct BlasLibrary {
 /// The rocBLAS/hipBLAS files in the given folders, in search order.
 pub(super) fn blas_libraries(dirs: &[(PathBuf, String)]) -> Vec<BlasLibrary> {
     let mut out: Vec<BlasLibrary> = Vec::new();
-    for (prefix, name) in [("librocblas.so", "rocBLAS"), ("libhipblas.so", "hipBLAS")] {
+    // Linux: versioned files behind `librocblas.so`; Windows: one DLL each.
+    let libraries = match Os::CURRENT {
+        Os::Unix => [("librocblas.so", "rocBLAS"), ("libhipblas.so", "hipBLAS")],
+        Os::Windows => [("rocblas.dll", "rocBLAS"), ("hipblas.dll", "hipBLAS")],
+    };
+    for (prefix, name) in libraries {
         let mut seen: Vec<PathBuf> = Vec::new();
         for (dir, source) in dirs {
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -147,7 +154,7 @@ pub(super) fn blas_libraries(dirs: &[(PathBuf, String)]) -> Vec<BlasLibrary> {
                 .collect();
             files.sort();
             for f in files {
-                let real = std::fs::canonicalize(&f).unwrap_or(f);
+                let real = strip_verbatim(std::fs::canonicalize(&f).unwrap_or(f));
                 if seen.contains(&real) {
                     continue;
                 }
@@ -187,7 +194,7 @@ fn files_named_in(dir: &Path, prefixes: &[&str]) -> Vec<PathBuf> {
     for e in entries.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().into_owned();
         if prefixes.iter().any(|p| name.starts_with(p)) {
-            let real = std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path());
+            let real = strip_verbatim(std::fs::canonicalize(e.path()).unwrap_or_else(|_| e.path()));
             if !out.contains(&real) {
                 out.push(real);
             }

@@ -35,6 +35,7 @@ pub use probe::{DeviceFacts, LoadedRuntime, RuntimeFacts};
 
 use environment::VISIBILITY_VARS;
 use hip_sys::loader::collectives::{nccl_version_text, CollectivesProbe};
+use hip_sys::loader::search::{strip_verbatim, Os};
 use hip_sys::loader::{Platform, Version};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -335,6 +336,17 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
             }
         }
     }
+    if let (Some(l), Some(hip_path)) = (&rt.loaded, env.nonempty("HIP_PATH")) {
+        let runtime = l.libraries.first().filter(|_| l.platform == Platform::Amd);
+        if let Some(message) = runtime.and_then(|r| {
+            hip_sys::loader::common::sdk_mismatch_warning(Path::new(hip_path), &r.path, l.version)
+        }) {
+            warnings.push(Warning {
+                severity: Severity::Warning,
+                message,
+            });
+        }
+    }
     if rt.loaded.is_none() {
         warnings.push(Warning {
             severity: Severity::Error,
@@ -449,14 +461,19 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
     }
 }
 
+/// `p` with links resolved, in the plain form (see
+/// [`hip_sys::loader::search::strip_verbatim`]).
 fn canonical(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+    strip_verbatim(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf()))
 }
 
 /// What a library the loader could not find usually is, and where it
 /// comes from.
 fn dependency_hint(name: &str) -> &'static str {
-    if name.contains("amd_comgr") {
+    let dll = name.to_ascii_lowercase().ends_with(".dll");
+    if name.contains("amd_comgr") && dll {
+        " (ROCm's code object manager, COMGR: AMD's HIP SDK installs it in its bin folder beside the runtime, the graphics driver in System32)"
+    } else if name.contains("amd_comgr") {
         " (ROCm's code object manager, COMGR: package amd-comgr, on Debian libamd-comgr2)"
     } else if name.contains("hsa-runtime64") {
         " (ROCm's HSA runtime: package hsa-rocr, on Debian libhsa-runtime64-1)"
@@ -484,10 +501,11 @@ fn candidate_warnings(candidates: &[Candidate], loaded: bool, warnings: &mut Vec
         let message = match &c.result {
             CandidateResult::Loaded | CandidateResult::NotFound => continue,
             CandidateResult::MissingDependency { name } => format!(
-                "{} ({}) {skipped}: it needs {name}{}, which the loader cannot find; install it or add its folder to LD_LIBRARY_PATH",
+                "{} ({}) {skipped}: it needs {name}{}, which the loader cannot find; {}",
                 c.path,
                 c.source,
-                dependency_hint(name)
+                dependency_hint(name),
+                hip_sys::loader::common::dependency_remedy(name)
             ),
             other => format!("{} ({}) {skipped}: {}", c.path, c.source, other.describe()),
         };
@@ -827,6 +845,11 @@ fn no_device_warning(
         message.push_str(&format!("; {} may hide devices", hidden.join(", ")));
     }
     match platform {
+        // Windows has no /dev/kfd: the graphics driver is the runtime's
+        // way to the GPU.
+        Some(Platform::Amd) if Os::CURRENT == Os::Windows => message.push_str(
+            "; check that the AMD graphics driver (Adrenalin or PRO) is installed and supports this GPU for HIP",
+        ),
         Some(Platform::Amd) => {
             let kfd = env.kfd();
             if kfd.exists() {

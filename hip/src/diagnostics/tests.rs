@@ -2,11 +2,20 @@
 //! dir, load attempts made by hip-sys's real search over them), and tier 2
 //! with the machine's real runtime.
 
+// Tests marked `#[cfg(unix)]` build a ROCm tree as Linux lays it out
+// (lib/, versioned .so files behind symbolic links, file modes, /dev/kfd); the
+// Windows layout is tested under Wine by
+// hip/tests/tier1_windows_diagnostics.rs.
+
 use super::*;
-use hip_sys::loader::search::{amd_locations_from, open_first, Location};
-use hip_sys::loader::{Attempt, LoadedLibrary};
+#[cfg(unix)]
+use hip_sys::loader::search::{amd_locations_from, open_first, Location, Os};
+#[cfg(unix)]
+use hip_sys::loader::Attempt;
+use hip_sys::loader::LoadedLibrary;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[cfg(unix)]
 const RUNTIME_NAMES: &[&str] = &[
     "libamdhip64.so.7",
     "libamdhip64.so.6",
@@ -32,6 +41,7 @@ fn write(path: &Path, contents: &str) {
     std::fs::write(path, contents).unwrap();
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 fn symlink(target: &Path, link: &Path) {
     std::os::unix::fs::symlink(target, link).unwrap();
 }
@@ -65,6 +75,7 @@ fn v(major: u32, minor: u32, patch: u32) -> Version {
     }
 }
 
+#[cfg(unix)]
 fn device(ordinal: i32, name: &str, arch: &str) -> DeviceFacts {
     DeviceFacts {
         ordinal,
@@ -83,10 +94,12 @@ fn has_warning(r: &Report, severity: Severity, parts: &[&str]) -> bool {
         .any(|w| w.severity == severity && parts.iter().all(|p| w.message.contains(p)))
 }
 
+#[cfg(unix)]
 fn variable<'a>(r: &'a Report, name: &str) -> &'a Variable {
     r.variables.iter().find(|v| v.name == name).unwrap()
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn hip_path_naming_another_sdk_is_a_warning() {
     let root = temp_root("hip-path");
@@ -108,7 +121,7 @@ fn hip_path_naming_another_sdk_is_a_warning() {
         .with_system_lib_dirs(vec![system.clone()]);
     let mut rt = amd_loaded(&in_use, v(5, 2, 21153));
     let lookup = |k: &str| env.nonempty(k).map(PathBuf::from);
-    let hip_path_only: Vec<Location> = amd_locations_from(&lookup)
+    let hip_path_only: Vec<Location> = amd_locations_from(Os::Unix, &lookup)
         .into_iter()
         .filter(|l| l.source == "HIP_PATH")
         .collect();
@@ -174,6 +187,7 @@ fn hip_path_naming_another_sdk_is_a_warning() {
     );
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn a_runtime_in_a_folder_anyone_can_write_is_a_warning() {
     use std::os::unix::fs::PermissionsExt;
@@ -217,6 +231,7 @@ fn a_runtime_in_a_folder_anyone_can_write_is_a_warning() {
     );
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn an_sdk_root_with_a_multiarch_folder_holds_the_runtime() {
     // Debian: HIP_PATH=/usr, runtime in /usr/lib/<arch>-linux-gnu.
@@ -236,6 +251,7 @@ fn an_sdk_root_with_a_multiarch_folder_holds_the_runtime() {
     );
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn rocm_path_holding_the_runtime_in_use_is_fine() {
     let root = temp_root("rocm-path");
@@ -263,6 +279,7 @@ fn rocm_path_holding_the_runtime_in_use_is_fine() {
     assert_eq!(r.versions.runtime.as_deref(), Some("6.4.43483"));
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 /// A rocBLAS installation with kernels for gfx90a and gfx1030 only.
 fn fake_rocblas(lib: &Path, kernel_dir: &Path) {
     write(&lib.join("librocblas.so.4.2.0"), "rocblas");
@@ -282,6 +299,7 @@ fn fake_rocblas(lib: &Path, kernel_dir: &Path) {
     }
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn a_device_without_rocblas_kernels_is_an_error() {
     let root = temp_root("rocblas");
@@ -354,6 +372,7 @@ fn a_device_without_rocblas_kernels_is_an_error() {
     assert!(text.contains("gfx1010: 0 files"), "{text}");
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn debian_layout_and_tensile_override_are_followed() {
     let root = temp_root("rocblas-debian");
@@ -383,6 +402,7 @@ fn debian_layout_and_tensile_override_are_followed() {
     );
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 /// Builds `libname` as a real shared library that needs `needed`, then
 /// removes `needed`: the loader finds the candidate but not its dependency.
 fn library_with_missing_dependency(dir: &Path, libname: &str, needed: &str) {
@@ -423,6 +443,7 @@ fn library_with_missing_dependency(dir: &Path, libname: &str, needed: &str) {
     std::fs::remove_file(src.join(needed)).unwrap();
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn unreadable_and_incomplete_libraries_are_named() {
     let root = temp_root("unreadable");
@@ -439,7 +460,7 @@ fn unreadable_and_incomplete_libraries_are_named() {
 
     let env = Environment::empty().with_var(OVERRIDE, lib.display().to_string());
     let lookup = |k: &str| env.nonempty(k).map(PathBuf::from);
-    let locations = amd_locations_from(&lookup);
+    let locations = amd_locations_from(Os::Unix, &lookup);
     let mut attempts: Vec<Attempt> = Vec::new();
     assert!(open_first("HIP runtime", &locations, RUNTIME_NAMES, &mut attempts).is_none());
     let rt = RuntimeFacts {
@@ -514,7 +535,79 @@ fn unreadable_and_incomplete_libraries_are_named() {
     }
 }
 
+#[cfg(unix)]
 const OVERRIDE: &str = hip_sys::loader::OVERRIDE_VAR;
+
+#[test]
+fn a_missing_windows_comgr_is_named_with_a_windows_remedy() {
+    let candidate = Path::new("C:/sdk/bin/amdhip64_6.dll");
+    let outcome: Result<(), String> = Err(
+        "needs amd_comgr_2.dll, found in none of: C:/sdk/bin, C:/windows/system32 (LoadLibraryExW: os error 126)".into(),
+    );
+    assert_eq!(
+        CandidateResult::classify(candidate, &outcome),
+        CandidateResult::MissingDependency {
+            name: "amd_comgr_2.dll".into()
+        }
+    );
+    let c = Candidate {
+        role: "HIP runtime".into(),
+        path: candidate.display().to_string(),
+        source: "HIP_PATH".into(),
+        result: CandidateResult::classify(candidate, &outcome),
+    };
+    let mut warnings = Vec::new();
+    candidate_warnings(&[c], false, &mut warnings);
+    let text = &warnings[0].message;
+    assert!(text.contains("needs amd_comgr_2.dll"), "{text}");
+    assert!(
+        text.contains("HIP SDK installs it in its bin folder"),
+        "{text}"
+    );
+    assert!(
+        text.contains("folder of the library that needs it"),
+        "{text}"
+    );
+    assert!(!text.contains("LD_LIBRARY_PATH"), "{text}");
+    assert_eq!(
+        CandidateResult::classify(
+            Path::new("amdhip64_6.dll"),
+            &Err(
+                "no such file in the application folder or the system folder (LoadLibraryExW: 126)"
+                    .into()
+            )
+        ),
+        CandidateResult::NotFound
+    );
+}
+
+#[test]
+fn hip_path_of_another_major_release_than_the_runtime_is_a_warning() {
+    let root = temp_root("sdk-mismatch");
+    let sdk = root.join("6.1");
+    std::fs::create_dir_all(sdk.join("bin")).unwrap();
+    let in_use = root.join("system32").join("amdhip64_7.dll");
+    write(&in_use, "stands for the driver's runtime");
+    let env = Environment::empty().with_var("HIP_PATH", sdk.display().to_string());
+    let r = report_from(&env, &amd_loaded(&in_use, v(7, 1, 51803)));
+    assert!(
+        has_warning(
+            &r,
+            Severity::Warning,
+            &["names HIP SDK 6.1", "7.1.51803", "amdhip64_7.dll"]
+        ),
+        "{:#?}",
+        r.warnings
+    );
+    let r = report_from(&env, &amd_loaded(&in_use, v(6, 4, 50101)));
+    assert!(
+        r.warnings
+            .iter()
+            .all(|w| !w.message.contains("names HIP SDK")),
+        "{:#?}",
+        r.warnings
+    );
+}
 
 #[test]
 fn loader_messages_are_classified() {
@@ -603,6 +696,7 @@ fn versions_are_compared_per_platform() {
     );
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn visibility_and_override_variables_are_explained() {
     let root = temp_root("visibility");
@@ -696,6 +790,7 @@ fn visibility_and_override_variables_are_explained() {
     assert!(has_warning(&r, Severity::Error, &["nvidia-smi"]), "{r}");
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn cuda_folders_are_checked_against_the_cuda_runtime_in_use() {
     let root = temp_root("cuda");
@@ -729,6 +824,7 @@ fn cuda_folders_are_checked_against_the_cuda_runtime_in_use() {
     );
 }
 
+#[cfg(unix)] // a Linux ROCm tree: see the top of this file
 #[test]
 fn text_and_json_carry_the_same_facts() {
     let mut rt = amd_loaded(Path::new("/x/libamdhip64.so.6.4.43483"), v(6, 4, 43483));
@@ -769,6 +865,7 @@ fn text_and_json_carry_the_same_facts() {
 
 /// Tier 2: the machine's real runtime. CI installs Debian 12's ROCm 5.2.3
 /// (`libamdhip64-5`) and has no GPU.
+#[cfg(unix)] // tier 2: Debian's AMD runtime for Linux
 #[test]
 fn tier2_real_runtime_is_named_and_says_no_device() {
     let r = report();

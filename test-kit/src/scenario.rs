@@ -1,0 +1,225 @@
+//! Loader scenarios, each in a process of its own: the runtime is loaded
+//! once per process, so a test that needs a fresh load with its own
+//! variables, working folder or application folder runs its body in a
+//! child: the same test executable started again for just that test.
+//!
+//! ```no_run
+//! # use test_kit::{Scenario, in_scenario};
+//! #[test]
+//! fn override_wins() {
+//!     if in_scenario("override_wins") {
+//!         // The child: load, assert, print.
+//!         return;
+//!     }
+//!     Scenario::new("override_wins").var("HIP_SYS_LIBRARY_PATH", "C:\\sdk\\bin").run();
+//! }
+//! ```
+//!
+//! Also the stub HIP SDKs of the Wine tier (`scripts/wine-tier.sh`, built
+//! by `scripts/windows/build-stubs.sh`): [`stub_sdks`] and [`stub_bin`].
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The variable naming the folder of the stub HIP SDKs
+/// (`<it>\ROCm\<release>\bin`, `<it>\planted`), set by
+/// `scripts/wine-tier.sh`.
+pub const STUB_SDKS_VAR: &str = "HIP_TEST_WINDOWS_STUBS";
+
+/// The variable that tells a child process which scenario it is.
+const SCENARIO_VAR: &str = "HIP_TEST_SCENARIO";
+
+/// The variables a scenario starts without unless it sets them: those the
+/// loader reads.
+const LOADER_VARS: &[&str] = &[
+    "HIP_SYS_LIBRARY_PATH",
+    "HIP_PATH",
+    "ROCM_PATH",
+    "HIP_PLATFORM",
+    "CUDA_PATH",
+    "CUDA_HOME",
+];
+
+/// The folder of the stub HIP SDKs. Panics (failing the test, never
+/// skipping it) when [`STUB_SDKS_VAR`] is unset: these tests exist to run.
+pub fn stub_sdks() -> PathBuf {
+    match std::env::var_os(STUB_SDKS_VAR) {
+        Some(v) if !v.is_empty() => PathBuf::from(v),
+        _ => panic!(
+            "{STUB_SDKS_VAR} is unset: run the Windows tests with scripts/wine-tier.sh, which builds the stub SDKs and sets it"
+        ),
+    }
+}
+
+/// The `bin` folder of the stub SDK of `release` (`"6.1"`), as AMD's
+/// installer lays it out.
+pub fn stub_bin(release: &str) -> PathBuf {
+    stub_sdk(release).join("bin")
+}
+
+/// The root of the stub SDK of `release`: what `HIP_PATH` names.
+pub fn stub_sdk(release: &str) -> PathBuf {
+    let dir = stub_sdks().join("ROCm").join(release);
+    assert!(dir.is_dir(), "no stub SDK {release} at {}", dir.display());
+    dir
+}
+
+/// A copy of the stub SDK of `release` holding only the files `keep` of
+/// its `bin` (an SDK that lost its runtime, or its COMGR), in a fresh
+/// folder named after `scenario`; returns its root, what `HIP_PATH` names.
+/// The root keeps the release as its folder name, as AMD's installer does.
+pub fn partial_sdk(scenario: &str, release: &str, keep: &[&str]) -> PathBuf {
+    let root = scratch_dir(scenario).join(release);
+    copy_files(&stub_bin(release), &root.join("bin"), keep);
+    root
+}
+
+/// A fresh empty folder for one scenario.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hip-scenario-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Copies the named files of `from` into `to` (made when missing).
+pub fn copy_files(from: &Path, to: &Path, names: &[&str]) {
+    std::fs::create_dir_all(to).expect("the target folder");
+    for name in names {
+        std::fs::copy(from.join(name), to.join(name)).unwrap_or_else(|e| {
+            panic!(
+                "copy {} to {}: {e}",
+                from.join(name).display(),
+                to.display()
+            )
+        });
+    }
+}
+
+/// Whether two paths name the same file, whatever their spelling (Windows'
+/// `\\?\` prefix, case, separators); false when either does not exist.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Whether this process is the child started for `test`.
+pub fn in_scenario(test: &str) -> bool {
+    std::env::var(SCENARIO_VAR).is_ok_and(|v| v == test)
+}
+
+/// A child process that runs one test of this executable with its own
+/// variables, working folder and, optionally, application folder.
+#[derive(Debug)]
+pub struct Scenario {
+    test: String,
+    vars: Vec<(String, Option<OsString>)>,
+    cwd: Option<PathBuf>,
+    app_dir: Option<PathBuf>,
+}
+
+impl Scenario {
+    /// The scenario of the test function `test` (its name without the
+    /// module path), with every loader variable unset.
+    pub fn new(test: &str) -> Scenario {
+        Scenario {
+            test: test.to_owned(),
+            vars: LOADER_VARS
+                .iter()
+                .map(|v| ((*v).to_owned(), None))
+                .collect(),
+            cwd: None,
+            app_dir: None,
+        }
+    }
+
+    /// The scenario of `test` on the AMD platform (`HIP_PLATFORM=amd`):
+    /// only AMD's libraries are searched, so nothing else can be found
+    /// instead.
+    pub fn amd(test: &str) -> Scenario {
+        Scenario::new(test).var("HIP_PLATFORM", "amd")
+    }
+
+    /// Sets a variable in the child.
+    pub fn var(mut self, name: &str, value: impl Into<OsString>) -> Scenario {
+        self.vars.retain(|(n, _)| n != name);
+        self.vars.push((name.to_owned(), Some(value.into())));
+        self
+    }
+
+    /// Runs the child in `dir`.
+    pub fn cwd(mut self, dir: &Path) -> Scenario {
+        self.cwd = Some(dir.to_path_buf());
+        self
+    }
+
+    /// Runs a copy of this executable placed in `dir`, so that `dir` is the
+    /// child's application folder (on Windows, one of the folders the
+    /// system searches for DLLs).
+    pub fn app_dir(mut self, dir: &Path) -> Scenario {
+        self.app_dir = Some(dir.to_path_buf());
+        self
+    }
+
+    /// Runs the child and returns its output; panics, with that output,
+    /// unless the child ran exactly this test and it passed.
+    pub fn run(self) -> String {
+        let me = std::env::current_exe().expect("this test executable");
+        let exe = match &self.app_dir {
+            Some(dir) => {
+                let copy = dir.join(me.file_name().expect("a file name"));
+                std::fs::copy(&me, &copy).expect("copy of the test executable");
+                copy
+            }
+            None => me,
+        };
+        let mut cmd = Command::new(&exe);
+        cmd.args([
+            self.test.as_str(),
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ]);
+        // `--exact`: the scenarios are top-level test functions, whose
+        // full name is the bare name.
+        cmd.env(SCENARIO_VAR, &self.test);
+        for (name, value) in &self.vars {
+            match value {
+                Some(v) => cmd.env(name, v),
+                None => cmd.env_remove(name),
+            };
+        }
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        let out = cmd
+            .output()
+            .unwrap_or_else(|e| panic!("start {}: {e}", exe.display()));
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!(
+            "--- scenario {} ---\n{text}--- end of scenario ---",
+            self.test
+        );
+        assert!(
+            out.status.success(),
+            "scenario {} failed:\n{text}",
+            self.test
+        );
+        assert!(
+            // `--nocapture` puts the test's own output between its name
+            // and its `ok`.
+            text.contains(&format!("test {} ...", self.test))
+                && text.contains("test result: ok. 1 passed; 0 failed"),
+            "scenario {} did not run its test:\n{text}",
+            self.test
+        );
+        text
+    }
+}
