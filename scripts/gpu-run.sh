@@ -6,7 +6,9 @@
 # (`--ignored --test-threads=1`: the GPU tests are #[ignore = "needs a GPU"];
 # tiers 1 and 2 run in CI, and tier 2 needs Debian's AMD runtime, which a GPU
 # machine lacks), then every example and binary without arguments, and every
-# criterion bench target in its quick test mode. The benchmark programs
+# criterion bench target in its quick test mode, then the `info` example
+# once more with HIP_PLATFORM unset, which must choose nvidia (the machine's
+# AMD runtime sees no device; one program). The benchmark programs
 # (names matching GPU_RUN_BENCHMARKS, default
 # 'gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline')
 # are not run here: they need arguments, minutes or two GPUs, and
@@ -205,6 +207,23 @@ if [ "$mode" = tests ]; then
         # shellcheck disable=SC2086
         run_program bench "$b" ${GPU_RUN_BENCH_ARGS:-}
     done
+    # The platform chosen by devices (issue 13): the GPU machine has
+    # Ubuntu's ROCm 5.7 runtime, which sees no device, beside its NVIDIA
+    # GPUs; with HIP_PLATFORM unset the report must choose nvidia.
+    if [ -x "$here/examples/info" ] && selected info-platform-unset; then
+        echo "=== program info with HIP_PLATFORM unset"
+        report=$(env -u HIP_PLATFORM timeout "$limit" "$here/examples/info" 2>&1)
+        rc=$?
+        echo "$report"
+        if [ "$rc" -eq 0 ] && echo "$report" | grep -q '^platform: nvidia'; then
+            programs_passed=$((programs_passed + 1))
+            echo "--- program info-platform-unset: ok ($(echo "$report" | grep -m1 '^platform:'))"
+        else
+            programs_failed=$((programs_failed + 1))
+            failures+=("program info-platform-unset: exit $rc, $(echo "$report" | grep -m1 '^platform:' || echo 'no platform line')")
+            echo "--- program info-platform-unset: FAILED (exit $rc)"
+        fi
+    fi
 fi
 
 passed=$((tests_passed + programs_passed))
