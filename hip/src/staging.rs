@@ -81,6 +81,19 @@ const IDLE_SPIN: Duration = Duration::from_micros(500);
 /// `n`, so that much DMA stays queued while it waits.
 const RING_LAG: usize = 2;
 
+/// The last chunks of a host-to-device copy are written into the ring with
+/// streaming (non-temporal) stores, whatever the strategy. An ordinary
+/// store leaves the line modified in the writing core's cache, and a DMA
+/// that reads it soon after must fetch it from there: mid-copy, later
+/// fills push a chunk's lines out before its DMA, but nothing follows the
+/// last chunks, and their DMAs ran at about half speed (a per-chunk
+/// timeline of a 64 MiB copy on an H100 host). With the last 4 streamed,
+/// 64 MiB copies went from 0.72-0.73 to 0.75 of pinned bandwidth on a
+/// 2xH200 host (A/B in one process, rounds interleaved); streaming the
+/// whole copy is slower (`ring-nt`), and streaming the first chunks too
+/// did not help.
+const STREAMING_TAIL_CHUNKS: usize = 4;
+
 /// Smallest host piece: below this, handing a piece to another thread
 /// costs about as much as copying it.
 const MIN_PIECE_BYTES: usize = 64 << 10;
@@ -94,7 +107,9 @@ const MIN_PIECE_BYTES: usize = 64 << 10;
 #[non_exhaustive]
 pub enum StagingStrategy {
     /// Through a ring of reused pinned buffers, the host half copied by
-    /// the host threads with ordinary `memcpy` (the default).
+    /// the host threads with ordinary `memcpy` (the default; the last few
+    /// chunks of a host-to-device copy with streaming stores, which their
+    /// DMAs read faster).
     Ring,
     /// The same ring, the host pieces written with non-temporal (streaming)
     /// stores on x86-64: writing a destination then costs no read of it
@@ -730,6 +745,7 @@ unsafe fn run_ring(
             let fill = |ring: &Ring, pending: &mut [Option<Arc<Latch>>], n: usize| {
                 let k = n % slots;
                 let range = &chunks[n];
+                let stream_stores = streaming || n + STREAMING_TAIL_CHUNKS >= chunks.len();
                 // SAFETY: the host range is within the caller's `bytes`; the
                 // buffer holds STAGING_CHUNK_BYTES >= range.len() bytes and
                 // no DMA reads it (its last one was waited for); the latch
@@ -739,7 +755,7 @@ unsafe fn run_ring(
                         ends.host.add(range.start).cast_const(),
                         ring.buffers[k].ptr,
                         range.len(),
-                        streaming,
+                        stream_stores,
                     )
                 };
                 pending[k] = Some(latch);
