@@ -81,18 +81,24 @@ const IDLE_SPIN: Duration = Duration::from_micros(500);
 /// `n`, so that much DMA stays queued while it waits.
 const RING_LAG: usize = 2;
 
-/// The last chunks of a host-to-device copy are written into the ring with
-/// streaming (non-temporal) stores, whatever the strategy. An ordinary
-/// store leaves the line modified in the writing core's cache, and a DMA
-/// that reads it soon after must fetch it from there: mid-copy, later
-/// fills push a chunk's lines out before its DMA, but nothing follows the
-/// last chunks, and their DMAs ran at about half speed (a per-chunk
-/// timeline of a 64 MiB copy on an H100 host). With the last 4 streamed,
-/// 64 MiB copies went from 0.72-0.73 to 0.75 of pinned bandwidth on a
-/// 2xH200 host (A/B in one process, rounds interleaved); streaming the
-/// whole copy is slower (`ring-nt`), and streaming the first chunks too
-/// did not help.
-const STREAMING_TAIL_CHUNKS: usize = 4;
+/// The chunks of a host-to-device copy that fewer than this many bytes of
+/// the copy follow (its tail) are written into the ring so that their
+/// lines are not left in the writing cores' private caches
+/// ([`Stores::Demoted`], else [`Stores::Streaming`]). A DMA reads lines
+/// that are modified in a core's private cache slowly: in per-chunk
+/// timelines of 64 MiB copies, such chunks ran at 31-41 GB/s against 52
+/// GB/s on an H200 host (about 25 on an H100 host). Mid-copy that does
+/// not happen: the fills of the next chunks push a chunk's lines out to
+/// the shared cache before its DMA (16 MiB of later fills moves about 2.7
+/// MiB, read and written, through each of 12 threads' 2 MiB private
+/// caches). The tail has no such fills after it. Demoting the chunks
+/// followed by less than 16 MiB took 64 MiB copies from 0.837 to 0.873 of
+/// pinned bandwidth (256 MiB ones from 0.907 to 0.917), against streaming
+/// stores for the last 4 chunks, on a 2xH200 host (A/B in one process,
+/// rounds interleaved, 25 rounds). Demoting every chunk was slower at 256
+/// MiB (0.848 against 0.911-0.914 with the tail alone, on an H200 host),
+/// and demoting the first chunks as well gained nothing.
+const TAIL_BYTES: usize = 16 << 20;
 
 /// Smallest host piece: below this, handing a piece to another thread
 /// costs about as much as copying it.
@@ -107,9 +113,10 @@ const MIN_PIECE_BYTES: usize = 64 << 10;
 #[non_exhaustive]
 pub enum StagingStrategy {
     /// Through a ring of reused pinned buffers, the host half copied by
-    /// the host threads with ordinary `memcpy` (the default; the last few
-    /// chunks of a host-to-device copy with streaming stores, which their
-    /// DMAs read faster).
+    /// the host threads with ordinary `memcpy` (the default; the last 16
+    /// MiB of a host-to-device copy are then moved out of the writing
+    /// cores' private caches with `cldemote`, or written with streaming
+    /// stores where the processor lacks it, which their DMAs read faster).
     Ring,
     /// The same ring, the host pieces written with non-temporal (streaming)
     /// stores on x86-64: writing a destination then costs no read of it
@@ -218,6 +225,82 @@ unsafe fn copy_streaming(from: *const u8, to: *mut u8, len: usize) {
     unsafe {
         std::ptr::copy_nonoverlapping(from, to, len)
     };
+}
+
+/// How a host piece writes its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stores {
+    /// Ordinary stores (`memcpy`): the lines stay in the writing core's
+    /// caches.
+    Cached,
+    /// Ordinary stores, then each written line demoted from the writing
+    /// core's private caches to the shared last-level cache (`cldemote`,
+    /// where [`cldemote_available`]): a DMA then reads it at full speed.
+    Demoted,
+    /// Non-temporal stores ([`copy_streaming`]): the lines go to memory.
+    Streaming,
+}
+
+/// Whether this processor has `cldemote` (CPUID leaf 7, ECX bit 25: Intel
+/// from Sapphire Rapids and Tremont on). Elsewhere the instruction's
+/// encoding is a no-op hint, so demoting would silently do nothing.
+fn cldemote_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // `__cpuid_count` is safe from Rust 1.89 on; unsafe before.
+        #[allow(unused_unsafe)]
+        // SAFETY: CPUID exists on every x86-64 processor, and leaf 7 is
+        // answered (with zeros where not implemented) on all of them.
+        let leaf7 = unsafe { std::arch::x86_64::__cpuid_count(7, 0) };
+        leaf7.ecx & (1 << 25) != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Moves the cache lines of `[at, at + len)` that this core's private
+/// caches hold out to the shared cache (`cldemote` per line, a hint: no
+/// data changes, nothing faults). Does nothing off x86-64.
+///
+/// # Safety
+///
+/// The range must be mapped memory (it is only named, never read or
+/// written).
+unsafe fn demote_lines(at: *const u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let end = at as usize + len;
+        let mut line = at as usize & !63;
+        while line < end {
+            // SAFETY: `line` lies within a mapped range (the caller's
+            // promise, rounded down to its cache line); cldemote reads and
+            // writes no data, and is a no-op hint on processors without it.
+            unsafe {
+                std::arch::asm!(
+                    "cldemote byte ptr [{0}]",
+                    in(reg) line,
+                    options(nostack, preserves_flags, readonly)
+                )
+            };
+            line += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (at, len);
+}
+
+/// How the host pieces of a host-to-device chunk that `after` bytes of
+/// the copy follow are written: streamed for
+/// [`StagingStrategy::RingNonTemporal`], `tail` in the last [`TAIL_BYTES`],
+/// else cached.
+fn fill_stores(streaming: bool, after: usize, tail: Stores) -> Stores {
+    if streaming {
+        Stores::Streaming
+    } else if after < TAIL_BYTES {
+        tail
+    } else {
+        Stores::Cached
+    }
 }
 
 /// The byte ranges of a copy of `total` bytes cut into chunks of `chunk`
@@ -337,8 +420,7 @@ struct Piece {
     from: *const u8,
     to: *mut u8,
     len: usize,
-    /// Written with streaming stores ([`StagingStrategy::RingNonTemporal`]).
-    streaming: bool,
+    stores: Stores,
     done: Arc<Latch>,
 }
 
@@ -364,10 +446,13 @@ impl Piece {
         // until the latch counts down (see `Piece`'s Send); nothing else
         // touches `to` meanwhile.
         unsafe {
-            if self.streaming {
-                copy_streaming(self.from, self.to, self.len);
-            } else {
-                std::ptr::copy_nonoverlapping(self.from, self.to, self.len);
+            match self.stores {
+                Stores::Streaming => copy_streaming(self.from, self.to, self.len),
+                Stores::Cached => std::ptr::copy_nonoverlapping(self.from, self.to, self.len),
+                Stores::Demoted => {
+                    std::ptr::copy_nonoverlapping(self.from, self.to, self.len);
+                    demote_lines(self.to, self.len);
+                }
             }
         }
     }
@@ -383,6 +468,9 @@ struct HostCopyPool {
     sleepers: AtomicUsize,
     /// Threads started (those that could be).
     threads: usize,
+    /// How the tail of a host-to-device copy is written ([`TAIL_BYTES`]):
+    /// demoted where the processor can, else streamed.
+    tail_stores: Stores,
 }
 
 impl HostCopyPool {
@@ -415,7 +503,7 @@ impl HostCopyPool {
     /// Both ranges must be valid for `len` bytes and disjoint, and must
     /// stay valid, with `to` not otherwise accessed, until the latch has
     /// been waited for (`Latch::wait`).
-    unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize, streaming: bool) -> Arc<Latch> {
+    unsafe fn copy(&self, from: *const u8, to: *mut u8, len: usize, stores: Stores) -> Arc<Latch> {
         let pieces = piece_count(len, self.threads, MIN_PIECE_BYTES);
         let done = Latch::new(pieces);
         let wake = {
@@ -427,7 +515,7 @@ impl HostCopyPool {
                     // SAFETY: as above.
                     to: unsafe { to.add(r.start) },
                     len: r.len(),
-                    streaming,
+                    stores,
                     done: done.clone(),
                 });
             }
@@ -511,6 +599,11 @@ fn host_pool() -> &'static HostCopyPool {
             queued: Condvar::new(),
             sleepers: AtomicUsize::new(0),
             threads: wanted.max(1),
+            tail_stores: if cldemote_available() {
+                Stores::Demoted
+            } else {
+                Stores::Streaming
+            },
         }));
         for i in 0..wanted {
             // A thread that cannot be started is not needed for progress:
@@ -745,7 +838,7 @@ unsafe fn run_ring(
             let fill = |ring: &Ring, pending: &mut [Option<Arc<Latch>>], n: usize| {
                 let k = n % slots;
                 let range = &chunks[n];
-                let stream_stores = streaming || n + STREAMING_TAIL_CHUNKS >= chunks.len();
+                let stores = fill_stores(streaming, bytes - range.end, host.tail_stores);
                 // SAFETY: the host range is within the caller's `bytes`; the
                 // buffer holds STAGING_CHUNK_BYTES >= range.len() bytes and
                 // no DMA reads it (its last one was waited for); the latch
@@ -755,7 +848,7 @@ unsafe fn run_ring(
                         ends.host.add(range.start).cast_const(),
                         ring.buffers[k].ptr,
                         range.len(),
-                        stream_stores,
+                        stores,
                     )
                 };
                 pending[k] = Some(latch);
@@ -827,7 +920,11 @@ unsafe fn run_ring(
                         ring.buffers[k].ptr.cast_const(),
                         ends.host.add(range.start),
                         range.len(),
-                        streaming,
+                        if streaming {
+                            Stores::Streaming
+                        } else {
+                            Stores::Cached
+                        },
                     )
                 };
                 pending[k] = Some(latch);
@@ -1254,19 +1351,17 @@ mod tests {
             queued: Condvar::new(),
             sleepers: AtomicUsize::new(0),
             threads: 4,
+            tail_stores: Stores::Demoted,
         };
         let from: Vec<u8> = (0..3_000_001u32).map(|i| (i % 251) as u8 + 1).collect();
-        for streaming in [false, true] {
+        for stores in [Stores::Cached, Stores::Demoted, Stores::Streaming] {
             let mut to = vec![0u8; from.len()];
             // SAFETY: both vectors hold `from.len()` bytes, are disjoint,
             // and outlive the wait below; `to` is not touched until then.
-            let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), streaming) };
+            let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), stores) };
             latch.wait(&pool);
             assert!(pool.try_pop().is_none());
-            assert!(
-                from == to,
-                "a piece was not copied (streaming: {streaming})"
-            );
+            assert!(from == to, "a piece was not copied ({stores:?})");
         }
     }
 
@@ -1280,15 +1375,51 @@ mod tests {
                         .map(|i| (i as u8) ^ (t + 1))
                         .collect();
                     let mut to = vec![0u8; from.len()];
-                    let streaming = t % 2 == 1;
+                    let stores = [Stores::Cached, Stores::Demoted, Stores::Streaming][t as usize];
                     // SAFETY: as in the test above.
                     let latch =
-                        unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), streaming) };
+                        unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), stores) };
                     latch.wait(pool);
                     assert!(from == to, "thread {t}: a piece was not copied");
                 });
             }
         });
+    }
+
+    #[test]
+    fn only_the_tail_of_a_copy_is_demoted_and_ring_nt_streams_everything() {
+        for tail in [Stores::Demoted, Stores::Streaming] {
+            assert_eq!(fill_stores(false, TAIL_BYTES, tail), Stores::Cached);
+            assert_eq!(fill_stores(false, 1 << 30, tail), Stores::Cached);
+            assert_eq!(fill_stores(false, TAIL_BYTES - 1, tail), tail);
+            assert_eq!(fill_stores(false, 0, tail), tail);
+            for after in [0, TAIL_BYTES - 1, TAIL_BYTES, 1 << 30] {
+                assert_eq!(fill_stores(true, after, tail), Stores::Streaming);
+            }
+        }
+    }
+
+    #[test]
+    fn demoting_changes_no_byte_at_any_alignment() {
+        let src: Vec<u8> = (0..8192u32).map(|i| (i * 13 + 5) as u8).collect();
+        let copy = src.clone();
+        for (offset, len) in [(0, 0), (0, 1), (1, 63), (63, 2), (5, 4000), (0, 8192)] {
+            // SAFETY: the range lies within `copy`.
+            unsafe { demote_lines(copy.as_ptr().add(offset), len) };
+            assert_eq!(copy, src, "offset {offset}, len {len}");
+        }
+    }
+
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    #[test]
+    fn cldemote_detection_agrees_with_the_kernel() {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
+        let flags = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("flags"))
+            .expect("a flags line");
+        let kernel = flags.split_whitespace().any(|f| f == "cldemote");
+        assert_eq!(cldemote_available(), kernel, "{flags}");
     }
 
     #[test]
