@@ -40,7 +40,7 @@ mod sealed {
     }
 
     /// The operation names of one type's blocking copies, for
-    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
+    /// [`Error::Invalid`](crate::Error::Invalid).
     #[derive(Clone, Copy, Debug)]
     pub struct CopyNames {
         pub copy_from_slice: &'static str,
