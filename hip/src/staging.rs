@@ -290,16 +290,13 @@ unsafe fn demote_lines(at: *const u8, len: usize) {
 }
 
 /// How the host pieces of a host-to-device chunk that `after` bytes of
-/// the copy follow are written: streamed for
-/// [`StagingStrategy::RingNonTemporal`], `tail` in the last [`TAIL_BYTES`],
-/// else cached.
-fn fill_stores(streaming: bool, after: usize, tail: Stores) -> Stores {
-    if streaming {
-        Stores::Streaming
-    } else if after < TAIL_BYTES {
+/// the copy follow are written: as the strategy's `stores` say, except
+/// that cached stores become `tail` in the last [`TAIL_BYTES`].
+fn fill_stores(stores: Stores, after: usize, tail: Stores) -> Stores {
+    if stores == Stores::Cached && after < TAIL_BYTES {
         tail
     } else {
-        Stores::Cached
+        stores
     }
 }
 
@@ -760,7 +757,7 @@ unsafe fn copy_staged(
     ends: CopyEnds,
     bytes: usize,
     dir: Direction,
-    streaming: bool,
+    stores: Stores,
 ) -> Result<()> {
     let device = stream.device();
     let pool = pool(device);
@@ -779,7 +776,7 @@ unsafe fn copy_staged(
             ends,
             bytes,
             dir,
-            streaming,
+            stores,
         )
     };
     // Whatever happened, no host piece may outlive the call: they touch
@@ -825,7 +822,7 @@ unsafe fn run_ring(
     ends: CopyEnds,
     bytes: usize,
     dir: Direction,
-    streaming: bool,
+    stores: Stores,
 ) -> Result<()> {
     // The copies resolve through the current device (see `bind_for_copy`).
     stream.bind_for_copy()?;
@@ -838,7 +835,7 @@ unsafe fn run_ring(
             let fill = |ring: &Ring, pending: &mut [Option<Arc<Latch>>], n: usize| {
                 let k = n % slots;
                 let range = &chunks[n];
-                let stores = fill_stores(streaming, bytes - range.end, host.tail_stores);
+                let stores = fill_stores(stores, bytes - range.end, host.tail_stores);
                 // SAFETY: the host range is within the caller's `bytes`; the
                 // buffer holds STAGING_CHUNK_BYTES >= range.len() bytes and
                 // no DMA reads it (its last one was waited for); the latch
@@ -920,11 +917,7 @@ unsafe fn run_ring(
                         ring.buffers[k].ptr.cast_const(),
                         ends.host.add(range.start),
                         range.len(),
-                        if streaming {
-                            Stores::Streaming
-                        } else {
-                            Stores::Cached
-                        },
+                        stores,
                     )
                 };
                 pending[k] = Some(latch);
@@ -976,9 +969,12 @@ unsafe fn copy_pageable(
             return outcome;
         }
     }
-    let streaming = strategy == StagingStrategy::RingNonTemporal;
+    let stores = match strategy {
+        StagingStrategy::RingNonTemporal => Stores::Streaming,
+        StagingStrategy::Ring | StagingStrategy::Register => Stores::Cached,
+    };
     // SAFETY: the caller's promise; the stream is not capturing.
-    unsafe { copy_staged(stream, ends, bytes, dir, streaming) }
+    unsafe { copy_staged(stream, ends, bytes, dir, stores) }
 }
 
 /// [`StagingStrategy::Register`]: page-locks the host end
@@ -1388,13 +1384,17 @@ mod tests {
 
     #[test]
     fn only_the_tail_of_a_copy_is_demoted_and_ring_nt_streams_everything() {
+        let cached = Stores::Cached;
         for tail in [Stores::Demoted, Stores::Streaming] {
-            assert_eq!(fill_stores(false, TAIL_BYTES, tail), Stores::Cached);
-            assert_eq!(fill_stores(false, 1 << 30, tail), Stores::Cached);
-            assert_eq!(fill_stores(false, TAIL_BYTES - 1, tail), tail);
-            assert_eq!(fill_stores(false, 0, tail), tail);
+            assert_eq!(fill_stores(cached, TAIL_BYTES, tail), Stores::Cached);
+            assert_eq!(fill_stores(cached, 1 << 30, tail), Stores::Cached);
+            assert_eq!(fill_stores(cached, TAIL_BYTES - 1, tail), tail);
+            assert_eq!(fill_stores(cached, 0, tail), tail);
             for after in [0, TAIL_BYTES - 1, TAIL_BYTES, 1 << 30] {
-                assert_eq!(fill_stores(true, after, tail), Stores::Streaming);
+                assert_eq!(
+                    fill_stores(Stores::Streaming, after, tail),
+                    Stores::Streaming
+                );
             }
         }
     }
