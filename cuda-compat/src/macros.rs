@@ -23,17 +23,23 @@
 /// }
 /// ```
 ///
-/// Each enumerator, in CUDA's order, is either `NAME = hipNAME` (HIP's value)
-/// or `NAME = literal` (a synthesized value, disjoint from every HIP value of
+/// Each enumerator, in CUDA's order, is `NAME = hipNAME` (HIP's value),
+/// `NAME = literal` (a synthesized value, disjoint from every HIP value of
 /// the enum, listed again under `synthesized`: the generator puts such
-/// enumerators behind the `synthesized-enums` feature).
+/// enumerators behind the `synthesized-enums` feature), or
+/// `NAME = literal => hipNAME`: an enumerator HIP lacks that CUDA documents
+/// as equivalent to `hipNAME` (the generator manifest's
+/// `equivalent_enumerators`). It keeps CUDA's value, disjoint from HIP's, so
+/// it prints as itself, and `to_hip` (hence `From`, which every
+/// wrapper uses to pass the enum to HIP) turns it into `hipNAME`: the one
+/// place such a value is translated.
 macro_rules! cuda_enum {
     (
         $(#[$meta:meta])*
         pub struct $name:ident($inner:ty) = $krate:ident::$hip:ident, $kind:ident;
         aliases [$($alias:ident),* $(,)?];
         synthesized [$($synth:ident),* $(,)?];
-        $($(#[$attr:meta])* $cuda:ident = $value:tt,)*
+        $($(#[$attr:meta])* $cuda:ident = $value:tt $(=> $equiv:ident)?,)*
     ) => {
         $(#[$meta])*
         #[repr(transparent)]
@@ -44,7 +50,7 @@ macro_rules! cuda_enum {
             pub type $alias = $name;
         )*
         impl $name {
-            $(cuda_enum_const!(assoc $name $krate::$hip; $(#[$attr])* $cuda = $value);)*
+            $(cuda_enum_const!(assoc $name $krate::$hip; $(#[$attr])* $cuda = $value $(=> $equiv)?);)*
             /// Every CUDA enumerator defined here with its value (synthesized
             /// ones only with the `synthesized-enums` feature), in CUDA's order.
             pub const VARIANTS: &'static [(&'static str, Self)] =
@@ -71,8 +77,15 @@ macro_rules! cuda_enum {
                     _ => false,
                 }
             }
-            /// The HIP value.
+            /// The HIP value: the same integer, except for an enumerator
+            /// HIP lacks that CUDA documents as equivalent to one HIP has,
+            /// which becomes that one.
             pub const fn to_hip(self) -> ::$krate::$hip {
+                $($(
+                    if self.0 == Self::$cuda.0 {
+                        return ::$krate::$hip::$equiv;
+                    }
+                )?)*
                 ::$krate::$hip(self.0)
             }
             /// The CUDA-named value of a HIP value.
@@ -87,7 +100,7 @@ macro_rules! cuda_enum {
         }
         impl From<$name> for ::$krate::$hip {
             fn from(c: $name) -> Self {
-                Self(c.0)
+                c.to_hip()
             }
         }
         impl PartialEq<::$krate::$hip> for $name {
@@ -115,13 +128,28 @@ macro_rules! cuda_enum {
             }
         }
         cuda_enum_kind!($kind $name);
-        $(cuda_enum_const!(plain $name $krate::$hip; $(#[$attr])* $cuda = $value);)*
+        $(cuda_enum_const!(plain $name $krate::$hip; $(#[$attr])* $cuda = $value $(=> $equiv)?);)*
     };
 }
 
 /// One enumerator of `cuda_enum!`: the associated constant (`assoc`) or
-/// the module-level one (`plain`), HIP's value or a synthesized one.
+/// the module-level one (`plain`), HIP's value, a synthesized one, or CUDA's
+/// value of an equivalent of a HIP enumerator.
 macro_rules! cuda_enum_const {
+    (assoc $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $value:literal => $equiv:ident) => {
+        $(#[$attr])*
+        #[doc = concat!(
+            " CUDA `", stringify!($cuda), "` (CUDA's value, ", stringify!($value),
+            "): HIP lacks it, and CUDA documents it as equivalent to what HIP calls `",
+            stringify!($equiv), "`, which it is passed to HIP as (`to_hip`, `From`)."
+        )]
+        pub const $cuda: Self = Self($value);
+    };
+    (plain $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $value:literal => $equiv:ident) => {
+        $(#[$attr])*
+        #[doc = concat!(" CUDA `", stringify!($cuda), "`, passed to HIP as `", stringify!($equiv), "` (= [`", stringify!($name), "::", stringify!($cuda), "`]).")]
+        pub const $cuda: $name = $name::$cuda;
+    };
     (assoc $name:ident $krate:ident::$hip:ident; $(#[$attr:meta])* $cuda:ident = $hip_const:ident) => {
         $(#[$attr])*
         #[doc = concat!(" CUDA `", stringify!($cuda), "` = HIP `", stringify!($hip_const), "`.")]

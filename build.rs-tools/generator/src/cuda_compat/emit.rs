@@ -143,7 +143,8 @@ pub(super) fn write_layout(root: &Path, inputs: &Inputs, manifest: &Manifest) ->
 
 /// One `cuda_enum!` call: the enum's doc, name, inner type and HIP enum,
 /// its aliases, its synthesized enumerators, then every enumerator in CUDA's
-/// order with its HIP counterpart or synthesized value.
+/// order with its HIP counterpart, synthesized value, or CUDA's value and
+/// the HIP enumerator it is passed to HIP as (`NAME = 99 => HIP_NAME`).
 fn enum_call(e: &EnumDef, hip: &Hip) -> String {
     let status = STATUS.contains(&e.name.as_str());
     let mut s = String::from("cuda_enum! {\n");
@@ -175,6 +176,8 @@ fn enum_call(e: &EnumDef, hip: &Hip) -> String {
             let _ = writeln!(s, "    {c} = {hc},");
         } else if let Some((_, v)) = e.synthesized.iter().find(|(m, _)| m == c) {
             let _ = writeln!(s, "    #[cfg(feature = \"{FEATURE}\")] {c} = {v:#x},");
+        } else if let Some((_, v, hc)) = e.equivalents.iter().find(|(m, _, _)| m == c) {
+            let _ = writeln!(s, "    {c} = {v} => {hc},");
         }
     }
     s.push_str("}\n");

@@ -2,19 +2,25 @@
 //! hipblas-sys binds (by hipify-perl's name for the enum or its aliases, else
 //! the HIP enum most of its enumerators map into) becomes an [`EnumDef`]:
 //! its enumerators with a HIP counterpart take HIP's value, the others get
-//! synthesized values disjoint from HIP's. Unmapped enums and enumerators go
-//! to the report with the reason.
+//! synthesized values disjoint from HIP's, except those the manifest names
+//! as equivalent to a HIP enumerator (`equivalent_enumerators`), which keep
+//! CUDA's value and convert to that enumerator. Unmapped enums and
+//! enumerators go to the report with the reason.
 
 use super::inputs::Inputs;
+use super::manifest::Manifest;
 use super::{Decisions, EnumDef, TypeDef};
+use anyhow::{bail, Result};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// First value tried for a synthesized enumerator.
 const SYNTH_BASE: i64 = 0x4000_0000;
 
 /// Reads the CUDA enums of every module; produces `decisions.enums`, their
-/// names in `decisions.types`, and report entries.
-pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) {
+/// names in `decisions.types`, and report entries. An equivalent the
+/// manifest names that is no unmapped enumerator, names no enumerator of the
+/// HIP enum, or whose CUDA value HIP's enum also has, is an error.
+pub(super) fn decide(inputs: &Inputs, manifest: &Manifest, decisions: &mut Decisions) -> Result<()> {
     let (cuda, hipify, hip) = (&inputs.cuda, &inputs.hipify, &inputs.hip);
     let Decisions {
         report,
@@ -23,6 +29,7 @@ pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) {
         types,
         ..
     } = decisions;
+    let mut used_equivalents = BTreeSet::new();
     for (m, d) in cuda {
         for ename in &d.enum_order {
             let (_, consts) = &d.enums[ename];
@@ -78,8 +85,9 @@ pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) {
             let hip_values: BTreeSet<i64> = hip_consts.iter().map(|(_, v)| *v).collect();
             let mut mapped = Vec::new();
             let mut synthesized = Vec::new();
+            let mut equivalents = Vec::new();
             let mut next = SYNTH_BASE;
-            for (c, _) in consts {
+            for (c, cuda_value) in consts {
                 let hip_const = hipify.get(c.as_str()).and_then(|mp| {
                     let (e, _) = hip.enum_of_const(&mp.hip)?;
                     (e == h).then(|| hip.const_name(&mp.hip))
@@ -92,6 +100,22 @@ pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) {
                             format!("`{h}::{hc}`"),
                         ));
                         mapped.push((c.clone(), hc));
+                    }
+                    None if manifest.equivalent_enumerators.contains_key(c) => {
+                        let hc = &manifest.equivalent_enumerators[c];
+                        if !hip_consts.iter().any(|(n, _)| n == hc) {
+                            bail!("equivalent_enumerators: {c} -> {hc}, which is no enumerator of `{h}`");
+                        }
+                        if hip_values.contains(cuda_value) {
+                            bail!("equivalent_enumerators: {c}'s CUDA value {cuda_value} is also a value of `{h}`");
+                        }
+                        report.mapped.entry(*m).or_default().push((
+                            c.clone(),
+                            "enumerator",
+                            format!("CUDA's value `{cuda_value}`, passed to HIP as `{h}::{hc}`"),
+                        ));
+                        used_equivalents.insert(c.clone());
+                        equivalents.push((c.clone(), *cuda_value, hc.clone()));
                     }
                     None => {
                         while hip_values.contains(&next) {
@@ -133,6 +157,9 @@ pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) {
             for (c, _) in &mapped {
                 emitted.insert(c.clone());
             }
+            for (c, _, _) in &equivalents {
+                emitted.insert(c.clone());
+            }
             enums.push(EnumDef {
                 module: *m,
                 name: ename.clone(),
@@ -141,8 +168,18 @@ pub(super) fn decide(inputs: &Inputs, decisions: &mut Decisions) {
                 inner,
                 mapped,
                 synthesized,
+                equivalents,
                 order: consts.iter().map(|(c, _)| c.clone()).collect(),
             });
         }
     }
+    let unused: Vec<&String> = manifest
+        .equivalent_enumerators
+        .keys()
+        .filter(|c| !used_equivalents.contains(*c))
+        .collect();
+    if !unused.is_empty() {
+        bail!("equivalent_enumerators: {unused:?} are no unmapped CUDA enumerators");
+    }
+    Ok(())
 }

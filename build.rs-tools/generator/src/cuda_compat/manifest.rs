@@ -43,6 +43,11 @@ pub(super) struct Manifest {
     /// CUDA function -> values for HIP's trailing parameters CUDA lacks.
     #[serde(default)]
     pub(super) extra_args: BTreeMap<String, Vec<String>>,
+    /// CUDA enumerator HIP lacks -> the HIP enumerator CUDA documents it as
+    /// equivalent to: emitted without the feature, with CUDA's value, and
+    /// converted to the HIP enumerator when passed to HIP.
+    #[serde(default)]
+    pub(super) equivalent_enumerators: BTreeMap<String, String>,
 }
 
 /// One `[[module]]` of the manifest.

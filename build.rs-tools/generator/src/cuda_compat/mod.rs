@@ -47,6 +47,11 @@ struct EnumDef {
     mapped: Vec<(String, String)>,
     /// (CUDA name, value) of synthesized ones.
     synthesized: Vec<(String, i64)>,
+    /// (CUDA name, CUDA's value, HIP const name) of enumerators HIP lacks
+    /// that CUDA documents as equivalent to one HIP has (the manifest's
+    /// `equivalent_enumerators`): defined without the feature, passed to
+    /// HIP as the HIP const.
+    equivalents: Vec<(String, i64, String)>,
     /// Every CUDA enumerator in CUDA's order.
     order: Vec<String>,
 }
@@ -100,7 +105,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     let manifest = manifest::Manifest::load(root)?;
     let inputs = inputs::load(root, &manifest)?;
     let mut decisions = Decisions::default();
-    enums::decide(&inputs, &mut decisions);
+    enums::decide(&inputs, &manifest, &mut decisions)?;
     types::decide(&inputs, &mut decisions)?;
     functions::decide(&inputs, &manifest, &mut decisions)?;
     constants::decide(&inputs, &mut decisions)?;
