@@ -66,12 +66,13 @@
 //!
 //! | features | here |
 //! | --- | --- |
-//! | `f16` | `half::f16`/`half::bf16` as `DeviceRepr`, f16 GEMM |
+//! | `f16` | `half::f16`/`half::bf16` as `DeviceRepr`, f16 and bf16 GEMM |
+//! | `f8` | `float8::F8E4M3`/`float8::F8E5M2` (`float8` 0.7, cudarc's) as `DeviceRepr` and `ValidAsZeroBits` |
 //! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
 //! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
-//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4`, `f8` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -89,8 +90,13 @@
 //!   conversions: a value the runtime returns that the enum does not know
 //!   is an error, never an invalid enum); every other enum is an open
 //!   newtype, and the one-line fix is a final `_ => ...` arm.
-//! - Limits HIP lacks are `CUDA_ERROR_NOT_SUPPORTED`; `DeviceRepr` is not
-//!   implemented for `bool` (a kernel may write a byte that is no `bool`).
+//! - Limits HIP lacks are `CUDA_ERROR_NOT_SUPPORTED`.
+//! - `bool` is `DeviceRepr` (kernel arguments, buffers) as in cudarc, but a
+//!   kernel may write a byte that is no `bool`: copies back to the host
+//!   (`clone_dtoh`, `memcpy_dtoh`) make every non-zero byte `true`
+//!   (`memcpy_dtoh` of `bool` waits for the copy, even into pinned memory),
+//!   and `bool` is not `ValidAsZeroBits` (cudarc's is), so no pinned or
+//!   unified `bool` memory is read on the host as it is.
 //! - Buffers track their reads and writes with events and are freed in
 //!   stream order after their last use on any stream (`hip`'s
 //!   `StreamAllocation`); copies from pageable host memory return after the

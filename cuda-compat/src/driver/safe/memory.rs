@@ -17,16 +17,31 @@ use std::sync::Arc;
 ///
 /// The type has a C layout the kernel agrees with. Buffers of it are read
 /// back to the host ([`CudaStream::clone_dtoh`]), so every bit pattern a
-/// kernel may write must be a valid value: `bool`, `char`, references and
-/// enums do not qualify (cudarc implements it for `bool`; this crate does
-/// not, see the crate docs).
-pub unsafe trait DeviceRepr {}
+/// kernel may write must be a valid value, or the type says how to make the
+/// bytes copied back valid ([`DeviceRepr::FIX_READ_BACK`], as `bool` does):
+/// `char`, references and enums do not qualify.
+pub unsafe trait DeviceRepr {
+    /// For a type not every bit pattern of which is a valid value: makes
+    /// the given bytes, just copied from the device, a valid value of the
+    /// type, element by element. `None` (the default): every bit pattern is
+    /// valid. The device-to-host copies (`clone_dtoh`, `memcpy_dtoh`) call
+    /// it after the copy has finished, before the host sees an element.
+    ///
+    /// The function receives the address and length in bytes of whole
+    /// elements, writable and not otherwise referenced. (Not in cudarc,
+    /// whose `DeviceRepr` has no items; an impl need not name it.)
+    const FIX_READ_BACK: Option<unsafe fn(*mut u8, usize)> = None;
+}
 
 /// Types for which all-zero bytes are a valid value.
 ///
 /// # Safety
 ///
-/// All-zero bytes are a valid value of the type.
+/// All-zero bytes are a valid value of the type. Pinned and unified memory
+/// of a type that is also [`DeviceRepr`] is read on the host as it is, with
+/// no copy to fix it: such a type must have every bit pattern valid (no
+/// [`DeviceRepr::FIX_READ_BACK`]), which is why `bool` is not
+/// `ValidAsZeroBits` here.
 pub unsafe trait ValidAsZeroBits {}
 
 macro_rules! plain {
@@ -40,10 +55,74 @@ macro_rules! plain {
 plain!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
 #[cfg(feature = "f16")]
 plain!(half::f16, half::bf16);
+// `F8E4M3` and `F8E5M2` are `#[repr(transparent)]` over a `u8`, and every
+// byte is a value (NaN included).
+#[cfg(feature = "f8")]
+plain!(float8::F8E4M3, float8::F8E5M2);
+
+/// Makes every byte of `[bytes, bytes + len)` a valid `bool`: a non-zero
+/// byte (which a kernel may write: C++'s `bool` is a byte) becomes `true`,
+/// as C++ reads it.
+///
+/// # Safety
+///
+/// `bytes` is valid for reads and writes of `len` bytes, and nothing else
+/// refers to them.
+unsafe fn fix_bools(bytes: *mut u8, len: usize) {
+    for i in 0..len {
+        // SAFETY: `i < len`: within the caller's bytes.
+        let b = unsafe { &mut *bytes.add(i) };
+        *b = u8::from(*b != 0);
+    }
+}
+
+// SAFETY: one byte, C++'s `bool` layout (0 or 1 from the host); bytes copied
+// back are made 0 or 1 by `fix_bools` before the host sees them. Not
+// `ValidAsZeroBits` (which cudarc has): pinned and unified memory are read
+// on the host without a copy, where a kernel's byte 2 would be no `bool`.
+unsafe impl DeviceRepr for bool {
+    const FIX_READ_BACK: Option<unsafe fn(*mut u8, usize)> = Some(fix_bools);
+}
+
 // SAFETY: arrays of valid elements have the elements' guarantees.
-unsafe impl<T: DeviceRepr, const N: usize> DeviceRepr for [T; N] {}
+unsafe impl<T: DeviceRepr, const N: usize> DeviceRepr for [T; N] {
+    const FIX_READ_BACK: Option<unsafe fn(*mut u8, usize)> = T::FIX_READ_BACK;
+}
 // SAFETY: as above.
 unsafe impl<T: ValidAsZeroBits, const N: usize> ValidAsZeroBits for [T; N] {}
+
+/// `ValidAsZeroBits` for tuples of up to 12 elements whose elements all are
+/// (cudarc has the same): zero bytes are zero in every field, and padding
+/// has no validity requirement.
+macro_rules! zero_tuples {
+    ($($t:ident),+) => {
+        zero_tuples!(@ $($t),+);
+    };
+    (@ $first:ident $(, $rest:ident)*) => {
+        // SAFETY: see the macro's docs.
+        unsafe impl<$first: ValidAsZeroBits $(, $rest: ValidAsZeroBits)*> ValidAsZeroBits
+            for ($first, $($rest,)*) {}
+        zero_tuples!(@@ $($rest),*);
+    };
+    (@@) => {};
+    (@@ $($t:ident),+) => {
+        zero_tuples!(@ $($t),+);
+    };
+}
+zero_tuples!(A, B, C, D, E, F, G, H, I, J, K, L);
+
+/// Runs `T`'s [`DeviceRepr::FIX_READ_BACK`] over `len` elements at `dst`.
+///
+/// # Safety
+///
+/// `dst` holds `len` elements just copied from the device (the copy has
+/// finished), writable, and nothing else refers to them.
+unsafe fn fix_read_back<T: DeviceRepr>(dst: *mut T, len: usize) {
+    if let Some(fix) = T::FIX_READ_BACK {
+        // SAFETY: the caller's promise, in bytes.
+        unsafe { fix(dst.cast(), len * size_of::<T>()) }
+    }
+}
 
 /// An owned device buffer of `len` elements, allocated in stream order on
 /// [`CudaSlice::stream`] (cudarc's `CudaSlice`).
@@ -1140,9 +1219,12 @@ impl CudaStream {
     ) -> Result<Vec<T>, DriverError> {
         let mut out: Vec<T> = Vec::with_capacity(src.len());
         self.copy_dtoh_raw(src, out.as_mut_ptr(), src.len())?;
-        // SAFETY: the copy (finished: `copy_dtoh_raw` synchronizes) wrote
-        // all `len` elements, and every bit pattern is a valid `T`
-        // (`DeviceRepr`'s contract).
+        // SAFETY: the copy has finished (`copy_dtoh_raw` synchronizes) and
+        // wrote all `len` elements of the Vec's capacity, which nothing else
+        // refers to.
+        unsafe { fix_read_back(out.as_mut_ptr(), src.len()) };
+        // SAFETY: all `len` elements are written, and valid `T`s
+        // (`DeviceRepr`'s contract, after `fix_read_back`).
         unsafe { out.set_len(src.len()) };
         Ok(out)
     }
@@ -1156,14 +1238,24 @@ impl CudaStream {
         same_len("memcpy_dtoh", src.len(), dst.len())?;
         self.begin_copy(src.stream())?;
         // SAFETY: the slice is used only by the copy below, on this stream.
-        let (dst, _record_dst) = unsafe { dst.stream_synced_mut_slice(self) };
-        let (sp, _record_src) = src.device_ptr(self);
+        let (dst, record_dst) = unsafe { dst.stream_synced_mut_slice(self) };
+        let (sp, record_src) = src.device_ptr(self);
+        let (dst_ptr, len) = (dst.as_mut_ptr(), dst.len());
         let bytes = size_of_val(dst);
         // SAFETY: `dst` is writable for `bytes`, `sp` holds as many; the
         // guard synchronizes (pageable) or records the event (pinned).
-        unsafe {
-            self.enqueue_host_copy(HostMemory::Destination(dst.as_mut_ptr().cast()), sp, bytes)
+        unsafe { self.enqueue_host_copy(HostMemory::Destination(dst_ptr.cast()), sp, bytes) }?;
+        if T::FIX_READ_BACK.is_some() {
+            drop((record_dst, record_src));
+            // The fix reads what the copy wrote: wait for it even where the
+            // destination is asynchronous (pinned).
+            self.synchronize()?;
+            // SAFETY: the copy into the `len` elements at `dst_ptr` has
+            // finished; `dst` is still borrowed mutably by this call, and
+            // nothing else refers to them.
+            unsafe { fix_read_back(dst_ptr, len) };
         }
+        Ok(())
     }
 
     fn copy_dtoh_raw<T: DeviceRepr, Src: DevicePtr<T>>(
