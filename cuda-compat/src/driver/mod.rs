@@ -8,7 +8,8 @@
 //! - The safe types ([`CudaContext`], [`CudaStream`], [`CudaSlice`],
 //!   [`CudaModule`], [`CudaFunction`], [`CudaEvent`], [`CudaGraph`], the
 //!   launch builder [`LaunchArgs`]) have cudarc's names, method names and
-//!   argument order, and are built on the safe `hip` crate.
+//!   argument order, and are built on the safe `hip` crate. They live in
+//!   [`safe`] (cudarc's `driver::safe` path) and are re-exported here.
 //!
 //! ```no_run
 //! use cuda_compat::driver::{CudaContext, DriverError};
@@ -24,7 +25,7 @@
 crate::mount_generated!("../generated/driver.rs");
 
 pub mod result;
-mod safe;
+pub mod safe;
 pub mod sys;
 
 pub use result::DriverError;

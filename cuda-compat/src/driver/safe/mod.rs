@@ -1,4 +1,6 @@
-//! cudarc's safe driver types over the `hip` crate.
+//! cudarc's safe driver types over the `hip` crate, at cudarc's path
+//! (`driver::safe::CudaContext`; the same names are re-exported from
+//! [`driver`](super)).
 
 mod context;
 mod external_memory;
@@ -6,6 +8,7 @@ mod graph;
 mod launch;
 mod memory;
 mod module;
+mod profile;
 mod unified;
 
 pub use context::{CudaContext, CudaEvent, CudaStream};
@@ -16,5 +19,7 @@ pub use memory::{
     CudaSlice, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice,
     PinnedHostSlice, SyncOnDrop, ValidAsZeroBits,
 };
+pub use crate::driver::result::DriverError;
 pub use module::{CudaFunction, CudaModule};
+pub use profile::{profiler_start, profiler_stop, Profiler};
 pub use unified::{UnifiedSlice, UnifiedView, UnifiedViewMut};
