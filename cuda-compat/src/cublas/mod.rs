@@ -1,19 +1,25 @@
 //! cuBLAS over hipBLAS, in cudarc's layout.
 //!
-//! The raw names (`cublasSgemm_v2`, ...) are generated from hipify-perl's
-//! table and reachable both here and at cudarc's path ([`sys`]).
+//! - The raw names (`cublasSgemm_v2`, ...) are generated from hipify-perl's
+//!   table and reachable both here and at cudarc's path ([`sys`]).
+//! - [`result`] is cudarc's thin layer: one function per call
+//!   (`create_handle`, `sgemm`, `gemm_strided_batched_ex`, ...), the status
+//!   as a `Result`.
+//! - The safe types ([`CudaBlas`], [`Gemm`], [`Gemv`], [`Asum`]) check
+//!   shapes and buffer lengths and call [`result`].
 
 crate::mount_generated!("../generated/cublas.rs");
 
-/// cudarc's `cublas::result` path for the error type.
-pub mod result {
-    pub use super::safe::CublasError;
-}
+pub mod result;
 
-/// The raw cuBLAS names at cudarc's path (`cudarc::cublas::sys`).
+/// The raw cuBLAS names at cudarc's path (`cudarc::cublas::sys`), with the
+/// names of other CUDA headers cuBLAS's declarations use, as cudarc's
+/// bindings have them (`cudaDataType_t`, `cudaStream_t`, ...).
 pub mod sys {
     pub use super::generated::*;
+    pub use crate::driver::CUstream_st;
+    pub use crate::runtime::{cudaDataType, cudaDataType_t, cudaStream_t, double2, float2};
 }
 
-mod safe;
+pub mod safe;
 pub use safe::*;

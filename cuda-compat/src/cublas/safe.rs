@@ -1,40 +1,15 @@
 //! cudarc's safe cuBLAS API (`CudaBlas`, `Gemm`, `Gemv`, `Asum`) over
 //! hipBLAS. Shapes, leading dimensions, increments and buffer lengths are
-//! checked (with the `hipblas` crate's validators) before any call: a bad
-//! one is `CUBLAS_STATUS_INVALID_VALUE`, never an out-of-bounds access.
+//! checked before any call: a bad one is `CUBLAS_STATUS_INVALID_VALUE`,
+//! never an out-of-bounds access. Every call goes through [`result`].
 
-use super::generated as raw;
+use super::result::{self, dim, invalid};
+use super::sys as raw;
 use crate::driver::{CudaStream, DevicePtr, DevicePtrMut, DeviceSlice};
 use std::ffi::{c_int, c_longlong};
-use std::fmt;
 use std::sync::Arc;
 
-/// A failed cuBLAS call: the status, HIP's value (cudarc's `CublasError`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CublasError(pub raw::cublasStatus_t);
-
-impl fmt::Display for CublasError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
-    }
-}
-
-impl std::error::Error for CublasError {}
-
-impl raw::cublasStatus_t {
-    /// `Ok(())` for `CUBLAS_STATUS_SUCCESS`, else the error.
-    pub fn result(self) -> Result<(), CublasError> {
-        if self == raw::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
-            Ok(())
-        } else {
-            Err(CublasError(self))
-        }
-    }
-}
-
-fn invalid() -> CublasError {
-    CublasError(raw::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE)
-}
+pub use super::result::CublasError;
 
 /// A hipBLAS handle bound to one stream (cudarc's `CudaBlas`).
 ///
@@ -59,12 +34,11 @@ impl CudaBlas {
             .context()
             .bind_to_thread()
             .map_err(|_| CublasError(raw::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED))?;
-        let mut handle = std::ptr::null_mut();
-        // SAFETY: `handle` is a valid place.
-        unsafe { raw::cublasCreate_v2(&mut handle) }.result()?;
+        let handle = result::create_handle()?;
+        // Owned from here: dropped (destroyed) if setting the stream fails.
         let blas = CudaBlas { handle, stream };
-        // SAFETY: both handles are live.
-        unsafe { raw::cublasSetStream_v2(blas.handle, blas.stream.cu_stream()) }.result()?;
+        // SAFETY: both handles are live, on the same device.
+        unsafe { result::set_stream(blas.handle, blas.stream.cu_stream()) }?;
         Ok(blas)
     }
 
@@ -86,7 +60,7 @@ impl CudaBlas {
     /// one by this call.
     pub unsafe fn set_stream(&mut self, stream: Arc<CudaStream>) -> Result<(), CublasError> {
         // SAFETY: both handles are live.
-        unsafe { raw::cublasSetStream_v2(self.handle, stream.cu_stream()) }.result()?;
+        unsafe { result::set_stream(self.handle, stream.cu_stream()) }?;
         self.stream = stream;
         Ok(())
     }
@@ -126,8 +100,8 @@ impl CudaBlas {
 
 impl Drop for CudaBlas {
     fn drop(&mut self) {
-        // SAFETY: we own the handle.
-        let r = unsafe { raw::cublasDestroy_v2(self.handle) }.result();
+        // SAFETY: we own the handle, and nothing uses it after this.
+        let r = unsafe { result::destroy_handle(self.handle) };
         self.stream.context().record_err(
             r.map_err(|_| crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)),
         );
@@ -204,42 +178,11 @@ pub struct AsumConfig {
     pub incx: c_int,
 }
 
-fn dim(v: c_int) -> Result<usize, CublasError> {
-    usize::try_from(v).map_err(|_| invalid())
-}
-
-fn is_trans(op: raw::cublasOperation_t) -> Result<bool, CublasError> {
-    if op == raw::cublasOperation_t::CUBLAS_OP_N {
-        Ok(false)
-    } else if op == raw::cublasOperation_t::CUBLAS_OP_T || op == raw::cublasOperation_t::CUBLAS_OP_C
-    {
-        Ok(true)
-    } else {
-        Err(invalid())
-    }
-}
-
 /// Elements `A`, `B`, `C` of one GEMM span, after checking the shape.
 fn gemm_spans<T>(cfg: &GemmConfig<T>) -> Result<(usize, usize, usize), CublasError> {
-    let (m, n, k) = (dim(cfg.m)?, dim(cfg.n)?, dim(cfg.k)?);
-    let (ar, ac) = if is_trans(cfg.transa)? {
-        (k, m)
-    } else {
-        (m, k)
-    };
-    let (br, bc) = if is_trans(cfg.transb)? {
-        (n, k)
-    } else {
-        (k, n)
-    };
-    let span = |name, r, c, ld: c_int| {
-        hipblas::validate::matrix_span(name, r, c, dim(ld)?).map_err(|_| invalid())
-    };
-    Ok((
-        span("lda", ar, ac, cfg.lda)?,
-        span("ldb", br, bc, cfg.ldb)?,
-        span("ldc", m, n, cfg.ldc)?,
-    ))
+    result::gemm_spans(
+        cfg.transa, cfg.transb, cfg.m, cfg.n, cfg.k, cfg.lda, cfg.ldb, cfg.ldc,
+    )
 }
 
 /// Elements a strided batch spans, for one operand.
@@ -257,7 +200,11 @@ fn batch_span(one: usize, stride: c_longlong, batch: usize) -> Result<usize, Cub
 fn gemv_spans<T>(cfg: &GemvConfig<T>) -> Result<(usize, usize, usize), CublasError> {
     let (m, n) = (dim(cfg.m)?, dim(cfg.n)?);
     let a = hipblas::validate::matrix_span("lda", m, n, dim(cfg.lda)?).map_err(|_| invalid())?;
-    let (xn, yn) = if is_trans(cfg.trans)? { (m, n) } else { (n, m) };
+    let (xn, yn) = if result::is_trans(cfg.trans)? {
+        (m, n)
+    } else {
+        (n, m)
+    };
     let vec = |name, len, inc: c_int| {
         hipblas::validate::vector_span(name, len, dim(inc)?).map_err(|_| invalid())
     };
@@ -265,9 +212,10 @@ fn gemv_spans<T>(cfg: &GemvConfig<T>) -> Result<(usize, usize, usize), CublasErr
 }
 
 /// GEMM (cudarc's `Gemm`): `f32`, `f64`, and with feature `f16`,
-/// `half::f16` (`hipblasHgemm`).
+/// `half::f16` and `half::bf16` (as cudarc: [`result::gemm_ex`] with `f32`
+/// accumulation and `f32` scalars).
 pub trait Gemm<T> {
-    /// One GEMM (`hipblas?gemm`).
+    /// One GEMM.
     ///
     /// # Safety
     ///
@@ -281,7 +229,7 @@ pub trait Gemm<T> {
         c: &mut C,
     ) -> Result<(), CublasError>;
 
-    /// A strided batch of GEMMs (`hipblas?gemmStridedBatched`).
+    /// A strided batch of GEMMs.
     ///
     /// # Safety
     ///
@@ -295,8 +243,238 @@ pub trait Gemm<T> {
     ) -> Result<(), CublasError>;
 }
 
+/// How one element type's GEMMs reach [`result`], on device addresses the
+/// caller checked.
+trait GemmElement: Sized {
+    /// One GEMM.
+    ///
+    /// # Safety
+    ///
+    /// The shape was checked and the addresses hold what it spans.
+    unsafe fn gemm(
+        handle: raw::cublasHandle_t,
+        cfg: &GemmConfig<Self>,
+        a: u64,
+        b: u64,
+        c: u64,
+    ) -> Result<(), CublasError>;
+
+    /// A strided batch of GEMMs.
+    ///
+    /// # Safety
+    ///
+    /// As [`GemmElement::gemm`], for every matrix of the batch.
+    unsafe fn gemm_strided_batched(
+        handle: raw::cublasHandle_t,
+        cfg: &StridedBatchedConfig<Self>,
+        a: u64,
+        b: u64,
+        c: u64,
+    ) -> Result<(), CublasError>;
+}
+
+macro_rules! gemm_element {
+    ($t:ty, $gemm:ident, $batched:ident) => {
+        impl GemmElement for $t {
+            unsafe fn gemm(
+                handle: raw::cublasHandle_t,
+                g: &GemmConfig<$t>,
+                a: u64,
+                b: u64,
+                c: u64,
+            ) -> Result<(), CublasError> {
+                // SAFETY: the caller's promise; scalars are host values.
+                unsafe {
+                    result::$gemm(
+                        handle, g.transa, g.transb, g.m, g.n, g.k, &g.alpha, a as *const $t, g.lda,
+                        b as *const $t, g.ldb, &g.beta, c as *mut $t, g.ldc,
+                    )
+                }
+            }
+
+            unsafe fn gemm_strided_batched(
+                handle: raw::cublasHandle_t,
+                cfg: &StridedBatchedConfig<$t>,
+                a: u64,
+                b: u64,
+                c: u64,
+            ) -> Result<(), CublasError> {
+                let g = &cfg.gemm;
+                // SAFETY: the caller's promise; scalars are host values.
+                unsafe {
+                    result::$batched(
+                        handle,
+                        g.transa,
+                        g.transb,
+                        g.m,
+                        g.n,
+                        g.k,
+                        &g.alpha,
+                        a as *const $t,
+                        g.lda,
+                        cfg.stride_a,
+                        b as *const $t,
+                        g.ldb,
+                        cfg.stride_b,
+                        &g.beta,
+                        c as *mut $t,
+                        g.ldc,
+                        cfg.stride_c,
+                        cfg.batch_size,
+                    )
+                }
+            }
+        }
+    };
+}
+
+gemm_element!(f32, sgemm, sgemm_strided_batched);
+gemm_element!(f64, dgemm, dgemm_strided_batched);
+
+/// 16-bit elements through [`result::gemm_ex`]: `f32` accumulation
+/// (`CUBLAS_COMPUTE_32F`), `f32` scalars, the default algorithm, as cudarc.
+#[cfg(feature = "f16")]
+macro_rules! gemm_element_ex {
+    ($t:ty, $data:ident) => {
+        impl GemmElement for $t {
+            unsafe fn gemm(
+                handle: raw::cublasHandle_t,
+                g: &GemmConfig<$t>,
+                a: u64,
+                b: u64,
+                c: u64,
+            ) -> Result<(), CublasError> {
+                let (alpha, beta) = (g.alpha.to_f32(), g.beta.to_f32());
+                let data = raw::cudaDataType_t::$data;
+                // SAFETY: the caller's promise; the scalars are host `f32`s,
+                // the compute type's scalar type.
+                unsafe {
+                    result::gemm_ex(
+                        handle,
+                        g.transa,
+                        g.transb,
+                        g.m,
+                        g.n,
+                        g.k,
+                        (&alpha as *const f32).cast(),
+                        a as *const _,
+                        data,
+                        g.lda,
+                        b as *const _,
+                        data,
+                        g.ldb,
+                        (&beta as *const f32).cast(),
+                        c as *mut _,
+                        data,
+                        g.ldc,
+                        raw::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                    )
+                }
+            }
+
+            unsafe fn gemm_strided_batched(
+                handle: raw::cublasHandle_t,
+                cfg: &StridedBatchedConfig<$t>,
+                a: u64,
+                b: u64,
+                c: u64,
+            ) -> Result<(), CublasError> {
+                let g = &cfg.gemm;
+                let (alpha, beta) = (g.alpha.to_f32(), g.beta.to_f32());
+                let data = raw::cudaDataType_t::$data;
+                // SAFETY: as in `gemm`, for every matrix of the batch.
+                unsafe {
+                    result::gemm_strided_batched_ex(
+                        handle,
+                        g.transa,
+                        g.transb,
+                        g.m,
+                        g.n,
+                        g.k,
+                        (&alpha as *const f32).cast(),
+                        a as *const _,
+                        data,
+                        g.lda,
+                        cfg.stride_a,
+                        b as *const _,
+                        data,
+                        g.ldb,
+                        cfg.stride_b,
+                        (&beta as *const f32).cast(),
+                        c as *mut _,
+                        data,
+                        g.ldc,
+                        cfg.stride_c,
+                        cfg.batch_size,
+                        raw::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                    )
+                }
+            }
+        }
+    };
+}
+
+#[cfg(feature = "f16")]
+gemm_element_ex!(half::f16, CUDA_R_16F);
+#[cfg(feature = "f16")]
+gemm_element_ex!(half::bf16, CUDA_R_16BF);
+
+impl CudaBlas {
+    /// [`Gemm::gemm`] for every element type: the checks, then the call.
+    unsafe fn checked_gemm<T: GemmElement, A: DevicePtr<T>, B: DevicePtr<T>, C: DevicePtrMut<T>>(
+        &self,
+        cfg: GemmConfig<T>,
+        a: &A,
+        b: &B,
+        c: &mut C,
+    ) -> Result<(), CublasError> {
+        let (sa, sb, sc) = gemm_spans(&cfg)?;
+        self.check_operands::<T>(&[(a, sa), (b, sb), (&*c, sc)])?;
+        let (a, _ra) = a.device_ptr(&self.stream);
+        let (b, _rb) = b.device_ptr(&self.stream);
+        let (c, _rc) = c.device_ptr_mut(&self.stream);
+        // SAFETY: shapes, leading dimensions and lengths were checked
+        // above; the addresses are live memory of this handle's device.
+        unsafe { T::gemm(self.handle, &cfg, a, b, c) }
+    }
+
+    /// [`Gemm::gemm_strided_batched`] for every element type.
+    unsafe fn checked_gemm_strided_batched<
+        T: GemmElement,
+        A: DevicePtr<T>,
+        B: DevicePtr<T>,
+        C: DevicePtrMut<T>,
+    >(
+        &self,
+        cfg: StridedBatchedConfig<T>,
+        a: &A,
+        b: &B,
+        c: &mut C,
+    ) -> Result<(), CublasError> {
+        let (sa, sb, sc) = gemm_spans(&cfg.gemm)?;
+        let batch = dim(cfg.batch_size)?;
+        if batch > 1 && i128::from(cfg.stride_c) < sc as i128 {
+            // Overlapping outputs would race.
+            return Err(invalid());
+        }
+        self.check_operands::<T>(&[
+            (a, batch_span(sa, cfg.stride_a, batch)?),
+            (b, batch_span(sb, cfg.stride_b, batch)?),
+            (&*c, batch_span(sc, cfg.stride_c, batch)?),
+        ])?;
+        let (a, _ra) = a.device_ptr(&self.stream);
+        let (b, _rb) = b.device_ptr(&self.stream);
+        let (c, _rc) = c.device_ptr_mut(&self.stream);
+        // SAFETY: as in `checked_gemm`, for every matrix of the batch.
+        unsafe { T::gemm_strided_batched(self.handle, &cfg, a, b, c) }
+    }
+}
+
 macro_rules! gemm_impl {
-    ($t:ty, $raw:ty, $gemm:ident, $batched:ident) => {
+    ($($(#[$attr:meta])* $t:ty),*) => {$(
+        $(#[$attr])*
         impl Gemm<$t> for CudaBlas {
             unsafe fn gemm<A: DevicePtr<$t>, B: DevicePtr<$t>, C: DevicePtrMut<$t>>(
                 &self,
@@ -305,33 +483,8 @@ macro_rules! gemm_impl {
                 b: &B,
                 c: &mut C,
             ) -> Result<(), CublasError> {
-                let (sa, sb, sc) = gemm_spans(&cfg)?;
-                self.check_operands::<$t>(&[(a, sa), (b, sb), (&*c, sc)])?;
-                let (a, _ra) = a.device_ptr(&self.stream);
-                let (b, _rb) = b.device_ptr(&self.stream);
-                let (c, _rc) = c.device_ptr_mut(&self.stream);
-                // SAFETY: shapes, leading dimensions and lengths were
-                // checked above; the pointers are live device memory of
-                // this handle's device; scalars are host values.
-                unsafe {
-                    raw::$gemm(
-                        self.handle,
-                        cfg.transa,
-                        cfg.transb,
-                        cfg.m,
-                        cfg.n,
-                        cfg.k,
-                        (&cfg.alpha as *const $t).cast::<$raw>(),
-                        a as *const $raw,
-                        cfg.lda,
-                        b as *const $raw,
-                        cfg.ldb,
-                        (&cfg.beta as *const $t).cast::<$raw>(),
-                        c as *mut $raw,
-                        cfg.ldc,
-                    )
-                }
-                .result()
+                // SAFETY: the caller's contract (`Gemm::gemm`).
+                unsafe { self.checked_gemm(cfg, a, b, c) }
             }
 
             unsafe fn gemm_strided_batched<
@@ -345,64 +498,18 @@ macro_rules! gemm_impl {
                 b: &B,
                 c: &mut C,
             ) -> Result<(), CublasError> {
-                let g = cfg.gemm;
-                let (sa, sb, sc) = gemm_spans(&g)?;
-                let batch = dim(cfg.batch_size)?;
-                if batch > 1 && (cfg.stride_c as i128) < sc as i128 {
-                    // Overlapping outputs would race.
-                    return Err(invalid());
-                }
-                self.check_operands::<$t>(&[
-                    (a, batch_span(sa, cfg.stride_a, batch)?),
-                    (b, batch_span(sb, cfg.stride_b, batch)?),
-                    (&*c, batch_span(sc, cfg.stride_c, batch)?),
-                ])?;
-                let (a, _ra) = a.device_ptr(&self.stream);
-                let (b, _rb) = b.device_ptr(&self.stream);
-                let (c, _rc) = c.device_ptr_mut(&self.stream);
-                // SAFETY: as in `gemm`, for every matrix of the batch.
-                unsafe {
-                    raw::$batched(
-                        self.handle,
-                        g.transa,
-                        g.transb,
-                        g.m,
-                        g.n,
-                        g.k,
-                        (&g.alpha as *const $t).cast::<$raw>(),
-                        a as *const $raw,
-                        g.lda,
-                        cfg.stride_a,
-                        b as *const $raw,
-                        g.ldb,
-                        cfg.stride_b,
-                        (&g.beta as *const $t).cast::<$raw>(),
-                        c as *mut $raw,
-                        g.ldc,
-                        cfg.stride_c,
-                        cfg.batch_size,
-                    )
-                }
-                .result()
+                // SAFETY: the caller's contract (`Gemm::gemm_strided_batched`).
+                unsafe { self.checked_gemm_strided_batched(cfg, a, b, c) }
             }
         }
-    };
+    )*};
 }
 
-gemm_impl!(f32, f32, cublasSgemm_v2, cublasSgemmStridedBatched);
-gemm_impl!(f64, f64, cublasDgemm_v2, cublasDgemmStridedBatched);
-// half::f16 is a transparent u16, hipBLAS's `hipblasHalf`.
-#[cfg(feature = "f16")]
-gemm_impl!(
-    half::f16,
-    hipblas_sys::hipblasHalf,
-    cublasHgemm,
-    cublasHgemmStridedBatched
-);
+gemm_impl!(f32, f64, #[cfg(feature = "f16")] half::f16, #[cfg(feature = "f16")] half::bf16);
 
 /// GEMV (cudarc's `Gemv`): `f32`, `f64`.
 pub trait Gemv<T> {
-    /// One GEMV (`hipblas?gemv`).
+    /// One GEMV ([`result::sgemv`], [`result::dgemv`]).
     ///
     /// # Safety
     ///
@@ -433,7 +540,7 @@ macro_rules! gemv_impl {
                 let (y, _ry) = y.device_ptr_mut(&self.stream);
                 // SAFETY: shapes and lengths were checked above.
                 unsafe {
-                    raw::$gemv(
+                    result::$gemv(
                         self.handle,
                         cfg.trans,
                         cfg.m,
@@ -448,19 +555,19 @@ macro_rules! gemv_impl {
                         cfg.incy,
                     )
                 }
-                .result()
             }
         }
     };
 }
 
-gemv_impl!(f32, cublasSgemv_v2);
-gemv_impl!(f64, cublasDgemv_v2);
+gemv_impl!(f32, sgemv);
+gemv_impl!(f64, dgemv);
 
 /// Sum of absolute values (cudarc's `Asum`): `f32`, `f64`; the result is
 /// written to a host value.
 pub trait Asum<T> {
-    /// `sum |x[i * incx]|` (`hipblas?asum`), host pointer mode.
+    /// `sum |x[i * incx]|` ([`result::sasum`], [`result::dasum`]), host
+    /// pointer mode.
     ///
     /// # Safety
     ///
@@ -481,21 +588,20 @@ macro_rules! asum_impl {
                 &self,
                 cfg: AsumConfig,
                 x: &X,
-                result: &mut $t,
+                out: &mut $t,
             ) -> Result<(), CublasError> {
                 let span = hipblas::validate::vector_span("incx", dim(cfg.n)?, dim(cfg.incx)?)
                     .map_err(|_| invalid())?;
                 self.check_operands::<$t>(&[(x, span)])?;
                 let (xp, _rx) = x.device_ptr(&self.stream);
-                // SAFETY: `x` spans `span` elements (checked); `result` is a
+                // SAFETY: `x` spans `span` elements (checked); `out` is a
                 // valid host place (host pointer mode: the call returns
                 // after writing it).
-                unsafe { raw::$asum(self.handle, cfg.n, xp as *const $t, cfg.incx, result) }
-                    .result()
+                unsafe { result::$asum(self.handle, cfg.n, xp as *const $t, cfg.incx, out) }
             }
         }
     };
 }
 
-asum_impl!(f32, cublasSasum_v2);
-asum_impl!(f64, cublasDasum_v2);
+asum_impl!(f32, sasum);
+asum_impl!(f64, dasum);
