@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# Hugging Face's candle on this repository's stack, with no edit to candle:
+# candle-core, candle-nn and candle-transformers 0.11.1 built with
+#   [patch.crates-io] cudarc = dropins/cudarc       (cuda-compat under cudarc's name)
+#                     cudaforge = dropins/cudaforge (the kernel builder)
+# and, for comparison, against real cudarc (only cudaforge patched, so both
+# builds run the same nvcc-built kernels).
+#
+# No candle code is committed: `fetch` takes the published crates (cargo
+# downloads them; their sha256 is pinned below) and unpacks them under
+# $CANDLE_WORK (git-ignored).
+#
+# Subcommands:
+#   fetch          download and verify candle-core/candle-nn, unpack them
+#   check          CI, no GPU, no nvcc: the patch takes effect (cargo
+#                  metadata), and candle-core, candle-nn (with their tests)
+#                  and benches/candle/llama_steps.rs type-check against the
+#                  drop-in (CUDAFORGE_CHECK_ONLY=1: no kernels, cannot link).
+#                  One line per check: `candle check: NAME ... ok|FAILED`.
+#   jobs           write the kernel jobs (scripts for a machine with nvcc)
+#                  into $CANDLE_WORK/jobs
+#   build          release test binaries of candle-core and candle-nn and
+#                  llama_steps, for `ours` and `real`; needs the kernels
+#                  built from the jobs by nvcc ($CUDAFORGE_PREBUILT)
+#   bundle DIR     copy those (stripped) to DIR/candle/, with this script
+#   gpu-kernels OUT   GPU machine: run the jobs with nvcc; pack the kernels
+#                  and the CUDA link libraries into OUT/candle-kernels.tar.xz.*
+#   unpack-kernels DIR   here: unpack what gpu-kernels brought back into the cache
+#   run DIR        GPU machine: both suites, both builds; the model compared
+#   bench DIR      GPU machine: llama_steps step time, ours/real, interleaved
+#
+# Environment:
+#   CANDLE_WORK        work folder (default <repo>/target/candle)
+#   CANDLE_TARGET_DIR  cargo's target folder for candle (default
+#                      ~/.cache/hip-rs/candle-target: reused across runs)
+#   CANDLE_KERNELS     kernels and CUDA link libraries from gpu-kernels
+#                      (default ~/.cache/hip-rs/candle-kernels)
+#   CUDA_COMPUTE_CAP   the GPU the kernels are for (default 90: H100/H200)
+#   BENCH_ROUNDS       rounds of each build in `bench` (default 7)
+set -euo pipefail
+
+CANDLE_VERSION=0.11.1
+# sha256 of the .crate files, the "cksum" of their crates.io index entries.
+declare -A CRATE_SHA256=(
+    [candle-core]=d11c8be87cfbaef9ebb62fb3f850d1fc8e00cc1d11d393fdbe55a4d5c2cdb325
+    [candle-nn]=437fabe77547c2447c7bdf3cc946e19db29a2832440176b419f77c80b0a9a05e
+)
+# cudarc's version as CUDA 13.0 (the GPU machine's toolkit) for real cudarc.
+REAL_CUDARC_CUDA_VERSION=13000
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${CANDLE_WORK:-$REPO/target/candle}
+TARGET=${CANDLE_TARGET_DIR:-$HOME/.cache/hip-rs/candle-target}
+KERNELS=${CANDLE_KERNELS:-$HOME/.cache/hip-rs/candle-kernels}
+export CUDA_COMPUTE_CAP=${CUDA_COMPUTE_CAP:-90}
+
+die() {
+    echo "candle: $*" >&2
+    exit 1
+}
+
+cmd_fetch() {
+    local name crate home="${CARGO_HOME:-$HOME/.cargo}" missing=()
+    for name in "${!CRATE_SHA256[@]}"; do
+        [[ -f "$WORK/src/$name/.verified" ]] || missing+=("$name")
+    done
+    [[ ${#missing[@]} -eq 0 ]] && return 0
+    mkdir -p "$WORK/fetch/src"
+    : >"$WORK/fetch/src/lib.rs"
+    {
+        printf '[package]\nname = "candle-fetch"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
+        for name in "${missing[@]}"; do printf '%s = "=%s"\n' "$name" "$CANDLE_VERSION"; done
+        printf '\n[workspace]\n'
+    } >"$WORK/fetch/Cargo.toml"
+    cargo fetch --manifest-path "$WORK/fetch/Cargo.toml" >&2
+    for name in "${missing[@]}"; do
+        crate=$(ls "$home"/registry/cache/*/"$name-$CANDLE_VERSION.crate" 2>/dev/null | head -n1)
+        [[ -n "$crate" ]] || die "cargo fetch left no $name-$CANDLE_VERSION.crate"
+        [[ "$(sha256sum "$crate" | cut -d' ' -f1)" == "${CRATE_SHA256[$name]}" ]] ||
+            die "$crate: sha256 is not the pinned ${CRATE_SHA256[$name]}; refusing it"
+        rm -rf "$WORK/src/$name"
+        mkdir -p "$WORK/src/$name"
+        tar -xzf "$crate" -C "$WORK/src/$name" --strip-components=1
+        echo "${CRATE_SHA256[$name]}" >"$WORK/src/$name/.verified"
+        echo "candle: $name $CANDLE_VERSION unpacked (sha256 verified)"
+    done
+}
+
+# The workspace of one build: $1 = ours (cudarc patched to the drop-in) or
+# real (crates.io's cudarc). candle-core and candle-nn are members (their
+# tests are built), patched so that candle-transformers uses them too.
+write_workspace() {
+    local mode=$1 ws="$WORK/ws-$1" name
+    mkdir -p "$ws/llama-steps"
+    for name in candle-core candle-nn; do
+        if [[ ! -f "$ws/$name/.verified" ]] || ! cmp -s "$ws/$name/.verified" "$WORK/src/$name/.verified"; then
+            rm -rf "$ws/$name"
+            cp -r "$WORK/src/$name" "$ws/$name"
+        fi
+    done
+    {
+        cat <<EOF
+# Generated by scripts/candle.sh ($mode); do not edit.
+[workspace]
+resolver = "2"
+members = ["candle-core", "candle-nn", "llama-steps"]
+
+[patch.crates-io]
+candle-core = { path = "candle-core" }
+candle-nn = { path = "candle-nn" }
+cudaforge = { path = "$REPO/dropins/cudaforge" }
+EOF
+        [[ $mode == ours ]] && echo "cudarc = { path = \"$REPO/dropins/cudarc\" }"
+        printf '\n[profile.release]\ndebug = false\n'
+    } >"$ws/Cargo.toml"
+    cat >"$ws/llama-steps/Cargo.toml" <<EOF
+# Generated by scripts/candle.sh; do not edit.
+[package]
+name = "llama-steps"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+candle-core = { version = "=$CANDLE_VERSION", features = ["cuda"] }
+candle-nn = { version = "=$CANDLE_VERSION", features = ["cuda"] }
+candle-transformers = { version = "=$CANDLE_VERSION", features = ["cuda"] }
+
+[[bin]]
+name = "llama_steps"
+path = "$REPO/benches/candle/llama_steps.rs"
+EOF
+    # candle's own lock file: the dependency versions candle was released with.
+    [[ -f "$ws/Cargo.lock" ]] || cp "$WORK/src/candle-core/Cargo.lock" "$ws/Cargo.lock"
+}
+
+in_ws() {
+    local mode=$1
+    shift
+    (cd "$WORK/ws-$mode" && CARGO_TARGET_DIR="$TARGET" "$@")
+}
+
+
+check_line() {
+    local name=$1
+    shift
+    if "$@" >"$WORK/check.log" 2>&1; then
+        echo "candle check: $name ... ok"
+    else
+        cat "$WORK/check.log" >&2
+        echo "candle check: $name ... FAILED"
+        failed=1
+    fi
+}
+
+# The package cudarc resolves to, and that no crates.io cudarc remains.
+patch_used() {
+    in_ws ours cargo metadata --format-version 1 >"$WORK/metadata.json"
+    python3 - "$WORK/metadata.json" "$REPO" <<'EOF'
+import json, sys
+meta = json.load(open(sys.argv[1]))
+repo = sys.argv[2]
+ids = {n["id"] for n in meta["resolve"]["nodes"]}
+found = {}
+for p in meta["packages"]:
+    if p["id"] in ids and p["name"] in ("cudarc", "cudaforge"):
+        found.setdefault(p["name"], []).append((p["version"], p["source"], p["manifest_path"]))
+ok = True
+for name in ("cudarc", "cudaforge"):
+    got = found.get(name, [])
+    want = f"{repo}/dropins/{name}/Cargo.toml"
+    print(f"{name}: {got}")
+    if len(got) != 1 or got[0][1] is not None or got[0][2] != want:
+        print(f"{name} does not resolve to {want} alone", file=sys.stderr)
+        ok = False
+sys.exit(0 if ok else 1)
+EOF
+}
+
+cmd_check() {
+    cmd_fetch
+    write_workspace ours
+    failed=0
+    check_line "the patch takes effect (cudarc and cudaforge resolve to dropins/)" patch_used
+    local pkg features
+    for pkg in candle-core candle-nn llama-steps; do
+        # llama-steps turns on candle's `cuda` itself.
+        features=(--features cuda)
+        [[ $pkg == llama-steps ]] && features=()
+        check_line "$pkg type-checks against the drop-in (cuda, with tests)" \
+            in_ws ours env CUDAFORGE_CHECK_ONLY=1 CUDAFORGE_JOBS="$WORK/jobs" \
+            cargo check -p "$pkg" --tests "${features[@]}"
+    done
+    return $failed
+}
+
+cmd_jobs() {
+    cmd_fetch
+    write_workspace ours
+    rm -rf "$WORK/jobs"
+    in_ws ours env CUDAFORGE_CHECK_ONLY=1 CUDAFORGE_JOBS="$WORK/jobs" cargo check -p candle-core --features cuda
+    echo "candle: jobs in $WORK/jobs: $(ls "$WORK/jobs" | tr '\n' ' ')"
+}
+
+# Builds one mode; prints "KIND<TAB>NAME<TAB>PATH" per executable.
+build_mode() {
+    local mode=$1 pkg env=(CUDAFORGE_PREBUILT="$KERNELS/kernels" CUDAFORGE_JOBS="$WORK/jobs")
+    [[ $mode == real ]] && env+=(CUDARC_CUDA_VERSION=$REAL_CUDARC_CUDA_VERSION CUDA_PATH="$KERNELS/cuda")
+    write_workspace "$mode"
+    {
+        for pkg in candle-core candle-nn; do
+            in_ws "$mode" env "${env[@]}" cargo test --release --no-run -p $pkg --features cuda --message-format=json
+        done
+        in_ws "$mode" env "${env[@]}" cargo build --release -p llama-steps --message-format=json
+    } | python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable"):
+        pkg = m["package_id"].split("#")[-1].split("@")[0].split("/")[-1]
+        kind = "test" if m["profile"]["test"] else "bin"
+        name, exe = m["target"]["name"], m["executable"]
+        print(f"{kind}\t{pkg}--{name}\t{exe}")
+' >"$WORK/$mode.tsv"
+    echo "candle: $mode: $(wc -l <"$WORK/$mode.tsv") executables"
+}
+
+cmd_build() {
+    cmd_fetch
+    [[ -d "$KERNELS/kernels" ]] || die "no kernels in $KERNELS/kernels: run 'jobs' here, 'gpu-kernels' on a machine with nvcc, then 'unpack-kernels'"
+    build_mode ours
+    build_mode real
+}
+
+cmd_bundle() {
+    local dir=${1:?bundle DIR} mode kind name path
+    rm -rf "$dir/candle"
+    for mode in ours real; do
+        mkdir -p "$dir/candle/$mode"
+        while IFS=$'\t' read -r kind name path; do
+            # Only candle's own suites and the model; a suite with no
+            # CUDA test still runs (its CPU tests count the same both ways).
+            cp "$path" "$dir/candle/$mode/$name"
+            strip "$dir/candle/$mode/$name"
+        done <"$WORK/$mode.tsv"
+        # Test data files the suites read relative to their crate folder.
+        for name in candle-core candle-nn; do
+            mkdir -p "$dir/candle/$mode/$name"
+            cp -r "$WORK/ws-$mode/$name/tests" "$dir/candle/$mode/$name/" 2>/dev/null || true
+        done
+    done
+    cp "$REPO/scripts/candle.sh" "$dir/candle/candle.sh"
+}
+
+cmd_gpu_kernels() {
+    local out=${1:?gpu-kernels OUT} w d nvcc
+    w=$(mktemp -d)
+    nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+    mkdir -p "$w/kernels" "$w/cuda/lib64/stubs" "$out"
+    for d in "$WORK"/jobs/*/; do
+        NVCC=$nvcc bash "$d/build.sh" "$w/kernels/$(basename "$d")"
+    done
+    cp -L "$(dirname "$nvcc")"/../lib64/stubs/*.so "$w/cuda/lib64/stubs/"
+    cp -L "$(dirname "$nvcc")"/../lib64/libcudart.so "$w/cuda/lib64/"
+    "$nvcc" --version >"$w/cuda/version.txt"
+    # The machine returns files of at most 16 MiB.
+    tar -C "$w" -cf - kernels cuda | xz -T0 -6 | split -b 15M -d - "$out/candle-kernels.tar.xz."
+    rm -rf "$w"
+    ls -la "$out"/candle-kernels.tar.xz.*
+}
+
+cmd_unpack_kernels() {
+    local from=${1:?unpack-kernels DIR}
+    rm -rf "$KERNELS"
+    mkdir -p "$KERNELS"
+    cat "$from"/candle-kernels.tar.xz.* | xz -d | tar -C "$KERNELS" -xf -
+    echo "candle: kernels in $KERNELS: $(ls "$KERNELS/kernels" | tr '\n' ' ')"
+}
+
+case "${1:-}" in
+    fetch) cmd_fetch ;;
+    check) cmd_check ;;
+    jobs) cmd_jobs ;;
+    build) cmd_build ;;
+    bundle) shift; cmd_bundle "$@" ;;
+    gpu-kernels) shift; cmd_gpu_kernels "$@" ;;
+    unpack-kernels) shift; cmd_unpack_kernels "$@" ;;
+    run) shift; bash "$REPO/scripts/candle-gpu.sh" run "$@" ;;
+    bench) shift; bash "$REPO/scripts/candle-gpu.sh" bench "$@" ;;
+    *) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
+esac
