@@ -19,6 +19,9 @@ mode=${1:?run|bench}
 dir=${2:?bundle folder}/candle
 out=${OUT:-/tmp}/candle
 mkdir -p "$out"
+if [ ! -d "$dir/ours" ] && [ -f "$dir.tar.xz" ]; then
+    tar -C "$(dirname "$dir")" -xJf "$dir.tar.xz" || exit 2
+fi
 export HIP_PLATFORM=nvidia
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 passed=0

@@ -22,7 +22,7 @@
 #   build          release test binaries of candle-core and candle-nn and
 #                  llama_steps, for `ours` and `real`; needs the kernels
 #                  built from the jobs by nvcc ($CUDAFORGE_PREBUILT)
-#   bundle DIR     copy those (stripped) to DIR/candle/, with this script
+#   bundle DIR     pack those (stripped) into DIR/candle.tar.xz
 #   gpu-kernels OUT   GPU machine: run the jobs with nvcc; pack the kernels
 #                  and the CUDA link libraries into OUT/candle-kernels.tar.xz.*
 #   unpack-kernels DIR   here: unpack what gpu-kernels brought back into the cache
@@ -191,7 +191,21 @@ cmd_check() {
             in_ws ours env CUDAFORGE_CHECK_ONLY=1 CUDAFORGE_JOBS="$WORK/jobs" \
             cargo check -p "$pkg" --tests "${features[@]}"
     done
+    # A candle feature we do not provide stops the build and names itself.
+    check_line "candle's cudnn feature fails at compile time, naming it" cudnn_refused
     return $failed
+}
+
+cudnn_refused() {
+    if in_ws ours env CUDAFORGE_CHECK_ONLY=1 CUDAFORGE_JOBS="$WORK/jobs" \
+        cargo check -p candle-core --features cudnn >"$WORK/cudnn.log" 2>&1; then
+        echo "candle-core with cudnn type-checked against the drop-in" >&2
+        return 1
+    fi
+    grep -q 'cudarc feature `cudnn`: cuDNN' "$WORK/cudnn.log" || {
+        cat "$WORK/cudnn.log" >&2
+        return 1
+    }
 }
 
 cmd_jobs() {
@@ -252,7 +266,11 @@ cmd_bundle() {
             cp -r "$WORK/ws-$mode/$name/tests" "$dir/candle/$mode/$name/" 2>/dev/null || true
         done
     done
-    cp "$REPO/scripts/candle.sh" "$dir/candle/candle.sh"
+    # The builds share most bytes (the same kernels, the same candle): one
+    # xz stream with a window larger than a binary stores them about once.
+    tar -C "$dir" -cf - candle | xz -T1 --lzma2=preset=6,dict=1GiB >"$dir/candle.tar.xz"
+    rm -rf "$dir/candle"
+    echo "candle: bundle $(du -m "$dir/candle.tar.xz" | cut -f1) MiB in $dir/candle.tar.xz"
 }
 
 cmd_gpu_kernels() {

@@ -94,7 +94,35 @@ run_tests() {
         m_table+=$'\n'"FAILED: run.sh $m printed no summary (exit $rc); see $log"
     fi
     m_table+=$'\n'"$m: $m_passed passed, $m_failed failed, $m_skipped skipped"
-    if [ "$m" = tests ]; then run_cudarc_examples; fi
+    if [ "$m" = tests ]; then
+        run_cudarc_examples
+        run_candle run
+    fi
+}
+
+# candle's suites (tests) or its Llama benchmark (bench), built against
+# cuda-compat and real cudarc by `scripts/candle.sh build` and packed by
+# `scripts/candle.sh bundle gpu-bundle` (gpu-bundle/candle.tar.xz); without
+# that pack, listed as not run and counted as skipped.
+run_candle() {
+    local what=$1 log="$out/candle-$1.log" rc summary
+    if [ ! -f "$bundle/candle.tar.xz" ] && [ ! -d "$bundle/candle" ]; then
+        m_skipped=$((m_skipped + 1))
+        m_table+=$'\n'"$(row "candle $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/candle.tar.xz (scripts/candle.sh build, then bundle gpu-bundle)")"
+        return
+    fi
+    OUT=$out timeout 1500 bash scripts/candle-gpu.sh "$what" "$bundle" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    summary=$(tail -n1 "$log")
+    m_table+=$'\n'"$(row "candle $what (cuda-compat vs real cudarc)" "exit $rc: $(grep -E '^\| total|^llama' "$log" | paste -sd' ')")"
+    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+        m_passed=$((m_passed + BASH_REMATCH[1]))
+        m_failed=$((m_failed + BASH_REMATCH[2]))
+        if [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then m_failed=$((m_failed + 1)); fi
+    else
+        m_failed=$((m_failed + 1))
+    fi
 }
 
 # cudarc's example programs built against cuda-compat: each one that runs
@@ -233,6 +261,7 @@ run_bench() {
     bench_program "cudarc launch rate (facade vs real cudarc)" 500 '^throughput ratio|^launch rate ratio' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
     run_multi_gpu_bench
+    run_candle bench
     if [ "$m_skipped" -gt 0 ]; then
         m_table+=$'\n'"bench: $m_passed passed, $m_failed failed, $m_skipped skipped"
     else

@@ -26,7 +26,8 @@
 #            synthesized-enums; not the second runs of cuda-compat's other
 #            tests (those are "re-runs", on their own line). Plus programs:
 #            targets without libtest's harness that cargo test runs, one each;
-#            and each of cudarc's examples that compiles against cuda-compat.
+#            and each of cudarc's examples that compiles against cuda-compat,
+#            and each check of scripts/candle.sh check.
 #   failed   every test that failed in any pass (re-runs included), plus one
 #            for a pass that failed without a failed test (a build error, a
 #            crash before the summary).
@@ -72,6 +73,13 @@ fi
 # fetches the pinned crate and prints one line per example.
 if [ $status -eq 0 ]; then
   bash scripts/cudarc-examples.sh fetch >/dev/null && bash scripts/cudarc-examples.sh build 2>&1 | tee "$logs/4-cudarc.log" || status=$?
+fi
+# candle through the cudarc drop-in: the patch takes effect and candle-core,
+# candle-nn (with their tests) and the Llama benchmark type-check
+# (scripts/candle.sh check: one line per check; its cargo target folder is
+# cached in ~/.cache/hip-rs/candle-target).
+if [ $status -eq 0 ]; then
+  bash scripts/candle.sh check 2>&1 | tee "$logs/7-candle.log" || status=$?
 fi
 # A tier run by its own script, which prints `DID NOT RUN` when it cannot
 # run: optional_tier SKIP_VAR SCRIPT LOG sets $tier_line to what ran.
@@ -230,6 +238,14 @@ if os.path.exists(f"{logs}/4-cudarc.log"):
         if m:
             cudarc[m.group(1)] += 1
 
+# candle through the drop-in: "candle check: NAME ... ok|FAILED".
+candle = {"ok": 0, "FAILED": 0}
+if os.path.exists(f"{logs}/7-candle.log"):
+    for line in open(f"{logs}/7-candle.log", errors="replace"):
+        m = re.match(r"^candle check: .+ \.\.\. (ok|FAILED)$", line.rstrip("\n"))
+        if m:
+            candle[m.group(1)] += 1
+
 p1, f1, i1, prog1 = tally(pass1)
 p2, f2, i2, prog2 = tally(pass2)
 # A program (a target without libtest's harness) is known to have passed
@@ -264,8 +280,8 @@ if not split_ok:
 distinct_passed = p1 + p2 + new["ok"] + sys_p + wine_p
 distinct_failed = f1 + f2 + new["FAILED"] + sys_f + wine_f
 distinct_ignored = i1 + i2 + new["ignored"] + sys_i + wine_i
-passed = distinct_passed + programs + cudarc["compiles"]
-failed = distinct_failed + rerun["FAILED"] + cudarc["does NOT compile"]
+passed = distinct_passed + programs + cudarc["compiles"] + candle["ok"]
+failed = distinct_failed + rerun["FAILED"] + cudarc["does NOT compile"] + candle["FAILED"]
 if status != 0 and failed == 0:
     failed = 1  # a build error or a crash before any summary
 
@@ -285,6 +301,8 @@ print(f"Wine tier (Windows builds under Wine; counted above as tests of their ow
 print(f"programs (targets without libtest's harness, one each): {programs}")
 print(f"cudarc's examples built against cuda-compat: {cudarc['compiles']} compile, "
       f"{cudarc['does NOT compile']} do not, {cudarc['not built']} not built (need CUPTI or cuFile)")
+print(f"candle 0.11.1 through the cudarc drop-in (scripts/candle.sh check): "
+      f"{candle['ok']} passed, {candle['FAILED']} failed")
 print(f"not run: {distinct_ignored} ignored tests (the GPU tier, #[ignore = \"needs a GPU\"], "
       "and any other #[ignore]d test; reasons in the lines above)")
 if status != 0:
