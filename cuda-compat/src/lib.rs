@@ -28,7 +28,9 @@
 //! `CudaFunction`, `CudaEvent`, `CudaGraph`, `LaunchConfig`, the launch
 //! builder, `PinnedHostSlice`, `UnifiedSlice`, [`driver::sys`],
 //! [`driver::result`]), [`nvrtc`] (`compile_ptx`, `Ptx`, `CompileOptions`),
-//! [`cublas`] (`CudaBlas`, `Gemm`, `Gemv`, `Asum`) and [`runtime::sys`]. A
+//! [`cublas`] (`CudaBlas`, `Gemm`, `Gemv`, `Asum`, and cudarc's thin layer
+//! [`cublas::result`]) and [`runtime::sys`]. The safe driver types are also
+//! at cudarc's [`driver::safe`] path. A
 //! program written against cudarc 0.19 runs on HIP after one line of its
 //! `Cargo.toml`:
 //!

@@ -49,7 +49,11 @@ fn f8_and_bool_are_one_byte_device_reprs() {
     assert_eq!(is_zeroable::<F8E5M2>(), 1);
     assert_eq!(is_zeroable::<(u8, f32)>(), 8);
     assert_eq!(
-        (align_of::<F8E4M3>(), align_of::<F8E5M2>(), align_of::<bool>()),
+        (
+            align_of::<F8E4M3>(),
+            align_of::<F8E5M2>(),
+            align_of::<bool>()
+        ),
         (1, 1, 1)
     );
     // The byte is the value: what a kernel writes is what the host reads.
@@ -118,24 +122,96 @@ fn cublas_sys_holds_cudarcs_data_types() {
 fn tensor_ops() -> Vec<(sys::cublasGemmAlgo_t, u32, &'static str)> {
     use sys::cublasGemmAlgo_t as A;
     vec![
-        (A::CUBLAS_GEMM_DEFAULT_TENSOR_OP, 99, "CUBLAS_GEMM_DEFAULT_TENSOR_OP"),
-        (A::CUBLAS_GEMM_DFALT_TENSOR_OP, 99, "CUBLAS_GEMM_DEFAULT_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO0_TENSOR_OP, 100, "CUBLAS_GEMM_ALGO0_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO1_TENSOR_OP, 101, "CUBLAS_GEMM_ALGO1_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO2_TENSOR_OP, 102, "CUBLAS_GEMM_ALGO2_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO3_TENSOR_OP, 103, "CUBLAS_GEMM_ALGO3_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO4_TENSOR_OP, 104, "CUBLAS_GEMM_ALGO4_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO5_TENSOR_OP, 105, "CUBLAS_GEMM_ALGO5_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO6_TENSOR_OP, 106, "CUBLAS_GEMM_ALGO6_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO7_TENSOR_OP, 107, "CUBLAS_GEMM_ALGO7_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO8_TENSOR_OP, 108, "CUBLAS_GEMM_ALGO8_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO9_TENSOR_OP, 109, "CUBLAS_GEMM_ALGO9_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO10_TENSOR_OP, 110, "CUBLAS_GEMM_ALGO10_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO11_TENSOR_OP, 111, "CUBLAS_GEMM_ALGO11_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO12_TENSOR_OP, 112, "CUBLAS_GEMM_ALGO12_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO13_TENSOR_OP, 113, "CUBLAS_GEMM_ALGO13_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO14_TENSOR_OP, 114, "CUBLAS_GEMM_ALGO14_TENSOR_OP"),
-        (A::CUBLAS_GEMM_ALGO15_TENSOR_OP, 115, "CUBLAS_GEMM_ALGO15_TENSOR_OP"),
+        (
+            A::CUBLAS_GEMM_DEFAULT_TENSOR_OP,
+            99,
+            "CUBLAS_GEMM_DEFAULT_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_DFALT_TENSOR_OP,
+            99,
+            "CUBLAS_GEMM_DEFAULT_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO0_TENSOR_OP,
+            100,
+            "CUBLAS_GEMM_ALGO0_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO1_TENSOR_OP,
+            101,
+            "CUBLAS_GEMM_ALGO1_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO2_TENSOR_OP,
+            102,
+            "CUBLAS_GEMM_ALGO2_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO3_TENSOR_OP,
+            103,
+            "CUBLAS_GEMM_ALGO3_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO4_TENSOR_OP,
+            104,
+            "CUBLAS_GEMM_ALGO4_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO5_TENSOR_OP,
+            105,
+            "CUBLAS_GEMM_ALGO5_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO6_TENSOR_OP,
+            106,
+            "CUBLAS_GEMM_ALGO6_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO7_TENSOR_OP,
+            107,
+            "CUBLAS_GEMM_ALGO7_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO8_TENSOR_OP,
+            108,
+            "CUBLAS_GEMM_ALGO8_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO9_TENSOR_OP,
+            109,
+            "CUBLAS_GEMM_ALGO9_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO10_TENSOR_OP,
+            110,
+            "CUBLAS_GEMM_ALGO10_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO11_TENSOR_OP,
+            111,
+            "CUBLAS_GEMM_ALGO11_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO12_TENSOR_OP,
+            112,
+            "CUBLAS_GEMM_ALGO12_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO13_TENSOR_OP,
+            113,
+            "CUBLAS_GEMM_ALGO13_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO14_TENSOR_OP,
+            114,
+            "CUBLAS_GEMM_ALGO14_TENSOR_OP",
+        ),
+        (
+            A::CUBLAS_GEMM_ALGO15_TENSOR_OP,
+            115,
+            "CUBLAS_GEMM_ALGO15_TENSOR_OP",
+        ),
     ]
 }
 
@@ -200,16 +276,188 @@ fn uses_cudarcs_result_signatures() {
     let _: fn() -> Result<H, CublasError> = result::create_handle;
     let _: unsafe fn(H) -> R = result::destroy_handle;
     let _: unsafe fn(H, sys::cudaStream_t) -> R = result::set_stream;
-    let _: unsafe fn(H, Op, c_int, c_int, *const f32, *const f32, c_int, *const f32, c_int, *const f32, *mut f32, c_int) -> R = result::sgemv;
-    let _: unsafe fn(H, Op, c_int, c_int, *const f64, *const f64, c_int, *const f64, c_int, *const f64, *mut f64, c_int) -> R = result::dgemv;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const f16, *const f16, c_int, *const f16, c_int, *const f16, *mut f16, c_int) -> R = result::hgemm;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const f32, *const f32, c_int, *const f32, c_int, *const f32, *mut f32, c_int) -> R = result::sgemm;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const f64, *const f64, c_int, *const f64, c_int, *const f64, *mut f64, c_int) -> R = result::dgemm;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const f16, *const f16, c_int, c_longlong, *const f16, c_int, c_longlong, *const f16, *mut f16, c_int, c_longlong, c_int) -> R = result::hgemm_strided_batched;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const f32, *const f32, c_int, c_longlong, *const f32, c_int, c_longlong, *const f32, *mut f32, c_int, c_longlong, c_int) -> R = result::sgemm_strided_batched;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const f64, *const f64, c_int, c_longlong, *const f64, c_int, c_longlong, *const f64, *mut f64, c_int, c_longlong, c_int) -> R = result::dgemm_strided_batched;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const c_void, *const c_void, D, c_int, *const c_void, D, c_int, *const c_void, *mut c_void, D, c_int, Compute, Algo) -> R = result::gemm_ex;
-    let _: unsafe fn(H, Op, Op, c_int, c_int, c_int, *const c_void, *const c_void, D, c_int, c_longlong, *const c_void, D, c_int, c_longlong, *const c_void, *mut c_void, D, c_int, c_longlong, c_int, Compute, Algo) -> R = result::gemm_strided_batched_ex;
+    let _: unsafe fn(
+        H,
+        Op,
+        c_int,
+        c_int,
+        *const f32,
+        *const f32,
+        c_int,
+        *const f32,
+        c_int,
+        *const f32,
+        *mut f32,
+        c_int,
+    ) -> R = result::sgemv;
+    let _: unsafe fn(
+        H,
+        Op,
+        c_int,
+        c_int,
+        *const f64,
+        *const f64,
+        c_int,
+        *const f64,
+        c_int,
+        *const f64,
+        *mut f64,
+        c_int,
+    ) -> R = result::dgemv;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const f16,
+        *const f16,
+        c_int,
+        *const f16,
+        c_int,
+        *const f16,
+        *mut f16,
+        c_int,
+    ) -> R = result::hgemm;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const f32,
+        *const f32,
+        c_int,
+        *const f32,
+        c_int,
+        *const f32,
+        *mut f32,
+        c_int,
+    ) -> R = result::sgemm;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const f64,
+        *const f64,
+        c_int,
+        *const f64,
+        c_int,
+        *const f64,
+        *mut f64,
+        c_int,
+    ) -> R = result::dgemm;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const f16,
+        *const f16,
+        c_int,
+        c_longlong,
+        *const f16,
+        c_int,
+        c_longlong,
+        *const f16,
+        *mut f16,
+        c_int,
+        c_longlong,
+        c_int,
+    ) -> R = result::hgemm_strided_batched;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const f32,
+        *const f32,
+        c_int,
+        c_longlong,
+        *const f32,
+        c_int,
+        c_longlong,
+        *const f32,
+        *mut f32,
+        c_int,
+        c_longlong,
+        c_int,
+    ) -> R = result::sgemm_strided_batched;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const f64,
+        *const f64,
+        c_int,
+        c_longlong,
+        *const f64,
+        c_int,
+        c_longlong,
+        *const f64,
+        *mut f64,
+        c_int,
+        c_longlong,
+        c_int,
+    ) -> R = result::dgemm_strided_batched;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const c_void,
+        *const c_void,
+        D,
+        c_int,
+        *const c_void,
+        D,
+        c_int,
+        *const c_void,
+        *mut c_void,
+        D,
+        c_int,
+        Compute,
+        Algo,
+    ) -> R = result::gemm_ex;
+    let _: unsafe fn(
+        H,
+        Op,
+        Op,
+        c_int,
+        c_int,
+        c_int,
+        *const c_void,
+        *const c_void,
+        D,
+        c_int,
+        c_longlong,
+        *const c_void,
+        D,
+        c_int,
+        c_longlong,
+        *const c_void,
+        *mut c_void,
+        D,
+        c_int,
+        c_longlong,
+        c_int,
+        Compute,
+        Algo,
+    ) -> R = result::gemm_strided_batched_ex;
     let _: unsafe fn(H, c_int, *const f32, c_int, *mut f32) -> R = result::sasum;
     let _: unsafe fn(H, c_int, *const f64, c_int, *mut f64) -> R = result::dasum;
 }
@@ -303,18 +551,28 @@ fn result_layer_rejects_cublas_invalid_arguments_before_calling() {
     assert_eq!(sgemm(n_, n_, 4, -3, 2, s, 4, 2, 4), invalid(), "n < 0");
     assert_eq!(sgemm(n_, n_, 4, 3, -2, s, 4, 2, 4), invalid(), "k < 0");
     assert_eq!(sgemm(n_, n_, 4, 3, 2, s, 3, 2, 4), invalid(), "lda < m");
-    assert_eq!(sgemm(t_, n_, 4, 3, 2, s, 1, 2, 4), invalid(), "lda < k (A^T)");
+    assert_eq!(
+        sgemm(t_, n_, 4, 3, 2, s, 1, 2, 4),
+        invalid(),
+        "lda < k (A^T)"
+    );
     assert_eq!(sgemm(n_, n_, 4, 3, 2, s, 4, 1, 4), invalid(), "ldb < k");
-    assert_eq!(sgemm(n_, t_, 4, 3, 2, s, 4, 2, 4), invalid(), "ldb < n (B^T)");
+    assert_eq!(
+        sgemm(n_, t_, 4, 3, 2, s, 4, 2, 4),
+        invalid(),
+        "ldb < n (B^T)"
+    );
     assert_eq!(sgemm(n_, n_, 4, 3, 2, s, 4, 2, 3), invalid(), "ldc < m");
-    assert_eq!(sgemm(Op(7), n_, 4, 3, 2, s, 4, 2, 4), invalid(), "unknown op");
+    assert_eq!(
+        sgemm(Op(7), n_, 4, 3, 2, s, 4, 2, 4),
+        invalid(),
+        "unknown op"
+    );
     assert_eq!(sgemm(n_, n_, 0, 0, 0, s, 0, 4, 4), invalid(), "lda 0");
 
     // SAFETY: rejected before any pointer is used (negative batch).
     let batched = unsafe {
-        result::sgemm_strided_batched(
-            h, n_, n_, 4, 3, 2, s, p, 4, 8, p, 2, 6, s, out, 4, 12, -1,
-        )
+        result::sgemm_strided_batched(h, n_, n_, 4, 3, 2, s, p, 4, 8, p, 2, 6, s, out, 4, 12, -1)
     };
     assert_eq!(batched, invalid(), "batch < 0");
 
@@ -326,7 +584,24 @@ fn result_layer_rejects_cublas_invalid_arguments_before_calling() {
     // SAFETY: rejected before any pointer is used (ldc < m).
     let ex = unsafe {
         result::gemm_ex(
-            h, n_, n_, 4, 3, 2, sv, v, f32_, 4, v, f32_, 2, sv, out.cast(), f32_, 2, compute,
+            h,
+            n_,
+            n_,
+            4,
+            3,
+            2,
+            sv,
+            v,
+            f32_,
+            4,
+            v,
+            f32_,
+            2,
+            sv,
+            out.cast(),
+            f32_,
+            2,
+            compute,
             algo,
         )
     };
@@ -334,16 +609,58 @@ fn result_layer_rejects_cublas_invalid_arguments_before_calling() {
     // SAFETY: rejected before any pointer is used (negative batch count).
     let ex = unsafe {
         result::gemm_strided_batched_ex(
-            h, n_, n_, 4, 3, 2, sv, v, f32_, 4, 8, v, f32_, 2, 6, sv, out.cast(), f32_, 4, 12,
-            -2, compute, algo,
+            h,
+            n_,
+            n_,
+            4,
+            3,
+            2,
+            sv,
+            v,
+            f32_,
+            4,
+            8,
+            v,
+            f32_,
+            2,
+            6,
+            sv,
+            out.cast(),
+            f32_,
+            4,
+            12,
+            -2,
+            compute,
+            algo,
         )
     };
     assert_eq!(ex, invalid(), "gemm_strided_batched_ex batch < 0");
     // SAFETY: rejected before any pointer is used (null beta).
     let ex = unsafe {
         result::gemm_strided_batched_ex(
-            h, n_, n_, 4, 3, 2, sv, v, f32_, 4, 8, v, f32_, 2, 6, v, out.cast(), f32_, 4, 12, 1,
-            compute, algo,
+            h,
+            n_,
+            n_,
+            4,
+            3,
+            2,
+            sv,
+            v,
+            f32_,
+            4,
+            8,
+            v,
+            f32_,
+            2,
+            6,
+            v,
+            out.cast(),
+            f32_,
+            4,
+            12,
+            1,
+            compute,
+            algo,
         )
     };
     assert_eq!(ex, invalid(), "gemm_strided_batched_ex null beta");

@@ -286,8 +286,20 @@ macro_rules! gemm_element {
                 // SAFETY: the caller's promise; scalars are host values.
                 unsafe {
                     result::$gemm(
-                        handle, g.transa, g.transb, g.m, g.n, g.k, &g.alpha, a as *const $t, g.lda,
-                        b as *const $t, g.ldb, &g.beta, c as *mut $t, g.ldc,
+                        handle,
+                        g.transa,
+                        g.transb,
+                        g.m,
+                        g.n,
+                        g.k,
+                        &g.alpha,
+                        a as *const $t,
+                        g.lda,
+                        b as *const $t,
+                        g.ldb,
+                        &g.beta,
+                        c as *mut $t,
+                        g.ldc,
                     )
                 }
             }
@@ -505,7 +517,14 @@ macro_rules! gemm_impl {
     )*};
 }
 
-gemm_impl!(f32, f64, #[cfg(feature = "f16")] half::f16, #[cfg(feature = "f16")] half::bf16);
+gemm_impl!(
+    f32,
+    f64,
+    #[cfg(feature = "f16")]
+    half::f16,
+    #[cfg(feature = "f16")]
+    half::bf16
+);
 
 /// GEMV (cudarc's `Gemv`): `f32`, `f64`.
 pub trait Gemv<T> {

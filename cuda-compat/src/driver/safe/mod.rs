@@ -11,6 +11,7 @@ mod module;
 mod profile;
 mod unified;
 
+pub use crate::driver::result::DriverError;
 pub use context::{CudaContext, CudaEvent, CudaStream};
 pub use external_memory::{ExternalMemory, MappedBuffer};
 pub use graph::CudaGraph;
@@ -19,7 +20,6 @@ pub use memory::{
     CudaSlice, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice,
     PinnedHostSlice, SyncOnDrop, ValidAsZeroBits,
 };
-pub use crate::driver::result::DriverError;
 pub use module::{CudaFunction, CudaModule};
 pub use profile::{profiler_start, profiler_stop, Profiler};
 pub use unified::{UnifiedSlice, UnifiedView, UnifiedViewMut};
