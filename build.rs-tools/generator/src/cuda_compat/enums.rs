@@ -20,7 +20,11 @@ const SYNTH_BASE: i64 = 0x4000_0000;
 /// names in `decisions.types`, and report entries. An equivalent the
 /// manifest names that is no unmapped enumerator, names no enumerator of the
 /// HIP enum, or whose CUDA value HIP's enum also has, is an error.
-pub(super) fn decide(inputs: &Inputs, manifest: &Manifest, decisions: &mut Decisions) -> Result<()> {
+pub(super) fn decide(
+    inputs: &Inputs,
+    manifest: &Manifest,
+    decisions: &mut Decisions,
+) -> Result<()> {
     let (cuda, hipify, hip) = (&inputs.cuda, &inputs.hipify, &inputs.hip);
     let Decisions {
         report,
