@@ -9,6 +9,7 @@ use super::memory::{DevicePtr, DeviceSlice, SyncOnDrop};
 use crate::driver::result::{self, invalid_because, DriverError};
 use crate::driver::sys;
 use std::fs::File;
+#[cfg(windows)]
 use std::mem::ManuallyDrop;
 use std::ops::Range;
 use std::sync::Arc;
@@ -17,9 +18,9 @@ use std::sync::Arc;
 /// (`hipDestroyExternalMemory`). Map it with [`ExternalMemory::map_all`]
 /// or [`ExternalMemory::map_range`].
 ///
-/// The file it came from: on Unix the driver owns the descriptor once the
-/// import succeeds (it is never closed here); on Windows the handle stays
-/// the caller's, and is closed when this is dropped.
+/// The file it came from: on Unix the descriptor is the runtime's from the
+/// import call on (never closed here); on Windows the handle stays the
+/// caller's, and is closed when this is dropped.
 ///
 /// **Threads**: `Send + Sync`: a handle the runtime may use from any
 /// thread, and a file.
@@ -28,6 +29,7 @@ pub struct ExternalMemory {
     external_memory: sys::CUexternalMemory,
     size: u64,
     ctx: Arc<CudaContext>,
+    #[cfg(windows)]
     _file: ManuallyDrop<File>,
 }
 
@@ -58,9 +60,12 @@ impl CudaContext {
     /// Imports `size` bytes of external memory from `file`: an opaque file
     /// descriptor on Unix (`hipExternalMemoryHandleTypeOpaqueFd`), an
     /// opaque Win32 handle on Windows (`hipExternalMemoryHandleTypeOpaqueWin32`).
-    /// A `size` of zero is `CUDA_ERROR_INVALID_VALUE`; a descriptor that is
-    /// no exported memory handle is the runtime's error (and `file` is
-    /// closed).
+    /// A `size` of zero is `CUDA_ERROR_INVALID_VALUE` (and `file` is closed
+    /// here); a descriptor that is no exported memory handle is the
+    /// runtime's error. On Unix the descriptor passes to the runtime at the
+    /// call whatever its outcome, and is never closed here: CUDA closes it
+    /// even when the import fails, so closing it again could close an
+    /// unrelated file that reused the number.
     ///
     /// # Safety
     ///
@@ -92,10 +97,10 @@ impl CudaContext {
         self.bind_to_thread()?;
         #[cfg(unix)]
         // SAFETY: `file` is the caller's exported handle of `size` bytes;
-        // after a successful import it is never used (ManuallyDrop below).
+        // its descriptor is given up here, so nothing closes it twice.
         let external_memory = unsafe {
-            use std::os::fd::AsRawFd;
-            result::external_memory::import_external_memory_opaque_fd(file.as_raw_fd(), size)
+            use std::os::fd::IntoRawFd;
+            result::external_memory::import_external_memory_opaque_fd(file.into_raw_fd(), size)
         }?;
         #[cfg(windows)]
         // SAFETY: as above; the handle stays open until the drop.
@@ -107,6 +112,7 @@ impl CudaContext {
             external_memory,
             size,
             ctx: self.clone(),
+            #[cfg(windows)]
             _file: ManuallyDrop::new(file),
         })
     }
