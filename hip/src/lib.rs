@@ -153,3 +153,8 @@ pub use tracking::{AccessEvents, AccessGuard, StreamAllocation};
 
 /// The raw bindings this crate is built on.
 pub use hip_sys as sys;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -53,3 +53,8 @@ pub const NVIDIA_ADAPTERS: &[(&str, &str)] = nvidia::ADAPTERS;
 /// The HIP types hipBLAS's signatures use, re-exported from hip-sys (the
 /// same types, not copies).
 pub use hip_sys::{hipComplex, hipDataType, hipDoubleComplex, hipFloatComplex, hipStream_t};
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

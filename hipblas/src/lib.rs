@@ -44,6 +44,11 @@ pub use routines::Blas1;
 pub use scalar::{c32, c64, Complex, Gemm, Scalar};
 pub use validate::{GemmShape, GemmSpans};
 
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 use hipblas_sys::*;
 
 /// The operation applied to a matrix operand.

@@ -57,6 +57,11 @@ pub use toolchain::{
     Compiler, Looked, Toolchain, ToolchainNotFound, HIPCC_VAR, HIP_CLANG_PATH_VAR, TOOLCHAIN_VARS,
 };
 
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
