@@ -48,3 +48,9 @@ pub use scenario::{
 };
 pub use sources::assert_sources_do_not_name;
 pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};
+
+/// The workspace README's Rust examples, compiled by `cargo test --doc`
+/// (here because this crate, unlike `hip`, is never packaged).
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct WorkspaceReadmeDoctests;
