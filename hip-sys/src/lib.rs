@@ -49,3 +49,8 @@ pub use unavailable::Unavailable;
 
 /// The ROCm headers these bindings were generated from.
 pub const HEADERS_VERSION: &str = "6.4.3";
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

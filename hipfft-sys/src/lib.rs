@@ -59,3 +59,8 @@ pub const NVIDIA_ADAPTERS: &[(&str, &str)] = nvidia::ADAPTERS;
 /// The HIP stream type hipFFT's `hipfftSetStream` takes, re-exported from
 /// hip-sys (the same type, not a copy).
 pub use hip_sys::hipStream_t;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

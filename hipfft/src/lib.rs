@@ -44,3 +44,8 @@ pub use plan::{take_drop_errors, Float, Plan, PlanBuilder, WorkArea};
 
 /// The raw bindings this crate is built on.
 pub use hipfft_sys as sys;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -69,3 +69,8 @@ pub fn nvidia_coverage() -> Vec<(&'static str, Option<&'static str>)> {
 /// The HIP stream type hipRAND takes, re-exported from hip-sys (the same
 /// type, not a copy).
 pub use hip_sys::hipStream_t;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -45,3 +45,8 @@ pub use generator::{take_drop_errors, Generator};
 pub use kind::{Ordering, RngType};
 pub use real::Real;
 pub use rules::Distribution;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

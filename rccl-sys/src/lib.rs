@@ -72,3 +72,8 @@ pub const NVIDIA_ADAPTERS: &[&str] = nvidia::ADAPTERS;
 /// The HIP stream type RCCL's collectives take, re-exported from hip-sys
 /// (the same type, not a copy).
 pub use hip_sys::hipStream_t;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

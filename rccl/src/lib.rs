@@ -56,3 +56,8 @@ pub use result::version;
 
 /// The raw bindings this crate is built on.
 pub use rccl_sys as sys;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
