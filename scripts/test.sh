@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command: tiers 1 and 2 of ../shared/DESIGN.md on this machine.
+# The one test command: the test tiers of CONTRIBUTING.md that need no GPU.
 #
 #   tier 1  pure Rust (tables, layouts, validation)          always
 #   tier 2  the real AMD runtime without a GPU (Debian 12's ROCm 5.2.3:

@@ -14,8 +14,9 @@
 //! - **Missing pieces never panic**: without a runtime a function returns
 //!   `hipErrorSharedObjectInitFailed`; a function the loaded runtime lacks
 //!   returns `hipErrorNotSupported` (see [`Unavailable`]).
-//! - **Platforms**: `HIP_PLATFORM=amd|nvidia`; unset, AMD when its runtime is
-//!   found, else NVIDIA.
+//! - **Platforms**: `HIP_PLATFORM=amd|nvidia`; unset, the platform whose
+//!   runtime sees a device (AMD first), else the runtime that loads (AMD
+//!   first), so that calls report the missing device.
 //! - **Enums are open newtypes** (`hipError_t(pub u32)` with associated
 //!   constants): a value a newer runtime returns is not undefined behaviour.
 //!   `name()` gives the C name of a known value.

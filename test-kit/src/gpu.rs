@@ -1,4 +1,4 @@
-//! Device setup for GPU tests, under the `HIP_PLATFORM` rules of DESIGN.md:
+//! Device setup for GPU tests, under the `HIP_PLATFORM` rules of docs/ARCHITECTURE.md:
 //! when `HIP_PLATFORM` is set, the loaded runtime must be that platform's
 //! (a test meant for NVIDIA must not silently run on something else).
 

@@ -1,4 +1,4 @@
-//! The shared setup of the workspace's GPU tests (tier 3 in DESIGN.md):
+//! The shared setup of the workspace's GPU tests (tier 3 in CONTRIBUTING.md):
 //! every `gpu_*.rs` test file gets its device, random data, tolerances and
 //! CPU references from here instead of keeping its own copy.
 //!
