@@ -16,7 +16,7 @@
 # than 0.97 of real.
 set -uo pipefail
 mode=${1:?run|bench}
-dir=${2:?bundle folder}/candle
+dir=$(cd "${2:?bundle folder}" && pwd)/candle
 out=${OUT:-/tmp}/candle
 mkdir -p "$out"
 if [ ! -d "$dir/ours" ] && [ -f "$dir.tar.xz" ]; then
