@@ -229,24 +229,9 @@ build_mode() {
             in_ws "$mode" env "${env[@]}" cargo test --release --no-run -p $pkg --features cuda --message-format=json
         done
         in_ws "$mode" env "${env[@]}" cargo build --release -p llama-steps --message-format=json
-    } | python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
-        continue
-    # "path+file:///.../candle-core#0.11.1" or "...#candle-core@0.11.1"
-    before, _, frag = m["package_id"].partition("#")
-    pkg = frag.split("@")[0] if "@" in frag else before.rstrip("/").split("/")[-1]
-    kind = "test" if m["profile"]["test"] else m["target"]["kind"][0]
-    name, exe = m["target"]["name"], m["executable"]
-    # The suites and the model, not the examples that cargo test builds.
-    if kind in ("test", "bin"):
-        print(f"{kind}\t{pkg}--{name}\t{exe}")
-' >"$WORK/$mode.tsv"
+    } | python3 "$REPO/scripts/cargo-executables.py" --kinds |
+        # The suites and the model, not the examples that cargo test builds.
+        awk -F'\t' -v OFS='\t' '$1 == "test" || $1 == "bin" {print $1, $2 "--" $3, $4}' >"$WORK/$mode.tsv"
     echo "candle: $mode: $(wc -l <"$WORK/$mode.tsv") executables"
 }
 

@@ -28,24 +28,7 @@ exclude=()
 for p in $skip_packages; do exclude+=(--exclude "$p"); done
 
 # One line per executable: kind<TAB>package<TAB>target<TAB>path
-list() {
-    python3 -c '
-import json, sys
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        continue
-    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
-        continue
-    t = m["target"]
-    kind = "test" if m["profile"]["test"] and "bench" not in t["kind"] else t["kind"][0]
-    # "path+file:///work/main/hip#0.1.0" or ".../hip-sys#hip-sys@0.1.0"
-    before, _, frag = m["package_id"].partition("#")
-    pkg = frag.split("@")[0] if "@" in frag else before.rstrip("/").split("/")[-1]
-    print("\t".join([kind, pkg, t["name"], m["executable"]]))
-'
-}
+list() { python3 "$root/scripts/cargo-executables.py" --kinds; }
 
 {
     cargo test --workspace "${exclude[@]}" --release --no-run --message-format=json

@@ -105,7 +105,7 @@ run_tests() {
 # `scripts/candle.sh bundle gpu-bundle` (gpu-bundle/candle.tar.xz); without
 # that pack, listed as not run and counted as skipped.
 run_candle() {
-    local what=$1 log="$out/candle-$1.log" rc summary
+    local what=$1 log="$out/candle-$1.log" rc
     if [ ! -f "$bundle/candle.tar.xz" ] && [ ! -d "$bundle/candle" ]; then
         m_skipped=$((m_skipped + 1))
         m_table+=$'\n'"$(row "candle $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/candle.tar.xz (scripts/candle.sh build, then bundle gpu-bundle)")"
@@ -114,8 +114,15 @@ run_candle() {
     OUT=$out timeout 1500 bash scripts/candle-gpu.sh "$what" "$bundle" >"$log" 2>&1
     rc=$?
     cat "$log"
-    summary=$(tail -n1 "$log")
     m_table+=$'\n'"$(row "candle $what (cuda-compat vs real cudarc)" "exit $rc: $(grep -E '^\| total|^llama' "$log" | paste -sd' ')")"
+    add_summary "$log" "$rc"
+}
+
+# Adds a script's last line, `N passed, N failed`, to the mode's counts; a
+# missing line, or a failing exit with no failure counted, is a failure.
+add_summary() {
+    local log=$1 rc=$2 summary
+    summary=$(tail -n1 "$log")
     if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
         m_passed=$((m_passed + BASH_REMATCH[1]))
         m_failed=$((m_failed + BASH_REMATCH[2]))
@@ -129,19 +136,12 @@ run_candle() {
 # and prints what it should counts as passed; 13-copy-multi-gpu is not run
 # with fewer than two GPUs.
 run_cudarc_examples() {
-    local log="$out/cudarc-examples.log" rc summary
+    local log="$out/cudarc-examples.log" rc
     bash "$bundle/cudarc-examples/cudarc-examples.sh" run "$bundle" >"$log" 2>&1
     rc=$?
     cat "$log"
-    summary=$(tail -n1 "$log")
     m_table+=$'\n'"$(row "cudarc examples (cuda-compat as cudarc)" "exit $rc: $(tail -n2 "$log" | paste -sd' ')")"
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-        m_passed=$((m_passed + BASH_REMATCH[1]))
-        m_failed=$((m_failed + BASH_REMATCH[2]))
-        if [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then m_failed=$((m_failed + 1)); fi
-    else
-        m_failed=$((m_failed + 1))
-    fi
+    add_summary "$log" "$rc"
     local not_run
     not_run=$(grep -Eo '^[0-9]+ not run' "$log" | grep -Eo '^[0-9]+' | tail -n1)
     local differ

@@ -170,33 +170,35 @@ rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
 check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
 
 setup "ok"
-check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 2 skipped" 0 \
+check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 3 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "10 passed, 1 failed, 6 skipped" nonzero \
+check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "10 passed, 1 failed, 7 skipped" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
-check "session bench: the FFT benchmark's summary in the table" "10 passed, 1 failed, 6 skipped" nonzero \
+check "session tests: candle not bundled is not run, and says so" "4 passed, 0 failed, 3 skipped" 0 \
+    "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
+check "session bench: the FFT benchmark's summary in the table" "10 passed, 1 failed, 7 skipped" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "15 passed, 1 failed, 8 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "15 passed, 1 failed, 10 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "15 passed, 0 failed, 8 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
-FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "17 passed, 0 failed" 0 \
+check "session all: clean" "15 passed, 0 failed, 10 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "17 passed, 0 failed, 1 skipped" 0 \
     "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
 FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
-FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "15 passed, 2 failed" nonzero \
+FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "15 passed, 2 failed, 1 skipped" nonzero \
     "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 b="$work/repo/gpu-bundle"
 tar -C "$b" -cf - tests examples bins benches cudarc-examples | xz -1 >"$b/payload.tar.xz"
 rm -rf "${b:?}"/{tests,examples,bins,benches,cudarc-examples}
-check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "4 passed, 0 failed, 2 skipped" 0 \
+check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "4 passed, 0 failed, 3 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
 setup "ok fails"
-check "session tests: a failing test fails the session" "5 passed, 1 failed, 2 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
+check "session tests: a failing test fails the session" "5 passed, 1 failed, 3 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
-check "session without a runner fails" "2 passed, 1 failed, 1 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
+check "session without a runner fails" "2 passed, 1 failed, 2 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
 
 echo "selftest-runner: $((cases - bad)) of $cases cases as expected"
 [ $bad -eq 0 ]

@@ -116,25 +116,22 @@ echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroot
 echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 python3 - "$logs" "$status" <<'EOF'
-import json, os, re, sys
+import os, re, subprocess, sys
 
 logs, status = sys.argv[1], int(sys.argv[2])
 
 def packages(path):
-    """Executable file name -> package name, from cargo's JSON messages."""
-    out = {}
+    """Executable file name -> package name, from cargo's JSON messages
+    (through scripts/cargo-executables.py)."""
     if not os.path.exists(path):
-        return out
-    for line in open(path, errors="replace"):
-        try:
-            m = json.loads(line)
-        except ValueError:
-            continue
-        if m.get("reason") != "compiler-artifact" or not m.get("executable"):
-            continue
-        before, _, frag = m["package_id"].partition("#")
-        pkg = frag.split("@")[0] if "@" in frag else before.rstrip("/").split("/")[-1]
-        out[os.path.basename(m["executable"])] = pkg
+        return {}
+    with open(path, errors="replace") as f:
+        lines = subprocess.run([sys.executable, "scripts/cargo-executables.py", "--kinds"],
+                               stdin=f, capture_output=True, text=True, check=True).stdout
+    out = {}
+    for line in lines.splitlines():
+        _, pkg, _, exe = line.split("\t")
+        out[os.path.basename(exe)] = pkg
     return out
 
 RUNNING = re.compile(r"^\s+Running (?:unittests )?(\S+) \((.+)\)$")
