@@ -269,6 +269,48 @@ mod tests {
         assert_eq!(shell_quote(""), "''");
     }
 
+    /// A plan of `a.cu` (including `h.cuh`) in a fresh folder.
+    fn plan_in(dir: &Path, args: &[&str], cap: usize, header: &str) -> Plan {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("a.cu"), "#include \"h.cuh\"\n").unwrap();
+        std::fs::write(dir.join("h.cuh"), header).unwrap();
+        if !dir.join("notes.txt").exists() {
+            std::fs::write(dir.join("notes.txt"), "not a source").unwrap();
+        }
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        Plan::new(Request {
+            output: Output::Ptx,
+            sources: &[(dir.join("a.cu"), GpuArch::auto_suffix(cap))],
+            args: &args,
+            includes: &[],
+            pic: false,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_key_names_exactly_what_reaches_nvcc() {
+        let base = std::env::temp_dir().join(format!("cudaforge-key-{}", std::process::id()));
+        let key = |sub: &str, args: &[&str], cap: usize, header: &str| {
+            plan_in(&base.join(sub), args, cap, header).key
+        };
+        let k = key("a", &["-O3"], 90, "// v1");
+        assert_eq!(k.len(), 32);
+        // The same sources and flags elsewhere: the same key.
+        assert_eq!(key("b", &["-O3"], 90, "// v1"), k);
+        // A flag, the architecture or a header changes it.
+        assert_ne!(key("c", &["-O2"], 90, "// v1"), k);
+        assert_ne!(key("d", &["-O3"], 80, "// v1"), k);
+        assert_ne!(key("e", &["-O3"], 90, "// v2"), k);
+        // Files nvcc never reads do not.
+        std::fs::write(base.join("a/notes.txt"), "changed").unwrap();
+        assert_eq!(plan_in(&base.join("a"), &["-O3"], 90, "// v1").key, k);
+        let p = plan_in(&base.join("a"), &["-O3"], 90, "// v1");
+        assert_eq!(p.products, ["a.ptx"]);
+        assert_eq!(p.inputs.len(), 2, "{:?}", p.inputs);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
     #[test]
     fn the_common_folder() {
         let paths = [
