@@ -3,12 +3,13 @@
 
 use crate::error::{Error, Result};
 use crate::launch_config::LaunchConfig;
+use crate::memory::StreamAllocation;
 use crate::memory::{DeviceBuffer, DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer};
 use crate::memory::{DeviceMemory, DeviceMemoryMut};
 use crate::module::Function;
 use crate::result;
 use crate::stream::Stream;
-use crate::tracking::{AccessEvents, StreamAllocation, UNTRACKED};
+use crate::tracking::{AccessEvents, UNTRACKED};
 use std::ffi::c_void;
 use std::fmt;
 use std::marker::PhantomData;
@@ -525,7 +526,7 @@ tuple_impls! {
 ///
 /// ```no_run
 /// # fn main() -> hip::Result<()> {
-/// use hip::{Device, Module, Stream, DeviceBuffer, LaunchConfig, TypedKernel};
+/// use hip::{Device, Module, Stream, LaunchConfig, TypedKernel};
 /// let dev = Device::get(0)?;
 /// let module = Module::compile(&dev, r#"
 ///     extern "C" __global__ void axpy(float a, const float* x, float* y, unsigned n) {
@@ -535,11 +536,11 @@ tuple_impls! {
 /// // SAFETY: the parameter list matches the kernel's signature.
 /// let axpy = unsafe { TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(module.function("axpy")?) };
 /// let stream = Stream::new(&dev)?;
-/// let x = DeviceBuffer::from_slice(&dev, &[1.0f32; 1000])?;
-/// let mut y = DeviceBuffer::from_slice(&dev, &[2.0f32; 1000])?;
+/// let x = stream.clone_htod(&[1.0f32; 1000])?;
+/// let mut y = stream.clone_htod(&[2.0f32; 1000])?;
 /// // SAFETY: the kernel reads x[0..n] and writes y[0..n], and n = len.
 /// unsafe { axpy.launch(&stream, LaunchConfig::for_num_elems(1000), (3.0f32, &x, &mut y, 1000u32))? };
-/// assert_eq!(stream.copy_to_vec(&y)?[0], 5.0);
+/// assert_eq!(stream.clone_dtoh(&y)?[0], 5.0);
 /// # Ok(()) }
 /// ```
 pub struct TypedKernel<P: KernelParams> {

@@ -11,7 +11,7 @@
 //! # Example
 //!
 //! ```no_run
-//! use hip::{Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
+//! use hip::{Device, LaunchConfig, Module, Stream, TypedKernel};
 //!
 //! fn main() -> hip::Result<()> {
 //!     let dev = Device::get(0)?;
@@ -30,12 +30,12 @@
 //!
 //!     let stream = Stream::new(&dev)?;
 //!     let host: Vec<f32> = (0..4096).map(|i| i as f32).collect();
-//!     let x = DeviceBuffer::from_slice(&dev, &host)?;
+//!     let x = stream.clone_htod(&host)?;
 //!     let mut y = stream.alloc_zeroed::<f32>(host.len())?;
 //!     let n = host.len() as u32;
 //!     // SAFETY: the kernel touches x[..n] and y[..n] only; n is their length.
 //!     unsafe { scale.launch(&stream, LaunchConfig::for_num_elems(n), (&x, &mut y, 2.0f32, n))? };
-//!     let out = stream.copy_to_vec(&y)?;
+//!     let out = stream.clone_dtoh(&y)?;
 //!     assert!(out.iter().zip(&host).all(|(o, h)| *o == 2.0 * h));
 //!     Ok(())
 //! }
@@ -64,10 +64,11 @@
 //!   [`DeviceBuffer::free_async`] is the `unsafe` way to free one without
 //!   even the event waits. [`Stream::copy_peer`] waits for its copy,
 //!   because a free waits only for its own device.
-//! - **Host memory in asynchronous copies** must be pinned
-//!   ([`PinnedHostBuffer`]), which tracks the copies in flight and waits for
-//!   them before host access or free. Copies from or into ordinary slices
-//!   wait for completion before returning.
+//! - **Copies** ([`Stream::copy_htod`], [`Stream::copy_dtoh`]) take any
+//!   [`HostMemory`]: from or into a [`PinnedHostBuffer`] they are
+//!   asynchronous, and the buffer tracks the copies in flight, waiting for
+//!   them before host access or free; from or into ordinary memory they
+//!   are over when the call returns.
 //! - **Kernel launches are `unsafe`**: nothing can check what a kernel does.
 //!   [`TypedKernel`] removes the most common mistake, wrong argument types or
 //!   counts, at compile time, and buffers are passed as device pointers only
@@ -82,9 +83,7 @@
 //!   their stream's order after their last use on any stream, without
 //!   synchronizing the device. `hipMalloc` buffers ([`DeviceBuffer::uninit`]
 //!   and the like) are untracked: memory written on one stream and read on
-//!   another needs an event ([`Stream::wait_event`]). The blocking copies
-//!   (`to_vec`, `copy_from_slice`, on the null stream) are never ordered
-//!   by the tracking: use the `Stream` copies.
+//!   another needs an event ([`Stream::wait_event`]).
 //! - **Graphs** replay captured work later, so [`Stream::capture`] is
 //!   `unsafe`: captured memory must stay valid for every replay (borrows in
 //!   the closure are enforced through the graph's lifetime, and dropping a
@@ -125,7 +124,7 @@ mod launch_config;
 mod memory;
 mod module;
 mod result;
-mod staging;
+pub mod staging;
 mod stream;
 mod tracking;
 
@@ -143,13 +142,12 @@ pub use launch::{
 pub use launch_config::LaunchConfig;
 pub use memory::{
     check_range, check_same_len, checked_bytes, DeviceBuffer, DeviceMemory, DeviceMemoryMut,
-    DeviceRepr, DeviceSlice, DeviceSliceMut, ManagedBuffer, MemPool, PinnedHostBuffer,
-    ValidAsZeroBits,
+    DeviceRepr, DeviceSlice, DeviceSliceMut, HostMemory, HostMemoryMut, ManagedBuffer, MemPool,
+    PinnedHostBuffer, StreamAllocation, ValidAsZeroBits,
 };
 pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
-pub use staging::{StagingStrategy, STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
 pub use stream::{Event, Stream, StreamOptions};
-pub use tracking::{AccessEvents, AccessGuard, StreamAllocation};
+pub use tracking::{AccessEvents, AccessGuard};
 
 /// The raw bindings this crate is built on.
 pub use hip_sys as sys;

@@ -434,18 +434,6 @@ pub(crate) unsafe fn mem_pool_trim_to(p: sys::hipMemPool_t, keep: usize) -> Resu
     })
 }
 
-pub(crate) unsafe fn memcpy(
-    dst: *mut c_void,
-    src: *const c_void,
-    bytes: usize,
-    kind: sys::hipMemcpyKind,
-) -> Result<()> {
-    // SAFETY: the caller passes `bytes` valid bytes at both ends.
-    check("hipMemcpy", unsafe {
-        sys::hipMemcpy(dst, src, bytes, kind)
-    })
-}
-
 #[inline]
 pub(crate) unsafe fn memcpy_async(
     dst: *mut c_void,

@@ -275,8 +275,8 @@ fn typed_launch_matches_cpu() {
     let n = 100_003usize;
     let (x, y0) = (random_f32(n), random_f32(n));
     let a: f32 = rng().gen_range(-3.0..3.0);
-    let xd = DeviceBuffer::from_slice(&d, &x).unwrap();
-    let mut yd = DeviceBuffer::from_slice(&d, &y0).unwrap();
+    let xd = test_kit::upload(&d, &x);
+    let mut yd = test_kit::upload(&d, &y0);
     // SAFETY: matches `axpy`'s C signature.
     let k = unsafe {
         TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(module().function("axpy").unwrap())
@@ -290,21 +290,20 @@ fn typed_launch_matches_cpu() {
         )
     }
     .unwrap();
-    let y = s.copy_to_vec(&yd).unwrap();
+    let y = s.clone_dtoh(&yd).unwrap();
     for i in 0..n {
         let want = y0[i] + a * x[i];
         assert!(close(y[i], want), "y[{i}] = {} want {want}", y[i]);
     }
     // Sub-ranges: launch on the second half only.
     let half = n / 2;
-    let mut yd2 = DeviceBuffer::from_slice(&d, &y0).unwrap();
+    let mut yd2 = test_kit::upload(&d, &y0);
     let xs = xd.slice(half..).unwrap();
     let ys = yd2.slice_mut(half..).unwrap();
     let m = (n - half) as u32;
     // SAFETY: both views have m elements.
     unsafe { k.launch(&s, LaunchConfig::for_num_elems(m), (a, xs, ys, m)) }.unwrap();
-    let y2 = yd2.to_vec().unwrap();
-    s.synchronize().unwrap();
+    let y2 = s.clone_dtoh(&yd2).unwrap();
     for i in 0..n {
         let want = if i < half { y0[i] } else { y0[i] + a * x[i] };
         assert!(close(y2[i], want), "y2[{i}]");
@@ -324,7 +323,7 @@ fn struct_args_builder_and_twelve_args() {
         n: n as u32,
         pad: 0,
     };
-    let xd = DeviceBuffer::from_slice(&d, &x).unwrap();
+    let xd = test_kit::upload(&d, &x);
     let mut yd = DeviceBuffer::<f32>::zeroed(&d, n).unwrap();
     // SAFETY: matches `affine(Params, const float*, float*)`.
     let k = unsafe {
@@ -332,14 +331,14 @@ fn struct_args_builder_and_twelve_args() {
     };
     // SAFETY: affine touches [0, p.n) and both buffers have p.n elements.
     unsafe { k.launch(&s, LaunchConfig::for_num_elems(n as u32), (p, &xd, &mut yd)) }.unwrap();
-    let y = s.copy_to_vec(&yd).unwrap();
+    let y = s.clone_dtoh(&yd).unwrap();
     for i in 0..n {
         assert!(close(y[i], p.scale * x[i] + p.offset), "y[{i}]");
     }
 
     // The unsafe builder, same kernel, other data.
     let x2 = random_f32(n);
-    let xd2 = DeviceBuffer::from_slice(&d, &x2).unwrap();
+    let xd2 = test_kit::upload(&d, &x2);
     let mut args = LaunchArgs::new();
     args.arg(&p).arg(&xd2).arg(&yd);
     assert_eq!(args.len(), 3);
@@ -347,7 +346,7 @@ fn struct_args_builder_and_twelve_args() {
     // SAFETY: three arguments of the kernel's types; buffers hold p.n elements.
     unsafe { s.launch(&f, LaunchConfig::for_num_elems(n as u32), &mut args) }.unwrap();
     drop(args);
-    let y = s.copy_to_vec(&yd).unwrap();
+    let y = s.clone_dtoh(&yd).unwrap();
     for i in 0..n {
         assert!(close(y[i], p.scale * x2[i] + p.offset), "builder y[{i}]");
     }
@@ -389,7 +388,7 @@ fn struct_args_builder_and_twelve_args() {
         )
     }
     .unwrap();
-    let got = s.copy_to_vec(&out).unwrap()[0];
+    let got = s.clone_dtoh(&out).unwrap()[0];
     let want: f32 = v.iter().sum::<f32>() + kk as f32;
     assert!((got - want).abs() < 1e-3, "{got} vs {want}");
 
@@ -449,12 +448,12 @@ fn modules_from_bytes_and_files_and_compile_errors() {
     drop(m2); // the function keeps the module alive
     let s = Stream::new(&d).unwrap();
     let host: Vec<i32> = random_nonzero(1000, -1000..1000);
-    let mut buf = DeviceBuffer::from_slice(&d, &host).unwrap();
+    let mut buf = test_kit::upload(&d, &host);
     // SAFETY: add_one(int*, unsigned) touches [0, n).
     let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(f) };
     // SAFETY: n is the buffer's length.
     unsafe { k.launch(&s, LaunchConfig::for_num_elems(1000), (&mut buf, 1000u32)) }.unwrap();
-    let out = s.copy_to_vec(&buf).unwrap();
+    let out = s.clone_dtoh(&buf).unwrap();
     assert!(out.iter().zip(&host).all(|(o, h)| *o == h + 1));
     assert!(Module::load_file(&d, "/nonexistent/file.co").is_err());
     assert!(Module::load_data(&d, &[]).is_err());
@@ -500,20 +499,20 @@ fn copies_views_memset_and_length_checks() {
         let mut hi = b.slice_mut(n..).unwrap();
         s.copy_dtod(&a, &mut hi).unwrap();
     }
-    let bv = s.copy_to_vec(&b).unwrap();
+    let bv = s.clone_dtoh(&b).unwrap();
     assert!(bv[..n].iter().all(|v| *v == 0.0));
     assert_eq!(&bv[n..], &x[..]);
     // split_at_mut and per-half copies.
     let (mut lo, mut hi) = b.split_at_mut(n).unwrap();
-    lo.copy_from_slice(&x).unwrap();
+    s.copy_htod(&x, &mut lo).unwrap();
     s.memset_zeros(&mut hi).unwrap();
     s.synchronize().unwrap();
-    let bv = b.to_vec().unwrap();
+    let bv = s.clone_dtoh(&b).unwrap();
     assert_eq!(&bv[..n], &x[..]);
     assert!(bv[n..].iter().all(|v| *v == 0.0));
     // memset with a byte pattern: 0x3f3f3f3f as f32.
     s.memset_bytes(&mut b, 0x3f).unwrap();
-    let bv = s.copy_to_vec(&b).unwrap();
+    let bv = s.clone_dtoh(&b).unwrap();
     assert!(bv.iter().all(|v| v.to_bits() == 0x3f3f3f3f));
     // Length mismatches are rejected.
     assert!(matches!(
@@ -527,19 +526,19 @@ fn copies_views_memset_and_length_checks() {
     assert!(b.slice(0..2 * n + 1).is_err());
     assert!(b.split_at_mut(2 * n + 1).is_err());
     let mut small = [0f32; 3];
-    assert!(a.copy_to_slice(&mut small).is_err());
+    assert!(matches!(
+        s.copy_dtoh(&a, &mut small),
+        Err(Error::Invalid { .. })
+    ));
     // Zero-length buffers work without allocating.
     let z = DeviceBuffer::<f32>::zeroed(&d, 0).unwrap();
-    assert!(z.is_empty() && z.to_vec().unwrap().is_empty());
+    assert!(z.is_empty() && s.clone_dtoh(&z).unwrap().is_empty());
     // f16 / bf16 round trip.
     let h: Vec<half::f16> = x.iter().map(|v| half::f16::from_f32(*v)).collect();
-    let hd = DeviceBuffer::from_slice(&d, &h).unwrap();
-    assert_eq!(hd.to_vec().unwrap(), h);
+    let hd = test_kit::upload(&d, &h);
+    assert_eq!(s.clone_dtoh(&hd).unwrap(), h);
     let bh: Vec<half::bf16> = x.iter().map(|v| half::bf16::from_f32(*v)).collect();
-    assert_eq!(
-        DeviceBuffer::from_slice(&d, &bh).unwrap().to_vec().unwrap(),
-        bh
-    );
+    assert_eq!(s.clone_dtoh(&s.clone_htod(&bh).unwrap()).unwrap(), bh);
 }
 
 #[test]
@@ -558,9 +557,9 @@ fn pinned_managed_and_pool_memory() {
     let x = random_f32(n);
     let pinned = PinnedHostBuffer::from_slice(&x).unwrap();
     let mut dev_buf = s.alloc::<f32>(n).unwrap();
-    s.copy_htod_async(&pinned, &mut dev_buf).unwrap();
+    s.copy_htod(&pinned, &mut dev_buf).unwrap();
     let mut out = PinnedHostBuffer::<f32>::zeroed(n).unwrap();
-    s.copy_dtoh_async(&dev_buf, &mut out).unwrap();
+    s.copy_dtoh(&dev_buf, &mut out).unwrap();
     assert_eq!(out.as_slice().unwrap(), &x[..]); // waits for the copy itself
     drop(pinned);
 
@@ -571,8 +570,8 @@ fn pinned_managed_and_pool_memory() {
     let mut p = s.alloc_from_pool::<f32>(&own, n).unwrap();
     s.copy_dtod(&dev_buf, &mut p).unwrap();
     let z = s.alloc_zeroed::<u32>(1000).unwrap();
-    assert!(s.copy_to_vec(&z).unwrap().iter().all(|v| *v == 0));
-    assert_eq!(s.copy_to_vec(&p).unwrap(), x);
+    assert!(s.clone_dtoh(&z).unwrap().iter().all(|v| *v == 0));
+    assert_eq!(s.clone_dtoh(&p).unwrap(), x);
     drop(own); // buffers keep the pool alive
     drop(p);
     s.synchronize().unwrap();
@@ -642,7 +641,7 @@ fn streams_events_and_host_callbacks() {
     assert!(gate_done.query().unwrap(), "Event::query after synchronize");
     assert!(s.query().unwrap(), "Stream::query after the event");
     assert_eq!(
-        s.copy_to_vec(&status).unwrap(),
+        s.clone_dtoh(&status).unwrap(),
         [RELEASED],
         "wait_for_flag timed out: it never saw the flag"
     );
@@ -682,7 +681,7 @@ fn streams_events_and_host_callbacks() {
     assert!(ds.is_default());
     let mut b = DeviceBuffer::<i32>::zeroed(&d, 10).unwrap();
     ds.copy_htod(&[7; 10], &mut b).unwrap();
-    assert_eq!(ds.copy_to_vec(&b).unwrap(), vec![7; 10]);
+    assert_eq!(ds.clone_dtoh(&b).unwrap(), vec![7; 10]);
     // SAFETY: never run: the default stream cannot capture.
     assert!(unsafe { ds.capture(|_| Ok(())) }.is_err());
     d.synchronize().unwrap();
@@ -695,8 +694,8 @@ fn graphs_capture_replay_and_update() {
     let s = Stream::new(&d).unwrap();
     let n = 1000u32;
     let init: Vec<i32> = random_nonzero(n as usize, -1000..1000);
-    let mut a = DeviceBuffer::from_slice(&d, &init).unwrap();
-    let mut b = DeviceBuffer::from_slice(&d, &init).unwrap();
+    let mut a = test_kit::upload(&d, &init);
+    let mut b = test_kit::upload(&d, &init);
     // SAFETY: add_one(int*, unsigned).
     let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(module().function("add_one").unwrap()) };
     let cfg = LaunchConfig::for_num_elems(n);
@@ -754,8 +753,8 @@ fn graphs_capture_replay_and_update() {
         assert!(s.query().unwrap());
         s.synchronize().unwrap();
     }
-    let av = s.copy_to_vec(&a).unwrap();
-    let bv = s.copy_to_vec(&b).unwrap();
+    let av = s.clone_dtoh(&a).unwrap();
+    let bv = s.clone_dtoh(&b).unwrap();
     for i in 0..n as usize {
         assert_eq!(av[i], init[i] + 3 * kernels as i32);
         assert_eq!(bv[i], init[i] + kernels as i32);
@@ -768,7 +767,7 @@ fn sharing_across_threads() {
     let d = dev();
     let n = 50_000usize;
     let x = random_f32(n);
-    let xd = Arc::new(DeviceBuffer::from_slice(&d, &x).unwrap());
+    let xd = Arc::new(test_kit::upload(&d, &x));
     let shared_stream = Stream::new(&d).unwrap();
     let done = AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -795,10 +794,10 @@ fn sharing_across_threads() {
                     )
                 }
                 .unwrap();
-                let got = s.copy_to_vec(&y).unwrap();
+                let got = s.clone_dtoh(&y).unwrap();
                 assert!(got.iter().zip(x).all(|(g, x)| close(*g, a * x)));
                 // A shared stream used from every thread, a shared buffer read.
-                let back = shared_stream.copy_to_vec(&*xd).unwrap();
+                let back = shared_stream.clone_dtoh(&*xd).unwrap();
                 assert_eq!(&back, x);
                 done.fetch_add(1, Ordering::SeqCst);
             });
@@ -806,8 +805,8 @@ fn sharing_across_threads() {
     });
     assert_eq!(done.load(Ordering::SeqCst), 4);
     // Buffers move between threads.
-    let b = DeviceBuffer::from_slice(&d, &x).unwrap();
-    let v = std::thread::spawn(move || b.to_vec().unwrap())
+    let b = test_kit::upload(&d, &x);
+    let v = std::thread::spawn(move || Stream::default_for(b.device()).clone_dtoh(&b).unwrap())
         .join()
         .unwrap();
     assert_eq!(v, x);
@@ -846,13 +845,13 @@ fn two_gpus_peer_access_and_peer_copies() {
         d0.enable_peer_access(d1).unwrap(); // twice is fine
     }
     let x = random_f32(100_000);
-    let a = DeviceBuffer::from_slice(d0, &x).unwrap();
+    let a = test_kit::upload(d0, &x);
     let mut b = DeviceBuffer::<f32>::zeroed(d1, x.len()).unwrap();
     let s = Stream::new(d1).unwrap();
     s.copy_peer(&a, &mut b).unwrap();
     s.synchronize().unwrap();
     assert_eq!(b.device().ordinal(), 1);
-    assert_eq!(b.to_vec().unwrap(), x);
+    assert_eq!(s.clone_dtoh(&b).unwrap(), x);
     // Memory on the wrong device is rejected before the runtime.
     let s0 = Stream::new(d0).unwrap();
     assert!(matches!(
@@ -905,8 +904,8 @@ fn two_gpus_split_work_and_gather_with_peer_copies() {
             .unwrap();
         // SAFETY: matches axpy's C signature.
         let k = unsafe { TypedKernel::<(f32, *const f32, *mut f32, u32)>::new(f) };
-        let xd = DeviceBuffer::from_slice(d, &x[range.clone()]).unwrap();
-        let mut yd = DeviceBuffer::from_slice(d, &y0[range.clone()]).unwrap();
+        let xd = test_kit::upload(d, &x[range.clone()]);
+        let mut yd = test_kit::upload(d, &y0[range.clone()]);
         // SAFETY: both buffers hold `len` elements, the kernel touches [0, len).
         unsafe {
             k.launch(
@@ -921,7 +920,7 @@ fn two_gpus_split_work_and_gather_with_peer_copies() {
         let mut part = gathered.slice_mut(range).unwrap();
         s0.copy_peer(&yd, &mut part).unwrap();
     }
-    let got = s0.copy_to_vec(&gathered).unwrap();
+    let got = s0.clone_dtoh(&gathered).unwrap();
     for i in 0..n {
         let want = y0[i] + a * x[i];
         assert!(close(got[i], want), "y[{i}] = {} want {want}", got[i]);
@@ -958,17 +957,17 @@ fn view_methods_and_pinned_reuse() {
     let s = Stream::new(&d).unwrap();
     let n = 3000;
     let x = random_f32(n);
-    let mut buf = DeviceBuffer::from_slice(&d, &x).unwrap();
+    let mut buf = test_kit::upload(&d, &x);
     assert!(!buf.as_device_ptr().is_null());
     assert_eq!(buf.as_device_ptr_mut() as *const f32, buf.as_device_ptr());
-    // Read-only views: nested slicing, to_vec, copy_to_slice.
+    // Read-only views: nested slicing, copies out of them.
     let v = buf.slice(100..2100).unwrap();
     let w = v.slice(50..150).unwrap();
     assert_eq!(w.len(), 100);
     assert_eq!(w.as_device_ptr(), buf.as_device_ptr().wrapping_add(150));
-    assert_eq!(w.to_vec().unwrap(), &x[150..250]);
+    assert_eq!(s.clone_dtoh(&w).unwrap(), &x[150..250]);
     let mut out = vec![0f32; 2000];
-    v.copy_to_slice(&mut out).unwrap();
+    s.copy_dtoh(&v, &mut out).unwrap();
     assert_eq!(out, &x[100..2100]);
     assert!(v.slice(0..2001).is_err());
     assert_eq!(w.device().ordinal(), 0);
@@ -979,12 +978,16 @@ fn view_methods_and_pinned_reuse() {
         {
             let r = m.reborrow();
             let mut tail = r.into_slice_mut(n - 10..).unwrap();
-            tail.copy_from_slice(&y).unwrap();
+            s.copy_htod(&y, &mut tail).unwrap();
         }
-        assert_eq!(m.as_slice().slice(n - 10..).unwrap().to_vec().unwrap(), y);
+        assert_eq!(
+            s.clone_dtoh(&m.as_slice().slice(n - 10..).unwrap())
+                .unwrap(),
+            y
+        );
         assert!(m.reborrow().into_slice_mut(..n + 1).is_err());
     }
-    let all = buf.to_vec().unwrap();
+    let all = s.clone_dtoh(&buf).unwrap();
     assert_eq!(&all[..n - 10], &x[..n - 10]);
     assert_eq!(&all[n - 10..], &y[..]);
     // Pinned buffers written from the host between asynchronous copies.
@@ -992,10 +995,10 @@ fn view_methods_and_pinned_reuse() {
     for round in 0..3 {
         let data = random_f32(n);
         pinned.as_mut_slice().unwrap().copy_from_slice(&data);
-        s.copy_htod_async(&pinned, &mut buf).unwrap();
+        s.copy_htod(&pinned, &mut buf).unwrap();
         // Host writes wait for the copy that reads the buffer.
         pinned.as_mut_slice().unwrap().fill(-1.0);
-        assert_eq!(s.copy_to_vec(&buf).unwrap(), data, "round {round}");
+        assert_eq!(s.clone_dtoh(&buf).unwrap(), data, "round {round}");
     }
     assert!(pinned.as_slice().unwrap().iter().all(|v| *v == -1.0));
     assert_eq!(pinned.len(), n);
@@ -1030,9 +1033,9 @@ fn capture_refuses_work_tracked_on_the_host() {
                 r.fetch_add(1, Ordering::SeqCst);
             });
             assert!(matches!(host, Err(Error::Invalid { .. })), "{host:?}");
-            let up = s.copy_htod_async(&pinned, &mut buf);
+            let up = s.copy_htod(&pinned, &mut buf);
             assert!(matches!(up, Err(Error::Invalid { .. })), "{up:?}");
-            let down = s.copy_dtoh_async(&buf, &mut out);
+            let down = s.copy_dtoh(&buf, &mut out);
             assert!(matches!(down, Err(Error::Invalid { .. })), "{down:?}");
             Ok(())
         })
@@ -1041,8 +1044,8 @@ fn capture_refuses_work_tracked_on_the_host() {
     assert_eq!(graph.node_count().unwrap(), 0);
     drop(graph);
     // The same work outside capture runs.
-    s.copy_htod_async(&pinned, &mut buf).unwrap();
-    s.copy_dtoh_async(&buf, &mut out).unwrap();
+    s.copy_htod(&pinned, &mut buf).unwrap();
+    s.copy_dtoh(&buf, &mut out).unwrap();
     let r = Arc::clone(&ran);
     s.launch_host_fn(move || {
         r.fetch_add(1, Ordering::SeqCst);
@@ -1062,7 +1065,7 @@ fn stream_ordered_buffers_outlive_work_on_other_streams() {
     let n = 1 << 22;
     // Never zero, so a copy landing in zeroed memory shows.
     let x: Vec<f32> = random_f32(n).into_iter().map(|v| v + 20.0).collect();
-    let src = DeviceBuffer::from_slice(&d, &x).unwrap();
+    let src = test_kit::upload(&d, &x);
     for round in 0..3 {
         let mut tmp = s1.alloc::<f32>(n).unwrap();
         s1.synchronize().unwrap();
@@ -1090,14 +1093,14 @@ fn stream_ordered_buffers_outlive_work_on_other_streams() {
             });
             drop(tmp);
             let fresh = s1.alloc_zeroed::<f32>(n).unwrap();
-            let before = s1.copy_to_vec(&fresh).unwrap();
+            let before = s1.clone_dtoh(&fresh).unwrap();
             let _ = fresh_ready.send(());
             (fresh, before)
         });
         s2.synchronize().unwrap();
-        let after = s1.copy_to_vec(&fresh).unwrap();
+        let after = s1.clone_dtoh(&fresh).unwrap();
         assert_eq!(
-            s2.copy_to_vec(&status).unwrap(),
+            s2.clone_dtoh(&status).unwrap(),
             [RELEASED],
             "round {round}: wait_for_flag timed out"
         );
@@ -1114,11 +1117,11 @@ fn stream_ordered_buffers_outlive_work_on_other_streams() {
     // The unsafe opt-out frees in stream order without waiting.
     let mut own = s1.alloc::<f32>(n).unwrap();
     s1.copy_dtod(&src, &mut own).unwrap();
-    assert_eq!(s1.copy_to_vec(&own).unwrap(), x);
+    assert_eq!(s1.clone_dtoh(&own).unwrap(), x);
     // SAFETY: only `s1`, the allocating stream, ever used `own`.
     unsafe { own.free_async() }.unwrap();
     let again = s1.alloc_zeroed::<f32>(n).unwrap();
-    assert!(s1.copy_to_vec(&again).unwrap().iter().all(|e| *e == 0.0));
+    assert!(s1.clone_dtoh(&again).unwrap().iter().all(|e| *e == 0.0));
     // A hipMalloc buffer given to it is freed as its drop would.
     let plain = DeviceBuffer::<f32>::zeroed(&d, 16).unwrap();
     // SAFETY: no work uses `plain`.

@@ -1,5 +1,5 @@
 //! Tier 3: copies from and to pageable host memory staged through pinned
-//! buffers (`Stream::copy_htod_pageable`, `Stream::copy_dtoh_pageable`),
+//! buffers (`Stream::copy_htod`, `Stream::copy_dtoh`),
 //! on a real GPU. Run with
 //! `cargo test -p hip --test gpu_staging -- --ignored --test-threads=1`
 //! (`HIP_PLATFORM=nvidia` on NVIDIA).
@@ -8,7 +8,8 @@
 //! random source data. Destinations are filled with other random data
 //! first, so a chunk that was skipped or landed at the wrong offset shows.
 
-use hip::{Device, DeviceBuffer, Stream, STAGING_CHUNK_BYTES, STAGING_MIN_BYTES};
+use hip::staging::{CHUNK_BYTES, MIN_BYTES};
+use hip::{Device, Stream};
 use std::sync::Arc;
 use test_kit::{first_difference, random_nonzero};
 
@@ -26,16 +27,16 @@ fn random_u8(n: usize) -> Vec<u8> {
 }
 
 /// Elements of u32 in one staging chunk.
-const CHUNK: usize = STAGING_CHUNK_BYTES / 4;
+const CHUNK: usize = CHUNK_BYTES / 4;
 
 /// Host -> device with staging, checked by a direct copy back; then
 /// device -> host with staging into a host buffer of other random data.
 fn round_trip_u32(stream: &Stream, n: usize) {
     let d = stream.device().clone();
     let src = random_u32(n);
-    let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
-    stream.copy_htod_pageable(&src, &mut buf).unwrap();
-    let direct = stream.copy_to_vec(&buf).unwrap();
+    let mut buf = test_kit::upload(&d, &random_u32(n));
+    stream.copy_htod(&src, &mut buf).unwrap();
+    let direct = stream.clone_dtoh(&buf).unwrap();
     if let Some(i) = first_difference(&direct, &src) {
         panic!(
             "htod of {n} elements: element {i} is {:#x}, expected {:#x}",
@@ -44,9 +45,9 @@ fn round_trip_u32(stream: &Stream, n: usize) {
     }
 
     let other = random_u32(n);
-    let mut buf2 = DeviceBuffer::from_slice(&d, &other).unwrap();
+    let mut buf2 = test_kit::upload(&d, &other);
     let mut out = random_u32(n);
-    stream.copy_dtoh_pageable(&buf2, &mut out).unwrap();
+    stream.copy_dtoh(&buf2, &mut out).unwrap();
     if let Some(i) = first_difference(&out, &other) {
         panic!(
             "dtoh of {n} elements: element {i} is {:#x}, expected {:#x}",
@@ -55,9 +56,9 @@ fn round_trip_u32(stream: &Stream, n: usize) {
     }
     // And the staged pair alone: device data written by a staged copy,
     // read back by a staged copy.
-    stream.copy_htod_pageable(&src, &mut buf2).unwrap();
+    stream.copy_htod(&src, &mut buf2).unwrap();
     let mut back = random_u32(n);
-    stream.copy_dtoh_pageable(&buf2, &mut back).unwrap();
+    stream.copy_dtoh(&buf2, &mut back).unwrap();
     assert!(
         first_difference(&back, &src).is_none(),
         "staged round trip of {n} elements differs"
@@ -65,7 +66,7 @@ fn round_trip_u32(stream: &Stream, n: usize) {
 }
 
 /// u32 elements from which copies are staged (smaller ones go directly).
-const STAGED_FROM: usize = STAGING_MIN_BYTES / 4;
+const STAGED_FROM: usize = MIN_BYTES / 4;
 
 /// Sizes around the threshold, around chunk boundaries of staged copies,
 /// and many chunks. The threshold is two chunks or more, so a single
@@ -115,20 +116,20 @@ fn staged_copies_of_byte_counts_that_are_not_chunk_multiples() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
     for n in [
-        STAGING_MIN_BYTES + 1,
-        STAGING_MIN_BYTES + STAGING_CHUNK_BYTES * 3 + 7,
-        STAGING_MIN_BYTES + STAGING_CHUNK_BYTES * 5 - 1,
+        MIN_BYTES + 1,
+        MIN_BYTES + CHUNK_BYTES * 3 + 7,
+        MIN_BYTES + CHUNK_BYTES * 5 - 1,
     ] {
         let src = random_u8(n);
-        let mut buf = DeviceBuffer::from_slice(&d, &random_u8(n)).unwrap();
-        stream.copy_htod_pageable(&src, &mut buf).unwrap();
-        let direct = stream.copy_to_vec(&buf).unwrap();
+        let mut buf = test_kit::upload(&d, &random_u8(n));
+        stream.copy_htod(&src, &mut buf).unwrap();
+        let direct = stream.clone_dtoh(&buf).unwrap();
         assert!(
             first_difference(&direct, &src).is_none(),
             "htod of {n} bytes"
         );
         let mut out = random_u8(n);
-        stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+        stream.copy_dtoh(&buf, &mut out).unwrap();
         assert!(first_difference(&out, &src).is_none(), "dtoh of {n} bytes");
     }
 }
@@ -145,14 +146,14 @@ fn staged_copies_across_the_ramped_chunk_threshold() {
     for k in 0..17 {
         let n = (6 << 20) + k * ((384 << 10) + 1);
         let src = random_u8(n);
-        let mut buf = DeviceBuffer::from_slice(&d, &random_u8(n)).unwrap();
-        stream.copy_htod_pageable(&src, &mut buf).unwrap();
-        let direct = stream.copy_to_vec(&buf).unwrap();
+        let mut buf = test_kit::upload(&d, &random_u8(n));
+        stream.copy_htod(&src, &mut buf).unwrap();
+        let direct = stream.clone_dtoh(&buf).unwrap();
         if let Some(i) = first_difference(&direct, &src) {
             panic!("htod of {n} bytes: byte {i} differs");
         }
         let mut out = random_u8(n);
-        stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+        stream.copy_dtoh(&buf, &mut out).unwrap();
         if let Some(i) = first_difference(&out, &src) {
             panic!("dtoh of {n} bytes: byte {i} differs");
         }
@@ -165,11 +166,11 @@ fn staged_device_to_host_waits_for_earlier_work_on_the_stream() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
     let n = STAGED_FROM + CHUNK * 5 + 11;
-    let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
+    let mut buf = test_kit::upload(&d, &random_u32(n));
     // Enqueued, not waited for: the staged copy must come after it.
     stream.memset_bytes(&mut buf, 0x5a).unwrap();
     let mut out = random_u32(n);
-    stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+    stream.copy_dtoh(&buf, &mut out).unwrap();
     assert!(
         out.iter().all(|&v| v == 0x5a5a_5a5a),
         "element {:?} is not 0x5a5a5a5a",
@@ -183,12 +184,12 @@ fn reused_staging_buffers_carry_no_old_data() {
     let d = dev();
     let stream = Stream::new(&d).unwrap();
     let n = STAGED_FROM + CHUNK * 9 + 5;
-    let mut buf = DeviceBuffer::from_slice(&d, &random_u32(n)).unwrap();
+    let mut buf = test_kit::upload(&d, &random_u32(n));
     for round in 0..4 {
         let src = random_u32(n);
-        stream.copy_htod_pageable(&src, &mut buf).unwrap();
+        stream.copy_htod(&src, &mut buf).unwrap();
         let mut out = random_u32(n);
-        stream.copy_dtoh_pageable(&buf, &mut out).unwrap();
+        stream.copy_dtoh(&buf, &mut out).unwrap();
         assert!(
             first_difference(&out, &src).is_none(),
             "round {round}: staged round trip differs"
@@ -220,18 +221,16 @@ fn staged_copies_reject_mismatched_lengths_before_copying() {
     let stream = Stream::new(&d).unwrap();
     let n = STAGED_FROM * 2;
     let original = random_u32(n);
-    let mut buf = DeviceBuffer::from_slice(&d, &original).unwrap();
-    let err = stream
-        .copy_htod_pageable(&random_u32(n + 1), &mut buf)
-        .unwrap_err();
-    assert!(err.to_string().contains("copy_htod_pageable"), "{err}");
+    let mut buf = test_kit::upload(&d, &original);
+    let err = stream.copy_htod(&random_u32(n + 1), &mut buf).unwrap_err();
+    assert!(err.to_string().contains("copy_htod"), "{err}");
     let mut short = random_u32(n - 1);
     let before = short.clone();
-    let err = stream.copy_dtoh_pageable(&buf, &mut short).unwrap_err();
-    assert!(err.to_string().contains("copy_dtoh_pageable"), "{err}");
+    let err = stream.copy_dtoh(&buf, &mut short).unwrap_err();
+    assert!(err.to_string().contains("copy_dtoh"), "{err}");
     assert_eq!(short, before, "a rejected copy wrote the host buffer");
     assert_eq!(
-        stream.copy_to_vec(&buf).unwrap(),
+        stream.clone_dtoh(&buf).unwrap(),
         original,
         "a rejected copy wrote the device buffer"
     );

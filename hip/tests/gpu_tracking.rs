@@ -98,11 +98,13 @@ fn reader_on_another_stream_waits_for_a_slow_writer() {
     let (_dev, module, a, b) = setup();
     let data = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&data, &mut x).unwrap();
+    a.copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
     launch_slow(&module, &a, &mut y, &x);
     let mut out = vec![0.0f32; N];
-    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    b.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_close(&out, &affine(&data), TOL, "y read on the other stream");
     no_drop_errors();
 }
@@ -114,14 +116,18 @@ fn writer_on_another_stream_waits_for_a_slow_reader() {
     let old = random(N);
     let new = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&old, &mut x).unwrap();
+    a.copy_htod(&old, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
     launch_slow_with_guards(&module, &a, &mut y, &x);
-    b.copy_htod_tracked(&new, &mut x).unwrap();
+    b.copy_htod(&new, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut out = vec![0.0f32; N];
-    a.copy_dtoh_tracked(&y, &mut out).unwrap();
+    a.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_close(&out, &affine(&old), TOL, "y from the old x");
-    b.copy_dtoh_tracked(&x, &mut out).unwrap();
+    b.copy_dtoh(&x.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_eq!(out, new);
     no_drop_errors();
 }
@@ -132,7 +138,8 @@ fn free_after_a_reader_on_another_stream_is_stream_ordered() {
     let (dev, module, a, b) = setup();
     let data = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&data, &mut x).unwrap();
+    a.copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut y = StreamAllocation::new(&b, BYTES, true).unwrap();
     launch_slow(&module, &b, &mut y, &x);
     let start = Instant::now();
@@ -142,11 +149,14 @@ fn free_after_a_reader_on_another_stream_is_stream_ordered() {
     // wait for the free, which waits for the slow read.
     let other = random(N);
     let mut z = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&other, &mut z).unwrap();
+    a.copy_htod(&other, &mut z.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut out = vec![0.0f32; N];
-    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    b.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_close(&out, &affine(&data), TOL, "y from the freed x");
-    a.copy_dtoh_tracked(&z, &mut out).unwrap();
+    a.copy_dtoh(&z.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_eq!(out, other);
     if dev.supports_memory_pools() {
         assert!(
@@ -163,14 +173,24 @@ fn raw_round_trip_and_bad_sizes() {
     let (dev, _module, a, _b) = setup();
     let data = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&data, &mut x).unwrap();
+    a.copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let too_long = random(N + 1);
-    let e = a.copy_htod_tracked(&too_long, &mut x).unwrap_err();
+    let e = a
+        .copy_htod(&too_long, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap_err();
     assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
     let mut long_out = vec![0.0f32; N + 1];
-    assert!(a.copy_dtoh_tracked(&x, &mut long_out).is_err());
+    assert!(a
+        .copy_dtoh(&x.as_slice::<f32>().unwrap(), &mut long_out)
+        .is_err());
     // A shorter copy into the start is fine.
-    a.copy_htod_tracked(&too_long[..10], &mut x).unwrap();
+    let mut start = x
+        .as_slice_mut::<f32>()
+        .unwrap()
+        .into_slice_mut(..10)
+        .unwrap();
+    a.copy_htod(&too_long[..10], &mut start).unwrap();
     let (ptr, ordered) = x.into_raw();
     assert!(!ptr.is_null());
     // SAFETY: the allocation just given up, as it was made.
@@ -178,14 +198,17 @@ fn raw_round_trip_and_bad_sizes() {
         StreamAllocation::from_raw(&a, ptr, BYTES, AccessEvents::new(&dev).unwrap(), ordered)
     };
     let mut out = vec![0.0f32; N];
-    a.copy_dtoh_tracked(&x, &mut out).unwrap();
+    a.copy_dtoh(&x.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_eq!(&out[..10], &too_long[..10]);
     assert_eq!(&out[10..], &data[10..]);
     // Untracked allocations work on their own stream.
     let mut u = StreamAllocation::new(&a, BYTES, false).unwrap();
     assert!(!u.events().is_tracked());
-    a.copy_htod_tracked(&data, &mut u).unwrap();
-    a.copy_dtoh_tracked(&u, &mut out).unwrap();
+    a.copy_htod(&data, &mut u.as_slice_mut::<f32>().unwrap())
+        .unwrap();
+    a.copy_dtoh(&u.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_eq!(out, data);
     no_drop_errors();
 }
@@ -213,9 +236,12 @@ fn event_flags_choose_timing() {
     let per_thread = Stream::per_thread(&dev);
     let mut x = StreamAllocation::new(&per_thread, BYTES, true).unwrap();
     let data = random(N);
-    per_thread.copy_htod_tracked(&data, &mut x).unwrap();
+    per_thread
+        .copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut out = vec![0.0f32; N];
-    a.copy_dtoh_tracked(&x, &mut out).unwrap();
+    a.copy_dtoh(&x.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_eq!(out, data);
 }
 
@@ -227,7 +253,9 @@ fn two_gpus_tracked_copies_refuse_another_devices_stream() {
     let s1 = Stream::new(&dev1).unwrap();
     let data = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    let e = s1.copy_htod_tracked(&data, &mut x).unwrap_err();
+    let e = s1
+        .copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap_err();
     assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
     // Recording device 0's events on device 1's stream is refused.
     assert!(x.events().record_read(&s1).is_err());
@@ -244,9 +272,11 @@ fn two_gpus_tracked_copies_refuse_another_devices_stream() {
     assert!(matches!(e, hip::Error::Invalid { .. }), "{e}");
     // Waiting across devices is allowed.
     x.events().wait_before_write(&s1).unwrap();
-    a.copy_htod_tracked(&data, &mut x).unwrap();
+    a.copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut out = vec![0.0f32; N];
-    a.copy_dtoh_tracked(&x, &mut out).unwrap();
+    a.copy_dtoh(&x.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_eq!(out, data);
     no_drop_errors();
 }
@@ -283,7 +313,7 @@ fn module_globals_occupancy_and_begin_end_capture() {
     assert!(grid >= 1 && (1..=128).contains(&block), "{grid} {block}");
 
     let input = random(N);
-    let x = DeviceBuffer::from_slice(&dev, &input).unwrap();
+    let x = test_kit::upload(&dev, &input);
     let mut y = DeviceBuffer::<f32>::zeroed(&dev, N).unwrap();
     let (xp, yp) = (
         RawPtr(x.as_device_ptr() as *mut c_void),
@@ -311,7 +341,7 @@ fn module_globals_occupancy_and_begin_end_capture() {
     exec.upload(&a).unwrap();
     exec.launch(&a).unwrap();
     a.synchronize().unwrap();
-    let got = y.to_vec().unwrap();
+    let got = a.clone_dtoh(&y).unwrap();
     for (i, (&g, &v)) in got.iter().zip(&input).enumerate() {
         let v = v as f64;
         let c: Vec<f64> = coeffs.iter().map(|&c| c as f64).collect();
@@ -344,21 +374,25 @@ fn free_waits_for_every_reader_not_only_the_last() {
     .unwrap();
     let data = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&data, &mut x).unwrap();
+    a.copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     // A slow reader on b, then a quick reader on c: the read event must
     // still end b's read (c chains to it), or the free below would let
     // the new buffer overwrite x while b still reads it.
     let mut y = StreamAllocation::new(&b, BYTES, true).unwrap();
     launch_slow(&module, &b, &mut y, &x);
     let mut quick = vec![0.0f32; N];
-    c.copy_dtoh_tracked(&x, &mut quick).unwrap();
+    c.copy_dtoh(&x.as_slice::<f32>().unwrap(), &mut quick)
+        .unwrap();
     assert_eq!(quick, data);
     drop(x);
     let other = random(N);
     let mut z = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&other, &mut z).unwrap();
+    a.copy_htod(&other, &mut z.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut out = vec![0.0f32; N];
-    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    b.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_close(
         &out,
         &affine(&data),
@@ -378,16 +412,20 @@ fn a_second_write_on_one_stream_is_waited_for_again() {
     let first = random(N);
     let second = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&first, &mut x).unwrap();
+    a.copy_htod(&first, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
     launch_slow(&module, &a, &mut y, &x);
     let mut out = vec![0.0f32; N];
-    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    b.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_close(&out, &affine(&first), TOL, "y after the first write");
-    a.copy_htod_tracked(&second, &mut x).unwrap();
+    a.copy_htod(&second, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     // y still holds affine(first) for the ~100 ms the kernel spins.
     launch_slow(&module, &a, &mut y, &x);
-    b.copy_dtoh_tracked(&y, &mut out).unwrap();
+    b.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
     assert_close(&out, &affine(&second), TOL, "y after the second write");
     no_drop_errors();
 }
@@ -402,7 +440,8 @@ fn a_write_on_another_threads_per_thread_stream_is_waited_for() {
     let (dev, module, a, b) = setup();
     let data = random(N);
     let mut x = StreamAllocation::new(&a, BYTES, true).unwrap();
-    a.copy_htod_tracked(&data, &mut x).unwrap();
+    a.copy_htod(&data, &mut x.as_slice_mut::<f32>().unwrap())
+        .unwrap();
     let y = StreamAllocation::new(&a, BYTES, true).unwrap();
     let (launched_tx, launched_rx) = std::sync::mpsc::channel();
     let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
@@ -421,14 +460,16 @@ fn a_write_on_another_threads_per_thread_stream_is_waited_for() {
         // alone would read y before the kernel writes it.
         let mine = Stream::per_thread(&dev);
         let mut out = vec![0.0f32; N];
-        mine.copy_dtoh_tracked(&y, &mut out).unwrap();
+        mine.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+            .unwrap();
         assert_close(
             &out,
             &affine(&data),
             TOL,
             "y read on this thread's per-thread stream",
         );
-        b.copy_dtoh_tracked(&y, &mut out).unwrap();
+        b.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+            .unwrap();
         assert_close(&out, &affine(&data), TOL, "y read on a named stream");
         drop(done_tx);
     });
@@ -494,7 +535,7 @@ fn drop_while_another_stream_reads(launch: Launch) {
     let mut again = a.alloc::<f32>(N).unwrap();
     let reused = again.as_device_ptr() as usize == x_address;
     a.memset_bytes(&mut again, 0x7f).unwrap();
-    let got = b.copy_to_vec(&y).unwrap();
+    let got = b.clone_dtoh(&y).unwrap();
     let want = affine(&first);
     if let Some(i) = test_kit::first_difference(&got, &want) {
         panic!(
@@ -502,7 +543,7 @@ fn drop_while_another_stream_reads(launch: Launch) {
             got[i], want[i]
         );
     }
-    let refilled = a.copy_to_vec(&again).unwrap();
+    let refilled = a.clone_dtoh(&again).unwrap();
     let pattern = f32::from_bits(0x7f7f_7f7f);
     assert!(refilled.iter().all(|v| v.to_bits() == pattern.to_bits()));
     println!(
@@ -552,7 +593,7 @@ fn copies_on_another_stream_wait_for_a_tracked_kernel_write() {
     let mut z = b.alloc::<f32>(N).unwrap();
     b.copy_dtod(&y, &mut z).unwrap();
     drop(y); // a waits for the copy's read on b, then frees
-    let got = b.copy_to_vec(&z).unwrap();
+    let got = b.clone_dtoh(&z).unwrap();
     assert_eq!(
         got,
         affine(&data),

@@ -44,16 +44,23 @@ pub fn non_blocking_stream(dev: &Arc<Device>) -> Stream {
     Stream::with_options(dev, opts).unwrap_or_else(|e| panic!("creating a stream: {e}"))
 }
 
-/// A device buffer holding `data` (blocking copy).
+/// A `hipMalloc` device buffer (untracked, see [`DeviceBuffer::uninit`])
+/// holding `data`, copied on the null stream before this returns.
 pub fn upload<T: DeviceRepr>(dev: &Arc<Device>, data: &[T]) -> DeviceBuffer<T> {
-    DeviceBuffer::from_slice(dev, data).unwrap_or_else(|e| panic!("upload: {e}"))
+    let mut buf = DeviceBuffer::uninit(dev, data.len()).unwrap_or_else(|e| panic!("upload: {e}"));
+    Stream::default_for(dev)
+        .copy_htod(data, &mut buf)
+        .unwrap_or_else(|e| panic!("upload: {e}"));
+    buf
 }
 
 /// The contents of `src` after everything enqueued on `stream` so far:
-/// waits for the stream, then copies back (blocking).
+/// waits for the stream, then copies back on it.
 pub fn download<T: DeviceRepr>(stream: &Stream, src: &impl DeviceMemory<T>) -> Vec<T> {
     stream
         .synchronize()
         .unwrap_or_else(|e| panic!("synchronize: {e}"));
-    src.to_vec().unwrap_or_else(|e| panic!("download: {e}"))
+    stream
+        .clone_dtoh(src)
+        .unwrap_or_else(|e| panic!("download: {e}"))
 }

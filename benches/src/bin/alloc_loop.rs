@@ -198,7 +198,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
 
     // The tracked path: its own long-lived input, tracked too.
     let mut x_tracked = StreamAllocation::new(&stream, len * 4, true)?;
-    stream.copy_htod_tracked(&x_host, &mut x_tracked)?;
+    stream.copy_htod(&x_host, &mut x_tracked.as_slice_mut::<f32>()?)?;
     let tracked_launch = |y: &mut StreamAllocation| -> hip::Result<()> {
         let mut args = LaunchArgs::new();
         args.arg_write(y).arg_read(&x_tracked).arg(&a).arg(&n);
@@ -268,7 +268,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let mut y = StreamAllocation::new(&stream, len * 4, true)?;
         tracked_launch(&mut y)?;
         let mut got = vec![0f32; len];
-        stream.copy_dtoh_tracked(&y, &mut got)?;
+        stream.copy_dtoh(&y.as_slice::<f32>()?, &mut got)?;
         compare("tracked path", &got)?;
     }
     {

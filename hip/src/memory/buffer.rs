@@ -5,13 +5,14 @@
 use super::pool::MemPool;
 use super::validate::{check_range, checked_bytes};
 use super::views::{DeviceSlice, DeviceSliceMut};
+use super::StreamAllocation;
 use super::{DeviceRepr, ValidAsZeroBits};
 use crate::device::Device;
 use crate::drop_errors;
 use crate::error::Result;
 use crate::result;
 use crate::stream::Stream;
-use crate::tracking::{AccessEvents, StreamAllocation, UNTRACKED};
+use crate::tracking::{AccessEvents, UNTRACKED};
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
@@ -106,13 +107,6 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         let stream = Stream::default_for(device);
         stream.memset_zeros(&mut b)?;
         stream.synchronize()?;
-        Ok(b)
-    }
-
-    /// Allocates a buffer holding a copy of `data` (blocking copy).
-    pub fn from_slice(device: &Arc<Device>, data: &[T]) -> Result<DeviceBuffer<T>> {
-        let mut b = DeviceBuffer::uninit(device, data.len())?;
-        b.copy_from_slice(data)?;
         Ok(b)
     }
 

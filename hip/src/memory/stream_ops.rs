@@ -2,14 +2,17 @@
 //! between host, device and peers, and fills.
 
 use super::buffer::{DeviceBuffer, Owner};
+use super::host::sealed::{Sink, Source};
+use super::host::{HostMemory, HostMemoryMut};
 use super::pinned::PinnedHostBuffer;
 use super::pool::MemPool;
 use super::validate::{check_device, check_same_len, checked_bytes};
+use super::StreamAllocation;
 use super::{DeviceMemory, DeviceMemoryMut, DeviceRepr, ValidAsZeroBits};
 use crate::error::{Error, Result};
 use crate::result;
 use crate::stream::{Event, Stream};
-use crate::tracking::{AccessEvents, StreamAllocation};
+use crate::tracking::AccessEvents;
 use hip_sys as sys;
 
 impl Stream {
@@ -29,13 +32,6 @@ impl Stream {
     /// capture, use a buffer only on the capturing stream (or a `hipMalloc`
     /// buffer): a wait for an access on another stream would be an event
     /// recorded outside the capture.
-    ///
-    /// The blocking copies (`DeviceBuffer::to_vec` and the like, on the
-    /// null stream, which does not wait for non-blocking streams) are not
-    /// ordered by the tracking: order them after the writes with an event
-    /// or a synchronize, or use [`Stream::copy_dtoh`], or they may see
-    /// earlier values (wrong values, never undefined behaviour: any bits
-    /// are a valid [`DeviceRepr`]).
     pub fn alloc<T: DeviceRepr>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         let bytes = checked_bytes::<T>("Stream::alloc", len)?;
         let allocation = StreamAllocation::new(self, bytes, true)?;
@@ -100,52 +96,114 @@ impl Stream {
         })
     }
 
-    /// Copies `src` from the host into `dst` on this stream and waits for
-    /// the copy to finish. Lengths must match and `dst` must be on this
-    /// stream's device. Copies of [`STAGING_MIN_BYTES`](crate::STAGING_MIN_BYTES)
-    /// or more go through reused pinned buffers and host threads
-    /// ([`Stream::copy_htod_pageable`]), so ordinary memory moves near
-    /// pinned-memory speed; they are refused while the stream is capturing.
-    pub fn copy_htod<T: DeviceRepr>(
+    /// Copies `src` from the host into `dst` on this stream: the one
+    /// host-to-device copy, for every kind of host memory ([`HostMemory`]).
+    /// Lengths must match and `dst` must be on this stream's device. The
+    /// copy is ordered after `dst`'s tracked accesses on other streams.
+    ///
+    /// - From a [`PinnedHostBuffer`] the copy is **asynchronous**: the call
+    ///   returns once it is enqueued, and the buffer remembers it (a host
+    ///   write to it, or its drop, first waits for the copy). Refused while
+    ///   the stream is capturing a graph.
+    /// - From ordinary memory (`&[T]`, `&Vec<T>`, arrays) the copy is over
+    ///   when the call returns. Copies of
+    ///   [`staging::MIN_BYTES`](crate::staging::MIN_BYTES) or more go
+    ///   through reused pinned buffers filled by host threads, so ordinary
+    ///   memory moves near pinned-memory speed (5-6 times a direct copy at
+    ///   64 MiB-1 GiB on an H100); those are refused while the stream is
+    ///   capturing. `HIP_STAGING_STRATEGY` chooses how
+    ///   ([`staging::StagingStrategy::from_env`](crate::staging::StagingStrategy::from_env)).
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// use hip::{Device, PinnedHostBuffer, Stream};
+    /// let dev = Device::get(0)?;
+    /// let stream = Stream::new(&dev)?;
+    /// let mut buf = stream.alloc::<f32>(4)?;
+    /// stream.copy_htod(&[1.0, 2.0, 3.0, 4.0], &mut buf)?; // ordinary: waits
+    /// let pinned = PinnedHostBuffer::from_slice(&[5.0f32; 4])?;
+    /// stream.copy_htod(&pinned, &mut buf)?; // pinned: asynchronous
+    /// let mut back = vec![0.0f32; 4];
+    /// stream.copy_dtoh(&buf, &mut back)?;
+    /// assert_eq!(back, [5.0; 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn copy_htod<T: DeviceRepr, H: HostMemory<T> + ?Sized>(
         &self,
-        src: &[T],
+        src: &H,
         dst: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
-        // Pageable host memory: large copies are staged through reused
-        // pinned buffers (5-6x a direct copy at 64 MiB-1 GiB on an H100; see
-        // `Stream::copy_htod_pageable`), small ones go directly.
-        self.copy_htod_pageable(src, dst)
+        match src.source() {
+            Source::Pageable(src) => crate::staging::copy_htod_with(
+                self,
+                src,
+                dst,
+                crate::staging::StagingStrategy::from_env()?,
+            ),
+            Source::Pinned(src) => self.copy_htod_pinned(src, dst),
+        }
     }
 
-    /// Copies `src` into the host slice `dst` on this stream (after the
-    /// stream's earlier work) and waits for the copy to finish. Large copies
-    /// are staged as in [`Stream::copy_htod`] ([`Stream::copy_dtoh_pageable`]).
-    pub fn copy_dtoh<T: DeviceRepr>(
+    /// Copies `src` into the host memory `dst` on this stream, after the
+    /// stream's earlier work and `src`'s tracked writes on other streams:
+    /// the one device-to-host copy, for every kind of host memory
+    /// ([`HostMemoryMut`]). Lengths must match and `src` must be on this
+    /// stream's device.
+    ///
+    /// Into a [`PinnedHostBuffer`] the copy is **asynchronous** (reading the
+    /// buffer on the host first waits for it); into ordinary memory it is
+    /// over when the call returns, staged as in [`Stream::copy_htod`] when
+    /// large.
+    pub fn copy_dtoh<T: DeviceRepr, H: HostMemoryMut<T> + ?Sized>(
         &self,
         src: &impl DeviceMemory<T>,
-        dst: &mut [T],
+        dst: &mut H,
     ) -> Result<()> {
-        // As `copy_htod`: staged through pinned buffers when large.
-        self.copy_dtoh_pageable(src, dst)
+        match dst.sink() {
+            Sink::Pageable(dst) => crate::staging::copy_dtoh_with(
+                self,
+                src,
+                dst,
+                crate::staging::StagingStrategy::from_env()?,
+            ),
+            Sink::Pinned(dst) => self.copy_dtoh_pinned(src, dst),
+        }
     }
 
-    /// Copies `src` into a new `Vec` on this stream and waits.
-    pub fn copy_to_vec<T: DeviceRepr>(&self, src: &impl DeviceMemory<T>) -> Result<Vec<T>> {
+    /// Allocates a stream-ordered buffer ([`Stream::alloc`]) holding a copy
+    /// of `src` ([`Stream::copy_htod`]).
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// let dev = hip::Device::get(0)?;
+    /// let stream = hip::Stream::new(&dev)?;
+    /// let buf = stream.clone_htod(&[1u32, 2, 3])?;
+    /// assert_eq!(stream.clone_dtoh(&buf)?, [1, 2, 3]);
+    /// # Ok(()) }
+    /// ```
+    pub fn clone_htod<T: DeviceRepr, H: HostMemory<T> + ?Sized>(
+        &self,
+        src: &H,
+    ) -> Result<DeviceBuffer<T>> {
+        let mut buf = self.alloc(src.host_len())?;
+        self.copy_htod(src, &mut buf)?;
+        Ok(buf)
+    }
+
+    /// Copies `src` into a new `Vec` on this stream and waits (as
+    /// [`Stream::copy_dtoh`] into ordinary memory).
+    pub fn clone_dtoh<T: DeviceRepr>(&self, src: &impl DeviceMemory<T>) -> Result<Vec<T>> {
+        const OP: &str = "Stream::clone_dtoh";
         let mut v: Vec<T> = Vec::with_capacity(src.len());
-        let bytes = checked_bytes::<T>("Stream::copy_to_vec", src.len())?;
-        check_device(
-            "Stream::copy_to_vec",
-            "the source",
-            self.device(),
-            src.device(),
-        )?;
+        let bytes = checked_bytes::<T>(OP, src.len())?;
+        check_device(OP, "the source", self.device(), src.device())?;
         // SAFETY: capacity for `len` elements (`bytes` bytes) that nothing
         // else touches; the copy (staged when large, as `copy_dtoh`) fills
         // them all before it returns, and any bytes are a valid T. It is
         // ordered after the source's last tracked write.
         self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
             crate::staging::copy_dtoh_raw(
-                "Stream::copy_to_vec",
+                OP,
                 self,
                 src.device_ptr().cast(),
                 v.as_mut_ptr().cast(),
@@ -285,15 +343,15 @@ impl Stream {
         })
     }
 
-    /// Copies pinned host memory to the device **asynchronously**. The
-    /// pinned buffer remembers the copy: writing to it from the host, or
-    /// dropping it, first waits for the copy.
-    pub fn copy_htod_async<T: DeviceRepr>(
+    /// [`Stream::copy_htod`] from pinned memory: asynchronous, the pinned
+    /// buffer remembers the copy (writing to it from the host, or dropping
+    /// it, first waits for the copy).
+    fn copy_htod_pinned<T: DeviceRepr>(
         &self,
         src: &PinnedHostBuffer<T>,
         dst: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
-        let operation = "Stream::copy_htod_async";
+        let operation = "Stream::copy_htod";
         check_same_len(operation, src.len(), dst.len())?;
         check_device(operation, "the destination", self.device(), dst.device())?;
         let dst_ptr = dst.device_ptr_mut();
@@ -315,14 +373,14 @@ impl Stream {
         })
     }
 
-    /// Copies device memory into pinned host memory **asynchronously**.
-    /// Any host access to `dst`, or dropping it, first waits for the copy.
-    pub fn copy_dtoh_async<T: DeviceRepr>(
+    /// [`Stream::copy_dtoh`] into pinned memory: asynchronous; any host
+    /// access to `dst`, or dropping it, first waits for the copy.
+    fn copy_dtoh_pinned<T: DeviceRepr>(
         &self,
         src: &impl DeviceMemory<T>,
         dst: &mut PinnedHostBuffer<T>,
     ) -> Result<()> {
-        let operation = "Stream::copy_dtoh_async";
+        let operation = "Stream::copy_dtoh";
         check_same_len(operation, src.len(), dst.len)?;
         check_device(operation, "the source", self.device(), src.device())?;
         let dst_ptr = dst.ptr;

@@ -49,18 +49,39 @@ impl<T: DeviceRepr> fmt::Debug for DeviceSlice<'_, T> {
 }
 
 impl<'a, T: DeviceRepr> DeviceSlice<'a, T> {
+    /// A view of `len` elements at `ptr` with its owner's events.
+    ///
+    /// # Safety
+    ///
+    /// As [`DeviceSlice::from_raw_parts`], and `events` are the owner's.
+    pub(crate) unsafe fn from_parts(
+        ptr: *const T,
+        len: usize,
+        device: &'a Arc<Device>,
+        events: &'a AccessEvents,
+    ) -> Self {
+        DeviceSlice {
+            ptr,
+            len,
+            device,
+            events,
+            _p: PhantomData,
+        }
+    }
+
     /// A view of `len` elements at the device address `ptr` on `device`,
     /// for memory another crate's type owns (e.g. `cuda-compat`'s
     /// `CudaSlice`), to pass where this crate's memory traits are taken.
     ///
     /// ```no_run
     /// # fn main() -> hip::Result<()> {
-    /// use hip::{Device, DeviceBuffer, DeviceSlice};
+    /// use hip::{Device, DeviceSlice, Stream};
     /// let dev = Device::get(0)?;
-    /// let buf = DeviceBuffer::from_slice(&dev, &[1.0f32, 2.0])?;
+    /// let stream = Stream::new(&dev)?;
+    /// let buf = stream.clone_htod(&[1.0f32, 2.0])?;
     /// // SAFETY: `buf` holds 2 elements on `dev` and outlives the view.
     /// let view = unsafe { DeviceSlice::from_raw_parts(buf.as_device_ptr(), 2, &dev) };
-    /// assert_eq!(view.to_vec()?, [1.0, 2.0]);
+    /// assert_eq!(stream.clone_dtoh(&view)?, [1.0, 2.0]);
     /// # Ok(()) }
     /// ```
     ///
@@ -139,6 +160,27 @@ impl<T: DeviceRepr> fmt::Debug for DeviceSliceMut<'_, T> {
 }
 
 impl<'a, T: DeviceRepr> DeviceSliceMut<'a, T> {
+    /// A writable view of `len` elements at `ptr` with its owner's
+    /// events.
+    ///
+    /// # Safety
+    ///
+    /// As [`DeviceSliceMut::from_raw_parts`], and `events` are the owner's.
+    pub(crate) unsafe fn from_parts(
+        ptr: *mut T,
+        len: usize,
+        device: &'a Arc<Device>,
+        events: &'a AccessEvents,
+    ) -> Self {
+        DeviceSliceMut {
+            ptr,
+            len,
+            device,
+            events,
+            _p: PhantomData,
+        }
+    }
+
     /// A writable view of `len` elements at the device address `ptr` on
     /// `device`, for memory another crate's type owns (see
     /// [`DeviceSlice::from_raw_parts`]).

@@ -46,7 +46,7 @@ fn chunk_ranges(total: usize, chunk: usize) -> impl Iterator<Item = Range<usize>
 
 /// Sizes of the first chunks of a large copy, smallest first: its first
 /// DMA (host-to-device) or first host drain (device-to-host) starts after
-/// a small chunk, not a whole [`STAGING_CHUNK_BYTES`](super::STAGING_CHUNK_BYTES).
+/// a small chunk, not a whole [`CHUNK_BYTES`](super::CHUNK_BYTES).
 pub(super) const RAMP_UP_BYTES: [usize; 2] = [1 << 20, 2 << 20];
 
 /// Sizes of the last chunks of a large copy, in both directions: a

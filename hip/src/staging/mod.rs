@@ -1,5 +1,12 @@
-//! Copies between ordinary (pageable) host memory and the device, staged
-//! through reused pinned buffers.
+//! How copies between ordinary (pageable) host memory and the device are
+//! staged through reused pinned buffers, and the knobs for measuring it.
+//!
+//! Nothing here is needed to copy: [`Stream::copy_htod`] and
+//! [`Stream::copy_dtoh`] stage large copies of ordinary memory by
+//! themselves. This module holds the thresholds ([`CHUNK_BYTES`],
+//! [`MIN_BYTES`]), the alternative strategies ([`StagingStrategy`]) and the
+//! copies that take one explicitly ([`copy_htod_with`], [`copy_dtoh_with`]),
+//! for benchmarks.
 //!
 //! A copy from pageable memory cannot be done by the GPU's DMA engines
 //! directly: the runtime copies through its own small staging buffers one
@@ -8,7 +15,7 @@
 //! device-to-host from pageable memory, against 55.4 GB/s from pinned
 //! memory).
 //!
-//! Here a copy is cut into chunks of [`STAGING_CHUNK_BYTES`] (smaller ones
+//! Here a copy is cut into chunks of [`CHUNK_BYTES`] (smaller ones
 //! first, so that the pipeline fills quickly) that go through a ring of
 //! pinned buffers. The calling thread alone talks to the
 //! runtime: it enqueues one `hipMemcpyAsync` per chunk, in address order,
@@ -22,9 +29,9 @@
 //!
 //! The pinned rings are allocated on first use (`hipHostMalloc`) and kept
 //! in a pool per device for the life of the process, so steady-state copies
-//! allocate nothing. Copies below [`STAGING_MIN_BYTES`] go directly.
+//! allocate nothing. Copies below [`MIN_BYTES`] go directly.
 //!
-//! The number of host copy threads is at most [`MAX_HOST_THREADS`](pool::MAX_HOST_THREADS) and two
+//! The number of host copy threads is at most 12 and two
 //! less than the processors available; the environment variable
 //! `HIP_STAGING_THREADS` (read once, on the first staged copy) sets it
 //! instead, for measuring. A copy never waits for a thread that is not
@@ -33,7 +40,7 @@
 //!
 //! Two other ways to make a large pageable copy can be chosen with the
 //! environment variable `HIP_STAGING_STRATEGY` (read once), or per copy
-//! ([`Stream::copy_htod_pageable_with`]), for measuring them against the
+//! ([`copy_htod_with`]), for measuring them against the
 //! default on a given machine ([`StagingStrategy`]): the same ring with
 //! the host pieces written by non-temporal stores (`ring-nt`), and
 //! page-locking the caller's memory for the copy (`register`).
@@ -56,13 +63,13 @@ use stores::Stores;
 /// Bytes per staging chunk (one DMA): large enough that each DMA runs near
 /// full speed (about 80 microseconds at 50 GB/s), small enough that the
 /// first DMA starts soon after the copy does.
-pub const STAGING_CHUNK_BYTES: usize = 4 << 20;
+pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// Copies of fewer bytes go directly: below this, staging costs more than
 /// it saves.
-pub const STAGING_MIN_BYTES: usize = 4 << 20;
+pub const MIN_BYTES: usize = 4 << 20;
 
-/// How a pageable copy of [`STAGING_MIN_BYTES`] or more is made. The
+/// How a pageable copy of [`MIN_BYTES`] or more is made. The
 /// default comes from the environment variable `HIP_STAGING_STRATEGY`
 /// (`ring`, `ring-nt` or `register`; read once), else [`StagingStrategy::Ring`].
 /// The alternatives are there to be measured against the default
@@ -149,7 +156,7 @@ struct CopyEnds {
 }
 
 /// A copy of `bytes` bytes between pageable host memory and the device:
-/// directly (one `hipMemcpyAsync`) below [`STAGING_MIN_BYTES`], staged
+/// directly (one `hipMemcpyAsync`) below [`MIN_BYTES`], staged
 /// from there on; waits for it either way. Calls neither
 /// [`Stream::copy_htod`] nor [`Stream::copy_dtoh`], so those may route
 /// through here.
@@ -169,7 +176,7 @@ unsafe fn copy_pageable(
     if bytes == 0 {
         return Ok(());
     }
-    if bytes < STAGING_MIN_BYTES {
+    if bytes < MIN_BYTES {
         // SAFETY: the caller's promise.
         return unsafe { copy_direct(stream, ends, bytes, dir) };
     }
@@ -255,7 +262,7 @@ unsafe fn copy_direct(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direct
 }
 
 /// Copies `bytes` bytes of device memory at `src` into host memory at
-/// `dst`, staged when large (as [`Stream::copy_dtoh_pageable`]), and waits.
+/// `dst`, staged when large (as [`Stream::copy_dtoh`]), and waits.
 ///
 /// # Safety
 ///
@@ -301,112 +308,78 @@ fn check_device(operation: &'static str, what: &str, stream: &Stream, got: &Devi
     }
 }
 
-impl Stream {
-    /// Copies ordinary (pageable) host memory to the device, staged through
-    /// reused pinned buffers (`hipMemcpyAsync` from `hipHostMalloc`
-    /// chunks), and waits for the copy to finish.
-    ///
-    /// The result is the same as [`Stream::copy_htod`]'s; copies of
-    /// [`STAGING_MIN_BYTES`] or more are faster: host threads fill pinned
-    /// chunks of [`STAGING_CHUNK_BYTES`] while the DMA of earlier chunks
-    /// runs. Smaller copies go directly. The pinned buffers are allocated
-    /// on a device's first staged copy and kept for later ones; the host
-    /// threads are started on the process's first staged copy (as many as
-    /// the environment variable `HIP_STAGING_THREADS` says, when set).
-    ///
-    /// Lengths must match and `dst` must be on this stream's device; the
-    /// stream must not be capturing a graph (a replay would read staging
-    /// buffers reused since). Large copies are made as
-    /// `HIP_STAGING_STRATEGY` says ([`StagingStrategy::from_env`]; an
-    /// unknown value is an error).
-    ///
-    /// # Example
-    ///
-    /// ```no_run
-    /// # fn main() -> hip::Result<()> {
-    /// let dev = hip::Device::get(0)?;
-    /// let stream = hip::Stream::new(&dev)?;
-    /// let host = vec![1.5f32; 64 << 20];
-    /// let mut dev_buf = stream.alloc::<f32>(host.len())?;
-    /// stream.copy_htod_pageable(&host, &mut dev_buf)?;
-    /// let mut back = vec![0f32; host.len()];
-    /// stream.copy_dtoh_pageable(&dev_buf, &mut back)?;
-    /// assert_eq!(back, host);
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub fn copy_htod_pageable<T: DeviceRepr>(
-        &self,
-        src: &[T],
-        dst: &mut impl DeviceMemoryMut<T>,
-    ) -> Result<()> {
-        self.copy_htod_pageable_with(src, dst, StagingStrategy::from_env()?)
-    }
+/// [`Stream::copy_htod`] from ordinary memory with large copies made as
+/// `strategy` says, whatever `HIP_STAGING_STRATEGY` is: for measuring the
+/// strategies side by side in one process (`copy_bandwidth` in `benches`).
+///
+/// Lengths must match and `dst` must be on `stream`'s device; the copy is
+/// over when the call returns. Below [`MIN_BYTES`] it is one direct copy;
+/// from there on the stream must not be capturing a graph (a replay would
+/// read staging buffers reused since).
+///
+/// # Example
+///
+/// ```no_run
+/// # fn main() -> hip::Result<()> {
+/// use hip::staging::{copy_dtoh_with, copy_htod_with, StagingStrategy};
+/// let dev = hip::Device::get(0)?;
+/// let stream = hip::Stream::new(&dev)?;
+/// let host = vec![1.5f32; 64 << 20];
+/// let mut dev_buf = stream.alloc::<f32>(host.len())?;
+/// copy_htod_with(&stream, &host, &mut dev_buf, StagingStrategy::RingNonTemporal)?;
+/// let mut back = vec![0f32; host.len()];
+/// copy_dtoh_with(&stream, &dev_buf, &mut back, StagingStrategy::Register)?;
+/// assert_eq!(back, host);
+/// # Ok(())
+/// # }
+/// ```
+pub fn copy_htod_with<T: DeviceRepr>(
+    stream: &Stream,
+    src: &[T],
+    dst: &mut impl DeviceMemoryMut<T>,
+    strategy: StagingStrategy,
+) -> Result<()> {
+    const OP: &str = "Stream::copy_htod";
+    check_same_len(OP, src.len(), dst.len())?;
+    check_device(OP, "the destination", stream, dst.device())?;
+    let bytes = checked_bytes::<T>(OP, src.len())?;
+    let ends = CopyEnds {
+        host: src.as_ptr().cast_mut().cast(),
+        device: dst.device_ptr_mut().cast(),
+    };
+    // SAFETY: `src` holds `bytes` readable bytes and is only read
+    // (host-to-device); `dst` holds `bytes` bytes on this stream's device
+    // (checked above); both borrows outlive the call, which waits for the
+    // copy (ordered after `dst`'s tracked accesses).
+    stream.enqueue_tracked(&[], &[dst.access_events()], || unsafe {
+        copy_pageable(OP, stream, ends, bytes, Direction::HostToDevice, strategy)
+    })
+}
 
-    /// [`Stream::copy_htod_pageable`] with large copies made as `strategy`
-    /// says, whatever `HIP_STAGING_STRATEGY` is: for measuring the
-    /// strategies side by side in one process.
-    pub fn copy_htod_pageable_with<T: DeviceRepr>(
-        &self,
-        src: &[T],
-        dst: &mut impl DeviceMemoryMut<T>,
-        strategy: StagingStrategy,
-    ) -> Result<()> {
-        const OP: &str = "Stream::copy_htod_pageable";
-        check_same_len(OP, src.len(), dst.len())?;
-        check_device(OP, "the destination", self, dst.device())?;
-        let bytes = checked_bytes::<T>(OP, src.len())?;
-        let ends = CopyEnds {
-            host: src.as_ptr().cast_mut().cast(),
-            device: dst.device_ptr_mut().cast(),
-        };
-        // SAFETY: `src` holds `bytes` readable bytes and is only read
-        // (host-to-device); `dst` holds `bytes` bytes on this stream's
-        // device (checked above); both borrows outlive the call, which
-        // waits for the copy (ordered after `dst`'s tracked accesses).
-        self.enqueue_tracked(&[], &[dst.access_events()], || unsafe {
-            copy_pageable(OP, self, ends, bytes, Direction::HostToDevice, strategy)
-        })
-    }
-
-    /// Copies device memory into ordinary (pageable) host memory, staged
-    /// through reused pinned buffers, and waits for the copy to finish.
-    ///
-    /// The device-to-host counterpart of [`Stream::copy_htod_pageable`]:
-    /// the DMA fills pinned chunks while host threads copy earlier chunks
-    /// out. The copy starts after the stream's earlier work.
-    pub fn copy_dtoh_pageable<T: DeviceRepr>(
-        &self,
-        src: &impl DeviceMemory<T>,
-        dst: &mut [T],
-    ) -> Result<()> {
-        self.copy_dtoh_pageable_with(src, dst, StagingStrategy::from_env()?)
-    }
-
-    /// [`Stream::copy_dtoh_pageable`] with large copies made as `strategy`
-    /// says (see [`Stream::copy_htod_pageable_with`]).
-    pub fn copy_dtoh_pageable_with<T: DeviceRepr>(
-        &self,
-        src: &impl DeviceMemory<T>,
-        dst: &mut [T],
-        strategy: StagingStrategy,
-    ) -> Result<()> {
-        const OP: &str = "Stream::copy_dtoh_pageable";
-        check_same_len(OP, src.len(), dst.len())?;
-        check_device(OP, "the source", self, src.device())?;
-        let bytes = checked_bytes::<T>(OP, dst.len())?;
-        let ends = CopyEnds {
-            host: dst.as_mut_ptr().cast(),
-            device: src.device_ptr().cast_mut().cast(),
-        };
-        // SAFETY: `dst` holds `bytes` writable bytes, exclusively borrowed;
-        // any bytes are a valid `T` (DeviceRepr); `src` holds `bytes` bytes
-        // on this stream's device and is only read; the call waits for the
-        // copy (ordered after `src`'s last tracked write).
-        self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
-            copy_pageable(OP, self, ends, bytes, Direction::DeviceToHost, strategy)
-        })
-    }
+/// [`Stream::copy_dtoh`] into ordinary memory with large copies made as
+/// `strategy` says (see [`copy_htod_with`]). The copy starts after the
+/// stream's earlier work and is over when the call returns.
+pub fn copy_dtoh_with<T: DeviceRepr>(
+    stream: &Stream,
+    src: &impl DeviceMemory<T>,
+    dst: &mut [T],
+    strategy: StagingStrategy,
+) -> Result<()> {
+    const OP: &str = "Stream::copy_dtoh";
+    check_same_len(OP, src.len(), dst.len())?;
+    check_device(OP, "the source", stream, src.device())?;
+    let bytes = checked_bytes::<T>(OP, dst.len())?;
+    let ends = CopyEnds {
+        host: dst.as_mut_ptr().cast(),
+        device: src.device_ptr().cast_mut().cast(),
+    };
+    // SAFETY: `dst` holds `bytes` writable bytes, exclusively borrowed;
+    // any bytes are a valid `T` (DeviceRepr); `src` holds `bytes` bytes on
+    // this stream's device and is only read; the call waits for the copy
+    // (ordered after `src`'s last tracked write).
+    stream.enqueue_tracked(&[src.access_events()], &[], || unsafe {
+        copy_pageable(OP, stream, ends, bytes, Direction::DeviceToHost, strategy)
+    })
 }
 
 #[cfg(test)]

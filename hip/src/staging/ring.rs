@@ -4,7 +4,7 @@
 use super::chunks::{fill_stores, ramped_chunk_ranges, RAMP_DOWN_BYTES, RAMP_UP_BYTES};
 use super::pool::{host_pool, HostCopyPool, Latch};
 use super::stores::Stores;
-use super::{CopyEnds, Direction, STAGING_CHUNK_BYTES};
+use super::{CopyEnds, Direction, CHUNK_BYTES};
 use crate::device::Device;
 use crate::error::Result;
 use crate::result;
@@ -21,7 +21,7 @@ const RING_BUFFERS: usize = 6;
 /// `n`, so that much DMA stays queued while it waits.
 const RING_LAG: usize = 2;
 
-/// One page-locked host allocation of [`STAGING_CHUNK_BYTES`] bytes.
+/// One page-locked host allocation of [`CHUNK_BYTES`] bytes.
 struct PinnedChunk {
     ptr: *mut u8,
 }
@@ -32,7 +32,7 @@ unsafe impl Send for PinnedChunk {}
 
 impl PinnedChunk {
     fn new() -> Result<PinnedChunk> {
-        let ptr = result::host_malloc(STAGING_CHUNK_BYTES, sys::hipHostMallocPortable)?.cast();
+        let ptr = result::host_malloc(CHUNK_BYTES, sys::hipHostMallocPortable)?.cast();
         Ok(PinnedChunk { ptr })
     }
 }
@@ -216,7 +216,7 @@ unsafe fn run_ring(
     // The copies resolve through the current device (see `bind_for_copy`).
     stream.bind_for_copy()?;
     let raw = stream.as_raw();
-    let chunks = ramped_chunk_ranges(bytes, STAGING_CHUNK_BYTES, &RAMP_UP_BYTES, &RAMP_DOWN_BYTES);
+    let chunks = ramped_chunk_ranges(bytes, CHUNK_BYTES, &RAMP_UP_BYTES, &RAMP_DOWN_BYTES);
     let slots = ring.buffers.len();
     match dir {
         Direction::HostToDevice => {
@@ -226,7 +226,7 @@ unsafe fn run_ring(
                 let range = &chunks[n];
                 let stores = fill_stores(stores, bytes - range.end, host.tail_stores);
                 // SAFETY: the host range is within the caller's `bytes`; the
-                // buffer holds STAGING_CHUNK_BYTES >= range.len() bytes and
+                // buffer holds CHUNK_BYTES >= range.len() bytes and
                 // no DMA reads it (its last one was waited for); the latch
                 // goes into `pending`, waited for before anything reuses it.
                 let latch = unsafe {
@@ -327,16 +327,16 @@ unsafe fn run_ring(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::staging::STAGING_MIN_BYTES;
+    use crate::staging::MIN_BYTES;
 
     #[test]
     fn thresholds_are_consistent() {
         // A staged copy has at least one full chunk.
-        const { assert!(STAGING_MIN_BYTES >= STAGING_CHUNK_BYTES) };
+        const { assert!(MIN_BYTES >= CHUNK_BYTES) };
         // The ring holds the chunks queued for DMA plus at least one more.
         const { assert!(RING_BUFFERS > RING_LAG) };
         // Ramp chunks fit the ring's buffers.
-        const { assert!(RAMP_UP_BYTES[1] <= STAGING_CHUNK_BYTES) };
-        const { assert!(RAMP_DOWN_BYTES[0] <= STAGING_CHUNK_BYTES) };
+        const { assert!(RAMP_UP_BYTES[1] <= CHUNK_BYTES) };
+        const { assert!(RAMP_DOWN_BYTES[0] <= CHUNK_BYTES) };
     }
 }
