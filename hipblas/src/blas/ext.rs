@@ -2,26 +2,30 @@
 //! and the choice between their v1 and v2 ABIs.
 
 use super::Blas;
-use crate::error::{check, Error, Result};
+use crate::error::{Error, Result};
+use crate::result;
 use crate::scalar::Scalar;
 use crate::validate::{self, GemmShape};
 use crate::Compute;
 use hip::{DeviceMemory, DeviceMemoryMut};
-use hipblas_sys::{loader, *};
+use hipblas_sys::*;
 
 /// Whether the loaded library needs the v1 (`hipblasDatatype_t`) form of
 /// the `Ex` functions.
-fn use_v1_ex() -> Result<bool> {
-    let lib = loader::hipblas().map_err(Error::Load)?;
+fn use_v1_ex(op: &'static str) -> Result<bool> {
+    let lib = result::library()?;
     if lib.is_available("hipblasGemmEx_v2") {
         Ok(false)
     } else if lib.is_available("hipblasGemmEx") {
         Ok(true)
     } else {
-        Err(Error::Unsupported(format!(
-            "the loaded hipBLAS provides neither form of hipblasGemmEx (ABI {:?})",
-            lib.datatype_abi
-        )))
+        Err(Error::unsupported(
+            op,
+            format!(
+                "the loaded hipBLAS provides neither form of hipblasGemmEx (ABI {:?})",
+                lib.datatype_abi
+            ),
+        ))
     }
 }
 
@@ -45,14 +49,15 @@ impl Blas {
         c: &mut impl DeviceMemoryMut<TC>,
         compute: Compute,
     ) -> Result<()> {
-        let sp = shape.spans()?;
-        validate::buffer("a", a.len(), sp.a)?;
-        validate::buffer("b", b.len(), sp.b)?;
-        validate::buffer("c", c.len(), sp.c)?;
-        self.same_device("a", a)?;
-        self.same_device("b", b)?;
-        self.same_device("c", c)?;
-        compute.check_types(TA::NAME, TC::NAME)?;
+        const OP: &str = "Blas::gemm_ex";
+        let sp = shape.spans_for(OP)?;
+        validate::length(OP, "a", a.len(), sp.a)?;
+        validate::length(OP, "b", b.len(), sp.b)?;
+        validate::length(OP, "c", c.len(), sp.c)?;
+        self.same_device(OP, "a", a)?;
+        self.same_device(OP, "b", b)?;
+        self.same_device(OP, "c", c)?;
+        compute.check_types_for(OP, TA::NAME, TC::NAME)?;
         if shape.m == 0 || shape.n == 0 {
             return Ok(());
         }
@@ -60,6 +65,7 @@ impl Blas {
         let (reads, writes) = ([a.access_events(), b.access_events()], [c.access_events()]);
         self.tracked(&reads, &writes, || {
             self.strided_ex_raw(
+                OP,
                 shape,
                 alpha,
                 (a.device_ptr().cast(), TA::DATA_TYPE, TA::DATATYPE_V1, 0),
@@ -90,15 +96,16 @@ impl Blas {
         batch: usize,
         compute: Compute,
     ) -> Result<()> {
-        let one = shape.spans()?;
-        let sp = validate::strided_spans(one, stride_a, stride_b, stride_c, batch)?;
-        validate::buffer("a", a.len(), sp.a)?;
-        validate::buffer("b", b.len(), sp.b)?;
-        validate::buffer("c", c.len(), sp.c)?;
-        self.same_device("a", a)?;
-        self.same_device("b", b)?;
-        self.same_device("c", c)?;
-        compute.check_types(TA::NAME, TC::NAME)?;
+        const OP: &str = "Blas::gemm_strided_batched_ex";
+        let one = shape.spans_for(OP)?;
+        let sp = validate::strided(OP, one, stride_a, stride_b, stride_c, batch)?;
+        validate::length(OP, "a", a.len(), sp.a)?;
+        validate::length(OP, "b", b.len(), sp.b)?;
+        validate::length(OP, "c", c.len(), sp.c)?;
+        self.same_device(OP, "a", a)?;
+        self.same_device(OP, "b", b)?;
+        self.same_device(OP, "c", c)?;
+        compute.check_types_for(OP, TA::NAME, TC::NAME)?;
         if shape.m == 0 || shape.n == 0 || batch == 0 {
             return Ok(());
         }
@@ -106,6 +113,7 @@ impl Blas {
         let (reads, writes) = ([a.access_events(), b.access_events()], [c.access_events()]);
         self.tracked(&reads, &writes, || {
             self.strided_ex_raw(
+                OP,
                 shape,
                 alpha,
                 (
@@ -133,6 +141,7 @@ impl Blas {
     #[allow(clippy::too_many_arguments)]
     fn strided_ex_raw(
         &self,
+        op: &'static str,
         shape: &GemmShape,
         alpha: f64,
         a: (
@@ -152,19 +161,19 @@ impl Blas {
         batch: usize,
         compute: Compute,
     ) -> Result<()> {
-        let v1 = use_v1_ex()?;
+        let v1 = use_v1_ex(op)?;
         let scalars = Scalars::new(compute, alpha, beta);
         let (m, n, k) = (shape.m as i32, shape.n as i32, shape.k as i32);
         let (lda, ldb, ldc) = (shape.lda as i32, shape.ldb as i32, shape.ldc as i32);
         let (ta, tb) = (shape.transa.raw(), shape.transb.raw());
         let algo = hipblasGemmAlgo_t::HIPBLAS_GEMM_DEFAULT;
         let (pa, pb) = (scalars.alpha(), scalars.beta());
-        let (name, status) = match (batch, v1) {
-            (0, false) => ("hipblasGemmEx_v2", {
+        match (batch, v1) {
+            (0, false) => {
                 // SAFETY: buffers checked by the caller against the shape;
                 // alpha/beta point to the compute type's scalars.
                 unsafe {
-                    hipblasGemmEx_v2(
+                    result::gemm_ex_v2(
                         self.raw,
                         ta,
                         tb,
@@ -186,21 +195,21 @@ impl Blas {
                         algo,
                     )
                 }
-            }),
-            (0, true) => ("hipblasGemmEx", {
-                let ct = compute.raw_v1()?;
+            }
+            (0, true) => {
+                let ct = compute.raw_v1_for(op)?;
                 // SAFETY: as above, v1 form.
                 unsafe {
-                    hipblasGemmEx(
+                    result::gemm_ex(
                         self.raw, ta, tb, m, n, k, pa, a.0, a.2, lda, b.0, b.2, ldb, pb, c.0, c.2,
                         ldc, ct, algo,
                     )
                 }
-            }),
-            (_, false) => ("hipblasGemmStridedBatchedEx_v2", {
+            }
+            (_, false) => {
                 // SAFETY: as above, for every product of the batch.
                 unsafe {
-                    hipblasGemmStridedBatchedEx_v2(
+                    result::gemm_strided_batched_ex_v2(
                         self.raw,
                         ta,
                         tb,
@@ -226,12 +235,12 @@ impl Blas {
                         algo,
                     )
                 }
-            }),
-            (_, true) => ("hipblasGemmStridedBatchedEx", {
-                let ct = compute.raw_v1()?;
+            }
+            (_, true) => {
+                let ct = compute.raw_v1_for(op)?;
                 // SAFETY: as above, v1 form.
                 unsafe {
-                    hipblasGemmStridedBatchedEx(
+                    result::gemm_strided_batched_ex(
                         self.raw,
                         ta,
                         tb,
@@ -257,9 +266,8 @@ impl Blas {
                         algo,
                     )
                 }
-            }),
-        };
-        check(name, status)
+            }
+        }
     }
 }
 

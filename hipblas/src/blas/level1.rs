@@ -2,7 +2,7 @@
 //! copy, swap).
 
 use super::{Aligned, Blas};
-use crate::error::{check, Result};
+use crate::error::Result;
 use crate::routines::Blas1;
 use crate::validate::int;
 use hip::{DeviceMemory, DeviceMemoryMut};
@@ -19,13 +19,14 @@ impl Blas {
         y: &mut impl DeviceMemoryMut<T>,
         incy: usize,
     ) -> Result<()> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
-        self.vec_arg("y", "incy", y, n, incy)?;
+        const OP: &str = "Blas::axpy";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
+        self.vec_arg(OP, "y", "incy", y, n, incy)?;
         let y_ptr = y.device_ptr_mut();
         self.tracked(&[x.access_events()], &[y.access_events()], || {
             // SAFETY: x and y span n elements at their increments.
-            check("hipblas<T>axpy", unsafe {
+            unsafe {
                 T::axpy(
                     self.raw,
                     ni,
@@ -35,7 +36,7 @@ impl Blas {
                     y_ptr,
                     incy as i32,
                 )
-            })
+            }
         })
     }
 
@@ -49,15 +50,16 @@ impl Blas {
         y: &impl DeviceMemory<T>,
         incy: usize,
     ) -> Result<T> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
-        self.vec_arg("y", "incy", y, n, incy)?;
+        const OP: &str = "Blas::dot";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
+        self.vec_arg(OP, "y", "incy", y, n, incy)?;
         let mut r = Aligned(T::default());
         let reads = [x.access_events(), y.access_events()];
         self.tracked(&reads, &[], || {
             // SAFETY: x and y span n elements; the result goes to host memory
             // (host pointer mode, the default), written before the call returns.
-            check("hipblas<T>dot", unsafe {
+            unsafe {
                 T::dot(
                     self.raw,
                     ni,
@@ -67,7 +69,7 @@ impl Blas {
                     incy as i32,
                     &mut r.0,
                 )
-            })
+            }
         })?;
         Ok(r.0)
     }
@@ -79,14 +81,13 @@ impl Blas {
         x: &impl DeviceMemory<T>,
         incx: usize,
     ) -> Result<T::Real> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
+        const OP: &str = "Blas::nrm2";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
         let mut r = Aligned(T::Real::default());
         self.tracked(&[x.access_events()], &[], || {
             // SAFETY: x spans n elements; host result.
-            check("hipblas<T>nrm2", unsafe {
-                T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
-            })
+            unsafe { T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0) }
         })?;
         Ok(r.0)
     }
@@ -99,14 +100,13 @@ impl Blas {
         x: &impl DeviceMemory<T>,
         incx: usize,
     ) -> Result<T::Real> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
+        const OP: &str = "Blas::asum";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
         let mut r = Aligned(T::Real::default());
         self.tracked(&[x.access_events()], &[], || {
             // SAFETY: x spans n elements; host result.
-            check("hipblas<T>asum", unsafe {
-                T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0)
-            })
+            unsafe { T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0) }
         })?;
         Ok(r.0)
     }
@@ -119,14 +119,13 @@ impl Blas {
         x: &mut impl DeviceMemoryMut<T>,
         incx: usize,
     ) -> Result<()> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
+        const OP: &str = "Blas::scal";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
         let x_ptr = x.device_ptr_mut();
         self.tracked(&[], &[x.access_events()], || {
             // SAFETY: x spans n elements.
-            check("hipblas<T>scal", unsafe {
-                T::scal(self.raw, ni, &Aligned(alpha).0, x_ptr, incx as i32)
-            })
+            unsafe { T::scal(self.raw, ni, &Aligned(alpha).0, x_ptr, incx as i32) }
         })
     }
 
@@ -138,14 +137,13 @@ impl Blas {
         x: &impl DeviceMemory<T>,
         incx: usize,
     ) -> Result<Option<usize>> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
+        const OP: &str = "Blas::iamax";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
         let mut r = 0i32;
         self.tracked(&[x.access_events()], &[], || {
             // SAFETY: x spans n elements; host result.
-            check("hipblasI<T>amax", unsafe {
-                T::iamax(self.raw, ni, x.device_ptr(), incx as i32, &mut r)
-            })
+            unsafe { T::iamax(self.raw, ni, x.device_ptr(), incx as i32, &mut r) }
         })?;
         Ok(if r >= 1 { Some(r as usize - 1) } else { None })
     }
@@ -159,13 +157,14 @@ impl Blas {
         y: &mut impl DeviceMemoryMut<T>,
         incy: usize,
     ) -> Result<()> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
-        self.vec_arg("y", "incy", y, n, incy)?;
+        const OP: &str = "Blas::copy";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
+        self.vec_arg(OP, "y", "incy", y, n, incy)?;
         let y_ptr = y.device_ptr_mut();
         self.tracked(&[x.access_events()], &[y.access_events()], || {
             // SAFETY: x and y span n elements.
-            check("hipblas<T>copy", unsafe {
+            unsafe {
                 T::copy(
                     self.raw,
                     ni,
@@ -174,7 +173,7 @@ impl Blas {
                     y_ptr,
                     incy as i32,
                 )
-            })
+            }
         })
     }
 
@@ -187,17 +186,16 @@ impl Blas {
         y: &mut impl DeviceMemoryMut<T>,
         incy: usize,
     ) -> Result<()> {
-        let ni = int("n", n)?;
-        self.vec_arg("x", "incx", x, n, incx)?;
-        self.vec_arg("y", "incy", y, n, incy)?;
+        const OP: &str = "Blas::swap";
+        let ni = int(OP, "n", n)?;
+        self.vec_arg(OP, "x", "incx", x, n, incx)?;
+        self.vec_arg(OP, "y", "incy", y, n, incy)?;
         let (x_ptr, y_ptr) = (x.device_ptr_mut(), y.device_ptr_mut());
         let writes = [x.access_events(), y.access_events()];
         self.tracked(&[], &writes, || {
             // SAFETY: x and y span n elements; both borrowed mutably, so they
             // are distinct buffers.
-            check("hipblas<T>swap", unsafe {
-                T::swap(self.raw, ni, x_ptr, incx as i32, y_ptr, incy as i32)
-            })
+            unsafe { T::swap(self.raw, ni, x_ptr, incx as i32, y_ptr, incy as i32) }
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Level 2: matrix-vector routines (gemv).
 
 use super::{Aligned, Blas};
-use crate::error::{check, Result};
+use crate::error::Result;
 use crate::routines::Blas1;
 use crate::validate::{self, int};
 use crate::Op;
@@ -25,21 +25,22 @@ impl Blas {
         y: &mut impl DeviceMemoryMut<T>,
         incy: usize,
     ) -> Result<()> {
-        let (mi, ni) = (int("m", m)?, int("n", n)?);
-        int("lda", lda)?;
-        validate::buffer("a", a.len(), validate::matrix_span("lda", m, n, lda)?)?;
-        self.same_device("a", a)?;
+        const OP: &str = "Blas::gemv";
+        let (mi, ni) = (int(OP, "m", m)?, int(OP, "n", n)?);
+        int(OP, "lda", lda)?;
+        validate::length(OP, "a", a.len(), validate::matrix(OP, "lda", m, n, lda)?)?;
+        self.same_device(OP, "a", a)?;
         let (xl, yl) = match trans {
             Op::N => (n, m),
             Op::T | Op::C => (m, n),
         };
-        self.vec_arg("x", "incx", x, xl, incx)?;
-        self.vec_arg("y", "incy", y, yl, incy)?;
+        self.vec_arg(OP, "x", "incx", x, xl, incx)?;
+        self.vec_arg(OP, "y", "incy", y, yl, incy)?;
         let y_ptr = y.device_ptr_mut();
         let reads = [a.access_events(), x.access_events()];
         self.tracked(&reads, &[y.access_events()], || {
             // SAFETY: A spans m x n at lda; x and y span op(A)'s sizes.
-            check("hipblas<T>gemv", unsafe {
+            unsafe {
                 T::gemv(
                     self.raw,
                     trans.raw(),
@@ -54,7 +55,7 @@ impl Blas {
                     y_ptr,
                     incy as i32,
                 )
-            })
+            }
         })
     }
 }

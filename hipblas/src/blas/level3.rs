@@ -2,7 +2,7 @@
 //! and trsm.
 
 use super::{Aligned, Blas};
-use crate::error::{check, Error, Result};
+use crate::error::{Error, Result};
 use crate::routines::Blas1;
 use crate::scalar::{Gemm, GemmRoute, Scalar};
 use crate::validate::{self, int, GemmShape};
@@ -25,6 +25,7 @@ impl Blas {
         beta: T,
         c: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
+        const OP: &str = "Blas::gemm";
         if T::ROUTE == GemmRoute::ExF32 {
             return self.gemm_ex(
                 shape,
@@ -36,13 +37,13 @@ impl Blas {
                 Compute::F32,
             );
         }
-        let sp = shape.spans()?;
-        validate::buffer("a", a.len(), sp.a)?;
-        validate::buffer("b", b.len(), sp.b)?;
-        validate::buffer("c", c.len(), sp.c)?;
-        self.same_device("a", a)?;
-        self.same_device("b", b)?;
-        self.same_device("c", c)?;
+        let sp = shape.spans_for(OP)?;
+        validate::length(OP, "a", a.len(), sp.a)?;
+        validate::length(OP, "b", b.len(), sp.b)?;
+        validate::length(OP, "c", c.len(), sp.c)?;
+        self.same_device(OP, "a", a)?;
+        self.same_device(OP, "b", b)?;
+        self.same_device(OP, "c", c)?;
         if shape.m == 0 || shape.n == 0 {
             return Ok(());
         }
@@ -51,7 +52,7 @@ impl Blas {
         self.tracked(&reads, &writes, || {
             // SAFETY: every buffer is on the stream's device and spans what the
             // checked shape reads and writes; `c` is borrowed mutably.
-            check(T::GEMM_CALL, unsafe {
+            unsafe {
                 T::gemm(
                     self.raw,
                     shape.transa.raw(),
@@ -68,7 +69,7 @@ impl Blas {
                     c_ptr,
                     shape.ldc as i32,
                 )
-            })
+            }
         })
     }
 
@@ -110,6 +111,7 @@ impl Blas {
         stride_c: usize,
         batch: usize,
     ) -> Result<()> {
+        const OP: &str = "Blas::gemm_strided_batched";
         if T::ROUTE == GemmRoute::ExF32 {
             // As `gemm`: bf16 through the Ex form with f32 accumulation.
             let (alpha, beta) = (to_f64(&alpha)?, to_f64(&beta)?);
@@ -127,14 +129,14 @@ impl Blas {
                 Compute::F32,
             );
         }
-        let one = shape.spans()?;
-        let sp = validate::strided_spans(one, stride_a, stride_b, stride_c, batch)?;
-        validate::buffer("a", a.len(), sp.a)?;
-        validate::buffer("b", b.len(), sp.b)?;
-        validate::buffer("c", c.len(), sp.c)?;
-        self.same_device("a", a)?;
-        self.same_device("b", b)?;
-        self.same_device("c", c)?;
+        let one = shape.spans_for(OP)?;
+        let sp = validate::strided(OP, one, stride_a, stride_b, stride_c, batch)?;
+        validate::length(OP, "a", a.len(), sp.a)?;
+        validate::length(OP, "b", b.len(), sp.b)?;
+        validate::length(OP, "c", c.len(), sp.c)?;
+        self.same_device(OP, "a", a)?;
+        self.same_device(OP, "b", b)?;
+        self.same_device(OP, "c", c)?;
         if shape.m == 0 || shape.n == 0 || batch == 0 {
             return Ok(());
         }
@@ -143,7 +145,7 @@ impl Blas {
         self.tracked(&reads, &writes, || {
             // SAFETY: as in `gemm`, for every product: the strided spans were
             // checked against each buffer.
-            check(T::GEMM_STRIDED_BATCHED_CALL, unsafe {
+            unsafe {
                 T::gemm_strided_batched(
                     self.raw,
                     shape.transa.raw(),
@@ -164,7 +166,7 @@ impl Blas {
                     stride_c as i64,
                     batch as i32,
                 )
-            })
+            }
         })
     }
 
@@ -182,44 +184,40 @@ impl Blas {
         beta: T,
         c: &mut [&mut C],
     ) -> Result<()> {
+        const OP: &str = "Blas::gemm_batched";
         let batch = c.len();
-        int("batch_count", batch)?;
-        if a.len() != batch {
-            return Err(Error::invalid(
-                "a.len()",
-                a.len() as u64,
-                format!("must equal the batch count c.len() = {batch}"),
-            ));
-        }
-        if b.len() != batch {
-            return Err(Error::invalid(
-                "b.len()",
-                b.len() as u64,
-                format!("must equal the batch count c.len() = {batch}"),
-            ));
+        int(OP, "batch_count", batch)?;
+        for (name, len) in [("a", a.len()), ("b", b.len())] {
+            if len != batch {
+                return Err(Error::invalid(
+                    OP,
+                    format!("{name}.len() = {len}: must equal the batch count c.len() = {batch}"),
+                ));
+            }
         }
         if T::ROUTE == GemmRoute::ExF32 {
-            return Err(Error::Unsupported(
-                "batched bf16 GEMM: use gemm_strided_batched".into(),
+            return Err(Error::unsupported(
+                OP,
+                "hipBLAS has no batched bf16 GEMM here: use gemm_strided_batched",
             ));
         }
-        let sp = shape.spans()?;
+        let sp = shape.spans_for(OP)?;
         for i in 0..batch {
-            validate::buffer("a[i]", a[i].len(), sp.a)?;
-            validate::buffer("b[i]", b[i].len(), sp.b)?;
-            validate::buffer("c[i]", c[i].len(), sp.c)?;
-            self.same_device("a[i]", a[i])?;
-            self.same_device("b[i]", b[i])?;
-            self.same_device("c[i]", &*c[i])?;
+            let (an, bn, cn) = (format!("a[{i}]"), format!("b[{i}]"), format!("c[{i}]"));
+            validate::length(OP, &an, a[i].len(), sp.a)?;
+            validate::length(OP, &bn, b[i].len(), sp.b)?;
+            validate::length(OP, &cn, c[i].len(), sp.c)?;
+            self.same_device(OP, &an, a[i])?;
+            self.same_device(OP, &bn, b[i])?;
+            self.same_device(OP, &cn, &*c[i])?;
         }
         let mut cp: Vec<usize> = Vec::with_capacity(batch);
-        for ci in c.iter_mut() {
+        for (i, ci) in c.iter_mut().enumerate() {
             let p = ci.device_ptr_mut() as usize;
-            if cp.contains(&p) && sp.c > 0 {
+            if let Some(j) = cp.iter().position(|&q| q == p).filter(|_| sp.c > 0) {
                 return Err(Error::invalid(
-                    "c[i]",
-                    p as u64,
-                    "two products of the batch would write the same C",
+                    OP,
+                    format!("c[{j}] and c[{i}] are the same C ({p:#x}): two products of the batch would write it"),
                 ));
             }
             cp.push(p);
@@ -238,11 +236,11 @@ impl Blas {
         let ad = DeviceBuffer::from_slice(dev, &ap).map_err(Error::Runtime)?;
         let bd = DeviceBuffer::from_slice(dev, &bp).map_err(Error::Runtime)?;
         let cd = DeviceBuffer::from_slice(dev, &cp).map_err(Error::Runtime)?;
-        let status = self.stream.enqueue_tracked(&reads, &writes, || {
+        let called = self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: the pointer arrays hold `batch` device addresses of
             // buffers checked above, alive (borrowed) for this call, which waits
             // for the stream before the arrays are freed.
-            Ok::<_, Error>(unsafe {
+            unsafe {
                 T::gemm_batched(
                     self.raw,
                     shape.transa.raw(),
@@ -260,10 +258,10 @@ impl Blas {
                     shape.ldc as i32,
                     batch as i32,
                 )
-            })
-        })?;
+            }
+        });
         let sync = self.stream.synchronize().map_err(Error::Runtime);
-        check(T::GEMM_BATCHED_CALL, status)?;
+        called?;
         sync
     }
 
@@ -284,21 +282,22 @@ impl Blas {
         b: &mut impl DeviceMemoryMut<T>,
         ldb: usize,
     ) -> Result<()> {
-        let (mi, ni) = (int("m", m)?, int("n", n)?);
-        int("lda", lda)?;
-        int("ldb", ldb)?;
+        const OP: &str = "Blas::trsm";
+        let (mi, ni) = (int(OP, "m", m)?, int(OP, "n", n)?);
+        int(OP, "lda", lda)?;
+        int(OP, "ldb", ldb)?;
         let ka = match side {
             Side::Left => m,
             Side::Right => n,
         };
-        validate::buffer("a", a.len(), validate::matrix_span("lda", ka, ka, lda)?)?;
-        validate::buffer("b", b.len(), validate::matrix_span("ldb", m, n, ldb)?)?;
-        self.same_device("a", a)?;
-        self.same_device("b", b)?;
+        validate::length(OP, "a", a.len(), validate::matrix(OP, "lda", ka, ka, lda)?)?;
+        validate::length(OP, "b", b.len(), validate::matrix(OP, "ldb", m, n, ldb)?)?;
+        self.same_device(OP, "a", a)?;
+        self.same_device(OP, "b", b)?;
         let b_ptr = b.device_ptr_mut();
         self.tracked(&[a.access_events()], &[b.access_events()], || {
             // SAFETY: A spans its triangle's square, B spans m x n.
-            check("hipblas<T>trsm", unsafe {
+            unsafe {
                 T::trsm(
                     self.raw,
                     side.raw(),
@@ -313,7 +312,7 @@ impl Blas {
                     b_ptr,
                     ldb as i32,
                 )
-            })
+            }
         })
     }
 }
@@ -327,10 +326,10 @@ fn to_f64<T: Scalar>(v: &T) -> Result<f64> {
     if let Some(x) = any.downcast_ref::<f32>() {
         return Ok(*x as f64);
     }
-    Err(Error::Unsupported(format!(
-        "{} scalars through GemmEx",
-        T::NAME
-    )))
+    Err(Error::unsupported(
+        "Blas::gemm",
+        format!("{} scalars through GemmEx", T::NAME),
+    ))
 }
 
 #[cfg(test)]
@@ -381,14 +380,14 @@ mod call_name_tests {
 
     #[test]
     fn the_error_message_carries_the_call_name() {
-        let e = check(
+        let e = crate::result::check(
             <f32 as Gemm>::GEMM_STRIDED_BATCHED_CALL,
             hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE,
         )
         .unwrap_err();
         let text = e.to_string();
         assert!(
-            text.starts_with("hipblasSgemmStridedBatched failed: "),
+            text.starts_with("hipblasSgemmStridedBatched failed with "),
             "{text}"
         );
         assert_eq!(

@@ -7,11 +7,11 @@ mod level1;
 mod level2;
 mod level3;
 
-use crate::error::{check, Error, Result};
+use crate::error::{Error, Result};
 use crate::validate::{self, int};
-use crate::MathMode;
+use crate::{result, MathMode};
 use hip::{AccessEvents, DeviceMemory, Stream};
-use hipblas_sys::{loader, *};
+use hipblas_sys::hipblasHandle_t;
 use std::fmt;
 
 /// A host scalar passed by pointer, aligned to 16 bytes: cuBLAS reads
@@ -72,7 +72,7 @@ impl Drop for Blas {
         }
         // SAFETY: the handle was created by `hipblasCreate` and is destroyed
         // once, here.
-        if let Err(e) = check("hipblasDestroy", unsafe { hipblasDestroy(self.raw) }) {
+        if let Err(e) = unsafe { result::destroy(self.raw) } {
             DROP_ERRORS.record_error(e);
         }
     }
@@ -82,19 +82,14 @@ impl Blas {
     /// Creates a handle (`hipblasCreate`) on the stream's device and binds
     /// it to the stream (`hipblasSetStream`).
     pub fn new(stream: &Stream) -> Result<Blas> {
-        loader::hipblas().map_err(Error::Load)?;
+        result::library()?;
         stream.device().bind().map_err(Error::Runtime)?;
-        let mut raw: hipblasHandle_t = std::ptr::null_mut();
-        // SAFETY: `raw` is a valid place for the new handle.
-        check("hipblasCreate", unsafe { hipblasCreate(&mut raw) })?;
         let blas = Blas {
-            raw,
+            raw: result::create()?,
             stream: stream.clone(),
         };
         // SAFETY: live handle; the stream outlives it (`blas` holds a clone).
-        check("hipblasSetStream", unsafe {
-            hipblasSetStream(blas.raw, stream.as_raw())
-        })?;
+        unsafe { result::set_stream(blas.raw, stream.as_raw()) }?;
         Ok(blas)
     }
 
@@ -114,33 +109,36 @@ impl Blas {
     /// GEMMs use TF32 tensor cores (NVIDIA).
     pub fn set_math_mode(&mut self, mode: MathMode) -> Result<()> {
         // SAFETY: live handle.
-        check("hipblasSetMathMode", unsafe {
-            hipblasSetMathMode(self.raw, mode.raw())
-        })
+        unsafe { result::set_math_mode(self.raw, mode.raw()) }
     }
 
     /// The math mode (`hipblasGetMathMode`).
     pub fn math_mode(&self) -> Result<MathMode> {
-        let mut m = hipblasMath_t::HIPBLAS_DEFAULT_MATH;
-        // SAFETY: live handle, valid out-pointer.
-        check("hipblasGetMathMode", unsafe {
-            hipblasGetMathMode(self.raw, &mut m)
-        })?;
-        MathMode::from_raw(m).ok_or_else(|| Error::Unsupported(format!("unknown math mode {m:?}")))
+        // SAFETY: live handle.
+        let m = unsafe { result::get_math_mode(self.raw) }?;
+        MathMode::from_raw(m).ok_or_else(|| {
+            Error::unsupported(
+                "Blas::math_mode",
+                format!("the library reports math mode {m:?}, which this crate does not know"),
+            )
+        })
     }
 
+    /// Checks that `m` is memory of the handle's device.
     fn same_device<T: hip::DeviceRepr>(
         &self,
-        name: &'static str,
+        op: &'static str,
+        name: &str,
         m: &dyn DeviceMemory<T>,
     ) -> Result<()> {
         let want = self.stream.device().ordinal();
         let got = m.device().ordinal();
         if want != got {
             return Err(Error::invalid(
-                name,
-                got as u64,
-                format!("buffer is on device {got} but the handle's stream is on device {want}"),
+                op,
+                format!(
+                    "buffer {name} is on device {got} but the handle's stream is on device {want}"
+                ),
             ));
         }
         Ok(())
@@ -166,18 +164,21 @@ impl Blas {
         self.stream.enqueue_tracked(reads, writes, call)
     }
 
+    /// Checks a vector argument of `op`: its increment, its length for `n`
+    /// elements, its device.
     fn vec_arg<T: hip::DeviceRepr>(
         &self,
+        op: &'static str,
         name: &'static str,
         inc_name: &'static str,
         v: &dyn DeviceMemory<T>,
         n: usize,
         inc: usize,
     ) -> Result<()> {
-        let span = validate::vector_span(inc_name, n, inc)?;
-        int(inc_name, inc)?;
-        validate::buffer(name, v.len(), span)?;
-        self.same_device(name, v)
+        let span = validate::vector(op, inc_name, n, inc)?;
+        int(op, inc_name, inc)?;
+        validate::length(op, name, v.len(), span)?;
+        self.same_device(op, name, v)
     }
 }
 
@@ -189,11 +190,11 @@ mod drop_error_tests {
     fn drop_errors_are_capped_oldest_first() {
         take_drop_errors();
         for i in 0..hip::MAX_RECORDED + 3 {
-            DROP_ERRORS.record_error(Error::Unsupported(format!("error {i}")));
+            DROP_ERRORS.record_error(Error::unsupported("Blas::drop", format!("error {i}")));
         }
         let v = take_drop_errors();
         assert_eq!(v.len(), hip::MAX_RECORDED);
-        assert_eq!(v[0].to_string(), "not supported: error 3");
+        assert_eq!(v[0].to_string(), "Blas::drop is not supported: error 3");
         assert!(take_drop_errors().is_empty());
     }
 }
