@@ -4,49 +4,48 @@ use hipblas_sys::hipblasStatus_t;
 use hipblas_sys::loader::LoadError;
 
 /// What went wrong in a hipBLAS call, or before it.
+///
+/// Every argument is checked before hipBLAS is called, so [`Error::Invalid`]
+/// says that the library was not reached.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// hipBLAS (or cuBLAS behind it) could not be loaded: the loader's
-    /// report of every path tried, kept as the loader's own value (its
-    /// `Display` is this error's message).
+    /// report of every path tried (its `Display` is this error's message).
     #[error(transparent)]
-    Load(&'static LoadError),
+    Load(LoadError),
     /// A hipBLAS function returned a failure status.
-    #[error("{call} failed: {status}")]
+    #[error("{call} failed with {status}: {message}")]
     Blas {
-        /// The C function called.
+        /// The C function called, e.g. `"hipblasSgemm"`.
         call: &'static str,
         /// Its status.
         #[source]
         status: hipblasStatus_t,
+        /// The library's words for the status (`hipblasStatusToString`),
+        /// or this crate's description when the library has none to add.
+        message: String,
     },
     /// A HIP runtime call (device, stream, memory) failed.
     #[error("{0}")]
     Runtime(#[from] hip::Error),
-    /// An argument is invalid; checked before any call.
-    #[error("invalid {name} = {value}: {requirement}")]
-    InvalidArgument {
-        /// The argument's name, as in the C API (`lda`, `incx`, `m`, ...).
-        name: &'static str,
-        /// Its value.
-        value: i128,
-        /// What it must satisfy.
-        requirement: String,
+    /// An argument was rejected before any call into hipBLAS.
+    #[error("invalid argument to {operation}: {reason}")]
+    Invalid {
+        /// The operation that rejected it, e.g. `"Blas::gemm"`.
+        operation: &'static str,
+        /// What was wrong, with the offending values.
+        reason: String,
     },
-    /// A buffer holds fewer elements than the shape needs.
-    #[error("buffer {name} holds {len} elements but the call needs {required}")]
-    BufferTooSmall {
-        /// The buffer's name (`a`, `b`, `c`, `x`, `y`).
-        name: &'static str,
-        /// Its length in elements.
-        len: usize,
-        /// The elements the call reads or writes.
-        required: usize,
+    /// The loaded library (or hipBLAS itself) does not provide what the
+    /// call needs.
+    #[error("{operation} is not supported: {reason}")]
+    Unsupported {
+        /// The operation that needed it, e.g. `"Blas::gemm_ex"`.
+        operation: &'static str,
+        /// What is missing.
+        reason: String,
     },
-    /// The loaded library does not provide what the call needs.
-    #[error("not supported: {0}")]
-    Unsupported(String),
 }
 
 impl Error {
@@ -58,15 +57,29 @@ impl Error {
         }
     }
 
-    pub(crate) fn invalid(
-        name: &'static str,
-        value: impl Into<i128>,
-        req: impl Into<String>,
-    ) -> Self {
-        Error::InvalidArgument {
-            name,
-            value: value.into(),
-            requirement: req.into(),
+    /// The C function that failed, for [`Error::Blas`] and the runtime's
+    /// errors.
+    pub fn call(&self) -> Option<&'static str> {
+        match self {
+            Error::Blas { call, .. } => Some(call),
+            Error::Runtime(e) => e.call(),
+            _ => None,
+        }
+    }
+
+    /// An [`Error::Invalid`].
+    pub(crate) fn invalid(operation: &'static str, reason: impl Into<String>) -> Self {
+        Error::Invalid {
+            operation,
+            reason: reason.into(),
+        }
+    }
+
+    /// An [`Error::Unsupported`].
+    pub(crate) fn unsupported(operation: &'static str, reason: impl Into<String>) -> Self {
+        Error::Unsupported {
+            operation,
+            reason: reason.into(),
         }
     }
 }
@@ -74,7 +87,19 @@ impl Error {
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// A hipBLAS status as a `Result`, naming the call.
-pub(crate) fn check(call: &'static str, status: hipblasStatus_t) -> Result<()> {
-    status.ok().map_err(|status| Error::Blas { call, status })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_operation_and_the_reason() {
+        let e = Error::invalid("Blas::gemm", "lda = 7: must be >= 8");
+        assert_eq!(
+            e.to_string(),
+            "invalid argument to Blas::gemm: lda = 7: must be >= 8"
+        );
+        assert_eq!((e.status(), e.call()), (None, None));
+        let e = Error::unsupported("Blas::gemm_ex", "no GemmEx");
+        assert_eq!(e.to_string(), "Blas::gemm_ex is not supported: no GemmEx");
+    }
 }

@@ -24,8 +24,10 @@
 //!   data by computing the transposed product (no silent transposes).
 //! - **Checked before the call**: shapes, leading dimensions, strides,
 //!   batch counts, increments, buffer lengths and devices; the error names
-//!   the offending value ([`Error::InvalidArgument`],
-//!   [`Error::BufferTooSmall`]).
+//!   the call and the offending value ([`Error::Invalid`]).
+//! - **Layers**: [`result`] has one thin function per hipBLAS function the
+//!   safe layer calls, each status made a [`Result`] naming the C function;
+//!   [`Blas`] calls hipBLAS only through it.
 //! - **Element types**: f32, f64, `half::f16`, `half::bf16`, [`c32`],
 //!   [`c64`]; mixed precision with [`Blas::gemm_ex`] ([`Compute`]).
 //! - Work is enqueued on the handle's [`hip::Stream`]; results of level-1
@@ -34,6 +36,7 @@
 
 mod blas;
 mod error;
+pub mod result;
 mod routines;
 mod scalar;
 pub mod validate;
@@ -194,18 +197,34 @@ impl Compute {
 
     /// The v1 API's compute type (a datatype); the fast modes have none.
     pub fn raw_v1(self) -> Result<hipblasDatatype_t> {
+        self.raw_v1_for("Compute::raw_v1")
+    }
+
+    /// [`Compute::raw_v1`] for the operation `op`.
+    pub(crate) fn raw_v1_for(self, op: &'static str) -> Result<hipblasDatatype_t> {
         match self {
             Compute::F16 => Ok(hipblasDatatype_t::HIPBLAS_R_16F),
             Compute::F32 => Ok(hipblasDatatype_t::HIPBLAS_R_32F),
             Compute::F64 => Ok(hipblasDatatype_t::HIPBLAS_R_64F),
-            other => Err(Error::Unsupported(format!(
-                "{other:?} needs hipBLAS's v2 GemmEx (hipBLAS 2.0 or later)"
-            ))),
+            other => Err(Error::unsupported(
+                op,
+                format!("{other:?} compute needs hipBLAS's v2 GemmEx (hipBLAS 2.0 or later)"),
+            )),
         }
     }
 
     /// Checks the input/output types this compute type serves.
     pub fn check_types(self, input: &'static str, output: &'static str) -> Result<()> {
+        self.check_types_for("Compute::check_types", input, output)
+    }
+
+    /// [`Compute::check_types`] for the operation `op`.
+    pub(crate) fn check_types_for(
+        self,
+        op: &'static str,
+        input: &'static str,
+        output: &'static str,
+    ) -> Result<()> {
         let ok = match self {
             Compute::F16 => input == "f16" && output == "f16",
             Compute::F32 => {
@@ -221,9 +240,10 @@ impl Compute {
         if ok {
             Ok(())
         } else {
-            Err(Error::Unsupported(format!(
-                "GemmEx with {input} inputs, {output} output and {self:?} compute"
-            )))
+            Err(Error::unsupported(
+                op,
+                format!("GemmEx with {input} inputs, {output} output and {self:?} compute"),
+            ))
         }
     }
 }

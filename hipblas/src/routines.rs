@@ -1,13 +1,16 @@
 //! Level-1, level-2 and trsm routines per element type.
 
+use crate::error::Result;
+use crate::result;
 use crate::scalar::{c32, c64, Scalar};
 use hipblas_sys::*;
 
 /// Element types with the level-1/2/3 routines this crate wraps: f32, f64,
 /// c32, c64.
 ///
-/// The methods are the raw hipBLAS calls (`hipblasSaxpy`, ...), typed; the
-/// safe entry points are on [`crate::Blas`].
+/// The methods are [`crate::result`]'s calls (`saxpy` for
+/// `hipblasSaxpy`, ...) by element type; each error names the C function.
+/// The safe entry points are on [`crate::Blas`].
 #[allow(clippy::too_many_arguments, missing_docs)]
 pub trait Blas1: Scalar {
     /// The real type of norms and sums (f32 for c32).
@@ -22,7 +25,7 @@ pub trait Blas1: Scalar {
         incx: i32,
         y: *mut Self,
         incy: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// Unconjugated dot product (`dotu` for complex).
     /// # Safety
     /// Raw hipBLAS call.
@@ -34,7 +37,7 @@ pub trait Blas1: Scalar {
         y: *const Self,
         incy: i32,
         r: *mut Self,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn nrm2(
@@ -43,7 +46,7 @@ pub trait Blas1: Scalar {
         x: *const Self,
         incx: i32,
         r: *mut Self::Real,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn asum(
@@ -52,16 +55,11 @@ pub trait Blas1: Scalar {
         x: *const Self,
         incx: i32,
         r: *mut Self::Real,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
-    unsafe fn scal(
-        h: hipblasHandle_t,
-        n: i32,
-        alpha: &Self,
-        x: *mut Self,
-        incx: i32,
-    ) -> hipblasStatus_t;
+    unsafe fn scal(h: hipblasHandle_t, n: i32, alpha: &Self, x: *mut Self, incx: i32)
+        -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn iamax(
@@ -70,7 +68,7 @@ pub trait Blas1: Scalar {
         x: *const Self,
         incx: i32,
         r: *mut i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn copy(
@@ -80,7 +78,7 @@ pub trait Blas1: Scalar {
         incx: i32,
         y: *mut Self,
         incy: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn swap(
@@ -90,7 +88,7 @@ pub trait Blas1: Scalar {
         incx: i32,
         y: *mut Self,
         incy: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn gemv(
@@ -106,7 +104,7 @@ pub trait Blas1: Scalar {
         beta: &Self,
         y: *mut Self,
         incy: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     /// # Safety
     /// Raw hipBLAS call.
     unsafe fn trsm(
@@ -122,7 +120,7 @@ pub trait Blas1: Scalar {
         lda: i32,
         b: *mut Self,
         ldb: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
 }
 
 macro_rules! blas1 {
@@ -138,10 +136,10 @@ macro_rules! blas1 {
                 incx: i32,
                 y: *mut Self,
                 incy: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: the caller's contract; `Self` has `$raw`'s layout.
                 unsafe {
-                    $axpy(
+                    result::$axpy(
                         h,
                         n,
                         alpha as *const Self as *const $raw,
@@ -160,9 +158,9 @@ macro_rules! blas1 {
                 y: *const Self,
                 incy: i32,
                 r: *mut Self,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $dot(h, n, x.cast(), incx, y.cast(), incy, r.cast()) }
+                unsafe { result::$dot(h, n, x.cast(), incx, y.cast(), incy, r.cast()) }
             }
             unsafe fn nrm2(
                 h: hipblasHandle_t,
@@ -170,9 +168,9 @@ macro_rules! blas1 {
                 x: *const Self,
                 incx: i32,
                 r: *mut $real,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $nrm2(h, n, x.cast(), incx, r) }
+                unsafe { result::$nrm2(h, n, x.cast(), incx, r) }
             }
             unsafe fn asum(
                 h: hipblasHandle_t,
@@ -180,9 +178,9 @@ macro_rules! blas1 {
                 x: *const Self,
                 incx: i32,
                 r: *mut $real,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $asum(h, n, x.cast(), incx, r) }
+                unsafe { result::$asum(h, n, x.cast(), incx, r) }
             }
             unsafe fn scal(
                 h: hipblasHandle_t,
@@ -190,9 +188,9 @@ macro_rules! blas1 {
                 alpha: &Self,
                 x: *mut Self,
                 incx: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $scal(h, n, alpha as *const Self as *const $raw, x.cast(), incx) }
+                unsafe { result::$scal(h, n, alpha as *const Self as *const $raw, x.cast(), incx) }
             }
             unsafe fn iamax(
                 h: hipblasHandle_t,
@@ -200,9 +198,9 @@ macro_rules! blas1 {
                 x: *const Self,
                 incx: i32,
                 r: *mut i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $iamax(h, n, x.cast(), incx, r) }
+                unsafe { result::$iamax(h, n, x.cast(), incx, r) }
             }
             unsafe fn copy(
                 h: hipblasHandle_t,
@@ -211,9 +209,9 @@ macro_rules! blas1 {
                 incx: i32,
                 y: *mut Self,
                 incy: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $copy(h, n, x.cast(), incx, y.cast(), incy) }
+                unsafe { result::$copy(h, n, x.cast(), incx, y.cast(), incy) }
             }
             unsafe fn swap(
                 h: hipblasHandle_t,
@@ -222,9 +220,9 @@ macro_rules! blas1 {
                 incx: i32,
                 y: *mut Self,
                 incy: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
-                unsafe { $swap(h, n, x.cast(), incx, y.cast(), incy) }
+                unsafe { result::$swap(h, n, x.cast(), incx, y.cast(), incy) }
             }
             unsafe fn gemv(
                 h: hipblasHandle_t,
@@ -239,10 +237,10 @@ macro_rules! blas1 {
                 beta: &Self,
                 y: *mut Self,
                 incy: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
                 unsafe {
-                    $gemv(
+                    result::$gemv(
                         h,
                         trans,
                         m,
@@ -271,10 +269,10 @@ macro_rules! blas1 {
                 lda: i32,
                 b: *mut Self,
                 ldb: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as above.
                 unsafe {
-                    $trsm(
+                    result::$trsm(
                         h,
                         side,
                         uplo,
@@ -294,63 +292,24 @@ macro_rules! blas1 {
     };
 }
 
+blas1!(f32, f32, f32, saxpy, sdot, snrm2, sasum, sscal, isamax, scopy, sswap, sgemv, strsm);
+blas1!(f64, f64, f64, daxpy, ddot, dnrm2, dasum, dscal, idamax, dcopy, dswap, dgemv, dtrsm);
 blas1!(
-    f32,
-    f32,
-    f32,
-    hipblasSaxpy,
-    hipblasSdot,
-    hipblasSnrm2,
-    hipblasSasum,
-    hipblasSscal,
-    hipblasIsamax,
-    hipblasScopy,
-    hipblasSswap,
-    hipblasSgemv,
-    hipblasStrsm
-);
-blas1!(
-    f64,
-    f64,
-    f64,
-    hipblasDaxpy,
-    hipblasDdot,
-    hipblasDnrm2,
-    hipblasDasum,
-    hipblasDscal,
-    hipblasIdamax,
-    hipblasDcopy,
-    hipblasDswap,
-    hipblasDgemv,
-    hipblasDtrsm
-);
-blas1!(
-    c32,
-    hipComplex,
-    f32,
-    hipblasCaxpy_v2,
-    hipblasCdotu_v2,
-    hipblasScnrm2_v2,
-    hipblasScasum_v2,
-    hipblasCscal_v2,
-    hipblasIcamax_v2,
-    hipblasCcopy_v2,
-    hipblasCswap_v2,
-    hipblasCgemv_v2,
-    hipblasCtrsm_v2
+    c32, hipComplex, f32, caxpy_v2, cdotu_v2, scnrm2_v2, scasum_v2, cscal_v2, icamax_v2, ccopy_v2,
+    cswap_v2, cgemv_v2, ctrsm_v2
 );
 blas1!(
     c64,
     hipDoubleComplex,
     f64,
-    hipblasZaxpy_v2,
-    hipblasZdotu_v2,
-    hipblasDznrm2_v2,
-    hipblasDzasum_v2,
-    hipblasZscal_v2,
-    hipblasIzamax_v2,
-    hipblasZcopy_v2,
-    hipblasZswap_v2,
-    hipblasZgemv_v2,
-    hipblasZtrsm_v2
+    zaxpy_v2,
+    zdotu_v2,
+    dznrm2_v2,
+    dzasum_v2,
+    zscal_v2,
+    izamax_v2,
+    zcopy_v2,
+    zswap_v2,
+    zgemv_v2,
+    ztrsm_v2
 );

@@ -1,5 +1,7 @@
 //! Element types and their hipBLAS routines.
 
+use crate::error::{Error, Result};
+use crate::result;
 use hip::DeviceRepr;
 use hipblas_sys::*;
 
@@ -86,7 +88,7 @@ pub trait Gemm: Scalar {
         beta: &Self,
         c: *mut Self,
         ldc: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     /// # Safety
@@ -110,7 +112,7 @@ pub trait Gemm: Scalar {
         ldc: i32,
         sc: i64,
         batch: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     /// # Safety
@@ -131,18 +133,18 @@ pub trait Gemm: Scalar {
         c: *const *mut Self,
         ldc: i32,
         batch: i32,
-    ) -> hipblasStatus_t;
+    ) -> Result<()>;
 }
 
 macro_rules! gemm_typed {
-    ($t:ty, $raw:ty, $g:ident, $sb:ident, $b:ident) => {
+    ($t:ty, $raw:ty, $g:ident = $gc:ident, $sb:ident = $sbc:ident, $b:ident = $bc:ident) => {
         impl Gemm for $t {
             const ROUTE: GemmRoute = GemmRoute::Typed;
-            // Named from the same identifiers the methods below call, so an
-            // error always names the function that failed.
-            const GEMM_CALL: &'static str = stringify!($g);
-            const GEMM_STRIDED_BATCHED_CALL: &'static str = stringify!($sb);
-            const GEMM_BATCHED_CALL: &'static str = stringify!($b);
+            // The C functions behind the `result` calls below, which name
+            // them in their errors.
+            const GEMM_CALL: &'static str = stringify!($gc);
+            const GEMM_STRIDED_BATCHED_CALL: &'static str = stringify!($sbc);
+            const GEMM_BATCHED_CALL: &'static str = stringify!($bc);
             unsafe fn gemm(
                 h: hipblasHandle_t,
                 ta: hipblasOperation_t,
@@ -158,11 +160,11 @@ macro_rules! gemm_typed {
                 beta: &Self,
                 c: *mut Self,
                 ldc: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: the caller's contract; `Self` and `$raw` have one
                 // layout.
                 unsafe {
-                    $g(
+                    result::$g(
                         h,
                         ta,
                         tb,
@@ -199,10 +201,10 @@ macro_rules! gemm_typed {
                 ldc: i32,
                 sc: i64,
                 batch: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as in `gemm`.
                 unsafe {
-                    $sb(
+                    result::$sb(
                         h,
                         ta,
                         tb,
@@ -240,10 +242,10 @@ macro_rules! gemm_typed {
                 c: *const *mut Self,
                 ldc: i32,
                 batch: i32,
-            ) -> hipblasStatus_t {
+            ) -> Result<()> {
                 // SAFETY: as in `gemm`.
                 unsafe {
-                    $b(
+                    result::$b(
                         h,
                         ta,
                         tb,
@@ -268,38 +270,45 @@ macro_rules! gemm_typed {
 gemm_typed!(
     f32,
     f32,
-    hipblasSgemm,
-    hipblasSgemmStridedBatched,
-    hipblasSgemmBatched
+    sgemm = hipblasSgemm,
+    sgemm_strided_batched = hipblasSgemmStridedBatched,
+    sgemm_batched = hipblasSgemmBatched
 );
 gemm_typed!(
     f64,
     f64,
-    hipblasDgemm,
-    hipblasDgemmStridedBatched,
-    hipblasDgemmBatched
+    dgemm = hipblasDgemm,
+    dgemm_strided_batched = hipblasDgemmStridedBatched,
+    dgemm_batched = hipblasDgemmBatched
 );
 gemm_typed!(
     half::f16,
     hipblasHalf,
-    hipblasHgemm,
-    hipblasHgemmStridedBatched,
-    hipblasHgemmBatched
+    hgemm = hipblasHgemm,
+    hgemm_strided_batched = hipblasHgemmStridedBatched,
+    hgemm_batched = hipblasHgemmBatched
 );
 gemm_typed!(
     c32,
     hipComplex,
-    hipblasCgemm_v2,
-    hipblasCgemmStridedBatched_v2,
-    hipblasCgemmBatched_v2
+    cgemm_v2 = hipblasCgemm_v2,
+    cgemm_strided_batched_v2 = hipblasCgemmStridedBatched_v2,
+    cgemm_batched_v2 = hipblasCgemmBatched_v2
 );
 gemm_typed!(
     c64,
     hipDoubleComplex,
-    hipblasZgemm_v2,
-    hipblasZgemmStridedBatched_v2,
-    hipblasZgemmBatched_v2
+    zgemm_v2 = hipblasZgemm_v2,
+    zgemm_strided_batched_v2 = hipblasZgemmStridedBatched_v2,
+    zgemm_batched_v2 = hipblasZgemmBatched_v2
 );
+
+fn bf16_has_no_typed_gemm() -> Error {
+    Error::unsupported(
+        "Gemm for bf16",
+        "hipBLAS has no typed bf16 GEMM; Blas::gemm routes bf16 through GemmEx",
+    )
+}
 
 /// bf16 has no typed GEMM in hipBLAS: the safe layer routes it through
 /// `GemmEx` with f32 accumulation; these raw entry points are not used.
@@ -325,8 +334,8 @@ impl Gemm for half::bf16 {
         _: &Self,
         _: *mut Self,
         _: i32,
-    ) -> hipblasStatus_t {
-        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+    ) -> Result<()> {
+        Err(bf16_has_no_typed_gemm())
     }
     unsafe fn gemm_strided_batched(
         _: hipblasHandle_t,
@@ -347,8 +356,8 @@ impl Gemm for half::bf16 {
         _: i32,
         _: i64,
         _: i32,
-    ) -> hipblasStatus_t {
-        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+    ) -> Result<()> {
+        Err(bf16_has_no_typed_gemm())
     }
     unsafe fn gemm_batched(
         _: hipblasHandle_t,
@@ -366,7 +375,7 @@ impl Gemm for half::bf16 {
         _: *const *mut Self,
         _: i32,
         _: i32,
-    ) -> hipblasStatus_t {
-        hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED
+    ) -> Result<()> {
+        Err(bf16_has_no_typed_gemm())
     }
 }

@@ -1,45 +1,79 @@
 //! Shape, leading-dimension, stride and length checks, done before any FFI
-//! call. Each returns the number of elements a buffer must hold, or an error
-//! naming the offending value.
+//! call. Each returns the number of elements a buffer must hold, or an
+//! [`Error::Invalid`] naming the offending value.
+//!
+//! The public functions name themselves as the operation
+//! (`"validate::matrix_span"`, `"GemmShape::spans"`); [`crate::Blas`]'s
+//! calls use the crate-private forms, which name the call the user made
+//! (`"Blas::gemm"`).
 
 use crate::error::{Error, Result};
 use crate::Op;
 
+/// `"{name} = {value}: {requirement}"`, the reason of every check here.
+fn bad(op: &'static str, name: &str, value: impl std::fmt::Display, req: &str) -> Error {
+    Error::invalid(op, format!("{name} = {value}: {req}"))
+}
+
 /// A dimension or count as the 32-bit hipBLAS API takes it.
-pub(crate) fn int(name: &'static str, v: usize) -> Result<i32> {
-    i32::try_from(v)
-        .map_err(|_| Error::invalid(name, v as u64, format!("must be at most {}", i32::MAX)))
+pub(crate) fn int(op: &'static str, name: &'static str, v: usize) -> Result<i32> {
+    i32::try_from(v).map_err(|_| bad(op, name, v, &format!("must be at most {}", i32::MAX)))
 }
 
 /// A stride as hipBLAS takes it (`int64_t`).
-pub(crate) fn stride(name: &'static str, v: usize) -> Result<i64> {
-    i64::try_from(v).map_err(|_| Error::invalid(name, v as u64, "must fit in i64"))
+pub(crate) fn stride(op: &'static str, name: &'static str, v: usize) -> Result<i64> {
+    i64::try_from(v).map_err(|_| bad(op, name, v, "must fit in i64"))
 }
 
 /// Elements a column-major `rows x cols` matrix with leading dimension `ld`
 /// spans, after checking `ld >= max(1, rows)`.
 pub fn matrix_span(ld_name: &'static str, rows: usize, cols: usize, ld: usize) -> Result<usize> {
+    matrix("validate::matrix_span", ld_name, rows, cols, ld)
+}
+
+/// [`matrix_span`] for the operation `op`.
+pub(crate) fn matrix(
+    op: &'static str,
+    ld_name: &'static str,
+    rows: usize,
+    cols: usize,
+    ld: usize,
+) -> Result<usize> {
     let min = rows.max(1);
     if ld < min {
-        return Err(Error::invalid(
-            ld_name,
-            ld as u64,
-            format!("must be >= max(1, rows) = {min} (column-major, {rows} rows)"),
-        ));
+        let req = format!("must be >= max(1, rows) = {min} (column-major, {rows} rows)");
+        return Err(bad(op, ld_name, ld, &req));
     }
     if rows == 0 || cols == 0 {
         return Ok(0);
     }
     ld.checked_mul(cols - 1)
         .and_then(|v| v.checked_add(rows))
-        .ok_or_else(|| Error::invalid(ld_name, ld as u64, "matrix span overflows usize"))
+        .ok_or_else(|| {
+            bad(
+                op,
+                ld_name,
+                ld,
+                &format!("a {rows} x {cols} matrix span overflows usize"),
+            )
+        })
 }
 
 /// Elements a vector of `n` entries with increment `inc` spans, after
 /// checking `inc >= 1`.
 pub fn vector_span(inc_name: &'static str, n: usize, inc: usize) -> Result<usize> {
+    vector("validate::vector_span", inc_name, n, inc)
+}
+
+/// [`vector_span`] for the operation `op`.
+pub(crate) fn vector(
+    op: &'static str,
+    inc_name: &'static str,
+    n: usize,
+    inc: usize,
+) -> Result<usize> {
     if inc == 0 {
-        return Err(Error::invalid(inc_name, 0, "must be >= 1"));
+        return Err(bad(op, inc_name, 0, "must be >= 1"));
     }
     if n == 0 {
         return Ok(0);
@@ -47,17 +81,28 @@ pub fn vector_span(inc_name: &'static str, n: usize, inc: usize) -> Result<usize
     (n - 1)
         .checked_mul(inc)
         .and_then(|v| v.checked_add(1))
-        .ok_or_else(|| Error::invalid(inc_name, inc as u64, "vector span overflows usize"))
+        .ok_or_else(|| {
+            bad(
+                op,
+                inc_name,
+                inc,
+                &format!("the span of {n} elements overflows usize"),
+            )
+        })
 }
 
 /// Checks a buffer's length against what a call needs.
 pub fn buffer(name: &'static str, len: usize, required: usize) -> Result<()> {
+    length("validate::buffer", name, len, required)
+}
+
+/// [`buffer`] for the operation `op`.
+pub(crate) fn length(op: &'static str, name: &str, len: usize, required: usize) -> Result<()> {
     if len < required {
-        return Err(Error::BufferTooSmall {
-            name,
-            len,
-            required,
-        });
+        return Err(Error::invalid(
+            op,
+            format!("buffer {name} holds {len} elements but the call needs {required}"),
+        ));
     }
     Ok(())
 }
@@ -114,18 +159,23 @@ impl GemmShape {
     /// The shape checked: every dimension fits the 32-bit API, every
     /// leading dimension covers its stored rows. Returns each matrix's span.
     pub fn spans(&self) -> Result<GemmSpans> {
-        int("m", self.m)?;
-        int("n", self.n)?;
-        int("k", self.k)?;
-        int("lda", self.lda)?;
-        int("ldb", self.ldb)?;
-        int("ldc", self.ldc)?;
+        self.spans_for("GemmShape::spans")
+    }
+
+    /// [`GemmShape::spans`] for the operation `op`.
+    pub(crate) fn spans_for(&self, op: &'static str) -> Result<GemmSpans> {
+        int(op, "m", self.m)?;
+        int(op, "n", self.n)?;
+        int(op, "k", self.k)?;
+        int(op, "lda", self.lda)?;
+        int(op, "ldb", self.ldb)?;
+        int(op, "ldc", self.ldc)?;
         let (ar, ac) = stored(self.transa, self.m, self.k);
         let (br, bc) = stored(self.transb, self.k, self.n);
         Ok(GemmSpans {
-            a: matrix_span("lda", ar, ac, self.lda)?,
-            b: matrix_span("ldb", br, bc, self.ldb)?,
-            c: matrix_span("ldc", self.m, self.n, self.ldc)?,
+            a: matrix(op, "lda", ar, ac, self.lda)?,
+            b: matrix(op, "ldb", br, bc, self.ldb)?,
+            c: matrix(op, "ldc", self.m, self.n, self.ldc)?,
         })
     }
 
@@ -152,20 +202,36 @@ pub fn strided_spans(
     stride_c: usize,
     batch: usize,
 ) -> Result<GemmSpans> {
-    int("batch_count", batch)?;
-    stride("stride_a", stride_a)?;
-    stride("stride_b", stride_b)?;
-    stride("stride_c", stride_c)?;
+    strided(
+        "validate::strided_spans",
+        one,
+        stride_a,
+        stride_b,
+        stride_c,
+        batch,
+    )
+}
+
+/// [`strided_spans`] for the operation `op`.
+pub(crate) fn strided(
+    op: &'static str,
+    one: GemmSpans,
+    stride_a: usize,
+    stride_b: usize,
+    stride_c: usize,
+    batch: usize,
+) -> Result<GemmSpans> {
+    int(op, "batch_count", batch)?;
+    stride(op, "stride_a", stride_a)?;
+    stride(op, "stride_b", stride_b)?;
+    stride(op, "stride_c", stride_c)?;
     if batch > 1 && stride_c < one.c {
         // Products would write over each other's C.
-        return Err(Error::invalid(
-            "stride_c",
-            stride_c as u64,
-            format!(
-                "must be >= {} (one C) so that the batch's outputs do not overlap",
-                one.c
-            ),
-        ));
+        let req = format!(
+            "must be >= {} (one C) so that the batch's outputs do not overlap",
+            one.c
+        );
+        return Err(bad(op, "stride_c", stride_c, &req));
     }
     let total = |name, s: usize, span: usize| -> Result<usize> {
         if batch == 0 || span == 0 {
@@ -173,7 +239,14 @@ pub fn strided_spans(
         }
         s.checked_mul(batch - 1)
             .and_then(|v| v.checked_add(span))
-            .ok_or_else(|| Error::invalid(name, s as u64, "batch span overflows usize"))
+            .ok_or_else(|| {
+                bad(
+                    op,
+                    name,
+                    s,
+                    &format!("the span of {batch} products overflows usize"),
+                )
+            })
     };
     Ok(GemmSpans {
         a: total("stride_a", stride_a, one.a)?,
@@ -186,6 +259,19 @@ pub fn strided_spans(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The reason of an [`Error::Invalid`] from `op` that names `name`
+    /// first (`"{name} = ..."`), or `None`.
+    fn names<'e>(e: &'e Error, op: &str, name: &str) -> Option<&'e str> {
+        match e {
+            Error::Invalid { operation, reason }
+                if *operation == op && reason.starts_with(&format!("{name} = ")) =>
+            {
+                Some(reason)
+            }
+            _ => None,
+        }
+    }
 
     #[test]
     fn tight_shapes() {
@@ -208,18 +294,23 @@ mod tests {
         s.lda = 7;
         let e = s.spans().unwrap_err().to_string();
         assert!(
-            e.contains("lda = 7") && e.contains(">= max(1, rows) = 8"),
+            e.starts_with("invalid argument to GemmShape::spans: lda = 7")
+                && e.contains(">= max(1, rows) = 8"),
             "{e}"
         );
         let e = vector_span("incx", 4, 0).unwrap_err().to_string();
         assert!(e.contains("incx = 0"), "{e}");
         let e = buffer("c", 3, 12).unwrap_err().to_string();
         assert!(e.contains("c holds 3") && e.contains("12"), "{e}");
+        assert!(
+            e.starts_with("invalid argument to validate::buffer: "),
+            "{e}"
+        );
         let e = GemmShape::new(Op::N, Op::N, 1 << 31, 1, 1)
             .spans()
             .unwrap_err()
             .to_string();
-        assert!(e.contains("invalid m = 2147483648"), "{e}");
+        assert!(e.contains(": m = 2147483648: must be at most"), "{e}");
         let one = GemmShape::new(Op::N, Op::N, 4, 4, 4).spans().unwrap();
         let e = strided_spans(one, 16, 16, 8, 3).unwrap_err().to_string();
         assert!(e.contains("stride_c = 8"), "{e}");
@@ -270,8 +361,7 @@ mod tests {
                     prop_assert_eq!(sp.b, brute_span(br, bc, s.ldb));
                     prop_assert_eq!(sp.c, brute_span(m, n, s.ldc));
                 }
-                Err(Error::InvalidArgument { name, .. }) => {
-                    prop_assert_eq!(name, "lda");
+                Err(e) if names(&e, "GemmShape::spans", "lda").is_some() => {
                     prop_assert!(s.lda < ar.max(1));
                 }
                 Err(e) => prop_assert!(false, "unexpected {e}"),
@@ -299,8 +389,13 @@ mod tests {
                 prop_assert!(buffer(name, span + 1, span).is_ok());
                 if span > 0 {
                     match buffer(name, span - 1, span) {
-                        Err(Error::BufferTooSmall { name: got, len, required }) => {
-                            prop_assert_eq!((got, len, required), (name, span - 1, span));
+                        Err(Error::Invalid { operation, reason }) => {
+                            prop_assert_eq!(operation, "validate::buffer");
+                            let want = format!(
+                                "buffer {name} holds {} elements but the call needs {span}",
+                                span - 1
+                            );
+                            prop_assert_eq!(reason, want);
                         }
                         other => prop_assert!(false, "{name} one short: {other:?}"),
                     }
@@ -326,11 +421,11 @@ mod tests {
             *ld = if by_one { min - 1 } else { cut % min };
             let bad = *ld;
             match s.spans() {
-                Err(Error::InvalidArgument { name: got, value, requirement }) => {
-                    prop_assert_eq!(got, name);
-                    prop_assert_eq!(value, bad as i128);
+                Err(e) if names(&e, "GemmShape::spans", name).is_some() => {
+                    let reason = names(&e, "GemmShape::spans", name).unwrap();
+                    prop_assert!(reason.starts_with(&format!("{name} = {bad}: ")), "{}", reason);
                     let want = format!(">= max(1, rows) = {min}");
-                    prop_assert!(requirement.contains(&want), "{} lacks {}", requirement, want);
+                    prop_assert!(reason.contains(&want), "{} lacks {}", reason, want);
                 }
                 other => prop_assert!(false, "{s:?}: expected {name} rejected, got {other:?}"),
             }
@@ -352,9 +447,9 @@ mod tests {
                 _ => { s.ldc = big; "ldc" }
             };
             match s.spans() {
-                Err(Error::InvalidArgument { name: got, value, .. }) => {
-                    prop_assert_eq!(got, name);
-                    prop_assert_eq!(value, big as i128);
+                Err(e) if names(&e, "GemmShape::spans", name).is_some() => {
+                    let reason = names(&e, "GemmShape::spans", name).unwrap();
+                    prop_assert!(reason.starts_with(&format!("{name} = {big}: ")), "{}", reason);
                 }
                 other => prop_assert!(false, "{name} = {big}: {other:?}"),
             }
@@ -378,16 +473,17 @@ mod tests {
             let exact = ld.checked_mul(cols - 1).and_then(|v| v.checked_add(rows));
             match (matrix_span("lda", rows, cols, ld), exact) {
                 (Ok(sp), Some(want)) => prop_assert_eq!(sp, want),
-                (Err(Error::InvalidArgument { name: "lda", value, requirement }), None) => {
-                    prop_assert_eq!(value, ld as i128);
-                    prop_assert!(requirement.contains("overflows"), "{}", requirement);
+                (Err(e), None) if names(&e, "validate::matrix_span", "lda").is_some() => {
+                    let reason = names(&e, "validate::matrix_span", "lda").unwrap();
+                    prop_assert!(reason.starts_with(&format!("lda = {ld}: ")), "{}", reason);
+                    prop_assert!(reason.contains("overflows"), "{}", reason);
                 }
                 (got, want) => prop_assert!(false, "{rows}x{cols} ld {ld}: {got:?} vs {want:?}"),
             }
             let exact = (n - 1).checked_mul(inc).and_then(|v| v.checked_add(1));
             match (vector_span("incx", n, inc), exact) {
                 (Ok(sp), Some(want)) => prop_assert_eq!(sp, want),
-                (Err(Error::InvalidArgument { name: "incx", .. }), None) => {}
+                (Err(e), None) if names(&e, "validate::vector_span", "incx").is_some() => {}
                 (got, want) => prop_assert!(false, "n {n} inc {inc}: {got:?} vs {want:?}"),
             }
         }
@@ -416,14 +512,17 @@ mod tests {
             prop_assert!(strided_spans(one, one.a, one.b, one.c, batch).is_ok());
             let sc = one.c.saturating_sub(short.min(one.c));
             match strided_spans(one, one.a, one.b, sc, batch) {
-                Err(Error::InvalidArgument { name: "stride_c", value, .. }) => prop_assert_eq!(value, sc as i128),
+                Err(e) if names(&e, "validate::strided_spans", "stride_c").is_some() => {
+                    let reason = names(&e, "validate::strided_spans", "stride_c").unwrap();
+                    prop_assert!(reason.starts_with(&format!("stride_c = {sc}: ")), "{}", reason);
+                }
                 other => prop_assert!(false, "stride_c {sc} < {}: {other:?}", one.c),
             }
             // A stride that fits i64 but whose batch span overflows usize:
             // five strides of at least usize::MAX / 4 exceed it.
             let huge = huge.min(i64::MAX as usize);
             match strided_spans(one, huge, one.b, one.c, batch) {
-                Err(Error::InvalidArgument { name: "stride_a", .. }) => {}
+                Err(e) if names(&e, "validate::strided_spans", "stride_a").is_some() => {}
                 other => prop_assert!(false, "stride_a {huge} x {batch}: {other:?}"),
             }
         }
