@@ -246,7 +246,7 @@ fn combine<T: Element + Copy>(
     let mut bufs = ranks
         .iter()
         .zip(values)
-        .map(|(r, v)| DeviceBuffer::from_slice(r.stream.device(), std::slice::from_ref(v)))
+        .map(|(r, v)| r.stream.clone_htod(std::slice::from_ref(v)))
         .collect::<hip::Result<Vec<_>>>()?;
     rccl::group(|| {
         for ((comm, r), buf) in comms.iter().zip(ranks).zip(bufs.iter_mut()) {
@@ -254,7 +254,7 @@ fn combine<T: Element + Copy>(
         }
         Ok(())
     })?;
-    Ok(ranks[0].stream.copy_to_vec(&bufs[0])?[0])
+    Ok(ranks[0].stream.clone_dtoh(&bufs[0])?[0])
 }
 
 /// Out-of-place all-reduce of random data against the CPU's sum.
@@ -277,7 +277,7 @@ fn check(comms: &[Comm], ranks: &mut [Rank], len: usize) -> BoxResult<()> {
     all_reduce_once(comms, ranks, len, false)?;
     let mut wrong = Vec::new();
     for (comm, r) in comms.iter().zip(ranks.iter()) {
-        let got = r.stream.copy_to_vec(&r.recv.slice(..len)?)?;
+        let got = r.stream.clone_dtoh(&r.recv.slice(..len)?)?;
         let mut bad = 0u64;
         for (i, g) in got.iter().enumerate() {
             let want: f64 = inputs.iter().map(|x| x[i] as f64).sum();

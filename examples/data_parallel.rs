@@ -220,16 +220,10 @@ impl Replica {
             blas: Blas::new(&stream)?,
             kernels: LayerKernels::compile(device)?,
             loss,
-            params: DeviceBuffer::from_slice(device, &problem.initial)?,
+            params: stream.clone_htod(&problem.initial)?,
             grads: DeviceBuffer::zeroed(device, problem.initial.len() + 1)?,
-            inputs: DeviceBuffer::from_slice(
-                device,
-                &problem.inputs[shard.start * d_in..shard.end * d_in],
-            )?,
-            targets: DeviceBuffer::from_slice(
-                device,
-                &problem.targets[shard.start * d_out..shard.end * d_out],
-            )?,
+            inputs: stream.clone_htod(&problem.inputs[shard.start * d_in..shard.end * d_in])?,
+            targets: stream.clone_htod(&problem.targets[shard.start * d_out..shard.end * d_out])?,
             activations: DIMS[1..]
                 .iter()
                 .map(|d| DeviceBuffer::zeroed(device, d * columns))
@@ -238,7 +232,7 @@ impl Replica {
                 DeviceBuffer::zeroed(device, widest * columns)?,
                 DeviceBuffer::zeroed(device, widest * columns)?,
             ],
-            ones: DeviceBuffer::from_slice(device, &vec![1.0f32; columns])?,
+            ones: stream.clone_htod(&vec![1.0f32; columns])?,
             sample_sse: DeviceBuffer::zeroed(device, columns)?,
             sse_per_step: DeviceBuffer::zeroed(device, STEPS)?,
             step_events: (0..=STEPS)
@@ -427,7 +421,7 @@ fn train(replicas: &mut [Replica], comms: &[Comm], layout: &Layout) -> BoxResult
     let mean = (SAMPLES * DIMS[LAYERS]) as f64;
     let losses = r0
         .stream
-        .copy_to_vec(&r0.sse_per_step)?
+        .clone_dtoh(&r0.sse_per_step)?
         .into_iter()
         .map(|sse| sse as f64 / mean)
         .collect();

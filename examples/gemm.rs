@@ -99,15 +99,12 @@ fn run(
     {
         let a: Vec<f32> = a64.iter().map(|&v| v as f32).collect();
         let b: Vec<f32> = b64.iter().map(|&v| v as f32).collect();
-        let (da, db) = (
-            DeviceBuffer::from_slice(dev, &a)?,
-            DeviceBuffer::from_slice(dev, &b)?,
-        );
+        let (da, db) = (stream.clone_htod(&a)?, stream.clone_htod(&b)?);
         let mut dc = DeviceBuffer::<f32>::zeroed(dev, m * n)?;
         let ms = time(&stream, || {
             blas.gemm(&shape, 1.0f32, &da, &db, 0.0, &mut dc)
         })?;
-        let c = dc.to_vec()?;
+        let c = stream.clone_dtoh(&dc)?;
         let err = sampled_error(
             &picks,
             m,
@@ -122,15 +119,12 @@ fn run(
     {
         let a: Vec<f16> = a64.iter().map(|&v| f16::from_f64(v)).collect();
         let b: Vec<f16> = b64.iter().map(|&v| f16::from_f64(v)).collect();
-        let (da, db) = (
-            DeviceBuffer::from_slice(dev, &a)?,
-            DeviceBuffer::from_slice(dev, &b)?,
-        );
+        let (da, db) = (stream.clone_htod(&a)?, stream.clone_htod(&b)?);
         let mut dc = DeviceBuffer::<f16>::zeroed(dev, m * n)?;
         let ms = time(&stream, || {
             blas.gemm(&shape, f16::ONE, &da, &db, f16::ZERO, &mut dc)
         })?;
-        let c = dc.to_vec()?;
+        let c = stream.clone_dtoh(&dc)?;
         let err = sampled_error(
             &picks,
             m,
@@ -145,15 +139,12 @@ fn run(
     {
         let a: Vec<bf16> = a64.iter().map(|&v| bf16::from_f64(v)).collect();
         let b: Vec<bf16> = b64.iter().map(|&v| bf16::from_f64(v)).collect();
-        let (da, db) = (
-            DeviceBuffer::from_slice(dev, &a)?,
-            DeviceBuffer::from_slice(dev, &b)?,
-        );
+        let (da, db) = (stream.clone_htod(&a)?, stream.clone_htod(&b)?);
         let mut dc = DeviceBuffer::<bf16>::zeroed(dev, m * n)?;
         let ms = time(&stream, || {
             blas.gemm_ex(&shape, 1.0, &da, &db, 0.0, &mut dc, Compute::F32)
         })?;
-        let c = dc.to_vec()?;
+        let c = stream.clone_dtoh(&dc)?;
         let err = sampled_error(
             &picks,
             m,

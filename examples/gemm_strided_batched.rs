@@ -34,12 +34,12 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let (sa, sb, sc) = (k * m, k * n, m * n);
     let a: Vec<f32> = (0..sa * batch).map(|_| rng.gen_range(-1.0..1.0)).collect();
     let b: Vec<f32> = (0..sb * batch).map(|_| rng.gen_range(-1.0..1.0)).collect();
-    let da = DeviceBuffer::from_slice(&dev, &a)?;
-    let db = DeviceBuffer::from_slice(&dev, &b)?;
+    let da = stream.clone_htod(&a)?;
+    let db = stream.clone_htod(&b)?;
     let mut dc = DeviceBuffer::<f32>::zeroed(&dev, sc * batch)?;
     blas.gemm_strided_batched(&shape, 1.0, &da, sa, &db, sb, 0.0, &mut dc, sc, batch)?;
     stream.synchronize()?;
-    let c = dc.to_vec()?;
+    let c = stream.clone_dtoh(&dc)?;
     let mut worst = 0.0f64;
     for p in 0..batch {
         let (mut num, mut den) = (0.0f64, 0.0f64);

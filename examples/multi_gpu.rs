@@ -64,8 +64,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                             )
                         };
                         let stream = Stream::new(dev)?;
-                        let xd = DeviceBuffer::from_slice(dev, &x[start..end])?;
-                        let mut yd = DeviceBuffer::from_slice(dev, &y[start..end])?;
+                        let xd = stream.clone_htod(&x[start..end])?;
+                        let mut yd = stream.clone_htod(&y[start..end])?;
                         // SAFETY: axpy touches [0, len) of both buffers, each of
                         // length len.
                         unsafe {
@@ -105,7 +105,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let mut dst = all.slice_mut(*start..*start + part.len())?;
         stream0.copy_peer(part, &mut dst)?;
     }
-    let result = stream0.copy_to_vec(&all)?;
+    let result = stream0.clone_dtoh(&all)?;
     let elapsed = t.elapsed();
 
     let mut bad = 0usize;

@@ -190,7 +190,7 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
         .collect();
     let inputs_d0 = inputs
         .iter()
-        .map(|x| DeviceBuffer::from_slice(d0, x))
+        .map(|x| Stream::default_for(d0).clone_htod(x))
         .collect::<hip::Result<Vec<_>>>()?;
 
     // One GPU: both stages on GPU 0, one stream, one micro-batch after the
@@ -219,7 +219,7 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
         }
         let host = outs
             .iter()
-            .map(|o| stream.copy_to_vec(o))
+            .map(|o| stream.clone_dtoh(o))
             .collect::<hip::Result<Vec<_>>>()?;
         (secs, host)
     };
@@ -251,7 +251,7 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
     let pipe_out = pipeline
         .outputs
         .iter()
-        .map(|o| pipeline.stage1.stream.copy_to_vec(o))
+        .map(|o| pipeline.stage1.stream.clone_dtoh(o))
         .collect::<hip::Result<Vec<_>>>()?;
 
     let mut ok = report(
@@ -321,11 +321,11 @@ impl Stage {
             kernels: LayerKernels::compile(dev)?,
             weights: layers
                 .iter()
-                .map(|l| DeviceBuffer::from_slice(dev, &l.weights))
+                .map(|l| stream.clone_htod(&l.weights))
                 .collect::<hip::Result<_>>()?,
             biases: layers
                 .iter()
-                .map(|l| DeviceBuffer::from_slice(dev, &l.bias))
+                .map(|l| stream.clone_htod(&l.bias))
                 .collect::<hip::Result<_>>()?,
             scratch: [
                 DeviceBuffer::zeroed(dev, sizes.activation_len())?,

@@ -7,7 +7,7 @@
 //!
 //! Exits with status 1 when there is no GPU or the check fails.
 
-use hip::{Device, DeviceBuffer, Stream};
+use hip::{Device, Stream};
 use hipblas::Blas;
 use std::process::ExitCode;
 
@@ -30,11 +30,11 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let dev = Device::get(0)?;
     let stream = Stream::new(&dev)?;
     let blas = Blas::new(&stream)?;
-    let dx = DeviceBuffer::from_slice(&dev, &x)?;
-    let mut dy = DeviceBuffer::from_slice(&dev, &y)?;
+    let dx = stream.clone_htod(&x)?;
+    let mut dy = stream.clone_htod(&y)?;
     blas.axpy(n, a, &dx, 1, &mut dy, 1)?;
     stream.synchronize()?;
-    let got = dy.to_vec()?;
+    let got = stream.clone_dtoh(&dy)?;
     let worst = (0..n)
         .map(|i| ((got[i] as f64) - (a as f64 * x[i] as f64 + y[i] as f64)).abs())
         .fold(0.0f64, f64::max);

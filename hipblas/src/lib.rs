@@ -4,19 +4,18 @@
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use hip::{Device, DeviceBuffer, Stream};
+//! use hip::{Device, Stream};
 //! use hipblas::{Blas, GemmShape, Op};
 //! let dev = Device::get(0)?;
 //! let stream = Stream::new(&dev)?;
 //! let blas = Blas::new(&stream)?;
 //! let (m, n, k) = (64, 32, 16);
-//! let a = DeviceBuffer::from_slice(&dev, &vec![1.0f32; m * k])?;
-//! let b = DeviceBuffer::from_slice(&dev, &vec![1.0f32; k * n])?;
-//! let mut c = DeviceBuffer::<f32>::zeroed(&dev, m * n)?;
+//! let a = stream.clone_htod(&vec![1.0f32; m * k])?;
+//! let b = stream.clone_htod(&vec![1.0f32; k * n])?;
+//! let mut c = stream.alloc_zeroed::<f32>(m * n)?;
 //! // C = A B, column-major, tight leading dimensions.
 //! blas.gemm(&GemmShape::new(Op::N, Op::N, m, n, k), 1.0, &a, &b, 0.0, &mut c)?;
-//! stream.synchronize()?;
-//! assert_eq!(c.to_vec()?[0], k as f32);
+//! assert_eq!(stream.clone_dtoh(&c)?[0], k as f32);
 //! # Ok(()) }
 //! ```
 //!

@@ -1138,7 +1138,7 @@ fn blas_on_another_stream_waits_for_a_tracked_slow_write() {
     let n = 4096usize;
     let xs: Vec<f32> = test_kit::random_nonzero(n, 0.5f32..2.0);
     let ys: Vec<f32> = test_kit::random_nonzero(n, 0.5f32..2.0);
-    let src = DeviceBuffer::from_slice(&dev, &xs).unwrap();
+    let src = test_kit::upload(&dev, &xs);
     let mut x = a.alloc_zeroed::<f32>(n).unwrap();
     let cfg = hip::LaunchConfig::for_num_elems(n as u32);
     // SAFETY: slow_copy touches [0, n) of both, which hold n floats.
@@ -1147,7 +1147,7 @@ fn blas_on_another_stream_waits_for_a_tracked_slow_write() {
     b.copy_htod(&ys, &mut y).unwrap();
     blas.axpy(n, 2.0f32, &x, 1, &mut y, 1).unwrap();
     drop(x);
-    let got = b.copy_to_vec(&y).unwrap();
+    let got = b.clone_dtoh(&y).unwrap();
     for i in 0..n {
         let want = 2.0 * xs[i] + ys[i];
         assert!(

@@ -161,7 +161,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         .map(|i| ((i * 7919) % 1000) as f32 * 0.01 - 4.995)
         .collect();
     let a = 1.0 + (std::process::id() % 100) as f32 * 0.01;
-    let x = DeviceBuffer::from_slice(&dev, &x_host)?;
+    let mut x = DeviceBuffer::uninit(&dev, len)?;
+    stream.copy_htod(&x_host, &mut x)?;
     let n = len as u32;
     let reference: Vec<f32> = x_host.iter().map(|&v| a * v + 1.0).collect();
     let compare = |what: &str, got: &[f32]| -> Result<(), String> {
@@ -243,7 +244,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let mut y = stream.alloc::<f32>(len)?;
         // SAFETY: as in safe_iteration.
         unsafe { kernel.launch(&stream, cfg, (&mut y, &x, a, n)) }?;
-        compare("safe path", &stream.copy_to_vec(&y)?)?;
+        compare("safe path", &stream.clone_dtoh(&y)?)?;
     }
     {
         // SAFETY: raw holds a loaded function, a live stream and x (n floats).

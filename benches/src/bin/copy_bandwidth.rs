@@ -1,8 +1,9 @@
 //! GPU benchmark: host-to-device and device-to-host bandwidth of copies
 //! from ordinary (pageable) memory, directly (`Stream::copy_htod`, one
 //! `hipMemcpyAsync` from the pageable slice) and staged through reused
-//! pinned buffers (`Stream::copy_htod_pageable`), against copies from
-//! pinned memory (`Stream::copy_htod_async` from a `PinnedHostBuffer`),
+//! pinned buffers (`Stream::copy_htod` of a slice, here through
+//! `hip::staging::copy_htod_with` to name the strategy), against copies
+//! from pinned memory (`Stream::copy_htod` of a `PinnedHostBuffer`),
 //! for sizes from 1 MiB to 1 GiB, in one run, rounds interleaved.
 //!
 //! The target: staged copies of 64 MiB and more reach at least 0.8 of the
@@ -29,7 +30,8 @@
 //! `HIP_STAGING_THREADS` sets the staging host threads. Exits non-zero
 //! when it cannot measure (no GPU) or a copy is wrong.
 
-use hip::{Device, DeviceBuffer, PinnedHostBuffer, StagingStrategy, Stream};
+use hip::staging::{copy_dtoh_with, copy_htod_with, StagingStrategy};
+use hip::{Device, DeviceBuffer, PinnedHostBuffer, Stream};
 use hip_benches::median;
 use std::time::Instant;
 
@@ -159,7 +161,7 @@ fn dma_under_host_load(
         let mut v = Vec::new();
         for _ in 0..=rounds {
             let t = time_once(&mut || {
-                stream.copy_htod_async(&pinned, &mut dev_buf)?;
+                stream.copy_htod(&pinned, &mut dev_buf)?;
                 stream.synchronize()
             })?;
             v.push(gbps(bytes, t));
@@ -223,8 +225,8 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "device 0: {}; staging chunks of {} MiB, staged from {} MiB; {rounds} rounds, interleaved",
         dev.name()?,
-        hip::STAGING_CHUNK_BYTES >> 20,
-        hip::STAGING_MIN_BYTES >> 20
+        hip::staging::CHUNK_BYTES >> 20,
+        hip::staging::MIN_BYTES >> 20
     );
     println!(
         "HIP_STAGING_THREADS={}",
@@ -253,12 +255,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         // (also the warm-up: pages touched, staging buffers allocated).
         for strategy in [StagingStrategy::Ring, ALTERNATIVES[0].0, ALTERNATIVES[1].0] {
             let name = strategy.name();
-            stream.copy_htod_pageable_with(&src, &mut dev_buf, strategy)?;
-            if dev_buf.to_vec()? != src {
+            copy_htod_with(&stream, &src, &mut dev_buf, strategy)?;
+            if stream.clone_dtoh(&dev_buf)? != src {
                 return Err(format!("{name} host-to-device copy of {mib} MiB is wrong").into());
             }
             host_dst.fill(0);
-            stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, strategy)?;
+            copy_dtoh_with(&stream, &dev_buf, &mut host_dst, strategy)?;
             if host_dst != src {
                 return Err(format!("{name} device-to-host copy of {mib} MiB is wrong").into());
             }
@@ -280,20 +282,16 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                         hip::sys::hipMemcpyKind::hipMemcpyHostToDevice,
                     )
                 })?,
-                time_once(&mut || stream.copy_htod_pageable_with(&src, &mut dev_buf, ring))?,
+                time_once(&mut || copy_htod_with(&stream, &src, &mut dev_buf, ring))?,
                 // Right after another staged copy: its host threads are
                 // still awake.
-                time_once(&mut || stream.copy_htod_pageable_with(&src, &mut dev_buf, ring))?,
+                time_once(&mut || copy_htod_with(&stream, &src, &mut dev_buf, ring))?,
                 time_once(&mut || {
-                    stream.copy_htod_async(&pinned_src, &mut dev_buf)?;
+                    stream.copy_htod(&pinned_src, &mut dev_buf)?;
                     stream.synchronize()
                 })?,
-                time_once(&mut || {
-                    stream.copy_htod_pageable_with(&src, &mut dev_buf, ALTERNATIVES[0].0)
-                })?,
-                time_once(&mut || {
-                    stream.copy_htod_pageable_with(&src, &mut dev_buf, ALTERNATIVES[1].0)
-                })?,
+                time_once(&mut || copy_htod_with(&stream, &src, &mut dev_buf, ALTERNATIVES[0].0))?,
+                time_once(&mut || copy_htod_with(&stream, &src, &mut dev_buf, ALTERNATIVES[1].0))?,
             ];
             let f = [
                 time_once(&mut || {
@@ -305,17 +303,17 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                         hip::sys::hipMemcpyKind::hipMemcpyDeviceToHost,
                     )
                 })?,
-                time_once(&mut || stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ring))?,
-                time_once(&mut || stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ring))?,
+                time_once(&mut || copy_dtoh_with(&stream, &dev_buf, &mut host_dst, ring))?,
+                time_once(&mut || copy_dtoh_with(&stream, &dev_buf, &mut host_dst, ring))?,
                 time_once(&mut || {
-                    stream.copy_dtoh_async(&dev_buf, &mut pinned_dst)?;
+                    stream.copy_dtoh(&dev_buf, &mut pinned_dst)?;
                     stream.synchronize()
                 })?,
                 time_once(&mut || {
-                    stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ALTERNATIVES[0].0)
+                    copy_dtoh_with(&stream, &dev_buf, &mut host_dst, ALTERNATIVES[0].0)
                 })?,
                 time_once(&mut || {
-                    stream.copy_dtoh_pageable_with(&dev_buf, &mut host_dst, ALTERNATIVES[1].0)
+                    copy_dtoh_with(&stream, &dev_buf, &mut host_dst, ALTERNATIVES[1].0)
                 })?,
             ];
             if round > 0 {

@@ -185,7 +185,10 @@ fn fill<T: hip::DeviceRepr>(
     f: impl Fn(f64) -> T,
 ) -> hip::Result<DeviceBuffer<T>> {
     let v: Vec<T> = signed_unit_noise(len as u64).take(len).map(f).collect();
-    DeviceBuffer::from_slice(dev, &v)
+    // A `hipMalloc` buffer (untracked), as the baselines' buffers are.
+    let mut buf = DeviceBuffer::uninit(dev, len)?;
+    Stream::default_for(dev).copy_htod(&v, &mut buf)?;
+    Ok(buf)
 }
 
 /// The median, over REPEATS timed repeats of `calls` back-to-back calls, of

@@ -7,7 +7,7 @@ use crate::routines::Blas1;
 use crate::scalar::{Gemm, GemmRoute, Scalar};
 use crate::validate::{self, int, GemmShape};
 use crate::{Compute, Diag, Fill, Op, Side};
-use hip::{AccessEvents, DeviceBuffer, DeviceMemory, DeviceMemoryMut};
+use hip::{AccessEvents, DeviceMemory, DeviceMemoryMut};
 
 impl Blas {
     /// `C = alpha op(A) op(B) + beta C`, column-major (`hipblas<T>gemm`;
@@ -172,8 +172,8 @@ impl Blas {
 
     /// `gemm` for a batch of separate matrices (`hipblas<T>gemmBatched`):
     /// `a[i]`, `b[i]`, `c[i]` form product `i`. The device arrays of
-    /// pointers hipBLAS needs are built here; the call waits for the stream
-    /// before freeing them, so it returns with the products done.
+    /// pointers hipBLAS needs are built here, in this stream's order, and
+    /// freed in that order after the products (no wait for them).
     #[allow(clippy::too_many_arguments)]
     pub fn gemm_batched<T: Gemm, A: DeviceMemory<T>, B: DeviceMemory<T>, C: DeviceMemoryMut<T>>(
         &self,
@@ -230,16 +230,16 @@ impl Blas {
             .collect();
         let writes: Vec<&AccessEvents> = c.iter().map(|x| x.access_events()).collect();
         self.prepare()?;
-        let dev = self.stream.device();
         let ap: Vec<usize> = a.iter().map(|x| x.device_ptr() as usize).collect();
         let bp: Vec<usize> = b.iter().map(|x| x.device_ptr() as usize).collect();
-        let ad = DeviceBuffer::from_slice(dev, &ap).map_err(Error::Runtime)?;
-        let bd = DeviceBuffer::from_slice(dev, &bp).map_err(Error::Runtime)?;
-        let cd = DeviceBuffer::from_slice(dev, &cp).map_err(Error::Runtime)?;
+        let ad = self.stream.clone_htod(&ap).map_err(Error::Runtime)?;
+        let bd = self.stream.clone_htod(&bp).map_err(Error::Runtime)?;
+        let cd = self.stream.clone_htod(&cp).map_err(Error::Runtime)?;
         let called = self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: the pointer arrays hold `batch` device addresses of
-            // buffers checked above, alive (borrowed) for this call, which waits
-            // for the stream before the arrays are freed.
+            // buffers checked above, alive (borrowed) for this call; the
+            // arrays are stream-ordered on this stream, so their free
+            // follows the GEMM.
             unsafe {
                 T::gemm_batched(
                     self.raw,
@@ -260,9 +260,9 @@ impl Blas {
                 )
             }
         });
-        let sync = self.stream.synchronize().map_err(Error::Runtime);
-        called?;
-        sync
+        // The pointer arrays are freed in this stream's order, after the
+        // GEMM: no wait for it here.
+        called
     }
 
     /// Solves `op(A) X = alpha B` (`side == Left`) or `X op(A) = alpha B`
