@@ -79,26 +79,8 @@ macro_rules! float {
         }
     };
 }
-float!(
-    f32,
-    "f32",
-    HIPFFT_C2C,
-    HIPFFT_R2C,
-    HIPFFT_C2R,
-    exec_c2c,
-    exec_r2c,
-    exec_c2r
-);
-float!(
-    f64,
-    "f64",
-    HIPFFT_Z2Z,
-    HIPFFT_D2Z,
-    HIPFFT_Z2D,
-    exec_z2z,
-    exec_d2z,
-    exec_z2d
-);
+float!(f32, "f32", HIPFFT_C2C, HIPFFT_R2C, HIPFFT_C2R, exec_c2c, exec_r2c, exec_c2r);
+float!(f64, "f64", HIPFFT_Z2Z, HIPFFT_D2Z, HIPFFT_Z2D, exec_z2z, exec_d2z, exec_z2d);
 
 /// Who provides a plan's work area.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -404,7 +386,12 @@ impl<T: Float> Plan<T> {
                 "this plan allocates its own work area (WorkArea::Auto); build it with WorkArea::User to give one",
             ));
         }
-        same_device(OP, "work area", area.device().ordinal(), self.stream.device().ordinal())?;
+        same_device(
+            OP,
+            "work area",
+            area.device().ordinal(),
+            self.stream.device().ordinal(),
+        )?;
         if area.len() < self.work_size {
             return Err(Error::invalid(
                 OP,
@@ -459,7 +446,14 @@ impl<T: Float> Plan<T> {
         let i = input.device_ptr() as *mut c_void;
         let o = output.device_ptr_mut().cast::<c_void>();
         let reads = [input.access_events()];
-        self.exec(op, Direction::Forward, i, o, &reads, &[output.access_events()])
+        self.exec(
+            op,
+            Direction::Forward,
+            i,
+            o,
+            &reads,
+            &[output.access_events()],
+        )
     }
 
     /// `hipfftExec*` inverse, out of place: C2C (`HIPFFT_BACKWARD`) from
@@ -745,7 +739,10 @@ mod tests {
     /// The reason of an [`Error::Invalid`] from `OP`, else a panic.
     fn reason(r: Result<()>) -> String {
         match r {
-            Err(Error::Invalid { operation: OP, reason }) => reason,
+            Err(Error::Invalid {
+                operation: OP,
+                reason,
+            }) => reason,
             other => panic!("expected Invalid from {OP}, got {other:?}"),
         }
     }

@@ -94,7 +94,9 @@ pub unsafe fn set_auto_allocation(plan: hipfftHandle, auto: bool) -> Result<()> 
 /// execution of it.
 pub unsafe fn set_stream(plan: hipfftHandle, stream: hipStream_t) -> Result<()> {
     // SAFETY: the caller's contract.
-    check("hipfftSetStream", unsafe { sys::hipfftSetStream(plan, stream) })
+    check("hipfftSetStream", unsafe {
+        sys::hipfftSetStream(plan, stream)
+    })
 }
 
 /// `hipfftMakePlanMany64`: makes `plan` a batched, strided transform of
