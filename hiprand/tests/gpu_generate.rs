@@ -155,7 +155,6 @@ fn download_f64<T: hip::DeviceRepr>(
         .collect()
 }
 
-
 /// `e` is an [`Error::Invalid`] from the rule `operation` whose reason
 /// contains `part`.
 fn assert_invalid(e: &Error, operation: &str, part: &str) {
