@@ -7,7 +7,12 @@
 //! inverse, in `f32` or `f64`, on [`hip`] buffers of `T` or
 //! [`Complex<T>`](hip::Complex). Every execution checks the buffers'
 //! element types, lengths and devices against the plan before calling
-//! hipFFT, so a wrong buffer is an [`Error`], never a fault.
+//! hipFFT, so a wrong buffer is an [`Error::Invalid`], never a fault.
+//!
+//! Layers: [`Plan`] and [`PlanBuilder`] are the safe layer; [`result`] is
+//! the thin one under it (one function per hipFFT call, the status made a
+//! [`Result`]), the only code that calls [`sys`]; `sys` is the raw
+//! bindings.
 //!
 //! **Scaling**: transforms are unnormalised, as in hipFFT, cuFFT and FFTW.
 //! `inverse(forward(x)) = n * x`, with `n` the product of the sizes:
@@ -37,6 +42,7 @@
 mod error;
 mod layout;
 mod plan;
+pub mod result;
 
 pub use error::{Error, Result};
 pub use layout::{half_complex_dims, Layout, Transform};

@@ -1,9 +1,10 @@
 //! Plans (`hipfftCreate` + `hipfftMakePlanMany64`) and their executions.
 
-use crate::error::{check, Error, Result};
+use crate::error::{Error, Result};
 use crate::layout::{resolve, Layout, Shape, Transform};
+use crate::result;
 use hip::{AccessEvents, Complex, DeviceBuffer, DeviceMemory, DeviceMemoryMut, DeviceRepr, Stream};
-use hipfft_sys::*;
+use hipfft_sys::{hipfftHandle, hipfftType, HIPFFT_BACKWARD, HIPFFT_FORWARD};
 use std::any::{type_name, TypeId};
 use std::ffi::{c_longlong, c_void};
 use std::marker::PhantomData;
@@ -29,8 +30,8 @@ pub trait Float: sealed::Sealed + DeviceRepr {
     const NAME: &'static str;
     /// The hipFFT transform type of `transform` in this precision.
     fn fft_type(transform: Transform) -> hipfftType;
-    /// Runs the execution function of `transform` in this precision,
-    /// returning its C name and status.
+    /// Runs the execution function of `transform` in this precision
+    /// (through [`crate::result`]).
     ///
     /// # Safety
     /// `plan` is a live plan made for `transform` in this precision, and
@@ -41,7 +42,7 @@ pub trait Float: sealed::Sealed + DeviceRepr {
         input: *mut c_void,
         output: *mut c_void,
         direction: i32,
-    ) -> (&'static str, hipfftResult);
+    ) -> Result<()>;
 }
 
 macro_rules! float {
@@ -61,48 +62,25 @@ macro_rules! float {
                 input: *mut c_void,
                 output: *mut c_void,
                 direction: i32,
-            ) -> (&'static str, hipfftResult) {
+            ) -> Result<()> {
                 // SAFETY: the caller's contract: a live plan of this
                 // transform and precision, buffers its layouts fit in; the
                 // casts give the element types of that transform.
                 unsafe {
                     match transform {
-                        Transform::C2C => (
-                            stringify!($ec2c),
-                            $ec2c(plan, input.cast(), output.cast(), direction),
-                        ),
-                        Transform::R2C => {
-                            (stringify!($er2c), $er2c(plan, input.cast(), output.cast()))
+                        Transform::C2C => {
+                            result::$ec2c(plan, input.cast(), output.cast(), direction)
                         }
-                        Transform::C2R => {
-                            (stringify!($ec2r), $ec2r(plan, input.cast(), output.cast()))
-                        }
+                        Transform::R2C => result::$er2c(plan, input.cast(), output.cast()),
+                        Transform::C2R => result::$ec2r(plan, input.cast(), output.cast()),
                     }
                 }
             }
         }
     };
 }
-float!(
-    f32,
-    "f32",
-    HIPFFT_C2C,
-    HIPFFT_R2C,
-    HIPFFT_C2R,
-    hipfftExecC2C,
-    hipfftExecR2C,
-    hipfftExecC2R
-);
-float!(
-    f64,
-    "f64",
-    HIPFFT_Z2Z,
-    HIPFFT_D2Z,
-    HIPFFT_Z2D,
-    hipfftExecZ2Z,
-    hipfftExecD2Z,
-    hipfftExecZ2D
-);
+float!(f32, "f32", HIPFFT_C2C, HIPFFT_R2C, HIPFFT_C2R, exec_c2c, exec_r2c, exec_c2r);
+float!(f64, "f64", HIPFFT_Z2Z, HIPFFT_D2Z, HIPFFT_Z2D, exec_z2z, exec_d2z, exec_z2d);
 
 /// Who provides a plan's work area.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -220,11 +198,9 @@ impl<T: Float> PlanBuilder<T> {
     /// ```
     pub fn build(self, stream: &Stream) -> Result<Plan<T>> {
         let shape = self.shape()?;
-        loader::hipfft().map_err(Error::Load)?;
+        result::library()?;
         stream.device().bind().map_err(Error::Runtime)?;
-        let mut raw: hipfftHandle = std::ptr::null_mut();
-        // SAFETY: `raw` is a valid place for the new handle.
-        check("hipfftCreate", unsafe { hipfftCreate(&mut raw) })?;
+        let raw = result::create()?;
         let mut plan = Plan {
             raw,
             shape,
@@ -236,40 +212,32 @@ impl<T: Float> PlanBuilder<T> {
         };
         if plan.work_area == WorkArea::User {
             // SAFETY: live handle, before the plan is made.
-            check("hipfftSetAutoAllocation", unsafe {
-                hipfftSetAutoAllocation(plan.raw, 0)
-            })?;
+            unsafe { result::set_auto_allocation(plan.raw, false) }?;
         }
         // SAFETY: live handle; the plan holds a clone of the stream, so the
         // stream outlives it.
-        check("hipfftSetStream", unsafe {
-            hipfftSetStream(plan.raw, plan.stream.as_raw())
-        })?;
+        unsafe { result::set_stream(plan.raw, plan.stream.as_raw()) }?;
         let s = &plan.shape;
         let to_ll = |v: &[usize]| v.iter().map(|&x| x as c_longlong).collect::<Vec<_>>();
         let mut n = to_ll(&s.dims);
         let mut inembed = to_ll(&s.input.embed);
         let mut onembed = to_ll(&s.output.embed);
-        let mut work_size = 0usize;
         // Every value was checked to fit in a long long by `resolve`.
-        // SAFETY: live handle; the arrays hold `rank` values each and live
-        // across the call; `work_size` is a valid place to write.
-        check("hipfftMakePlanMany64", unsafe {
-            hipfftMakePlanMany64(
+        // SAFETY: a live handle made by `create`, not yet made into a plan.
+        let work_size = unsafe {
+            result::make_plan_many64(
                 plan.raw,
-                n.len() as i32,
-                n.as_mut_ptr(),
-                inembed.as_mut_ptr(),
+                &mut n,
+                &mut inembed,
                 s.input.stride as c_longlong,
                 s.input.dist as c_longlong,
-                onembed.as_mut_ptr(),
+                &mut onembed,
                 s.output.stride as c_longlong,
                 s.output.dist as c_longlong,
                 T::fft_type(s.transform),
                 s.batch as c_longlong,
-                &mut work_size,
             )
-        })?;
+        }?;
         plan.work_size = work_size;
         Ok(plan)
     }
@@ -322,7 +290,7 @@ impl<T: Float> Drop for Plan<T> {
         }
         // SAFETY: the handle was made by `hipfftCreate` and is destroyed
         // once, here; the work buffer is freed after it.
-        if let Err(e) = check("hipfftDestroy", unsafe { hipfftDestroy(self.raw) }) {
+        if let Err(e) = unsafe { result::destroy(self.raw) } {
             DROP_ERRORS.record_error(e);
         }
     }
@@ -411,25 +379,33 @@ impl<T: Float> Plan<T> {
         &mut self,
         mut area: DeviceBuffer<u8>,
     ) -> Result<Option<DeviceBuffer<u8>>> {
+        const OP: &str = "Plan::set_work_area";
         if self.work_area != WorkArea::User {
-            return Err(Error::Usage(
-                "this plan allocates its own work area (WorkArea::Auto); build it with WorkArea::User to give one".into(),
+            return Err(Error::invalid(
+                OP,
+                "this plan allocates its own work area (WorkArea::Auto); build it with WorkArea::User to give one",
             ));
         }
-        self.same_device("work area", area.device().ordinal())?;
+        same_device(
+            OP,
+            "work area",
+            area.device().ordinal(),
+            self.stream.device().ordinal(),
+        )?;
         if area.len() < self.work_size {
-            return Err(Error::BufferTooSmall {
-                name: "work area",
-                len: area.len(),
-                required: self.work_size,
-            });
+            return Err(Error::invalid(
+                OP,
+                format!(
+                    "the work area holds {} bytes but the plan needs {}",
+                    area.len(),
+                    self.work_size
+                ),
+            ));
         }
         self.stream.device().bind().map_err(Error::Runtime)?;
         // SAFETY: live handle; the area is on the plan's device, large
         // enough, and kept by the plan until replaced or dropped.
-        check("hipfftSetWorkArea", unsafe {
-            hipfftSetWorkArea(self.raw, area.device_ptr_mut().cast())
-        })?;
+        unsafe { result::set_work_area(self.raw, area.device_ptr_mut().cast()) }?;
         Ok(self.work_buffer.replace(area))
     }
 
@@ -463,13 +439,21 @@ impl<T: Float> Plan<T> {
         input: &impl DeviceMemory<I>,
         output: &mut impl DeviceMemoryMut<O>,
     ) -> Result<()> {
-        self.runs(Direction::Forward, "")?;
-        self.check_out_of_place::<I, O>(input, output)?;
+        let op = Direction::Forward.operation(false);
+        self.runs(op, Direction::Forward, "")?;
+        self.check_out_of_place::<I, O>(op, input, output)?;
         // hipFFT reads the input of a forward transform without writing it.
         let i = input.device_ptr() as *mut c_void;
         let o = output.device_ptr_mut().cast::<c_void>();
         let reads = [input.access_events()];
-        self.exec(Direction::Forward, i, o, &reads, &[output.access_events()])
+        self.exec(
+            op,
+            Direction::Forward,
+            i,
+            o,
+            &reads,
+            &[output.access_events()],
+        )
     }
 
     /// `hipfftExec*` inverse, out of place: C2C (`HIPFFT_BACKWARD`) from
@@ -482,13 +466,14 @@ impl<T: Float> Plan<T> {
         input: &mut impl DeviceMemoryMut<I>,
         output: &mut impl DeviceMemoryMut<O>,
     ) -> Result<()> {
-        self.runs(Direction::Inverse, "")?;
-        self.check_out_of_place::<I, O>(&*input, &*output)?;
+        let op = Direction::Inverse.operation(false);
+        self.runs(op, Direction::Inverse, "")?;
+        self.check_out_of_place::<I, O>(op, &*input, &*output)?;
         let i = input.device_ptr_mut().cast::<c_void>();
         let o = output.device_ptr_mut().cast::<c_void>();
         // A C2R transform may overwrite its input: both are written.
         let writes = [input.access_events(), output.access_events()];
-        self.exec(Direction::Inverse, i, o, &[], &writes)
+        self.exec(op, Direction::Inverse, i, o, &[], &writes)
     }
 
     /// Forward in place: `data` holds the input (of the input's type) and
@@ -516,37 +501,38 @@ impl<T: Float> Plan<T> {
         direction: Direction,
         data: &mut impl DeviceMemoryMut<E>,
     ) -> Result<()> {
-        self.runs(direction, "_in_place")?;
-        self.check_in_place(&*data)?;
+        let op = direction.operation(true);
+        self.runs(op, direction, "_in_place")?;
+        self.check_in_place(op, &*data)?;
         let p = data.device_ptr_mut().cast::<c_void>();
-        self.exec(direction, p, p, &[], &[data.access_events()])
+        self.exec(op, direction, p, p, &[], &[data.access_events()])
     }
 
     /// Refuses a direction the plan's transform does not run (a C2R plan
     /// runs only inverse transforms, an R2C plan only forward ones),
     /// naming the method to call instead (`suffix`: `""` or `"_in_place"`).
-    fn runs(&self, direction: Direction, suffix: &str) -> Result<()> {
+    fn runs(&self, op: &'static str, direction: Direction, suffix: &str) -> Result<()> {
         match (self.shape.transform, direction) {
-            (Transform::C2R, Direction::Forward) => Err(Error::Usage(format!(
-                "a C2R plan only runs inverse transforms (execute_inverse{suffix})"
-            ))),
-            (Transform::R2C, Direction::Inverse) => Err(Error::Usage(format!(
-                "an R2C plan only runs forward transforms (execute_forward{suffix})"
-            ))),
+            (Transform::C2R, Direction::Forward) => Err(Error::invalid(
+                op,
+                format!("a C2R plan only runs inverse transforms (execute_inverse{suffix})"),
+            )),
+            (Transform::R2C, Direction::Inverse) => Err(Error::invalid(
+                op,
+                format!("an R2C plan only runs forward transforms (execute_forward{suffix})"),
+            )),
             _ => Ok(()),
         }
     }
 
-    fn same_device(&self, name: &'static str, got: usize) -> Result<()> {
-        same_device(name, got, self.stream.device().ordinal())
-    }
-
     fn check_out_of_place<I: DeviceRepr, O: DeviceRepr>(
         &self,
+        op: &'static str,
         input: &(impl DeviceMemory<I> + ?Sized),
         output: &(impl DeviceMemory<O> + ?Sized),
     ) -> Result<()> {
         check_out_of_place::<T>(
+            op,
             &self.shape,
             self.stream.device().ordinal(),
             Buffer::of::<I>("input", input.len(), input.device().ordinal()),
@@ -554,8 +540,13 @@ impl<T: Float> Plan<T> {
         )
     }
 
-    fn check_in_place<E: DeviceRepr>(&self, data: &(impl DeviceMemory<E> + ?Sized)) -> Result<()> {
+    fn check_in_place<E: DeviceRepr>(
+        &self,
+        op: &'static str,
+        data: &(impl DeviceMemory<E> + ?Sized),
+    ) -> Result<()> {
         check_in_place::<T>(
+            op,
             &self.shape,
             self.stream.device().ordinal(),
             Buffer::of::<E>("data", data.len(), data.device().ordinal()),
@@ -570,6 +561,7 @@ impl<T: Float> Plan<T> {
     /// streams and their stream-ordered frees wait for it in turn.
     fn exec(
         &self,
+        op: &'static str,
         direction: Direction,
         input: *mut c_void,
         output: *mut c_void,
@@ -577,10 +569,13 @@ impl<T: Float> Plan<T> {
         writes: &[&AccessEvents],
     ) -> Result<()> {
         if self.work_area == WorkArea::User && self.work_size > 0 && self.work_buffer.is_none() {
-            return Err(Error::Usage(format!(
-                "this plan needs a work area of {} bytes (set_work_area) before it runs",
-                self.work_size
-            )));
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "this plan needs a work area of {} bytes (set_work_area) before it runs",
+                    self.work_size
+                ),
+            ));
         }
         self.stream.device().bind()?;
         let mut written = writes.to_vec();
@@ -595,9 +590,7 @@ impl<T: Float> Plan<T> {
             // SAFETY: a live plan of this transform and precision; the
             // buffers were checked to hold the element types and lengths
             // its layouts reach, on its device.
-            let (call, status) =
-                unsafe { T::exec(self.raw, self.shape.transform, input, output, sign) };
-            check(call, status)
+            unsafe { T::exec(self.raw, self.shape.transform, input, output, sign) }
         })
     }
 }
@@ -607,6 +600,18 @@ impl<T: Float> Plan<T> {
 enum Direction {
     Forward,
     Inverse,
+}
+
+impl Direction {
+    /// The method that runs it: the operation its errors name.
+    fn operation(self, in_place: bool) -> &'static str {
+        match (self, in_place) {
+            (Direction::Forward, false) => "Plan::execute_forward",
+            (Direction::Inverse, false) => "Plan::execute_inverse",
+            (Direction::Forward, true) => "Plan::execute_forward_in_place",
+            (Direction::Inverse, true) => "Plan::execute_inverse_in_place",
+        }
+    }
 }
 
 /// What the checks need to know of a buffer.
@@ -631,37 +636,47 @@ impl Buffer {
     }
 }
 
-fn same_device(name: &'static str, got: usize, want: usize) -> Result<()> {
+fn same_device(op: &'static str, name: &'static str, got: usize, want: usize) -> Result<()> {
     if got != want {
-        return Err(Error::WrongDevice { name, got, want });
+        return Err(Error::invalid(
+            op,
+            format!("{name} is on device {got} but the plan is on device {want}"),
+        ));
     }
     Ok(())
 }
 
 fn element_type<T: Float>(
+    op: &'static str,
     shape: &Shape,
     b: &Buffer,
     want: TypeId,
     want_name: &'static str,
 ) -> Result<()> {
     if b.type_id != want {
-        return Err(Error::WrongElementType {
-            name: b.name,
-            got: b.type_name,
-            want: want_name,
-            transform: format!("{:?} {}", shape.transform, T::NAME),
-        });
+        return Err(Error::invalid(
+            op,
+            format!(
+                "{} holds {} but this {:?} {} plan needs {want_name} there",
+                b.name,
+                b.type_name,
+                shape.transform,
+                T::NAME
+            ),
+        ));
     }
     Ok(())
 }
 
-fn long_enough(b: &Buffer, required: usize) -> Result<()> {
+fn long_enough(op: &'static str, b: &Buffer, required: usize) -> Result<()> {
     if b.len < required {
-        return Err(Error::BufferTooSmall {
-            name: b.name,
-            len: b.len,
-            required,
-        });
+        return Err(Error::invalid(
+            op,
+            format!(
+                "{} holds {} elements but the plan's layout needs {required}",
+                b.name, b.len
+            ),
+        ));
     }
     Ok(())
 }
@@ -681,36 +696,56 @@ fn in_place_len<T: Float>(shape: &Shape) -> usize {
 }
 
 fn check_out_of_place<T: Float>(
+    op: &'static str,
     shape: &Shape,
     device: usize,
     input: Buffer,
     output: Buffer,
 ) -> Result<()> {
     let (i, i_name, o, o_name) = sides::<T>(shape.transform);
-    element_type::<T>(shape, &input, i, i_name)?;
-    element_type::<T>(shape, &output, o, o_name)?;
-    long_enough(&input, shape.input_len)?;
-    long_enough(&output, shape.output_len)?;
-    same_device(input.name, input.device, device)?;
-    same_device(output.name, output.device, device)
+    element_type::<T>(op, shape, &input, i, i_name)?;
+    element_type::<T>(op, shape, &output, o, o_name)?;
+    long_enough(op, &input, shape.input_len)?;
+    long_enough(op, &output, shape.output_len)?;
+    same_device(op, input.name, input.device, device)?;
+    same_device(op, output.name, output.device, device)
 }
 
-fn check_in_place<T: Float>(shape: &Shape, device: usize, data: Buffer) -> Result<()> {
+fn check_in_place<T: Float>(
+    op: &'static str,
+    shape: &Shape,
+    device: usize,
+    data: Buffer,
+) -> Result<()> {
     let (i, i_name, _, _) = sides::<T>(shape.transform);
-    element_type::<T>(shape, &data, i, i_name)?;
+    element_type::<T>(op, shape, &data, i, i_name)?;
     if shape.transform != Transform::C2C && !shape.in_place {
-        return Err(Error::Usage(
-            "an in-place real transform needs a plan built with .in_place() (padded rows)".into(),
+        return Err(Error::invalid(
+            op,
+            "an in-place real transform needs a plan built with .in_place() (padded rows)",
         ));
     }
-    long_enough(&data, in_place_len::<T>(shape))?;
-    same_device(data.name, data.device, device)
+    long_enough(op, &data, in_place_len::<T>(shape))?;
+    same_device(op, data.name, data.device, device)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use hip::{c32, c64};
+
+    const OP: &str = "Plan::execute_forward";
+
+    /// The reason of an [`Error::Invalid`] from `OP`, else a panic.
+    fn reason(r: Result<()>) -> String {
+        match r {
+            Err(Error::Invalid {
+                operation: OP,
+                reason,
+            }) => reason,
+            other => panic!("expected Invalid from {OP}, got {other:?}"),
+        }
+    }
 
     fn shape(t: Transform, dims: &[usize], batch: usize, in_place: bool) -> Shape {
         resolve(t, dims, batch, in_place, None, None).unwrap()
@@ -720,6 +755,7 @@ mod tests {
     fn out_of_place_checks_types_lengths_and_devices() {
         let s = shape(Transform::R2C, &[16], 3, false);
         let ok = check_out_of_place::<f32>(
+            OP,
             &s,
             0,
             Buffer::of::<f32>("input", 48, 0),
@@ -728,61 +764,42 @@ mod tests {
         assert!(ok.is_ok(), "{ok:?}");
         // n/2 + 1 = 9 outputs per row: 26 is one short.
         let short = check_out_of_place::<f32>(
+            OP,
             &s,
             0,
             Buffer::of::<f32>("input", 48, 0),
             Buffer::of::<c32>("output", 26, 0),
         );
-        assert!(
-            matches!(
-                short,
-                Err(Error::BufferTooSmall {
-                    name: "output",
-                    len: 26,
-                    required: 27
-                })
-            ),
-            "{short:?}"
+        assert_eq!(
+            reason(short),
+            "output holds 26 elements but the plan's layout needs 27"
         );
         let wrong = check_out_of_place::<f32>(
+            OP,
             &s,
             0,
             Buffer::of::<c32>("input", 48, 0),
             Buffer::of::<c32>("output", 27, 0),
         );
-        assert!(
-            matches!(wrong, Err(Error::WrongElementType { name: "input", .. })),
-            "{wrong:?}"
-        );
+        assert!(reason(wrong).starts_with("input holds "));
         let precision = check_out_of_place::<f32>(
+            OP,
             &s,
             0,
             Buffer::of::<f64>("input", 48, 0),
             Buffer::of::<c64>("output", 27, 0),
         );
-        assert!(
-            matches!(
-                precision,
-                Err(Error::WrongElementType { name: "input", .. })
-            ),
-            "{precision:?}"
-        );
+        assert!(reason(precision).starts_with("input holds f64"));
         let device = check_out_of_place::<f32>(
+            OP,
             &s,
             0,
             Buffer::of::<f32>("input", 48, 0),
             Buffer::of::<c32>("output", 27, 1),
         );
-        assert!(
-            matches!(
-                device,
-                Err(Error::WrongDevice {
-                    name: "output",
-                    got: 1,
-                    want: 0
-                })
-            ),
-            "{device:?}"
+        assert_eq!(
+            reason(device),
+            "output is on device 1 but the plan is on device 0"
         );
     }
 
@@ -791,18 +808,15 @@ mod tests {
         let s = shape(Transform::R2C, &[16], 2, true);
         // 2 rows of 2 * 9 = 18 reals.
         assert_eq!(in_place_len::<f32>(&s), 36);
-        assert!(check_in_place::<f32>(&s, 0, Buffer::of::<f32>("data", 36, 0)).is_ok());
-        let short = check_in_place::<f32>(&s, 0, Buffer::of::<f32>("data", 35, 0));
-        assert!(
-            matches!(short, Err(Error::BufferTooSmall { required: 36, .. })),
-            "{short:?}"
-        );
+        assert!(check_in_place::<f32>(OP, &s, 0, Buffer::of::<f32>("data", 36, 0)).is_ok());
+        let short = check_in_place::<f32>(OP, &s, 0, Buffer::of::<f32>("data", 35, 0));
+        assert!(reason(short).ends_with("needs 36"));
         let not_in_place = shape(Transform::R2C, &[16], 2, false);
-        let e = check_in_place::<f32>(&not_in_place, 0, Buffer::of::<f32>("data", 64, 0));
-        assert!(matches!(e, Err(Error::Usage(_))), "{e:?}");
+        let e = check_in_place::<f32>(OP, &not_in_place, 0, Buffer::of::<f32>("data", 64, 0));
+        assert!(reason(e).contains(".in_place()"));
         let c2c = shape(Transform::C2C, &[7, 5], 1, false);
-        assert!(check_in_place::<f64>(&c2c, 2, Buffer::of::<c64>("data", 35, 2)).is_ok());
-        let e = check_in_place::<f64>(&c2c, 2, Buffer::of::<c32>("data", 35, 2));
-        assert!(matches!(e, Err(Error::WrongElementType { .. })), "{e:?}");
+        assert!(check_in_place::<f64>(OP, &c2c, 2, Buffer::of::<c64>("data", 35, 2)).is_ok());
+        let e = check_in_place::<f64>(OP, &c2c, 2, Buffer::of::<c32>("data", 35, 2));
+        assert!(reason(e).contains("holds"));
     }
 }

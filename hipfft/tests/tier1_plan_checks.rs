@@ -1,16 +1,20 @@
 //! Tier 1: every geometry a plan refuses is refused by the checks `build`
 //! makes before any hipFFT call. On this machine (no hipFFT installed) a
-//! call would fail with `Error::Load`; these give `Error::InvalidPlan`,
-//! which proves no library was needed to reject them.
+//! call would fail with `Error::Load`; these give `Error::Invalid` from
+//! `PlanBuilder::build`, which proves no library was needed to reject
+//! them.
 
 use hipfft::{Error, Layout, PlanBuilder, Transform};
 
 fn rejected(b: PlanBuilder<f32>, name: &str) {
     match b.validate() {
-        Err(Error::InvalidPlan { name: got, problem }) => {
-            assert_eq!(got, name, "{problem}");
+        Err(Error::Invalid {
+            operation: "PlanBuilder::build",
+            reason,
+        }) => {
+            assert!(reason.starts_with(&format!("{name}: ")), "{reason}");
         }
-        other => panic!("expected InvalidPlan({name}), got {other:?}"),
+        other => panic!("expected Invalid({name}), got {other:?}"),
     }
 }
 
@@ -84,4 +88,10 @@ fn good_geometries_report_buffer_lengths() {
         .validate()
         .unwrap();
     assert_eq!(i, 4 * 20 + 14 + 1);
+}
+
+/// The layering: only `src/result.rs` calls hipfft-sys's functions.
+#[test]
+fn only_the_result_layer_calls_the_raw_functions() {
+    test_kit::assert_raw_calls_only_in_result(env!("CARGO_MANIFEST_DIR"), "hipfft-sys");
 }

@@ -1,11 +1,12 @@
 //! The generator handle and its fills.
 
-use crate::error::{check, Error, Result};
+use crate::error::{Error, Result};
 use crate::real::Real;
+use crate::result;
 use crate::rules::{self, Distribution};
 use crate::{Ordering, RngType};
 use hip::{AccessEvents, DeviceMemoryMut, Stream};
-use hiprand_sys::*;
+use hiprand_sys::hiprandGenerator_t;
 use std::fmt;
 
 static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
@@ -64,8 +65,7 @@ impl Drop for Generator {
         }
         // SAFETY: the handle was created by `hiprandCreateGenerator` and is
         // destroyed once, here.
-        let status = unsafe { hiprandDestroyGenerator(self.raw) };
-        if let Err(e) = check("hiprandDestroyGenerator", status) {
+        if let Err(e) = unsafe { result::destroy_generator(self.raw) } {
             DROP_ERRORS.record_error(e);
         }
     }
@@ -76,13 +76,9 @@ impl Generator {
     /// `hiprandSetStream`: a generator of `kind` whose fills run on
     /// `stream`. Quasi-random generators start with 1 dimension.
     pub fn new(stream: &Stream, kind: RngType) -> Result<Generator> {
-        loader::hiprand().map_err(Error::Load)?;
+        result::library()?;
         stream.device().bind().map_err(Error::Runtime)?;
-        let mut raw: hiprandGenerator_t = std::ptr::null_mut();
-        // SAFETY: `raw` is a valid place for the new handle.
-        check("hiprandCreateGenerator", unsafe {
-            hiprandCreateGenerator(&mut raw, kind.raw())
-        })?;
+        let raw = result::create_generator(kind.raw())?;
         let generator = Generator {
             raw,
             kind,
@@ -90,9 +86,7 @@ impl Generator {
             stream: stream.clone(),
         };
         // SAFETY: live handle; the stream outlives it (held by `generator`).
-        check("hiprandSetStream", unsafe {
-            hiprandSetStream(generator.raw, stream.as_raw())
-        })?;
+        unsafe { result::set_stream(generator.raw, stream.as_raw()) }?;
         Ok(generator)
     }
 
@@ -123,9 +117,7 @@ impl Generator {
         rules::check_seed(self.kind)?;
         self.bind()?;
         // SAFETY: live handle.
-        check("hiprandSetPseudoRandomGeneratorSeed", unsafe {
-            hiprandSetPseudoRandomGeneratorSeed(self.raw, seed)
-        })
+        unsafe { result::set_pseudo_random_generator_seed(self.raw, seed) }
     }
 
     /// `hiprandSetGeneratorOffset`: skip `offset` values of the sequence
@@ -134,9 +126,7 @@ impl Generator {
         rules::check_offset(self.kind)?;
         self.bind()?;
         // SAFETY: live handle.
-        check("hiprandSetGeneratorOffset", unsafe {
-            hiprandSetGeneratorOffset(self.raw, offset)
-        })
+        unsafe { result::set_generator_offset(self.raw, offset) }
     }
 
     /// `hiprandSetGeneratorOrdering`: how results are laid out (a pseudo
@@ -146,9 +136,7 @@ impl Generator {
         rules::check_ordering(self.kind, ordering)?;
         self.bind()?;
         // SAFETY: live handle.
-        check("hiprandSetGeneratorOrdering", unsafe {
-            hiprandSetGeneratorOrdering(self.raw, ordering.raw())
-        })
+        unsafe { result::set_generator_ordering(self.raw, ordering.raw()) }
     }
 
     /// `hiprandSetQuasiRandomGeneratorDimensions`: the number of
@@ -159,9 +147,7 @@ impl Generator {
         rules::check_dimensions(self.kind, dimensions)?;
         self.bind()?;
         // SAFETY: live handle.
-        check("hiprandSetQuasiRandomGeneratorDimensions", unsafe {
-            hiprandSetQuasiRandomGeneratorDimensions(self.raw, dimensions)
-        })?;
+        unsafe { result::set_quasi_random_generator_dimensions(self.raw, dimensions) }?;
         self.dimensions = dimensions;
         Ok(())
     }
@@ -172,9 +158,7 @@ impl Generator {
         rules::check_device(self.stream.device().ordinal(), stream.device().ordinal())?;
         self.bind()?;
         // SAFETY: live handle; the stream outlives its use (held by `self`).
-        check("hiprandSetStream", unsafe {
-            hiprandSetStream(self.raw, stream.as_raw())
-        })?;
+        unsafe { result::set_stream(self.raw, stream.as_raw()) }?;
         self.stream = stream.clone();
         Ok(())
     }
@@ -182,10 +166,10 @@ impl Generator {
     /// `hiprandGenerate`: uniformly distributed 32-bit integers.
     pub fn fill_u32(&mut self, out: &mut impl DeviceMemoryMut<u32>) -> Result<()> {
         let (ptr, len) = (self.prepare(out, Distribution::Bits)?, out.len());
-        self.enqueue(out.access_events(), "hiprandGenerate", || {
+        self.enqueue(out.access_events(), || {
             // SAFETY: live handle; `ptr` is `len` elements of device memory
             // on the generator's device (checked), borrowed mutably.
-            unsafe { hiprandGenerate(self.raw, ptr, len) }
+            unsafe { result::generate(self.raw, ptr, len) }
         })
     }
 
@@ -193,7 +177,7 @@ impl Generator {
     /// uniformly distributed values in (0, 1].
     pub fn fill_uniform<T: Real>(&mut self, out: &mut impl DeviceMemoryMut<T>) -> Result<()> {
         let (ptr, len) = (self.prepare(out, Distribution::Uniform)?, out.len());
-        self.enqueue(out.access_events(), T::CALLS[0], || {
+        self.enqueue(out.access_events(), || {
             // SAFETY: as in `fill_u32`.
             unsafe { T::uniform(self.raw, ptr, len) }
         })
@@ -229,9 +213,9 @@ impl Generator {
     pub fn fill_poisson(&mut self, out: &mut impl DeviceMemoryMut<u32>, lambda: f64) -> Result<()> {
         rules::check_poisson(lambda)?;
         let (ptr, len) = (self.prepare(out, Distribution::Poisson)?, out.len());
-        self.enqueue(out.access_events(), "hiprandGeneratePoisson", || {
+        self.enqueue(out.access_events(), || {
             // SAFETY: as in `fill_u32`.
-            unsafe { hiprandGeneratePoisson(self.raw, ptr, len, lambda) }
+            unsafe { result::generate_poisson(self.raw, ptr, len, lambda) }
         })
     }
 
@@ -246,26 +230,20 @@ impl Generator {
         rules::check_normal(mean.to_f64(), stddev.to_f64())?;
         let (ptr, len) = (self.prepare(out, distribution)?, out.len());
         let log = distribution == Distribution::LogNormal;
-        self.enqueue(out.access_events(), T::CALLS[1 + usize::from(log)], || {
+        self.enqueue(out.access_events(), || {
             // SAFETY: as in `fill_u32`.
             unsafe { T::gaussian(log, self.raw, ptr, len, mean, stddev) }
         })
     }
 
-    /// Enqueues one fill (`fill`, the C call `call`) on the generator's
+    /// Enqueues one fill (`fill`, a call of [`crate::result`]) on the generator's
     /// stream through `hip`'s access tracking: a buffer that tracks its
     /// accesses (`Stream::alloc`'s) is first waited for where other streams
     /// use it, and the fill is recorded as its write, so that those streams
     /// and its stream-ordered free wait for the fill in turn. Untracked
     /// memory costs nothing more.
-    fn enqueue(
-        &self,
-        out: &AccessEvents,
-        call: &'static str,
-        fill: impl FnOnce() -> hiprandStatus_t,
-    ) -> Result<()> {
-        self.stream
-            .enqueue_tracked(&[], &[out], || check(call, fill()))
+    fn enqueue(&self, out: &AccessEvents, fill: impl FnOnce() -> Result<()>) -> Result<()> {
+        self.stream.enqueue_tracked(&[], &[out], fill)
     }
 
     fn bind(&self) -> Result<()> {

@@ -14,7 +14,8 @@
 //! buffer aligned to two elements (values come in Box–Muller pairs);
 //! quasi-random fills a multiple of the dimensions; MTGP32 and MT19937
 //! cannot skip ahead; Sobol has no seed; the buffer must be on the
-//! generator's device. Each refusal is an [`Error`] saying what was wrong.
+//! generator's device. Each refusal is an [`Error::Invalid`] saying what
+//! was wrong.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -31,13 +32,16 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The raw bindings are `hiprand_sys`.
+//! Layers: [`Generator`] is the safe layer; [`result`] is the thin one
+//! under it (one function per hipRAND call, the status made a
+//! [`Result`]), the only code that calls the raw bindings, `hiprand_sys`.
 #![deny(missing_docs)]
 
 mod error;
 mod generator;
 mod kind;
 mod real;
+pub mod result;
 pub mod rules;
 
 pub use error::{Error, Result};

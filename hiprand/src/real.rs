@@ -1,15 +1,10 @@
 //! The floating-point element types of uniform, normal and log-normal
 //! fills (`f32`, `f64`, `half::f16`), each with its hipRAND calls.
 
+use crate::error::Result;
+use crate::result;
 use ::half::f16;
-use hiprand_sys::{half, hiprandGenerator_t, hiprandStatus_t};
-use hiprand_sys::{
-    hiprandGenerateLogNormal, hiprandGenerateLogNormalDouble, hiprandGenerateLogNormalHalf,
-};
-use hiprand_sys::{hiprandGenerateNormal, hiprandGenerateNormalDouble, hiprandGenerateNormalHalf};
-use hiprand_sys::{
-    hiprandGenerateUniform, hiprandGenerateUniformDouble, hiprandGenerateUniformHalf,
-};
+use hiprand_sys::{half, hiprandGenerator_t};
 
 mod sealed {
     pub trait Sealed {}
@@ -26,13 +21,13 @@ pub trait Real: hip::DeviceRepr + sealed::Sealed {
     const CALLS: [&'static str; 3];
     /// The value as `f64` (for checking parameters).
     fn to_f64(self) -> f64;
-    /// Calls `hiprandGenerateUniform*`.
+    /// Calls `hiprandGenerateUniform*` (through [`crate::result`]).
     ///
     /// # Safety
     /// `generator` is live and `out` is device memory of `n` elements on
     /// its device.
     #[doc(hidden)]
-    unsafe fn uniform(generator: hiprandGenerator_t, out: *mut Self, n: usize) -> hiprandStatus_t;
+    unsafe fn uniform(generator: hiprandGenerator_t, out: *mut Self, n: usize) -> Result<()>;
     /// Calls `hiprandGenerateLogNormal*` when `log`, else
     /// `hiprandGenerateNormal*`.
     ///
@@ -46,21 +41,21 @@ pub trait Real: hip::DeviceRepr + sealed::Sealed {
         n: usize,
         mean: Self,
         stddev: Self,
-    ) -> hiprandStatus_t;
+    ) -> Result<()>;
 }
 
 /// One impl per type: `$conv` turns a value into the C parameter type,
 /// `$ptr` the element pointer.
 macro_rules! real {
-    ($t:ty, $c:ty, $to_f64:expr, $conv:expr, [$u:ident, $n:ident, $l:ident]) => {
+    ($t:ty, $c:ty, $to_f64:expr, $conv:expr, $calls:expr, [$u:ident, $n:ident, $l:ident]) => {
         impl Real for $t {
-            const CALLS: [&'static str; 3] = [stringify!($u), stringify!($n), stringify!($l)];
+            const CALLS: [&'static str; 3] = $calls;
             fn to_f64(self) -> f64 {
                 $to_f64(self)
             }
-            unsafe fn uniform(g: hiprandGenerator_t, out: *mut Self, n: usize) -> hiprandStatus_t {
+            unsafe fn uniform(g: hiprandGenerator_t, out: *mut Self, n: usize) -> Result<()> {
                 // SAFETY: the caller's contract; `$t` has the C type's layout.
-                unsafe { $u(g, out.cast::<$c>(), n) }
+                unsafe { result::$u(g, out.cast::<$c>(), n) }
             }
             unsafe fn gaussian(
                 log: bool,
@@ -69,14 +64,14 @@ macro_rules! real {
                 n: usize,
                 mean: Self,
                 stddev: Self,
-            ) -> hiprandStatus_t {
+            ) -> Result<()> {
                 let (out, mean, stddev) = (out.cast::<$c>(), $conv(mean), $conv(stddev));
                 // SAFETY: the caller's contract; `$t` has the C type's layout.
                 unsafe {
                     if log {
-                        $l(g, out, n, mean, stddev)
+                        result::$l(g, out, n, mean, stddev)
                     } else {
-                        $n(g, out, n, mean, stddev)
+                        result::$n(g, out, n, mean, stddev)
                     }
                 }
             }
@@ -90,10 +85,11 @@ real!(
     f64::from,
     |v: f32| v,
     [
-        hiprandGenerateUniform,
-        hiprandGenerateNormal,
-        hiprandGenerateLogNormal
-    ]
+        "hiprandGenerateUniform",
+        "hiprandGenerateNormal",
+        "hiprandGenerateLogNormal"
+    ],
+    [generate_uniform, generate_normal, generate_log_normal]
 );
 real!(
     f64,
@@ -101,9 +97,14 @@ real!(
     |v: f64| v,
     |v: f64| v,
     [
-        hiprandGenerateUniformDouble,
-        hiprandGenerateNormalDouble,
-        hiprandGenerateLogNormalDouble
+        "hiprandGenerateUniformDouble",
+        "hiprandGenerateNormalDouble",
+        "hiprandGenerateLogNormalDouble"
+    ],
+    [
+        generate_uniform_double,
+        generate_normal_double,
+        generate_log_normal_double
     ]
 );
 // `half` is hipRAND's 16-bit float (AMD's `__half`: the IEEE binary16
@@ -114,8 +115,13 @@ real!(
     f16::to_f64,
     |v: f16| half { data: v.to_bits() },
     [
-        hiprandGenerateUniformHalf,
-        hiprandGenerateNormalHalf,
-        hiprandGenerateLogNormalHalf
+        "hiprandGenerateUniformHalf",
+        "hiprandGenerateNormalHalf",
+        "hiprandGenerateLogNormalHalf"
+    ],
+    [
+        generate_uniform_half,
+        generate_normal_half,
+        generate_log_normal_half
     ]
 );

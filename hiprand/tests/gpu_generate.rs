@@ -155,6 +155,21 @@ fn download_f64<T: hip::DeviceRepr>(
         .collect()
 }
 
+/// `e` is an [`Error::Invalid`] from the rule `operation` whose reason
+/// contains `part`.
+fn assert_invalid(e: &Error, operation: &str, part: &str) {
+    match e {
+        Error::Invalid {
+            operation: op,
+            reason,
+        } => {
+            assert_eq!(*op, operation, "{e}");
+            assert!(reason.contains(part), "{e}");
+        }
+        other => panic!("expected Invalid from {operation}, got {other}"),
+    }
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn gpu_uniform_f32_and_f64_for_every_generator() {
@@ -396,10 +411,7 @@ fn gpu_different_offsets_give_different_streams() {
     for kind in [RngType::Mtgp32, RngType::Mt19937] {
         let mut g = Generator::new(&stream, kind).unwrap();
         let e = g.set_offset(10).unwrap_err();
-        assert!(
-            matches!(e, Error::InvalidArgument { name: "offset", .. }),
-            "{e}"
-        );
+        assert_invalid(&e, "rules::check_offset", "offset: ");
     }
 }
 
@@ -410,10 +422,7 @@ fn gpu_rejected_fills_leave_the_buffer_and_generator_usable() {
     let mut g = generator(&stream, RngType::Philox4x32_10);
     let mut odd = DeviceBuffer::<f32>::zeroed(&dev, 1001).unwrap();
     let e = g.fill_normal(&mut odd, 0.0, 1.0).unwrap_err();
-    assert!(
-        matches!(e, Error::InvalidArgument { name: "length", .. }),
-        "{e}"
-    );
+    assert_invalid(&e, "rules::check_fill", "length: ");
     assert!(
         test_kit::download(&stream, &odd).iter().all(|v| *v == 0.0),
         "written anyway"
@@ -422,10 +431,7 @@ fn gpu_rejected_fills_leave_the_buffer_and_generator_usable() {
     let mut even = DeviceBuffer::<f32>::zeroed(&dev, 1002).unwrap();
     let mut view = even.slice_mut(1..1001).unwrap();
     let e = g.fill_normal(&mut view, 0.0, 1.0).unwrap_err();
-    assert!(
-        matches!(e, Error::InvalidArgument { name: "buffer", .. }),
-        "{e}"
-    );
+    assert_invalid(&e, "rules::check_fill", "buffer: ");
     // Uniform fills take the same view.
     g.fill_uniform(&mut view).unwrap();
     let host = test_kit::download(&stream, &even);
@@ -485,15 +491,15 @@ fn two_gpus_fill_of_a_buffer_on_another_device_is_refused() {
     let stream = test_kit::stream(&dev0);
     let mut g = generator(&stream, RngType::Xorwow);
     let mut other = DeviceBuffer::<f32>::zeroed(&dev1, 1024).unwrap();
-    match g.fill_uniform(&mut other).unwrap_err() {
-        Error::WrongDevice { buffer, generator } => assert_eq!((buffer, generator), (1, 0)),
-        e => panic!("{e}"),
-    }
+    let e = g.fill_uniform(&mut other).unwrap_err();
+    assert_invalid(
+        &e,
+        "rules::check_device",
+        "the buffer is on device 1 but the generator's stream is on device 0",
+    );
     let stream1 = test_kit::stream(&dev1);
-    assert!(matches!(
-        g.set_stream(&stream1),
-        Err(Error::WrongDevice { .. })
-    ));
+    let e = g.set_stream(&stream1).unwrap_err();
+    assert_invalid(&e, "rules::check_device", "device: ");
     let mut mine = DeviceBuffer::<f32>::zeroed(&dev0, 1024).unwrap();
     g.fill_uniform(&mut mine).unwrap();
     assert!(test_kit::download(&stream, &mine).iter().all(|v| *v > 0.0));

@@ -8,16 +8,16 @@ use std::ffi::c_int;
 /// A world size: at least 1 and within the C API's `int`.
 pub(crate) fn world_size(operation: &'static str, world_size: usize) -> Result<c_int> {
     if world_size == 0 {
-        return Err(Error::WorldSize {
+        return Err(Error::invalid(
             operation,
-            world_size,
-            reason: "a communicator has at least one rank",
-        });
+            "world size 0: a communicator has at least one rank",
+        ));
     }
-    c_int::try_from(world_size).map_err(|_| Error::WorldSize {
-        operation,
-        world_size,
-        reason: "more ranks than the C API's int holds",
+    c_int::try_from(world_size).map_err(|_| {
+        Error::invalid(
+            operation,
+            format!("world size {world_size}: more ranks than the C API's int holds"),
+        )
     })
 }
 
@@ -34,12 +34,10 @@ pub(crate) fn rank(
             return Ok(r);
         }
     }
-    Err(Error::Rank {
+    Err(Error::invalid(
         operation,
-        what,
-        rank,
-        world_size,
-    })
+        format!("{what} {rank} is not below the world size {world_size}"),
+    ))
 }
 
 /// Equal lengths of two buffers, named in the message.
@@ -51,7 +49,7 @@ pub(crate) fn same_len(
     if a == b {
         return Ok(());
     }
-    Err(Error::Length {
+    Err(Error::Invalid {
         operation,
         reason: format!("{a_name} holds {a} elements and {b_name} {b}: they must be equal"),
     })
@@ -68,7 +66,7 @@ pub(crate) fn world_multiple(
     if part.checked_mul(world_size) == Some(whole) {
         return Ok(());
     }
-    Err(Error::Length {
+    Err(Error::Invalid {
         operation,
         reason: format!(
             "{whole_name} holds {whole} elements and {part_name} {part}: {whole_name} must hold world size ({world_size}) x {part_name}"
@@ -87,7 +85,7 @@ pub(crate) fn divisible(
     if world_size > 0 && len % world_size == 0 {
         return Ok(len / world_size);
     }
-    Err(Error::Length {
+    Err(Error::Invalid {
         operation,
         reason: format!(
             "{name} holds {len} elements, not a multiple of the world size {world_size}"
@@ -105,7 +103,7 @@ pub(crate) fn same_device(
     if ordinal == comm_ordinal {
         return Ok(());
     }
-    Err(Error::Device {
+    Err(Error::Invalid {
         operation,
         reason: format!("{what} is on device {ordinal}, the communicator on device {comm_ordinal}"),
     })
@@ -115,7 +113,7 @@ pub(crate) fn same_device(
 /// as many as the C API's `int` holds.
 pub(crate) fn device_list(operation: &'static str, ordinals: &[usize]) -> Result<Vec<c_int>> {
     if ordinals.is_empty() {
-        return Err(Error::Device {
+        return Err(Error::Invalid {
             operation,
             reason: "the device list is empty: a communicator needs at least one device"
                 .to_string(),
@@ -124,7 +122,7 @@ pub(crate) fn device_list(operation: &'static str, ordinals: &[usize]) -> Result
     world_size(operation, ordinals.len())?;
     for (i, a) in ordinals.iter().enumerate() {
         if let Some(j) = ordinals[..i].iter().position(|b| b == a) {
-            return Err(Error::Device {
+            return Err(Error::Invalid {
                 operation,
                 reason: format!("device {a} is listed twice (at {j} and {i}): one rank per device"),
             });
@@ -133,7 +131,7 @@ pub(crate) fn device_list(operation: &'static str, ordinals: &[usize]) -> Result
     ordinals
         .iter()
         .map(|&o| {
-            c_int::try_from(o).map_err(|_| Error::Device {
+            c_int::try_from(o).map_err(|_| Error::Invalid {
                 operation,
                 reason: format!("device ordinal {o} does not fit the C API's int"),
             })
@@ -147,7 +145,7 @@ pub(crate) fn device_list(operation: &'static str, ordinals: &[usize]) -> Result
 pub(crate) fn count<T>(operation: &'static str, len: usize) -> Result<usize> {
     match len.checked_mul(size_of::<T>()) {
         Some(bytes) if bytes <= isize::MAX as usize => Ok(len),
-        _ => Err(Error::Length {
+        _ => Err(Error::Invalid {
             operation,
             reason: format!("{len} elements exceed the address space"),
         }),
@@ -158,8 +156,8 @@ pub(crate) fn count<T>(operation: &'static str, len: usize) -> Result<usize> {
 mod tests {
     use super::*;
 
-    fn is_length(e: &Error) -> bool {
-        matches!(e, Error::Length { .. }) && !e.reached_library()
+    fn is_invalid(e: &Error) -> bool {
+        matches!(e, Error::Invalid { .. }) && !e.reached_library()
     }
 
     #[test]
@@ -167,13 +165,14 @@ mod tests {
         assert_eq!(world_size("t", 1).unwrap(), 1);
         assert_eq!(world_size("t", 8).unwrap(), 8);
         let e = world_size("Comm::from_rank", 0).unwrap_err();
-        assert!(matches!(e, Error::WorldSize { world_size: 0, .. }), "{e}");
+        assert!(is_invalid(&e), "{e}");
         assert!(
-            e.to_string().contains("Comm::from_rank: world size 0"),
+            e.to_string()
+                .contains("invalid argument to Comm::from_rank: world size 0"),
             "{e}"
         );
         let big = c_int::MAX as usize + 1;
-        assert!(matches!(world_size("t", big), Err(Error::WorldSize { .. })));
+        assert!(is_invalid(&world_size("t", big).unwrap_err()));
     }
 
     #[test]
@@ -183,11 +182,9 @@ mod tests {
         let e = rank("Comm::broadcast", "root", 4, 4).unwrap_err();
         assert!(
             matches!(
-                e,
-                Error::Rank {
-                    what: "root",
-                    rank: 4,
-                    world_size: 4,
+                &e,
+                Error::Invalid {
+                    operation: "Comm::broadcast",
                     ..
                 }
             ),
@@ -195,7 +192,7 @@ mod tests {
         );
         assert_eq!(
             e.to_string(),
-            "Comm::broadcast: root 4 is not below the world size 4"
+            "invalid argument to Comm::broadcast: root 4 is not below the world size 4"
         );
         assert!(rank("t", "peer", usize::MAX, usize::MAX).is_err());
         assert!(rank("t", "peer", 0, 0).is_err());
@@ -205,7 +202,7 @@ mod tests {
     fn lengths() {
         same_len("t", ("send", 5), ("recv", 5)).unwrap();
         let e = same_len("Comm::all_reduce", ("send", 5), ("recv", 4)).unwrap_err();
-        assert!(is_length(&e));
+        assert!(is_invalid(&e));
         assert!(
             e.to_string().contains("send holds 5 elements and recv 4"),
             "{e}"
@@ -214,7 +211,7 @@ mod tests {
         world_multiple("t", ("recv", 12), ("send", 4), 3).unwrap();
         world_multiple("t", ("recv", 0), ("send", 0), 3).unwrap();
         let e = world_multiple("Comm::all_gather", ("recv", 11), ("send", 4), 3).unwrap_err();
-        assert!(is_length(&e));
+        assert!(is_invalid(&e));
         assert!(e.to_string().contains("world size (3) x send"), "{e}");
         // An overflowing product is a mismatch, not a panic.
         assert!(world_multiple("t", ("recv", 0), ("send", usize::MAX), 2).is_err());
@@ -222,7 +219,7 @@ mod tests {
         assert_eq!(divisible("t", "send", 12, 4).unwrap(), 3);
         assert_eq!(divisible("t", "send", 0, 4).unwrap(), 0);
         let e = divisible("Comm::all_to_all", "send", 10, 4).unwrap_err();
-        assert!(is_length(&e));
+        assert!(is_invalid(&e));
         assert!(divisible("t", "send", 10, 0).is_err());
 
         assert_eq!(count::<f32>("t", 10).unwrap(), 10);
@@ -233,10 +230,10 @@ mod tests {
     fn devices() {
         same_device("t", "the stream", 1, 1).unwrap();
         let e = same_device("Comm::all_reduce", "recv", 1, 0).unwrap_err();
-        assert!(matches!(e, Error::Device { .. }) && !e.reached_library());
+        assert!(is_invalid(&e));
         assert_eq!(
             e.to_string(),
-            "Comm::all_reduce: recv is on device 1, the communicator on device 0"
+            "invalid argument to Comm::all_reduce: recv is on device 1, the communicator on device 0"
         );
 
         assert_eq!(device_list("t", &[1, 0, 3]).unwrap(), vec![1, 0, 3]);

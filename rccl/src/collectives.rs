@@ -20,9 +20,9 @@ use crate::checks;
 use crate::comm::Comm;
 use crate::element::{Element, ReduceOp, AVG_SINCE};
 use crate::error::{Error, Result};
-use crate::result::{check, library, version};
+use crate::result::{self, library, version};
 use hip::{AccessEvents, DeviceMemory, DeviceMemoryMut, Stream};
-use rccl_sys::{ncclRedOp_t, ncclResult_t};
+use rccl_sys::ncclRedOp_t;
 use std::ffi::c_int;
 use std::ffi::c_void;
 use std::sync::OnceLock;
@@ -122,41 +122,18 @@ impl Comm {
             // (checked above), and stay borrowed for this call; ranks are
             // below the world size; the communicator and the stream are
             // live.
-            let (name, status): (&'static str, ncclResult_t) = unsafe {
+            unsafe {
                 match call {
-                    Call::AllReduce(op) => (
-                        "ncclAllReduce",
-                        rccl_sys::ncclAllReduce(s, r, count, t, op, comm, st),
-                    ),
-                    Call::Broadcast(root) => (
-                        "ncclBroadcast",
-                        rccl_sys::ncclBroadcast(s, r, count, t, root, comm, st),
-                    ),
-                    Call::Reduce(op, root) => (
-                        "ncclReduce",
-                        rccl_sys::ncclReduce(s, r, count, t, op, root, comm, st),
-                    ),
-                    Call::AllGather => (
-                        "ncclAllGather",
-                        rccl_sys::ncclAllGather(s, r, count, t, comm, st),
-                    ),
-                    Call::ReduceScatter(op) => (
-                        "ncclReduceScatter",
-                        rccl_sys::ncclReduceScatter(s, r, count, t, op, comm, st),
-                    ),
-                    Call::AllToAll => (
-                        "ncclAllToAll",
-                        rccl_sys::ncclAllToAll(s, r, count, t, comm, st),
-                    ),
-                    Call::Send(peer) => {
-                        ("ncclSend", rccl_sys::ncclSend(s, count, t, peer, comm, st))
-                    }
-                    Call::Recv(peer) => {
-                        ("ncclRecv", rccl_sys::ncclRecv(r, count, t, peer, comm, st))
-                    }
+                    Call::AllReduce(op) => result::all_reduce(s, r, count, t, op, comm, st),
+                    Call::Broadcast(root) => result::broadcast(s, r, count, t, root, comm, st),
+                    Call::Reduce(op, root) => result::reduce(s, r, count, t, op, root, comm, st),
+                    Call::AllGather => result::all_gather(s, r, count, t, comm, st),
+                    Call::ReduceScatter(op) => result::reduce_scatter(s, r, count, t, op, comm, st),
+                    Call::AllToAll => result::all_to_all(s, r, count, t, comm, st),
+                    Call::Send(peer) => result::send(s, count, t, peer, comm, st),
+                    Call::Recv(peer) => result::recv(r, count, t, peer, comm, st),
                 }
-            };
-            check(name, status, comm)
+            }
         };
         // `send` is read (a send, or the input of a collective), `recv`
         // written; in place, the one buffer is both.

@@ -3,11 +3,10 @@
 use crate::checks;
 use crate::error::{Error, Result};
 use crate::rendezvous::{Job, UniqueId, UNIQUE_ID_BYTES};
-use crate::result::{check, library};
+use crate::result::{self, library};
 use hip::{Device, DropErrorRegistry, Stream};
-use rccl_sys::{ncclComm_t, ncclResult_t, ncclUniqueId};
+use rccl_sys::{ncclComm_t, ncclUniqueId};
 use std::cell::Cell;
-use std::ffi::c_int;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,10 +41,7 @@ impl UniqueId {
     /// ```
     pub fn new() -> Result<UniqueId> {
         library()?;
-        let mut raw = ncclUniqueId::default();
-        // SAFETY: `raw` is a valid place to write an `ncclUniqueId`.
-        let status = unsafe { rccl_sys::ncclGetUniqueId(&mut raw) };
-        check("ncclGetUniqueId", status, std::ptr::null_mut())?;
+        let raw = result::get_unique_id()?;
         Ok(UniqueId::from_bytes(raw.internal.map(|c| c as u8)))
     }
 }
@@ -116,13 +112,7 @@ impl Comm {
         let ordinals: Vec<usize> = devices.iter().map(|d| d.ordinal()).collect();
         let list = checks::device_list(OP, &ordinals)?;
         library()?;
-        let mut raws: Vec<ncclComm_t> = vec![std::ptr::null_mut(); list.len()];
-        // SAFETY: `raws` has room for `list.len()` communicators and
-        // `list` names that many distinct devices.
-        let status = unsafe {
-            rccl_sys::ncclCommInitAll(raws.as_mut_ptr(), list.len() as c_int, list.as_ptr())
-        };
-        check("ncclCommInitAll", status, std::ptr::null_mut())?;
+        let raws = result::comm_init_all(&list)?;
         let world_size = devices.len();
         Ok(raws
             .into_iter()
@@ -164,11 +154,8 @@ impl Comm {
         let r = checks::rank(OP, "rank", rank, world_size)?;
         library()?;
         device.bind()?;
-        let mut raw: ncclComm_t = std::ptr::null_mut();
-        // SAFETY: `raw` is a valid place for the communicator; the id is
-        // passed by value; the device is current (the rank's device).
-        let status = unsafe { rccl_sys::ncclCommInitRank(&mut raw, n, raw_id(id), r) };
-        check("ncclCommInitRank", status, std::ptr::null_mut())?;
+        // The device is current (the rank's device).
+        let raw = result::comm_init_rank(n, raw_id(id), r)?;
         Ok(Comm {
             raw,
             device: Arc::clone(device),
@@ -249,8 +236,7 @@ impl Comm {
         self.aborted.set(true);
         // SAFETY: the communicator is live and is never used again (it is
         // marked freed above).
-        let status = unsafe { rccl_sys::ncclCommDestroy(raw) };
-        check("ncclCommDestroy", status, std::ptr::null_mut())
+        unsafe { result::comm_destroy(raw) }
     }
 
     /// The communicator, or an error once it was aborted.
@@ -276,8 +262,7 @@ impl Comm {
         self.aborted.set(true);
         // SAFETY: the communicator is live (not aborted before), and is
         // never used again.
-        let status = unsafe { rccl_sys::ncclCommAbort(self.raw) };
-        check("ncclCommAbort", status, std::ptr::null_mut())
+        unsafe { result::comm_abort(self.raw) }
     }
 
     /// `ncclCommGetAsyncError`: `Err` when the communicator has failed
@@ -285,15 +270,17 @@ impl Comm {
     /// communicator should then be aborted.
     pub fn async_error(&self) -> Result<()> {
         let raw = self.live("Comm::async_error")?;
-        let mut status = ncclResult_t::ncclSuccess;
-        // SAFETY: the communicator is live; `status` is a valid place.
-        let asked = unsafe { rccl_sys::ncclCommGetAsyncError(raw, &mut status) };
-        check("ncclCommGetAsyncError", asked, raw)?;
+        // SAFETY: the communicator is live.
+        let status = unsafe { result::comm_get_async_error(raw) }?;
         // 7 is `ncclInProgress` in NCCL 2.14+: still working, not failed.
         if status.is_success() || status.0 == 7 {
             return Ok(());
         }
-        check("ncclCommGetAsyncError", status, raw)
+        Err(Error::Nccl {
+            call: "ncclCommGetAsyncError",
+            status,
+            message: result::message(status, raw),
+        })
     }
 
     /// Waits for the work enqueued on `stream` so far, polling the stream
@@ -369,8 +356,7 @@ impl Drop for Comm {
         let r = self.device.bind().map_err(Error::from).and_then(|()| {
             // SAFETY: the communicator is live and owned by `self`, which
             // no one uses again.
-            let status = unsafe { rccl_sys::ncclCommDestroy(self.raw) };
-            check("ncclCommDestroy", status, std::ptr::null_mut())
+            unsafe { result::comm_destroy(self.raw) }
         });
         record_drop_result(r);
     }

@@ -52,7 +52,7 @@ impl RawConfig {
 fn int_field(operation: &'static str, name: &str, value: Option<u32>) -> Result<c_int> {
     match value {
         None => Ok(rccl_sys::NCCL_CONFIG_UNDEF_INT),
-        Some(v) => c_int::try_from(v).map_err(|_| Error::Config {
+        Some(v) => c_int::try_from(v).map_err(|_| Error::Invalid {
             operation,
             reason: format!("{name} {v} does not fit the C API's int"),
         }),
@@ -63,7 +63,7 @@ impl CommConfig {
     /// Checks every field and builds NCCL's config from
     /// `NCCL_CONFIG_INITIALIZER` ([`rccl_sys::nccl_config_initializer`]).
     pub(crate) fn to_raw(&self, operation: &'static str) -> Result<RawConfig> {
-        let invalid = |reason: String| Error::Config { operation, reason };
+        let invalid = |reason: String| Error::Invalid { operation, reason };
         if let Some(size) = self.cga_cluster_size {
             if size > 8 {
                 return Err(invalid(format!(
@@ -168,7 +168,7 @@ mod tests {
             assert!(
                 matches!(
                     err,
-                    Error::Config {
+                    Error::Invalid {
                         operation: "Comm::split",
                         ..
                     }

@@ -7,16 +7,19 @@ use std::time::Duration;
 
 /// Everything that can go wrong in a collective, or before it.
 ///
-/// Every argument check happens before RCCL is called, so an error of a
-/// kind other than [`Error::Load`], [`Error::Nccl`] and [`Error::Hip`] says
-/// that the library was not reached.
+/// The shape is the workspace's: [`Error::Load`] (no library),
+/// [`Error::Nccl`] (the library's status), [`Error::Runtime`] (a `hip`
+/// call), [`Error::Invalid`] for every argument refused before any call,
+/// and this crate's own [`Error::Unsupported`], [`Error::Timeout`] and
+/// [`Error::Rendezvous`]. Every argument check happens before RCCL is
+/// called: [`Error::reached_library`] says whether it was.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// RCCL (NCCL on the NVIDIA platform) could not be loaded: the loader's
     /// report of every path tried (its `Display` is this error's message).
     #[error(transparent)]
-    Load(&'static LoadError),
+    Load(LoadError),
     /// An RCCL/NCCL function returned a failure status.
     #[error("{call} failed with {status}: {message}")]
     Nccl {
@@ -28,55 +31,18 @@ pub enum Error {
         /// communicator's `ncclGetLastError` where there is one.
         message: String,
     },
-    /// A buffer's length does not fit the collective (lengths that must be
-    /// equal, a multiple of the world size, or fit in the C API).
-    #[error("{operation}: {reason}")]
-    Length {
+    /// An argument was rejected before any call into the library: a
+    /// length that does not fit the collective (lengths that must be equal,
+    /// a multiple of the world size, or fit in the C API); a buffer, stream
+    /// or device list that does not match the communicator's devices; a
+    /// rank outside `0..world_size`; a world size of zero or too large for
+    /// the C API's `int`; a [`crate::CommConfig`] field the library would
+    /// reject, or a split's color or key too large for the C API.
+    #[error("invalid argument to {operation}: {reason}")]
+    Invalid {
         /// The operation that rejected it, e.g. `"Comm::all_gather"`.
         operation: &'static str,
-        /// What was wrong, with the values.
-        reason: String,
-    },
-    /// A buffer, stream or device list does not match the communicator's
-    /// devices (memory or stream on another device, an empty or repeated
-    /// device list).
-    #[error("{operation}: {reason}")]
-    Device {
-        /// The operation that rejected it.
-        operation: &'static str,
-        /// What was wrong, with the device ordinals.
-        reason: String,
-    },
-    /// A rank (root, peer, own rank) outside `0..world_size`.
-    #[error("{operation}: {what} {rank} is not below the world size {world_size}")]
-    Rank {
-        /// The operation that rejected it.
-        operation: &'static str,
-        /// Which rank argument: `"root"`, `"peer"`, `"rank"`.
-        what: &'static str,
-        /// Its value.
-        rank: usize,
-        /// The communicator's (or job's) size.
-        world_size: usize,
-    },
-    /// A world size of zero, or too large for the C API's `int`.
-    #[error("{operation}: world size {world_size}: {reason}")]
-    WorldSize {
-        /// The operation that rejected it.
-        operation: &'static str,
-        /// The size given.
-        world_size: usize,
-        /// What it must satisfy.
-        reason: &'static str,
-    },
-    /// A [`crate::CommConfig`] field the library would reject (a CTA count
-    /// of 0, `min_ctas` above `max_ctas`, a NUL byte in `net_name`), or a
-    /// split's color or key too large for the C API.
-    #[error("{operation}: {reason}")]
-    Config {
-        /// The operation that rejected it.
-        operation: &'static str,
-        /// What was wrong, with the values.
+        /// What was wrong, with the offending values.
         reason: String,
     },
     /// The loaded library lacks what the call needs (e.g. `ncclAvg` before
@@ -105,7 +71,7 @@ pub enum Error {
     Rendezvous(#[from] RendezvousError),
     /// A HIP runtime call (device, stream) failed.
     #[error(transparent)]
-    Hip(#[from] hip::Error),
+    Runtime(#[from] hip::Error),
 }
 
 fn abort_note(abort_error: &Option<String>) -> String {
@@ -130,8 +96,31 @@ impl Error {
     pub fn reached_library(&self) -> bool {
         matches!(
             self,
-            Error::Nccl { .. } | Error::Hip(_) | Error::Timeout { .. }
+            Error::Nccl { .. } | Error::Runtime(_) | Error::Timeout { .. }
         )
+    }
+
+    /// The C call that failed, for [`Error::Nccl`].
+    pub fn call(&self) -> Option<&'static str> {
+        match self {
+            Error::Nccl { call, .. } => Some(call),
+            _ => None,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn invalid(operation: &'static str, reason: impl Into<String>) -> Error {
+        Error::Invalid {
+            operation,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl From<LoadError> for Error {
+    fn from(e: LoadError) -> Error {
+        Error::Load(e)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::comm::record_drop_result;
 use crate::error::Result;
-use crate::result::{check, library};
+use crate::result::{self, library};
 use std::marker::PhantomData;
 
 /// An open group (`ncclGroupStart`): the calls made until
@@ -27,8 +27,7 @@ impl Group {
     pub fn start() -> Result<Group> {
         library()?;
         // SAFETY: no arguments; RCCL keeps the group per thread.
-        let status = unsafe { rccl_sys::ncclGroupStart() };
-        check("ncclGroupStart", status, std::ptr::null_mut())?;
+        result::group_start()?;
         Ok(Group {
             ended: false,
             _per_thread: PhantomData,
@@ -46,8 +45,7 @@ impl Group {
 fn end_group() -> Result<()> {
     // SAFETY: a group started on this thread (`Group` is not `Send`) is
     // open.
-    let status = unsafe { rccl_sys::ncclGroupEnd() };
-    check("ncclGroupEnd", status, std::ptr::null_mut())
+    unsafe { result::group_end() }
 }
 
 impl Drop for Group {

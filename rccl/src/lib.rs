@@ -14,6 +14,9 @@
 //!   in-place forms. Lengths, ranks and devices are checked before the
 //!   library is called ([`Error`] says which).
 //! - [`Group`] and [`group`]: calls launched together.
+//! - [`result`]: the thin layer under the safe one, one function per
+//!   RCCL/NCCL call with the status made a [`Result`]; the only code that
+//!   calls the raw bindings ([`sys`]).
 //! - Failures of other ranks: [`Comm::async_error`], [`Comm::abort`], and
 //!   [`Comm::wait`], which aborts after a timeout, so a dead peer gives an
 //!   error, not a hang.
@@ -43,7 +46,7 @@ mod element;
 mod error;
 mod group;
 pub mod rendezvous;
-mod result;
+pub mod result;
 mod split;
 
 pub use comm::{take_drop_errors, Comm};

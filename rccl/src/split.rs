@@ -8,7 +8,7 @@ use crate::comm::raw_id;
 use crate::config::CommConfig;
 use crate::error::{Error, Result};
 use crate::group::group;
-use crate::result::{check, library};
+use crate::result::{self, library};
 use crate::{Comm, UniqueId};
 use hip::Device;
 use rccl_sys::ncclComm_t;
@@ -45,12 +45,12 @@ fn color_and_key(
 ) -> Result<(c_int, c_int)> {
     let color = match color {
         None => rccl_sys::NCCL_SPLIT_NOCOLOR,
-        Some(c) => c_int::try_from(c).map_err(|_| Error::Config {
+        Some(c) => c_int::try_from(c).map_err(|_| Error::Invalid {
             operation,
             reason: format!("color {c} does not fit the C API's int"),
         })?,
     };
-    let key = c_int::try_from(key).map_err(|_| Error::Config {
+    let key = c_int::try_from(key).map_err(|_| Error::Invalid {
         operation,
         reason: format!("key {key} does not fit the C API's int"),
     })?;
@@ -61,35 +61,25 @@ fn color_and_key(
 /// rank asked of it (`ncclCommCount`, `ncclCommUserRank`). On an error the
 /// communicator is aborted, so nothing leaks.
 fn adopt(raw: ncclComm_t, device: &Arc<Device>) -> Result<Comm> {
-    let (mut count, mut rank): (c_int, c_int) = (0, 0);
     // SAFETY: `raw` is a live communicator the library made (its group has
-    // ended); `count` and `rank` are valid places to write an int.
-    let queried = unsafe {
-        check(
-            "ncclCommCount",
-            rccl_sys::ncclCommCount(raw, &mut count),
-            raw,
-        )
-        .and_then(|()| {
-            check(
-                "ncclCommUserRank",
-                rccl_sys::ncclCommUserRank(raw, &mut rank),
-                raw,
-            )
-        })
-    };
-    let sizes = queried.and_then(|()| match (usize::try_from(rank), usize::try_from(count)) {
-        (Ok(r), Ok(n)) if r < n => Ok((r, n)),
-        _ => Err(Error::Unsupported {
-            operation: "Comm::split",
-            reason: format!("the library reported rank {rank} of {count}"),
-        }),
-    });
+    // ended).
+    let queried = unsafe { result::comm_count(raw) }
+        .and_then(|count| Ok((count, unsafe { result::comm_user_rank(raw) }?)));
+    let sizes =
+        queried.and_then(
+            |(count, rank)| match (usize::try_from(rank), usize::try_from(count)) {
+                (Ok(r), Ok(n)) if r < n => Ok((r, n)),
+                _ => Err(Error::Unsupported {
+                    operation: "Comm::split",
+                    reason: format!("the library reported rank {rank} of {count}"),
+                }),
+            },
+        );
     match sizes {
         Ok((rank, world_size)) => Ok(Comm::from_parts(raw, device, rank, world_size)),
         Err(e) => {
             // SAFETY: `raw` is live and never used again.
-            let _ = unsafe { rccl_sys::ncclCommAbort(raw) };
+            let _ = unsafe { result::comm_abort(raw) };
             Err(e)
         }
     }
@@ -125,14 +115,10 @@ impl Comm {
         let mut raw_config = config.to_raw(OP)?;
         require(OP, "ncclCommInitRankConfig")?;
         device.bind()?;
-        let mut raw: ncclComm_t = std::ptr::null_mut();
-        // SAFETY: `raw` is a valid place for the communicator; the id is
-        // passed by value; `raw_config` (and the name it points to) lives
-        // across the call; the rank's device is current.
-        let status = unsafe {
-            rccl_sys::ncclCommInitRankConfig(&mut raw, n, raw_id(id), r, raw_config.as_mut_ptr())
-        };
-        check("ncclCommInitRankConfig", status, std::ptr::null_mut())?;
+        // SAFETY: `raw_config` (and the name it points to) lives across
+        // the call; the rank's device is current.
+        let raw =
+            unsafe { result::comm_init_rank_config(n, raw_id(id), r, raw_config.as_mut_ptr()) }?;
         Ok(Comm::from_parts(raw, device, rank, world_size))
     }
 
@@ -186,7 +172,7 @@ impl Comm {
     ) -> Result<Vec<Option<Comm>>> {
         const OP: &str = "Comm::split";
         if comms.is_empty() || colors.len() != comms.len() || keys.len() != comms.len() {
-            return Err(Error::Length {
+            return Err(Error::Invalid {
                 operation: OP,
                 reason: format!(
                     "{} communicators, {} colors and {} keys: one of each per communicator, at least one",
@@ -210,10 +196,7 @@ impl Comm {
                 // SAFETY: `raw` is live (checked above); `child` is a valid
                 // place for the new communicator; a null config inherits
                 // the parent's; the parent's device is current.
-                let status = unsafe {
-                    rccl_sys::ncclCommSplit(raw, color, key, child, std::ptr::null_mut())
-                };
-                check("ncclCommSplit", status, raw)?;
+                unsafe { result::comm_split(raw, color, key, child, std::ptr::null_mut()) }?;
             }
             Ok(())
         });
@@ -224,7 +207,7 @@ impl Comm {
                 out.push(None);
             } else if first_error.is_some() {
                 // SAFETY: the library made `child`; it is never used again.
-                let _ = unsafe { rccl_sys::ncclCommAbort(child) };
+                let _ = unsafe { result::comm_abort(child) };
             } else {
                 match adopt(child, comm.device()) {
                     Ok(c) => out.push(Some(c)),
@@ -271,8 +254,7 @@ impl Comm {
                 comm.device().bind()?;
                 // SAFETY: the communicator is live (filtered above) and
                 // owned by `comms`, which this function consumes.
-                let status = unsafe { rccl_sys::ncclCommFinalize(comm.as_raw()) };
-                check("ncclCommFinalize", status, comm.as_raw())?;
+                unsafe { result::comm_finalize(comm.as_raw()) }?;
             }
             Ok(())
         });

@@ -12,7 +12,7 @@ fn an_empty_device_list_is_rejected_before_loading() {
     assert!(
         matches!(
             e,
-            Error::Device {
+            Error::Invalid {
                 operation: "Comm::from_devices",
                 ..
             }
@@ -70,7 +70,7 @@ fn a_split_without_communicators_or_with_unequal_lists_is_rejected_before_loadin
     assert!(
         matches!(
             e,
-            Error::Length {
+            Error::Invalid {
                 operation: "Comm::split",
                 ..
             }
@@ -85,4 +85,10 @@ fn a_split_without_communicators_or_with_unequal_lists_is_rejected_before_loadin
     );
     let e = Comm::split_all(&[], &[Some(0)], &[]).unwrap_err();
     assert!(e.to_string().contains("1 colors"), "{e}");
+}
+
+/// The layering: only `src/result.rs` calls rccl-sys's functions.
+#[test]
+fn only_the_result_layer_calls_the_raw_functions() {
+    test_kit::assert_raw_calls_only_in_result(env!("CARGO_MANIFEST_DIR"), "rccl-sys");
 }

@@ -19,6 +19,134 @@ pub fn assert_sources_do_not_name(manifest_dir: &str, files: &[&str], name: &str
     }
 }
 
+/// The C functions a -sys crate binds: every `pub unsafe fn NAME(` of its
+/// generated `src/generated/functions.rs`. `sys_dir` is the -sys crate's
+/// folder. Panics when the file cannot be read or names no function.
+pub fn sys_functions(sys_dir: &Path) -> Vec<String> {
+    let path = sys_dir.join("src/generated/functions.rs");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{} could not be read: {e}", path.display()));
+    let names: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("pub unsafe fn "))
+        .filter_map(|rest| rest.split('(').next())
+        .map(|name| name.trim().to_string())
+        .collect();
+    assert!(!names.is_empty(), "{} binds no function", path.display());
+    names
+}
+
+/// Asserts the layering of a safe crate: no source file under its `src/`
+/// but `result.rs` names a function of the -sys crate `sys_crate` (a
+/// sibling folder in the workspace, e.g. `"hipfft-sys"`), outside comments
+/// and string literals. The result layer is the only code that calls the
+/// raw functions. Panics, failing the test, naming the file, line and
+/// function.
+pub fn assert_raw_calls_only_in_result(manifest_dir: &str, sys_crate: &str) {
+    let manifest = Path::new(manifest_dir);
+    let sys_dir = manifest
+        .parent()
+        .expect("a crate folder has a parent")
+        .join(sys_crate);
+    let functions = sys_functions(&sys_dir);
+    let src = manifest.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(
+        files.iter().any(|f| f.ends_with("result.rs")),
+        "{} has no result.rs",
+        src.display()
+    );
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("src/result.rs")) {
+        let text = std::fs::read_to_string(file)
+            .unwrap_or_else(|e| panic!("{} could not be read: {e}", file.display()));
+        for (n, line) in code_only(&text).lines().enumerate() {
+            for name in identifiers(line) {
+                if functions.iter().any(|f| f == name) {
+                    found.push(format!("{}:{}: {name}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{sys_crate}'s functions named outside result.rs:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{} could not be read: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `text` with comments and the contents of string and character literals
+/// blanked out (lines kept, so line numbers stay true).
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                if chars[i] == '\n' {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            i += 2;
+        } else if c == '\'' && (chars.get(i + 2) == Some(&'\'') || next == Some('\\')) {
+            // A character literal ('x', '\n', '\''), not a lifetime.
+            i += 2;
+            while i < chars.len() && chars[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+            out.push_str("' '");
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                if chars.get(i) == Some(&'\n') {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The identifiers of a line of code.
+fn identifiers(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,5 +162,18 @@ mod tests {
         let missing =
             std::panic::catch_unwind(|| assert_sources_do_not_name(dir, &["no_such_file.rs"], "x"));
         assert!(missing.is_err(), "a missing file must fail");
+    }
+
+    #[test]
+    fn code_only_drops_comments_and_strings() {
+        let code = "call(1); // hipX(2)\nlet s = \"hipY(\\\"\"; let q = '\"'; f::<'a>(hipW);\n/* hipZ(\n */ go();";
+        let kept = code_only(code);
+        assert_eq!(kept.lines().count(), 4, "{kept}");
+        let names: Vec<&str> = identifiers(&kept).collect();
+        assert!(names.contains(&"call") && names.contains(&"go"), "{kept}");
+        assert!(names.contains(&"hipW"), "{kept}");
+        for hidden in ["hipX", "hipY", "hipZ"] {
+            assert!(!names.contains(&hidden), "{hidden} in {kept}");
+        }
     }
 }

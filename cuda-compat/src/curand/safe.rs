@@ -26,12 +26,17 @@ fn status_of(e: &hiprand::Error) -> CurandError {
     use sys::curandStatus_t as S;
     CurandError(match e {
         hiprand::Error::Rand { status, .. } => (*status).into(),
-        hiprand::Error::InvalidArgument { name, .. } => match *name {
-            "length" | "buffer" => S::CURAND_STATUS_LENGTH_NOT_MULTIPLE,
-            "seed" | "offset" | "dimensions" | "ordering" => S::CURAND_STATUS_TYPE_ERROR,
+        // The rule that refused the argument says which status cuRAND
+        // would have returned.
+        hiprand::Error::Invalid { operation, .. } => match *operation {
+            "rules::check_fill" => S::CURAND_STATUS_LENGTH_NOT_MULTIPLE,
+            "rules::check_seed"
+            | "rules::check_offset"
+            | "rules::check_dimensions"
+            | "rules::check_ordering" => S::CURAND_STATUS_TYPE_ERROR,
+            "rules::check_device" => S::CURAND_STATUS_ARCH_MISMATCH,
             _ => S::CURAND_STATUS_OUT_OF_RANGE,
         },
-        hiprand::Error::WrongDevice { .. } => S::CURAND_STATUS_ARCH_MISMATCH,
         _ => S::CURAND_STATUS_INITIALIZATION_FAILED,
     })
 }

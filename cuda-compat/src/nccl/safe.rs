@@ -111,7 +111,7 @@ fn nccl_error(e: rccl::Error) -> NcclError {
     let status = match e {
         rccl::Error::Nccl { status, .. } => status,
         rccl::Error::Load(_) | rccl::Error::Rendezvous(_) => sys::ncclResult_t::ncclSystemError,
-        rccl::Error::Hip(_) => sys::ncclResult_t::ncclUnhandledCudaError,
+        rccl::Error::Runtime(_) => sys::ncclResult_t::ncclUnhandledCudaError,
         rccl::Error::Timeout { .. } => sys::ncclResult_t::ncclRemoteError,
         _ => sys::ncclResult_t::ncclInvalidArgument,
     };
