@@ -27,13 +27,12 @@
 //! let r2c = PlanBuilder::<f64>::new(Transform::R2C, &[n]).build(&stream)?;
 //! let c2r = PlanBuilder::<f64>::new(Transform::C2R, &[n]).build(&stream)?;
 //! let x: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
-//! let input = DeviceBuffer::from_slice(&device, &x)?;
+//! let input = stream.clone_htod(&x)?;
 //! let mut spectrum = DeviceBuffer::<hip::c64>::zeroed(&device, r2c.output_len())?; // n/2 + 1
 //! let mut back = DeviceBuffer::<f64>::zeroed(&device, n)?;
 //! r2c.execute_forward(&input, &mut spectrum)?;
 //! c2r.execute_inverse(&mut spectrum, &mut back)?;
-//! stream.synchronize()?;
-//! let back = back.to_vec()?;
+//! let back = stream.clone_dtoh(&back)?;
 //! assert!((back[10] / n as f64 - x[10]).abs() < 1e-9);
 //! # Ok(()) }
 //! ```

@@ -423,14 +423,13 @@ impl<T: Float> Plan<T> {
     /// let n = 8;
     /// let plan = PlanBuilder::<f32>::new(Transform::C2C, &[n]).build(&stream)?;
     /// let x: Vec<c32> = (0..n).map(|i| c32::new(i as f32, 0.0)).collect();
-    /// let input = DeviceBuffer::from_slice(&device, &x)?;
+    /// let input = stream.clone_htod(&x)?;
     /// let mut spectrum = DeviceBuffer::<c32>::zeroed(&device, n)?;
     /// let mut back = DeviceBuffer::<c32>::zeroed(&device, n)?;
     /// plan.execute_forward(&input, &mut spectrum)?;
     /// plan.execute_inverse(&mut spectrum, &mut back)?;
-    /// stream.synchronize()?;
     /// // Unnormalised: inverse(forward(x)) = n * x.
-    /// let back = back.to_vec()?;
+    /// let back = stream.clone_dtoh(&back)?;
     /// assert!((back[3].re - n as f32 * 3.0).abs() < 1e-3);
     /// # Ok(()) }
     /// ```

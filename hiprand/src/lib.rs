@@ -26,8 +26,7 @@
 //! rng.set_seed(42)?;
 //! let mut noise = hip::DeviceBuffer::<f32>::zeroed(&dev, 1 << 20)?;
 //! rng.fill_normal(&mut noise, 0.0, 1.0)?;
-//! stream.synchronize()?;
-//! let host = noise.to_vec()?;
+//! let host = stream.clone_dtoh(&noise)?;
 //! println!("first value {}", host[0]);
 //! # Ok(()) }
 //! ```

@@ -544,7 +544,7 @@ extern "C" __global__ void spin(long long cycles) {
     // SAFETY: spin(long long) takes one scalar and touches no memory.
     unsafe { b.launch(&f, one, &mut args) }.expect("spin on B");
     g.fill_uniform(&mut x).expect("fill on B");
-    let got = a.copy_to_vec(&x).expect("copy back on A");
+    let got = a.clone_dtoh(&x).expect("copy back on A");
     let zeros = got.iter().filter(|&&v| v == 0.0).count();
     assert_eq!(
         zeros, 0,

@@ -175,7 +175,7 @@ impl Comm {
     /// let mut work = Vec::new();
     /// for comm in &comms {
     ///     let stream = Stream::new(comm.device())?;
-    ///     let send = DeviceBuffer::from_slice(comm.device(), &[comm.rank() as f32; 4])?;
+    ///     let send = stream.clone_htod(&[comm.rank() as f32; 4])?;
     ///     let recv = DeviceBuffer::<f32>::zeroed(comm.device(), 4)?;
     ///     work.push((stream, send, recv));
     /// }

@@ -22,7 +22,7 @@
 //!   error, not a hang.
 //!
 //! ```no_run
-//! use hip::{DeviceBuffer, Stream};
+//! use hip::Stream;
 //! use rccl::{Comm, Job, ReduceOp};
 //! use std::time::Duration;
 //!
@@ -31,7 +31,7 @@
 //! let device = hip::Device::get(job.local_rank)?;
 //! let comm = Comm::from_job(&job, &device, Duration::from_secs(60))?;
 //! let stream = Stream::new(&device)?;
-//! let mut grads = DeviceBuffer::from_slice(&device, &vec![1.0f32; 1 << 20])?;
+//! let mut grads = stream.clone_htod(&vec![1.0f32; 1 << 20])?;
 //! comm.all_reduce_in_place(&mut grads, ReduceOp::Avg, &stream)?;
 //! comm.wait(&stream, Duration::from_secs(30))?;
 //! # Ok::<(), rccl::Error>(())
