@@ -1,9 +1,12 @@
 """Reads cargo's --message-format=json from standard input and prints one
 line for each executable it built:
 
-  (no argument)  the target's source path (relative to the working folder)
-                 and the executable's path, space-separated: the list that
-                 scripts/tier2-sysroots.sh and scripts/wine-tier.sh run;
+  (no argument)  for each test harness build only, the target's source
+                 path (relative to the working folder) and the executable's
+                 path, space-separated: the list that
+                 scripts/tier2-sysroots.sh and scripts/wine-tier.sh run
+                 (a package's binaries, which cargo builds for its
+                 integration tests, are left out: they are no tests);
   --kinds        KIND, PACKAGE, TARGET and the executable's path,
                  tab-separated, KIND being `test` for a test-harness build,
                  else the target's kind (bin, example, bench): for
@@ -34,7 +37,7 @@ def main():
         if kinds:
             kind = "test" if m["profile"]["test"] and "bench" not in t["kind"] else t["kind"][0]
             print("\t".join([kind, package_of(m["package_id"]), t["name"], m["executable"]]))
-        else:
+        elif m["profile"]["test"]:
             print(os.path.relpath(t["src_path"]), m["executable"])
 
 

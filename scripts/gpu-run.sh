@@ -6,7 +6,7 @@
 # (`--ignored --test-threads=1`: the GPU tests are #[ignore = "needs a GPU"];
 # tiers 1 and 2 run in CI, and tier 2 needs Debian's AMD runtime, which a GPU
 # machine lacks), then every example and binary without arguments, and every
-# criterion bench target in its quick test mode, then the `info` example
+# criterion bench target in its quick test mode, then the `hip-info` binary
 # once more with HIP_PLATFORM unset, which must choose nvidia (the machine's
 # AMD runtime sees no device; one program). The benchmark programs
 # (names matching GPU_RUN_BENCHMARKS, default
@@ -210,9 +210,9 @@ if [ "$mode" = tests ]; then
     # The platform chosen by devices (issue 13): the GPU machine has
     # Ubuntu's ROCm 5.7 runtime, which sees no device, beside its NVIDIA
     # GPUs; with HIP_PLATFORM unset the report must choose nvidia.
-    if [ -x "$here/examples/info" ] && selected info-platform-unset; then
-        echo "=== program info with HIP_PLATFORM unset"
-        report=$(env -u HIP_PLATFORM timeout "$limit" "$here/examples/info" 2>&1)
+    if [ -x "$here/bins/hip-info" ] && selected info-platform-unset; then
+        echo "=== program hip-info with HIP_PLATFORM unset"
+        report=$(env -u HIP_PLATFORM timeout "$limit" "$here/bins/hip-info" 2>&1)
         rc=$?
         echo "$report"
         if [ "$rc" -eq 0 ] && echo "$report" | grep -q '^platform: nvidia'; then

@@ -5,8 +5,8 @@
 # counts its tests as tests of their own (`CRATE@wine`).
 #
 # What runs: every unit and integration test binary (`--lib --tests`) of
-# hip-sys, hip, hipblas-sys, hipblas, cuda-compat, rccl-sys, rccl,
-# hiprand-sys, hiprand, hipfft-sys, hipfft and test-kit: tier 1, and the
+# hip-sys, hip, hip-diagnostics, hipblas-sys, hipblas, cuda-compat,
+# rccl-sys, rccl, hiprand-sys, hiprand, hipfft-sys, hipfft and test-kit: tier 1, and the
 # Windows loader tests (`tier1_windows_*.rs`, `#[cfg(windows)]`), which
 # read the stub SDKs' folder from HIP_TEST_WINDOWS_STUBS. GPU tests stay
 # ignored. Left out: the tier2_* binaries (they assert what Debian's AMD
@@ -93,7 +93,7 @@ stubs_windows="Z:$(cd "$stubs" && pwd | tr / '\\')"
 # Target rustflags reach only the Windows artifacts, so the Linux build
 # scripts and proc macros already built are reused as they are.
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS=${CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS:--C debuginfo=line-tables-only}
-packages=(hip-sys hip hipblas-sys hipblas cuda-compat rccl-sys rccl hiprand-sys hiprand hipfft-sys hipfft hip-test-kit)
+packages=(hip-sys hip hip-diagnostics hipblas-sys hipblas cuda-compat rccl-sys rccl hiprand-sys hiprand hipfft-sys hipfft hip-test-kit)
 pkg_args=()
 for p in "${packages[@]}"; do pkg_args+=(-p "$p"); done
 start=$(date +%s)

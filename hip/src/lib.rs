@@ -115,7 +115,6 @@
 pub mod code_object;
 mod complex;
 mod device;
-pub mod diagnostics;
 mod drop_errors;
 mod error;
 mod graph;

@@ -61,6 +61,22 @@ pub use unavailable::Unavailable;
 /// The RCCL release whose header these bindings were generated from.
 pub const HEADERS_VERSION: &str = "5.4.3";
 
+/// An NCCL API version code, as `ncclGetVersion` gives it, written
+/// `major.minor.patch`: the code is `major*10000 + minor*100 + patch` from
+/// NCCL 2.9 on, `major*1000 + minor*100 + patch` before.
+///
+/// ```
+/// assert_eq!(rccl_sys::nccl_version_text(21304), "2.13.4");
+/// assert_eq!(rccl_sys::nccl_version_text(2804), "2.8.4");
+/// ```
+pub fn nccl_version_text(code: i32) -> String {
+    if code >= 10000 {
+        format!("{}.{}.{}", code / 10000, code / 100 % 100, code % 100)
+    } else {
+        format!("{}.{}.{}", code / 1000, code / 100 % 10, code % 100)
+    }
+}
+
 /// The bound functions NCCL lacks: RCCL's own calls, never looked up in
 /// NCCL on the NVIDIA platform.
 pub const RCCL_ONLY: &[&str] = nvidia::RCCL_ONLY;
@@ -77,3 +93,13 @@ pub use hip_sys::hipStream_t;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn version_codes_of_both_schemes() {
+        assert_eq!(super::nccl_version_text(21304), "2.13.4");
+        assert_eq!(super::nccl_version_text(22803), "2.28.3");
+        assert_eq!(super::nccl_version_text(2804), "2.8.4");
+    }
+}

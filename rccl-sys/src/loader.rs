@@ -18,13 +18,26 @@
 //! every path tried.
 
 use crate::generated::functions::RcclFunctions;
-use hip_sys::loader::common::{Library, LibrarySpec};
+use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
 
 /// RCCL as hip-sys's loader core knows it: the file names per platform and
-/// what to install when they are missing. Declared in hip-sys
-/// ([`hip_sys::loader::collectives::RCCL`]), whose diagnostics probe it
-/// too.
-pub const SPEC: LibrarySpec = hip_sys::loader::collectives::RCCL;
+/// what to install when they are missing.
+pub const SPEC: LibrarySpec = LibrarySpec {
+    name: "RCCL",
+    amd: LibraryNames {
+        role: "RCCL",
+        unix: &["librccl.so.1", "librccl.so"],
+        windows: &["rccl.dll"],
+    },
+    nvidia: LibraryNames {
+        role: "NCCL",
+        unix: &["libnccl.so.2", "libnccl.so"],
+        // NCCL is not released for Windows.
+        windows: &[],
+    },
+    amd_hint: "Install RCCL (e.g. Debian's librccl1).",
+    nvidia_hint: "Install NCCL (libnccl.so.2, e.g. from the nvidia-nccl-cu12 wheel or the libnccl2 package) where the system loader finds it.",
+};
 
 /// One library opened for RCCL (role `"RCCL"` or `"NCCL"`): the same
 /// record hip-sys keeps for the runtime.

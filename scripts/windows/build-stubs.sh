@@ -2,7 +2,7 @@
 # Builds stub HIP SDKs for Windows with mingw-w64, laid out as AMD's HIP SDK
 # installer lays them out (C:\Program Files\AMD\ROCm\<release>\bin\...), for
 # the Wine tier (scripts/wine-tier.sh). The stubs answer what our loaders and
-# hip::diagnostics ask (version, no device, hiprtc's version, hipBLAS's
+# hip-diagnostics ask (version, no device, hiprtc's version, hipBLAS's
 # create); sources and what each exports: scripts/windows/stubs/*.c.
 #
 # Usage: scripts/windows/build-stubs.sh OUT

@@ -17,7 +17,6 @@ pub mod search;
 
 pub use search::{Attempt, Location, OVERRIDE_VAR};
 
-pub mod collectives;
 pub mod common;
 mod lazy;
 pub use lazy::{Backend, LazyLibrary};
@@ -121,7 +120,7 @@ impl fmt::Display for LoadError {
 }
 
 /// Where load errors send the user for the whole picture.
-const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `cargo run -p hip-examples --example info`, or call `hip::diagnostics::report()`.";
+const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `hip-info` (`cargo install hip-diagnostics`), or call `hip_diagnostics::report()`.";
 
 impl std::error::Error for LoadError {}
 
@@ -505,7 +504,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(OVERRIDE_VAR));
-        assert!(text.contains("hip::diagnostics::report()"), "{text}");
+        assert!(text.contains("hip_diagnostics::report()"), "{text}");
         assert!(text.contains("variables: HIP_PLATFORM"), "{text}");
     }
 

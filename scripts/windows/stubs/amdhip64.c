@@ -2,7 +2,7 @@
  * amdhip64_7.dll). Built once per SDK with that SDK's HIP_VERSION number
  * (STUB_HIP_VERSION, major * 10000000 + minor * 100000 + patch), and linked
  * against the COMGR stub of that SDK, as the real runtime is. It answers
- * what hip-sys's loader and hip::diagnostics ask of a machine without a
+ * what hip-sys's loader and hip-diagnostics ask of a machine without a
  * GPU: its version, and no device (hipErrorNoDevice, 100). */
 #include <stddef.h>
 

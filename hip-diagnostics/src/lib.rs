@@ -1,10 +1,15 @@
-//! A report that explains this machine to someone whose GPU program does
-//! not start: which runtime was found and why, what else was tried, which
+//! A report that explains a machine to someone whose GPU program does not
+//! start: which HIP runtime was found and why, what else was tried, which
 //! variables are in effect and whether they agree with what was loaded,
-//! the devices, and whether rocBLAS has kernels for them.
+//! the devices, whether rocBLAS has kernels for them, and the collectives
+//! library (RCCL, or NCCL on NVIDIA).
+//!
+//! The `hip-info` program of this crate prints it, as `rocminfo` or
+//! `nvidia-smi` print theirs: `cargo install hip-diagnostics`, then
+//! `hip-info` (text) or `hip-info --json`.
 //!
 //! ```no_run
-//! let report = hip::diagnostics::report();
+//! let report = hip_diagnostics::report();
 //! println!("{report}");              // text
 //! #[cfg(feature = "json")]
 //! println!("{}", report.to_json());  // JSON, with the `json` feature
@@ -13,14 +18,16 @@
 //! }
 //! ```
 //!
-//! The `info` example prints it: `cargo run -p hip-examples --example info
-//! [-- --json]`. `Report::to_json` needs this crate's `json` feature
-//! (off by default; it compiles in `serde` and `serde_json`).
+//! `Report::to_json` needs the `json` feature (on by default; it compiles
+//! in `serde` and `serde_json`). Like the -sys crates it reads, this crate
+//! links nothing at build time: the runtime and the libraries are opened
+//! when the report is made, and what is missing is reported, never a panic.
 //!
 //! The report is built from two inputs that can be replaced for tests:
 //! the [`Environment`] (variables, and the folders standing for `/opt/rocm`
 //! and the system library folders) and the [`RuntimeFacts`] (what the loaded
 //! runtime said). [`report`] uses the real ones; [`report_from`] takes them.
+#![deny(missing_docs)]
 
 mod arch;
 mod environment;
@@ -31,10 +38,9 @@ mod text;
 pub use arch::{ProcessorKernels, RocblasKernels};
 pub use environment::{Environment, VARIABLES};
 pub use libraries::{missing_dependency, BlasLibrary, CandidateResult};
-pub use probe::{DeviceFacts, LoadedRuntime, RuntimeFacts};
+pub use probe::{CollectivesFacts, DeviceFacts, LoadedRuntime, RuntimeFacts};
 
 use environment::VISIBILITY_VARS;
-use hip_sys::loader::collectives::{nccl_version_text, CollectivesProbe};
 use hip_sys::loader::search::{strip_verbatim, Os};
 use hip_sys::loader::{Platform, Version};
 use std::fmt;
@@ -188,8 +194,8 @@ pub struct Collectives {
 }
 
 impl Collectives {
-    fn from_probe(probe: &Result<CollectivesProbe, String>) -> Collectives {
-        match probe {
+    fn from_facts(facts: &Result<CollectivesFacts, String>) -> Collectives {
+        match facts {
             Err(why) => Collectives {
                 library: None,
                 api_version: None,
@@ -197,7 +203,10 @@ impl Collectives {
             },
             Ok(p) => {
                 let (api_version, problem) = match &p.api_version {
-                    Ok(code) => (Some(format!("{} ({code})", nccl_version_text(*code))), None),
+                    Ok(code) => (
+                        Some(format!("{} ({code})", rccl_sys::nccl_version_text(*code))),
+                        None,
+                    ),
                     Err(why) => (None, Some(why.clone())),
                 };
                 Collectives {
@@ -456,7 +465,7 @@ pub fn report_from(env: &Environment, rt: &RuntimeFacts) -> Report {
         device_error,
         rocblas,
         blas_libraries,
-        collectives: Collectives::from_probe(&rt.collectives),
+        collectives: Collectives::from_facts(&rt.collectives),
         warnings,
     }
 }
@@ -944,3 +953,8 @@ fn rocblas_coverage(
 
 #[cfg(test)]
 mod tests;
+
+/// The README's examples, compiled and run by `cargo test --doc`.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -5,7 +5,7 @@
 // Tests marked `#[cfg(unix)]` build a ROCm tree as Linux lays it out
 // (lib/, versioned .so files behind symbolic links, file modes, /dev/kfd); the
 // Windows layout is tested under Wine by
-// hip/tests/tier1_windows_diagnostics.rs.
+// tests/tier1_windows_diagnostics.rs.
 
 use super::*;
 #[cfg(unix)]
@@ -942,7 +942,7 @@ fn the_collectives_library_is_named_with_its_version_or_why_not() {
         "{text}"
     );
 
-    rt.collectives = Ok(CollectivesProbe {
+    rt.collectives = Ok(CollectivesFacts {
         role: "RCCL",
         path: PathBuf::from("/opt/rocm/lib/librccl.so.1"),
         file_version: Some(v(1, 0, 60403)),
@@ -956,7 +956,7 @@ fn the_collectives_library_is_named_with_its_version_or_why_not() {
         "{text}"
     );
 
-    rt.collectives = Ok(CollectivesProbe {
+    rt.collectives = Ok(CollectivesFacts {
         role: "NCCL",
         path: PathBuf::from("libnccl.so.2"),
         file_version: None,

@@ -1,22 +1,22 @@
-//! Windows: `hip::diagnostics::report()` against the stub HIP SDKs of
+//! Windows: `hip_diagnostics::report()` against the stub HIP SDKs of
 //! scripts/windows/build-stubs.sh, under Wine (scripts/wine-tier.sh): the
 //! runtime chosen and its version, the search attempts, and the warnings of
 //! the usual Windows breakages. Each case in a process of its own (the
 //! runtime is loaded once per process); without the stub SDKs it fails.
 #![cfg(windows)]
 
-use hip::diagnostics::{report, Severity};
+use hip_diagnostics::{report, Severity};
 use test_kit::{in_scenario, partial_sdk, stub_bin, Scenario};
 
 /// The report's text, printed, and whether a warning holds every part.
-fn report_text() -> (String, hip::diagnostics::Report) {
+fn report_text() -> (String, hip_diagnostics::Report) {
     let r = report();
     let text = r.to_string();
     println!("{text}");
     (text, r)
 }
 
-fn warns(r: &hip::diagnostics::Report, parts: &[&str]) -> bool {
+fn warns(r: &hip_diagnostics::Report, parts: &[&str]) -> bool {
     r.warnings
         .iter()
         .any(|w| w.severity >= Severity::Warning && parts.iter().all(|p| w.message.contains(p)))

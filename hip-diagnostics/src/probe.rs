@@ -1,9 +1,9 @@
 //! The facts only the loaded runtime can give: what was loaded, versions,
 //! devices. Kept apart from the analysis so tests can fake them.
 
-use hip_sys::loader::collectives::{probe_collectives, CollectivesProbe};
 use hip_sys::loader::{Attempt, LoadedLibrary, Platform, Version};
 use std::ffi::{c_char, CStr};
+use std::path::PathBuf;
 
 /// What the runtime says about itself and its devices.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,7 +22,22 @@ pub struct RuntimeFacts {
     pub devices: Result<Vec<DeviceFacts>, String>,
     /// The collectives library (RCCL, or NCCL on NVIDIA) and its version,
     /// or why none was found (the loader core's headline).
-    pub collectives: Result<CollectivesProbe, String>,
+    pub collectives: Result<CollectivesFacts, String>,
+}
+
+/// The collectives library the `rccl` crate loads (through `rccl-sys`'s
+/// loader) and the NCCL API version it reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectivesFacts {
+    /// `"RCCL"` or `"NCCL"`.
+    pub role: &'static str,
+    /// The file opened.
+    pub path: PathBuf,
+    /// The version in its file name, if any.
+    pub file_version: Option<Version>,
+    /// `ncclGetVersion`'s NCCL API version code (e.g. `21304` for 2.13.4),
+    /// or why it could not be asked.
+    pub api_version: Result<i32, String>,
 }
 
 /// The runtime that loaded.
@@ -107,9 +122,34 @@ impl RuntimeFacts {
             runtime_version,
             driver_version,
             devices,
-            collectives: probe_collectives().map_err(|e| headline(&e.to_string())),
+            collectives: collectives(),
         }
     }
+}
+
+/// Loads the collectives library as the `rccl` crate does (from the
+/// places the loaded platform's libraries are searched) and asks its
+/// version, or returns the headline of the loader's report.
+fn collectives() -> Result<CollectivesFacts, String> {
+    let lib = rccl_sys::loader::rccl().map_err(|e| headline(&e.to_string()))?;
+    let opened = lib.libraries.first();
+    let api_version = if lib.is_available("ncclGetVersion") {
+        let mut code = 0;
+        // SAFETY: `code` is a valid place to write an int, and the library
+        // is loaded (above).
+        unsafe { rccl_sys::ncclGetVersion(&mut code) }
+            .ok()
+            .map(|()| code)
+            .map_err(|e| format!("ncclGetVersion returned {e}"))
+    } else {
+        Err("the library has no ncclGetVersion".to_owned())
+    };
+    Ok(CollectivesFacts {
+        role: opened.map_or(rccl_sys::loader::SPEC.name, |l| l.role),
+        path: opened.map(|l| l.path.clone()).unwrap_or_default(),
+        file_version: lib.version,
+        api_version,
+    })
 }
 
 /// The first line of a multi-line loader report (the rest lists every path

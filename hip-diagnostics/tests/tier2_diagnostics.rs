@@ -7,7 +7,7 @@
 //! per-processor answer is then checked against a listing of the kernel
 //! folder made here, independently of the report's own code.
 
-use hip::diagnostics::{report_from, DeviceFacts, Environment, RuntimeFacts, Severity};
+use hip_diagnostics::{report_from, DeviceFacts, Environment, RuntimeFacts, Severity};
 use std::path::Path;
 use test_kit::Rocm;
 
