@@ -15,7 +15,7 @@ pub enum Error {
     #[error(transparent)]
     Load(LoadError),
     /// A hipBLAS function returned a failure status.
-    #[error("{call} failed with {status}: {message}")]
+    #[error("{call} failed with {status:?} ({}): {message}", .status.0)]
     Blas {
         /// The C function called, e.g. `"hipblasSgemm"`.
         call: &'static str,

@@ -83,7 +83,9 @@ pub fn status_message(status: hipblasStatus_t) -> String {
             // SAFETY: non-null, NUL-terminated and static (above).
             let text = unsafe { CStr::from_ptr(p) }.to_string_lossy();
             let text = text.trim();
-            if !text.is_empty() {
+            // hipBLAS's text is often the status's name alone, which the
+            // error already shows: then the description says more.
+            if !text.is_empty() && text != format!("{status:?}") {
                 return text.to_string();
             }
         }
@@ -470,7 +472,12 @@ mod tests {
                 assert!(!message.is_empty());
                 assert_eq!(
                     e.to_string(),
-                    format!("hipblasSgemm failed with {status}: {message}")
+                    format!("hipblasSgemm failed with HIPBLAS_STATUS_INVALID_VALUE (3): {message}")
+                );
+                assert_ne!(
+                    message.as_str(),
+                    "HIPBLAS_STATUS_INVALID_VALUE",
+                    "the name twice"
                 );
             }
             other => panic!("{other:?}"),

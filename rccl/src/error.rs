@@ -21,7 +21,7 @@ pub enum Error {
     #[error(transparent)]
     Load(LoadError),
     /// An RCCL/NCCL function returned a failure status.
-    #[error("{call} failed with {status}: {message}")]
+    #[error("{call} failed with {status:?} ({}): {message}", .status.0)]
     Nccl {
         /// The C function called, e.g. `"ncclAllReduce"`.
         call: &'static str,
