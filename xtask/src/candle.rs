@@ -294,3 +294,103 @@ pub(crate) fn command(command: &str, args: &[String]) -> Result<ExitCode> {
         _ => Err(format!("unknown command {command:?}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        text::split_newlines(s)
+    }
+
+    #[test]
+    fn results_of_a_suite_and_of_a_crash() {
+        let log = lines("running 3 tests\ntest add ... ok\ntest conv2d ... FAILED\ntest slow ... ignored, too slow\n\
+                         test result: FAILED. 1 passed; 1 failed; 1 ignored\n");
+        let r = result_lines("candle-core--tensor_tests", &log, 101);
+        assert_eq!(
+            r,
+            [
+                "candle-core--tensor_tests::add ok",
+                "candle-core--tensor_tests::conv2d FAILED",
+                "candle-core--tensor_tests::slow ignored"
+            ]
+        );
+        assert_eq!(
+            suite_line("candle-core--tensor_tests", &r),
+            "candle-core--tensor_tests 1 1 1"
+        );
+        let crash = result_lines("candle-nn--ops", &lines("test softmax ... ok\n"), 139);
+        assert_eq!(
+            crash[1],
+            "candle-nn--ops::(the whole binary: exit 139, no summary) FAILED"
+        );
+        assert_eq!(suite_line("candle-nn--ops", &crash), "candle-nn--ops 1 1 0");
+    }
+
+    #[test]
+    fn the_builds_side_by_side() {
+        let ours = lines("s::a ok\ns::b FAILED\ns::c FAILED\ns::only_ours ok\nt::(the whole binary: exit 139, no summary) FAILED\n");
+        let real = lines("s::a ok\ns::b ok\ns::c FAILED\ns::only_real ok\n");
+        let (out, differ) = suites_report(
+            &ours,
+            &real,
+            &lines("s 2 2 0\nt 0 1 0\n"),
+            &lines("s 3 1 0\n"),
+        );
+        assert_eq!(out[2], "| s                                        | 2/2/0                  | 3/1/0                  |");
+        assert_eq!(out[3], "| total                                    | 2/3/0                  | 3/1/0                  |");
+        assert_eq!(
+            differ,
+            [
+                "s::b FAILED ok",
+                "s::only_ours ok missing",
+                "s::only_real missing ok",
+                "t::(the whole binary: exit 139, no summary) FAILED missing"
+            ]
+        );
+        assert_eq!(out.last().unwrap(), "s::c FAILED FAILED");
+        let (out, _) = suites_report(&real, &real, &[], &[]);
+        assert!(out.contains(&"  none".to_string()));
+    }
+
+    #[test]
+    fn step_times_and_verdicts() {
+        let out = lines("compiling\nllama f32 step_us 101.5 tokens 32\nstep_us 5\nx step_us  7\nllama step_us 1 step_us 99.25\n");
+        assert_eq!(step_times(&out), ["101.5", "99.25"]);
+        let v = |o: &[&str], r: &[&str]| {
+            let s = |x: &[&str]| x.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+            bench_verdict("f32", o.len().max(3), &s(o), &s(r))
+        };
+        // Odd: the middle; real 97 / ours 100 = 0.970 meets the target.
+        let (lines, met) = v(&["100", "90", "110"], &["97", "96", "98"]);
+        assert!(met);
+        assert!(
+            lines[0].starts_with("llama step f32: ours 100 us, real 97 us"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].ends_with("ours/real speed 0.970, target >= 0.97: met"));
+        assert_eq!(lines[1], "  ours: 100 90 110 ");
+        // Even counts take the lower middle.
+        let (lines, met) = v(&["100", "120", "90", "110"], &["95", "96", "94", "97"]);
+        assert!(!met);
+        assert!(
+            lines[0].starts_with("llama step f32: ours 100 us, real 95 us"),
+            "{}",
+            lines[0]
+        );
+        // A run that printed no time.
+        let (lines, met) = v(&["100", "120"], &["95", "96", "94"]);
+        assert!(!met);
+        assert_eq!(lines, ["llama step f32: FAILED: a run printed no timing"]);
+    }
+
+    #[test]
+    fn totals_count_ok_and_failed_lines() {
+        let (line, ok) = total(&lines("s::a ok\ns::b FAILED\ns::c ignored\nllama f32 ok\n"));
+        assert_eq!(line, "2 passed, 1 failed");
+        assert!(!ok);
+        assert_eq!(total(&[]), ("0 passed, 0 failed".to_string(), true));
+    }
+}

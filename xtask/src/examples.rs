@@ -398,3 +398,235 @@ pub(crate) fn launch_summary(ledger: &[String]) -> Result<Vec<String>, String> {
         ),
     ])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        text::split_newlines(s)
+    }
+
+    #[test]
+    fn awk_reads_leading_numbers() {
+        assert_eq!(awk_value("0.5"), 0.5);
+        assert_eq!(awk_value(" 1e3x"), 1000.0);
+        assert_eq!(awk_value("12abc"), 12.0);
+        assert_eq!(awk_value("abc"), 0.0);
+        assert_eq!(awk_value("-.25"), -0.25);
+        assert_eq!(awk_value("."), 0.0);
+        assert_eq!(awk_value("2e"), 2.0);
+    }
+
+    #[test]
+    fn sines_within_1e_6_and_no_further() {
+        let s = |d: f64| {
+            lines(&format!(
+                "Found [{}, {}, {}]\n",
+                1f64.sin() + d,
+                2f64.sin(),
+                3f64.sin()
+            ))
+        };
+        assert_eq!(check_output("03-launch-kernel", &s(0.0)), Ok(()));
+        assert_eq!(check_output("04-streams", &s(9e-7)), Ok(()));
+        let err = check_output("04-streams", &s(2e-6)).unwrap_err();
+        assert!(err.starts_with("value 1 is 0.8414729"), "{err}");
+        assert!(err.ends_with("sin(1) = 0.84147098"), "{err}");
+        assert_eq!(
+            check_output("04-streams", &lines("Found [1, 2]\n")),
+            Err("expected 3 values, got 2".into())
+        );
+        assert_eq!(
+            check_output("04-streams", &lines("done\n")),
+            Err("no \"Found [...]\" line".into())
+        );
+        // The last Found line counts, its text after `]` ignored.
+        let last = format!(
+            "Found [1, 2, 3]\nFound [{},{},  {}] in 3ms\n",
+            1f64.sin(),
+            2f64.sin(),
+            3f64.sin()
+        );
+        assert_eq!(check_output("03-launch-kernel", &lines(&last)), Ok(()));
+    }
+
+    #[test]
+    fn matmul_within_1e_5() {
+        assert_eq!(
+            check_output(
+                "matmul-kernel",
+                &lines("Found [7.0, 10.0, 15.0, 22.0] in 1ms\n")
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check_output(
+                "matmul-kernel",
+                &lines("Found [7.0, 10.0, 15.000009, 22.0]\n")
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check_output(
+                "matmul-kernel",
+                &lines("Found [7.0, 10.0, 15.00002, 22.0]\n")
+            ),
+            Err("C[2] is 15.00002, expected 15".into())
+        );
+        assert_eq!(
+            check_output("matmul-kernel", &lines("Found []\n")),
+            Err("expected 4 values, got 0".into())
+        );
+    }
+
+    #[test]
+    fn threading_counts_every_threads_line() {
+        let out = |n: usize, arg: &dyn Fn(usize) -> usize| {
+            (0..n)
+                .map(|i| format!("Hello from the cuda kernel in thread {}", arg(i)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            check_output("06-threading", &out(20480, &|i| i % 10)),
+            Ok(())
+        );
+        assert_eq!(
+            check_output("06-threading", &out(20479, &|i| i % 10)),
+            Err(
+                "expected 20480 kernel printf lines (20 launches of 1024 threads), got 20479"
+                    .into()
+            )
+        );
+        assert_eq!(
+            check_output(
+                "06-threading",
+                &out(20480, &|i| if i < 4096 { 0 } else { 1 + i % 9 })
+            ),
+            Err("argument 0 printed 4096 times, expected 2048".into())
+        );
+    }
+
+    #[test]
+    fn function_attributes_and_context_config() {
+        let fa = |regs: &str, block: &str| {
+            lines(&format!("Registers per thread: {regs}\nMax threads per block: 1024\nSuggested block size: {block}\n"))
+        };
+        assert_eq!(
+            check_output("10-function-attributes", &fa("16", "256")),
+            Ok(())
+        );
+        assert_eq!(
+            check_output("10-function-attributes", &fa("16", "1024")),
+            Ok(())
+        );
+        assert_eq!(
+            check_output("10-function-attributes", &fa("16", "2048")),
+            Err("suggested block size 2048 not in 1..1024".into())
+        );
+        assert_eq!(
+            check_output("10-function-attributes", &fa("0", "256")),
+            Err("registers per thread missing or 0".into())
+        );
+
+        let cc = |want: &str, got: &str, end: &str| {
+            lines(&format!(
+                "Setting stack size to {want} bytes\nUpdated stack size: {got} bytes\n{end}"
+            ))
+        };
+        let done = "Restored cache config to PreferNone\n";
+        assert_eq!(
+            check_output("12-context-config", &cc("2048", "2048", done)),
+            Ok(())
+        );
+        assert_eq!(
+            check_output("12-context-config", &cc("2048", "1024", done)),
+            Err("stack size set to 2048 reads back 1024".into())
+        );
+        assert_eq!(
+            check_output("12-context-config", &cc("0", "0", done)),
+            Err("stack size limit reads 0".into())
+        );
+        assert_eq!(
+            check_output("12-context-config", &cc("2048", "4096", "")),
+            Err("did not finish (no \"Restored cache config\")".into())
+        );
+        assert_eq!(
+            check_output("12-context-config", &[]),
+            Err("no stack size lines".into())
+        );
+    }
+
+    #[test]
+    fn lines_silent_examples_and_unknown_ones() {
+        assert_eq!(
+            check_output("nvrtc-compile", &lines("Compilation succeeded!\n")),
+            Ok(())
+        );
+        assert_eq!(
+            check_output("09-constant-memory", &lines("mismatch\n")),
+            Err("no line \"All results match expected values!\"".into())
+        );
+        assert_eq!(check_output("02-copy", &[]), Ok(()));
+        assert_eq!(
+            check_output("08-cupti", &[]),
+            Err("no output check for 08-cupti".into())
+        );
+    }
+
+    #[test]
+    fn the_documented_difference_of_12_context_config() {
+        let out = lines(
+            "Stack size per thread: 1024\nMalloc heap size: 8388608\nPrintf buffer size: 1048576\n\
+             Error: DriverError(CUDA_ERROR_NOT_SUPPORTED)\n",
+        );
+        assert!(differs_as_documented("12-context-config", &out));
+        assert!(!differs_as_documented("06-threading", &out));
+        let mut more = out.clone();
+        more.push("Device runtime sync depth: 2".into());
+        assert!(!differs_as_documented("12-context-config", &more));
+        assert!(!differs_as_documented("12-context-config", &out[1..]));
+    }
+
+    #[test]
+    fn launch_rounds_and_their_summary() {
+        let out = lines(
+            "warming up\nRESULT impl=real launches_per_s=1000000.5 cpu_ns_per_launch=850.25 x=1\n",
+        );
+        let (line, record) = launch_round("1", "real", &out).unwrap();
+        assert_eq!(
+            line,
+            "round 1 real         1000000 launches/s     850.2 ns CPU per launch"
+        );
+        assert_eq!(record, "real\t1000000.5\t850.25");
+        assert!(launch_round("2", "compat", &lines("crashed\n"))
+            .unwrap_err()
+            .contains("printed no RESULT line"));
+        let bad = lines("RESULT launches_per_s= cpu_ns_per_launch=1\n");
+        assert!(launch_round("2", "compat", &bad)
+            .unwrap_err()
+            .contains("unreadable RESULT line"));
+
+        // Four rounds: an even count's median is the mean of the middle two.
+        let ledger = lines(
+            "real\t1234567.2\t850\ncompat\t1100000\t1000\nreal\t1234568.5\t900\ncompat\t1100001\t1001\n\
+             real\t1300000\t870\ncompat\t1000000.1\t999.5\nreal\t1200000\t860\ncompat\t1200000\t998.25\n",
+        );
+        let s = launch_summary(&ledger).unwrap();
+        assert_eq!(
+            s[0],
+            "median throughput: real 1.23457e+06, compat 1.1e+06 launches/s"
+        );
+        assert_eq!(s[1], "throughput ratio compat/real: 0.891 (per-round range 0.7692..1.0000); target >= 0.95: NOT met");
+        assert_eq!(
+            s[2],
+            "median CPU cost per launch: real 865 ns, compat 999.75 ns"
+        );
+        assert_eq!(s[3], "launch rate ratio from CPU cost, compat/real: 0.865 (per-round range 0.8500..0.8991); target >= 0.95: NOT met");
+
+        // The target is met at 0.95 exactly.
+        let s = launch_summary(&lines("real\t100\t10\ncompat\t95\t10\n")).unwrap();
+        assert!(s[1].ends_with("target >= 0.95: met"), "{}", s[1]);
+        assert!(launch_summary(&[]).is_err());
+    }
+}

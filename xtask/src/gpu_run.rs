@@ -302,3 +302,181 @@ pub(crate) fn command(args: &[String]) -> Result<ExitCode> {
         other => Err(format!("gpu-run: unknown subcommand {other:?}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        text::split_newlines(s)
+    }
+
+    #[test]
+    fn two_gpu_tests_by_last_path_component() {
+        let list = lines(
+            "gpu::copies: test\ngpu::two_gpus_peer_access: test\ntwo_gpus_top: test\n\
+             two_gpus_mod::single: test\ngpu::two_gpus_bench: benchmark\n\n2 tests, 0 benchmarks\n",
+        );
+        assert_eq!(
+            two_gpu_tests(&list),
+            ["gpu::two_gpus_peer_access", "two_gpus_top"]
+        );
+    }
+
+    const FAILING: &str = "running 3 tests\ntest sgemm ... ok\ntest dgemm ... FAILED\ntest zgemm ... FAILED\n\n\
+                           test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 1 filtered out\n";
+
+    #[test]
+    fn a_binary_with_failed_tests_names_them() {
+        let v = judge_test(&lines(FAILING), 101, "300", false);
+        assert_eq!((v.passed, v.failed), (1, 2));
+        assert_eq!(v.problems, ["2 failed: dgemm zgemm"]);
+        let (out, records) = test_lines("hipblas--gpu", &v);
+        assert_eq!(
+            out,
+            ["--- test hipblas--gpu: FAILED (1 passed; 2 failed: dgemm zgemm)"]
+        );
+        assert_eq!(
+            records,
+            [
+                "binary\t1\t2",
+                "failure\ttest hipblas--gpu: 2 failed: dgemm zgemm"
+            ]
+        );
+    }
+
+    #[test]
+    fn crashes_timeouts_and_bad_exits_are_problems() {
+        let crash = judge_test(&lines("running 2 tests\n"), 134, "300", false);
+        assert_eq!(crash.problems, ["no test summary (exit 134)"]);
+        // A failing binary counts one failure even with none reported.
+        assert_eq!(test_lines("x", &crash).1[0], "binary\t0\t1");
+        let slow = judge_test(&[], 124, "1", false);
+        assert_eq!(slow.problems, ["timed out after 1s"]);
+        assert_eq!(
+            judge_test(&[], 137, "9", false).problems,
+            ["timed out after 9s"]
+        );
+        let ok_summary = "test result: ok. 3 passed; 0 failed; 0 ignored\n";
+        assert_eq!(
+            judge_test(&lines(ok_summary), 1, "300", false).problems,
+            ["exit 1 with no failed test"]
+        );
+        let good = judge_test(&lines(ok_summary), 0, "300", false);
+        assert!(good.problems.is_empty());
+        assert_eq!(
+            test_lines("hip--gpu", &good).0,
+            ["--- test hip--gpu: ok (3 passed)"]
+        );
+    }
+
+    #[test]
+    fn the_last_summary_counts() {
+        // A scenario test's child prints a summary before the binary's own.
+        let log = "test result: FAILED. 0 passed; 1 failed; 0 ignored\ntest result: ok. 4 passed; 0 failed; 0 ignored\n";
+        let v = judge_test(&lines(log), 0, "300", false);
+        assert_eq!((v.passed, v.failed), (4, 0));
+    }
+
+    #[test]
+    fn memcheck_needs_a_clean_error_summary() {
+        let ok =
+            "test result: ok. 1 passed; 0 failed; 0 ignored\n========= ERROR SUMMARY: 0 errors\n";
+        let v = judge_test(&lines(ok), 0, "300", true);
+        assert!(v.problems.is_empty());
+        assert_eq!(
+            test_lines("hip--gpu", &v).0[0],
+            "[hip--gpu] ERROR SUMMARY: 0"
+        );
+        let bad = ok.replace("0 errors", "3 errors");
+        assert_eq!(
+            judge_test(&lines(&bad), 99, "300", true).problems,
+            ["exit 99 with no failed test", "memcheck: 3 errors"]
+        );
+        let none = judge_test(
+            &lines("test result: ok. 1 passed; 0 failed; 0 ignored\n"),
+            0,
+            "300",
+            true,
+        );
+        assert_eq!(none.problems, ["no compute-sanitizer ERROR SUMMARY"]);
+        assert_eq!(
+            test_lines("hip--gpu", &none).0[0],
+            "[hip--gpu] ERROR SUMMARY: missing"
+        );
+    }
+
+    #[test]
+    fn programs_and_the_platform_check() {
+        assert_eq!(
+            program_lines("program", "saxpy", 0, "300").0,
+            ["--- program saxpy: ok"]
+        );
+        let (out, records) = program_lines("bench", "hip--call_overhead", 124, "300");
+        assert_eq!(
+            out,
+            ["--- bench hip--call_overhead: FAILED (timed out after 300s)"]
+        );
+        assert_eq!(
+            records[1],
+            "failure\tbench hip--call_overhead: timed out after 300s"
+        );
+        assert_eq!(
+            program_lines("program", "broken", 3, "300").0,
+            ["--- program broken: FAILED (exit 3)"]
+        );
+
+        let report = lines("hip-rs diagnostics\nplatform: nvidia (devices: 2)\n");
+        assert_eq!(
+            platform_lines(&report, 0).0,
+            ["--- program info-platform-unset: ok (platform: nvidia (devices: 2))"]
+        );
+        let amd = lines("platform: amd\n");
+        assert_eq!(
+            platform_lines(&amd, 0).1[1],
+            "failure\tprogram info-platform-unset: exit 0, platform: amd"
+        );
+        assert_eq!(
+            platform_lines(&[], 1).1[1],
+            "failure\tprogram info-platform-unset: exit 1, no platform line"
+        );
+    }
+
+    #[test]
+    fn tally_of_a_ledger() {
+        let ledger = lines(
+            "not-run\thip--gpu gpu::two_gpus_peer_access: needs two GPUs (1 found)\nbinary\t2\t0\n\
+             binary\t1\t2\nfailure\ttest hipblas--gpu: 2 failed: dgemm zgemm\nprogram\tok\nprogram\tFAILED\n\
+             failure\tprogram broken: exit 3\n",
+        );
+        let (out, ok) = tally(&ledger, "tests", "/b");
+        assert!(!ok);
+        assert_eq!(
+            out,
+            [
+                "",
+                "== counts (tests)",
+                "tests (each test function once): 3 passed, 2 failed, in 2 test binaries",
+                "programs (examples, binaries, benches; one each): 1 passed, 1 failed",
+                "not run: 1",
+                "  not run: hip--gpu gpu::two_gpus_peer_access: needs two GPUs (1 found)",
+                "  FAILED: test hipblas--gpu: 2 failed: dgemm zgemm",
+                "  FAILED: program broken: exit 3",
+                "4 passed, 3 failed, 1 skipped",
+            ]
+        );
+        // memcheck has no programs line; nothing skipped, no skipped count.
+        let (out, ok) = tally(&lines("binary\t1\t0\n"), "memcheck", "/b");
+        assert!(ok);
+        assert_eq!(out[3], "not run: 0");
+        assert_eq!(out.last().unwrap(), "1 passed, 0 failed");
+        // Nothing ran: a failure.
+        let (out, ok) = tally(&[], "tests", "/b");
+        assert!(!ok);
+        assert_eq!(
+            out[out.len() - 2],
+            "  FAILED: nothing ran: no test binary or program selected in /b"
+        );
+        assert_eq!(out.last().unwrap(), "0 passed, 1 failed");
+    }
+}

@@ -365,3 +365,170 @@ pub(crate) fn command(args: &[String]) -> Result<ExitCode> {
         other => Err(format!("session: unknown subcommand {other:?}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        text::split_newlines(s)
+    }
+
+    const RUNNER: &str = "\
+GPUs: 1 (nvidia-smi -L)
+=== test hip--gpu
+--- not run hip--gpu gpu::two_gpus_peer_access: needs two GPUs (1 found)
+test gpu::copies ... ok
+[hip--gpu] ERROR SUMMARY: 0
+--- test hip--gpu: ok (1 passed)
+
+== counts (memcheck)
+tests (each test function once): 1 passed, 0 failed, in 1 test binaries
+not run: 1
+  not run: hip--gpu gpu::two_gpus_peer_access: needs two GPUs (1 found)
+1 passed, 0 failed, 1 skipped
+";
+
+    #[test]
+    fn the_runners_lines_become_rows() {
+        let e = runner("memcheck", &lines(RUNNER), 0, "/o/memcheck.log");
+        assert_eq!(e.counts, [1, 0, 1]);
+        assert_eq!(
+            e.lines[0],
+            row(
+                "not run hip--gpu gpu::two_gpus_peer_access",
+                "needs two GPUs (1 found)"
+            )
+        );
+        assert_eq!(e.lines[1], row("test hip--gpu", "ok (1 passed)"));
+        assert_eq!(e.lines[2], row("memcheck [hip--gpu]", "ERROR SUMMARY: 0"));
+        assert_eq!(
+            e.lines[3],
+            "tests (each test function once): 1 passed, 0 failed, in 1 test binaries"
+        );
+        assert_eq!(e.lines.len(), 6);
+        assert!(e.subtotal);
+    }
+
+    #[test]
+    fn a_runner_without_summary_or_with_a_silent_failure_fails() {
+        let e = runner(
+            "tests",
+            &lines("=== test x\nSegmentation fault\n"),
+            139,
+            "/o/tests.log",
+        );
+        assert_eq!(e.counts, [0, 1, 0]);
+        assert_eq!(
+            e.lines.last().unwrap(),
+            "FAILED: run.sh tests printed no summary (exit 139); see /o/tests.log"
+        );
+        let e = runner("tests", &lines("2 passed, 0 failed\n"), 1, "/o/tests.log");
+        assert_eq!(e.counts, [2, 1, 0]);
+        assert_eq!(
+            e.lines.last().unwrap(),
+            "FAILED: run.sh tests exited 1 with no failure counted"
+        );
+        // Not exactly the last line's shape: no summary.
+        assert_eq!(
+            runner("tests", &lines("2 passed, 0 failed, soon\n"), 0, "l").counts,
+            [0, 1, 0]
+        );
+    }
+
+    #[test]
+    fn scripts_summaries_and_cudarcs_skips() {
+        let cudarc = lines("13-copy-multi-gpu not run\n1 differ from CUDA as documented\n2 not run\n9 passed, 0 failed\n");
+        let e = script(
+            "cudarc",
+            "cudarc examples (cuda-compat as cudarc)",
+            &cudarc,
+            0,
+        );
+        assert_eq!(e.counts, [9, 0, 3]);
+        assert_eq!(
+            e.lines,
+            [row(
+                "cudarc examples (cuda-compat as cudarc)",
+                "exit 0: 2 not run 9 passed, 0 failed"
+            )]
+        );
+        let candle = lines("| total | 10/1/0 | 11/0/0 |\nllama f32: ok: x\nllama bf16: FAILED\n11 passed, 2 failed\n");
+        let e = script("candle", "candle run", &candle, 1);
+        assert_eq!(e.counts, [11, 2, 0]);
+        assert!(e.lines[0]
+            .contains("exit 1: | total | 10/1/0 | 11/0/0 | llama f32: ok: x llama bf16: FAILED"));
+        assert_eq!(
+            script("candle", "c", &lines("killed\n"), 137).counts,
+            [0, 1, 0]
+        );
+        assert_eq!(
+            script("candle", "c", &lines("3 passed, 0 failed\n"), 2).counts,
+            [3, 1, 0]
+        );
+    }
+
+    #[test]
+    fn steps_and_the_allreduce_note() {
+        assert_eq!(
+            step("gemm_bench", 0, "worst ratio 0.99").lines[0],
+            row("gemm_bench", "ok (worst ratio 0.99)")
+        );
+        assert_eq!(step("x", 124, "").lines[0], row("x", "FAILED (timed out)"));
+        assert_eq!(step("x", 2, "n").lines[0], row("x", "FAILED (exit 2): n"));
+        assert_eq!(step("x", 2, "n").counts, [0, 1, 0]);
+        let torch = lines("world_size 2\nallreduce 1048576 9.0 100.0 110.5\nallreduce 268435456 900.0 298.3 298.3\nallreduce 1073741824 3400 310.2 315.0\n");
+        assert_eq!(
+            allreduce_note(&torch),
+            "256 MiB busbw 298.3 GB/s, 1024 MiB busbw 315.0 GB/s"
+        );
+    }
+
+    #[test]
+    fn report_of_all_counts_memcheck_as_reruns() {
+        let mut ledger = Vec::new();
+        for (mode, e) in [
+            (
+                "tests",
+                runner(
+                    "tests",
+                    &lines("--- test a: ok (2 passed)\n2 passed, 0 failed, 1 skipped\n"),
+                    0,
+                    "l",
+                ),
+            ),
+            (
+                "tests",
+                script(
+                    "cudarc",
+                    "cudarc",
+                    &lines("1 not run\n3 passed, 0 failed\n"),
+                    0,
+                ),
+            ),
+            (
+                "memcheck",
+                runner("memcheck", &lines("1 passed, 1 failed\n"), 1, "l"),
+            ),
+            ("bench", step("gemm_bench", 0, "")),
+            ("bench", step("launch_rate", 1, "")),
+        ] {
+            ledger.extend(records(mode, &e));
+        }
+        let (out, ok) = report(&ledger, "all");
+        assert!(!ok);
+        assert!(
+            out.contains(&"tests: 2 passed, 0 failed, 1 skipped".to_string()),
+            "{out:?}"
+        );
+        assert!(out.contains(&"bench: 1 passed, 1 failed".to_string()));
+        assert_eq!(
+            out[out.len() - 2],
+            "re-runs under memcheck (the same tests again): 1 passed, 1 failed"
+        );
+        assert_eq!(out.last().unwrap(), "6 passed, 2 failed, 2 skipped");
+        // memcheck alone is its own count.
+        let (out, _) = report(&ledger, "memcheck");
+        assert_eq!(out.last().unwrap(), "7 passed, 2 failed, 2 skipped");
+    }
+}
