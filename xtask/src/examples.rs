@@ -100,7 +100,7 @@ fn check_sin_found(output: &[String]) -> Result<(), String> {
     })
 }
 
-/// matmul-kernel: `Found [7.0, 10.0, 15.0, 22.0]`, [[1,2],[3,4]] squared,
+/// matmul-kernel: `Found [7.0, 10.0, 15.0, 22.0]`, `[[1,2],[3,4]]` squared,
 /// within 1e-5.
 fn check_matmul(output: &[String]) -> Result<(), String> {
     check_found(output, &[7.0, 10.0, 15.0, 22.0], 1e-5, |i, v, w| {
