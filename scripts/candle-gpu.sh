@@ -13,7 +13,8 @@
 # `N passed, N failed`: in `run`, every test of ours that passed or failed
 # (a test that fails in both builds is listed as such), plus the model
 # comparisons; in `bench`, one line per dtype, failed when ours is slower
-# than 0.97 of real.
+# than 0.97 of real. The bundle's xtask (xtask/src/candle.rs) reads the
+# test logs and step times, compares the builds and counts.
 set -uo pipefail
 mode=${1:?run|bench}
 dir=$(cd "${2:?bundle folder}" && pwd)/candle
@@ -22,10 +23,13 @@ mkdir -p "$out"
 if [ ! -d "$dir/ours" ] && [ -f "$dir.tar.xz" ]; then
     tar -C "$(dirname "$dir")" -xJf "$dir.tar.xz" || exit 2
 fi
+xtask=${XTASK:-$(dirname "$dir")/xtask}
+if [ ! -x "$xtask" ]; then
+    echo "candle-gpu: no $xtask (scripts/gpu-bundle.sh puts the xtask binary there)" >&2
+    exit 2
+fi
 export HIP_PLATFORM=nvidia
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-passed=0
-failed=0
 
 # Runs every test binary of one build; writes "SUITE::TEST OUTCOME" lines
 # to $out/BUILD.results and a line per suite to $out/BUILD.suites.
@@ -40,34 +44,17 @@ run_suites() {
         # candle's tests read their data files relative to the crate folder.
         (cd "$dir/$build/$crate" && timeout 900 "$bin") >"$log" 2>&1
         rc=$?
-        sed -nE 's/^test (.+) \.\.\. (ok|FAILED|ignored).*$/\1 \2/p' "$log" |
-            sed "s|^|$name::|" >>"$out/$build.results"
-        if ! grep -qE '^test result: ' "$log"; then
-            echo "$name::(the whole binary: exit $rc, no summary) FAILED" >>"$out/$build.results"
-        fi
-        echo "$name $(grep -cE ' ok$' <(grep "^$name::" "$out/$build.results")) $(grep -cE ' FAILED$' <(grep "^$name::" "$out/$build.results")) $(grep -cE ' ignored$' <(grep "^$name::" "$out/$build.results"))" >>"$out/$build.suites"
+        "$xtask" candle-results "$name" "$rc" "$log" "$out/$build.results" "$out/$build.suites"
     done
 }
-
-count() { grep -cE " $2\$" "$out/$1.results"; }
 
 cmd_run() {
     local b
     for b in ours real; do run_suites "$b"; done
-    echo "== candle suites, ours (cuda-compat) vs real cudarc"
-    printf '| %-40s | %-22s | %-22s |\n' suite "ours ok/failed/ignored" "real ok/failed/ignored"
-    join <(sort "$out/ours.suites") <(sort "$out/real.suites") |
-        while read -r s o1 o2 o3 r1 r2 r3; do printf '| %-40s | %-22s | %-22s |\n' "$s" "$o1/$o2/$o3" "$r1/$r2/$r3"; done
-    printf '| %-40s | %-22s | %-22s |\n' total "$(count ours ok)/$(count ours FAILED)/$(count ours ignored)" \
-        "$(count real ok)/$(count real FAILED)/$(count real ignored)"
-    echo "tests whose outcome differs (ours, real):"
-    join -a1 -a2 -e missing -o 0,1.2,2.2 <(sort "$out/ours.results") <(sort "$out/real.results") |
-        awk '$2 != $3' | tee "$out/differ.txt"
-    [ -s "$out/differ.txt" ] || echo "  none"
-    echo "tests that fail in both builds:"
-    join <(sort "$out/ours.results") <(sort "$out/real.results") | awk '$2 == "FAILED" && $3 == "FAILED"' || true
-    passed=$((passed + $(count ours ok)))
-    failed=$((failed + $(count ours FAILED)))
+    # The suites side by side; the tests whose outcome differs (also in
+    # $out/differ.txt) and those failing in both.
+    "$xtask" candle-suites "$out"
+    : >"$out/llama.results"
 
     echo "== reduced Llama (seeded weights): ours and real cudarc on the same GPU"
     local dtype
@@ -75,44 +62,30 @@ cmd_run() {
         if "$dir/ours/llama-steps--llama_steps" --dtype "$dtype" --out "$out/llama-$dtype.ours" >"$out/llama-$dtype-ours.log" 2>&1 &&
             "$dir/real/llama-steps--llama_steps" --dtype "$dtype" --compare "$out/llama-$dtype.ours" >"$out/llama-$dtype-real.log" 2>&1; then
             echo "llama $dtype: ok: $(grep 'compare:' "$out/llama-$dtype-real.log" | sed 's/.*compare: //')"
-            passed=$((passed + 1))
+            echo "llama $dtype ok" >>"$out/llama.results"
         else
             echo "llama $dtype: FAILED"
             tail -n 5 "$out/llama-$dtype-ours.log" "$out/llama-$dtype-real.log"
-            failed=$((failed + 1))
+            echo "llama $dtype FAILED" >>"$out/llama.results"
         fi
     done
 }
 
-median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-
 cmd_bench() {
     local rounds=${BENCH_ROUNDS:-7} dtype i b
     echo "== candle: reduced Llama generation step, ours/real, $rounds rounds interleaved"
+    : >"$out/bench.results"
     for dtype in f32 bf16; do
         : >"$out/bench-$dtype.ours"
         : >"$out/bench-$dtype.real"
         for i in $(seq "$rounds"); do
             for b in ours real; do
                 "$dir/$b/llama-steps--llama_steps" --dtype "$dtype" --steps 32 --rounds 3 2>&1 |
-                    sed -nE 's/.* step_us ([0-9.]+).*/\1/p' >>"$out/bench-$dtype.$b"
+                    "$xtask" candle-step-us >>"$out/bench-$dtype.$b"
             done
         done
-        local o r
-        o=$(median <"$out/bench-$dtype.ours")
-        r=$(median <"$out/bench-$dtype.real")
-        if [ "$(wc -l <"$out/bench-$dtype.ours")" -ne "$rounds" ] || [ "$(wc -l <"$out/bench-$dtype.real")" -ne "$rounds" ]; then
-            echo "llama step $dtype: FAILED: a run printed no timing"
-            failed=$((failed + 1))
-            continue
-        fi
-        local ratio verdict
-        ratio=$(echo "$r $o" | awk '{printf "%.3f", $1 / $2}')
-        verdict=$(echo "$ratio" | awk '{print ($1 >= 0.97) ? "met" : "NOT met"}')
-        echo "llama step $dtype: ours ${o} us, real ${r} us (medians of $rounds processes x 3 rounds x 32 steps); ours/real speed $ratio, target >= 0.97: $verdict"
-        echo "  ours: $(tr '\n' ' ' <"$out/bench-$dtype.ours")"
-        echo "  real: $(tr '\n' ' ' <"$out/bench-$dtype.real")"
-        if [ "$verdict" = met ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+        # Medians of each build's times; ours must reach 0.97 of real.
+        "$xtask" candle-bench "$dtype" "$rounds" "$out/bench-$dtype.ours" "$out/bench-$dtype.real" "$out/bench.results"
     done
 }
 
@@ -121,5 +94,9 @@ case "$mode" in
     bench) cmd_bench ;;
     *) echo "usage: candle-gpu.sh run|bench DIR" >&2; exit 2 ;;
 esac
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# Every test of ours that passed or failed, and the Llama comparisons
+# (run), or the step-time verdicts (bench).
+case "$mode" in
+    run) "$xtask" candle-total "$out/ours.results" "$out/llama.results" ;;
+    bench) "$xtask" candle-total "$out/bench.results" ;;
+esac

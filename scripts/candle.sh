@@ -134,6 +134,9 @@ EOF
     [[ -f "$ws/Cargo.lock" ]] || cp "$WORK/src/candle-core/Cargo.lock" "$ws/Cargo.lock"
 }
 
+# The workspace's xtask (parsing cargo's JSON), whatever the working folder.
+xtask() { (cd "$REPO" && cargo xtask "$@"); }
+
 in_ws() {
     local mode=$1
     shift
@@ -156,25 +159,7 @@ check_line() {
 # The package cudarc resolves to, and that no crates.io cudarc remains.
 patch_used() {
     in_ws ours cargo metadata --format-version 1 >"$WORK/metadata.json"
-    python3 - "$WORK/metadata.json" "$REPO" <<'EOF'
-import json, sys
-meta = json.load(open(sys.argv[1]))
-repo = sys.argv[2]
-ids = {n["id"] for n in meta["resolve"]["nodes"]}
-found = {}
-for p in meta["packages"]:
-    if p["id"] in ids and p["name"] in ("cudarc", "cudaforge"):
-        found.setdefault(p["name"], []).append((p["version"], p["source"], p["manifest_path"]))
-ok = True
-for name in ("cudarc", "cudaforge"):
-    got = found.get(name, [])
-    want = f"{repo}/dropins/{name}/Cargo.toml"
-    print(f"{name}: {got}")
-    if len(got) != 1 or got[0][1] is not None or got[0][2] != want:
-        print(f"{name} does not resolve to {want} alone", file=sys.stderr)
-        ok = False
-sys.exit(0 if ok else 1)
-EOF
+    xtask patch-used "$WORK/metadata.json" "$REPO"
 }
 
 cmd_check() {
@@ -229,8 +214,9 @@ build_mode() {
             in_ws "$mode" env "${env[@]}" cargo test --release --no-run -p $pkg --features cuda --message-format=json
         done
         in_ws "$mode" env "${env[@]}" cargo build --release -p llama-steps --message-format=json
-    } | python3 "$REPO/scripts/cargo-executables.py" --kinds |
-        # The suites and the model, not the examples that cargo test builds.
+    } >"$WORK/$mode.json"
+    # The suites and the model, not the examples that cargo test builds.
+    xtask executables --kinds <"$WORK/$mode.json" |
         awk -F'\t' -v OFS='\t' '$1 == "test" || $1 == "bin" {print $1, $2 "--" $3, $4}' >"$WORK/$mode.tsv"
     echo "candle: $mode: $(wc -l <"$WORK/$mode.tsv") executables"
 }

@@ -335,125 +335,17 @@ gpu_count() {
     echo "$n"
 }
 
-# Output checks. Each gets the output file and prints a reason on failure.
-
-# "Found [a, b, c]" equal to sin(1), sin(2), sin(3) within 1e-6.
-check_sin_found() {
-    awk '
-        /^Found \[/ {
-            line = $0
-            sub(/^Found \[/, "", line); sub(/\].*$/, "", line)
-            n = split(line, v, /, */)
-            found = 1
-        }
-        END {
-            if (!found) { print "no \"Found [...]\" line"; exit 1 }
-            if (n != 3) { print "expected 3 values, got " n; exit 1 }
-            for (i = 1; i <= 3; i++) {
-                d = v[i] - sin(i); if (d < 0) d = -d
-                if (d > 1e-6) { printf "value %d is %s, sin(%d) = %.8f\n", i, v[i], i, sin(i); exit 1 }
-            }
-        }' "$1"
-}
-
-# "Found [7.0, 10.0, 15.0, 22.0] in ...": [[1,2],[3,4]] squared.
-check_matmul() {
-    awk '
-        /^Found \[/ {
-            line = $0
-            sub(/^Found \[/, "", line); sub(/\].*$/, "", line)
-            n = split(line, v, /, */)
-            found = 1
-        }
-        END {
-            split("7 10 15 22", want, " ")
-            if (!found) { print "no \"Found [...]\" line"; exit 1 }
-            if (n != 4) { print "expected 4 values, got " n; exit 1 }
-            for (i = 1; i <= 4; i++) {
-                d = v[i] - want[i]; if (d < 0) d = -d
-                if (d > 1e-5) { printf "C[%d] is %s, expected %s\n", i - 1, v[i], want[i]; exit 1 }
-            }
-        }' "$1"
-}
-
-# 20 launches (threads 0..9, twice each: shared and own contexts) of
-# LaunchConfig::for_num_elems(1), which is cudarc's one block of 1024
-# threads: every thread prints, so 1024 lines per launch.
-check_threading() {
-    awk '
-        /^Hello from the cuda kernel in thread [0-9]+$/ { seen[$NF]++; total++ }
-        END {
-            if (total != 20 * 1024) { print "expected 20480 kernel printf lines (20 launches of 1024 threads), got " total + 0; exit 1 }
-            for (i = 0; i < 10; i++)
-                if (seen[i] != 2 * 1024) { print "argument " i " printed " seen[i] + 0 " times, expected 2048"; exit 1 }
-        }' "$1"
-}
-
-# 12-context-config asks for CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, a limit of
-# CUDA's device runtime that HIP does not have: cuda-compat answers
-# CUDA_ERROR_NOT_SUPPORTED (documented in its crate docs). The example then
-# stops with that error after printing the three limits HIP has. That is
-# the documented difference, reported as such: neither passed nor failed.
-differs_as_documented() {
-    local ex="$1" out="$2"
-    [[ "$ex" == 12-context-config ]] || return 1
-    grep -q '^Stack size per thread: [0-9]' "$out" &&
-        grep -q '^Malloc heap size: [0-9]' "$out" &&
-        grep -q '^Printf buffer size: [0-9]' "$out" &&
-        grep -q 'CUDA_ERROR_NOT_SUPPORTED' "$out" &&
-        ! grep -q '^Device runtime sync depth' "$out"
-}
-
-check_line() {
-    grep -qF -- "$2" "$1" || {
-        echo "no line \"$2\""
-        return 1
-    }
-}
-
-check_function_attributes() {
-    awk '
-        /Registers per thread:/ { regs = $NF }
-        /Max threads per block:/ { maxt = $NF }
-        /Suggested block size:/ { block = $NF }
-        END {
-            if (!(regs > 0)) { print "registers per thread missing or 0"; exit 1 }
-            if (!(maxt > 0)) { print "max threads per block missing or 0"; exit 1 }
-            if (!(block > 0 && block <= maxt)) { print "suggested block size " block " not in 1.." maxt; exit 1 }
-        }' "$1"
-}
-
-# The stack limit set to twice its value reads back at least that much.
-check_context_config() {
-    awk '
-        /^Setting stack size to [0-9]+ bytes/ { want = $5 }
-        /^Updated stack size: [0-9]+ bytes/ { got = $4 }
-        /^Restored cache config to/ { restored = 1 }
-        END {
-            if (want == "" || got == "") { print "no stack size lines"; exit 1 }
-            if (want + 0 == 0) { print "stack size limit reads 0"; exit 1 }
-            if (got + 0 < want + 0) { print "stack size set to " want " reads back " got; exit 1 }
-            if (!restored) { print "did not finish (no \"Restored cache config\")"; exit 1 }
-        }' "$1"
-}
-
-check_output() {
-    local ex="$1" out="$2"
-    case "$ex" in
-        03-launch-kernel | 04-streams) check_sin_found "$out" ;;
-        06-threading) check_threading "$out" ;;
-        09-constant-memory) check_line "$out" "All results match expected values!" ;;
-        10-function-attributes) check_function_attributes "$out" ;;
-        12-context-config) check_context_config "$out" ;;
-        matmul-kernel) check_matmul "$out" ;;
-        nvrtc-compile) check_line "$out" "Compilation succeeded!" ;;
-        # These print nothing: their asserts and Results are the check.
-        01-allocate | 02-copy | 05-device-repr | 13-copy-multi-gpu) return 0 ;;
-        *)
-            echo "no output check for $ex"
-            return 1
-            ;;
-    esac
+# The xtask binary of the bundle (the GPU machine has no Rust): XTASK, or
+# beside the bundle's cudarc-examples/ folder ($1 is that folder).
+xtask_of() {
+    local x
+    for x in "${XTASK:-}" "$1/xtask" "$1/../xtask"; do
+        if [[ -n "$x" && -x "$x" ]]; then
+            echo "$x"
+            return 0
+        fi
+    done
+    die "no xtask binary beside $1 (scripts/gpu-bundle.sh puts it in the bundle) and XTASK unset"
 }
 
 cmd_run() {
@@ -461,7 +353,8 @@ cmd_run() {
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
     local timeout_s="${EXAMPLE_TIMEOUT:-120}" gpus ex need status detail
-    local passed=0 failed=0 not_run=0 differs=0 rows=()
+    local passed=0 failed=0 not_run=0 differs=0 rows=() xtask
+    xtask=$(xtask_of "$root") || exit 1
     gpus=$(gpu_count)
     local logs="${CUDARC_LOG_DIR:-$root/logs}"
     mkdir -p "$logs"
@@ -489,14 +382,14 @@ cmd_run() {
         if [[ $status == 124 ]]; then
             rows+=("$ex|FAILED|timed out after ${timeout_s}s")
             failed=$((failed + 1))
-        elif [[ $status != 0 ]] && differs_as_documented "$ex" "$out"; then
+        elif [[ $status != 0 ]] && "$xtask" example-differs "$ex" "$out"; then
             rows+=("$ex|differs|HIP has no device-runtime limits: CUDA_ERROR_NOT_SUPPORTED for CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, as documented (stack, heap and printf limits read)")
             differs=$((differs + 1))
         elif [[ $status != 0 ]]; then
             detail=$(grep -v '^\s*$' "$out" | tail -n 1 | cut -c1-100)
             rows+=("$ex|FAILED|exit status $status: $detail")
             failed=$((failed + 1))
-        elif detail=$(check_output "$ex" "$out"); then
+        elif detail=$("$xtask" check-example "$ex" "$out"); then
             rows+=("$ex|passed|exit 0, output checked")
             passed=$((passed + 1))
         else
@@ -517,60 +410,31 @@ cmd_run() {
     [[ $failed == 0 ]]
 }
 
-# Median of numbers on stdin.
-median() {
-    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 cmd_bench_run() {
     local root
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
-    local rounds="${BENCH_ROUNDS:-5}" i impl out rate cpu
+    local rounds="${BENCH_ROUNDS:-5}" i impl out
     local real="$root/bin/cudarc-launch-real" compat="$root/bin/cudarc-launch-compat"
     [[ -x "$real" && -x "$compat" ]] || die "bench-run: $root/bin lacks cudarc-launch-real or cudarc-launch-compat"
-    local rates_real=() rates_compat=() cpu_real=() cpu_compat=()
+    local xtask ledger
+    xtask=$(xtask_of "$root") || exit 1
+    ledger=$(mktemp)
+    # shellcheck disable=SC2064 # the path now: $ledger is local
+    trap "rm -f '$ledger'" EXIT
     echo "launch rate, real cudarc vs cuda-compat, $rounds rounds alternating (HIP_PLATFORM=$HIP_PLATFORM)"
     for ((i = 1; i <= rounds; i++)); do
         for impl in real compat; do
             local bin="$root/bin/cudarc-launch-$impl"
             out=$(cd "$root" && timeout 300 "$bin" 2>&1) || die "round $i, $impl failed: $out"
-            local result
-            result=$(grep '^RESULT ' <<<"$out") || die "round $i, $impl printed no RESULT line: $out"
-            rate=$(sed -n 's/.*launches_per_s=\([0-9.]*\).*/\1/p' <<<"$result")
-            cpu=$(sed -n 's/.*cpu_ns_per_launch=\([0-9.]*\).*/\1/p' <<<"$result")
-            [[ -n "$rate" && -n "$cpu" ]] || die "round $i, $impl: unreadable RESULT line: $result"
-            printf 'round %d %-7s %12.0f launches/s %9.1f ns CPU per launch\n' "$i" "$impl" "$rate" "$cpu"
-            if [[ $impl == real ]]; then
-                rates_real+=("$rate")
-                cpu_real+=("$cpu")
-            else
-                rates_compat+=("$rate")
-                cpu_compat+=("$cpu")
-            fi
+            # Its RESULT line's rate and CPU cost, recorded for the summary.
+            "$xtask" launch-round "$ledger" "$i" "$impl" <<<"$out" || exit 1
         done
     done
-    local med_rr med_rc med_cr med_cc
-    med_rr=$(printf '%s\n' "${rates_real[@]}" | median)
-    med_rc=$(printf '%s\n' "${rates_compat[@]}" | median)
-    med_cr=$(printf '%s\n' "${cpu_real[@]}" | median)
-    med_cc=$(printf '%s\n' "${cpu_compat[@]}" | median)
-    # Per-round ratios (compat over real for throughput, real over compat
-    # for CPU cost: above 1 means the facade is faster) give the range.
-    local ratios_rate=() ratios_cpu=()
-    for ((i = 0; i < rounds; i++)); do
-        ratios_rate+=("$(awk -v a="${rates_compat[i]}" -v b="${rates_real[i]}" 'BEGIN { printf "%.4f", a / b }')")
-        ratios_cpu+=("$(awk -v a="${cpu_real[i]}" -v b="${cpu_compat[i]}" 'BEGIN { printf "%.4f", a / b }')")
-    done
-    local range_rate range_cpu
-    range_rate=$(printf '%s\n' "${ratios_rate[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s..%s", lo, hi }')
-    range_cpu=$(printf '%s\n' "${ratios_cpu[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s..%s", lo, hi }')
-    echo "median throughput: real $med_rr, compat $med_rc launches/s"
-    awk -v a="$med_rc" -v b="$med_rr" -v r="$range_rate" \
-        'BEGIN { printf "throughput ratio compat/real: %.3f (per-round range %s); target >= 0.95: %s\n", a / b, r, (a / b >= 0.95 ? "met" : "NOT met") }'
-    echo "median CPU cost per launch: real $med_cr ns, compat $med_cc ns"
-    awk -v a="$med_cr" -v b="$med_cc" -v r="$range_cpu" \
-        'BEGIN { printf "launch rate ratio from CPU cost, compat/real: %.3f (per-round range %s); target >= 0.95: %s\n", a / b, r, (a / b >= 0.95 ? "met" : "NOT met") }'
+    # Medians, per-round ratios (compat over real for throughput, real
+    # over compat for CPU cost: above 1 means the facade is faster) and
+    # their range, against the 0.95 target.
+    "$xtask" launch-summary "$ledger"
 }
 
 usage() {

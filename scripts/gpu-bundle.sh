@@ -3,7 +3,8 @@
 # workspace, strips them and gathers them, with a runner, in the git-ignored
 # folder gpu-bundle/ (at most 64 MiB), to be copied to a GPU machine (which
 # needs no Rust): there, `gpu-bundle/run.sh` runs everything with
-# HIP_PLATFORM=nvidia (see scripts/gpu-run.sh).
+# HIP_PLATFORM=nvidia (see scripts/gpu-run.sh), reading results with
+# `gpu-bundle/xtask` (the release build of the workspace's xtask).
 #
 # Skipped: targets that need a Rust toolchain or build tools at run time,
 # which the GPU machine lacks: trybuild/compile-fail suites (target names
@@ -24,20 +25,22 @@ if [ -n "${GPU_BUNDLE_SKIP:-}" ]; then skip_targets="$skip_targets|$GPU_BUNDLE_S
 rm -rf "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/payload.tar.xz" "$out/ab"
 mkdir -p "$out/tests" "$out/examples" "$out/bins" "$out/benches"
 
-exclude=()
+# xtask is the runners' tool (below), not a program to run.
+exclude=(--exclude xtask)
 for p in $skip_packages; do exclude+=(--exclude "$p"); done
 
-# One line per executable: kind<TAB>package<TAB>target<TAB>path
-list() { python3 "$root/scripts/cargo-executables.py" --kinds; }
-
+# cargo's JSON, then one line per executable:
+# kind<TAB>package<TAB>target<TAB>path (`cargo xtask executables --kinds`).
 {
     cargo test --workspace "${exclude[@]}" --release --no-run --message-format=json
     cargo build --workspace "${exclude[@]}" --release --examples --bins --message-format=json
     cargo build --workspace "${exclude[@]}" --release --benches --message-format=json
-} 2>"$out/build.log" | list | sort -u >"$out/manifest.tsv" || {
+} 2>"$out/build.log" >"$out/build.json" || {
     cat "$out/build.log" >&2
     exit 1
 }
+cargo xtask executables --kinds <"$out/build.json" | sort -u >"$out/manifest.tsv"
+rm -f "$out/build.json"
 
 count=0
 while IFS=$'\t' read -r kind pkg target path; do
@@ -74,6 +77,11 @@ bash "$root/scripts/cudarc-examples.sh" bench-build
 rm -rf "$out/cudarc-examples"
 bash "$root/scripts/cudarc-examples.sh" bundle "$out"
 
+# The runners' parsing, counting and output checks (the GPU machine has no
+# Rust): xtask's release binary, stripped, beside run.sh.
+cargo build -q --release -p xtask
+cp "${CARGO_TARGET_DIR:-$root/target}/release/xtask" "$out/xtask"
+strip "$out/xtask"
 cp "$root/scripts/gpu-run.sh" "$out/run.sh"
 cp "$root/benches/torch_gemm.py" "$out/torch_gemm.py"
 cp "$root/benches/torch_allreduce.py" "$out/torch_allreduce.py"

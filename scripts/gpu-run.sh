@@ -46,6 +46,11 @@
 #     (a buffer written on one thread's per-thread stream, read on
 #     another's: compute-sanitizer never finishes it; not yet understood)
 #
+# The verdicts and counts are xtask's (`gpu-bundle/xtask gpu-run`,
+# xtask/src/gpu_run.rs): this script runs the programs and hands it their
+# exit statuses and logs; it appends each outcome to a ledger and prints
+# the lines below from it.
+#
 # GPU_RUN_TIMEOUT (seconds, default 300) bounds each program.
 # GPU_RUN_ONLY / GPU_RUN_EXCLUDE: grep -E patterns; only programs whose
 # name matches the first and not the second run.
@@ -57,6 +62,11 @@ if [ -f "$here/payload.tar.xz" ] && [ ! -d "$here/tests" ]; then
         echo "run.sh: cannot unpack $here/payload.tar.xz" >&2
         exit 1
     }
+fi
+xtask=${XTASK:-$here/xtask}
+if [ ! -x "$xtask" ]; then
+    echo "run.sh: no $xtask (scripts/gpu-bundle.sh puts the xtask binary there)" >&2
+    exit 1
 fi
 export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
@@ -90,83 +100,37 @@ if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
     fi
 fi
 
-tests_passed=0
-tests_failed=0
-binaries=0
-programs_passed=0
-programs_failed=0
-not_run=()
-failures=()
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+ledger=$(mktemp)
+trap 'rm -f "$log" "$ledger"' EXIT
 
 for t in "$here"/tests/*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     selected "$name" || continue
-    binaries=$((binaries + 1))
     echo "=== test $name"
     skip=()
     if [ "$gpus" -lt 2 ]; then
         while read -r test; do
             [ -n "$test" ] || continue
             skip+=(--skip "$test")
-            not_run+=("$name $test: needs two GPUs ($gpus found)")
-            echo "--- not run $name $test: needs two GPUs ($gpus found)"
-        done < <("$t" --list --ignored --format terse 2>/dev/null |
-            sed -n 's/: test$//p' | awk -F'::' '$NF ~ /^two_gpus_/')
+            "$xtask" gpu-run not-run "$ledger" "$name $test: needs two GPUs ($gpus found)"
+        done < <("$t" --list --ignored --format terse 2>/dev/null | "$xtask" two-gpu-tests)
     fi
     if [ -n "${wrap[*]}" ]; then
         for entry in ${GPU_RUN_MEMCHECK_SKIP-hip--gpu_tracking:a_write_on_another_threads_per_thread_stream_is_waited_for}; do
             [ "${entry%%:*}" = "$name" ] || continue
             skip+=(--skip "${entry#*:}")
-            not_run+=("$name ${entry#*:}: not run under memcheck (hangs under compute-sanitizer; passes without it)")
-            echo "--- not run $name ${entry#*:}: not run under memcheck (hangs under compute-sanitizer; passes without it)"
+            "$xtask" gpu-run not-run "$ledger" "$name ${entry#*:}: not run under memcheck (hangs under compute-sanitizer; passes without it)"
         done
     fi
     if [ ${#skip[@]} -gt 0 ]; then skip+=(--exact); fi
     timeout "$limit" "${wrap[@]}" "$t" --ignored --test-threads=1 "${skip[@]}" >"$log" 2>&1
     rc=$?
     cat "$log"
-    summary=$(grep -E '^test result:' "$log" | tail -1)
-    problems=()
-    p=0
-    f=0
-    if [ -n "$summary" ]; then
-        p=$(echo "$summary" | sed -E 's/.* ([0-9]+) passed.*/\1/')
-        f=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-        if [ "$f" -gt 0 ]; then
-            problems+=("$f failed: $(grep -E '^test .* \.\.\. FAILED$' "$log" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | paste -sd ' ')")
-        fi
-    fi
-    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-        problems+=("timed out after ${limit}s")
-    elif [ -z "$summary" ]; then
-        problems+=("no test summary (exit $rc)")
-    elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        problems+=("exit $rc with no failed test")
-    fi
-    if [ "$mode" = memcheck ]; then
-        errors=$(grep -E 'ERROR SUMMARY: [0-9]+ error' "$log" | tail -1 | sed -E 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/')
-        if [ -z "$errors" ]; then
-            problems+=("no compute-sanitizer ERROR SUMMARY")
-        elif [ "$errors" -ne 0 ]; then
-            problems+=("memcheck: $errors errors")
-        fi
-        echo "[$name] ERROR SUMMARY: ${errors:-missing}"
-    fi
-    tests_passed=$((tests_passed + p))
-    tests_failed=$((tests_failed + f))
-    if [ ${#problems[@]} -eq 0 ]; then
-        echo "--- test $name: ok ($p passed)"
-    else
-        # A failing binary counts at least one failure, even when no test
-        # in it reported one (timeout, crash, memory errors).
-        if [ "$f" -eq 0 ]; then tests_failed=$((tests_failed + 1)); fi
-        text=$(printf '%s; ' "${problems[@]}")
-        failures+=("test $name: ${text%; }")
-        echo "--- test $name: FAILED ($p passed; ${text%; })"
-    fi
+    # The last summary counts; a timeout, a crash, a failing exit without
+    # a failed test or (memcheck) a missing or non-zero ERROR SUMMARY fails.
+    "$xtask" gpu-run test "$ledger" "$mode" "$name" "$rc" "$limit" "$log"
 done
 
 run_program() {
@@ -182,19 +146,7 @@ run_program() {
     echo "=== $kind $name"
     timeout "$limit" "$p" "$@"
     rc=$?
-    if [ "$rc" -eq 0 ]; then
-        programs_passed=$((programs_passed + 1))
-        echo "--- $kind $name: ok"
-    else
-        programs_failed=$((programs_failed + 1))
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-            failures+=("$kind $name: timed out after ${limit}s")
-            echo "--- $kind $name: FAILED (timed out after ${limit}s)"
-        else
-            failures+=("$kind $name: exit $rc")
-            echo "--- $kind $name: FAILED (exit $rc)"
-        fi
-    fi
+    "$xtask" gpu-run program "$ledger" "$kind" "$name" "$rc" "$limit"
 }
 
 if [ "$mode" = tests ]; then
@@ -215,35 +167,10 @@ if [ "$mode" = tests ]; then
         report=$(env -u HIP_PLATFORM timeout "$limit" "$here/bins/hip-info" 2>&1)
         rc=$?
         echo "$report"
-        if [ "$rc" -eq 0 ] && echo "$report" | grep -q '^platform: nvidia'; then
-            programs_passed=$((programs_passed + 1))
-            echo "--- program info-platform-unset: ok ($(echo "$report" | grep -m1 '^platform:'))"
-        else
-            programs_failed=$((programs_failed + 1))
-            failures+=("program info-platform-unset: exit $rc, $(echo "$report" | grep -m1 '^platform:' || echo 'no platform line')")
-            echo "--- program info-platform-unset: FAILED (exit $rc)"
-        fi
+        echo "$report" | "$xtask" gpu-run platform "$ledger" "$rc"
     fi
 fi
 
-passed=$((tests_passed + programs_passed))
-failed=$((tests_failed + programs_failed))
-if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ] && [ ${#not_run[@]} -eq 0 ]; then
-    failures+=("nothing ran: no test binary or program selected in $here")
-    failed=1
-fi
-echo
-echo "== counts ($mode)"
-echo "tests (each test function once): $tests_passed passed, $tests_failed failed, in $binaries test binaries"
-if [ "$mode" = tests ]; then
-    echo "programs (examples, binaries, benches; one each): $programs_passed passed, $programs_failed failed"
-fi
-echo "not run: ${#not_run[@]}"
-for n in "${not_run[@]}"; do echo "  not run: $n"; done
-for f in "${failures[@]}"; do echo "  FAILED: $f"; done
-if [ ${#not_run[@]} -gt 0 ]; then
-    echo "$passed passed, $failed failed, ${#not_run[@]} skipped"
-else
-    echo "$passed passed, $failed failed"
-fi
-[ "$failed" -eq 0 ]
+# The counts, every failure and every test not run; the last line; the
+# exit status (0 only when nothing failed and something ran).
+"$xtask" gpu-run tally "$ledger" "$mode" "$here"

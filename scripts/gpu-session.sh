@@ -26,7 +26,9 @@
 #             is missing, fails; the multi-GPU steps are skipped (counted as
 #             skipped) with fewer than two GPUs.
 # The exit status is non-zero when anything failed, timed out or printed no
-# summary.
+# summary. The tables and counts are xtask's (`gpu-bundle/xtask session`,
+# xtask/src/session.rs): each step's outcome goes into a ledger
+# ($OUT/session.ledger), from which the last lines are printed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 bundle=gpu-bundle
@@ -39,6 +41,14 @@ if [ -f "$bundle/payload.tar.xz" ] && [ ! -d "$bundle/tests" ]; then
 fi
 out=${OUT:-/tmp/gpu-session}
 mkdir -p "$out"
+xtask=${XTASK:-$bundle/xtask}
+if [ ! -x "$xtask" ]; then
+    echo "gpu-session: no $xtask (scripts/gpu-bundle.sh puts the xtask binary there)" >&2
+    exit 2
+fi
+export XTASK=$xtask
+ledger=$out/session.ledger
+rm -f "$ledger"
 export HIP_PLATFORM=nvidia
 mode=${1:-tests}
 case "$mode" in tests | memcheck | bench | all) ;; *)
@@ -49,51 +59,19 @@ esac
 
 device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n1)
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
-tables=()
-total_passed=0
-total_failed=0
-total_skipped=0
-rerun_line=""
+# session KIND ARGS...: adds a step's outcome to mode $m's table and counts.
+session() { "$xtask" session "$1" "$ledger" "$m" "${@:2}"; }
 
-row() { printf '| %-44s | %s |\n' "$1" "$2"; }
-
-# Runs gpu-bundle/run.sh in mode $1 and sets m_passed, m_failed, m_skipped
-# and m_table from its output.
+# Runs gpu-bundle/run.sh in mode $m: its `--- ` lines, memcheck verdicts
+# and counts become the mode's table; a missing last line, or a failing
+# exit with no failure counted, is a failure.
 run_tests() {
-    local m=$1 log="$out/$1.log" rc summary line key
+    local log="$out/$m.log" rc
     "$bundle/run.sh" "$m" >"$log" 2>&1
     rc=$?
     cat "$log"
-    summary=$(tail -n1 "$log")
-    m_table=$(
-        echo "== GPU session: $m"
-        row device "${device:-unknown} ($gpus GPUs)"
-        while read -r line; do
-            line=${line#--- }
-            key=${line%%: *}
-            row "$key" "${line#*: }"
-        done < <(grep -E '^--- ' "$log")
-        # Under memcheck, each binary's compute-sanitizer verdict.
-        grep -E '^\[.*\] ERROR SUMMARY' "$log" | while read -r line; do
-            row "memcheck ${line%%]*}]" "${line#*] }"
-        done
-        sed -n '/^== counts/,$p' "$log" | sed '1d;$d'
-    )
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
-        m_passed=${BASH_REMATCH[1]}
-        m_failed=${BASH_REMATCH[2]}
-        m_skipped=${BASH_REMATCH[4]:-0}
-        if [ "$rc" -ne 0 ] && [ "$m_failed" -eq 0 ]; then
-            m_failed=1
-            m_table+=$'\n'"FAILED: run.sh $m exited $rc with no failure counted"
-        fi
-    else
-        m_passed=0
-        m_failed=1
-        m_skipped=0
-        m_table+=$'\n'"FAILED: run.sh $m printed no summary (exit $rc); see $log"
-    fi
-    m_table+=$'\n'"$m: $m_passed passed, $m_failed failed, $m_skipped skipped"
+    session begin "${device:-unknown} ($gpus GPUs)"
+    session runner "$log" "$rc"
     if [ "$m" = tests ]; then
         run_cudarc_examples
         run_candle run
@@ -107,29 +85,14 @@ run_tests() {
 run_candle() {
     local what=$1 log="$out/candle-$1.log" rc
     if [ ! -f "$bundle/candle.tar.xz" ] && [ ! -d "$bundle/candle" ]; then
-        m_skipped=$((m_skipped + 1))
-        m_table+=$'\n'"$(row "candle $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/candle.tar.xz (scripts/candle.sh build, then bundle gpu-bundle)")"
+        session skip "candle $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/candle.tar.xz (scripts/candle.sh build, then bundle gpu-bundle)"
         return
     fi
     OUT=$out timeout 1500 bash scripts/candle-gpu.sh "$what" "$bundle" >"$log" 2>&1
     rc=$?
     cat "$log"
-    m_table+=$'\n'"$(row "candle $what (cuda-compat vs real cudarc)" "exit $rc: $(grep -E '^\| total|^llama' "$log" | paste -sd' ')")"
-    add_summary "$log" "$rc"
-}
-
-# Adds a script's last line, `N passed, N failed`, to the mode's counts; a
-# missing line, or a failing exit with no failure counted, is a failure.
-add_summary() {
-    local log=$1 rc=$2 summary
-    summary=$(tail -n1 "$log")
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-        m_passed=$((m_passed + BASH_REMATCH[1]))
-        m_failed=$((m_failed + BASH_REMATCH[2]))
-        if [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ]; then m_failed=$((m_failed + 1)); fi
-    else
-        m_failed=$((m_failed + 1))
-    fi
+    # Its last line, `N passed, N failed`, joins the counts.
+    session summary "candle $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
 }
 
 # cudarc's example programs built against cuda-compat: each one that runs
@@ -140,28 +103,13 @@ run_cudarc_examples() {
     bash "$bundle/cudarc-examples/cudarc-examples.sh" run "$bundle" >"$log" 2>&1
     rc=$?
     cat "$log"
-    m_table+=$'\n'"$(row "cudarc examples (cuda-compat as cudarc)" "exit $rc: $(tail -n2 "$log" | paste -sd' ')")"
-    add_summary "$log" "$rc"
-    local not_run
-    not_run=$(grep -Eo '^[0-9]+ not run' "$log" | grep -Eo '^[0-9]+' | tail -n1)
-    local differ
-    differ=$(grep -Eo '^[0-9]+ differ' "$log" | grep -Eo '^[0-9]+' | tail -n1)
-    m_skipped=$((m_skipped + ${not_run:-0} + ${differ:-0}))
+    # Its last line joins the counts; its "N not run" and "N differ" are
+    # skipped.
+    session summary "cudarc examples (cuda-compat as cudarc)" "$log" "$rc" cudarc
 }
 
 # One benchmark program: its exit status (timeouts and failures) decides.
-bench_step() {
-    local label=$1 rc=$2 note=$3
-    if [ "$rc" -eq 0 ]; then
-        m_passed=$((m_passed + 1))
-        m_table+=$'\n'"$(row "$label" "ok${note:+ ($note)}")"
-    else
-        m_failed=$((m_failed + 1))
-        local why="exit $rc"
-        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then why="timed out"; fi
-        m_table+=$'\n'"$(row "$label" "FAILED ($why)${note:+: $note}")"
-    fi
-}
+bench_step() { session step "$1" "$2" "$3"; }
 
 # bench_program LABEL SECONDS PATTERN COMMAND...: runs one benchmark with a
 # time limit, shows its output, and adds its outcome to the table with the
@@ -193,7 +141,7 @@ run_ranks() {
         return
     fi
     echo "run_ranks: no torchrun at $torchrun: $n processes with torchrun's variables"
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return 1
+    port=$("$XTASK" free-port) || return 1
     trap 'kill "${pids[@]}" 2>/dev/null; exit 143' TERM
     for ((r = 0; r < n; r++)); do
         RANK=$r WORLD_SIZE=$n LOCAL_RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port \
@@ -214,8 +162,7 @@ run_multi_gpu_bench() {
     if [ "$gpus" -lt 2 ]; then
         for label in "torch all-reduce baseline (torch_allreduce.py)" allreduce_bench \
             "allreduce_bench (one process per GPU)" data_parallel "data_parallel (one process per GPU)" pipeline; do
-            m_skipped=$((m_skipped + 1))
-            m_table+=$'\n'"$(row "$label" "not run: needs two GPUs ($gpus found)")"
+            session skip "$label" "not run: needs two GPUs ($gpus found)"
         done
         return
     fi
@@ -223,7 +170,7 @@ run_multi_gpu_bench() {
     rc=$?
     cat "$out/torch_allreduce.txt" "$out/torch_allreduce.err"
     bench_step "torch all-reduce baseline (torch_allreduce.py)" "$rc" \
-        "$(awk '$1 == "allreduce" && ($2 == 268435456 || $2 == 1073741824) {printf "%s%d MiB busbw %s GB/s", sep, $2 / 1048576, $5; sep = ", "}' "$out/torch_allreduce.txt")"
+        "$("$xtask" session allreduce "$out/torch_allreduce.txt")"
     bench_program allreduce_bench 300 '^allreduce_bench:' "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
     bench_program "allreduce_bench (one process per GPU)" 300 '^allreduce_bench:' \
         bash -c 'run_ranks "$@"' run_ranks "$gpus" "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
@@ -235,10 +182,7 @@ run_multi_gpu_bench() {
 
 run_bench() {
     local rc
-    m_passed=0
-    m_failed=0
-    m_skipped=0
-    m_table="== GPU session: bench"$'\n'"$(row device "${device:-unknown} ($gpus GPUs)")"
+    session begin "${device:-unknown} ($gpus GPUs)"
     timeout 600 python3 "$bundle/torch_gemm.py" >"$out/torch.txt" 2>"$out/torch.err"
     rc=$?
     cat "$out/torch.err"
@@ -262,37 +206,14 @@ run_bench() {
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
     run_multi_gpu_bench
     run_candle bench
-    if [ "$m_skipped" -gt 0 ]; then
-        m_table+=$'\n'"bench: $m_passed passed, $m_failed failed, $m_skipped skipped"
-    else
-        m_table+=$'\n'"bench: $m_passed passed, $m_failed failed"
-    fi
 }
 
 for m in tests memcheck bench; do
     [ "$mode" = "$m" ] || [ "$mode" = all ] || continue
     echo "=== gpu-session: $m ($(date -u +%H:%M:%S))"
-    if [ "$m" = bench ]; then run_bench; else run_tests "$m"; fi
-    tables+=("$m_table")
-    if [ "$m" = memcheck ] && [ "$mode" = all ]; then
-        rerun_line="re-runs under memcheck (the same tests again): $m_passed passed, $m_failed failed"
-        total_failed=$((total_failed + m_failed))
-    else
-        total_passed=$((total_passed + m_passed))
-        total_failed=$((total_failed + m_failed))
-        total_skipped=$((total_skipped + m_skipped))
-    fi
+    if [ "$m" = bench ]; then run_bench; else run_tests; fi
 done
 
-for t in "${tables[@]}"; do
-    echo
-    echo "$t"
-done
-echo
-if [ -n "$rerun_line" ]; then echo "$rerun_line"; fi
-if [ "$total_skipped" -gt 0 ]; then
-    echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
-else
-    echo "$total_passed passed, $total_failed failed"
-fi
-[ "$total_failed" -eq 0 ]
+# One table per mode, then the last line (in `all`, memcheck's passes are
+# re-runs); fails when anything failed.
+"$xtask" session report "$ledger" "$mode"

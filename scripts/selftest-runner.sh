@@ -6,12 +6,20 @@
 # (N GPUs), `compute-sanitizer` (an ERROR SUMMARY of N errors, or none) and
 # benchmarks. Each case checks the last line and the exit status. Run from
 # .ci/run; exits non-zero, naming the case, on any mismatch.
+#
+# What the runners read back (verdicts, counts, tables) is xtask's and has
+# unit tests there (xtask/src/gpu_run.rs, session.rs); this checks the shell
+# around it: the arguments each binary gets (`--skip NAME --exact`, the
+# memcheck wrapper), timeouts, the packed bundle, the exit statuses. The
+# fake bundle gets this checkout's xtask binary, as gpu-bundle.sh's does.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cases=0
 bad=0
+(cd "$root" && cargo build -q -p xtask) || exit 1
+xtask_bin=${CARGO_TARGET_DIR:-$root/target}/debug/xtask
 
 # fake_test FILE "TESTS" "FAILING" [crash|slow]: a libtest-like binary.
 fake_test() {
@@ -62,6 +70,7 @@ setup() {
     mkdir -p "$work/repo/scripts" "$work/repo/gpu-bundle"/{tests,examples,bins,benches} "$work/bin"
     cp "$root/scripts/gpu-session.sh" "$work/repo/scripts/"
     cp "$root/scripts/gpu-run.sh" "$work/repo/gpu-bundle/run.sh"
+    cp "$xtask_bin" "$work/repo/gpu-bundle/xtask"
     local b="$work/repo/gpu-bundle"
     for kind in $1; do
         case "$kind" in

@@ -31,9 +31,10 @@ versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(5.7 6.4)
 
 # Test executables: target name and path, from cargo's JSON (no rebuild
-# when scripts/test.sh's first pass built them).
-exes=$(cargo test --workspace --test 'tier2_*' --no-run --message-format=json 2>/dev/null |
-  python3 scripts/cargo-executables.py)
+# when scripts/test.sh's first pass built them). Not piped: `cargo xtask`
+# would wait for the build lock that the writing cargo holds.
+json=$(cargo test --workspace --test 'tier2_*' --no-run --message-format=json 2>/dev/null)
+exes=$(cargo xtask executables <<<"$json")
 if [ -z "$exes" ]; then
   echo "tier2-sysroots: DID NOT RUN: the tier-2 test binaries could not be built" >&2
   exit 1

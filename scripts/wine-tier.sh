@@ -105,7 +105,7 @@ if ! cargo test --target "$target" "${pkg_args[@]}" --lib --tests --no-run --mes
   did_not_run "the test binaries did not build for $target"
 fi
 built=$(date +%s)
-exes=$(python3 scripts/cargo-executables.py <"$json")
+exes=$(cargo xtask executables <"$json")
 [ -n "$exes" ] || did_not_run "cargo listed no test binaries"
 
 # One Wine session for all binaries: its server kept alive between them,
@@ -138,40 +138,8 @@ done <<<"$exes"
 "$wineserver" -k 2>/dev/null || true
 ran=$(date +%s)
 
-python3 - "$log" "$((built - start))" "$((ran - built))" <<'EOF' || status=1
-import re, sys
-log, build_s, run_s = sys.argv[1], sys.argv[2], sys.argv[3]
-RUNNING = re.compile(r"^\s+Running@wine (\S+) \((.+)\)$")
-SUMMARY = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored")
-TOOK = re.compile(r"^wine-tier: took (\d+) s$")
-sections = []
-for line in open(log, errors="replace"):
-    line = line.rstrip("\r\n")
-    m = RUNNING.match(line)
-    if m:
-        sections.append([m.group(1), None, "?"])
-        continue
-    t = TOOK.match(line)
-    if t and sections:
-        sections[-1][2] = t.group(1)
-        continue
-    s = SUMMARY.match(line)
-    if s and sections:
-        # The last summary of a section is the binary's own: a failing
-        # scenario test prints its child's summary before it.
-        sections[-1][1] = tuple(int(x) for x in s.groups())
-p = f = i = 0
-print("\n== wine tier (x86_64-pc-windows-gnu under Wine) ==")
-for src, counts, took in sections:
-    if counts is None:
-        print(f"  {src}: NO SUMMARY (crashed or did not start): counted as 1 failed ({took} s)")
-        f += 1
-    else:
-        print(f"  {src}: {counts[0]} passed, {counts[1]} failed, {counts[2]} skipped ({took} s)")
-        p, f, i = p + counts[0], f + counts[1], i + counts[2]
-print(f"wine tier: built in {build_s} s, ran in {run_s} s, {len(sections)} binaries")
-print(f"wine: {p} passed, {f} failed, {i} skipped")
-sys.exit(1 if f else 0)
-EOF
+# One line per binary and the total (xtask/src/tally.rs); a binary
+# without libtest's summary is a failure.
+cargo xtask wine-summary "$log" "$((built - start))" "$((ran - built))" || status=1
 rm -f "$log"
 exit $status

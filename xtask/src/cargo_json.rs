@@ -1,0 +1,343 @@
+//! `executables`: the executables in cargo's `--message-format=json`.
+
+use std::path::{Component, Path, PathBuf};
+
+/// One executable cargo built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Executable {
+    /// `test` for a test-harness build, else the target's kind (`bin`,
+    /// `example`, `bench`, ...).
+    pub(crate) kind: String,
+    /// The package's name.
+    pub(crate) package: String,
+    /// The target's name.
+    pub(crate) target: String,
+    /// The target's main source file.
+    pub(crate) src_path: String,
+    /// The executable's path.
+    pub(crate) path: String,
+    /// Whether it is a test-harness build (of a test, a library's unit
+    /// tests or a bench): what the tiers run. A package's binaries, which
+    /// cargo builds for its integration tests, are not.
+    pub(crate) test_harness: bool,
+}
+
+/// The executables of cargo's JSON messages, one message a line; lines
+/// that are not JSON (cargo's own text) are passed over.
+pub(crate) fn executables(lines: &[String]) -> Vec<Executable> {
+    lines.iter().filter_map(|l| executable(l)).collect()
+}
+
+fn executable(line: &str) -> Option<Executable> {
+    let m: serde_json::Value = serde_json::from_str(line).ok()?;
+    if m.get("reason")?.as_str()? != "compiler-artifact" {
+        return None;
+    }
+    let path = m.get("executable")?.as_str().filter(|p| !p.is_empty())?;
+    let target = m.get("target")?;
+    let kinds: Vec<&str> = target
+        .get("kind")?
+        .as_array()?
+        .iter()
+        .filter_map(|k| k.as_str())
+        .collect();
+    let test_profile = m
+        .get("profile")
+        .and_then(|p| p.get("test"))
+        .and_then(|t| t.as_bool())
+        .unwrap_or(false);
+    let kind = if test_profile && !kinds.contains(&"bench") {
+        "test"
+    } else {
+        kinds.first()?
+    };
+    Some(Executable {
+        kind: kind.to_string(),
+        package: package_of(m.get("package_id")?.as_str()?).to_string(),
+        target: target.get("name")?.as_str()?.to_string(),
+        src_path: target.get("src_path")?.as_str()?.to_string(),
+        path: path.to_string(),
+        test_harness: test_profile,
+    })
+}
+
+/// The package name in a package id: `path+file:///w/hip#0.1.0` -> `hip`,
+/// `registry+https://...#half@2.7.1` -> `half`.
+pub(crate) fn package_of(id: &str) -> &str {
+    let (before, fragment) = id.split_once('#').unwrap_or((id, ""));
+    match fragment.split_once('@') {
+        Some((name, _)) => name,
+        None => before
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(""),
+    }
+}
+
+/// The line `executables` prints: with `kinds`, KIND, PACKAGE, TARGET and
+/// the path, tab-separated; else the source path relative to `cwd` and the
+/// executable's path (printed for test-harness builds only, see
+/// [`Executable::test_harness`]).
+pub(crate) fn line(e: &Executable, kinds: bool, cwd: &Path) -> String {
+    if kinds {
+        format!("{}\t{}\t{}\t{}", e.kind, e.package, e.target, e.path)
+    } else {
+        format!(
+            "{} {}",
+            relative(Path::new(&e.src_path), cwd).display(),
+            e.path
+        )
+    }
+}
+
+/// `path` relative to `base`, both absolute, by their components (no
+/// links followed), as Python's `os.path.relpath` gives it.
+pub(crate) fn relative(path: &Path, base: &Path) -> PathBuf {
+    fn normal(p: &Path) -> Vec<Component<'_>> {
+        let mut out: Vec<Component<'_>> = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+    let (p, b) = (normal(path), normal(base));
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c.as_os_str());
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// A string as Python's `repr` writes it (for the lines `patch-used`
+/// printed when it was Python).
+fn py_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// candle.sh's check that the `[patch]` takes effect, from `cargo
+/// metadata`: `cudarc` and `cudaforge` each resolve to one package, the
+/// drop-in at `REPO/dropins/NAME/Cargo.toml`. For each name, the line to
+/// print (what resolved) and a complaint when it is not the drop-in alone.
+pub(crate) fn patch_used(
+    metadata: &str,
+    repo: &str,
+) -> Result<Vec<(String, Option<String>)>, String> {
+    let meta: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("cargo metadata: {e}"))?;
+    let ids: std::collections::HashSet<&str> = meta["resolve"]["nodes"]
+        .as_array()
+        .ok_or("cargo metadata: no resolve.nodes")?
+        .iter()
+        .filter_map(|n| n["id"].as_str())
+        .collect();
+    let packages = meta["packages"]
+        .as_array()
+        .ok_or("cargo metadata: no packages")?;
+    let mut out = Vec::new();
+    for name in ["cudarc", "cudaforge"] {
+        let got: Vec<(&str, Option<&str>, &str)> = packages
+            .iter()
+            .filter(|p| p["name"] == name && p["id"].as_str().is_some_and(|id| ids.contains(id)))
+            .map(|p| {
+                (
+                    p["version"].as_str().unwrap_or(""),
+                    p["source"].as_str(),
+                    p["manifest_path"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        let shown: Vec<String> = got
+            .iter()
+            .map(|(v, src, m)| {
+                let src = src.map_or("None".to_string(), py_repr);
+                format!("({}, {src}, {})", py_repr(v), py_repr(m))
+            })
+            .collect();
+        let want = format!("{repo}/dropins/{name}/Cargo.toml");
+        let alone = got.len() == 1 && got[0].1.is_none() && got[0].2 == want;
+        out.push((
+            format!("{name}: [{}]", shown.join(", ")),
+            (!alone).then(|| format!("{name} does not resolve to {want} alone")),
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn artifact(pkg_id: &str, name: &str, kind: &str, test: bool, exe: Option<&str>) -> String {
+        serde_json::json!({
+            "reason": "compiler-artifact",
+            "package_id": pkg_id,
+            "target": {"kind": [kind], "name": name, "src_path": format!("/w/hip/tests/{name}.rs")},
+            "profile": {"test": test},
+            "executable": exe,
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn test_builds_benches_and_binaries_are_told_apart() {
+        let lines = vec![
+            "   Compiling hip v0.1.0".to_string(),
+            artifact(
+                "path+file:///w/hip#0.1.0",
+                "tier1_x",
+                "test",
+                true,
+                Some("/t/tier1_x-ab"),
+            ),
+            artifact(
+                "path+file:///w/hip#0.1.0",
+                "hip",
+                "lib",
+                true,
+                Some("/t/hip-cd"),
+            ),
+            artifact(
+                "path+file:///w/benches#hip-benches@0.1.0",
+                "call_overhead",
+                "bench",
+                true,
+                Some("/t/co-ef"),
+            ),
+            artifact(
+                "path+file:///w/examples#hip-examples@0.1.0",
+                "info",
+                "example",
+                false,
+                Some("/t/info"),
+            ),
+            artifact("registry+https://x#half@2.7.1", "half", "lib", false, None),
+            r#"{"reason":"build-finished","success":true}"#.to_string(),
+        ];
+        let got = executables(&lines);
+        let kinds: Vec<_> = got
+            .iter()
+            .map(|e| (e.kind.as_str(), e.package.as_str()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("test", "hip"),
+                ("test", "hip"),
+                ("bench", "hip-benches"),
+                ("example", "hip-examples")
+            ]
+        );
+        // The tiers' list: test-harness builds only, the example left out.
+        let harness: Vec<_> = got
+            .iter()
+            .filter(|e| e.test_harness)
+            .map(|e| e.target.as_str())
+            .collect();
+        assert_eq!(harness, ["tier1_x", "hip", "call_overhead"]);
+        assert_eq!(
+            line(&got[0], true, Path::new("/w")),
+            "test\thip\ttier1_x\t/t/tier1_x-ab"
+        );
+        assert_eq!(
+            line(&got[0], false, Path::new("/w")),
+            "hip/tests/tier1_x.rs /t/tier1_x-ab"
+        );
+    }
+
+    #[test]
+    fn the_patch_is_used_only_when_each_name_resolves_to_its_drop_in_alone() {
+        let meta = |cudarc_source: &str| {
+            format!(
+                r#"{{"packages":[
+                {{"name":"cudarc","id":"a","version":"0.19.10","source":{cudarc_source},"manifest_path":"/r/dropins/cudarc/Cargo.toml"}},
+                {{"name":"cudaforge","id":"b","version":"0.1.6","source":null,"manifest_path":"/r/dropins/cudaforge/Cargo.toml"}},
+                {{"name":"cudarc","id":"c","version":"0.17.0","source":"registry+x","manifest_path":"/reg/cudarc/Cargo.toml"}}],
+                "resolve":{{"nodes":[{{"id":"a"}},{{"id":"b"}}]}}}}"#
+            )
+        };
+        let got = patch_used(&meta("null"), "/r").unwrap();
+        assert_eq!(
+            got[0].0,
+            "cudarc: [('0.19.10', None, '/r/dropins/cudarc/Cargo.toml')]"
+        );
+        assert!(
+            got.iter().all(|(_, complaint)| complaint.is_none()),
+            "{got:?}"
+        );
+        // A crates.io cudarc resolved: the patch did not take effect.
+        let got = patch_used(&meta(r#""registry+x""#), "/r").unwrap();
+        assert_eq!(
+            got[0].0,
+            "cudarc: [('0.19.10', 'registry+x', '/r/dropins/cudarc/Cargo.toml')]"
+        );
+        assert_eq!(
+            got[0].1.as_deref(),
+            Some("cudarc does not resolve to /r/dropins/cudarc/Cargo.toml alone")
+        );
+        assert_eq!(got[1].1, None);
+        assert!(patch_used("{}", "/r").is_err());
+    }
+
+    #[test]
+    fn package_ids_old_and_new() {
+        assert_eq!(package_of("path+file:///w/hip#0.1.0"), "hip");
+        assert_eq!(
+            package_of("path+file:///w/test-kit#hip-test-kit@0.1.0"),
+            "hip-test-kit"
+        );
+        assert_eq!(
+            package_of("registry+https://github.com/rust-lang/crates.io-index#half@2.7.1"),
+            "half"
+        );
+    }
+
+    #[test]
+    fn relative_paths_climb_and_descend() {
+        assert_eq!(
+            relative(Path::new("/w/hip/src/lib.rs"), Path::new("/w")),
+            Path::new("hip/src/lib.rs")
+        );
+        assert_eq!(
+            relative(Path::new("/w/hip/src/lib.rs"), Path::new("/w/rccl")),
+            Path::new("../hip/src/lib.rs")
+        );
+        assert_eq!(relative(Path::new("/w"), Path::new("/w")), Path::new("."));
+        assert_eq!(
+            relative(Path::new("/w/./a/../b"), Path::new("/w")),
+            Path::new("b")
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! `cargo xtask`: the half of the workspace's scripts that parses or
+//! checks. The shell scripts in `scripts/` install packages, download,
+//! build and run programs; what they read back (libtest's output, cargo's
+//! JSON, benchmark and example outputs) is read here, where it has unit
+//! tests.
+//!
+//! On the GPU machine, which has no Rust, the scripts call the release
+//! binary that `scripts/gpu-bundle.sh` puts in the bundle (`gpu-bundle/xtask`).
+
+mod candle;
+mod cargo_json;
+mod examples;
+mod gpu_run;
+mod session;
+mod tally;
+mod text;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask COMMAND ARGS...
+
+Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh):
+  executables [--kinds]              cargo's --message-format=json on stdin: one line per
+                                     test-harness build (SRC EXE), or with --kinds per
+                                     executable (KIND PACKAGE TARGET EXE tab-separated)
+  patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
+  tally LOGS STATUS                  test.sh's counts from its logs folder; last line
+                                     `N passed, N failed, N skipped`
+  wine-summary LOG BUILD_S RUN_S     wine-tier.sh's per-binary lines and total; fails on a failure
+
+On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.sh):
+  two-gpu-tests                      `--list --format terse` on stdin: the two_gpus_* tests
+  gpu-run test LEDGER MODE NAME RC LIMIT LOG     one test binary's verdict
+  gpu-run program LEDGER KIND NAME RC LIMIT      one program's verdict
+  gpu-run platform LEDGER RC                     the info report (stdin) chose nvidia
+  gpu-run not-run LEDGER TEXT                    a test not run, and why
+  gpu-run tally LEDGER MODE BUNDLE               the runner's counts; fails on a failure
+  session begin|runner|summary|step|row|skip|allreduce|report ...   gpu-session.sh's tables
+  check-example NAME OUTPUT          a cudarc example's output is right (else prints why)
+  example-differs NAME OUTPUT        it stopped where HIP differs from CUDA as documented
+  launch-round LEDGER ROUND IMPL     a launch benchmark's RESULT line (stdin), recorded
+  launch-summary LEDGER              medians and ratios of the recorded rounds
+  candle-results NAME RC LOG RESULTS SUITES     one candle test binary's outcomes
+  candle-suites OUT                  candle's suites, ours vs real cudarc
+  candle-step-us                     step times (stdin) -> one number a line
+  candle-bench DTYPE ROUNDS OURS REAL RESULTS   the step-time verdict
+  candle-total RESULTS...            `N passed, N failed` of result files; fails on a failure
+  free-port                          a free local TCP port
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// An error for the user: what went wrong, in words.
+type Result<T> = std::result::Result<T, String>;
+
+/// `ExitCode::SUCCESS` when `ok`, else 1.
+fn status(ok: bool) -> ExitCode {
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn print_lines(lines: &[String]) {
+    for l in lines {
+        println!("{l}");
+    }
+}
+
+/// The arguments after the command, exactly `n` of them.
+fn args_n<'a>(args: &'a [String], n: usize, what: &str) -> Result<&'a [String]> {
+    if args.len() == n {
+        Ok(args)
+    } else {
+        Err(format!(
+            "{what}: expected {n} arguments, got {}\n{USAGE}",
+            args.len()
+        ))
+    }
+}
+
+fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T> {
+    s.parse()
+        .map_err(|_| format!("{what}: not a number: {s:?}"))
+}
+
+fn run(args: &[String]) -> Result<ExitCode> {
+    let Some((command, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return Ok(ExitCode::from(2));
+    };
+    match command.as_str() {
+        "executables" => {
+            let kinds = match rest {
+                [] => false,
+                [flag] if flag == "--kinds" => true,
+                _ => return Err(format!("executables: [--kinds] only\n{USAGE}")),
+            };
+            let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
+            let cwd = std::env::current_dir().map_err(|e| format!("working folder: {e}"))?;
+            // Without --kinds: the tiers' list, test-harness builds only
+            // (hip-diagnostics's hip-info, built for its integration
+            // tests, is no test).
+            for e in cargo_json::executables(&lines) {
+                if !kinds && !e.test_harness {
+                    continue;
+                }
+                println!("{}", cargo_json::line(&e, kinds, &cwd));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        "patch-used" => {
+            let a = args_n(rest, 2, "patch-used")?;
+            let metadata = std::fs::read_to_string(&a[0]).map_err(|e| format!("{}: {e}", a[0]))?;
+            let mut ok = true;
+            for (line, complaint) in cargo_json::patch_used(&metadata, &a[1])? {
+                println!("{line}");
+                if let Some(c) = complaint {
+                    eprintln!("{c}");
+                    ok = false;
+                }
+            }
+            Ok(status(ok))
+        }
+        "tally" => {
+            let a = args_n(rest, 2, "tally")?;
+            print_lines(&tally::report(Path::new(&a[0]), number(&a[1], "status")?));
+            Ok(ExitCode::SUCCESS)
+        }
+        "wine-summary" => {
+            let a = args_n(rest, 3, "wine-summary")?;
+            let (lines, ok) =
+                tally::wine_summary(&text::universal_lines(Path::new(&a[0])), &a[1], &a[2]);
+            print_lines(&lines);
+            Ok(status(ok))
+        }
+        "two-gpu-tests" => {
+            let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
+            print_lines(&gpu_run::two_gpu_tests(&lines));
+            Ok(ExitCode::SUCCESS)
+        }
+        "gpu-run" => gpu_run::command(rest),
+        "session" => session::command(rest),
+        "check-example" => {
+            let a = args_n(rest, 2, "check-example")?;
+            let output =
+                text::grep_lines(Path::new(&a[1])).map_err(|e| format!("{}: {e}", a[1]))?;
+            match examples::check_output(&a[0], &output) {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(why) => {
+                    println!("{why}");
+                    Ok(ExitCode::from(1))
+                }
+            }
+        }
+        "example-differs" => {
+            let a = args_n(rest, 2, "example-differs")?;
+            let output =
+                text::grep_lines(Path::new(&a[1])).map_err(|e| format!("{}: {e}", a[1]))?;
+            Ok(status(examples::differs_as_documented(&a[0], &output)))
+        }
+        "launch-round" => {
+            let a = args_n(rest, 3, "launch-round")?;
+            let out = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
+            match examples::launch_round(&a[1], &a[2], &out) {
+                Ok((line, record)) => {
+                    gpu_run::append(Path::new(&a[0]), &record)?;
+                    println!("{line}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(why) => {
+                    eprintln!("cudarc-examples: {why}");
+                    Ok(ExitCode::from(1))
+                }
+            }
+        }
+        "launch-summary" => {
+            let a = args_n(rest, 1, "launch-summary")?;
+            let ledger =
+                text::grep_lines(Path::new(&a[0])).map_err(|e| format!("{}: {e}", a[0]))?;
+            print_lines(&examples::launch_summary(&ledger)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        "candle-results" | "candle-suites" | "candle-step-us" | "candle-bench" | "candle-total" => {
+            candle::command(command, rest)
+        }
+        "free-port" => {
+            let listener =
+                std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("bind: {e}"))?;
+            let port = listener
+                .local_addr()
+                .map_err(|e| format!("local address: {e}"))?
+                .port();
+            println!("{port}");
+            Ok(ExitCode::SUCCESS)
+        }
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        other => Err(format!("unknown command {other:?}\n{USAGE}")),
+    }
+}
