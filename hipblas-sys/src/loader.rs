@@ -4,11 +4,11 @@
 //! The first raw call (or [`hipblas`]) loads the HIP runtime through hip-sys
 //! (which chooses the platform), then:
 //!
-//! - **AMD**: opens `libhipblas.so.3`, `.2`, `.1`, `.0` or the unversioned
-//!   name from the places hip-sys searches ([`hip_sys::loader::search`]), and
-//!   resolves every symbol once;
-//! - **NVIDIA**: opens cuBLAS (`libcublas.so.13`, `.12`) and fills the table
-//!   with this crate's adapters (see `NVIDIA_COVERAGE.md`).
+//! - **AMD**: opens hipBLAS, the newest soname first ([`SPEC`] lists the
+//!   names), from the places hip-sys searches ([`hip_sys::loader::search`]),
+//!   and resolves every symbol once;
+//! - **NVIDIA**: opens cuBLAS ([`SPEC`]) and fills the table with this
+//!   crate's adapters (see `NVIDIA_COVERAGE.md`).
 //!
 //! Nothing here panics: when nothing can be loaded every raw function
 //! returns `HIPBLAS_STATUS_NOT_INITIALIZED` and [`hipblas`] returns a
@@ -30,35 +30,15 @@
 pub use crate::abi::{is_datatype_function, plain_of_v2, symbol_for, v2_binding_of, DatatypeAbi};
 
 use crate::generated::functions::HipblasFunctions;
-use hip_sys::loader::common::{Library, LibraryNames, LibrarySpec};
+use hip_sys::loader::common::Library;
 use hip_sys::loader::search::Attempt;
 use hip_sys::loader::{Platform, Version};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// hipBLAS as hip-sys's loader core knows it: the file names per platform
-/// and what to install when they are missing.
-pub const SPEC: LibrarySpec = LibrarySpec {
-    name: "hipBLAS",
-    amd: LibraryNames {
-        role: "hipBLAS",
-        unix: &[
-            "libhipblas.so.3",
-            "libhipblas.so.2",
-            "libhipblas.so.1",
-            "libhipblas.so.0",
-            "libhipblas.so",
-        ],
-        windows: &["hipblas.dll"],
-    },
-    nvidia: LibraryNames {
-        role: "cuBLAS",
-        unix: &["libcublas.so.13", "libcublas.so.12", "libcublas.so"],
-        windows: &["cublas64_13.dll", "cublas64_12.dll"],
-    },
-    amd_hint: "Install hipBLAS (e.g. Debian's libhipblas2).",
-    nvidia_hint: "Install cuBLAS (libcublas.so.13 or .12) where the system loader finds it.",
-};
+/// hipBLAS's file names and install hints: generated from the manifest's
+/// `[loader]` table (`build.rs-tools/generator/libraries/hipblas.toml`).
+pub use crate::generated::spec::SPEC;
 
 /// One library opened for hipBLAS (role `"hipBLAS"` or `"cuBLAS"`): the
 /// same record hip-sys keeps for the runtime.
@@ -172,13 +152,5 @@ mod tests {
                 path.display()
             );
         }
-    }
-
-    #[test]
-    fn the_spec_names_every_platforms_library() {
-        let spec = super::SPEC;
-        assert_eq!(spec.amd.unix[0], "libhipblas.so.3");
-        assert!(spec.nvidia.unix.contains(&"libcublas.so.12"));
-        assert!(!spec.amd.windows.is_empty() && !spec.nvidia.windows.is_empty());
     }
 }

@@ -42,6 +42,9 @@
 
 mod amd;
 mod generated;
+// The loader is data: hip-generator writes it from the manifest's [loader]
+// table (build.rs-tools/generator/libraries/hipfft.toml).
+#[path = "generated/loader.rs"]
 pub mod loader;
 mod nvidia;
 mod status;

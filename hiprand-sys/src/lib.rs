@@ -46,6 +46,9 @@
 
 mod amd;
 mod generated;
+// The loader is data: hip-generator writes it from the manifest's [loader]
+// table (build.rs-tools/generator/libraries/hiprand.toml).
+#[path = "generated/loader.rs"]
 pub mod loader;
 mod nvidia;
 mod status;

@@ -33,6 +33,7 @@
 mod compare;
 mod data;
 mod gpu;
+mod library_spec;
 mod reference;
 mod rocm;
 mod scenario;
@@ -42,6 +43,7 @@ mod tier2;
 pub use compare::{assert_close, first_difference, max_rel_err, rel};
 pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED_VAR};
 pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
+pub use library_spec::assert_library_spec;
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
 pub use scenario::{

@@ -3,7 +3,7 @@
 //! each. Nothing here is specific to one library: adding a library is adding
 //! a manifest.
 
-use crate::{emit, filter, report};
+use crate::{emit, filter, loader, report};
 use anyhow::{Context, Result};
 use bindgen::EnumVariation;
 use serde::Deserialize;
@@ -55,6 +55,8 @@ pub(crate) struct Library {
     /// Declarations taken from a newer header of the same API (the manifest's
     /// `[bindings.later_api]`): the header's path and the names to take.
     pub(crate) later_api: Option<(PathBuf, Vec<String>)>,
+    /// The crate's loader data (the manifest's `[loader]`), if it has one.
+    pub(crate) loader: Option<loader::Loader>,
 }
 
 /// A manifest's `[bindings.later_api]`: functions, `typedef struct` types and
@@ -83,6 +85,7 @@ struct LaterApi {
 struct Manifest {
     bindings: Bindings,
     filter: filter::Filter,
+    loader: Option<loader::Loader>,
 }
 
 /// A manifest's `[bindings]` table.
@@ -153,6 +156,10 @@ fn load(root: &Path, path: &Path) -> Result<Library> {
     let manifest: Manifest =
         toml::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     filter::check(&manifest.filter, path)?;
+    if let Some(l) = &manifest.loader {
+        loader::check(l, &manifest.bindings.accessor)
+            .with_context(|| format!("{}", path.display()))?;
+    }
     let name = path
         .file_stem()
         .and_then(|s| s.to_str())
@@ -179,10 +186,29 @@ fn load(root: &Path, path: &Path) -> Result<Library> {
         c_prelude: b.c_prelude,
         c_shims: b.c_shims,
         later_api: b.later_api.map(|l| (root.join(l.header), l.names)),
+        loader: manifest.loader,
     })
 }
 
-pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> Result<()> {
+/// The loader file generated from `lib`'s `[loader]` table (none without
+/// one), formatted as it is committed.
+pub(crate) fn loader_output(lib: &Library, root: &Path) -> Result<Option<loader::Output>> {
+    let Some(l) = &lib.loader else {
+        return Ok(None);
+    };
+    let manifest = lib.manifest.strip_prefix(root).unwrap_or(&lib.manifest);
+    let mut output = loader::render(l, &manifest.display().to_string(), &lib.table)?;
+    output.text = crate::rustfmt_text(&output.text)
+        .with_context(|| format!("formatting the generated {}", output.file))?;
+    Ok(Some(output))
+}
+
+pub(crate) fn generate(
+    lib: &Library,
+    root: &Path,
+    include: &Path,
+    provenance: &[String],
+) -> Result<()> {
     let filter = &lib.filter;
     let wrapper = wrapper(lib)?;
     let mut builder = base_builder(&wrapper, include, true)?;
@@ -269,7 +295,18 @@ pub(crate) fn generate(lib: &Library, include: &Path, provenance: &[String]) -> 
     crate::rustfmt(&fns_path)?;
     // The folder's `mod.rs` is the generator's too, so that everything in
     // the folder is regenerated and checked for staleness.
-    std::fs::write(lib.out_dir.join("mod.rs"), GENERATED_MOD_RS)?;
+    let loader = loader_output(lib, root)?;
+    let mut mod_rs = GENERATED_MOD_RS.to_owned();
+    if let Some(output) = &loader {
+        std::fs::write(lib.out_dir.join(output.file), &output.text)?;
+        // A whole loader module is mounted by the crate's lib.rs (as
+        // `loader`); a spec alone is a module of this folder.
+        if output.file == loader::SPEC_FILE {
+            mod_rs.push_str("pub mod spec;\n");
+        }
+    }
+    mod_rs.push_str("pub mod types;\n");
+    std::fs::write(lib.out_dir.join("mod.rs"), mod_rs)?;
 
     let declared = report::declared_functions(&function_files, &lib.function_prefixes)?;
     let text = report::render(lib, &declared, &split, provenance);
@@ -425,7 +462,7 @@ fn regex_escape(s: &str) -> String {
 }
 
 /// `mod.rs` of every generated folder: the lints generated code is exempt
-/// from, and the two modules.
+/// from, and the first module (`spec` and `types` follow).
 const GENERATED_MOD_RS: &str = r#"//! Output of `hip-generator` (see `build.rs-tools/generator`). Do not edit.
 //!
 //! The wrappers in `functions` call through a table of function pointers that
@@ -448,7 +485,6 @@ const GENERATED_MOD_RS: &str = r#"//! Output of `hip-generator` (see `build.rs-t
 )]
 
 pub mod functions;
-pub mod types;
 "#;
 
 #[cfg(test)]

@@ -21,8 +21,9 @@
 //! Each -sys crate is described by one file,
 //! `build.rs-tools/generator/libraries/<name>.toml`; the generator has no
 //! code specific to a library, so **adding a library is adding a manifest**
-//! (and the crate's loader, which provides the table accessor). Its
-//! `[bindings]` table says where the output goes and how it is written:
+//! (its `[loader]` table gives the crate's loader, which provides the table
+//! accessor). Its `[bindings]` table says where the output goes and how it
+//! is written:
 //!
 //! - `crate`: the crate's folder (output in `<crate>/src/generated/`, report
 //!   in `<crate>/BINDINGS.md`);
@@ -41,8 +42,19 @@
 //! Its `[filter]` table says what bindgen takes: `files`, `function_files`,
 //! `reuse_files` (types another crate provides), `block` (each with its
 //! reason), `align` (alignment overrides, with reasons), `legacy_symbol`
-//! (bindings resolved from another symbol on old runtimes). Other tables of
-//! a manifest are read by other parts of the generator.
+//! (bindings resolved from another symbol on old runtimes).
+//!
+//! Its `[loader]` table is the library's `LibrarySpec`, kept nowhere else:
+//! `name`, and `[loader.amd]` and `[loader.nvidia]`, each with `role`,
+//! `unix` and `windows` (file names in the order tried) and `hint` (what to
+//! install). With `[loader.module]` the whole `loader` module is generated
+//! (`src/generated/loader.rs`, mounted by the crate's `lib.rs`): `what`,
+//! `getter`, `record`, `record_doc`, `failure_status`, `amd_doc`,
+//! `nvidia_doc` (the docs' words), `loaded_library_doc` (when present,
+//! `LoadedLibrary` is re-exported) and `backend_files` (which must not name
+//! the loader); without it only `src/generated/spec.rs`, for a loader
+//! written by hand (see `loader.rs`). Other tables of a manifest are read by
+//! other parts of the generator.
 //!
 //! # What is written
 //!
@@ -61,6 +73,7 @@ mod gpu_tested;
 mod header_enums;
 mod header_values;
 mod library;
+mod loader;
 mod nvidia_tables;
 mod report;
 mod systest;
@@ -135,7 +148,7 @@ fn regenerate(root: &Path, headers: Option<PathBuf>, only: &[String]) -> Result<
         if !only.is_empty() && !only.contains(&lib.name) {
             continue;
         }
-        library::generate(lib, &include, &provenance)
+        library::generate(lib, root, &include, &provenance)
             .with_context(|| format!("generating {} ({})", lib.name, lib.manifest.display()))?;
     }
     let wanted = |what: &str| only.is_empty() || only.iter().any(|o| o == what);
@@ -224,6 +237,32 @@ fn default_headers(root: &Path) -> Result<PathBuf> {
         }
     }
     Ok(dir)
+}
+
+/// `text` formatted by the toolchain's rustfmt (read from its standard
+/// input), as `cargo fmt` would leave it.
+pub(crate) fn rustfmt_text(text: &str) -> Result<String> {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2021"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("running rustfmt")?;
+    let mut stdin = child.stdin.take().context("rustfmt's standard input")?;
+    stdin.write_all(text.as_bytes())?;
+    drop(stdin);
+    let output = child.wait_with_output().context("waiting for rustfmt")?;
+    if !output.status.success() {
+        bail!(
+            "rustfmt failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(String::from_utf8(output.stdout)?)
 }
 
 /// Formats a generated file in place with the toolchain's rustfmt, so the

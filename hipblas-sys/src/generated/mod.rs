@@ -20,4 +20,5 @@
 )]
 
 pub mod functions;
+pub mod spec;
 pub mod types;
