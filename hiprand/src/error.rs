@@ -89,6 +89,15 @@ impl Error {
     /// and what was wrong with it.
     #[cold]
     #[inline(never)]
+    /// The same error, an argument refused on behalf of `operation` (the
+    /// generator method the user called) rather than the rule's own name.
+    pub(crate) fn at(self, operation: &'static str) -> Error {
+        match self {
+            Error::Invalid { reason, .. } => Error::Invalid { operation, reason },
+            other => other,
+        }
+    }
+
     pub(crate) fn invalid(
         operation: &'static str,
         name: &str,

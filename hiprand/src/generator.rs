@@ -114,7 +114,7 @@ impl Generator {
     /// `hiprandSetPseudoRandomGeneratorSeed`: the seed of a pseudo-random
     /// generator (resets its state; refused for Sobol).
     pub fn set_seed(&mut self, seed: u64) -> Result<()> {
-        rules::check_seed(self.kind)?;
+        rules::check_seed(self.kind).map_err(|e| e.at("Generator::set_seed"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_pseudo_random_generator_seed(self.raw, seed) }
@@ -123,7 +123,7 @@ impl Generator {
     /// `hiprandSetGeneratorOffset`: skip `offset` values of the sequence
     /// (refused for MTGP32 and MT19937, which cannot skip ahead).
     pub fn set_offset(&mut self, offset: u64) -> Result<()> {
-        rules::check_offset(self.kind)?;
+        rules::check_offset(self.kind).map_err(|e| e.at("Generator::set_offset"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_generator_offset(self.raw, offset) }
@@ -133,7 +133,7 @@ impl Generator {
     /// ordering for pseudo-random generators, [`Ordering::QuasiDefault`]
     /// for quasi-random ones).
     pub fn set_ordering(&mut self, ordering: Ordering) -> Result<()> {
-        rules::check_ordering(self.kind, ordering)?;
+        rules::check_ordering(self.kind, ordering).map_err(|e| e.at("Generator::set_ordering"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_generator_ordering(self.raw, ordering.raw()) }
@@ -144,7 +144,8 @@ impl Generator {
     /// [`rules::MAX_SOBOL_DIMENSIONS`]. A fill of `n` values then holds
     /// `n / dimensions` consecutive values of each dimension in turn.
     pub fn set_dimensions(&mut self, dimensions: u32) -> Result<()> {
-        rules::check_dimensions(self.kind, dimensions)?;
+        rules::check_dimensions(self.kind, dimensions)
+            .map_err(|e| e.at("Generator::set_dimensions"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_quasi_random_generator_dimensions(self.raw, dimensions) }?;
@@ -155,7 +156,8 @@ impl Generator {
     /// `hiprandSetStream`: enqueue later fills on `stream`, which must be
     /// on the generator's device.
     pub fn set_stream(&mut self, stream: &Stream) -> Result<()> {
-        rules::check_device(self.stream.device().ordinal(), stream.device().ordinal())?;
+        rules::check_device(self.stream.device().ordinal(), stream.device().ordinal())
+            .map_err(|e| e.at("Generator::set_stream"))?;
         self.bind()?;
         // SAFETY: live handle; the stream outlives its use (held by `self`).
         unsafe { result::set_stream(self.raw, stream.as_raw()) }?;
@@ -165,7 +167,10 @@ impl Generator {
 
     /// `hiprandGenerate`: uniformly distributed 32-bit integers.
     pub fn fill_u32(&mut self, out: &mut impl DeviceMemoryMut<u32>) -> Result<()> {
-        let (ptr, len) = (self.prepare(out, Distribution::Bits)?, out.len());
+        let (ptr, len) = (
+            self.prepare(out, Distribution::Bits, "Generator::fill_u32")?,
+            out.len(),
+        );
         self.enqueue(out.access_events(), || {
             // SAFETY: live handle; `ptr` is `len` elements of device memory
             // on the generator's device (checked), borrowed mutably.
@@ -176,7 +181,10 @@ impl Generator {
     /// `hiprandGenerateUniform` (f32), `...Double` (f64), `...Half` (f16):
     /// uniformly distributed values in (0, 1].
     pub fn fill_uniform<T: Real>(&mut self, out: &mut impl DeviceMemoryMut<T>) -> Result<()> {
-        let (ptr, len) = (self.prepare(out, Distribution::Uniform)?, out.len());
+        let (ptr, len) = (
+            self.prepare(out, Distribution::Uniform, "Generator::fill_uniform")?,
+            out.len(),
+        );
         self.enqueue(out.access_events(), || {
             // SAFETY: as in `fill_u32`.
             unsafe { T::uniform(self.raw, ptr, len) }
@@ -193,7 +201,13 @@ impl Generator {
         mean: T,
         stddev: T,
     ) -> Result<()> {
-        self.fill_gaussian(out, mean, stddev, Distribution::Normal)
+        self.fill_gaussian(
+            out,
+            mean,
+            stddev,
+            Distribution::Normal,
+            "Generator::fill_normal",
+        )
     }
 
     /// `hiprandGenerateLogNormal` (f32), `...Double`, `...Half`: values
@@ -205,14 +219,23 @@ impl Generator {
         mean: T,
         stddev: T,
     ) -> Result<()> {
-        self.fill_gaussian(out, mean, stddev, Distribution::LogNormal)
+        self.fill_gaussian(
+            out,
+            mean,
+            stddev,
+            Distribution::LogNormal,
+            "Generator::fill_log_normal",
+        )
     }
 
     /// `hiprandGeneratePoisson`: Poisson-distributed counts of mean
     /// `lambda` (finite, positive).
     pub fn fill_poisson(&mut self, out: &mut impl DeviceMemoryMut<u32>, lambda: f64) -> Result<()> {
-        rules::check_poisson(lambda)?;
-        let (ptr, len) = (self.prepare(out, Distribution::Poisson)?, out.len());
+        rules::check_poisson(lambda).map_err(|e| e.at("Generator::fill_poisson"))?;
+        let (ptr, len) = (
+            self.prepare(out, Distribution::Poisson, "Generator::fill_poisson")?,
+            out.len(),
+        );
         self.enqueue(out.access_events(), || {
             // SAFETY: as in `fill_u32`.
             unsafe { result::generate_poisson(self.raw, ptr, len, lambda) }
@@ -226,9 +249,10 @@ impl Generator {
         mean: T,
         stddev: T,
         distribution: Distribution,
+        operation: &'static str,
     ) -> Result<()> {
-        rules::check_normal(mean.to_f64(), stddev.to_f64())?;
-        let (ptr, len) = (self.prepare(out, distribution)?, out.len());
+        rules::check_normal(mean.to_f64(), stddev.to_f64()).map_err(|e| e.at(operation))?;
+        let (ptr, len) = (self.prepare(out, distribution, operation)?, out.len());
         let log = distribution == Distribution::LogNormal;
         self.enqueue(out.access_events(), || {
             // SAFETY: as in `fill_u32`.
@@ -255,8 +279,10 @@ impl Generator {
         &self,
         out: &mut impl DeviceMemoryMut<T>,
         distribution: Distribution,
+        operation: &'static str,
     ) -> Result<*mut T> {
-        rules::check_device(self.stream.device().ordinal(), out.device().ordinal())?;
+        rules::check_device(self.stream.device().ordinal(), out.device().ordinal())
+            .map_err(|e| e.at(operation))?;
         let ptr = out.device_ptr_mut();
         rules::check_fill(
             self.kind,
@@ -265,7 +291,8 @@ impl Generator {
             out.len(),
             ptr as usize,
             size_of::<T>(),
-        )?;
+        )
+        .map_err(|e| e.at(operation))?;
         self.bind()?;
         Ok(ptr)
     }

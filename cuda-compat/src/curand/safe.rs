@@ -21,28 +21,21 @@ pub struct CudaRng {
     stream: Arc<CudaStream>,
 }
 
-/// The cuRAND status a `hiprand` error stands for.
-fn status_of(e: &hiprand::Error) -> CurandError {
+/// The cuRAND status a `hiprand` error stands for; `invalid` is the one
+/// cuRAND gives for the argument the call at hand checks (each call site
+/// knows which rule it ran).
+fn status_of(e: &hiprand::Error, invalid: sys::curandStatus_t) -> CurandError {
     use sys::curandStatus_t as S;
     CurandError(match e {
         hiprand::Error::Rand { status, .. } => (*status).into(),
-        // The rule that refused the argument says which status cuRAND
-        // would have returned.
-        hiprand::Error::Invalid { operation, .. } => match *operation {
-            "rules::check_fill" => S::CURAND_STATUS_LENGTH_NOT_MULTIPLE,
-            "rules::check_seed"
-            | "rules::check_offset"
-            | "rules::check_dimensions"
-            | "rules::check_ordering" => S::CURAND_STATUS_TYPE_ERROR,
-            "rules::check_device" => S::CURAND_STATUS_ARCH_MISMATCH,
-            _ => S::CURAND_STATUS_OUT_OF_RANGE,
-        },
+        hiprand::Error::Invalid { .. } => invalid,
         _ => S::CURAND_STATUS_INITIALIZATION_FAILED,
     })
 }
 
-fn map<T>(r: hiprand::Result<T>) -> Result<T, CurandError> {
-    r.map_err(|e| status_of(&e))
+/// `r` with a refused argument reported as `invalid`.
+fn map<T>(r: hiprand::Result<T>, invalid: sys::curandStatus_t) -> Result<T, CurandError> {
+    r.map_err(|e| status_of(&e, invalid))
 }
 
 impl CudaRng {
@@ -54,7 +47,10 @@ impl CudaRng {
             .context()
             .bind_to_thread()
             .map_err(|_| CurandError(sys::curandStatus_t::CURAND_STATUS_INITIALIZATION_FAILED))?;
-        let generator = map(Generator::new(stream.hip_stream(), RngType::Xorwow))?;
+        let generator = map(
+            Generator::new(stream.hip_stream(), RngType::Xorwow),
+            sys::curandStatus_t::CURAND_STATUS_OUT_OF_RANGE,
+        )?;
         let mut rng = CudaRng { generator, stream };
         rng.set_seed(seed)?;
         Ok(rng)
@@ -66,19 +62,28 @@ impl CudaRng {
     /// As in cudarc: work already enqueued on the previous stream is not
     /// ordered before the new stream's.
     pub unsafe fn set_stream(&mut self, stream: Arc<CudaStream>) -> Result<(), CurandError> {
-        map(self.generator.set_stream(stream.hip_stream()))?;
+        map(
+            self.generator.set_stream(stream.hip_stream()),
+            sys::curandStatus_t::CURAND_STATUS_ARCH_MISMATCH,
+        )?;
         self.stream = stream;
         Ok(())
     }
 
     /// `curandSetPseudoRandomGeneratorSeed` (resets the state).
     pub fn set_seed(&mut self, seed: u64) -> Result<(), CurandError> {
-        map(self.generator.set_seed(seed))
+        map(
+            self.generator.set_seed(seed),
+            sys::curandStatus_t::CURAND_STATUS_TYPE_ERROR,
+        )
     }
 
     /// `curandSetGeneratorOffset`: skip `offset` values.
     pub fn set_offset(&mut self, offset: u64) -> Result<(), CurandError> {
-        map(self.generator.set_offset(offset))
+        map(
+            self.generator.set_offset(offset),
+            sys::curandStatus_t::CURAND_STATUS_TYPE_ERROR,
+        )
     }
 
     /// The `hiprand` generator underneath.
@@ -96,14 +101,17 @@ impl CudaRng {
     ) -> Result<(), CurandError> {
         let num = dst.len();
         let (ptr, _record) = dst.device_ptr_mut(&self.stream);
-        map(rules::check_fill(
-            self.generator.kind(),
-            self.generator.dimensions(),
-            distribution,
-            num,
-            ptr as usize,
-            size_of::<T>(),
-        ))?;
+        map(
+            rules::check_fill(
+                self.generator.kind(),
+                self.generator.dimensions(),
+                distribution,
+                num,
+                ptr as usize,
+                size_of::<T>(),
+            ),
+            sys::curandStatus_t::CURAND_STATUS_LENGTH_NOT_MULTIPLE,
+        )?;
         fill(ptr as *mut T, num)
     }
 
