@@ -29,7 +29,9 @@
 //!
 //! The pinned rings are allocated on first use (`hipHostMalloc`) and kept
 //! in a pool per device for the life of the process, so steady-state copies
-//! allocate nothing. Copies below [`MIN_BYTES`] go directly.
+//! allocate nothing. Copies below [`MIN_BYTES`] go directly, and so does
+//! a staged copy that cannot allocate a ring (page-locked memory
+//! exhausted): slower, never an error of its own.
 //!
 //! The number of host copy threads is at most 12 and two
 //! less than the processors available; the environment variable
@@ -57,6 +59,8 @@ use crate::result;
 use crate::stream::Stream;
 use hip_sys as sys;
 use ring::copy_staged;
+#[doc(hidden)]
+pub use ring::{fail_next_pinned_allocations, pinned_failures_armed};
 use std::sync::OnceLock;
 use stores::Stores;
 

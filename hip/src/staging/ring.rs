@@ -4,12 +4,13 @@
 use super::chunks::{fill_stores, ramped_chunk_ranges, RAMP_DOWN_BYTES, RAMP_UP_BYTES};
 use super::pool::{host_pool, HostCopyPool, Latch};
 use super::stores::Stores;
-use super::{CopyEnds, Direction, CHUNK_BYTES};
+use super::{copy_direct, CopyEnds, Direction, CHUNK_BYTES};
 use crate::device::Device;
 use crate::error::Result;
 use crate::result;
 use crate::stream::{Event, Stream};
 use hip_sys as sys;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Pinned buffers in one copy's ring: the chunks being filled (or
@@ -30,8 +31,45 @@ struct PinnedChunk {
 // at a time (a ring is owned by the copy that took it).
 unsafe impl Send for PinnedChunk {}
 
+/// Pinned allocations still to fail ([`fail_next_pinned_allocations`]).
+static FAILS_ARMED: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes the next `n` pinned allocations of the staging rings fail with
+/// `hipErrorOutOfMemory`, as when page-locked memory runs out; while any
+/// are armed, a staged copy takes no free ring from the pool, so it
+/// allocates one. A test hook (the GPU soak, `benches/src/bin/soak.rs`).
+///
+/// What a copy does then: a staged copy that cannot get a ring copies
+/// directly instead (one `hipMemcpyAsync` from the pageable memory: slower,
+/// never wrong), and the pinned buffers allocated before the failure are
+/// freed; once the armed failures are spent, copies are staged again.
+#[doc(hidden)]
+pub fn fail_next_pinned_allocations(n: usize) {
+    FAILS_ARMED.store(n, Ordering::SeqCst);
+}
+
+/// How many armed pinned-allocation failures are left
+/// ([`fail_next_pinned_allocations`]).
+#[doc(hidden)]
+pub fn pinned_failures_armed() -> usize {
+    FAILS_ARMED.load(Ordering::SeqCst)
+}
+
+/// Spends one armed failure, if any: true when this allocation must fail.
+fn take_armed_failure() -> bool {
+    FAILS_ARMED
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
+}
+
 impl PinnedChunk {
     fn new() -> Result<PinnedChunk> {
+        if take_armed_failure() {
+            return Err(crate::Error::from_hip(
+                "hipHostMalloc",
+                sys::hipError_t::hipErrorOutOfMemory,
+            ));
+        }
         let ptr = result::host_malloc(CHUNK_BYTES, sys::hipHostMallocPortable)?.cast();
         Ok(PinnedChunk { ptr })
     }
@@ -115,6 +153,9 @@ impl DevicePool {
     /// Takes a ring, allocating one when the pool has none free. Concurrent
     /// copies on one device each get their own ring.
     fn take(&self, device: &Arc<Device>) -> Result<Ring> {
+        if pinned_failures_armed() > 0 {
+            return Ring::new(device);
+        }
         let free = self.rings.lock().unwrap_or_else(|p| p.into_inner()).pop();
         match free {
             Some(ring) => Ok(ring),
@@ -151,7 +192,13 @@ pub(super) unsafe fn copy_staged(
     let device = stream.device();
     let pool = pool(device);
     let host = host_pool();
-    let mut ring = pool.take(device)?;
+    // Without pinned buffers (page-locked memory exhausted), the copy goes
+    // directly: slower, but it neither fails nor leaks (a partly allocated
+    // ring has freed its buffers).
+    let Ok(mut ring) = pool.take(device) else {
+        // SAFETY: the caller's promise.
+        return unsafe { copy_direct(stream, ends, bytes, dir) };
+    };
     // The host pieces queued for each ring buffer and not yet waited for.
     let mut pending: Vec<Option<Arc<Latch>>> = vec![None; ring.buffers.len()];
     // SAFETY: the caller's promise; `run_ring` queues host pieces only
@@ -338,5 +385,21 @@ mod tests {
         // Ramp chunks fit the ring's buffers.
         const { assert!(RAMP_UP_BYTES[1] <= CHUNK_BYTES) };
         const { assert!(RAMP_DOWN_BYTES[0] <= CHUNK_BYTES) };
+    }
+
+    #[test]
+    fn armed_pinned_failures_are_spent_one_per_allocation() {
+        fail_next_pinned_allocations(2);
+        assert_eq!(pinned_failures_armed(), 2);
+        // Each failure is the out-of-memory error a real one would give,
+        // and allocates nothing (no runtime is needed to reach it).
+        for left in [1, 0] {
+            let e = PinnedChunk::new().err().expect("an armed failure");
+            assert_eq!(e.hip_status(), Some(sys::hipError_t::hipErrorOutOfMemory));
+            assert_eq!(pinned_failures_armed(), left);
+        }
+        // Spent: nothing is taken below zero.
+        assert!(!take_armed_failure());
+        assert_eq!(pinned_failures_armed(), 0);
     }
 }
