@@ -10,9 +10,9 @@
 # once more with HIP_PLATFORM unset, which must choose nvidia (the machine's
 # AMD runtime sees no device; one program). The benchmark programs
 # (names matching GPU_RUN_BENCHMARKS, default
-# 'gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline')
+# 'gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak')
 # are not run here: they need arguments, minutes or two GPUs, and
-# `scripts/gpu-session.sh bench` runs them. With
+# `scripts/gpu-session.sh bench` (or `soak`) runs them. With
 # `memcheck`, only the test binaries run, under
 # `compute-sanitizer --tool memcheck`.
 #
@@ -72,7 +72,7 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }
@@ -140,7 +140,7 @@ run_program() {
     name=$(basename "$p")
     selected "$name" || return 0
     if echo "$name" | grep -Eq "^($benchmarks)\$"; then
-        echo "--- $kind $name: left to gpu-session.sh bench"
+        echo "--- $kind $name: left to gpu-session.sh bench or soak"
         return 0
     fi
     echo "=== $kind $name"

@@ -6,6 +6,7 @@
 #   bash scripts/gpu-session.sh memcheck          # there: tests under compute-sanitizer
 #   bash scripts/gpu-session.sh bench             # there: GEMM, randn and FFT vs torch, launch cost, call cost
 #   bash scripts/gpu-session.sh all               # there: the three above, in that order
+#   bash scripts/gpu-session.sh soak              # there: the soak alone (about 7 minutes)
 #
 # (run with the repository as the working folder and gpu-bundle/ carried).
 # Logs go to $OUT (or /tmp/gpu-session). At the end, one table per mode
@@ -25,6 +26,10 @@
 #             GPU, pipeline): a benchmark that cannot measure, or whose baseline
 #             is missing, fails; the multi-GPU steps are skipped (counted as
 #             skipped) with fewer than two GPUs.
+#   soak      one step: gpu-bundle/bins/soak (benches/src/bin/soak.rs),
+#             GPU_SESSION_SOAK_SECONDS of mixed work (default 330) then its
+#             injected faults, within a 510 s limit; passes when it exits 0.
+#             Not part of `all` (too long for one device call beside it).
 # The exit status is non-zero when anything failed, timed out or printed no
 # summary. The tables and counts are xtask's (`gpu-bundle/xtask session`,
 # xtask/src/session.rs): each step's outcome goes into a ledger
@@ -51,8 +56,8 @@ ledger=$out/session.ledger
 rm -f "$ledger"
 export HIP_PLATFORM=nvidia
 mode=${1:-tests}
-case "$mode" in tests | memcheck | bench | all) ;; *)
-    echo "usage: gpu-session.sh tests|memcheck|bench|all" >&2
+case "$mode" in tests | memcheck | bench | all | soak) ;; *)
+    echo "usage: gpu-session.sh tests|memcheck|bench|all|soak" >&2
     exit 2
     ;;
 esac
@@ -207,6 +212,22 @@ run_bench() {
     run_multi_gpu_bench
     run_candle bench
 }
+
+# The soak: one long program, its table and last line in its log.
+run_soak() {
+    session begin "${device:-unknown} ($gpus GPUs)"
+    # NVLink multicast stays off (the GPU machine's rule; the soak's child
+    # rank inherits it).
+    export NCCL_NVLS_ENABLE=0
+    bench_program soak 510 '^soak: [0-9]+ checks' \
+        "$bundle/bins/soak" --seconds "${GPU_SESSION_SOAK_SECONDS:-330}"
+}
+
+if [ "$mode" = soak ]; then
+    m=soak
+    echo "=== gpu-session: soak ($(date -u +%H:%M:%S))"
+    run_soak
+fi
 
 for m in tests memcheck bench; do
     [ "$mode" = "$m" ] || [ "$mode" = all ] || continue

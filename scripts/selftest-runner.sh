@@ -91,6 +91,9 @@ setup() {
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
+    # The soak is left to `gpu-session.sh soak` (a failing one here would
+    # change the tests' counts).
+    fake_program "$b/bins/soak" "soak: 42 checks passed, 0 failed; device +1 MiB, host +2 MiB; faults: 3 injected, 3 handled" "${FAKE_SOAK_RC:-1}"
     # The multi-GPU examples are benchmarks too (counts below would change
     # if run.sh ran them); `gpu-session.sh bench` runs them with two GPUs.
     fake_program "$b/examples/allreduce_bench" "allreduce_bench: ratio at 256 MiB 0.98, at 1 GiB 0.99 (target >= 0.95)" 0
@@ -189,6 +192,12 @@ check "session bench: the FFT benchmark's summary in the table" "10 passed, 1 fa
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
+FAKE_SOAK_RC=0 setup "ok"
+check "session soak: one step, its last line in the table" "1 passed, 0 failed" 0 \
+    "\\| soak +\\| ok \\(soak: 42 checks passed, 0 failed; device \\+1 MiB" -- bash scripts/gpu-session.sh soak
+FAKE_SOAK_RC=1 setup "ok"
+check "session soak: a failing soak fails the session" "0 passed, 1 failed" nonzero \
+    "\\| soak +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh soak
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
 FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "15 passed, 1 failed, 10 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
