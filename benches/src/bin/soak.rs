@@ -197,7 +197,15 @@ struct Tally {
     name: String,
     passed: AtomicU64,
     failed: AtomicU64,
+    /// When the last check was counted: milliseconds since [`started`].
+    last_ms: AtomicU64,
     notes: Mutex<Vec<String>>,
+}
+
+/// The program's start, for [`Tally::last_ms`].
+fn started() -> Instant {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(Instant::now)
 }
 
 impl Tally {
@@ -206,12 +214,15 @@ impl Tally {
             name: name.into(),
             passed: AtomicU64::new(0),
             failed: AtomicU64::new(0),
+            last_ms: AtomicU64::new(0),
             notes: Mutex::new(Vec::new()),
         })
     }
 
     /// Counts `outcome`; keeps the first three failures' messages.
     fn record(&self, outcome: Res<()>) -> bool {
+        self.last_ms
+            .store(started().elapsed().as_millis() as u64, Ordering::Relaxed);
         match outcome {
             Ok(()) => {
                 self.passed.fetch_add(1, Ordering::Relaxed);
@@ -523,6 +534,59 @@ fn streams_job(module: &Module) -> Res<impl FnMut(u64) -> Res<()>> {
     })
 }
 
+/// Prints the checks' table; returns the passed and failed totals.
+fn print_table(board: &[Arc<Tally>]) -> (u64, u64) {
+    println!();
+    println!("| what | checks passed | failed | last at | first failure |");
+    println!("|---|---|---|---|---|");
+    let (mut passed, mut failed) = (0, 0);
+    for t in board {
+        let (p, f) = t.counts();
+        passed += p;
+        failed += f;
+        let notes = t.notes.lock().unwrap_or_else(|p| p.into_inner());
+        println!(
+            "| {} | {p} | {f} | {:.0} s | {} |",
+            t.name,
+            t.last_ms.load(Ordering::Relaxed) as f64 / 1000.0,
+            notes.first().map_or("", |s| s.as_str()).replace('|', "/")
+        );
+    }
+    (passed, failed)
+}
+
+/// Seconds past `--seconds` after which the program is taken as hung.
+const WATCHDOG_SECONDS: u64 = 150;
+
+/// Unless `done` by `limit` after `start`: prints the table so far and
+/// the phase that hung, then aborts (a thread stuck inside the driver
+/// could keep an orderly exit waiting too).
+fn watchdog(
+    start: Instant,
+    limit: Duration,
+    board: &[Arc<Tally>],
+    phase: &Mutex<&str>,
+    done: &AtomicBool,
+) {
+    while start.elapsed() < limit {
+        if done.load(Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    if done.load(Ordering::SeqCst) {
+        return;
+    }
+    let at = *phase.lock().unwrap_or_else(|p| p.into_inner());
+    let (passed, failed) = print_table(board);
+    println!();
+    println!("soak: watchdog: still in \"{at}\" after {limit:?}: hung; aborting");
+    println!("soak: {passed} checks passed, {failed} failed, then hung in \"{at}\"");
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    std::process::abort();
+}
+
 /// The memory sampler: every 2 s until `stop`.
 fn sampler(
     devices: Vec<Arc<Device>>,
@@ -704,6 +768,40 @@ fn child_rank() -> Res<()> {
     Err("the child rank was not killed".into())
 }
 
+/// Rank 0's side of fault 2 once joined: the child's rounds and more it
+/// never joins, the kill while inside them, and the wait that must fail.
+fn kill_inside_collective(
+    comm: &Comm,
+    stream: &Stream,
+    buf: &mut DeviceBuffer<f32>,
+    child: &mut Child,
+    said: &mpsc::Receiver<String>,
+) -> Res<()> {
+    for _ in 0..CHILD_ROUNDS + 8 {
+        comm.all_reduce_in_place(buf, ReduceOp::Sum, stream)?;
+    }
+    let line = said.recv_timeout(Duration::from_secs(60))?;
+    ensure(line == "busy", || format!("child said {line:?}"))?;
+    std::thread::sleep(Duration::from_millis(500));
+    ensure(!stream.query()?, || {
+        "the all-reduces finished without the child".into()
+    })?;
+    child.kill()?; // SIGKILL, inside the collective
+    let timeout = Duration::from_secs(15);
+    let start = Instant::now();
+    let r = comm.wait(stream, timeout);
+    let took = start.elapsed();
+    println!("soak: kill fault: Comm::wait returned after {took:.1?}: {r:?}");
+    ensure(r.is_err(), || "the wait succeeded without the peer".into())?;
+    ensure(took < timeout + Duration::from_secs(20), || {
+        format!("the wait took {took:?}")
+    })?;
+    let again = comm.all_reduce_in_place(buf, ReduceOp::Sum, stream);
+    ensure(again.is_err(), || {
+        "the aborted communicator took work".into()
+    })
+}
+
 /// Fault 2: a rank killed during a collective (needs two GPUs).
 fn fault_kill(devices: &[Arc<Device>], tally: &Tally) {
     let run = || -> Res<()> {
@@ -731,49 +829,36 @@ fn fault_kill(devices: &[Arc<Device>], tally: &Tally) {
             let comm = Comm::from_job(&job, dev, Duration::from_secs(60))?;
             let stream = Stream::new(dev)?;
             let mut buf = DeviceBuffer::<f32>::zeroed(dev, KILL_LEN)?;
-            // The child's rounds, then more it never joins.
-            for _ in 0..CHILD_ROUNDS + 8 {
-                comm.all_reduce_in_place(&mut buf, ReduceOp::Sum, &stream)?;
+            let inside = kill_inside_collective(&comm, &stream, &mut buf, &mut child, &rx);
+            if inside.is_err() {
+                // Whatever failed, no collective may stay stuck.
+                let _ = comm.abort();
             }
-            let line = rx.recv_timeout(Duration::from_secs(60))?;
-            ensure(line == "busy", || format!("child said {line:?}"))?;
-            std::thread::sleep(Duration::from_millis(500));
-            ensure(!stream.query()?, || {
-                "the all-reduces finished without the child".into()
-            })?;
-            child.kill()?; // SIGKILL, inside the collective
-            let timeout = Duration::from_secs(15);
-            let start = Instant::now();
-            let r = comm.wait(&stream, timeout);
-            let took = start.elapsed();
-            println!("soak: kill fault: Comm::wait returned after {took:.1?}: {r:?}");
-            ensure(r.is_err(), || "the wait succeeded without the peer".into())?;
-            ensure(took < timeout + Duration::from_secs(20), || {
-                format!("the wait took {took:?}")
-            })?;
-            let again = comm.all_reduce_in_place(&mut buf, ReduceOp::Sum, &stream);
-            ensure(again.is_err(), || {
-                "the aborted communicator took work".into()
-            })?;
-            drop((comm, buf));
             // The abort stops the stuck kernel: the stream must come free
-            // (or report its own error), never hang. Polled, not
-            // synchronized, so that a stuck stream is a failure, not a hang.
+            // (or report its own error). Polled, not synchronized, and the
+            // buffer freed only then (hipFree waits for the device), so
+            // that a stuck stream is a failure, not a hang.
             let freed = Instant::now();
-            loop {
+            let free = loop {
                 match stream.query() {
-                    Ok(true) => break,
+                    Ok(true) => break Ok(()),
                     Ok(false) if freed.elapsed() < Duration::from_secs(20) => {
                         std::thread::sleep(Duration::from_millis(50));
                     }
-                    Ok(false) => return Err("the stream is still busy 20 s after the abort".into()),
+                    Ok(false) => break Err("the stream is still busy 20 s after the abort"),
                     Err(e) => {
                         println!("soak: kill fault: the stream reports {e}");
-                        break;
+                        break Ok(());
                     }
                 }
+            };
+            if free.is_err() {
+                std::mem::forget((buf, comm, stream));
+            } else {
+                drop((buf, comm, stream));
             }
-            Ok(())
+            inside?;
+            Ok(free?)
         })();
         let _ = child.kill();
         let status = child.wait()?;
@@ -846,7 +931,7 @@ fn main() {
 }
 
 fn run(args: Args) -> Res<bool> {
-    let start = Instant::now();
+    let start = started();
     let all = Device::all()?;
     let devices: Vec<Arc<Device>> = all.into_iter().take(2).collect();
     ensure(!devices.is_empty(), || "no GPU".into())?;
@@ -923,9 +1008,33 @@ fn run(args: Args) -> Res<bool> {
         Box::new(move |t, s| worker(t, s, || streams_job(&m))),
     );
 
+    let faults = [
+        Tally::new("fault: pinned memory runs out while staging"),
+        Tally::new("fault: a rank killed inside a collective"),
+        Tally::new("fault: corrupted module images"),
+    ];
+    let checks = Tally::new("memory and drop errors");
+    let board: Vec<Arc<Tally>> = tallies
+        .iter()
+        .chain(faults.iter())
+        .chain([&mem_errors, &checks])
+        .cloned()
+        .collect();
+    let phase = Arc::new(Mutex::new("mixing"));
+    let done = Arc::new(AtomicBool::new(false));
+    {
+        let (board, phase, done) = (board.clone(), phase.clone(), done.clone());
+        let limit = Duration::from_secs(args.seconds + WATCHDOG_SECONDS);
+        std::thread::spawn(move || watchdog(start, limit, &board, &phase, &done));
+    }
+    let enter = |name: &'static str| {
+        *phase.lock().unwrap_or_else(|p| p.into_inner()) = name;
+    };
+
     while start.elapsed() < Duration::from_secs(args.seconds) {
         std::thread::sleep(Duration::from_millis(200));
     }
+    enter("stopping the soak threads");
     stop.store(true, Ordering::Relaxed);
     for t in threads {
         if t.join().is_err() {
@@ -937,17 +1046,14 @@ fn run(args: Args) -> Res<bool> {
         d.synchronize()?;
     }
 
-    // The faults.
-    let faults = [
-        Tally::new("fault: pinned memory runs out while staging"),
-        Tally::new("fault: a rank killed inside a collective"),
-        Tally::new("fault: corrupted module images"),
-    ];
-    // The kill last: should it wedge a GPU, the others are done. No device
-    // synchronize after it, for the same reason.
+    // The faults; the kill last: should it wedge a GPU, the others are
+    // done. No device synchronize after it, for the same reason.
+    enter("fault: pinned memory runs out while staging");
     fault_pinned(&devices, &faults[0]);
+    enter("fault: corrupted module images");
     fault_module(&devices, &faults[2]);
     drop(module);
+    enter("fault: a rank killed inside a collective");
     let injected = if devices.len() >= 2 {
         fault_kill(&devices, &faults[1]);
         3
@@ -957,9 +1063,9 @@ fn run(args: Args) -> Res<bool> {
     };
 
     // Memory against the warm-up's level, and the drop errors.
+    enter("the last checks");
     let final_level = snapshot(&devices)?;
     let samples = samples.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let checks = Tally::new("memory and drop errors");
     let baseline = samples
         .iter()
         .find(|s| s.at >= args.warmup as f64)
@@ -1009,26 +1115,8 @@ fn run(args: Args) -> Res<bool> {
     checks.record(no_drop_errors());
 
     // The table.
-    println!();
-    println!("| what | checks passed | failed | first failure |");
-    println!("|---|---|---|---|");
-    let mut passed = 0;
-    let mut failed = 0;
-    let every = tallies
-        .iter()
-        .chain(faults.iter())
-        .chain([&mem_errors, &checks]);
-    for t in every {
-        let (p, f) = t.counts();
-        passed += p;
-        failed += f;
-        let notes = t.notes.lock().unwrap_or_else(|p| p.into_inner());
-        println!(
-            "| {} | {p} | {f} | {} |",
-            t.name,
-            notes.first().map_or("", |s| s.as_str()).replace('|', "/")
-        );
-    }
+    done.store(true, Ordering::SeqCst);
+    let (passed, failed) = print_table(&board);
     println!();
     println!(
         "memory: {} samples over {mixed_for:.0} s of mixing; baseline at {:.0} s",
