@@ -3,6 +3,8 @@
 //! - `src/bin/call_overhead.rs` (criterion, also the bench target
 //!   `call_overhead`): the CPU-side time of safe `hip` calls and of the raw
 //!   `hip_sys` calls they wrap, each on its own.
+//! - `src/bin/soak.rs`: minutes of mixed, checked work on up to two GPUs,
+//!   memory bounds and injected faults (`scripts/gpu-session.sh soak`).
 //! - `src/bin/launch_rate.rs`: the CPU cost of one launch call (safe typed
 //!   launch, raw `hip_sys`, raw `cuLaunchKernel`) and of stream query and
 //!   event record, measured with the paths interleaved round by round and
