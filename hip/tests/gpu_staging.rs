@@ -235,3 +235,26 @@ fn staged_copies_reject_mismatched_lengths_before_copying() {
         "a rejected copy wrote the device buffer"
     );
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn staged_copies_fall_back_to_direct_copies_when_pinned_memory_runs_out() {
+    let d = dev();
+    let stream = Stream::new(&d).unwrap();
+    let n = 3 * CHUNK + 5;
+    // Warm: the pool holds a ring, which the armed failures bypass.
+    round_trip_u32(&stream, n);
+    hip::staging::fail_next_pinned_allocations(2);
+    let src = random_u32(n);
+    let mut buf = test_kit::upload(&d, &random_u32(n));
+    stream.copy_htod(&src, &mut buf).unwrap();
+    let mut out = random_u32(n);
+    stream.copy_dtoh(&buf, &mut out).unwrap();
+    let left = hip::staging::pinned_failures_armed();
+    hip::staging::fail_next_pinned_allocations(0);
+    assert_eq!(left, 0, "both copies tried to allocate a ring");
+    assert_eq!(first_difference(&out, &src), None);
+    // Staged again afterwards, with nothing recorded on the way.
+    round_trip_u32(&stream, n);
+    assert!(hip::take_drop_errors().is_empty());
+}
