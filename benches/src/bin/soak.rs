@@ -701,8 +701,10 @@ fn fault_pinned(devices: &[Arc<Device>], tally: &Tally) {
         let before = snapshot(devices)?;
         hip::staging::fail_next_pinned_allocations(3);
         for round in 0..3 {
+            // Both ends cleared: a copy that did nothing shows.
             back.iter_mut().for_each(|v| *v = 0);
             if round % 2 == 0 {
+                stream.memset_zeros(&mut dbuf)?;
                 stream.copy_htod(&host, &mut dbuf)?;
                 stream.clone_dtoh(&dbuf)?.clone_into(&mut back);
             } else {
@@ -718,6 +720,7 @@ fn fault_pinned(devices: &[Arc<Device>], tally: &Tally) {
         })?;
         // Staged again from the pool.
         back.iter_mut().for_each(|v| *v = 0);
+        stream.memset_zeros(&mut dbuf)?;
         stream.copy_htod(&host, &mut dbuf)?;
         stream.copy_dtoh(&dbuf, &mut back)?;
         ensure(back == host, || {
