@@ -72,7 +72,7 @@ if [ "$count" -ne 4 ]; then
     exit 1
 fi
 cp "$root/scripts/tsan-run.sh" "$out/run.sh"
-cp "$root/scripts/tsan.supp" "$out/tsan.supp"
+cp "$root/scripts/tsan.supp" "$root/scripts/tsan-cuda.supp" "$out/"
 chmod +x "$out/run.sh"
 
 unpacked=$(du -sm "$out/bin" | cut -f1)

@@ -22,19 +22,17 @@
 #   history_size=7            keep 2^7 K accesses per thread, so the earlier
 #                             access of a race in a long test still has its
 #                             stack;
-#   ignore_noninstrumented_modules=1
-#                             libc calls (memcpy, memset, free, ...) made
-#                             from uninstrumented libraries, that is from
-#                             libcuda/libcudart/libnvrtc (dlopen'ed by
-#                             hip-sys) and from the driver's own threads,
-#                             are not checked: those libraries order their
-#                             accesses with their own atomics, which TSan
-#                             cannot see. Their mutex and thread calls are
-#                             still followed, and every access made by our
-#                             code (any thread, including host callbacks on
-#                             the driver's thread) is still checked;
-#   suppressions=tsan.supp    reports inside the CUDA libraries only (each
-#                             with its reason in the file).
+#   (not ignore_noninstrumented_modules=1: Rust links TSan's runtime into
+#                             the executable, so TSan takes the executable
+#                             itself for uninstrumented and that option
+#                             hides real races met in its memcpy/memcmp
+#                             calls; checked: a Relaxed staging latch is
+#                             reported without it and not with it);
+#   suppressions=tsan.supp    thread leaks of the CUDA libraries' own
+#                             threads only (the file says why, and why
+#                             tsan-cuda.supp, which also stops checking
+#                             libc calls made inside those libraries, is
+#                             not the default).
 #
 # Counts: a report is a `WARNING: ThreadSanitizer:` block; tests from
 # libtest's `test result:` lines; a binary that times out
@@ -60,7 +58,7 @@ case "$mode" in gpu | cpu) ;; *)
     ;;
 esac
 export HIP_PLATFORM=nvidia
-export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 history_size=7 ignore_noninstrumented_modules=1 suppressions=$here/tsan.supp ${TSAN_OPTIONS:-}"
+export TSAN_OPTIONS="halt_on_error=0 exitcode=66 second_deadlock_stack=1 history_size=7 suppressions=$here/tsan.supp ${TSAN_OPTIONS:-}"
 limit=${TSAN_RUN_TIMEOUT:-150}
 logs=${TSAN_LOG_DIR:-${OUT:-/tmp}/tsan}
 mkdir -p "$logs"
