@@ -86,5 +86,9 @@ if [ "$size" -gt 40 ]; then
 fi
 if [ "$cpu" = 1 ]; then
     # Here, without a GPU: the unit tests, and each GPU binary's start.
-    bash "$out/run.sh" cpu
+    # run.sh unpacks bin/: removed again, so that only the archive travels.
+    status=0
+    bash "$out/run.sh" cpu || status=$?
+    rm -rf "$out/bin"
+    exit "$status"
 fi
