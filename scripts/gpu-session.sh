@@ -8,7 +8,13 @@
 #   bash scripts/gpu-session.sh all               # there: the three above, in that order
 #   bash scripts/gpu-session.sh soak              # there: the soak alone (about 7 minutes)
 #
-# (run with the repository as the working folder and gpu-bundle/ carried).
+#   scripts/tsan-bundle.sh                        # here: hip's threaded tests under TSan
+#   bash scripts/gpu-session.sh tsan              # there: run them (tsan-bundle/ carried)
+#
+# (run with the repository as the working folder and gpu-bundle/ carried;
+# `tsan` needs only tsan-bundle/, and is not part of `all`: it is
+# tsan-bundle/run.sh's own count, last line
+# `tsan: N binaries, N tests passed, N failed, N reports`).
 # Logs go to $OUT (or /tmp/gpu-session). At the end, one table per mode
 # (each program's or test binary's outcome, the tests that did not run and
 # why, the count breakdown) and last `N passed, N failed`, followed by
@@ -36,6 +42,15 @@
 # ($OUT/session.ledger), from which the last lines are printed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
+if [ "${1:-}" = tsan ]; then
+    if [ ! -f tsan-bundle/run.sh ]; then
+        echo "gpu-session: no tsan-bundle/run.sh (scripts/tsan-bundle.sh builds it)" >&2
+        exit 2
+    fi
+    echo "=== gpu-session: tsan ($(date -u +%H:%M:%S))"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -n1
+    TSAN_LOG_DIR=${OUT:-/tmp/gpu-session}/tsan exec bash tsan-bundle/run.sh gpu
+fi
 bundle=gpu-bundle
 # scripts/gpu-bundle.sh packs the executables into payload.tar.xz.
 if [ -f "$bundle/payload.tar.xz" ] && [ ! -d "$bundle/tests" ]; then
@@ -57,7 +72,7 @@ rm -f "$ledger"
 export HIP_PLATFORM=nvidia
 mode=${1:-tests}
 case "$mode" in tests | memcheck | bench | all | soak) ;; *)
-    echo "usage: gpu-session.sh tests|memcheck|bench|all|soak" >&2
+    echo "usage: gpu-session.sh tests|memcheck|bench|all|soak|tsan" >&2
     exit 2
     ;;
 esac

@@ -218,5 +218,71 @@ check "session tests: a failing test fails the session" "5 passed, 1 failed, 3 s
 rm "$work/repo/gpu-bundle/run.sh"
 check "session without a runner fails" "2 passed, 1 failed, 2 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
 
+# The TSan runner (scripts/tsan-run.sh as tsan-bundle/run.sh): fake test
+# binaries that say they run under ThreadSanitizer (on `--list` with
+# verbosity=1, as TSan does) unless FAKE_NO_TSAN is set, and print $4
+# reports (exiting 66, as with exitcode=66).
+fake_tsan() {
+    local file=$1 tests=$2 failing=$3 reports=${4:-0}
+    cat >"$file" <<EOF
+#!/usr/bin/env bash
+tests="$tests"
+failing="$failing"
+reports=$reports
+EOF
+    cat >>"$file" <<'EOF'
+if [[ " $* " == *" --list "* ]]; then
+    if [[ "$TSAN_OPTIONS" == *verbosity=1* ]] && [ -z "${FAKE_NO_TSAN:-}" ]; then
+        echo "***** Running under ThreadSanitizer v3 (pid $$) *****" >&2
+    fi
+    for t in $tests; do echo "$t: test"; done
+    exit 0
+fi
+[[ "$TSAN_OPTIONS" == *"suppressions="*"/tsan.supp"* ]] || { echo "fake: no suppressions"; exit 2; }
+skip=()
+while [ $# -gt 0 ]; do
+    case "$1" in --skip) skip+=("$2"); shift ;; esac
+    shift
+done
+p=0 f=0
+for t in $tests; do
+    if printf '%s\n' "${skip[@]}" | grep -qxF -- "$t"; then continue; fi
+    if [[ " $failing " == *" $t "* ]]; then echo "test $t ... FAILED"; f=$((f + 1))
+    else echo "test $t ... ok"; p=$((p + 1)); fi
+done
+for ((i = 0; i < reports; i++)); do
+    printf '==================\nWARNING: ThreadSanitizer: data race (pid 1)\n==================\n' >&2
+done
+echo "test result: ok. $p passed; $f failed; 0 ignored; 0 measured; 0 filtered out"
+[ $f -eq 0 ] || exit 101
+[ "$reports" -eq 0 ] || exit 66
+EOF
+    chmod +x "$file"
+}
+# tsan_setup [REPORTS-IN-LIB] [FAILING-GPU-TRACKING-TESTS]
+tsan_setup() {
+    rm -rf "${work:?}/repo/tsan-bundle"
+    mkdir -p "$work/repo/tsan-bundle/bin"
+    cp "$root/scripts/tsan-run.sh" "$work/repo/tsan-bundle/run.sh"
+    cp "$root/scripts/tsan.supp" "$work/repo/tsan-bundle/tsan.supp"
+    local b="$work/repo/tsan-bundle/bin"
+    fake_tsan "$b/hip--lib" "staging::pool::tests::a tracking::tests::b" "" "${1:-0}"
+    fake_tsan "$b/hip--gpu_staging" "concurrent" "" 0
+    fake_tsan "$b/hip--gpu_tracking" "per_thread two_gpus_x" "${2:-}" 0
+    fake_tsan "$b/hip--gpu" "sharing_across_threads" "" 0
+}
+tsan_setup
+check "tsan: clean, the two-GPU test skipped on one GPU" "tsan: 4 binaries, 5 tests passed, 0 failed, 0 reports" 0 \
+    "hip--gpu: runs under ThreadSanitizer" -- bash scripts/gpu-session.sh tsan
+tsan_setup 2 "per_thread"
+check "tsan: reports and a failed test fail" "tsan: 4 binaries, 4 tests passed, 1 failed, 2 reports" nonzero \
+    "hip--lib: 2 TSan reports" -- bash scripts/gpu-session.sh tsan
+tsan_setup
+FAKE_NO_TSAN=1 check "tsan: a binary not under TSan fails" "tsan: 4 binaries, 5 tests passed, 0 failed, 0 reports" nonzero \
+    "hip--lib: does not start under ThreadSanitizer" -- bash scripts/gpu-session.sh tsan
+tsan_setup
+(cd "$work/repo/tsan-bundle" && tar -cf - bin | xz -1 >bin.tar.xz && rm -rf bin)
+check "tsan: from the packed bundle" "tsan: 4 binaries, 5 tests passed, 0 failed, 0 reports" 0 "" -- bash scripts/gpu-session.sh tsan
+
 echo "selftest-runner: $((cases - bad)) of $cases cases as expected"
 [ $bad -eq 0 ]

@@ -306,6 +306,46 @@ mod tests {
     }
 
     #[test]
+    fn bytes_copied_on_another_thread_are_visible_once_the_latch_is_zero() {
+        // Every piece is copied by a helper thread, and this thread only
+        // watches the latch: nothing but the latch's Release/Acquire orders
+        // the copy before the check (the test above and below may copy on
+        // the waiting thread itself). Under ThreadSanitizer
+        // (scripts/tsan-bundle.sh) a weaker latch is a reported race.
+        let pool = HostCopyPool {
+            queue: Mutex::new(VecDeque::new()),
+            queued_len: AtomicUsize::new(0),
+            queued: Condvar::new(),
+            sleepers: AtomicUsize::new(0),
+            threads: 4,
+            tail_stores: Stores::Demoted,
+        };
+        let from: Vec<u8> = (0..1_000_003u32).map(|i| (i % 253) as u8 + 1).collect();
+        for stores in [Stores::Cached, Stores::Demoted, Stores::Streaming] {
+            let mut to = vec![0u8; from.len()];
+            // SAFETY: both vectors hold `from.len()` bytes, are disjoint,
+            // and outlive the latch reaching zero below; `to` is read only
+            // after that.
+            let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), from.len(), stores) };
+            std::thread::scope(|s| {
+                let helper = s.spawn(|| {
+                    let mut copied = 0;
+                    while let Some(piece) = pool.try_pop() {
+                        piece.run();
+                        copied += 1;
+                    }
+                    copied
+                });
+                while !latch.is_zero() {
+                    std::thread::yield_now();
+                }
+                assert!(from == to, "a piece was not copied ({stores:?})");
+                assert_eq!(helper.join().unwrap(), 4, "the helper copied every piece");
+            });
+        }
+    }
+
+    #[test]
     fn host_pool_threads_copy_concurrent_requests() {
         let pool = host_pool();
         std::thread::scope(|s| {
