@@ -54,7 +54,10 @@
 //! failed; device +X MiB, host +Y MiB; faults: 3 injected, 3 handled`;
 //! exits non-zero on any failure.
 
-use hip::{c32, CompileOptions, Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
+use hip::{
+    c32, CompileOptions, Device, DeviceBuffer, LaunchConfig, Module, Stream, StreamOptions,
+    TypedKernel,
+};
 use hipblas::{Blas, GemmShape, Op};
 use hipfft::{PlanBuilder, Transform};
 use hiprand::{Generator, RngType};
@@ -479,7 +482,15 @@ fn graph_job(module: &Module) -> Res<impl FnMut(u64) -> Res<()>> {
     const BUMPS: u32 = 10;
     const REPLAYS: u32 = 20;
     let k = Kernels::load(module)?;
-    let stream = Stream::new(module.device())?;
+    // Non-blocking, so that the capture cannot depend on work other
+    // threads put on the legacy default stream.
+    let stream = Stream::with_options(
+        module.device(),
+        StreamOptions {
+            non_blocking: true,
+            priority: 0,
+        },
+    )?;
     let mut counter = DeviceBuffer::<u32>::zeroed(module.device(), 1)?;
     let mut want = 0u32;
     Ok(move |_| -> Res<()> {
@@ -968,7 +979,15 @@ fn run(args: Args) -> Res<bool> {
         );
         threads.push(std::thread::spawn(move || sampler(devs, start, st, sm, er)));
     }
+    // SOAK_ONLY (comma-separated parts of job names): run only those
+    // jobs, for narrowing down a failure; the faults still run.
+    let only = std::env::var("SOAK_ONLY").ok();
     let mut spawn = |name: String, job: SoakJob| {
+        if let Some(only) = &only {
+            if !only.split(',').any(|w| !w.is_empty() && name.contains(w)) {
+                return;
+            }
+        }
         let t = Tally::new(name);
         tallies.push(t.clone());
         let st = stop.clone();
