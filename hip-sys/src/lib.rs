@@ -44,6 +44,19 @@ mod nvidia;
 mod status;
 mod unavailable;
 
+/// Hooks for the `fuzz/` targets (built only under cargo-fuzz's
+/// `--cfg fuzzing`): crate-private parsers, reachable without widening the
+/// public API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    /// hiprtc's options rewritten for nvrtc (the NVIDIA backend's
+    /// `hiprtcCompileProgram`), `arch` the device's compute capability.
+    pub fn rewrite_hiprtc_options(options: &[&str], arch: Option<(i32, i32)>) -> Vec<String> {
+        crate::nvidia::rewrite_options(options, arch)
+    }
+}
+
 pub use generated::functions::*;
 pub use generated::types::*;
 pub use unavailable::Unavailable;

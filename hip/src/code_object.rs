@@ -227,6 +227,14 @@ fn elf(image: &[u8]) -> Result<ImageKind, InvalidImage> {
         r.u16(54, "e_phentsize")?,
         r.u16(56, "e_phnum")?,
     );
+    // PN_XNUM: the real count lies in section 0, which no code object
+    // needs (fewer than 65535 segments).
+    if phnum == 0xffff {
+        return Err(refuse(
+            kind,
+            "extended program header numbering (e_phnum PN_XNUM)",
+        ));
+    }
     if phnum > 0 {
         if phentsize != 56 {
             return Err(refuse(kind, format!("e_phentsize {phentsize} is not 56")));
@@ -244,6 +252,14 @@ fn elf(image: &[u8]) -> Result<ImageKind, InvalidImage> {
         r.u16(60, "e_shnum")?,
         r.u16(62, "e_shstrndx")?,
     );
+    // e_shnum 0 with a table: extended numbering, the real count in
+    // section 0 at e_shoff, which a loader reads; no code object needs it.
+    if shnum == 0 && shoff != 0 {
+        return Err(refuse(
+            kind,
+            format!("extended section numbering (e_shnum 0, e_shoff {shoff})"),
+        ));
+    }
     if shnum > 0 {
         if shentsize != 64 {
             return Err(refuse(kind, format!("e_shentsize {shentsize} is not 64")));

@@ -36,12 +36,14 @@ impl LaunchConfig {
         }
     }
 
-    /// Total threads per block, or `None` on overflow.
+    /// Total threads per block, or `None` when that exceeds `u32::MAX`.
     pub fn threads_per_block(&self) -> Option<u32> {
-        self.block
-            .0
-            .checked_mul(self.block.1)?
-            .checked_mul(self.block.2)
+        let (x, y, z) = self.block;
+        // A zero dimension makes zero, whatever the two others multiply to.
+        if x == 0 || y == 0 || z == 0 {
+            return Some(0);
+        }
+        x.checked_mul(y)?.checked_mul(z)
     }
 
     /// Checks the configuration against a device's limits: no zero

@@ -103,6 +103,17 @@ proptest! {
         let _ = cfg.threads_per_block();
     }
 
+    /// Found by fuzz/fuzz_targets/launch_config.rs: `(u32::MAX,
+    /// u32::MAX, 0)` gave `None` ("overflow") for a block of 0 threads.
+    #[test]
+    fn threads_per_block_is_the_exact_product(b in any::<(u32, u32, u32)>()) {
+        let cfg = LaunchConfig { grid: (1, 1, 1), block: b, shared_mem_bytes: 0 };
+        let exact = u128::from(b.0) * u128::from(b.1) * u128::from(b.2);
+        prop_assert_eq!(cfg.threads_per_block().map(u128::from), u32::try_from(exact).ok().map(u128::from));
+        let zero = LaunchConfig { block: (u32::MAX, u32::MAX, 0), ..cfg };
+        prop_assert_eq!(zero.threads_per_block(), Some(0));
+    }
+
     #[test]
     fn n_element_configs_cover_n_and_are_valid(n in any::<u32>()) {
         let cfg = LaunchConfig::for_num_elems(n);

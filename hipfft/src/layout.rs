@@ -45,11 +45,16 @@ impl Layout {
     }
 
     /// The packed layout of `dims`: stride 1, transforms one after another.
+    /// Where the sizes' product overflows `usize`, `dist` is `usize::MAX`
+    /// (no plan accepts such sizes).
     pub fn packed(dims: &[usize]) -> Layout {
         Layout {
             embed: dims.to_vec(),
             stride: 1,
-            dist: dims.iter().product(),
+            dist: dims
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d))
+                .unwrap_or(usize::MAX),
         }
     }
 
@@ -58,13 +63,22 @@ impl Layout {
     /// when that overflows `usize`.
     pub fn required_len(&self, dims: &[usize], batch: usize) -> Option<usize> {
         let mut last = 0usize;
-        let mut scale = self.stride;
+        // A dimension's scale matters only where it has more than one
+        // element: an outer extent too large to multiply (`embed[0]`, or
+        // any extent outside dimensions of size 1) is no overflow.
+        let mut scale = Some(self.stride);
         for (d, e) in dims.iter().zip(&self.embed).rev() {
-            last = last.checked_add(d.checked_sub(1)?.checked_mul(scale)?)?;
-            scale = scale.checked_mul(*e)?;
+            let steps = d.checked_sub(1)?;
+            if steps > 0 {
+                last = last.checked_add(steps.checked_mul(scale?)?)?;
+            }
+            scale = scale.and_then(|s| s.checked_mul(*e));
         }
-        last.checked_add(batch.checked_sub(1)?.checked_mul(self.dist)?)?
-            .checked_add(1)
+        let batches = batch.checked_sub(1)?;
+        if batches > 0 {
+            last = last.checked_add(batches.checked_mul(self.dist)?)?;
+        }
+        last.checked_add(1)
     }
 }
 
@@ -219,6 +233,30 @@ pub(crate) fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzz/fuzz_targets/hipfft_layout.rs: the product of sizes
+    /// overflowed (a panic with overflow checks).
+    #[test]
+    fn packed_layout_of_overflowing_sizes_is_refused_not_a_panic() {
+        let dims = [usize::MAX, 3];
+        assert_eq!(Layout::packed(&dims).dist, usize::MAX);
+        assert_eq!(Layout::packed(&dims).required_len(&dims, 1), None);
+        assert!(resolve(Transform::C2C, &dims, 1, false, None, None).is_err());
+    }
+
+    /// An outermost extent (or any scale no element uses) too large to
+    /// multiply refused a layout whose elements all fit (seen while
+    /// writing fuzz/fuzz_targets/hipfft_layout.rs's completeness check).
+    #[test]
+    fn unused_scales_do_not_overflow() {
+        let l = Layout::new(&[usize::MAX, 8], 1, 64);
+        assert_eq!(l.required_len(&[4, 8], 2), Some(64 + 3 * 8 + 7 + 1));
+        let s = resolve(Transform::C2C, &[4, 8], 2, false, Some(l.clone()), Some(l));
+        assert_eq!(s.unwrap().input_len, 96);
+        // A size-1 dimension never steps, whatever its scale.
+        let l = Layout::new(&[1, usize::MAX, 2], 1, 0);
+        assert_eq!(l.required_len(&[1, 1, 2], 1), Some(2));
+    }
 
     #[test]
     fn packed_layouts_reach_every_element_once() {

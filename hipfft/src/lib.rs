@@ -45,6 +45,52 @@ pub mod result;
 
 pub use error::{Error, Result};
 pub use layout::{half_complex_dims, Layout, Transform};
+
+/// Hooks for the `fuzz/` targets (built only under cargo-fuzz's
+/// `--cfg fuzzing`): the plan geometry's checks, reachable without a GPU
+/// and without widening the public API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    use crate::{Layout, Result, Transform};
+
+    /// A plan's geometry as [`PlanBuilder`](crate::PlanBuilder) checks it.
+    #[derive(Clone, Debug)]
+    pub struct Resolved {
+        /// The input side's layout, defaults filled in.
+        pub input: Layout,
+        /// The output side's layout, defaults filled in.
+        pub output: Layout,
+        /// Logical sizes on the input side.
+        pub input_dims: Vec<usize>,
+        /// Logical sizes on the output side.
+        pub output_dims: Vec<usize>,
+        /// Elements the input reaches.
+        pub input_len: usize,
+        /// Elements the output reaches.
+        pub output_len: usize,
+    }
+
+    /// Resolves and checks a plan's geometry.
+    pub fn resolve(
+        transform: Transform,
+        dims: &[usize],
+        batch: usize,
+        in_place: bool,
+        input: Option<Layout>,
+        output: Option<Layout>,
+    ) -> Result<Resolved> {
+        let s = crate::layout::resolve(transform, dims, batch, in_place, input, output)?;
+        Ok(Resolved {
+            input: s.input,
+            output: s.output,
+            input_dims: s.input_dims,
+            output_dims: s.output_dims,
+            input_len: s.input_len,
+            output_len: s.output_len,
+        })
+    }
+}
 pub use plan::{take_drop_errors, Float, Plan, PlanBuilder, WorkArea};
 
 /// The raw bindings this crate is built on.

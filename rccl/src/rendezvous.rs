@@ -373,13 +373,28 @@ fn rank_name(launcher: Launcher) -> &'static str {
 /// A rank's greeting: tag, then a length-prefixed body of rank, world size
 /// and job id.
 fn hello(job: &Job) -> Vec<u8> {
-    let mut body = Vec::new();
-    body.extend_from_slice(&(job.rank as u32).to_be_bytes());
-    body.extend_from_slice(&(job.world_size as u32).to_be_bytes());
-    body.extend_from_slice(job.job_id.as_bytes());
-    let mut msg = TAG.to_vec();
+    frame(&hello_body(
+        job.rank as u32,
+        job.world_size as u32,
+        &job.job_id,
+    ))
+}
+
+/// A greeting's body: rank, world size (big-endian) and the job id.
+fn hello_body(rank: u32, world_size: u32, job_id: &str) -> Vec<u8> {
+    let mut body = Vec::with_capacity(8 + job_id.len());
+    body.extend_from_slice(&rank.to_be_bytes());
+    body.extend_from_slice(&world_size.to_be_bytes());
+    body.extend_from_slice(job_id.as_bytes());
+    body
+}
+
+/// `body` framed: tag, big-endian length, body.
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut msg = Vec::with_capacity(12 + body.len());
+    msg.extend_from_slice(TAG);
     msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    msg.extend_from_slice(&body);
+    msg.extend_from_slice(body);
     msg
 }
 
@@ -420,6 +435,14 @@ fn read_exact_by(stream: &mut TcpStream, buf: &mut [u8], deadline: Instant) -> i
 fn read_frame(stream: &mut TcpStream, max: usize, deadline: Instant) -> io::Result<Vec<u8>> {
     let mut head = [0u8; 12];
     read_exact_by(stream, &mut head, deadline)?;
+    let mut body = vec![0u8; frame_len(&head, max)?];
+    read_exact_by(stream, &mut body, deadline)?;
+    Ok(body)
+}
+
+/// The body length a frame's head announces, once its tag is checked and
+/// the length found at most `max`.
+fn frame_len(head: &[u8; 12], max: usize) -> io::Result<usize> {
     if &head[..8] != TAG {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -433,9 +456,7 @@ fn read_frame(stream: &mut TcpStream, max: usize, deadline: Instant) -> io::Resu
             format!("a {len}-byte message; at most {max} accepted"),
         ));
     }
-    let mut body = vec![0u8; len];
-    read_exact_by(stream, &mut body, deadline)?;
-    Ok(body)
+    Ok(len)
 }
 
 fn parse_hello(body: &[u8]) -> std::result::Result<Hello, String> {
@@ -472,10 +493,28 @@ fn answer(ok: std::result::Result<&UniqueId, &str>) -> Vec<u8> {
             body.extend_from_slice(&reason.as_bytes()[..end]);
         }
     }
-    let mut msg = TAG.to_vec();
-    msg.extend_from_slice(&(body.len() as u32).to_be_bytes());
-    msg.extend_from_slice(&body);
-    msg
+    frame(&body)
+}
+
+/// The joining side's reading of rank 0's answer body: the id, or why
+/// there is none.
+fn parse_answer(body: &[u8]) -> Result<UniqueId> {
+    match body.split_first() {
+        Some((0, rest)) if rest.len() == UNIQUE_ID_BYTES => {
+            let mut bytes = [0u8; UNIQUE_ID_BYTES];
+            bytes.copy_from_slice(rest);
+            Ok(UniqueId::from_bytes(bytes))
+        }
+        Some((0, rest)) => Err(RendezvousError::Malformed(format!(
+            "an id of {} bytes, not {UNIQUE_ID_BYTES}",
+            rest.len()
+        ))),
+        Some((1, reason)) => Err(RendezvousError::Refused(
+            String::from_utf8_lossy(reason).into_owned(),
+        )),
+        Some((status, _)) => Err(RendezvousError::Malformed(format!("status {status}"))),
+        None => Err(RendezvousError::Malformed("an empty answer".into())),
+    }
 }
 
 /// Rank 0: accepts connections until every other rank has the id, or the
@@ -610,21 +649,51 @@ fn join(addrs: &[SocketAddr], job: &Job, deadline: Instant) -> Result<UniqueId> 
             _ => io_error("reading the id from rank 0")(e),
         },
     )?;
-    match body.split_first() {
-        Some((0, rest)) if rest.len() == UNIQUE_ID_BYTES => {
-            let mut bytes = [0u8; UNIQUE_ID_BYTES];
-            bytes.copy_from_slice(rest);
-            Ok(UniqueId::from_bytes(bytes))
-        }
-        Some((0, rest)) => Err(RendezvousError::Malformed(format!(
-            "an id of {} bytes, not {UNIQUE_ID_BYTES}",
-            rest.len()
-        ))),
-        Some((1, reason)) => Err(RendezvousError::Refused(
-            String::from_utf8_lossy(reason).into_owned(),
-        )),
-        Some((status, _)) => Err(RendezvousError::Malformed(format!("status {status}"))),
-        None => Err(RendezvousError::Malformed("an empty answer".into())),
+    parse_answer(&body)
+}
+
+/// Hooks for the `fuzz/` targets (built only under cargo-fuzz's
+/// `--cfg fuzzing`): the wire format's pure encoders and parsers, without
+/// sockets, reachable without widening the public API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    use super::*;
+
+    /// The protocol tag every frame starts with.
+    pub const FRAME_TAG: &[u8; 8] = TAG;
+    /// The longest rejection reason sent or accepted.
+    pub const REASON_MAX: usize = MAX_REASON;
+    /// The longest answer body the joining side reads.
+    pub const ANSWER_MAX: usize = 1 + if UNIQUE_ID_BYTES > MAX_REASON {
+        UNIQUE_ID_BYTES
+    } else {
+        MAX_REASON
+    };
+
+    /// [`frame_len`](super::frame_len): the body length a head announces.
+    pub fn frame_len(head: &[u8; 12], max: usize) -> io::Result<usize> {
+        super::frame_len(head, max)
+    }
+
+    /// A greeting, framed.
+    pub fn hello(rank: u32, world_size: u32, job_id: &str) -> Vec<u8> {
+        frame(&hello_body(rank, world_size, job_id))
+    }
+
+    /// Rank 0's reading of a greeting body: rank, world size, job id.
+    pub fn parse_hello(body: &[u8]) -> std::result::Result<(usize, usize, String), String> {
+        super::parse_hello(body).map(|h| (h.rank, h.world_size, h.job_id))
+    }
+
+    /// Rank 0's answer, framed.
+    pub fn answer(ok: std::result::Result<&UniqueId, &str>) -> Vec<u8> {
+        super::answer(ok)
+    }
+
+    /// The joining side's reading of an answer body.
+    pub fn parse_answer(body: &[u8]) -> Result<UniqueId> {
+        super::parse_answer(body)
     }
 }
 

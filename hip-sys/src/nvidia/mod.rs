@@ -36,6 +36,8 @@ mod memory;
 mod messages;
 mod passthrough;
 mod rtc;
+#[cfg(fuzzing)]
+pub(crate) use rtc::rewrite_options;
 mod status;
 #[cfg(test)]
 mod tests;

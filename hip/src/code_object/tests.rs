@@ -166,6 +166,26 @@ fn each_defect_is_named() {
 
 /// Compilers put the section headers last, so every strict prefix of a
 /// well-formed ELF or bundle of them cuts a structure the loader follows.
+/// Found by fuzz/fuzz_targets/code_object.rs: `e_shnum` 0 with a section
+/// header table named outside the image was accepted, though a loader
+/// reads section 0 there for the extended count (likewise `PN_XNUM`).
+#[test]
+fn extended_numbering_is_refused() {
+    let mut img = tiny_elf(EM_AMDGPU);
+    img[60..62].copy_from_slice(&0u16.to_le_bytes());
+    let outside = img.len() as u64 + 100;
+    img[40..48].copy_from_slice(&outside.to_le_bytes());
+    let e = validate(&img, Platform::Amd).unwrap_err();
+    assert!(e.reason.contains("extended section numbering"), "{e}");
+    // No sections and no table: still a code object.
+    img[40..48].copy_from_slice(&0u64.to_le_bytes());
+    assert_eq!(validate(&img, Platform::Amd), Ok(ImageKind::AmdCodeObject));
+    let mut img = tiny_elf(EM_AMDGPU);
+    img[56..58].copy_from_slice(&0xffffu16.to_le_bytes());
+    let e = validate(&img, Platform::Amd).unwrap_err();
+    assert!(e.reason.contains("PN_XNUM"), "{e}");
+}
+
 #[test]
 fn every_truncation_is_refused() {
     let amd = tiny_elf(EM_AMDGPU);
