@@ -275,11 +275,11 @@ mod tests {
     }
 
     proptest! {
-        // Miri interprets every case about a thousand times slower: a few
-        // dozen there check the reader's slicing, the full run is native.
+        // Miri interprets every case about a thousand times slower: sixteen
+        // there check the reader's slicing, the full run is native.
         // It runs isolated from the file system, where failures persist.
         #![proptest_config(ProptestConfig {
-            cases: if cfg!(miri) { 48 } else { 20_000 },
+            cases: if cfg!(miri) { 16 } else { 20_000 },
             failure_persistence: if cfg!(miri) {
                 None
             } else {
