@@ -400,3 +400,170 @@ macro_rules! status_result {
         }
     };
 }
+
+/// The macros' generated code run end to end on a made-up library whose
+/// functions are Rust `extern "C"` functions, and the real generated table
+/// resolved through a fake lookup: no library is opened, so Miri checks the
+/// transmutes of addresses to function pointers and the calls through them
+/// (`scripts/miri.sh`).
+#[cfg(test)]
+#[allow(
+    non_camel_case_types,
+    non_snake_case,
+    non_upper_case_globals,
+    unreachable_pub
+)] // as generated
+mod tests {
+    use core::ffi::{c_int, c_void, CStr};
+    use std::sync::OnceLock;
+
+    crate::open_enum! {
+        /// The made-up library's status.
+        pub struct fakeStatus_t(c_int) {
+            fakeSuccess = 0,
+            fakeFailure = 1,
+            fakeNoLibrary = -1,
+            fakeNoSymbol = -2,
+        }
+    }
+    crate::status_result!(fakeStatus_t, fakeSuccess);
+
+    impl crate::Unavailable for fakeStatus_t {
+        fn library_missing() -> Self {
+            fakeStatus_t::fakeNoLibrary
+        }
+        fn symbol_missing() -> Self {
+            fakeStatus_t::fakeNoSymbol
+        }
+    }
+
+    static TABLE: OnceLock<FakeFunctions> = OnceLock::new();
+
+    crate::loaded_functions! {
+        library: "the fake library",
+        table: FakeFunctions,
+        accessor: TABLE.get(),
+        unavailable: crate::Unavailable,
+        legacy_symbols: [("fakeSum", "fakeSumOld", 3)],
+        functions: {
+            /// Writes the sum of `n` values at `values` to `*sum`.
+            pub unsafe fn fakeSum(values: *const i64, n: usize, sum: *mut i64) -> fakeStatus_t;
+            /// Absent from the fake library.
+            pub unsafe fn fakeAbsent(x: c_int) -> fakeStatus_t;
+            /// Fills `n` bytes at `out` with `byte`.
+            pub unsafe fn fakeFill(out: *mut u8, n: usize, byte: u8) -> fakeStatus_t;
+        }
+    }
+
+    unsafe extern "C" fn sum(values: *const i64, n: usize, out: *mut i64) -> fakeStatus_t {
+        if values.is_null() || out.is_null() {
+            return fakeStatus_t::fakeFailure;
+        }
+        // SAFETY: the caller passes `n` readable values and a writable sum.
+        unsafe { *out = std::slice::from_raw_parts(values, n).iter().sum() };
+        fakeStatus_t::fakeSuccess
+    }
+
+    unsafe extern "C" fn fill(out: *mut u8, n: usize, byte: u8) -> fakeStatus_t {
+        // SAFETY: the caller passes `n` writable bytes.
+        unsafe { out.write_bytes(byte, n) };
+        fakeStatus_t::fakeSuccess
+    }
+
+    fn lookup(name: &'static CStr) -> *mut c_void {
+        match name.to_bytes() {
+            b"fakeSum" => sum as *mut c_void,
+            b"fakeFill" => fill as *mut c_void,
+            _ => std::ptr::null_mut(),
+        }
+    }
+
+    #[test]
+    fn wrappers_report_the_library_then_call_through_the_resolved_table() {
+        let values = [3i64, -1, 40];
+        let mut total = 0;
+        // SAFETY: three values to read and a sum to write.
+        let status = unsafe { fakeSum(values.as_ptr(), values.len(), &mut total) };
+        // Another test may have filled the table already.
+        if TABLE.get().is_none() {
+            assert_eq!(status, fakeStatus_t::fakeNoLibrary);
+            assert_eq!(total, 0);
+        }
+        let mut names = Vec::new();
+        let mut record = |name: &'static CStr| {
+            names.push(name.to_str().unwrap());
+            lookup(name)
+        };
+        // SAFETY: `lookup` gives each name its function, of the declared
+        // signature, or null.
+        let table = unsafe { FakeFunctions::resolve(&mut record) };
+        assert_eq!(names, FUNCTION_NAMES);
+        assert_eq!(FakeFunctions::EMPTY.available_count(), 0);
+        assert_eq!(FUNCTION_NAMES, ["fakeSum", "fakeAbsent", "fakeFill"]);
+        assert_eq!(LEGACY_SYMBOLS, [("fakeSum", "fakeSumOld", 3)]);
+        assert_eq!(table.present(), [true, false, true]);
+        assert!(table.is_available("fakeFill"));
+        assert!(!table.is_available("fakeAbsent"));
+        assert!(!table.is_available("fakeUnknown"));
+        assert_eq!(table.available_count(), 2);
+        assert_eq!(format!("{table:?}"), "FakeFunctions { 2 of 3 available }");
+        let _ = TABLE.set(table);
+
+        // SAFETY: as above.
+        assert!(unsafe { fakeSum(values.as_ptr(), values.len(), &mut total) }.is_success());
+        assert_eq!(total, 42);
+        // SAFETY: takes a value.
+        assert_eq!(unsafe { fakeAbsent(1) }, fakeStatus_t::fakeNoSymbol);
+        let mut bytes = [0u8; 9];
+        // SAFETY: nine writable bytes.
+        assert!(unsafe { fakeFill(bytes.as_mut_ptr().add(2), 5, 7) }
+            .ok()
+            .is_ok());
+        assert_eq!(bytes, [0, 0, 7, 7, 7, 7, 7, 0, 0]);
+        // SAFETY: null pointers are refused by the fake.
+        let refused = unsafe { fakeSum(std::ptr::null(), 0, std::ptr::null_mut()) };
+        assert_eq!(refused.ok(), Err(fakeStatus_t::fakeFailure));
+    }
+
+    #[test]
+    fn open_enums_name_known_values_and_keep_unknown_ones() {
+        assert_eq!(fakeStatus_t::fakeFailure.name(), Some("fakeFailure"));
+        assert_eq!(fakeStatus_t(77).name(), None);
+        assert_eq!(format!("{:?}", fakeStatus_t(77)), "fakeStatus_t(77)");
+        assert_eq!(format!("{:?}", fakeStatus_t(-2)), "fakeNoSymbol");
+        assert!(!fakeStatus_t(77).is_success());
+        assert_eq!(
+            crate::hipError_t::hipErrorInvalidValue.name(),
+            Some("hipErrorInvalidValue")
+        );
+    }
+
+    #[test]
+    fn the_generated_runtime_table_resolves_only_what_the_lookup_gives() {
+        unsafe extern "C" fn count(n: *mut c_int) -> crate::hipError_t {
+            // SAFETY: the caller passes a writable int.
+            unsafe { *n = 3 };
+            crate::hipError_t::hipSuccess
+        }
+        let mut asked = 0usize;
+        let mut lookup = |name: &'static CStr| {
+            asked += 1;
+            if name == c"hipGetDeviceCount" {
+                count as *mut c_void
+            } else {
+                std::ptr::null_mut()
+            }
+        };
+        // SAFETY: the only address given is a function of the declared
+        // signature of `hipGetDeviceCount`.
+        let table = unsafe { crate::HipFunctions::resolve(&mut lookup) };
+        assert!(asked > 100, "{asked} names asked");
+        assert_eq!(table.available_count(), 1);
+        assert!(table.is_available("hipGetDeviceCount"));
+        let mut n = 0;
+        let f = table.hipGetDeviceCount.unwrap();
+        // SAFETY: `n` is writable; `f` is `count`.
+        assert!(unsafe { f(&mut n) }.is_success());
+        assert_eq!(n, 3);
+    }
+}

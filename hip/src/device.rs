@@ -203,6 +203,18 @@ impl Device {
         })
     }
 
+    /// A device object that never asked the runtime (the common launch
+    /// limits), for unit tests on the fake runtime.
+    #[cfg(test)]
+    pub(crate) fn fake(ordinal: i32) -> Device {
+        Device {
+            ordinal,
+            limits: LaunchLimits::COMMON,
+            props: OnceLock::new(),
+            memory_pools: OnceLock::new(),
+        }
+    }
+
     /// This device's ordinal.
     pub fn ordinal(&self) -> usize {
         self.ordinal as usize

@@ -117,6 +117,8 @@ mod complex;
 mod device;
 mod drop_errors;
 mod error;
+#[cfg(test)]
+mod fake_runtime;
 mod graph;
 mod launch;
 mod launch_config;

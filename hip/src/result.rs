@@ -31,6 +31,11 @@ pub(crate) fn check_rtc(call: &'static str, status: sys::hiprtcResult) -> Result
     }
 }
 
+// The stream and event bookkeeping's calls below (device, events, waits)
+// first ask `fake_runtime` in test builds: a unit test that installed the
+// fake runs them without a runtime (and under Miri). Release builds call
+// the runtime directly.
+
 // ---- devices ---------------------------------------------------------------
 
 pub(crate) fn get_device_count() -> Result<c_int> {
@@ -44,6 +49,10 @@ pub(crate) fn get_device_count() -> Result<c_int> {
 
 #[inline]
 pub(crate) fn get_device() -> Result<c_int> {
+    #[cfg(test)]
+    if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::GetDevice) {
+        return out.map(|d| d as c_int);
+    }
     let mut d = -1;
     // SAFETY: `d` is a valid int to write.
     check("hipGetDevice", unsafe { sys::hipGetDevice(&mut d) })?;
@@ -51,6 +60,12 @@ pub(crate) fn get_device() -> Result<c_int> {
 }
 
 pub(crate) fn set_device(ordinal: c_int) -> Result<()> {
+    #[cfg(test)]
+    if let Some(out) =
+        crate::fake_runtime::intercept(crate::fake_runtime::Request::SetDevice(ordinal))
+    {
+        return out.map(drop);
+    }
     // SAFETY: takes a value; invalid ordinals return an error status.
     check("hipSetDevice", unsafe { sys::hipSetDevice(ordinal) })
 }
@@ -218,6 +233,12 @@ pub(crate) unsafe fn stream_destroy(s: sys::hipStream_t) -> Result<()> {
 }
 
 pub(crate) unsafe fn stream_synchronize(s: sys::hipStream_t) -> Result<()> {
+    #[cfg(test)]
+    if let Some(out) =
+        crate::fake_runtime::intercept(crate::fake_runtime::Request::StreamSynchronize(s))
+    {
+        return out.map(drop);
+    }
     // SAFETY: the caller passes a live stream.
     check("hipStreamSynchronize", unsafe {
         sys::hipStreamSynchronize(s)
@@ -239,6 +260,12 @@ pub(crate) unsafe fn stream_query(s: sys::hipStream_t) -> Result<bool> {
 }
 
 pub(crate) unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) -> Result<()> {
+    #[cfg(test)]
+    if let Some(out) =
+        crate::fake_runtime::intercept(crate::fake_runtime::Request::StreamWaitEvent(s, e))
+    {
+        return out.map(drop);
+    }
     // SAFETY: the caller passes a live stream and event.
     check("hipStreamWaitEvent", unsafe {
         sys::hipStreamWaitEvent(s, e, 0)
@@ -257,6 +284,10 @@ pub(crate) unsafe fn launch_host_func(
 }
 
 pub(crate) fn event_create_with_flags(flags: c_uint) -> Result<sys::hipEvent_t> {
+    #[cfg(test)]
+    if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::EventCreate) {
+        return out.map(crate::fake_runtime::handle);
+    }
     let mut e = std::ptr::null_mut();
     // SAFETY: `e` is a valid handle slot to write.
     check("hipEventCreateWithFlags", unsafe {
@@ -266,12 +297,23 @@ pub(crate) fn event_create_with_flags(flags: c_uint) -> Result<sys::hipEvent_t> 
 }
 
 pub(crate) unsafe fn event_destroy(e: sys::hipEvent_t) -> Result<()> {
+    #[cfg(test)]
+    if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::EventDestroy(e))
+    {
+        return out.map(drop);
+    }
     // SAFETY: the caller passes an event it owns.
     check("hipEventDestroy", unsafe { sys::hipEventDestroy(e) })
 }
 
 #[inline]
 pub(crate) unsafe fn event_record(e: sys::hipEvent_t, s: sys::hipStream_t) -> Result<()> {
+    #[cfg(test)]
+    if let Some(out) =
+        crate::fake_runtime::intercept(crate::fake_runtime::Request::EventRecord(e, s))
+    {
+        return out.map(drop);
+    }
     // SAFETY: the caller passes a live event and stream.
     check("hipEventRecord", unsafe { sys::hipEventRecord(e, s) })
 }

@@ -98,10 +98,13 @@ impl Stream {
     /// other streams.
     pub fn per_thread(device: &Arc<Device>) -> Stream {
         // `hipStreamPerThread` is a C macro, `(hipStream_t)2`: a handle the
-        // runtime resolves per thread, never created or destroyed.
+        // runtime resolves per thread, never created or destroyed. Made
+        // without an integer-to-pointer cast: the address 2 points to no
+        // memory, so it carries no provenance (Miri's strict provenance
+        // refused the cast).
         Stream {
             inner: Arc::new(StreamInner {
-                raw: 2 as sys::hipStream_t,
+                raw: std::ptr::null_mut::<sys::ihipStream_t>().wrapping_byte_add(2),
                 device: device.clone(),
                 owned: false,
             }),

@@ -431,3 +431,289 @@ impl Drop for AccessGuard<'_> {
         });
     }
 }
+
+/// The ordering decisions, on the fake runtime: which events are made and
+/// recorded where, and which waits are made. They need no GPU, and run
+/// under Miri (`scripts/miri.sh`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fake_runtime::{self, Call, FakeRuntime};
+
+    const A: usize = 0x100;
+    const B: usize = 0x200;
+    const C: usize = 0x300;
+    /// The first, second, ... event the fake makes.
+    const E1: usize = 0x1010;
+    const E2: usize = 0x1020;
+
+    fn stream(device: &Arc<Device>, handle: usize) -> Stream {
+        // SAFETY: the handle is one the fake runtime knows; it is never
+        // dereferenced, and the stream is borrowed (never destroyed).
+        unsafe { Stream::from_raw_borrowed(device, fake_runtime::handle(handle)) }
+    }
+
+    fn record(event: usize, stream: usize) -> Call {
+        Call::EventRecord { event, stream }
+    }
+
+    fn wait(stream: usize, event: usize) -> Call {
+        Call::StreamWaitEvent { stream, event }
+    }
+
+    fn create(event: usize, device: i32) -> Call {
+        Call::EventCreate { event, device }
+    }
+
+    #[test]
+    fn accesses_on_one_stream_make_no_call() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let a = stream(&dev, A);
+        let x = AccessEvents::new(&dev).unwrap();
+        for _ in 0..3 {
+            x.wait_before_write(&a).unwrap();
+            x.record_write(&a).unwrap();
+            x.wait_before_read(&a).unwrap();
+            x.record_read(&a).unwrap();
+        }
+        assert_eq!(fake.take_calls(true), []);
+        assert_eq!(fake.live_event_count(), 0);
+    }
+
+    #[test]
+    fn a_read_on_another_stream_waits_for_the_write_once_recorded() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::new(&dev).unwrap();
+        x.record_write(&a).unwrap();
+        x.wait_before_read(&b).unwrap();
+        x.record_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E1, 0), record(E1, A), wait(B, E1)]
+        );
+        // Still current: the second reader waits without a new record.
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(fake.take_calls(false), [wait(B, E1)]);
+        // A new write on `a` makes the event stale: recorded again, and
+        // the same event is reused.
+        x.record_write(&a).unwrap();
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(fake.take_calls(false), [record(E1, A), wait(B, E1)]);
+        drop(x);
+        assert_eq!(fake.take_calls(false), [Call::EventDestroy(E1)]);
+        assert_eq!(fake.live_event_count(), 0);
+    }
+
+    #[test]
+    fn readers_on_a_second_stream_wait_for_the_first_so_one_stream_stands_for_all() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (a, b, c) = (stream(&dev, A), stream(&dev, B), stream(&dev, C));
+        let x = AccessEvents::new(&dev).unwrap();
+        x.record_read(&a).unwrap();
+        assert_eq!(fake.take_calls(false), []);
+        // The read on `b` first orders `b` after the read on `a`.
+        x.record_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E1, 0), record(E1, A), wait(B, E1)]
+        );
+        // A writer on `c` waits for the reads through `b` alone; there was
+        // no write to wait for.
+        x.wait_before_write(&c).unwrap();
+        assert_eq!(fake.take_calls(false), [record(E1, B), wait(C, E1)]);
+        x.record_write(&c).unwrap();
+        // A writer back on `b` waits for the write on `c` (a second event)
+        // and for the reads, which `b` itself made last.
+        x.wait_before_write(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, C), wait(B, E2)]
+        );
+        drop(x);
+        let mut destroyed = fake.take_calls(false);
+        destroyed.sort_by_key(|c| format!("{c:?}"));
+        assert_eq!(destroyed, [Call::EventDestroy(E1), Call::EventDestroy(E2)]);
+    }
+
+    #[test]
+    fn untracked_memory_makes_no_call() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        assert!(!UNTRACKED.is_tracked());
+        UNTRACKED.record_write(&a).unwrap();
+        UNTRACKED.wait_before_write(&b).unwrap();
+        UNTRACKED.record_read(&b).unwrap();
+        UNTRACKED.wait_before_read(&a).unwrap();
+        assert_eq!(fake.take_calls(true), []);
+    }
+
+    #[test]
+    fn events_are_made_on_the_memorys_device_and_the_current_one_is_restored() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let (dev0, dev1) = (fake_runtime::device(0), fake_runtime::device(1));
+        let (a, b) = (stream(&dev1, A), stream(&dev1, B));
+        let x = AccessEvents::new(&dev1).unwrap();
+        x.record_write(&a).unwrap();
+        // The caller's device (0) is current; the event belongs to 1.
+        x.wait_before_read(&b).unwrap();
+        let calls = fake.take_calls(true);
+        assert!(calls.contains(&create(E1, 1)), "{calls:?}");
+        assert!(calls.ends_with(&[wait(B, E1)]), "{calls:?}");
+        assert_eq!(
+            result::get_device().unwrap(),
+            1,
+            "b's wait binds b's device"
+        );
+        // Memory of device 1 refuses a stream of device 0, before any call.
+        let other = stream(&dev0, C);
+        assert!(x.record_read(&other).is_err());
+        assert!(x.record_write(&other).is_err());
+        assert_eq!(fake.take_calls(true), []);
+    }
+
+    #[test]
+    fn per_thread_accesses_are_recorded_at_once_and_never_same_stream() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let pt = Stream::per_thread(&dev);
+        let a = stream(&dev, A);
+        let x = AccessEvents::new(&dev).unwrap();
+        x.record_write(&pt).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E1, 0), record(E1, PER_THREAD_STREAM)]
+        );
+        // A read on the per-thread stream, even after a write there, waits
+        // (another thread's per-thread stream is another stream).
+        x.wait_before_read(&pt).unwrap();
+        assert_eq!(fake.take_calls(false), [wait(PER_THREAD_STREAM, E1)]);
+        x.wait_before_read(&a).unwrap();
+        assert_eq!(fake.take_calls(false), [wait(A, E1)]);
+    }
+
+    #[test]
+    fn a_guard_waits_when_begun_and_records_when_dropped() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::new(&dev).unwrap();
+        {
+            let _w = AccessGuard::begin(&x, &a, true).unwrap();
+            assert_eq!(fake.take_calls(false), []);
+        }
+        {
+            let g = AccessGuard::begin(&x, &b, false).unwrap();
+            assert_eq!(
+                fake.take_calls(false),
+                [create(E1, 0), record(E1, A), wait(B, E1)]
+            );
+            assert!(format!("{g:?}").contains("write: false"));
+        }
+        // The read on `b` was recorded by the drop: a write on `a` now
+        // waits for it.
+        drop(AccessGuard::recording(&x, &a, true));
+        x.wait_before_write(&a).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, B), wait(A, E2)]
+        );
+    }
+
+    #[test]
+    fn a_failed_record_after_the_work_synchronizes_the_stream() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::new(&dev).unwrap();
+        x.record_write(&a).unwrap();
+        let out: Result<u32> = b.enqueue_tracked(&[], &[&x], || {
+            // The wait before the work was made; the one that recording
+            // the write on `b` makes will fail.
+            fake.fail_next(|c| matches!(c, Call::StreamWaitEvent { .. }));
+            Ok(7)
+        });
+        assert!(out.is_err());
+        assert_eq!(
+            fake.take_calls(false),
+            [
+                create(E1, 0),
+                record(E1, A),
+                wait(B, E1),
+                Call::StreamSynchronize(B)
+            ]
+        );
+        // The history kept its last good state: `a` still stands for the
+        // writes, with its event current.
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(fake.take_calls(false), [wait(B, E1)]);
+        let ok: Result<u32> = b.enqueue_tracked(&[&x], &[], || Ok(8));
+        assert_eq!(ok.unwrap(), 8);
+    }
+
+    #[test]
+    fn a_failed_event_creation_leaves_the_history_usable() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::new(&dev).unwrap();
+        x.record_write(&a).unwrap();
+        fake.fail_next(|c| matches!(c, Call::EventCreate { .. }));
+        assert!(x.wait_before_read(&b).is_err());
+        assert_eq!(fake.live_event_count(), 0);
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(fake.live_event_count(), 1);
+    }
+
+    #[test]
+    fn threads_share_one_history() {
+        let fake = FakeRuntime::new();
+        let dev = fake_runtime::device(0);
+        let x = AccessEvents::new(&dev).unwrap();
+        let writer = stream(&dev, A);
+        {
+            let _on = fake.install();
+            x.record_write(&writer).unwrap();
+        }
+        std::thread::scope(|s| {
+            for (i, h) in [B, C].into_iter().enumerate() {
+                let (fake, x, dev) = (&fake, &x, &dev);
+                let writer = writer.clone();
+                s.spawn(move || {
+                    let _on = fake.install();
+                    let mine = stream(dev, h);
+                    for _ in 0..2 {
+                        x.wait_before_read(&mine).unwrap();
+                        x.record_read(&mine).unwrap();
+                    }
+                    drop(writer);
+                    i
+                });
+            }
+        });
+        let calls = fake.take_calls(false);
+        // One event for the writes, recorded once on `a`; each reader
+        // waits for it twice.
+        assert_eq!(calls.iter().filter(|c| **c == create(E1, 0)).count(), 1);
+        assert_eq!(calls.iter().filter(|c| **c == record(E1, A)).count(), 1);
+        for h in [B, C] {
+            assert_eq!(calls.iter().filter(|c| **c == wait(h, E1)).count(), 2);
+        }
+        let _on = fake.install();
+        drop(x);
+        assert_eq!(fake.live_event_count(), 0);
+    }
+}

@@ -572,6 +572,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "opens the C library: Miri cannot call dlopen")]
     fn a_filled_slot_resolves_present_and_absent_symbols_once() {
         // The C library of this process is a library like any other.
         let name = match Os::CURRENT {
@@ -619,6 +620,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "writes files: Miri runs isolated from the file system")]
     fn sdk_release_from_version_file_or_folder_name() {
         let root = std::env::temp_dir()
             .join(format!("hip-sys-sdk-{}", std::process::id()))
@@ -652,6 +654,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "the message asks the file system whether each path exists"
+    )]
     fn library_error_reports_attempts_and_hint() {
         let e = LibraryError {
             library: "hipBLAS",

@@ -282,7 +282,25 @@ pub(super) fn host_pool() -> &'static HostCopyPool {
 mod tests {
     use super::*;
 
+    /// A pool with no threads of its own, for tests: the waiting threads
+    /// copy the pieces.
+    fn pool_without_threads(threads: usize) -> HostCopyPool {
+        HostCopyPool {
+            queue: Mutex::new(VecDeque::new()),
+            queued_len: AtomicUsize::new(0),
+            queued: Condvar::new(),
+            sleepers: AtomicUsize::new(0),
+            threads,
+            tail_stores: Stores::Streaming,
+        }
+    }
+
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "9 MB of copies and cldemote's inline assembly; \
+        waiting_threads_copy_each_others_pieces covers the queue under Miri"
+    )]
     fn host_pool_copies_every_piece_even_without_threads() {
         // A pool with no threads of its own: the waiting thread copies.
         let pool = HostCopyPool {
@@ -306,6 +324,11 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "3 MB of copies and cldemote's inline assembly; a ThreadSanitizer \
+        test (scripts/tsan-bundle.sh)"
+    )]
     fn bytes_copied_on_another_thread_are_visible_once_the_latch_is_zero() {
         // Every piece is copied by a helper thread, and this thread only
         // watches the latch: nothing but the latch's Release/Acquire orders
@@ -346,6 +369,11 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "the process pool's threads never exit (Miri requires \
+        every thread joined) and cldemote is inline assembly"
+    )]
     fn host_pool_threads_copy_concurrent_requests() {
         let pool = host_pool();
         std::thread::scope(|s| {
@@ -364,5 +392,37 @@ mod tests {
                 });
             }
         });
+    }
+
+    #[test]
+    fn waiting_threads_copy_each_others_pieces() {
+        // Two copies of three pieces each from two threads, on a pool with
+        // no threads: each waiting thread copies whatever is queued, its
+        // own pieces or the other's (sized for Miri, which checks the
+        // pieces' hand-over between threads for data races).
+        let pool = pool_without_threads(4);
+        std::thread::scope(|s| {
+            for t in 0..2u8 {
+                let pool = &pool;
+                s.spawn(move || {
+                    // Three pieces of 64 KiB and a bit; a mark every 4 KiB
+                    // shows a piece copied to the wrong place.
+                    let len = 3 * MIN_PIECE_BYTES + 3 * t as usize;
+                    let mut from = vec![0x5a ^ t; len];
+                    for (mark, at) in (0..len).step_by(4096).enumerate() {
+                        from[at] = mark as u8;
+                    }
+                    let mut to = vec![0u8; len];
+                    let stores = [Stores::Cached, Stores::Streaming][t as usize];
+                    // SAFETY: both vectors hold `len` bytes, are disjoint,
+                    // and outlive the wait; `to` is untouched until then.
+                    let latch = unsafe { pool.copy(from.as_ptr(), to.as_mut_ptr(), len, stores) };
+                    latch.wait(pool);
+                    assert!(from == to, "thread {t}: a piece was not copied");
+                });
+            }
+        });
+        assert!(pool.try_pop().is_none());
+        assert_eq!(pool.queued_len.load(Ordering::Relaxed), 0);
     }
 }
