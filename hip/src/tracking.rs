@@ -447,6 +447,13 @@ mod tests {
     const E1: usize = 0x1010;
     const E2: usize = 0x1020;
 
+    /// A fake runtime, installed until the guard drops, and its device 0.
+    fn installed() -> (Arc<FakeRuntime>, fake_runtime::Installed, Arc<Device>) {
+        let fake = FakeRuntime::new();
+        let on = fake.install();
+        (fake, on, fake_runtime::device(0))
+    }
+
     fn stream(device: &Arc<Device>, handle: usize) -> Stream {
         // SAFETY: the handle is one the fake runtime knows; it is never
         // dereferenced, and the stream is borrowed (never destroyed).
@@ -467,9 +474,7 @@ mod tests {
 
     #[test]
     fn accesses_on_one_stream_make_no_call() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let a = stream(&dev, A);
         let x = AccessEvents::new(&dev).unwrap();
         for _ in 0..3 {
@@ -484,9 +489,7 @@ mod tests {
 
     #[test]
     fn a_read_on_another_stream_waits_for_the_write_once_recorded() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let (a, b) = (stream(&dev, A), stream(&dev, B));
         let x = AccessEvents::new(&dev).unwrap();
         x.record_write(&a).unwrap();
@@ -511,9 +514,7 @@ mod tests {
 
     #[test]
     fn readers_on_a_second_stream_wait_for_the_first_so_one_stream_stands_for_all() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let (a, b, c) = (stream(&dev, A), stream(&dev, B), stream(&dev, C));
         let x = AccessEvents::new(&dev).unwrap();
         x.record_read(&a).unwrap();
@@ -544,9 +545,7 @@ mod tests {
 
     #[test]
     fn untracked_memory_makes_no_call() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let (a, b) = (stream(&dev, A), stream(&dev, B));
         assert!(!UNTRACKED.is_tracked());
         UNTRACKED.record_write(&a).unwrap();
@@ -583,9 +582,7 @@ mod tests {
 
     #[test]
     fn per_thread_accesses_are_recorded_at_once_and_never_same_stream() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let pt = Stream::per_thread(&dev);
         let a = stream(&dev, A);
         let x = AccessEvents::new(&dev).unwrap();
@@ -604,9 +601,7 @@ mod tests {
 
     #[test]
     fn a_guard_waits_when_begun_and_records_when_dropped() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let (a, b) = (stream(&dev, A), stream(&dev, B));
         let x = AccessEvents::new(&dev).unwrap();
         {
@@ -633,9 +628,7 @@ mod tests {
 
     #[test]
     fn a_failed_record_after_the_work_synchronizes_the_stream() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let (a, b) = (stream(&dev, A), stream(&dev, B));
         let x = AccessEvents::new(&dev).unwrap();
         x.record_write(&a).unwrap();
@@ -665,9 +658,7 @@ mod tests {
 
     #[test]
     fn a_failed_event_creation_leaves_the_history_usable() {
-        let fake = FakeRuntime::new();
-        let _on = fake.install();
-        let dev = fake_runtime::device(0);
+        let (fake, _on, dev) = installed();
         let (a, b) = (stream(&dev, A), stream(&dev, B));
         let x = AccessEvents::new(&dev).unwrap();
         x.record_write(&a).unwrap();
