@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::routines::Blas1;
 use crate::validate::int;
 use hip::{DeviceMemory, DeviceMemoryMut};
+use hipblas_sys::hipblasHandle_t;
 
 impl Blas {
     /// `y = alpha x + y` over `n` elements with increments `incx`, `incy`
@@ -81,15 +82,7 @@ impl Blas {
         x: &impl DeviceMemory<T>,
         incx: usize,
     ) -> Result<T::Real> {
-        const OP: &str = "Blas::nrm2";
-        let ni = int(OP, "n", n)?;
-        self.vec_arg(OP, "x", "incx", x, n, incx)?;
-        let mut r = Aligned(T::Real::default());
-        self.tracked(&[x.access_events()], &[], || {
-            // SAFETY: x spans n elements; host result.
-            unsafe { T::nrm2(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0) }
-        })?;
-        Ok(r.0)
+        self.real_reduction("Blas::nrm2", n, x, incx, T::nrm2)
     }
 
     /// The sum of magnitudes `sum |re| + |im|` (`hipblas<T>asum`). Waits
@@ -100,13 +93,26 @@ impl Blas {
         x: &impl DeviceMemory<T>,
         incx: usize,
     ) -> Result<T::Real> {
-        const OP: &str = "Blas::asum";
-        let ni = int(OP, "n", n)?;
-        self.vec_arg(OP, "x", "incx", x, n, incx)?;
+        self.real_reduction("Blas::asum", n, x, incx, T::asum)
+    }
+
+    /// `nrm2` and `asum`: `reduce` over `n` elements of `x` into a real
+    /// host result, after the checks; waits for the result.
+    fn real_reduction<T: Blas1>(
+        &self,
+        op: &'static str,
+        n: usize,
+        x: &impl DeviceMemory<T>,
+        incx: usize,
+        reduce: unsafe fn(hipblasHandle_t, i32, *const T, i32, *mut T::Real) -> Result<()>,
+    ) -> Result<T::Real> {
+        let ni = int(op, "n", n)?;
+        self.vec_arg(op, "x", "incx", x, n, incx)?;
         let mut r = Aligned(T::Real::default());
         self.tracked(&[x.access_events()], &[], || {
-            // SAFETY: x spans n elements; host result.
-            unsafe { T::asum(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0) }
+            // SAFETY: x spans n elements (checked); the result is a host
+            // place that outlives the call, which waits for it.
+            unsafe { reduce(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0) }
         })?;
         Ok(r.0)
     }
