@@ -26,5 +26,6 @@ pub use pool::MemPool;
 pub use repr::{DeviceRepr, ValidAsZeroBits};
 pub use stream_allocation::StreamAllocation;
 pub use traits::{DeviceMemory, DeviceMemoryMut};
+pub(crate) use validate::check_device;
 pub use validate::{check_range, check_same_len, checked_bytes};
 pub use views::{DeviceSlice, DeviceSliceMut};

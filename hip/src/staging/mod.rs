@@ -52,9 +52,10 @@ mod pool;
 mod ring;
 mod stores;
 
-use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::memory::{check_same_len, checked_bytes, DeviceMemory, DeviceMemoryMut, DeviceRepr};
+use crate::memory::{
+    check_device, check_same_len, checked_bytes, DeviceMemory, DeviceMemoryMut, DeviceRepr,
+};
 use crate::result;
 use crate::stream::Stream;
 use hip_sys as sys;
@@ -297,21 +298,6 @@ pub(crate) unsafe fn copy_dtoh_raw(
     }
 }
 
-fn check_device(operation: &'static str, what: &str, stream: &Stream, got: &Device) -> Result<()> {
-    let want = stream.device().ordinal();
-    if got.ordinal() == want {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            operation,
-            format!(
-                "{what} is on device {} but the stream is on device {want}",
-                got.ordinal()
-            ),
-        ))
-    }
-}
-
 /// [`Stream::copy_htod`] from ordinary memory with large copies made as
 /// `strategy` says, whatever `HIP_STAGING_STRATEGY` is: for measuring the
 /// strategies side by side in one process (`copy_bandwidth` in `benches`).
@@ -345,7 +331,7 @@ pub fn copy_htod_with<T: DeviceRepr>(
 ) -> Result<()> {
     const OP: &str = "Stream::copy_htod";
     check_same_len(OP, src.len(), dst.len())?;
-    check_device(OP, "the destination", stream, dst.device())?;
+    check_device(OP, "the destination", stream.device(), dst.device())?;
     let bytes = checked_bytes::<T>(OP, src.len())?;
     let ends = CopyEnds {
         host: src.as_ptr().cast_mut().cast(),
@@ -371,7 +357,7 @@ pub fn copy_dtoh_with<T: DeviceRepr>(
 ) -> Result<()> {
     const OP: &str = "Stream::copy_dtoh";
     check_same_len(OP, src.len(), dst.len())?;
-    check_device(OP, "the source", stream, src.device())?;
+    check_device(OP, "the source", stream.device(), src.device())?;
     let bytes = checked_bytes::<T>(OP, dst.len())?;
     let ends = CopyEnds {
         host: dst.as_mut_ptr().cast(),
