@@ -1,6 +1,7 @@
 //! Devices: enumeration, properties, attributes, capabilities, limits and
 //! peer access.
 
+use crate::capture_gate::{CaptureGate, CaptureHold};
 use crate::error::{Error, Result};
 use crate::result;
 use hip_sys as sys;
@@ -24,6 +25,7 @@ pub struct Device {
     limits: LaunchLimits,
     props: OnceLock<DeviceProperties>,
     memory_pools: OnceLock<bool>,
+    captures: CaptureGate,
 }
 
 /// The launch limits of a device, read once when it is opened and used to
@@ -200,6 +202,7 @@ impl Device {
             limits,
             props: OnceLock::new(),
             memory_pools: OnceLock::new(),
+            captures: CaptureGate::default(),
         })
     }
 
@@ -212,6 +215,7 @@ impl Device {
             limits: LaunchLimits::COMMON,
             props: OnceLock::new(),
             memory_pools: OnceLock::new(),
+            captures: CaptureGate::default(),
         }
     }
 
@@ -445,9 +449,59 @@ impl Device {
     }
 
     /// Waits for all work on this device (`hipDeviceSynchronize`).
+    ///
+    /// A device-wide synchronization is not allowed while a stream of the
+    /// device is capturing (on CUDA it invalidates the capture and can
+    /// crash the driver), so this first waits until the captures begun
+    /// through this crate on other threads have ended ([`Device::hold_captures`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] at once if this thread is capturing a stream of
+    /// the device.
     pub fn synchronize(&self) -> Result<()> {
+        let _hold = self.hold_captures("Device::synchronize")?;
         self.bind()?;
         result::device_synchronize()
+    }
+
+    /// Waits until no stream of this device is capturing, and holds new
+    /// captures back until the guard drops: for a call that synchronizes
+    /// the whole device, which CUDA forbids during any capture of the
+    /// device (measured on CUDA 13: the capture on the other thread is
+    /// invalidated and the process can crash in `cuCtxSynchronize`).
+    /// cuRAND's seeding is such a call, and `hiprand` holds captures back
+    /// around it; [`Device::synchronize`] holds them itself.
+    ///
+    /// Only captures begun through this crate ([`Stream::capture`],
+    /// [`Stream::begin_capture`]) are seen.
+    ///
+    /// `operation` names the caller in the error.
+    ///
+    /// [`Stream::capture`]: crate::Stream::capture
+    /// [`Stream::begin_capture`]: crate::Stream::begin_capture
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] at once if this thread is capturing a stream of
+    /// the device: the capture would never end while this thread waits.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// let dev = hip::Device::get(0)?;
+    /// {
+    ///     let _hold = dev.hold_captures("my_library_init")?;
+    ///     // ... a call that synchronizes the whole device ...
+    /// }
+    /// # Ok::<(), hip::Error>(())
+    /// ```
+    pub fn hold_captures(&self, operation: &'static str) -> Result<CaptureHold<'_>> {
+        self.captures.hold(operation)
+    }
+
+    pub(crate) fn capture_gate(&self) -> &CaptureGate {
+        &self.captures
     }
 
     /// The stream priorities allowed on this device, as (least, greatest)

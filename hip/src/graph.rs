@@ -60,13 +60,9 @@ impl Stream {
                 "the default stream cannot be captured; use Stream::new",
             ));
         }
-        self.device().bind()?;
         // SAFETY: a live, non-default stream.
         unsafe {
-            result::stream_begin_capture(
-                self.as_raw(),
-                sys::hipStreamCaptureMode::hipStreamCaptureModeThreadLocal,
-            )
+            self.begin_capture_gated(sys::hipStreamCaptureMode::hipStreamCaptureModeThreadLocal)
         }?;
         // Ends the capture even if `record` panics, so the stream stays usable.
         struct EndOnUnwind<'s>(&'s Stream, bool);
@@ -75,7 +71,7 @@ impl Stream {
                 if self.1 {
                     // SAFETY: the stream is capturing; the partial graph is
                     // destroyed at once.
-                    let r = unsafe { result::stream_end_capture(self.0.as_raw()) }
+                    let r = unsafe { self.0.end_capture_gated() }
                         .and_then(|g| unsafe { result::graph_destroy(g) });
                     drop_errors::record_result(r);
                 }
@@ -85,7 +81,7 @@ impl Stream {
         let recorded = record(self);
         guard.1 = false;
         // SAFETY: the stream is capturing (begun above).
-        let ended = unsafe { result::stream_end_capture(self.as_raw()) };
+        let ended = unsafe { self.end_capture_gated() };
         let graph = ended.map(|raw| Graph {
             raw,
             device: self.device().clone(),
@@ -113,18 +109,16 @@ impl Stream {
                 "the default stream cannot be captured; use Stream::new",
             ));
         }
-        self.device().bind()?;
         // SAFETY: a live, non-default stream.
-        unsafe { result::stream_begin_capture(self.as_raw(), mode) }
+        unsafe { self.begin_capture_gated(mode) }
     }
 
     /// Ends the capture begun with [`Stream::begin_capture`]
     /// (`hipStreamEndCapture`); `None` when nothing was captured.
     pub fn end_capture(&self) -> Result<Option<Graph<'static>>> {
-        self.device().bind()?;
         // SAFETY: a live stream; ending a stream that is not capturing is
         // an error status, not undefined behaviour.
-        let raw = unsafe { result::stream_end_capture(self.as_raw()) }?;
+        let raw = unsafe { self.end_capture_gated() }?;
         Ok((!raw.is_null()).then(|| Graph {
             raw,
             device: self.device().clone(),
@@ -141,6 +135,42 @@ impl Stream {
             sys::hipStreamIsCapturing(self.as_raw(), &mut st)
         })?;
         Ok(st)
+    }
+}
+
+impl Stream {
+    /// Enters the device's capture gate (after any device-wide
+    /// synchronization running or waiting: see `capture_gate`), then
+    /// begins capturing; leaves the gate again if the capture does not
+    /// begin.
+    ///
+    /// # Safety
+    ///
+    /// A live, non-default stream.
+    unsafe fn begin_capture_gated(&self, mode: sys::hipStreamCaptureMode) -> Result<()> {
+        self.device().bind()?;
+        let gate = self.device().capture_gate();
+        gate.enter(self.as_raw() as usize);
+        // SAFETY: as the caller promised.
+        let begun = unsafe { result::stream_begin_capture(self.as_raw(), mode) };
+        if begun.is_err() {
+            gate.leave(self.as_raw() as usize);
+        }
+        begun
+    }
+
+    /// Ends capturing and leaves the device's capture gate, whether the
+    /// capture ended well or not (an invalidated capture has ended too).
+    ///
+    /// # Safety
+    ///
+    /// A live stream.
+    unsafe fn end_capture_gated(&self) -> Result<sys::hipGraph_t> {
+        let bound = self.device().bind();
+        // SAFETY: as the caller promised.
+        let ended = bound.and_then(|()| unsafe { result::stream_end_capture(self.as_raw()) });
+        self.device().capture_gate().leave(self.as_raw() as usize);
+        ended
     }
 }
 

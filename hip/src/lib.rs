@@ -112,6 +112,7 @@
 //! returns [`Error::Hip`] with `symbol_missing: true`.
 #![deny(missing_docs)]
 
+mod capture_gate;
 pub mod code_object;
 mod complex;
 mod device;
@@ -129,6 +130,7 @@ pub mod staging;
 mod stream;
 mod tracking;
 
+pub use capture_gate::CaptureHold;
 pub use complex::{c32, c64, Complex};
 pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,

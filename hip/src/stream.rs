@@ -270,6 +270,8 @@ unsafe extern "C" fn host_fn_trampoline(data: *mut c_void) {
 
 impl Drop for StreamInner {
     fn drop(&mut self) {
+        // A stream dropped while capturing ends its capture with it.
+        self.device.capture_gate().leave(self.raw as usize);
         if self.owned {
             // SAFETY: we own the stream and this is the last handle.
             drop_errors::record_result(unsafe { result::stream_destroy(self.raw) });

@@ -687,6 +687,105 @@ fn streams_events_and_host_callbacks() {
     d.synchronize().unwrap();
 }
 
+/// `Device::synchronize` on one thread while another captures a graph of
+/// the same device. CUDA forbids a device-wide synchronization during any
+/// capture of the device; without the capture gate this mix invalidated
+/// the capture and crashed in `cuCtxSynchronize` within a second (CUDA 13,
+/// H200). Now both sides must succeed every time, and the graphs must
+/// compute what they captured.
+#[test]
+#[ignore = "needs a GPU"]
+fn device_synchronize_waits_for_captures_on_other_threads() {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    const RUN: Duration = Duration::from_secs(3);
+    const N: u32 = 4096;
+    const KERNELS: i32 = 20;
+    let d = dev();
+    let stop = Arc::new(AtomicBool::new(false));
+    let capturer = {
+        let (d, stop) = (d.clone(), stop.clone());
+        std::thread::spawn(move || -> (u32, Vec<String>) {
+            let s = test_kit::non_blocking_stream(&d);
+            // SAFETY: add_one(int*, unsigned).
+            let k = unsafe {
+                TypedKernel::<(*mut i32, u32)>::new(module().function("add_one").unwrap())
+            };
+            let cfg = LaunchConfig::for_num_elems(N);
+            let mut a = test_kit::upload(&d, &vec![0i32; N as usize]);
+            let (mut captures, mut failures, mut want) = (0u32, Vec::new(), 0i32);
+            while !stop.load(Ordering::Relaxed) {
+                let (buf, k) = (&mut a, &k);
+                // SAFETY: the graph uses only `a`, borrowed while it lives;
+                // add_one stays within N elements.
+                let replayed = unsafe {
+                    s.capture(move |s| {
+                        for _ in 0..KERNELS {
+                            k.launch(s, cfg, (&mut *buf, N))?;
+                        }
+                        Ok(())
+                    })
+                }
+                .and_then(|g| g.instantiate())
+                .and_then(|mut x| {
+                    x.launch(&s)?;
+                    s.synchronize()
+                });
+                match replayed {
+                    Ok(()) => want += KERNELS,
+                    Err(e) => failures.push(format!("capture {captures}: {e}")),
+                }
+                captures += 1;
+            }
+            let got = s.clone_dtoh(&a).unwrap();
+            if let Some(i) = got.iter().position(|&v| v != want) {
+                failures.push(format!("element {i} is {}, want {want}", got[i]));
+            }
+            (captures, failures)
+        })
+    };
+    let s = Stream::new(&d).unwrap();
+    let mut x = test_kit::upload(&d, &vec![0i32; N as usize]);
+    // SAFETY: add_one(int*, unsigned).
+    let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(module().function("add_one").unwrap()) };
+    let (start, mut syncs, mut sync_failures) = (Instant::now(), 0u32, Vec::new());
+    while start.elapsed() < RUN {
+        // SAFETY: add_one stays within N elements of `x`.
+        unsafe { k.launch(&s, LaunchConfig::for_num_elems(N), (&mut x, N)) }.unwrap();
+        match d.synchronize() {
+            Ok(()) => syncs += 1,
+            Err(e) => sync_failures.push(format!("synchronize {syncs}: {e}")),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let (captures, capture_failures) = capturer.join().expect("the capturing thread");
+    eprintln!("{syncs} device synchronizations, {captures} captures in {RUN:?}");
+    assert!(
+        sync_failures.is_empty() && capture_failures.is_empty(),
+        "{} synchronizations and {} of {captures} captures failed; first: {:?} {:?}",
+        sync_failures.len(),
+        capture_failures.len(),
+        sync_failures.first(),
+        capture_failures.first()
+    );
+    assert!(
+        syncs > 0 && captures > 0,
+        "{syncs} syncs, {captures} captures"
+    );
+    let got = s.clone_dtoh(&x).unwrap();
+    assert!(
+        got.iter().all(|&v| v == syncs as i32),
+        "want {syncs} everywhere"
+    );
+    // On the capturing thread itself, a device synchronization is refused
+    // at once (it would wait for its own capture).
+    let c = test_kit::non_blocking_stream(&d);
+    // SAFETY: records nothing that outlives the closure.
+    let e = unsafe { c.capture(|_| d.synchronize()) }.unwrap_err();
+    assert!(e.to_string().contains("this thread is capturing"), "{e}");
+    d.synchronize().unwrap();
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn graphs_capture_replay_and_update() {

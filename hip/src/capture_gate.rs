@@ -1,0 +1,223 @@
+//! Keeps device-wide synchronizations and stream captures of one device
+//! apart.
+//!
+//! CUDA forbids synchronizing a whole context (`cudaDeviceSynchronize`,
+//! `cuCtxSynchronize`) while any stream of it is capturing, whichever
+//! thread captures and whatever the capture mode. The runtime does not
+//! only refuse such a call: measured on CUDA 13 (driver of 2026, H200), it
+//! invalidates the other thread's capture and, within a few repetitions,
+//! crashes inside `cuCtxSynchronize` with SIGSEGV. cuRAND synchronizes
+//! the context when it seeds a generator (`curandGenerateSeeds`, on the
+//! first generation after creating or reseeding), so a hipRAND fill on
+//! one thread and a graph capture on another are enough to crash a
+//! process.
+//!
+//! Every capture this crate begins ([`Stream::capture`],
+//! [`Stream::begin_capture`]) enters its device's gate until it ends;
+//! every device-wide synchronization this crate makes
+//! ([`Device::synchronize`]), and those other crates announce through
+//! [`Device::hold_captures`], waits until no capture is open and holds new
+//! ones back while it runs. A thread that synchronizes the device while it
+//! captures itself gets an error instead of a deadlock.
+//!
+//! Only captures begun through this crate are seen: a capture begun with
+//! the raw `hipStreamBeginCapture` is not.
+//!
+//! [`Stream::capture`]: crate::Stream::capture
+//! [`Stream::begin_capture`]: crate::Stream::begin_capture
+//! [`Device::synchronize`]: crate::Device::synchronize
+//! [`Device::hold_captures`]: crate::Device::hold_captures
+
+use crate::error::{Error, Result};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::thread::{self, ThreadId};
+
+/// One device's gate.
+#[derive(Debug, Default)]
+pub(crate) struct CaptureGate {
+    state: Mutex<State>,
+    changed: Condvar,
+    /// `state.open.len()`, readable without the lock, so that dropping a
+    /// stream costs nothing while no capture is open.
+    open_count: AtomicUsize,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// The open captures: the thread that began each, and its stream.
+    open: Vec<(ThreadId, usize)>,
+    /// Device-wide synchronizations running now.
+    holds: usize,
+    /// Device-wide synchronizations waiting for the open captures to end;
+    /// new captures wait behind them, so a stream of captures cannot
+    /// starve a synchronization.
+    waiting: usize,
+}
+
+/// Held while a device-wide synchronization runs: no capture of the
+/// device begins until it is dropped.
+///
+/// Made by [`Device::hold_captures`](crate::Device::hold_captures).
+#[must_use = "captures are held back only while the guard lives"]
+#[derive(Debug)]
+pub struct CaptureHold<'a> {
+    gate: &'a CaptureGate,
+}
+
+impl Drop for CaptureHold<'_> {
+    fn drop(&mut self) {
+        let mut st = self.gate.lock();
+        st.holds -= 1;
+        drop(st);
+        self.gate.changed.notify_all();
+    }
+}
+
+impl CaptureGate {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // The state stays consistent at every unlock: a panic elsewhere
+        // while the lock was held cannot have left it half-changed.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Registers a capture of `stream` begun on this thread, after any
+    /// synchronization running or waiting has finished. A thread that
+    /// already captures does not wait: a waiting synchronization waits for
+    /// that thread, which would then wait for it.
+    pub(crate) fn enter(&self, stream: usize) {
+        let me = thread::current().id();
+        let mut st = self.lock();
+        while (st.holds > 0 || st.waiting > 0) && !st.open.iter().any(|&(t, _)| t == me) {
+            st = self.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+        st.open.push((me, stream));
+        self.open_count.store(st.open.len(), Ordering::Release);
+    }
+
+    /// Ends the registration of `stream`'s capture, if it has one.
+    pub(crate) fn leave(&self, stream: usize) {
+        if self.open_count.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let mut st = self.lock();
+        let Some(i) = st.open.iter().position(|&(_, s)| s == stream) else {
+            return;
+        };
+        st.open.swap_remove(i);
+        self.open_count.store(st.open.len(), Ordering::Release);
+        drop(st);
+        self.changed.notify_all();
+    }
+
+    /// Waits until no capture is open, and holds new ones back until the
+    /// guard drops. Fails at once if this thread is capturing, since the
+    /// synchronization could then never run.
+    pub(crate) fn hold(&self, operation: &'static str) -> Result<CaptureHold<'_>> {
+        let me = thread::current().id();
+        let mut st = self.lock();
+        if st.open.iter().any(|&(t, _)| t == me) {
+            return Err(Error::invalid(
+                operation,
+                "this thread is capturing a stream of the device, and a device-wide \
+                 synchronization is not allowed during a capture; end the capture first",
+            ));
+        }
+        st.waiting += 1;
+        while !st.open.is_empty() {
+            st = self.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+        st.waiting -= 1;
+        st.holds += 1;
+        Ok(CaptureHold { gate: self })
+    }
+
+    /// Open captures now (tests).
+    #[cfg(test)]
+    fn open(&self) -> usize {
+        self.lock().open.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{mpsc, Arc};
+    use std::time::Duration;
+
+    #[test]
+    fn a_hold_waits_until_every_capture_has_ended() {
+        let gate = Arc::new(CaptureGate::default());
+        gate.enter(1);
+        gate.enter(2);
+        let held = Arc::new(AtomicBool::new(false));
+        let (g, h) = (gate.clone(), held.clone());
+        let t = thread::spawn(move || {
+            let _hold = g.hold("test").unwrap();
+            h.store(true, Ordering::SeqCst);
+        });
+        thread::sleep(Duration::from_millis(50));
+        assert!(!held.load(Ordering::SeqCst), "held while two captures open");
+        gate.leave(1);
+        thread::sleep(Duration::from_millis(50));
+        assert!(!held.load(Ordering::SeqCst), "held while one capture open");
+        gate.leave(2);
+        t.join().unwrap();
+        assert!(held.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_capture_waits_for_a_running_or_waiting_hold() {
+        let gate = Arc::new(CaptureGate::default());
+        let hold = gate.hold("test").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let g = gate.clone();
+        let t = thread::spawn(move || {
+            g.enter(7);
+            tx.send(()).unwrap();
+        });
+        assert!(
+            rx.recv_timeout(Duration::from_millis(50)).is_err(),
+            "a capture began during a hold"
+        );
+        drop(hold);
+        rx.recv_timeout(Duration::from_secs(5))
+            .expect("the capture began after the hold ended");
+        t.join().unwrap();
+        assert_eq!(gate.open(), 1);
+    }
+
+    #[test]
+    fn a_thread_that_captures_may_not_hold_and_may_capture_again() {
+        let gate = Arc::new(CaptureGate::default());
+        gate.enter(1);
+        let err = gate.hold("Device::synchronize").unwrap_err();
+        assert!(
+            err.to_string().contains("this thread is capturing"),
+            "{err}"
+        );
+        // Another thread waits for the hold: this thread's second capture
+        // must not wait behind it.
+        let g = gate.clone();
+        let waiter = thread::spawn(move || drop(g.hold("test").unwrap()));
+        thread::sleep(Duration::from_millis(50));
+        gate.enter(2);
+        assert_eq!(gate.open(), 2);
+        gate.leave(2);
+        gate.leave(1);
+        waiter.join().unwrap();
+    }
+
+    #[test]
+    fn leaving_a_stream_that_never_entered_changes_nothing() {
+        let gate = CaptureGate::default();
+        gate.leave(3);
+        gate.enter(4);
+        gate.leave(3);
+        assert_eq!(gate.open(), 1);
+        gate.leave(4);
+        assert_eq!(gate.open(), 0);
+        drop(gate.hold("test").unwrap());
+    }
+}
