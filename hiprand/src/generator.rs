@@ -7,6 +7,7 @@ use crate::rules::{self, Distribution};
 use crate::{Ordering, RngType};
 use hip::{AccessEvents, DeviceMemoryMut, Stream};
 use hiprand_sys::hiprandGenerator_t;
+use std::cell::Cell;
 use std::fmt;
 
 static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
@@ -41,6 +42,10 @@ pub struct Generator {
     kind: RngType,
     dimensions: u32,
     stream: Stream,
+    /// Whether the next fill seeds the generator's state: true after
+    /// creating it and after every change of seed, offset, ordering or
+    /// dimensions. See [`Generator::enqueue`].
+    seeding: Cell<bool>,
 }
 
 // SAFETY: the handle is a pointer into the library that any thread may use,
@@ -84,6 +89,7 @@ impl Generator {
             kind,
             dimensions: 1,
             stream: stream.clone(),
+            seeding: Cell::new(true),
         };
         // SAFETY: live handle; the stream outlives it (held by `generator`).
         unsafe { result::set_stream(generator.raw, stream.as_raw()) }?;
@@ -117,7 +123,9 @@ impl Generator {
         rules::check_seed(self.kind).map_err(|e| e.at("Generator::set_seed"))?;
         self.bind()?;
         // SAFETY: live handle.
-        unsafe { result::set_pseudo_random_generator_seed(self.raw, seed) }
+        unsafe { result::set_pseudo_random_generator_seed(self.raw, seed) }?;
+        self.seeding.set(true);
+        Ok(())
     }
 
     /// `hiprandSetGeneratorOffset`: skip `offset` values of the sequence
@@ -126,7 +134,9 @@ impl Generator {
         rules::check_offset(self.kind).map_err(|e| e.at("Generator::set_offset"))?;
         self.bind()?;
         // SAFETY: live handle.
-        unsafe { result::set_generator_offset(self.raw, offset) }
+        unsafe { result::set_generator_offset(self.raw, offset) }?;
+        self.seeding.set(true);
+        Ok(())
     }
 
     /// `hiprandSetGeneratorOrdering`: how results are laid out (a pseudo
@@ -136,7 +146,9 @@ impl Generator {
         rules::check_ordering(self.kind, ordering).map_err(|e| e.at("Generator::set_ordering"))?;
         self.bind()?;
         // SAFETY: live handle.
-        unsafe { result::set_generator_ordering(self.raw, ordering.raw()) }
+        unsafe { result::set_generator_ordering(self.raw, ordering.raw()) }?;
+        self.seeding.set(true);
+        Ok(())
     }
 
     /// `hiprandSetQuasiRandomGeneratorDimensions`: the number of
@@ -150,6 +162,7 @@ impl Generator {
         // SAFETY: live handle.
         unsafe { result::set_quasi_random_generator_dimensions(self.raw, dimensions) }?;
         self.dimensions = dimensions;
+        self.seeding.set(true);
         Ok(())
     }
 
@@ -266,8 +279,26 @@ impl Generator {
     /// use it, and the fill is recorded as its write, so that those streams
     /// and its stream-ordered free wait for the fill in turn. Untracked
     /// memory costs nothing more.
+    ///
+    /// The first fill after the state was reset seeds it, and cuRAND's
+    /// seeding synchronizes the whole device (`curandGenerateSeeds` calls
+    /// `cuCtxSynchronize`), which CUDA forbids while any stream of the
+    /// device captures: measured on CUDA 13, a capture on another thread
+    /// is invalidated and the process soon crashes in the driver. That
+    /// fill therefore holds the device's captures back
+    /// ([`hip::Device::hold_captures`]); the others cost nothing more.
     fn enqueue(&self, out: &AccessEvents, fill: impl FnOnce() -> Result<()>) -> Result<()> {
-        self.stream.enqueue_tracked(&[], &[out], fill)
+        if !self.seeding.get() {
+            return self.stream.enqueue_tracked(&[], &[out], fill);
+        }
+        let _hold = self
+            .stream
+            .device()
+            .hold_captures("hiprand::Generator (seeding on first use)")
+            .map_err(Error::Runtime)?;
+        self.stream.enqueue_tracked(&[], &[out], fill)?;
+        self.seeding.set(false);
+        Ok(())
     }
 
     fn bind(&self) -> Result<()> {
