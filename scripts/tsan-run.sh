@@ -65,7 +65,7 @@ mkdir -p "$logs"
 # The tests of hip/tests/gpu.rs that use host threads: shared devices,
 # streams and buffers across threads, host callbacks (run on the driver's
 # thread), staged and pinned copies (the host copy pool's threads).
-GPU_THREADED=${GPU_THREADED:-sharing_across_threads streams_events_and_host_callbacks capture_refuses_work_tracked_on_the_host stream_ordered_buffers_outlive_work_on_other_streams pinned_managed_and_pool_memory copies_views_memset_and_length_checks view_methods_and_pinned_reuse}
+GPU_THREADED=${GPU_THREADED:-sharing_across_threads device_synchronize_waits_for_captures_on_other_threads streams_events_and_host_callbacks capture_refuses_work_tracked_on_the_host stream_ordered_buffers_outlive_work_on_other_streams pinned_managed_and_pool_memory copies_views_memset_and_length_checks view_methods_and_pinned_reuse}
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 echo "GPUs: $gpus (nvidia-smi -L); TSAN_OPTIONS=$TSAN_OPTIONS"
@@ -148,7 +148,7 @@ for b in hip--lib hip--gpu_staging hip--gpu_tracking hip--gpu; do
     started "$b"
 done
 
-run hip--lib staging::pool staging::ring tracking
+run hip--lib staging::pool staging::ring tracking capture_gate
 for b in hip--gpu_staging hip--gpu_tracking; do
     skip=()
     if [ "$gpus" -lt 2 ]; then
