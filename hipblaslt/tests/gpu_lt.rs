@@ -262,7 +262,11 @@ fn run<T: Elem>(cfg: MatmulConfig, act: Activation, with_bias: bool) {
         }
     }
     let (ratio, idx, tol) = worst;
-    let ratio = if got[idx].is_nan() { f64::INFINITY } else { ratio };
+    let ratio = if got[idx].is_nan() {
+        f64::INFINITY
+    } else {
+        ratio
+    };
     println!("{what}: worst error / bound = {ratio:.3} at element {idx}");
     assert!(
         ratio <= 1.0,

@@ -16,5 +16,8 @@ fn configs_start_tight_and_epilogues_describe_themselves() {
     assert_eq!((cfg.alpha, cfg.beta), (1.0, 0.0));
     let e = Epilogue::<f32>::activation(Activation::Gelu);
     let text = format!("{e:?}");
-    assert!(text.contains("Gelu") && text.contains("bias_len: None"), "{text}");
+    assert!(
+        text.contains("Gelu") && text.contains("bias_len: None"),
+        "{text}"
+    );
 }
