@@ -23,6 +23,7 @@ packages=(
   libhiprand-dev=6.4.3*
   librocrand-dev
   libhipfft-dev=6.4.3*
+  libhipblaslt-dev=7.1.1*  # hipBLASLt 7.1.1 (Debian builds it for HIP 6.4)
 )
 
 # shellcheck source=scripts/private-apt.sh

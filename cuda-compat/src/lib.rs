@@ -70,7 +70,8 @@
 //! | --- | --- |
 //! | `f16` | `half::f16`/`half::bf16` as `DeviceRepr`, f16 and bf16 GEMM |
 //! | `f8` | `float8::F8E4M3`/`float8::F8E5M2` (`float8` 0.7, cudarc's) as `DeviceRepr` and `ValidAsZeroBits` |
-//! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
+//! | `driver`, `nvrtc`, `runtime`, `cublas` | accepted; the modules are always built |
+//! | `cublaslt` (default, as in cudarc) | the `cublaslt` module over hipBLASLt: raw names, `result`, `CudaBlasLT` with bias/ReLU/GELU epilogues |
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
 //! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
@@ -223,6 +224,8 @@ macro_rules! mount_generated {
 pub(crate) use mount_generated;
 
 pub mod cublas;
+#[cfg(feature = "cublaslt")]
+pub mod cublaslt;
 #[cfg(feature = "cufft")]
 pub mod cufft;
 #[cfg(feature = "curand")]
@@ -263,12 +266,14 @@ pub struct EnumVariant {
 }
 
 /// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`],
-/// [`cublas`], and `curand` and `cufft` with their features).
+/// [`cublas`], and `cublaslt`, `curand` and `cufft` with their features).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
     all.extend(nvrtc::enums());
     all.extend(cublas::enums());
+    #[cfg(feature = "cublaslt")]
+    all.extend(cublaslt::enums());
     #[cfg(feature = "curand")]
     all.extend(curand::enums());
     #[cfg(feature = "cufft")]

@@ -63,3 +63,25 @@ impl Unavailable for () {
     fn library_missing() -> Self {}
     fn symbol_missing() -> Self {}
 }
+
+/// NaN: hipBLASLt's tuning queries (`hipblasltGetTotalGranularityValue`, ...)
+/// return a `double` with no failure value, and NaN is no real answer.
+impl Unavailable for f64 {
+    fn library_missing() -> Self {
+        f64::NAN
+    }
+    fn symbol_missing() -> Self {
+        f64::NAN
+    }
+}
+
+/// `0`: hipBLASLt's byte-count queries (`hipblasltGetMemReadBytes`, ...)
+/// return a `size_t`; no bytes were read or written.
+impl Unavailable for usize {
+    fn library_missing() -> Self {
+        0
+    }
+    fn symbol_missing() -> Self {
+        0
+    }
+}

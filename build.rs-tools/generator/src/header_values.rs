@@ -123,6 +123,16 @@ const COMPAT_STATUS: &[(&str, &EnumSource, &EnumSource)] = &[
 
 /// The enumerators of the enum at `locate` in `text`, in order.
 pub(crate) fn c_enum(text: &str, locate: Locate) -> Result<Vec<(String, i64)>> {
+    c_enum_with(text, locate, &[])
+}
+
+/// [`c_enum`], where a value may also name one of `known` (another enum's
+/// enumerators).
+pub(crate) fn c_enum_with(
+    text: &str,
+    locate: Locate,
+    known: &[(String, i64)],
+) -> Result<Vec<(String, i64)>> {
     let body = match locate {
         Locate::Typedef(name) => {
             let end = Regex::new(&format!(r"\}}\s*{name}\s*;"))?;
@@ -161,7 +171,11 @@ pub(crate) fn c_enum(text: &str, locate: Locate) -> Result<Vec<(String, i64)>> {
     for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         let (name, value) = match item.split_once('=') {
             None => (item, next),
-            Some((n, e)) => (n.trim(), expression(e.trim(), &out)?),
+            Some((n, e)) => {
+                let mut earlier = known.to_vec();
+                earlier.extend(out.iter().cloned());
+                (n.trim(), expression(e.trim(), &earlier)?)
+            }
         };
         if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             bail!("enumerator `{item}` not understood");
@@ -175,8 +189,23 @@ pub(crate) fn c_enum(text: &str, locate: Locate) -> Result<Vec<(String, i64)>> {
     Ok(out)
 }
 
-/// An enumerator's value: an integer literal or an earlier enumerator.
+/// An enumerator's value: an integer literal or an earlier enumerator, or
+/// such values joined by `|` (cuBLASLt's `(CUBLASLT_EPILOGUE_RELU | 128)`),
+/// in parentheses or not.
 fn expression(e: &str, earlier: &[(String, i64)]) -> Result<i64> {
+    let e = e.trim();
+    if let Some(inner) = e.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        if !inner.contains(['(', ')']) {
+            return expression(inner, earlier);
+        }
+    }
+    if e.contains('|') && !e.contains(['(', ')']) {
+        let mut value = 0;
+        for part in e.split('|') {
+            value |= expression(part, earlier)?;
+        }
+        return Ok(value);
+    }
     let (negative, digits) = match e.strip_prefix('-') {
         Some(d) => (true, d.trim()),
         None => (false, e),
@@ -645,8 +674,193 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     )?;
     crate::rustfmt(&path)?;
 
+    let path = root.join("hipblaslt-sys/src/nvidia/cublaslt_enumerators.rs");
+    std::fs::write(
+        &path,
+        cublaslt_enumerators(root, &cuda_include, &rocm.join("include"))?,
+    )?;
+    crate::rustfmt(&path)?;
+
     crate::header_enums::generate(root, &cuda_include)?;
     Ok(())
+}
+
+/// cuBLASLt's enums and hipBLASLt's, paired: (CUDA header, CUDA typedef,
+/// ROCm header, hipBLASLt typedef, CUDA prefix, HIP prefix, the function of
+/// hipblaslt-sys's `nvidia/convert.rs` that maps the HIP enum). An
+/// enumerator is paired with the one whose name is the same after the
+/// prefix.
+const CUBLASLT_ENUMS: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
+    (
+        "cublasLt.h",
+        "cublasLtEpilogue_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtEpilogue_t",
+        "CUBLASLT_EPILOGUE_",
+        "HIPBLASLT_EPILOGUE_",
+        "epilogue",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtMatrixLayoutAttribute_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtMatrixLayoutAttribute_t",
+        "CUBLASLT_MATRIX_LAYOUT_",
+        "HIPBLASLT_MATRIX_LAYOUT_",
+        "layout_attribute",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtMatmulDescAttributes_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtMatmulDescAttributes_t",
+        "CUBLASLT_MATMUL_DESC_",
+        "HIPBLASLT_MATMUL_DESC_",
+        "desc_attribute",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtMatmulPreferenceAttributes_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtMatmulPreferenceAttributes_t",
+        "CUBLASLT_MATMUL_PREF_",
+        "HIPBLASLT_MATMUL_PREF_",
+        "preference_attribute",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtMatrixTransformDescAttributes_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtMatrixTransformDescAttributes_t",
+        "CUBLASLT_MATRIX_TRANSFORM_DESC_",
+        "HIPBLASLT_MATRIX_TRANSFORM_DESC_",
+        "transform_attribute",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtOrder_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtOrder_t",
+        "CUBLASLT_ORDER_",
+        "HIPBLASLT_ORDER_",
+        "order",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtPointerMode_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtPointerMode_t",
+        "CUBLASLT_POINTER_MODE_",
+        "HIPBLASLT_POINTER_MODE_",
+        "pointer_mode",
+    ),
+    (
+        "cublasLt.h",
+        "cublasLtMatmulMatrixScale_t",
+        "hipblaslt/hipblaslt.h",
+        "hipblasLtMatmulMatrixScale_t",
+        "CUBLASLT_MATMUL_MATRIX_SCALE_",
+        "HIPBLASLT_MATMUL_MATRIX_SCALE_",
+        "matrix_scale",
+    ),
+    (
+        "cublas_api.h",
+        "cublasComputeType_t",
+        "hipblas-common/hipblas-common.h",
+        "hipblasComputeType_t",
+        "CUBLAS_COMPUTE_",
+        "HIPBLAS_COMPUTE_",
+        "compute_type",
+    ),
+    (
+        "cublas_api.h",
+        "cublasOperation_t",
+        "hipblas-common/hipblas-common.h",
+        "hipblasOperation_t",
+        "CUBLAS_OP_",
+        "HIPBLAS_OP_",
+        "operation",
+    ),
+];
+
+/// hipblaslt-sys's test of its NVIDIA backend's enum mappings against
+/// cuBLASLt's headers (a unit test, so it can call the backend's private
+/// `convert` functions): for every enumerator both declare, the value
+/// cuBLASLt gives, as a literal; for every hipBLASLt enumerator cuBLASLt
+/// lacks, `None` (the adapters refuse it). Fails (no file is written) when
+/// an adapter of the backend names a cuBLASLt function cublasLt.h does not
+/// declare.
+fn cublaslt_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -> Result<String> {
+    let mut s = String::from(
+        "// @generated by `cargo run -p hip-generator -- header-values`. Do not edit.\n\
+         //! Every enumerator of hipBLASLt 7.1.1's enums (and hipBLAS's operation\n\
+         //! and compute types) reaches cuBLASLt with the value cublasLt.h (and\n\
+         //! cublas_api.h) of the nvidia-cublas-cu12 wheel gives the enumerator of\n\
+         //! the same name, through the NVIDIA backend's `convert` functions; one\n\
+         //! cuBLASLt lacks maps to `None`, which the adapters refuse. The values\n\
+         //! are literals read from the CUDA headers by the generator's own parser,\n\
+         //! not from hipblaslt-sys's generated code.\n\n\
+         use crate::*;\n\n",
+    );
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    };
+    // cublasLtPointerMode_t's first values are cuBLAS's pointer modes.
+    let cublas_api = read(&cuda_include.join("cublas_api.h"))?;
+    let known = c_enum(&cublas_api, Locate::Typedef("cublasPointerMode_t"))?;
+    for (cu_header, cu_type, hip_header, hip_type, cu_prefix, hip_prefix, convert) in CUBLASLT_ENUMS
+    {
+        let cu = c_enum_with(
+            &read(&cuda_include.join(cu_header))?,
+            Locate::Typedef(cu_type),
+            &known,
+        )
+        .with_context(|| format!("{cu_type} in {cu_header}"))?;
+        let hip = c_enum(
+            &read(&rocm_include.join(hip_header))?,
+            Locate::Typedef(hip_type),
+        )
+        .with_context(|| format!("{hip_type} in {hip_header}"))?;
+        writeln!(
+            s,
+            "#[test]\nfn {}_reaches_cublaslt_with_its_values() {{",
+            hip_type.to_lowercase()
+        )?;
+        writeln!(s, "    use super::convert::{convert};")?;
+        for (hip_name, _) in &hip {
+            let Some(stem) = hip_name.strip_prefix(hip_prefix) else {
+                continue;
+            };
+            let cu_name = format!("{cu_prefix}{stem}");
+            match cu.iter().find(|(n, _)| *n == cu_name) {
+                Some((_, v)) => writeln!(
+                    s,
+                    "    assert_eq!({convert}({hip_type}::{hip_name}).map(i64::from), Some({v}), \"{cu_name}\");"
+                )?,
+                None => writeln!(
+                    s,
+                    "    assert_eq!({convert}({hip_type}::{hip_name}), None, \"no {cu_name} in cuBLASLt\");"
+                )?,
+            }
+        }
+        s.push_str("}\n\n");
+    }
+    let declared = read(&cuda_include.join("cublasLt.h"))?;
+    let adapters = read(&root.join("hipblaslt-sys/src/nvidia/adapters.rs"))?;
+    let named = Regex::new(r#"= "(cublasLt\w+)";"#)?;
+    let mut missing = Vec::new();
+    for c in named.captures_iter(&adapters) {
+        if !Regex::new(&format!(r"\b{}\s*\(", &c[1]))?.is_match(&declared) {
+            missing.push(c[1].to_owned());
+        }
+    }
+    if !missing.is_empty() {
+        bail!(
+            "hipblaslt-sys's NVIDIA backend names functions cublasLt.h does not declare: {}",
+            missing.join(", ")
+        );
+    }
+    Ok(s)
 }
 
 #[cfg(test)]
@@ -668,6 +882,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(tagged, [("X".to_owned(), 3), ("Y".to_owned(), 4)]);
+    }
+
+    #[test]
+    fn reads_or_expressions_in_parentheses() {
+        let text =
+            "typedef enum {\n  R = 2,\n  RA = (R | 128),\n  D = 8 | 128,\n  DB = D | 16\n} e_t;";
+        let got = c_enum(text, Locate::Typedef("e_t")).unwrap();
+        let values: Vec<i64> = got.iter().map(|(_, v)| *v).collect();
+        assert_eq!(values, [2, 130, 136, 152]);
+        assert!(expression("(A | 1", &[]).is_err());
     }
 
     #[test]

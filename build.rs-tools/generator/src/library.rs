@@ -55,6 +55,9 @@ pub(crate) struct Library {
     /// Declarations taken from a newer header of the same API (the manifest's
     /// `[bindings.later_api]`): the header's path and the names to take.
     pub(crate) later_api: Option<(PathBuf, Vec<String>)>,
+    /// C++-only text of a bound header replaced by its C equivalent in a
+    /// copy bindgen reads instead (the manifest's `[[bindings.c_rewrites]]`).
+    pub(crate) c_rewrites: Vec<CRewrite>,
     /// The crate's loader data (the manifest's `[loader]`), if it has one.
     pub(crate) loader: Option<loader::Loader>,
 }
@@ -76,6 +79,22 @@ struct LaterApi {
     reason: String,
     /// The names taken from it.
     names: Vec<String>,
+}
+
+/// A manifest's `[[bindings.c_rewrites]]` entry: in the header `header`
+/// (below `include/`), the text `find` becomes `replace` in a copy that
+/// bindgen reads in place of the original (C++ syntax a header uses outside
+/// `#ifdef __cplusplus`, such as default member initialisers). `find` must
+/// occur, so a stale entry fails the generation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CRewrite {
+    header: String,
+    find: String,
+    replace: String,
+    /// Why the header needs it (read by people, kept in the manifest).
+    #[allow(dead_code)]
+    reason: String,
 }
 
 /// A manifest file. Only the tables the binding generation reads are named:
@@ -113,6 +132,8 @@ struct Bindings {
     c_shims: std::collections::BTreeMap<String, String>,
     #[serde(default)]
     later_api: Option<LaterApi>,
+    #[serde(default)]
+    c_rewrites: Vec<CRewrite>,
 }
 
 /// The folder of the manifests.
@@ -186,6 +207,7 @@ fn load(root: &Path, path: &Path) -> Result<Library> {
         c_prelude: b.c_prelude,
         c_shims: b.c_shims,
         later_api: b.later_api.map(|l| (root.join(l.header), l.names)),
+        c_rewrites: b.c_rewrites,
         loader: manifest.loader,
     })
 }
@@ -211,7 +233,8 @@ pub(crate) fn generate(
 ) -> Result<()> {
     let filter = &lib.filter;
     let wrapper = wrapper(lib)?;
-    let mut builder = base_builder(&wrapper, include, true)?;
+    let overlay = write_c_rewrites(lib, include)?;
+    let mut builder = base_builder(&wrapper, include, overlay.as_deref(), true)?;
     if let Some(dir) = write_c_shims(lib)? {
         // After the real include folder, so a shim never hides a header.
         builder = builder.clang_arg(format!("-idirafter{}", dir.display()));
@@ -249,7 +272,8 @@ pub(crate) fn generate(
     if !lib.v1_types.is_empty() {
         // Second pass without -DHIPBLAS_V2: only the v1 types, everything
         // else (already bound, or reused) left out.
-        let mut v1 = base_builder(&wrapper, include, false)?.allowlist_recursively(false);
+        let mut v1 = base_builder(&wrapper, include, overlay.as_deref(), false)?
+            .allowlist_recursively(false);
         for t in &lib.v1_types {
             v1 = v1.allowlist_type(t);
         }
@@ -395,16 +419,78 @@ pub(crate) fn write_c_shims(lib: &Library) -> Result<Option<PathBuf>> {
     Ok(Some(dir))
 }
 
+/// Writes the manifest's `c_rewrites` into copies of their headers, in a
+/// folder of their own (under the system's temporary folder, named after the
+/// library) that is searched before the real include folder; `None` when
+/// the manifest has none.
+pub(crate) fn write_c_rewrites(lib: &Library, include: &Path) -> Result<Option<PathBuf>> {
+    if lib.c_rewrites.is_empty() {
+        return Ok(None);
+    }
+    let dir = std::env::temp_dir().join(format!("hip-generator-c-rewrites-{}", lib.name));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut texts: std::collections::BTreeMap<&str, String> = std::collections::BTreeMap::new();
+    for r in &lib.c_rewrites {
+        anyhow::ensure!(
+            !r.header.contains(".."),
+            "c_rewrites: `{}` leaves the include folder",
+            r.header
+        );
+        let text = match texts.get_mut(r.header.as_str()) {
+            Some(t) => t,
+            None => {
+                let path = include.join(&r.header);
+                let t = std::fs::read_to_string(&path)
+                    .with_context(|| format!("reading {} (c_rewrites)", path.display()))?;
+                texts.entry(&r.header).or_insert(t)
+            }
+        };
+        anyhow::ensure!(
+            text.contains(&r.find),
+            "c_rewrites: `{}` does not occur in {}",
+            r.find,
+            r.header
+        );
+        *text = text.replace(&r.find, &r.replace);
+    }
+    for (header, text) in &texts {
+        let path = dir.join(header);
+        let folder = path.parent().unwrap_or(&dir).to_owned();
+        std::fs::create_dir_all(&folder)?;
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        // The header's siblings, unchanged: its `#include "..."` lines look
+        // in the folder of the copy first.
+        let original = include.join(header);
+        let source = original.parent().unwrap_or(include);
+        for entry in std::fs::read_dir(source)? {
+            let entry = entry?;
+            let target = folder.join(entry.file_name());
+            if entry.file_type()?.is_file() && !target.exists() {
+                std::fs::copy(entry.path(), &target)
+                    .with_context(|| format!("copying {}", entry.path().display()))?;
+            }
+        }
+    }
+    Ok(Some(dir))
+}
+
 /// bindgen with the settings shared by every pass: C11, the AMD platform,
-/// open newtype enums, layout tests; `v2` adds `-DHIPBLAS_V2`.
-fn base_builder(wrapper: &str, include: &Path, v2: bool) -> Result<bindgen::Builder> {
-    let mut args = vec![
-        "-x".to_owned(),
-        "c".to_owned(),
-        "-std=c11".to_owned(),
+/// open newtype enums, layout tests; `overlay` (rewritten headers) searched
+/// before `include`; `v2` adds `-DHIPBLAS_V2`.
+fn base_builder(
+    wrapper: &str,
+    include: &Path,
+    overlay: Option<&Path>,
+    v2: bool,
+) -> Result<bindgen::Builder> {
+    let mut args = vec!["-x".to_owned(), "c".to_owned(), "-std=c11".to_owned()];
+    if let Some(dir) = overlay {
+        args.push(format!("-I{}", dir.display()));
+    }
+    args.extend([
         format!("-I{}", include.display()),
         "-D__HIP_PLATFORM_AMD__".to_owned(),
-    ];
+    ]);
     if v2 {
         // hipblas.h spells the v2 API only when asked; the v1 forms it
         // declares either way keep their names, so both are bound.
@@ -498,7 +584,10 @@ mod tests {
         let root = crate::workspace_root();
         let libraries = all(&root).unwrap();
         let names: Vec<&str> = libraries.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["hip", "hipblas", "hipfft", "hiprand", "rccl"]);
+        assert_eq!(
+            names,
+            ["hip", "hipblas", "hipblaslt", "hipfft", "hiprand", "rccl"]
+        );
         let text = std::fs::read_to_string(manifest_dir(&root).join("hipblas.toml")).unwrap();
         // The committed file holds the NVIDIA mapping (read by the
         // `nvidia_tables` module), which this module leaves alone.

@@ -384,6 +384,7 @@ mod tests {
             checked,
             [
                 "hipblas/spec.rs",
+                "hipblaslt/spec.rs",
                 "hipfft/loader.rs",
                 "hiprand/loader.rs",
                 "rccl/loader.rs"

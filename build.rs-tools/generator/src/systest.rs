@@ -97,9 +97,12 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
     std::fs::write(&src, &c)?;
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
     let mut compile = Command::new(&cc);
-    compile
-        .args(["-std=c11", "-D__HIP_PLATFORM_AMD__", "-DHIPBLAS_V2", "-w"])
-        .arg(format!("-I{}", include.display()));
+    compile.args(["-std=c11", "-D__HIP_PLATFORM_AMD__", "-DHIPBLAS_V2", "-w"]);
+    // The headers bindgen read: the manifest's C rewrites before the rest.
+    if let Some(overlay) = crate::library::write_c_rewrites(lib, include)? {
+        compile.arg(format!("-I{}", overlay.display()));
+    }
+    compile.arg(format!("-I{}", include.display()));
     if let Some(shims) = crate::library::write_c_shims(lib)? {
         compile.arg(format!("-idirafter{}", shims.display()));
     }

@@ -1,0 +1,128 @@
+//! Tier 1: cudarc's `cublaslt` module in `cuda_compat::cublaslt` (the
+//! `cublaslt` feature, on by default): cuBLASLt's C names with
+//! `cublasLt.h`'s signatures (checked by the compiler: `const` items
+//! assigned to function-pointer types spelled as the header declares
+//! them), the constants with hipBLASLt's values, and a program written
+//! against cudarc's `CudaBlasLT` the way cudarc's own matmul test uses it,
+//! which must compile unchanged. Nothing here calls a library.
+
+use cuda_compat::cublaslt::sys::*;
+use std::ffi::{c_int, c_void};
+
+const _: () = {
+    const _: unsafe fn(*mut cublasLtHandle_t) -> cublasStatus_t = cublasLtCreate;
+    const _: unsafe fn(cublasLtHandle_t) -> cublasStatus_t = cublasLtDestroy;
+    const _: unsafe fn(*mut cublasLtMatrixLayout_t, cudaDataType, u64, u64, i64) -> cublasStatus_t =
+        cublasLtMatrixLayoutCreate;
+    const _: unsafe fn(
+        *mut cublasLtMatmulDesc_t,
+        cublasComputeType_t,
+        cudaDataType,
+    ) -> cublasStatus_t = cublasLtMatmulDescCreate;
+    const _: unsafe fn(
+        cublasLtMatmulDesc_t,
+        cublasLtMatmulDescAttributes_t,
+        *const c_void,
+        usize,
+    ) -> cublasStatus_t = cublasLtMatmulDescSetAttribute;
+    #[allow(clippy::type_complexity)]
+    const _: unsafe fn(
+        cublasLtHandle_t,
+        cublasLtMatmulDesc_t,
+        cublasLtMatrixLayout_t,
+        cublasLtMatrixLayout_t,
+        cublasLtMatrixLayout_t,
+        cublasLtMatrixLayout_t,
+        cublasLtMatmulPreference_t,
+        c_int,
+        *mut cublasLtMatmulHeuristicResult_t,
+        *mut c_int,
+    ) -> cublasStatus_t = cublasLtMatmulAlgoGetHeuristic;
+    #[allow(clippy::type_complexity)]
+    const _: unsafe fn(
+        cublasLtHandle_t,
+        cublasLtMatmulDesc_t,
+        *const c_void,
+        *const c_void,
+        cublasLtMatrixLayout_t,
+        *const c_void,
+        cublasLtMatrixLayout_t,
+        *const c_void,
+        *const c_void,
+        cublasLtMatrixLayout_t,
+        *mut c_void,
+        cublasLtMatrixLayout_t,
+        *const cublasLtMatmulAlgo_t,
+        *mut c_void,
+        usize,
+        cudaStream_t,
+    ) -> cublasStatus_t = cublasLtMatmul;
+};
+
+#[test]
+fn constants_carry_hipblaslts_values() {
+    // hipBLASLt's numbering, which the NVIDIA backend maps to cuBLASLt's
+    // (checked against cublasLt.h in hipblaslt-sys).
+    assert_eq!(
+        cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_EPILOGUE.0,
+        2
+    );
+    assert_eq!(
+        cublasLtMatrixLayoutAttribute_t::CUBLASLT_MATRIX_LAYOUT_LD.0,
+        6
+    );
+    // The epilogues have one numbering in both libraries.
+    assert_eq!(cublasLtEpilogue_t::CUBLASLT_EPILOGUE_GELU_BIAS.0, 36);
+    assert_eq!(cublasLtEpilogue_t::CUBLASLT_EPILOGUE_RELU_BIAS.0, 6);
+    let tables = cuda_compat::enums();
+    assert!(tables.iter().any(|t| t.cuda == "cublasLtEpilogue_t"));
+}
+
+/// cudarc's matmul-with-epilogue shape, unchanged but for the crate name.
+fn uses_cublaslt_like_cudarc() -> Result<Vec<f32>, Box<dyn std::error::Error>> {
+    use cuda_compat::cublaslt::{Activation, CudaBlasLT, Matmul, MatmulConfig};
+    use cuda_compat::driver::CudaContext;
+    let ctx = CudaContext::new(0)?;
+    let stream = ctx.default_stream();
+    let blas = CudaBlasLT::new(stream.clone())?;
+    let (m, n, k) = (3usize, 2usize, 4usize);
+    let a = stream.clone_htod(&vec![1.0f32; m * k])?;
+    let b = stream.clone_htod(&vec![1.0f32; k * n])?;
+    let bias = stream.clone_htod(&vec![0.5f32; m])?;
+    let mut c = stream.alloc_zeros::<f32>(m * n)?;
+    let cfg = MatmulConfig {
+        transa: false,
+        transb: false,
+        transc: false,
+        m: m as u64,
+        n: n as u64,
+        k: k as u64,
+        alpha: 1.0,
+        lda: m as i64,
+        ldb: k as i64,
+        beta: 0.0,
+        ldc: m as i64,
+        stride_a: None,
+        stride_b: None,
+        stride_c: None,
+        stride_bias: None,
+        batch_size: None,
+    };
+    // SAFETY: the buffers are this stream's and hold what `cfg` spans.
+    unsafe { blas.matmul(cfg, &a, &b, &mut c, Some(&bias), Some(&Activation::Relu)) }?;
+    Ok(stream.clone_dtoh(&c)?)
+}
+
+/// The program runs where a GPU is; elsewhere it fails only for want of
+/// one (its first call, `CudaContext::new`, fails the same way alone).
+#[test]
+fn a_cudarc_style_program_compiles_and_runs_where_it_can() {
+    match uses_cublaslt_like_cudarc() {
+        // relu(4 * 1 * 1 + 0.5) in each of the 3 x 2 elements.
+        Ok(c) => assert_eq!(c, vec![4.5f32; 6]),
+        Err(e) => assert!(
+            cuda_compat::driver::CudaContext::new(0).is_err(),
+            "a device exists, yet the program failed: {e}"
+        ),
+    }
+}
