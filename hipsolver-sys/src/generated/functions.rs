@@ -23,6 +23,10 @@ use super::types::*;
 use ::core::ffi::*;
 #[allow(unused_imports)]
 use hip_sys::*;
+#[allow(unused_imports)]
+pub use hipblas_sys::{
+    hipblasDiagType_t, hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t,
+};
 hip_sys::loaded_functions! {
     library: "hipSOLVER (`libhipsolver`, or cuSOLVER's `libcusolver` on the NVIDIA platform)",
     table: HipsolverFunctions,

@@ -14,6 +14,10 @@
 
 #[allow(unused_imports)]
 use hip_sys::*;
+#[allow(unused_imports)]
+pub use hipblas_sys::{
+    hipblasDiagType_t, hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t,
+};
 pub type hipsolverHandle_t = *mut ::std::os::raw::c_void;
 pub type hipsolverGesvdjInfo_t = *mut ::std::os::raw::c_void;
 pub type hipsolverSyevjInfo_t = *mut ::std::os::raw::c_void;
@@ -40,44 +44,6 @@ hip_sys::open_enum! {
         HIPSOLVER_STATUS_UNKNOWN = 11,
         HIPSOLVER_STATUS_ZERO_PIVOT = 12,
         HIPSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 13,
-    }
-}
-hip_sys::open_enum! {
-    /// \\brief Used to specify whether the matrix is to be transposed or not.
-    pub struct hipblasOperation_t(::std::os::raw::c_uint) {
-        /// Operate with the matrix.
-        HIPBLAS_OP_N = 111,
-        /// Operate with the transpose of the matrix.
-        HIPBLAS_OP_T = 112,
-        /// Operate with the conjugate transpose of the matrix.
-        HIPBLAS_OP_C = 113,
-    }
-}
-hip_sys::open_enum! {
-    /// \\brief Used by the Hermitian, symmetric and triangular matrix routines to specify whether the upper or lower triangle is being referenced.
-    pub struct hipblasFillMode_t(::std::os::raw::c_uint) {
-        /// Upper triangle
-        HIPBLAS_FILL_MODE_UPPER = 121,
-        /// Lower triangle
-        HIPBLAS_FILL_MODE_LOWER = 122,
-        HIPBLAS_FILL_MODE_FULL = 123,
-    }
-}
-hip_sys::open_enum! {
-    /// \\brief It is used by the triangular matrix routines to specify whether the matrix is unit triangular.
-    pub struct hipblasDiagType_t(::std::os::raw::c_uint) {
-        /// Non-unit triangular.
-        HIPBLAS_DIAG_NON_UNIT = 131,
-        /// Unit triangular.
-        HIPBLAS_DIAG_UNIT = 132,
-    }
-}
-hip_sys::open_enum! {
-    /// \\brief Indicates the side matrix A is located relative to matrix B during multiplication.
-    pub struct hipblasSideMode_t(::std::os::raw::c_uint) {
-        HIPBLAS_SIDE_LEFT = 141,
-        HIPBLAS_SIDE_RIGHT = 142,
-        HIPBLAS_SIDE_BOTH = 143,
     }
 }
 hip_sys::open_enum! {
