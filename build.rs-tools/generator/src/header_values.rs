@@ -429,22 +429,150 @@ fn cufft_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -> R
 /// translated by the NVIDIA backend). An enumerator is paired with the one
 /// whose name is the same after the prefix.
 const CUSOLVER_ENUMS: &[(&str, Locate, &str, Locate, &str, &str, bool)] = &[
-    ("cublas_api.h", Locate::Typedef("cublasOperation_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipblasOperation_t"), "CUBLAS_", "HIPBLAS_", true),
-    ("cublas_api.h", Locate::Typedef("cublasFillMode_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipblasFillMode_t"), "CUBLAS_", "HIPBLAS_", true),
-    ("cublas_api.h", Locate::Typedef("cublasDiagType_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipblasDiagType_t"), "CUBLAS_", "HIPBLAS_", true),
-    ("cublas_api.h", Locate::Typedef("cublasSideMode_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipblasSideMode_t"), "CUBLAS_", "HIPBLAS_", true),
-    ("cusolver_common.h", Locate::Typedef("cusolverEigMode_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipsolverEigMode_t"), "CUSOLVER_", "HIPSOLVER_", true),
-    ("cusolver_common.h", Locate::Typedef("cusolverEigType_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipsolverEigType_t"), "CUSOLVER_", "HIPSOLVER_", true),
-    ("cusolver_common.h", Locate::Typedef("cusolverEigRange_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipsolverEigRange_t"), "CUSOLVER_", "HIPSOLVER_", true),
-    ("cusolver_common.h", Locate::Typedef("cusolverAlgMode_t"), "hipsolver/internal/hipsolver-dense64.h", Locate::Typedef("hipsolverAlgMode_t"), "CUSOLVER_", "HIPSOLVER_", true),
-    ("cusolverDn.h", Locate::Typedef("cusolverDeterministicMode_t"), "hipsolver/internal/hipsolver-types.h", Locate::Typedef("hipsolverDeterministicMode_t"), "CUSOLVER_", "HIPSOLVER_", true),
-    ("cusolverDn.h", Locate::Typedef("cusolverDnFunction_t"), "hipsolver/internal/hipsolver-dense64.h", Locate::Typedef("hipsolverDnFunction_t"), "CUSOLVERDN_", "HIPSOLVERDN_", false),
-    ("cusolverRf.h", Locate::Typedef("cusolverRfResetValuesFastMode_t"), "hipsolver/internal/hipsolver-refactor.h", Locate::Typedef("hipsolverRfResetValuesFastMode_t"), "CUSOLVERRF_", "HIPSOLVERRF_", false),
-    ("cusolverRf.h", Locate::Typedef("cusolverRfMatrixFormat_t"), "hipsolver/internal/hipsolver-refactor.h", Locate::Typedef("hipsolverRfMatrixFormat_t"), "CUSOLVERRF_", "HIPSOLVERRF_", false),
-    ("cusolverRf.h", Locate::Typedef("cusolverRfUnitDiagonal_t"), "hipsolver/internal/hipsolver-refactor.h", Locate::Typedef("hipsolverRfUnitDiagonal_t"), "CUSOLVERRF_", "HIPSOLVERRF_", false),
-    ("cusolverRf.h", Locate::Typedef("cusolverRfFactorization_t"), "hipsolver/internal/hipsolver-refactor.h", Locate::Typedef("hipsolverRfFactorization_t"), "CUSOLVERRF_", "HIPSOLVERRF_", false),
-    ("cusolverRf.h", Locate::Typedef("cusolverRfTriangularSolve_t"), "hipsolver/internal/hipsolver-refactor.h", Locate::Typedef("hipsolverRfTriangularSolve_t"), "CUSOLVERRF_", "HIPSOLVERRF_", false),
-    ("cusolverRf.h", Locate::Typedef("cusolverRfNumericBoostReport_t"), "hipsolver/internal/hipsolver-refactor.h", Locate::Typedef("hipsolverRfNumericBoostReport_t"), "CUSOLVERRF_", "HIPSOLVERRF_", false),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasOperation_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasOperation_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasFillMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasFillMode_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasDiagType_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasDiagType_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasSideMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasSideMode_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverEigMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverEigMode_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverEigType_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverEigType_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverEigRange_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverEigRange_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverAlgMode_t"),
+        "hipsolver/internal/hipsolver-dense64.h",
+        Locate::Typedef("hipsolverAlgMode_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolverDn.h",
+        Locate::Typedef("cusolverDeterministicMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverDeterministicMode_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolverDn.h",
+        Locate::Typedef("cusolverDnFunction_t"),
+        "hipsolver/internal/hipsolver-dense64.h",
+        Locate::Typedef("hipsolverDnFunction_t"),
+        "CUSOLVERDN_",
+        "HIPSOLVERDN_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfResetValuesFastMode_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfResetValuesFastMode_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfMatrixFormat_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfMatrixFormat_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfUnitDiagonal_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfUnitDiagonal_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfFactorization_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfFactorization_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfTriangularSolve_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfTriangularSolve_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfNumericBoostReport_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfNumericBoostReport_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
 ];
 
 /// hipsolver-sys's test of its enum values against cuSOLVER's headers (a
@@ -474,8 +602,11 @@ fn cusolver_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
     let mut mismatches = Vec::new();
     // Statuses: cuSOLVER's value, translated back, is hipSOLVER's of the
     // same name.
-    let cu = c_enum(&read(&cuda_include.join("cusolver_common.h"))?, Locate::Typedef("cusolverStatus_t"))
-        .context("cusolverStatus_t")?;
+    let cu = c_enum(
+        &read(&cuda_include.join("cusolver_common.h"))?,
+        Locate::Typedef("cusolverStatus_t"),
+    )
+    .context("cusolverStatus_t")?;
     let hip = c_enum(
         &read(&rocm_include.join("hipsolver/internal/hipsolver-types.h"))?,
         Locate::Typedef("hipsolverStatus_t"),
@@ -495,7 +626,8 @@ fn cusolver_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
         }
     }
     s.push_str("}\n\n");
-    for (cu_header, cu_at, hip_header, hip_at, cu_prefix, hip_prefix, translated) in CUSOLVER_ENUMS {
+    for (cu_header, cu_at, hip_header, hip_at, cu_prefix, hip_prefix, translated) in CUSOLVER_ENUMS
+    {
         let cu = c_enum(&read(&cuda_include.join(cu_header))?, *cu_at)
             .with_context(|| format!("an enum of {cu_header}"))?;
         let hip = c_enum(&read(&rocm_include.join(hip_header))?, *hip_at)
@@ -503,7 +635,11 @@ fn cusolver_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
         let hip_type = match hip_at {
             Locate::Typedef(t) | Locate::Tag(t) => *t,
         };
-        writeln!(s, "#[test]\nfn {}_has_cusolvers_values() {{", hip_type.to_lowercase())?;
+        writeln!(
+            s,
+            "#[test]\nfn {}_has_cusolvers_values() {{",
+            hip_type.to_lowercase()
+        )?;
         let mut paired = 0;
         for (cu_name, cu_value) in &cu {
             let Some(stem) = cu_name.strip_prefix(cu_prefix) else {
@@ -525,7 +661,9 @@ fn cusolver_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
                     "    assert_eq!(i64::from({hip_type}::{hip_name}.0), {cu_value}, \"{cu_name}\");"
                 )?;
             } else {
-                mismatches.push(format!("{hip_name}: cuSOLVER {cu_value}, hipSOLVER {hip_value}"));
+                mismatches.push(format!(
+                    "{hip_name}: cuSOLVER {cu_value}, hipSOLVER {hip_value}"
+                ));
             }
         }
         if paired == 0 {
