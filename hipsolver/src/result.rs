@@ -306,7 +306,8 @@ pub trait Lapack: sealed::Sealed + DeviceRepr + Copy + Default + std::fmt::Debug
     ) -> Result<()>;
     /// `gesvd_bufferSize`.
     unsafe fn gesvd_buffer_size(h: hipsolverHandle_t, m: c_int, n: c_int) -> Result<c_int>;
-    /// `gesvd` (`vt` receives Vᴴ).
+    /// `gesvd` (`vt` receives Vᴴ; `rwork`, `min(m, n)` reals, receives
+    /// the superdiagonals that did not converge).
     unsafe fn gesvd(
         h: hipsolverHandle_t,
         jobu: c_schar,
@@ -322,6 +323,7 @@ pub trait Lapack: sealed::Sealed + DeviceRepr + Copy + Default + std::fmt::Debug
         ldvt: c_int,
         work: *mut Self,
         lwork: c_int,
+        rwork: *mut Self::Real,
         info: *mut c_int,
     ) -> Result<()>;
     /// `gesvdj_bufferSize`.
@@ -767,6 +769,7 @@ macro_rules! lapack {
                 ldvt: c_int,
                 work: *mut Self,
                 lwork: c_int,
+                rwork: *mut Self::Real,
                 info: *mut c_int,
             ) -> Result<()> {
                 call!($gesvd(
@@ -784,7 +787,7 @@ macro_rules! lapack {
                     ldvt,
                     work.cast(),
                     lwork,
-                    std::ptr::null_mut(),
+                    rwork,
                     info
                 ))
             }

@@ -774,7 +774,14 @@ impl Solver {
         let pv = vt
             .as_mut()
             .map_or(std::ptr::null_mut(), |b| b.device_ptr_mut());
-        let (pw, pi) = (work.device_ptr_mut(), info.device_ptr_mut());
+        // cuSOLVER writes the superdiagonals that did not converge of a
+        // complex gesvd to `rwork`: always give it room.
+        let mut rwork = self.stream.alloc::<T::Real>(k)?;
+        let (pw, pr, pi) = (
+            work.device_ptr_mut(),
+            rwork.device_ptr_mut(),
+            info.device_ptr_mut(),
+        );
         let ldu = mu.max(1) as c_int;
         let ldvt = nu.max(1) as c_int;
         self.run(
@@ -786,9 +793,9 @@ impl Solver {
             InfoMeaning::NotConverged(
                 "superdiagonals of the intermediate bidiagonal form did not converge to zero",
             ),
-            // SAFETY: live handle; `a` checked; `s` holds `n`, `u` `m` x
-            // `ucols`, `vt` `n` x `n` (or null without vectors); workspace
-            // of the queried size.
+            // SAFETY: live handle; `a` checked; `s` and `rwork` hold `n`,
+            // `u` `m` x `ucols`, `vt` `n` x `n` (or null without vectors);
+            // workspace of the queried size.
             || unsafe {
                 T::gesvd(
                     self.raw,
@@ -805,6 +812,7 @@ impl Solver {
                     ldvt,
                     pw,
                     lwork,
+                    pr,
                     pi,
                 )
             },
