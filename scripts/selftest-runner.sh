@@ -89,6 +89,7 @@ setup() {
     fake_program "$b/bins/rand_bench" "fastest: fake; ratio ours/torch (median values/s): 0.99" 0
     fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00 (target >= 0.95)" 0
     fake_program "$b/bins/lt_bench" "lt_bench: lowest ratio vs torch 1.00 (target >= 0.95); lowest fused speed-up vs GEMM + separate kernels 1.20 (target >= 1.1)" 0
+    fake_program "$b/bins/solver_bench" "solver_bench: lowest ratio 1.00 (target >= 0.95)" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
@@ -109,6 +110,7 @@ setup() {
     printf 'print("randn_f32 100000000 1e11 1e11")\n' >"$b/torch_randn.py"
     printf 'print("c2c_f32_2d_4096x4096 1.0")\n' >"$b/torch_fft.py"
     printf 'print("linear_gelu_f16_8192x4096x4096 1.0")\n' >"$b/torch_lt.py"
+    printf 'print("cholesky_f32_4096 1.0")\n' >"$b/torch_linalg.py"
     # shellcheck disable=SC2016 # expanded by the fake, not here
     printf '#!/usr/bin/env bash\nfor i in $(seq 1 "$FAKE_GPUS"); do echo "GPU $((i - 1)): Fake GPU (UUID: GPU-$i)"; done\n' >"$work/bin/nvidia-smi"
     cat >"$work/bin/compute-sanitizer" <<'EOF'
@@ -192,6 +194,8 @@ check "session tests: candle not bundled is not run, and says so" "4 passed, 0 f
     "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
 check "session bench: the FFT benchmark's summary in the table" "12 passed, 1 failed, 7 skipped" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
+check "session bench: the solver benchmark's summary in the table" "12 passed, 1 failed, 7 skipped" nonzero \
+    "\\| solver_bench +\\| ok \\(solver_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
 FAKE_SOAK_RC=0 setup "ok"

@@ -75,7 +75,8 @@
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
 //! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
-//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cusolver` | the `cusolver` module over hipSOLVER: raw names (`sys`), `result` and cudarc's `DnHandle`, `DnParams`, `SpHandle`, `RfHandle` |
+//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolvermg`, `cusparse`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -230,6 +231,8 @@ pub mod cublaslt;
 pub mod cufft;
 #[cfg(feature = "curand")]
 pub mod curand;
+#[cfg(feature = "cusolver")]
+pub mod cusolver;
 pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
@@ -266,7 +269,8 @@ pub struct EnumVariant {
 }
 
 /// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`],
-/// [`cublas`], and `cublaslt`, `curand` and `cufft` with their features).
+/// [`cublas`], and `cublaslt`, `curand`, `cufft` and `cusolver` with their
+/// features).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
@@ -278,5 +282,7 @@ pub fn enums() -> Vec<EnumTable> {
     all.extend(curand::enums());
     #[cfg(feature = "cufft")]
     all.extend(cufft::enums());
+    #[cfg(feature = "cusolver")]
+    all.extend(cusolver::enums());
     all
 }

@@ -36,6 +36,7 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIPRAND_SYS_BLESS=1 cargo test -q -p hiprand-sys --lib coverage"),
     Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
     Step::Shell("HIPBLASLT_SYS_BLESS=1 cargo test -q -p hipblaslt-sys --lib coverage"),
+    Step::Shell("HIPSOLVER_SYS_BLESS=1 cargo test -q -p hipsolver-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -61,6 +62,9 @@ const GENERATED: &[&str] = &[
     "hipblaslt-sys/src/generated",
     "hipblaslt-sys/BINDINGS.md",
     "hipblaslt-sys/src/nvidia/cublaslt_enumerators.rs",
+    "hipsolver-sys/src/generated",
+    "hipsolver-sys/BINDINGS.md",
+    "hipsolver-sys/src/nvidia/cusolver_enumerators.rs",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -82,6 +86,7 @@ const GENERATED: &[&str] = &[
     "hiprand-sys/NVIDIA_COVERAGE.md",
     "hipfft-sys/NVIDIA_COVERAGE.md",
     "hipblaslt-sys/NVIDIA_COVERAGE.md",
+    "hipsolver-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of

@@ -20,10 +20,11 @@ pub(crate) enum Module {
     Curand,
     Cufft,
     Cublaslt,
+    Cusolver,
 }
 
 impl Module {
-    pub(crate) const ALL: [Module; 7] = [
+    pub(crate) const ALL: [Module; 8] = [
         Module::Runtime,
         Module::Driver,
         Module::Nvrtc,
@@ -31,6 +32,7 @@ impl Module {
         Module::Curand,
         Module::Cufft,
         Module::Cublaslt,
+        Module::Cusolver,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -42,6 +44,7 @@ impl Module {
             Module::Curand => "curand",
             Module::Cufft => "cufft",
             Module::Cublaslt => "cublaslt",
+            Module::Cusolver => "cusolver",
         }
     }
 

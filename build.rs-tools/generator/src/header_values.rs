@@ -453,6 +453,273 @@ fn cufft_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -> R
     Ok(s)
 }
 
+/// cuSOLVER's enums (and the cuBLAS ones it takes) paired with hipSOLVER's:
+/// (CUDA header, where, hipSOLVER header, where, CUDA prefix, HIP prefix,
+/// translated by the NVIDIA backend). An enumerator is paired with the one
+/// whose name is the same after the prefix.
+const CUSOLVER_ENUMS: &[(&str, Locate, &str, Locate, &str, &str, bool)] = &[
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasOperation_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasOperation_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasFillMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasFillMode_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasDiagType_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasDiagType_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cublas_api.h",
+        Locate::Typedef("cublasSideMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipblasSideMode_t"),
+        "CUBLAS_",
+        "HIPBLAS_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverEigMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverEigMode_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverEigType_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverEigType_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverEigRange_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverEigRange_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolver_common.h",
+        Locate::Typedef("cusolverAlgMode_t"),
+        "hipsolver/internal/hipsolver-dense64.h",
+        Locate::Typedef("hipsolverAlgMode_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolverDn.h",
+        Locate::Typedef("cusolverDeterministicMode_t"),
+        "hipsolver/internal/hipsolver-types.h",
+        Locate::Typedef("hipsolverDeterministicMode_t"),
+        "CUSOLVER_",
+        "HIPSOLVER_",
+        true,
+    ),
+    (
+        "cusolverDn.h",
+        Locate::Typedef("cusolverDnFunction_t"),
+        "hipsolver/internal/hipsolver-dense64.h",
+        Locate::Typedef("hipsolverDnFunction_t"),
+        "CUSOLVERDN_",
+        "HIPSOLVERDN_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfResetValuesFastMode_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfResetValuesFastMode_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfMatrixFormat_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfMatrixFormat_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfUnitDiagonal_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfUnitDiagonal_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfFactorization_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfFactorization_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfTriangularSolve_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfTriangularSolve_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+    (
+        "cusolverRf.h",
+        Locate::Typedef("cusolverRfNumericBoostReport_t"),
+        "hipsolver/internal/hipsolver-refactor.h",
+        Locate::Typedef("hipsolverRfNumericBoostReport_t"),
+        "CUSOLVERRF_",
+        "HIPSOLVERRF_",
+        false,
+    ),
+];
+
+/// hipsolver-sys's test of its enum values against cuSOLVER's headers (a
+/// unit test, so it can call the backend's private translations): for every
+/// enumerator both declare, the value cuSOLVER gives, as a literal, reached
+/// through the backend's translation where hipSOLVER's values are
+/// rocBLAS's, and every cuSOLVER status through the status translation.
+/// Fails (no file is written) when an enum the backend passes unchanged
+/// differs, or when an adapter line names a cuSOLVER function the headers
+/// do not declare.
+fn cusolver_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -> Result<String> {
+    let mut s = String::from(
+        "// @generated by `cargo run -p hip-generator -- header-values`. Do not edit.\n\
+         //! Every enumerator that cuSOLVER 11.7's headers (`cusolver_common.h`,\n\
+         //! `cusolverDn.h`, `cusolverRf.h`, and cuBLAS's `cublas_api.h` for the\n\
+         //! operation, fill, diagonal and side enums) and hipSOLVER 6.4.1's declare\n\
+         //! under the same name (after the prefix) reaches cuSOLVER with cuSOLVER's\n\
+         //! value, through the NVIDIA backend's translation where hipSOLVER's values\n\
+         //! differ; every cuSOLVER status hipSOLVER names comes back as that status.\n\
+         //! The values are literals read from the CUDA headers by the generator's\n\
+         //! own parser, not from hipsolver-sys's generated code.\n\n\
+         use crate::*;\n\n",
+    );
+    let read = |path: &Path| {
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    };
+    let mut mismatches = Vec::new();
+    // Statuses: cuSOLVER's value, translated back, is hipSOLVER's of the
+    // same name.
+    let cu = c_enum(
+        &read(&cuda_include.join("cusolver_common.h"))?,
+        Locate::Typedef("cusolverStatus_t"),
+    )
+    .context("cusolverStatus_t")?;
+    let hip = c_enum(
+        &read(&rocm_include.join("hipsolver/internal/hipsolver-types.h"))?,
+        Locate::Typedef("hipsolverStatus_t"),
+    )
+    .context("hipsolverStatus_t")?;
+    s.push_str("#[test]\nfn cusolver_statuses_become_hipsolvers() {\n");
+    for (cu_name, cu_value) in &cu {
+        let Some(stem) = cu_name.strip_prefix("CUSOLVER_STATUS_") else {
+            continue;
+        };
+        let hip_name = format!("HIPSOLVER_STATUS_{stem}");
+        if hip.iter().any(|(n, _)| *n == hip_name) {
+            writeln!(
+                s,
+                "    assert_eq!(super::convert::from_cusolver({cu_value}), hipsolverStatus_t::{hip_name}, \"{cu_name}\");"
+            )?;
+        }
+    }
+    s.push_str("}\n\n");
+    for (cu_header, cu_at, hip_header, hip_at, cu_prefix, hip_prefix, translated) in CUSOLVER_ENUMS
+    {
+        let cu = c_enum(&read(&cuda_include.join(cu_header))?, *cu_at)
+            .with_context(|| format!("an enum of {cu_header}"))?;
+        let hip = c_enum(&read(&rocm_include.join(hip_header))?, *hip_at)
+            .with_context(|| format!("an enum of {hip_header}"))?;
+        let hip_type = match hip_at {
+            Locate::Typedef(t) | Locate::Tag(t) => *t,
+        };
+        writeln!(
+            s,
+            "#[test]\nfn {}_has_cusolvers_values() {{",
+            hip_type.to_lowercase()
+        )?;
+        let mut paired = 0;
+        for (cu_name, cu_value) in &cu {
+            let Some(stem) = cu_name.strip_prefix(cu_prefix) else {
+                continue;
+            };
+            let hip_name = format!("{hip_prefix}{stem}");
+            let Some((_, hip_value)) = hip.iter().find(|(n, _)| *n == hip_name) else {
+                continue;
+            };
+            paired += 1;
+            if *translated {
+                writeln!(
+                    s,
+                    "    assert_eq!(i64::from(super::convert::to_cu({hip_type}::{hip_name})), {cu_value}, \"{cu_name}\");"
+                )?;
+            } else if hip_value == cu_value {
+                writeln!(
+                    s,
+                    "    assert_eq!(i64::from({hip_type}::{hip_name}.0), {cu_value}, \"{cu_name}\");"
+                )?;
+            } else {
+                mismatches.push(format!(
+                    "{hip_name}: cuSOLVER {cu_value}, hipSOLVER {hip_value}"
+                ));
+            }
+        }
+        if paired == 0 {
+            mismatches.push(format!("{hip_type}: no enumerator paired with {cu_header}"));
+        }
+        s.push_str("}\n\n");
+    }
+    let mut declared = String::new();
+    for h in ["cusolverDn.h", "cusolverRf.h", "cusolverSp.h"] {
+        declared.push_str(&read(&cuda_include.join(h))?);
+    }
+    let adapters = read(&root.join("hipsolver-sys/src/nvidia/adapters.rs"))?;
+    let named = Regex::new(r#"=> "(cusolver\w+)""#)?;
+    for c in named.captures_iter(&adapters) {
+        if !Regex::new(&format!(r"\b{}\s*\(", &c[1]))?.is_match(&declared) {
+            mismatches.push(format!("{}: not declared in cuSOLVER's headers", &c[1]));
+        }
+    }
+    if !mismatches.is_empty() {
+        bail!(
+            "hipSOLVER and cuSOLVER differ where the NVIDIA backend does not translate:\n{}",
+            mismatches.join("\n")
+        );
+    }
+    Ok(s)
+}
+
 /// hipify-perl's numeric-literal pairs (CUDA name -> every HIP name it is
 /// given, in any of hipify-perl's sections).
 fn hipify_pairs(text: &str) -> Result<BTreeMap<String, BTreeSet<String>>> {
@@ -664,6 +931,13 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     std::fs::write(
         &path,
         cufft_enumerators(root, &cuda_include, &rocm.join("include"))?,
+    )?;
+    crate::rustfmt(&path)?;
+
+    let path = root.join("hipsolver-sys/src/nvidia/cusolver_enumerators.rs");
+    std::fs::write(
+        &path,
+        cusolver_enumerators(root, &cuda_include, &rocm.join("include"))?,
     )?;
     crate::rustfmt(&path)?;
 

@@ -40,7 +40,6 @@ not_provided! {
     "cutensor-02006": "cuTENSOR (hipTensor has no binding yet)";
     "cutensor-version-from-build-system": "cuTENSOR (hipTensor has no binding yet)";
     "cusparse": "cuSPARSE (hipSPARSE has no binding yet)";
-    "cusolver": "cuSOLVER (hipSOLVER has no binding yet)";
     "cusolvermg": "cuSOLVERMg";
     "cufile": "cuFile (GPUDirect Storage)";
     "cupti": "CUPTI";
