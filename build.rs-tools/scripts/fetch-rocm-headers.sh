@@ -23,6 +23,7 @@ packages=(
   libhiprand-dev=6.4.3*
   librocrand-dev
   libhipfft-dev=6.4.3*
+  libhipsparse-dev=6.4.3*
 )
 
 # shellcheck source=scripts/private-apt.sh

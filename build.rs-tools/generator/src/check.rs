@@ -35,6 +35,7 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIPBLAS_SYS_BLESS=1 cargo test -q -p hipblas-sys --lib coverage"),
     Step::Shell("HIPRAND_SYS_BLESS=1 cargo test -q -p hiprand-sys --lib coverage"),
     Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
+    Step::Shell("HIPSPARSE_SYS_BLESS=1 cargo test -q -p hipsparse-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -57,6 +58,9 @@ const GENERATED: &[&str] = &[
     "hipfft-sys/src/generated",
     "hipfft-sys/BINDINGS.md",
     "hipfft-sys/src/nvidia/cufft_enumerators.rs",
+    "hipsparse-sys/src/generated",
+    "hipsparse-sys/BINDINGS.md",
+    "hipsparse-sys/src/nvidia/cusparse_enumerators.rs",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -72,11 +76,13 @@ const GENERATED: &[&str] = &[
     "hip-sys/src/nvidia/messages.rs",
     "hip-sys/src/nvidia/passthrough.rs",
     "hipblas-sys/src/nvidia/adapters.rs",
+    "hipsparse-sys/src/nvidia/adapters.rs",
     // the coverage tests (HIP_SYS_BLESS=1 / HIPBLAS_SYS_BLESS=1)
     "hip-sys/NVIDIA_COVERAGE.md",
     "hipblas-sys/NVIDIA_COVERAGE.md",
     "hiprand-sys/NVIDIA_COVERAGE.md",
     "hipfft-sys/NVIDIA_COVERAGE.md",
+    "hipsparse-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of
