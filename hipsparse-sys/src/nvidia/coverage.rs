@@ -54,13 +54,14 @@ fn coverage() -> Coverage<'static> {
                 HAND_WRITTEN.map(|h| format!("`{h}`")).join(", ")
             ),
             "The hand-written ones: the status name and text (hipSPARSE's words); the four \
-             matrix-descriptor getters, which return the enum itself rather than a status; and \
-             `hipsparseSpSM_solve`, whose external buffer cuSPARSE 12 does not take (it keeps \
-             the buffer given to `SpSM_analysis`). Bindings the generator found to differ from \
+             matrix-descriptor getters, which return the enum itself rather than a status; \
+             `hipsparseSpMatSetAttribute`, whose data pointer cuSPARSE declares mutable (it \
+             only reads it); and `hipsparseSpSM_solve`, whose external buffer cuSPARSE 12 does \
+             not take (it keeps the buffer given to `SpSM_analysis`). Bindings the generator found to differ from \
              cuSPARSE's declaration are not adapted (the manifest's `exclude` list says why): \
              the `csr2gebsr`/`gebsr2gebsc` `_bufferSize` forms (an `int` size in cuSPARSE; the \
              `_bufferSizeExt` forms are adapted), the double-precision prune-by-percentage \
-             calls (a `float` percentage in cuSPARSE) and `hipsparseSpMatSetAttribute`."
+             calls (a `float` percentage in cuSPARSE)."
                 .to_owned(),
         ],
         columns: &["hipSPARSE", "cuSPARSE"],

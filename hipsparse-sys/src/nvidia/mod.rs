@@ -41,7 +41,8 @@ pub(crate) static CUSPARSE: LibrarySlot = LibrarySlot::new("cuSPARSE");
 
 /// The bindings written by hand here, beside the generated adapters.
 #[cfg(test)]
-pub(crate) const HAND_WRITTEN: [&str; 7] = [
+pub(crate) const HAND_WRITTEN: [&str; 8] = [
+    "hipsparseSpMatSetAttribute",
     "hipsparseGetErrorName",
     "hipsparseGetErrorString",
     "hipsparseSpSM_solve",
@@ -50,6 +51,36 @@ pub(crate) const HAND_WRITTEN: [&str; 7] = [
     "hipsparseGetMatIndexBase",
     "hipsparseGetMatType",
 ];
+
+/// `cusparseSpMatSetAttribute`, whose data pointer cuSPARSE declares
+/// mutable (it only reads it).
+static SET_ATTRIBUTE: Symbol = Symbol::new(&CUSPARSE, c"cusparseSpMatSetAttribute");
+
+/// `hipsparseSpMatSetAttribute` over `cusparseSpMatSetAttribute` (the fill
+/// mode and diagonal type the triangular solves read).
+unsafe extern "C" fn set_attribute(
+    descr: crate::hipsparseSpMatDescr_t,
+    attribute: crate::hipsparseSpMatAttribute_t,
+    data: *const std::ffi::c_void,
+    size: usize,
+) -> hipsparseStatus_t {
+    let Some(f) = SET_ATTRIBUTE.address() else {
+        return hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED;
+    };
+    type Set = unsafe extern "C" fn(
+        crate::hipsparseSpMatDescr_t,
+        i32,
+        *mut std::ffi::c_void,
+        usize,
+    ) -> i32;
+    // SAFETY: `f` is cusparseSpMatSetAttribute, `(cusparseSpMatDescr_t,
+    // cusparseSpMatAttribute_t, void*, size_t)` in cusparse.h.
+    let f = unsafe { std::mem::transmute::<*mut std::ffi::c_void, Set>(f) };
+    // SAFETY: the caller's contract; cuSPARSE reads `size` bytes of `data`
+    // and never writes them, so passing the const pointer as mutable is
+    // sound.
+    convert::from_cusparse(unsafe { f(descr, attribute.0 as i32, data.cast_mut(), size) })
+}
 
 /// `cusparseSpSM_solve`, which takes no external buffer in cuSPARSE 12.
 static SPSM_SOLVE: Symbol = Symbol::new(&CUSPARSE, c"cusparseSpSM_solve");
@@ -160,6 +191,9 @@ pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<Hipspa
     table.hipsparseGetErrorName = Some(error_name);
     table.hipsparseGetErrorString = Some(error_string);
     install_getters(&mut table);
+    if SET_ATTRIBUTE.address().is_some() {
+        table.hipsparseSpMatSetAttribute = Some(set_attribute);
+    }
     if SPSM_SOLVE.address().is_some() {
         table.hipsparseSpSM_solve = Some(spsm_solve);
     }
