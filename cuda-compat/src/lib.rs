@@ -74,7 +74,8 @@
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
 //! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
-//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cusparse` | the `cusparse` module over hipSPARSE: cuSPARSE's raw names (`sys`) and cudarc's `result` (`CusparseError`, `create`, `destroy`) |
+//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -227,6 +228,8 @@ pub mod cublas;
 pub mod cufft;
 #[cfg(feature = "curand")]
 pub mod curand;
+#[cfg(feature = "cusparse")]
+pub mod cusparse;
 pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
@@ -263,7 +266,7 @@ pub struct EnumVariant {
 }
 
 /// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`],
-/// [`cublas`], and `curand` and `cufft` with their features).
+/// [`cublas`], and `curand`, `cufft` and `cusparse` with their features).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
@@ -273,5 +276,7 @@ pub fn enums() -> Vec<EnumTable> {
     all.extend(curand::enums());
     #[cfg(feature = "cufft")]
     all.extend(cufft::enums());
+    #[cfg(feature = "cusparse")]
+    all.extend(cusparse::enums());
     all
 }

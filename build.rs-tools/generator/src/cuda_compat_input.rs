@@ -19,16 +19,18 @@ pub(crate) enum Module {
     Cublas,
     Curand,
     Cufft,
+    Cusparse,
 }
 
 impl Module {
-    pub(crate) const ALL: [Module; 6] = [
+    pub(crate) const ALL: [Module; 7] = [
         Module::Runtime,
         Module::Driver,
         Module::Nvrtc,
         Module::Cublas,
         Module::Curand,
         Module::Cufft,
+        Module::Cusparse,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -39,6 +41,7 @@ impl Module {
             Module::Cublas => "cublas",
             Module::Curand => "curand",
             Module::Cufft => "cufft",
+            Module::Cusparse => "cusparse",
         }
     }
 

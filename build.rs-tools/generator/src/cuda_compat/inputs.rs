@@ -85,6 +85,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
     let blas = input::parse_bindings(&root.join("hipblas-sys/src/generated"))?;
     let rand = input::parse_bindings(&root.join("hiprand-sys/src/generated"))?;
     let fft = input::parse_bindings(&root.join("hipfft-sys/src/generated"))?;
+    let sparse = input::parse_bindings(&root.join("hipsparse-sys/src/generated"))?;
     let mut crate_of = BTreeMap::new();
     let mut all = Decls::default();
     let have_blas = blas.is_some();
@@ -93,6 +94,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         ("hipblas_sys", blas),
         ("hiprand_sys", rand),
         ("hipfft_sys", fft),
+        ("hipsparse_sys", sparse),
     ] {
         let Some(d) = d else { continue };
         for n in d
@@ -118,6 +120,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
     hip_headers.extend(input::headers_below(&rocm.join("include/hipblas-common")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hiprand")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hipfft")));
+    hip_headers.extend(input::headers_below(&rocm.join("include/hipsparse")));
     let (renames, macros) = input::defines(&hip_headers)?;
     let cast_macros = input::cast_macros(&hip_headers)?;
     let in_headers = input::identifiers(&hip_headers)?;
