@@ -25,7 +25,8 @@
 #             count; in `all`, a re-run, so only its failures join the last
 #             line (its passes are on the line "re-runs under memcheck");
 #   bench     each benchmark step once (torch GEMM baseline, gemm_bench, torch randn
-#             baseline, rand_bench, torch FFT baseline, fft_bench,
+#             baseline, rand_bench, torch FFT baseline, fft_bench, torch sparse
+#             baseline, sparse_bench,
 #             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
 #             cudarc launch rate; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
@@ -218,6 +219,11 @@ run_bench() {
     cat "$out/torch_fft.err"
     bench_step "torch baseline (torch_fft.py)" "$rc" "$(grep -v '^#' "$out/torch_fft.err" | tail -n1)"
     bench_program fft_bench 300 '^fft_bench:' "$bundle/bins/fft_bench" "$out/torch_fft.txt"
+    timeout 300 python3 "$bundle/torch_sparse.py" >"$out/torch_sparse.txt" 2>"$out/torch_sparse.err"
+    rc=$?
+    cat "$out/torch_sparse.err"
+    bench_step "torch baseline (torch_sparse.py)" "$rc" "$(grep -v '^#' "$out/torch_sparse.err" | tail -n1)"
+    bench_program sparse_bench 300 '^sparse_bench:' "$bundle/bins/sparse_bench" "$out/torch_sparse.txt"
     bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
     bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
     bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"

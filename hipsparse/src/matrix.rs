@@ -66,6 +66,7 @@ mod sealed {
     impl<T: crate::Scalar> Sealed for super::Csr<T> {}
     impl<T: crate::Scalar> Sealed for super::Csc<T> {}
     impl<T: crate::Scalar> Sealed for super::Coo<T> {}
+    impl<T: crate::Scalar> Sealed for super::BsrAsCsr<'_, T> {}
 }
 
 /// A compressed matrix's arrays: the offsets over the major dimension, the
@@ -538,6 +539,52 @@ impl<T: Scalar> Bsr<T> {
     /// The side of each block.
     pub fn block_dim(&self) -> usize {
         self.block_dim
+    }
+}
+
+/// A BSR matrix of 1 x 1 blocks read as the CSR matrix it is (cuSPARSE's
+/// bsrmv takes only blocks larger than 1).
+#[derive(Debug)]
+pub(crate) struct BsrAsCsr<'a, T: Scalar>(pub(crate) &'a Bsr<T>);
+
+impl<T: Scalar> SparseMatrix<T> for BsrAsCsr<'_, T> {
+    fn rows(&self) -> usize {
+        self.0.rows()
+    }
+    fn cols(&self) -> usize {
+        self.0.cols()
+    }
+    fn nnz(&self) -> usize {
+        self.0.values.len()
+    }
+    fn index_base(&self) -> IndexBase {
+        self.0.base
+    }
+    fn device_ordinal(&self) -> usize {
+        self.0.values.device().ordinal()
+    }
+    fn descriptor(&self) -> Result<SpMat> {
+        let a = self.0;
+        debug_assert_eq!(a.block_dim, 1);
+        // SAFETY: with blocks of 1 the BSR arrays are a checked CSR matrix
+        // of the same sizes, which outlives the descriptor.
+        unsafe {
+            SpMat::csr(
+                (a.rows(), a.cols(), a.values.len()),
+                a.offsets.as_device_ptr(),
+                a.indices.as_device_ptr(),
+                a.values.as_device_ptr(),
+                a.base,
+                T::DATA_TYPE,
+            )
+        }
+    }
+    fn access_events(&self) -> Vec<&AccessEvents> {
+        vec![
+            self.0.offsets.access_events(),
+            self.0.indices.access_events(),
+            self.0.values.access_events(),
+        ]
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::dense::DenseLayout;
 use crate::error::{Error, Result};
-use crate::matrix::{same_device, Bsr, Csr, SparseMatrix};
+use crate::matrix::{same_device, Bsr, BsrAsCsr, Csr, SparseMatrix};
 use crate::result::{self, check, scalar_ptr, DnMat, DnVec, SpMat};
 use crate::scalar::Scalar;
 use crate::validate;
@@ -227,6 +227,8 @@ impl Sparse {
 
     /// `y = alpha * A * x + beta * y` for a BSR matrix
     /// (`hipsparse?bsrmv`; hipSPARSE's generic API has no BSR descriptor).
+    /// Blocks of 1 x 1, which cuSPARSE's bsrmv refuses, are the CSR matrix
+    /// they spell and go through [`spmv`](Self::spmv).
     pub fn bsrmv<T: Scalar>(
         &self,
         alpha: T,
@@ -236,6 +238,9 @@ impl Sparse {
         y: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
         const OP: &str = "Sparse::bsrmv";
+        if a.block_dim == 1 {
+            return self.spmv(Operation::NonTranspose, alpha, &BsrAsCsr(a), x, beta, y);
+        }
         validate::same(OP, "x length (columns of A)", x.len(), a.cols())?;
         validate::same(OP, "y length (rows of A)", y.len(), a.rows())?;
         same_device(OP, "A", a.values.device().ordinal(), self.device())?;
