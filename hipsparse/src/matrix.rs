@@ -2,7 +2,7 @@
 //! COO (the generic API's formats) and BSR.
 //!
 //! Each is made from host arrays, which are checked against the format's
-//! rules ([`crate::validate`]: shape, nnz, index base, indices in range,
+//! rules (`validate.rs`: shape, nnz, index base, indices in range,
 //! sorted and unique) before anything is uploaded, so hipSPARSE is never
 //! given a malformed matrix; or it is produced by hipSPARSE itself
 //! (SpGEMM, dense-to-sparse), whose output has those properties.
@@ -105,8 +105,8 @@ pub struct Csr<T: Scalar>(Compressed<T>);
 pub struct Csc<T: Scalar>(Compressed<T>);
 
 impl<T: Scalar> Csr<T> {
-    /// Checks the arrays (see [`validate`](crate::validate) rules: `rows +
-    /// 1` offsets from the base to `nnz + base`, never decreasing;
+    /// Checks the arrays (`rows + 1` offsets from the base to `nnz + base`,
+    /// never decreasing;
     /// `nnz` column indices and values; indices in range, strictly
     /// increasing within each row) and uploads them on `stream`.
     ///
