@@ -386,6 +386,7 @@ mod tests {
                 "hipblas/spec.rs",
                 "hipfft/loader.rs",
                 "hiprand/loader.rs",
+                "hipsparse/loader.rs",
                 "rccl/loader.rs"
             ]
         );
