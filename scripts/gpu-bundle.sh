@@ -89,6 +89,7 @@ cp "$root/benches/torch_randn.py" "$out/torch_randn.py"
 cp "$root/benches/torch_fft.py" "$out/torch_fft.py"
 cp "$root/benches/torch_lt.py" "$out/torch_lt.py"
 cp "$root/benches/torch_linalg.py" "$out/torch_linalg.py"
+cp "$root/benches/torch_sparse.py" "$out/torch_sparse.py"
 chmod +x "$out/run.sh"
 # Stripped binaries compress about tenfold: the machine takes at most
 # 64 MiB, so the executables travel as one xz archive, unpacked there by

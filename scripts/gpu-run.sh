@@ -10,7 +10,7 @@
 # once more with HIP_PLATFORM unset, which must choose nvidia (the machine's
 # AMD runtime sees no device; one program). The benchmark programs
 # (names matching GPU_RUN_BENCHMARKS, default
-# 'gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak')
+# 'gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|sparse_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak')
 # are not run here: they need arguments, minutes or two GPUs, and
 # `scripts/gpu-session.sh bench` (or `soak`) runs them. With
 # `memcheck`, only the test binaries run, under
@@ -72,7 +72,7 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|sparse_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }

@@ -27,9 +27,9 @@
 #   bench     each benchmark step once (torch GEMM baseline, gemm_bench, torch randn
 #             baseline, rand_bench, torch FFT baseline, fft_bench, torch
 #             F.linear + gelu baseline, lt_bench, torch linalg baseline,
-#             solver_bench, launch_rate, call_overhead, alloc_loop,
-#             copy_bandwidth, the cudarc launch rate; torch all-reduce
-#             baseline, allreduce_bench
+#             solver_bench, torch sparse baseline, sparse_bench,
+#             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
+#             cudarc launch rate; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
 #             GPU, pipeline): a benchmark that cannot measure, or whose baseline
 #             is missing, fails; the multi-GPU steps are skipped (counted as
@@ -230,6 +230,11 @@ run_bench() {
     cat "$out/torch_linalg.err"
     bench_step "torch baseline (torch_linalg.py)" "$rc" "$(grep -v '^#' "$out/torch_linalg.err" | tail -n1)"
     bench_program solver_bench 300 '^solver_bench:' "$bundle/bins/solver_bench" "$out/torch_linalg.txt"
+    timeout 300 python3 "$bundle/torch_sparse.py" >"$out/torch_sparse.txt" 2>"$out/torch_sparse.err"
+    rc=$?
+    cat "$out/torch_sparse.err"
+    bench_step "torch baseline (torch_sparse.py)" "$rc" "$(grep -v '^#' "$out/torch_sparse.err" | tail -n1)"
+    bench_program sparse_bench 300 '^sparse_bench:' "$bundle/bins/sparse_bench" "$out/torch_sparse.txt"
     bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
     bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
     bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"

@@ -19,7 +19,7 @@ cd "$root"
 # A new publishable crate goes here.
 crates=(hip-sys hip hipblas-sys hipblas rccl-sys rccl hiprand-sys hiprand
     hipfft-sys hipfft hipsolver-sys hipsolver cuda-compat hip-build hip-diagnostics
-    hipblaslt-sys hipblaslt)
+    hipblaslt-sys hipblaslt hipsparse-sys hipsparse)
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/hip-rs

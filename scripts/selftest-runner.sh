@@ -90,6 +90,7 @@ setup() {
     fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00 (target >= 0.95)" 0
     fake_program "$b/bins/lt_bench" "lt_bench: lowest ratio vs torch 1.00 (target >= 0.95); lowest fused speed-up vs GEMM + separate kernels 1.20 (target >= 1.1)" 0
     fake_program "$b/bins/solver_bench" "solver_bench: lowest ratio 1.00 (target >= 0.95)" 0
+    fake_program "$b/bins/sparse_bench" "sparse_bench: lowest ratio 1.00 (target >= 0.95)" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
@@ -111,6 +112,7 @@ setup() {
     printf 'print("c2c_f32_2d_4096x4096 1.0")\n' >"$b/torch_fft.py"
     printf 'print("linear_gelu_f16_8192x4096x4096 1.0")\n' >"$b/torch_lt.py"
     printf 'print("cholesky_f32_4096 1.0")\n' >"$b/torch_linalg.py"
+    printf 'print("spmv_csr_f32_4194304_nnz16 1.0")\n' >"$b/torch_sparse.py"
     # shellcheck disable=SC2016 # expanded by the fake, not here
     printf '#!/usr/bin/env bash\nfor i in $(seq 1 "$FAKE_GPUS"); do echo "GPU $((i - 1)): Fake GPU (UUID: GPU-$i)"; done\n' >"$work/bin/nvidia-smi"
     cat >"$work/bin/compute-sanitizer" <<'EOF'

@@ -67,7 +67,7 @@ fi
 feature_pass=0
 if [ $status -eq 0 ] && [ -f cuda-compat/Cargo.toml ] && grep -q '^synthesized-enums *=' cuda-compat/Cargo.toml; then
   feature_pass=1
-  cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver "$@" 2>&1 | tee "$logs/3-rerun.log" || status=$?
+  cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver,cusparse "$@" 2>&1 | tee "$logs/3-rerun.log" || status=$?
 fi
 # cudarc's own example programs, built unmodified against cuda-compat
 # renamed to cudarc (the one-line switch); scripts/cudarc-examples.sh
@@ -105,7 +105,7 @@ wine=$tier_line
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
 if [ $feature_pass -eq 1 ]; then
-  cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver --no-run --message-format=json "$@" >"$logs/3.json" 2>/dev/null
+  cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver,cusparse --no-run --message-format=json "$@" >"$logs/3.json" 2>/dev/null
 fi
 
 runtime=$(ls /usr/lib/x86_64-linux-gnu/libamdhip64.so.5.* 2>/dev/null | head -n1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS, cuRAND, cuFFT) and NCCL's
+# Fetches the CUDA 12.9 headers (runtime, driver, nvrtc, cuBLAS, cuRAND, cuFFT, cuSOLVER, cuSPARSE) and NCCL's
 # nccl.h (NCCL 2.27.3, for rccl-sys's enum checks) from NVIDIA's
 # Python wheels and unpacks only their headers into the git-ignored
 # build.rs-tools/cuda-headers/, in two layouts:
@@ -29,14 +29,15 @@ packages=(
   nvidia-curand-cu12==10.3.10.19
   nvidia-cufft-cu12==11.4.1.4
   nvidia-cusolver-cu12==11.7.5.82
+  nvidia-cusparse-cu12==12.5.10.65
 )
 
 shopt -s nullglob
 have=("$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl \
       "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl \
       "$wheels"/nvidia_curand_cu12-10.3.10.19-*.whl "$wheels"/nvidia_cufft_cu12-11.4.1.4-*.whl
-      "$wheels"/nvidia_cusolver_cu12-11.7.5.82-*.whl)
-if [ ${#have[@]} -lt 7 ]; then
+      "$wheels"/nvidia_cusolver_cu12-11.7.5.82-*.whl "$wheels"/nvidia_cusparse_cu12-12.5.10.65-*.whl)
+if [ ${#have[@]} -lt 8 ]; then
   mkdir -p "$wheels"
   python3 -m pip download -q --no-deps --only-binary=:all: --dest "$wheels" "${packages[@]}"
 fi
@@ -47,7 +48,8 @@ python3 - "$dest" "$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl \
   "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl \
   "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl "$wheels"/nvidia_curand_cu12-10.3.10.19-*.whl \
   "$wheels"/nvidia_cufft_cu12-11.4.1.4-*.whl \
-  "$wheels"/nvidia_cusolver_cu12-11.7.5.82-*.whl <<'PY'
+  "$wheels"/nvidia_cusolver_cu12-11.7.5.82-*.whl \
+  "$wheels"/nvidia_cusparse_cu12-12.5.10.65-*.whl <<'PY'
 import os, shutil, sys, zipfile
 dest, wheels = sys.argv[1], sys.argv[2:]
 with open(os.path.join(dest, "PACKAGES"), "w") as packages:
@@ -68,7 +70,7 @@ PY
 for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h \
          nvidia/cuda_nvrtc/include/nvrtc.h include/cublas_api.h include/cuda_runtime_api.h \
          nvidia/nccl/include/nccl.h nvidia/curand/include/curand.h nvidia/cufft/include/cufft.h \
-         nvidia/cusolver/include/cusolverDn.h; do
+         nvidia/cusolver/include/cusolverDn.h nvidia/cusparse/include/cusparse.h; do
   test -f "$dest/$h" || { echo "fetch-cuda-headers: missing $dest/$h" >&2; exit 1; }
 done
 echo "fetch-cuda-headers: headers in $dest"

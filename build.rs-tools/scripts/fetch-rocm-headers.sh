@@ -25,6 +25,7 @@ packages=(
   libhipfft-dev=6.4.3*
   libhipblaslt-dev=7.1.1*  # hipBLASLt 7.1.1 (Debian builds it for HIP 6.4)
   libhipsolver-dev=6.4.1*
+  libhipsparse-dev=6.4.3*
 )
 
 # shellcheck source=scripts/private-apt.sh

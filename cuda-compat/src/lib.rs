@@ -76,7 +76,8 @@
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
 //! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
 //! | `cusolver` | the `cusolver` module over hipSOLVER: raw names (`sys`), `result` and cudarc's `DnHandle`, `DnParams`, `SpHandle`, `RfHandle` |
-//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolvermg`, `cusparse`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cusparse` | the `cusparse` module over hipSPARSE: cuSPARSE's raw names (`sys`) and cudarc's `result` (`CusparseError`, `create`, `destroy`) |
+//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolvermg`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -233,6 +234,8 @@ pub mod cufft;
 pub mod curand;
 #[cfg(feature = "cusolver")]
 pub mod cusolver;
+#[cfg(feature = "cusparse")]
+pub mod cusparse;
 pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
@@ -269,8 +272,8 @@ pub struct EnumVariant {
 }
 
 /// Every enum of every module ([`runtime`], [`driver`], [`nvrtc`],
-/// [`cublas`], and `cublaslt`, `curand`, `cufft` and `cusolver` with their
-/// features).
+/// [`cublas`], and `cublaslt`, `curand`, `cufft`, `cusolver` and `cusparse`
+/// with their features).
 pub fn enums() -> Vec<EnumTable> {
     let mut all = runtime::enums();
     all.extend(driver::enums());
@@ -284,5 +287,7 @@ pub fn enums() -> Vec<EnumTable> {
     all.extend(cufft::enums());
     #[cfg(feature = "cusolver")]
     all.extend(cusolver::enums());
+    #[cfg(feature = "cusparse")]
+    all.extend(cusparse::enums());
     all
 }

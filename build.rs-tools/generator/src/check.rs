@@ -37,6 +37,7 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
     Step::Shell("HIPBLASLT_SYS_BLESS=1 cargo test -q -p hipblaslt-sys --lib coverage"),
     Step::Shell("HIPSOLVER_SYS_BLESS=1 cargo test -q -p hipsolver-sys --lib coverage"),
+    Step::Shell("HIPSPARSE_SYS_BLESS=1 cargo test -q -p hipsparse-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -65,6 +66,9 @@ const GENERATED: &[&str] = &[
     "hipsolver-sys/src/generated",
     "hipsolver-sys/BINDINGS.md",
     "hipsolver-sys/src/nvidia/cusolver_enumerators.rs",
+    "hipsparse-sys/src/generated",
+    "hipsparse-sys/BINDINGS.md",
+    "hipsparse-sys/src/nvidia/cusparse_enumerators.rs",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -80,6 +84,7 @@ const GENERATED: &[&str] = &[
     "hip-sys/src/nvidia/messages.rs",
     "hip-sys/src/nvidia/passthrough.rs",
     "hipblas-sys/src/nvidia/adapters.rs",
+    "hipsparse-sys/src/nvidia/adapters.rs",
     // the coverage tests (HIP_SYS_BLESS=1 / HIPBLAS_SYS_BLESS=1)
     "hip-sys/NVIDIA_COVERAGE.md",
     "hipblas-sys/NVIDIA_COVERAGE.md",
@@ -87,6 +92,7 @@ const GENERATED: &[&str] = &[
     "hipfft-sys/NVIDIA_COVERAGE.md",
     "hipblaslt-sys/NVIDIA_COVERAGE.md",
     "hipsolver-sys/NVIDIA_COVERAGE.md",
+    "hipsparse-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of

@@ -21,10 +21,11 @@ pub(crate) enum Module {
     Cufft,
     Cublaslt,
     Cusolver,
+    Cusparse,
 }
 
 impl Module {
-    pub(crate) const ALL: [Module; 8] = [
+    pub(crate) const ALL: [Module; 9] = [
         Module::Runtime,
         Module::Driver,
         Module::Nvrtc,
@@ -33,6 +34,7 @@ impl Module {
         Module::Cufft,
         Module::Cublaslt,
         Module::Cusolver,
+        Module::Cusparse,
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -45,6 +47,7 @@ impl Module {
             Module::Cufft => "cufft",
             Module::Cublaslt => "cublaslt",
             Module::Cusolver => "cusolver",
+            Module::Cusparse => "cusparse",
         }
     }
 

@@ -586,7 +586,16 @@ mod tests {
         let names: Vec<&str> = libraries.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(
             names,
-            ["hip", "hipblas", "hipblaslt", "hipfft", "hiprand", "rccl"]
+            [
+                "hip",
+                "hipblas",
+                "hipblaslt",
+                "hipfft",
+                "hiprand",
+                "hipsolver",
+                "hipsparse",
+                "rccl"
+            ]
         );
         let text = std::fs::read_to_string(manifest_dir(&root).join("hipblas.toml")).unwrap();
         // The committed file holds the NVIDIA mapping (read by the

@@ -87,6 +87,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
     let fft = input::parse_bindings(&root.join("hipfft-sys/src/generated"))?;
     let lt = input::parse_bindings(&root.join("hipblaslt-sys/src/generated"))?;
     let solver = input::parse_bindings(&root.join("hipsolver-sys/src/generated"))?;
+    let sparse = input::parse_bindings(&root.join("hipsparse-sys/src/generated"))?;
     let mut crate_of = BTreeMap::new();
     let mut all = Decls::default();
     let have_blas = blas.is_some();
@@ -97,6 +98,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         ("hipfft_sys", fft),
         ("hipblaslt_sys", lt),
         ("hipsolver_sys", solver),
+        ("hipsparse_sys", sparse),
     ] {
         let Some(d) = d else { continue };
         for n in d
@@ -124,6 +126,7 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
     hip_headers.extend(input::headers_below(&rocm.join("include/hipfft")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hipblaslt")));
     hip_headers.extend(input::headers_below(&rocm.join("include/hipsolver")));
+    hip_headers.extend(input::headers_below(&rocm.join("include/hipsparse")));
     let (renames, macros) = input::defines(&hip_headers)?;
     let cast_macros = input::cast_macros(&hip_headers)?;
     let in_headers = input::identifiers(&hip_headers)?;

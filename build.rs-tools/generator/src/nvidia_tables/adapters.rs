@@ -138,14 +138,34 @@ fn split_pointer(ty: &str) -> Option<(&str, &str)> {
 }
 
 /// `[binding pattern, CUDA pattern, letters, forms]` -> binding -> CUDA name.
-fn expand_families(families: &[[String; 4]]) -> Result<BTreeMap<String, String>> {
+/// A `prefix` family takes its names from `bindings`, less `exclude`.
+fn expand_families<'a>(
+    families: &[[String; 4]],
+    bindings: impl Iterator<Item = &'a String> + Clone,
+    exclude: &[String],
+) -> Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
     for [hip, cuda, letters, forms] in families {
+        if forms == "prefix" {
+            for name in bindings.clone() {
+                let Some(rest) = name.strip_prefix(hip.as_str()) else {
+                    continue;
+                };
+                if exclude.contains(name) {
+                    continue;
+                }
+                let c = format!("{cuda}{rest}");
+                if let Some(earlier) = out.insert(name.clone(), c.clone()) {
+                    bail!("{name} comes from two families ({earlier} and {c})");
+                }
+            }
+            continue;
+        }
         let suffixes: &[(&str, &str)] = match forms.as_str() {
             "plain" => &[("", "")],
             "64" => &[("", ""), ("_64", "_64")],
             "64+v2" => &[("", ""), ("_64", "_64"), ("_v2", ""), ("_v2_64", "_64")],
-            other => bail!("family {hip}: unknown forms `{other}` (plain, 64, 64+v2)"),
+            other => bail!("family {hip}: unknown forms `{other}` (plain, 64, 64+v2, prefix)"),
         };
         let letters: Vec<String> = if letters.is_empty() {
             vec![String::new()]
@@ -182,7 +202,7 @@ pub(crate) fn generate(
     header_line: &str,
 ) -> Result<(String, usize)> {
     let declarations = c_declarations(header, &a.declaration_marker)?;
-    let mut pairs = expand_families(&a.families)?;
+    let mut pairs = expand_families(&a.families, functions.keys(), &a.exclude)?;
     let no_binding: Vec<String> = pairs
         .keys()
         .filter(|h| !functions.contains_key(*h))
@@ -287,17 +307,19 @@ pub(crate) fn generate(
     );
     let header_text = format!(
         "{header_line}. Do not edit.\n\n\
-         //! hipBLAS functions over cuBLAS, one line per adapter (the macro is in\n\
+         //! {lib} functions over {cu}, one line per adapter (the macro is in\n\
          //! `adapter_macro.rs`). Each line was checked by the generator against\n\
          //! `{}`: the status return, as many parameters as are passed on,\n\
          //! and each parameter's C type equal to the manifest's C type for the\n\
-         //! binding's type or conversion kind (a pointer hipBLAS declares mutable\n\
-         //! may be const in cuBLAS).\n\n\
+         //! binding's type or conversion kind (a pointer {lib} declares mutable\n\
+         //! may be const in {cu}).\n\n\
          use crate::*;\n\
          use core::ffi::*;\n\n\
          super::{}! {{\n",
         a.header.rsplit('/').next().unwrap_or(&a.header),
-        a.macro_name
+        a.macro_name,
+        lib = a.library,
+        cu = a.cuda_library,
     );
     Ok((
         format!("{header_text}{}\n}}\n", lines.join("\n")),
@@ -366,12 +388,25 @@ mod tests {
                 "plain".into(),
             ],
         ];
-        let m = expand_families(&f).unwrap();
+        let none: Vec<String> = Vec::new();
+        let m = expand_families(&f, none.iter(), &[]).unwrap();
         assert_eq!(m["hipblasIcamax_v2_64"], "cublasIcamax_v2_64");
         assert_eq!(m["hipblasIsamax_v2"], "cublasIsamax_v2");
         assert_eq!(m["hipblasCreate"], "cublasCreate_v2");
         assert_eq!(m.len(), 9);
         let twice = [f[1].clone(), f[1].clone()];
-        assert!(expand_families(&twice).is_err());
+        assert!(expand_families(&twice, none.iter(), &[]).is_err());
+        let prefix = [[
+            "hipsparse".into(),
+            "cusparse".into(),
+            "".into(),
+            "prefix".into(),
+        ]];
+        let names: Vec<String> = ["hipsparseSpMV", "hipsparseGetErrorName", "hipOther"]
+            .map(String::from)
+            .into();
+        let m = expand_families(&prefix, names.iter(), &["hipsparseGetErrorName".into()]).unwrap();
+        assert_eq!(m.len(), 1);
+        assert_eq!(m["hipsparseSpMV"], "cusparseSpMV");
     }
 }

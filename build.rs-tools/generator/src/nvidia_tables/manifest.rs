@@ -116,8 +116,27 @@ pub(crate) struct Adapters {
     pub(crate) c_types: std::collections::BTreeMap<String, String>,
     /// Parameters converted otherwise than by their type's `ToCu`.
     pub(crate) argument_rules: Vec<ArgumentRule>,
-    /// `[binding pattern, CUDA pattern, letters, forms]`: see hipblas.toml.
+    /// `[binding pattern, CUDA pattern, letters, forms]`: see hipblas.toml;
+    /// the form `prefix` pairs every binding that starts with the binding
+    /// pattern with the CUDA pattern plus the rest of its name.
     pub(crate) families: Vec<[String; 4]>,
+    /// Bindings a `prefix` family leaves out (the manifest says why).
+    #[serde(default)]
+    pub(crate) exclude: Vec<String>,
+    /// The HIP library's name as the generated file's docs give it.
+    #[serde(default = "default_library")]
+    pub(crate) library: String,
+    /// The CUDA library's name as the generated file's docs give it.
+    #[serde(default = "default_cuda_library")]
+    pub(crate) cuda_library: String,
+}
+
+fn default_library() -> String {
+    "hipBLAS".to_owned()
+}
+
+fn default_cuda_library() -> String {
+    "cuBLAS".to_owned()
 }
 
 #[derive(Deserialize)]

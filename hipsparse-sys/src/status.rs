@@ -1,0 +1,106 @@
+//! `hipsparseStatus_t` as a Rust error, and the statuses a raw function
+//! returns when it cannot call into a library.
+
+use crate::hipsparseStatus_t;
+use core::fmt;
+
+hip_sys::status_result!(hipsparseStatus_t, HIPSPARSE_STATUS_SUCCESS);
+
+impl hipsparseStatus_t {
+    /// What the status means, in hipSPARSE's words.
+    pub const fn description(self) -> &'static str {
+        match self.0 {
+            0 => "no error",
+            1 => "the library was not initialized (or could not be loaded)",
+            2 => "resource allocation failed",
+            3 => "an unsupported value was passed to the function",
+            4 => "the device architecture is not supported",
+            5 => "access to GPU memory failed",
+            6 => "the GPU program failed to execute",
+            7 => "an internal operation failed",
+            8 => "the matrix type is not supported",
+            9 => "a zero pivot was found",
+            10 => "the operation is not supported (or this library does not provide it)",
+            11 => "the resources are insufficient",
+            _ => "unknown hipSPARSE status",
+        }
+    }
+}
+
+impl fmt::Display for hipsparseStatus_t {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} ({}): {}", self, self.0, self.description())
+    }
+}
+
+impl std::error::Error for hipsparseStatus_t {}
+
+/// hipSPARSE's own statuses for "cannot run":
+///
+/// - no library could be loaded: `HIPSPARSE_STATUS_NOT_INITIALIZED`, "the
+///   library was not initialized", which is what happened;
+///   [`crate::loader::hipsparse`] says what was tried;
+/// - the loaded library lacks this symbol (an older hipSPARSE, or a legacy
+///   call CUDA 12's cuSPARSE removed): `HIPSPARSE_STATUS_NOT_SUPPORTED`.
+impl hip_sys::Unavailable for hipsparseStatus_t {
+    fn library_missing() -> Self {
+        hipsparseStatus_t::HIPSPARSE_STATUS_NOT_INITIALIZED
+    }
+    fn symbol_missing() -> Self {
+        hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED
+    }
+}
+
+/// The matrix-descriptor getters (`hipsparseGetMatType`, ...) return the
+/// enum itself, with no room for an error: without a library or symbol
+/// they return 0, the enum's default (general, lower, non-unit, zero-based),
+/// as for a fresh descriptor. [`crate::loader::hipsparse`] says why nothing
+/// was loaded.
+macro_rules! default_when_unavailable {
+    ($($t:ident),*) => {$(
+        impl hip_sys::Unavailable for crate::$t {
+            fn library_missing() -> Self {
+                crate::$t(0)
+            }
+            fn symbol_missing() -> Self {
+                crate::$t(0)
+            }
+        }
+    )*};
+}
+default_when_unavailable!(
+    hipsparseMatrixType_t,
+    hipsparseFillMode_t,
+    hipsparseDiagType_t,
+    hipsparseIndexBase_t
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hip_sys::Unavailable;
+
+    #[test]
+    fn status_names_ok_and_unavailable() {
+        assert!(hipsparseStatus_t::HIPSPARSE_STATUS_SUCCESS.ok().is_ok());
+        let e = hipsparseStatus_t::HIPSPARSE_STATUS_ZERO_PIVOT
+            .ok()
+            .unwrap_err();
+        assert_eq!(e.name(), Some("HIPSPARSE_STATUS_ZERO_PIVOT"));
+        assert_eq!(
+            e.to_string(),
+            "HIPSPARSE_STATUS_ZERO_PIVOT (9): a zero pivot was found"
+        );
+        let unknown = hipsparseStatus_t(4242);
+        assert_eq!(unknown.name(), None);
+        assert!(unknown.to_string().contains("4242"));
+        assert_eq!(
+            hipsparseStatus_t::library_missing(),
+            hipsparseStatus_t::HIPSPARSE_STATUS_NOT_INITIALIZED
+        );
+        assert_eq!(
+            hipsparseStatus_t::symbol_missing(),
+            hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED
+        );
+    }
+}
