@@ -23,6 +23,7 @@ packages=(
   libhiprand-dev=6.4.3*
   librocrand-dev
   libhipfft-dev=6.4.3*
+  libroctx-dev=6.4.1*
 )
 
 # shellcheck source=scripts/private-apt.sh
