@@ -73,7 +73,7 @@
 //! | `driver`, `nvrtc`, `runtime`, `cublas`, `cublaslt` | accepted; the modules are always built |
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
-//! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
+//! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`), `result`, cudarc's `CudaFft` and `FftDirection` (buffer lengths checked) |
 //! | `nvtx` | the `nvtx` module over roctx (NVTX itself on NVIDIA): cudarc's `mark`, `scoped_range`, `Event`, `result`, NVTX's C names; no panic without a library |
 //! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolver*`, `cusparse`, `cutensor*`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
