@@ -24,8 +24,12 @@
 use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
-/// `wchar_t` on Linux: a 32-bit code unit (UTF-32).
+/// C's `wchar_t` on Linux: a 32-bit code unit (UTF-32), as cudarc has it.
+#[cfg(not(windows))]
 pub type wchar_t = c_int;
+/// C's `wchar_t` on Windows: a 16-bit code unit (UTF-16).
+#[cfg(windows)]
+pub type wchar_t = u16;
 /// A range handed out by `nvtxRangeStart*`.
 pub type nvtxRangeId_t = u64;
 
@@ -196,13 +200,14 @@ const _: () = assert!(size_of::<nvtxEventAttributes_t>() == 48);
 const _: () = assert!(core::mem::offset_of!(nvtxEventAttributes_t, payload) == 24);
 const _: () = assert!(core::mem::offset_of!(nvtxEventAttributes_t, message) == 40);
 
-/// A `wchar_t` string (UTF-32, NUL-terminated) as a C string: invalid code
-/// points become U+FFFD, and the result stops at the first NUL.
+/// A `wchar_t` string (NUL-terminated; UTF-32 on Linux, UTF-16 on
+/// Windows) as a C string: invalid code points become U+FFFD, and the
+/// result stops at the first NUL.
 ///
 /// # Safety
 /// `s` is null or a NUL-terminated `wchar_t` string.
 unsafe fn wide(s: *const wchar_t) -> CString {
-    let mut text = String::new();
+    let mut units = Vec::new();
     if !s.is_null() {
         let mut i = 0;
         loop {
@@ -212,10 +217,17 @@ unsafe fn wide(s: *const wchar_t) -> CString {
             if unit == 0 {
                 break;
             }
-            text.push(char::from_u32(unit as u32).unwrap_or(char::REPLACEMENT_CHARACTER));
+            units.push(unit);
             i += 1;
         }
     }
+    #[cfg(not(windows))]
+    let text: String = units
+        .iter()
+        .map(|&u| char::from_u32(u as u32).unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect();
+    #[cfg(windows)]
+    let text = String::from_utf16_lossy(&units);
     // `text` holds no NUL: the loop stopped at the first one.
     CString::new(text).unwrap_or_default()
 }
@@ -550,13 +562,19 @@ pub unsafe fn nvtxRangeStartW(message: *const wchar_t) -> nvtxRangeId_t {
 mod tests {
     use super::*;
 
+    /// `s` as this platform's NUL-terminated `wchar_t` string.
+    fn encode(s: &str) -> Vec<wchar_t> {
+        #[cfg(not(windows))]
+        let units: Vec<wchar_t> = s.chars().map(|c| c as wchar_t).collect();
+        #[cfg(windows)]
+        let units: Vec<wchar_t> = s.encode_utf16().collect();
+        units.into_iter().chain([0]).collect()
+    }
+
     #[test]
     fn wide_strings_become_utf8_and_stop_at_nul() {
-        let w: Vec<wchar_t> = "ré\u{1F600}"
-            .chars()
-            .map(|c| c as wchar_t)
-            .chain([0, 65, 0])
-            .collect();
+        let mut w = encode("ré\u{1F600}");
+        w.extend([65, 0]);
         // SAFETY: NUL-terminated.
         assert_eq!(unsafe { wide(w.as_ptr()) }.to_str().unwrap(), "ré\u{1F600}");
         let bad = [0xD800 as wchar_t, 0];
@@ -584,7 +602,7 @@ mod tests {
         };
         // SAFETY: valid attributes with an ASCII message.
         assert_eq!(unsafe { message(&a) }.unwrap().to_str().unwrap(), "ascii");
-        let w: Vec<wchar_t> = "wide".chars().map(|c| c as wchar_t).chain([0]).collect();
+        let w = encode("wide");
         a.messageType = nvtxMessageType_t::NVTX_MESSAGE_TYPE_UNICODE as i32;
         a.message = nvtxMessageValue_t {
             unicode: w.as_ptr(),
