@@ -34,17 +34,29 @@ fn cudarc_style_nvtx_reaches_the_platforms_library() {
     drop(inner);
     drop(outer);
 
-    let levels: Vec<i32> = (0..2).map(|i| result::range_push(format!("level {i}"))).collect();
+    let levels: Vec<i32> = (0..2)
+        .map(|i| result::range_push(format!("level {i}")))
+        .collect();
     let pops: Vec<i32> = (0..2).map(|_| result::range_pop()).collect();
     println!("push levels {levels:?}, pop levels {pops:?}");
     if levels[0] == -2 {
         // NVTX with no profiler attached tracks nothing.
-        assert_eq!((levels.as_slice(), pops.as_slice()), (&[-2, -2][..], &[-2, -2][..]));
+        assert_eq!(
+            (levels.as_slice(), pops.as_slice()),
+            (&[-2, -2][..], &[-2, -2][..])
+        );
     } else if levels[0] >= 0 {
         assert_eq!(levels, [levels[0], levels[0] + 1], "levels nest");
-        assert_eq!(pops, [levels[0] + 1, levels[0]], "pops return the popped level");
+        assert_eq!(
+            pops,
+            [levels[0] + 1, levels[0]],
+            "pops return the popped level"
+        );
     } else {
-        assert!(library.is_err(), "a negative level {levels:?} from a loaded library");
+        assert!(
+            library.is_err(),
+            "a negative level {levels:?} from a loaded library"
+        );
     }
     // cudarc panics on a NUL byte; the message is cut here.
     mark("gpu_nvtx: cut\0here");
