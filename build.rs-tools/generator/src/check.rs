@@ -35,6 +35,7 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIPBLAS_SYS_BLESS=1 cargo test -q -p hipblas-sys --lib coverage"),
     Step::Shell("HIPRAND_SYS_BLESS=1 cargo test -q -p hiprand-sys --lib coverage"),
     Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
+    Step::Shell("ROCTX_SYS_BLESS=1 cargo test -q -p roctx-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -57,6 +58,8 @@ const GENERATED: &[&str] = &[
     "hipfft-sys/src/generated",
     "hipfft-sys/BINDINGS.md",
     "hipfft-sys/src/nvidia/cufft_enumerators.rs",
+    "roctx-sys/src/generated",
+    "roctx-sys/BINDINGS.md",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -77,6 +80,7 @@ const GENERATED: &[&str] = &[
     "hipblas-sys/NVIDIA_COVERAGE.md",
     "hiprand-sys/NVIDIA_COVERAGE.md",
     "hipfft-sys/NVIDIA_COVERAGE.md",
+    "roctx-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of
