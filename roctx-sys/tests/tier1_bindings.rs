@@ -51,3 +51,34 @@ fn an_empty_table_has_nothing_available() {
     assert!(!table.is_available("roctxMarkA"));
     assert!(!table.is_available("nvtxMarkA"));
 }
+
+/// The non-domain mark and range functions that CUDA 13.0's
+/// `libnvtx3interop.so.1` (`.so.1.1.0`) exports, read with `nm -D
+/// --defined-only` on the GPU machine (Ubuntu 24.04, 2026-11-26); the
+/// file has no `libnvToolsExt` beside it.
+const NVTX3INTEROP_EXPORTS: [&str; 14] = [
+    "nvtxMarkA",
+    "nvtxMarkEx",
+    "nvtxMarkW",
+    "nvtxRangeEnd",
+    "nvtxRangePop",
+    "nvtxRangePushA",
+    "nvtxRangePushEx",
+    "nvtxRangePushW",
+    "nvtxRangeStartA",
+    "nvtxRangeStartEx",
+    "nvtxRangeStartW",
+    "nvtxNameOsThreadA",
+    "nvtxNameCategoryA",
+    "nvtxInitialize",
+];
+
+#[test]
+fn every_nvtx_symbol_used_is_exported_by_cuda_13() {
+    for (roctx, nvtx) in NVIDIA_SYMBOLS {
+        assert!(
+            NVTX3INTEROP_EXPORTS.contains(nvtx),
+            "{roctx} is resolved from {nvtx}, which libnvtx3interop.so.1 does not export"
+        );
+    }
+}
