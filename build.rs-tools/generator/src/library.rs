@@ -498,7 +498,10 @@ mod tests {
         let root = crate::workspace_root();
         let libraries = all(&root).unwrap();
         let names: Vec<&str> = libraries.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["hip", "hipblas", "hipfft", "hiprand", "rccl"]);
+        assert_eq!(
+            names,
+            ["hip", "hipblas", "hipfft", "hiprand", "rccl", "roctx"]
+        );
         let text = std::fs::read_to_string(manifest_dir(&root).join("hipblas.toml")).unwrap();
         // The committed file holds the NVIDIA mapping (read by the
         // `nvidia_tables` module), which this module leaves alone.

@@ -386,7 +386,8 @@ mod tests {
                 "hipblas/spec.rs",
                 "hipfft/loader.rs",
                 "hiprand/loader.rs",
-                "rccl/loader.rs"
+                "rccl/loader.rs",
+                "roctx/loader.rs"
             ]
         );
     }
