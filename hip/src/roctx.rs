@@ -13,8 +13,8 @@
 //! ```
 //!
 //! - **Messages** are C strings for the library: one holding a NUL byte is
-//!   rejected with [`Error::Invalid`] before anything
-//!   is called, so a mark is never silently cut short.
+//!   rejected with [`Error::Invalid`] before anything is called, so a mark
+//!   is never silently cut short.
 //! - **No library, no effect, no panic.** On AMD the annotations go to
 //!   `libroctx64.so.4`; on NVIDIA to NVTX (`libnvtx3interop.so.1` in CUDA
 //!   13, which has no `libnvToolsExt`, else `libnvToolsExt.so.1`). When
@@ -144,7 +144,9 @@ pub fn range_stop(id: RangeId) {
 /// at the end of its scope, or while a panic unwinds through it.
 ///
 /// Not `Send`: roctx and NVTX keep push/pop ranges per thread, so a pop on
-/// another thread would close that thread's range.
+/// another thread would close that thread's range. Inside a guard's
+/// scope, push and pop by hand only in pairs: an extra [`range_pop`] would
+/// close the guard's range, and the guard would then close its parent's.
 #[derive(Debug)]
 #[must_use = "the range is popped when this guard is dropped: bind it, e.g. `let _r = ...`"]
 pub struct Range {
