@@ -17,9 +17,9 @@ cd "$root"
 
 # The crates we publish: every workspace member without `publish = false`.
 # A new publishable crate goes here.
-crates=(hip-sys hip hipblas-sys hipblas rccl-sys rccl hiprand-sys hiprand
-    hipfft-sys hipfft hipsolver-sys hipsolver cuda-compat hip-build hip-diagnostics
-    hipblaslt-sys hipblaslt hipsparse-sys hipsparse)
+crates=(hip-sys roctx-sys hip hipblas-sys hipblas rccl-sys rccl hiprand-sys hiprand
+    hipfft-sys hipfft hipsolver-sys hipsolver hipblaslt-sys hipblaslt
+    hipsparse-sys hipsparse cuda-compat hip-build hip-diagnostics)
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/hip-rs

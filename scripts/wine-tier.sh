@@ -93,7 +93,7 @@ stubs_windows="Z:$(cd "$stubs" && pwd | tr / '\\')"
 # Target rustflags reach only the Windows artifacts, so the Linux build
 # scripts and proc macros already built are reused as they are.
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS=${CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS:--C debuginfo=line-tables-only}
-packages=(hip-sys hip hip-diagnostics hipblas-sys hipblas cuda-compat rccl-sys rccl hiprand-sys hiprand hipfft-sys hipfft hip-test-kit)
+packages=(hip-sys hip hip-diagnostics hipblas-sys hipblas cuda-compat rccl-sys rccl hiprand-sys hiprand hipfft-sys hipfft roctx-sys hip-test-kit)
 pkg_args=()
 for p in "${packages[@]}"; do pkg_args+=(-p "$p"); done
 start=$(date +%s)

@@ -26,6 +26,7 @@ packages=(
   libhipblaslt-dev=7.1.1*  # hipBLASLt 7.1.1 (Debian builds it for HIP 6.4)
   libhipsolver-dev=6.4.1*
   libhipsparse-dev=6.4.3*
+  libroctx-dev=6.4.1*
 )
 
 # shellcheck source=scripts/private-apt.sh

@@ -74,10 +74,11 @@
 //! | `cublaslt` (default, as in cudarc) | the `cublaslt` module over hipBLASLt: raw names, `result`, `CudaBlasLT` with bias/ReLU/GELU epilogues |
 //! | `nccl` | the `nccl` module: NCCL's names over RCCL and cudarc's safe `Comm` (the `nccl-0xxxx` version features alone: accepted, no module) |
 //! | `curand` (default, as in cudarc) | the [`curand`] module over hipRAND: raw names, `result`, `CudaRng` |
-//! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`); cudarc's `CudaFft` is not provided |
 //! | `cusolver` | the `cusolver` module over hipSOLVER: raw names (`sys`), `result` and cudarc's `DnHandle`, `DnParams`, `SpHandle`, `RfHandle` |
 //! | `cusparse` | the `cusparse` module over hipSPARSE: cuSPARSE's raw names (`sys`) and cudarc's `result` (`CusparseError`, `create`, `destroy`) |
-//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolvermg`, `cutensor*`, `nvtx`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
+//! | `cufft` | the `cufft` module over hipFFT: cuFFT's raw names (`sys`), `result`, cudarc's `CudaFft` and `FftDirection` (buffer lengths checked) |
+//! | `nvtx` | the `nvtx` module over roctx (NVTX itself on NVIDIA): cudarc's `mark`, `scoped_range`, `Event`, `result`, NVTX's C names; no panic without a library |
+//! | `cudnn*`, `nccl-*`, `cupti`, `cufile`, `cusolvermg`, `cutensor*`, `f4` | accepted; no module or types (HIP's counterparts are other crates) |
 //! | `cuda-*`, `*-version-from-build-system` | accepted; names and values are HIP's whatever the version |
 //! | `dynamic-loading`, `dynamic-linking`, `static-linking`, `fallback-*`, `std`, `no-std` | accepted; HIP is always opened at run time |
 //!
@@ -240,6 +241,8 @@ pub mod driver;
 #[cfg(feature = "nccl")]
 pub mod nccl;
 pub mod nvrtc;
+#[cfg(feature = "nvtx")]
+pub mod nvtx;
 pub mod runtime;
 
 /// One CUDA enum of this crate, for introspection (and the tests): which

@@ -126,6 +126,7 @@ mod launch_config;
 mod memory;
 mod module;
 mod result;
+pub mod roctx;
 pub mod staging;
 mod stream;
 mod tracking;

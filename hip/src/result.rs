@@ -780,3 +780,46 @@ pub(crate) unsafe fn rtc_destroy_program(mut p: sys::hiprtcProgram) -> Result<()
         sys::hiprtcDestroyProgram(&mut p)
     })
 }
+
+// ---- roctx (profiler annotations) ------------------------------------------
+//
+// roctx returns no status: these forward the library's values as they are.
+// Each takes a `CStr`, so the pointer is valid and NUL-terminated for the
+// call, which is all roctx (or NVTX) reads.
+
+pub(crate) fn roctx_mark(message: &std::ffi::CStr) {
+    // SAFETY: `message` is NUL-terminated and outlives the call.
+    unsafe { roctx_sys::roctxMarkA(message.as_ptr()) }
+}
+
+pub(crate) fn roctx_range_push(message: &std::ffi::CStr) -> c_int {
+    // SAFETY: as in `roctx_mark`.
+    unsafe { roctx_sys::roctxRangePushA(message.as_ptr()) }
+}
+
+pub(crate) fn roctx_range_pop() -> c_int {
+    // SAFETY: no arguments; popping with no range open is reported by the
+    // library's return value, not undefined.
+    unsafe { roctx_sys::roctxRangePop() }
+}
+
+pub(crate) fn roctx_range_start(message: &std::ffi::CStr) -> u64 {
+    // SAFETY: as in `roctx_mark`.
+    unsafe { roctx_sys::roctxRangeStartA(message.as_ptr()) }
+}
+
+pub(crate) fn roctx_range_stop(id: u64) {
+    // SAFETY: the id is passed by value and nothing is dereferenced; an id
+    // the library did not hand out only ends no range.
+    unsafe { roctx_sys::roctxRangeStop(id) }
+}
+
+pub(crate) fn roctx_version() -> (u32, u32) {
+    // SAFETY: no arguments.
+    unsafe {
+        (
+            roctx_sys::roctx_version_major(),
+            roctx_sys::roctx_version_minor(),
+        )
+    }
+}

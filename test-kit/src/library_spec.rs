@@ -3,26 +3,39 @@
 use hip_sys::loader::common::LibrarySpec;
 
 /// Asserts that `spec` names each platform's library as the loader expects:
-/// the Unix names are sonames of one library, the unversioned name (which
-/// only a development package installs) last; Windows names are DLLs, and
+/// the Unix names are sonames of the unversioned names (which only a
+/// development package installs) that come last, usually one; Windows names are DLLs, and
 /// the AMD library has one (NVIDIA's may have none: NCCL); each hint says
 /// to install that platform's library. Panics, failing the test, naming the
 /// name or hint at fault.
 pub fn assert_library_spec(spec: &LibrarySpec) {
     assert!(!spec.amd.windows.is_empty(), "{}: no AMD DLL", spec.name);
     for (names, hint) in [(spec.amd, spec.amd_hint), (spec.nvidia, spec.nvidia_hint)] {
-        let (unversioned, versioned) = names
+        // The unversioned names (only a development package installs them)
+        // come last; most platforms have one library, NVTX two.
+        let split = names
             .unix
-            .split_last()
-            .unwrap_or_else(|| panic!("{}: no Unix name", names.role));
+            .iter()
+            .rposition(|n| !n.ends_with(".so"))
+            .map_or(0, |i| i + 1);
+        let (versioned, unversioned) = names.unix.split_at(split);
         assert!(
-            unversioned.starts_with("lib") && unversioned.ends_with(".so"),
-            "{unversioned} is not an unversioned library name"
+            !unversioned.is_empty(),
+            "{}: no unversioned Unix name last",
+            names.role
         );
+        for name in unversioned {
+            assert!(
+                name.starts_with("lib"),
+                "{name} is not an unversioned library name"
+            );
+        }
         for soname in versioned {
             assert!(
-                soname.starts_with(&format!("{unversioned}.")),
-                "{soname} is not a version of {unversioned}"
+                unversioned
+                    .iter()
+                    .any(|u| soname.starts_with(&format!("{u}."))),
+                "{soname} is not a version of {unversioned:?}"
             );
         }
         for dll in names.windows {
@@ -79,5 +92,11 @@ mod tests {
         let mut spec = GOOD;
         spec.nvidia_hint = "Install demoLIB.";
         assert!(fails(spec), "a hint naming the other library");
+        // Two libraries (NVTX's), each with its unversioned name last.
+        let mut spec = GOOD;
+        spec.nvidia.unix = &["libcua.so.1", "libcub.so.1", "libcua.so", "libcub.so"];
+        assert_library_spec(&spec);
+        spec.nvidia.unix = &["libcua.so.1", "libcub.so.1", "libcua.so"];
+        assert!(fails(spec), "a soname without its unversioned name");
     }
 }

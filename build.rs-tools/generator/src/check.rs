@@ -38,6 +38,7 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIPBLASLT_SYS_BLESS=1 cargo test -q -p hipblaslt-sys --lib coverage"),
     Step::Shell("HIPSOLVER_SYS_BLESS=1 cargo test -q -p hipsolver-sys --lib coverage"),
     Step::Shell("HIPSPARSE_SYS_BLESS=1 cargo test -q -p hipsparse-sys --lib coverage"),
+    Step::Shell("ROCTX_SYS_BLESS=1 cargo test -q -p roctx-sys --lib coverage"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -69,6 +70,8 @@ const GENERATED: &[&str] = &[
     "hipsparse-sys/src/generated",
     "hipsparse-sys/BINDINGS.md",
     "hipsparse-sys/src/nvidia/cusparse_enumerators.rs",
+    "roctx-sys/src/generated",
+    "roctx-sys/BINDINGS.md",
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
     "hip-sys/src/nvidia/header_enumerators.txt",
@@ -93,6 +96,7 @@ const GENERATED: &[&str] = &[
     "hipblaslt-sys/NVIDIA_COVERAGE.md",
     "hipsolver-sys/NVIDIA_COVERAGE.md",
     "hipsparse-sys/NVIDIA_COVERAGE.md",
+    "roctx-sys/NVIDIA_COVERAGE.md",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of

@@ -594,7 +594,8 @@ mod tests {
                 "hiprand",
                 "hipsolver",
                 "hipsparse",
-                "rccl"
+                "rccl",
+                "roctx"
             ]
         );
         let text = std::fs::read_to_string(manifest_dir(&root).join("hipblas.toml")).unwrap();

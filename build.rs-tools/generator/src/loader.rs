@@ -388,7 +388,8 @@ mod tests {
                 "hipfft/loader.rs",
                 "hiprand/loader.rs",
                 "hipsparse/loader.rs",
-                "rccl/loader.rs"
+                "rccl/loader.rs",
+                "roctx/loader.rs"
             ]
         );
     }

@@ -15,8 +15,10 @@
 //! `CUFFT_INVERSE` (1, `u32`, as bindgen types cuFFT's macro) are hipFFT's
 //! direction values.
 //!
-//! cudarc's safe `CudaFft` and its `result` layer are not provided yet;
-//! the safe FFT API of this workspace is the `hipfft` crate.
+//! cudarc's [`result`] layer and its safe [`CudaFft`] and [`FftDirection`]
+//! are here too (`cudarc::cufft::{CudaFft, FftDirection}`), built over
+//! hipfft: `CudaFft` checks the plan's type and both buffers' lengths with
+//! hipfft's `Layout` before hipFFT is called.
 //!
 //! ```no_run
 //! use cuda_compat::cufft::sys::*;
@@ -32,7 +34,35 @@
 
 crate::mount_generated!("../generated/cufft.rs");
 
-/// The raw cuFFT names at cudarc's path (`cudarc::cufft::sys`).
+/// The raw cuFFT names at cudarc's path (`cudarc::cufft::sys`), with the
+/// names of other CUDA headers cuFFT's declarations use, as cudarc's
+/// bindings have them.
 pub mod sys {
     pub use super::generated::*;
+    pub use super::library_property::*;
+    pub use crate::runtime::{cudaStream_t, double2, float2};
 }
+
+// C's names, as cudarc's bindings have them.
+#[allow(non_camel_case_types)]
+mod library_property {
+    /// CUDA's `libraryPropertyType_t` (`library_types.h`), as cudarc's
+    /// bindings have it: what `cufftGetProperty` reports. The values are
+    /// hipFFT's `HIPFFT_MAJOR_VERSION`, ... (0, 1, 2).
+    #[repr(u32)]
+    #[derive(Debug, Copy, Clone, Hash, PartialOrd, Ord, PartialEq, Eq)]
+    pub enum libraryPropertyType_t {
+        /// The major version.
+        MAJOR_VERSION = 0,
+        /// The minor version.
+        MINOR_VERSION = 1,
+        /// The patch level.
+        PATCH_LEVEL = 2,
+    }
+    /// CUDA's name for [`libraryPropertyType_t`].
+    pub use self::libraryPropertyType_t as libraryPropertyType;
+}
+
+pub mod result;
+pub mod safe;
+pub use safe::*;

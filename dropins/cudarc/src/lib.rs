@@ -43,6 +43,5 @@ not_provided! {
     "cusolvermg": "cuSOLVERMg";
     "cufile": "cuFile (GPUDirect Storage)";
     "cupti": "CUPTI";
-    "nvtx": "NVTX (roctx has no binding yet)";
     "f4": "the 4-bit float element types";
 }

@@ -10,6 +10,7 @@
 //   librccl-dev_5.4.3-3+b1_amd64
 //   librocblas-dev_6.4.4-4_amd64
 //   librocrand-dev_6.4.3-1_amd64
+//   libroctx-dev_6.4.1-1_amd64
 
 #[allow(unused_imports)]
 use hip_sys::*;
