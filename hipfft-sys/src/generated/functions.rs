@@ -9,6 +9,7 @@
 //   libhipfft-dev_6.4.3-2_amd64
 //   libhiprand-dev_6.4.3-1_amd64
 //   libhipsolver-dev_6.4.1-1_amd64
+//   libhipsparse-dev_6.4.3-1_amd64
 //   librccl-dev_5.4.3-3+b1_amd64
 //   librocblas-dev_6.4.4-4_amd64
 //   librocrand-dev_6.4.3-1_amd64

@@ -5,8 +5,11 @@
 //   libamdhip64-dev_6.4.3-5_amd64
 //   libhipblas-common-dev_7.1.0-1+b1_amd64
 //   libhipblas-dev_6.4.4-1_amd64
+//   libhipblaslt-dev_7.1.1+dfsg-4_amd64
 //   libhipfft-dev_6.4.3-2_amd64
 //   libhiprand-dev_6.4.3-1_amd64
+//   libhipsolver-dev_6.4.1-1_amd64
+//   libhipsparse-dev_6.4.3-1_amd64
 //   librccl-dev_5.4.3-3+b1_amd64
 //   librocblas-dev_6.4.4-4_amd64
 //   librocrand-dev_6.4.3-1_amd64
