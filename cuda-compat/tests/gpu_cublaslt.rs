@@ -78,7 +78,14 @@ fn run(m: usize, n: usize, k: usize, transa: bool, bias: bool, act: Option<Activ
     let got = stream.clone_dtoh(&dc).unwrap();
     let eps = f32::EPSILON as f64 / 2.0;
     for (idx, ((g, w), mg)) in got.iter().zip(&want).zip(&mag).enumerate() {
-        let tol = 1.2 * 2.0 * (k as f64 + 2.0) * eps * mg + 4.0 * eps * (1.0 + w.abs());
+        // After GELU, cuBLASLt's fast tanh (error up to 2^-10.99, times
+        // 0.5 |x| <= 0.5 M); hipblaslt's GPU tests explain the bound.
+        let gelu = if matches!(act, Some(Activation::Gelu)) {
+            0.5 * mg / 1024.0
+        } else {
+            0.0
+        };
+        let tol = 1.2 * 2.0 * (k as f64 + 2.0) * eps * mg + 4.0 * eps * (1.0 + w.abs()) + gelu;
         assert!(
             ((*g as f64) - w).abs() <= tol,
             "{what}: element {idx}: got {g}, want {w}, bound {tol:e}"

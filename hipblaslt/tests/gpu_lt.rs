@@ -16,6 +16,11 @@
 //!
 //! The GELU of hipBLASLt and cuBLASLt is the tanh approximation, which the
 //! reference computes too (it differs from the erf form by up to 1e-3).
+//! cuBLASLt evaluates that tanh with a fast approximation (measured on an
+//! H100: 4.7e-6 off in f32 and 1.1e-4 in f16 for |x| near 2, where the f32
+//! bound above is 2e-6), so after GELU we allow `0.5 M 2^-10` more: GELU is
+//! `0.5 x (1 + tanh(u))`, `|x| <= M`, and CUDA's `tanh.approx` errs by up
+//! to 2^-10.99. A wrong activation still errs by the order of `M`.
 //!
 //! Each test draws fresh random non-zero data in [-1, 1) (seed printed;
 //! replay with `HIP_TEST_SEED`). A failure prints the configuration, the
@@ -61,6 +66,10 @@ impl Elem for bf16 {
 }
 
 const EPS32: f64 = f32::EPSILON as f64 / 2.0;
+
+/// The error allowed in the library's evaluation of GELU's tanh (see the
+/// module docs).
+const GELU_TANH_ERR: f64 = 1.0 / 1024.0;
 
 fn gelu(x: f64) -> f64 {
     let c = (2.0 / std::f64::consts::PI).sqrt();
@@ -254,7 +263,12 @@ fn run<T: Elem>(cfg: MatmulConfig, act: Activation, with_bias: bool) {
     for (idx, ((g, w), m)) in got.iter().zip(&want).zip(&mag).enumerate() {
         let tol = amplify * 2.0 * (cfg.k as f64 + 2.0) * EPS32 * m
             + T::EPS * w.abs()
-            + 4.0 * EPS32 * (1.0 + w.abs());
+            + 4.0 * EPS32 * (1.0 + w.abs())
+            + if act == Activation::Gelu {
+                0.5 * m * GELU_TANH_ERR
+            } else {
+                0.0
+            };
         let ratio = (g - w).abs() / tol;
         // A NaN ratio (a NaN result) is the worst of all.
         if ratio.is_nan() || ratio > worst.0 {
