@@ -190,13 +190,13 @@ check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-b
 setup "ok"
 check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 3 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "12 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "16 passed, 1 failed, 7 skipped" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
 check "session tests: candle not bundled is not run, and says so" "4 passed, 0 failed, 3 skipped" 0 \
     "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
-check "session bench: the FFT benchmark's summary in the table" "12 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: the FFT benchmark's summary in the table" "16 passed, 1 failed, 7 skipped" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
-check "session bench: the solver benchmark's summary in the table" "12 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: the solver benchmark's summary in the table" "16 passed, 1 failed, 7 skipped" nonzero \
     "\\| solver_bench +\\| ok \\(solver_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
@@ -207,13 +207,13 @@ FAKE_SOAK_RC=1 setup "ok"
 check "session soak: a failing soak fails the session" "0 passed, 1 failed" nonzero \
     "\\| soak +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh soak
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "17 passed, 1 failed, 10 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "21 passed, 1 failed, 10 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "17 passed, 0 failed, 10 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
-FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "19 passed, 0 failed, 1 skipped" 0 \
+check "session all: clean" "21 passed, 0 failed, 10 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "23 passed, 0 failed, 1 skipped" 0 \
     "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
 FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
-FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "17 passed, 2 failed, 1 skipped" nonzero \
+FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "21 passed, 2 failed, 1 skipped" nonzero \
     "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 b="$work/repo/gpu-bundle"
