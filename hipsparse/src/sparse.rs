@@ -4,7 +4,7 @@
 use crate::dense::DenseLayout;
 use crate::error::{Error, Result};
 use crate::matrix::{same_device, Bsr, BsrAsCsr, Csr, SparseMatrix};
-use crate::result::{self, check, scalar_ptr, DnMat, DnVec, SpMat};
+use crate::result::{self, check, DnMat, DnVec, HostScalar, SpMat};
 use crate::scalar::Scalar;
 use crate::validate;
 use crate::IndexBase;
@@ -182,7 +182,8 @@ impl Sparse {
         let vx = unsafe { DnVec::new(n, x.device_ptr(), T::DATA_TYPE) }?;
         // SAFETY: as for `vx`.
         let vy = unsafe { DnVec::new(m, y.device_ptr_mut(), T::DATA_TYPE) }?;
-        let (pa, pb) = (scalar_ptr(&alpha), scalar_ptr(&beta));
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
+        let (pa, pb) = (alpha.as_void(), beta.as_void());
         let alg = hipsparseSpMVAlg_t::HIPSPARSE_SPMV_ALG_DEFAULT;
         let mut size = 0usize;
         // SAFETY: live handle and descriptors; host scalars of T.
@@ -256,11 +257,14 @@ impl Sparse {
             x.access_events(),
         ]);
         let yp = y.device_ptr_mut();
+        // Aligned as the raw complex types require (see `HostScalar`).
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
         let writes = events(&[y.access_events()]);
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: a live handle and descriptor; the arrays hold a
             // checked BSR matrix of these block counts (each fits an int),
-            // `x` and `y` its column and row counts.
+            // `x` and `y` its column and row counts; the scalars are
+            // 16-byte aligned.
             check("hipsparseXbsrmv", unsafe {
                 T::bsrmv(
                     self.as_raw(),
@@ -271,7 +275,7 @@ impl Sparse {
                         a.block_cols as i32,
                         a.indices.len() as i32,
                     ),
-                    &alpha,
+                    alpha.as_ptr(),
                     descr.as_raw(),
                     (
                         a.values.as_device_ptr(),
@@ -280,7 +284,7 @@ impl Sparse {
                     ),
                     a.block_dim as i32,
                     x.device_ptr(),
-                    &beta,
+                    beta.as_ptr(),
                     yp,
                 )
             })
@@ -326,7 +330,8 @@ impl Sparse {
         let mb = unsafe { dn_mat(&b_layout, b.device_ptr()) }?;
         // SAFETY: as for `mb`.
         let mc = unsafe { dn_mat(&c_layout, c.device_ptr_mut()) }?;
-        let (pa, pb) = (scalar_ptr(&alpha), scalar_ptr(&beta));
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
+        let (pa, pb) = (alpha.as_void(), beta.as_void());
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpMMAlg_t::HIPSPARSE_SPMM_ALG_DEFAULT;
         let mut size = 0usize;
@@ -393,8 +398,8 @@ impl Sparse {
         self.stream.device().bind()?;
         let (m, n) = (a.rows(), b.cols());
         let base = a.index_base();
-        let beta = T::ZERO;
-        let (pa, pb) = (scalar_ptr(&alpha), scalar_ptr(&beta));
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(T::ZERO));
+        let (pa, pb) = (alpha.as_void(), beta.as_void());
         let op = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_DEFAULT;
         let da = a.descriptor()?;
@@ -531,7 +536,8 @@ impl Sparse {
         // SAFETY: as for `vx`.
         let vy = unsafe { DnVec::new(n, y.device_ptr_mut(), T::DATA_TYPE) }?;
         let descr = result::SpSvDescr::new()?;
-        let pa = scalar_ptr(&alpha);
+        let alpha = HostScalar(alpha);
+        let pa = alpha.as_void();
         let alg = hipsparseSpSVAlg_t::HIPSPARSE_SPSV_ALG_DEFAULT;
         let mut size = 0usize;
         // SAFETY: live handle and descriptors; a host scalar of T.
@@ -629,7 +635,8 @@ impl Sparse {
         // SAFETY: as for `mb`.
         let mc = unsafe { dn_mat(&c_layout, c.device_ptr_mut()) }?;
         let descr = result::SpSmDescr::new()?;
-        let pa = scalar_ptr(&alpha);
+        let alpha = HostScalar(alpha);
+        let pa = alpha.as_void();
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpSMAlg_t::HIPSPARSE_SPSM_ALG_DEFAULT;
         let mut size = 0usize;
