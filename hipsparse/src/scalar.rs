@@ -33,7 +33,9 @@ pub trait Scalar: sealed::Sealed + DeviceRepr + std::fmt::Debug + PartialEq {
     /// # Safety
     /// The arguments must satisfy `hipsparseXbsrmv`'s contract: a live
     /// handle and matrix descriptor, device arrays of a BSR matrix of
-    /// `mb` x `nb` blocks of `block_dim`², and vectors of its sizes.
+    /// `mb` x `nb` blocks of `block_dim`², and vectors of its sizes;
+    /// `alpha` and `beta` aligned as the raw type (`hipDoubleComplex` is
+    /// aligned to 16 bytes, [`c64`] only to 8).
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     unsafe fn bsrmv(
@@ -73,7 +75,10 @@ macro_rules! scalar {
                 y: *mut Self,
             ) -> hipsparseStatus_t {
                 // SAFETY: the caller's contract; `$t` and `$raw` have the
-                // same layout (a real, or two reals in a `repr(C)` pair).
+                // same size and field layout (a real, or two reals in a
+                // `repr(C)` pair), and the caller aligns the host scalars
+                // for `$raw`; device arrays are aligned by their
+                // allocation (256 bytes, 16-byte elements).
                 unsafe {
                     sys::$bsrmv(
                         handle,

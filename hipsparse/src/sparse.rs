@@ -4,7 +4,7 @@
 use crate::dense::DenseLayout;
 use crate::error::{Error, Result};
 use crate::matrix::{same_device, Bsr, BsrAsCsr, Csr, SparseMatrix};
-use crate::result::{self, check, scalar_ptr, DnMat, DnVec, SpMat};
+use crate::result::{self, check, DnMat, DnVec, HostScalar, SpMat};
 use crate::scalar::Scalar;
 use crate::validate;
 use crate::IndexBase;
@@ -182,7 +182,8 @@ impl Sparse {
         let vx = unsafe { DnVec::new(n, x.device_ptr(), T::DATA_TYPE) }?;
         // SAFETY: as for `vx`.
         let vy = unsafe { DnVec::new(m, y.device_ptr_mut(), T::DATA_TYPE) }?;
-        let (pa, pb) = (scalar_ptr(&alpha), scalar_ptr(&beta));
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
+        let (pa, pb) = (alpha.as_void(), beta.as_void());
         let alg = hipsparseSpMVAlg_t::HIPSPARSE_SPMV_ALG_DEFAULT;
         let mut size = 0usize;
         // SAFETY: live handle and descriptors; host scalars of T.
@@ -256,11 +257,14 @@ impl Sparse {
             x.access_events(),
         ]);
         let yp = y.device_ptr_mut();
+        // Aligned as the raw complex types require (see `HostScalar`).
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
         let writes = events(&[y.access_events()]);
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: a live handle and descriptor; the arrays hold a
             // checked BSR matrix of these block counts (each fits an int),
-            // `x` and `y` its column and row counts.
+            // `x` and `y` its column and row counts; the scalars are
+            // 16-byte aligned.
             check("hipsparseXbsrmv", unsafe {
                 T::bsrmv(
                     self.as_raw(),
@@ -271,7 +275,7 @@ impl Sparse {
                         a.block_cols as i32,
                         a.indices.len() as i32,
                     ),
-                    &alpha,
+                    alpha.as_ptr(),
                     descr.as_raw(),
                     (
                         a.values.as_device_ptr(),
@@ -280,7 +284,7 @@ impl Sparse {
                     ),
                     a.block_dim as i32,
                     x.device_ptr(),
-                    &beta,
+                    beta.as_ptr(),
                     yp,
                 )
             })
@@ -326,7 +330,8 @@ impl Sparse {
         let mb = unsafe { dn_mat(&b_layout, b.device_ptr()) }?;
         // SAFETY: as for `mb`.
         let mc = unsafe { dn_mat(&c_layout, c.device_ptr_mut()) }?;
-        let (pa, pb) = (scalar_ptr(&alpha), scalar_ptr(&beta));
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
+        let (pa, pb) = (alpha.as_void(), beta.as_void());
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpMMAlg_t::HIPSPARSE_SPMM_ALG_DEFAULT;
         let mut size = 0usize;
@@ -393,8 +398,8 @@ impl Sparse {
         self.stream.device().bind()?;
         let (m, n) = (a.rows(), b.cols());
         let base = a.index_base();
-        let beta = T::ZERO;
-        let (pa, pb) = (scalar_ptr(&alpha), scalar_ptr(&beta));
+        let (alpha, beta) = (HostScalar(alpha), HostScalar(T::ZERO));
+        let (pa, pb) = (alpha.as_void(), beta.as_void());
         let op = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_DEFAULT;
         let da = a.descriptor()?;
@@ -531,7 +536,8 @@ impl Sparse {
         // SAFETY: as for `vx`.
         let vy = unsafe { DnVec::new(n, y.device_ptr_mut(), T::DATA_TYPE) }?;
         let descr = result::SpSvDescr::new()?;
-        let pa = scalar_ptr(&alpha);
+        let alpha = HostScalar(alpha);
+        let pa = alpha.as_void();
         let alg = hipsparseSpSVAlg_t::HIPSPARSE_SPSV_ALG_DEFAULT;
         let mut size = 0usize;
         // SAFETY: live handle and descriptors; a host scalar of T.
@@ -629,7 +635,8 @@ impl Sparse {
         // SAFETY: as for `mb`.
         let mc = unsafe { dn_mat(&c_layout, c.device_ptr_mut()) }?;
         let descr = result::SpSmDescr::new()?;
-        let pa = scalar_ptr(&alpha);
+        let alpha = HostScalar(alpha);
+        let pa = alpha.as_void();
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpSMAlg_t::HIPSPARSE_SPSM_ALG_DEFAULT;
         let mut size = 0usize;
@@ -742,8 +749,15 @@ impl Sparse {
     }
 
     /// The CSR form of a dense matrix (`hipsparseDenseToSparse_*`): its
-    /// non-zero entries, with `base`. Waits for the stream (the number of
-    /// non-zeros is known only once hipSPARSE has counted them).
+    /// non-zero entries, with `base`, column indices ascending within each
+    /// row. Waits for the stream (the number of non-zeros is known only
+    /// once hipSPARSE has counted them).
+    ///
+    /// cuSPARSE's conversion may leave a row's column indices in another
+    /// order (NVIDIA calls that valid CSR; this crate's matrices are
+    /// sorted): the offsets and indices are read back, and when a row is
+    /// out of order its indices and values are sorted on the host and
+    /// copied back (one more round trip of the values).
     pub fn dense_to_csr<T: Scalar>(
         &self,
         (layout, values): (DenseLayout, &impl DeviceMemory<T>),
@@ -790,21 +804,23 @@ impl Sparse {
         let mut work = self.stream.alloc::<u8>(size.max(1))?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
         let reads = events(&[values.access_events()]);
-        let nnz = self.stream.enqueue_tracked(&reads, &[], || {
-            // SAFETY: as for the size query, with `size` bytes of work area;
-            // the analysis writes the row offsets.
-            check("hipsparseDenseToSparse_analysis", unsafe {
-                sys::hipsparseDenseToSparse_analysis(
-                    self.as_raw(),
-                    dense.as_raw().cast_const(),
-                    sp.as_raw(),
-                    alg,
-                    work_ptr,
-                )
+        let nnz = self
+            .stream
+            .enqueue_tracked(&reads, &[offsets.access_events()], || {
+                // SAFETY: as for the size query, with `size` bytes of work area;
+                // the analysis writes the row offsets.
+                check("hipsparseDenseToSparse_analysis", unsafe {
+                    sys::hipsparseDenseToSparse_analysis(
+                        self.as_raw(),
+                        dense.as_raw().cast_const(),
+                        sp.as_raw(),
+                        alg,
+                        work_ptr,
+                    )
+                })?;
+                let (_, _, nnz) = sp.size()?;
+                Ok::<_, Error>(nnz as usize)
             })?;
-            let (_, _, nnz) = sp.size()?;
-            Ok::<_, Error>(nnz as usize)
-        })?;
         let mut indices = self.stream.alloc::<i32>(nnz)?;
         let mut out = self.stream.alloc::<T>(nnz)?;
         // SAFETY: m + 1 offsets, nnz indices and values, owned by the
@@ -816,7 +832,12 @@ impl Sparse {
                 out.as_device_ptr_mut(),
             )
         }?;
-        self.stream.enqueue_tracked(&reads, &[], || {
+        let writes = events(&[
+            offsets.access_events(),
+            indices.access_events(),
+            out.access_events(),
+        ]);
+        self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: analysed above; the arrays are set.
             check("hipsparseDenseToSparse_convert", unsafe {
                 sys::hipsparseDenseToSparse_convert(
@@ -829,7 +850,86 @@ impl Sparse {
             })
         })?;
         drop(work);
+        // Each copy back is on the stream, after the conversion.
+        let host_offsets = self.stream.clone_dtoh(&offsets)?;
+        let mut host_indices = self.stream.clone_dtoh(&indices)?;
+        if let Some(wrong) = offsets_wrong(&host_offsets, nnz, base.offset()) {
+            return Err(Error::Sparse {
+                call: "hipsparseDenseToSparse_convert",
+                status: sys::hipsparseStatus_t::HIPSPARSE_STATUS_INTERNAL_ERROR,
+                message: format!("it returned inconsistent row offsets: {wrong}"),
+            });
+        }
+        if !rows_sorted(&host_offsets, &host_indices, base.offset()) {
+            let mut host_values = self.stream.clone_dtoh(&out)?;
+            sort_within_rows(
+                &host_offsets,
+                &mut host_indices,
+                &mut host_values,
+                base.offset(),
+            );
+            self.stream.copy_htod(&host_indices, &mut indices)?;
+            self.stream.copy_htod(&host_values, &mut out)?;
+        }
         Ok(Csr::from_parts((m, n, nnz), base, offsets, indices, out))
+    }
+}
+
+/// The entries of row `r` of a CSR matrix whose `offsets` count from
+/// `base`, as a range of its index and value arrays.
+fn row_range(offsets: &[i32], base: i32, r: usize) -> std::ops::Range<usize> {
+    (offsets[r] - base) as usize..(offsets[r + 1] - base) as usize
+}
+
+/// What is wrong with a CSR matrix's `offsets` (counting from `base`)
+/// for `nnz` entries, if anything: the first and last must be `base` and
+/// `base + nnz`, and they must not decrease.
+fn offsets_wrong(offsets: &[i32], nnz: usize, base: i32) -> Option<String> {
+    let (first, last) = (offsets.first().copied(), offsets.last().copied());
+    if first != Some(base) || last.map(|l| i64::from(l - base)) != Some(nnz as i64) {
+        return Some(format!(
+            "first {first:?} and last {last:?}, {base} and {} expected",
+            nnz as i64 + i64::from(base)
+        ));
+    }
+    let r = offsets.windows(2).position(|w| w[1] < w[0])?;
+    Some(format!(
+        "offset {} of row {} is below the {} before it",
+        offsets[r + 1],
+        r + 1,
+        offsets[r]
+    ))
+}
+
+/// Whether every row's column indices ascend.
+fn rows_sorted(offsets: &[i32], indices: &[i32], base: i32) -> bool {
+    (0..offsets.len().saturating_sub(1)).all(|r| {
+        indices[row_range(offsets, base, r)]
+            .windows(2)
+            .all(|w| w[0] < w[1])
+    })
+}
+
+/// Sorts each row's entries by column index, values alongside.
+fn sort_within_rows<T: Copy>(offsets: &[i32], indices: &mut [i32], values: &mut [T], base: i32) {
+    let mut row: Vec<(i32, T)> = Vec::new();
+    for r in 0..offsets.len().saturating_sub(1) {
+        let range = row_range(offsets, base, r);
+        if indices[range.clone()].windows(2).all(|w| w[0] < w[1]) {
+            continue;
+        }
+        row.clear();
+        row.extend(
+            indices[range.clone()]
+                .iter()
+                .copied()
+                .zip(values[range.clone()].iter().copied()),
+        );
+        row.sort_by_key(|&(c, _)| c);
+        for (k, (c, v)) in range.zip(row.iter().copied()) {
+            indices[k] = c;
+            values[k] = v;
+        }
     }
 }
 
@@ -887,5 +987,47 @@ unsafe fn dn_mat<T: Scalar>(layout: &DenseLayout, values: *const T) -> Result<Dn
             T::DATA_TYPE,
             layout.raw_order(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{offsets_wrong, rows_sorted, sort_within_rows};
+
+    #[test]
+    fn inconsistent_offsets_are_named() {
+        assert_eq!(offsets_wrong(&[1, 3, 3, 4], 3, 1), None);
+        assert_eq!(offsets_wrong(&[0], 0, 0), None);
+        let e = offsets_wrong(&[0, 2, 5], 4, 0).unwrap();
+        assert!(e.contains("last Some(5)"), "{e}");
+        let e = offsets_wrong(&[0, 3, 2, 4], 4, 0).unwrap();
+        assert!(e.contains("offset 2 of row 2 is below the 3"), "{e}");
+    }
+
+    /// cuSPARSE's DenseToSparse may return a row's columns in any order
+    /// (seen on an H100: the 1003 x 211 round trip's indices differed);
+    /// the result is sorted within rows, values alongside, rows untouched.
+    #[test]
+    fn unsorted_rows_are_sorted_with_their_values() {
+        for base in [0, 1] {
+            // Rows: [3, 0, 2], [], [1], [4, 1].
+            let offsets: Vec<i32> = [0, 3, 3, 4, 6].iter().map(|o| o + base).collect();
+            let mut indices: Vec<i32> = [3, 0, 2, 1, 4, 1].iter().map(|c| c + base).collect();
+            let mut values = [30.0, 0.0, 20.0, 11.0, 34.0, 31.0];
+            assert!(!rows_sorted(&offsets, &indices, base));
+            sort_within_rows(&offsets, &mut indices, &mut values, base);
+            let want: Vec<i32> = [0, 2, 3, 1, 1, 4].iter().map(|c| c + base).collect();
+            assert_eq!(indices, want);
+            assert_eq!(values, [0.0, 20.0, 30.0, 11.0, 31.0, 34.0]);
+            assert!(rows_sorted(&offsets, &indices, base));
+        }
+    }
+
+    #[test]
+    fn sorted_rows_are_recognised() {
+        assert!(rows_sorted(&[0, 2, 2, 3], &[0, 4, 1], 0));
+        assert!(rows_sorted(&[1, 1], &[], 1));
+        // Equal columns in a row are not sorted CSR either.
+        assert!(!rows_sorted(&[0, 2], &[1, 1], 0));
     }
 }

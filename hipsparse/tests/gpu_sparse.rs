@@ -19,7 +19,10 @@
 //! - Conversions move values without arithmetic: exact equality.
 //!
 //! Every failing comparison prints what was compared (operation, type,
-//! shape, the worst entry with its value, reference and bound).
+//! shape, the worst entry with its value, reference and bound; for exact
+//! comparisons the first difference with its row and column). The complex
+//! SpMV writes `[progress]` lines straight to stderr before each step, so
+//! a crash of the process still shows where it happened.
 
 // The CPU references index dense matrices by (row, column).
 #![allow(clippy::needless_range_loop)]
@@ -205,6 +208,113 @@ fn check(what: &str, got: &[f64], want: &[f64], tol: &[f64]) {
         (got[i] - want[i]).abs(),
         tol[i]
     );
+}
+
+/// A progress line written straight to the process's stderr (not through
+/// the test harness's capture), so it is seen even when the process dies
+/// in the next step.
+fn progress(line: &str) {
+    use std::io::Write;
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "[progress] {line}");
+    let _ = e.flush();
+}
+
+/// Fails, naming the first difference, unless a CSR matrix read back
+/// (`got`: offsets, indices, values) equals `want` exactly (all counting
+/// from the same base). The report gives the first differing offset or
+/// entry with its row, and that row's columns and values on both sides,
+/// instead of whole vectors.
+fn compare_csr<V: PartialEq + std::fmt::Debug>(
+    what: &str,
+    (got_o, got_i, got_v): (&[i32], &[i32], &[V]),
+    (want_o, want_i, want_v): (&[i32], &[i32], &[V]),
+    base: i32,
+) {
+    let rows = want_o.len().saturating_sub(1);
+    let row_of = |o: &[i32], k: usize| o.partition_point(|&x| (x - base) as usize <= k) - 1;
+    let row_of_got = |r: usize| -> String {
+        match (got_o.get(r), got_o.get(r + 1)) {
+            (Some(&a), Some(&b))
+                if a <= b && (b - base) as usize <= got_i.len().min(got_v.len()) =>
+            {
+                let range = (a - base) as usize..(b - base) as usize;
+                format!(
+                    "columns {:?} values {:?}",
+                    &got_i[range.clone()],
+                    &got_v[range]
+                )
+            }
+            _ => "(its offsets are out of range)".to_string(),
+        }
+    };
+    let row_of_want = |r: usize| -> String {
+        let range = (want_o[r] - base) as usize..(want_o[r + 1] - base) as usize;
+        format!(
+            "columns {:?} values {:?}",
+            &want_i[range.clone()],
+            &want_v[range]
+        )
+    };
+    if let Some(r) = (0..want_o.len().max(got_o.len())).find(|&r| got_o.get(r) != want_o.get(r)) {
+        let from = r.saturating_sub(2);
+        panic!(
+            "{what}: {rows} rows, row offsets: {} got, {} expected; first difference at \
+             offset {r}: got {:?} want {:?}; offsets {from}..: got {:?} want {:?}",
+            got_o.len(),
+            want_o.len(),
+            got_o.get(r),
+            want_o.get(r),
+            &got_o[from.min(got_o.len())..(r + 3).min(got_o.len())],
+            &want_o[from.min(want_o.len())..(r + 3).min(want_o.len())],
+        );
+    }
+    for (name, same) in [
+        ("column indices", got_i.len() == want_i.len()),
+        ("values", got_v.len() == want_v.len()),
+    ] {
+        assert!(
+            same,
+            "{what}: {name}: {} and {} entries got, {} expected",
+            got_i.len(),
+            got_v.len(),
+            want_i.len()
+        );
+    }
+    let first = (0..want_i.len()).find(|&k| got_i[k] != want_i[k] || got_v[k] != want_v[k]);
+    if let Some(k) = first {
+        let r = row_of(want_o, k);
+        let mut sorted_got: Vec<i32> =
+            got_i[(want_o[r] - base) as usize..(want_o[r + 1] - base) as usize].to_vec();
+        sorted_got.sort_unstable();
+        let want_row = &want_i[(want_o[r] - base) as usize..(want_o[r + 1] - base) as usize];
+        let unsorted_rows = (0..rows)
+            .filter(|&q| {
+                got_i[(got_o[q] - base) as usize..(got_o[q + 1] - base) as usize]
+                    .windows(2)
+                    .any(|w| w[0] >= w[1])
+            })
+            .count();
+        panic!(
+            "{what}: first difference at entry {k} (row {r}, entry {} of the row): got column {} \
+             value {:?}, want column {} value {:?}; row {r} got {}; want {}; the row's columns \
+             {} the same set; {unsorted_rows} of {rows} rows read back are not ascending \
+             (rows count from 0, columns from base {base})",
+            k - (want_o[r] - base) as usize,
+            got_i[k],
+            got_v[k],
+            want_i[k],
+            want_v[k],
+            row_of_got(r),
+            row_of_want(r),
+            if sorted_got == want_row {
+                "are"
+            } else {
+                "are not"
+            },
+        );
+    }
+    println!("{what}: {rows} rows, {} entries: identical", want_i.len());
 }
 
 /// `y = alpha * op(A) x + beta * y0` on the CPU, with each entry's bound.
@@ -715,12 +825,16 @@ fn dense_sparse_round_trip_is_exact() {
             let got = download(&s, &dense);
             let first = (0..want.len()).find(|&i| got[i] != want[i]);
             println!("to_dense {rows}x{cols} {base:?}: first difference {first:?}");
-            assert!(
-                first.is_none(),
-                "to_dense {rows}x{cols} {base:?}: entry {first:?} differs: got {} want {}",
-                got[first.unwrap()],
-                want[first.unwrap()]
-            );
+            if let Some(i) = first {
+                panic!(
+                    "to_dense {rows}x{cols} {base:?}: entry {i} (row {}, column {}) differs: \
+                     got {} want {}",
+                    i / cols,
+                    i % cols,
+                    got[i],
+                    want[i]
+                );
+            }
             // Dense -> CSR again: the same structure and values.
             let back = sparse
                 .dense_to_csr((DenseLayout::row_major(rows, cols), &dense), base)
@@ -736,17 +850,11 @@ fn dense_sparse_round_trip_is_exact() {
             let values = download(&s, back.values());
             let want_offsets: Vec<i32> = a.offsets.iter().map(|v| v + b).collect();
             let want_indices: Vec<i32> = a.indices.iter().map(|v| v + b).collect();
-            assert_eq!(
-                offsets, want_offsets,
-                "dense_to_csr {rows}x{cols} {base:?}: offsets"
-            );
-            assert_eq!(
-                indices, want_indices,
-                "dense_to_csr {rows}x{cols} {base:?}: indices"
-            );
-            assert_eq!(
-                values, a.values,
-                "dense_to_csr {rows}x{cols} {base:?}: values"
+            compare_csr(
+                &format!("dense_to_csr {rows}x{cols} {base:?}"),
+                (&offsets, &indices, &values),
+                (&want_offsets, &want_indices, &a.values),
+                b,
             );
         }
         // Column-major dense of a CSC matrix.
@@ -756,14 +864,15 @@ fn dense_sparse_round_trip_is_exact() {
             .to_dense(&csc, DenseLayout::col_major(rows, cols))
             .unwrap();
         let got = download(&s, &dense);
-        for i in 0..rows {
-            for j in 0..cols {
-                assert_eq!(
-                    got[j * rows + i],
-                    want[i * cols + j],
-                    "CSC to_dense ({i}, {j})"
-                );
-            }
+        let first = (0..rows * cols).find(|&k| got[(k % cols) * rows + k / cols] != want[k]);
+        println!("CSC to_dense {rows}x{cols}: first difference {first:?}");
+        if let Some(k) = first {
+            let (i, j) = (k / cols, k % cols);
+            panic!(
+                "CSC to_dense {rows}x{cols}: entry ({i}, {j}) differs: got {} want {}",
+                got[j * rows + i],
+                want[k]
+            );
         }
     }
 }
@@ -868,20 +977,31 @@ fn bsrmv_f64() {
 fn spmv_complex_matches_the_real_reference_twice() {
     // A complex matrix with real parts a and imaginary parts 2a, times a
     // real x: y = (1 + 2i) A x.
+    progress("spmv c64: device, stream, handle");
     let dev = device();
     let s = stream(&dev);
     let sparse = Sparse::new(&s).unwrap();
+    progress("spmv c64: random 37x29 matrix");
     let a = random_csr(37, 29, 4);
     let vals: Vec<hip::c64> = a
         .values
         .iter()
         .map(|&v| hip::c64 { re: v, im: 2.0 * v })
         .collect();
+    progress(&format!(
+        "spmv c64: Csr::from_host, {} entries (c64 is {} bytes, aligned to {})",
+        vals.len(),
+        size_of::<hip::c64>(),
+        align_of::<hip::c64>()
+    ));
     let da = Csr::from_host(&s, 37, 29, &a.offsets, &a.indices, &vals, IndexBase::Zero).unwrap();
     let x = random_vec(29);
     let xc: Vec<hip::c64> = x.iter().map(|&v| hip::c64 { re: v, im: 0.0 }).collect();
+    progress("spmv c64: clone_htod of x (29)");
     let dx = s.clone_htod(&xc).unwrap();
+    progress("spmv c64: alloc_zeroed of y (37)");
     let mut dy = s.alloc_zeroed::<hip::c64>(37).unwrap();
+    progress("spmv c64: Sparse::spmv, alpha 1+0i, beta 0");
     sparse
         .spmv(
             Operation::NonTranspose,
@@ -891,8 +1011,10 @@ fn spmv_complex_matches_the_real_reference_twice() {
             hip::c64 { re: 0.0, im: 0.0 },
             &mut dy,
         )
-        .unwrap();
+        .unwrap_or_else(|e| panic!("spmv c64 37x29: {e}"));
+    progress("spmv c64: download of y");
     let got = download(&s, &dy);
+    progress("spmv c64: comparing with the f64 reference");
     let (want, tol) = spmv_ref(
         &a,
         Operation::NonTranspose,
@@ -969,4 +1091,35 @@ fn mismatched_operands_are_rejected_before_any_call() {
     );
     // Nothing was written.
     assert!(download(&s, &y).iter().all(|&v| v == 0.0));
+}
+
+/// The round trip's report itself (no GPU): a row in another order is
+/// named with its row, both sides' columns and the same-set verdict; a
+/// wrong offset with its neighbours.
+#[test]
+fn compare_csr_names_the_first_difference() {
+    let want = (
+        &[1, 3, 3, 5][..],
+        &[1, 4, 2, 3][..],
+        &[1.0, 4.0, 2.0, 3.0][..],
+    );
+    compare_csr("same", want, want, 1);
+    let message = |got: (&[i32], &[i32], &[f64])| {
+        let e = std::panic::catch_unwind(|| compare_csr("case", got, want, 1)).unwrap_err();
+        let e = e.downcast_ref::<String>().cloned().unwrap();
+        println!("{e}");
+        e
+    };
+    let e = message((&[1, 3, 3, 5], &[1, 4, 3, 2], &[1.0, 4.0, 3.0, 2.0]));
+    assert!(
+        e.contains("first difference at entry 2 (row 2, entry 0 of the row)"),
+        "{e}"
+    );
+    assert!(e.contains("row 2 got columns [3, 2]"), "{e}");
+    assert!(e.contains("are the same set; 1 of 3 rows"), "{e}");
+    let e = message((&[1, 2, 3, 5], &[1, 4, 2, 3], &[1.0, 4.0, 2.0, 3.0]));
+    assert!(
+        e.contains("first difference at offset 1: got Some(2) want Some(3)"),
+        "{e}"
+    );
 }

@@ -128,6 +128,67 @@ pub(crate) fn from_cusparse(status: CusparseStatus) -> hipsparseStatus_t {
 mod tests {
     use super::*;
 
+    /// Every `hipDataType` with a CUDA counterpart becomes that
+    /// `cudaDataType`'s value (`library_types.h` of CUDA 12.5), complex
+    /// types included: the values and compute types of every generic call.
+    #[test]
+    fn data_types_become_their_cuda_values() {
+        let pairs: [(hipDataType, i32, &str); 30] = [
+            (hipDataType::HIP_R_32F, 0, "CUDA_R_32F"),
+            (hipDataType::HIP_R_64F, 1, "CUDA_R_64F"),
+            (hipDataType::HIP_R_16F, 2, "CUDA_R_16F"),
+            (hipDataType::HIP_R_8I, 3, "CUDA_R_8I"),
+            (hipDataType::HIP_C_32F, 4, "CUDA_C_32F"),
+            (hipDataType::HIP_C_64F, 5, "CUDA_C_64F"),
+            (hipDataType::HIP_C_16F, 6, "CUDA_C_16F"),
+            (hipDataType::HIP_C_8I, 7, "CUDA_C_8I"),
+            (hipDataType::HIP_R_8U, 8, "CUDA_R_8U"),
+            (hipDataType::HIP_C_8U, 9, "CUDA_C_8U"),
+            (hipDataType::HIP_R_32I, 10, "CUDA_R_32I"),
+            (hipDataType::HIP_C_32I, 11, "CUDA_C_32I"),
+            (hipDataType::HIP_R_32U, 12, "CUDA_R_32U"),
+            (hipDataType::HIP_C_32U, 13, "CUDA_C_32U"),
+            (hipDataType::HIP_R_16BF, 14, "CUDA_R_16BF"),
+            (hipDataType::HIP_C_16BF, 15, "CUDA_C_16BF"),
+            (hipDataType::HIP_R_4I, 16, "CUDA_R_4I"),
+            (hipDataType::HIP_C_4I, 17, "CUDA_C_4I"),
+            (hipDataType::HIP_R_4U, 18, "CUDA_R_4U"),
+            (hipDataType::HIP_C_4U, 19, "CUDA_C_4U"),
+            (hipDataType::HIP_R_16I, 20, "CUDA_R_16I"),
+            (hipDataType::HIP_C_16I, 21, "CUDA_C_16I"),
+            (hipDataType::HIP_R_16U, 22, "CUDA_R_16U"),
+            (hipDataType::HIP_C_16U, 23, "CUDA_C_16U"),
+            (hipDataType::HIP_R_64I, 24, "CUDA_R_64I"),
+            (hipDataType::HIP_C_64I, 25, "CUDA_C_64I"),
+            (hipDataType::HIP_R_64U, 26, "CUDA_R_64U"),
+            (hipDataType::HIP_C_64U, 27, "CUDA_C_64U"),
+            (hipDataType::HIP_R_8F_E4M3, 28, "CUDA_R_8F_E4M3"),
+            (hipDataType::HIP_R_8F_E5M2, 29, "CUDA_R_8F_E5M2"),
+        ];
+        for (hip, cuda, name) in pairs {
+            assert_eq!(hip.to_cu(), Ok(cuda), "{hip:?} should become {name}");
+        }
+        assert_eq!(
+            hipDataType::HIP_R_8F_E5M2_FNUZ.to_cu(),
+            Err(hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED)
+        );
+        assert_eq!(
+            hipDataType(30).to_cu(),
+            Err(hipsparseStatus_t::HIPSPARSE_STATUS_INVALID_VALUE)
+        );
+    }
+
+    /// `hipComplex` and `hipDoubleComplex` are passed by pointer as
+    /// `cuComplex` and `cuDoubleComplex`: `float2` and `double2`, aligned
+    /// to 8 and 16 bytes (`vector_types.h`).
+    #[test]
+    fn complex_types_have_the_cuda_layouts() {
+        assert_eq!(size_of::<hipComplex>(), 8);
+        assert_eq!(align_of::<hipComplex>(), 8);
+        assert_eq!(size_of::<hipDoubleComplex>(), 16);
+        assert_eq!(align_of::<hipDoubleComplex>(), 16);
+    }
+
     #[test]
     fn values_pass_unchanged_and_unknown_statuses_become_internal_errors() {
         assert_eq!(hipsparseSpMMAlg_t::HIPSPARSE_SPMM_CSR_ALG3.to_cu(), Ok(12));
