@@ -387,6 +387,7 @@ mod tests {
                 "hipblaslt/spec.rs",
                 "hipfft/loader.rs",
                 "hiprand/loader.rs",
+                "hipsolver/loader.rs",
                 "hipsparse/loader.rs",
                 "rccl/loader.rs",
                 "roctx/loader.rs"
