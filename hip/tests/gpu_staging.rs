@@ -22,19 +22,24 @@ fn dev() -> Arc<Device> {
 /// `n` random values, none zero, drawn as one fill of the buffer: a draw
 /// per element is an instrumented call under ThreadSanitizer, which made
 /// these tests take many minutes there.
-fn random_u32(n: usize) -> Vec<u32> {
-    let mut v = vec![0u32; n];
+fn random_filled<T: Copy + Default + PartialEq + From<u8>>(n: usize) -> Vec<T>
+where
+    [T]: rand::Fill,
+{
+    let mut v = vec![T::default(); n];
     test_kit::rng().fill(&mut v[..]);
-    v.iter_mut().filter(|x| **x == 0).for_each(|x| *x = 1);
+    v.iter_mut()
+        .filter(|x| **x == T::default())
+        .for_each(|x| *x = T::from(1));
     v
 }
 
-/// As [`random_u32`], bytes.
+fn random_u32(n: usize) -> Vec<u32> {
+    random_filled(n)
+}
+
 fn random_u8(n: usize) -> Vec<u8> {
-    let mut v = vec![0u8; n];
-    test_kit::rng().fill(&mut v[..]);
-    v.iter_mut().filter(|x| **x == 0).for_each(|x| *x = 1);
-    v
+    random_filled(n)
 }
 
 /// Elements of u32 in one staging chunk.

@@ -288,14 +288,13 @@ impl Generator {
     /// fill therefore holds the device's captures back
     /// ([`hip::Device::hold_captures`]); the others cost nothing more.
     fn enqueue(&self, out: &AccessEvents, fill: impl FnOnce() -> Result<()>) -> Result<()> {
-        if !self.seeding.get() {
-            return self.stream.enqueue_tracked(&[], &[out], fill);
-        }
-        let _hold = self
-            .stream
-            .device()
-            .hold_captures("hiprand::Generator (seeding on first use)")
-            .map_err(Error::Runtime)?;
+        let hold = || {
+            self.stream
+                .device()
+                .hold_captures("hiprand::Generator (seeding on first use)")
+                .map_err(Error::Runtime)
+        };
+        let _hold = self.seeding.get().then(hold).transpose()?;
         self.stream.enqueue_tracked(&[], &[out], fill)?;
         self.seeding.set(false);
         Ok(())
