@@ -17,7 +17,7 @@ if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep 
   rustup target add "$windows_target"
 fi
 
-packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3 gcc-mingw-w64-x86-64 wine64)
+packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3 gcc-mingw-w64-x86-64 wine64 patchelf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

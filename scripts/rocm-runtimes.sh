@@ -33,8 +33,8 @@ cache=${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}
 suite_of() {
   case "$1" in
     5.7) echo trixie ;;
-    6.4) echo unstable ;;
-    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4)" >&2; return 1 ;;
+    6.4|hipcc-7.0) echo unstable ;;
+    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4, hipcc-7.0)" >&2; return 1 ;;
   esac
 }
 
@@ -43,6 +43,9 @@ packages_of() {
   case "$1" in
     5.7) echo "libamdhip64-5=5.7.1* libhiprtc-builtins5=5.7.1*" ;;
     6.4) echo "libamdhip64-6=6.4.3* libhiprtc6=6.4.3* libhipblas2=6.4.4* librocblas4=6.4.4*" ;;
+    # The kernel compiler (scripts/hip-toolchain.sh): hipcc 7.0.2, clang 21
+    # and its AMD device libraries, over the HIP 6.4.3 headers.
+    hipcc-7.0) echo "hipcc=7.0.2* rocm-device-libs-21=7.0.2* libamdhip64-dev=6.4.3*" ;;
   esac
 }
 

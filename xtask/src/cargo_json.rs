@@ -28,6 +28,20 @@ pub(crate) fn executables(lines: &[String]) -> Vec<Executable> {
     lines.iter().filter_map(|l| executable(l)).collect()
 }
 
+/// The `OUT_DIR` of `package`'s build script: the last
+/// `build-script-executed` message for it.
+pub(crate) fn out_dir(lines: &[String], package: &str) -> Option<String> {
+    lines.iter().rev().find_map(|l| {
+        let m: serde_json::Value = serde_json::from_str(l).ok()?;
+        if m.get("reason")?.as_str()? != "build-script-executed"
+            || package_of(m.get("package_id")?.as_str()?) != package
+        {
+            return None;
+        }
+        Some(m.get("out_dir")?.as_str()?.to_owned())
+    })
+}
+
 fn executable(line: &str) -> Option<Executable> {
     let m: serde_json::Value = serde_json::from_str(line).ok()?;
     if m.get("reason")?.as_str()? != "compiler-artifact" {

@@ -25,6 +25,7 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   executables [--kinds]              cargo's --message-format=json on stdin: one line per
                                      test-harness build (SRC EXE), or with --kinds per
                                      executable (KIND PACKAGE TARGET EXE tab-separated)
+  out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
   tally LOGS STATUS                  test.sh's counts from its logs folder; last line
                                      `N passed, N failed, N skipped`
@@ -120,6 +121,17 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 println!("{}", cargo_json::line(&e, kinds, &cwd));
             }
             Ok(ExitCode::SUCCESS)
+        }
+        "out-dir" => {
+            let a = args_n(rest, 1, "out-dir")?;
+            let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
+            match cargo_json::out_dir(&lines, &a[0]) {
+                Some(dir) => {
+                    println!("{dir}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => Err(format!("out-dir: no build script of {} ran", a[0])),
+            }
         }
         "patch-used" => {
             let a = args_n(rest, 2, "patch-used")?;

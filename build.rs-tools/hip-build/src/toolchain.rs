@@ -84,9 +84,11 @@ fn exe(name: &str) -> String {
 }
 
 impl Toolchain {
-    /// Searches with the process environment: `HIPCC`; `$ROCM_PATH/bin`,
-    /// `$HIP_PATH/bin`, `/opt/rocm/bin`; the root `hipconfig --rocmpath`
-    /// gives; then `hipcc` on `PATH` (Debian puts it in `/usr/bin`).
+    /// Searches with the process environment: `HIPCC`; hipcc in
+    /// `$ROCM_PATH/bin`, `$HIP_PATH/bin`, `/opt/rocm/bin`; the `clang++` of
+    /// `HIP_CLANG_PATH`, `$ROCM_PATH/llvm/bin`, `$HIP_PATH/llvm/bin`; hipcc
+    /// in the root `hipconfig --rocmpath` gives; `hipcc` on `PATH` (Debian
+    /// puts it in `/usr/bin`); last, `/opt/rocm/llvm/bin/clang++`.
     pub fn find() -> Result<Toolchain, ToolchainNotFound> {
         Toolchain::find_with(&|k| std::env::var_os(k), Path::new("/opt/rocm"))
     }
@@ -139,6 +141,28 @@ impl Toolchain {
                 reason: "no such file".into(),
             });
         }
+        // A clang named by HIP_CLANG_PATH, or in a root named by a variable,
+        // outranks the hipcc that PATH or hipconfig would give: the
+        // variables say which ROCm is wanted.
+        let mut explicit: Vec<(PathBuf, PathBuf, String)> = Vec::new();
+        if let Some(dir) = var(HIP_CLANG_PATH_VAR) {
+            explicit.push((
+                PathBuf::from(dir).join(exe("clang++")),
+                roots[0].0.clone(),
+                HIP_CLANG_PATH_VAR.into(),
+            ));
+        }
+        let named_roots = roots.len() - 1;
+        for (root, source) in &roots[..named_roots] {
+            explicit.push((
+                root.join("llvm").join("bin").join(exe("clang++")),
+                root.clone(),
+                source.clone(),
+            ));
+        }
+        if let Some(tc) = try_clangs(explicit, &mut looked) {
+            return Ok(tc);
+        }
         let path_dirs: Vec<PathBuf> = var("PATH")
             .map(|p| std::env::split_paths(&p).collect())
             .unwrap_or_default();
@@ -186,38 +210,15 @@ impl Toolchain {
             },
         });
 
-        // No hipcc: ROCm's own clang, with the root's headers and bitcode.
-        let mut clangs: Vec<(PathBuf, PathBuf, String)> = Vec::new();
-        if let Some(dir) = var(HIP_CLANG_PATH_VAR) {
-            let root = roots[0].0.clone();
-            clangs.push((
-                PathBuf::from(dir).join(exe("clang++")),
-                root,
-                HIP_CLANG_PATH_VAR.into(),
-            ));
-        }
-        for (root, source) in &roots {
-            clangs.push((
-                root.join("llvm").join("bin").join(exe("clang++")),
-                root.clone(),
-                source.clone(),
-            ));
-        }
-        for (clang, root, source) in clangs {
-            if !clang.is_file() {
-                looked.push(Looked {
-                    place: format!("{} ({source})", clang.display()),
-                    reason: "no such file".into(),
-                });
-                continue;
-            }
-            match Toolchain::clang(clang.clone(), root) {
-                Ok(mut tc) => {
-                    tc.found_by = format!("clang of {source}");
-                    return Ok(tc);
-                }
-                Err(mut e) => looked.append(&mut e.looked),
-            }
+        // No hipcc: the default root's clang.
+        let (root, source) = &roots[named_roots];
+        let default = vec![(
+            root.join("llvm").join("bin").join(exe("clang++")),
+            root.clone(),
+            source.clone(),
+        )];
+        if let Some(tc) = try_clangs(default, &mut looked) {
+            return Ok(tc);
         }
         Err(ToolchainNotFound { looked })
     }
@@ -315,6 +316,28 @@ impl Toolchain {
         }
         .map(str::to_owned)
     }
+}
+
+/// The first of `clangs` (compiler, root, how found) that exists and has
+/// the root's headers and device libraries; each other one is `looked`.
+fn try_clangs(clangs: Vec<(PathBuf, PathBuf, String)>, looked: &mut Vec<Looked>) -> Option<Toolchain> {
+    for (clang, root, source) in clangs {
+        if !clang.is_file() {
+            looked.push(Looked {
+                place: format!("{} ({source})", clang.display()),
+                reason: "no such file".into(),
+            });
+            continue;
+        }
+        match Toolchain::clang(clang.clone(), root) {
+            Ok(mut tc) => {
+                tc.found_by = format!("clang of {source}");
+                return Some(tc);
+            }
+            Err(mut e) => looked.append(&mut e.looked),
+        }
+    }
+    None
 }
 
 /// Where ROCm releases and distributions put the device library bitcode.
@@ -427,6 +450,35 @@ mod tests {
         assert_eq!(tc.kind, Compiler::Hipcc);
         assert_eq!(tc.rocm_path.as_deref(), Some(root.as_path()));
         assert_eq!(tc.found_by, "ROCM_PATH");
+    }
+
+    #[test]
+    fn a_named_roots_clang_wins_over_hipcc_on_path() {
+        // ROCM_PATH names a toolchain without hipcc (clang only, as
+        // scripts/hip-toolchain.sh makes): an older hipcc on PATH must not
+        // be taken instead.
+        let root = temp_dir("named-clang");
+        let clang = root.join("llvm/bin").join(exe("clang++"));
+        for (file, dir) in [
+            (clang.clone(), clang.parent().unwrap().to_path_buf()),
+            (root.join("include/hip/hip_runtime.h"), root.join("include/hip")),
+            (root.join("amdgcn/bitcode/ockl.bc"), root.join("amdgcn/bitcode")),
+        ] {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(file, "").unwrap();
+        }
+        let path = temp_dir("old-hipcc");
+        std::fs::write(path.join(exe("hipcc")), "").unwrap();
+        let tc = Toolchain::find_with(
+            &env_of(&[
+                ("ROCM_PATH", root.to_str().unwrap()),
+                ("PATH", path.to_str().unwrap()),
+            ]),
+            Path::new("/nonexistent"),
+        )
+        .unwrap();
+        assert_eq!(tc.compiler, clang);
+        assert_eq!(tc.found_by, "clang of ROCM_PATH");
     }
 
     #[test]

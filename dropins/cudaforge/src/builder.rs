@@ -1,6 +1,7 @@
 //! `KernelBuilder`: cudaforge's builder, with kernels from nvcc here or from
 //! a job run earlier on a machine with nvcc.
 
+use crate::amd::{self, Requested};
 use crate::arch::{ComputeCapability, GpuArch};
 use crate::error::{Error, Result};
 use crate::exec;
@@ -21,6 +22,7 @@ const ENV: &[&str] = &[
     "CUDA_HOME",
     "CUDA_PATH",
     "CUDA_ROOT",
+    "HIP_PLATFORM",
 ];
 
 /// Builds `.cu` files into PTX (one file each, for runtime loading) or into
@@ -355,6 +357,13 @@ impl KernelBuilder {
             println!("cargo:rustc-link-lib=dylib={}", exec::PLACEHOLDER_LINK_LIB);
             return Ok(Some((dir, plan.products)));
         }
+        let requested = amd::requested_platform()?;
+        if requested == Requested::Amd {
+            let toolchain = amd::toolchain().map_err(|e| {
+                Error::InvalidConfig(format!("HIP_PLATFORM=amd, but {e}"))
+            })?;
+            return self.amd(&plan, pic, toolchain).map(Some);
+        }
         if let Some(root) = std::env::var_os("CUDAFORGE_PREBUILT") {
             let dir = PathBuf::from(root).join(&plan.key);
             if exec::is_complete(&plan, &dir)? {
@@ -379,7 +388,20 @@ impl KernelBuilder {
                 Ok(Some((dir, plan.products)))
             }
             Err(e) => {
+                // No nvcc: a machine with ROCm builds for AMD.
+                let hip = if requested == Requested::Either {
+                    match amd::toolchain() {
+                        Ok(toolchain) => return self.amd(&plan, pic, toolchain).map(Some),
+                        Err(why) => Some(why),
+                    }
+                } else {
+                    None
+                };
                 let job = exec::write_job(&plan, &jobs)?;
+                let e = match e {
+                    Error::NvccNotFound(m) => m,
+                    other => other.to_string(),
+                };
                 let mut msg = format!(
                     "{e}. No kernels for key {key} in CUDAFORGE_PREBUILT either. \
                      This build's job is {job}: on a machine with nvcc run \
@@ -391,9 +413,47 @@ impl KernelBuilder {
                 if std::env::var_os("CUDAFORGE_PREBUILT").is_none() {
                     msg.push_str(" (CUDAFORGE_PREBUILT is not set.)");
                 }
+                if let Some(why) = hip {
+                    msg.push_str(&format!(
+                        " For AMD GPUs, install ROCm's compiler; {}",
+                        why.replace('\n', " ")
+                    ));
+                }
                 Err(Error::NvccNotFound(msg))
             }
         }
+    }
+
+    /// The AMD build of `plan` ([`crate::amd`]).
+    fn amd(
+        &self,
+        plan: &Plan,
+        pic: bool,
+        toolchain: hip_build::Toolchain,
+    ) -> Result<(PathBuf, Vec<String>)> {
+        let output = match plan.archive {
+            Some(_) => Output::Lib {
+                name: plan.products[0].clone(),
+            },
+            None => Output::Ptx,
+        };
+        println!(
+            "cargo:warning=cudaforge: compiling {} for AMD GPUs with {} ({})",
+            if plan.archive.is_some() { "a kernel library" } else { "PTX kernels" },
+            toolchain.compiler.display(),
+            toolchain.found_by
+        );
+        let dir = amd::AmdBuild {
+            plan,
+            output: &output,
+            args: &self.args,
+            pic,
+            out_dir: &self.out_dir,
+            threads: self.threads,
+            toolchain,
+        }
+        .run()?;
+        Ok((dir, plan.products.clone()))
     }
 
     fn link_search(&self, dir: &Path) {

@@ -31,8 +31,10 @@
 //! with `include_path`), cudaforge's `BuildCache`, `DependencyManager` and
 //! `ParallelConfig` types.
 
+pub mod amd;
 mod arch;
 mod builder;
+pub mod envelope;
 mod error;
 mod exec;
 mod plan;

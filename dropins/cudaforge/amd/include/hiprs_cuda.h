@@ -1,0 +1,226 @@
+// CUDA names over HIP: the compatibility layer the hip-rs cudaforge drop-in
+// force-includes (-include) when it compiles a crate's unmodified `.cu`
+// sources for AMD GPUs. The `cuda_*.h` headers beside it include this one,
+// so `#include <cuda_fp16.h>` and the like resolve here.
+//
+// What it does, in order:
+// 1. HIP's runtime, half and bfloat16 headers.
+// 2. The CUDA version and architecture macros nvcc defines. In the device
+//    pass `__CUDA_ARCH__` is HIPRS_CUDA_ARCH (default 890, Ada), so code
+//    guarded by `#if __CUDA_ARCH__ >= N` for bf16 (800) and fp8 (890) is
+//    compiled: HIP and this header provide those types on every AMD target.
+// 3. Types and functions CUDA has and HIP lacks or names differently:
+//    __nv_bfloat16, __nv_fp8_e4m3 (OCP E4M3, in software: AMD's own fp8
+//    types are FNUZ on gfx94x, a different format), the *_sync warp
+//    functions, __reduce_*_sync.
+// 4. Runtime API names (cudaStream_t, cudaMemcpyAsync, ...) for host code.
+//
+// Warp size: CUDA code assumes 32-lane warps. On wave64 targets (CDNA:
+// gfx9xx) every *_sync shuffle and reduction here works on 32-lane halves of
+// the wavefront (shuffle width 32), so a warp-level result is what it is on
+// a 32-lane warp. On wave32 targets (RDNA: gfx10xx-gfx12xx) the wavefront
+// is the warp. Code that reads `warpSize` itself gets the hardware's value.
+#pragma once
+#ifndef HIPRS_CUDA_H
+#define HIPRS_CUDA_H
+
+// clang includes its HIP wrapper ahead of every source, but a forced include
+// can come first: take the wrapper now, so HIP's headers see clang's math
+// declarations as they expect.
+#if defined(__clang__) && defined(__HIP__)
+#include <__clang_hip_runtime_wrapper.h>
+#endif
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_bf16.h>
+
+#ifndef HIPRS_CUDA_ARCH
+#define HIPRS_CUDA_ARCH 890
+#endif
+#if defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
+#define __CUDA_ARCH__ HIPRS_CUDA_ARCH
+#endif
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#ifndef __CUDACC_VER_MAJOR__
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 8
+#define __CUDACC_VER_BUILD__ 0
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12080
+#endif
+
+// ---- bfloat16 ----------------------------------------------------------
+typedef __hip_bfloat16 __nv_bfloat16;
+typedef __hip_bfloat162 __nv_bfloat162;
+typedef __hip_bfloat16_raw __nv_bfloat16_raw;
+typedef __hip_bfloat16 nv_bfloat16;
+typedef __hip_bfloat162 nv_bfloat162;
+
+#define __trap() __builtin_trap()
+
+__device__ __forceinline__ __nv_bfloat16 __hmax_nan(__nv_bfloat16 a, __nv_bfloat16 b) {
+  const float x = __bfloat162float(a), y = __bfloat162float(b);
+  return x != x ? a : y != y ? b : (x < y ? b : a);
+}
+__device__ __forceinline__ __nv_bfloat16 __hmin_nan(__nv_bfloat16 a, __nv_bfloat16 b) {
+  const float x = __bfloat162float(a), y = __bfloat162float(b);
+  return x != x ? a : y != y ? b : (y < x ? b : a);
+}
+
+// ---- 16-bit compare-and-swap (CUDA 7.0+), on the aligned 32-bit word -----
+__device__ __forceinline__ unsigned short atomicCAS(unsigned short* address, unsigned short compare,
+                                                    unsigned short val) {
+  unsigned* word = (unsigned*)((size_t)address & ~(size_t)3);
+  const unsigned shift = ((size_t)address & 2) ? 16u : 0u;
+  unsigned old = *word;
+  for (;;) {
+    const unsigned short current = (unsigned short)(old >> shift);
+    if (current != compare) return current;
+    const unsigned desired = (old & ~(0xffffu << shift)) | ((unsigned)val << shift);
+    const unsigned seen = atomicCAS(word, old, desired);
+    if (seen == old) return compare;
+    old = seen;
+  }
+}
+
+// ---- 16-bit float atomics (CUDA 7.0+ / 8.0+), as CAS loops -------------
+__device__ __forceinline__ __half atomicAdd(__half* address, __half val) {
+  unsigned short* p = (unsigned short*)address;
+  unsigned short old = *p, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(p, assumed, __half_as_ushort(__hadd(__ushort_as_half(assumed), val)));
+  } while (assumed != old);
+  return __ushort_as_half(old);
+}
+__device__ __forceinline__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
+  unsigned short* p = (unsigned short*)address;
+  unsigned short old = *p, assumed;
+  do {
+    assumed = old;
+    const float sum = __bfloat162float(__ushort_as_bfloat16(assumed)) + __bfloat162float(val);
+    old = atomicCAS(p, assumed, __bfloat16_as_ushort(__float2bfloat16(sum)));
+  } while (assumed != old);
+  return __ushort_as_bfloat16(old);
+}
+__host__ __device__ __forceinline__ __nv_bfloat16 __float2bfloat16_rn(float f) {
+  return __float2bfloat16(f);
+}
+
+// ---- SIMD-within-a-word integer intrinsics --------------------------------
+__device__ __forceinline__ int __dp4a(int a, int b, int c) {
+#pragma unroll
+  for (int i = 0; i < 32; i += 8) c += (int)(signed char)(a >> i) * (int)(signed char)(b >> i);
+  return c;
+}
+__device__ __forceinline__ unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+#pragma unroll
+  for (int i = 0; i < 32; i += 8) c += ((a >> i) & 0xffu) * ((b >> i) & 0xffu);
+  return c;
+}
+#define HIPRS_BYTEWISE(NAME, EXPR)                                            \
+  __device__ __forceinline__ unsigned NAME(unsigned a, unsigned b) {          \
+    unsigned r = 0;                                                           \
+    _Pragma("unroll") for (int i = 0; i < 32; i += 8) {                       \
+      const int x = (int)(signed char)(a >> i), y = (int)(signed char)(b >> i); \
+      const unsigned ux = (a >> i) & 0xffu, uy = (b >> i) & 0xffu;            \
+      (void)x; (void)y; (void)ux; (void)uy;                                   \
+      r |= ((unsigned)(EXPR) & 0xffu) << i;                                   \
+    }                                                                         \
+    return r;                                                                 \
+  }
+HIPRS_BYTEWISE(__vsubss4, (x - y < -128 ? -128 : x - y > 127 ? 127 : x - y))
+HIPRS_BYTEWISE(__vaddss4, (x + y < -128 ? -128 : x + y > 127 ? 127 : x + y))
+HIPRS_BYTEWISE(__vsub4, ux - uy)
+HIPRS_BYTEWISE(__vadd4, ux + uy)
+HIPRS_BYTEWISE(__vcmpne4, (ux != uy ? 0xffu : 0u))
+HIPRS_BYTEWISE(__vcmpeq4, (ux == uy ? 0xffu : 0u))
+#undef HIPRS_BYTEWISE
+
+// ---- warp-level functions: 32-lane warps on every target -----------------
+#define HIPRS_WARP 32
+
+template <typename T>
+__device__ __forceinline__ T hiprs_shfl_bits(T v, int src, int width, int mode) {
+  static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
+  if constexpr (sizeof(T) <= 4) {
+    int i = 0;
+    __builtin_memcpy(&i, &v, sizeof(T));
+    i = mode == 0 ? __shfl(i, src, width)
+        : mode == 1 ? __shfl_xor(i, src, width)
+        : mode == 2 ? __shfl_down(i, (unsigned)src, width)
+                    : __shfl_up(i, (unsigned)src, width);
+    T r;
+    __builtin_memcpy(&r, &i, sizeof(T));
+    return r;
+  } else {
+    long long i = 0;
+    __builtin_memcpy(&i, &v, sizeof(T));
+    i = mode == 0 ? __shfl(i, src, width)
+        : mode == 1 ? __shfl_xor(i, src, width)
+        : mode == 2 ? __shfl_down(i, (unsigned)src, width)
+                    : __shfl_up(i, (unsigned)src, width);
+    T r;
+    __builtin_memcpy(&r, &i, sizeof(T));
+    return r;
+  }
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_sync(unsigned, T v, int src, int width = HIPRS_WARP) {
+  return hiprs_shfl_bits(v, src, width, 0);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_xor_sync(unsigned, T v, int mask, int width = HIPRS_WARP) {
+  return hiprs_shfl_bits(v, mask, width, 1);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_down_sync(unsigned, T v, unsigned d, int width = HIPRS_WARP) {
+  return hiprs_shfl_bits(v, (int)d, width, 2);
+}
+template <typename T>
+__device__ __forceinline__ T __shfl_up_sync(unsigned, T v, unsigned d, int width = HIPRS_WARP) {
+  return hiprs_shfl_bits(v, (int)d, width, 3);
+}
+__device__ __forceinline__ void __syncwarp(unsigned = 0xffffffffu) {
+  __builtin_amdgcn_wave_barrier();
+}
+// The 32 lanes of this lane's warp, as CUDA's 32-bit masks.
+__device__ __forceinline__ unsigned hiprs_warp_bits(unsigned long long wave) {
+  return (unsigned)(wave >> (__lane_id() & 32u & (unsigned)(warpSize - 1)));
+}
+__device__ __forceinline__ unsigned __ballot_sync(unsigned, int p) {
+  return hiprs_warp_bits(__ballot(p));
+}
+__device__ __forceinline__ unsigned __activemask() {
+  return hiprs_warp_bits(__ballot(1));
+}
+__device__ __forceinline__ int __any_sync(unsigned m, int p) { return __ballot_sync(m, p) != 0; }
+__device__ __forceinline__ int __all_sync(unsigned m, int p) {
+  return __ballot_sync(m, p) == __ballot_sync(m, 1);
+}
+#define HIPRS_REDUCE_SYNC(NAME, T, OP)                                        \
+  __device__ __forceinline__ T NAME(unsigned, T v) {                          \
+    for (int o = HIPRS_WARP / 2; o > 0; o /= 2) {                             \
+      T w = hiprs_shfl_bits(v, o, HIPRS_WARP, 1);                             \
+      v = OP;                                                                 \
+    }                                                                         \
+    return v;                                                                 \
+  }
+HIPRS_REDUCE_SYNC(__reduce_add_sync, unsigned, v + w)
+HIPRS_REDUCE_SYNC(__reduce_add_sync, int, v + w)
+HIPRS_REDUCE_SYNC(__reduce_max_sync, unsigned, (w > v ? w : v))
+HIPRS_REDUCE_SYNC(__reduce_max_sync, int, (w > v ? w : v))
+HIPRS_REDUCE_SYNC(__reduce_min_sync, unsigned, (w < v ? w : v))
+HIPRS_REDUCE_SYNC(__reduce_min_sync, int, (w < v ? w : v))
+HIPRS_REDUCE_SYNC(__reduce_and_sync, unsigned, v & w)
+HIPRS_REDUCE_SYNC(__reduce_or_sync, unsigned, v | w)
+HIPRS_REDUCE_SYNC(__reduce_xor_sync, unsigned, v ^ w)
+#undef HIPRS_REDUCE_SYNC
+
+#include "hiprs_cuda_fp8.h"
+#include "hiprs_cuda_runtime.h"
+
+#endif  // HIPRS_CUDA_H
