@@ -314,3 +314,54 @@ fn without_nvcc_the_build_fails_naming_its_job() {
         "the job lacks a header"
     );
 }
+
+#[test]
+fn jobs_run_elsewhere_bring_the_kernels_back() {
+    let dir = downstream("prebuilt");
+    let (jobs, prebuilt) = (dir.join("jobs"), dir.join("prebuilt"));
+    let log = dir.join("nvcc.log");
+    let vars = [
+        ("CUDAFORGE_JOBS", jobs.as_path()),
+        ("CUDAFORGE_PREBUILT", prebuilt.as_path()),
+    ];
+    // Each failed build writes the job it needed (PTX with the header
+    // folders as -I, then the library); run it "on the machine with nvcc"
+    // and build again.
+    for round in 0.. {
+        let o = cargo(&dir, &["run", "-q"], &vars);
+        if o.status.success() {
+            assert_eq!(round, 2, "expected two jobs (PTX, library) first");
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            for want in ["AFFINE: fake ptx of affine.cu, 2 lines", "moe: 2 3"] {
+                assert!(stdout.contains(want), "no `{want}` in:\n{stdout}");
+            }
+            break;
+        }
+        assert!(round < 2, "still failing after two jobs:\n{}", text(&o));
+        for job in std::fs::read_dir(&jobs).unwrap().map(|e| e.unwrap().path()) {
+            let key = job.file_name().unwrap();
+            if !job.join("build.sh").is_file() || prebuilt.join(key).exists() {
+                continue;
+            }
+            let st = Command::new("bash")
+                .arg(job.join("build.sh"))
+                .arg(prebuilt.join(key))
+                .env("NVCC", fake_nvcc())
+                .env("FAKE_NVCC_LOG", &log)
+                .status()
+                .unwrap();
+            assert!(st.success(), "job {} failed", job.display());
+        }
+    }
+    // The PTX job compiled with both header folders, as copied into it.
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let affine = calls
+        .lines()
+        .find(|l| l.contains("--ptx") && l.ends_with("affine.cu"))
+        .unwrap_or_else(|| panic!("no PTX call for affine.cu:\n{calls}"));
+    let includes: Vec<&str> = affine.split(' ').filter(|t| t.starts_with("-I")).collect();
+    assert!(
+        includes.len() == 2 && includes[0].ends_with("/inc0") && includes[1].ends_with("/inc1"),
+        "`{affine}`"
+    );
+}
