@@ -84,6 +84,8 @@ fn cargo(dir: &Path, args: &[&str], vars: &[(&str, &Path)]) -> Output {
     ] {
         c.env_remove(v);
     }
+    // The NVIDIA path, even where a HIP compiler is installed (CI has one).
+    c.env("HIP_PLATFORM", "nvidia");
     c.env("CUDA_COMPUTE_CAP", "90").env("NVCC", NO_NVCC);
     for (k, v) in vars {
         if v.as_os_str().is_empty() {
