@@ -226,7 +226,7 @@ impl CompileOptions {
 ///   NVIDIA platform (`HIP_PLATFORM=nvidia`); on AMD, loading it fails with
 ///   `CUDA_ERROR_INVALID_PTX` and a message saying so.
 /// - An AMD code-object envelope in place of PTX text (what the hip-rs
-///   `cudaforge`/`bindgen_cuda` drop-ins write into the `.ptx` file on
+///   `cudaforge` drop-in writes into the `.ptx` file on
 ///   AMD; [`hip::code_object::Envelope`] gives the format): loads only on
 ///   AMD, on a device one of its targets runs on.
 /// - [`Ptx::from_binary`]: a code object (AMD) or CUBIN (NVIDIA), as is.
@@ -381,7 +381,7 @@ impl Ptx {
                     CUresult::CUDA_ERROR_INVALID_PTX,
                     "PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia); on AMD, \
                      compile the CUDA/HIP source with nvrtc::compile_ptx instead, or build \
-                     the kernels with the hip-rs cudaforge/bindgen_cuda drop-in, which \
+                     the kernels with the hip-rs cudaforge drop-in, which \
                      writes an AMD code-object envelope in place of the PTX",
                 )),
             };
@@ -412,7 +412,7 @@ impl Ptx {
                     &format!(
                         "these kernels{origin} were built for {built_for}: an AMD code-object \
                          envelope, not PTX. On NVIDIA they must be built by nvcc: build \
-                         with the original cudaforge/bindgen_cuda, not the hip-rs drop-in"
+                         with the original cudaforge or bindgen_cuda, not the hip-rs drop-in"
                     ),
                 ))
             }

@@ -15,7 +15,7 @@ const QUOTED: usize = 60;
 
 /// An AMD code-object bundle carried as text, parsed and checked.
 ///
-/// Kernel builders (the `cudaforge` and `bindgen_cuda` drop-ins) write one
+/// Kernel builders (hip-rs's `cudaforge` drop-in) write one
 /// into the `.ptx` file a crate embeds with `include_str!` when they
 /// compile for AMD, where no PTX exists; `cuda_compat`'s
 /// `Ptx::from_src`/`Ptx::from_file` and `CudaContext::load_module` read it.

@@ -102,7 +102,7 @@ impl CudaContext {
     ///   platform only; on AMD it is `CUDA_ERROR_INVALID_PTX`, before any
     ///   device work.
     /// - An AMD code-object envelope in place of the PTX text (what the
-    ///   hip-rs `cudaforge`/`bindgen_cuda` drop-ins write on AMD; see
+    ///   hip-rs `cudaforge` drop-in writes on AMD; see
     ///   [`hip::code_object::Envelope`]) loads on AMD: its bundle is
     ///   loaded when one of its targets runs on this device, else it is
     ///   `CUDA_ERROR_NO_BINARY_FOR_GPU`, the reason naming the device's
