@@ -91,6 +91,12 @@
 //!   [`driver::result::last_error_detail`] and in the error's `Debug`.
 //!   [`nvrtc::compile_ptx`] compiles for the first device's gfx
 //!   architecture on AMD, and loading on another architecture recompiles.
+//! - An AMD code-object envelope in place of the PTX text (what the hip-rs
+//!   `cudaforge` drop-in writes on AMD, [`hip::code_object::Envelope`])
+//!   loads on AMD when one of its targets runs on the device, else
+//!   `CUDA_ERROR_NO_BINARY_FOR_GPU`; a kernel it lists as unavailable is
+//!   `CUDA_ERROR_NOT_SUPPORTED` with the builder's reason; on NVIDIA it is
+//!   `CUDA_ERROR_INVALID_IMAGE`.
 //! - An exhaustive `match` on a sys enum: [`driver::sys::CUfunc_cache`],
 //!   `CUlimit` and `CUevent_flags` are closed enums as in cudarc (checked
 //!   conversions: a value the runtime returns that the enum does not know

@@ -341,6 +341,26 @@ fn bad_input_is_a_clear_error_and_nothing_panics() {
         let e = ctx.load_module(Ptx::from_src(".version 7.0")).unwrap_err();
         assert_eq!(e.0, sys::CUresult::CUDA_ERROR_INVALID_PTX);
     }
+    // An AMD code-object envelope in place of PTX: on NVIDIA, refused by
+    // load_module before the driver sees it. (On AMD it loads; no AMD GPU
+    // runs these tests yet, so that path is tier 1 only.)
+    if cuda_compat::backend().unwrap().platform == cuda_compat::Platform::Nvidia {
+        let text = test_kit::code_object::envelope(
+            &test_kit::code_object::tiny_bundle(),
+            Some("affine.cu"),
+            &["gfx90a"],
+            &[],
+        );
+        let e = ctx.load_module(Ptx::from_src(text)).unwrap_err();
+        let detail = cuda_compat::driver::result::last_error_detail();
+        assert_eq!(e.0, sys::CUresult::CUDA_ERROR_INVALID_IMAGE, "{e:?}");
+        let (_, why) = detail.expect("a reason");
+        assert!(
+            why.contains("built for AMD GPUs (gfx90a, from affine.cu)"),
+            "{why}"
+        );
+        assert!(why.contains("built by nvcc"), "{why}");
+    }
     let add_one = module.load_function("add_one").unwrap();
     let four = 4i32;
     // SAFETY: refused before the launch (a block of 4096 threads).

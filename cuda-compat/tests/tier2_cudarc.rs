@@ -142,10 +142,11 @@ fn a_syntax_error_is_compile_error_with_the_log() {
 #[test]
 fn ptx_text_on_amd_is_a_clear_error_before_any_device() {
     amd_runtime();
-    for ptx in [
-        Ptx::from_file("./examples/sin.ptx"),
-        Ptx::from_src(".version 7.0\n"),
-    ] {
+    // A file that exists: one that cannot be read is
+    // CUDA_ERROR_FILE_NOT_FOUND (tier1_envelope.rs).
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("sin.ptx");
+    std::fs::write(&file, ".version 7.0\n.target sm_80\n").unwrap();
+    for ptx in [Ptx::from_file(&file), Ptx::from_src(".version 7.0\n")] {
         let e = ptx.loads_on(Platform::Amd).unwrap_err();
         assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_INVALID_PTX));
         let text = format!("{e:?}");

@@ -20,9 +20,15 @@
 //!   text has none).
 //!
 //! Anything else is an [`InvalidImage`] naming what was wrong.
+//!
+//! [`Envelope`] reads the text form of an AMD bundle that kernel builders
+//! write into `.ptx` files on AMD, and checks the bundle with [`validate`].
 
 use hip_sys::loader::Platform;
 use std::fmt;
+
+mod envelope;
+pub use envelope::{Envelope, InvalidEnvelope, Unavailable};
 
 /// What an image was recognised as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

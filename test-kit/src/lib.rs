@@ -27,9 +27,13 @@
 //! - [`Rocm`]: the ROCm release a tier-2 run is against
 //!   ([`EXPECT_ROCM_VAR`]) and what it must show.
 //!
+//! - [`code_object`]: tiny code objects, bundles and code-object
+//!   envelopes built in memory.
+//!
 //! Dev-only (`publish = false`): the published crates name it as a path
 //! dev-dependency without a version, which `cargo package` drops.
 
+pub mod code_object;
 mod compare;
 mod data;
 mod gpu;

@@ -1,7 +1,9 @@
 //! cudarc's safe nvrtc API over `hip::compile` (hiprtc).
 
 use super::generated as raw;
+use hip::code_object::Envelope;
 use hip_sys::loader::Platform;
+use std::borrow::Cow;
 use std::ffi::CString;
 use std::fmt;
 use std::path::PathBuf;
@@ -223,6 +225,10 @@ impl CompileOptions {
 /// - PTX text ([`Ptx::from_file`], [`Ptx::from_src`]): loads only on the
 ///   NVIDIA platform (`HIP_PLATFORM=nvidia`); on AMD, loading it fails with
 ///   `CUDA_ERROR_INVALID_PTX` and a message saying so.
+/// - An AMD code-object envelope in place of PTX text (what the hip-rs
+///   `cudaforge` drop-in writes into the `.ptx` file on
+///   AMD; [`hip::code_object::Envelope`] gives the format): loads only on
+///   AMD, on a device one of its targets runs on.
 /// - [`Ptx::from_binary`]: a code object (AMD) or CUBIN (NVIDIA), as is.
 #[derive(Clone, Debug)]
 pub struct Ptx(pub(crate) PtxKind);
@@ -245,12 +251,13 @@ pub(crate) struct Compiled {
 }
 
 impl Ptx {
-    /// PTX text in a file, read when loaded.
+    /// PTX text, or an AMD code-object envelope, in a file; read when
+    /// checked or loaded.
     pub fn from_file<P: Into<PathBuf>>(path: P) -> Ptx {
         Ptx(PtxKind::File(path.into()))
     }
 
-    /// PTX text.
+    /// PTX text, or the text of an AMD code-object envelope.
     pub fn from_src<S: Into<String>>(src: S) -> Ptx {
         Ptx(PtxKind::Src(src.into()))
     }
@@ -298,28 +305,41 @@ impl Ptx {
     }
 }
 
+/// The text of [`Ptx::from_src`] or [`Ptx::from_file`], once read and
+/// checked for a platform.
+pub(crate) enum Text {
+    /// PTX, to load on NVIDIA: the bytes as given.
+    Ptx(Vec<u8>),
+    /// An AMD code-object envelope, parsed, to load on AMD.
+    Envelope(Box<Envelope>),
+}
+
 impl Ptx {
-    /// Whether this can be loaded on `platform`, answered without a device:
-    /// PTX text on AMD is `CUDA_ERROR_INVALID_PTX`, with the reason in
-    /// [`crate::driver::result::last_error_detail`] and the error's `Debug`.
+    /// Whether this can be loaded on `platform`, answered without a device
+    /// (a file is read; an envelope is parsed and checked). The reason for
+    /// a refusal is in [`crate::driver::result::last_error_detail`] and the
+    /// error's `Debug`:
+    ///
+    /// - PTX text on AMD: `CUDA_ERROR_INVALID_PTX`;
+    /// - an AMD code-object envelope on NVIDIA, a malformed envelope, or
+    ///   code compiled for the other platform: `CUDA_ERROR_INVALID_IMAGE`;
+    /// - a file that cannot be read: `CUDA_ERROR_FILE_NOT_FOUND`.
+    ///
     /// `CudaContext::load_module` checks this first.
     ///
     /// ```
     /// use cuda_compat::nvrtc::Ptx;
     /// use cuda_compat::Platform;
-    /// let e = Ptx::from_file("sin.ptx").loads_on(Platform::Amd).unwrap_err();
+    /// let ptx = Ptx::from_src(".version 8.0\n.target sm_90\n");
+    /// let e = ptx.loads_on(Platform::Amd).unwrap_err();
     /// assert!(format!("{e:?}").contains("HIP_PLATFORM=nvidia"));
-    /// assert!(Ptx::from_file("sin.ptx").loads_on(Platform::Nvidia).is_ok());
+    /// assert!(ptx.loads_on(Platform::Nvidia).is_ok());
+    /// let e = Ptx::from_file("no-such.ptx").loads_on(Platform::Nvidia).unwrap_err();
+    /// assert!(format!("{e:?}").contains("cannot read no-such.ptx"), "{e:?}");
     /// ```
     pub fn loads_on(&self, platform: Platform) -> Result<(), crate::driver::DriverError> {
         match (&self.0, platform) {
-            (PtxKind::Src(_) | PtxKind::File(_), Platform::Amd) => {
-                Err(crate::driver::result::fail(
-                    crate::driver::CUresult::CUDA_ERROR_INVALID_PTX,
-                    "PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia); on AMD, \
-                     compile the CUDA/HIP source with nvrtc::compile_ptx instead",
-                ))
-            }
+            (PtxKind::Src(_) | PtxKind::File(_), _) => self.text_for(platform).map(drop),
             (PtxKind::Compiled(c), p) if c.platform != p => Err(crate::driver::result::fail(
                 crate::driver::CUresult::CUDA_ERROR_INVALID_IMAGE,
                 &format!(
@@ -328,6 +348,74 @@ impl Ptx {
                 ),
             )),
             _ => Ok(()),
+        }
+    }
+
+    /// Reads the text of `from_src`/`from_file` and checks it for
+    /// `platform` (see [`Ptx::loads_on`]); `None` for compiled code and
+    /// binary images.
+    pub(crate) fn text_for(
+        &self,
+        platform: Platform,
+    ) -> Result<Option<Text>, crate::driver::DriverError> {
+        use crate::driver::result::fail;
+        use crate::driver::CUresult;
+        let (bytes, origin) = match &self.0 {
+            PtxKind::Src(s) => (Cow::Borrowed(s.as_bytes()), None),
+            PtxKind::File(p) => match std::fs::read(p) {
+                Ok(b) => (Cow::Owned(b), Some(p)),
+                Err(e) => {
+                    return Err(fail(
+                        CUresult::CUDA_ERROR_FILE_NOT_FOUND,
+                        &format!("cannot read {}: {e}", p.display()),
+                    ))
+                }
+            },
+            PtxKind::Binary(_) | PtxKind::Compiled(_) => return Ok(None),
+        };
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]);
+        if !Envelope::is_envelope(&head) {
+            return match platform {
+                Platform::Nvidia => Ok(Some(Text::Ptx(bytes.into_owned()))),
+                Platform::Amd => Err(fail(
+                    CUresult::CUDA_ERROR_INVALID_PTX,
+                    "PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia); on AMD, \
+                     compile the CUDA/HIP source with nvrtc::compile_ptx instead, or build \
+                     the kernels with the hip-rs cudaforge drop-in, which \
+                     writes an AMD code-object envelope in place of the PTX",
+                )),
+            };
+        }
+        // Not UTF-8: the replacement characters are then named, with their
+        // line and column, by the parse.
+        let parsed = Envelope::parse(&String::from_utf8_lossy(&bytes));
+        let origin = origin.map_or(String::new(), |p| format!(" ({})", p.display()));
+        match (parsed, platform) {
+            (Ok(envelope), Platform::Amd) => Ok(Some(Text::Envelope(Box::new(envelope)))),
+            (Err(e), Platform::Amd) => Err(fail(
+                CUresult::CUDA_ERROR_INVALID_IMAGE,
+                &format!("an AMD code-object envelope{origin} that cannot be loaded: {e}"),
+            )),
+            (parsed, Platform::Nvidia) => {
+                let built_for = match &parsed {
+                    Ok(envelope) => format!(
+                        "AMD GPUs ({}{})",
+                        envelope.targets().join(" "),
+                        envelope
+                            .source()
+                            .map_or(String::new(), |s| format!(", from {s}"))
+                    ),
+                    Err(e) => format!("AMD GPUs (an envelope that does not parse: {e})"),
+                };
+                Err(fail(
+                    CUresult::CUDA_ERROR_INVALID_IMAGE,
+                    &format!(
+                        "these kernels{origin} were built for {built_for}: an AMD code-object \
+                         envelope, not PTX. On NVIDIA they must be built by nvcc: build \
+                         with the original cudaforge or bindgen_cuda, not the hip-rs drop-in"
+                    ),
+                ))
+            }
         }
     }
 }

@@ -5,8 +5,9 @@ use super::context::{CudaContext, CudaStream};
 use super::memory::CudaViewMut;
 use crate::driver::result::{check, invalid, DriverError, ToDriver};
 use crate::driver::sys;
-use crate::nvrtc::safe::{compile_for, PtxKind};
+use crate::nvrtc::safe::{compile_for, PtxKind, Text};
 use crate::nvrtc::Ptx;
+use hip::code_object::{Envelope, Unavailable};
 use hip_sys::loader::Platform;
 use std::ffi::c_int;
 use std::marker::PhantomData;
@@ -17,7 +18,71 @@ use std::sync::Arc;
 pub struct CudaModule {
     pub(crate) module: hip::Module,
     pub(crate) ctx: Arc<CudaContext>,
+    /// What an AMD code-object envelope said its builder left out.
+    pub(crate) missing: MissingKernels,
 }
+
+/// The kernels a code-object envelope lists as unavailable on AMD, and
+/// the source file they came from; empty for other modules.
+#[derive(Debug, Default)]
+pub(crate) struct MissingKernels {
+    pub(crate) source: Option<String>,
+    pub(crate) unavailable: Vec<Unavailable>,
+}
+
+impl MissingKernels {
+    fn of(envelope: &Envelope) -> MissingKernels {
+        MissingKernels {
+            source: envelope.source().map(str::to_owned),
+            unavailable: envelope.unavailable().to_vec(),
+        }
+    }
+
+    /// `CUDA_ERROR_NOT_SUPPORTED`, with the builder's reason, when `name`
+    /// is listed.
+    pub(crate) fn check(&self, name: &str) -> Result<(), DriverError> {
+        let Some(u) = self.unavailable.iter().find(|u| u.kernel == name) else {
+            return Ok(());
+        };
+        let from = self
+            .source
+            .as_deref()
+            .map_or(String::new(), |s| format!(" (from {s})"));
+        Err(crate::driver::result::fail(
+            sys::CUresult::CUDA_ERROR_NOT_SUPPORTED,
+            &format!(
+                "kernel `{name}` is not available on AMD: {}{from}",
+                u.reason
+            ),
+        ))
+    }
+}
+
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` unless one of the envelope's targets
+/// runs on a device whose architecture string is `arch`
+/// (`gfx90a:sramecc+:xnack-`).
+pub(crate) fn check_targets(envelope: &Envelope, arch: &str) -> Result<(), DriverError> {
+    if envelope.runs_on(arch) {
+        return Ok(());
+    }
+    let processor = arch.split(':').next().unwrap_or(arch);
+    let from = envelope
+        .source()
+        .map_or(String::new(), |s| format!(" (from {s})"));
+    Err(crate::driver::result::fail(
+        sys::CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU,
+        &format!(
+            "this device is {arch}, and the kernels{from} were built for {} only, none of \
+             which runs on it: rebuild them with {TARGETS_VAR}={processor} (or add \
+             {processor} to the list it holds)",
+            envelope.targets().join(" ")
+        ),
+    ))
+}
+
+/// hip-build's variable for the `--offload-arch` list, which the
+/// cudaforge drop-in also reads.
+const TARGETS_VAR: &str = "HIP_BUILD_OFFLOAD_ARCH";
 
 /// A kernel of a module (cudarc's `CudaFunction`) over `hip::Function`;
 /// keeps its module loaded.
@@ -36,17 +101,34 @@ impl CudaContext {
     /// - PTX text (`Ptx::from_file`, `Ptx::from_src`) loads on the NVIDIA
     ///   platform only; on AMD it is `CUDA_ERROR_INVALID_PTX`, before any
     ///   device work.
+    /// - An AMD code-object envelope in place of the PTX text (what the
+    ///   hip-rs `cudaforge` drop-in writes on AMD; see
+    ///   [`hip::code_object::Envelope`]) loads on AMD: its bundle is
+    ///   loaded when one of its targets runs on this device, else it is
+    ///   `CUDA_ERROR_NO_BINARY_FOR_GPU`, the reason naming the device's
+    ///   architecture, the targets and `HIP_BUILD_OFFLOAD_ARCH` to rebuild
+    ///   with. A kernel the envelope lists as unavailable is
+    ///   `CUDA_ERROR_NOT_SUPPORTED` from [`CudaModule::load_function`],
+    ///   with the builder's reason. On NVIDIA, and when malformed, an
+    ///   envelope is `CUDA_ERROR_INVALID_IMAGE`, before any device work.
     /// - A file that cannot be read is `CUDA_ERROR_FILE_NOT_FOUND`.
+    ///
+    /// The reasons are in [`crate::driver::result::last_error_detail`]
+    /// and the error's `Debug`.
     pub fn load_module(self: &Arc<Self>, ptx: Ptx) -> Result<Arc<CudaModule>, DriverError> {
         let platform = crate::backend()
             .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED))?
             .platform;
-        ptx.loads_on(platform)?;
+        // Text is checked as it is read, below: once.
+        if !matches!(ptx.0, PtxKind::Src(_) | PtxKind::File(_)) {
+            ptx.loads_on(platform)?;
+        }
         let image: Vec<u8> = match ptx.0 {
-            PtxKind::Src(s) if platform == Platform::Nvidia => s.into_bytes(),
-            PtxKind::File(p) if platform == Platform::Nvidia => std::fs::read(&p)
-                .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_FILE_NOT_FOUND))?,
-            PtxKind::Src(_) | PtxKind::File(_) => return Err(invalid()),
+            PtxKind::Src(_) | PtxKind::File(_) => match ptx.text_for(platform)? {
+                Some(Text::Ptx(bytes)) => bytes,
+                Some(Text::Envelope(envelope)) => return self.load_envelope(&envelope),
+                None => return Err(invalid()),
+            },
             PtxKind::Binary(b) => b,
             PtxKind::Compiled(c) => {
                 if c.platform == Platform::Amd {
@@ -71,6 +153,23 @@ impl CudaContext {
         Ok(Arc::new(CudaModule {
             module,
             ctx: self.clone(),
+            missing: MissingKernels::default(),
+        }))
+    }
+
+    /// Loads an envelope's bundle when one of its targets runs on this
+    /// device.
+    fn load_envelope(
+        self: &Arc<Self>,
+        envelope: &Envelope,
+    ) -> Result<Arc<CudaModule>, DriverError> {
+        let arch = self.device.offload_arch().drv()?;
+        check_targets(envelope, &arch)?;
+        let module = hip::Module::load_data(&self.device, envelope.image()).drv()?;
+        Ok(Arc::new(CudaModule {
+            module,
+            ctx: self.clone(),
+            missing: MissingKernels::of(envelope),
         }))
     }
 }
@@ -84,8 +183,12 @@ fn recompile_failed(e: crate::nvrtc::CompileError) -> DriverError {
 
 impl CudaModule {
     /// The kernel `name` (`hipModuleGetFunction`); a missing one is
-    /// `CUDA_ERROR_NOT_FOUND`.
+    /// `CUDA_ERROR_NOT_FOUND`. A kernel that the module's code-object
+    /// envelope lists as unavailable on AMD is `CUDA_ERROR_NOT_SUPPORTED`,
+    /// the builder's reason in
+    /// [`crate::driver::result::last_error_detail`].
     pub fn load_function(self: &Arc<Self>, name: &str) -> Result<CudaFunction, DriverError> {
+        self.missing.check(name)?;
         let function = self.module.function(name).drv()?;
         Ok(CudaFunction {
             function,
@@ -219,5 +322,75 @@ impl CudaFunction {
     pub fn set_max_dynamic_shared_memory(&self, bytes: i32) -> Result<(), DriverError> {
         let bytes = u32::try_from(bytes).map_err(|_| invalid())?;
         self.function.set_max_dynamic_shared_memory(bytes).drv()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::result::last_error_detail;
+    use test_kit::code_object::{envelope, tiny_bundle};
+
+    fn parsed(source: Option<&str>, targets: &[&str], unavailable: &[(&str, &str)]) -> Envelope {
+        Envelope::parse(&envelope(&tiny_bundle(), source, targets, unavailable)).unwrap()
+    }
+
+    #[test]
+    fn no_target_for_the_device_is_no_binary_for_gpu() {
+        let e = parsed(Some("affine.cu"), &["gfx90a:xnack+", "gfx1100"], &[]);
+        assert!(check_targets(&e, "gfx90a:sramecc+:xnack+").is_ok());
+        assert!(check_targets(&e, "gfx1100").is_ok());
+        let err = check_targets(&e, "gfx90a:sramecc+:xnack-").unwrap_err();
+        assert_eq!(err.0, sys::CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU);
+        let (status, why) = last_error_detail().expect("a reason");
+        assert_eq!(status, sys::CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU);
+        assert_eq!(
+            why,
+            "this device is gfx90a:sramecc+:xnack-, and the kernels (from affine.cu) were \
+             built for gfx90a:xnack+ gfx1100 only, none of which runs on it: rebuild them \
+             with HIP_BUILD_OFFLOAD_ARCH=gfx90a (or add gfx90a to the list it holds)"
+        );
+        assert!(
+            format!("{err:?}").contains("HIP_BUILD_OFFLOAD_ARCH=gfx90a"),
+            "{err:?}"
+        );
+        // Without a source line, no "(from ...)".
+        let e = parsed(None, &["gfx942"], &[]);
+        check_targets(&e, "gfx1030").unwrap_err();
+        let (_, why) = last_error_detail().unwrap();
+        assert!(
+            why.starts_with("this device is gfx1030, and the kernels were built for gfx942 only"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn an_unavailable_kernel_is_not_supported_with_its_reason() {
+        let e = parsed(
+            Some("affine.cu"),
+            &["gfx90a"],
+            &[
+                ("affine_f64", "needs fp64 atomics"),
+                ("affine_f64", "second reason"),
+            ],
+        );
+        let missing = MissingKernels::of(&e);
+        assert!(missing.check("affine_f32").is_ok());
+        let err = missing.check("affine_f64").unwrap_err();
+        assert_eq!(err.0, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+        let (status, why) = last_error_detail().expect("a reason");
+        assert_eq!(status, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+        assert_eq!(
+            why,
+            "kernel `affine_f64` is not available on AMD: needs fp64 atomics (from affine.cu)"
+        );
+        let none = MissingKernels::of(&parsed(None, &["gfx90a"], &[("k", "why")]));
+        none.check("k").unwrap_err();
+        assert_eq!(
+            last_error_detail().unwrap().1,
+            "kernel `k` is not available on AMD: why"
+        );
+        // Modules not loaded from an envelope list nothing.
+        assert!(MissingKernels::default().check("affine_f64").is_ok());
     }
 }
