@@ -12,6 +12,10 @@
 #
 # Subcommands:
 #   fetch          download and verify candle-core/candle-nn, unpack them
+#   amd            CI, no GPU: candle-kernels built for AMD GPUs by the
+#                  drop-in, and the static checks that stand in for a GPU
+#                  (see cmd_amd). One line per check: `candle amd: NAME ... ok|FAILED`.
+#   amd-build      that build alone; prints candle-kernels' OUT_DIR
 #   check          CI, no GPU, no nvcc: the patch takes effect (cargo
 #                  metadata), and candle-core, candle-nn (with their tests)
 #                  and benches/candle/llama_steps.rs type-check against the
@@ -331,9 +335,89 @@ cmd_amd_build() {
     xtask out-dir candle-kernels <"$WORK/amd.json"
 }
 
+# One AMD check: its output is shown, then `candle amd: NAME ... ok|FAILED`.
+amd_line() {
+    local name=$1
+    shift
+    if "$@" >"$WORK/amd-check.log" 2>&1; then
+        sed 's/^/    /' "$WORK/amd-check.log"
+        echo "candle amd: $name ... ok"
+    else
+        sed 's/^/    /' "$WORK/amd-check.log"
+        echo "candle amd: $name ... FAILED"
+        failed=1
+    fi
+}
+
+# The linked program: libmoe's launchers resolve to the HIP runtime (the
+# `cudart` candle-kernels asks for is the drop-in's linker script), and the
+# program starts on Debian 12's ROCm 5.2 runtime without a GPU.
+amd_program_links() {
+    local exe=$1
+    ldd "$exe" | grep -q 'libamdhip64' || { ldd "$exe"; echo "no libamdhip64 among its libraries"; return 1; }
+    ! ldd "$exe" | grep -q 'libcudart' || { echo "it still needs libcudart"; return 1; }
+    [[ $("$exe" modules | wc -l) -eq 11 ]] || { "$exe" modules; echo "expected 11 modules"; return 1; }
+    "$exe" modules
+}
+
+# A launcher that did not compile for AMD stops the program, naming itself,
+# its source and the reason.
+amd_unavailable_launcher() {
+    local exe=$1 reports=$2 rc=0 line
+    line=$(grep -h '^unavailable moe_gemm_wmma ' $reports) || { echo "the build did not list moe_gemm_wmma as unavailable"; return 1; }
+    echo "report: $line"
+    "$exe" call-unavailable moe_gemm_wmma 2>"$WORK/amd-abort.txt" || rc=$?
+    cat "$WORK/amd-abort.txt"
+    [[ $rc -ne 0 ]] || { echo "the program went on"; return 1; }
+    grep -q 'moe_gemm_wmma (from moe/moe_wmma.cu) is not available on AMD GPUs: uses WMMA' "$WORK/amd-abort.txt"
+}
+
+# comgr, the ROCm 6.4 runtime's code-object reader, in its sysroot.
+amd_comgr() {
+    local line sysroot lib tc
+    tc=$(bash "$REPO/scripts/hip-toolchain.sh")
+    gcc -O1 -Wall -Werror -I"$(dirname "$(readlink -f "$tc/include/hip")")/amd_comgr" \
+        -o "$WORK/comgr-check" "$REPO/benches/candle/comgr_check.c" -ldl
+    line=$(bash "$REPO/scripts/rocm-runtimes.sh" 6.4)
+    sysroot=${line#* }
+    lib=$sysroot/usr/lib/x86_64-linux-gnu
+    "$lib/ld-linux-x86-64.so.2" --library-path "$lib" "$WORK/comgr-check" "$lib/libamd_comgr.so.3" "$WORK"/amd-co/*.co
+}
+
+# amd: CI's tier for candle on AMD GPUs, without one. Builds candle-kernels
+# with the drop-in for $AMD_TARGETS, then checks (one line each):
+#   static checks   cargo xtask candle-amd-check: every module an envelope of
+#                   a valid bundle holding each target; every kernel name
+#                   candle-core and candle-nn load present in every target or
+#                   listed unavailable
+#   comgr           ROCm 6.4's comgr reads every code object, names its ISA,
+#                   lists its kernels, and each has the family's wavefront size
+#   program         libmoe links against the HIP runtime; the program runs
+#   unavailable     a launcher that did not compile aborts, naming the reason
+cmd_amd() {
+    local out targets kernels_src exe reports
+    out=$(cmd_amd_build) || exit 1
+    targets=${CANDLE_AMD_TARGETS:-$AMD_TARGETS}
+    kernels_src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/candle-kernels-$CANDLE_VERSION/src | head -n1)
+    reports="$out/cudaforge-amd/*/cudaforge-amd-report.txt"
+    echo "candle amd: built for $targets in $out"
+    sed 's/^/    /' $reports
+    failed=0
+    rm -rf "$WORK/amd-co"
+    amd_line "static checks: envelopes, code objects, the kernels candle loads" \
+        xtask candle-amd-check "$out" "$kernels_src" "$WORK/src/candle-core/src" \
+        "$WORK/src/candle-nn/src" "$targets" "$WORK/amd-co"
+    amd_line "ROCm 6.4's comgr reads every code object; wavefront sizes" amd_comgr
+    exe=$(xtask executables --kinds <"$WORK/amd.json" | awk -F'\t' '$1 == "bin" && $3 == "amd-kernels" {print $4}')
+    amd_line "the launcher library links against the HIP runtime; the program runs" amd_program_links "$exe"
+    amd_line "an unavailable launcher stops the program, naming the reason" amd_unavailable_launcher "$exe" "$reports"
+    return $failed
+}
+
 case "${1:-}" in
     fetch) cmd_fetch ;;
     amd-build) cmd_amd_build ;;
+    amd) cmd_amd ;;
     check) cmd_check ;;
     jobs) cmd_jobs ;;
     build) cmd_build ;;

@@ -43,7 +43,9 @@ pub(crate) fn load_sites(text: &str) -> (Vec<(String, Wanted)>, usize) {
     let mut dynamic = 0;
     for (i, _) in text.match_indices("get_or_load_func(") {
         let args = &text[i + "get_or_load_func(".len()..];
-        let Some(end) = matching_paren(args) else { continue };
+        let Some(end) = matching_paren(args) else {
+            continue;
+        };
         let args = &args[..end];
         let Some(module) = args
             .rsplit("kernels::")
@@ -85,7 +87,9 @@ pub(crate) fn unary_roots(text: &str) -> Vec<String> {
         let lit = if let Some(r) = rest.strip_prefix("concat!(\"u\", \"") {
             r.split('"').next().map(|n| format!("u{n}"))
         } else {
-            rest.strip_prefix('"').and_then(|r| r.split('"').next()).map(str::to_owned)
+            rest.strip_prefix('"')
+                .and_then(|r| r.split('"').next())
+                .map(str::to_owned)
         };
         if let Some(l) = lit.filter(|l| !l.is_empty() && !l.contains('$')) {
             out.push(l);
@@ -135,7 +139,11 @@ pub(crate) fn bundle_entries(image: &[u8]) -> Result<Vec<(String, &[u8])>, Strin
     let mut at = MAGIC.len() + 8;
     let mut out = Vec::new();
     for _ in 0..n {
-        let (offset, size, id_len) = (rd(at)? as usize, rd(at + 8)? as usize, rd(at + 16)? as usize);
+        let (offset, size, id_len) = (
+            rd(at)? as usize,
+            rd(at + 8)? as usize,
+            rd(at + 16)? as usize,
+        );
         at += 24;
         let id = image
             .get(at..at + id_len)
@@ -197,7 +205,10 @@ pub(crate) fn check(
         }
     }
     if wanted.is_empty() {
-        fail(&mut lines, "no kernel load found in candle's sources".into());
+        fail(
+            &mut lines,
+            "no kernel load found in candle's sources".into(),
+        );
     }
 
     let mut modules = 0;
@@ -207,9 +218,14 @@ pub(crate) fn check(
             continue;
         }
         modules += 1;
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let module = stem.to_uppercase();
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let envelope = match hip::code_object::Envelope::parse(&text) {
             Ok(e) => e,
             Err(e) => {
@@ -220,7 +236,10 @@ pub(crate) fn check(
         if envelope.targets() != targets {
             fail(
                 &mut lines,
-                format!("{stem}: targets {:?}, asked for {targets:?}", envelope.targets()),
+                format!(
+                    "{stem}: targets {:?}, asked for {targets:?}",
+                    envelope.targets()
+                ),
             );
         }
         let entries = match bundle_entries(envelope.image()) {
@@ -238,7 +257,7 @@ pub(crate) fn check(
                 }
                 continue;
             };
-            if let Err(e) = hip::code_object::validate(bytes, hip::Platform::Amd) {
+            if let Err(e) = hip::code_object::validate(bytes, hip_sys::loader::Platform::Amd) {
                 fail(&mut lines, format!("{stem} {target}: {e}"));
                 continue;
             }
@@ -254,7 +273,10 @@ pub(crate) fn check(
                 if co.mach() != mach {
                     fail(
                         &mut lines,
-                        format!("{stem} {target}: e_flags machine {:#x}, expected {mach:#x}", co.mach()),
+                        format!(
+                            "{stem} {target}: e_flags machine {:#x}, expected {mach:#x}",
+                            co.mach()
+                        ),
                     );
                 }
             }
@@ -262,16 +284,29 @@ pub(crate) fn check(
             std::fs::write(&file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
             per_target.insert(target.to_owned(), kernels_of(&co.symbols));
         }
-        let listed: BTreeSet<&str> = envelope.unavailable().iter().map(|u| u.kernel.as_str()).collect();
-        let missing_targets: Vec<&String> = targets.iter().filter(|t| !per_target.contains_key(*t)).collect();
+        let listed: BTreeSet<&str> = envelope
+            .unavailable()
+            .iter()
+            .map(|u| u.kernel.as_str())
+            .collect();
+        let missing_targets: Vec<&String> = targets
+            .iter()
+            .filter(|t| !per_target.contains_key(*t))
+            .collect();
         if !missing_targets.is_empty() {
-            fail(&mut lines, format!("{stem}: no code object for {missing_targets:?}"));
+            fail(
+                &mut lines,
+                format!("{stem}: no code object for {missing_targets:?}"),
+            );
         }
         let union: BTreeSet<&String> = per_target.values().flatten().collect();
         for (t, ks) in &per_target {
             for k in &union {
                 if !ks.contains(*k) && !listed.contains(k.as_str()) {
-                    fail(&mut lines, format!("{stem}: {k} is in another target's code object but not {t}'s"));
+                    fail(
+                        &mut lines,
+                        format!("{stem}: {k} is in another target's code object but not {t}'s"),
+                    );
                 }
             }
         }
@@ -308,9 +343,18 @@ pub(crate) fn check(
             }
         }
         if !absent.is_empty() {
-            fail(&mut lines, format!("{stem}: candle loads kernels missing from the code objects: {}", absent.join(", ")));
+            fail(
+                &mut lines,
+                format!(
+                    "{stem}: candle loads kernels missing from the code objects: {}",
+                    absent.join(", ")
+                ),
+            );
         }
-        let counts: Vec<String> = per_target.iter().map(|(t, k)| format!("{t} {}", k.len())).collect();
+        let counts: Vec<String> = per_target
+            .iter()
+            .map(|(t, k)| format!("{t} {}", k.len()))
+            .collect();
         lines.push(format!(
             "module {stem}: kernels per target: {}; candle loads {} of them; {} unavailable{}",
             counts.join(", "),
@@ -328,11 +372,20 @@ pub(crate) fn check(
         ));
     }
     if modules == 0 {
-        fail(&mut lines, format!("no .ptx module in {}", out_dir.display()));
+        fail(
+            &mut lines,
+            format!("no .ptx module in {}", out_dir.display()),
+        );
     }
     for module in wanted.keys() {
-        if !out_dir.join(format!("{}.ptx", module.to_lowercase())).is_file() {
-            fail(&mut lines, format!("candle loads from {module}, which the build did not write"));
+        if !out_dir
+            .join(format!("{}.ptx", module.to_lowercase()))
+            .is_file()
+        {
+            fail(
+                &mut lines,
+                format!("candle loads from {module}, which the build did not write"),
+            );
         }
     }
     lines.push(format!(
@@ -382,7 +435,10 @@ mod tests {
     #[test]
     fn unary_roots_are_read() {
         let text = "const KERNEL: &'static str = concat!(\"u\", \"exp\");\nconst KERNEL: &'static str = \"ugelu\";\nconst KERNEL: &'static str = concat!(\"u\", $name);";
-        assert_eq!(unary_roots(text), vec!["uexp".to_string(), "ugelu".to_string()]);
+        assert_eq!(
+            unary_roots(text),
+            vec!["uexp".to_string(), "ugelu".to_string()]
+        );
     }
 
     #[test]
@@ -390,7 +446,10 @@ mod tests {
         let mut b = b"__CLANG_OFFLOAD_BUNDLE__".to_vec();
         b.extend(2u64.to_le_bytes());
         let header = b.len() + 2 * 24 + 4 + 5;
-        for (i, (off, id)) in [(header, "ab12"), (header + 3, "cdefg")].into_iter().enumerate() {
+        for (i, (off, id)) in [(header, "ab12"), (header + 3, "cdefg")]
+            .into_iter()
+            .enumerate()
+        {
             b.extend((off as u64).to_le_bytes());
             b.extend((if i == 0 { 3u64 } else { 2 }).to_le_bytes());
             b.extend((id.len() as u64).to_le_bytes());
@@ -398,7 +457,10 @@ mod tests {
         }
         b.extend(b"xyzUV");
         let e = bundle_entries(&b).unwrap();
-        assert_eq!(e, vec![("ab12".into(), &b"xyz"[..]), ("cdefg".into(), &b"UV"[..])]);
+        assert_eq!(
+            e,
+            vec![("ab12".into(), &b"xyz"[..]), ("cdefg".into(), &b"UV"[..])]
+        );
         assert!(bundle_entries(&b[..30]).is_err());
         assert!(bundle_entries(b"CCOB").is_err());
     }

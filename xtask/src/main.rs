@@ -8,6 +8,7 @@
 //! binary that `scripts/gpu-bundle.sh` puts in the bundle (`gpu-bundle/xtask`).
 
 mod candle;
+mod candle_amd;
 mod cargo_json;
 mod examples;
 mod gpu_run;
@@ -15,7 +16,7 @@ mod session;
 mod tally;
 mod text;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -25,6 +26,9 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   executables [--kinds]              cargo's --message-format=json on stdin: one line per
                                      test-harness build (SRC EXE), or with --kinds per
                                      executable (KIND PACKAGE TARGET EXE tab-separated)
+  candle-amd-check OUT_DIR KERNELS_SRC CORE_SRC NN_SRC TARGETS CO_DIR
+                                     candle.sh amd: the static checks of candle-kernels
+                                     built for AMD (xtask/src/candle_amd.rs); fails on a miss
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
   tally LOGS STATUS                  test.sh's counts from its logs folder; last line
@@ -121,6 +125,19 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 println!("{}", cargo_json::line(&e, kinds, &cwd));
             }
             Ok(ExitCode::SUCCESS)
+        }
+        "candle-amd-check" => {
+            let a = args_n(rest, 6, "candle-amd-check")?;
+            let targets: Vec<String> = a[4].split(',').map(str::to_owned).collect();
+            let (lines, ok) = candle_amd::check(
+                Path::new(&a[0]),
+                Path::new(&a[1]),
+                &[PathBuf::from(&a[2]), PathBuf::from(&a[3])],
+                &targets,
+                Path::new(&a[5]),
+            )?;
+            print_lines(&lines);
+            Ok(status(ok))
         }
         "out-dir" => {
             let a = args_n(rest, 1, "out-dir")?;

@@ -320,7 +320,10 @@ impl Toolchain {
 
 /// The first of `clangs` (compiler, root, how found) that exists and has
 /// the root's headers and device libraries; each other one is `looked`.
-fn try_clangs(clangs: Vec<(PathBuf, PathBuf, String)>, looked: &mut Vec<Looked>) -> Option<Toolchain> {
+fn try_clangs(
+    clangs: Vec<(PathBuf, PathBuf, String)>,
+    looked: &mut Vec<Looked>,
+) -> Option<Toolchain> {
     for (clang, root, source) in clangs {
         if !clang.is_file() {
             looked.push(Looked {
@@ -461,8 +464,14 @@ mod tests {
         let clang = root.join("llvm/bin").join(exe("clang++"));
         for (file, dir) in [
             (clang.clone(), clang.parent().unwrap().to_path_buf()),
-            (root.join("include/hip/hip_runtime.h"), root.join("include/hip")),
-            (root.join("amdgcn/bitcode/ockl.bc"), root.join("amdgcn/bitcode")),
+            (
+                root.join("include/hip/hip_runtime.h"),
+                root.join("include/hip"),
+            ),
+            (
+                root.join("amdgcn/bitcode/ockl.bc"),
+                root.join("amdgcn/bitcode"),
+            ),
         ] {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::write(file, "").unwrap();

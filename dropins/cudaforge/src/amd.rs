@@ -52,17 +52,35 @@ pub const REPORT: &str = "cudaforge-amd-report.txt";
 /// The CUDA-over-HIP layer, written into the build folder.
 const HEADERS: &[(&str, &str)] = &[
     ("hiprs_cuda.h", include_str!("../amd/include/hiprs_cuda.h")),
-    ("hiprs_cuda_fp8.h", include_str!("../amd/include/hiprs_cuda_fp8.h")),
-    ("hiprs_cuda_runtime.h", include_str!("../amd/include/hiprs_cuda_runtime.h")),
+    (
+        "hiprs_cuda_fp8.h",
+        include_str!("../amd/include/hiprs_cuda_fp8.h"),
+    ),
+    (
+        "hiprs_cuda_runtime.h",
+        include_str!("../amd/include/hiprs_cuda_runtime.h"),
+    ),
     ("cuda.h", include_str!("../amd/include/cuda.h")),
-    ("cuda_runtime.h", include_str!("../amd/include/cuda_runtime.h")),
-    ("cuda_runtime_api.h", include_str!("../amd/include/cuda_runtime_api.h")),
+    (
+        "cuda_runtime.h",
+        include_str!("../amd/include/cuda_runtime.h"),
+    ),
+    (
+        "cuda_runtime_api.h",
+        include_str!("../amd/include/cuda_runtime_api.h"),
+    ),
     ("cuda_fp16.h", include_str!("../amd/include/cuda_fp16.h")),
     ("cuda_bf16.h", include_str!("../amd/include/cuda_bf16.h")),
     ("cuda_fp8.h", include_str!("../amd/include/cuda_fp8.h")),
-    ("device_launch_parameters.h", include_str!("../amd/include/device_launch_parameters.h")),
+    (
+        "device_launch_parameters.h",
+        include_str!("../amd/include/device_launch_parameters.h"),
+    ),
     ("mma.h", include_str!("../amd/include/mma.h")),
-    ("cuda/std/limits", include_str!("../amd/include/cuda/std/limits")),
+    (
+        "cuda/std/limits",
+        include_str!("../amd/include/cuda/std/limits"),
+    ),
 ];
 
 /// Which platform `HIP_PLATFORM` asks for.
@@ -80,7 +98,7 @@ pub(crate) fn requested_platform() -> Result<Requested> {
         "amd" | "hcc" => Ok(Requested::Amd),
         "nvidia" | "nvcc" => Ok(Requested::Nvidia),
         other => Err(Error::InvalidConfig(format!(
-            "HIP_PLATFORM={other:?}: expected amd or nvidia"
+            "HIP_PLATFORM={other}: expected amd or nvidia"
         ))),
     }
 }
@@ -101,7 +119,7 @@ pub fn targets() -> Result<Vec<String>> {
     for t in &targets {
         if !is_target(t) {
             return Err(Error::InvalidConfig(format!(
-                "{}: {t:?} is not an AMD GPU target (expected e.g. gfx90a or gfx90a:xnack+)",
+                "{}: {t} is not an AMD GPU target (expected e.g. gfx90a or gfx90a:xnack+)",
                 hip_build::TARGETS_VAR
             )));
         }
@@ -226,7 +244,13 @@ impl AmdBuild<'_> {
         let args = translate_args(self.args);
         let version = self.toolchain.version().unwrap_or_default();
         let mut h = Sha256::new();
-        for part in [FORMAT, &self.plan.key, &version, &targets.join(","), &args.join("\u{1f}")] {
+        for part in [
+            FORMAT,
+            &self.plan.key,
+            &version,
+            &targets.join(","),
+            &args.join("\u{1f}"),
+        ] {
             h.update(part.len().to_le_bytes());
             h.update(part.as_bytes());
         }
@@ -254,7 +278,10 @@ impl AmdBuild<'_> {
             self.finish(&dir)?;
             return Ok(dir);
         }
-        let work = self.out_dir.join("cudaforge-amd").join(format!("{key}.partial"));
+        let work = self
+            .out_dir
+            .join("cudaforge-amd")
+            .join(format!("{key}.partial"));
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(work.join("obj"))?;
         let include = work.join("include");
@@ -294,7 +321,10 @@ impl AmdBuild<'_> {
             println!("cargo:warning=cudaforge (AMD): {line}");
         }
         if matches!(self.output, Output::Lib { .. }) {
-            println!("cargo:rustc-link-search=native={}", dir.join("link").display());
+            println!(
+                "cargo:rustc-link-search=native={}",
+                dir.join("link").display()
+            );
             if let Some(lib) = self.toolchain.rocm_path.as_ref().map(|r| r.join("lib")) {
                 if lib.join("libamdhip64.so").exists() {
                     println!("cargo:rustc-link-search=native={}", lib.display());
@@ -339,7 +369,13 @@ impl AmdBuild<'_> {
         results.into_iter().map(|(_, r)| r).collect()
     }
 
-    fn command(&self, include: &Path, targets: &[String], args: &[String], claimed: u32) -> Command {
+    fn command(
+        &self,
+        include: &Path,
+        targets: &[String],
+        args: &[String],
+        claimed: u32,
+    ) -> Command {
         let tc = &self.toolchain;
         let mut c = Command::new(&tc.compiler);
         c.args(["-x", "hip"]);
@@ -350,7 +386,10 @@ impl AmdBuild<'_> {
                     // Ahead of the system folders, where an older HIP may be.
                     c.arg("-isystem").arg(root.join("include"));
                 }
-                c.arg(format!("--hip-device-lib-path={}", device_lib_path.display()));
+                c.arg(format!(
+                    "--hip-device-lib-path={}",
+                    device_lib_path.display()
+                ));
             }
             _ => {
                 if let Some(root) = &tc.rocm_path {
@@ -380,7 +419,11 @@ impl AmdBuild<'_> {
         args: &[String],
     ) -> Result<Compiled> {
         let lib = matches!(self.output, Output::Lib { .. });
-        let stem = rel.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = rel
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let out = if lib {
             work.join("obj").join(format!("{index:03}-{stem}.o"))
         } else {
@@ -423,7 +466,11 @@ impl AmdBuild<'_> {
                     message: format!(
                         "compiles for AMD at no __CUDA_ARCH__ level ({}), and no kernel or \
                          launcher name could be read from it:\n{stderr}",
-                        CLAIMED_ARCHS.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                        CLAIMED_ARCHS
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 });
             }
@@ -441,12 +488,7 @@ impl AmdBuild<'_> {
         }
         if !lib {
             let image = std::fs::read(&out)?;
-            let text = envelope::encode(
-                &image,
-                &rel.to_string_lossy(),
-                targets,
-                &unavailable,
-            );
+            let text = envelope::encode(&image, &rel.to_string_lossy(), targets, &unavailable);
             std::fs::write(work.join(format!("{stem}.ptx")), text)?;
         }
         Ok(Compiled {
@@ -469,13 +511,23 @@ impl AmdBuild<'_> {
         lib: bool,
     ) -> Result<BTreeSet<String>> {
         let mut c = self.command(include, &targets[..1], args, claimed);
-        c.arg(if lib { "--cuda-host-only" } else { "--cuda-device-only" });
+        c.arg(if lib {
+            "--cuda-host-only"
+        } else {
+            "--cuda-device-only"
+        });
         c.arg("-E").arg(rel);
         let o = run(&mut c)?;
         let (text, marker) = if o.status.success() {
-            (String::from_utf8_lossy(&o.stdout).into_owned(), "__attribute__((global))")
+            (
+                String::from_utf8_lossy(&o.stdout).into_owned(),
+                "__attribute__((global))",
+            )
         } else {
-            (std::fs::read_to_string(self.plan.root.join(rel))?, "__global__")
+            (
+                std::fs::read_to_string(self.plan.root.join(rel))?,
+                "__global__",
+            )
         };
         Ok(functions(&text, marker)
             .into_iter()
@@ -490,7 +542,10 @@ impl AmdBuild<'_> {
         let src = out.with_extension("empty.cu");
         std::fs::write(&src, "// no kernel of this source compiles for AMD\n")?;
         let mut c = self.command(include, targets, &[], CLAIMED_ARCHS[0]);
-        c.args(["--cuda-device-only", "--gpu-bundle-output", "-c"]).arg(&src).arg("-o").arg(out);
+        c.args(["--cuda-device-only", "--gpu-bundle-output", "-c"])
+            .arg(&src)
+            .arg("-o")
+            .arg(out);
         let o = run(&mut c)?;
         if !o.status.success() {
             return Err(Error::CompilationFailed {
@@ -521,11 +576,11 @@ impl AmdBuild<'_> {
         let path = out.with_extension("stub.cpp");
         std::fs::write(&path, src)?;
         let mut c = Command::new(&self.toolchain.compiler);
-        c.args(["-x", "c++", "-O2", "-c"]);
+        c.args(["-x", "c++", "-O2"]);
         if self.pic {
             c.arg("-fPIC");
         }
-        c.arg(&path).arg("-o").arg(out);
+        c.arg("-c").arg(&path).arg("-o").arg(out);
         let o = run(&mut c)?;
         if !o.status.success() {
             return Err(Error::CompilationFailed {
@@ -559,7 +614,10 @@ impl AmdBuild<'_> {
 
 fn run(c: &mut Command) -> Result<std::process::Output> {
     c.output().map_err(|e| {
-        Error::InvalidConfig(format!("could not run {}: {e}", c.get_program().to_string_lossy()))
+        Error::InvalidConfig(format!(
+            "could not run {}: {e}",
+            c.get_program().to_string_lossy()
+        ))
     })
 }
 
@@ -574,7 +632,10 @@ pub(crate) fn reason(stderr: &str, root: &Path) -> String {
     let lower = stderr.to_ascii_lowercase();
     let what = if lower.contains("wmma") || lower.contains("'mma.h'") {
         "uses WMMA tensor-core fragments (nvcuda::wmma), which HIP does not provide"
-    } else if lower.contains("in asm") || lower.contains("invalid instruction") || lower.contains("inline asm") {
+    } else if lower.contains("in asm")
+        || lower.contains("invalid instruction")
+        || lower.contains("inline asm")
+    {
         "uses inline PTX assembly, which only NVIDIA GPUs run"
     } else if lower.contains("file not found") {
         "needs a CUDA header or library that HIP does not provide"
@@ -786,16 +847,37 @@ mod tests {
         ]);
         assert_eq!(
             translate_args(&args),
-            s(&["-std=c++17", "-O3", "-fPIC", "-Wall", "-DNO_BF16_KERNEL", "-ffast-math", "-I/x"])
+            s(&[
+                "-std=c++17",
+                "-O3",
+                "-fPIC",
+                "-Wall",
+                "-DNO_BF16_KERNEL",
+                "-ffast-math",
+                "-I/x"
+            ])
         );
     }
 
     #[test]
     fn targets_are_checked() {
-        for good in ["gfx90a", "gfx1100", "gfx90a:xnack+", "gfx942:sramecc-:xnack+"] {
+        for good in [
+            "gfx90a",
+            "gfx1100",
+            "gfx90a:xnack+",
+            "gfx942:sramecc-:xnack+",
+        ] {
             assert!(is_target(good), "{good}");
         }
-        for bad in ["", "gfx", "sm_90", "gfx90a:", "gfx90a:xnack", "gfx 90a", "90a"] {
+        for bad in [
+            "",
+            "gfx",
+            "sm_90",
+            "gfx90a:",
+            "gfx90a:xnack",
+            "gfx 90a",
+            "90a",
+        ] {
             assert!(!is_target(bad), "{bad}");
         }
     }
@@ -845,10 +927,19 @@ mod tests {
             root,
         );
         assert!(r.starts_with("uses inline PTX assembly"), "{r}");
-        assert!(r.contains("mmq.cuh:765:15: error: invalid input constraint"), "{r}");
-        let r = reason("x.cu:3:1: error: no member named 'wmma' in namespace 'nvcuda'\n", root);
+        assert!(
+            r.contains("mmq.cuh:765:15: error: invalid input constraint"),
+            "{r}"
+        );
+        let r = reason(
+            "x.cu:3:1: error: no member named 'wmma' in namespace 'nvcuda'\n",
+            root,
+        );
         assert!(r.starts_with("uses WMMA"), "{r}");
-        let r = reason("x.cu:4:10: fatal error: 'cub/cub.cuh' file not found\n", root);
+        let r = reason(
+            "x.cu:4:10: fatal error: 'cub/cub.cuh' file not found\n",
+            root,
+        );
         assert!(r.starts_with("needs a CUDA header"), "{r}");
         assert!(reason("", root).contains("no error line"));
     }

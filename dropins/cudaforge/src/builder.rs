@@ -154,11 +154,13 @@ impl KernelBuilder {
     }
 
     /// Fails unless a capability was set here or in `CUDA_COMPUTE_CAP`
-    /// (no `nvidia-smi` detection).
+    /// (no `nvidia-smi` detection), or the build is for AMD
+    /// (`HIP_PLATFORM=amd`), which needs none.
     pub fn require_explicit_compute_cap(mut self) -> Result<Self> {
         self.explicit_cap_required = true;
         if self.compute.explicit_default().is_some()
             || std::env::var_os("CUDA_COMPUTE_CAP").is_some()
+            || amd::requested_platform().is_ok_and(|p| p == Requested::Amd)
         {
             Ok(self)
         } else {
@@ -318,6 +320,15 @@ impl KernelBuilder {
             println!("cargo:rerun-if-changed={}", f.display());
         }
         let check_only = std::env::var("CUDAFORGE_CHECK_ONLY").is_ok_and(|v| v == "1");
+        let requested = amd::requested_platform()?;
+        // An AMD build needs no CUDA architecture: one that cannot be
+        // found (no nvidia-smi, no CUDA_COMPUTE_CAP) only names the plan.
+        let amd_planned = !check_only
+            && (requested == Requested::Amd
+                || (requested == Requested::Either
+                    && self.toolkit.is_none()
+                    && CudaToolkit::detect().is_err()
+                    && amd::toolchain().is_ok()));
         let sources = files
             .iter()
             .map(|f| {
@@ -326,7 +337,9 @@ impl KernelBuilder {
                     Ok(a) => a,
                     // A check-only build compiles nothing: any architecture
                     // names its job.
-                    Err(_) if check_only && !self.explicit_cap_required => GpuArch::auto_suffix(80),
+                    Err(_) if (check_only && !self.explicit_cap_required) || amd_planned => {
+                        GpuArch::auto_suffix(80)
+                    }
                     Err(e) => return Err(e),
                 };
                 Ok((f.clone(), arch))
@@ -357,11 +370,9 @@ impl KernelBuilder {
             println!("cargo:rustc-link-lib=dylib={}", exec::PLACEHOLDER_LINK_LIB);
             return Ok(Some((dir, plan.products)));
         }
-        let requested = amd::requested_platform()?;
         if requested == Requested::Amd {
-            let toolchain = amd::toolchain().map_err(|e| {
-                Error::InvalidConfig(format!("HIP_PLATFORM=amd, but {e}"))
-            })?;
+            let toolchain = amd::toolchain()
+                .map_err(|e| Error::InvalidConfig(format!("HIP_PLATFORM=amd, but {e}")))?;
             return self.amd(&plan, pic, toolchain).map(Some);
         }
         if let Some(root) = std::env::var_os("CUDAFORGE_PREBUILT") {
@@ -439,7 +450,11 @@ impl KernelBuilder {
         };
         println!(
             "cargo:warning=cudaforge: compiling {} for AMD GPUs with {} ({})",
-            if plan.archive.is_some() { "a kernel library" } else { "PTX kernels" },
+            if plan.archive.is_some() {
+                "a kernel library"
+            } else {
+                "PTX kernels"
+            },
             toolchain.compiler.display(),
             toolchain.found_by
         );

@@ -21,7 +21,12 @@ use std::fmt::Write as _;
 pub const MAGIC: &str = "// hip-rs amdgpu code object envelope v1";
 
 /// Writes `image` (a clang offload bundle) with its header.
-pub fn encode(image: &[u8], source: &str, targets: &[String], unavailable: &[(String, String)]) -> String {
+pub fn encode(
+    image: &[u8],
+    source: &str,
+    targets: &[String],
+    unavailable: &[(String, String)],
+) -> String {
     let mut s = format!("{MAGIC}\n");
     let one_line = |t: &str| t.replace(['\n', '\r'], " ");
     let _ = writeln!(s, "// source: {}", one_line(source));
@@ -30,10 +35,14 @@ pub fn encode(image: &[u8], source: &str, targets: &[String], unavailable: &[(St
         let _ = writeln!(s, "// unavailable: {name}: {}", one_line(why));
     }
     let digest = Sha256::digest(image);
-    let _ = writeln!(s, "// sha256: {}", digest.iter().fold(String::new(), |mut h, b| {
-        let _ = write!(h, "{b:02x}");
-        h
-    }));
+    let _ = writeln!(
+        s,
+        "// sha256: {}",
+        digest.iter().fold(String::new(), |mut h, b| {
+            let _ = write!(h, "{b:02x}");
+            h
+        })
+    );
     let _ = writeln!(s, "// begin base64 {}", image.len());
     let encoded = base64(image);
     for chunk in encoded.as_bytes().chunks(76) {
@@ -49,7 +58,11 @@ pub(crate) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
             if i <= chunk.len() {

@@ -56,7 +56,11 @@ fn cargo(dir: &Path, args: &[&str], vars: &[(&str, &Path)]) -> Output {
     ] {
         c.env_remove(v);
     }
-    c.env("CUDA_COMPUTE_CAP", "90").env("NVCC", NO_NVCC);
+    // The NVIDIA path unless a test asks for AMD: a HIP compiler on this
+    // machine must not take over the builds that test nvcc's.
+    c.env("CUDA_COMPUTE_CAP", "90")
+        .env("NVCC", NO_NVCC)
+        .env("HIP_PLATFORM", "nvidia");
     for (k, v) in vars {
         c.env(k, v);
     }
