@@ -27,7 +27,7 @@
 #            tests (those are "re-runs", on their own line). Plus programs:
 #            targets without libtest's harness that cargo test runs, one each;
 #            and each of cudarc's examples that compiles against cuda-compat,
-#            and each check of scripts/candle.sh check.
+#            and each check of scripts/candle.sh check and candle.sh amd.
 #   failed   every test that failed in any pass (re-runs included), plus one
 #            for a pass that failed without a failed test (a build error, a
 #            crash before the summary).
@@ -81,6 +81,14 @@ fi
 # cached in ~/.cache/hip-rs/candle-target).
 if [ $status -eq 0 ]; then
   bash scripts/candle.sh check 2>&1 | tee "$logs/7-candle.log" || status=$?
+fi
+# candle's kernels for AMD GPUs: candle-kernels compiled by the cudaforge
+# drop-in with scripts/hip-toolchain.sh's clang for four gfx targets, then
+# the static checks that stand in for an AMD GPU (scripts/candle.sh amd:
+# one line per check, counted with candle's; the kernels are cached in
+# ~/.cache/hip-rs/cudaforge-amd, keyed by sources, flags and compiler).
+if [ $status -eq 0 ]; then
+  bash scripts/candle.sh amd 2>&1 | tee -a "$logs/7-candle.log" || status=$?
 fi
 # A tier run by its own script, which prints `DID NOT RUN` when it cannot
 # run: optional_tier SKIP_VAR SCRIPT LOG sets $tier_line to what ran.

@@ -202,11 +202,15 @@ pub(crate) fn cudarc_counts(lines: &[String]) -> [u64; 3] {
     counts
 }
 
-/// candle.sh check's `candle check: NAME ... ok|FAILED` lines: ok, failed.
+/// candle.sh check's `candle check: NAME ... ok|FAILED` lines and candle.sh
+/// amd's `candle amd: NAME ... ok|FAILED`: ok, failed.
 pub(crate) fn candle_counts(lines: &[String]) -> [u64; 2] {
     let mut counts = [0; 2];
     for line in lines {
-        let Some(rest) = line.strip_prefix("candle check: ") else {
+        let Some(rest) = line
+            .strip_prefix("candle check: ")
+            .or_else(|| line.strip_prefix("candle amd: "))
+        else {
             continue;
         };
         for (i, tail) in [" ... ok", " ... FAILED"].iter().enumerate() {
@@ -593,9 +597,10 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
         assert_eq!(cudarc_counts(&cudarc), [1, 1, 1]);
         let candle = lines(
             "candle check: the patch takes effect ... ok\ncandle check: candle-nn type-checks ... FAILED\n\
-             candle check:  ... ok\nerror: could not compile\n",
+             candle check:  ... ok\nerror: could not compile\ncandle amd: comgr reads ... ok\n\
+             candle amd: built for gfx90a in /x\n    candle amd: indented ... ok\n",
         );
-        assert_eq!(candle_counts(&candle), [1, 1]);
+        assert_eq!(candle_counts(&candle), [2, 1]);
     }
 
     fn logs(files: &[(&str, &str)]) -> std::path::PathBuf {
