@@ -387,7 +387,8 @@ amd_comgr() {
 # amd: CI's tier for candle on AMD GPUs, without one. Builds candle-kernels
 # with the drop-in for $AMD_TARGETS, then checks (one line each):
 #   static checks   cargo xtask candle-amd-check: every module an envelope of
-#                   a valid bundle holding each target; every kernel name
+#                   a valid bundle holding each target; every kernel nvcc
+#                   builds (benches/candle/*.nvcc-kernels.txt) and every name
 #                   candle-core and candle-nn load present in every target or
 #                   listed unavailable
 #   comgr           ROCm 6.4's comgr reads every code object, names its ISA,
@@ -395,17 +396,16 @@ amd_comgr() {
 #   program         libmoe links against the HIP runtime; the program runs
 #   unavailable     a launcher that did not compile aborts, naming the reason
 cmd_amd() {
-    local out targets kernels_src exe reports
+    local out targets exe reports
     out=$(cmd_amd_build) || exit 1
     targets=${CANDLE_AMD_TARGETS:-$AMD_TARGETS}
-    kernels_src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/candle-kernels-$CANDLE_VERSION/src | head -n1)
     reports="$out/cudaforge-amd/*/cudaforge-amd-report.txt"
     echo "candle amd: built for $targets in $out"
     sed 's/^/    /' $reports
     failed=0
     rm -rf "$WORK/amd-co"
     amd_line "static checks: envelopes, code objects, the kernels candle loads" \
-        xtask candle-amd-check "$out" "$kernels_src" "$WORK/src/candle-core/src" \
+        xtask candle-amd-check "$out" "$REPO/benches/candle/candle-kernels-$CANDLE_VERSION.nvcc-kernels.txt" "$WORK/src/candle-core/src" \
         "$WORK/src/candle-nn/src" "$targets" "$WORK/amd-co"
     amd_line "ROCm 6.4's comgr reads every code object; wavefront sizes" amd_comgr
     exe=$(xtask executables --kinds <"$WORK/amd.json" | awk -F'\t' '$1 == "bin" && $3 == "amd-kernels" {print $4}')

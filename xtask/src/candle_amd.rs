@@ -115,14 +115,6 @@ fn matching_paren(s: &str) -> Option<usize> {
     None
 }
 
-/// Identifiers spelled out in `text`.
-fn identifiers(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
-        .map(str::to_owned)
-        .collect()
-}
-
 /// The entries of a clang offload bundle: (id, bytes).
 pub(crate) fn bundle_entries(image: &[u8]) -> Result<Vec<(String, &[u8])>, String> {
     const MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
@@ -157,6 +149,24 @@ pub(crate) fn bundle_entries(image: &[u8]) -> Result<Vec<(String, &[u8])>, Strin
     Ok(out)
 }
 
+/// `MODULE NAME` lines (`#` comments): nvcc's kernels per module.
+fn nvcc_kernels(path: &Path) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (m, k) = line
+            .split_once(' ')
+            .ok_or_else(|| format!("{}: not `MODULE NAME`: {line}", path.display()))?;
+        out.entry(m.to_owned())
+            .or_default()
+            .insert(k.trim().to_owned());
+    }
+    Ok(out)
+}
+
 /// The kernels of one AMDGPU code object: symbols with a `.kd` descriptor.
 fn kernels_of(symbols: &[String]) -> BTreeSet<String> {
     symbols
@@ -170,7 +180,7 @@ fn kernels_of(symbols: &[String]) -> BTreeSet<String> {
 /// Runs the checks; returns the report lines, and whether all passed.
 pub(crate) fn check(
     out_dir: &Path,
-    kernels_src: &Path,
+    nvcc_list: &Path,
     candle_srcs: &[PathBuf],
     targets: &[String],
     co_dir: &Path,
@@ -210,13 +220,17 @@ pub(crate) fn check(
             "no kernel load found in candle's sources".into(),
         );
     }
+    let nvcc = nvcc_kernels(nvcc_list)?;
+    let mut undefined = Vec::new();
 
     let mut modules = 0;
-    for entry in std::fs::read_dir(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))? {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        if path.extension().is_none_or(|e| e != "ptx") {
-            continue;
-        }
+    let mut ptx: Vec<PathBuf> = std::fs::read_dir(out_dir)
+        .map_err(|e| format!("{}: {e}", out_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    ptx.sort();
+    for path in ptx {
         modules += 1;
         let stem = path
             .file_stem()
@@ -310,11 +324,36 @@ pub(crate) fn check(
                 }
             }
         }
+        // nvcc's kernels: each one in every target, or listed.
+        let empty = BTreeSet::new();
+        let nv = nvcc.get(&stem).unwrap_or(&empty);
+        if nv.is_empty() {
+            fail(
+                &mut lines,
+                format!(
+                    "{stem}: no nvcc kernel list for it in {}",
+                    nvcc_list.display()
+                ),
+            );
+        }
+        let mut absent = Vec::new();
+        for n in nv {
+            for (t, ks) in &per_target {
+                if !ks.contains(n) && !listed.contains(n.as_str()) {
+                    absent.push(format!("{n} ({t})"));
+                }
+            }
+        }
+        if !absent.is_empty() {
+            fail(
+                &mut lines,
+                format!(
+                    "{stem}: kernels nvcc builds are missing and not listed: {}",
+                    absent.join(", ")
+                ),
+            );
+        }
         // Names candle loads from this module.
-        let source = kernels_src.join(format!("{stem}.cu"));
-        let spelled = std::fs::read_to_string(&source)
-            .map(|t| identifiers(&t))
-            .unwrap_or_default();
         let mut names = BTreeSet::new();
         for w in wanted.get(&module).into_iter().flatten() {
             match w {
@@ -325,10 +364,10 @@ pub(crate) fn check(
                     let found: Vec<String> = DTYPES
                         .iter()
                         .map(|d| format!("{r}_{d}"))
-                        .filter(|n| spelled.contains(n) || union.iter().any(|k| *k == n))
+                        .filter(|n| nv.contains(n) || union.iter().any(|k| *k == n))
                         .collect();
                     if found.is_empty() {
-                        fail(&mut lines, format!("{stem}: candle loads {r}_<dtype>, and no such kernel is defined or built"));
+                        fail(&mut lines, format!("{stem}: candle loads {r}_<dtype>, and neither build has such a kernel"));
                     }
                     names.extend(found);
                 }
@@ -336,6 +375,10 @@ pub(crate) fn check(
         }
         let mut absent = Vec::new();
         for n in &names {
+            if !nv.contains(n) && !union.iter().any(|k| *k == n) {
+                undefined.push(format!("{stem}::{n}"));
+                continue;
+            }
             for (t, ks) in &per_target {
                 if !ks.contains(n) && !listed.contains(n.as_str()) {
                     absent.push(format!("{n} ({t})"));
@@ -351,13 +394,16 @@ pub(crate) fn check(
                 ),
             );
         }
+        let extra = union.iter().filter(|k| !nv.contains(k.as_str())).count();
         let counts: Vec<String> = per_target
             .iter()
             .map(|(t, k)| format!("{t} {}", k.len()))
             .collect();
         lines.push(format!(
-            "module {stem}: kernels per target: {}; candle loads {} of them; {} unavailable{}",
+            "module {stem}: kernels per target: {}; nvcc's {}: all present{}; candle loads {} names; {} unavailable{}",
             counts.join(", "),
+            nv.len(),
+            if extra > 0 { format!(" (and {extra} nvcc lacks)") } else { String::new() },
             names.len(),
             listed.len(),
             if listed.is_empty() {
@@ -387,6 +433,13 @@ pub(crate) fn check(
                 format!("candle loads from {module}, which the build did not write"),
             );
         }
+    }
+    if !undefined.is_empty() {
+        lines.push(format!(
+            "note: candle loads {} names that neither nvcc's build nor this one has (candle-kernels defines them for no platform): {}",
+            undefined.len(),
+            undefined.join(", ")
+        ));
     }
     lines.push(format!(
         "{modules} modules, {} targets; {} load sites read from candle's sources, {dynamic} named only at run time (not checked)",

@@ -26,7 +26,7 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   executables [--kinds]              cargo's --message-format=json on stdin: one line per
                                      test-harness build (SRC EXE), or with --kinds per
                                      executable (KIND PACKAGE TARGET EXE tab-separated)
-  candle-amd-check OUT_DIR KERNELS_SRC CORE_SRC NN_SRC TARGETS CO_DIR
+  candle-amd-check OUT_DIR NVCC_LIST CORE_SRC NN_SRC TARGETS CO_DIR
                                      candle.sh amd: the static checks of candle-kernels
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
