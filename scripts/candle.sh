@@ -372,6 +372,17 @@ amd_unavailable_launcher() {
     grep -q 'moe_gemm_wmma (from moe/moe_wmma.cu) is not available on AMD GPUs: uses WMMA' "$WORK/amd-abort.txt"
 }
 
+# The compatibility layer's software fp8 against an independent reference
+# (dropins/cudaforge/amd/tests/fp8.hip), compiled by the AMD toolchain.
+amd_fp8() {
+    local tc
+    tc=$(bash "$REPO/scripts/hip-toolchain.sh")
+    "$tc/llvm/bin/clang++" -x hip --cuda-host-only --rocm-path="$tc" -isystem "$tc/include" \
+        --offload-arch=gfx90a -I"$REPO/dropins/cudaforge/amd/include" -std=c++17 -O1 \
+        "$REPO/dropins/cudaforge/amd/tests/fp8.hip" -o "$WORK/fp8-check"
+    "$WORK/fp8-check"
+}
+
 # comgr, the ROCm 6.4 runtime's code-object reader, in its sysroot.
 amd_comgr() {
     local line sysroot lib tc
@@ -393,6 +404,7 @@ amd_comgr() {
 #                   listed unavailable
 #   comgr           ROCm 6.4's comgr reads every code object, names its ISA,
 #                   lists its kernels, and each has the family's wavefront size
+#   fp8             the layer's software fp8 conversions against a reference
 #   program         libmoe links against the HIP runtime; the program runs
 #   unavailable     a launcher that did not compile aborts, naming the reason
 cmd_amd() {
@@ -408,6 +420,7 @@ cmd_amd() {
         xtask candle-amd-check "$out" "$REPO/benches/candle/candle-kernels-$CANDLE_VERSION.nvcc-kernels.txt" "$WORK/src/candle-core/src" \
         "$WORK/src/candle-nn/src" "$targets" "$WORK/amd-co"
     amd_line "ROCm 6.4's comgr reads every code object; wavefront sizes" amd_comgr
+    amd_line "the layer's software fp8 matches an independent reference" amd_fp8
     exe=$(xtask executables --kinds <"$WORK/amd.json" | awk -F'\t' '$1 == "bin" && $3 == "amd-kernels" {print $4}')
     amd_line "the launcher library links against the HIP runtime; the program runs" amd_program_links "$exe"
     amd_line "an unavailable launcher stops the program, naming the reason" amd_unavailable_launcher "$exe" "$reports"
