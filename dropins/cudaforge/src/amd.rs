@@ -255,7 +255,13 @@ impl AmdBuild<'_> {
             h.update(part.as_bytes());
         }
         h.update([u8::from(self.pic)]);
-        h.update(self.toolchain.compiler.to_string_lossy().as_bytes());
+        // The compiler's command line itself (a placeholder for the
+        // build's own include folder), so that a change to it rebuilds.
+        let probe = self.command(Path::new("@include@"), &targets, &args, 0);
+        for a in std::iter::once(probe.get_program()).chain(probe.get_args()) {
+            h.update(a.len().to_le_bytes());
+            h.update(a.as_encoded_bytes());
+        }
         for (name, text) in HEADERS {
             h.update(name.as_bytes());
             h.update(text.as_bytes());

@@ -9,6 +9,7 @@
 //    pass `__CUDA_ARCH__` is HIPRS_CUDA_ARCH (default 890, Ada), so code
 //    guarded by `#if __CUDA_ARCH__ >= N` for bf16 (800) and fp8 (890) is
 //    compiled: HIP and this header provide those types on every AMD target.
+//    `__CUDA_ARCH_LIST__` is the same value, in both passes.
 // 3. Types and functions CUDA has and HIP lacks or names differently:
 //    __nv_bfloat16, __nv_fp8_e4m3 (OCP E4M3, in software: AMD's own fp8
 //    types are FNUZ on gfx94x, a different format), the *_sync warp
@@ -39,6 +40,13 @@
 #endif
 #if defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
 #define __CUDA_ARCH__ HIPRS_CUDA_ARCH
+#endif
+// nvcc defines the list of compiled architectures in both passes; host code
+// that picks a kernel variant by the GPU's compute capability (llama.cpp's
+// ggml_cuda_highest_compiled_arch) reads it to stay within what the device
+// pass compiled.
+#ifndef __CUDA_ARCH_LIST__
+#define __CUDA_ARCH_LIST__ HIPRS_CUDA_ARCH
 #endif
 #ifndef __CUDACC__
 #define __CUDACC__ 1
