@@ -284,10 +284,12 @@ impl AmdBuild<'_> {
             self.finish(&dir)?;
             return Ok(dir);
         }
+        // This process's own folder: two builds of one key at once must not
+        // clobber each other's work.
         let work = self
             .out_dir
             .join("cudaforge-amd")
-            .join(format!("{key}.partial"));
+            .join(format!("{key}.partial-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(work.join("obj"))?;
         let include = work.join("include");
@@ -305,11 +307,17 @@ impl AmdBuild<'_> {
         }
         std::fs::write(work.join(REPORT), report(&compiled, &targets, &version))?;
         std::fs::write(work.join(COMPLETE), &key)?;
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::rename(&work, &dir)?;
+        if dir.join(COMPLETE).is_file() {
+            // Another build of this key (a second cargo sharing the target
+            // folder) finished first, with the same outputs.
+            let _ = std::fs::remove_dir_all(&work);
+        } else {
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::rename(&work, &dir)?;
+        }
         if let Some(shared) = shared {
             // Best effort: a cache that cannot be written only costs time.
-            let tmp = shared.with_extension("partial");
+            let tmp = shared.with_extension(format!("partial-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&tmp);
             if copy_dir(&dir, &tmp).is_ok() {
                 let _ = std::fs::remove_dir_all(&shared);
