@@ -356,7 +356,7 @@ amd_program_links() {
     local exe=$1
     ldd "$exe" | grep -q 'libamdhip64' || { ldd "$exe"; echo "no libamdhip64 among its libraries"; return 1; }
     ! ldd "$exe" | grep -q 'libcudart' || { echo "it still needs libcudart"; return 1; }
-    [[ $("$exe" modules | wc -l) -eq 11 ]] || { "$exe" modules; echo "expected 11 modules"; return 1; }
+    [[ $("$exe" modules | wc -l) -eq 12 ]] || { "$exe" modules; echo "expected 11 modules and a launcher"; return 1; }
     "$exe" modules
 }
 

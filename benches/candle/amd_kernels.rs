@@ -31,6 +31,10 @@ fn main() {
             ] {
                 println!("{name}\t{}", module.ptx().len());
             }
+            // A real launcher, so that its object (and the HIP runtime it
+            // calls) is linked in: its address, not a call.
+            let launcher = std::hint::black_box(candle_kernels::ffi::launch_mmq_gguf_q4_0 as *const ());
+            println!("launch_mmq_gguf_q4_0\t{}", !launcher.is_null());
         }
         Some("call-unavailable") if args.get(1).map(String::as_str) == Some("moe_gemm_wmma") => {
             // SAFETY: the build replaced this launcher with one that takes no

@@ -74,7 +74,7 @@ int main() {
     }
     srand(12345);
     for (int i = 0; i < 200000; i++) {
-      const float x = std::ldexp((float)rand() / RAND_MAX * 2 - 1, rand() % 48 - 24);
+      const float x = std::ldexp((float)rand() / (float)RAND_MAX * 2 - 1, rand() % 48 - 24);
       check(x, fmt);
       checked++;
     }
