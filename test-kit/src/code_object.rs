@@ -7,8 +7,6 @@
 //!   given, so tests can wrap arbitrary payloads (the writer proper lives
 //!   in the cudaforge drop-in).
 
-use sha2::{Digest, Sha256};
-
 /// `EM_AMDGPU`: the ELF machine number of AMD GPU code objects.
 pub const EM_AMDGPU: u16 = 224;
 /// `EM_CUDA`: the ELF machine number of NVIDIA cubins.
@@ -91,35 +89,9 @@ pub fn tiny_bundle() -> Vec<u8> {
     bundle_of(&[tiny_elf(EM_AMDGPU)])
 }
 
-/// Standard base64 (RFC 4648 alphabet, `=` padding), one string.
-pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// The lowercase hex sha256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+/// base64 and sha256 as the envelope's writer (the cudaforge drop-in)
+/// spells them.
+pub use cudaforge::envelope::{base64, sha256_hex};
 
 /// The text envelope (v1) of `image`, lines ending in `\n`: the magic
 /// line, `// source:` when given, `// targets:`, one `// unavailable:` per
@@ -131,21 +103,11 @@ pub fn envelope(
     targets: &[&str],
     unavailable: &[(&str, &str)],
 ) -> String {
-    let mut t = String::from("// hip-rs amdgpu code object envelope v1\n");
-    if let Some(s) = source {
-        t += &format!("// source: {s}\n");
-    }
-    t += &format!("// targets: {}\n", targets.join(" "));
-    for (kernel, reason) in unavailable {
-        t += &format!("// unavailable: {kernel}: {reason}\n");
-    }
-    t += &format!("// sha256: {}\n", sha256_hex(image));
-    t += &format!("// begin base64 {}\n", image.len());
-    let b64 = base64(image);
-    for line in b64.as_bytes().chunks(76) {
-        t += std::str::from_utf8(line).expect("base64 is ASCII");
-        t.push('\n');
-    }
-    t += "// end\n";
-    t
+    // The drop-in's own writer: the readers' tests parse what it writes.
+    let targets: Vec<String> = targets.iter().map(|t| t.to_string()).collect();
+    let unavailable: Vec<(String, String)> = unavailable
+        .iter()
+        .map(|(k, r)| (k.to_string(), r.to_string()))
+        .collect();
+    cudaforge::envelope::encode(image, source, &targets, &unavailable)
 }

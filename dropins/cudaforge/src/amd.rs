@@ -502,7 +502,8 @@ impl AmdBuild<'_> {
         }
         if !lib {
             let image = std::fs::read(&out)?;
-            let text = envelope::encode(&image, &rel.to_string_lossy(), targets, &unavailable);
+            let text =
+                envelope::encode(&image, Some(&rel.to_string_lossy()), targets, &unavailable);
             std::fs::write(work.join(format!("{stem}.ptx")), text)?;
         }
         Ok(Compiled {

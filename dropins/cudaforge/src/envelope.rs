@@ -23,26 +23,20 @@ pub const MAGIC: &str = "// hip-rs amdgpu code object envelope v1";
 /// Writes `image` (a clang offload bundle) with its header.
 pub fn encode(
     image: &[u8],
-    source: &str,
+    source: Option<&str>,
     targets: &[String],
     unavailable: &[(String, String)],
 ) -> String {
     let mut s = format!("{MAGIC}\n");
     let one_line = |t: &str| t.replace(['\n', '\r'], " ");
-    let _ = writeln!(s, "// source: {}", one_line(source));
+    if let Some(source) = source {
+        let _ = writeln!(s, "// source: {}", one_line(source));
+    }
     let _ = writeln!(s, "// targets: {}", targets.join(" "));
     for (name, why) in unavailable {
         let _ = writeln!(s, "// unavailable: {name}: {}", one_line(why));
     }
-    let digest = Sha256::digest(image);
-    let _ = writeln!(
-        s,
-        "// sha256: {}",
-        digest.iter().fold(String::new(), |mut h, b| {
-            let _ = write!(h, "{b:02x}");
-            h
-        })
-    );
+    let _ = writeln!(s, "// sha256: {}", sha256_hex(image));
     let _ = writeln!(s, "// begin base64 {}", image.len());
     let encoded = base64(image);
     for chunk in encoded.as_bytes().chunks(76) {
@@ -53,8 +47,18 @@ pub fn encode(
     s
 }
 
+/// The lowercase hex sha256 of `bytes`, as the `// sha256:` line has it.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::new(), |mut h, b| {
+            let _ = write!(h, "{b:02x}");
+            h
+        })
+}
+
 /// Standard base64 with `=` padding.
-pub(crate) fn base64(bytes: &[u8]) -> String {
+pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -99,7 +103,7 @@ mod tests {
         let image: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
         let text = encode(
             &image,
-            "src/a.cu",
+            Some("src/a.cu"),
             &["gfx90a".into(), "gfx1100".into()],
             &[("k".into(), "uses inline PTX\nassembly".into())],
         );
