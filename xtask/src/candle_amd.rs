@@ -149,6 +149,24 @@ pub(crate) fn bundle_entries(image: &[u8]) -> Result<Vec<(String, &[u8])>, Strin
     Ok(out)
 }
 
+/// `NAME (TARGET)` for each of `names` that a target's code object lacks
+/// and the envelope does not list as unavailable.
+fn missing<'a>(
+    names: impl IntoIterator<Item = &'a String>,
+    per_target: &BTreeMap<String, BTreeSet<String>>,
+    listed: &BTreeSet<&str>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for n in names {
+        for (t, ks) in per_target {
+            if !ks.contains(n) && !listed.contains(n.as_str()) {
+                out.push(format!("{n} ({t})"));
+            }
+        }
+    }
+    out
+}
+
 /// `MODULE NAME` lines (`#` comments): nvcc's kernels per module.
 fn nvcc_kernels(path: &Path) -> Result<BTreeMap<String, BTreeSet<String>>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -314,15 +332,15 @@ pub(crate) fn check(
             );
         }
         let union: BTreeSet<&String> = per_target.values().flatten().collect();
-        for (t, ks) in &per_target {
-            for k in &union {
-                if !ks.contains(*k) && !listed.contains(k.as_str()) {
-                    fail(
-                        &mut lines,
-                        format!("{stem}: {k} is in another target's code object but not {t}'s"),
-                    );
-                }
-            }
+        let uneven = missing(union.iter().copied(), &per_target, &listed);
+        if !uneven.is_empty() {
+            fail(
+                &mut lines,
+                format!(
+                    "{stem}: in another target's code object but not these: {}",
+                    uneven.join(", ")
+                ),
+            );
         }
         // nvcc's kernels: each one in every target, or listed.
         let empty = BTreeSet::new();
@@ -336,14 +354,7 @@ pub(crate) fn check(
                 ),
             );
         }
-        let mut absent = Vec::new();
-        for n in nv {
-            for (t, ks) in &per_target {
-                if !ks.contains(n) && !listed.contains(n.as_str()) {
-                    absent.push(format!("{n} ({t})"));
-                }
-            }
-        }
+        let absent = missing(nv, &per_target, &listed);
         if !absent.is_empty() {
             fail(
                 &mut lines,
@@ -364,7 +375,7 @@ pub(crate) fn check(
                     let found: Vec<String> = DTYPES
                         .iter()
                         .map(|d| format!("{r}_{d}"))
-                        .filter(|n| nv.contains(n) || union.iter().any(|k| *k == n))
+                        .filter(|n| nv.contains(n) || union.contains(n))
                         .collect();
                     if found.is_empty() {
                         fail(&mut lines, format!("{stem}: candle loads {r}_<dtype>, and neither build has such a kernel"));
@@ -373,18 +384,11 @@ pub(crate) fn check(
                 }
             }
         }
-        let mut absent = Vec::new();
-        for n in &names {
-            if !nv.contains(n) && !union.iter().any(|k| *k == n) {
-                undefined.push(format!("{stem}::{n}"));
-                continue;
-            }
-            for (t, ks) in &per_target {
-                if !ks.contains(n) && !listed.contains(n.as_str()) {
-                    absent.push(format!("{n} ({t})"));
-                }
-            }
-        }
+        let (defined, nowhere): (Vec<&String>, Vec<&String>) = names
+            .iter()
+            .partition(|n| nv.contains(*n) || union.contains(n));
+        undefined.extend(nowhere.iter().map(|n| format!("{stem}::{n}")));
+        let absent = missing(defined, &per_target, &listed);
         if !absent.is_empty() {
             fail(
                 &mut lines,
