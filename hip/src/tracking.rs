@@ -32,17 +32,35 @@
 //! the other stream waits for it. Accesses of one kind on a second stream
 //! first make that stream wait for the earlier ones, so the last access's
 //! stream always stands for all of them (readers on one stream, the common
-//! case, pay nothing). The per-thread stream (`hipStreamPerThread`) is a
-//! different stream on each host thread, so accesses there are recorded at
-//! once, on the thread that made them. Events do not work inside a stream
-//! capture that did not record them: use untracked memory in graphs.
+//! case, pay nothing).
+//!
+//! **The per-thread stream** (`hipStreamPerThread`, candle's stream) is one
+//! handle that names a different stream on each host thread. An access
+//! there is remembered with the thread that made it, so one thread's work
+//! on its per-thread stream is one stream, and costs nothing either. An
+//! event can be recorded on that stream only by its own thread, so when
+//! *another* thread must wait for such an access, the event is recorded on
+//! the device's null stream instead: the null stream waits for all earlier
+//! work of every blocking stream, per-thread streams included. That record
+//! is a device-wide ordering, which CUDA forbids during a capture, so it
+//! first holds captures back ([`Device::hold_captures`]); a thread that
+//! is capturing gets an error instead. Sharing memory between threads'
+//! per-thread streams is therefore correct but costs a device-wide
+//! ordering the first time each access is waited for from another thread:
+//! give such threads one named stream where that matters.
+//!
+//! Events do not work inside a stream capture that did not record them:
+//! use untracked memory in graphs.
 
+use crate::capture_gate::CaptureHold;
 use crate::device::Device;
 use crate::drop_errors;
 use crate::error::{Error, Result};
 use crate::result;
 use crate::stream::{Event, Stream};
+use std::cell::Cell;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The ordering state of one piece of device memory: for its reads and for
@@ -73,15 +91,48 @@ impl Histories {
     };
 }
 
+/// A host thread, as the per-thread stream tells them apart: a number
+/// given on the thread's first tracked access, never 0 and never reused.
+type ThreadToken = u64;
+
+/// The calling thread's token.
+fn this_thread() -> ThreadToken {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        static TOKEN: Cell<ThreadToken> = const { Cell::new(0) };
+    }
+    TOKEN.with(|t| match t.get() {
+        0 => {
+            let token = NEXT.fetch_add(1, Ordering::Relaxed);
+            t.set(token);
+            token
+        }
+        token => token,
+    })
+}
+
+/// What [`AccessHistory::order_before`] did: the ordering is in place, or
+/// it needs captures held back first (the caller takes the hold without
+/// the history's lock, then asks again).
+#[must_use]
+enum Order {
+    Done,
+    NeedsCaptureHold,
+}
+
 /// What one kind of access (reads, or writes) has done so far.
 ///
-/// Invariant: the current end of `last_stream` follows every access of this
-/// kind so far; when `event_is_current`, so does `event`'s last record.
+/// Invariant: the current end of `last_stream` (on `last_thread`, for the
+/// per-thread stream) follows every access of this kind so far; when
+/// `event_is_current`, so does `event`'s last record.
 #[derive(Debug)]
 struct AccessHistory {
     /// The stream of the last access (held, so that it stays alive to be
     /// recorded on later); `None` before the first.
     last_stream: Option<Stream>,
+    /// The thread of the last access: which stream the per-thread handle
+    /// named (unused for other streams).
+    last_thread: ThreadToken,
     /// Made at the first use from another stream, then reused.
     event: Option<Event>,
     /// Whether `event` was recorded after the last access.
@@ -91,47 +142,64 @@ struct AccessHistory {
 impl AccessHistory {
     const EMPTY: AccessHistory = AccessHistory {
         last_stream: None,
+        last_thread: 0,
         event: None,
         event_is_current: false,
     };
 
-    /// Makes `stream` wait for every access so far: nothing when they were
-    /// all on `stream` itself, else a wait for the event, recorded first
-    /// on the last access's stream where it is not current.
-    fn order_before(&mut self, device: &Arc<Device>, stream: &Stream) -> Result<()> {
+    /// Makes `stream` (used by thread `me`) wait for every access so far:
+    /// nothing when they were all on `stream` itself, else a wait for the
+    /// event, recorded first where it is not current: on the last access's
+    /// stream, or, for another thread's per-thread stream, on the null
+    /// stream, which needs `held` captures (else nothing is done and
+    /// [`Order::NeedsCaptureHold`] returned).
+    fn order_before(
+        &mut self,
+        device: &Arc<Device>,
+        stream: &Stream,
+        me: ThreadToken,
+        held: Option<&CaptureHold<'_>>,
+    ) -> Result<Order> {
         let AccessHistory {
             last_stream,
+            last_thread,
             event,
             event_is_current,
         } = self;
         let Some(last) = last_stream else {
-            return Ok(());
+            return Ok(Order::Done);
         };
-        if is_same_stream(last, stream) {
-            return Ok(());
+        if is_same_stream(last, *last_thread, stream, me) {
+            return Ok(Order::Done);
         }
         if !*event_is_current {
-            // Accesses on the per-thread stream are recorded when made
-            // (`note`); recording now would land on this thread's stream.
-            if is_per_thread(last) {
-                return Err(Error::invalid(
-                    "AccessEvents",
-                    "an access on the per-thread stream was not recorded",
-                ));
-            }
+            let null;
+            let record_on = if is_per_thread(last) && *last_thread != me {
+                // Another thread's per-thread stream: only that thread can
+                // name it; the null stream follows it (see the module's
+                // docs), a device-wide ordering that captures must not see.
+                if held.is_none() {
+                    return Ok(Order::NeedsCaptureHold);
+                }
+                null = Stream::default_for(device);
+                &null
+            } else {
+                &*last
+            };
             let e = on_device(device, || {
                 let e = match event {
                     Some(e) => e,
                     None => event.insert(Event::with_timing(device, false)?),
                 };
-                e.record(last)?;
+                e.record(record_on)?;
                 Ok(e)
             })?;
             *event_is_current = true;
-            return stream.wait_event(e);
+            stream.wait_event(e)?;
+            return Ok(Order::Done);
         }
         match event {
-            Some(e) => stream.wait_event(e),
+            Some(e) => stream.wait_event(e).map(|()| Order::Done),
             None => Err(Error::invalid(
                 "AccessEvents",
                 "the access history says its event is recorded, but there is none",
@@ -139,31 +207,30 @@ impl AccessHistory {
         }
     }
 
-    /// Notes an access just enqueued on `stream` (of `device`).
-    fn note(&mut self, device: &Arc<Device>, stream: &Stream) -> Result<()> {
+    /// Notes an access just enqueued on `stream` (of `device`) by thread
+    /// `me`.
+    fn note(
+        &mut self,
+        device: &Arc<Device>,
+        stream: &Stream,
+        me: ThreadToken,
+        held: Option<&CaptureHold<'_>>,
+    ) -> Result<Order> {
         if let Some(last) = &self.last_stream {
-            if is_same_stream(last, stream) {
+            if is_same_stream(last, self.last_thread, stream, me) {
                 self.event_is_current = false;
-                return Ok(());
+                return Ok(Order::Done);
             }
         }
         // From now on `stream` stands for every access: it must follow the
         // earlier ones (on other streams) too.
-        self.order_before(device, stream)?;
-        self.last_stream = Some(stream.clone());
-        self.event_is_current = false;
-        if is_per_thread(stream) {
-            let event = &mut self.event;
-            on_device(device, || {
-                let e = match event {
-                    Some(e) => e,
-                    None => event.insert(Event::with_timing(device, false)?),
-                };
-                e.record(stream)
-            })?;
-            self.event_is_current = true;
+        if let Order::NeedsCaptureHold = self.order_before(device, stream, me, held)? {
+            return Ok(Order::NeedsCaptureHold);
         }
-        Ok(())
+        self.last_stream = Some(stream.clone());
+        self.last_thread = me;
+        self.event_is_current = false;
+        Ok(Order::Done)
     }
 }
 
@@ -174,12 +241,15 @@ fn is_per_thread(s: &Stream) -> bool {
     s.as_raw() as usize == PER_THREAD_STREAM
 }
 
-/// Whether work enqueued on `a` and then on `b` runs in that order. The
-/// handle `a` is held by the history, so its raw handle names no other
-/// stream meanwhile; the null handle is one stream per device; the
-/// per-thread handle is a different stream on each thread, so never.
-fn is_same_stream(a: &Stream, b: &Stream) -> bool {
-    a.as_raw() == b.as_raw() && a.device().ordinal() == b.device().ordinal() && !is_per_thread(a)
+/// Whether work enqueued on `a` (by thread `a_thread`) and then on `b` (by
+/// thread `b_thread`) runs in that order. The handle `a` is held by the
+/// history, so its raw handle names no other stream meanwhile; the null
+/// handle is one stream per device; the per-thread handle is one stream
+/// per device and thread.
+fn is_same_stream(a: &Stream, a_thread: ThreadToken, b: &Stream, b_thread: ThreadToken) -> bool {
+    a.as_raw() == b.as_raw()
+        && a.device().ordinal() == b.device().ordinal()
+        && (!is_per_thread(a) || a_thread == b_thread)
 }
 
 /// Runs `f` with `device` current (events are made on, and recorded by,
@@ -225,26 +295,53 @@ impl AccessEvents {
         self.device.is_some()
     }
 
+    /// Runs `step` on the histories under their lock; when it needs
+    /// captures held back, takes the hold without the lock (a capturing
+    /// thread may be waiting for it) and runs `step` again with it.
+    fn update(
+        &self,
+        mut step: impl FnMut(&Arc<Device>, &mut Histories, Option<&CaptureHold<'_>>) -> Result<Order>,
+    ) -> Result<()> {
+        let Some(device) = &self.device else {
+            return Ok(());
+        };
+        let mut hold = None;
+        loop {
+            let order = step(device, &mut self.lock(), hold.as_ref())?;
+            match order {
+                Order::Done => return Ok(()),
+                Order::NeedsCaptureHold if hold.is_none() => {
+                    hold = Some(device.hold_captures(
+                        "ordering after an access on another thread's per-thread stream",
+                    )?);
+                }
+                Order::NeedsCaptureHold => {
+                    return Err(Error::invalid(
+                        "AccessEvents",
+                        "asked for a capture hold while holding one",
+                    ))
+                }
+            }
+        }
+    }
+
     /// Makes `stream` wait for the last write: no call when it was made on
     /// `stream`, else `hipStreamWaitEvent` (after `hipEventRecord` on the
     /// writer's stream, the first time); works across devices.
     pub fn wait_before_read(&self, stream: &Stream) -> Result<()> {
-        match &self.device {
-            Some(device) => self.lock().writes.order_before(device, stream),
-            None => Ok(()),
-        }
+        let me = this_thread();
+        self.update(|device, h, held| h.writes.order_before(device, stream, me, held))
     }
 
     /// Makes `stream` wait for the last read and the last write.
     pub fn wait_before_write(&self, stream: &Stream) -> Result<()> {
-        match &self.device {
-            Some(device) => {
-                let mut h = self.lock();
-                h.reads.order_before(device, stream)?;
-                h.writes.order_before(device, stream)
-            }
-            None => Ok(()),
-        }
+        let me = this_thread();
+        self.update(
+            |device, h, held| match h.reads.order_before(device, stream, me, held)? {
+                Order::Done => h.writes.order_before(device, stream, me, held),
+                Order::NeedsCaptureHold => Ok(Order::NeedsCaptureHold),
+            },
+        )
     }
 
     /// Notes the end of a read enqueued on `stream` (of the memory's
@@ -254,25 +351,24 @@ impl AccessEvents {
     /// them, so that a writer or a free waiting for the reads waits for
     /// all of them.
     pub fn record_read(&self, stream: &Stream) -> Result<()> {
-        match &self.device {
-            Some(device) => {
-                check_stream_device(device, stream)?;
-                self.lock().reads.note(device, stream)
-            }
-            None => Ok(()),
-        }
+        self.record(stream, false, this_thread())
     }
 
     /// Notes the end of a write enqueued on `stream` (of the memory's
     /// device).
     pub fn record_write(&self, stream: &Stream) -> Result<()> {
-        match &self.device {
-            Some(device) => {
-                check_stream_device(device, stream)?;
-                self.lock().writes.note(device, stream)
-            }
-            None => Ok(()),
+        self.record(stream, true, this_thread())
+    }
+
+    /// Notes a read or write enqueued on `stream` by thread `me`.
+    fn record(&self, stream: &Stream, write: bool, me: ThreadToken) -> Result<()> {
+        if let Some(device) = &self.device {
+            check_stream_device(device, stream)?;
         }
+        self.update(|device, h, held| {
+            let history = if write { &mut h.writes } else { &mut h.reads };
+            history.note(device, stream, me, held)
+        })
     }
 
     /// The histories, even after a panic elsewhere: nothing in them panics
@@ -381,6 +477,9 @@ pub struct AccessGuard<'a> {
     events: &'a AccessEvents,
     stream: &'a Stream,
     write: bool,
+    /// The thread that made the guard, which enqueues the work: the access
+    /// is its, wherever the guard drops (for the per-thread stream).
+    thread: ThreadToken,
 }
 
 impl fmt::Debug for AccessGuard<'_> {
@@ -401,11 +500,7 @@ impl<'a> AccessGuard<'a> {
         } else {
             events.wait_before_read(stream)?;
         }
-        Ok(AccessGuard {
-            events,
-            stream,
-            write,
-        })
+        Ok(AccessGuard::recording(events, stream, write))
     }
 }
 
@@ -418,17 +513,14 @@ impl<'a> AccessGuard<'a> {
             events,
             stream,
             write,
+            thread: this_thread(),
         }
     }
 }
 
 impl Drop for AccessGuard<'_> {
     fn drop(&mut self) {
-        drop_errors::record_result(if self.write {
-            self.events.record_write(self.stream)
-        } else {
-            self.events.record_read(self.stream)
-        });
+        drop_errors::record_result(self.events.record(self.stream, self.write, self.thread));
     }
 }
 
@@ -581,22 +673,108 @@ mod tests {
     }
 
     #[test]
-    fn per_thread_accesses_are_recorded_at_once_and_never_same_stream() {
+    fn one_threads_per_thread_stream_is_one_stream_and_costs_nothing() {
         let (fake, _on, dev) = installed();
         let pt = Stream::per_thread(&dev);
-        let a = stream(&dev, A);
         let x = AccessEvents::new(&dev).unwrap();
-        x.record_write(&pt).unwrap();
+        for _ in 0..3 {
+            x.wait_before_write(&pt).unwrap();
+            x.record_write(&pt).unwrap();
+            x.wait_before_read(&pt).unwrap();
+            x.record_read(&pt).unwrap();
+        }
+        assert_eq!(fake.take_calls(true), []);
+        // A named stream used by the same thread: the event is recorded on
+        // the per-thread handle, which names this thread's stream here.
+        let a = stream(&dev, A);
+        x.wait_before_read(&a).unwrap();
         assert_eq!(
             fake.take_calls(false),
-            [create(E1, 0), record(E1, PER_THREAD_STREAM)]
+            [create(E1, 0), record(E1, PER_THREAD_STREAM), wait(A, E1)]
         );
-        // A read on the per-thread stream, even after a write there, waits
-        // (another thread's per-thread stream is another stream).
+        assert_eq!(fake.live_event_count(), 1);
+    }
+
+    #[test]
+    fn another_threads_per_thread_access_is_followed_through_the_null_stream() {
+        let fake = FakeRuntime::new();
+        let dev = fake_runtime::device(0);
+        let x = AccessEvents::new(&dev).unwrap();
+        let pt = Stream::per_thread(&dev);
+        {
+            let _on = fake.install();
+            x.record_write(&pt).unwrap();
+        }
+        assert_eq!(fake.take_calls(true), []);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _on = fake.install();
+                // The same handle on another thread is another stream: its
+                // read waits for the write, recorded on the null stream.
+                x.wait_before_read(&pt).unwrap();
+                x.record_read(&pt).unwrap();
+                assert_eq!(
+                    fake.take_calls(false),
+                    [create(E1, 0), record(E1, 0), wait(PER_THREAD_STREAM, E1)]
+                );
+                // The event stays current for this thread's next read.
+                x.wait_before_read(&pt).unwrap();
+                assert_eq!(fake.take_calls(false), [wait(PER_THREAD_STREAM, E1)]);
+            });
+        });
+        // Back on the writer's thread: the reads were this other thread's,
+        // so a write here waits for them through the null stream too.
+        let _on = fake.install();
+        x.wait_before_write(&pt).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, 0), wait(PER_THREAD_STREAM, E2)]
+        );
+    }
+
+    #[test]
+    fn a_capturing_thread_cannot_follow_another_threads_per_thread_stream() {
+        let fake = FakeRuntime::new();
+        let dev = fake_runtime::device(0);
+        let x = AccessEvents::new(&dev).unwrap();
+        let pt = Stream::per_thread(&dev);
+        {
+            let _on = fake.install();
+            x.record_write(&pt).unwrap();
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _on = fake.install();
+                dev.capture_gate().enter(A);
+                let err = x.wait_before_read(&stream(&dev, A)).unwrap_err();
+                assert!(err.to_string().contains("capturing"), "{err}");
+                assert_eq!(fake.take_calls(true), []);
+                dev.capture_gate().leave(A);
+                x.wait_before_read(&stream(&dev, A)).unwrap();
+                assert_eq!(
+                    fake.take_calls(false),
+                    [create(E1, 0), record(E1, 0), wait(A, E1)]
+                );
+            });
+        });
+    }
+
+    #[test]
+    fn a_guard_records_for_the_thread_that_began_it() {
+        let (fake, _on, dev) = installed();
+        let pt = Stream::per_thread(&dev);
+        let x = AccessEvents::new(&dev).unwrap();
+        let guard = AccessGuard::begin(&x, &pt, true).unwrap();
+        // Dropped on another thread, the write is still this thread's.
+        let other = fake.clone();
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                let _on = other.install();
+                drop(guard);
+            });
+        });
         x.wait_before_read(&pt).unwrap();
-        assert_eq!(fake.take_calls(false), [wait(PER_THREAD_STREAM, E1)]);
-        x.wait_before_read(&a).unwrap();
-        assert_eq!(fake.take_calls(false), [wait(A, E1)]);
+        assert_eq!(fake.take_calls(true), []);
     }
 
     #[test]
