@@ -617,3 +617,33 @@ fn stream_buffers_know_their_stream() {
     assert!(!DeviceMemory::access_events(&plain).is_tracked());
     assert!(!DeviceMemory::access_events(&plain.as_slice()).is_tracked());
 }
+
+/// A small upload into tracked memory is not waited for on the host: it is
+/// ordered after the slow kernel that writes the buffer on another stream,
+/// the host memory is overwritten and freed right after the call (the
+/// runtime has read it by then), and the values read back are the
+/// upload's, not the kernel's.
+#[test]
+#[ignore = "needs a GPU"]
+fn a_small_upload_is_ordered_by_tracking_and_frees_its_host_memory_at_once() {
+    let (_dev, module, a, b) = setup();
+    let x_host = random(N);
+    let mut y = StreamAllocation::new(&a, BYTES, true).unwrap();
+    let mut input = StreamAllocation::new(&a, BYTES, true).unwrap();
+    a.copy_htod(&x_host, &mut input.as_slice_mut::<f32>().unwrap())
+        .unwrap();
+    // The kernel writes y on `a` for about 100 ms.
+    launch_slow(&module, &a, &mut y, &input);
+    // The upload on `b` must land after it.
+    let mut upload: Vec<f32> = random(N);
+    let want = upload.clone();
+    b.copy_htod(&upload, &mut y.as_slice_mut::<f32>().unwrap())
+        .unwrap();
+    upload.fill(-7.0);
+    drop(upload);
+    let mut out = vec![0.0f32; N];
+    a.copy_dtoh(&y.as_slice::<f32>().unwrap(), &mut out)
+        .unwrap();
+    assert_eq!(out, want, "the upload, after the kernel's write");
+    no_drop_errors();
+}

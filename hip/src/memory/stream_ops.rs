@@ -105,8 +105,14 @@ impl Stream {
     ///   returns once it is enqueued, and the buffer remembers it (a host
     ///   write to it, or its drop, first waits for the copy). Refused while
     ///   the stream is capturing a graph.
-    /// - From ordinary memory (`&[T]`, `&Vec<T>`, arrays) the copy is over
-    ///   when the call returns. Copies of
+    /// - From ordinary memory (`&[T]`, `&Vec<T>`, arrays) `src` may be reused
+    ///   when the call returns. A copy under
+    ///   [`staging::MIN_BYTES`](crate::staging::MIN_BYTES) into tracked
+    ///   memory ([`Stream::alloc`] and other stream-ordered buffers) runs in
+    ///   stream order without the host waiting for it: every later use of
+    ///   `dst`, on any stream, is ordered after it. Into untracked memory,
+    ///   and from `MIN_BYTES` on, the copy is over when the call returns.
+    ///   Copies of
     ///   [`staging::MIN_BYTES`](crate::staging::MIN_BYTES) or more go
     ///   through reused pinned buffers filled by host threads, so ordinary
     ///   memory moves near pinned-memory speed (5-6 times a direct copy at
@@ -120,7 +126,7 @@ impl Stream {
     /// let dev = Device::get(0)?;
     /// let stream = Stream::new(&dev)?;
     /// let mut buf = stream.alloc::<f32>(4)?;
-    /// stream.copy_htod(&[1.0, 2.0, 3.0, 4.0], &mut buf)?; // ordinary: waits
+    /// stream.copy_htod(&[1.0, 2.0, 3.0, 4.0], &mut buf)?; // ordinary: `src` is free again
     /// let pinned = PinnedHostBuffer::from_slice(&[5.0f32; 4])?;
     /// stream.copy_htod(&pinned, &mut buf)?; // pinned: asynchronous
     /// let mut back = vec![0.0f32; 4];

@@ -247,6 +247,28 @@ unsafe fn copy_registered(
 ///
 /// As [`copy_staged`].
 unsafe fn copy_direct(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direction) -> Result<()> {
+    // SAFETY: the caller's promise; we wait for the copy below.
+    unsafe { enqueue_direct(stream, ends, bytes, dir) }?;
+    stream.synchronize()
+}
+
+/// Enqueues one direct copy (`hipMemcpyAsync`) without waiting for it.
+/// From pageable host memory the runtime has read the host end when this
+/// returns (CUDA and HIP both take pageable memory into their own staging,
+/// or copy synchronously, before returning); the device end is written in
+/// stream order.
+///
+/// # Safety
+///
+/// Both ends hold `bytes` bytes; the host end is pageable memory, valid
+/// until this returns; the device end stays allocated until the copy has
+/// run in stream order.
+unsafe fn enqueue_direct(
+    stream: &Stream,
+    ends: CopyEnds,
+    bytes: usize,
+    dir: Direction,
+) -> Result<()> {
     stream.bind_for_copy()?;
     let (to, from, kind) = match dir {
         Direction::HostToDevice => (
@@ -260,10 +282,9 @@ unsafe fn copy_direct(stream: &Stream, ends: CopyEnds, bytes: usize, dir: Direct
             sys::hipMemcpyKind::hipMemcpyDeviceToHost,
         ),
     };
-    // SAFETY: both ends hold `bytes` bytes (the caller's promise), valid
-    // until we return, and we wait for the copy below.
-    unsafe { result::memcpy_async(to.cast(), from.cast(), bytes, kind, stream.as_raw()) }?;
-    stream.synchronize()
+    // SAFETY: both ends hold `bytes` bytes (the caller's promise); the
+    // runtime is done with the pageable host end when it returns.
+    unsafe { result::memcpy_async(to.cast(), from.cast(), bytes, kind, stream.as_raw()) }
 }
 
 /// Copies `bytes` bytes of device memory at `src` into host memory at
@@ -302,8 +323,12 @@ pub(crate) unsafe fn copy_dtoh_raw(
 /// `strategy` says, whatever `HIP_STAGING_STRATEGY` is: for measuring the
 /// strategies side by side in one process (`copy_bandwidth` in `benches`).
 ///
-/// Lengths must match and `dst` must be on `stream`'s device; the copy is
-/// over when the call returns. Below [`MIN_BYTES`] it is one direct copy;
+/// Lengths must match and `dst` must be on `stream`'s device; `src` may be
+/// reused when the call returns. Below [`MIN_BYTES`] it is one direct copy,
+/// which into tracked memory ([`crate::AccessEvents`]) runs in stream order
+/// without being waited for (later uses on any stream wait for it through
+/// the tracking; refused while the stream captures a graph), and into
+/// untracked memory is over when the call returns;
 /// from there on the stream must not be capturing a graph (a replay would
 /// read staging buffers reused since).
 ///
@@ -337,6 +362,19 @@ pub fn copy_htod_with<T: DeviceRepr>(
         host: src.as_ptr().cast_mut().cast(),
         device: dst.device_ptr_mut().cast(),
     };
+    if bytes > 0 && bytes < MIN_BYTES && dst.access_events().is_tracked() {
+        // A small copy into tracked memory need not be waited for: the
+        // runtime has read `src` when the call returns, and every later use
+        // of `dst`, on any stream, is ordered after it by the tracking (a
+        // wait per copy would stall a launch-bound program on each one).
+        // A graph would keep the host address, to be read at each replay.
+        stream.refuse_while_capturing(OP)?;
+        // SAFETY: as below; the allocation outlives the copy in stream
+        // order (its free is ordered after its tracked accesses).
+        return stream.enqueue_tracked(&[], &[dst.access_events()], || unsafe {
+            enqueue_direct(stream, ends, bytes, Direction::HostToDevice)
+        });
+    }
     // SAFETY: `src` holds `bytes` readable bytes and is only read
     // (host-to-device); `dst` holds `bytes` bytes on this stream's device
     // (checked above); both borrows outlive the call, which waits for the

@@ -879,12 +879,19 @@ macro_rules! pageable {
             fn len(&self) -> usize {
                 <[T]>::len(self)
             }
+            // Read by a copy to the device: the runtime has taken pageable
+            // memory into its own staging (or copied it) when the copy call
+            // returns, on CUDA and HIP alike, so nothing waits (as in
+            // cudarc); a wait here would stall the host on every small
+            // upload of a launch-bound program.
             unsafe fn stream_synced_slice<'a>(
                 &'a self,
-                stream: &'a CudaStream,
+                _stream: &'a CudaStream,
             ) -> (&'a [T], SyncOnDrop<'a>) {
-                (self, SyncOnDrop::sync_stream(stream))
+                (self, SyncOnDrop::Sync(None))
             }
+            // Written by a copy from the device: waited for before the host
+            // may look.
             unsafe fn stream_synced_mut_slice<'a>(
                 &'a mut self,
                 stream: &'a CudaStream,
@@ -1202,7 +1209,8 @@ impl CudaStream {
         let (dp, _record_dst) = dst.device_ptr_mut(self);
         // SAFETY: `src` is readable for its bytes; `dp` holds at least as
         // many (checked above); the guards keep the host memory alive
-        // (pageable: the stream is synchronized when `_record_src` drops).
+        // (pinned: until its event says the copy is done; pageable: the
+        // runtime has read it when the call returns).
         unsafe {
             self.enqueue_host_copy(
                 HostMemory::Source(src.as_ptr().cast()),
