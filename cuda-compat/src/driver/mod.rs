@@ -24,6 +24,7 @@
 
 crate::mount_generated!("../generated/driver.rs");
 
+mod cuda_text;
 pub mod result;
 pub mod safe;
 pub mod sys;

@@ -34,16 +34,34 @@ impl raw::CUresult {
 }
 
 impl DriverError {
-    /// The status's name (`hipGetErrorName`, which `cuGetErrorName` calls
-    /// on ROCm 6), e.g. `hipErrorNoDevice`: the runtime's own name, HIP's.
+    /// The status's name as CUDA's `cuGetErrorName` gives it, e.g.
+    /// `CUDA_ERROR_NOT_FOUND`, whatever the platform; a status CUDA has no
+    /// name for (one only HIP returns) gets the runtime's own name
+    /// (`hipGetErrorName`).
     pub fn error_name(&self) -> Result<&'static CStr, DriverError> {
+        if let Some((name, _)) = super::cuda_text::driver(self.0) {
+            return Ok(name);
+        }
         // SAFETY: takes a value; returns a static string or null.
         static_cstr(unsafe { hip::sys::hipGetErrorName(self.0.into()) })
     }
 
-    /// The status's description (`hipGetErrorString`, which
-    /// `cuGetErrorString` calls on ROCm 6; present in every HIP runtime).
+    /// The status's description as CUDA's `cuGetErrorString` gives it,
+    /// e.g. "named symbol not found" for `CUDA_ERROR_NOT_FOUND`, on AMD as
+    /// on NVIDIA, so that a program prints what it printed on cudarc; a
+    /// status CUDA has no text for gets the runtime's own
+    /// (`hipGetErrorString`).
+    ///
+    /// ```
+    /// use cuda_compat::driver::{sys::CUresult, DriverError};
+    /// let e = DriverError(CUresult::CUDA_ERROR_NOT_FOUND);
+    /// assert_eq!(e.error_string().unwrap().to_str(), Ok("named symbol not found"));
+    /// assert_eq!(e.error_name().unwrap().to_str(), Ok("CUDA_ERROR_NOT_FOUND"));
+    /// ```
     pub fn error_string(&self) -> Result<&'static CStr, DriverError> {
+        if let Some((_, text)) = super::cuda_text::driver(self.0) {
+            return Ok(text);
+        }
         // SAFETY: takes a value; returns a static string or null.
         static_cstr(unsafe { hip::sys::hipGetErrorString(self.0.into()) })
     }
