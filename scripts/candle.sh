@@ -223,8 +223,18 @@ build_mode() {
         in_ws "$mode" env "${env[@]}" cargo build --release -p llama-steps --message-format=json
     } >"$WORK/$mode.json"
     # The suites and the model, not the examples that cargo test builds.
+    # The builds share a target folder, where a binary's path
+    # (release/llama_steps) is the same for both: each build's executables
+    # are copied out before the other build overwrites them.
+    local kind name path
+    rm -rf "$WORK/exe-$mode"
+    mkdir -p "$WORK/exe-$mode"
     xtask executables --kinds <"$WORK/$mode.json" |
-        awk -F'\t' -v OFS='\t' '$1 == "test" || $1 == "bin" {print $1, $2 "--" $3, $4}' >"$WORK/$mode.tsv"
+        awk -F'\t' -v OFS='\t' '$1 == "test" || $1 == "bin" {print $1, $2 "--" $3, $4}' |
+        while IFS=$'\t' read -r kind name path; do
+            cp "$path" "$WORK/exe-$mode/$name"
+            printf '%s\t%s\t%s\n' "$kind" "$name" "$WORK/exe-$mode/$name"
+        done >"$WORK/$mode.tsv"
     echo "candle: $mode: $(wc -l <"$WORK/$mode.tsv") executables"
 }
 
