@@ -5,15 +5,20 @@
 #
 #   candle-gpu.sh run DIR     candle-core's and candle-nn's test suites, both
 #                             builds, test by test; the reduced Llama's
-#                             logits compared between the builds (f32, bf16)
-#   candle-gpu.sh bench DIR   the Llama's generation step time, the builds
-#                             alternating BENCH_ROUNDS times (default 7)
+#                             logits (f32, bf16) and each candle_models
+#                             workload's output compared between the builds
+#   candle-gpu.sh bench DIR   launch-bound workloads (benches/candle/
+#                             candle_models.rs: tiny ops, BERT, Qwen3 decode,
+#                             ResNet-18) and the Llama's generation step, the
+#                             builds alternating BENCH_ROUNDS times (default 9);
+#                             each verdict is the median of the rounds'
+#                             real/ours time ratios
 #
 # Logs go to $OUT/candle (or /tmp/candle). The last lines are a table and
 # `N passed, N failed`: in `run`, every test of ours that passed or failed
 # (a test that fails in both builds is listed as such), plus the model
-# comparisons; in `bench`, one line per dtype, failed when ours is slower
-# than 0.97 of real. The bundle's xtask (xtask/src/candle.rs) reads the
+# comparisons; in `bench`, one line per workload, failed when ours is
+# slower than 0.97 of real. The bundle's xtask (xtask/src/candle.rs) reads the
 # test logs and step times, compares the builds and counts.
 set -uo pipefail
 mode=${1:?run|bench}
@@ -69,23 +74,50 @@ cmd_run() {
             echo "llama $dtype FAILED" >>"$out/llama.results"
         fi
     done
+    echo "== candle workloads (seeded weights): the same outputs from both builds"
+    local w
+    for w in ops bert qwen3 resnet; do
+        if "$dir/ours/llama-steps--candle_models" "$w" --out "$out/model-$w.ours" >"$out/model-$w-ours.log" 2>&1 &&
+            "$dir/real/llama-steps--candle_models" "$w" --compare "$out/model-$w.ours" >"$out/model-$w-real.log" 2>&1; then
+            echo "model $w: ok: $(grep 'compare:' "$out/model-$w-real.log" | sed 's/.*compare: //')"
+            echo "model $w ok" >>"$out/llama.results"
+        else
+            echo "model $w: FAILED"
+            tail -n 5 "$out/model-$w-ours.log" "$out/model-$w-real.log"
+            echo "model $w FAILED" >>"$out/llama.results"
+        fi
+    done
+}
+
+# One verdict: LABEL and a command line (the build's binary as `BIN`)
+# run ROUNDS times for each build, alternating; each run's `step_us` is one
+# sample; ours must reach 0.97 of real's speed (medians).
+bench_workload() {
+    local label=$1 rounds=$2 bin=$3 i b file
+    shift 3
+    file=$out/bench-$(echo "$label" | tr -c 'A-Za-z0-9\n' '-')
+    : >"$file.ours"
+    : >"$file.real"
+    for i in $(seq "$rounds"); do
+        # The order flips every round, so neither build always goes first.
+        for b in $( ((i % 2)) && echo ours real || echo real ours); do
+            "$dir/$b/llama-steps--$bin" "$@" 2>&1 | "$xtask" candle-step-us >>"$file.$b"
+        done
+    done
+    "$xtask" candle-bench "$label" "$rounds" "$file.ours" "$file.real" "$out/bench.results"
 }
 
 cmd_bench() {
-    local rounds=${BENCH_ROUNDS:-7} dtype i b
-    echo "== candle: reduced Llama generation step, ours/real, $rounds rounds interleaved"
+    local rounds=${BENCH_ROUNDS:-9} dtype w
+    echo "== candle: ours/real, each workload $rounds processes per build, interleaved"
     : >"$out/bench.results"
+    # Launch-bound work at batch 1 or near it: the host cost of each op.
+    bench_workload "tiny ops, per op" "$rounds" candle_models ops --rounds 20
+    bench_workload "bert encoder f32 forward" "$rounds" candle_models bert --rounds 40
+    bench_workload "qwen3 decoder bf16 decode step" "$rounds" candle_models qwen3 --rounds 120
+    bench_workload "resnet18 bf16 forward" "$rounds" candle_models resnet --rounds 40
     for dtype in f32 bf16; do
-        : >"$out/bench-$dtype.ours"
-        : >"$out/bench-$dtype.real"
-        for i in $(seq "$rounds"); do
-            for b in ours real; do
-                "$dir/$b/llama-steps--llama_steps" --dtype "$dtype" --steps 32 --rounds 3 2>&1 |
-                    "$xtask" candle-step-us >>"$out/bench-$dtype.$b"
-            done
-        done
-        # Medians of each build's times; ours must reach 0.97 of real.
-        "$xtask" candle-bench "$dtype" "$rounds" "$out/bench-$dtype.ours" "$out/bench-$dtype.real" "$out/bench.results"
+        bench_workload "llama step $dtype" "$rounds" llama_steps --dtype "$dtype" --steps 32 --rounds 2
     done
 }
 

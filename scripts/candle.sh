@@ -40,7 +40,7 @@
 #   CANDLE_KERNELS     kernels and CUDA link libraries from gpu-kernels
 #                      (default ~/.cache/hip-rs/candle-kernels)
 #   CUDA_COMPUTE_CAP   the GPU the kernels are for (default 90: H100/H200)
-#   BENCH_ROUNDS       rounds of each build in `bench` (default 7)
+#   BENCH_ROUNDS       rounds of each build in `bench` (default 9)
 set -euo pipefail
 
 CANDLE_VERSION=0.11.1
@@ -136,6 +136,10 @@ candle-transformers = { version = "=$CANDLE_VERSION", features = ["cuda"] }
 [[bin]]
 name = "llama_steps"
 path = "$REPO/benches/candle/llama_steps.rs"
+
+[[bin]]
+name = "candle_models"
+path = "$REPO/benches/candle/candle_models.rs"
 EOF
     # candle's own lock file: the dependency versions candle was released with.
     [[ -f "$ws/Cargo.lock" ]] || cp "$WORK/src/candle-core/Cargo.lock" "$ws/Cargo.lock"
