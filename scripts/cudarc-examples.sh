@@ -14,6 +14,8 @@
 #   bundle DIR         copy release binaries (stripped) and data files to DIR/cudarc-examples/
 #   run DIR            GPU machine: run the bundled examples, check their output
 #   bench-run DIR      GPU machine: run the two launch benchmarks alternately, print the ratio
+#   per-op-run DIR     GPU machine: per-op cost (allocate, launch, free) of hip's own API and
+#                      cuda-compat against real cudarc, alternating; one verdict a pair
 #
 # Environment:
 #   CARGO_TARGET_DIR   build folder (default: <repo>/target, shared with the workspace)
@@ -21,7 +23,7 @@
 #                      default features plus the CUDA version every build names)
 #   EXAMPLE_TIMEOUT    seconds per example in `run` (default 120)
 #   CUDARC_LOG_DIR     where `run` keeps each example's output (default: the bundle's logs/)
-#   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5)
+#   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5), `per-op-run` (default 9)
 set -euo pipefail
 
 CUDARC_VERSION=0.19.10
@@ -171,10 +173,14 @@ autoexamples = false
 [dependencies]
 cudarc = { package = "cuda-compat", path = "$REPO/cuda-compat", features = [$(toml_list "$features")] }
 
-# The launch-rate benchmark against cuda-compat (bench-build).
+# The launch-rate and per-op benchmarks against cuda-compat (bench-build).
 [[bin]]
 name = "cudarc-launch-compat"
 path = "$REPO/benches/cudarc/launch.rs"
+
+[[bin]]
+name = "cudarc-per-op-compat"
+path = "$REPO/benches/cudarc/per_op.rs"
 EOF
         for ex in "${ALL_EXAMPLES[@]}"; do
             [[ -n "$(needs_of "$ex")" ]] && continue
@@ -255,16 +261,20 @@ cudarc = { version = "=$CUDARC_VERSION", default-features = false, features = [$
 name = "cudarc-launch-real"
 path = "$REPO/benches/cudarc/launch.rs"
 
+[[bin]]
+name = "cudarc-per-op-real"
+path = "$REPO/benches/cudarc/per_op.rs"
+
 [profile.release]
 debug = false
 
 [workspace]
 EOF
     mv "$tmp" "$REAL_DIR/Cargo.toml"
-    echo "building cudarc-launch-real (cudarc $CUDARC_VERSION)"
-    cargo build --release --manifest-path "$REAL_DIR/Cargo.toml" --bin cudarc-launch-real
-    echo "building cudarc-launch-compat (cuda-compat as cudarc)"
-    cargo build --release --manifest-path "$WORK/Cargo.toml" --bin cudarc-launch-compat
+    echo "building cudarc-launch-real, cudarc-per-op-real (cudarc $CUDARC_VERSION)"
+    cargo build --release --manifest-path "$REAL_DIR/Cargo.toml" --bin cudarc-launch-real --bin cudarc-per-op-real
+    echo "building cudarc-launch-compat, cudarc-per-op-compat (cuda-compat as cudarc)"
+    cargo build --release --manifest-path "$WORK/Cargo.toml" --bin cudarc-launch-compat --bin cudarc-per-op-compat
     echo "built: $TARGET_DIR/release/cudarc-launch-real $TARGET_DIR/release/cudarc-launch-compat"
 }
 
@@ -298,7 +308,7 @@ cmd_bundle() {
             echo "bundle: $ex has no release binary ($f); run will report it failed" >&2
         fi
     done
-    for f in cudarc-launch-real cudarc-launch-compat; do
+    for f in cudarc-launch-real cudarc-launch-compat cudarc-per-op-real cudarc-per-op-compat; do
         if [[ -x "$TARGET_DIR/release/$f" ]]; then
             copy_binary "$TARGET_DIR/release/$f" "$dest/bin/$f"
         else
@@ -437,6 +447,59 @@ cmd_bench_run() {
     "$xtask" launch-summary "$ledger"
 }
 
+# per-op-run DIR: the per-op path (allocate, launch, free; benches/cudarc/
+# per_op.rs) of real cudarc against hip's own (DIR/bins/per_op, from
+# benches/src/bin/per_op.rs) and against cuda-compat's, each pair
+# alternating BENCH_ROUNDS times (default 9); one verdict line per pair
+# (target 0.97 of real cudarc's speed: the median of the rounds' real/ours
+# ratios), `NOT met` where missed. Fails when a run
+# fails or a target is missed.
+cmd_per_op_run() {
+    local root
+    root=$(bundle_root "${1:-}")
+    export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
+    local rounds="${BENCH_ROUNDS:-9}" xtask work hip="$root/../bins/per_op" i
+    [[ -x "$hip" ]] || die "per-op-run: no $hip (the workspace's per_op benchmark, scripts/gpu-bundle.sh)"
+    xtask=$(xtask_of "$root") || exit 1
+    work=$(mktemp -d)
+    # shellcheck disable=SC2064 # the path now: $work is local
+    trap "rm -rf '$work'" EXIT
+    # Samples of one program line into FILE.
+    sample() {
+        local file=$1 out
+        shift
+        out=$("$@" 2>&1) || die "per-op-run: $* failed: $out"
+        echo "$out"
+        "$xtask" candle-step-us <<<"$out" >>"$file"
+    }
+    # pair LABEL OURS-COMMAND -- REAL-COMMAND
+    pair() {
+        local label=$1 ours=() real=()
+        shift
+        while [[ $1 != -- ]]; do ours+=("$1"); shift; done
+        shift
+        real=("$@")
+        : >"$work/ours"
+        : >"$work/real"
+        for ((i = 1; i <= rounds; i++)); do
+            if ((i % 2)); then
+                sample "$work/ours" "${ours[@]}"; sample "$work/real" "${real[@]}"
+            else
+                sample "$work/real" "${real[@]}"; sample "$work/ours" "${ours[@]}"
+            fi
+        done
+        "$xtask" candle-bench "$label" "$rounds" "$work/ours" "$work/real" "$work/results"
+    }
+    local real="$root/bin/cudarc-per-op-real" compat="$root/bin/cudarc-per-op-compat"
+    pair "per op, hip on a stream of its own vs real cudarc on the default stream" \
+        "$hip" named -- "$real" default
+    pair "per op, hip on the per-thread stream vs real cudarc on the per-thread stream" \
+        "$hip" per-thread -- "$real" per-thread
+    pair "per op, cuda-compat vs real cudarc, per-thread stream" \
+        "$compat" per-thread -- "$real" per-thread
+    "$xtask" candle-total "$work/results"
+}
+
 usage() {
     sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 }
@@ -451,6 +514,7 @@ main() {
         bundle) cmd_bundle "$@" ;;
         run) cmd_run "$@" ;;
         bench-run) cmd_bench_run "$@" ;;
+        per-op-run) cmd_per_op_run "$@" ;;
         -h | --help | help) usage ;;
         *)
             usage >&2
