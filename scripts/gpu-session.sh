@@ -29,11 +29,13 @@
 #             F.linear + gelu baseline, lt_bench, torch linalg baseline,
 #             solver_bench, torch sparse baseline, sparse_bench,
 #             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
-#             cudarc launch rate; torch all-reduce baseline, allreduce_bench
+#             cudarc launch rate, the per-op cost of hip and cuda-compat
+#             against real cudarc; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
 #             GPU, pipeline): a benchmark that cannot measure, or whose baseline
-#             is missing, fails; the multi-GPU steps are skipped (counted as
-#             skipped) with fewer than two GPUs.
+#             is missing, fails, and so does one that prints a
+#             target line saying "NOT met"; the multi-GPU steps are
+#             skipped (counted as skipped) with fewer than two GPUs.
 #   soak      one step: gpu-bundle/bins/soak (benches/src/bin/soak.rs),
 #             GPU_SESSION_SOAK_SECONDS of mixed work (default 330) then its
 #             injected faults, within a 510 s limit; passes when it exits 0.
@@ -143,6 +145,12 @@ bench_program() {
     timeout "$limit" "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
+    # A benchmark that measured but missed its target fails, whatever its
+    # exit status: every target line ends in "met" or "NOT met".
+    if [ "$rc" -eq 0 ] && grep -q 'NOT met' "$log"; then
+        echo "gpu-session: $label missed a target (a line above says NOT met)"
+        rc=1
+    fi
     bench_step "$label" "$rc" "$(grep -E "$pattern" "$log" | paste -sd' ')"
 }
 
@@ -241,6 +249,8 @@ run_bench() {
     bench_program copy_bandwidth 400 '^lowest' "$bundle/bins/copy_bandwidth"
     bench_program "cudarc launch rate (facade vs real cudarc)" 500 '^throughput ratio|^launch rate ratio' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
+    bench_program "per op: hip and cuda-compat vs real cudarc" 400 'target >= 0.97' \
+        bash "$bundle/cudarc-examples/cudarc-examples.sh" per-op-run "$bundle"
     run_multi_gpu_bench
     run_candle bench
 }

@@ -93,7 +93,7 @@ setup() {
     fake_program "$b/bins/sparse_bench" "sparse_bench: lowest ratio 1.00 (target >= 0.95)" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
-    fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: 0.85" 0
+    fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: ${FAKE_COPY_RATIO:-0.85}; target >= 0.8: ${FAKE_COPY_VERDICT:-met}" 0
     # The soak is left to `gpu-session.sh soak` (a failing one here would
     # change the tests' counts).
     fake_program "$b/bins/soak" "soak: 42 checks passed, 0 failed; device +1 MiB, host +2 MiB; faults: 3 injected, 3 handled" "${FAKE_SOAK_RC:-1}"
@@ -106,7 +106,7 @@ setup() {
     # cudarc's examples: `run` reports 2 passed and 1 not run (the two-GPU
     # example); `bench-run` a ratio.
     mkdir -p "$b/cudarc-examples"
-    printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: 0.97" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
+    printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: 0.97" ;;\nper-op-run) echo "per op, fake: ours 5 us, real 5 us; ours/real speed 1.000, target >= 0.97: met"; echo "1 passed, 0 failed" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
     printf 'print("float32 1 1 1 1.0")\n' >"$b/torch_gemm.py"
     printf 'print("randn_f32 100000000 1e11 1e11")\n' >"$b/torch_randn.py"
     printf 'print("c2c_f32_2d_4096x4096 1.0")\n' >"$b/torch_fft.py"
@@ -190,13 +190,17 @@ check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-b
 setup "ok"
 check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 3 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "16 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "17 passed, 1 failed, 7 skipped" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
 check "session tests: candle not bundled is not run, and says so" "4 passed, 0 failed, 3 skipped" 0 \
     "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
-check "session bench: the FFT benchmark's summary in the table" "16 passed, 1 failed, 7 skipped" nonzero \
+FAKE_COPY_RATIO=0.773 FAKE_COPY_VERDICT="NOT met" setup "ok"
+check "session bench: a missed target fails though the program exits 0" "16 passed, 2 failed, 7 skipped" nonzero \
+    "\\| copy_bandwidth +\\| FAILED \\(exit 1\\): lowest staged/pinned: 0.773; target >= 0.8: NOT met" -- bash scripts/gpu-session.sh bench
+setup "ok"
+check "session bench: the FFT benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
-check "session bench: the solver benchmark's summary in the table" "16 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: the solver benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
     "\\| solver_bench +\\| ok \\(solver_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
@@ -207,13 +211,13 @@ FAKE_SOAK_RC=1 setup "ok"
 check "session soak: a failing soak fails the session" "0 passed, 1 failed" nonzero \
     "\\| soak +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh soak
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "21 passed, 1 failed, 10 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "22 passed, 1 failed, 10 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "21 passed, 0 failed, 10 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
-FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "23 passed, 0 failed, 1 skipped" 0 \
+check "session all: clean" "22 passed, 0 failed, 10 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "24 passed, 0 failed, 1 skipped" 0 \
     "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
 FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
-FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "21 passed, 2 failed, 1 skipped" nonzero \
+FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "22 passed, 2 failed, 1 skipped" nonzero \
     "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 b="$work/repo/gpu-bundle"
