@@ -7,10 +7,11 @@ use crate::launch_config::LaunchConfig;
 use crate::memory::{DeviceSlice, DeviceSliceMut};
 use crate::result;
 use hip_sys as sys;
+use std::collections::HashMap;
 use std::ffi::CString;
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A loaded code object (`hipModule_t`).
 ///
@@ -27,7 +28,18 @@ pub struct Module {
 struct ModuleInner {
     raw: sys::hipModule_t,
     device: Arc<Device>,
+    /// The kernels looked up so far, by name: frameworks look a kernel up
+    /// before each launch (candle does), and the runtime's lookup costs a
+    /// name copy, a device bind and a driver call each time. A handle is
+    /// valid as long as the module is loaded, which the cache does not
+    /// outlive.
+    functions: Mutex<HashMap<Box<str>, (FunctionHandle, Arc<str>)>>,
 }
+
+/// A `hipFunction_t` kept in the cache (a plain value, for the map's
+/// `Send`/`Sync`: the handle is only ever passed to the runtime).
+#[derive(Clone, Copy)]
+struct FunctionHandle(sys::hipFunction_t);
 
 // SAFETY: an opaque runtime handle; the runtime is thread-safe.
 unsafe impl Send for ModuleInner {}
@@ -82,6 +94,7 @@ impl Module {
             inner: Arc::new(ModuleInner {
                 raw,
                 device: device.clone(),
+                functions: Mutex::new(HashMap::new()),
             }),
         })
     }
@@ -107,7 +120,22 @@ impl Module {
 
     /// The kernel called `name` (`hipModuleGetFunction`). Use `extern "C"`
     /// kernels, or the mangled name.
+    ///
+    /// Each name is looked up in the runtime once per module; later calls
+    /// return the same kernel from a cache, without a runtime call.
     pub fn function(&self, name: &str) -> Result<Function> {
+        let mut cache = self
+            .inner
+            .functions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some((raw, name)) = cache.get(name) {
+            return Ok(Function {
+                raw: raw.0,
+                name: name.clone(),
+                module: self.clone(),
+            });
+        }
         let c = CString::new(name).map_err(|_| {
             Error::invalid(
                 "Module::function",
@@ -117,9 +145,11 @@ impl Module {
         self.inner.device.bind()?;
         // SAFETY: the module is live; `c` is NUL-terminated.
         let raw = unsafe { result::module_get_function(self.inner.raw, &c) }?;
+        let shared: Arc<str> = Arc::from(name);
+        cache.insert(name.into(), (FunctionHandle(raw), shared.clone()));
         Ok(Function {
             raw,
-            name: name.to_string(),
+            name: shared,
             module: self.clone(),
         })
     }
@@ -208,7 +238,7 @@ impl Drop for ModuleInner {
 #[derive(Clone)]
 pub struct Function {
     raw: sys::hipFunction_t,
-    name: String,
+    name: Arc<str>,
     module: Module,
 }
 
@@ -498,7 +528,7 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
 
     // hiprtc is not thread-safe in every ROCm release (5.x crashes on
     // concurrent compiles), so compiles are serialised process-wide.
-    static COMPILE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    static COMPILE_LOCK: Mutex<()> = Mutex::new(());
     let _serial = COMPILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let prog = result::rtc_create_program(&src, &cname)?;
     struct Guard(sys::hiprtcProgram);

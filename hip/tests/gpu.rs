@@ -481,6 +481,42 @@ fn modules_from_bytes_and_files_and_compile_errors() {
     println!("compile error log as returned:\n{log}");
 }
 
+/// A kernel looked up twice is the same kernel (the second time from the
+/// module's cache), in each of two modules of the same code; a name that
+/// is not there fails every time (failures are not cached); a function
+/// from the cache launches.
+#[test]
+#[ignore = "needs a GPU"]
+fn kernel_lookups_are_cached_per_module() {
+    let d = dev();
+    let code = hip::compile(KERNELS, &CompileOptions::for_device(&d).unwrap()).unwrap();
+    let (m1, m2) = (
+        Module::load_data(&d, &code.code).unwrap(),
+        Module::load_data(&d, &code.code).unwrap(),
+    );
+    let a = m1.function("add_one").unwrap();
+    let b = m1.function("add_one").unwrap();
+    assert_eq!(a.as_raw(), b.as_raw());
+    assert_eq!(b.name(), "add_one");
+    let other = m2.function("add_one").unwrap();
+    assert_ne!(other.as_raw(), a.as_raw(), "another module's kernel");
+    assert_ne!(m1.function("axpy").unwrap().as_raw(), a.as_raw());
+    for _ in 0..2 {
+        assert!(m1.function("no_such_kernel").is_err());
+    }
+    assert!(m1.function("bad\0name").is_err());
+    drop((m1, a));
+    let s = Stream::new(&d).unwrap();
+    let host: Vec<i32> = random_nonzero(256, -1000..1000);
+    let mut buf = test_kit::upload(&d, &host);
+    // SAFETY: add_one(int*, unsigned) touches [0, n); `b` keeps its module.
+    let k = unsafe { TypedKernel::<(*mut i32, u32)>::new(b) };
+    // SAFETY: n is the buffer's length.
+    unsafe { k.launch(&s, LaunchConfig::for_num_elems(256), (&mut buf, 256u32)) }.unwrap();
+    let out = s.clone_dtoh(&buf).unwrap();
+    assert!(out.iter().zip(&host).all(|(o, h)| *o == h + 1));
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn copies_views_memset_and_length_checks() {
