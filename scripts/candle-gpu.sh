@@ -61,32 +61,32 @@ cmd_run() {
     "$xtask" candle-suites "$out"
     : >"$out/llama.results"
 
-    echo "== reduced Llama (seeded weights): ours and real cudarc on the same GPU"
-    local dtype
+    echo "== reduced Llama and candle workloads (seeded weights): the same outputs from both builds"
+    local dtype w
     for dtype in f32 bf16; do
-        if "$dir/ours/llama-steps--llama_steps" --dtype "$dtype" --out "$out/llama-$dtype.ours" >"$out/llama-$dtype-ours.log" 2>&1 &&
-            "$dir/real/llama-steps--llama_steps" --dtype "$dtype" --compare "$out/llama-$dtype.ours" >"$out/llama-$dtype-real.log" 2>&1; then
-            echo "llama $dtype: ok: $(grep 'compare:' "$out/llama-$dtype-real.log" | sed 's/.*compare: //')"
-            echo "llama $dtype ok" >>"$out/llama.results"
-        else
-            echo "llama $dtype: FAILED"
-            tail -n 5 "$out/llama-$dtype-ours.log" "$out/llama-$dtype-real.log"
-            echo "llama $dtype FAILED" >>"$out/llama.results"
-        fi
+        compare_outputs "llama $dtype" llama_steps --dtype "$dtype"
     done
-    echo "== candle workloads (seeded weights): the same outputs from both builds"
-    local w
     for w in ops bert qwen3 resnet; do
-        if "$dir/ours/llama-steps--candle_models" "$w" --out "$out/model-$w.ours" >"$out/model-$w-ours.log" 2>&1 &&
-            "$dir/real/llama-steps--candle_models" "$w" --compare "$out/model-$w.ours" >"$out/model-$w-real.log" 2>&1; then
-            echo "model $w: ok: $(grep 'compare:' "$out/model-$w-real.log" | sed 's/.*compare: //')"
-            echo "model $w ok" >>"$out/llama.results"
-        else
-            echo "model $w: FAILED"
-            tail -n 5 "$out/model-$w-ours.log" "$out/model-$w-real.log"
-            echo "model $w FAILED" >>"$out/llama.results"
-        fi
+        compare_outputs "model $w" candle_models "$w"
     done
+}
+
+# compare_outputs LABEL BIN ARGS...: ours writes its output (`--out`), real
+# compares its own with it (`--compare`); `LABEL ok|FAILED` joins the
+# results.
+compare_outputs() {
+    local label=$1 bin=$2 file
+    shift 2
+    file=$out/$(echo "$label" | tr ' ' '-')
+    if "$dir/ours/llama-steps--$bin" "$@" --out "$file.ours" >"$file-ours.log" 2>&1 &&
+        "$dir/real/llama-steps--$bin" "$@" --compare "$file.ours" >"$file-real.log" 2>&1; then
+        echo "$label: ok: $(grep 'compare:' "$file-real.log" | sed 's/.*compare: //')"
+        echo "$label ok" >>"$out/llama.results"
+    else
+        echo "$label: FAILED"
+        tail -n 5 "$file-ours.log" "$file-real.log"
+        echo "$label FAILED" >>"$out/llama.results"
+    fi
 }
 
 # One verdict: LABEL and a command line (the build's binary as `BIN`)
