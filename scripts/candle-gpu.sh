@@ -11,8 +11,8 @@
 #                             candle_models.rs: tiny ops, BERT, Qwen3 decode,
 #                             ResNet-18) and the Llama's generation step, the
 #                             builds alternating BENCH_ROUNDS times (default 9);
-#                             each verdict compares the builds' lower
-#                             quartiles of process times
+#                             each verdict compares the builds' fastest
+#                             processes
 #
 # Logs go to $OUT/candle (or /tmp/candle). The last lines are a table and
 # `N passed, N failed`: in `run`, every test of ours that passed or failed
@@ -92,7 +92,7 @@ compare_outputs() {
 # One verdict: LABEL and a command line (the build's binary as `BIN`)
 # run ROUNDS times for each build, alternating; each run's `step_us` is one
 # sample; ours must reach 0.97 of real's speed (xtask candle-bench: the
-# lower quartiles of the two builds' samples).
+# two builds' fastest samples).
 bench_workload() {
     local label=$1 rounds=$2 bin=$3 i b file
     shift 3

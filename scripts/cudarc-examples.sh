@@ -451,8 +451,8 @@ cmd_bench_run() {
 # per_op.rs) of real cudarc against hip's own (DIR/bins/per_op, from
 # benches/src/bin/per_op.rs) and against cuda-compat's, each pair
 # alternating BENCH_ROUNDS times (default 9); one verdict line per pair
-# (target 0.97 of real cudarc's speed, comparing the lower quartiles of
-# the two programs' process times), `NOT met` where missed. Fails when a run
+# (target 0.97 of real cudarc's speed, comparing the two programs' fastest
+# processes), `NOT met` where missed. Fails when a run
 # fails or a target is missed.
 cmd_per_op_run() {
     local root

@@ -30,27 +30,13 @@ use candle_transformers::models::{bert, qwen3, resnet};
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// splitmix64: the same stream on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next_f32(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    }
-
-    fn vec(&mut self, n: usize, scale: f32) -> Vec<f32> {
-        (0..n).map(|_| scale * self.next_f32()).collect()
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// A model's weights, seeded: names and shapes from a CPU build of the
 /// model, values uniform in +-1/sqrt(fan-in); norm scales and variances
 /// near 1, norm shifts and means near 0.
+///
 /// `shapes` builds the model on a throwaway builder, to name its weights;
 /// the returned builder holds their seeded values.
 fn seeded(

@@ -22,6 +22,9 @@ use candle_transformers::models::llama::{Cache, Config, Llama};
 use std::collections::HashMap;
 use std::time::Instant;
 
+mod rng;
+use rng::Rng;
+
 const PROMPT_LEN: usize = 24;
 
 fn config() -> Config {
@@ -40,20 +43,6 @@ fn config() -> Config {
         rope_scaling: None,
         max_position_embeddings: 512,
         tie_word_embeddings: false,
-    }
-}
-
-/// splitmix64: the same stream on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next_f32(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
     }
 }
 

@@ -33,8 +33,11 @@ struct ModuleInner {
     /// name copy, a device bind and a driver call each time. A handle is
     /// valid as long as the module is loaded, which the cache does not
     /// outlive.
-    functions: Mutex<HashMap<Box<str>, (FunctionHandle, Arc<str>)>>,
+    functions: Mutex<FunctionCache>,
 }
+
+/// Kernels by name: the handle, and the name shared with each `Function`.
+type FunctionCache = HashMap<Box<str>, (FunctionHandle, Arc<str>)>;
 
 /// A `hipFunction_t` kept in the cache (a plain value, for the map's
 /// `Send`/`Sync`: the handle is only ever passed to the runtime).
