@@ -730,6 +730,8 @@ mod tests {
             fake.take_calls(false),
             [create(E2, 0), record(E2, 0), wait(PER_THREAD_STREAM, E2)]
         );
+        drop(x);
+        assert_eq!(fake.live_event_count(), 0);
     }
 
     #[test]
@@ -757,6 +759,9 @@ mod tests {
                 );
             });
         });
+        let _on = fake.install();
+        drop(x);
+        assert_eq!(fake.live_event_count(), 0);
     }
 
     #[test]
