@@ -4,8 +4,9 @@
 # misuse: the binding macros' tables (hip-sys `binding`, `loader::common`),
 # the PE reader (`loader::search::pe`), and in hip the access tracking
 # (`tracking`, on the fake runtime of `fake_runtime.rs`), the staging chunk
-# arithmetic, stores and host copy queue (`staging`) and the drop-error
-# registries (`drop_errors`). A test these filters select that Miri cannot
+# arithmetic, stores and host copy queue (`staging`), the drop-error
+# registries (`drop_errors`) and the module's kernel cache
+# (`module::tests`, on the fake runtime). A test these filters select that Miri cannot
 # run says why in its `#[cfg_attr(miri, ignore = "...")]`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,4 +47,4 @@ run() {
 }
 
 run hip-sys 10 binding:: loader::common:: loader::search::pe::
-run hip 23 tracking:: staging:: drop_errors::
+run hip 24 tracking:: staging:: drop_errors:: module::tests::

@@ -21,11 +21,25 @@ use std::sync::{Arc, Mutex, MutexGuard};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Call {
     SetDevice(i32),
-    EventCreate { event: usize, device: i32 },
-    EventRecord { event: usize, stream: usize },
-    StreamWaitEvent { stream: usize, event: usize },
+    EventCreate {
+        event: usize,
+        device: i32,
+    },
+    EventRecord {
+        event: usize,
+        stream: usize,
+    },
+    StreamWaitEvent {
+        stream: usize,
+        event: usize,
+    },
     EventDestroy(usize),
     StreamSynchronize(usize),
+    /// A kernel looked up in a module (`hipModuleGetFunction`).
+    ModuleGetFunction {
+        module: usize,
+    },
+    ModuleUnload(usize),
 }
 
 /// The runtime's state as the fake sees it, shared by the threads that
@@ -39,6 +53,7 @@ pub(crate) struct FakeRuntime {
 struct State {
     calls: Vec<Call>,
     next_event: usize,
+    next_function: usize,
     live_events: BTreeSet<usize>,
     /// Fail the first call that this matches (then forget it).
     fail_next: Option<fn(&Call) -> bool>,
@@ -125,7 +140,10 @@ impl FakeRuntime {
             Call::EventCreate { event, .. } => {
                 s.live_events.insert(event);
             }
-            Call::SetDevice(_) | Call::StreamSynchronize(_) => {}
+            Call::SetDevice(_)
+            | Call::StreamSynchronize(_)
+            | Call::ModuleGetFunction { .. }
+            | Call::ModuleUnload(_) => {}
         }
         s.calls.push(call);
         Ok(())
@@ -153,10 +171,13 @@ pub(crate) enum Request {
     StreamWaitEvent(sys::hipStream_t, sys::hipEvent_t),
     EventDestroy(sys::hipEvent_t),
     StreamSynchronize(sys::hipStream_t),
+    ModuleGetFunction(sys::hipModule_t),
+    ModuleUnload(sys::hipModule_t),
 }
 
-/// The fake's answer to `request` (an event handle for `EventCreate`, the
-/// current device for `GetDevice`, else 0), or `None` when this thread
+/// The fake's answer to `request` (an event handle for `EventCreate`, a
+/// function handle for `ModuleGetFunction`, the current device for
+/// `GetDevice`, else 0), or `None` when this thread
 /// installed no fake and the runtime is to be called.
 pub(crate) fn intercept(request: Request) -> Option<Result<usize>> {
     let fake = INSTALLED.with(|i| i.borrow().clone())?;
@@ -195,5 +216,15 @@ pub(crate) fn intercept(request: Request) -> Option<Result<usize>> {
         Request::StreamSynchronize(s) => {
             fake.answer(Call::StreamSynchronize(s as usize)).map(|()| 0)
         }
+        Request::ModuleGetFunction(m) => {
+            let function = {
+                let mut s = fake.state();
+                s.next_function += 1;
+                0x2000 + 0x10 * s.next_function
+            };
+            fake.answer(Call::ModuleGetFunction { module: m as usize })
+                .map(|()| function)
+        }
+        Request::ModuleUnload(m) => fake.answer(Call::ModuleUnload(m as usize)).map(|()| 0),
     })
 }

@@ -37,12 +37,7 @@ struct ModuleInner {
 }
 
 /// Kernels by name: the handle, and the name shared with each `Function`.
-type FunctionCache = HashMap<Box<str>, (FunctionHandle, Arc<str>)>;
-
-/// A `hipFunction_t` kept in the cache (a plain value, for the map's
-/// `Send`/`Sync`: the handle is only ever passed to the runtime).
-#[derive(Clone, Copy)]
-struct FunctionHandle(sys::hipFunction_t);
+type FunctionCache = HashMap<Box<str>, (sys::hipFunction_t, Arc<str>)>;
 
 // SAFETY: an opaque runtime handle; the runtime is thread-safe.
 unsafe impl Send for ModuleInner {}
@@ -134,7 +129,7 @@ impl Module {
             .unwrap_or_else(|p| p.into_inner());
         if let Some((raw, name)) = cache.get(name) {
             return Ok(Function {
-                raw: raw.0,
+                raw: *raw,
                 name: name.clone(),
                 module: self.clone(),
             });
@@ -149,7 +144,7 @@ impl Module {
         // SAFETY: the module is live; `c` is NUL-terminated.
         let raw = unsafe { result::module_get_function(self.inner.raw, &c) }?;
         let shared: Arc<str> = Arc::from(name);
-        cache.insert(name.into(), (FunctionHandle(raw), shared.clone()));
+        cache.insert(name.into(), (raw, shared.clone()));
         Ok(Function {
             raw,
             name: shared,
@@ -557,4 +552,58 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
     // SAFETY: a live, successfully compiled program.
     let code = unsafe { result::rtc_get_code(guard.0) }?;
     Ok(CompiledCode { code, log })
+}
+
+/// The kernel cache, on the fake runtime: which lookups reach the runtime.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fake_runtime::{self, Call, FakeRuntime};
+
+    /// A module the fake runtime stands behind, with handle `raw`.
+    fn fake_module(device: &Arc<Device>, raw: usize) -> Module {
+        Module {
+            inner: Arc::new(ModuleInner {
+                raw: fake_runtime::handle(raw),
+                device: device.clone(),
+                functions: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    fn lookup(module: usize) -> Call {
+        Call::ModuleGetFunction { module }
+    }
+
+    #[test]
+    fn each_name_is_looked_up_in_the_runtime_once_per_module() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let (m1, m2) = (fake_module(&dev, 0x100), fake_module(&dev, 0x200));
+        let a = m1.function("a").unwrap();
+        let again = m1.function("a").unwrap();
+        assert_eq!(again.as_raw(), a.as_raw());
+        assert_eq!(again.name(), "a");
+        let b = m1.function("b").unwrap();
+        assert_ne!(b.as_raw(), a.as_raw());
+        let other = m2.function("a").unwrap();
+        assert_ne!(other.as_raw(), a.as_raw(), "another module's kernel");
+        assert_eq!(
+            fake.take_calls(false),
+            [lookup(0x100), lookup(0x100), lookup(0x200)]
+        );
+        // A failed lookup is not kept: the next asks the runtime again.
+        fake.fail_next(|c| matches!(c, Call::ModuleGetFunction { .. }));
+        assert!(m1.function("c").is_err());
+        m1.function("c").unwrap();
+        assert_eq!(fake.take_calls(false), [lookup(0x100)]);
+        assert!(m1.function("bad\0name").is_err());
+        assert_eq!(fake.take_calls(false), []);
+        // Functions keep their module: unloaded once the last one goes.
+        drop((m1, m2, other, b, again));
+        assert_eq!(fake.take_calls(false), [Call::ModuleUnload(0x200)]);
+        drop(a);
+        assert_eq!(fake.take_calls(false), [Call::ModuleUnload(0x100)]);
+    }
 }

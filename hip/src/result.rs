@@ -541,6 +541,11 @@ pub(crate) unsafe fn module_load_data(image: *const c_void) -> Result<sys::hipMo
 }
 
 pub(crate) unsafe fn module_unload(m: sys::hipModule_t) -> Result<()> {
+    #[cfg(test)]
+    if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::ModuleUnload(m))
+    {
+        return out.map(drop);
+    }
     // SAFETY: the caller passes a module it owns and no longer uses.
     check("hipModuleUnload", unsafe { sys::hipModuleUnload(m) })
 }
@@ -549,6 +554,12 @@ pub(crate) unsafe fn module_get_function(
     m: sys::hipModule_t,
     name: &std::ffi::CStr,
 ) -> Result<sys::hipFunction_t> {
+    #[cfg(test)]
+    if let Some(out) =
+        crate::fake_runtime::intercept(crate::fake_runtime::Request::ModuleGetFunction(m))
+    {
+        return out.map(crate::fake_runtime::handle);
+    }
     let mut f = std::ptr::null_mut();
     // SAFETY: the caller passes a live module; `name` is NUL-terminated.
     check("hipModuleGetFunction", unsafe {
