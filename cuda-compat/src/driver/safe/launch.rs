@@ -51,7 +51,7 @@ pub struct LaunchArgs<'a> {
     stream: &'a CudaStream,
     func: &'a CudaFunction,
     /// Buffers the kernel reads (`false`) or writes (`true`).
-    accesses: Accesses<'a>,
+    accesses: Vec<(&'a hip::AccessEvents, bool)>,
     /// Unified memory's events, waited for and recorded.
     unified: Vec<&'a hip::Event>,
     args: Vec<*mut c_void>,
@@ -65,7 +65,7 @@ impl CudaStream {
         LaunchArgs {
             stream: self,
             func,
-            accesses: Accesses::default(),
+            accesses: Vec::new(),
             unified: Vec::new(),
             args: Vec::new(),
             flags: None,
@@ -116,7 +116,7 @@ impl<'a> LaunchArgs<'a> {
             self.wrong_device = true;
         }
         if self.stream.ctx.is_event_tracking() && events.is_tracked() {
-            self.accesses.push(events, writes);
+            self.accesses.push((events, writes));
         }
     }
 }
@@ -277,7 +277,7 @@ impl LaunchArgs<'_> {
     /// new read or write (and into each unified buffer's event).
     fn order_accesses(&self, phase: Phase) -> Result<(), DriverError> {
         let hs = &self.stream.stream;
-        for (events, writes) in self.accesses.iter() {
+        for &(events, writes) in &self.accesses {
             match (phase, writes) {
                 (Phase::BeforeLaunch, true) => events.wait_before_write(hs),
                 (Phase::BeforeLaunch, false) => events.wait_before_read(hs),
@@ -305,61 +305,9 @@ impl LaunchArgs<'_> {
     }
 }
 
-/// A launch's tracked buffers: the first [`Accesses::INLINE`] in place,
-/// the rest on the heap, so that a launch of a few buffers allocates
-/// nothing for them (cudarc's single-stream launch allocates only its
-/// argument list).
-#[derive(Debug, Default)]
-struct Accesses<'a> {
-    inline: [Option<(&'a hip::AccessEvents, bool)>; Accesses::INLINE],
-    more: Vec<(&'a hip::AccessEvents, bool)>,
-}
-
-impl<'a> Accesses<'a> {
-    const INLINE: usize = 8;
-
-    fn push(&mut self, events: &'a hip::AccessEvents, writes: bool) {
-        match self.inline.iter_mut().find(|slot| slot.is_none()) {
-            Some(slot) => *slot = Some((events, writes)),
-            None => self.more.push((events, writes)),
-        }
-    }
-
-    /// In the order pushed.
-    fn iter(&self) -> impl Iterator<Item = (&'a hip::AccessEvents, bool)> + '_ {
-        self.inline
-            .iter()
-            .map_while(|a| *a)
-            .chain(self.more.iter().copied())
-    }
-}
-
 /// Which side of the kernel launch [`LaunchArgs::order_accesses`] works on.
 #[derive(Clone, Copy)]
 enum Phase {
     BeforeLaunch,
     AfterLaunch,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Accesses;
-
-    #[test]
-    fn accesses_keep_their_order_in_place_and_past_it() {
-        let events: Vec<hip::AccessEvents> =
-            (0..11).map(|_| hip::AccessEvents::untracked()).collect();
-        let mut a = Accesses::default();
-        assert_eq!(a.iter().count(), 0);
-        for (i, e) in events.iter().enumerate() {
-            a.push(e, i % 3 == 0);
-        }
-        assert!(a.more.len() == events.len() - Accesses::INLINE);
-        let seen: Vec<_> = a.iter().collect();
-        assert_eq!(seen.len(), events.len());
-        for (i, ((e, w), want)) in seen.iter().zip(&events).enumerate() {
-            assert!(std::ptr::eq(*e, want), "access {i} out of order");
-            assert_eq!(*w, i % 3 == 0, "access {i}");
-        }
-    }
 }
