@@ -25,52 +25,11 @@
 //! generator, the same values in both builds.
 
 use candle_core::{DType, Device, Module, Result, Tensor, D};
-use candle_nn::{VarBuilder, VarMap};
 use candle_transformers::models::{bert, qwen3, resnet};
-use std::collections::HashMap;
 use std::time::Instant;
 
-mod rng;
-use rng::Rng;
-
-/// A model's weights, seeded: names and shapes from a CPU build of the
-/// model, values uniform in +-1/sqrt(fan-in); norm scales and variances
-/// near 1, norm shifts and means near 0.
-///
-/// `shapes` builds the model on a throwaway builder, to name its weights;
-/// the returned builder holds their seeded values.
-fn seeded(
-    shapes: impl Fn(VarBuilder) -> Result<()>,
-    dtype: DType,
-    dev: &Device,
-) -> Result<VarBuilder<'static>> {
-    let map = VarMap::new();
-    shapes(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu))?;
-    let shapes = map;
-    let vars = shapes.data().lock().expect("var map").clone();
-    let mut names: Vec<_> = vars.keys().cloned().collect();
-    names.sort();
-    let mut rng = Rng(0x5eed);
-    let mut tensors = HashMap::new();
-    for name in names {
-        let shape = vars[&name].shape().clone();
-        let n = shape.elem_count();
-        let fan_in = shape.dims().iter().skip(1).product::<usize>().max(1) as f32;
-        let is_norm = name.contains("norm") || name.contains("bn") || name.contains("downsample.1");
-        let values: Vec<f32> = if name.ends_with("running_var") {
-            (0..n).map(|_| 1.0 + 0.1 * rng.next_f32().abs()).collect()
-        } else if is_norm && (name.ends_with("weight") || name.ends_with("gamma")) {
-            (0..n).map(|_| 1.0 + 0.1 * rng.next_f32()).collect()
-        } else if is_norm || name.ends_with("bias") || name.ends_with("running_mean") {
-            rng.vec(n, 0.02)
-        } else {
-            rng.vec(n, fan_in.sqrt().recip())
-        };
-        let t = Tensor::from_vec(values, shape, dev)?.to_dtype(dtype)?;
-        tensors.insert(name, t);
-    }
-    Ok(VarBuilder::from_tensors(tensors, dtype, dev))
-}
+mod seeded;
+use seeded::{seeded, Rng};
 
 /// One workload: run it once (its output), as often as timed.
 trait Workload {

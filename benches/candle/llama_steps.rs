@@ -17,13 +17,11 @@
 //! same values in both builds.
 
 use candle_core::{DType, Device, Result, Tensor, D};
-use candle_nn::{VarBuilder, VarMap};
 use candle_transformers::models::llama::{Cache, Config, Llama};
-use std::collections::HashMap;
 use std::time::Instant;
 
-mod rng;
-use rng::Rng;
+mod seeded;
+use seeded::seeded;
 
 const PROMPT_LEN: usize = 24;
 
@@ -46,30 +44,11 @@ fn config() -> Config {
     }
 }
 
-/// The model's weights, seeded: names and shapes from a CPU build of the
-/// model, values uniform in +-1/sqrt(fan-in) (norm scales near 1).
+/// The model with seeded weights ([`seeded`]: the same rule as the other
+/// candle benchmarks').
 fn load(cfg: &Config, dtype: DType, dev: &Device) -> Result<Llama> {
-    let shapes = VarMap::new();
-    Llama::load(VarBuilder::from_varmap(&shapes, DType::F32, &Device::Cpu), cfg)?;
-    let vars = shapes.data().lock().expect("var map").clone();
-    let mut names: Vec<_> = vars.keys().cloned().collect();
-    names.sort();
-    let mut rng = Rng(0x5eed);
-    let mut tensors = HashMap::new();
-    for name in names {
-        let shape = vars[&name].shape().clone();
-        let n = shape.elem_count();
-        let fan_in = *shape.dims().last().unwrap_or(&1) as f32;
-        let values: Vec<f32> = if name.contains("norm") {
-            (0..n).map(|_| 1.0 + 0.1 * rng.next_f32()).collect()
-        } else {
-            let a = fan_in.sqrt().recip();
-            (0..n).map(|_| a * rng.next_f32()).collect()
-        };
-        let t = Tensor::from_vec(values, shape, dev)?.to_dtype(dtype)?;
-        tensors.insert(name, t);
-    }
-    Llama::load(VarBuilder::from_tensors(tensors, dtype, dev), cfg)
+    let vb = seeded(|vb| Llama::load(vb, cfg).map(drop), dtype, dev)?;
+    Llama::load(vb, cfg)
 }
 
 struct Run {
