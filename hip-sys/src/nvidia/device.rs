@@ -13,6 +13,9 @@ use core::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, CStr};
 pub(super) fn register(t: &mut HipFunctions) {
     t.hipDeviceReset = Some(hipDeviceReset);
     t.hipDevicePrimaryCtxReset = Some(hipDevicePrimaryCtxReset);
+    t.hipDevicePrimaryCtxRelease = Some(hipDevicePrimaryCtxRelease);
+    t.hipCtxDestroy = Some(hipCtxDestroy);
+    t.hipGetDevice = Some(hipGetDevice);
     t.hipGetErrorName = Some(hipGetErrorName);
     t.hipGetErrorString = Some(hipGetErrorString);
     t.hipDrvGetErrorName = Some(hipDrvGetErrorName);
@@ -640,4 +643,55 @@ unsafe extern "C" fn hipDevicePrimaryCtxReset(dev: hipDevice_t) -> hipError_t {
     let status = drv_status(unsafe { reset(dev) });
     super::context_reset();
     status
+}
+
+/// `hipDevicePrimaryCtxRelease` -> `cuDevicePrimaryCtxRelease_v2`: the last
+/// release destroys the context, whose address a new one may take, so
+/// every thread's verified context is dropped.
+unsafe extern "C" fn hipDevicePrimaryCtxRelease(dev: hipDevice_t) -> hipError_t {
+    let Some(release) = cuda_fn!(
+        DriverNoContext,
+        "cuDevicePrimaryCtxRelease_v2",
+        unsafe extern "C" fn(c_int) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    // SAFETY: takes a device ordinal by value; the driver checks it.
+    let status = drv_status(unsafe { release(dev) });
+    super::context_reset();
+    status
+}
+
+/// `hipCtxDestroy` -> `cuCtxDestroy_v2`, dropping every thread's verified
+/// context as `hipDevicePrimaryCtxRelease` does.
+unsafe extern "C" fn hipCtxDestroy(ctx: hipCtx_t) -> hipError_t {
+    let Some(destroy) = cuda_fn!(
+        DriverNoContext,
+        "cuCtxDestroy_v2",
+        unsafe extern "C" fn(hipCtx_t) -> i32
+    ) else {
+        return record(hipError_t::hipErrorNotSupported);
+    };
+    // SAFETY: the caller passes a context it created; the driver checks it.
+    let status = drv_status(unsafe { destroy(ctx) });
+    super::context_reset();
+    status
+}
+
+/// `hipGetDevice`: the device `cudaGetDevice` reports, asked once per
+/// current context and thread ([`super::current_device_cached`]): the
+/// device of a context never changes, and every launch, allocation and
+/// free of the safe crates asks.
+unsafe extern "C" fn hipGetDevice(device: *mut c_int) -> hipError_t {
+    if device.is_null() {
+        return record(hipError_t::hipErrorInvalidValue);
+    }
+    match super::current_device_cached() {
+        Ok(d) => {
+            // SAFETY: `device` is non-null and, by contract, writable.
+            unsafe { *device = d };
+            hipError_t::hipSuccess
+        }
+        Err(e) => record(e),
+    }
 }

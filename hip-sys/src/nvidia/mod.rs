@@ -312,6 +312,41 @@ pub(crate) fn ensure_context() -> Result<(), hipError_t> {
     }
 }
 
+thread_local! {
+    /// The context this thread last asked the runtime's device for, the
+    /// reset generation then, and the device.
+    static CONTEXT_DEVICE: Cell<(usize, u64, c_int)> = const { Cell::new((0, u64::MAX, 0)) };
+}
+
+/// The device the CUDA runtime has current on this thread, as
+/// [`current_device`] says, asked once per current context: afterwards one
+/// `cuCtxGetCurrent` and a thread-local compare, as cudarc's binding
+/// check. A context's device never changes; a context destroyed (and its
+/// address reused) goes through [`context_reset`], which makes every
+/// thread ask again. With no context current the runtime is asked each
+/// time.
+pub(crate) fn current_device_cached() -> Result<c_int, hipError_t> {
+    let get = cuda_fn!(
+        DriverNoContext,
+        "cuCtxGetCurrent",
+        unsafe extern "C" fn(*mut *mut c_void) -> i32
+    );
+    let mut ctx = std::ptr::null_mut();
+    // SAFETY: `ctx` is a valid place for a context handle.
+    let current = get.is_some_and(|get| unsafe { get(&mut ctx) } == 0 && !ctx.is_null());
+    if !current {
+        return current_device();
+    }
+    let generation = CONTEXT_GENERATION.load(std::sync::atomic::Ordering::Acquire);
+    let (cached_ctx, cached_generation, device) = CONTEXT_DEVICE.get();
+    if (cached_ctx, cached_generation) == (ctx as usize, generation) {
+        return Ok(device);
+    }
+    let device = current_device()?;
+    CONTEXT_DEVICE.set((ctx as usize, generation, device));
+    Ok(device)
+}
+
 /// The device the CUDA runtime has current on this thread.
 pub(crate) fn current_device() -> Result<c_int, hipError_t> {
     let f = cuda_fn!(

@@ -25,7 +25,6 @@ super::passthrough_adapters! {
     hipGraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec: hipGraphExec_t, node: hipGraphNode_t, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: hipMemcpyKind) => Runtime "cudaGraphExecMemcpyNodeSetParamsFromSymbol" as SYM_hipGraphExecMemcpyNodeSetParamsFromSymbol;
     hipDeviceSynchronize() => Runtime "cudaDeviceSynchronize" as SYM_hipDeviceSynchronize;
     hipSetDevice(deviceId: c_int) => Runtime "cudaSetDevice" as SYM_hipSetDevice;
-    hipGetDevice(deviceId: *mut c_int) => Runtime "cudaGetDevice" as SYM_hipGetDevice;
     hipGetDeviceFlags(flags: *mut c_uint) => Runtime "cudaGetDeviceFlags" as SYM_hipGetDeviceFlags;
     hipSetDeviceFlags(flags: c_uint) => Runtime "cudaSetDeviceFlags" as SYM_hipSetDeviceFlags;
     hipDeviceGetLimit(pValue: *mut usize, limit: hipLimit_t) => Runtime "cudaDeviceGetLimit" as SYM_hipDeviceGetLimit;
@@ -57,11 +56,9 @@ super::passthrough_adapters! {
     hipDeviceTotalMem(bytes: *mut usize, device: hipDevice_t) => DriverNoContext "cuDeviceTotalMem_v2" as SYM_hipDeviceTotalMem;
     hipDeviceGetUuid(uuid: *mut hipUUID, device: hipDevice_t) => DriverNoContext "cuDeviceGetUuid" as SYM_hipDeviceGetUuid;
     hipDevicePrimaryCtxGetState(dev: hipDevice_t, flags: *mut c_uint, active: *mut c_int) => DriverNoContext "cuDevicePrimaryCtxGetState" as SYM_hipDevicePrimaryCtxGetState;
-    hipDevicePrimaryCtxRelease(dev: hipDevice_t) => DriverNoContext "cuDevicePrimaryCtxRelease_v2" as SYM_hipDevicePrimaryCtxRelease;
     hipDevicePrimaryCtxRetain(pctx: *mut hipCtx_t, dev: hipDevice_t) => DriverNoContext "cuDevicePrimaryCtxRetain" as SYM_hipDevicePrimaryCtxRetain;
     hipDevicePrimaryCtxSetFlags(dev: hipDevice_t, flags: c_uint) => DriverNoContext "cuDevicePrimaryCtxSetFlags_v2" as SYM_hipDevicePrimaryCtxSetFlags;
     hipCtxCreate(ctx: *mut hipCtx_t, flags: c_uint, device: hipDevice_t) => DriverNoContext "cuCtxCreate_v2" as SYM_hipCtxCreate;
-    hipCtxDestroy(ctx: hipCtx_t) => DriverNoContext "cuCtxDestroy_v2" as SYM_hipCtxDestroy;
     hipCtxGetCurrent(ctx: *mut hipCtx_t) => DriverNoContext "cuCtxGetCurrent" as SYM_hipCtxGetCurrent;
     hipCtxSetCurrent(ctx: hipCtx_t) => DriverNoContext "cuCtxSetCurrent" as SYM_hipCtxSetCurrent;
     hipCtxPushCurrent(ctx: hipCtx_t) => DriverNoContext "cuCtxPushCurrent_v2" as SYM_hipCtxPushCurrent;
