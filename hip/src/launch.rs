@@ -8,7 +8,7 @@ use crate::memory::{DeviceBuffer, DeviceRepr, DeviceSlice, DeviceSliceMut, Manag
 use crate::memory::{DeviceMemory, DeviceMemoryMut};
 use crate::module::Function;
 use crate::result;
-use crate::stream::Stream;
+use crate::stream::{Event, Stream};
 use crate::tracking::{AccessEvents, UNTRACKED};
 use std::ffi::c_void;
 use std::fmt;
@@ -214,6 +214,33 @@ impl<'a> LaunchArgs<'a> {
         self
     }
 
+    /// Appends a parameter given by the address of its value, for callers
+    /// that build argument lists of their own kind (`cuda-compat`'s
+    /// cudarc-style builder); pair it with [`LaunchArgs::access`] for
+    /// tracked memory.
+    ///
+    /// # Safety
+    ///
+    /// `param` points to a value of the kernel parameter's type that stays
+    /// valid, and unchanged, while the list lives.
+    #[inline]
+    pub unsafe fn push_param(&mut self, param: *mut c_void) -> &mut Self {
+        self.ptrs.push(param);
+        self
+    }
+
+    /// Orders the launch after the conflicting earlier accesses of
+    /// `events` (memory of device `ordinal`) and records it as a read, or
+    /// as a write when `written`. Untracked events are skipped; memory of
+    /// another device than the stream's makes the launch fail.
+    #[inline]
+    pub fn access(&mut self, events: &'a AccessEvents, written: bool, ordinal: usize) -> &mut Self {
+        if events.is_tracked() {
+            self.accesses.push((events, written, ordinal));
+        }
+        self
+    }
+
     /// Number of arguments.
     pub fn len(&self) -> usize {
         self.ptrs.len
@@ -223,6 +250,20 @@ impl<'a> LaunchArgs<'a> {
     pub fn is_empty(&self) -> bool {
         self.ptrs.len == 0
     }
+}
+
+/// How [`Stream::launch_with`] launches: the default is a plain launch
+/// with no events.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LaunchOptions<'e> {
+    /// A cooperative launch (`hipModuleLaunchCooperativeKernel`): every
+    /// block is resident at once, so the grid may synchronize as a whole.
+    /// The grid must fit on the device.
+    pub cooperative: bool,
+    /// Events recorded right before and right after the kernel (after the
+    /// waits for the arguments' earlier accesses), for timing it with
+    /// [`Event::elapsed_ms_since`].
+    pub timing: Option<(&'e Event, &'e Event)>,
 }
 
 impl Stream {
@@ -242,6 +283,40 @@ impl Stream {
         cfg: LaunchConfig,
         args: &mut LaunchArgs<'_>,
     ) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.launch_with(f, cfg, args, LaunchOptions::default()) }
+    }
+
+    /// [`Stream::launch`] with [`LaunchOptions`]: a cooperative launch, or
+    /// timing events around the kernel.
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// use hip::{Device, Event, LaunchArgs, LaunchConfig, LaunchOptions, Module, Stream};
+    /// let dev = Device::get(0)?;
+    /// let m = Module::compile(&dev, r#"extern "C" __global__ void noop() {}"#)?;
+    /// let s = Stream::new(&dev)?;
+    /// let (start, end) = (Event::new(&dev)?, Event::new(&dev)?);
+    /// let cfg = LaunchConfig { grid: (1, 1, 1), block: (64, 1, 1), shared_mem_bytes: 0 };
+    /// let opts = LaunchOptions { timing: Some((&start, &end)), ..Default::default() };
+    /// // SAFETY: noop() takes no parameters.
+    /// unsafe { s.launch_with(&m.function("noop")?, cfg, &mut LaunchArgs::new(), opts) }?;
+    /// end.synchronize()?;
+    /// println!("{} ms", end.elapsed_ms_since(&start)?);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// As [`Stream::launch`]; for a cooperative launch, the grid fits on
+    /// the device at once.
+    pub unsafe fn launch_with(
+        &self,
+        f: &Function,
+        cfg: LaunchConfig,
+        args: &mut LaunchArgs<'_>,
+        options: LaunchOptions<'_>,
+    ) -> Result<()> {
         self.prepare_launch(f, &cfg)?;
         for &(_, _, ordinal) in args.accesses.as_slice() {
             if ordinal != self.device().ordinal() {
@@ -256,16 +331,31 @@ impl Stream {
         }
         let LaunchArgs { ptrs, accesses, .. } = args;
         let accesses = accesses.as_slice().iter().map(|&(e, w, _)| (e, w));
-        // SAFETY: function and stream live; args per the caller's contract.
-        self.enqueue_with_accesses(accesses, || unsafe {
-            result::module_launch_kernel(
-                f.as_raw(),
-                cfg.grid,
-                cfg.block,
-                cfg.shared_mem_bytes,
-                self.as_raw(),
-                ptrs.as_mut_ptr(),
-            )
+        let launch = if options.cooperative {
+            result::module_launch_cooperative_kernel
+        } else {
+            result::module_launch_kernel
+        };
+        self.enqueue_with_accesses(accesses, || {
+            if let Some((start, _)) = options.timing {
+                start.record(self)?;
+            }
+            // SAFETY: function and stream live; args per the caller's
+            // contract.
+            unsafe {
+                launch(
+                    f.as_raw(),
+                    cfg.grid,
+                    cfg.block,
+                    cfg.shared_mem_bytes,
+                    self.as_raw(),
+                    ptrs.as_mut_ptr(),
+                )
+            }?;
+            if let Some((_, end)) = options.timing {
+                end.record(self)?;
+            }
+            Ok(())
         })
     }
 

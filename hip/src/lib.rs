@@ -141,7 +141,8 @@ pub use drop_errors::{drop_error_count, take_drop_errors, DropErrorRegistry, MAX
 pub use error::{Error, Result};
 pub use graph::{Graph, GraphExec};
 pub use launch::{
-    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, PushArg, RawPtr, TypedKernel,
+    KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, LaunchOptions, PushArg, RawPtr,
+    TypedKernel,
 };
 pub use launch_config::LaunchConfig;
 pub use memory::{

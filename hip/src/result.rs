@@ -642,6 +642,28 @@ pub(crate) unsafe fn module_launch_kernel(
     })
 }
 
+/// `hipModuleLaunchCooperativeKernel`: as [`module_launch_kernel`], with
+/// every block resident at once (grid-wide synchronization).
+///
+/// # Safety
+///
+/// As [`module_launch_kernel`].
+pub(crate) unsafe fn module_launch_cooperative_kernel(
+    f: sys::hipFunction_t,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared: u32,
+    s: sys::hipStream_t,
+    params: *mut *mut c_void,
+) -> Result<()> {
+    // SAFETY: as in `module_launch_kernel`.
+    check("hipModuleLaunchCooperativeKernel", unsafe {
+        sys::hipModuleLaunchCooperativeKernel(
+            f, grid.0, grid.1, grid.2, block.0, block.1, block.2, shared, s, params,
+        )
+    })
+}
+
 // ---- graphs ----------------------------------------------------------------
 
 /// `hipStreamIsCapturing`: whether work enqueued on `s` is being captured

@@ -4,8 +4,8 @@
 
 use hip::{
     CompileOptions, Device, DeviceAttribute, DeviceBuffer, DeviceMemory, Error, Event,
-    FunctionAttribute, LaunchArgs, LaunchConfig, Limit, ManagedBuffer, MemPool, Module,
-    PinnedHostBuffer, Stream, StreamOptions, TypedKernel, VisibleDevices,
+    FunctionAttribute, LaunchArgs, LaunchConfig, LaunchOptions, Limit, ManagedBuffer, MemPool,
+    Module, PinnedHostBuffer, Stream, StreamOptions, TypedKernel, VisibleDevices,
 };
 use rand::Rng;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -265,6 +265,75 @@ fn limits_and_priorities() {
     .unwrap();
     assert!(s.query().unwrap());
     s.synchronize().unwrap();
+}
+
+/// `launch_with`: parameters pushed by address with their accesses named
+/// (as cuda-compat's builder does), a cooperative launch, and timing
+/// events around a kernel that spins for a known number of cycles.
+#[test]
+#[ignore = "needs a GPU"]
+fn launch_with_options_pushed_params_cooperative_and_timed() {
+    let d = dev();
+    let (s1, s2) = (Stream::new(&d).unwrap(), Stream::new(&d).unwrap());
+    let n = 4096usize;
+    let x = random_f32(n);
+    let y0 = random_f32(n);
+    // Tracked buffers written on `s1`, read and written by a kernel on
+    // `s2`: the launch must wait for the uploads (named with `access`).
+    let xd = s1.clone_htod(&x).unwrap();
+    let mut yd = s1.clone_htod(&y0).unwrap();
+    let a: f32 = rng().gen_range(-2.0..2.0);
+    let len = n as u32;
+    let (xp, yp) = (xd.as_device_ptr(), yd.as_device_ptr_mut());
+    let mut args = LaunchArgs::new();
+    // SAFETY: each pointer addresses a local of the parameter's type
+    // (float, const float*, float*, unsigned) that outlives `args`.
+    unsafe {
+        args.push_param((&a as *const f32).cast_mut().cast())
+            .push_param((&xp as *const *const f32).cast_mut().cast())
+            .push_param((&yp as *const *mut f32).cast_mut().cast())
+            .push_param((&len as *const u32).cast_mut().cast());
+    }
+    args.access(xd.access_events(), false, d.ordinal()).access(
+        yd.access_events(),
+        true,
+        d.ordinal(),
+    );
+    assert_eq!(args.len(), 4);
+    let f = module().function("axpy").unwrap();
+    let cfg = LaunchConfig::for_num_elems(len);
+    let cooperative = LaunchOptions {
+        cooperative: true,
+        ..Default::default()
+    };
+    // SAFETY: axpy(float, const float*, float*, unsigned) over n elements;
+    // its grid of 4 blocks fits on any device at once.
+    unsafe { s2.launch_with(&f, cfg, &mut args, cooperative) }.unwrap();
+    drop(args);
+    let y = s2.clone_dtoh(&yd).unwrap();
+    for i in 0..n {
+        assert!(close(y[i], y0[i] + a * x[i]), "cooperative y[{i}]");
+    }
+
+    // Timing: the events bracket a kernel that spins for ~2 ms.
+    let (start, end) = (Event::new(&d).unwrap(), Event::new(&d).unwrap());
+    let cycles = five_seconds_of_cycles(&d) / 2500;
+    let mut args = LaunchArgs::new();
+    args.arg(&cycles);
+    let timed = LaunchOptions {
+        timing: Some((&start, &end)),
+        ..Default::default()
+    };
+    let one = LaunchConfig {
+        grid: (1, 1, 1),
+        block: (1, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: spin(unsigned long long).
+    unsafe { s1.launch_with(&module().function("spin").unwrap(), one, &mut args, timed) }.unwrap();
+    end.synchronize().unwrap();
+    let ms = end.elapsed_ms_since(&start).unwrap();
+    assert!((1.0..1000.0).contains(&ms), "timed spin took {ms} ms");
 }
 
 #[test]
