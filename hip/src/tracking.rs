@@ -281,6 +281,24 @@ impl AccessEvents {
         })
     }
 
+    /// Tracking for new memory of `stream`'s device, written on `stream`
+    /// (by the allocation): what [`AccessEvents::new`] and then
+    /// [`AccessEvents::record_write`] make, without the lock.
+    pub(crate) fn written_on(stream: &Stream) -> AccessEvents {
+        AccessEvents {
+            device: Some(stream.device().clone()),
+            histories: Mutex::new(Histories {
+                reads: AccessHistory::EMPTY,
+                writes: AccessHistory {
+                    last_stream: Some(stream.clone()),
+                    last_thread: this_thread(),
+                    event: None,
+                    event_is_current: false,
+                },
+            }),
+        }
+    }
+
     /// No tracking: every method is a no-op, and the caller orders uses
     /// across streams.
     pub const fn untracked() -> AccessEvents {
@@ -602,6 +620,24 @@ mod tests {
         drop(x);
         assert_eq!(fake.take_calls(false), [Call::EventDestroy(E1)]);
         assert_eq!(fake.live_event_count(), 0);
+    }
+
+    #[test]
+    fn new_memory_written_on_a_stream_orders_like_a_recorded_write() {
+        let (fake, _on, dev) = installed();
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::written_on(&a);
+        assert!(x.is_tracked());
+        // Without a call: the same stream needs no ordering.
+        x.wait_before_write(&a).unwrap();
+        assert_eq!(fake.take_calls(false), []);
+        // Another stream waits for the allocation's write, as after
+        // `new` and `record_write`.
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E1, 0), record(E1, A), wait(B, E1)]
+        );
     }
 
     #[test]

@@ -77,11 +77,6 @@ impl StreamAllocation {
 
     fn allocate(stream: &Stream, bytes: usize, track: bool) -> Result<StreamAllocation> {
         let device = stream.device();
-        let events = if track {
-            AccessEvents::new(device)?
-        } else {
-            AccessEvents::untracked()
-        };
         let stream_ordered = device.supports_memory_pools();
         let ptr = if bytes == 0 {
             std::ptr::null_mut()
@@ -96,16 +91,20 @@ impl StreamAllocation {
             device.bind()?;
             result::malloc(bytes)?
         };
-        let a = StreamAllocation {
+        // The allocation is the first write, on `stream`.
+        let events = if track {
+            AccessEvents::written_on(stream)
+        } else {
+            AccessEvents::untracked()
+        };
+        Ok(StreamAllocation {
             ptr,
             bytes,
             stream: stream.clone(),
             events,
             stream_ordered,
             free_waits_for_device: false,
-        };
-        a.events.record_write(stream)?;
-        Ok(a)
+        })
     }
 
     /// Takes ownership of memory allocated elsewhere, with `events`
