@@ -3,7 +3,7 @@
 use super::context::{CudaEvent, CudaStream};
 use super::memory::{CudaSlice, CudaView, CudaViewMut, DeviceRepr};
 use super::module::CudaFunction;
-use crate::driver::result::{check, DriverError, ToDriver};
+use crate::driver::result::{DriverError, ToDriver};
 use crate::driver::sys;
 use std::ffi::c_void;
 
@@ -46,15 +46,19 @@ impl LaunchConfig {
 /// stream waits for their last write (and, for written ones, last read);
 /// after it their events are recorded. A buffer of another device is
 /// rejected at launch with `CUDA_ERROR_INVALID_VALUE`.
+///
+/// The list is `hip`'s [`hip::LaunchArgs`] and the launch `hip`'s
+/// [`hip::Stream::launch_with`]: the same argument storage (in place for
+/// the first 16 arguments, no allocation) and the same ordering of tracked
+/// buffers as `hip`'s own launches.
 #[derive(Debug)]
 pub struct LaunchArgs<'a> {
     stream: &'a CudaStream,
     func: &'a CudaFunction,
-    /// Buffers the kernel reads (`false`) or writes (`true`).
-    accesses: Vec<(&'a hip::AccessEvents, bool)>,
+    /// The parameters, and the tracked buffers with how they are used.
+    args: hip::LaunchArgs<'a>,
     /// Unified memory's events, waited for and recorded.
     unified: Vec<&'a hip::Event>,
-    args: Vec<*mut c_void>,
     flags: Option<sys::CUevent_flags>,
     wrong_device: bool,
 }
@@ -65,9 +69,8 @@ impl CudaStream {
         LaunchArgs {
             stream: self,
             func,
-            accesses: Vec::new(),
+            args: hip::LaunchArgs::new(),
             unified: Vec::new(),
-            args: Vec::new(),
             flags: None,
             wrong_device: false,
         }
@@ -90,7 +93,8 @@ pub unsafe trait PushKernelArg<T> {
 unsafe impl<'a, 'b: 'a, T: DeviceRepr> PushKernelArg<&'b T> for LaunchArgs<'a> {
     #[inline(always)]
     fn arg(&mut self, arg: &'b T) -> &mut Self {
-        self.args.push(arg as *const T as *mut c_void);
+        // SAFETY: the value lives for 'b: 'a, as long as the list.
+        unsafe { self.args.push_param(arg as *const T as *mut c_void) };
         self
     }
 }
@@ -106,8 +110,11 @@ impl<'a> LaunchArgs<'a> {
 
     /// Pushes the address of a device pointer as the next parameter.
     pub(crate) fn push_ptr(&mut self, ptr: &'a sys::CUdeviceptr) -> &mut Self {
-        self.args
-            .push(ptr as *const sys::CUdeviceptr as *mut c_void);
+        // SAFETY: the pointer field lives for 'a, as long as the list.
+        unsafe {
+            self.args
+                .push_param(ptr as *const sys::CUdeviceptr as *mut c_void)
+        };
         self
     }
 
@@ -115,8 +122,8 @@ impl<'a> LaunchArgs<'a> {
         if ordinal != self.stream.ctx.ordinal {
             self.wrong_device = true;
         }
-        if self.stream.ctx.is_event_tracking() && events.is_tracked() {
-            self.accesses.push((events, writes));
+        if self.stream.ctx.is_event_tracking() {
+            self.args.access(events, writes, ordinal);
         }
     }
 }
@@ -127,9 +134,7 @@ unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b CudaSlice<T>> for LaunchArgs<'a> {
     #[inline(always)]
     fn arg(&mut self, arg: &'b CudaSlice<T>) -> &mut Self {
         self.track(arg.stream.ctx.ordinal, arg.alloc.events(), false);
-        self.args
-            .push(&arg.cu_device_ptr as *const sys::CUdeviceptr as *mut c_void);
-        self
+        self.push_ptr(&arg.cu_device_ptr)
     }
 }
 
@@ -139,9 +144,7 @@ unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b mut CudaSlice<T>> for LaunchArgs<'a
     fn arg(&mut self, arg: &'b mut CudaSlice<T>) -> &mut Self {
         let arg: &'b CudaSlice<T> = arg;
         self.track(arg.stream.ctx.ordinal, arg.alloc.events(), true);
-        self.args
-            .push(&arg.cu_device_ptr as *const sys::CUdeviceptr as *mut c_void);
-        self
+        self.push_ptr(&arg.cu_device_ptr)
     }
 }
 
@@ -150,9 +153,7 @@ unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b CudaView<'c, T>> for Launch
     #[inline(always)]
     fn arg(&mut self, arg: &'b CudaView<'c, T>) -> &mut Self {
         self.track(arg.stream.ctx.ordinal, arg.events, false);
-        self.args
-            .push(&arg.ptr as *const sys::CUdeviceptr as *mut c_void);
-        self
+        self.push_ptr(&arg.ptr)
     }
 }
 
@@ -162,9 +163,7 @@ unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b mut CudaViewMut<'c, T>> for
     fn arg(&mut self, arg: &'b mut CudaViewMut<'c, T>) -> &mut Self {
         let arg: &'b CudaViewMut<'c, T> = arg;
         self.track(arg.stream.ctx.ordinal, arg.events, true);
-        self.args
-            .push(&arg.ptr as *const sys::CUdeviceptr as *mut c_void);
-        self
+        self.push_ptr(&arg.ptr)
     }
 }
 
@@ -218,96 +217,36 @@ impl LaunchArgs<'_> {
                 "a kernel argument or the kernel belongs to another device than the stream",
             ));
         }
-        // Checked against the device's limits first: a clear
-        // `CUDA_ERROR_INVALID_VALUE` (the reason in `last_error_detail`).
-        hip::LaunchConfig {
+        let timing = match self.flags {
+            Some(f) => Some((
+                self.stream.ctx.new_event(Some(f))?,
+                self.stream.ctx.new_event(Some(f))?,
+            )),
+            None => None,
+        };
+        let hs = &self.stream.stream;
+        for &e in &self.unified {
+            hs.wait_event(e).drv()?;
+        }
+        // `hip` checks the configuration against the device's limits (a
+        // clear `CUDA_ERROR_INVALID_VALUE`, the reason in
+        // `last_error_detail`), binds the device, orders the tracked
+        // buffers around the kernel and records the timing events.
+        let options = hip::LaunchOptions {
+            cooperative,
+            timing: timing.as_ref().map(|(s, e)| (&s.event, &e.event)),
+        };
+        let hip_cfg = hip::LaunchConfig {
             grid: cfg.grid_dim,
             block: cfg.block_dim,
             shared_mem_bytes: cfg.shared_mem_bytes,
-        }
-        .validate(self.stream.ctx.device.launch_limits())
-        .drv()?;
-        self.stream.ctx.bind_to_thread()?;
-        self.order_accesses(Phase::BeforeLaunch)?;
-        let start = self.timing_event()?;
-        let (g, b) = (cfg.grid_dim, cfg.block_dim);
-        let f = self.func.function.as_raw();
-        let s = self.stream.cu_stream();
-        let params = self.args.as_mut_ptr();
-        // SAFETY: every pointer in `args` points at a live argument value
-        // (the PushKernelArg contract); the caller vouches for the kernel.
-        let status = unsafe {
-            if cooperative {
-                hip::sys::hipModuleLaunchCooperativeKernel(
-                    f,
-                    g.0,
-                    g.1,
-                    g.2,
-                    b.0,
-                    b.1,
-                    b.2,
-                    cfg.shared_mem_bytes,
-                    s,
-                    params,
-                )
-            } else {
-                hip::sys::hipModuleLaunchKernel(
-                    f,
-                    g.0,
-                    g.1,
-                    g.2,
-                    b.0,
-                    b.1,
-                    b.2,
-                    cfg.shared_mem_bytes,
-                    s,
-                    params,
-                    std::ptr::null_mut(),
-                )
-            }
         };
-        check(status)?;
-        let end = self.timing_event()?;
-        self.order_accesses(Phase::AfterLaunch)?;
-        Ok(start.zip(end))
-    }
-
-    /// Before the launch, makes the stream wait for every argument's last
-    /// conflicting use; after it, records the launch as each argument's
-    /// new read or write (and into each unified buffer's event).
-    fn order_accesses(&self, phase: Phase) -> Result<(), DriverError> {
-        let hs = &self.stream.stream;
-        for &(events, writes) in &self.accesses {
-            match (phase, writes) {
-                (Phase::BeforeLaunch, true) => events.wait_before_write(hs),
-                (Phase::BeforeLaunch, false) => events.wait_before_read(hs),
-                (Phase::AfterLaunch, true) => events.record_write(hs),
-                (Phase::AfterLaunch, false) => events.record_read(hs),
-            }
-            .drv()?;
-        }
+        // SAFETY: every parameter points at a live argument value (the
+        // PushKernelArg contract); the caller vouches for the kernel.
+        unsafe { hs.launch_with(&self.func.function, hip_cfg, &mut self.args, options) }.drv()?;
         for &e in &self.unified {
-            match phase {
-                Phase::BeforeLaunch => hs.wait_event(e),
-                Phase::AfterLaunch => e.record(hs),
-            }
-            .drv()?;
+            e.record(hs).drv()?;
         }
-        Ok(())
+        Ok(timing)
     }
-
-    /// An event recorded on the stream with the flags given to
-    /// [`LaunchArgs::record_kernel_launch`], if it was called.
-    fn timing_event(&self) -> Result<Option<CudaEvent>, DriverError> {
-        self.flags
-            .map(|f| self.stream.record_event(Some(f)))
-            .transpose()
-    }
-}
-
-/// Which side of the kernel launch [`LaunchArgs::order_accesses`] works on.
-#[derive(Clone, Copy)]
-enum Phase {
-    BeforeLaunch,
-    AfterLaunch,
 }
