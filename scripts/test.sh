@@ -27,7 +27,8 @@
 #            tests (those are "re-runs", on their own line). Plus programs:
 #            targets without libtest's harness that cargo test runs, one each;
 #            and each of cudarc's examples that compiles against cuda-compat,
-#            and each check of scripts/candle.sh check and candle.sh amd.
+#            each check of scripts/candle.sh check and candle.sh amd, and
+#            each of scripts/host-cost.sh.
 #   failed   every test that failed in any pass (re-runs included), plus one
 #            for a pass that failed without a failed test (a build error, a
 #            crash before the summary).
@@ -74,6 +75,12 @@ fi
 # fetches the pinned crate and prints one line per example.
 if [ $status -eq 0 ]; then
   bash scripts/cudarc-examples.sh fetch >/dev/null && bash scripts/cudarc-examples.sh build 2>&1 | tee "$logs/4-cudarc.log" || status=$?
+fi
+# The host cost per op (allocate, launch, free) on a stand-in CUDA driver
+# that counts calls: cuda-compat makes no more driver calls per op than
+# real cudarc (scripts/host-cost.sh; one line per check).
+if [ $status -eq 0 ]; then
+  bash scripts/host-cost.sh check 2>&1 | tee "$logs/8-host-cost.log" || status=$?
 fi
 # candle through the cudarc drop-in: the patch takes effect and candle-core,
 # candle-nn (with their tests) and the Llama benchmark type-check

@@ -3,7 +3,8 @@
 //!
 //! test.sh leaves its logs in one folder: `1-all-targets.log`,
 //! `2-doc.log`, `3-rerun.log` (cuda-compat with `synthesized-enums`),
-//! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`, and
+//! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`,
+//! `8-host-cost.log` (scripts/host-cost.sh), and
 //! cargo's JSON of the first and third passes (`1.json`, `3.json`), which
 //! map executables to packages. A missing file is a pass that did not run.
 
@@ -205,12 +206,14 @@ pub(crate) fn cudarc_counts(lines: &[String]) -> [u64; 3] {
 /// candle.sh check's `candle check: NAME ... ok|FAILED` lines and candle.sh
 /// amd's `candle amd: NAME ... ok|FAILED`: ok, failed.
 pub(crate) fn candle_counts(lines: &[String]) -> [u64; 2] {
+    check_counts(lines, &["candle check: ", "candle amd: "])
+}
+
+/// `PREFIX NAME ... ok|FAILED` lines, for any of `prefixes`: ok, failed.
+fn check_counts(lines: &[String], prefixes: &[&str]) -> [u64; 2] {
     let mut counts = [0; 2];
     for line in lines {
-        let Some(rest) = line
-            .strip_prefix("candle check: ")
-            .or_else(|| line.strip_prefix("candle amd: "))
-        else {
+        let Some(rest) = prefixes.iter().find_map(|p| line.strip_prefix(p)) else {
             continue;
         };
         for (i, tail) in [" ... ok", " ... FAILED"].iter().enumerate() {
@@ -233,6 +236,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let wine = tier_counts(&read("6-wine.log"), wine_key);
     let cudarc = cudarc_counts(&read("4-cudarc.log"));
     let candle = candle_counts(&read("7-candle.log"));
+    let host_cost = check_counts(&read("8-host-cost.log"), &["host cost: "]);
 
     let (c1, programs1) = tally(&pass1);
     let (c2, programs2) = tally(&pass2);
@@ -283,8 +287,8 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         c1.failed + c2.failed + new.failed + sysroots.counts.failed + wine.counts.failed;
     let distinct_ignored =
         c1.ignored + c2.ignored + new.ignored + sysroots.counts.ignored + wine.counts.ignored;
-    let passed = distinct_passed + programs + cudarc[0] + candle[0];
-    let mut failed = distinct_failed + rerun.failed + cudarc[1] + candle[1];
+    let passed = distinct_passed + programs + cudarc[0] + candle[0] + host_cost[0];
+    let mut failed = distinct_failed + rerun.failed + cudarc[1] + candle[1] + host_cost[1];
     if status != 0 && failed == 0 {
         failed = 1; // a build error or a crash before any summary
     }
@@ -331,6 +335,10 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         format!(
             "candle 0.11.1 through the cudarc drop-in (scripts/candle.sh check): {} passed, {} failed",
             candle[0], candle[1]
+        ),
+        format!(
+            "host cost per op on a stand-in driver (scripts/host-cost.sh): {} passed, {} failed",
+            host_cost[0], host_cost[1]
         ),
         format!(
             "not run: {distinct_ignored} ignored tests (the GPU tier, #[ignore = \"needs a GPU\"], \
@@ -684,11 +692,19 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
             ("6-wine.log", "     Running@wine hip/src/lib.rs (/w/hip-1.exe)\ntest result: ok. 5 passed; 0 failed; 2 ignored\n"),
             ("4-cudarc.log", "01-allocate              compiles\n08-cupti                 not built: needs CUPTI\n"),
             ("7-candle.log", "candle check: candle-core type-checks ... ok\n"),
+            (
+                "8-host-cost.log",
+                "host cost: default stream: driver calls per op ... ok\nhost cost: x ... FAILED\n",
+            ),
         ]);
         let out = report(&dir, 0);
         assert!(out.contains(&"tier 2 on ROCm 5.7 and 6.4 (sysroots; counted above as tests of their own): 0 passed, 1 failed, 0 ignored".to_string()));
         assert!(out.contains(&"cudarc's examples built against cuda-compat: 1 compile, 0 do not, 1 not built (need CUPTI or cuFile)".to_string()));
-        assert_eq!(out.last().unwrap(), "7 passed, 1 failed, 2 skipped");
+        assert!(out.contains(
+            &"host cost per op on a stand-in driver (scripts/host-cost.sh): 1 passed, 1 failed"
+                .to_string()
+        ));
+        assert_eq!(out.last().unwrap(), "8 passed, 2 failed, 2 skipped");
     }
 
     #[test]
