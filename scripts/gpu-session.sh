@@ -36,6 +36,11 @@
 #             is missing, fails, and so does one that prints a
 #             target line saying "NOT met"; the multi-GPU steps are
 #             skipped (counted as skipped) with fewer than two GPUs.
+#             GPU_SESSION_BENCH_PART=1 runs only the libraries against
+#             torch and the raw-call benchmarks (gemm_bench to
+#             copy_bandwidth), =2 only the rest (cudarc, per op,
+#             multi-GPU, candle), for device calls shorter than the whole
+#             mode; the other part is listed as not run.
 #   soak      one step: gpu-bundle/bins/soak (benches/src/bin/soak.rs),
 #             GPU_SESSION_SOAK_SECONDS of mixed work (default 330) then its
 #             injected faults, within a 510 s limit; passes when it exits 0.
@@ -211,8 +216,23 @@ run_multi_gpu_bench() {
 }
 
 run_bench() {
-    local rc
+    local part=${GPU_SESSION_BENCH_PART:-all}
     session begin "${device:-unknown} ($gpus GPUs)"
+    case "$part" in
+        all | 1) run_bench_libraries ;;
+        2) session skip "benchmark part 1 (libraries vs torch, raw calls)" "not run: GPU_SESSION_BENCH_PART=2" ;;
+        *) session step "GPU_SESSION_BENCH_PART=$part" 1 "not a part: 1, 2 or unset"; return ;;
+    esac
+    case "$part" in
+        all | 2) run_bench_cudarc ;;
+        1) session skip "benchmark part 2 (cudarc, per op, multi-GPU, candle)" "not run: GPU_SESSION_BENCH_PART=1" ;;
+    esac
+}
+
+# Part 1 of `bench`: the libraries against torch, then the raw-call
+# benchmarks.
+run_bench_libraries() {
+    local rc
     timeout 600 python3 "$bundle/torch_gemm.py" >"$out/torch.txt" 2>"$out/torch.err"
     rc=$?
     cat "$out/torch.err"
@@ -247,6 +267,11 @@ run_bench() {
     bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
     bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"
     bench_program copy_bandwidth 400 '^lowest' "$bundle/bins/copy_bandwidth"
+}
+
+# Part 2 of `bench`: against real cudarc (launch rate, per op), the
+# multi-GPU benchmarks and candle's workloads.
+run_bench_cudarc() {
     bench_program "cudarc launch rate (facade vs real cudarc)" 500 '^throughput ratio|^launch rate ratio' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
     bench_program "per op: hip and cuda-compat vs real cudarc" 400 'target >= 0.97' \

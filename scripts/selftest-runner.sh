@@ -200,6 +200,12 @@ check "session bench: a missed target fails though the program exits 0" "16 pass
 setup "ok"
 check "session bench: the FFT benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
+GPU_SESSION_BENCH_PART=1 check "session bench part 1: the libraries and raw calls, part 2 not run" "15 passed, 1 failed, 1 skipped" nonzero \
+    "\\| benchmark part 2 \\(cudarc, per op, multi-GPU, candle\\) +\\| not run: GPU_SESSION_BENCH_PART=1" -- bash scripts/gpu-session.sh bench
+GPU_SESSION_BENCH_PART=2 check "session bench part 2: cudarc, per op, multi-GPU, candle; part 1 not run" "2 passed, 0 failed, 8 skipped" 0 \
+    "\\| benchmark part 1 \\(libraries vs torch, raw calls\\) +\\| not run: GPU_SESSION_BENCH_PART=2" -- bash scripts/gpu-session.sh bench
+GPU_SESSION_BENCH_PART=3 check "session bench: an unknown part fails" "0 passed, 1 failed" nonzero \
+    "not a part: 1, 2 or unset" -- bash scripts/gpu-session.sh bench
 check "session bench: the solver benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
     "\\| solver_bench +\\| ok \\(solver_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
