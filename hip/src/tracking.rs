@@ -60,7 +60,7 @@ use crate::result;
 use crate::stream::{Event, Stream};
 use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The ordering state of one piece of device memory: for its reads and for
@@ -73,8 +73,51 @@ use std::sync::{Arc, Mutex};
 pub struct AccessEvents {
     /// The device of the memory; `None` when untracked.
     device: Option<Arc<Device>>,
+    /// The stream (and thread) of every access so far, while there was
+    /// only one: see [`Owner`].
+    owner: Owner,
     /// One lock for both: a write waits for both under one lock.
     histories: Mutex<Histories>,
+}
+
+/// The one stream that has touched new memory, for the path without the
+/// lock: a stream allocation is written on its stream, and in most
+/// programs (candle's, one stream per device) only ever used there, where
+/// the stream's own order is all the ordering there is.
+///
+/// While `sole`, every access so far was on `raw` of device `ordinal` (by
+/// `thread`, for the per-thread stream), the histories' writes name that
+/// stream, and no event is recorded: an access on that stream needs no
+/// call and changes nothing that matters, so it returns without taking the
+/// lock (reads are not noted; a use on another stream waits for the
+/// writes' event, recorded at that stream's end, which follows the reads
+/// too). The first access from anywhere else clears `sole` under the lock,
+/// for good, before the histories are used. The fields never change;
+/// `sole` only goes from true to false.
+#[derive(Debug)]
+struct Owner {
+    sole: AtomicBool,
+    raw: usize,
+    ordinal: usize,
+    thread: ThreadToken,
+}
+
+impl Owner {
+    const NONE: Owner = Owner {
+        sole: AtomicBool::new(false),
+        raw: 0,
+        ordinal: 0,
+        thread: 0,
+    };
+
+    /// Whether every access so far was `stream`'s (by thread `me`).
+    #[inline]
+    fn is(&self, stream: &Stream, me: ThreadToken) -> bool {
+        self.sole.load(Ordering::Acquire)
+            && self.raw == stream.as_raw() as usize
+            && self.ordinal == stream.device().ordinal()
+            && (self.raw != PER_THREAD_STREAM || self.thread == me)
+    }
 }
 
 /// The reads' and the writes' history.
@@ -277,6 +320,7 @@ impl AccessEvents {
     pub fn new(device: &Arc<Device>) -> Result<AccessEvents> {
         Ok(AccessEvents {
             device: Some(device.clone()),
+            owner: Owner::NONE,
             histories: Mutex::new(Histories::EMPTY),
         })
     }
@@ -285,13 +329,20 @@ impl AccessEvents {
     /// (by the allocation): what [`AccessEvents::new`] and then
     /// [`AccessEvents::record_write`] make, without the lock.
     pub(crate) fn written_on(stream: &Stream) -> AccessEvents {
+        let me = this_thread();
         AccessEvents {
             device: Some(stream.device().clone()),
+            owner: Owner {
+                sole: AtomicBool::new(true),
+                raw: stream.as_raw() as usize,
+                ordinal: stream.device().ordinal(),
+                thread: me,
+            },
             histories: Mutex::new(Histories {
                 reads: AccessHistory::EMPTY,
                 writes: AccessHistory {
                     last_stream: Some(stream.clone()),
-                    last_thread: this_thread(),
+                    last_thread: me,
                     event: None,
                     event_is_current: false,
                 },
@@ -304,6 +355,7 @@ impl AccessEvents {
     pub const fn untracked() -> AccessEvents {
         AccessEvents {
             device: None,
+            owner: Owner::NONE,
             histories: Mutex::new(Histories::EMPTY),
         }
     }
@@ -325,7 +377,12 @@ impl AccessEvents {
         };
         let mut hold = None;
         loop {
-            let order = step(device, &mut self.lock(), hold.as_ref())?;
+            let mut histories = self.lock();
+            // Another stream (or thread) from here on: the histories
+            // decide, for good.
+            self.owner.sole.store(false, Ordering::Release);
+            let order = step(device, &mut histories, hold.as_ref())?;
+            drop(histories);
             match order {
                 Order::Done => return Ok(()),
                 Order::NeedsCaptureHold if hold.is_none() => {
@@ -348,12 +405,18 @@ impl AccessEvents {
     /// writer's stream, the first time); works across devices.
     pub fn wait_before_read(&self, stream: &Stream) -> Result<()> {
         let me = this_thread();
+        if self.owner.is(stream, me) {
+            return Ok(());
+        }
         self.update(|device, h, held| h.writes.order_before(device, stream, me, held))
     }
 
     /// Makes `stream` wait for the last read and the last write.
     pub fn wait_before_write(&self, stream: &Stream) -> Result<()> {
         let me = this_thread();
+        if self.owner.is(stream, me) {
+            return Ok(());
+        }
         self.update(
             |device, h, held| match h.reads.order_before(device, stream, me, held)? {
                 Order::Done => h.writes.order_before(device, stream, me, held),
@@ -380,6 +443,9 @@ impl AccessEvents {
 
     /// Notes a read or write enqueued on `stream` by thread `me`.
     fn record(&self, stream: &Stream, write: bool, me: ThreadToken) -> Result<()> {
+        if self.owner.is(stream, me) {
+            return Ok(());
+        }
         if let Some(device) = &self.device {
             check_stream_device(device, stream)?;
         }
@@ -638,6 +704,89 @@ mod tests {
             fake.take_calls(false),
             [create(E1, 0), record(E1, A), wait(B, E1)]
         );
+    }
+
+    #[test]
+    fn the_allocations_own_stream_takes_no_lock_until_another_comes() {
+        let (fake, _on, dev) = installed();
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::written_on(&a);
+        // Reads and writes on `a` alone: no call, no lock (the lock is
+        // held here, so a path that took it would deadlock).
+        {
+            let _held = x.lock();
+            x.wait_before_read(&a).unwrap();
+            x.record_read(&a).unwrap();
+            x.wait_before_write(&a).unwrap();
+            x.record_write(&a).unwrap();
+        }
+        assert!(x.owner.sole.load(Ordering::Acquire));
+        assert_eq!(fake.take_calls(false), []);
+        // A writer on `b` waits for all of `a`'s work (the reads were not
+        // noted: the event at `a`'s end follows them) and ends the owner.
+        x.wait_before_write(&b).unwrap();
+        assert!(!x.owner.sole.load(Ordering::Acquire));
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E1, 0), record(E1, A), wait(B, E1)]
+        );
+        x.record_write(&b).unwrap();
+        fake.take_calls(false);
+        // From now on `a` is one stream among others: it waits for `b`.
+        x.wait_before_read(&a).unwrap();
+        assert_eq!(fake.take_calls(false), [record(E1, B), wait(A, E1)]);
+    }
+
+    #[test]
+    fn a_read_on_another_stream_follows_the_owners_unnoted_reads_and_writes() {
+        let (fake, _on, dev) = installed();
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let x = AccessEvents::written_on(&a);
+        x.record_read(&a).unwrap();
+        x.wait_before_read(&b).unwrap();
+        x.record_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E1, 0), record(E1, A), wait(B, E1)]
+        );
+        // A write on `a` now waits for the read on `b`.
+        x.wait_before_write(&a).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, B), wait(A, E2)]
+        );
+    }
+
+    #[test]
+    fn the_per_thread_streams_owner_is_one_thread() {
+        let fake = FakeRuntime::new();
+        let dev = fake_runtime::device(0);
+        let pt = Stream::per_thread(&dev);
+        let x = {
+            let _on = fake.install();
+            let x = AccessEvents::written_on(&pt);
+            x.record_write(&pt).unwrap();
+            x
+        };
+        assert!(x.owner.sole.load(Ordering::Acquire));
+        assert_eq!(fake.take_calls(true), []);
+        // The same handle on another thread is another stream: not the
+        // owner; it follows the first thread's work through the null
+        // stream.
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _on = fake.install();
+                x.wait_before_read(&pt).unwrap();
+                assert_eq!(
+                    fake.take_calls(false),
+                    [create(E1, 0), record(E1, 0), wait(PER_THREAD_STREAM, E1)]
+                );
+            });
+        });
+        assert!(!x.owner.sole.load(Ordering::Acquire));
+        let _on = fake.install();
+        drop(x);
+        assert_eq!(fake.live_event_count(), 0);
     }
 
     #[test]
