@@ -33,7 +33,7 @@
 //! micro-batch, in milliseconds from an origin event recorded on each
 //! device's stream when both were idle), the throughput of the same work
 //! on one GPU (both stages on GPU 0, one stream) and on two, and
-//! `pipeline: speedup X.XX (target >= 1.5)`.
+//! `pipeline: speedup X.XX (target >= 1.5: met)` (or `NOT met`).
 //!
 //! Each configuration is timed three times (after a warm-up run) and the
 //! fastest run counts.
@@ -293,9 +293,10 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
         total_flops / pipe_secs / 1e12,
         2.0 * sizes.micro_batches as f64 / (sizes.micro_batches + 1) as f64
     );
+    let speedup = single_secs / pipe_secs;
     println!(
-        "pipeline: speedup {:.2} (target >= 1.5)",
-        single_secs / pipe_secs
+        "pipeline: speedup {speedup:.2} (target >= 1.5: {})",
+        if speedup >= 1.5 { "met" } else { "NOT met" }
     );
     Ok(ok)
 }

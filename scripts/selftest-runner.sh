@@ -87,10 +87,10 @@ setup() {
     fake_program "$b/bins/launch_rate" "launch_rate: fake" "${FAKE_LAUNCH_RATE_RC:-1}"
     fake_program "$b/bins/gemm_bench" "worst ratio 0.99" 0
     fake_program "$b/bins/rand_bench" "fastest: fake; ratio ours/torch (median values/s): 0.99" 0
-    fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00 (target >= 0.95)" 0
-    fake_program "$b/bins/lt_bench" "lt_bench: lowest ratio vs torch 1.00 (target >= 0.95); lowest fused speed-up vs GEMM + separate kernels 1.20 (target >= 1.1)" 0
-    fake_program "$b/bins/solver_bench" "solver_bench: lowest ratio 1.00 (target >= 0.95)" 0
-    fake_program "$b/bins/sparse_bench" "sparse_bench: lowest ratio 1.00 (target >= 0.95)" 0
+    fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00 (target >= 0.95: met)" 0
+    fake_program "$b/bins/lt_bench" "lt_bench: lowest ratio vs torch 1.00 (target >= 0.95: met); lowest fused speed-up vs GEMM + separate kernels 1.20 (target >= 1.1: met)" 0
+    fake_program "$b/bins/solver_bench" "solver_bench: lowest ratio ${FAKE_SOLVER_RATIO:-1.00} (target >= 0.95: ${FAKE_SOLVER_VERDICT:-met})" 0
+    fake_program "$b/bins/sparse_bench" "sparse_bench: lowest ratio 1.00 (target >= 0.95: met)" 0
     fake_program "$b/bins/call_overhead" "call_overhead fake" 0
     fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: ${FAKE_COPY_RATIO:-0.85}; target >= 0.8: ${FAKE_COPY_VERDICT:-met}" 0
@@ -99,9 +99,9 @@ setup() {
     fake_program "$b/bins/soak" "soak: 42 checks passed, 0 failed; device +1 MiB, host +2 MiB; faults: 3 injected, 3 handled" "${FAKE_SOAK_RC:-1}"
     # The multi-GPU examples are benchmarks too (counts below would change
     # if run.sh ran them); `gpu-session.sh bench` runs them with two GPUs.
-    fake_program "$b/examples/allreduce_bench" "allreduce_bench: ratio at 256 MiB 0.98, at 1 GiB 0.99 (target >= 0.95)" 0
+    fake_program "$b/examples/allreduce_bench" "allreduce_bench: ratio at 256 MiB 0.98, at 1 GiB 0.99 (target >= 0.95: met)" 0
     fake_program "$b/examples/data_parallel" "data_parallel: 2-GPU step / 1-GPU step = 0.55 (target <= 0.6)" "${FAKE_DATA_PARALLEL_RC:-0}"
-    fake_program "$b/examples/pipeline" "pipeline: speedup 1.80 (target >= 1.5)" 0
+    fake_program "$b/examples/pipeline" "pipeline: speedup 1.80 (target >= 1.5: met)" 0
     printf 'print("world_size 2")\nprint("allreduce 268435456 900.0 298.3 298.3")\n' >"$b/torch_allreduce.py"
     # cudarc's examples: `run` reports 2 passed and 1 not run (the two-GPU
     # example); `bench-run` a ratio.
@@ -197,6 +197,9 @@ check "session tests: candle not bundled is not run, and says so" "4 passed, 0 f
 FAKE_COPY_RATIO=0.773 FAKE_COPY_VERDICT="NOT met" setup "ok"
 check "session bench: a missed target fails though the program exits 0" "16 passed, 2 failed, 7 skipped" nonzero \
     "\\| copy_bandwidth +\\| FAILED \\(exit 1\\): lowest staged/pinned: 0.773; target >= 0.8: NOT met" -- bash scripts/gpu-session.sh bench
+FAKE_SOLVER_RATIO=0.94 FAKE_SOLVER_VERDICT="NOT met" setup "ok"
+check "session bench: a library benchmark under its target fails (solver 0.94)" "16 passed, 2 failed, 7 skipped" nonzero \
+    "\\| solver_bench +\\| FAILED \\(exit 1\\): solver_bench: lowest ratio 0.94 \\(target >= 0.95: NOT met\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 check "session bench: the FFT benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench

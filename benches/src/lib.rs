@@ -24,6 +24,22 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The end of a benchmark's target line: `met` when `value >= target`,
+/// else `NOT met`. `scripts/gpu-session.sh` fails a benchmark whose output
+/// says `NOT met`, so every target line ends with this.
+///
+/// ```
+/// assert_eq!(hip_benches::verdict(0.94, 0.95), "NOT met");
+/// assert_eq!(hip_benches::verdict(1.0, 0.95), "met");
+/// ```
+pub fn verdict(value: f64, target: f64) -> &'static str {
+    if value >= target {
+        "met"
+    } else {
+        "NOT met"
+    }
+}
+
 /// The median of a sample (the mean of the two middle values when the
 /// length is even); `None` for an empty sample or one holding a NaN.
 pub fn median(v: &[f64]) -> Option<f64> {

@@ -388,11 +388,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         println!(
             "{}: ratio {ratio:.3}; target >= {TARGET_RATIO}: {}",
             paths[i].name.split(':').next().unwrap_or(paths[i].name),
-            if ratio >= TARGET_RATIO {
-                "met"
-            } else {
-                "NOT met"
-            }
+            hip_benches::verdict(ratio, TARGET_RATIO)
         );
     }
     Ok(())

@@ -30,7 +30,7 @@
 //! has no row for a case, or a result that fails the check.
 
 use hip::{c32, Device, DeviceBuffer, Stream};
-use hip_benches::{event_median_ms, signed_unit_noise, torch_baseline_main};
+use hip_benches::{event_median_ms, signed_unit_noise, torch_baseline_main, verdict};
 use hipfft::{PlanBuilder, Transform};
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -65,7 +65,10 @@ const CASES: [Case; 2] = [
 fn main() -> ExitCode {
     torch_baseline_main("fft_bench", "torch_fft.py", read_torch, |torch| {
         let lowest = run(torch)?;
-        println!("fft_bench: lowest ratio {lowest:.2} (target >= {TARGET})");
+        println!(
+            "fft_bench: lowest ratio {lowest:.2} (target >= {TARGET}: {})",
+            verdict(lowest, TARGET)
+        );
         Ok(())
     })
 }

@@ -31,7 +31,7 @@
 
 use half::{bf16, f16};
 use hip::{Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
-use hip_benches::{event_median_ms, signed_unit_noise, torch_baseline_main};
+use hip_benches::{event_median_ms, signed_unit_noise, torch_baseline_main, verdict};
 use hipblas::{Blas, GemmShape, Op};
 use hipblaslt::{Activation, Epilogue, LtElement, LtHandle, MatmulConfig, Order};
 use std::collections::HashMap;
@@ -136,8 +136,10 @@ fn main() -> ExitCode {
     torch_baseline_main("lt_bench", "torch_lt.py", read_torch, |torch| {
         let (vs_torch, vs_unfused) = run(torch)?;
         println!(
-            "lt_bench: lowest ratio vs torch {vs_torch:.2} (target >= {TARGET_TORCH}); \
-             lowest fused speed-up vs GEMM + separate kernels {vs_unfused:.2} (target >= {TARGET_FUSED})"
+            "lt_bench: lowest ratio vs torch {vs_torch:.2} (target >= {TARGET_TORCH}: {}); \
+             lowest fused speed-up vs GEMM + separate kernels {vs_unfused:.2} (target >= {TARGET_FUSED}: {})",
+            verdict(vs_torch, TARGET_TORCH),
+            verdict(vs_unfused, TARGET_FUSED)
         );
         Ok(())
     })

@@ -161,7 +161,7 @@ fn run((torch_median, torch_best): (f64, f64)) -> Result<(), Box<dyn std::error:
     println!();
     println!(
         "fastest: {name}; ratio ours/torch (median values/s): {ratio:.3} (target >= {TARGET}: {})",
-        if ratio >= TARGET { "met" } else { "NOT met" }
+        hip_benches::verdict(ratio, TARGET)
     );
     Ok(())
 }

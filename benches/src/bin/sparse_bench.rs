@@ -38,7 +38,7 @@
 //! or has no row for a case, or a result that fails the check.
 
 use hip::Stream;
-use hip_benches::{event_median_ms, torch_baseline_main};
+use hip_benches::{event_median_ms, torch_baseline_main, verdict};
 use hipsparse::{Csr, DenseLayout, IndexBase, Operation, Sparse};
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -59,7 +59,10 @@ const SPMM_COLS: usize = 64;
 fn main() -> ExitCode {
     torch_baseline_main("sparse_bench", "torch_sparse.py", read_torch, |torch| {
         let lowest = run(torch)?;
-        println!("sparse_bench: lowest ratio {lowest:.2} (target >= {TARGET})");
+        println!(
+            "sparse_bench: lowest ratio {lowest:.2} (target >= {TARGET}: {})",
+            verdict(lowest, TARGET)
+        );
         Ok(())
     })
 }
