@@ -103,12 +103,15 @@ struct Owner {
 }
 
 impl Owner {
-    const NONE: Owner = Owner {
-        sole: AtomicBool::new(false),
-        raw: 0,
-        ordinal: 0,
-        thread: 0,
-    };
+    /// No owner: every access takes the lock.
+    const fn none() -> Owner {
+        Owner {
+            sole: AtomicBool::new(false),
+            raw: 0,
+            ordinal: 0,
+            thread: 0,
+        }
+    }
 
     /// Whether every access so far was `stream`'s (by thread `me`).
     #[inline]
@@ -320,7 +323,7 @@ impl AccessEvents {
     pub fn new(device: &Arc<Device>) -> Result<AccessEvents> {
         Ok(AccessEvents {
             device: Some(device.clone()),
-            owner: Owner::NONE,
+            owner: Owner::none(),
             histories: Mutex::new(Histories::EMPTY),
         })
     }
@@ -355,7 +358,7 @@ impl AccessEvents {
     pub const fn untracked() -> AccessEvents {
         AccessEvents {
             device: None,
-            owner: Owner::NONE,
+            owner: Owner::none(),
             histories: Mutex::new(Histories::EMPTY),
         }
     }
