@@ -11,9 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# A nightly whose Miri and rust-src are known to work with this workspace.
-# Move it forward deliberately: a newer Miri may find more (or break).
-TOOLCHAIN=nightly-2026-05-20
+# A nightly whose Miri and rust-src are known to work with this workspace
+# (scripts/nightly-toolchain, also cudarc-api.sh's rustdoc JSON). Move it
+# forward deliberately: a newer Miri may find more (or break), and
+# rustdoc's JSON format changes between nightlies.
+TOOLCHAIN=$(cat scripts/nightly-toolchain)
 
 installed=$(rustup component list --toolchain "$TOOLCHAIN" --installed 2>/dev/null || true)
 if ! grep -q '^miri' <<<"$installed" || ! grep -q '^rust-src' <<<"$installed"; then

@@ -10,6 +10,7 @@
 mod candle;
 mod candle_amd;
 mod cargo_json;
+mod cudarc_api;
 mod examples;
 mod gpu_run;
 mod session;
@@ -31,6 +32,10 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
+  cudarc-api CUDARC_JSON OURS_JSON RESIDUE [--write REASON]
+                                     cudarc-api.sh: cudarc's public paths (rustdoc JSON)
+                                     against cuda-compat's and the residue; --write
+                                     rewrites the residue to what is missing now
   tally LOGS STATUS                  test.sh's counts from its logs folder; last line
                                      `N passed, N failed, N skipped`
   wine-summary LOG BUILD_S RUN_S     wine-tier.sh's per-binary lines and total; fails on a failure
@@ -161,6 +166,42 @@ fn run(args: &[String]) -> Result<ExitCode> {
                     ok = false;
                 }
             }
+            Ok(status(ok))
+        }
+        "cudarc-api" => {
+            let (a, write) = match rest {
+                [_, _, _] => (rest, None),
+                [_, _, _, flag, reason] if flag == "--write" => (&rest[..3], Some(reason)),
+                _ => {
+                    return Err(format!(
+                        "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE [--write REASON]\n{USAGE}"
+                    ))
+                }
+            };
+            let read_json = |path: &str| -> Result<serde_json::Value> {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
+            };
+            let cudarc = cudarc_api::public_paths(&read_json(&a[0])?)?;
+            let ours = cudarc_api::public_paths(&read_json(&a[1])?)?;
+            let residue_text = match std::fs::read_to_string(&a[2]) {
+                Ok(t) => t,
+                Err(e) if write.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+                    String::new()
+                }
+                Err(e) => return Err(format!("{}: {e}", a[2])),
+            };
+            let residue =
+                cudarc_api::parse_residue(&residue_text).map_err(|e| format!("{}: {e}", a[2]))?;
+            if let Some(reason) = write {
+                let lacking = cudarc_api::missing(&cudarc, &ours);
+                let text = cudarc_api::residue_file(&lacking, &residue, reason);
+                std::fs::write(&a[2], text).map_err(|e| format!("{}: {e}", a[2]))?;
+                println!("cudarc-api: wrote {} entries to {}", lacking.len(), a[2]);
+                return Ok(ExitCode::SUCCESS);
+            }
+            let (lines, ok) = cudarc_api::check(&cudarc, &ours, &residue);
+            print_lines(&lines);
             Ok(status(ok))
         }
         "tally" => {

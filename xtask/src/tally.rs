@@ -4,7 +4,8 @@
 //! test.sh leaves its logs in one folder: `1-all-targets.log`,
 //! `2-doc.log`, `3-rerun.log` (cuda-compat with `synthesized-enums`),
 //! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`,
-//! `8-host-cost.log` (scripts/host-cost.sh), and
+//! `8-host-cost.log` (scripts/host-cost.sh), `9-cudarc-api.log`
+//! (scripts/cudarc-api.sh), and
 //! cargo's JSON of the first and third passes (`1.json`, `3.json`), which
 //! map executables to packages. A missing file is a pass that did not run.
 
@@ -237,6 +238,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let cudarc = cudarc_counts(&read("4-cudarc.log"));
     let candle = candle_counts(&read("7-candle.log"));
     let host_cost = check_counts(&read("8-host-cost.log"), &["host cost: "]);
+    let api = check_counts(&read("9-cudarc-api.log"), &["cudarc api: "]);
 
     let (c1, programs1) = tally(&pass1);
     let (c2, programs2) = tally(&pass2);
@@ -287,8 +289,8 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         c1.failed + c2.failed + new.failed + sysroots.counts.failed + wine.counts.failed;
     let distinct_ignored =
         c1.ignored + c2.ignored + new.ignored + sysroots.counts.ignored + wine.counts.ignored;
-    let passed = distinct_passed + programs + cudarc[0] + candle[0] + host_cost[0];
-    let mut failed = distinct_failed + rerun.failed + cudarc[1] + candle[1] + host_cost[1];
+    let passed = distinct_passed + programs + cudarc[0] + candle[0] + host_cost[0] + api[0];
+    let mut failed = distinct_failed + rerun.failed + cudarc[1] + candle[1] + host_cost[1] + api[1];
     if status != 0 && failed == 0 {
         failed = 1; // a build error or a crash before any summary
     }
@@ -339,6 +341,10 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         format!(
             "host cost per op on a stand-in driver (scripts/host-cost.sh): {} passed, {} failed",
             host_cost[0], host_cost[1]
+        ),
+        format!(
+            "cudarc's public API in cuda-compat or its residue (scripts/cudarc-api.sh): {} passed, {} failed",
+            api[0], api[1]
         ),
         format!(
             "not run: {distinct_ignored} ignored tests (the GPU tier, #[ignore = \"needs a GPU\"], \
@@ -696,6 +702,7 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
                 "8-host-cost.log",
                 "host cost: default stream: driver calls per op ... ok\nhost cost: x ... FAILED\n",
             ),
+            ("9-cudarc-api.log", "cudarc api: residue ... ok\noutside sys: 1 of 2\n"),
         ]);
         let out = report(&dir, 0);
         assert!(out.contains(&"tier 2 on ROCm 5.7 and 6.4 (sysroots; counted above as tests of their own): 0 passed, 1 failed, 0 ignored".to_string()));
@@ -704,7 +711,11 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
             &"host cost per op on a stand-in driver (scripts/host-cost.sh): 1 passed, 1 failed"
                 .to_string()
         ));
-        assert_eq!(out.last().unwrap(), "8 passed, 2 failed, 2 skipped");
+        assert!(out.contains(
+            &"cudarc's public API in cuda-compat or its residue (scripts/cudarc-api.sh): 1 passed, 0 failed"
+                .to_string()
+        ));
+        assert_eq!(out.last().unwrap(), "9 passed, 2 failed, 2 skipped");
     }
 
     #[test]
