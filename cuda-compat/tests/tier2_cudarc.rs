@@ -195,3 +195,58 @@ fn external_memory_calls_fail_cleanly_without_a_device() {
     // SAFETY: as above.
     assert!(unsafe { em::destroy_external_memory(std::ptr::null_mut()) }.is_err());
 }
+
+/// cudarc's thin `nvrtc::result` layer over hiprtc: a program compiled
+/// for a named gfx target gives a code object; a broken one gives
+/// NVRTC_ERROR_COMPILATION and a log naming the error; an option with a
+/// NUL byte is refused before hiprtc.
+#[test]
+fn nvrtc_result_layer_compiles_logs_and_destroys() {
+    use cuda_compat::nvrtc::{result, sys::nvrtcResult};
+    amd_runtime();
+    let _s = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let src = std::ffi::CString::new(SIN).unwrap();
+    let arch = format!("--offload-arch={}", cuda_compat::nvrtc::FALLBACK_AMD_ARCH);
+    let prog = result::create_program(&src, Some(c"sin.cu")).unwrap();
+    // SAFETY: `prog` is live until destroyed; `src` outlives it.
+    unsafe {
+        result::compile_program(prog, &[arch.as_str()]).unwrap_or_else(|e| {
+            let log = result::get_program_log(prog).unwrap_or_default();
+            let bytes: Vec<u8> = log.iter().map(|&c| c as u8).collect();
+            panic!("{e}: {}", String::from_utf8_lossy(&bytes))
+        });
+        let code: Vec<u8> = result::get_ptx(prog)
+            .unwrap()
+            .iter()
+            .map(|&c| c as u8)
+            .collect();
+        assert!(
+            code.starts_with(b"\x7fELF") || code.starts_with(b"__CLANG_OFFLOAD_BUNDLE__"),
+            "{:?}",
+            &code[..code.len().min(32)]
+        );
+        result::destroy_program(prog).unwrap();
+    }
+
+    let broken = std::ffi::CString::new(SIN.replace("sin(inp[i]);", "sin(inp[i]) +;")).unwrap();
+    let prog = result::create_program(&broken, None).unwrap();
+    // SAFETY: as above.
+    unsafe {
+        let e = result::compile_program(prog, &[arch.as_str()]).unwrap_err();
+        assert_eq!(e.0, nvrtcResult::NVRTC_ERROR_COMPILATION);
+        let log = result::get_program_log(prog).unwrap();
+        let text: String = log
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8 as char)
+            .collect();
+        assert!(text.contains("error"), "log: {text}");
+        assert_eq!(
+            result::compile_program(prog, &["--bad\0option"])
+                .unwrap_err()
+                .0,
+            nvrtcResult::NVRTC_ERROR_INVALID_OPTION
+        );
+        result::destroy_program(prog).unwrap();
+    }
+}

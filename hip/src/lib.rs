@@ -150,7 +150,9 @@ pub use memory::{
     DeviceRepr, DeviceSlice, DeviceSliceMut, HostMemory, HostMemoryMut, ManagedBuffer, MemPool,
     PinnedHostBuffer, StreamAllocation, ValidAsZeroBits,
 };
-pub use module::{compile, CompileOptions, CompiledCode, Function, FunctionAttribute, Module};
+pub use module::{
+    compile, rtc_lock, CompileOptions, CompiledCode, Function, FunctionAttribute, Module,
+};
 pub use stream::{Event, Stream, StreamOptions};
 pub use tracking::{AccessEvents, AccessGuard};
 

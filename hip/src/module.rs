@@ -497,6 +497,21 @@ pub struct CompiledCode {
     pub log: String,
 }
 
+/// Holds hiprtc for the caller: hiprtc is not thread-safe in every ROCm
+/// release (5.x crashes on concurrent compiles), so this crate's compiles
+/// ([`compile`], [`Module::compile`]) run one at a time process-wide. Code
+/// that calls hiprtc directly (`hip_sys::hiprtcCompileProgram`) takes this
+/// guard around the call to join that order.
+///
+/// ```no_run
+/// let _hiprtc = hip::rtc_lock();
+/// // ... hiprtcCreateProgram, hiprtcCompileProgram, ...
+/// ```
+pub fn rtc_lock() -> std::sync::MutexGuard<'static, ()> {
+    static COMPILE_LOCK: Mutex<()> = Mutex::new(());
+    COMPILE_LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Compiles HIP source with hiprtc (`hiprtcCreateProgram`,
 /// `hiprtcCompileProgram`, `hiprtcGetCode`). A failed compile returns
 /// [`Error::Compile`] with the full log.
@@ -524,10 +539,7 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
         })?;
     let ptrs: Vec<_> = cargs.iter().map(|c| c.as_ptr()).collect();
 
-    // hiprtc is not thread-safe in every ROCm release (5.x crashes on
-    // concurrent compiles), so compiles are serialised process-wide.
-    static COMPILE_LOCK: Mutex<()> = Mutex::new(());
-    let _serial = COMPILE_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    let _serial = rtc_lock();
     let prog = result::rtc_create_program(&src, &cname)?;
     struct Guard(sys::hiprtcProgram);
     impl Drop for Guard {

@@ -26,7 +26,7 @@
 crate::mount_generated!("../generated/curand.rs");
 
 pub mod result;
-mod safe;
+pub mod safe;
 pub use safe::*;
 
 /// The raw cuRAND names at cudarc's path (`cudarc::curand::sys`).

@@ -37,7 +37,7 @@
 crate::mount_generated!("../generated/cusolver.rs");
 
 pub mod result;
-mod safe;
+pub mod safe;
 pub use safe::*;
 
 /// The raw cuSOLVER names at cudarc's path (`cudarc::cusolver::sys`), with

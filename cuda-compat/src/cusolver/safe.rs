@@ -3,7 +3,9 @@
 //! (refactorization). Each destroys its handle on drop; an error there is
 //! recorded (see [`take_drop_errors`]), never a panic.
 
-use super::result::{self, CusolverError};
+use super::result;
+// cudarc re-exports the error type beside the handles.
+pub use super::result::CusolverError;
 use super::sys;
 use crate::driver::CudaStream;
 use std::sync::Arc;

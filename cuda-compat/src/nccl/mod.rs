@@ -38,7 +38,7 @@
 //! ```
 
 pub mod result;
-mod safe;
+pub mod safe;
 
 /// The raw NCCL names at cudarc's path (`cudarc::nccl::sys`): RCCL's
 /// functions, types and constants under their C names (the same as

@@ -13,13 +13,10 @@
 
 crate::mount_generated!("../generated/nvrtc.rs");
 
-pub(crate) mod safe;
+pub mod safe;
 pub use safe::*;
 
-/// cudarc's `nvrtc::result` path for the error type.
-pub mod result {
-    pub use super::safe::NvrtcError;
-}
+pub mod result;
 
 /// The raw nvrtc names at cudarc's path (`cudarc::nvrtc::sys`).
 pub mod sys {
