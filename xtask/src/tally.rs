@@ -238,7 +238,10 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let cudarc = cudarc_counts(&read("4-cudarc.log"));
     let candle = candle_counts(&read("7-candle.log"));
     let host_cost = check_counts(&read("8-host-cost.log"), &["host cost: "]);
-    let api = check_counts(&read("9-cudarc-api.log"), &["cudarc api: "]);
+    let api = check_counts(
+        &read("9-cudarc-api.log"),
+        &["cudarc api: ", "feature check: "],
+    );
 
     let (c1, programs1) = tally(&pass1);
     let (c2, programs2) = tally(&pass2);
@@ -343,7 +346,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
             host_cost[0], host_cost[1]
         ),
         format!(
-            "cudarc's public API in cuda-compat or its residue (scripts/cudarc-api.sh): {} passed, {} failed",
+            "cudarc's API and features through the drop-in (scripts/cudarc-api.sh, feature-check.sh): {} passed, {} failed",
             api[0], api[1]
         ),
         format!(
@@ -702,7 +705,10 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
                 "8-host-cost.log",
                 "host cost: default stream: driver calls per op ... ok\nhost cost: x ... FAILED\n",
             ),
-            ("9-cudarc-api.log", "cudarc api: residue ... ok\noutside sys: 1 of 2\n"),
+            (
+                "9-cudarc-api.log",
+                "cudarc api: residue ... ok\noutside sys: 1 of 2\nfeature check: cusparse alone ... ok\n",
+            ),
         ]);
         let out = report(&dir, 0);
         assert!(out.contains(&"tier 2 on ROCm 5.7 and 6.4 (sysroots; counted above as tests of their own): 0 passed, 1 failed, 0 ignored".to_string()));
@@ -712,10 +718,10 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
                 .to_string()
         ));
         assert!(out.contains(
-            &"cudarc's public API in cuda-compat or its residue (scripts/cudarc-api.sh): 1 passed, 0 failed"
+            &"cudarc's API and features through the drop-in (scripts/cudarc-api.sh, feature-check.sh): 2 passed, 0 failed"
                 .to_string()
         ));
-        assert_eq!(out.last().unwrap(), "9 passed, 2 failed, 2 skipped");
+        assert_eq!(out.last().unwrap(), "10 passed, 2 failed, 2 skipped");
     }
 
     #[test]

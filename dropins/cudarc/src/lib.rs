@@ -39,7 +39,6 @@ not_provided! {
     "cutensor-02005": "cuTENSOR (hipTensor has no binding yet)";
     "cutensor-02006": "cuTENSOR (hipTensor has no binding yet)";
     "cutensor-version-from-build-system": "cuTENSOR (hipTensor has no binding yet)";
-    "cusparse": "cuSPARSE (hipSPARSE has no binding yet)";
     "cusolvermg": "cuSOLVERMg";
     "cufile": "cuFile (GPUDirect Storage)";
     "cupti": "CUPTI";

@@ -97,8 +97,12 @@ pub(super) fn load(root: &Path, manifest: &Manifest) -> Result<Inputs> {
         ("hiprand_sys", rand),
         ("hipfft_sys", fft),
         ("hipblaslt_sys", lt),
-        ("hipsolver_sys", solver),
+        // hipSPARSE before hipSOLVER: hipsolver-sys declares hipSPARSE's
+        // handle types too, and the first crate to declare a name binds
+        // it, so cuSPARSE's names must come from hipsparse-sys (the
+        // `cusparse` feature does not pull in hipsolver-sys).
         ("hipsparse_sys", sparse),
+        ("hipsolver_sys", solver),
     ] {
         let Some(d) = d else { continue };
         for n in d
