@@ -49,4 +49,4 @@ run() {
 }
 
 run hip-sys 10 binding:: loader::common:: loader::search::pe::
-run hip 24 tracking:: staging:: drop_errors:: module::tests::
+run hip 31 tracking:: staging:: drop_errors:: module::tests::
