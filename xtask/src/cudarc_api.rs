@@ -376,8 +376,10 @@ pub(crate) fn residue_file(lacking: &Paths, old: &[Residue], reason: &str) -> St
          # reason: PATH<TAB>KIND<TAB>REASON. Checked by scripts/cudarc-api.sh\n\
          # (xtask/src/cudarc_api.rs): a missing path not listed here fails, and\n\
          # so does a line for a path cuda-compat has or cudarc lacks. Reasons\n\
-         # ending in (issue 33) are provisional, sorted by kind when the check\n\
-         # was first run; the others were reviewed.\n",
+         # ending in (COVERAGE.md) are the generator's for that CUDA name (see\n\
+         # cuda-compat/COVERAGE.md); those ending in (issue 33) are provisional,\n\
+         # sorted by kind when the check was first run; the others were\n\
+         # reviewed.\n",
     );
     for (p, k) in lacking {
         let why = reasons.get(p.as_str()).copied().unwrap_or(reason);
