@@ -8,6 +8,10 @@
 #   bash scripts/host-cost.sh [check]   build, run, print, check (test.sh)
 #   bash scripts/host-cost.sh stub DIR  only build the stand-in into DIR
 #
+# hip's own per-op path (benches/src/bin/per_op.rs) runs on it too, on a
+# stream of its own and on the per-thread stream, and is held to the
+# second check below.
+#
 # What it checks, for the null stream and the per-thread stream:
 # - the driver and runtime calls per op through cuda-compat (calls /
 #   launches) are no more than through real cudarc;
@@ -79,7 +83,7 @@ cmd_check() {
     { cat "$STUB_DIR/build.log"; die "bench-build failed"; }
   local real="$REPO/target/release/cudarc-per-op-real" compat="$REPO/target/release/cudarc-per-op-compat"
   [[ -x $real && -x $compat ]] || die "no $real or $compat after bench-build"
-  local stream failed=0 table=() out
+  local stream failed=0 table=() out extra
   for stream in default per-thread; do
     local rc=ok rn cn rt ct
     run_counted "$real" "$stream" "$STUB_DIR/real.counts" >"$STUB_DIR/real.out" 2>&1 || rc=FAILED
@@ -104,11 +108,31 @@ cmd_check() {
     echo "host cost: $stream stream: per op only allocate, launch, free and cuCtxGetCurrent${extra:+ (also: $extra)} ... $out"
     rt=$(grep -o 'step_us [0-9.]*' "$STUB_DIR/real.out" | awk '{print $2}')
     ct=$(grep -o 'step_us [0-9.]*' "$STUB_DIR/compat.out" | awk '{print $2}')
-    table+=("$(printf '%-10s | %9s | %9s | %11s | %11s | %s' "$stream" "$cn" "$rn" "$ct" "$rt" "$(top "$STUB_DIR/compat.counts")")")
+    table+=("$(printf '%-17s | %9s | %9s | %11s | %11s | %s' "compat $stream" "$cn" "$rn" "$ct" "$rt" "$(top "$STUB_DIR/compat.counts")")")
+  done
+  # hip's own per-op path (benches/src/bin/per_op.rs, the same work), on a
+  # stream of its own and on the per-thread stream: what AMD users of hip
+  # get, checked the same way.
+  cargo build -q --release -p hip-benches --bin per_op >"$STUB_DIR/build-hip.log" 2>&1 ||
+    { cat "$STUB_DIR/build-hip.log"; die "building per_op failed"; }
+  local hip_bin="$REPO/target/release/per_op" hn
+  for stream in named per-thread; do
+    if ! run_counted "$hip_bin" "$stream" "$STUB_DIR/hip.counts" >"$STUB_DIR/hip.out" 2>&1; then
+      cat "$STUB_DIR/hip.out"
+      echo "host cost: hip, $stream stream: the benchmark runs on the stand-in ... FAILED"
+      failed=1
+      continue
+    fi
+    hn=$(per_op "$STUB_DIR/hip.counts")
+    extra=$(top "$STUB_DIR/hip.counts" | tr ',' '\n' | awk '{print $1}' | grep -Ev "^($PER_OP_CALLS)\$" | paste -sd' ' || true)
+    out=ok
+    [[ -z $extra ]] || { out=FAILED; failed=1; }
+    echo "host cost: hip, $stream stream: $hn calls per op, only allocate, launch, free and cuCtxGetCurrent${extra:+ (also: $extra)} ... $out"
+    table+=("$(printf '%-17s | %9s | %9s | %11s | %11s | %s' "hip $stream" "$hn" "-" "$(grep -o 'step_us [0-9.]*' "$STUB_DIR/hip.out" | awk '{print $2}')" "-" "$(top "$STUB_DIR/hip.counts")")")
   done
   echo
-  echo "stream     | calls/op  | calls/op  | host us/op  | host us/op  | cuda-compat's calls per op"
-  echo "           | compat    | real      | compat      | real        |"
+  echo "path              | calls/op  | calls/op  | host us/op  | host us/op  | our calls per op"
+  echo "                  | ours      | real      | ours        | real        |"
   printf '%s\n' "${table[@]}"
   echo "(host us/op: on the stand-in driver, this machine; not checked)"
   return $failed

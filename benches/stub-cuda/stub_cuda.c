@@ -3,13 +3,14 @@
  * scripts/host-cost.sh builds it as libcuda.so.1, with libcudart.so.13
  * and libnvrtc.so.13 as empty libraries that depend on it. It answers the
  * driver, runtime and nvrtc calls of an allocate/launch/free loop through
- * cudarc's API (real cudarc or cuda-compat), with one device, host memory
- * as "device" memory and no work done, except that the kernel named
- * `scale_plus_one` (benches/cudarc/per_op.rs) runs on the host so that
- * the benchmark's own check passes. Every call is counted; with
- * STUB_CUDA_COUNTS=FILE set, the counts are appended there at exit, one
- * "name count" line each. Nothing here is NVIDIA's code: the signatures
- * are the documented C API, with handles as opaque pointers.
+ * cudarc's API (real cudarc or cuda-compat) or hip's own (per_op), with
+ * one device, host memory as "device" memory and no work done, except
+ * that the kernel named `scale_plus_one` (benches/cudarc/per_op.rs,
+ * benches/src/bin/per_op.rs) runs on the host so that the benchmarks' own
+ * checks pass. Every call is counted; with STUB_CUDA_COUNTS=FILE set, the
+ * counts are appended there at exit, one "name count" line each. Nothing
+ * here is NVIDIA's code: the signatures are the documented C API, with
+ * handles as opaque pointers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -220,6 +221,10 @@ int cudaStreamSynchronize(void *s) { (void)s; CALL; return 0; }
 int cudaStreamCreateWithFlags(void **s, unsigned f) {
     (void)f; CALL; *s = &stream_objects[next_stream++ % 1024]; return 0;
 }
+int cudaStreamCreateWithPriority(void **s, unsigned f, int p) {
+    (void)f; (void)p; CALL; *s = &stream_objects[next_stream++ % 1024]; return 0;
+}
+int cudaDeviceGetStreamPriorityRange(int *least, int *greatest) { CALL; *least = 0; *greatest = -5; return 0; }
 int cudaStreamCreate(void **s) { CALL; *s = &stream_objects[next_stream++ % 1024]; return 0; }
 int cudaStreamDestroy(void *s) { (void)s; CALL; return 0; }
 int cudaStreamQuery(void *s) { (void)s; CALL; return 0; }
