@@ -387,13 +387,13 @@ amd_unavailable_launcher() {
 }
 
 # The compatibility layer's software fp8 against an independent reference
-# (dropins/cudaforge/amd/tests/fp8.hip), compiled by the AMD toolchain.
+# (hip-cuda-layer/tests/fp8.hip), compiled by the AMD toolchain.
 amd_fp8() {
     local tc
     tc=$(bash "$REPO/scripts/hip-toolchain.sh")
     "$tc/llvm/bin/clang++" -x hip --cuda-host-only --rocm-path="$tc" -isystem "$tc/include" \
-        --offload-arch=gfx90a -I"$REPO/dropins/cudaforge/amd/include" -std=c++17 -O1 \
-        "$REPO/dropins/cudaforge/amd/tests/fp8.hip" -o "$WORK/fp8-check"
+        --offload-arch=gfx90a -I"$REPO/hip-cuda-layer/include" -std=c++17 -O1 \
+        "$REPO/hip-cuda-layer/tests/fp8.hip" -o "$WORK/fp8-check"
     "$WORK/fp8-check"
 }
 

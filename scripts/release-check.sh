@@ -19,7 +19,7 @@ cd "$root"
 # A new publishable crate goes here.
 crates=(hip-sys roctx-sys hip hipblas-sys hipblas rccl-sys rccl hiprand-sys hiprand
     hipfft-sys hipfft hipsolver-sys hipsolver hipblaslt-sys hipblaslt
-    hipsparse-sys hipsparse cuda-compat hip-build hip-diagnostics)
+    hipsparse-sys hipsparse cuda-compat hip-cuda-layer hip-build hip-diagnostics)
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/hip-rs

@@ -1,6 +1,6 @@
 //! The AMD path: a crate's unmodified `.cu` sources compiled for AMD GPUs
 //! with ROCm's clang (or hipcc), through the CUDA-over-HIP layer in
-//! `amd/include/` (force-included; its `cuda_*.h` headers shadow CUDA's).
+//! `hip-cuda-layer` (force-included; its `cuda_*.h` headers shadow CUDA's).
 //!
 //! - PTX builds write, in each `<stem>.ptx`, a text envelope of the clang
 //!   offload bundle that holds one code object per target
@@ -23,6 +23,8 @@ use crate::envelope;
 use crate::error::{Error, Result};
 use crate::plan::{Output, Plan};
 use hip_build::{Compiler, Toolchain};
+// The CUDA-over-HIP layer, written into the build folder.
+use hip_cuda_layer::HEADERS;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -48,40 +50,6 @@ const COMPLETE: &str = ".complete";
 
 /// The report written beside the outputs.
 pub const REPORT: &str = "cudaforge-amd-report.txt";
-
-/// The CUDA-over-HIP layer, written into the build folder.
-const HEADERS: &[(&str, &str)] = &[
-    ("hiprs_cuda.h", include_str!("../amd/include/hiprs_cuda.h")),
-    (
-        "hiprs_cuda_fp8.h",
-        include_str!("../amd/include/hiprs_cuda_fp8.h"),
-    ),
-    (
-        "hiprs_cuda_runtime.h",
-        include_str!("../amd/include/hiprs_cuda_runtime.h"),
-    ),
-    ("cuda.h", include_str!("../amd/include/cuda.h")),
-    (
-        "cuda_runtime.h",
-        include_str!("../amd/include/cuda_runtime.h"),
-    ),
-    (
-        "cuda_runtime_api.h",
-        include_str!("../amd/include/cuda_runtime_api.h"),
-    ),
-    ("cuda_fp16.h", include_str!("../amd/include/cuda_fp16.h")),
-    ("cuda_bf16.h", include_str!("../amd/include/cuda_bf16.h")),
-    ("cuda_fp8.h", include_str!("../amd/include/cuda_fp8.h")),
-    (
-        "device_launch_parameters.h",
-        include_str!("../amd/include/device_launch_parameters.h"),
-    ),
-    ("mma.h", include_str!("../amd/include/mma.h")),
-    (
-        "cuda/std/limits",
-        include_str!("../amd/include/cuda/std/limits"),
-    ),
-];
 
 /// Which platform `HIP_PLATFORM` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,7 +380,7 @@ impl AmdBuild<'_> {
             }
         }
         c.arg("-I").arg(include);
-        c.args(["-include", "hiprs_cuda.h"]);
+        c.args(["-include", hip_cuda_layer::FORCE_INCLUDE]);
         c.arg(format!("-DHIPRS_CUDA_ARCH={claimed}"));
         c.args(targets.iter().map(|t| format!("--offload-arch={t}")));
         c.args(args);
