@@ -1,43 +1,23 @@
 //! The per-op host path through `hip`'s own API: allocate (tracked, in
-//! stream order), launch, free, as a framework does for every op; the
-//! same work as `benches/cudarc/per_op.rs` does through cudarc, which
-//! `scripts/cudarc-examples.sh per-op-run` runs beside it (real cudarc) to
-//! give the ratio.
+//! stream order, `Stream::alloc`), launch (`TypedKernel::launch`), free,
+//! as a framework does for every op; the same loop
+//! (`benches/shared/per_op.rs`) as `benches/cudarc/per_op.rs` runs
+//! through cudarc, which `scripts/cudarc-examples.sh per-op-run` runs
+//! beside it (real cudarc) to give the ratio.
 //!
 //! ```text
 //! per_op named|per-thread
 //! ```
 //!
-//! Each op allocates a buffer of 1,024 floats with `Stream::alloc`
-//! (tracked), launches `y = a * x + 1` from the previous op's buffer into
-//! it with `TypedKernel::launch`, and drops the previous buffer. A chain
-//! of `CHAIN` ops is checked against the host's result first. Then the
-//! host's time per op: bursts of `BURST` ops, each timed from an idle
-//! stream until its last op is enqueued (too few to fill the GPU's queue,
-//! so the host never waits for the GPU), the median over `ROUNDS` bursts
-//! printed as `step_us`; and the median time of each call (allocate,
-//! launch, free). The stream is a stream of its own (`Stream::new`) or the
-//! per-thread stream.
+//! The stream is a stream of its own (`Stream::new`) or the per-thread
+//! stream.
 
 use hip::{DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
-use std::time::Instant;
+use std::error::Error;
 
-const KERNEL: &str = r#"
-extern "C" __global__ void scale_plus_one(float* y, const float* x, float a, unsigned n) {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + 1.0f;
-}
-"#;
-const LEN: usize = 1024;
-const CHAIN: usize = 2000;
-/// Rounds of `BURST` ops timed (the median is printed).
-const ROUNDS: usize = 200;
-/// Ops per timed burst: well under the GPU's queue of pending work.
-const BURST: usize = 100;
-/// The scale: the chain's values stay near 2/3 (the fixed point of
-/// y = a * x + 1), exact enough to check.
-const A: f32 = -0.5;
-const NAME: &str = "per_op: hip";
+#[path = "../../shared/per_op.rs"]
+mod shared;
+use shared::{PerOpApi, A, KERNEL, LEN};
 
 fn main() {
     if let Err(e) = run() {
@@ -46,7 +26,34 @@ fn main() {
     }
 }
 
-fn run() -> Result<(), Box<dyn std::error::Error>> {
+struct Hip {
+    stream: Stream,
+    kernel: TypedKernel<(*mut f32, *const f32, f32, u32)>,
+}
+
+impl PerOpApi for Hip {
+    type Buffer = DeviceBuffer<f32>;
+    fn upload(&self, x: &[f32]) -> Result<Self::Buffer, Box<dyn Error>> {
+        Ok(self.stream.clone_htod(x)?)
+    }
+    fn download(&self, b: &Self::Buffer) -> Result<Vec<f32>, Box<dyn Error>> {
+        Ok(self.stream.clone_dtoh(b)?)
+    }
+    fn synchronize(&self) -> Result<(), Box<dyn Error>> {
+        Ok(self.stream.synchronize()?)
+    }
+    fn alloc(&self) -> Result<Self::Buffer, Box<dyn Error>> {
+        Ok(self.stream.alloc::<f32>(LEN)?)
+    }
+    fn launch(&self, y: &mut Self::Buffer, x: &Self::Buffer) -> Result<(), Box<dyn Error>> {
+        let cfg = LaunchConfig::for_num_elems(LEN as u32);
+        // SAFETY: scale_plus_one touches y[..n] and x[..n]; both hold n.
+        unsafe { self.kernel.launch(&self.stream, cfg, (y, x, A, LEN as u32)) }?;
+        Ok(())
+    }
+}
+
+fn run() -> Result<(), Box<dyn Error>> {
     let which = std::env::args().nth(1).unwrap_or_default();
     let dev = hip::Device::get(0).map_err(|e| format!("cannot measure, no GPU: {e}"))?;
     let stream = match which.as_str() {
@@ -56,83 +63,6 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     };
     let module = Module::compile(&dev, KERNEL)?;
     // SAFETY: the parameter list matches the kernel's signature.
-    let kernel = unsafe {
-        TypedKernel::<(*mut f32, *const f32, f32, u32)>::new(module.function("scale_plus_one")?)
-    };
-    let cfg = LaunchConfig::for_num_elems(LEN as u32);
-    let n = LEN as u32;
-    let x_host: Vec<f32> = (0..LEN).map(|i| (i % 17) as f32 * 0.25).collect();
-    let op = |x: &DeviceBuffer<f32>| -> hip::Result<DeviceBuffer<f32>> {
-        let mut y = stream.alloc::<f32>(LEN)?;
-        // SAFETY: scale_plus_one touches y[..n] and x[..n]; both hold n.
-        unsafe { kernel.launch(&stream, cfg, (&mut y, x, A, n)) }?;
-        Ok(y)
-    };
-    let chain = |ops: usize| -> hip::Result<DeviceBuffer<f32>> {
-        let mut x = stream.clone_htod(&x_host)?;
-        for _ in 0..ops {
-            x = op(&x)?;
-        }
-        Ok(x)
-    };
-    let got = stream.clone_dtoh(&chain(CHAIN)?)?;
-    for (i, (g, x0)) in got.iter().zip(&x_host).enumerate() {
-        let want = (0..CHAIN).fold(*x0, |v, _| A * v + 1.0);
-        if (g - want).abs() > 1e-4 {
-            return Err(format!("y[{i}] = {g}, expected {want}").into());
-        }
-    }
-    // The host's time per op: a burst of `BURST` ops timed from an idle
-    // stream until the last is enqueued (few enough that the GPU's queue
-    // never fills, so the host never waits for the GPU), then the stream
-    // synchronized outside the timing.
-    let mut times = Vec::with_capacity(ROUNDS);
-    let mut x = stream.clone_htod(&x_host)?;
-    for _ in 0..ROUNDS {
-        stream.synchronize()?;
-        let t = Instant::now();
-        for _ in 0..BURST {
-            x = op(&x)?;
-        }
-        times.push(t.elapsed().as_secs_f64() * 1e6 / BURST as f64);
-    }
-    stream.synchronize()?;
-    drop(x);
-    times.sort_by(f64::total_cmp);
-    // Where one op's host time goes: each call of the chain timed alone.
-    let (mut t_alloc, mut t_launch, mut t_free) = (Vec::new(), Vec::new(), Vec::new());
-    let mut x = stream.clone_htod(&x_host)?;
-    for i in 0..CHAIN {
-        if i % BURST == 0 {
-            stream.synchronize()?;
-        }
-        let t0 = Instant::now();
-        let mut y = stream.alloc::<f32>(LEN)?;
-        let t1 = Instant::now();
-        // SAFETY: as in `op`.
-        unsafe { kernel.launch(&stream, cfg, (&mut y, &x, A, n)) }?;
-        let t2 = Instant::now();
-        drop(std::mem::replace(&mut x, y));
-        let t3 = Instant::now();
-        t_alloc.push((t1 - t0).as_nanos() as f64);
-        t_launch.push((t2 - t1).as_nanos() as f64);
-        t_free.push((t3 - t2).as_nanos() as f64);
-    }
-    stream.synchronize()?;
-    let med = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    println!(
-        "{}: per call (median ns): alloc {:.0}, launch {:.0}, free {:.0}",
-        NAME,
-        med(&mut t_alloc),
-        med(&mut t_launch),
-        med(&mut t_free)
-    );
-    println!(
-        "per_op: hip {which} stream, {CHAIN} ops a chain checked; host time per op (bursts of {BURST}, median of {ROUNDS}): step_us {:.3}",
-        times[ROUNDS / 2]
-    );
-    Ok(())
+    let kernel = unsafe { TypedKernel::new(module.function("scale_plus_one")?) };
+    shared::run(&Hip { stream, kernel }, "per_op: hip", &which)
 }
