@@ -331,11 +331,6 @@ impl Stream {
         }
         let LaunchArgs { ptrs, accesses, .. } = args;
         let accesses = accesses.as_slice().iter().map(|&(e, w, _)| (e, w));
-        let launch = if options.cooperative {
-            result::module_launch_cooperative_kernel
-        } else {
-            result::module_launch_kernel
-        };
         self.enqueue_with_accesses(accesses, || {
             if let Some((start, _)) = options.timing {
                 start.record(self)?;
@@ -343,13 +338,14 @@ impl Stream {
             // SAFETY: function and stream live; args per the caller's
             // contract.
             unsafe {
-                launch(
+                result::module_launch_kernel(
                     f.as_raw(),
                     cfg.grid,
                     cfg.block,
                     cfg.shared_mem_bytes,
                     self.as_raw(),
                     ptrs.as_mut_ptr(),
+                    options.cooperative,
                 )
             }?;
             if let Some((_, end)) = options.timing {
@@ -588,7 +584,7 @@ macro_rules! tuple_impls {
                 // contract. Tracked memory is ordered and recorded around
                 // the launch.
                 stream.enqueue_with_accesses(accesses.iter().flatten().copied(), || unsafe {
-                    result::module_launch_kernel(f.as_raw(), cfg.grid, cfg.block, cfg.shared_mem_bytes, stream.as_raw(), ptrs.as_mut_ptr())
+                    result::module_launch_kernel(f.as_raw(), cfg.grid, cfg.block, cfg.shared_mem_bytes, stream.as_raw(), ptrs.as_mut_ptr(), false)
                 })
             }
         }

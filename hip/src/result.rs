@@ -613,6 +613,15 @@ pub(crate) unsafe fn module_occupancy_max_active_blocks(
     Ok(n)
 }
 
+/// `hipModuleLaunchKernel`, or with `cooperative`
+/// `hipModuleLaunchCooperativeKernel` (every block resident at once, for
+/// grid-wide synchronization).
+///
+/// # Safety
+///
+/// `f` and `s` are live; `params` holds one valid pointer per kernel
+/// parameter, each to a value of the parameter's type; a cooperative grid
+/// fits on the device at once.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn module_launch_kernel(
@@ -622,46 +631,32 @@ pub(crate) unsafe fn module_launch_kernel(
     shared: u32,
     s: sys::hipStream_t,
     params: *mut *mut c_void,
+    cooperative: bool,
 ) -> Result<()> {
-    // SAFETY: the caller passes a live function and stream and one valid
-    // pointer per kernel parameter, each to a value of the parameter's type.
-    check("hipModuleLaunchKernel", unsafe {
-        sys::hipModuleLaunchKernel(
-            f,
-            grid.0,
-            grid.1,
-            grid.2,
-            block.0,
-            block.1,
-            block.2,
-            shared,
-            s,
-            params,
-            std::ptr::null_mut(),
-        )
-    })
-}
-
-/// `hipModuleLaunchCooperativeKernel`: as [`module_launch_kernel`], with
-/// every block resident at once (grid-wide synchronization).
-///
-/// # Safety
-///
-/// As [`module_launch_kernel`].
-pub(crate) unsafe fn module_launch_cooperative_kernel(
-    f: sys::hipFunction_t,
-    grid: (u32, u32, u32),
-    block: (u32, u32, u32),
-    shared: u32,
-    s: sys::hipStream_t,
-    params: *mut *mut c_void,
-) -> Result<()> {
-    // SAFETY: as in `module_launch_kernel`.
-    check("hipModuleLaunchCooperativeKernel", unsafe {
-        sys::hipModuleLaunchCooperativeKernel(
-            f, grid.0, grid.1, grid.2, block.0, block.1, block.2, shared, s, params,
-        )
-    })
+    let ((gx, gy, gz), (bx, by, bz)) = (grid, block);
+    if cooperative {
+        // SAFETY: the caller's contract above.
+        check("hipModuleLaunchCooperativeKernel", unsafe {
+            sys::hipModuleLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, s, params)
+        })
+    } else {
+        // SAFETY: the caller's contract above; no `extra` array.
+        check("hipModuleLaunchKernel", unsafe {
+            sys::hipModuleLaunchKernel(
+                f,
+                gx,
+                gy,
+                gz,
+                bx,
+                by,
+                bz,
+                shared,
+                s,
+                params,
+                std::ptr::null_mut(),
+            )
+        })
+    }
 }
 
 // ---- graphs ----------------------------------------------------------------
