@@ -253,7 +253,9 @@ pub mod runtime;
 pub mod types;
 
 /// The CUDA release of the newest `cuda-*` feature on (cudarc's
-/// `CUDA_MAJOR_VERSION`/`CUDA_MINOR_VERSION`); 13.0 without one.
+/// `CUDA_MAJOR_VERSION`/`CUDA_MINOR_VERSION`); 13.0 without one. Every
+/// `cuda-NNNNN` feature of `Cargo.toml` is listed (a tier-1 test checks).
+/// `cuda-version-from-build-system` names no release: 13.0.
 const CUDA_RELEASE: (u32, u32) = {
     macro_rules! newest {
         ($($feature:literal => $v:expr,)*) => {
@@ -261,6 +263,10 @@ const CUDA_RELEASE: (u32, u32) = {
         };
     }
     newest! {
+        "cuda-13040" => (13, 4),
+        "cuda-13030" => (13, 3),
+        "cuda-13020" => (13, 2),
+        "cuda-13010" => (13, 1),
         "cuda-13000" => (13, 0),
         "cuda-12090" => (12, 9),
         "cuda-12080" => (12, 8),

@@ -451,3 +451,33 @@ fn uses_cublas_like_cudarc() -> Result<(), cuda_compat::cublas::CublasError> {
     unsafe { blas.asum(AsumConfig { n: 16, incx: 1 }, &a, &mut sum) }?;
     Ok(())
 }
+
+/// `get_lib_name_candidates` knows the release of every `cuda-NNNNN`
+/// feature the crate accepts: each is in lib.rs's `CUDA_RELEASE` list with
+/// the major and minor its name says (a feature added to Cargo.toml alone
+/// would report another release's library names).
+#[test]
+fn every_cuda_version_feature_has_its_release() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let manifest = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
+    let lib = std::fs::read_to_string(format!("{dir}/src/lib.rs")).unwrap();
+    let features: Vec<&str> = manifest
+        .lines()
+        .filter_map(|l| l.split_once(" = ").map(|(k, _)| k.trim()))
+        .filter(|k| {
+            k.len() == 10 && k.starts_with("cuda-") && k[5..].bytes().all(|b| b.is_ascii_digit())
+        })
+        .collect();
+    assert!(features.len() >= 15, "{features:?}");
+    for f in features {
+        // cuda-MMmm0: major MM, minor mm.
+        let (major, minor): (u32, u32) = (f[5..7].parse().unwrap(), f[7..9].parse().unwrap());
+        let line = format!("\"{f}\" => ({major}, {minor}),");
+        assert!(lib.contains(&line), "lib.rs's CUDA_RELEASE lacks `{line}`");
+    }
+    // Without a version feature (as here): 13.0's sonames.
+    let names = cuda_compat::get_lib_name_candidates("nvrtc");
+    if cfg!(target_os = "linux") {
+        assert!(names.contains(&"libnvrtc.so.13".to_string()), "{names:?}");
+    }
+}
