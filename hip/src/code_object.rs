@@ -241,7 +241,12 @@ fn elf(image: &[u8]) -> Result<ImageKind, InvalidImage> {
             "extended program header numbering (e_phnum PN_XNUM)",
         ));
     }
-    if phnum > 0 {
+    if phnum == 0 {
+        // No segments (nothing a loader could map), but an e_phoff past
+        // the end still names a table outside the image: refused, as a
+        // stray e_shoff is above.
+        r.slice(phoff, 0, "the (empty) program header table")?;
+    } else {
         if phentsize != 56 {
             return Err(refuse(kind, format!("e_phentsize {phentsize} is not 56")));
         }

@@ -176,3 +176,21 @@ proptest! {
         let _ = validate(&bytes, Platform::Nvidia);
     }
 }
+
+/// An empty program header table named past the image's end is refused.
+/// Found by `corrupted_images_never_crash_or_escape` (a flip in e_phoff and
+/// e_phnum 1 -> 0): it was accepted with the table outside.
+#[test]
+fn an_empty_program_header_table_outside_is_refused() {
+    let mut img = tiny_elf(EM_AMDGPU);
+    img[56..58].copy_from_slice(&0u16.to_le_bytes());
+    let outside = img.len() as u64 + 512;
+    img[32..40].copy_from_slice(&outside.to_le_bytes());
+    let e = validate(&img, Platform::Amd).unwrap_err();
+    assert!(e.reason.contains("program header table"), "{e}");
+    // At the end of the image it names nothing outside.
+    let end = img.len() as u64;
+    img[32..40].copy_from_slice(&end.to_le_bytes());
+    assert_eq!(validate(&img, Platform::Amd), Ok(ImageKind::AmdCodeObject));
+    assert!(elf_tables_inside(&img));
+}
