@@ -2,9 +2,13 @@
 //!
 //! The raw names are generated from hipify-perl's table (see `COVERAGE.md`)
 //! and reachable both here (`cuda_compat::runtime::cudaMalloc`) and at
-//! cudarc's path (`cuda_compat::runtime::sys::cudaMalloc`).
+//! cudarc's path (`cuda_compat::runtime::sys::cudaMalloc`). [`result`] is
+//! cudarc's thin layer over them ([`result::RuntimeError`],
+//! `result::stream::create`, ...).
 
 crate::mount_generated!("../generated/runtime.rs");
+
+pub mod result;
 
 /// The raw runtime names at cudarc's path (`cudarc::runtime::sys`).
 pub mod sys {
