@@ -116,24 +116,86 @@ pub trait LogNormalFill<T> {
     unsafe fn fill(self, o: *mut T, n: usize, m: T, s: T) -> Result<(), CurandError>;
 }
 
-/// One impl of a fill trait: the element type and its C function.
+/// One impl of a fill trait: the element type and its [`generate`]
+/// function.
 macro_rules! fill_impl {
     ($trait:ident<$t:ty> = $f:ident($($p:ident),*)) => {
         impl $trait<$t> for sys::curandGenerator_t {
             unsafe fn fill(self, out: *mut $t, num: usize $(, $p: $t)*) -> Result<(), CurandError> {
-                // SAFETY: the caller's contract; the element type is the C
-                // function's.
-                unsafe { sys::$f(self, out.cast(), num $(, $p)*) }.result()
+                // SAFETY: the caller's contract, which is `generate`'s.
+                unsafe { generate::$f(self, out, num $(, $p)*) }
             }
         }
     };
 }
 
-fill_impl!(UniformFill<f32> = curandGenerateUniform());
-fill_impl!(UniformFill<f64> = curandGenerateUniformDouble());
-fill_impl!(UniformFill<u32> = curandGenerate());
-fill_impl!(UniformFill<u64> = curandGenerateLongLong());
-fill_impl!(NormalFill<f32> = curandGenerateNormal(m, s));
-fill_impl!(NormalFill<f64> = curandGenerateNormalDouble(m, s));
-fill_impl!(LogNormalFill<f32> = curandGenerateLogNormal(m, s));
-fill_impl!(LogNormalFill<f64> = curandGenerateLogNormalDouble(m, s));
+fill_impl!(UniformFill<f32> = uniform_f32());
+fill_impl!(UniformFill<f64> = uniform_f64());
+fill_impl!(UniformFill<u32> = uniform_u32());
+fill_impl!(UniformFill<u64> = uniform_u64());
+fill_impl!(NormalFill<f32> = normal_f32(m, s));
+fill_impl!(NormalFill<f64> = normal_f64(m, s));
+fill_impl!(LogNormalFill<f32> = log_normal_f32(m, s));
+fill_impl!(LogNormalFill<f64> = log_normal_f64(m, s));
+
+/// One function per distribution and element type (cudarc's
+/// `curand::result::generate`), each one `curandGenerate*` call.
+///
+/// Every function's contract (`# Safety`): `gen` is a live generator and
+/// `out` device memory of at least `num` elements on its device, not used
+/// by other work until the generation is done on the generator's stream.
+/// hipRAND's own constraints apply as in cuRAND: a normal or log-normal
+/// count must be even for the pseudo-random generators, `u64` needs a
+/// 64-bit quasi-random generator.
+pub mod generate {
+    use super::{sys, CurandError};
+
+    /// Wrappers of one generate call each: `name(extra args) => call;`.
+    macro_rules! generate_calls {
+        ($(
+            $(#[$doc:meta])*
+            $name:ident($t:ty $(, $p:ident: $pt:ty)*) => $call:ident;
+        )+) => {$(
+            $(#[$doc])*
+            ///
+            /// # Safety
+            /// See the [module docs](self).
+            pub unsafe fn $name(
+                gen: sys::curandGenerator_t,
+                out: *mut $t,
+                num: usize,
+                $($p: $pt,)*
+            ) -> Result<(), CurandError> {
+                // SAFETY: the caller's contract (the module docs); the
+                // element type is the C function's.
+                unsafe { sys::$call(gen, out.cast(), num $(, $p)*) }.result()
+            }
+        )+};
+    }
+
+    generate_calls! {
+        /// `curandGenerateUniform`: `f32` in (0, 1].
+        uniform_f32(f32) => curandGenerateUniform;
+        /// `curandGenerateUniformDouble`: `f64` in (0, 1].
+        uniform_f64(f64) => curandGenerateUniformDouble;
+        /// `curandGenerate`: `u32` with every bit random.
+        uniform_u32(u32) => curandGenerate;
+        /// `curandGenerateLongLong`: `u64` with every bit random.
+        uniform_u64(u64) => curandGenerateLongLong;
+        /// `curandGenerateNormal`: `f32` of mean `mean` and standard
+        /// deviation `std`.
+        normal_f32(f32, mean: f32, std: f32) => curandGenerateNormal;
+        /// `curandGenerateNormalDouble`: `f64` of mean `mean` and
+        /// standard deviation `std`.
+        normal_f64(f64, mean: f64, std: f64) => curandGenerateNormalDouble;
+        /// `curandGenerateLogNormal`: `f32` whose logarithm has mean
+        /// `mean` and standard deviation `std`.
+        log_normal_f32(f32, mean: f32, std: f32) => curandGenerateLogNormal;
+        /// `curandGenerateLogNormalDouble`: `f64` whose logarithm has
+        /// mean `mean` and standard deviation `std`.
+        log_normal_f64(f64, mean: f64, std: f64) => curandGenerateLogNormalDouble;
+        /// `curandGeneratePoisson`: `u32` of a Poisson distribution of
+        /// mean `lambda`.
+        poisson_u32(u32, lambda: f64) => curandGeneratePoisson;
+    }
+}
