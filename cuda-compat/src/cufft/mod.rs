@@ -40,6 +40,7 @@ crate::mount_generated!("../generated/cufft.rs");
 pub mod sys {
     pub use super::generated::*;
     pub use super::library_property::*;
+    pub use super::plan_property::*;
     pub use crate::runtime::{cudaStream_t, double2, float2};
 }
 
@@ -61,6 +62,74 @@ mod library_property {
     }
     /// CUDA's name for [`libraryPropertyType_t`].
     pub use self::libraryPropertyType_t as libraryPropertyType;
+}
+
+// cuFFT 11.2's plan properties (CUDA 12.4 and later), which hipFFT lacks:
+// the names exist so that code using them compiles, and every call
+// returns `CUFFT_NOT_SUPPORTED`.
+#[allow(non_camel_case_types, non_snake_case)]
+mod plan_property {
+    use super::generated::{cufftHandle, cufftResult};
+    use core::ffi::c_longlong;
+
+    /// cuFFT's `cufftProperty_t` (cuFFT's values; hipFFT has no plan
+    /// properties, so no call accepts one).
+    #[repr(u32)]
+    #[derive(Debug, Copy, Clone, Hash, PartialOrd, Ord, PartialEq, Eq)]
+    pub enum cufftProperty_t {
+        /// Patient JIT compilation of the plan's kernels.
+        NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT = 1,
+        /// The most host threads planning may use.
+        NVFFT_PLAN_PROPERTY_INT64_MAX_NUM_HOST_THREADS = 2,
+        /// Bluestein's algorithm only (CUDA 13.4).
+        NVFFT_PLAN_PROPERTY_INT64_BLUESTEIN_ONLY = 3,
+        /// No fused multiply-add (CUDA 13.4).
+        NVFFT_PLAN_PROPERTY_INT64_DISABLE_FMA = 4,
+    }
+    /// cuFFT's name for [`cufftProperty_t`].
+    pub use self::cufftProperty_t as cufftProperty;
+
+    /// cuFFT's `cufftGetPlanPropertyInt64`: hipFFT has no counterpart, so
+    /// `CUFFT_NOT_SUPPORTED` (nothing is written).
+    ///
+    /// # Safety
+    /// None beyond cuFFT's (`plan` live, `returnPtrValue` writable): nothing
+    /// is read or written.
+    pub unsafe fn cufftGetPlanPropertyInt64(
+        plan: cufftHandle,
+        property: cufftProperty,
+        returnPtrValue: *mut c_longlong,
+    ) -> cufftResult {
+        let _ = (plan, property, returnPtrValue);
+        cufftResult::CUFFT_NOT_SUPPORTED
+    }
+
+    /// cuFFT's `cufftSetPlanPropertyInt64`: hipFFT has no counterpart, so
+    /// `CUFFT_NOT_SUPPORTED`.
+    ///
+    /// # Safety
+    /// None beyond cuFFT's (`plan` live): nothing is read.
+    pub unsafe fn cufftSetPlanPropertyInt64(
+        plan: cufftHandle,
+        property: cufftProperty,
+        inputValueInt: c_longlong,
+    ) -> cufftResult {
+        let _ = (plan, property, inputValueInt);
+        cufftResult::CUFFT_NOT_SUPPORTED
+    }
+
+    /// cuFFT's `cufftResetPlanProperty`: hipFFT has no counterpart, so
+    /// `CUFFT_NOT_SUPPORTED`.
+    ///
+    /// # Safety
+    /// None beyond cuFFT's (`plan` live): nothing is read.
+    pub unsafe fn cufftResetPlanProperty(
+        plan: cufftHandle,
+        property: cufftProperty,
+    ) -> cufftResult {
+        let _ = (plan, property);
+        cufftResult::CUFFT_NOT_SUPPORTED
+    }
 }
 
 pub mod result;

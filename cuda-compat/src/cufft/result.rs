@@ -3,9 +3,10 @@
 //! Each calls cuFFT's name in [`sys`], which is hipFFT (cuFFT itself on the
 //! NVIDIA platform, behind hipfft-sys's adapters).
 //!
-//! Not provided: cudarc's `get_plan_property_i64`, `set_plan_property_i64`
-//! and `reset_plan_property` (cuFFT 11.2's plan properties), which hipFFT
-//! has no counterpart for; cudarc offers them only for CUDA 12.4 and later.
+//! cuFFT 11.2's plan properties ([`get_plan_property_i64`],
+//! [`set_plan_property_i64`], [`reset_plan_property`]; CUDA 12.4 and later
+//! in cudarc) have no hipFFT counterpart: they return
+//! `CufftError(CUFFT_NOT_SUPPORTED)`.
 
 use super::sys;
 use core::ffi::{c_int, c_longlong, c_void};
@@ -204,6 +205,48 @@ pub fn get_version() -> Result<c_int, CufftError> {
     // SAFETY: `version` is a valid place to write an int.
     unsafe { sys::cufftGetVersion(&mut version) }.result()?;
     Ok(version)
+}
+
+/// `cufftGetPlanPropertyInt64`: always `CUFFT_NOT_SUPPORTED` (hipFFT has
+/// no plan properties).
+///
+/// # Safety
+/// `plan` is a live handle (nothing is called).
+pub unsafe fn get_plan_property_i64(
+    plan: sys::cufftHandle,
+    property: sys::cufftProperty,
+) -> Result<c_longlong, CufftError> {
+    let mut value = 0;
+    // SAFETY: the caller's contract; `value` is a valid place.
+    unsafe { sys::cufftGetPlanPropertyInt64(plan, property, &mut value) }.result()?;
+    Ok(value)
+}
+
+/// `cufftSetPlanPropertyInt64`: always `CUFFT_NOT_SUPPORTED` (hipFFT has
+/// no plan properties).
+///
+/// # Safety
+/// `plan` is a live handle (nothing is called).
+pub unsafe fn set_plan_property_i64(
+    plan: sys::cufftHandle,
+    property: sys::cufftProperty,
+    value: c_longlong,
+) -> Result<(), CufftError> {
+    // SAFETY: the caller's contract.
+    unsafe { sys::cufftSetPlanPropertyInt64(plan, property, value) }.result()
+}
+
+/// `cufftResetPlanProperty`: always `CUFFT_NOT_SUPPORTED` (hipFFT has no
+/// plan properties).
+///
+/// # Safety
+/// `plan` is a live handle (nothing is called).
+pub unsafe fn reset_plan_property(
+    plan: sys::cufftHandle,
+    property: sys::cufftProperty,
+) -> Result<(), CufftError> {
+    // SAFETY: the caller's contract.
+    unsafe { sys::cufftResetPlanProperty(plan, property) }.result()
 }
 
 /// `cufftGetSize`: the plan's work area, in bytes.
