@@ -5,7 +5,9 @@
 
 use super::result::{NcclError, NcclStatus};
 use super::sys;
-use crate::driver::{CudaContext, CudaStream, DevicePtr, DevicePtrMut, SyncOnDrop};
+use crate::driver::{
+    CudaContext, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, SyncOnDrop,
+};
 use hip::{DeviceSlice as HipSlice, DeviceSliceMut as HipSliceMut};
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -420,4 +422,339 @@ impl Comm {
                 .reduce_scatter(&send, recv, reduce_op.rccl(), self.hip_stream())
         })
     }
+}
+
+/// An open NCCL group made by [`Comm::group`] (cudarc's `Group`): the calls
+/// made through it are launched together when it drops (`ncclGroupEnd`).
+///
+/// The calls take views ([`CudaView`], [`CudaViewMut`]) that outlive the
+/// group, since NCCL reads and writes them only once the group ends: each
+/// buffer's access is recorded when the group drops, after
+/// `ncclGroupEnd`, so later work on other streams waits for it. Make the
+/// views before the group.
+///
+/// Groups nest (one per communicator when one thread drives several):
+/// NCCL launches the calls when the outermost group ends. An inner group's
+/// accesses are recorded when it drops, before that launch, so work on the
+/// communicator's own stream is ordered after the calls but work on another
+/// stream is ordered only after the outermost group has dropped.
+///
+/// Unlike cudarc, nothing here panics: a failed `ncclGroupStart` is
+/// returned by each call on the group, and a failed `ncclGroupEnd` (in
+/// drop) is recorded for `rccl::take_drop_errors`.
+///
+/// **Threads**: neither `Send` nor `Sync`: NCCL keeps the open group per
+/// thread, so it ends on the thread that started it.
+#[derive(Debug)]
+pub struct Group<'a> {
+    comm: &'a Comm,
+    // Field order is drop order: the group ends (its calls are launched)
+    // before the accesses of `syncs` are recorded.
+    group: Result<rccl::Group, NcclError>,
+    syncs: Vec<SyncOnDrop<'a>>,
+}
+
+impl Comm {
+    /// Starts a group (`ncclGroupStart`) whose calls run on this
+    /// communicator; it ends when the [`Group`] drops.
+    pub fn group(&self) -> Group<'_> {
+        Group {
+            comm: self,
+            group: rccl::Group::start().map_err(nccl_error),
+            syncs: Vec::new(),
+        }
+    }
+}
+
+impl<'g> Group<'g> {
+    /// The communicator.
+    pub fn comm(&self) -> &'g Comm {
+        self.comm
+    }
+
+    /// The error of `ncclGroupStart`, if it failed.
+    fn started(&self) -> Result<(), NcclError> {
+        self.group.as_ref().map(|_| ()).map_err(|e| *e)
+    }
+
+    /// The guard that records an access of `events` on the communicator's
+    /// stream, after the stream waited for the accesses it conflicts with.
+    fn access(&self, events: &'g hip::AccessEvents, write: bool) -> SyncOnDrop<'g> {
+        use crate::driver::result::ToDriver;
+        let comm: &'g Comm = self.comm;
+        let stream = &comm.stream.stream;
+        let waited = if write {
+            events.wait_before_write(stream)
+        } else {
+            events.wait_before_read(stream)
+        };
+        comm.stream.ctx.record_err(waited.drv());
+        SyncOnDrop::Access(Some(hip::AccessGuard::recording(events, stream, write)))
+    }
+
+    /// The first `len` elements of `view` (which holds at least that
+    /// many) as `hip` memory to read, its access kept until the group ends.
+    fn read<'s: 'g, T: NcclType>(
+        &mut self,
+        view: CudaView<'s, T>,
+        len: usize,
+    ) -> Result<HipSlice<'s, T>, NcclError> {
+        fits(view.len, len)?;
+        let guard = self.access(view.events, false);
+        self.syncs.push(guard);
+        // SAFETY: the view is at least `len` (checked) live elements at
+        // `ptr` on its stream's device, borrowed for `'s`, which outlives
+        // the group; it is only read.
+        Ok(unsafe {
+            HipSlice::from_raw_parts(view.ptr as usize as *const T, len, &view.stream.ctx.device)
+        })
+    }
+
+    /// The first `len` elements of `view` (which holds at least that
+    /// many) as `hip` memory to write, its access kept until the group
+    /// ends.
+    fn write<'r: 'g, T: NcclType>(
+        &mut self,
+        view: CudaViewMut<'r, T>,
+        len: usize,
+    ) -> Result<HipSliceMut<'r, T>, NcclError> {
+        fits(view.len, len)?;
+        let guard = self.access(view.events, true);
+        self.syncs.push(guard);
+        // SAFETY: the view is at least `len` (checked) live elements at
+        // `ptr` on its stream's device, borrowed mutably for `'r`, which
+        // outlives the group.
+        Ok(unsafe {
+            HipSliceMut::from_raw_parts(view.ptr as usize as *mut T, len, &view.stream.ctx.device)
+        })
+    }
+
+    /// `ncclSend` of `data` to rank `peer`.
+    pub fn send<'s: 'g, T: NcclType>(
+        &mut self,
+        data: CudaView<'s, T>,
+        peer: i32,
+    ) -> Result<(), NcclError> {
+        self.started()?;
+        let peer = rank_index(peer)?;
+        let len = data.len;
+        let data = self.read(data, len)?;
+        let comm = self.comm;
+        comm.comm
+            .send(&data, peer, comm.hip_stream())
+            .map_err(nccl_error)
+    }
+
+    /// `ncclRecv` into `buff` (all of it) from rank `peer`.
+    pub fn recv<'r: 'g, T: NcclType>(
+        &mut self,
+        buff: CudaViewMut<'r, T>,
+        peer: i32,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let peer = rank_index(peer)?;
+        let len = buff.len;
+        let mut buff = self.write(buff, len)?;
+        let comm = self.comm;
+        comm.comm
+            .recv(&mut buff, peer, comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+
+    /// As [`Comm::broadcast`]: `sendbuff` is `None` except on the root.
+    pub fn broadcast<'s: 'g, 'r: 'g, T: NcclType>(
+        &mut self,
+        sendbuff: Option<CudaView<'s, T>>,
+        recvbuff: CudaViewMut<'r, T>,
+        root: i32,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let root_index = rank_index(root)?;
+        let comm = self.comm;
+        match sendbuff {
+            None if root_index == comm.rank() => Err(INVALID),
+            // Not the root: RCCL does not read the send buffer.
+            None => self.broadcast_in_place(recvbuff, root),
+            Some(send) => {
+                let count = recvbuff.len;
+                let send = self.read(send, count)?;
+                let mut recv = self.write(recvbuff, count)?;
+                comm.comm
+                    .broadcast(&send, &mut recv, root_index, comm.hip_stream())
+                    .map_err(nccl_error)?;
+                Ok(NcclStatus::Success)
+            }
+        }
+    }
+
+    /// As [`Comm::broadcast_in_place`].
+    pub fn broadcast_in_place<'r: 'g, T: NcclType>(
+        &mut self,
+        recvbuff: CudaViewMut<'r, T>,
+        root: i32,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let root = rank_index(root)?;
+        let len = recvbuff.len;
+        let mut buf = self.write(recvbuff, len)?;
+        let comm = self.comm;
+        comm.comm
+            .broadcast_in_place(&mut buf, root, comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+
+    /// As [`Comm::all_gather`]: `recvbuff` holds at least world size x
+    /// `sendbuff`'s length.
+    pub fn all_gather<'s: 'g, 'r: 'g, T: NcclType>(
+        &mut self,
+        sendbuff: CudaView<'s, T>,
+        recvbuff: CudaViewMut<'r, T>,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let comm = self.comm;
+        let whole = sendbuff.len.checked_mul(comm.world_size()).ok_or(INVALID)?;
+        let count = sendbuff.len;
+        let send = self.read(sendbuff, count)?;
+        let mut recv = self.write(recvbuff, whole)?;
+        comm.comm
+            .all_gather(&send, &mut recv, comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+
+    /// As [`Comm::all_reduce`].
+    pub fn all_reduce<'s: 'g, 'r: 'g, T: NcclType>(
+        &mut self,
+        sendbuff: CudaView<'s, T>,
+        recvbuff: CudaViewMut<'r, T>,
+        reduce_op: &ReduceOp,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let count = sendbuff.len;
+        let send = self.read(sendbuff, count)?;
+        let mut recv = self.write(recvbuff, count)?;
+        let comm = self.comm;
+        comm.comm
+            .all_reduce(&send, &mut recv, reduce_op.rccl(), comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+
+    /// As [`Comm::all_reduce_in_place`].
+    pub fn all_reduce_in_place<'r: 'g, T: NcclType>(
+        &mut self,
+        buff: CudaViewMut<'r, T>,
+        reduce_op: &ReduceOp,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let len = buff.len;
+        let mut buf = self.write(buff, len)?;
+        let comm = self.comm;
+        comm.comm
+            .all_reduce_in_place(&mut buf, reduce_op.rccl(), comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+
+    /// As [`Comm::reduce`]: `recvbuff` is `None` except on the root.
+    pub fn reduce<'s: 'g, 'r: 'g, T: NcclType>(
+        &mut self,
+        sendbuff: CudaView<'s, T>,
+        recvbuff: Option<CudaViewMut<'r, T>>,
+        reduce_op: &ReduceOp,
+        root: i32,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let root_index = rank_index(root)?;
+        let comm = self.comm;
+        let op = reduce_op.rccl();
+        let count = sendbuff.len;
+        match recvbuff {
+            None if root_index == comm.rank() => Err(INVALID),
+            None => {
+                // Not the root: RCCL reads `sendbuff` and writes no
+                // receive buffer, so the call is made in place on it.
+                let guard = self.access(sendbuff.events, false);
+                self.syncs.push(guard);
+                // SAFETY: `sendbuff` is `count` live elements on its
+                // stream's device, borrowed for `'s`, which outlives the
+                // group; on a rank other than the root `ncclReduce` only
+                // reads it (NCCL's contract), so the writable view is
+                // never written through.
+                let mut buf = unsafe {
+                    HipSliceMut::from_raw_parts(
+                        sendbuff.ptr as usize as *mut T,
+                        count,
+                        &sendbuff.stream.ctx.device,
+                    )
+                };
+                comm.comm
+                    .reduce_in_place(&mut buf, op, root_index, comm.hip_stream())
+                    .map_err(nccl_error)?;
+                Ok(NcclStatus::Success)
+            }
+            Some(recvbuff) => {
+                let send = self.read(sendbuff, count)?;
+                let mut recv = self.write(recvbuff, count)?;
+                comm.comm
+                    .reduce(&send, &mut recv, op, root_index, comm.hip_stream())
+                    .map_err(nccl_error)?;
+                Ok(NcclStatus::Success)
+            }
+        }
+    }
+
+    /// As [`Comm::reduce_in_place`].
+    pub fn reduce_in_place<'s: 'g, T: NcclType>(
+        &mut self,
+        recvbuff: CudaViewMut<'s, T>,
+        reduce_op: &ReduceOp,
+        root: i32,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let root = rank_index(root)?;
+        let len = recvbuff.len;
+        let mut buf = self.write(recvbuff, len)?;
+        let comm = self.comm;
+        comm.comm
+            .reduce_in_place(&mut buf, reduce_op.rccl(), root, comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+
+    /// As [`Comm::reduce_scatter`]: `sendbuff` holds at least world size x
+    /// `recvbuff`'s length.
+    pub fn reduce_scatter<'s: 'g, 'r: 'g, T: NcclType>(
+        &mut self,
+        sendbuff: CudaView<'s, T>,
+        recvbuff: CudaViewMut<'r, T>,
+        reduce_op: &ReduceOp,
+    ) -> Result<NcclStatus, NcclError> {
+        self.started()?;
+        let comm = self.comm;
+        let count = recvbuff.len;
+        let whole = count.checked_mul(comm.world_size()).ok_or(INVALID)?;
+        let send = self.read(sendbuff, whole)?;
+        let mut recv = self.write(recvbuff, count)?;
+        comm.comm
+            .reduce_scatter(&send, &mut recv, reduce_op.rccl(), comm.hip_stream())
+            .map_err(nccl_error)?;
+        Ok(NcclStatus::Success)
+    }
+}
+
+/// Runs a block between `ncclGroupStart` and `ncclGroupEnd` (cudarc's
+/// `group!`, with the `nccl` feature): `group!({ ... })`.
+///
+/// As in cudarc, a failed start or end panics (the macro has no value to
+/// return it in); [`Comm::group`] or `rccl::group` return it instead.
+#[macro_export]
+macro_rules! group {
+    ($x:block) => {
+        $crate::nccl::result::group_start().expect("ncclGroupStart");
+        $x
+        $crate::nccl::result::group_end().expect("ncclGroupEnd");
+    };
 }
