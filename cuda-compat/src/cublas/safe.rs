@@ -11,6 +11,9 @@ use std::sync::Arc;
 
 pub use super::result::CublasError;
 
+mod grouped_gemm;
+pub use grouped_gemm::*;
+
 /// A hipBLAS handle bound to one stream (cudarc's `CudaBlas`).
 ///
 /// **Threads**: `Send + Sync`: hipBLAS handles may be used from any thread;
