@@ -20,6 +20,17 @@
 //! ones back while it runs. A thread that synchronizes the device while it
 //! captures itself gets an error instead of a deadlock.
 //!
+//! Releases made in `Drop` (a `hipFree`, a module unload, a library
+//! handle's destruction) cannot wait or fail there: they go through
+//! [`Device::release_outside_captures`], which runs them at once, holding
+//! new captures back, when no capture is open, and otherwise queues them
+//! until the last open capture of the device ends. Nothing is lost, and a
+//! drop inside a capture closure neither blocks nor invalidates it.
+//!
+//! The runtime functions that act on the whole device take a
+//! [`CaptureHold`] in this crate's `result` layer, so no call can forget
+//! the gate: the type system asks for it.
+//!
 //! Only captures begun through this crate are seen: a capture begun with
 //! the raw `hipStreamBeginCapture` is not.
 //!
@@ -27,11 +38,23 @@
 //! [`Stream::begin_capture`]: crate::Stream::begin_capture
 //! [`Device::synchronize`]: crate::Device::synchronize
 //! [`Device::hold_captures`]: crate::Device::hold_captures
+//! [`Device::release_outside_captures`]: crate::Device::release_outside_captures
 
 use crate::error::{Error, Result};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread::{self, ThreadId};
+
+/// Set by [`bypass`]: holds and releases go ahead at once, as if no gate
+/// existed (for showing, on a GPU, what the gate prevents).
+static BYPASS: AtomicBool = AtomicBool::new(false);
+
+/// Turns the gate off (`true`) or on again, for every device: a
+/// diagnostic, so that the GPU tests of the gated paths can show that they
+/// fail without it. Exposed hidden as `hip::__bypass_capture_gate`.
+pub fn bypass(off: bool) {
+    BYPASS.store(off, Ordering::SeqCst);
+}
 
 /// One device's gate.
 #[derive(Debug, Default)]
@@ -43,7 +66,10 @@ pub(crate) struct CaptureGate {
     open_count: AtomicUsize,
 }
 
-#[derive(Debug, Default)]
+/// A release queued until the device's open captures have ended.
+type Deferred = Box<dyn FnOnce(&CaptureHold<'_>) + Send>;
+
+#[derive(Default)]
 struct State {
     /// The open captures: the thread that began each, and its stream.
     open: Vec<(ThreadId, usize)>,
@@ -53,6 +79,20 @@ struct State {
     /// new captures wait behind them, so a stream of captures cannot
     /// starve a synchronization.
     waiting: usize,
+    /// Releases asked for while captures were open, run (under one hold)
+    /// by the thread whose capture ends last.
+    deferred: Vec<Deferred>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("open", &self.open)
+            .field("holds", &self.holds)
+            .field("waiting", &self.waiting)
+            .field("deferred", &self.deferred.len())
+            .finish()
+    }
 }
 
 /// Held while a device-wide synchronization runs: no capture of the
@@ -106,8 +146,41 @@ impl CaptureGate {
         };
         st.open.swap_remove(i);
         self.open_count.store(st.open.len(), Ordering::Release);
+        let deferred = if st.open.is_empty() && !st.deferred.is_empty() {
+            // Held before the lock is let go, so that no capture begins
+            // between the last one's end and the releases.
+            st.holds += 1;
+            std::mem::take(&mut st.deferred)
+        } else {
+            Vec::new()
+        };
         drop(st);
-        self.changed.notify_all();
+        if deferred.is_empty() {
+            self.changed.notify_all();
+        } else {
+            let hold = CaptureHold { gate: self };
+            for release in deferred {
+                release(&hold);
+            }
+            // Dropping the hold notifies the waiters.
+        }
+    }
+
+    /// Runs `release` now, holding new captures back while it runs, when
+    /// no capture is open; else queues it for the moment the last open
+    /// capture ends. Never waits and never fails: for `Drop`.
+    pub(crate) fn release<F>(&self, release: F)
+    where
+        F: FnOnce(&CaptureHold<'_>) + Send + 'static,
+    {
+        let mut st = self.lock();
+        if st.open.is_empty() || BYPASS.load(Ordering::Relaxed) {
+            st.holds += 1;
+            drop(st);
+            release(&CaptureHold { gate: self });
+        } else {
+            st.deferred.push(Box::new(release));
+        }
     }
 
     /// Waits until no capture is open, and holds new ones back until the
@@ -116,6 +189,10 @@ impl CaptureGate {
     pub(crate) fn hold(&self, operation: &'static str) -> Result<CaptureHold<'_>> {
         let me = thread::current().id();
         let mut st = self.lock();
+        if BYPASS.load(Ordering::Relaxed) {
+            st.holds += 1;
+            return Ok(CaptureHold { gate: self });
+        }
         if st.open.iter().any(|&(t, _)| t == me) {
             return Err(Error::invalid(
                 operation,
@@ -137,12 +214,17 @@ impl CaptureGate {
     fn open(&self) -> usize {
         self.lock().open.len()
     }
+
+    /// Releases queued now (tests).
+    #[cfg(test)]
+    pub(crate) fn deferred(&self) -> usize {
+        self.lock().deferred.len()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicBool;
     use std::sync::{mpsc, Arc};
     use std::time::Duration;
 
@@ -207,6 +289,56 @@ mod tests {
         gate.leave(2);
         gate.leave(1);
         waiter.join().unwrap();
+    }
+
+    #[test]
+    fn a_release_runs_at_once_without_captures_and_holds_them_back() {
+        let gate = Arc::new(CaptureGate::default());
+        let (tx, rx) = mpsc::channel();
+        let g = gate.clone();
+        gate.release(move |_held| {
+            // A capture begun now waits until the release has returned.
+            let g2 = g.clone();
+            let t = thread::spawn(move || g2.enter(9));
+            thread::sleep(Duration::from_millis(50));
+            assert_eq!(g.open(), 0, "a capture began during a release");
+            tx.send(t).unwrap();
+        });
+        rx.recv().unwrap().join().unwrap();
+        assert_eq!(gate.open(), 1);
+        assert_eq!(gate.deferred(), 0);
+        gate.leave(9);
+    }
+
+    #[test]
+    fn a_release_during_captures_waits_for_the_last_one_to_end() {
+        let gate = Arc::new(CaptureGate::default());
+        let runs = Arc::new(AtomicUsize::new(0));
+        gate.enter(1);
+        let g = gate.clone();
+        // Another thread captures too, and releases while both are open:
+        // the release neither blocks nor runs.
+        thread::spawn(move || g.enter(2)).join().unwrap();
+        for _ in 0..3 {
+            let r = runs.clone();
+            gate.release(move |_| {
+                r.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+        assert_eq!((runs.load(Ordering::SeqCst), gate.deferred()), (0, 3));
+        gate.leave(1);
+        assert_eq!(runs.load(Ordering::SeqCst), 0, "ran with a capture open");
+        // A capture that begins while releases wait is not held back by
+        // them (they wait for it), and they still wait.
+        gate.enter(3);
+        gate.leave(2);
+        assert_eq!(runs.load(Ordering::SeqCst), 0, "ran with a capture open");
+        gate.leave(3);
+        assert_eq!((runs.load(Ordering::SeqCst), gate.deferred()), (3, 0));
+        // The hold the releases ran under is gone.
+        drop(gate.hold("test").unwrap());
+        gate.enter(4);
+        gate.leave(4);
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub struct Device {
     props: OnceLock<DeviceProperties>,
     memory_pools: OnceLock<bool>,
     captures: CaptureGate,
+    /// A non-blocking stream for this crate's own synchronous work (see
+    /// [`Device::quiet_stream`]), made on first use and never destroyed.
+    quiet: OnceLock<usize>,
 }
 
 /// The launch limits of a device, read once when it is opened and used to
@@ -203,6 +206,7 @@ impl Device {
             props: OnceLock::new(),
             memory_pools: OnceLock::new(),
             captures: CaptureGate::default(),
+            quiet: OnceLock::new(),
         })
     }
 
@@ -216,6 +220,7 @@ impl Device {
             props: OnceLock::new(),
             memory_pools: OnceLock::new(),
             captures: CaptureGate::default(),
+            quiet: OnceLock::new(),
         }
     }
 
@@ -427,8 +432,9 @@ impl Device {
                 format!("device {} cannot be its own peer", self.ordinal),
             ));
         }
+        let held = self.hold_captures("Device::enable_peer_access")?;
         self.bind()?;
-        match result::device_enable_peer_access(peer.ordinal) {
+        match result::device_enable_peer_access(peer.ordinal, &held) {
             Err(e) if e.hip_status() == Some(sys::hipError_t::hipErrorPeerAccessAlreadyEnabled) => {
                 Ok(())
             }
@@ -443,9 +449,13 @@ impl Device {
     }
 
     /// Sets a runtime limit of this device (`hipDeviceSetLimit`).
+    ///
+    /// Changing a limit may synchronize the device, so this waits for the
+    /// captures of other threads as [`Device::synchronize`] does.
     pub fn set_limit(&self, limit: Limit, value: usize) -> Result<()> {
+        let held = self.hold_captures("Device::set_limit")?;
         self.bind()?;
-        result::device_set_limit(limit.raw(), value)
+        result::device_set_limit(limit.raw(), value, &held)
     }
 
     /// Waits for all work on this device (`hipDeviceSynchronize`).
@@ -460,9 +470,9 @@ impl Device {
     /// [`Error::Invalid`] at once if this thread is capturing a stream of
     /// the device.
     pub fn synchronize(&self) -> Result<()> {
-        let _hold = self.hold_captures("Device::synchronize")?;
+        let held = self.hold_captures("Device::synchronize")?;
         self.bind()?;
-        result::device_synchronize()
+        result::device_synchronize(&held)
     }
 
     /// Waits until no stream of this device is capturing, and holds new
@@ -498,6 +508,91 @@ impl Device {
     /// ```
     pub fn hold_captures(&self, operation: &'static str) -> Result<CaptureHold<'_>> {
         self.captures.hold(operation)
+    }
+
+    /// Runs `release` with this device current (the caller's current
+    /// device is restored afterwards) at a moment when no stream of the
+    /// device captures, holding new captures back while it runs: at once
+    /// when none is open, else as soon as the last open capture ends, on
+    /// the thread that ends it. Never waits and never fails, so that
+    /// `Drop` can use it for releases that act on the whole device (a
+    /// `hipFree`, a module unload, a library handle's destruction), which
+    /// CUDA forbids during any capture of the device.
+    ///
+    /// Errors of `release` are its own to record (this crate's go to
+    /// [`take_drop_errors`](crate::take_drop_errors)); an error making the
+    /// device current is recorded there, and `release` is then not run.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # struct Handle(usize);
+    /// # fn destroy(_: usize) -> Result<(), String> { Ok(()) }
+    /// # fn record(_: Result<(), String>) {}
+    /// # let handle = Handle(1);
+    /// let dev = hip::Device::get(0)?;
+    /// let raw = handle.0;
+    /// dev.release_outside_captures(move |_held| record(destroy(raw)));
+    /// # Ok::<(), hip::Error>(())
+    /// ```
+    pub fn release_outside_captures<F>(&self, release: F)
+    where
+        F: FnOnce(&CaptureHold<'_>) + Send + 'static,
+    {
+        let ordinal = self.ordinal;
+        self.captures.release(move |held| {
+            let r = with_current_device(ordinal, || {
+                release(held);
+                Ok(())
+            });
+            crate::drop_errors::record_result(r);
+        });
+    }
+
+    /// A non-blocking stream of this device for this crate's own
+    /// synchronous work (zero-filling a new buffer, a copy the caller
+    /// waits for), which must not touch the null stream: work there waits
+    /// for every blocking stream of the device, and CUDA invalidates the
+    /// capture of any blocking stream it would wait for. Made on first use
+    /// and kept for the life of the process.
+    pub(crate) fn quiet_stream(self: &Arc<Device>) -> Result<crate::Stream> {
+        let raw = match self.quiet.get() {
+            Some(&raw) => raw,
+            None => {
+                let s = crate::Stream::with_options(
+                    self,
+                    crate::StreamOptions {
+                        non_blocking: true,
+                        priority: 0,
+                    },
+                )?;
+                let raw = s.as_raw() as usize;
+                // Kept for the process: never destroyed.
+                std::mem::forget(s);
+                match self.quiet.set(raw) {
+                    Ok(()) => raw,
+                    // Another thread made one first: ours stays unused.
+                    Err(_) => *self.quiet.get().unwrap_or(&raw),
+                }
+            }
+        };
+        // SAFETY: the stream is this device's and is never destroyed.
+        Ok(unsafe { crate::Stream::from_raw_borrowed(self, raw as sys::hipStream_t) })
+    }
+
+    /// [`Device::release_outside_captures`] on the calling thread's current
+    /// device: for host-side releases (page-locked memory), which the
+    /// runtime makes in the current context. An error finding the device
+    /// is recorded (see [`take_drop_errors`](crate::take_drop_errors)) and
+    /// `release` is then not run: the resource leaks, which is safe.
+    pub(crate) fn release_on_current_device<F>(release: F)
+    where
+        F: FnOnce(&CaptureHold<'_>) + Send + 'static,
+    {
+        match result::get_device().and_then(|d| Device::get(d.max(0) as usize)) {
+            Ok(dev) => dev.release_outside_captures(release),
+            Err(e) => crate::drop_errors::record(e),
+        }
     }
 
     pub(crate) fn capture_gate(&self) -> &CaptureGate {
@@ -790,4 +885,19 @@ pub fn runtime_version() -> Result<Version> {
 pub fn driver_version() -> Result<i32> {
     loaded()?;
     result::driver_get_version()
+}
+
+/// Runs `f` with device `want` current on this thread, restoring the
+/// previous current device afterwards.
+pub(crate) fn with_current_device<T>(want: i32, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let previous = result::get_device()?;
+    if previous == want {
+        return f();
+    }
+    result::set_device(want)?;
+    let out = f();
+    let restored = result::set_device(previous);
+    let out = out?;
+    restored?;
+    Ok(out)
 }

@@ -131,6 +131,8 @@ pub mod staging;
 mod stream;
 mod tracking;
 
+#[doc(hidden)]
+pub use capture_gate::bypass as __bypass_capture_gate;
 pub use capture_gate::CaptureHold;
 pub use complex::{c32, c64, Complex};
 pub use device::{

@@ -221,11 +221,12 @@ impl Module {
 
 impl Drop for ModuleInner {
     fn drop(&mut self) {
-        let r = self.device.bind().and_then(|()| {
-            // SAFETY: the last handle to the module (every Function holds one).
-            unsafe { result::module_unload(self.raw) }
+        let raw = self.raw as usize;
+        self.device.release_outside_captures(move |held| {
+            // SAFETY: the last handle to the module (every Function holds
+            // one).
+            drop_errors::record_result(unsafe { result::module_unload(raw as _, held) });
         });
-        drop_errors::record_result(r);
     }
 }
 
@@ -617,5 +618,22 @@ mod tests {
         assert_eq!(fake.take_calls(false), [Call::ModuleUnload(0x200)]);
         drop(a);
         assert_eq!(fake.take_calls(false), [Call::ModuleUnload(0x100)]);
+    }
+
+    #[test]
+    fn a_module_dropped_during_a_capture_is_unloaded_when_it_ends() {
+        let fake = FakeRuntime::new();
+        let _on = fake.install();
+        let dev = fake_runtime::device(0);
+        let m = fake_module(&dev, 0x300);
+        // This thread captures: the unload would invalidate the capture,
+        // and Drop can neither wait nor fail, so it is queued.
+        dev.capture_gate().enter(0x10);
+        drop(m);
+        assert_eq!(fake.take_calls(false), []);
+        assert_eq!(dev.capture_gate().deferred(), 1);
+        dev.capture_gate().leave(0x10);
+        assert_eq!(fake.take_calls(false), [Call::ModuleUnload(0x300)]);
+        assert_eq!(dev.capture_gate().deferred(), 0);
     }
 }

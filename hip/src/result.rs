@@ -8,6 +8,7 @@
 
 #![allow(clippy::missing_safety_doc)] // crate-private; each caller documents its SAFETY
 
+use crate::capture_gate::CaptureHold;
 use crate::error::{Error, Result};
 use hip_sys as sys;
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -156,7 +157,13 @@ pub(crate) fn device_can_access_peer(ordinal: c_int, peer: c_int) -> Result<bool
     Ok(v != 0)
 }
 
-pub(crate) fn device_enable_peer_access(peer: c_int) -> Result<()> {
+// The functions below that take a `&CaptureHold` act on the whole device
+// (they synchronize it, or may): CUDA invalidates any capture of the device
+// they overlap, on any thread. The hold proves the caller went through the
+// device's capture gate (`Device::hold_captures`, or
+// `Device::release_outside_captures` in `Drop`).
+
+pub(crate) fn device_enable_peer_access(peer: c_int, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: takes values only.
     check("hipDeviceEnablePeerAccess", unsafe {
         sys::hipDeviceEnablePeerAccess(peer, 0)
@@ -172,14 +179,18 @@ pub(crate) fn device_get_limit(limit: sys::hipLimit_t) -> Result<usize> {
     Ok(v)
 }
 
-pub(crate) fn device_set_limit(limit: sys::hipLimit_t, value: usize) -> Result<()> {
+pub(crate) fn device_set_limit(
+    limit: sys::hipLimit_t,
+    value: usize,
+    _held: &CaptureHold<'_>,
+) -> Result<()> {
     // SAFETY: takes values only.
     check("hipDeviceSetLimit", unsafe {
         sys::hipDeviceSetLimit(limit, value)
     })
 }
 
-pub(crate) fn device_synchronize() -> Result<()> {
+pub(crate) fn device_synchronize(_held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: no arguments.
     check("hipDeviceSynchronize", unsafe {
         sys::hipDeviceSynchronize()
@@ -358,7 +369,7 @@ pub(crate) fn malloc(bytes: usize) -> Result<*mut c_void> {
     Ok(p)
 }
 
-pub(crate) unsafe fn free(p: *mut c_void) -> Result<()> {
+pub(crate) unsafe fn free(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller passes memory from hipMalloc/hipMallocManaged it owns.
     check("hipFree", unsafe { sys::hipFree(p) })
 }
@@ -372,7 +383,7 @@ pub(crate) fn host_malloc(bytes: usize, flags: c_uint) -> Result<*mut c_void> {
     Ok(p)
 }
 
-pub(crate) unsafe fn host_free(p: *mut c_void) -> Result<()> {
+pub(crate) unsafe fn host_free(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller passes memory from hipHostMalloc it owns.
     check("hipHostFree", unsafe { sys::hipHostFree(p) })
 }
@@ -382,7 +393,12 @@ pub(crate) unsafe fn host_free(p: *mut c_void) -> Result<()> {
 /// # Safety
 /// `p` is valid host memory of `bytes` bytes until the matching
 /// [`host_unregister`].
-pub(crate) unsafe fn host_register(p: *mut c_void, bytes: usize, flags: c_uint) -> Result<()> {
+pub(crate) unsafe fn host_register(
+    p: *mut c_void,
+    bytes: usize,
+    flags: c_uint,
+    _held: &CaptureHold<'_>,
+) -> Result<()> {
     // SAFETY: the caller's promise.
     check("hipHostRegister", unsafe {
         sys::hipHostRegister(p, bytes, flags)
@@ -393,7 +409,7 @@ pub(crate) unsafe fn host_register(p: *mut c_void, bytes: usize, flags: c_uint) 
 ///
 /// # Safety
 /// `p` was registered with [`host_register`] and no copy uses it any more.
-pub(crate) unsafe fn host_unregister(p: *mut c_void) -> Result<()> {
+pub(crate) unsafe fn host_unregister(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's promise.
     check("hipHostUnregister", unsafe { sys::hipHostUnregister(p) })
 }
@@ -452,7 +468,7 @@ pub(crate) fn mem_pool_create(props: &sys::hipMemPoolProps) -> Result<sys::hipMe
     Ok(p)
 }
 
-pub(crate) unsafe fn mem_pool_destroy(p: sys::hipMemPool_t) -> Result<()> {
+pub(crate) unsafe fn mem_pool_destroy(p: sys::hipMemPool_t, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller passes a pool it created.
     check("hipMemPoolDestroy", unsafe { sys::hipMemPoolDestroy(p) })
 }
@@ -540,7 +556,7 @@ pub(crate) unsafe fn module_load_data(image: *const c_void) -> Result<sys::hipMo
     Ok(m)
 }
 
-pub(crate) unsafe fn module_unload(m: sys::hipModule_t) -> Result<()> {
+pub(crate) unsafe fn module_unload(m: sys::hipModule_t, _held: &CaptureHold<'_>) -> Result<()> {
     #[cfg(test)]
     if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::ModuleUnload(m))
     {

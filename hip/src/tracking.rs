@@ -56,7 +56,6 @@ use crate::capture_gate::CaptureHold;
 use crate::device::Device;
 use crate::drop_errors;
 use crate::error::{Error, Result};
-use crate::result;
 use crate::stream::{Event, Stream};
 use std::cell::Cell;
 use std::fmt;
@@ -302,17 +301,7 @@ fn is_same_stream(a: &Stream, a_thread: ThreadToken, b: &Stream, b_thread: Threa
 /// the current device), then makes the previous device current again: the
 /// caller's own binding is kept.
 fn on_device<T>(device: &Device, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let previous = result::get_device()?;
-    let want = device.ordinal() as i32;
-    if previous == want {
-        return f();
-    }
-    result::set_device(want)?;
-    let out = f();
-    let restored = result::set_device(previous);
-    let out = out?;
-    restored?;
-    Ok(out)
+    crate::device::with_current_device(device.raw_ordinal(), f)
 }
 
 impl AccessEvents {
@@ -618,6 +607,7 @@ impl Drop for AccessGuard<'_> {
 mod tests {
     use super::*;
     use crate::fake_runtime::{self, Call, FakeRuntime};
+    use crate::result;
 
     const A: usize = 0x100;
     const B: usize = 0x200;

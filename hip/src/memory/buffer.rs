@@ -104,7 +104,9 @@ impl<T: DeviceRepr> DeviceBuffer<T> {
         T: ValidAsZeroBits,
     {
         let mut b = DeviceBuffer::uninit(device, len)?;
-        let stream = Stream::default_for(device);
+        // Not the null stream: work there waits for every blocking stream,
+        // which invalidates their captures on other threads.
+        let stream = device.quiet_stream()?;
         stream.memset_zeros(&mut b)?;
         stream.synchronize()?;
         Ok(b)
@@ -259,11 +261,11 @@ impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
         if self.ptr.is_null() || !matches!(self.owner, Owner::Sync) {
             return;
         }
-        let r = self.device.bind().and_then(|()| {
+        let ptr = self.ptr as usize;
+        self.device.release_outside_captures(move |held| {
             // SAFETY: we own this hipMalloc allocation; hipFree waits
             // for work on the device, so no kernel still uses it.
-            unsafe { result::free(self.ptr.cast()) }
+            drop_errors::record_result(unsafe { result::free(ptr as *mut _, held) });
         });
-        drop_errors::record_result(r);
     }
 }

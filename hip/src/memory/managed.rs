@@ -126,10 +126,10 @@ impl<T: DeviceRepr> Drop for ManagedBuffer<T> {
         if self.ptr.is_null() {
             return;
         }
-        let r = self.device.bind().and_then(|()| {
+        let ptr = self.ptr as usize;
+        self.device.release_outside_captures(move |held| {
             // SAFETY: we own the allocation; hipFree waits for the device.
-            unsafe { result::free(self.ptr.cast()) }
+            drop_errors::record_result(unsafe { result::free(ptr as *mut _, held) });
         });
-        drop_errors::record_result(r);
     }
 }

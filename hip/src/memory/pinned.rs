@@ -147,8 +147,12 @@ impl<T: DeviceRepr> Drop for PinnedHostBuffer<T> {
             return;
         }
         if self.len > 0 && size_of::<T>() > 0 {
-            // SAFETY: we own this hipHostMalloc allocation; no copy uses it.
-            drop_errors::record_result(unsafe { result::host_free(self.ptr.cast()) });
+            let ptr = self.ptr as usize;
+            crate::Device::release_on_current_device(move |held| {
+                // SAFETY: we own this hipHostMalloc allocation; no copy
+                // uses it.
+                drop_errors::record_result(unsafe { result::host_free(ptr as *mut _, held) });
+            });
         }
     }
 }

@@ -101,9 +101,12 @@ impl MemPool {
 impl Drop for PoolInner {
     fn drop(&mut self) {
         if self.owned {
-            // SAFETY: we created the pool, and no buffer from it is left
-            // (each holds a clone of this Arc).
-            drop_errors::record_result(unsafe { result::mem_pool_destroy(self.raw) });
+            let raw = self.raw as usize;
+            self.device.release_outside_captures(move |held| {
+                // SAFETY: we created the pool, and no buffer from it is
+                // left (each holds a clone of this Arc).
+                drop_errors::record_result(unsafe { result::mem_pool_destroy(raw as _, held) });
+            });
         }
     }
 }

@@ -144,7 +144,7 @@ impl StreamAllocation {
     /// before this point of the allocation's stream by the caller.
     pub unsafe fn free_without_waiting(self) -> Result<()> {
         let me = std::mem::ManuallyDrop::new(self);
-        let out = me.free_now();
+        let out = me.free_now(false);
         // SAFETY: `me` is never used or dropped again; each field with a
         // destructor is moved out exactly once.
         unsafe {
@@ -156,25 +156,48 @@ impl StreamAllocation {
 
     /// Gives the memory back in the stream's order (`hipFreeAsync`), or
     /// with `hipFree` after the stream's work without memory pools. The
-    /// caller has ordered every other use before this point.
-    fn free_now(&self) -> Result<()> {
+    /// caller has ordered every other use before this point; with
+    /// `wait_for_device`, the whole device's work is waited for first.
+    ///
+    /// Only a stream-ordered free that need not wait for the device is
+    /// made at once: the others act on the whole device, so they go
+    /// through [`Device::release_outside_captures`](crate::Device::release_outside_captures)
+    /// (and may run later, once no capture of the device is open; their
+    /// errors are recorded for [`take_drop_errors`](crate::take_drop_errors)).
+    fn free_now(&self, wait_for_device: bool) -> Result<()> {
         if self.ptr.is_null() {
             return Ok(());
         }
-        if self.stream_ordered {
+        if self.stream_ordered && !wait_for_device {
             // As `hipMallocAsync`, `hipFreeAsync` works on the stream's
             // device whichever is current.
             self.stream.bind_if_default()?;
             // SAFETY: we own this stream-ordered allocation; the caller
             // ordered every other use before this point of the stream.
-            unsafe { result::free_async(self.ptr, self.stream.as_raw()) }
-        } else {
-            self.stream.device().bind()?;
-            self.stream.synchronize()?;
-            // SAFETY: we own this hipMalloc allocation; hipFree waits for
-            // the device.
-            unsafe { result::free(self.ptr) }
+            return unsafe { result::free_async(self.ptr, self.stream.as_raw()) };
         }
+        let (ptr, stream, ordered) = (self.ptr as usize, self.stream.clone(), self.stream_ordered);
+        self.stream.device().release_outside_captures(move |held| {
+            let r = if wait_for_device {
+                result::device_synchronize(held)
+            } else {
+                stream.synchronize()
+            }
+            .and_then(|()| {
+                if ordered {
+                    stream.bind_if_default()?;
+                    // SAFETY: we own this stream-ordered allocation, and
+                    // every use of it is complete or ordered before here.
+                    unsafe { result::free_async(ptr as *mut _, stream.as_raw()) }
+                } else {
+                    // SAFETY: we own this hipMalloc allocation; hipFree
+                    // waits for the device.
+                    unsafe { result::free(ptr as *mut _, held) }
+                }
+            });
+            drop_errors::record_result(r);
+        });
+        Ok(())
     }
 
     /// Makes the free wait for the whole device (as an untracked
@@ -310,18 +333,11 @@ impl Drop for StreamAllocation {
         if self.ptr.is_null() {
             return;
         }
+        // The stream waits for every tracked use, then frees.
         let r = self
             .events
             .wait_before_write(&self.stream)
-            .and_then(|()| {
-                if self.free_waits_for_device {
-                    self.stream.device().synchronize()
-                } else {
-                    Ok(())
-                }
-            })
-            // The stream now waits for every tracked use.
-            .and_then(|()| self.free_now());
+            .and_then(|()| self.free_now(self.free_waits_for_device));
         drop_errors::record_result(r);
     }
 }

@@ -215,26 +215,32 @@ unsafe fn copy_registered(
     bytes: usize,
     dir: Direction,
 ) -> Option<Result<()>> {
+    // Registering and unregistering host memory act on the whole device:
+    // held for the copy, since the pages must be unlocked before we return.
+    let held = match stream.device().hold_captures("staging (register)") {
+        Ok(held) => held,
+        Err(e) => return Some(Err(e)),
+    };
     if let Err(e) = stream.bind_for_copy() {
         return Some(Err(e));
     }
     let host = ends.host.cast::<std::ffi::c_void>();
     // SAFETY: the host end is valid for `bytes` bytes until we return
     // (the caller's promise), and is unregistered before that.
-    if unsafe { result::host_register(host, bytes, sys::hipHostRegisterDefault) }.is_err() {
+    if unsafe { result::host_register(host, bytes, sys::hipHostRegisterDefault, &held) }.is_err() {
         return None;
     }
     // SAFETY: the caller's promise; it waits for the copy.
     match unsafe { copy_direct(stream, ends, bytes, dir) } {
         // SAFETY: registered above; the copy is over.
-        Ok(()) => Some(unsafe { result::host_unregister(host) }),
+        Ok(()) => Some(unsafe { result::host_unregister(host, &held) }),
         Err(e) => {
             // Unlock only when no DMA can still use the pages; else they
             // stay locked (a leak of locked pages, never a DMA into
             // unlocked memory).
             if stream.synchronize().is_ok() {
                 // SAFETY: as above, the copy is over.
-                crate::drop_errors::record_result(unsafe { result::host_unregister(host) });
+                crate::drop_errors::record_result(unsafe { result::host_unregister(host, &held) });
             }
             Some(Err(e))
         }

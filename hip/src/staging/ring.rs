@@ -77,10 +77,13 @@ impl PinnedChunk {
 
 impl Drop for PinnedChunk {
     fn drop(&mut self) {
-        // SAFETY: our own hipHostMalloc allocation; a ring drops its chunks
-        // only after every copy using them has finished (`Ring::settle`),
-        // and leaks them otherwise.
-        crate::drop_errors::record_result(unsafe { result::host_free(self.ptr.cast()) });
+        let ptr = self.ptr as usize;
+        Device::release_on_current_device(move |held| {
+            // SAFETY: our own hipHostMalloc allocation; a ring drops its
+            // chunks only after every copy using them has finished
+            // (`Ring::settle`), and leaks them otherwise.
+            crate::drop_errors::record_result(unsafe { result::host_free(ptr as *mut _, held) });
+        });
     }
 }
 
