@@ -96,7 +96,12 @@ pub fn status_message(status: hipblasStatus_t) -> String {
 // ---- the handle ------------------------------------------------------------
 
 /// `hipblasCreate`: a new handle on the current device, on the null stream.
-pub fn create() -> Result<hipblasHandle_t> {
+///
+/// It may act on the whole device, which CUDA forbids during any capture
+/// of the device: `_held` proves the caller holds the device's capture
+/// gate ([`hip::Device::hold_captures`], or
+/// [`hip::Device::release_outside_captures`] in `Drop`).
+pub fn create(_held: &hip::CaptureHold<'_>) -> Result<hipblasHandle_t> {
     library()?;
     let mut handle: hipblasHandle_t = std::ptr::null_mut();
     // SAFETY: `handle` is a valid place for the new handle.
@@ -109,8 +114,8 @@ pub fn create() -> Result<hipblasHandle_t> {
 /// # Safety
 ///
 /// `handle` was made by [`create`], is not used after this call and is
-/// destroyed once.
-pub unsafe fn destroy(handle: hipblasHandle_t) -> Result<()> {
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn destroy(handle: hipblasHandle_t, _held: &hip::CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's contract.
     check("hipblasDestroy", unsafe { sys::hipblasDestroy(handle) })
 }

@@ -212,11 +212,14 @@ impl Drop for LtHandle {
         for plan in self.plans.values() {
             plan.destroy();
         }
-        // SAFETY: made by `hipblasLtCreate`, destroyed once, here; its
-        // plans are destroyed above.
-        if let Err(e) = unsafe { result::destroy(self.raw) } {
-            DROP_ERRORS.record_error(e);
-        }
+        let raw = self.raw as usize;
+        self.stream.device().release_outside_captures(move |held| {
+            // SAFETY: made by `hipblasLtCreate`, destroyed once, here; its
+            // plans are destroyed above.
+            if let Err(e) = unsafe { result::destroy(raw as _, held) } {
+                DROP_ERRORS.record_error(e);
+            }
+        });
     }
 }
 
@@ -225,9 +228,10 @@ impl LtHandle {
     /// `stream`.
     pub fn new(stream: &Stream) -> Result<LtHandle> {
         result::library()?;
+        let held = stream.device().hold_captures("LtHandle::new")?;
         stream.device().bind()?;
         Ok(LtHandle {
-            raw: result::create()?,
+            raw: result::create(&held)?,
             stream: stream.clone(),
             plans: HashMap::new(),
             workspace: None,

@@ -36,7 +36,12 @@ pub fn check(call: &'static str, status: hipblasStatus_t) -> Result<()> {
 }
 
 /// `hipblasLtCreate`: a new handle (destroy it with [`destroy`]).
-pub fn create() -> Result<hipblasLtHandle_t> {
+///
+/// It may act on the whole device, which CUDA forbids during any capture
+/// of the device: `_held` proves the caller holds the device's capture
+/// gate ([`hip::Device::hold_captures`], or
+/// [`hip::Device::release_outside_captures`] in `Drop`).
+pub fn create(_held: &hip::CaptureHold<'_>) -> Result<hipblasLtHandle_t> {
     let mut handle: hipblasLtHandle_t = std::ptr::null_mut();
     // SAFETY: `handle` is a valid place for the new handle.
     check("hipblasLtCreate", unsafe {
@@ -50,8 +55,8 @@ pub fn create() -> Result<hipblasLtHandle_t> {
 /// # Safety
 ///
 /// `handle` was made by [`create`], is not used after this call, and is
-/// destroyed once.
-pub unsafe fn destroy(handle: hipblasLtHandle_t) -> Result<()> {
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn destroy(handle: hipblasLtHandle_t, _held: &hip::CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's contract.
     check("hipblasLtDestroy", unsafe { sys::hipblasLtDestroy(handle) })
 }

@@ -199,8 +199,13 @@ impl<T: Float> PlanBuilder<T> {
     pub fn build(self, stream: &Stream) -> Result<Plan<T>> {
         let shape = self.shape()?;
         result::library()?;
+        // Held until the plan is made: making it allocates its work area.
+        let held = stream
+            .device()
+            .hold_captures("PlanBuilder::build")
+            .map_err(Error::Runtime)?;
         stream.device().bind().map_err(Error::Runtime)?;
-        let raw = result::create()?;
+        let raw = result::create(&held)?;
         let mut plan = Plan {
             raw,
             shape,
@@ -285,14 +290,16 @@ impl<T: Float> std::fmt::Debug for Plan<T> {
 
 impl<T: Float> Drop for Plan<T> {
     fn drop(&mut self) {
-        if let Err(e) = self.stream.device().bind() {
-            DROP_ERRORS.record_error(Error::Runtime(e));
-        }
-        // SAFETY: the handle was made by `hipfftCreate` and is destroyed
-        // once, here; the work buffer is freed after it.
-        if let Err(e) = unsafe { result::destroy(self.raw) } {
-            DROP_ERRORS.record_error(e);
-        }
+        let raw = self.raw as usize;
+        // The work buffer's free goes through the same gate after this, so
+        // it still follows the plan's destruction.
+        self.stream.device().release_outside_captures(move |held| {
+            // SAFETY: the handle was made by `hipfftCreate` and is
+            // destroyed once, here; the work buffer is freed after it.
+            if let Err(e) = unsafe { result::destroy(raw as hipfftHandle, held) } {
+                DROP_ERRORS.record_error(e);
+            }
+        });
     }
 }
 

@@ -12,9 +12,11 @@
 //! # fn main() -> hipfft::Result<()> {
 //! use hipfft::result;
 //! println!("hipFFT {}", result::get_version()?);
-//! let plan = result::create()?;
+//! let dev = hip::Device::get(0)?;
+//! let held = dev.hold_captures("example")?;
+//! let plan = result::create(&held)?;
 //! // SAFETY: `plan` was made by `create` and is destroyed once.
-//! unsafe { result::destroy(plan) }?;
+//! unsafe { result::destroy(plan, &held) }?;
 //! # Ok(()) }
 //! ```
 
@@ -54,7 +56,12 @@ pub fn get_version() -> Result<i32> {
 }
 
 /// `hipfftCreate`: a new, empty plan handle (destroy it with [`destroy`]).
-pub fn create() -> Result<hipfftHandle> {
+///
+/// It may act on the whole device, which CUDA forbids during any capture
+/// of the device: `_held` proves the caller holds the device's capture
+/// gate ([`hip::Device::hold_captures`], or
+/// [`hip::Device::release_outside_captures`] in `Drop`).
+pub fn create(_held: &hip::CaptureHold<'_>) -> Result<hipfftHandle> {
     let mut plan: hipfftHandle = std::ptr::null_mut();
     // SAFETY: `plan` is a valid place for the new handle.
     check("hipfftCreate", unsafe { sys::hipfftCreate(&mut plan) })?;
@@ -66,8 +73,8 @@ pub fn create() -> Result<hipfftHandle> {
 /// # Safety
 ///
 /// `plan` was made by [`create`], is not used after this call, and is
-/// destroyed once.
-pub unsafe fn destroy(plan: hipfftHandle) -> Result<()> {
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn destroy(plan: hipfftHandle, _held: &hip::CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's contract.
     check("hipfftDestroy", unsafe { sys::hipfftDestroy(plan) })
 }

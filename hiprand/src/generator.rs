@@ -65,14 +65,14 @@ impl fmt::Debug for Generator {
 
 impl Drop for Generator {
     fn drop(&mut self) {
-        if let Err(e) = self.stream.device().bind() {
-            DROP_ERRORS.record_error(Error::Runtime(e));
-        }
-        // SAFETY: the handle was created by `hiprandCreateGenerator` and is
-        // destroyed once, here.
-        if let Err(e) = unsafe { result::destroy_generator(self.raw) } {
-            DROP_ERRORS.record_error(e);
-        }
+        let raw = self.raw as usize;
+        self.stream.device().release_outside_captures(move |held| {
+            // SAFETY: the handle was created by `hiprandCreateGenerator`
+            // and is destroyed once, here.
+            if let Err(e) = unsafe { result::destroy_generator(raw as _, held) } {
+                DROP_ERRORS.record_error(e);
+            }
+        });
     }
 }
 
@@ -82,8 +82,12 @@ impl Generator {
     /// `stream`. Quasi-random generators start with 1 dimension.
     pub fn new(stream: &Stream, kind: RngType) -> Result<Generator> {
         result::library()?;
+        let held = stream
+            .device()
+            .hold_captures("Generator::new")
+            .map_err(Error::Runtime)?;
         stream.device().bind().map_err(Error::Runtime)?;
-        let raw = result::create_generator(kind.raw())?;
+        let raw = result::create_generator(kind.raw(), &held)?;
         let generator = Generator {
             raw,
             kind,

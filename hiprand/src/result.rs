@@ -56,7 +56,15 @@ pub fn get_version() -> Result<i32> {
 
 /// `hiprandCreateGenerator`: a generator of `rng_type` on the current
 /// device (destroy it with [`destroy_generator`]).
-pub fn create_generator(rng_type: hiprandRngType_t) -> Result<hiprandGenerator_t> {
+///
+/// It may act on the whole device, which CUDA forbids during any capture
+/// of the device: `_held` proves the caller holds the device's capture
+/// gate ([`hip::Device::hold_captures`], or
+/// [`hip::Device::release_outside_captures`] in `Drop`).
+pub fn create_generator(
+    rng_type: hiprandRngType_t,
+    _held: &hip::CaptureHold<'_>,
+) -> Result<hiprandGenerator_t> {
     let mut generator: hiprandGenerator_t = std::ptr::null_mut();
     // SAFETY: `generator` is a valid place for the new handle.
     check("hiprandCreateGenerator", unsafe {
@@ -70,8 +78,12 @@ pub fn create_generator(rng_type: hiprandRngType_t) -> Result<hiprandGenerator_t
 /// # Safety
 ///
 /// `generator` was made by [`create_generator`], is not used after this
-/// call, and is destroyed once.
-pub unsafe fn destroy_generator(generator: hiprandGenerator_t) -> Result<()> {
+/// call, and is destroyed once. As [`create_generator`], `_held` proves
+/// the capture gate is held.
+pub unsafe fn destroy_generator(
+    generator: hiprandGenerator_t,
+    _held: &hip::CaptureHold<'_>,
+) -> Result<()> {
     // SAFETY: the caller's contract.
     check("hiprandDestroyGenerator", unsafe {
         sys::hiprandDestroyGenerator(generator)

@@ -37,7 +37,12 @@ pub fn check(call: &'static str, status: hipsolverStatus_t) -> Result<()> {
 }
 
 /// `hipsolverDnCreate`: a new handle (destroy it with [`destroy`]).
-pub fn create() -> Result<hipsolverHandle_t> {
+///
+/// It may act on the whole device, which CUDA forbids during any capture
+/// of the device: `_held` proves the caller holds the device's capture
+/// gate ([`hip::Device::hold_captures`], or
+/// [`hip::Device::release_outside_captures`] in `Drop`).
+pub fn create(_held: &hip::CaptureHold<'_>) -> Result<hipsolverHandle_t> {
     let mut handle: hipsolverHandle_t = std::ptr::null_mut();
     // SAFETY: `handle` is a valid place for the new handle.
     check("hipsolverDnCreate", unsafe {
@@ -51,8 +56,8 @@ pub fn create() -> Result<hipsolverHandle_t> {
 /// # Safety
 ///
 /// `handle` was made by [`create`], is not used after this call, and is
-/// destroyed once.
-pub unsafe fn destroy(handle: hipsolverHandle_t) -> Result<()> {
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn destroy(handle: hipsolverHandle_t, _held: &hip::CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's contract.
     check("hipsolverDnDestroy", unsafe {
         sys::hipsolverDnDestroy(handle)

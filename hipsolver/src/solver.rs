@@ -133,14 +133,14 @@ impl std::fmt::Debug for Solver {
 
 impl Drop for Solver {
     fn drop(&mut self) {
-        if let Err(e) = self.stream.device().bind() {
-            DROP_ERRORS.record_error(Error::Runtime(e));
-        }
-        // SAFETY: the handle was made by `hipsolverDnCreate` and is
-        // destroyed once, here.
-        if let Err(e) = unsafe { result::destroy(self.raw) } {
-            DROP_ERRORS.record_error(e);
-        }
+        let raw = self.raw as usize;
+        self.stream.device().release_outside_captures(move |held| {
+            // SAFETY: the handle was made by `hipsolverDnCreate` and is
+            // destroyed once, here.
+            if let Err(e) = unsafe { result::destroy(raw as _, held) } {
+                DROP_ERRORS.record_error(e);
+            }
+        });
     }
 }
 
@@ -163,8 +163,9 @@ impl Solver {
     /// device.
     pub fn new(stream: &Stream) -> Result<Solver> {
         result::library()?;
+        let held = stream.device().hold_captures("Solver::new")?;
         stream.device().bind()?;
-        let raw = result::create()?;
+        let raw = result::create(&held)?;
         let solver = Solver {
             raw,
             stream: stream.clone(),

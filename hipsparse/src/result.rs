@@ -7,7 +7,7 @@
 //! ```no_run
 //! # fn main() -> hipsparse::Result<()> {
 //! use hipsparse::result;
-//! let handle = result::Handle::new()?;
+//! let handle = result::Handle::new(&hip::Device::get(0)?)?;
 //! println!("hipSPARSE handle {:?}", handle.as_raw());
 //! # Ok(()) }
 //! ```
@@ -53,17 +53,22 @@ fn record(result: Result<()>) {
     }
 }
 
-/// A `hipsparseHandle_t`, destroyed on drop.
+/// A `hipsparseHandle_t` of one device, destroyed on drop (once no capture
+/// of the device is open: see [`hip::Device::release_outside_captures`]).
 #[derive(Debug)]
-pub struct Handle(hipsparseHandle_t);
+pub struct Handle(hipsparseHandle_t, std::sync::Arc<hip::Device>);
 
 impl Handle {
-    /// `hipsparseCreate`.
-    pub fn new() -> Result<Handle> {
+    /// `hipsparseCreate` on `device`. Creating a handle may act on the
+    /// whole device, which CUDA forbids during any capture of it, so this
+    /// waits for other threads' captures ([`hip::Device::hold_captures`]).
+    pub fn new(device: &std::sync::Arc<hip::Device>) -> Result<Handle> {
+        let _held = device.hold_captures("hipsparse::result::Handle::new")?;
+        device.bind()?;
         let mut h = std::ptr::null_mut();
         // SAFETY: `h` is a valid place for the handle.
         check("hipsparseCreate", unsafe { sys::hipsparseCreate(&mut h) })?;
-        Ok(Handle(h))
+        Ok(Handle(h, device.clone()))
     }
 
     /// The raw handle.
@@ -86,10 +91,13 @@ impl Handle {
 
 impl Drop for Handle {
     fn drop(&mut self) {
-        // SAFETY: made by hipsparseCreate, destroyed once.
-        record(check("hipsparseDestroy", unsafe {
-            sys::hipsparseDestroy(self.0)
-        }));
+        let raw = self.0 as usize;
+        self.1.release_outside_captures(move |_held| {
+            // SAFETY: made by hipsparseCreate, destroyed once.
+            record(check("hipsparseDestroy", unsafe {
+                sys::hipsparseDestroy(raw as hipsparseHandle_t)
+            }));
+        });
     }
 }
 

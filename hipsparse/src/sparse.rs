@@ -104,8 +104,7 @@ impl Sparse {
     /// `hipsparseCreate` on the stream's device, then `hipsparseSetStream`.
     pub fn new(stream: &Stream) -> Result<Sparse> {
         result::library()?;
-        stream.device().bind()?;
-        let handle = result::Handle::new()?;
+        let handle = result::Handle::new(stream.device())?;
         // SAFETY: the handle keeps a clone of the stream, so the stream
         // outlives it.
         unsafe { handle.set_stream(stream.as_raw()) }?;

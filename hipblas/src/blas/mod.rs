@@ -66,15 +66,16 @@ impl fmt::Debug for Blas {
 
 impl Drop for Blas {
     fn drop(&mut self) {
-        // The handle belongs to the stream's device: destroy it there.
-        if let Err(e) = self.stream.device().bind() {
-            DROP_ERRORS.record_error(Error::Runtime(e));
-        }
-        // SAFETY: the handle was created by `hipblasCreate` and is destroyed
-        // once, here.
-        if let Err(e) = unsafe { result::destroy(self.raw) } {
-            DROP_ERRORS.record_error(e);
-        }
+        // The handle belongs to the stream's device: destroyed there, once
+        // no capture of the device is open.
+        let raw = self.raw as usize;
+        self.stream.device().release_outside_captures(move |held| {
+            // SAFETY: the handle was created by `hipblasCreate` and is
+            // destroyed once, here.
+            if let Err(e) = unsafe { result::destroy(raw as hipblasHandle_t, held) } {
+                DROP_ERRORS.record_error(e);
+            }
+        });
     }
 }
 
@@ -83,9 +84,13 @@ impl Blas {
     /// it to the stream (`hipblasSetStream`).
     pub fn new(stream: &Stream) -> Result<Blas> {
         result::library()?;
+        let held = stream
+            .device()
+            .hold_captures("Blas::new")
+            .map_err(Error::Runtime)?;
         stream.device().bind().map_err(Error::Runtime)?;
         let blas = Blas {
-            raw: result::create()?,
+            raw: result::create(&held)?,
             stream: stream.clone(),
         };
         // SAFETY: live handle; the stream outlives it (`blas` holds a clone).
