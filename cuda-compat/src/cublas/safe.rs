@@ -33,6 +33,12 @@ unsafe impl Sync for CudaBlas {}
 impl CudaBlas {
     /// A handle working on `stream` (`hipblasCreate`, `hipblasSetStream`).
     pub fn new(stream: Arc<CudaStream>) -> Result<CudaBlas, CublasError> {
+        // Creating a handle acts on the whole device, which CUDA forbids
+        // during any capture of it: hip's capture gate is held.
+        let device = stream.context().device.clone();
+        let _held = device
+            .hold_captures("CudaBlas::new")
+            .map_err(|_| CublasError(raw::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED))?;
         stream
             .context()
             .bind_to_thread()
@@ -103,11 +109,19 @@ impl CudaBlas {
 
 impl Drop for CudaBlas {
     fn drop(&mut self) {
-        // SAFETY: we own the handle, and nothing uses it after this.
-        let r = unsafe { result::destroy_handle(self.handle) };
-        self.stream.context().record_err(
-            r.map_err(|_| crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)),
-        );
+        // Destroyed once no capture of the device is open (hip's capture
+        // gate): cuBLAS synchronizes the device there.
+        let (ctx, handle) = (self.stream.context().clone(), self.handle as usize);
+        self.stream
+            .context()
+            .device
+            .release_outside_captures(move |_held| {
+                // SAFETY: we own the handle, and nothing uses it after this.
+                let r = unsafe { result::destroy_handle(handle as raw::cublasHandle_t) };
+                ctx.record_err(r.map_err(|_| {
+                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                }));
+            });
     }
 }
 

@@ -33,6 +33,11 @@ impl CudaBlasLT {
     pub fn new(stream: Arc<CudaStream>) -> Result<Self, CublasError> {
         let not_initialized = |_| CublasError(sys::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED);
         let workspace = Workspace::new(stream.clone()).map_err(not_initialized)?;
+        // Creating a handle acts on the whole device: not during a capture.
+        let device = stream.context().device.clone();
+        let _held = device
+            .hold_captures("CudaBlasLT::new")
+            .map_err(|_| CublasError(sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED))?;
         let handle = result::create_handle()?;
         Ok(CudaBlasLT {
             handle,
@@ -46,11 +51,19 @@ impl Drop for CudaBlasLT {
     fn drop(&mut self) {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
-            // SAFETY: we own the handle, and nothing uses it after this.
-            let r = unsafe { result::destroy_handle(handle) };
-            self.stream.context().record_err(
-                r.map_err(|_| DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN)),
-            );
+            // Made once no capture of the device is open (hip's gate).
+            let (ctx, handle) = (self.stream.context().clone(), handle as usize);
+            self.stream
+                .context()
+                .device
+                .release_outside_captures(move |_held| {
+                    // SAFETY: we own the handle, and nothing uses it after
+                    // this.
+                    let r = unsafe { result::destroy_handle(handle as _) };
+                    ctx.record_err(r.map_err(|_| {
+                        DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN)
+                    }));
+                });
         }
     }
 }

@@ -179,9 +179,20 @@ impl CudaFft {
         Ok(fft)
     }
 
-    fn bind(stream: &CudaStream) {
+    /// Makes the stream's device current and holds its capture gate
+    /// (making a plan allocates its work area, which CUDA forbids during
+    /// any capture of the device): a capture on this thread is
+    /// `CUFFT_SETUP_FAILED`.
+    fn bind<'d>(
+        stream: &CudaStream,
+        device: &'d hip::Device,
+    ) -> Result<hip::CaptureHold<'d>, CufftError> {
+        let held = device
+            .hold_captures("CudaFft::plan")
+            .map_err(|_| CufftError(sys::cufftResult::CUFFT_SETUP_FAILED))?;
         let ctx = stream.context();
         ctx.record_err(ctx.bind_to_thread());
+        Ok(held)
     }
 
     /// A 1-D plan of `batch` transforms of `nx` points, on `stream`.
@@ -192,7 +203,8 @@ impl CudaFft {
         stream: Arc<CudaStream>,
     ) -> Result<Self, CufftError> {
         let geometry = Geometry::new(type_, &[nx], batch, None, None)?;
-        Self::bind(&stream);
+        let device = stream.context().device.clone();
+        let _held = Self::bind(&stream, &device)?;
         let handle = result::plan_1d(nx, type_, batch)?;
         Self::new(handle, stream, geometry)
     }
@@ -205,7 +217,8 @@ impl CudaFft {
         stream: Arc<CudaStream>,
     ) -> Result<Self, CufftError> {
         let geometry = Geometry::new(type_, &[nx, ny], 1, None, None)?;
-        Self::bind(&stream);
+        let device = stream.context().device.clone();
+        let _held = Self::bind(&stream, &device)?;
         let handle = result::plan_2d(nx, ny, type_)?;
         Self::new(handle, stream, geometry)
     }
@@ -219,7 +232,8 @@ impl CudaFft {
         stream: Arc<CudaStream>,
     ) -> Result<Self, CufftError> {
         let geometry = Geometry::new(type_, &[nx, ny, nz], 1, None, None)?;
-        Self::bind(&stream);
+        let device = stream.context().device.clone();
+        let _held = Self::bind(&stream, &device)?;
         let handle = result::plan_3d(nx, ny, nz, type_)?;
         Self::new(handle, stream, geometry)
     }
@@ -248,7 +262,8 @@ impl CudaFft {
             inembed.map(|e| (e, istride, idist)),
             onembed.map(|e| (e, ostride, odist)),
         )?;
-        Self::bind(&stream);
+        let device = stream.context().device.clone();
+        let _held = Self::bind(&stream, &device)?;
         let mut n = n.to_vec();
         let mut inembed = inembed.map(<[c_int]>::to_vec);
         let mut onembed = onembed.map(<[c_int]>::to_vec);
@@ -421,13 +436,22 @@ impl Drop for CudaFft {
     fn drop(&mut self) {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
-            // SAFETY: this value owns the plan; nothing uses it after this.
-            let r = unsafe { result::destroy(handle) };
-            // Recorded on the context, as cudarc's other handles' drops are
-            // here: never a panic.
-            self.stream.context().record_err(r.map_err(|_| {
-                crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-            }));
+            // Destroyed once no capture of the device is open (hip's
+            // capture gate): it frees the work area.
+            let (ctx, handle) = (self.stream.context().clone(), handle as usize);
+            self.stream
+                .context()
+                .device
+                .release_outside_captures(move |_held| {
+                    // SAFETY: this value owns the plan; nothing uses it
+                    // after this.
+                    let r = unsafe { result::destroy(handle as sys::cufftHandle) };
+                    // Recorded on the context, as cudarc's other handles'
+                    // drops are here: never a panic.
+                    ctx.record_err(r.map_err(|_| {
+                        crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                    }));
+                });
         }
     }
 }

@@ -24,6 +24,15 @@ fn record(r: Result<(), CusolverError>) {
     }
 }
 
+/// Holds `device`'s capture gate (see
+/// [`hip::Device::hold_captures`]): a capture on this thread is
+/// `CUSOLVER_STATUS_NOT_SUPPORTED`.
+fn hold(device: &hip::Device) -> Result<hip::CaptureHold<'_>, CusolverError> {
+    device
+        .hold_captures("cusolver handle")
+        .map_err(|_| CusolverError(sys::cusolverStatus_t::CUSOLVER_STATUS_NOT_SUPPORTED))
+}
+
 /// A dense (`cusolverDn*`) handle bound to a stream.
 #[derive(Debug)]
 pub struct DnHandle {
@@ -42,8 +51,14 @@ impl Drop for DnHandle {
     fn drop(&mut self) {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
-            // SAFETY: made by `dn_create`, destroyed once, here.
-            record(unsafe { result::dn_destroy(handle) });
+            // Destroying a handle acts on the whole device: made once no
+            // capture of it is open (hip's capture gate).
+            let handle = handle as usize;
+            let device = &self.stream.context().device;
+            device.release_outside_captures(move |_held| {
+                // SAFETY: made by `dn_create`, destroyed once, here.
+                record(unsafe { result::dn_destroy(handle as _) });
+            });
         }
     }
 }
@@ -51,6 +66,9 @@ impl Drop for DnHandle {
 impl DnHandle {
     /// `cusolverDnCreate`, then `cusolverDnSetStream` to `stream`.
     pub fn new(stream: Arc<CudaStream>) -> Result<Self, CusolverError> {
+        // Creating a handle acts on the whole device: not during a capture.
+        let device = stream.context().device.clone();
+        let _held = hold(&device)?;
         let handle = result::dn_create()?;
         let me = DnHandle { handle, stream };
         // SAFETY: a live handle; the handle keeps the stream alive.
@@ -152,8 +170,13 @@ impl Drop for SpHandle {
     fn drop(&mut self) {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
-            // SAFETY: made by `sp_create`, destroyed once, here.
-            record(unsafe { result::sp_destroy(handle) });
+            // As `DnHandle`'s.
+            let handle = handle as usize;
+            let device = &self.stream.context().device;
+            device.release_outside_captures(move |_held| {
+                // SAFETY: made by `sp_create`, destroyed once, here.
+                record(unsafe { result::sp_destroy(handle as _) });
+            });
         }
     }
 }
@@ -161,6 +184,8 @@ impl Drop for SpHandle {
 impl SpHandle {
     /// `cusolverSpCreate`, then `cusolverSpSetStream` to `stream`.
     pub fn new(stream: Arc<CudaStream>) -> Result<Self, CusolverError> {
+        let device = stream.context().device.clone();
+        let _held = hold(&device)?;
         let handle = result::sp_create()?;
         let me = SpHandle { handle, stream };
         // SAFETY: a live handle; the handle keeps the stream alive.

@@ -6,7 +6,7 @@
 
 use super::context::{CudaContext, CudaEvent, CudaStream};
 use super::memory::{DevicePtr, DeviceSlice, SyncOnDrop};
-use crate::driver::result::{self, invalid_because, DriverError};
+use crate::driver::result::{self, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use std::fs::File;
 #[cfg(windows)]
@@ -41,6 +41,12 @@ unsafe impl Sync for ExternalMemory {}
 impl Drop for ExternalMemory {
     fn drop(&mut self) {
         let ctx = &self.ctx;
+        // Destroying the import acts on the whole device (see
+        // `MappedBuffer`'s drop).
+        let _held = ctx
+            .device
+            .hold_captures("ExternalMemory::drop")
+            .map_err(|e| ctx.record_err(Err::<(), _>(e).drv()));
         ctx.record_err(ctx.bind_to_thread());
         // SAFETY: we own the handle; its mapped buffer (if any) owned this
         // and was freed first.
@@ -198,6 +204,14 @@ impl MappedBuffer {
 impl Drop for MappedBuffer {
     fn drop(&mut self) {
         let ctx = &self.external_memory.ctx;
+        // hipFree and the import's destruction (a field, dropped after
+        // this) act on the whole device: both wait for other threads'
+        // captures. On a thread that captures itself the error is
+        // recorded and they go ahead, as before the gate.
+        let _held = ctx
+            .device
+            .hold_captures("MappedBuffer::drop")
+            .map_err(|e| ctx.record_err(Err::<(), _>(e).drv()));
         ctx.record_err(ctx.bind_to_thread());
         ctx.record_err(self.stream.wait(&self.event));
         // SAFETY: we own the mapping; hipFree waits for the device, so the

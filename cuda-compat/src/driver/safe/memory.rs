@@ -923,9 +923,14 @@ impl<T> Drop for PinnedHostSlice<T> {
         let ctx = self.event.ctx.clone();
         ctx.record_err(self.event.synchronize());
         if !self.ptr.is_null() {
-            // SAFETY: we own this hipHostMalloc allocation, and the last copy
-            // using it has finished.
-            ctx.record_err(check(unsafe { hs::hipHostFree(self.ptr.cast()) }));
+            // hipHostFree may act on the whole device: made once no capture
+            // of it is open (hip's capture gate).
+            let (owner, p) = (ctx.clone(), self.ptr as usize);
+            ctx.device.release_outside_captures(move |_held| {
+                // SAFETY: we own this hipHostMalloc allocation, and the last
+                // copy using it has finished.
+                owner.record_err(check(unsafe { hs::hipHostFree(p as *mut c_void) }));
+            });
         }
     }
 }

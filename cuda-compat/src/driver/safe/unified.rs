@@ -8,7 +8,7 @@ use super::memory::{
     describe, host_slice_with_event, out_of_range, range, wait_then_record, DevicePtr,
     DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice, SyncOnDrop, ValidAsZeroBits,
 };
-use crate::driver::result::{check, fail, invalid, DriverError};
+use crate::driver::result::{check, fail, invalid, DriverError, ToDriver};
 use crate::driver::sys;
 use hip::sys as hs;
 use std::ffi::c_void;
@@ -43,10 +43,13 @@ impl<T> Drop for UnifiedSlice<T> {
         let ctx = &self.stream.ctx;
         ctx.record_err(self.event.synchronize());
         if self.cu_device_ptr != 0 {
-            // SAFETY: we own the allocation; its last use has finished.
-            ctx.record_err(check(unsafe {
-                hs::hipFree(self.cu_device_ptr as *mut c_void)
-            }));
+            // hipFree acts on the whole device: made once no capture of it
+            // is open (hip's capture gate).
+            let (owner, p) = (ctx.clone(), self.cu_device_ptr);
+            ctx.device.release_outside_captures(move |_held| {
+                // SAFETY: we own the allocation; its last use has finished.
+                owner.record_err(check(unsafe { hs::hipFree(p as *mut c_void) }));
+            });
         }
     }
 }
@@ -84,12 +87,29 @@ impl CudaContext {
         if bytes > 0 {
             // SAFETY: `p` is a valid place.
             check(unsafe { hs::hipMallocManaged(&mut p, bytes, attach_mode) })?;
-            // SAFETY: `p` holds `bytes` bytes; the blocking memset finishes
-            // before any other use.
-            let zeroed = check(unsafe { hs::hipMemset(p, 0, bytes) });
+            // Zeroed on a stream of its own, waited for: not on the null
+            // stream, which would wait for every blocking stream and
+            // invalidate their captures on other threads.
+            let zeroed = hip::Stream::with_options(
+                &self.device,
+                hip::StreamOptions {
+                    non_blocking: true,
+                    priority: 0,
+                },
+            )
+            .drv()
+            .and_then(|s| {
+                // SAFETY: `p` holds `bytes` bytes; the memset is waited for
+                // before any other use.
+                check(unsafe { hs::hipMemsetAsync(p, 0, bytes, s.as_raw()) })?;
+                s.synchronize().drv()
+            });
             if let Err(e) = zeroed {
-                // SAFETY: we own it and nothing uses it.
-                self.record_err(check(unsafe { hs::hipFree(p) }));
+                let (owner, p) = (self.clone(), p as usize);
+                self.device.release_outside_captures(move |_held| {
+                    // SAFETY: we own it and nothing uses it.
+                    owner.record_err(check(unsafe { hs::hipFree(p as *mut c_void) }));
+                });
                 return Err(e);
             }
         }
