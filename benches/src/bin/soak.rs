@@ -2,7 +2,7 @@
 //! every result checked, memory sampled, then three injected faults.
 //!
 //! Usage: `soak [--seconds N] [--warmup N] [--bound-mib N]` (defaults 330,
-//! 60, 256). Run on the GPU machine by `bash scripts/gpu-session.sh soak`.
+//! 60 or a third of a shorter run, 256). Run on the GPU machine by `bash scripts/gpu-session.sh soak`.
 //!
 //! The mix, one thread each, until `--seconds` have passed (each loop
 //! iteration is one check):
@@ -18,8 +18,15 @@
 //!   (`Comm::from_devices`), 2^20 f32 per rank: exact (integer values);
 //! - `copy gpuN` (one per GPU, at most two): staged pageable copies of a
 //!   24 MiB `Vec<u32>` there and back, bit-exact;
-//! - `graph`: a captured graph of 10 counter bumps (`Stream::capture`),
-//!   replayed 20 times (`GraphExec::launch`): the counter adds exactly 200;
+//! - `graph`: a captured graph of 10 counter bumps (`Stream::capture`, on
+//!   a blocking stream), replayed 20 times (`GraphExec::launch`): the
+//!   counter adds exactly 200;
+//! - `device-wide releases`: what acts on the whole device, beside that
+//!   capture: a zeroed buffer made, checked and freed (`hipFree`), a
+//!   hipBLAS handle made and destroyed, a module loaded and unloaded,
+//!   page-locked memory allocated and freed, and every tenth round
+//!   `Device::synchronize`; the capture gate keeps them out of the graph
+//!   thread's captures;
 //! - `streams`: a buffer allocated on one stream (`Stream::alloc`), written
 //!   by a kernel there, read by a kernel on a second stream into a buffer of
 //!   that stream, read back on the first: exact (the access tracking orders
@@ -54,10 +61,7 @@
 //! failed; device +X MiB, host +Y MiB; faults: 3 injected, 3 handled`;
 //! exits non-zero on any failure.
 
-use hip::{
-    c32, CompileOptions, Device, DeviceBuffer, LaunchConfig, Module, Stream, StreamOptions,
-    TypedKernel,
-};
+use hip::{c32, CompileOptions, Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
 use hipblas::{Blas, GemmShape, Op};
 use hipfft::{PlanBuilder, Transform};
 use hiprand::{Generator, RngType};
@@ -106,11 +110,12 @@ struct Args {
 
 impl Args {
     /// Parses `--seconds N`, `--warmup N`, `--bound-mib N`; the warm-up
-    /// must end before the run does.
+    /// must end before the run does. Without `--warmup` it is 60 s, or a
+    /// third of a shorter run (so that `--seconds 60` works alone).
     fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
         let mut a = Args {
             seconds: 330,
-            warmup: 60,
+            warmup: u64::MAX,
             bound_mib: 256,
         };
         let mut it = args.into_iter();
@@ -125,6 +130,9 @@ impl Args {
             *slot = v
                 .parse()
                 .map_err(|_| format!("{flag}: {v:?} is not a whole number"))?;
+        }
+        if a.warmup == u64::MAX {
+            a.warmup = 60.min(a.seconds / 3);
         }
         if a.warmup >= a.seconds {
             return Err(format!(
@@ -482,15 +490,9 @@ fn graph_job(module: &Module) -> Res<impl FnMut(u64) -> Res<()>> {
     const BUMPS: u32 = 10;
     const REPLAYS: u32 = 20;
     let k = Kernels::load(module)?;
-    // Non-blocking, so that the capture cannot depend on work other
-    // threads put on the legacy default stream.
-    let stream = Stream::with_options(
-        module.device(),
-        StreamOptions {
-            non_blocking: true,
-            priority: 0,
-        },
-    )?;
+    // Blocking, the strict case: work of ours on the legacy default
+    // stream, on any thread, would invalidate its captures.
+    let stream = Stream::new(module.device())?;
     let mut counter = DeviceBuffer::<u32>::zeroed(module.device(), 1)?;
     let mut want = 0u32;
     Ok(move |_| -> Res<()> {
@@ -515,6 +517,27 @@ fn graph_job(module: &Module) -> Res<impl FnMut(u64) -> Res<()>> {
         want = want.wrapping_add(BUMPS * REPLAYS);
         let got = stream.clone_dtoh(&counter)?[0];
         ensure(got == want, || format!("counter {got}, want {want}"))
+    })
+}
+
+fn releases_job(module: &Module) -> Res<impl FnMut(u64) -> Res<()>> {
+    const N: usize = 1 << 16;
+    let dev = module.device().clone();
+    let image = hip::compile(KERNELS, &CompileOptions::for_device(&dev)?)?.code;
+    let stream = Stream::new(&dev)?;
+    Ok(move |i: u64| -> Res<()> {
+        let b = DeviceBuffer::<u32>::zeroed(&dev, N)?;
+        let v = stream.clone_dtoh(&b)?;
+        let bad = v.iter().filter(|&&x| x != 0).count();
+        ensure(bad == 0, || format!("{bad} of {N} words not zeroed"))?;
+        drop(b);
+        drop(Blas::new(&stream)?);
+        drop(Module::load_data(&dev, &image)?);
+        drop(hip::PinnedHostBuffer::<u32>::zeroed(N)?);
+        if i % 10 == 0 {
+            dev.synchronize()?;
+        }
+        Ok(())
     })
 }
 
@@ -1027,6 +1050,11 @@ fn run(args: Args) -> Res<bool> {
     );
     let m = module.clone();
     spawn(
+        "device-wide releases".into(),
+        Box::new(move |t, s| worker(t, s, || releases_job(&m))),
+    );
+    let m = module.clone();
+    spawn(
         "allocations across streams".into(),
         Box::new(move |t, s| worker(t, s, || streams_job(&m))),
     );
@@ -1192,6 +1220,9 @@ mod tests {
                 bound_mib: 64
             }
         );
+        // A short run without --warmup warms up for a third of it.
+        assert_eq!(parse(&["--seconds", "60"]).unwrap().warmup, 20);
+        assert_eq!(parse(&["--seconds", "180"]).unwrap().warmup, 60);
     }
 
     #[test]
@@ -1206,7 +1237,10 @@ mod tests {
             .unwrap_err()
             .contains("unknown argument"));
         // The baseline is taken after the warm-up: it must fall in the run.
-        assert!(parse(&["--seconds", "60"]).unwrap_err().contains("warm-up"));
+        assert!(parse(&["--seconds", "60", "--warmup", "60"])
+            .unwrap_err()
+            .contains("warm-up"));
+        assert!(parse(&["--seconds", "0"]).unwrap_err().contains("warm-up"));
     }
 
     #[test]
