@@ -23,12 +23,22 @@
 //!
 //! [`Envelope`] reads the text form of an AMD bundle that kernel builders
 //! write into `.ptx` files on AMD, and checks the bundle with [`validate`].
+//!
+//! [`kernels`] reads what each kernel of a code object uses (registers,
+//! spills, scratch, LDS, maximum workgroup, waves per SIMD) from the
+//! code object's metadata note, in any of these containers or in an ELF
+//! object or archive that embeds them; [`SpillSummary`] counts the
+//! spilling ones. `hip-info kernels` prints it.
 
 use hip_sys::loader::Platform;
 use std::fmt;
 
 mod envelope;
+mod kernels;
+mod msgpack;
+mod occupancy;
 pub use envelope::{Envelope, InvalidEnvelope, Unavailable};
+pub use kernels::{kernels, KernelInfo, SpillSummary};
 
 /// What an image was recognised as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,8 +102,8 @@ struct Reader<'a> {
     kind: ImageKind,
 }
 
-impl Reader<'_> {
-    fn slice(&self, at: u64, len: u64, what: &str) -> Result<&[u8], InvalidImage> {
+impl<'a> Reader<'a> {
+    fn slice(&self, at: u64, len: u64, what: &str) -> Result<&'a [u8], InvalidImage> {
         let end = at.checked_add(len);
         match end {
             Some(end) if end <= self.bytes.len() as u64 => {

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 
 /// What every envelope's first line starts with, whatever its version.
-const FAMILY: &str = "// hip-rs amdgpu code object envelope v";
+pub(super) const FAMILY: &str = "// hip-rs amdgpu code object envelope v";
 /// The longest base64 line.
 const MAX_BASE64_LINE: usize = 76;
 /// How much of an offending line an error quotes.
