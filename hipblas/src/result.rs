@@ -13,9 +13,13 @@
 //! ```no_run
 //! # fn main() -> Result<(), hipblas::Error> {
 //! use hipblas::result;
-//! let handle = result::create()?;
+//! let dev = hip::Device::get(0)?;
+//! // Making and destroying a handle acts on the whole device: not during
+//! // another thread's capture.
+//! let held = dev.hold_captures("example")?;
+//! let handle = result::create(&held)?;
 //! // SAFETY: `handle` was made by `create` and is destroyed once, here.
-//! unsafe { result::destroy(handle) }?;
+//! unsafe { result::destroy(handle, &held) }?;
 //! # Ok(()) }
 //! ```
 //!

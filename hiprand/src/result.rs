@@ -15,9 +15,12 @@
 //! use hiprand::result;
 //! use hiprand_sys::hiprandRngType_t;
 //! println!("hipRAND {}", result::get_version()?);
-//! let generator = result::create_generator(hiprandRngType_t::HIPRAND_RNG_PSEUDO_XORWOW)?;
+//! let dev = hip::Device::get(0)?;
+//! let held = dev.hold_captures("example")?;
+//! let generator =
+//!     result::create_generator(hiprandRngType_t::HIPRAND_RNG_PSEUDO_XORWOW, &held)?;
 //! // SAFETY: made by `create_generator`, destroyed once.
-//! unsafe { result::destroy_generator(generator) }?;
+//! unsafe { result::destroy_generator(generator, &held) }?;
 //! # Ok(()) }
 //! ```
 
