@@ -466,8 +466,11 @@ fn code_object(
     ))
 }
 
-/// The notes of a note section: (name without its NUL, type, descriptor).
-fn note_entries(data: &[u8]) -> Result<Vec<(&[u8], u32, &[u8])>, InvalidImage> {
+/// One ELF note: its name without the NUL, its type, its descriptor.
+type Note<'a> = (&'a [u8], u32, &'a [u8]);
+
+/// The notes of a note section.
+fn note_entries(data: &[u8]) -> Result<Vec<Note<'_>>, InvalidImage> {
     let r = Reader {
         bytes: data,
         kind: ImageKind::AmdCodeObject,

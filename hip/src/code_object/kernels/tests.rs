@@ -205,7 +205,7 @@ fn bundles_envelopes_objects_and_archives_are_opened() {
     // A host object: two bundles in .hip_fatbin, 4 KiB apart.
     let mut fatbin = b.clone();
     fatbin.resize(4096, 0);
-    fatbin.extend(bundle_of(&[co.clone()]));
+    fatbin.extend(bundle_of(std::slice::from_ref(&co)));
     let host = elf_with(62, ".hip_fatbin", 1, &fatbin);
     let from_host = kernels(&host).unwrap();
     assert_eq!(from_host.len(), 5);
@@ -309,7 +309,7 @@ fn other_notes_and_formats_are_refused_with_the_reason() {
 #[test]
 fn every_truncation_of_every_container_is_refused_without_panic() {
     let co = two_kernels("amdgcn-amd-amdhsa--gfx942");
-    let b = bundle_of(&[co.clone()]);
+    let b = bundle_of(std::slice::from_ref(&co));
     let host = elf_with(62, ".hip_fatbin", 1, &b);
     let ar = archive_of(&[("a.o", &host)]);
     for image in [&co, &b, &host, &ar] {
