@@ -23,6 +23,11 @@
 //! links nothing at build time: the runtime and the libraries are opened
 //! when the report is made, and what is missing is reported, never a panic.
 //!
+//! [`kernels`] is the other half of `hip-info`: `hip-info kernels FILE...`
+//! reports what each kernel of a build's AMD code objects uses (registers,
+//! spills, scratch, LDS, maximum workgroup, waves per SIMD), read through
+//! `hip::code_object::kernels`.
+//!
 //! The report is built from two inputs that can be replaced for tests:
 //! the [`Environment`] (variables, and the folders standing for `/opt/rocm`
 //! and the system library folders) and the [`RuntimeFacts`] (what the loaded
@@ -31,6 +36,7 @@
 
 mod arch;
 mod environment;
+pub mod kernels;
 mod libraries;
 mod probe;
 mod text;
