@@ -9,6 +9,8 @@
 //!   launchers call the HIP runtime, and write a `libcudart.so` linker
 //!   script that stands for `-lamdhip64`, so the crate's
 //!   `rustc-link-lib=cudart` is satisfied by HIP.
+//! - Every build, fresh or cached, ends with one cargo warning when kernels
+//!   spill registers ([`spill_warning`]).
 //!
 //! Each source is compiled with `__CUDA_ARCH__` claimed as 890 first (so
 //! every bf16 and fp8 kernel is built), then, if that fails, as 800, 750,
@@ -302,6 +304,9 @@ impl AmdBuild<'_> {
         for line in report.lines().filter(|l| l.starts_with("unavailable ")) {
             println!("cargo:warning=cudaforge (AMD): {line}");
         }
+        if let Some(line) = spill_warning(dir) {
+            println!("cargo:warning=cudaforge (AMD): {line}");
+        }
         if matches!(self.output, Output::Lib { .. }) {
             println!(
                 "cargo:rustc-link-search=native={}",
@@ -593,6 +598,39 @@ impl AmdBuild<'_> {
         }
         Ok(())
     }
+}
+
+/// One line when kernels of a finished build folder spill registers: how
+/// many of all kernel instances, per processor, and the `hip-info` command
+/// that lists them; `None` when none spills. Reads the folder's `obj/`
+/// (bundles of PTX builds, host objects of library builds) with
+/// `hip::code_object::kernels`, passing over what holds no GPU code.
+///
+/// ```text
+/// 169 of 903 kernel instances spill registers (gfx90a 40, gfx942 ...); run hip-info kernels <dir>/obj for the list
+/// ```
+pub fn spill_warning(dir: &Path) -> Option<String> {
+    let obj = dir.join("obj");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&obj)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "bundle" || e == "o"))
+        .collect();
+    files.sort();
+    let mut all = Vec::new();
+    for f in files {
+        if let Ok(ks) = std::fs::read(&f).map(|b| hip::code_object::kernels(&b)) {
+            // Stubs of unavailable launchers hold no GPU code: passed over.
+            all.extend(ks.unwrap_or_default());
+        }
+    }
+    let summary = hip::code_object::SpillSummary::of(&all);
+    (summary.spilling > 0).then(|| {
+        format!(
+            "{summary}; run hip-info kernels {} for the list",
+            obj.display()
+        )
+    })
 }
 
 fn run(c: &mut Command) -> Result<std::process::Output> {
