@@ -205,6 +205,42 @@ fn bare_code_objects_bundles_and_the_program_agree() {
     assert_eq!(from_bare.iter().collect::<Vec<_>>(), gfx1030);
     assert!(from_bare.iter().all(|k| k.wavefront_size == 32));
 
+    // 20,000 corruptions of the real bundle (truncations, bit flips,
+    // random words) never panic; both answers occur.
+    let image = std::fs::read(&bundle).unwrap();
+    let mut x = 0x5eed_u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut read, mut refused) = (0, 0);
+    for i in 0..20_000u64 {
+        let mut img = image.clone();
+        let at = (next() % img.len() as u64) as usize;
+        match i % 3 {
+            0 => img.truncate(at),
+            1 => img[at] ^= 1 << (next() % 8),
+            _ => {
+                let at = at.min(img.len() - 8);
+                img[at..at + 8].copy_from_slice(&next().to_le_bytes());
+            }
+        }
+        match kernels(&img) {
+            Ok(_) => read += 1,
+            Err(e) => {
+                assert!(!e.reason.is_empty());
+                refused += 1;
+            }
+        }
+    }
+    println!("corruptions: {read} read, {refused} refused");
+    assert!(
+        refused >= 6_666 && read > 0,
+        "{read} read, {refused} refused"
+    );
+
     // The program: a table naming each kernel, and JSON with the numbers.
     let out = Command::new(env!("CARGO_BIN_EXE_hip-info"))
         .arg("kernels")

@@ -286,7 +286,9 @@ fn elf(
     // A host object, library or executable: its bundles.
     let kind = ImageKind::OffloadBundle { entries: 0 };
     let mut found = false;
-    for s in sections(bytes, kind)? {
+    let all = sections(bytes, kind)
+        .map_err(|e| refuse(None, format!("an ELF for machine {machine}: {}", e.reason)))?;
+    for s in all {
         if s.name != b".hip_fatbin" || s.data.is_empty() {
             continue;
         }

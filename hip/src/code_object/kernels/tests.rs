@@ -223,6 +223,17 @@ fn bundles_envelopes_objects_and_archives_are_opened() {
     assert!(e.to_string().contains("no AMD GPU code"), "{e}");
     let e = kernels(&plain).unwrap_err();
     assert!(e.to_string().contains(".hip_fatbin"), "{e}");
+    // A host ELF that is not 64-bit little-endian: named as such, not as a
+    // bundle.
+    let mut elf32 = plain.clone();
+    elf32[4] = 1;
+    let e = kernels(&elf32).unwrap_err();
+    assert_eq!(e.kind, None);
+    assert!(
+        e.to_string()
+            .contains("an ELF for machine 62: not a 64-bit little-endian ELF"),
+        "{e}"
+    );
 }
 
 fn archive_of(members: &[(&str, &[u8])]) -> Vec<u8> {
