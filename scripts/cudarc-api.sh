@@ -5,23 +5,34 @@
 # (cuda-compat/cudarc-api-residue.tsv). The comparison is xtask's
 # (xtask/src/cudarc_api.rs); it fails on a missing path the residue does
 # not list, and on a residue line for a path cuda-compat has or cudarc
-# lacks, so the residue can only shrink to what is true.
+# lacks, so the residue can only shrink to what is true. For the items
+# both crates have, the signatures are compared too (parameter and return
+# types, generics and bounds, fields, variants, trait items and impls;
+# xtask/src/cudarc_api/signatures.rs says what and modulo what): a
+# difference must be listed, with the components that differ and a reason,
+# in cuda-compat/cudarc-api-signatures.tsv, under the same ratchet. Every
+# difference, both sides written out: $WORK/signature-differences.txt.
 #
 #   bash scripts/cudarc-api.sh [check]        build both JSONs, check (test.sh)
-#   bash scripts/cudarc-api.sh write REASON   rewrite the residue to what is
-#                                             missing now (new lines get REASON,
-#                                             old lines keep theirs)
+#   bash scripts/cudarc-api.sh write REASON   rewrite the residue and the
+#                                             signature list to what is true now
+#                                             (new lines get REASON, old lines
+#                                             keep theirs)
 #
 # cudarc is fetched by cargo at its pinned version (scripts/cudarc-examples.sh's
 # CUDARC_VERSION), and its checksum in the lock file must be the pinned
 # CUDARC_SHA256. rustdoc's JSON needs a nightly: the one scripts/miri.sh
 # pins (scripts/nightly-toolchain), installed here when missing.
 # Lines: `cudarc api: NAME ... ok|FAILED` (counted by test.sh's tally).
+# The folder is $CARGO_TARGET_DIR/cudarc-api (target/cudarc-api unset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
-WORK="$REPO/target/cudarc-api"
+# Under CARGO_TARGET_DIR when set, so that a second checkout or a
+# parallel build does not share the folder.
+WORK="${CARGO_TARGET_DIR:-$REPO/target}/cudarc-api"
 RESIDUE="$REPO/cuda-compat/cudarc-api-residue.tsv"
+SIGNATURES="$REPO/cuda-compat/cudarc-api-signatures.tsv"
 TOOLCHAIN=$(cat scripts/nightly-toolchain)
 CUDARC_VERSION=$(sed -n 's/^CUDARC_VERSION=//p' scripts/cudarc-examples.sh)
 CUDARC_SHA256=$(sed -n 's/^CUDARC_SHA256=//p' scripts/cudarc-examples.sh)
@@ -76,9 +87,10 @@ case "$mode" in
 esac
 theirs=$(json_cudarc) || die "rustdoc JSON of cudarc $CUDARC_VERSION failed"
 ours=$(json_ours) || die "rustdoc JSON of cuda-compat failed"
+args=("$theirs" "$ours" "$RESIDUE" "$SIGNATURES" --details "$WORK/signature-differences.txt")
 if [[ $mode == write ]]; then
     [[ $# -eq 2 ]] || die "usage: cudarc-api.sh write REASON"
-    cargo run -q -p xtask -- cudarc-api "$theirs" "$ours" "$RESIDUE" --write "$2"
+    cargo run -q -p xtask -- cudarc-api "${args[@]}" --write "$2"
 else
-    cargo run -q -p xtask -- cudarc-api "$theirs" "$ours" "$RESIDUE"
+    cargo run -q -p xtask -- cudarc-api "${args[@]}"
 fi

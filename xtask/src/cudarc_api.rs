@@ -20,12 +20,32 @@
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
+pub(crate) mod signatures;
+
 /// Public paths (without the crate name) and their kinds (rustdoc's:
 /// `function`, `struct`, `variant`, ...).
 pub(crate) type Paths = BTreeMap<String, String>;
 
-/// Every public path of a crate's rustdoc JSON.
-pub(crate) fn public_paths(doc: &Value) -> Result<Paths, String> {
+/// Where a public path's item is: its id, and for an inherent item or a
+/// trait's item the id of its impl or trait (whose generics are in scope).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Loc {
+    pub(crate) id: String,
+    pub(crate) parent: Option<String>,
+}
+
+/// A crate's public API: every public path with its kind, where each
+/// path's item is, and every (id, path) pair (an item re-exported under
+/// several paths has several).
+#[derive(Debug, Default)]
+pub(crate) struct Api {
+    pub(crate) paths: Paths,
+    pub(crate) locs: BTreeMap<String, Loc>,
+    pub(crate) names: Vec<(String, String)>,
+}
+
+/// Every public path of a crate's rustdoc JSON, with where its item is.
+pub(crate) fn public_api(doc: &Value) -> Result<Api, String> {
     let index = doc
         .get("index")
         .and_then(Value::as_object)
@@ -38,7 +58,7 @@ pub(crate) fn public_paths(doc: &Value) -> Result<Paths, String> {
     let mut walk = Walk {
         index,
         summaries,
-        out: Paths::new(),
+        out: Api::default(),
         seen: HashSet::new(),
     };
     let root_item = index
@@ -92,14 +112,22 @@ fn name(item: &Value) -> Option<&str> {
 struct Walk<'a> {
     index: &'a serde_json::Map<String, Value>,
     summaries: Option<&'a serde_json::Map<String, Value>>,
-    out: Paths,
+    out: Api,
     /// (id, path) pairs walked, so that re-export cycles end.
     seen: HashSet<(String, String)>,
 }
 
 impl Walk<'_> {
-    fn add(&mut self, path: String, kind: &str) {
-        self.out.entry(path).or_insert_with(|| kind.to_owned());
+    fn add(&mut self, path: String, kind: &str, id: &str, parent: Option<&str>) {
+        self.out.names.push((id.to_owned(), path.clone()));
+        self.out.locs.entry(path.clone()).or_insert_with(|| Loc {
+            id: id.to_owned(),
+            parent: parent.map(str::to_owned),
+        });
+        self.out
+            .paths
+            .entry(path)
+            .or_insert_with(|| kind.to_owned());
     }
 
     /// The item `id` under `prefix`, named `rename` when re-exported
@@ -116,7 +144,7 @@ impl Walk<'_> {
                     .and_then(Value::as_str);
                 let kind = s.get("kind").and_then(Value::as_str).unwrap_or("unknown");
                 if let Some(n) = rename.or(last) {
-                    self.add(format!("{prefix}::{n}"), kind);
+                    self.add(format!("{prefix}::{n}"), kind, id, None);
                 }
             }
             return;
@@ -156,7 +184,7 @@ impl Walk<'_> {
         if !self.seen.insert((id.to_owned(), path.clone())) {
             return;
         }
-        self.add(path.clone(), kind);
+        self.add(path.clone(), kind, id, None);
         match kind {
             "module" => {
                 for c in ids(body.get("items")) {
@@ -177,7 +205,7 @@ impl Walk<'_> {
                 for m in ids(body.get("items")) {
                     if let Some(mi) = self.index.get(&m) {
                         if let (Some(mn), Some((mk, _))) = (name(mi), inner(mi)) {
-                            self.add(format!("{path}::{mn}"), mk);
+                            self.add(format!("{path}::{mn}"), mk, &m, Some(id));
                         }
                     }
                 }
@@ -202,7 +230,7 @@ impl Walk<'_> {
             if let Some(mi) = self.index.get(&m) {
                 if is_public(mi) {
                     if let (Some(mn), Some((mk, _))) = (name(mi), inner(mi)) {
-                        self.add(format!("{type_path}::{mn}"), mk);
+                        self.add(format!("{type_path}::{mn}"), mk, &m, Some(impl_id));
                     }
                 }
             }
@@ -424,7 +452,7 @@ mod tests {
 
     #[test]
     fn public_paths_follow_modules_reexports_variants_and_inherent_items() {
-        let p = public_paths(&doc()).unwrap();
+        let p = public_api(&doc()).unwrap().paths;
         let got: Vec<String> = p.iter().map(|(k, v)| format!("{k} {v}")).collect();
         assert_eq!(
             got,

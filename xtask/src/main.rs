@@ -17,6 +17,7 @@ mod session;
 mod tally;
 mod text;
 
+use cudarc_api::signatures;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -32,10 +33,12 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
-  cudarc-api CUDARC_JSON OURS_JSON RESIDUE [--write REASON]
+  cudarc-api CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--write REASON]
                                      cudarc-api.sh: cudarc's public paths (rustdoc JSON)
-                                     against cuda-compat's and the residue; --write
-                                     rewrites the residue to what is missing now
+                                     against cuda-compat's and the residue, the
+                                     signatures of both crates' items against the
+                                     list; --details writes every signature
+                                     difference; --write rewrites both lists
   tally LOGS STATUS                  test.sh's counts from its logs folder; last line
                                      `N passed, N failed, N skipped`
   wine-summary LOG BUILD_S RUN_S     wine-tier.sh's per-binary lines and total; fails on a failure
@@ -169,40 +172,72 @@ fn run(args: &[String]) -> Result<ExitCode> {
             Ok(status(ok))
         }
         "cudarc-api" => {
-            let (a, write) = match rest {
-                [_, _, _] => (rest, None),
-                [_, _, _, flag, reason] if flag == "--write" => (&rest[..3], Some(reason)),
-                _ => {
-                    return Err(format!(
-                        "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE [--write REASON]\n{USAGE}"
-                    ))
+            const ARGS: &str =
+                "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--write REASON]";
+            let (a, mut flags) = (
+                rest.get(..4).ok_or_else(|| format!("{ARGS}\n{USAGE}"))?,
+                &rest[4..],
+            );
+            let (mut write, mut details) = (None, None);
+            while let [flag, value, more @ ..] = flags {
+                match flag.as_str() {
+                    "--write" => write = Some(value),
+                    "--details" => details = Some(value),
+                    _ => return Err(format!("{ARGS}\n{USAGE}")),
                 }
-            };
+                flags = more;
+            }
+            if !flags.is_empty() {
+                return Err(format!("{ARGS}\n{USAGE}"));
+            }
             let read_json = |path: &str| -> Result<serde_json::Value> {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
                 serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
             };
-            let cudarc = cudarc_api::public_paths(&read_json(&a[0])?)?;
-            let ours = cudarc_api::public_paths(&read_json(&a[1])?)?;
-            let residue_text = match std::fs::read_to_string(&a[2]) {
-                Ok(t) => t,
-                Err(e) if write.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
-                    String::new()
+            // A reviewed file that `--write` may create.
+            let read_list = |path: &str| -> Result<String> {
+                match std::fs::read_to_string(path) {
+                    Ok(t) => Ok(t),
+                    Err(e) if write.is_some() && e.kind() == std::io::ErrorKind::NotFound => {
+                        Ok(String::new())
+                    }
+                    Err(e) => Err(format!("{path}: {e}")),
                 }
-                Err(e) => return Err(format!("{}: {e}", a[2])),
             };
-            let residue =
-                cudarc_api::parse_residue(&residue_text).map_err(|e| format!("{}: {e}", a[2]))?;
+            let (theirs_doc, ours_doc) = (read_json(&a[0])?, read_json(&a[1])?);
+            let cudarc = cudarc_api::public_api(&theirs_doc)?;
+            let ours = cudarc_api::public_api(&ours_doc)?;
+            let residue = cudarc_api::parse_residue(&read_list(&a[2])?)
+                .map_err(|e| format!("{}: {e}", a[2]))?;
+            let listed =
+                signatures::parse_list(&read_list(&a[3])?).map_err(|e| format!("{}: {e}", a[3]))?;
+            let outcome = signatures::compare(
+                &signatures::Side::new(&theirs_doc, &cudarc)?,
+                &signatures::Side::new(&ours_doc, &ours)?,
+            );
+            if let Some(path) = details {
+                std::fs::write(path, signatures::details(&outcome))
+                    .map_err(|e| format!("{path}: {e}"))?;
+            }
             if let Some(reason) = write {
-                let lacking = cudarc_api::missing(&cudarc, &ours);
+                let lacking = cudarc_api::missing(&cudarc.paths, &ours.paths);
                 let text = cudarc_api::residue_file(&lacking, &residue, reason);
                 std::fs::write(&a[2], text).map_err(|e| format!("{}: {e}", a[2]))?;
                 println!("cudarc-api: wrote {} entries to {}", lacking.len(), a[2]);
+                let text = signatures::list_file(&outcome, &listed, reason);
+                std::fs::write(&a[3], text).map_err(|e| format!("{}: {e}", a[3]))?;
+                println!(
+                    "cudarc-api: wrote {} entries to {}",
+                    outcome.diffs.len(),
+                    a[3]
+                );
                 return Ok(ExitCode::SUCCESS);
             }
-            let (lines, ok) = cudarc_api::check(&cudarc, &ours, &residue);
+            let (mut lines, ok) = cudarc_api::check(&cudarc.paths, &ours.paths, &residue);
+            let (more, sig_ok) = signatures::check(&outcome, &listed);
+            lines.extend(more);
             print_lines(&lines);
-            Ok(status(ok))
+            Ok(status(ok && sig_ok))
         }
         "tally" => {
             let a = args_n(rest, 2, "tally")?;
