@@ -23,8 +23,9 @@ pub fn profiler_stop() -> Result<(), DriverError> {
 
 /// Profile collection from [`Profiler::new`] until the value is dropped
 /// (cudarc's `Profiler`). An error stopping it in drop is ignored, as in
-/// cudarc: profiling is advisory.
-#[derive(Debug)]
+/// cudarc: profiling is advisory. `Profiler::default()` starts nothing
+/// and stops collection when dropped, as cudarc's derived one does.
+#[derive(Debug, Default)]
 pub struct Profiler;
 
 impl Profiler {
