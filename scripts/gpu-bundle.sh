@@ -22,7 +22,7 @@ skip_packages=${GPU_BUNDLE_SKIP_PACKAGES:-hip-generator}
 skip_targets='compile_fail|trybuild|ui_tests|downstream_crate|compile_kernels'
 if [ -n "${GPU_BUNDLE_SKIP:-}" ]; then skip_targets="$skip_targets|$GPU_BUNDLE_SKIP"; fi
 
-rm -rf "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/payload.tar.xz" "$out/ab"
+rm -rf "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/payload.tar.xz" "$out/ab" "$out/cudarc-tests"
 mkdir -p "$out/tests" "$out/examples" "$out/bins" "$out/benches"
 
 # xtask is the runners' tool (below), not a program to run.
@@ -76,6 +76,12 @@ bash "$root/scripts/cudarc-examples.sh" build --release
 bash "$root/scripts/cudarc-examples.sh" bench-build
 rm -rf "$out/cudarc-examples"
 bash "$root/scripts/cudarc-examples.sh" bundle "$out"
+# cudarc's own unit tests, built against real cudarc and against the
+# drop-in (scripts/cudarc-tests.sh; run there by gpu-session.sh tests).
+bash "$root/scripts/cudarc-tests.sh" bundle "$out/cudarc-tests" >"$out/cudarc-tests.log" 2>&1 || {
+    cat "$out/cudarc-tests.log" >&2
+    exit 1
+}
 
 # The runners' parsing, counting and output checks (the GPU machine has no
 # Rust): xtask's release binary, stripped, beside run.sh.
@@ -95,11 +101,11 @@ chmod +x "$out/run.sh"
 # 64 MiB, so the executables travel as one xz archive, unpacked there by
 # gpu-session.sh (and run.sh) before the first run. GPU_BUNDLE_PACK=0
 # leaves the folders unpacked (for looking at them here).
-unpacked=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples" | awk '{s += $1} END {print s}')
+unpacked=$(du -sm "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples" "$out/cudarc-tests" | awk '{s += $1} END {print s}')
 if [ "${GPU_BUNDLE_PACK:-1}" != 0 ]; then
     rm -f "$out/payload.tar.xz"
-    tar -C "$out" -cf - tests examples bins benches cudarc-examples | xz -T0 -6 >"$out/payload.tar.xz"
-    rm -rf "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples"
+    tar -C "$out" -cf - tests examples bins benches cudarc-examples cudarc-tests | xz -T0 -6 >"$out/payload.tar.xz"
+    rm -rf "$out/tests" "$out/examples" "$out/bins" "$out/benches" "$out/cudarc-examples" "$out/cudarc-tests"
 fi
 size=$(du -sm "$out" | cut -f1)
 echo "gpu-bundle: $count executables, ${unpacked} MiB unpacked, ${size} MiB to carry in $out"

@@ -20,7 +20,9 @@
 # why, the count breakdown) and last `N passed, N failed`, followed by
 # `, N skipped` when tests did not run for want of GPUs. What counts:
 #   tests     each GPU test function once, each example/binary once
-#             (gpu-bundle/run.sh's count);
+#             (gpu-bundle/run.sh's count); cudarc's unit tests passing on
+#             real cudarc, each once through the drop-in
+#             (scripts/cudarc-tests.sh run);
 #   memcheck  the same tests again under compute-sanitizer: alone, its own
 #             count; in `all`, a re-run, so only its failures join the last
 #             line (its passes are on the line "re-runs under memcheck");
@@ -103,6 +105,7 @@ run_tests() {
     session runner "$log" "$rc"
     if [ "$m" = tests ]; then
         run_cudarc_examples
+        run_cudarc_tests
         run_candle run
     fi
 }
@@ -135,6 +138,17 @@ run_cudarc_examples() {
     # Its last line joins the counts; its "N not run" and "N differ" are
     # skipped.
     session summary "cudarc examples (cuda-compat as cudarc)" "$log" "$rc" cudarc
+}
+
+# cudarc's own unit tests through real cudarc and through the drop-in
+# (scripts/cudarc-tests.sh run): a test passing on real cudarc must pass
+# through the drop-in; tests failing on both count as not run.
+run_cudarc_tests() {
+    local log="$out/cudarc-tests.log" rc
+    bash "$bundle/cudarc-tests/cudarc-tests.sh" run "$bundle/cudarc-tests" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    session summary "cudarc's unit tests (real cudarc, then the drop-in)" "$log" "$rc" cudarc
 }
 
 # One benchmark program: its exit status (timeouts and failures) decides.

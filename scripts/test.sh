@@ -28,8 +28,8 @@
 #            targets without libtest's harness that cargo test runs, one each;
 #            and each of cudarc's examples that compiles against cuda-compat,
 #            each check of scripts/candle.sh check and candle.sh amd, and
-#            each of scripts/host-cost.sh, scripts/cudarc-api.sh and
-#            scripts/feature-check.sh.
+#            each of scripts/host-cost.sh, scripts/cudarc-api.sh,
+#            scripts/feature-check.sh and scripts/cudarc-tests.sh.
 #   failed   every test that failed in any pass (re-runs included), plus one
 #            for a pass that failed without a failed test (a build error, a
 #            crash before the summary).
@@ -84,7 +84,8 @@ if [ $status -eq 0 ]; then
   bash scripts/host-cost.sh check 2>&1 | tee "$logs/8-host-cost.log" || status=$?
 fi
 # cudarc's public API against cuda-compat's (rustdoc JSON of both, the
-# pinned nightly): every path present or in the reviewed residue
+# pinned nightly): every path present or in the reviewed residue, and the
+# signatures of the items both have equal or in the reviewed list
 # (scripts/cudarc-api.sh; one line per check).
 # Then the drop-in's features, each alone: provided ones type-check,
 # refused ones stop with their reason (scripts/feature-check.sh).
@@ -93,6 +94,12 @@ if [ $status -eq 0 ]; then
 fi
 if [ $status -eq 0 ]; then
   bash scripts/feature-check.sh 2>&1 | tee -a "$logs/9-cudarc-api.log" || status=$?
+fi
+# cudarc's own unit tests that use only its public API build against the
+# drop-in, or are listed with their reason (scripts/cudarc-tests.sh; they
+# run on the GPU machine, gpu-session.sh tests).
+if [ $status -eq 0 ]; then
+  bash scripts/cudarc-tests.sh check 2>&1 | tee -a "$logs/9-cudarc-api.log" || status=$?
 fi
 # candle through the cudarc drop-in: the patch takes effect and candle-core,
 # candle-nn (with their tests) and the Llama benchmark type-check

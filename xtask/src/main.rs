@@ -11,6 +11,7 @@ mod candle;
 mod candle_amd;
 mod cargo_json;
 mod cudarc_api;
+mod cudarc_tests;
 mod examples;
 mod gpu_run;
 mod session;
@@ -33,6 +34,9 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
+  cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
+                                     cudarc-tests.sh: cudarc's own unit tests as a suite
+                                     for the drop-in (xtask/src/cudarc_tests.rs)
   cudarc-api CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--write REASON]
                                      cudarc-api.sh: cudarc's public paths (rustdoc JSON)
                                      against cuda-compat's and the residue, the
@@ -171,6 +175,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             }
             Ok(status(ok))
         }
+        "cudarc-tests" => cudarc_tests_command(rest).map(|()| ExitCode::SUCCESS),
         "cudarc-api" => {
             const ARGS: &str =
                 "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--write REASON]";
@@ -316,5 +321,36 @@ fn run(args: &[String]) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         other => Err(format!("unknown command {other:?}\n{USAGE}")),
+    }
+}
+
+/// `cudarc-tests extract|prune|list ...` (xtask/src/cudarc_tests.rs).
+fn cudarc_tests_command(rest: &[String]) -> Result<()> {
+    let usage = "cudarc-tests: extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT";
+    match rest.first().map(String::as_str) {
+        Some("extract") if rest.len() == 3 => {
+            let (files, tests) = cudarc_tests::extract(Path::new(&rest[1]), Path::new(&rest[2]))?;
+            println!("cudarc-tests: {tests} tests in {files} files extracted");
+            Ok(())
+        }
+        Some("prune") if rest.len() == 5 => {
+            let messages =
+                std::fs::read_to_string(&rest[2]).map_err(|e| format!("{}: {e}", rest[2]))?;
+            let n = cudarc_tests::prune(
+                Path::new(&rest[1]),
+                &messages,
+                Path::new(&rest[3]),
+                &rest[4],
+            )?;
+            println!("{n}");
+            Ok(())
+        }
+        Some("list") if rest.len() == 2 => {
+            for t in cudarc_tests::list(Path::new(&rest[1]))? {
+                println!("{t}");
+            }
+            Ok(())
+        }
+        _ => Err(usage.into()),
     }
 }

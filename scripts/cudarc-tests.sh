@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# cudarc's own unit tests as the drop-in's conformance suite (issue 33).
+#
+# cudarc's published crate (fetched by cargo at the pinned version and
+# checksum of scripts/cudarc-examples.sh) keeps its tests in `mod tests`
+# blocks that may use private items. `cargo xtask cudarc-tests extract`
+# turns them into integration tests of a scratch package under
+# target/cudarc-tests/ (nothing of cudarc is committed); the package is
+# built against real cudarc, and every item that does not build there
+# (it needs cudarc's private API) is pruned, round by round. What is left
+# is built again with `[patch.crates-io]` pointing cudarc at
+# dropins/cudarc: a test that does not build there is an API difference,
+# and must be listed, with its reason, in the reviewed
+# cuda-compat/cudarc-tests-residue.tsv (a listed test that builds fails
+# the check too, so the list only shrinks).
+#
+#   bash scripts/cudarc-tests.sh [check]        build both, check (test.sh)
+#   bash scripts/cudarc-tests.sh write REASON   rewrite the residue (new lines
+#                                               get REASON, old keep theirs)
+#   bash scripts/cudarc-tests.sh bundle DIR     also build both test binaries in
+#                                               release and copy them to DIR
+#                                               (real/, ours/) with this script
+#   bash DIR/cudarc-tests.sh run DIR            there (the GPU machine, no cargo):
+#                                               every test binary of both, one
+#                                               test thread; each test's outcome
+#                                               through the drop-in against real
+#                                               cudarc's. Last line `N passed,
+#                                               N failed` (a test that passes on
+#                                               real cudarc and not through the
+#                                               drop-in fails), `N not run` for
+#                                               tests that fail on both
+#
+# Lines: `cudarc api: NAME ... ok|FAILED` (counted by test.sh's tally, with
+# scripts/cudarc-api.sh's).
+set -euo pipefail
+mode=${1:-check}
+
+# run DIR: on the GPU machine, before anything that needs cargo.
+if [[ $mode == run ]]; then
+    dir=${2:?run needs the bundle folder}
+    for side in real ours; do
+        : >"$dir/$side.outcomes"
+        for exe in "$dir/$side"/*; do
+            [[ -x $exe ]] || continue
+            name=$(basename "$exe" | sed 's/-[0-9a-f]\{16\}$//')
+            # A failing test is an outcome, read below, not a stop.
+            timeout 600 "$exe" --test-threads 1 >"$dir/$side-$name.log" 2>&1 || true
+            sed -n 's/^test \(.*\) \.\.\. \(ok\|FAILED\|ignored\)$/\1 \2/p' "$dir/$side-$name.log" |
+                awk -v f="$name" '{ print f "::" $1 "\t" $2 }' >>"$dir/$side.outcomes"
+        done
+        sort -o "$dir/$side.outcomes" "$dir/$side.outcomes"
+    done
+    join -t $'\t' -a 1 -a 2 -e missing -o 0,1.2,2.2 "$dir/real.outcomes" "$dir/ours.outcomes" >"$dir/both.tsv"
+    count() { awk -F'\t' "$1" "$dir/both.tsv" | wc -l; }
+    real_ok=$(count '$2 == "ok"')
+    ours_ok=$(count '$3 == "ok"')
+    echo "cudarc's unit tests on this GPU: real cudarc $real_ok passed, the drop-in $ours_ok passed, of $(wc -l <"$dir/both.tsv")"
+    awk -F'\t' '$2 != $3 { printf "  %-70s real %-8s drop-in %s\n", $1, $2, $3 }' "$dir/both.tsv"
+    passed=$(count '$2 == "ok" && $3 == "ok"')
+    failed=$(count '$2 == "ok" && $3 != "ok" && $3 != "missing"')
+    missing=$(count '$2 == "ok" && $3 == "missing"')
+    notrun=$(count '$2 != "ok"')
+    echo "$notrun not run (failing or ignored on real cudarc too)"
+    echo "$missing differ: pass on real cudarc, not built through the drop-in (listed in cuda-compat/cudarc-tests-residue.tsv)"
+    echo "$passed passed, $failed failed"
+    [[ $failed -eq 0 ]]
+    exit
+fi
+cd "$(dirname "$0")/.."
+REPO=$(pwd)
+WORK="${CARGO_TARGET_DIR:-$REPO/target}/cudarc-tests"
+RESIDUE="$REPO/cuda-compat/cudarc-tests-residue.tsv"
+CUDARC_VERSION=$(sed -n 's/^CUDARC_VERSION=//p' scripts/cudarc-examples.sh)
+CUDARC_SHA256=$(sed -n 's/^CUDARC_SHA256=//p' scripts/cudarc-examples.sh)
+FEATURES="std cuda-13000 f16 driver runtime nvrtc cublas cublaslt curand nccl cufft cusparse cusolver nvtx dynamic-loading"
+
+die() { echo "cudarc-tests.sh: $*" >&2; exit 1; }
+[[ -n $CUDARC_VERSION && -n $CUDARC_SHA256 ]] || die "no CUDARC_VERSION or CUDARC_SHA256 in scripts/cudarc-examples.sh"
+xtask() { (cd "$REPO" && cargo run -q -p xtask -- cudarc-tests "$@"); }
+
+# package DIR PATCH: the scratch package (tests/ is the suite's).
+package() {
+    local dir=$1 patch=$2 list
+    mkdir -p "$dir"
+    list=$(printf '"%s", ' $FEATURES)
+    {
+        cat <<EOF
+[package]
+name = "cudarc-tests-$(basename "$dir")"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+cudarc = { version = "=$CUDARC_VERSION", default-features = false, features = [${list%, }] }
+half = "2"
+
+[workspace]
+EOF
+        # cudarc's features, so that the tests' #[cfg(feature = ...)] mean
+        # what they mean in cudarc: those compared are on.
+        [[ -f $src/Cargo.toml ]] && python3 - "$src/Cargo.toml" $FEATURES <<'PY'
+import sys, tomllib
+features = tomllib.load(open(sys.argv[1], "rb")).get("features", {})
+on = [f for f in sys.argv[2:] if f in features]
+print("\n[features]")
+print("default = [" + ", ".join(f'"{f}"' for f in on) + "]")
+for f in sorted(features):
+    if f != "default":
+        print(f'"{f}" = []')
+PY
+        if [[ $patch == 1 ]]; then
+            printf '\n[patch.crates-io]\ncudarc = { path = "%s/dropins/cudarc" }\n' "$REPO"
+        fi
+    } >"$dir/Cargo.toml"
+    mkdir -p "$dir/src"
+    : >"$dir/src/lib.rs"
+}
+
+# prune_until_built DIR SUITE LABEL: builds DIR's tests, prunes what fails
+# from SUITE, until everything builds (at most 12 rounds).
+prune_until_built() {
+    local dir=$1 suite=$2 label=$3 round n
+    for round in $(seq 1 12); do
+        if (cd "$dir" && CARGO_TARGET_DIR="$WORK/target" cargo build -q --tests --keep-going \
+            --message-format=json >"$WORK/$label.json" 2>"$WORK/$label.log"); then
+            return 0
+        fi
+        n=$(xtask prune "$suite" "$WORK/$label.json" "$WORK/pruned.tsv" "$label") ||
+            { cat "$WORK/$label.log" >&2; die "$label: the build failed outside the suite"; }
+        echo "cudarc-tests: $label, round $round: $n items pruned" >&2
+        [[ $n -gt 0 ]] || { tail -30 "$WORK/$label.log" >&2; die "$label: the build fails and nothing is left to prune"; }
+    done
+    die "$label: still failing after 12 rounds"
+}
+
+rm -rf "$WORK/real" "$WORK/ours" "$WORK/suite" "$WORK/suite-ours" "$WORK/pruned.tsv"
+mkdir -p "$WORK"
+src=/nonexistent # cudarc's source, known once it is fetched
+package "$WORK/real" 0
+(cd "$WORK/real" && cargo generate-lockfile -q)
+sum=$(awk '/^name = "cudarc"$/ { f = 1 } f && /^checksum/ { gsub(/"/, "", $3); print $3; exit }' "$WORK/real/Cargo.lock")
+[[ $sum == "$CUDARC_SHA256" ]] || die "cudarc $CUDARC_VERSION's checksum is $sum, pinned $CUDARC_SHA256"
+(cd "$WORK/real" && cargo fetch -q)
+src=$(cd "$WORK/real" && cargo metadata --format-version 1 |
+    python3 -c 'import json,sys; m=json.load(sys.stdin); print(next(p["manifest_path"] for p in m["packages"] if p["name"]=="cudarc").rsplit("/",1)[0])')
+# Again, now with cudarc's features known.
+package "$WORK/real" 0
+
+xtask extract "$src" "$WORK/suite" >&2
+total=$(xtask list "$WORK/suite" | wc -l)
+ln -sfn "$WORK/suite/tests" "$WORK/real/tests"
+prune_until_built "$WORK/real" "$WORK/suite" real
+xtask list "$WORK/suite" >"$WORK/suite-tests.txt"
+public=$(wc -l <"$WORK/suite-tests.txt")
+
+cp -r "$WORK/suite" "$WORK/suite-ours"
+package "$WORK/ours" 1
+cp "$WORK/real/Cargo.lock" "$WORK/ours/Cargo.lock"
+ln -sfn "$WORK/suite-ours/tests" "$WORK/ours/tests"
+prune_until_built "$WORK/ours" "$WORK/suite-ours" drop-in
+xtask list "$WORK/suite-ours" >"$WORK/ours-tests.txt"
+ours=$(wc -l <"$WORK/ours-tests.txt")
+
+# The drop-in's differences: tests of the suite that do not build there.
+comm -23 <(sort "$WORK/suite-tests.txt") <(sort "$WORK/ours-tests.txt") >"$WORK/differ.txt"
+reason_of() { awk -F'\t' -v t="$1" '$1 == "drop-in" && $2 == t { print $4; exit }' "$WORK/pruned.tsv"; }
+if [[ $mode == write ]]; then
+    [[ -n ${2:-} ]] || die "write needs a REASON"
+    {
+        echo "# cudarc 0.19.10's unit tests that build against real cudarc's public API but not"
+        echo "# against the drop-in (scripts/cudarc-tests.sh), each with the reason. Reviewed."
+        echo "# test<TAB>reason<TAB>the compiler's first error there"
+        while read -r t; do
+            old=$(awk -F'\t' -v t="$t" '$1 == t { print $2; exit }' "$RESIDUE" 2>/dev/null || true)
+            printf '%s\t%s\t%s\n' "$t" "${old:-$2}" "$(reason_of "$t")"
+        done <"$WORK/differ.txt"
+    } >"$RESIDUE.new"
+    mv "$RESIDUE.new" "$RESIDUE"
+    echo "cudarc-tests: wrote $(wc -l <"$WORK/differ.txt") entries to $RESIDUE"
+fi
+listed=$(grep -v '^#' "$RESIDUE" 2>/dev/null | cut -f1 | sort || true)
+unlisted=$(comm -23 "$WORK/differ.txt" <(echo "$listed" | sed '/^$/d') | sort)
+stale=$(comm -13 <(sort "$WORK/differ.txt") <(echo "$listed" | sed '/^$/d'))
+verdict() { [[ -z $1 ]] && echo ok || echo FAILED; }
+echo "cudarc api: cudarc's unit tests extracted: $total, of which $public use only its public API ... ok"
+echo "cudarc api: cudarc's public-API tests build against the drop-in ($ours of $public; $(wc -l <"$WORK/differ.txt") listed with reasons) ... $(verdict "$unlisted")"
+[[ -z $unlisted ]] || { echo "not building against the drop-in, and not in $RESIDUE:"; while read -r t; do echo "  $t: $(reason_of "$t")"; done <<<"$unlisted"; }
+echo "cudarc api: the tests residue lists only tests that fail to build ... $(verdict "$stale")"
+[[ -z $stale ]] || { echo "listed in $RESIDUE but building now:"; echo "$stale" | sed 's/^/  /'; }
+
+if [[ $mode == bundle ]]; then
+    out=${2:?bundle needs a folder}
+    rm -rf "$out"
+    mkdir -p "$out"
+    cp "$REPO/scripts/cudarc-tests.sh" "$out/"
+    for side in real ours; do
+        exe=$(cd "$WORK/$side" && CARGO_TARGET_DIR="$WORK/target-release" cargo test -q --release --no-run \
+            --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        print(m["executable"])')
+        mkdir -p "$out/$side"
+        for e in $exe; do cp "$e" "$out/$side/" && strip "$out/$side/$(basename "$e")"; done
+    done
+    cp "$WORK/suite-tests.txt" "$WORK/ours-tests.txt" "$out/"
+fi
+[[ -z $unlisted && -z $stale ]]
