@@ -68,7 +68,8 @@ if [[ $mode == run ]]; then
 fi
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
-WORK="${CARGO_TARGET_DIR:-$REPO/target}/cudarc-tests"
+TARGET="${CARGO_TARGET_DIR:-$REPO/target}"
+WORK="$TARGET/cudarc-tests"
 RESIDUE="$REPO/cuda-compat/cudarc-tests-residue.tsv"
 CUDARC_VERSION=$(sed -n 's/^CUDARC_VERSION=//p' scripts/cudarc-examples.sh)
 CUDARC_SHA256=$(sed -n 's/^CUDARC_SHA256=//p' scripts/cudarc-examples.sh)
@@ -122,7 +123,9 @@ PY
 prune_until_built() {
     local dir=$1 suite=$2 label=$3 round n
     for round in $(seq 1 12); do
-        if (cd "$dir" && CARGO_TARGET_DIR="$WORK/target" cargo build -q --tests --keep-going \
+        # The workspace's target folder: hip and the -sys crates built
+        # once for both (only what differs in features is built again).
+        if (cd "$dir" && CARGO_TARGET_DIR="$TARGET" cargo build -q --tests --keep-going \
             --message-format=json >"$WORK/$label.json" 2>"$WORK/$label.log"); then
             return 0
         fi
@@ -195,7 +198,7 @@ if [[ $mode == bundle ]]; then
     mkdir -p "$out"
     cp "$REPO/scripts/cudarc-tests.sh" "$out/"
     for side in real ours; do
-        exe=$(cd "$WORK/$side" && CARGO_TARGET_DIR="$WORK/target-release" cargo test -q --release --no-run \
+        exe=$(cd "$WORK/$side" && CARGO_TARGET_DIR="$TARGET" cargo test -q --release --no-run \
             --message-format=json 2>/dev/null | python3 -c '
 import json, sys
 for l in sys.stdin:
