@@ -107,8 +107,17 @@ const _: () = {
         &mut [*mut c_void],
     ) -> Result<(), RuntimeError> = launch_kernel;
 
+    // As in cudarc: the file-descriptor form on Unix, the handle form on
+    // Windows.
+    #[cfg(unix)]
     const _: unsafe fn(std::os::fd::RawFd, u64) -> Result<sys::cudaExternalMemory_t, RuntimeError> =
         external_memory::import_external_memory_opaque_fd;
+    #[cfg(windows)]
+    const _: unsafe fn(
+        std::os::windows::io::RawHandle,
+        u64,
+    ) -> Result<sys::cudaExternalMemory_t, RuntimeError> =
+        external_memory::import_external_memory_opaque_win32;
     const _: unsafe fn(sys::cudaExternalMemory_t) -> Result<(), RuntimeError> =
         external_memory::destroy_external_memory;
     const _: unsafe fn(sys::cudaExternalMemory_t, u64, u64) -> Result<*mut c_void, RuntimeError> =
