@@ -56,6 +56,37 @@ pub fn bypass(off: bool) {
     BYPASS.store(off, Ordering::SeqCst);
 }
 
+/// A raw handle or address carried into a release
+/// ([`Device::release_outside_captures`] wants `Send`, which raw pointers
+/// are not). It claims only that the handle may be used on another
+/// thread, which holds for the runtime's and the libraries' handles;
+/// using it stays `unsafe` as before. Take it out with [`SendPtr::get`]
+/// (a method, so that a closure captures the whole wrapper).
+///
+/// [`Device::release_outside_captures`]: crate::Device::release_outside_captures
+#[derive(Debug)]
+pub struct SendPtr<T>(pub *mut T);
+
+impl<T> Clone for SendPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SendPtr<T> {}
+
+// SAFETY: the wrapper only moves a handle to the thread that runs a
+// release; every use of it is still an `unsafe` call whose caller states
+// why it is sound, and runtime and library handles are not tied to a
+// thread.
+unsafe impl<T> Send for SendPtr<T> {}
+
+impl<T> SendPtr<T> {
+    /// The handle.
+    pub fn get(self) -> *mut T {
+        self.0
+    }
+}
+
 /// One device's gate.
 #[derive(Debug, Default)]
 pub(crate) struct CaptureGate {

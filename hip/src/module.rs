@@ -221,11 +221,11 @@ impl Module {
 
 impl Drop for ModuleInner {
     fn drop(&mut self) {
-        let raw = self.raw as usize;
+        let raw = crate::SendPtr(self.raw);
         self.device.release_outside_captures(move |held| {
             // SAFETY: the last handle to the module (every Function holds
             // one).
-            drop_errors::record_result(unsafe { result::module_unload(raw as _, held) });
+            drop_errors::record_result(unsafe { result::module_unload(raw.get(), held) });
         });
     }
 }

@@ -212,11 +212,11 @@ impl Drop for LtHandle {
         for plan in self.plans.values() {
             plan.destroy();
         }
-        let raw = self.raw as usize;
+        let raw = hip::SendPtr(self.raw);
         self.stream.device().release_outside_captures(move |held| {
             // SAFETY: made by `hipblasLtCreate`, destroyed once, here; its
             // plans are destroyed above.
-            if let Err(e) = unsafe { result::destroy(raw as _, held) } {
+            if let Err(e) = unsafe { result::destroy(raw.get(), held) } {
                 DROP_ERRORS.record_error(e);
             }
         });

@@ -290,13 +290,13 @@ impl<T: Float> std::fmt::Debug for Plan<T> {
 
 impl<T: Float> Drop for Plan<T> {
     fn drop(&mut self) {
-        let raw = self.raw as usize;
+        let raw = hip::SendPtr(self.raw);
         // The work buffer's free goes through the same gate after this, so
         // it still follows the plan's destruction.
         self.stream.device().release_outside_captures(move |held| {
             // SAFETY: the handle was made by `hipfftCreate` and is
             // destroyed once, here; the work buffer is freed after it.
-            if let Err(e) = unsafe { result::destroy(raw as hipfftHandle, held) } {
+            if let Err(e) = unsafe { result::destroy(raw.get(), held) } {
                 DROP_ERRORS.record_error(e);
             }
         });

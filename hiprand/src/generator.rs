@@ -65,11 +65,11 @@ impl fmt::Debug for Generator {
 
 impl Drop for Generator {
     fn drop(&mut self) {
-        let raw = self.raw as usize;
+        let raw = hip::SendPtr(self.raw);
         self.stream.device().release_outside_captures(move |held| {
             // SAFETY: the handle was created by `hiprandCreateGenerator`
             // and is destroyed once, here.
-            if let Err(e) = unsafe { result::destroy_generator(raw as _, held) } {
+            if let Err(e) = unsafe { result::destroy_generator(raw.get(), held) } {
                 DROP_ERRORS.record_error(e);
             }
         });

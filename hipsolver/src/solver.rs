@@ -133,11 +133,11 @@ impl std::fmt::Debug for Solver {
 
 impl Drop for Solver {
     fn drop(&mut self) {
-        let raw = self.raw as usize;
+        let raw = hip::SendPtr(self.raw);
         self.stream.device().release_outside_captures(move |held| {
             // SAFETY: the handle was made by `hipsolverDnCreate` and is
             // destroyed once, here.
-            if let Err(e) = unsafe { result::destroy(raw as _, held) } {
+            if let Err(e) = unsafe { result::destroy(raw.get(), held) } {
                 DROP_ERRORS.record_error(e);
             }
         });

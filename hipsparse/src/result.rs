@@ -91,11 +91,11 @@ impl Handle {
 
 impl Drop for Handle {
     fn drop(&mut self) {
-        let raw = self.0 as usize;
+        let raw = hip::SendPtr(self.0);
         self.1.release_outside_captures(move |_held| {
             // SAFETY: made by hipsparseCreate, destroyed once.
             record(check("hipsparseDestroy", unsafe {
-                sys::hipsparseDestroy(raw as hipsparseHandle_t)
+                sys::hipsparseDestroy(raw.get())
             }));
         });
     }

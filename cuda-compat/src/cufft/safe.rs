@@ -438,14 +438,14 @@ impl Drop for CudaFft {
         if !handle.is_null() {
             // Destroyed once no capture of the device is open (hip's
             // capture gate): it frees the work area.
-            let (ctx, handle) = (self.stream.context().clone(), handle as usize);
+            let (ctx, handle) = (self.stream.context().clone(), hip::SendPtr(handle));
             self.stream
                 .context()
                 .device
                 .release_outside_captures(move |_held| {
                     // SAFETY: this value owns the plan; nothing uses it
                     // after this.
-                    let r = unsafe { result::destroy(handle as sys::cufftHandle) };
+                    let r = unsafe { result::destroy(handle.get()) };
                     // Recorded on the context, as cudarc's other handles'
                     // drops are here: never a panic.
                     ctx.record_err(r.map_err(|_| {

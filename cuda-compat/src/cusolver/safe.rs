@@ -53,11 +53,11 @@ impl Drop for DnHandle {
         if !handle.is_null() {
             // Destroying a handle acts on the whole device: made once no
             // capture of it is open (hip's capture gate).
-            let handle = handle as usize;
+            let handle = hip::SendPtr(handle);
             let device = &self.stream.context().device;
             device.release_outside_captures(move |_held| {
                 // SAFETY: made by `dn_create`, destroyed once, here.
-                record(unsafe { result::dn_destroy(handle as _) });
+                record(unsafe { result::dn_destroy(handle.get()) });
             });
         }
     }
@@ -171,11 +171,11 @@ impl Drop for SpHandle {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
             // As `DnHandle`'s.
-            let handle = handle as usize;
+            let handle = hip::SendPtr(handle);
             let device = &self.stream.context().device;
             device.release_outside_captures(move |_held| {
                 // SAFETY: made by `sp_create`, destroyed once, here.
-                record(unsafe { result::sp_destroy(handle as _) });
+                record(unsafe { result::sp_destroy(handle.get()) });
             });
         }
     }

@@ -261,11 +261,11 @@ impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
         if self.ptr.is_null() || !matches!(self.owner, Owner::Sync) {
             return;
         }
-        let ptr = self.ptr as usize;
+        let ptr = crate::SendPtr(self.ptr.cast::<std::ffi::c_void>());
         self.device.release_outside_captures(move |held| {
             // SAFETY: we own this hipMalloc allocation; hipFree waits
             // for work on the device, so no kernel still uses it.
-            drop_errors::record_result(unsafe { result::free(ptr as *mut _, held) });
+            drop_errors::record_result(unsafe { result::free(ptr.get(), held) });
         });
     }
 }

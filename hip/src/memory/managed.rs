@@ -126,10 +126,10 @@ impl<T: DeviceRepr> Drop for ManagedBuffer<T> {
         if self.ptr.is_null() {
             return;
         }
-        let ptr = self.ptr as usize;
+        let ptr = crate::SendPtr(self.ptr.cast::<std::ffi::c_void>());
         self.device.release_outside_captures(move |held| {
             // SAFETY: we own the allocation; hipFree waits for the device.
-            drop_errors::record_result(unsafe { result::free(ptr as *mut _, held) });
+            drop_errors::record_result(unsafe { result::free(ptr.get(), held) });
         });
     }
 }

@@ -147,11 +147,11 @@ impl<T: DeviceRepr> Drop for PinnedHostBuffer<T> {
             return;
         }
         if self.len > 0 && size_of::<T>() > 0 {
-            let ptr = self.ptr as usize;
+            let ptr = crate::SendPtr(self.ptr.cast::<std::ffi::c_void>());
             crate::Device::release_on_current_device(move |held| {
                 // SAFETY: we own this hipHostMalloc allocation; no copy
                 // uses it.
-                drop_errors::record_result(unsafe { result::host_free(ptr as *mut _, held) });
+                drop_errors::record_result(unsafe { result::host_free(ptr.get(), held) });
             });
         }
     }

@@ -101,11 +101,11 @@ impl MemPool {
 impl Drop for PoolInner {
     fn drop(&mut self) {
         if self.owned {
-            let raw = self.raw as usize;
+            let raw = crate::SendPtr(self.raw);
             self.device.release_outside_captures(move |held| {
                 // SAFETY: we created the pool, and no buffer from it is
                 // left (each holds a clone of this Arc).
-                drop_errors::record_result(unsafe { result::mem_pool_destroy(raw as _, held) });
+                drop_errors::record_result(unsafe { result::mem_pool_destroy(raw.get(), held) });
             });
         }
     }

@@ -176,7 +176,11 @@ impl StreamAllocation {
             // ordered every other use before this point of the stream.
             return unsafe { result::free_async(self.ptr, self.stream.as_raw()) };
         }
-        let (ptr, stream, ordered) = (self.ptr as usize, self.stream.clone(), self.stream_ordered);
+        let (ptr, stream, ordered) = (
+            crate::SendPtr(self.ptr),
+            self.stream.clone(),
+            self.stream_ordered,
+        );
         self.stream.device().release_outside_captures(move |held| {
             let r = if wait_for_device {
                 result::device_synchronize(held)
@@ -188,11 +192,11 @@ impl StreamAllocation {
                     stream.bind_if_default()?;
                     // SAFETY: we own this stream-ordered allocation, and
                     // every use of it is complete or ordered before here.
-                    unsafe { result::free_async(ptr as *mut _, stream.as_raw()) }
+                    unsafe { result::free_async(ptr.get(), stream.as_raw()) }
                 } else {
                     // SAFETY: we own this hipMalloc allocation; hipFree
                     // waits for the device.
-                    unsafe { result::free(ptr as *mut _, held) }
+                    unsafe { result::free(ptr.get(), held) }
                 }
             });
             drop_errors::record_result(r);

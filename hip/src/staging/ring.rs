@@ -77,12 +77,12 @@ impl PinnedChunk {
 
 impl Drop for PinnedChunk {
     fn drop(&mut self) {
-        let ptr = self.ptr as usize;
+        let ptr = crate::SendPtr(self.ptr.cast::<std::ffi::c_void>());
         Device::release_on_current_device(move |held| {
             // SAFETY: our own hipHostMalloc allocation; a ring drops its
             // chunks only after every copy using them has finished
             // (`Ring::settle`), and leaks them otherwise.
-            crate::drop_errors::record_result(unsafe { result::host_free(ptr as *mut _, held) });
+            crate::drop_errors::record_result(unsafe { result::host_free(ptr.get(), held) });
         });
     }
 }

@@ -68,11 +68,11 @@ impl Drop for Blas {
     fn drop(&mut self) {
         // The handle belongs to the stream's device: destroyed there, once
         // no capture of the device is open.
-        let raw = self.raw as usize;
+        let raw = hip::SendPtr(self.raw);
         self.stream.device().release_outside_captures(move |held| {
             // SAFETY: the handle was created by `hipblasCreate` and is
             // destroyed once, here.
-            if let Err(e) = unsafe { result::destroy(raw as hipblasHandle_t, held) } {
+            if let Err(e) = unsafe { result::destroy(raw.get(), held) } {
                 DROP_ERRORS.record_error(e);
             }
         });

@@ -925,11 +925,11 @@ impl<T> Drop for PinnedHostSlice<T> {
         if !self.ptr.is_null() {
             // hipHostFree may act on the whole device: made once no capture
             // of it is open (hip's capture gate).
-            let (owner, p) = (ctx.clone(), self.ptr as usize);
+            let (owner, p) = (ctx.clone(), hip::SendPtr(self.ptr.cast::<c_void>()));
             ctx.device.release_outside_captures(move |_held| {
                 // SAFETY: we own this hipHostMalloc allocation, and the last
                 // copy using it has finished.
-                owner.record_err(check(unsafe { hs::hipHostFree(p as *mut c_void) }));
+                owner.record_err(check(unsafe { hs::hipHostFree(p.get()) }));
             });
         }
     }

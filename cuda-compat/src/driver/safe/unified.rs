@@ -105,10 +105,10 @@ impl CudaContext {
                 s.synchronize().drv()
             });
             if let Err(e) = zeroed {
-                let (owner, p) = (self.clone(), p as usize);
+                let (owner, p) = (self.clone(), hip::SendPtr(p));
                 self.device.release_outside_captures(move |_held| {
                     // SAFETY: we own it and nothing uses it.
-                    owner.record_err(check(unsafe { hs::hipFree(p as *mut c_void) }));
+                    owner.record_err(check(unsafe { hs::hipFree(p.get()) }));
                 });
                 return Err(e);
             }
