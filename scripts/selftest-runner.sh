@@ -107,6 +107,10 @@ setup() {
     # example); `bench-run` a ratio.
     mkdir -p "$b/cudarc-examples"
     printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: 0.97" ;;\nper-op-run) echo "per op, fake: ours 5 us, real 5 us; ours/real speed 1.000, target >= 0.97: met"; echo "1 passed, 0 failed" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
+    # cudarc's unit tests through real cudarc and the drop-in: 2 passed, 1
+    # failing on both (not run).
+    mkdir -p "$b/cudarc-tests"
+    printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "1 not run (failing or ignored on real cudarc too)"; echo "0 differ: pass on real cudarc, not built through the drop-in"; echo "2 passed, 0 failed" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-tests/cudarc-tests.sh"
     printf 'print("float32 1 1 1 1.0")\n' >"$b/torch_gemm.py"
     printf 'print("randn_f32 100000000 1e11 1e11")\n' >"$b/torch_randn.py"
     printf 'print("c2c_f32_2d_4096x4096 1.0")\n' >"$b/torch_fft.py"
@@ -188,11 +192,11 @@ rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
 check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
 
 setup "ok"
-check "session tests: table and count, cudarc examples included" "4 passed, 0 failed, 3 skipped" 0 \
+check "session tests: table and count, cudarc examples included" "6 passed, 0 failed, 4 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
 check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "17 passed, 1 failed, 7 skipped" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
-check "session tests: candle not bundled is not run, and says so" "4 passed, 0 failed, 3 skipped" 0 \
+check "session tests: candle not bundled is not run, and says so" "6 passed, 0 failed, 4 skipped" 0 \
     "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
 FAKE_COPY_RATIO=0.773 FAKE_COPY_VERDICT="NOT met" setup "ok"
 check "session bench: a missed target fails though the program exits 0" "16 passed, 2 failed, 7 skipped" nonzero \
@@ -220,9 +224,9 @@ FAKE_SOAK_RC=1 setup "ok"
 check "session soak: a failing soak fails the session" "0 passed, 1 failed" nonzero \
     "\\| soak +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh soak
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "22 passed, 1 failed, 10 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "24 passed, 1 failed, 11 skipped" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "22 passed, 0 failed, 10 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+check "session all: clean" "24 passed, 0 failed, 11 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
 FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "24 passed, 0 failed, 1 skipped" 0 \
     "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
 FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
@@ -230,14 +234,14 @@ FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both i
     "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 b="$work/repo/gpu-bundle"
-tar -C "$b" -cf - tests examples bins benches cudarc-examples | xz -1 >"$b/payload.tar.xz"
-rm -rf "${b:?}"/{tests,examples,bins,benches,cudarc-examples}
-check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "4 passed, 0 failed, 3 skipped" 0 \
+tar -C "$b" -cf - tests examples bins benches cudarc-examples cudarc-tests | xz -1 >"$b/payload.tar.xz"
+rm -rf "${b:?}"/{tests,examples,bins,benches,cudarc-examples,cudarc-tests}
+check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "6 passed, 0 failed, 4 skipped" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
 setup "ok fails"
-check "session tests: a failing test fails the session" "5 passed, 1 failed, 3 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
+check "session tests: a failing test fails the session" "7 passed, 1 failed, 4 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
-check "session without a runner fails" "2 passed, 1 failed, 2 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
+check "session without a runner fails" "4 passed, 1 failed, 3 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
 
 # The TSan runner (scripts/tsan-run.sh as tsan-bundle/run.sh): fake test
 # binaries that say they run under ThreadSanitizer (on `--list` with
