@@ -59,7 +59,8 @@
 //! Last, the drop errors of hip, hipBLAS, hipFFT, hipRAND and RCCL must be
 //! none. Prints a table and the last line `soak: N checks passed, N
 //! failed; device +X MiB, host +Y MiB; faults: 3 injected, 3 handled`;
-//! exits non-zero on any failure.
+//! exits non-zero on any failure, and when a fault could not be injected
+//! (one GPU: the kill fault needs two).
 
 use hip::{c32, CompileOptions, Device, DeviceBuffer, LaunchConfig, Module, Stream, TypedKernel};
 use hipblas::{Blas, GemmShape, Op};
@@ -1191,7 +1192,13 @@ fn run(args: Args) -> Res<bool> {
         "{}",
         summary_line(passed, failed, worst_device, host_end, injected, handled)
     );
-    Ok(failed == 0 && handled == injected && mixed_for >= args.seconds as f64)
+    // Every fault must have been injected: a run that could not inject one
+    // (one GPU: no kill fault) proves less, and says so by failing.
+    let all = faults.len();
+    if injected < all {
+        println!("soak: FAILED: only {injected} of {all} faults were injected (the kill fault needs two GPUs)");
+    }
+    Ok(failed == 0 && handled == injected && injected == all && mixed_for >= args.seconds as f64)
 }
 
 #[cfg(test)]
