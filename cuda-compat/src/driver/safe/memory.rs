@@ -597,6 +597,22 @@ impl<'a, T> CudaViewMut<'a, T> {
             marker: PhantomData,
         })
     }
+    /// The same memory, read-only, as `len` elements of `S`; `None` when
+    /// too long.
+    ///
+    /// # Safety
+    ///
+    /// The bytes are valid values of `S` for whatever reads them.
+    pub unsafe fn transmute<'b, S>(&'b self, len: usize) -> Option<CudaView<'b, S>> {
+        let bytes = len.checked_mul(size_of::<S>())?;
+        (bytes <= self.len * size_of::<T>()).then_some(CudaView {
+            ptr: self.ptr,
+            len,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        })
+    }
     /// The same memory as `len` elements of `S`; `None` when too long.
     ///
     /// # Safety
@@ -948,12 +964,64 @@ impl CudaContext {
         len: usize,
     ) -> Result<PinnedHostSlice<T>, DriverError> {
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
+        self.pinned_zeroed(len, bytes, 0)
+    }
+
+    /// `len` elements of page-locked host memory allocated with `flags`,
+    /// any combination of `CU_MEMHOSTALLOC_PORTABLE`, `_DEVICEMAP` and
+    /// `_WRITECOMBINED` (`hipHostMalloc`'s flags of the same bits).
+    /// cudarc leaves the memory unset; here it is zero-filled, so that no
+    /// read can see uninitialised bytes.
+    ///
+    /// # Panics
+    ///
+    /// As cudarc's, when `len` elements of `T` overflow `usize` or exceed
+    /// `isize::MAX` bytes ("Pinned host allocation size overflow").
+    ///
+    /// # Safety
+    ///
+    /// As cudarc's: the contents are unset as far as the caller knows;
+    /// read them as `T` only after writing them, or where all-zero bytes
+    /// are a valid `T`.
+    ///
+    /// # Errors
+    ///
+    /// `CUDA_ERROR_INVALID_VALUE` for a flag outside the three.
+    pub unsafe fn alloc_pinned_with_flags<T: DeviceRepr>(
+        self: &Arc<Self>,
+        len: usize,
+        flags: u32,
+    ) -> Result<PinnedHostSlice<T>, DriverError> {
+        const KNOWN: u32 = sys::CU_MEMHOSTALLOC_PORTABLE
+            | sys::CU_MEMHOSTALLOC_DEVICEMAP
+            | sys::CU_MEMHOSTALLOC_WRITECOMBINED;
+        let bytes = len
+            .checked_mul(size_of::<T>())
+            .filter(|&b| b < isize::MAX as usize)
+            .expect("Pinned host allocation size overflow");
+        if flags & !KNOWN != 0 {
+            return Err(crate::driver::result::fail(
+                sys::CUresult::CUDA_ERROR_INVALID_VALUE,
+                "alloc_pinned_with_flags: flags other than CU_MEMHOSTALLOC_PORTABLE, _DEVICEMAP and _WRITECOMBINED",
+            ));
+        }
+        self.pinned_zeroed(len, bytes, flags)
+    }
+
+    /// `bytes` (`len` elements) of zero-filled page-locked memory
+    /// (`hipHostMalloc` with `flags`).
+    fn pinned_zeroed<T>(
+        self: &Arc<Self>,
+        len: usize,
+        bytes: usize,
+        flags: u32,
+    ) -> Result<PinnedHostSlice<T>, DriverError> {
         self.bind_to_thread()?;
         let event = self.new_event(None)?;
         let mut p = std::ptr::null_mut();
         if bytes > 0 {
             // SAFETY: `p` is a valid place for the pointer.
-            check(unsafe { hs::hipHostMalloc(&mut p, bytes, 0) })?;
+            check(unsafe { hs::hipHostMalloc(&mut p, bytes, flags) })?;
             // SAFETY: `p` holds `bytes` writable bytes.
             unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes) };
         }

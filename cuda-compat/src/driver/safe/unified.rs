@@ -29,7 +29,7 @@ pub struct UnifiedSlice<T> {
     pub(crate) len: usize,
     pub(crate) stream: Arc<CudaStream>,
     pub(crate) event: CudaEvent,
-    attach_mode: u32,
+    attach_mode: sys::CUmemAttach_flags,
     marker: PhantomData<*const T>,
 }
 
@@ -77,16 +77,16 @@ impl CudaContext {
         }
         let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
         let attach_mode = if attach_global {
-            hs::hipMemAttachGlobal
+            sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL
         } else {
-            hs::hipMemAttachHost
+            sys::CUmemAttach_flags::CU_MEM_ATTACH_HOST
         };
         self.bind_to_thread()?;
         let event = self.new_event(Some(sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC))?;
         let mut p = std::ptr::null_mut();
         if bytes > 0 {
             // SAFETY: `p` is a valid place.
-            check(unsafe { hs::hipMallocManaged(&mut p, bytes, attach_mode) })?;
+            check(unsafe { hs::hipMallocManaged(&mut p, bytes, attach_mode as u32) })?;
             // Zeroed on a stream of its own, waited for: not on the null
             // stream, which would wait for every blocking stream and
             // invalidate their captures on other threads.
@@ -137,9 +137,38 @@ impl<T> UnifiedSlice<T> {
     pub fn num_bytes(&self) -> usize {
         self.len * size_of::<T>()
     }
-    /// `hipMemAttachGlobal` or `hipMemAttachHost`.
-    pub fn attach_mode(&self) -> u32 {
+    /// Who may access the memory: `CU_MEM_ATTACH_GLOBAL` or
+    /// `CU_MEM_ATTACH_HOST` from [`CudaContext::alloc_unified`], or what
+    /// [`UnifiedSlice::attach`] set.
+    pub fn attach_mode(&self) -> sys::CUmemAttach_flags {
         self.attach_mode
+    }
+
+    /// Attaches the memory to `stream` with `flags`
+    /// (`hipStreamAttachMemAsync`) once its last recorded use has
+    /// finished; later uses go through `stream`. The runtime refuses the
+    /// null stream with `CU_MEM_ATTACH_SINGLE`, as CUDA's does; on an
+    /// error nothing changes.
+    pub fn attach(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        flags: sys::CUmemAttach_flags,
+    ) -> Result<(), DriverError> {
+        self.event.synchronize()?;
+        stream.ctx.bind_to_thread()?;
+        // SAFETY: the range is this whole allocation, and no recorded use
+        // of it is pending (waited for above).
+        unsafe {
+            crate::driver::result::stream::attach_mem_async(
+                stream.cu_stream(),
+                self.cu_device_ptr,
+                self.num_bytes(),
+                flags,
+            )
+        }?;
+        self.stream = stream.clone();
+        self.attach_mode = flags;
+        Ok(())
     }
     /// Migrates the memory to the device ahead of use, on its stream
     /// (`hipMemPrefetchAsync`).
