@@ -187,6 +187,8 @@ FAKE_ERRORS=missing check "memcheck without an ERROR SUMMARY fails" "1 passed, 1
 
 FAKE_GPUS=2 GPU_RUN_MEMCHECK_SKIP="hip--gpu:gpu::copies" check "memcheck skip list: not run, with the reason" \
     "1 passed, 0 failed, 1 skipped" 0 "not run hip--gpu gpu::copies: not run under memcheck" -- gpu-bundle/run.sh memcheck
+GPU_RUN_MEMCHECK_SKIP_BINARIES="hip--gpu" check "memcheck binary skip list: the whole binary not run, with the reason" \
+    "0 passed, 0 failed, 1 skipped" 0 "not run hip--gpu: not run under memcheck" -- gpu-bundle/run.sh memcheck
 
 rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
 check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
