@@ -111,17 +111,13 @@ impl Drop for CudaBlas {
     fn drop(&mut self) {
         // Destroyed once no capture of the device is open (hip's capture
         // gate): cuBLAS synchronizes the device there.
-        let (ctx, handle) = (self.stream.context().clone(), hip::SendPtr(self.handle));
-        self.stream
-            .context()
-            .device
-            .release_outside_captures(move |_held| {
-                // SAFETY: we own the handle, and nothing uses it after this.
-                let r = unsafe { result::destroy_handle(handle.get()) };
-                ctx.record_err(r.map_err(|_| {
-                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-                }));
-            });
+        let handle = hip::SendPtr(self.handle);
+        self.stream.context().release_outside_captures(move || {
+            // SAFETY: we own the handle, and nothing uses it after this.
+            unsafe { result::destroy_handle(handle.get()) }.map_err(|_| {
+                crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+            })
+        });
     }
 }
 

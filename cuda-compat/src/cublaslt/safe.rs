@@ -52,18 +52,12 @@ impl Drop for CudaBlasLT {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
             // Made once no capture of the device is open (hip's gate).
-            let (ctx, handle) = (self.stream.context().clone(), hip::SendPtr(handle));
-            self.stream
-                .context()
-                .device
-                .release_outside_captures(move |_held| {
-                    // SAFETY: we own the handle, and nothing uses it after
-                    // this.
-                    let r = unsafe { result::destroy_handle(handle.get()) };
-                    ctx.record_err(r.map_err(|_| {
-                        DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN)
-                    }));
-                });
+            let handle = hip::SendPtr(handle);
+            self.stream.context().release_outside_captures(move || {
+                // SAFETY: we own the handle, and nothing uses it after this.
+                unsafe { result::destroy_handle(handle.get()) }
+                    .map_err(|_| DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN))
+            });
         }
     }
 }

@@ -438,20 +438,16 @@ impl Drop for CudaFft {
         if !handle.is_null() {
             // Destroyed once no capture of the device is open (hip's
             // capture gate): it frees the work area.
-            let (ctx, handle) = (self.stream.context().clone(), hip::SendPtr(handle));
-            self.stream
-                .context()
-                .device
-                .release_outside_captures(move |_held| {
-                    // SAFETY: this value owns the plan; nothing uses it
-                    // after this.
-                    let r = unsafe { result::destroy(handle.get()) };
-                    // Recorded on the context, as cudarc's other handles'
-                    // drops are here: never a panic.
-                    ctx.record_err(r.map_err(|_| {
-                        crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-                    }));
-                });
+            // Its error is recorded on the context, as cudarc's other
+            // handles' drops are here: never a panic.
+            let handle = hip::SendPtr(handle);
+            self.stream.context().release_outside_captures(move || {
+                // SAFETY: this value owns the plan; nothing uses it after
+                // this.
+                unsafe { result::destroy(handle.get()) }.map_err(|_| {
+                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                })
+            });
         }
     }
 }

@@ -345,6 +345,19 @@ impl CudaContext {
         }
     }
 
+    /// Runs `release` (a free or a handle's destruction, from `Drop`)
+    /// once no capture of the device is open, through hip's capture gate
+    /// ([`hip::Device::release_outside_captures`]), and records its error
+    /// here.
+    pub(crate) fn release_outside_captures(
+        self: &Arc<Self>,
+        release: impl FnOnce() -> Result<(), DriverError> + Send + 'static,
+    ) {
+        let ctx = self.clone();
+        self.device
+            .release_outside_captures(move |_held| ctx.record_err(release()));
+    }
+
     /// A new event (`hipEventCreateWithFlags`); `None` is
     /// `CU_EVENT_DISABLE_TIMING`, as in cudarc.
     pub fn new_event(

@@ -604,14 +604,8 @@ impl<'a, T> CudaViewMut<'a, T> {
     ///
     /// The bytes are valid values of `S` for whatever reads them.
     pub unsafe fn transmute<'b, S>(&'b self, len: usize) -> Option<CudaView<'b, S>> {
-        let bytes = len.checked_mul(size_of::<S>())?;
-        (bytes <= self.len * size_of::<T>()).then_some(CudaView {
-            ptr: self.ptr,
-            len,
-            events: self.events,
-            stream: self.stream,
-            marker: PhantomData,
-        })
+        // SAFETY: the caller's promise, passed on.
+        unsafe { self.as_view().transmute(len) }
     }
     /// The same memory as `len` elements of `S`; `None` when too long.
     ///
@@ -941,11 +935,11 @@ impl<T> Drop for PinnedHostSlice<T> {
         if !self.ptr.is_null() {
             // hipHostFree may act on the whole device: made once no capture
             // of it is open (hip's capture gate).
-            let (owner, p) = (ctx.clone(), hip::SendPtr(self.ptr.cast::<c_void>()));
-            ctx.device.release_outside_captures(move |_held| {
+            let p = hip::SendPtr(self.ptr.cast::<c_void>());
+            ctx.release_outside_captures(move || {
                 // SAFETY: we own this hipHostMalloc allocation, and the last
                 // copy using it has finished.
-                owner.record_err(check(unsafe { hs::hipHostFree(p.get()) }));
+                check(unsafe { hs::hipHostFree(p.get()) })
             });
         }
     }

@@ -45,10 +45,10 @@ impl<T> Drop for UnifiedSlice<T> {
         if self.cu_device_ptr != 0 {
             // hipFree acts on the whole device: made once no capture of it
             // is open (hip's capture gate).
-            let (owner, p) = (ctx.clone(), self.cu_device_ptr);
-            ctx.device.release_outside_captures(move |_held| {
+            let p = self.cu_device_ptr;
+            ctx.release_outside_captures(move || {
                 // SAFETY: we own the allocation; its last use has finished.
-                owner.record_err(check(unsafe { hs::hipFree(p as *mut c_void) }));
+                check(unsafe { hs::hipFree(p as *mut c_void) })
             });
         }
     }
@@ -105,10 +105,10 @@ impl CudaContext {
                 s.synchronize().drv()
             });
             if let Err(e) = zeroed {
-                let (owner, p) = (self.clone(), hip::SendPtr(p));
-                self.device.release_outside_captures(move |_held| {
+                let p = hip::SendPtr(p);
+                self.release_outside_captures(move || {
                     // SAFETY: we own it and nothing uses it.
-                    owner.record_err(check(unsafe { hs::hipFree(p.get()) }));
+                    check(unsafe { hs::hipFree(p.get()) })
                 });
                 return Err(e);
             }
