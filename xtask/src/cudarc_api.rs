@@ -264,10 +264,12 @@ pub(crate) struct Residue {
     pub(crate) reason: String,
 }
 
-/// The residue file: `PATH<TAB>KIND<TAB>REASON` lines; `#` comments and
-/// blank lines are passed over. A line without all three fields is an
-/// error, as is a path listed twice.
-pub(crate) fn parse_residue(text: &str) -> Result<Vec<Residue>, String> {
+/// A reviewed list: `PATH<TAB>FIELD<TAB>REASON` lines (`shape` names the
+/// three for errors, e.g. `PATH<TAB>KIND<TAB>REASON`); `#` comments and
+/// blank lines are passed over. A line without all three fields, or with
+/// an empty reason, is an error, as is a path listed twice. The residue
+/// and the signature list share it.
+pub(crate) fn parse_reviewed(text: &str, shape: &str) -> Result<Vec<[String; 3]>, String> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for (i, line) in text.lines().enumerate() {
@@ -276,25 +278,27 @@ pub(crate) fn parse_residue(text: &str) -> Result<Vec<Residue>, String> {
             continue;
         }
         let mut f = line.splitn(3, '\t');
-        let (Some(path), Some(kind), Some(reason)) = (f.next(), f.next(), f.next()) else {
-            return Err(format!(
-                "residue line {}: not PATH<TAB>KIND<TAB>REASON: {line:?}",
-                i + 1
-            ));
+        let (Some(path), Some(field), Some(reason)) = (f.next(), f.next(), f.next()) else {
+            return Err(format!("line {}: not {shape}: {line:?}", i + 1));
         };
         if reason.trim().is_empty() {
-            return Err(format!("residue line {}: {path} has no reason", i + 1));
+            return Err(format!("line {}: {path} has no reason", i + 1));
         }
         if !seen.insert(path.to_owned()) {
-            return Err(format!("residue line {}: {path} is listed twice", i + 1));
+            return Err(format!("line {}: {path} is listed twice", i + 1));
         }
-        out.push(Residue {
-            path: path.to_owned(),
-            kind: kind.to_owned(),
-            reason: reason.trim().to_owned(),
-        });
+        out.push([path.to_owned(), field.to_owned(), reason.trim().to_owned()]);
     }
     Ok(out)
+}
+
+/// The residue file: `PATH<TAB>KIND<TAB>REASON` lines ([`parse_reviewed`]).
+pub(crate) fn parse_residue(text: &str) -> Result<Vec<Residue>, String> {
+    Ok(parse_reviewed(text, "PATH<TAB>KIND<TAB>REASON")
+        .map_err(|e| format!("residue {e}"))?
+        .into_iter()
+        .map(|[path, kind, reason]| Residue { path, kind, reason })
+        .collect())
 }
 
 /// Whether a path is in a `sys` module (raw bindings).

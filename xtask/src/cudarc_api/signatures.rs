@@ -1539,37 +1539,15 @@ fn what(diff: &Diff) -> String {
     c.join(",")
 }
 
-/// The list file: `PATH<TAB>COMPONENTS<TAB>REASON` lines; `#` comments
-/// and blank lines are passed over. A line without all three fields, or
-/// with an empty reason, is an error, as is a path listed twice.
+/// The list file: `PATH<TAB>COMPONENTS<TAB>REASON` lines
+/// ([`super::parse_reviewed`]).
 pub(crate) fn parse_list(text: &str) -> Result<Vec<Listed>, String> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut f = line.splitn(3, '\t');
-        let (Some(path), Some(what), Some(reason)) = (f.next(), f.next(), f.next()) else {
-            return Err(format!(
-                "line {}: not PATH<TAB>COMPONENTS<TAB>REASON: {line:?}",
-                i + 1
-            ));
-        };
-        if reason.trim().is_empty() {
-            return Err(format!("line {}: {path} has no reason", i + 1));
-        }
-        if !seen.insert(path.to_owned()) {
-            return Err(format!("line {}: {path} is listed twice", i + 1));
-        }
-        out.push(Listed {
-            path: path.to_owned(),
-            what: what.to_owned(),
-            reason: reason.trim().to_owned(),
-        });
-    }
-    Ok(out)
+    Ok(
+        super::parse_reviewed(text, "PATH<TAB>COMPONENTS<TAB>REASON")?
+            .into_iter()
+            .map(|[path, what, reason]| Listed { path, what, reason })
+            .collect(),
+    )
 }
 
 /// The check's lines (`cudarc api: NAME ... ok|FAILED`, then the counts
