@@ -113,6 +113,10 @@ struct State {
     /// Releases asked for while captures were open, run (under one hold)
     /// by the thread whose capture ends last.
     deferred: Vec<Deferred>,
+    /// Threads blocked on `changed` (a capture or a synchronization
+    /// waiting its turn): with none, a change wakes no one, and a free
+    /// (every `DeviceBuffer` drop) makes no futex call.
+    blocked: usize,
 }
 
 impl std::fmt::Debug for State {
@@ -122,6 +126,7 @@ impl std::fmt::Debug for State {
             .field("holds", &self.holds)
             .field("waiting", &self.waiting)
             .field("deferred", &self.deferred.len())
+            .field("blocked", &self.blocked)
             .finish()
     }
 }
@@ -140,8 +145,7 @@ impl Drop for CaptureHold<'_> {
     fn drop(&mut self) {
         let mut st = self.gate.lock();
         st.holds -= 1;
-        drop(st);
-        self.gate.changed.notify_all();
+        self.gate.notify(st);
     }
 }
 
@@ -152,6 +156,23 @@ impl CaptureGate {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Blocks on `changed`, counted in `blocked` so that notifiers know.
+    fn wait<'a>(&self, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        st.blocked += 1;
+        let mut st = self.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+        st.blocked -= 1;
+        st
+    }
+
+    /// Lets the lock go and wakes the blocked threads, if there are any.
+    fn notify(&self, st: MutexGuard<'_, State>) {
+        let anyone = st.blocked > 0;
+        drop(st);
+        if anyone {
+            self.changed.notify_all();
+        }
+    }
+
     /// Registers a capture of `stream` begun on this thread, after any
     /// synchronization running or waiting has finished. A thread that
     /// already captures does not wait: a waiting synchronization waits for
@@ -160,7 +181,7 @@ impl CaptureGate {
         let me = thread::current().id();
         let mut st = self.lock();
         while (st.holds > 0 || st.waiting > 0) && !st.open.iter().any(|&(t, _)| t == me) {
-            st = self.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+            st = self.wait(st);
         }
         st.open.push((me, stream));
         self.open_count.store(st.open.len(), Ordering::Release);
@@ -185,10 +206,10 @@ impl CaptureGate {
         } else {
             Vec::new()
         };
-        drop(st);
         if deferred.is_empty() {
-            self.changed.notify_all();
+            self.notify(st);
         } else {
+            drop(st);
             let hold = CaptureHold { gate: self };
             for release in deferred {
                 release(&hold);
@@ -233,7 +254,7 @@ impl CaptureGate {
         }
         st.waiting += 1;
         while !st.open.is_empty() {
-            st = self.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+            st = self.wait(st);
         }
         st.waiting -= 1;
         st.holds += 1;
