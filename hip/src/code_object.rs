@@ -305,14 +305,22 @@ fn elf(image: &[u8]) -> Result<ImageKind, InvalidImage> {
     Ok(r.kind)
 }
 
-/// A clang offload bundle: entry table and entries inside the slice; AMD GPU
-/// entries are code objects themselves.
-fn bundle(image: &[u8], depth: u32) -> Result<ImageKind, InvalidImage> {
-    let kind = ImageKind::OffloadBundle { entries: 0 };
+/// One entry of a clang offload bundle: its triple and its bytes.
+pub(crate) struct BundleEntry<'a> {
+    pub(crate) index: u64,
+    pub(crate) triple: &'a str,
+    pub(crate) body: &'a [u8],
+}
+
+/// The entries of the offload bundle `image`, each table field, triple
+/// and body checked to lie inside it, and where the bundle ends (the end
+/// of its table or of its last entry, whichever is further). `kind` names
+/// the image in errors.
+pub(crate) fn bundle_entries(
+    image: &[u8],
+    kind: ImageKind,
+) -> Result<(Vec<BundleEntry<'_>>, u64), InvalidImage> {
     let r = Reader { bytes: image, kind };
-    if depth >= MAX_DEPTH {
-        return Err(refuse(Some(kind), "bundles nested too deeply"));
-    }
     let n = r.u64(24, "the entry count")?;
     // Each entry takes at least 24 bytes of table: a count that cannot fit
     // is refused before anything is read or allocated for it.
@@ -322,16 +330,43 @@ fn bundle(image: &[u8], depth: u32) -> Result<ImageKind, InvalidImage> {
             format!("{n} entries cannot fit in a {}-byte bundle", image.len()),
         ));
     }
+    let mut entries = Vec::with_capacity(n as usize);
     let mut at = 32u64;
-    for i in 0..n {
+    let mut end = at;
+    for index in 0..n {
         let offset = r.u64(at, "an entry offset")?;
         let size = r.u64(at + 8, "an entry size")?;
         let triple_len = r.u64(at + 16, "an entry triple's length")?;
-        let triple = r.slice(at + 24, triple_len, &format!("entry {i}'s triple"))?;
-        let body = r.slice(offset, size, &format!("entry {i}"))?;
+        let triple = r.slice(at + 24, triple_len, &format!("entry {index}'s triple"))?;
+        let body = r.slice(offset, size, &format!("entry {index}"))?;
         let triple = std::str::from_utf8(triple)
-            .map_err(|_| refuse(Some(kind), format!("entry {i}'s triple is not UTF-8")))?;
-        if triple.contains("amdgcn") && size > 0 {
+            .map_err(|_| refuse(Some(kind), format!("entry {index}'s triple is not UTF-8")))?;
+        at += 24 + triple_len;
+        end = end.max(at).max(offset + size);
+        entries.push(BundleEntry {
+            index,
+            triple,
+            body,
+        });
+    }
+    Ok((entries, end))
+}
+
+/// A clang offload bundle: entry table and entries inside the slice; AMD GPU
+/// entries are code objects themselves.
+fn bundle(image: &[u8], depth: u32) -> Result<ImageKind, InvalidImage> {
+    let kind = ImageKind::OffloadBundle { entries: 0 };
+    if depth >= MAX_DEPTH {
+        return Err(refuse(Some(kind), "bundles nested too deeply"));
+    }
+    let (entries, _) = bundle_entries(image, kind)?;
+    for BundleEntry {
+        index: i,
+        triple,
+        body,
+    } in &entries
+    {
+        if triple.contains("amdgcn") && !body.is_empty() {
             match classify(body, depth + 1) {
                 Ok(ImageKind::AmdCodeObject)
                 | Ok(ImageKind::OffloadBundle { .. })
@@ -350,10 +385,9 @@ fn bundle(image: &[u8], depth: u32) -> Result<ImageKind, InvalidImage> {
                 }
             }
         }
-        at += 24 + triple_len;
     }
     Ok(ImageKind::OffloadBundle {
-        entries: n as usize,
+        entries: entries.len(),
     })
 }
 

@@ -14,7 +14,10 @@
 
 use super::msgpack::{self, Value};
 use super::occupancy;
-use super::{refuse, Envelope, ImageKind, InvalidImage, Reader, BUNDLE_MAGIC, COMPRESSED_MAGIC};
+use super::{
+    bundle_entries, refuse, BundleEntry, Envelope, ImageKind, InvalidImage, Reader, BUNDLE_MAGIC,
+    COMPRESSED_MAGIC,
+};
 use std::fmt;
 
 /// One kernel of one code object (one target).
@@ -321,27 +324,14 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// length (the end of its last entry).
 fn bundle(bytes: &[u8], depth: u32, out: &mut Vec<KernelInfo>) -> Result<usize, InvalidImage> {
     let kind = ImageKind::OffloadBundle { entries: 0 };
-    let r = Reader { bytes, kind };
-    let n = r.u64(24, "the entry count")?;
-    if n == 0 || n > (bytes.len() as u64) / 24 {
-        return Err(refuse(
-            Some(kind),
-            format!("{n} entries cannot fit in a {}-byte bundle", bytes.len()),
-        ));
-    }
-    let mut at = 32u64;
-    let mut end = at;
-    for i in 0..n {
-        let offset = r.u64(at, "an entry offset")?;
-        let size = r.u64(at + 8, "an entry size")?;
-        let triple_len = r.u64(at + 16, "an entry triple's length")?;
-        let triple = r.slice(at + 24, triple_len, &format!("entry {i}'s triple"))?;
-        let body = r.slice(offset, size, &format!("entry {i}"))?;
-        let triple = std::str::from_utf8(triple)
-            .map_err(|_| refuse(Some(kind), format!("entry {i}'s triple is not UTF-8")))?;
-        at += 24 + triple_len;
-        end = end.max(at).max(offset + size);
-        if !triple.contains("amdgcn") || size == 0 {
+    let (entries, end) = bundle_entries(bytes, kind)?;
+    for BundleEntry {
+        index: i,
+        triple,
+        body,
+    } in entries
+    {
+        if !triple.contains("amdgcn") || body.is_empty() {
             continue;
         }
         // `hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-`: the target follows `--`.
