@@ -8,7 +8,7 @@
 //! tests fail and say so.
 
 use hip::code_object::{kernels, KernelInfo};
-use hip_build::{Compiler, Toolchain};
+use hip_build::Toolchain;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -56,19 +56,7 @@ fn toolchain() -> Toolchain {
 /// Compiles `src` for `targets` into `out` (`extra` decides the
 /// container); returns the compiler's remarks.
 fn compile(tc: &Toolchain, src: &Path, targets: &[&str], out: &Path, extra: &[&str]) -> String {
-    let mut c = Command::new(&tc.compiler);
-    if let Compiler::Clang { device_lib_path } = &tc.kind {
-        c.args(["-x", "hip"]);
-        if let Some(root) = &tc.rocm_path {
-            c.arg(format!("--rocm-path={}", root.display()));
-        }
-        c.arg(format!(
-            "--hip-device-lib-path={}",
-            device_lib_path.display()
-        ));
-    } else if let Some(root) = &tc.rocm_path {
-        c.env("ROCM_PATH", root);
-    }
+    let mut c = tc.hip_command();
     c.args(targets.iter().map(|t| format!("--offload-arch={t}")));
     c.args(["-O3", "-Rpass-analysis=kernel-resource-usage"]);
     c.args(extra).arg("-c").arg(src).arg("-o").arg(out);

@@ -264,25 +264,20 @@ impl Toolchain {
         }
     }
 
-    /// The arguments that compile `source` into a plain code object for
-    /// `target` at `output`.
-    pub(crate) fn code_object_command(
-        &self,
-        target: &str,
-        source: &Path,
-        output: &Path,
-    ) -> Command {
+    /// The compiler, set up to compile HIP source: for clang `-x hip`
+    /// with the ROCm root and the device libraries named, for hipcc
+    /// `ROCM_PATH` (which it reads to find them). The caller adds targets,
+    /// flags, the input and the output.
+    pub fn hip_command(&self) -> Command {
         let mut cmd = Command::new(&self.compiler);
         match &self.kind {
             Compiler::Hipcc => {
-                cmd.arg("--genco");
                 if let Some(root) = &self.rocm_path {
-                    // hipcc reads ROCM_PATH to find the device libraries.
                     cmd.env("ROCM_PATH", root);
                 }
             }
             Compiler::Clang { device_lib_path } => {
-                cmd.args(["-x", "hip", "--cuda-device-only", "-c"]);
+                cmd.args(["-x", "hip"]);
                 if let Some(root) = &self.rocm_path {
                     cmd.arg(format!("--rocm-path={}", root.display()));
                 }
@@ -292,6 +287,22 @@ impl Toolchain {
                 ));
             }
         }
+        cmd
+    }
+
+    /// The arguments that compile `source` into a plain code object for
+    /// `target` at `output`.
+    pub(crate) fn code_object_command(
+        &self,
+        target: &str,
+        source: &Path,
+        output: &Path,
+    ) -> Command {
+        let mut cmd = self.hip_command();
+        match &self.kind {
+            Compiler::Hipcc => cmd.arg("--genco"),
+            Compiler::Clang { .. } => cmd.args(["--cuda-device-only", "-c"]),
+        };
         cmd.arg(format!("--offload-arch={target}"))
             .arg("--no-gpu-bundle-output")
             .arg("-O3")

@@ -5,9 +5,8 @@
 //! fails and says so.
 
 use cudaforge::amd::spill_warning;
-use hip_build::{Compiler, Toolchain};
+use hip_build::Toolchain;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const SPILLS: &str = r#"
 #include <hip/hip_runtime.h>
@@ -34,19 +33,7 @@ fn folder(name: &str) -> PathBuf {
 fn compile(src: &Path, targets: &[&str], out: &Path, extra: &[&str]) {
     let tc = Toolchain::find()
         .unwrap_or_else(|e| panic!("this test needs ROCm's hipcc and none was found:\n{e}"));
-    let mut c = Command::new(&tc.compiler);
-    if let Compiler::Clang { device_lib_path } = &tc.kind {
-        c.args(["-x", "hip"]);
-        if let Some(root) = &tc.rocm_path {
-            c.arg(format!("--rocm-path={}", root.display()));
-        }
-        c.arg(format!(
-            "--hip-device-lib-path={}",
-            device_lib_path.display()
-        ));
-    } else if let Some(root) = &tc.rocm_path {
-        c.env("ROCM_PATH", root);
-    }
+    let mut c = tc.hip_command();
     c.args(targets.iter().map(|t| format!("--offload-arch={t}")));
     c.args(["-O3", "-c"])
         .args(extra)
