@@ -127,28 +127,32 @@ run_candle() {
     session summary "candle $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
 }
 
+# run_cudarc LABEL LOG SCRIPT ARGS...: one of the bundle's cudarc scripts,
+# its log shown; its last line (`N passed, N failed`) joins the counts,
+# its "N not run" and "N differ" lines are skipped.
+run_cudarc() {
+    local label=$1 log="$out/$2" rc
+    shift 2
+    bash "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    session summary "$label" "$log" "$rc" cudarc
+}
+
 # cudarc's example programs built against cuda-compat: each one that runs
 # and prints what it should counts as passed; 13-copy-multi-gpu is not run
 # with fewer than two GPUs.
 run_cudarc_examples() {
-    local log="$out/cudarc-examples.log" rc
-    bash "$bundle/cudarc-examples/cudarc-examples.sh" run "$bundle" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    # Its last line joins the counts; its "N not run" and "N differ" are
-    # skipped.
-    session summary "cudarc examples (cuda-compat as cudarc)" "$log" "$rc" cudarc
+    run_cudarc "cudarc examples (cuda-compat as cudarc)" cudarc-examples.log \
+        "$bundle/cudarc-examples/cudarc-examples.sh" run "$bundle"
 }
 
 # cudarc's own unit tests through real cudarc and through the drop-in
 # (scripts/cudarc-tests.sh run): a test passing on real cudarc must pass
 # through the drop-in; tests failing on both count as not run.
 run_cudarc_tests() {
-    local log="$out/cudarc-tests.log" rc
-    bash "$bundle/cudarc-tests/cudarc-tests.sh" run "$bundle/cudarc-tests" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    session summary "cudarc's unit tests (real cudarc, then the drop-in)" "$log" "$rc" cudarc
+    run_cudarc "cudarc's unit tests (real cudarc, then the drop-in)" cudarc-tests.log \
+        "$bundle/cudarc-tests/cudarc-tests.sh" run "$bundle/cudarc-tests"
 }
 
 # One benchmark program: its exit status (timeouts and failures) decides.
