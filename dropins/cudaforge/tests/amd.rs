@@ -42,9 +42,12 @@ fn downstream(name: &str) -> PathBuf {
 fn cargo(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.args(args).arg("--offline").current_dir(dir);
+    // One target folder for every run, under cargo's own scratch space:
+    // a folder per process was left behind in /tmp by each run (243 MB
+    // each since cudaforge depends on hip).
     c.env(
         "CARGO_TARGET_DIR",
-        std::env::temp_dir().join(format!("cudaforge-amd-target-{}", std::process::id())),
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("cudaforge-amd-target"),
     );
     for v in [
         "CUDAFORGE_PREBUILT",
