@@ -26,6 +26,7 @@ const RUNTIME_NAMES: &[&str] = &[
 /// A fresh folder of its own for each test.
 fn temp_root(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
+    #[allow(clippy::disallowed_methods)] // a unit test's few files
     let d = std::env::temp_dir().join(format!(
         "hip-diagnostics-{name}-{}-{}",
         std::process::id(),

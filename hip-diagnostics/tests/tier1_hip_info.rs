@@ -19,7 +19,7 @@ fn hip_info(args: &[&str], env: &[(&str, &PathBuf)]) -> Output {
 
 /// An empty folder of its own for this process.
 fn empty_folder(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hip-info-{name}-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hip-info-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -16,7 +16,8 @@ fn hip_info(args: &[&str]) -> Output {
 }
 
 fn folder(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hip-info-kernels-{name}-{}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hip-info-kernels-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -8,6 +8,7 @@ use hip_sys::*;
 
 #[test]
 fn override_to_an_empty_folder_lists_every_path_tried() {
+    #[allow(clippy::disallowed_methods)] // an empty folder
     let dir = std::env::temp_dir().join(format!("hip-sys-override-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::env::set_var(loader::OVERRIDE_VAR, &dir);

@@ -509,6 +509,8 @@ fn modules_from_bytes_and_files_and_compile_errors() {
     let code = hip::compile(KERNELS, &CompileOptions::for_device(&d).unwrap()).unwrap();
     let m = Module::load_data(&d, &code.code).unwrap();
     m.function("empty").unwrap();
+    #[allow(clippy::disallowed_methods)]
+    // runs on the GPU machine, where cargo's scratch space is absent; removed below
     let path = std::env::temp_dir().join(format!("hip-test-{}.co", std::process::id()));
     std::fs::write(&path, &code.code).unwrap();
     let m2 = Module::load_file(&d, &path).unwrap();

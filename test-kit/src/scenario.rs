@@ -77,6 +77,9 @@ pub fn partial_sdk(scenario: &str, release: &str, keep: &[&str]) -> PathBuf {
 
 /// A fresh empty folder for one scenario.
 pub fn scratch_dir(name: &str) -> PathBuf {
+    // These tests run under Wine (scripts/wine-tier.sh), where cargo's
+    // scratch space is a Unix path; the copies are a few stub DLLs.
+    #[allow(clippy::disallowed_methods)]
     let dir = std::env::temp_dir().join(format!("hip-scenario-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");

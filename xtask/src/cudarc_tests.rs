@@ -577,6 +577,7 @@ mod tests {
     }
 
     fn scratch(name: &str) -> PathBuf {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let d =
             std::env::temp_dir().join(format!("xtask-cudarc-tests-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);

@@ -623,6 +623,7 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
     fn logs(files: &[(&str, &str)]) -> std::path::PathBuf {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let dir = std::env::temp_dir().join(format!(
             "xtask-tally-{}-{}",
             std::process::id(),

@@ -669,6 +669,7 @@ mod tests {
     /// `parse_bindings` reads the two macros as the generator writes them.
     #[test]
     fn reads_function_and_enum_macro_calls() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let dir = std::env::temp_dir().join(format!("hip-generator-parse-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(

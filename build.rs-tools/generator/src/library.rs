@@ -406,6 +406,7 @@ pub(crate) fn write_c_shims(lib: &Library) -> Result<Option<PathBuf>> {
     if lib.c_shims.is_empty() {
         return Ok(None);
     }
+    #[allow(clippy::disallowed_methods)] // one folder per library, rewritten by each run
     let dir = std::env::temp_dir().join(format!("hip-generator-c-shims-{}", lib.name));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     for (header, text) in &lib.c_shims {
@@ -427,6 +428,7 @@ pub(crate) fn write_c_rewrites(lib: &Library, include: &Path) -> Result<Option<P
     if lib.c_rewrites.is_empty() {
         return Ok(None);
     }
+    #[allow(clippy::disallowed_methods)] // one folder per library, rewritten by each run
     let dir = std::env::temp_dir().join(format!("hip-generator-c-rewrites-{}", lib.name));
     let _ = std::fs::remove_dir_all(&dir);
     let mut texts: std::collections::BTreeMap<&str, String> = std::collections::BTreeMap::new();

@@ -99,7 +99,10 @@ pub(crate) fn run(lib: &Library, include: &Path) -> Result<Outcome> {
     }
     c.push_str("  return 0;\n}\n");
 
-    let dir = std::env::temp_dir().join(format!("hip-systest-{}-{}", lib.name, std::process::id()));
+    // One folder per library, rewritten by each run (one per process was
+    // left behind by every CI run).
+    #[allow(clippy::disallowed_methods)]
+    let dir = std::env::temp_dir().join(format!("hip-systest-{}", lib.name));
     std::fs::create_dir_all(&dir)?;
     let src = dir.join("layout.c");
     let exe = dir.join("layout");

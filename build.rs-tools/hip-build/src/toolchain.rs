@@ -412,6 +412,7 @@ mod tests {
     }
 
     fn temp_dir(name: &str) -> PathBuf {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let d = std::env::temp_dir().join(format!("hip-build-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();

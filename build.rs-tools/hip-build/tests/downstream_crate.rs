@@ -51,7 +51,7 @@ fn a_downstream_build_script_embeds_kernels_and_tracks_headers() {
     if let Err(e) = hip_build::Toolchain::find() {
         panic!("this test needs ROCm's hipcc and none was found:\n{e}");
     }
-    let dir = std::env::temp_dir().join(format!("hip-build-downstream-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hip-build-downstream");
     let _ = std::fs::remove_dir_all(&dir);
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/downstream");
     copy_dir(&fixture, &dir);

@@ -316,6 +316,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let dir = std::env::temp_dir().join(format!("bindgen-cuda-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -387,6 +388,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "kernel paths do not exist")]
     fn a_missing_kernel_panics() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let _ = Builder::in_dir(std::env::temp_dir()).kernel_paths(vec!["/nonexistent/k.cu"]);
     }
 }

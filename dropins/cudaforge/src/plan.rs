@@ -290,6 +290,7 @@ mod tests {
 
     #[test]
     fn the_key_names_exactly_what_reaches_nvcc() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let base = std::env::temp_dir().join(format!("cudaforge-key-{}", std::process::id()));
         let key = |sub: &str, args: &[&str], cap: usize, header: &str| {
             plan_in(&base.join(sub), args, cap, header).key

@@ -230,6 +230,7 @@ mod tests {
 
     #[test]
     fn resolves_folders_less_exclusions() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let dir = std::env::temp_dir().join(format!("cudaforge-src-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         for f in ["a.cu", "moe_x.cu", "sub/b.cu", "old/c.cu", "h.cuh"] {

@@ -16,7 +16,7 @@ fn fixtures() -> PathBuf {
 /// A fresh copy of the AMD downstream crate, named `name` (cargo names
 /// build-script folders by package: one name per test).
 fn downstream(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudaforge-amd-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cudaforge-amd-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     let from = fixtures().join("downstream-amd");
     for rel in [

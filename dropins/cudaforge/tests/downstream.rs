@@ -14,7 +14,7 @@ fn fixtures() -> PathBuf {
 
 /// A fresh copy of the downstream crate in its own folder.
 fn downstream(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cudaforge-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cudaforge-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     let from = fixtures().join("downstream");
     for rel in [
@@ -43,7 +43,7 @@ fn cargo(dir: &Path, args: &[&str], vars: &[(&str, &Path)]) -> Output {
     // Shared by the tests of this process: the dependencies build once.
     c.env(
         "CARGO_TARGET_DIR",
-        std::env::temp_dir().join(format!("cudaforge-target-{}", std::process::id())),
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("cudaforge-target"),
     );
     for v in [
         "CUDAFORGE_PREBUILT",

@@ -24,7 +24,7 @@ extern "C" __global__ void fine(float* x) { x[threadIdx.x] *= 2.0f; }
 "#;
 
 fn folder(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cudaforge-spills-{name}-{}", std::process::id()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cudaforge-spills-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join("obj")).unwrap();
     d

@@ -622,6 +622,7 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "writes files: Miri runs isolated from the file system")]
     fn sdk_release_from_version_file_or_folder_name() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let root = std::env::temp_dir()
             .join(format!("hip-sys-sdk-{}", std::process::id()))
             .join("6.1");

@@ -663,6 +663,7 @@ mod tests {
     fn missing_imports_are_read_from_the_files() {
         // hipblas.dll needs rocblas.dll (beside it), which needs a COMGR
         // that is nowhere; KERNEL32 is in the "system" folder.
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let root = std::env::temp_dir().join(format!("hip-sys-pe-{}", std::process::id()));
         let (bin, system) = (root.join("bin"), root.join("system32"));
         std::fs::create_dir_all(&bin).unwrap();
@@ -701,6 +702,7 @@ mod tests {
         // working folder, where no relative path reaches it: use one below
         // the working folder there.
         let cwd = std::env::current_dir().unwrap();
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let base = match Os::CURRENT {
             Os::Unix => std::env::temp_dir(),
             Os::Windows => cwd.clone(),
@@ -763,6 +765,7 @@ mod tests {
 
     #[test]
     fn missing_files_are_recorded_not_opened() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let dir = std::env::temp_dir().join(format!("hip-sys-empty-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let locs = vec![Location {

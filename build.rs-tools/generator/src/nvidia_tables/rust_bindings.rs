@@ -331,6 +331,7 @@ mod tests {
 
     #[test]
     fn reads_wrappers_and_macro_declarations_alike() {
+        #[allow(clippy::disallowed_methods)] // a unit test's few files
         let dir = std::env::temp_dir().join(format!("nvidia-tables-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let wrappers = dir.join("wrappers.rs");
