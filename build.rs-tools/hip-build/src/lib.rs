@@ -46,13 +46,17 @@
 //!
 //! Variables: `HIPCC`, `ROCM_PATH`, `HIP_PATH`, `HIP_CLANG_PATH` choose the
 //! compiler;
-//! `HIP_BUILD_OFFLOAD_ARCH` (comma-separated) replaces the target list.
+//! `HIP_BUILD_OFFLOAD_ARCH` (comma-separated) replaces the target list;
+//! `native` in it stands for the GPUs of the machine that builds
+//! ([`targets_from_list`]).
 
 mod depfile;
 pub mod elf;
+mod native;
 mod select;
 mod toolchain;
 
+pub use native::{NoNativeGpu, NATIVE};
 pub use toolchain::{
     Compiler, Looked, Toolchain, ToolchainNotFound, HIPCC_VAR, HIP_CLANG_PATH_VAR, TOOLCHAIN_VARS,
 };
@@ -67,7 +71,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Variable that, when set, replaces the target list (comma-separated,
-/// e.g. `gfx90a,gfx1100`): to build only for the GPU at hand.
+/// e.g. `gfx90a,gfx1100`; `native` is the GPUs of the machine that builds,
+/// see [`targets_from_list`]): to build only for the GPU at hand.
 pub const TARGETS_VAR: &str = "HIP_BUILD_OFFLOAD_ARCH";
 
 /// Whether a code object built for `target` runs on a device reporting the
@@ -95,6 +100,8 @@ pub enum Error {
     NoTargets,
     /// A target that is not of the form `gfxNNN[:feature±]...`.
     InvalidTarget(String),
+    /// `native` asked for and no AMD GPU found.
+    NoNativeGpu(NoNativeGpu),
     /// `OUT_DIR` unset and no `out_dir` given.
     NoOutDir,
     /// A source file that does not exist.
@@ -142,6 +149,7 @@ impl fmt::Display for Error {
                 f,
                 "{t:?} is not an AMDGPU target (expected e.g. gfx90a or gfx90a:xnack+)"
             ),
+            Error::NoNativeGpu(e) => e.fmt(f),
             Error::NoOutDir => f.write_str("OUT_DIR is not set: run from a build script or give KernelBuild::out_dir"),
             Error::MissingSource(p) => write!(f, "kernel source {} does not exist", p.display()),
             Error::Compile {
@@ -166,6 +174,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::ToolchainNotFound(e) => Some(e),
+            Error::NoNativeGpu(e) => Some(e),
             Error::Io { error, .. } => Some(error),
             _ => None,
         }
@@ -374,31 +383,10 @@ impl KernelBuild {
     }
 
     fn effective_targets(&self) -> Result<Vec<String>, Error> {
-        let targets: Vec<String> = match self.var(TARGETS_VAR) {
-            Some(list) => list
-                .to_string_lossy()
-                .split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            None => self.targets.clone(),
-        };
-        if targets.is_empty() {
-            return Err(Error::NoTargets);
+        match self.var(TARGETS_VAR) {
+            Some(list) => parse_targets(&list.to_string_lossy(), &|k| self.var(k)),
+            None => parse_targets(&self.targets.join(","), &|k| self.var(k)),
         }
-        for t in &targets {
-            if !valid_target(t) {
-                return Err(Error::InvalidTarget(t.clone()));
-            }
-        }
-        let mut unique = Vec::new();
-        for t in targets {
-            if !unique.contains(&t) {
-                unique.push(t);
-            }
-        }
-        Ok(unique)
     }
 
     fn compile_source(
@@ -478,6 +466,49 @@ impl KernelBuild {
 }
 
 /// `gfx` + digits/letters, then `:feature+` or `:feature-` parts.
+/// The targets a comma-separated list names (what `HIP_BUILD_OFFLOAD_ARCH`
+/// holds), in order and once each, with [`NATIVE`] replaced by the AMD GPUs
+/// of this machine. Errors: an empty list, a word that is not a target,
+/// or `native` on a machine without an AMD GPU (the error says what was
+/// looked at).
+///
+/// ```
+/// let t = hip_build::targets_from_list("gfx1100, gfx90a:xnack+,gfx1100").unwrap();
+/// assert_eq!(t, ["gfx1100", "gfx90a:xnack+"]);
+/// assert!(hip_build::targets_from_list("sm_90").is_err());
+/// ```
+pub fn targets_from_list(list: &str) -> Result<Vec<String>, Error> {
+    parse_targets(list, &|k| std::env::var_os(k).filter(|v| !v.is_empty()))
+}
+
+fn parse_targets(list: &str, var: &dyn Fn(&str) -> Option<OsString>) -> Result<Vec<String>, Error> {
+    let mut targets: Vec<String> = Vec::new();
+    let mut words = list
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .peekable();
+    if words.peek().is_none() {
+        return Err(Error::NoTargets);
+    }
+    for word in words {
+        let found = if word == NATIVE {
+            native::detect(var, Path::new("/opt/rocm"), Path::new(native::KFD_TOPOLOGY))
+                .map_err(Error::NoNativeGpu)?
+        } else if valid_target(word) {
+            vec![word.to_owned()]
+        } else {
+            return Err(Error::InvalidTarget(word.to_owned()));
+        };
+        for t in found {
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
+    }
+    Ok(targets)
+}
+
 fn valid_target(t: &str) -> bool {
     let mut parts = t.split(':');
     let processor = parts.next().unwrap_or_default();

@@ -36,6 +36,15 @@ fn downstream(name: &str) -> PathBuf {
         .replace("@CUDAFORGE@", env!("CARGO_MANIFEST_DIR"))
         .replace("@NAME@", &format!("downstream-amd-{name}"));
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    // The folder is reused by every run: forget the last run's build of
+    // this package (its build script's outputs among them), or the build
+    // would be a cached one that calls no compiler.
+    let o = cargo(
+        &dir,
+        &["clean", "-p", &format!("downstream-amd-{name}")],
+        &[],
+    );
+    assert!(o.status.success(), "cargo clean failed:\n{}", text(&o));
     dir
 }
 
@@ -177,6 +186,42 @@ fn amd_builds_envelopes_retries_lower_levels_and_stubs_launchers() {
     assert!(
         out.contains("unavailable c_tensor (c.cu): uses inline PTX"),
         "{out}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn native_builds_for_the_gpus_the_machine_reports() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = downstream("native");
+    // A stand-in for ROCm's amdgpu-arch, first on PATH: the first tool
+    // that names a GPU wins, so the machine's own GPUs (if any) don't count.
+    let bin = dir.join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let tool = bin.join("amdgpu-arch");
+    std::fs::write(
+        &tool,
+        "#!/bin/sh\necho gfx1100\necho gfx942\necho gfx1100\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let o = cargo(
+        &dir,
+        &["run", "-q"],
+        &[
+            ("HIP_BUILD_OFFLOAD_ARCH", "native"),
+            ("PATH", path.to_str().unwrap()),
+        ],
+    );
+    assert!(o.status.success(), "cargo run failed:\n{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        envelope(&stdout, "A").contains(&"// targets: gfx1100 gfx942"),
+        "{stdout}"
     );
 }
 

@@ -12,7 +12,8 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// A fresh copy of the downstream crate in its own folder.
+/// A fresh copy of the downstream crate in its own folder, named `name`
+/// (cargo names build-script folders by package: one name per test).
 fn downstream(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cudaforge-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -31,8 +32,14 @@ fn downstream(name: &str) -> PathBuf {
     }
     let manifest = std::fs::read_to_string(from.join("Cargo.toml.in"))
         .unwrap()
-        .replace("@CUDAFORGE@", env!("CARGO_MANIFEST_DIR"));
+        .replace("@CUDAFORGE@", env!("CARGO_MANIFEST_DIR"))
+        .replace("@NAME@", &format!("downstream-{name}"));
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    // The folder is reused by every run: forget the last run's build of
+    // this package, or the build would be a cached one that compiles
+    // nothing.
+    let o = cargo(&dir, &["clean", "-p", &format!("downstream-{name}")], &[]);
+    assert!(o.status.success(), "cargo clean failed: {o:?}");
     dir
 }
 
