@@ -13,7 +13,7 @@
 // 3. Types and functions CUDA has and HIP lacks or names differently:
 //    __nv_bfloat16, __nv_fp8_e4m3 (OCP E4M3, in software: AMD's own fp8
 //    types are FNUZ on gfx94x, a different format), the *_sync warp
-//    functions, __reduce_*_sync.
+//    functions and __reduce_*_sync (hiprs_cuda_warp.h).
 // 4. Runtime API names (cudaStream_t, cudaMemcpyAsync, ...) for host code.
 //
 // Warp size: CUDA code assumes 32-lane warps. On wave64 targets (CDNA:
@@ -148,85 +148,7 @@ HIPRS_BYTEWISE(__vcmpne4, (ux != uy ? 0xffu : 0u))
 HIPRS_BYTEWISE(__vcmpeq4, (ux == uy ? 0xffu : 0u))
 #undef HIPRS_BYTEWISE
 
-// ---- warp-level functions: 32-lane warps on every target -----------------
-#define HIPRS_WARP 32
-
-template <typename T>
-__device__ __forceinline__ T hiprs_shfl_bits(T v, int src, int width, int mode) {
-  static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
-  if constexpr (sizeof(T) <= 4) {
-    int i = 0;
-    __builtin_memcpy(&i, &v, sizeof(T));
-    i = mode == 0 ? __shfl(i, src, width)
-        : mode == 1 ? __shfl_xor(i, src, width)
-        : mode == 2 ? __shfl_down(i, (unsigned)src, width)
-                    : __shfl_up(i, (unsigned)src, width);
-    T r;
-    __builtin_memcpy(&r, &i, sizeof(T));
-    return r;
-  } else {
-    long long i = 0;
-    __builtin_memcpy(&i, &v, sizeof(T));
-    i = mode == 0 ? __shfl(i, src, width)
-        : mode == 1 ? __shfl_xor(i, src, width)
-        : mode == 2 ? __shfl_down(i, (unsigned)src, width)
-                    : __shfl_up(i, (unsigned)src, width);
-    T r;
-    __builtin_memcpy(&r, &i, sizeof(T));
-    return r;
-  }
-}
-template <typename T>
-__device__ __forceinline__ T __shfl_sync(unsigned, T v, int src, int width = HIPRS_WARP) {
-  return hiprs_shfl_bits(v, src, width, 0);
-}
-template <typename T>
-__device__ __forceinline__ T __shfl_xor_sync(unsigned, T v, int mask, int width = HIPRS_WARP) {
-  return hiprs_shfl_bits(v, mask, width, 1);
-}
-template <typename T>
-__device__ __forceinline__ T __shfl_down_sync(unsigned, T v, unsigned d, int width = HIPRS_WARP) {
-  return hiprs_shfl_bits(v, (int)d, width, 2);
-}
-template <typename T>
-__device__ __forceinline__ T __shfl_up_sync(unsigned, T v, unsigned d, int width = HIPRS_WARP) {
-  return hiprs_shfl_bits(v, (int)d, width, 3);
-}
-__device__ __forceinline__ void __syncwarp(unsigned = 0xffffffffu) {
-  __builtin_amdgcn_wave_barrier();
-}
-// The 32 lanes of this lane's warp, as CUDA's 32-bit masks.
-__device__ __forceinline__ unsigned hiprs_warp_bits(unsigned long long wave) {
-  return (unsigned)(wave >> (__lane_id() & 32u & (unsigned)(warpSize - 1)));
-}
-__device__ __forceinline__ unsigned __ballot_sync(unsigned, int p) {
-  return hiprs_warp_bits(__ballot(p));
-}
-__device__ __forceinline__ unsigned __activemask() {
-  return hiprs_warp_bits(__ballot(1));
-}
-__device__ __forceinline__ int __any_sync(unsigned m, int p) { return __ballot_sync(m, p) != 0; }
-__device__ __forceinline__ int __all_sync(unsigned m, int p) {
-  return __ballot_sync(m, p) == __ballot_sync(m, 1);
-}
-#define HIPRS_REDUCE_SYNC(NAME, T, OP)                                        \
-  __device__ __forceinline__ T NAME(unsigned, T v) {                          \
-    for (int o = HIPRS_WARP / 2; o > 0; o /= 2) {                             \
-      T w = hiprs_shfl_bits(v, o, HIPRS_WARP, 1);                             \
-      v = OP;                                                                 \
-    }                                                                         \
-    return v;                                                                 \
-  }
-HIPRS_REDUCE_SYNC(__reduce_add_sync, unsigned, v + w)
-HIPRS_REDUCE_SYNC(__reduce_add_sync, int, v + w)
-HIPRS_REDUCE_SYNC(__reduce_max_sync, unsigned, (w > v ? w : v))
-HIPRS_REDUCE_SYNC(__reduce_max_sync, int, (w > v ? w : v))
-HIPRS_REDUCE_SYNC(__reduce_min_sync, unsigned, (w < v ? w : v))
-HIPRS_REDUCE_SYNC(__reduce_min_sync, int, (w < v ? w : v))
-HIPRS_REDUCE_SYNC(__reduce_and_sync, unsigned, v & w)
-HIPRS_REDUCE_SYNC(__reduce_or_sync, unsigned, v | w)
-HIPRS_REDUCE_SYNC(__reduce_xor_sync, unsigned, v ^ w)
-#undef HIPRS_REDUCE_SYNC
+#include "hiprs_cuda_warp.h"
 
 #include "hiprs_cuda_fp8.h"
 #include "hiprs_cuda_runtime.h"

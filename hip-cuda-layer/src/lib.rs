@@ -41,6 +41,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         "hiprs_cuda_runtime.h",
         include_str!("../include/hiprs_cuda_runtime.h"),
     ),
+    (
+        "hiprs_cuda_warp.h",
+        include_str!("../include/hiprs_cuda_warp.h"),
+    ),
     ("cuda.h", include_str!("../include/cuda.h")),
     ("cuda_runtime.h", include_str!("../include/cuda_runtime.h")),
     (
