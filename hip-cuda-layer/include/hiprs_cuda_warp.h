@@ -11,6 +11,18 @@
 // __shfl_up, __shfl_down (int and long long), __ballot, __lane_id,
 // warpSize, __builtin_amdgcn_wave_barrier, and the __device__ and
 // __forceinline__ macros.
+//
+// Where it is not CUDA:
+// - The shuffles and __syncwarp ignore the mask. On CUDA it changes the
+//   result only where CUDA leaves it undefined (reading a lane that does not
+//   take part).
+// - __syncwarp is a wavefront barrier, which orders the lanes of a
+//   wavefront (they run in lockstep). Groups of a warp that call it from
+//   different branches to meet each other, as CUDA allows since Volta, run
+//   one branch after the other here instead.
+// - __shfl_up_sync and __shfl_down_sync with delta past 32 leave each lane
+//   its own value, as the CUDA guide has it for delta >= width; NVIDIA's
+//   hardware takes delta's low 5 bits.
 #pragma once
 
 // ---- warp-level functions: 32-lane warps on every target -----------------
@@ -41,13 +53,18 @@ __device__ __forceinline__ T hiprs_shfl_bits(T v, int src, int width, int mode) 
     return r;
   }
 }
+// srcLane modulo width, as CUDA defines it: before ROCm 5.7, HIP's __shfl
+// reads lane srcLane of the segment without reducing it (srcLane 9 at width
+// 8 read the next segment's lane 1; srcLane 32 on wave64, the other warp).
 template <typename T>
 __device__ __forceinline__ T __shfl_sync(unsigned, T v, int src, int width = HIPRS_WARP) {
-  return hiprs_shfl_bits(v, src, width, 0);
+  return hiprs_shfl_bits(v, src & (width - 1), width, 0);
 }
+// laneMask's low 5 bits, as NVIDIA's shfl.sync takes them: HIP's __shfl_xor
+// on the second warp of a wave64 would read the first for laneMask 32-63.
 template <typename T>
 __device__ __forceinline__ T __shfl_xor_sync(unsigned, T v, int mask, int width = HIPRS_WARP) {
-  return hiprs_shfl_bits(v, mask, width, 1);
+  return hiprs_shfl_bits(v, mask & (HIPRS_WARP - 1), width, 1);
 }
 template <typename T>
 __device__ __forceinline__ T __shfl_down_sync(unsigned, T v, unsigned d, int width = HIPRS_WARP) {
@@ -64,8 +81,10 @@ __device__ __forceinline__ void __syncwarp(unsigned = 0xffffffffu) {
 __device__ __forceinline__ unsigned hiprs_warp_bits(unsigned long long wave) {
   return (unsigned)(wave >> (__lane_id() & 32u & (unsigned)(warpSize - 1)));
 }
-__device__ __forceinline__ unsigned __ballot_sync(unsigned, int p) {
-  return hiprs_warp_bits(__ballot(p));
+// A lane the mask does not name votes 0 (PTX's vote.sync), so that groups
+// with masks of their own (16-lane tiles, say) each see their own lanes.
+__device__ __forceinline__ unsigned __ballot_sync(unsigned m, int p) {
+  return hiprs_warp_bits(__ballot(p)) & m;
 }
 __device__ __forceinline__ unsigned __activemask() {
   return hiprs_warp_bits(__ballot(1));
@@ -74,16 +93,33 @@ __device__ __forceinline__ int __any_sync(unsigned m, int p) { return __ballot_s
 __device__ __forceinline__ int __all_sync(unsigned m, int p) {
   return __ballot_sync(m, p) == __ballot_sync(m, 1);
 }
+// A reduction is over the lanes the mask names that have not exited. When
+// every active lane names all 32 lanes of its warp and all are active (the
+// usual full-warp call), a butterfly of five shuffles. Otherwise each lane
+// reads the 32 lanes of its warp and combines those it names: a butterfly
+// through an inactive lane loses what it should pass on (an inactive lane
+// reads as 0). The branch is the same on every active lane (a ballot), so
+// each shuffle runs on all of them.
 #define HIPRS_REDUCE_SYNC(NAME, T, OP)                                        \
-  __device__ __forceinline__ T NAME(unsigned, T v) {                          \
-    for (int o = HIPRS_WARP / 2; o > 0; o /= 2) {                             \
-      T w = hiprs_shfl_bits(v, o, HIPRS_WARP, 1);                             \
-      v = OP;                                                                 \
+  __device__ __forceinline__ T NAME(unsigned m, T v) {                        \
+    const unsigned named = hiprs_warp_bits(__ballot(1)) & m;                  \
+    if (__ballot(named != 0xffffffffu) == 0) {                                \
+      for (int o = HIPRS_WARP / 2; o > 0; o /= 2) {                           \
+        T w = hiprs_shfl_bits(v, o, HIPRS_WARP, 1);                           \
+        v = OP;                                                               \
+      }                                                                       \
+      return v;                                                               \
+    }                                                                         \
+    const T own = v;                                                          \
+    const unsigned others = named & ~(1u << (__lane_id() & 31u));             \
+    for (int j = 0; j < HIPRS_WARP; ++j) {                                    \
+      T w = hiprs_shfl_bits(own, j, HIPRS_WARP, 0);                           \
+      if ((others >> j) & 1u) v = OP;                                         \
     }                                                                         \
     return v;                                                                 \
   }
 HIPRS_REDUCE_SYNC(__reduce_add_sync, unsigned, v + w)
-HIPRS_REDUCE_SYNC(__reduce_add_sync, int, v + w)
+HIPRS_REDUCE_SYNC(__reduce_add_sync, int, (int)((unsigned)v + (unsigned)w))
 HIPRS_REDUCE_SYNC(__reduce_max_sync, unsigned, (w > v ? w : v))
 HIPRS_REDUCE_SYNC(__reduce_max_sync, int, (w > v ? w : v))
 HIPRS_REDUCE_SYNC(__reduce_min_sync, unsigned, (w < v ? w : v))
