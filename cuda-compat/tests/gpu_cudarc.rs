@@ -31,6 +31,12 @@ extern "C" __global__ void add_one(float* x, int n) {
     if (i < n) x[i] += 1.0f;
 }
 
+// At most 64 threads a block: a larger launch must fail, naming it.
+extern "C" __global__ void __launch_bounds__(64) bounded_add_one(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += 1.0f;
+}
+
 extern "C" __global__ void polynomial(float* out, const float* in, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -183,6 +189,47 @@ fn launch_timing_events_measure_the_spin() {
     // 2e8 cycles at no more than ~3 GHz is at least ~60 ms.
     assert!((20.0..10_000.0).contains(&ms), "elapsed {ms} ms");
     assert_close(&s.clone_dtoh(&y).unwrap(), &affine(&x_host), TOL, "y");
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn a_launch_over_the_kernels_bound_is_out_of_resources_naming_it() {
+    let (ctx, module) = setup();
+    let s = ctx.default_stream();
+    let input = random(N);
+    let mut x = s.clone_htod(&input).unwrap();
+    let f = module.load_function("bounded_add_one").unwrap();
+    assert_eq!(f.max_threads_per_block().unwrap(), 64);
+    let n = N as i32;
+    let launch = |x: &mut CudaSlice<f32>, threads: u32| {
+        let cfg = LaunchConfig {
+            grid_dim: ((N as u32).div_ceil(threads), 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: bounded_add_one(float*, int) touches [0, n) of x, which
+        // holds n elements.
+        unsafe { s.launch_builder(&f).arg(x).arg(&n).launch(cfg) }
+    };
+    // Within the bound it runs.
+    launch(&mut x, 64).unwrap();
+    // 128 threads: refused, with CUDA's status and a reason naming the
+    // kernel, the block and the bound; nothing ran.
+    let e = launch(&mut x, 128).unwrap_err();
+    assert_eq!(
+        e.0,
+        sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+        "{e:?}"
+    );
+    let (status, detail) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert_eq!(status, sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+    for want in ["bounded_add_one", "(128, 1, 1)", "launch bound of 64"] {
+        assert!(detail.contains(want), "no `{want}` in: {detail}");
+    }
+    // The stream is still usable, and x was incremented exactly once.
+    let got = s.clone_dtoh(&x).unwrap();
+    let want: Vec<f32> = input.iter().map(|v| v + 1.0).collect();
+    assert_close(&got, &want, TOL, "bounded_add_one");
 }
 
 #[test]

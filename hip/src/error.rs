@@ -56,6 +56,27 @@ pub enum Error {
         /// What was wrong, with the offending values.
         reason: String,
     },
+    /// A launch whose block has more threads than the kernel's launch
+    /// bound: its `__launch_bounds__`, or the bound its build gave every
+    /// kernel without one (`--gpu-max-threads-per-block`). The runtime
+    /// refused it (on AMD, `hipErrorLaunchFailure`); nothing ran.
+    #[error(
+        "kernel `{kernel}` was launched with a block of {block:?}, {threads} threads, more than          its launch bound of {bound} (its __launch_bounds__, or its build's bound); {call}          failed with {status}"
+    )]
+    LaunchBound {
+        /// The kernel's name.
+        kernel: String,
+        /// The block asked for.
+        block: (u32, u32, u32),
+        /// Its threads.
+        threads: u64,
+        /// The most threads a block of this kernel may have.
+        bound: u32,
+        /// The C call that failed.
+        call: &'static str,
+        /// The status it returned.
+        status: hipError_t,
+    },
     /// A host callback panicked; the panic was caught at the FFI boundary.
     #[error("host callback panicked: {message}")]
     CallbackPanicked {
@@ -79,7 +100,7 @@ impl Error {
     /// The HIP status, for [`Error::Hip`].
     pub fn hip_status(&self) -> Option<hipError_t> {
         match self {
-            Error::Hip { status, .. } => Some(*status),
+            Error::Hip { status, .. } | Error::LaunchBound { status, .. } => Some(*status),
             _ => None,
         }
     }
@@ -87,7 +108,9 @@ impl Error {
     /// The C call that failed, for errors coming from the runtime.
     pub fn call(&self) -> Option<&'static str> {
         match self {
-            Error::Hip { call, .. } | Error::Hiprtc { call, .. } => Some(call),
+            Error::Hip { call, .. }
+            | Error::Hiprtc { call, .. }
+            | Error::LaunchBound { call, .. } => Some(call),
             Error::Compile { .. } => Some("hiprtcCompileProgram"),
             _ => None,
         }

@@ -331,7 +331,7 @@ impl Stream {
         }
         let LaunchArgs { ptrs, accesses, .. } = args;
         let accesses = accesses.as_slice().iter().map(|&(e, w, _)| (e, w));
-        self.enqueue_with_accesses(accesses, || {
+        let launched = self.enqueue_with_accesses(accesses, || {
             if let Some((start, _)) = options.timing {
                 start.record(self)?;
             }
@@ -352,7 +352,8 @@ impl Stream {
                 end.record(self)?;
             }
             Ok(())
-        })
+        });
+        launched.map_err(|e| f.launch_error(cfg.block, e))
     }
 
     #[inline]
@@ -586,6 +587,7 @@ macro_rules! tuple_impls {
                 stream.enqueue_with_accesses(accesses.iter().flatten().copied(), || unsafe {
                     result::module_launch_kernel(f.as_raw(), cfg.grid, cfg.block, cfg.shared_mem_bytes, stream.as_raw(), ptrs.as_mut_ptr(), false)
                 })
+                .map_err(|e| f.launch_error(cfg.block, e))
             }
         }
     )*};

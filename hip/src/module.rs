@@ -327,6 +327,42 @@ impl Function {
         unsafe { result::func_get_attribute(attr.raw(), self.raw) }
     }
 
+    /// `e`, from launching this kernel with `block`, as
+    /// [`Error::LaunchBound`] when the runtime refused a block larger than
+    /// the kernel's bound. Asks the runtime for the bound only on this
+    /// error path: a launch that succeeds pays nothing.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn launch_error(&self, block: (u32, u32, u32), e: Error) -> Error {
+        use sys::hipError_t as S;
+        let (call, status) = match &e {
+            Error::Hip { call, status, .. }
+                if matches!(
+                    *status,
+                    S::hipErrorLaunchFailure
+                        | S::hipErrorLaunchOutOfResources
+                        | S::hipErrorInvalidConfiguration
+                        | S::hipErrorInvalidValue
+                ) =>
+            {
+                (*call, *status)
+            }
+            _ => return e,
+        };
+        let threads = u64::from(block.0) * u64::from(block.1) * u64::from(block.2);
+        match self.attribute(FunctionAttribute::MaxThreadsPerBlock) {
+            Ok(bound) if bound > 0 && threads > bound as u64 => Error::LaunchBound {
+                kernel: self.name.to_string(),
+                block,
+                threads,
+                bound: bound as u32,
+                call,
+                status,
+            },
+            _ => e,
+        }
+    }
+
     /// The block size that maximises occupancy and the smallest grid that
     /// fills the device with it
     /// (`hipModuleOccupancyMaxPotentialBlockSize`), as (grid, block).

@@ -130,6 +130,8 @@ pub(crate) fn status_of(e: &hip::Error) -> raw::CUresult {
         hip::Error::Load(_) => raw::CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
         hip::Error::Compile { .. } => raw::CUresult::CUDA_ERROR_INVALID_SOURCE,
         hip::Error::Invalid { .. } => raw::CUresult::CUDA_ERROR_INVALID_VALUE,
+        // CUDA's status for a block larger than a kernel can run.
+        hip::Error::LaunchBound { .. } => raw::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
         _ => raw::CUresult::CUDA_ERROR_UNKNOWN,
     }
 }

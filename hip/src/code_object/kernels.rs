@@ -62,7 +62,9 @@ pub struct KernelInfo {
 }
 
 impl KernelInfo {
-    /// Whether the kernel spills registers (VGPRs or SGPRs) to memory.
+    /// Whether the kernel spills registers: VGPRs to scratch memory, or
+    /// SGPRs, which go to free VGPR lanes first and to scratch only without
+    /// them ([`KernelInfo::scratch_bytes`] tells).
     pub fn spills(&self) -> bool {
         self.vgpr_spills > 0 || self.sgpr_spills > 0
     }
