@@ -26,9 +26,11 @@ use crate::error::{Error, Result};
 use crate::plan::{Output, Plan};
 use hip_build::{Compiler, Toolchain};
 // The CUDA-over-HIP layer, written into the build folder.
+use crate::bounds::Bound;
+pub use crate::bounds::LAUNCH_BOUNDS_VAR;
 use hip_cuda_layer::HEADERS;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -177,6 +179,17 @@ struct Compiled {
     claimed: Option<u32>,
     /// Kernels (PTX) or exported launchers (library) not built, with why.
     unavailable: Vec<(String, String)>,
+    /// Its launch bound, if it has one.
+    bound: Option<Bound>,
+}
+
+/// One source to compile: its place in the plan, its path below the
+/// sources' folder, its launch bound.
+#[derive(Clone, Copy)]
+struct Step<'a> {
+    index: usize,
+    rel: &'a Path,
+    bound: Option<&'a Bound>,
 }
 
 /// An AMD build of one plan.
@@ -197,6 +210,18 @@ impl AmdBuild<'_> {
         let targets = targets()?;
         let args = translate_args(self.args);
         let version = self.toolchain.version().unwrap_or_default();
+        let sources: Vec<&Path> = self
+            .plan
+            .compile
+            .iter()
+            .filter_map(|s| s.source.as_deref())
+            .collect();
+        let bounds = crate::bounds::bounds(
+            &std::env::var("CARGO_PKG_NAME").unwrap_or_default(),
+            &std::env::var("CARGO_PKG_VERSION").unwrap_or_default(),
+            &sources,
+            std::env::var(LAUNCH_BOUNDS_VAR).ok().as_deref(),
+        )?;
         let mut h = Sha256::new();
         for part in [
             FORMAT,
@@ -209,6 +234,10 @@ impl AmdBuild<'_> {
             h.update(part.as_bytes());
         }
         h.update([u8::from(self.pic)]);
+        for (src, b) in &bounds {
+            h.update(src.as_os_str().as_encoded_bytes());
+            h.update(b.threads.to_le_bytes());
+        }
         // The compiler's command line itself (a placeholder for the
         // build's own include folder), so that a change to it rebuilds.
         let probe = self.command(Path::new("@include@"), &targets, &args, 0);
@@ -227,6 +256,7 @@ impl AmdBuild<'_> {
             println!("cargo:rerun-if-env-changed={var}");
         }
         println!("cargo:rerun-if-env-changed=CUDAFORGE_AMD_CACHE");
+        println!("cargo:rerun-if-env-changed={LAUNCH_BOUNDS_VAR}");
         if dir.join(COMPLETE).is_file() {
             self.finish(&dir)?;
             return Ok(dir);
@@ -252,7 +282,7 @@ impl AmdBuild<'_> {
             std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
             std::fs::write(path, text)?;
         }
-        let compiled = self.compile_all(&work, &include, &targets, &args)?;
+        let compiled = self.compile_all(&work, &include, &targets, &args, &bounds)?;
         if let Output::Lib { name } = self.output {
             self.archive(&work, name)?;
             // `-lcudart` finds this script, which links HIP's runtime.
@@ -311,6 +341,7 @@ impl AmdBuild<'_> {
         include: &Path,
         targets: &[String],
         args: &[String],
+        bounds: &BTreeMap<PathBuf, Bound>,
     ) -> Result<Vec<Compiled>> {
         let steps: Vec<&PathBuf> = self
             .plan
@@ -325,7 +356,12 @@ impl AmdBuild<'_> {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(rel) = steps.get(i) else { break };
-                    let r = self.compile_one(i, rel, work, include, targets, args);
+                    let step = Step {
+                        index: i,
+                        rel,
+                        bound: bounds.get(rel.as_path()),
+                    };
+                    let r = self.compile_one(step, work, include, targets, args);
                     let failed = r.is_err();
                     results.lock().expect("no panics while held").push((i, r));
                     if failed {
@@ -382,13 +418,13 @@ impl AmdBuild<'_> {
 
     fn compile_one(
         &self,
-        index: usize,
-        rel: &Path,
+        step: Step<'_>,
         work: &Path,
         include: &Path,
         targets: &[String],
         args: &[String],
     ) -> Result<Compiled> {
+        let Step { index, rel, bound } = step;
         let lib = matches!(self.output, Output::Lib { .. });
         let stem = rel
             .file_stem()
@@ -404,6 +440,10 @@ impl AmdBuild<'_> {
         let mut claimed = None;
         for &arch in CLAIMED_ARCHS {
             let mut c = self.command(include, targets, args, arch);
+            if let Some(b) = bound {
+                // The default of every kernel without __launch_bounds__.
+                c.arg(format!("--gpu-max-threads-per-block={}", b.threads));
+            }
             if lib {
                 if self.pic {
                     c.arg("-fPIC");
@@ -467,6 +507,7 @@ impl AmdBuild<'_> {
             rel: rel.to_path_buf(),
             claimed,
             unavailable,
+            bound: bound.cloned(),
         })
     }
 
@@ -774,6 +815,17 @@ fn report(compiled: &[Compiled], targets: &[String], version: &str) -> String {
             c.rel.display(),
             c.claimed.map_or("none".to_owned(), |a| a.to_string())
         );
+    }
+    for c in compiled {
+        if let Some(b) = &c.bound {
+            let _ = writeln!(
+                s,
+                "bound {} {} threads ({})",
+                c.rel.display(),
+                b.threads,
+                b.from
+            );
+        }
     }
     for c in compiled {
         for (name, why) in &c.unavailable {

@@ -33,6 +33,7 @@
 
 pub mod amd;
 mod arch;
+mod bounds;
 mod builder;
 pub mod envelope;
 mod error;

@@ -189,6 +189,89 @@ fn amd_builds_envelopes_retries_lower_levels_and_stubs_launchers() {
     );
 }
 
+#[test]
+fn launch_bounds_reach_the_compiler_and_the_report() {
+    let dir = downstream("bounds");
+    let log = dir.join("hipcc.log");
+    let o = cargo(
+        &dir,
+        &["build", "-q"],
+        &[
+            ("FAKE_HIPCC_LOG", log.to_str().unwrap()),
+            ("CUDAFORGE_LAUNCH_BOUNDS", "a.cu=256, lib_*.cu=128"),
+        ],
+    );
+    assert!(o.status.success(), "cargo build failed:\n{}", text(&o));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let compiles = |src: &str| -> Vec<&str> {
+        calls
+            .lines()
+            .filter(|l| l.contains(&format!("-c {src} ")))
+            .collect()
+    };
+    assert!(!compiles("a.cu").is_empty(), "{calls}");
+    for l in compiles("a.cu") {
+        assert!(l.contains("--gpu-max-threads-per-block=256"), "{l}");
+    }
+    for l in compiles("lib_one.cu") {
+        assert!(l.contains("--gpu-max-threads-per-block=128"), "{l}");
+    }
+    for l in compiles("c.cu") {
+        assert!(!l.contains("--gpu-max-threads-per-block"), "{l}");
+    }
+    // The build's report says which source has which bound, and why.
+    let reports: Vec<String> = glob_reports(&dir);
+    let all = reports.join("\n");
+    assert!(
+        all.contains("bound a.cu 256 threads (CUDAFORGE_LAUNCH_BOUNDS a.cu=256)"),
+        "{all}"
+    );
+    assert!(
+        all.contains("bound lib_one.cu 128 threads (CUDAFORGE_LAUNCH_BOUNDS lib_*.cu=128)"),
+        "{all}"
+    );
+    assert!(!all.contains("bound c.cu"), "{all}");
+
+    let o = cargo(
+        &dir,
+        &["build", "-q"],
+        &[("CUDAFORGE_LAUNCH_BOUNDS", "a.cu=4096")],
+    );
+    assert!(!o.status.success());
+    assert!(
+        text(&o)
+            .contains("CUDAFORGE_LAUNCH_BOUNDS: `a.cu=4096` is not a thread count from 1 to 1024"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// The AMD build reports of the downstream crate built in `dir`.
+fn glob_reports(dir: &Path) -> Vec<String> {
+    let name = dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace("cudaforge-amd-", "downstream-amd-");
+    let build = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cudaforge-amd-target/debug/build");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&build).unwrap().flatten() {
+        let f = e.file_name().to_string_lossy().into_owned();
+        if !f.starts_with(&format!("{name}-")) {
+            continue;
+        }
+        let Ok(keys) = std::fs::read_dir(e.path().join("out/cudaforge-amd")) else {
+            continue;
+        };
+        for k in keys.flatten() {
+            if let Ok(r) = std::fs::read_to_string(k.path().join("cudaforge-amd-report.txt")) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(unix)]
 #[test]
 fn native_builds_for_the_gpus_the_machine_reports() {
