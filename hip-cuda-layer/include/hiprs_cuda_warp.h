@@ -10,7 +10,9 @@
 // of HIP's device functions, declared before it: __shfl, __shfl_xor,
 // __shfl_up, __shfl_down (int and long long), __ballot, __lane_id,
 // warpSize, __builtin_amdgcn_wave_barrier, and the __device__ and
-// __forceinline__ macros.
+// __forceinline__ macros. tests/warp/model.cpp compiles it on the host over
+// a lane-by-lane model of those and checks every function against CUDA's
+// semantics, at wave sizes 32 and 64 (tests/warp_model.rs runs it).
 //
 // Where it is not CUDA:
 // - The shuffles and __syncwarp ignore the mask. On CUDA it changes the
