@@ -282,3 +282,51 @@ pub struct CUctxCreateParams {
     /// CIG parameters (must be null here).
     pub cigParams: *mut ::core::ffi::c_void,
 }
+
+/// CUDA `CUoccupancy_flags` (an input only): how the occupancy calculator
+/// treats the kernel's cache preference. The values are HIP's too
+/// (`hipOccupancyDefault`, `hipOccupancyDisableCachingOverride`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CUoccupancy_flags {
+    /// The default calculation.
+    CU_OCCUPANCY_DEFAULT = hip::sys::hipOccupancyDefault,
+    /// Assume the global caching preference rather than the kernel's (on
+    /// AMD, where there is no such preference, the same as the default).
+    CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE = hip::sys::hipOccupancyDisableCachingOverride,
+}
+
+// CUDA `CUoccupancy_flags_enum`: the same enum under its C name (a
+// re-export, as in cudarc, so that its variants can be imported by it).
+pub use self::CUoccupancy_flags as CUoccupancy_flags_enum;
+
+/// CUDA `CUcigDataType`: what a CIG (CUDA in Graphics) context shares with
+/// the graphics API. HIP has no CIG contexts: see
+/// [`CudaContext::new_cig`](crate::driver::CudaContext::new_cig).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CUcigDataType {
+    /// A D3D12 command queue.
+    CIG_DATA_TYPE_D3D12_COMMAND_QUEUE = 1,
+    /// An NVIDIA blob.
+    CIG_DATA_TYPE_NV_BLOB = 2,
+}
+
+// CUDA `CUcigDataType_enum`: the same enum under its C name (a re-export,
+// as in cudarc).
+pub use self::CUcigDataType as CUcigDataType_enum;
+
+/// CUDA `CUctxCigParam`: the graphics object a CIG context shares, for
+/// [`CudaContext::new_cig`](crate::driver::CudaContext::new_cig), which
+/// HIP cannot honour (there it is `CUDA_ERROR_NOT_SUPPORTED`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CUctxCigParam_st {
+    /// What `sharedData` is.
+    pub sharedDataType: CUcigDataType,
+    /// The shared graphics object.
+    pub sharedData: *mut ::core::ffi::c_void,
+}
+
+/// CUDA `CUctxCigParam` (= [`CUctxCigParam_st`]).
+pub type CUctxCigParam = CUctxCigParam_st;

@@ -4,7 +4,7 @@
 use crate::driver::result::{check, fail, invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One device, as cudarc's `CudaContext` (HIP has one primary context per
 /// device; this is it).
@@ -28,6 +28,10 @@ pub struct CudaContext {
     /// First error seen where none could be returned (drops, guards); 0 for
     /// none.
     error_state: AtomicU32,
+    /// The device's primary-context handle, as an address, once
+    /// [`CudaContext::cu_ctx`] has read it (an address keeps the type
+    /// `Send + Sync`).
+    cu_ctx: OnceLock<usize>,
 }
 
 impl PartialEq for CudaContext {
@@ -56,6 +60,7 @@ impl CudaContext {
             is_primary: true,
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
+            cu_ctx: OnceLock::new(),
         }))
     }
 
@@ -146,6 +151,40 @@ impl CudaContext {
         Ok(primary.as_non_primary())
     }
 
+    /// cudarc's CIG (CUDA in Graphics) context (`cuCtxCreate_v4` with
+    /// `cig_params`), which shares resources with a graphics API such as
+    /// D3D12.
+    ///
+    /// **Where HIP differs**: HIP has no CIG contexts, on AMD nor through
+    /// its NVIDIA platform (which offers only HIP's calls), so this is
+    /// always `CUDA_ERROR_NOT_SUPPORTED`, with the reason in
+    /// [`last_error_detail`](crate::driver::result::last_error_detail);
+    /// nothing reaches the runtime and `cig_params` is left as it is.
+    /// [`CudaContext::new_non_primary`] is the nearest HIP has (a context
+    /// with flags, sharing nothing with graphics).
+    ///
+    /// ```
+    /// use cuda_compat::driver::{sys, CudaContext};
+    /// let mut cig = sys::CUctxCigParam {
+    ///     sharedDataType: sys::CUcigDataType::CIG_DATA_TYPE_D3D12_COMMAND_QUEUE,
+    ///     sharedData: std::ptr::null_mut(),
+    /// };
+    /// let e = CudaContext::new_cig(0, 0, &mut cig).unwrap_err();
+    /// assert_eq!(e.0, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+    /// ```
+    pub fn new_cig(
+        ordinal: usize,
+        flags: u32,
+        cig_params: &mut sys::CUctxCigParam,
+    ) -> Result<Arc<CudaContext>, DriverError> {
+        let _ = (ordinal, flags, cig_params);
+        Err(fail(
+            sys::CUresult::CUDA_ERROR_NOT_SUPPORTED,
+            "CIG (CUDA in Graphics) contexts have no HIP counterpart, on AMD or \
+             through HIP's NVIDIA platform",
+        ))
+    }
+
     /// The same device context, answering `false` to `is_primary` (what
     /// the non-primary constructors give under HIP).
     fn as_non_primary(&self) -> Arc<CudaContext> {
@@ -156,6 +195,7 @@ impl CudaContext {
             is_primary: false,
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
+            cu_ctx: OnceLock::new(),
         })
     }
 
@@ -214,6 +254,38 @@ impl CudaContext {
     /// The raw device handle (the ordinal in HIP).
     pub fn cu_device(&self) -> sys::CUdevice {
         self.ordinal as sys::CUdevice
+    }
+
+    /// The raw context handle (cudarc's `cu_ctx`): the device's primary
+    /// context, which every [`CudaContext`] of the device is under HIP (see
+    /// [`CudaContext::new_non_primary`]).
+    ///
+    /// On AMD it is HIP's primary context (`hipDevicePrimaryCtxRetain`),
+    /// which the `cuCtx*` names of [`sys`] accept; on HIP's NVIDIA
+    /// platform it is CUDA's own primary `CUcontext`
+    /// (`cuDevicePrimaryCtxRetain`), usable with the CUDA driver API.
+    /// Read once, then kept; the runtime keeps the primary context alive
+    /// while the device is in use, as it does the context cudarc hands
+    /// out. Null when the runtime cannot give it (no runtime, or a device
+    /// that went away), since cudarc's signature has no error.
+    ///
+    /// As in cudarc, the handle is safe to get and unsafe to use: do not
+    /// destroy or release it, it stays owned by the runtime.
+    pub fn cu_ctx(&self) -> sys::CUcontext {
+        if let Some(&address) = self.cu_ctx.get() {
+            return address as sys::CUcontext;
+        }
+        let device = self.cu_device();
+        // SAFETY: a retain of the primary context, released just below; the
+        // runtime keeps it for the device (HIP's primary context lives as
+        // long as the process, CUDA's as long as its runtime holds it).
+        let Ok(handle) = (unsafe { crate::driver::result::primary_ctx::retain(device) }) else {
+            return std::ptr::null_mut();
+        };
+        // SAFETY: matches the retain above; the handle stays the runtime's.
+        self.record_err(unsafe { crate::driver::result::primary_ctx::release(device) });
+        let _ = self.cu_ctx.set(handle as usize);
+        handle
     }
 
     /// Makes this device current on the calling thread (`hipSetDevice`).

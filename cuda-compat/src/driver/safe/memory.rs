@@ -444,6 +444,23 @@ pub(super) fn range(bounds: impl RangeBounds<usize>, len: usize) -> Option<(usiz
     (start <= end && end <= len).then_some((start, end))
 }
 
+/// The `[start, end)` bounds of the chunks of `chunk_size` elements that
+/// make up `len` elements, in order (the views' `chunks_exact`).
+///
+/// # Panics
+///
+/// When `chunk_size` is 0 or does not divide `len` (cudarc's contract: no
+/// remainder).
+#[track_caller]
+pub(super) fn exact_chunks(len: usize, chunk_size: usize) -> impl Iterator<Item = (usize, usize)> {
+    assert!(chunk_size != 0, "chunk size must be non-zero");
+    assert!(
+        len % chunk_size == 0,
+        "chunk size {chunk_size} does not divide a device view of length {len}"
+    );
+    (0..len / chunk_size).map(move |i| (i * chunk_size, (i + 1) * chunk_size))
+}
+
 /// A read-only view into a [`CudaSlice`] (or a module global); shares the
 /// buffer's events.
 #[derive(Debug)]
@@ -495,6 +512,45 @@ impl<'a, T> CudaView<'a, T> {
     /// The two halves at `mid`; `None` past the end.
     pub fn try_split_at(&self, mid: usize) -> Option<(CudaView<'a, T>, CudaView<'a, T>)> {
         Some((self.try_slice(..mid)?, self.try_slice(mid..)?))
+    }
+    /// The two halves at `mid`, `[0, mid)` and `[mid, len)`, as
+    /// `slice.split_at(mid)`; both share the buffer's events.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len()` (cudarc's contract); [`CudaView::try_split_at`]
+    /// returns `None` instead.
+    #[track_caller]
+    pub fn split_at(&self, mid: usize) -> (CudaView<'a, T>, CudaView<'a, T>) {
+        match self.try_split_at(mid) {
+            Some(halves) => halves,
+            None => out_of_range(Some(mid), None, self.len),
+        }
+    }
+    /// The consecutive sub-views of `chunk_size` elements, in order, each
+    /// sharing the buffer's events. Unlike `slice::chunks_exact` there is
+    /// no remainder: the length must be a multiple of `chunk_size` (as in
+    /// cudarc); an empty view has no chunks.
+    ///
+    /// # Panics
+    ///
+    /// When `chunk_size` is 0 or does not divide `len()`.
+    #[track_caller]
+    pub fn chunks_exact(&self, chunk_size: usize) -> impl Iterator<Item = CudaView<'a, T>> + '_ {
+        let whole = self.clone();
+        exact_chunks(self.len, chunk_size).map(move |(start, end)| CudaView {
+            ptr: whole.ptr + (start * size_of::<T>()) as u64,
+            len: end - start,
+            ..whole.clone()
+        })
+    }
+    /// The address for reading on `stream`, as [`DevicePtr::device_ptr`]
+    /// does (the stream first waits for the buffer's last write; the guard
+    /// records the read when dropped), with the guard living as long as
+    /// the view's borrow of the buffer rather than this view: the view is
+    /// consumed, so the address can outlive the local it came from.
+    pub fn view_ptr(self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, access(self.events, stream, false))
     }
     /// The same memory as `len` elements of `S`; `None` when too long.
     ///
@@ -596,6 +652,94 @@ impl<'a, T> CudaViewMut<'a, T> {
             stream: self.stream,
             marker: PhantomData,
         })
+    }
+    /// A read-only sub-view of `bounds`, borrowing this view, as
+    /// `&slice[bounds]`.
+    ///
+    /// # Panics
+    ///
+    /// When `bounds` is out of range (cudarc's contract);
+    /// [`CudaViewMut::try_slice`] returns `None` instead.
+    #[track_caller]
+    pub fn slice<'b>(&'b self, bounds: impl RangeBounds<usize>) -> CudaView<'b, T> {
+        let (start, end) = describe(&bounds);
+        match self.try_slice(bounds) {
+            Some(v) => v,
+            None => out_of_range(start, end, self.len),
+        }
+    }
+    /// A read-only sub-view of `bounds`, borrowing this view; `None` out
+    /// of range.
+    pub fn try_slice<'b>(&'b self, bounds: impl RangeBounds<usize>) -> Option<CudaView<'b, T>> {
+        self.as_view().try_slice(bounds)
+    }
+    /// The two mutable halves at `mid`, `[0, mid)` and `[mid, len)`,
+    /// borrowing this view (disjoint, so both may be written, as
+    /// `slice.split_at_mut(mid)`); both share the buffer's events.
+    ///
+    /// # Panics
+    ///
+    /// When `mid > len()` (cudarc's contract);
+    /// [`CudaViewMut::try_split_at_mut`] returns `None` instead.
+    #[track_caller]
+    pub fn split_at_mut<'b>(&'b mut self, mid: usize) -> (CudaViewMut<'b, T>, CudaViewMut<'b, T>) {
+        let len = self.len;
+        match self.try_split_at_mut(mid) {
+            Some(halves) => halves,
+            None => out_of_range(Some(mid), None, len),
+        }
+    }
+    /// The two mutable halves at `mid`, borrowing this view; `None` when
+    /// `mid > len()`.
+    pub fn try_split_at_mut<'b>(
+        &'b mut self,
+        mid: usize,
+    ) -> Option<(CudaViewMut<'b, T>, CudaViewMut<'b, T>)> {
+        self.reborrow().try_split_at_mut_into(mid)
+    }
+    /// The consecutive mutable sub-views of `chunk_size` elements, in
+    /// order, consuming this view (they are disjoint, so all may be
+    /// written at once); each shares the buffer's events. No remainder:
+    /// the length must be a multiple of `chunk_size` (as in cudarc); an
+    /// empty view has no chunks.
+    ///
+    /// # Panics
+    ///
+    /// When `chunk_size` is 0 or does not divide `len()`.
+    #[track_caller]
+    pub fn chunks_exact_mut(self, chunk_size: usize) -> impl Iterator<Item = CudaViewMut<'a, T>> {
+        let (ptr, events, stream) = (self.ptr, self.events, self.stream);
+        exact_chunks(self.len, chunk_size).map(move |(start, end)| CudaViewMut {
+            ptr: ptr + (start * size_of::<T>()) as u64,
+            len: end - start,
+            events,
+            stream,
+            marker: PhantomData,
+        })
+    }
+    /// The address for reading on `stream`, as [`DevicePtr::device_ptr`]
+    /// does, with the guard living as long as the view's borrow of the
+    /// buffer; the view is consumed.
+    pub fn view_ptr(self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, access(self.events, stream, false))
+    }
+    /// The address for writing on `stream`, as
+    /// [`DevicePtrMut::device_ptr_mut`] does (the stream first waits for
+    /// the buffer's last read and write; the guard records the write when
+    /// dropped), with the guard living as long as the view's borrow of the
+    /// buffer; the view is consumed.
+    pub fn view_ptr_mut(self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        (self.ptr, access(self.events, stream, true))
+    }
+    /// A shorter-lived mutable view of the same memory.
+    fn reborrow(&mut self) -> CudaViewMut<'_, T> {
+        CudaViewMut {
+            ptr: self.ptr,
+            len: self.len,
+            events: self.events,
+            stream: self.stream,
+            marker: PhantomData,
+        }
     }
     /// The same memory, read-only, as `len` elements of `S`; `None` when
     /// too long.
@@ -1419,5 +1563,49 @@ impl CudaStream {
         self.synchronize()?;
         dst.alloc.events().record_write(&self.stream).drv()?;
         Ok(dst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{exact_chunks, range};
+
+    #[test]
+    fn exact_chunks_cover_the_length_in_order() {
+        let chunks: Vec<_> = exact_chunks(12, 4).collect();
+        assert_eq!(chunks, [(0, 4), (4, 8), (8, 12)]);
+        assert_eq!(exact_chunks(5, 5).collect::<Vec<_>>(), [(0, 5)]);
+        assert_eq!(exact_chunks(6, 1).count(), 6);
+        // An empty view has no chunks, whatever their size.
+        assert_eq!(exact_chunks(0, 3).count(), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "chunk size 4 does not divide a device view of length 10")]
+    fn exact_chunks_with_a_remainder_panic() {
+        let _ = exact_chunks(10, 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "chunk size must be non-zero")]
+    fn exact_chunks_of_zero_panic() {
+        let _ = exact_chunks(8, 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "chunk size must be non-zero")]
+    fn exact_chunks_of_zero_panic_for_an_empty_view_too() {
+        let _ = exact_chunks(0, 0);
+    }
+
+    #[test]
+    fn split_points_are_the_slicing_bounds() {
+        // `split_at(mid)` is `..mid` and `mid..`: both exist up to the end.
+        for mid in 0..=7 {
+            assert_eq!(range(..mid, 7), Some((0, mid)));
+            assert_eq!(range(mid.., 7), Some((mid, 7)));
+        }
+        assert_eq!(range(..8, 7), None);
+        assert_eq!(range(8.., 7), None);
     }
 }

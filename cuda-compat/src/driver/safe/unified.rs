@@ -190,9 +190,92 @@ impl<T> UnifiedSlice<T> {
         })?;
         self.event.record(&self.stream)
     }
+    /// Makes host access to the memory allowed as its attach mode asks
+    /// (cudarc's `check_host_access`): memory attached to one stream
+    /// (`CU_MEM_ATTACH_SINGLE`) may be touched by the host only once that
+    /// stream is idle, so this waits for the stream
+    /// (`hipStreamSynchronize`); for `CU_MEM_ATTACH_GLOBAL` and
+    /// `CU_MEM_ATTACH_HOST` there is nothing to wait for, as in cudarc.
+    /// The same on AMD and NVIDIA. ([`UnifiedSlice::as_slice`] waits for
+    /// the slice's own last device use in any case.)
+    pub fn check_host_access(&self) -> Result<(), DriverError> {
+        if host_access_waits_for_stream(self.attach_mode) {
+            self.stream.synchronize()?;
+        }
+        Ok(())
+    }
+
+    /// Whether work on `stream` may access the memory under its attach
+    /// mode (cudarc's `check_device_access`), answered without touching
+    /// the memory:
+    ///
+    /// - `CU_MEM_ATTACH_GLOBAL`: any stream may.
+    /// - `CU_MEM_ATTACH_HOST`: a stream may when its device can access
+    ///   managed memory concurrently with the host
+    ///   (`CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`, asked of the
+    ///   stream's device; on AMD, HIP typically says yes only where XNACK
+    ///   is on).
+    /// - `CU_MEM_ATTACH_SINGLE`: only the stream it is attached to
+    ///   ([`UnifiedSlice::attach`]).
+    ///
+    /// A refusal is `CUDA_ERROR_NOT_SUPPORTED` with the reason in
+    /// [`last_error_detail`](crate::driver::result::last_error_detail)
+    /// where cudarc has `CUDA_ERROR_NOT_PERMITTED`, a status HIP lacks (as
+    /// for [`CudaContext::alloc_unified`]).
+    pub fn check_device_access(&self, stream: &CudaStream) -> Result<(), DriverError> {
+        device_access(self.attach_mode, *self.stream == *stream, || {
+            Ok(stream.ctx.attribute(
+                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
+            )? != 0)
+        })
+    }
+
     fn host(&self) -> &[T] {
         // SAFETY: the whole allocation, alive as long as `self`.
         unsafe { host_part(self.cu_device_ptr, self.len) }
+    }
+}
+
+/// Whether host access to managed memory attached with `mode` waits for
+/// its stream first (`check_host_access`): only memory attached to one
+/// stream.
+fn host_access_waits_for_stream(mode: sys::CUmemAttach_flags) -> bool {
+    mode == sys::CUmemAttach_flags::CU_MEM_ATTACH_SINGLE
+}
+
+/// `check_device_access`'s answer for memory attached with `mode`, asked
+/// by a stream that is (`own_stream`) or is not the memory's, whose device
+/// `concurrent` says can or cannot access managed memory alongside the
+/// host (asked only for `CU_MEM_ATTACH_HOST`).
+fn device_access(
+    mode: sys::CUmemAttach_flags,
+    own_stream: bool,
+    concurrent: impl FnOnce() -> Result<bool, DriverError>,
+) -> Result<(), DriverError> {
+    use sys::CUmemAttach_flags as A;
+    match mode {
+        A::CU_MEM_ATTACH_GLOBAL => Ok(()),
+        A::CU_MEM_ATTACH_HOST => {
+            if concurrent()? {
+                Ok(())
+            } else {
+                Err(fail(
+                    sys::CUresult::CUDA_ERROR_NOT_SUPPORTED,
+                    "the memory is attached to the host (CU_MEM_ATTACH_HOST) and the \
+                     stream's device cannot access managed memory concurrently with the host",
+                ))
+            }
+        }
+        A::CU_MEM_ATTACH_SINGLE => {
+            if own_stream {
+                Ok(())
+            } else {
+                Err(fail(
+                    sys::CUresult::CUDA_ERROR_NOT_SUPPORTED,
+                    "the memory is attached to one stream (CU_MEM_ATTACH_SINGLE), not this one",
+                ))
+            }
+        }
     }
 }
 
@@ -608,5 +691,68 @@ unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b mut UnifiedViewMut<'c, T>> 
         let arg: &'b UnifiedViewMut<'c, T> = arg;
         self.track_event(arg.stream.ctx.ordinal, arg.event);
         self.push_ptr(&arg.ptr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::result::last_error_detail;
+    use sys::CUmemAttach_flags as A;
+
+    fn never_asked() -> Result<bool, DriverError> {
+        panic!("the device's concurrent access is asked only for CU_MEM_ATTACH_HOST")
+    }
+
+    #[test]
+    fn global_memory_is_open_to_every_stream() {
+        assert_eq!(
+            device_access(A::CU_MEM_ATTACH_GLOBAL, true, never_asked),
+            Ok(())
+        );
+        assert_eq!(
+            device_access(A::CU_MEM_ATTACH_GLOBAL, false, never_asked),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn single_stream_memory_is_open_to_its_stream_only() {
+        assert_eq!(
+            device_access(A::CU_MEM_ATTACH_SINGLE, true, never_asked),
+            Ok(())
+        );
+        let e = device_access(A::CU_MEM_ATTACH_SINGLE, false, never_asked).unwrap_err();
+        assert_eq!(e.0, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+        let (status, why) = last_error_detail().expect("a reason");
+        assert_eq!(status, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+        assert!(why.contains("CU_MEM_ATTACH_SINGLE"), "{why}");
+    }
+
+    #[test]
+    fn host_memory_needs_concurrent_managed_access() {
+        for own in [true, false] {
+            assert_eq!(
+                device_access(A::CU_MEM_ATTACH_HOST, own, || Ok(true)),
+                Ok(())
+            );
+            let e = device_access(A::CU_MEM_ATTACH_HOST, own, || Ok(false)).unwrap_err();
+            assert_eq!(e.0, sys::CUresult::CUDA_ERROR_NOT_SUPPORTED);
+            let (_, why) = last_error_detail().expect("a reason");
+            assert!(why.contains("concurrently"), "{why}");
+        }
+        // The attribute's own error is returned as it is.
+        let failed = DriverError(sys::CUresult::CUDA_ERROR_INVALID_DEVICE);
+        assert_eq!(
+            device_access(A::CU_MEM_ATTACH_HOST, true, || Err(failed)),
+            Err(failed)
+        );
+    }
+
+    #[test]
+    fn host_access_waits_only_for_single_stream_memory() {
+        assert!(host_access_waits_for_stream(A::CU_MEM_ATTACH_SINGLE));
+        assert!(!host_access_waits_for_stream(A::CU_MEM_ATTACH_GLOBAL));
+        assert!(!host_access_waits_for_stream(A::CU_MEM_ATTACH_HOST));
     }
 }
