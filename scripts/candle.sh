@@ -15,6 +15,8 @@
 #   amd            CI, no GPU: candle-kernels built for AMD GPUs by the
 #                  drop-in, and the static checks that stand in for a GPU
 #                  (see cmd_amd). One line per check: `candle amd: NAME ... ok|FAILED`.
+#                  CI builds one wave64 and one wave32 target ($AMD_TARGETS);
+#                  CANDLE_AMD_TARGETS=all builds the four of $AMD_TARGETS_ALL.
 #   amd-build      that build alone; prints candle-kernels' OUT_DIR
 #   check          CI, no GPU, no nvcc: the patch takes effect (cargo
 #                  metadata), and candle-core, candle-nn (with their tests)
@@ -50,8 +52,12 @@ declare -A CRATE_SHA256=(
     [candle-nn]=437fabe77547c2447c7bdf3cc946e19db29a2832440176b419f77c80b0a9a05e
 )
 # The AMD targets CI builds candle-kernels for (CANDLE_AMD_TARGETS
-# overrides): CDNA 2, CDNA 3, RDNA 2, RDNA 3.
-AMD_TARGETS=gfx90a,gfx942,gfx1030,gfx1100
+# overrides): one wave64 target, CDNA 3, and one wave32, RDNA 3. Each
+# target costs about 4 minutes of a cold build on two cores.
+AMD_TARGETS=gfx942,gfx1100
+# All four, for developers (CANDLE_AMD_TARGETS=all): CDNA 2 and 3, RDNA 2
+# and 3. The list of spilling kernels covers these.
+AMD_TARGETS_ALL=gfx90a,gfx942,gfx1030,gfx1100
 # cudarc's version as CUDA 13.0 (the GPU machine's toolkit) for real cudarc.
 REAL_CUDARC_CUDA_VERSION=13000
 
@@ -332,6 +338,16 @@ EOF
     [[ -f "$ws/Cargo.lock" ]] || cp "$WORK/src/candle-core/Cargo.lock" "$ws/Cargo.lock"
 }
 
+# The targets of this run: CANDLE_AMD_TARGETS (`all`: $AMD_TARGETS_ALL),
+# else $AMD_TARGETS.
+amd_targets() {
+    case "${CANDLE_AMD_TARGETS:-}" in
+        "") echo "$AMD_TARGETS" ;;
+        all) echo "$AMD_TARGETS_ALL" ;;
+        *) echo "$CANDLE_AMD_TARGETS" ;;
+    esac
+}
+
 # amd-build: prints the build script's OUT_DIR of candle-kernels.
 cmd_amd_build() {
     local root
@@ -339,7 +355,7 @@ cmd_amd_build() {
     root=$(bash "$REPO/scripts/hip-toolchain.sh")
     write_amd_workspace
     (cd "$WORK/ws-amd" && env HIP_PLATFORM=amd ROCM_PATH="$root" \
-        HIP_BUILD_OFFLOAD_ARCH="${CANDLE_AMD_TARGETS:-$AMD_TARGETS}" \
+        HIP_BUILD_OFFLOAD_ARCH="$(amd_targets)" \
         CUDAFORGE_AMD_CACHE="${CUDAFORGE_AMD_CACHE:-$HOME/.cache/hip-rs/cudaforge-amd}" \
         CARGO_TARGET_DIR="$TARGET" cargo build --release -p amd-kernels --message-format=json \
         >"$WORK/amd.json") || {
@@ -397,6 +413,27 @@ amd_fp8() {
     "$WORK/fp8-check"
 }
 
+# The layer's __dp4a, signed and unsigned, compiles to one dot instruction
+# on each target (hip-cuda-layer/tests/dot.cu), not to the byte loop it
+# spells out: the quantized kernels' inner products depend on it.
+amd_dot() {
+    local tc t asm signed unsigned other rc=0
+    tc=$(bash "$REPO/scripts/hip-toolchain.sh")
+    for t in ${1//,/ }; do
+        asm="$WORK/dot-$t.s"
+        "$tc/llvm/bin/clang++" -x hip --rocm-path="$tc" -isystem "$tc/include" \
+            --hip-device-lib-path="$tc/amdgcn/bitcode" -I"$REPO/hip-cuda-layer/include" \
+            -include hiprs_cuda.h --offload-arch="$t" -O3 --cuda-device-only -S \
+            "$REPO/hip-cuda-layer/tests/dot.cu" -o "$asm"
+        signed=$(grep -cE '^\s*v_dot4c?_i32_i?u?8' "$asm" || true)
+        unsigned=$(grep -cE '^\s*v_dot4_u32_u8' "$asm" || true)
+        other=$(grep -cE '^\s*v_(mul_lo|mul_hi|mad_[iu]32|mul_[iu]32_[iu]24|mad_u64|bfe_)' "$asm" || true)
+        echo "$t: signed $signed, unsigned $unsigned dot instructions; $other multiplies or byte extracts"
+        [[ $signed -eq 1 && $unsigned -eq 1 && $other -eq 0 ]] || rc=1
+    done
+    return $rc
+}
+
 # comgr, the ROCm 6.4 runtime's code-object reader, in its sysroot.
 amd_comgr() {
     local line sysroot lib tc
@@ -418,13 +455,19 @@ amd_comgr() {
 #                   listed unavailable
 #   comgr           ROCm 6.4's comgr reads every code object, names its ISA,
 #                   lists its kernels, and each has the family's wavefront size
+#   spills          cargo xtask amd-spills: every kernel that spills on a
+#                   target built is named with its reason in
+#                   benches/candle/*.amd-spills.txt (and every named one
+#                   still spills); every kernel of a bounded source has its
+#                   source's bound in its code object
+#   dot             the layer's __dp4a is one dot instruction on each target
 #   fp8             the layer's software fp8 conversions against a reference
 #   program         libmoe links against the HIP runtime; the program runs
 #   unavailable     a launcher that did not compile aborts, naming the reason
 cmd_amd() {
     local out targets exe reports
     out=$(cmd_amd_build) || exit 1
-    targets=${CANDLE_AMD_TARGETS:-$AMD_TARGETS}
+    targets=$(amd_targets)
     reports="$out/cudaforge-amd/*/cudaforge-amd-report.txt"
     echo "candle amd: built for $targets in $out"
     sed 's/^/    /' $reports
@@ -433,6 +476,9 @@ cmd_amd() {
     amd_line "static checks: envelopes, code objects, the kernels candle loads" \
         xtask candle-amd-check "$out" "$REPO/benches/candle/candle-kernels-$CANDLE_VERSION.nvcc-kernels.txt" "$WORK/src/candle-core/src" \
         "$WORK/src/candle-nn/src" "$targets" "$WORK/amd-co"
+    amd_line "every spilling kernel named with its reason; bounds in the code objects" \
+        xtask amd-spills "$out" "$REPO/benches/candle/candle-kernels-$CANDLE_VERSION.amd-spills.txt" "$targets"
+    amd_line "the layer's __dp4a is one dot instruction on each target" amd_dot "$targets"
     amd_line "ROCm 6.4's comgr reads every code object; wavefront sizes" amd_comgr
     amd_line "the layer's software fp8 matches an independent reference" amd_fp8
     exe=$(xtask executables --kinds <"$WORK/amd.json" | awk -F'\t' '$1 == "bin" && $3 == "amd-kernels" {print $4}')

@@ -109,7 +109,7 @@ if [ $status -eq 0 ]; then
   bash scripts/candle.sh check 2>&1 | tee "$logs/7-candle.log" || status=$?
 fi
 # candle's kernels for AMD GPUs: candle-kernels compiled by the cudaforge
-# drop-in with scripts/hip-toolchain.sh's clang for four gfx targets, then
+# drop-in with scripts/hip-toolchain.sh's clang for two gfx targets (one wave64, one wave32), then
 # the static checks that stand in for an AMD GPU (scripts/candle.sh amd:
 # one line per check, counted with candle's; the kernels are cached in
 # ~/.cache/hip-rs/cudaforge-amd, keyed by sources, flags and compiler).

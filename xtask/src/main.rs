@@ -7,6 +7,7 @@
 //! On the GPU machine, which has no Rust, the scripts call the release
 //! binary that `scripts/gpu-bundle.sh` puts in the bundle (`gpu-bundle/xtask`).
 
+mod amd_spills;
 mod candle;
 mod candle_amd;
 mod cargo_json;
@@ -32,6 +33,11 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   candle-amd-check OUT_DIR NVCC_LIST CORE_SRC NN_SRC TARGETS CO_DIR
                                      candle.sh amd: the static checks of candle-kernels
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
+  amd-spills OUT_DIR LIST PROCESSORS [--write]
+                                     candle.sh amd: every spilling kernel of the AMD build
+                                     listed with its reason, every bound in the code
+                                     objects (xtask/src/amd_spills.rs); fails on a miss;
+                                     --write rewrites the list (new kernels unreviewed)
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
   cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
@@ -148,6 +154,16 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 &targets,
                 Path::new(&a[5]),
             )?;
+            print_lines(&lines);
+            Ok(status(ok))
+        }
+        "amd-spills" => {
+            let write = rest.iter().any(|a| a == "--write");
+            let rest: Vec<String> = rest.iter().filter(|a| *a != "--write").cloned().collect();
+            let a = args_n(&rest, 3, "amd-spills")?;
+            let processors: Vec<String> = a[2].split(',').map(str::to_owned).collect();
+            let (lines, ok) =
+                amd_spills::check(Path::new(&a[0]), Path::new(&a[1]), &processors, write)?;
             print_lines(&lines);
             Ok(status(ok))
         }
