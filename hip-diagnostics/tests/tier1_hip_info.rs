@@ -17,9 +17,14 @@ fn hip_info(args: &[&str], env: &[(&str, &PathBuf)]) -> Output {
     out
 }
 
-/// An empty folder of its own for this process.
+/// An empty folder of its own, under cargo's scratch space. As an absolute
+/// path of the platform: under Wine (the Windows build of this test) the
+/// Unix path cargo gives has no drive, and the loader refuses a relative
+/// `HIP_SYS_LIBRARY_PATH`.
 fn empty_folder(name: &str) -> PathBuf {
-    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hip-info-{name}"));
+    let d = std::path::absolute(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap()
+        .join(format!("hip-info-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
