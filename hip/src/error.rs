@@ -61,7 +61,9 @@ pub enum Error {
     /// kernel without one (`--gpu-max-threads-per-block`). The runtime
     /// refused it (on AMD, `hipErrorLaunchFailure`); nothing ran.
     #[error(
-        "kernel `{kernel}` was launched with a block of {block:?}, {threads} threads, more than          its launch bound of {bound} (its __launch_bounds__, or its build's bound); {call}          failed with {status}"
+        "kernel `{kernel}` was launched with a block of {block:?}, {threads} threads, more than \
+         its launch bound of {bound} (its __launch_bounds__, or its build's bound); {call} \
+         failed with {status}"
     )]
     LaunchBound {
         /// The kernel's name.
@@ -193,5 +195,33 @@ impl Error {
 impl From<hip_sys::loader::LoadError> for Error {
     fn from(e: hip_sys::loader::LoadError) -> Error {
         Error::Load(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_launch_bound_error_names_the_kernel_the_block_and_the_bound() {
+        let e = Error::LaunchBound {
+            kernel: "bounded_add_one".into(),
+            block: (128, 1, 1),
+            threads: 128,
+            bound: 64,
+            call: "hipModuleLaunchKernel",
+            status: hipError_t::hipErrorLaunchFailure,
+        };
+        let text = e.to_string();
+        assert!(
+            text.starts_with(
+                "kernel `bounded_add_one` was launched with a block of (128, 1, 1), 128 threads, \
+                 more than its launch bound of 64 (its __launch_bounds__, or its build's bound); \
+                 hipModuleLaunchKernel failed with "
+            ),
+            "{text}"
+        );
+        assert_eq!(e.hip_status(), Some(hipError_t::hipErrorLaunchFailure));
+        assert_eq!(e.call(), Some("hipModuleLaunchKernel"));
     }
 }

@@ -465,7 +465,6 @@ impl KernelBuild {
     }
 }
 
-/// `gfx` + digits/letters, then `:feature+` or `:feature-` parts.
 /// The targets a comma-separated list names (what `HIP_BUILD_OFFLOAD_ARCH`
 /// holds), in order and once each, with [`NATIVE`] replaced by the AMD GPUs
 /// of this machine. Errors: an empty list, a word that is not a target,
@@ -509,6 +508,7 @@ fn parse_targets(list: &str, var: &dyn Fn(&str) -> Option<OsString>) -> Result<V
     Ok(targets)
 }
 
+/// `gfx` + digits/letters, then `:feature+` or `:feature-` parts.
 fn valid_target(t: &str) -> bool {
     let mut parts = t.split(':');
     let processor = parts.next().unwrap_or_default();
