@@ -99,7 +99,7 @@ fn missing_note(missing: bool) -> &'static str {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
-    /// The HIP status, for [`Error::Hip`].
+    /// The HIP status, for [`Error::Hip`] and [`Error::LaunchBound`].
     pub fn hip_status(&self) -> Option<hipError_t> {
         match self {
             Error::Hip { status, .. } | Error::LaunchBound { status, .. } => Some(*status),

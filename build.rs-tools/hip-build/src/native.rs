@@ -176,6 +176,14 @@ mod tests {
         d
     }
 
+    /// An executable shell script at `path`: a stand-in for a tool.
+    #[cfg(unix)]
+    fn script(path: &Path, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(path, text).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
     fn node(kfd: &Path, n: u32, version: u32) {
         let d = kfd.join(n.to_string());
         std::fs::create_dir_all(&d).unwrap();
@@ -215,9 +223,7 @@ mod tests {
     fn a_tool_on_path_comes_first_and_its_cpu_agent_is_left_out() {
         let bin = folder("bin");
         let tool = bin.join("rocm_agent_enumerator");
-        std::fs::write(&tool, "#!/bin/sh\necho gfx000\necho gfx942\necho gfx942\n").unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        script(&tool, "#!/bin/sh\necho gfx000\necho gfx942\necho gfx942\n");
         let kfd = folder("kfd-other");
         node(&kfd, 1, 110000);
         let path = bin.clone().into_os_string();
@@ -233,9 +239,7 @@ mod tests {
     fn no_gpu_says_what_each_way_of_looking_answered() {
         let bin = folder("bin-failing");
         let tool = bin.join("amdgpu-arch");
-        std::fs::write(&tool, "#!/bin/sh\necho 'no HSA agents' >&2\nexit 1\n").unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        script(&tool, "#!/bin/sh\necho 'no HSA agents' >&2\nexit 1\n");
         let kfd = folder("kfd-cpu-only");
         node(&kfd, 0, 0);
         let path = bin.clone().into_os_string();

@@ -537,11 +537,9 @@ impl<'a, T> CudaView<'a, T> {
     /// When `chunk_size` is 0 or does not divide `len()`.
     #[track_caller]
     pub fn chunks_exact(&self, chunk_size: usize) -> impl Iterator<Item = CudaView<'a, T>> + '_ {
-        let whole = self.clone();
-        exact_chunks(self.len, chunk_size).map(move |(start, end)| CudaView {
-            ptr: whole.ptr + (start * size_of::<T>()) as u64,
-            len: end - start,
-            ..whole.clone()
+        exact_chunks(self.len, chunk_size).map(move |(start, end)| {
+            self.try_slice(start..end)
+                .expect("exact_chunks stays within the view")
         })
     }
     /// The address for reading on `stream`, as [`DevicePtr::device_ptr`]
@@ -721,7 +719,7 @@ impl<'a, T> CudaViewMut<'a, T> {
     /// does, with the guard living as long as the view's borrow of the
     /// buffer; the view is consumed.
     pub fn view_ptr(self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
-        (self.ptr, access(self.events, stream, false))
+        self.into_view().view_ptr(stream)
     }
     /// The address for writing on `stream`, as
     /// [`DevicePtrMut::device_ptr_mut`] does (the stream first waits for
