@@ -489,6 +489,10 @@ pub struct CompileOptions {
     pub arch: Option<String>,
     /// Further options, e.g. `-O3`, `-DN=4`, `-std=c++17`.
     pub options: Vec<String>,
+    /// Headers the source may include, held in memory: the name it is
+    /// included under, and its text (hiprtc's headers, ahead of the include
+    /// folders).
+    pub headers: Vec<(String, String)>,
 }
 
 impl CompileOptions {
@@ -511,6 +515,26 @@ impl CompileOptions {
     /// Adds an option.
     pub fn option(mut self, opt: impl Into<String>) -> CompileOptions {
         self.options.push(opt.into());
+        self
+    }
+
+    /// Adds a header the source may include (see
+    /// [`CompileOptions::headers`]).
+    ///
+    /// ```no_run
+    /// # fn main() -> hip::Result<()> {
+    /// let opts = hip::CompileOptions::for_arch("gfx90a")
+    ///     .header("scale.h", "#define SCALE 2.0f")
+    ///     .option("-O3");
+    /// let src = r#"#include "scale.h"
+    /// extern "C" __global__ void k(float* x) { x[threadIdx.x] *= SCALE; }"#;
+    /// let code = hip::compile(src, &opts)?;
+    /// # let _ = code;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn header(mut self, name: impl Into<String>, text: impl Into<String>) -> CompileOptions {
+        self.headers.push((name.into(), text.into()));
         self
     }
 
@@ -575,9 +599,21 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
             )
         })?;
     let ptrs: Vec<_> = cargs.iter().map(|c| c.as_ptr()).collect();
+    let mut header_names = Vec::with_capacity(options.headers.len());
+    let mut header_texts = Vec::with_capacity(options.headers.len());
+    for (header, text) in &options.headers {
+        let nul = |what: &str| {
+            Error::invalid(
+                "compile",
+                format!("the {what} of header {header:?} contains a NUL byte"),
+            )
+        };
+        header_names.push(CString::new(header.as_str()).map_err(|_| nul("name"))?);
+        header_texts.push(CString::new(text.as_str()).map_err(|_| nul("text"))?);
+    }
 
     let _serial = rtc_lock();
-    let prog = result::rtc_create_program(&src, &cname)?;
+    let prog = result::rtc_create_program(&src, &cname, &header_texts, &header_names)?;
     struct Guard(sys::hiprtcProgram);
     impl Drop for Guard {
         fn drop(&mut self) {

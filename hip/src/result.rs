@@ -762,17 +762,31 @@ pub(crate) unsafe fn graph_exec_update(
 pub(crate) fn rtc_create_program(
     src: &std::ffi::CStr,
     name: &std::ffi::CStr,
+    headers: &[std::ffi::CString],
+    include_names: &[std::ffi::CString],
 ) -> Result<sys::hiprtcProgram> {
+    if headers.len() != include_names.len() {
+        return Err(Error::invalid(
+            "hiprtcCreateProgram",
+            "one include name per header",
+        ));
+    }
+    let count = c_int::try_from(headers.len())
+        .map_err(|_| Error::invalid("hiprtcCreateProgram", "too many headers"))?;
+    let texts: Vec<*const c_char> = headers.iter().map(|h| h.as_ptr()).collect();
+    let names: Vec<*const c_char> = include_names.iter().map(|h| h.as_ptr()).collect();
     let mut p = std::ptr::null_mut();
-    // SAFETY: both strings are NUL-terminated; no headers are passed.
+    // SAFETY: every string is NUL-terminated and outlives the call, which
+    // copies them; the two arrays hold `count` pointers each (checked
+    // above), and hiprtc only reads them.
     check_rtc("hiprtcCreateProgram", unsafe {
         sys::hiprtcCreateProgram(
             &mut p,
             src.as_ptr(),
             name.as_ptr(),
-            0,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
+            count,
+            texts.as_ptr().cast_mut(),
+            names.as_ptr().cast_mut(),
         )
     })?;
     Ok(p)
