@@ -20,7 +20,9 @@
 // gfx9xx) every *_sync shuffle and reduction here works on 32-lane halves of
 // the wavefront (shuffle width 32), so a warp-level result is what it is on
 // a 32-lane warp. On wave32 targets (RDNA: gfx10xx-gfx12xx) the wavefront
-// is the warp. Code that reads `warpSize` itself gets the hardware's value.
+// is the warp. Code that reads `warpSize` itself gets the hardware's value;
+// host code asking cuda-compat for the warp size gets 32, the warp this
+// layer gives (launches sized by it match the device code's warps).
 #pragma once
 #ifndef HIPRS_CUDA_H
 #define HIPRS_CUDA_H
@@ -28,12 +30,25 @@
 // clang includes its HIP wrapper ahead of every source, but a forced include
 // can come first: take the wrapper now, so HIP's headers see clang's math
 // declarations as they expect.
-#if defined(__clang__) && defined(__HIP__)
+// hiprtc (__HIPCC_RTC__) has HIP's runtime and half types built in, and
+// neither the wrapper nor hip_runtime.h to include; its bf16 header comes
+// from the HIP include folder the compile names (cuda-compat's nvrtc passes
+// it when it finds one).
+#if defined(__clang__) && defined(__HIP__) && !defined(__HIPCC_RTC__)
 #include <__clang_hip_runtime_wrapper.h>
 #endif
+#ifndef __HIPCC_RTC__
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
+#endif
+#if !defined(__HIPCC_RTC__) || __has_include(<hip/hip_bf16.h>)
 #include <hip/hip_bf16.h>
+#define HIPRS_CUDA_BF16 1
+#else
+// A run-time compile given no HIP include folder: no bf16 (cuda_bf16.h
+// says so if a source asks for it).
+#define HIPRS_CUDA_BF16 0
+#endif
 
 #ifndef HIPRS_CUDA_ARCH
 #define HIPRS_CUDA_ARCH 890
@@ -60,14 +75,15 @@
 #define CUDART_VERSION 12080
 #endif
 
+#define __trap() __builtin_trap()
+
 // ---- bfloat16 ----------------------------------------------------------
+#if HIPRS_CUDA_BF16
 typedef __hip_bfloat16 __nv_bfloat16;
 typedef __hip_bfloat162 __nv_bfloat162;
 typedef __hip_bfloat16_raw __nv_bfloat16_raw;
 typedef __hip_bfloat16 nv_bfloat16;
 typedef __hip_bfloat162 nv_bfloat162;
-
-#define __trap() __builtin_trap()
 
 __device__ __forceinline__ __nv_bfloat16 __hmax_nan(__nv_bfloat16 a, __nv_bfloat16 b) {
   const float x = __bfloat162float(a), y = __bfloat162float(b);
@@ -77,6 +93,7 @@ __device__ __forceinline__ __nv_bfloat16 __hmin_nan(__nv_bfloat16 a, __nv_bfloat
   const float x = __bfloat162float(a), y = __bfloat162float(b);
   return x != x ? a : y != y ? b : (y < x ? b : a);
 }
+#endif  // HIPRS_CUDA_BF16
 
 // ---- 16-bit compare-and-swap (CUDA 7.0+), on the aligned 32-bit word -----
 __device__ __forceinline__ unsigned short atomicCAS(unsigned short* address, unsigned short compare,
@@ -104,6 +121,7 @@ __device__ __forceinline__ __half atomicAdd(__half* address, __half val) {
   } while (assumed != old);
   return __ushort_as_half(old);
 }
+#if HIPRS_CUDA_BF16
 __device__ __forceinline__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
   unsigned short* p = (unsigned short*)address;
   unsigned short old = *p, assumed;
@@ -114,9 +132,29 @@ __device__ __forceinline__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_
   } while (assumed != old);
   return __ushort_as_bfloat16(old);
 }
+// gfx950 converts f32 to bf16 in one instruction (v_cvt_pk_bf16_f32, round
+// to nearest even, NaN stays NaN, as HIP's software conversion): device code
+// there gets it for the conversions CUDA code calls by name. HIP's own
+// operators and constructors keep its software conversion (same results).
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__gfx950__)
+__device__ __forceinline__ __hip_bfloat16 hiprs_float2bfloat16(float f) {
+  return __builtin_bit_cast(__hip_bfloat16, (__bf16)f);
+}
+#define __float2bfloat16(f) hiprs_float2bfloat16(f)
+#define __float22bfloat162_rn(v) hiprs_floats2bfloat162((v).x, (v).y)
+#endif
+// CUDA's __floats2bfloat162_rn, which HIP lacks.
+__host__ __device__ __forceinline__ __hip_bfloat162 hiprs_floats2bfloat162(float a, float b) {
+  __hip_bfloat162 r;
+  r.x = __float2bfloat16(a);
+  r.y = __float2bfloat16(b);
+  return r;
+}
+#define __floats2bfloat162_rn(a, b) hiprs_floats2bfloat162((a), (b))
 __host__ __device__ __forceinline__ __nv_bfloat16 __float2bfloat16_rn(float f) {
   return __float2bfloat16(f);
 }
+#endif  // HIPRS_CUDA_BF16
 
 // ---- SIMD-within-a-word integer intrinsics --------------------------------
 __device__ __forceinline__ int __dp4a(int a, int b, int c) {
@@ -151,6 +189,13 @@ HIPRS_BYTEWISE(__vcmpeq4, (ux == uy ? 0xffu : 0u))
 #include "hiprs_cuda_warp.h"
 
 #include "hiprs_cuda_fp8.h"
+// Host-side runtime names: a run-time compile (hiprtc) has no host code.
+// There, device code gets `assert` as nvcc's headers give it (from the
+// layer's run-time stand-in for assert.h).
+#ifndef __HIPCC_RTC__
 #include "hiprs_cuda_runtime.h"
+#else
+#include <assert.h>
+#endif
 
 #endif  // HIPRS_CUDA_H

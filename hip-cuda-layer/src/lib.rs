@@ -28,6 +28,49 @@
 /// The header a compile includes ahead of the user's source.
 pub const FORCE_INCLUDE: &str = "hiprs_cuda.h";
 
+/// The macro the layer takes `__CUDA_ARCH__` from in the device pass
+/// (`-DHIPRS_CUDA_ARCH=800`); 890 when undefined.
+pub const ARCH_MACRO: &str = "HIPRS_CUDA_ARCH";
+
+/// The `__CUDA_ARCH__` values a compile claims, in order: 890 first, so
+/// that every bf16 and fp8 kernel is built, then lower levels, at which
+/// code that takes inline PTX assembly only on newer architectures
+/// compiles its portable path. Both the build-time drop-in and
+/// cuda-compat's run-time compiles try them in this order.
+pub const CLAIMED_ARCHS: &[u32] = &[890, 800, 750, 700, 610];
+
+/// Why CUDA source did not compile for AMD, from the compiler's log: the
+/// construct when one is recognized (inline PTX assembly, WMMA fragments,
+/// a CUDA header HIP does not have), then the log's first error line.
+///
+/// ```
+/// let log = "k.cu:3:5: error: invalid input constraint 'l' in asm\n";
+/// let why = hip_cuda_layer::unsupported_reason(log);
+/// assert!(why.starts_with("uses inline PTX assembly"));
+/// assert!(why.ends_with("(first error: k.cu:3:5: error: invalid input constraint 'l' in asm)"));
+/// ```
+pub fn unsupported_reason(log: &str) -> String {
+    let first = log
+        .lines()
+        .find(|l| l.contains("error:"))
+        .unwrap_or("the compiler gave no error line")
+        .trim();
+    let lower = log.to_ascii_lowercase();
+    let what = if lower.contains("wmma") || lower.contains("'mma.h'") {
+        "uses WMMA tensor-core fragments (nvcuda::wmma), which HIP does not provide"
+    } else if lower.contains("in asm")
+        || lower.contains("invalid instruction")
+        || lower.contains("inline asm")
+    {
+        "uses inline PTX assembly, which only NVIDIA GPUs run"
+    } else if lower.contains("file not found") {
+        "needs a CUDA header or library that HIP does not provide"
+    } else {
+        "does not compile for AMD"
+    };
+    format!("{what} (first error: {first})")
+}
+
 /// Every header of the layer: the name it is included under (relative to
 /// an include folder) and its text. Tools write them into a folder of
 /// their own, or hand them to hiprtc as in-memory headers.
@@ -65,6 +108,32 @@ pub const HEADERS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Stand-ins for the C library headers device code includes (`stdint.h`,
+/// `math.h`, `assert.h`, `limits.h`, ...), for run-time compiles (hiprtc)
+/// only: hiprtc has none, and the host's clash with its built-in types.
+/// They give what device code takes from them (the fixed-width types,
+/// `M_PI`, `INFINITY`, `INT_MAX`, `FLT_MAX`, `assert`); the functions are
+/// hiprtc's built-ins. A build-time compile must not see them: it has the
+/// real headers.
+pub const RTC_HEADERS: &[(&str, &str)] = &[
+    ("assert.h", include_str!("../include-rtc/assert.h")),
+    ("cassert", include_str!("../include-rtc/cassert")),
+    ("cfloat", include_str!("../include-rtc/cfloat")),
+    ("climits", include_str!("../include-rtc/climits")),
+    ("cmath", include_str!("../include-rtc/cmath")),
+    ("cstddef", include_str!("../include-rtc/cstddef")),
+    ("cstdint", include_str!("../include-rtc/cstdint")),
+    ("cstdio", include_str!("../include-rtc/cstdio")),
+    ("cstdlib", include_str!("../include-rtc/cstdlib")),
+    ("float.h", include_str!("../include-rtc/float.h")),
+    ("limits.h", include_str!("../include-rtc/limits.h")),
+    ("math.h", include_str!("../include-rtc/math.h")),
+    ("stddef.h", include_str!("../include-rtc/stddef.h")),
+    ("stdint.h", include_str!("../include-rtc/stdint.h")),
+    ("stdio.h", include_str!("../include-rtc/stdio.h")),
+    ("stdlib.h", include_str!("../include-rtc/stdlib.h")),
+];
+
 /// The text of the header included as `name`, if the layer has it.
 pub fn header(name: &str) -> Option<&'static str> {
     HEADERS
@@ -79,11 +148,11 @@ mod tests {
     use std::collections::HashSet;
     use std::path::Path;
 
-    /// The list names every file of `include/`, once, and nothing else:
+    /// Each list names every file of its folder, once, and nothing else:
     /// a header added to the folder and not listed would be missing from
     /// every compile.
     #[test]
-    fn headers_are_the_include_folder_exactly_once() {
+    fn headers_are_their_folder_exactly_once() {
         fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
             for e in std::fs::read_dir(dir).unwrap() {
                 let p = e.unwrap().path();
@@ -95,13 +164,35 @@ mod tests {
                 }
             }
         }
-        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
-        let mut files = Vec::new();
-        walk(&base, &base, &mut files);
-        let listed: HashSet<&str> = HEADERS.iter().map(|(n, _)| *n).collect();
-        assert_eq!(listed.len(), HEADERS.len(), "a name listed twice");
-        let on_disk: HashSet<&str> = files.iter().map(String::as_str).collect();
-        assert_eq!(listed, on_disk);
+        for (folder, list) in [("include", HEADERS), ("include-rtc", RTC_HEADERS)] {
+            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+            let mut files = Vec::new();
+            walk(&base, &base, &mut files);
+            let listed: HashSet<&str> = list.iter().map(|(n, _)| *n).collect();
+            assert_eq!(listed.len(), list.len(), "{folder}: a name listed twice");
+            let on_disk: HashSet<&str> = files.iter().map(String::as_str).collect();
+            assert_eq!(listed, on_disk, "{folder}");
+        }
+        // No stand-in shadows a layer header.
+        assert!(RTC_HEADERS.iter().all(|(n, _)| header(n).is_none()));
+    }
+
+    #[test]
+    fn reasons_name_the_construct_and_the_first_error() {
+        let r = unsupported_reason("mmq.cuh:765:15: error: invalid input constraint 'l' in asm\n");
+        assert!(r.starts_with("uses inline PTX assembly"), "{r}");
+        assert!(
+            r.contains("mmq.cuh:765:15: error: invalid input constraint"),
+            "{r}"
+        );
+        let r =
+            unsupported_reason("x.cu:3:1: error: no member named 'wmma' in namespace 'nvcuda'\n");
+        assert!(r.starts_with("uses WMMA"), "{r}");
+        let r = unsupported_reason("x.cu:4:10: fatal error: 'cub/cub.cuh' file not found\n");
+        assert!(r.starts_with("needs a CUDA header"), "{r}");
+        let r = unsupported_reason("x.cu:9:2: error: use of undeclared identifier 'foo'\n");
+        assert!(r.starts_with("does not compile for AMD"), "{r}");
+        assert!(unsupported_reason("").contains("no error line"));
     }
 
     /// Each CUDA-named header resolves to the layer.

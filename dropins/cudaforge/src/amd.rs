@@ -43,8 +43,9 @@ use std::sync::Mutex;
 /// `HIP_BUILD_OFFLOAD_ARCH`.
 pub const DEFAULT_TARGETS: &[&str] = &["gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201"];
 
-/// The `__CUDA_ARCH__` values tried, in order.
-pub const CLAIMED_ARCHS: &[u32] = &[890, 800, 750, 700, 610];
+/// The `__CUDA_ARCH__` values tried, in order (the layer's, shared with
+/// cuda-compat's run-time compiles).
+pub use hip_cuda_layer::CLAIMED_ARCHS;
 
 /// Bumped whenever the commands or the outputs change meaning.
 const FORMAT: &str = "hip-rs cudaforge drop-in, AMD build v1";
@@ -406,7 +407,7 @@ impl AmdBuild<'_> {
         }
         c.arg("-I").arg(include);
         c.args(["-include", hip_cuda_layer::FORCE_INCLUDE]);
-        c.arg(format!("-DHIPRS_CUDA_ARCH={claimed}"));
+        c.arg(format!("-D{}={claimed}", hip_cuda_layer::ARCH_MACRO));
         c.args(targets.iter().map(|t| format!("--offload-arch={t}")));
         c.args(args);
         for inc in &self.plan.includes {
@@ -667,28 +668,10 @@ fn run(c: &mut Command) -> Result<std::process::Output> {
     })
 }
 
-/// Why a source did not compile at 890, from the compiler's first error.
+/// Why a source did not compile at 890, from the compiler's first error
+/// (the layer's classification), with the crate's folder left out of paths.
 pub(crate) fn reason(stderr: &str, root: &Path) -> String {
-    let first = stderr
-        .lines()
-        .find(|l| l.contains("error:"))
-        .unwrap_or("the compiler gave no error line")
-        .replace(&format!("{}/", root.display()), "");
-    let first = first.trim();
-    let lower = stderr.to_ascii_lowercase();
-    let what = if lower.contains("wmma") || lower.contains("'mma.h'") {
-        "uses WMMA tensor-core fragments (nvcuda::wmma), which HIP does not provide"
-    } else if lower.contains("in asm")
-        || lower.contains("invalid instruction")
-        || lower.contains("inline asm")
-    {
-        "uses inline PTX assembly, which only NVIDIA GPUs run"
-    } else if lower.contains("file not found") {
-        "needs a CUDA header or library that HIP does not provide"
-    } else {
-        "does not compile for AMD"
-    };
-    format!("{what} (first error: {first})")
+    hip_cuda_layer::unsupported_reason(&stderr.replace(&format!("{}/", root.display()), ""))
 }
 
 /// A function found in C++ text: kernels (`marker`) and `extern "C"`
