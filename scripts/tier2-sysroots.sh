@@ -40,6 +40,14 @@ if [ -z "$exes" ]; then
   exit 1
 fi
 
+# The run-time compile corpus of cuda-compat/tests/tier2_nvrtc_corpus.rs
+# (cudarc's and candle-kernels' sources, HIP's headers), which its ROCm 6.4
+# run compiles.
+if ! corpus=$(bash scripts/nvrtc-corpus.sh); then
+  echo "tier2-sysroots: DID NOT RUN: the nvrtc corpus could not be made (scripts/nvrtc-corpus.sh failed, see above)"
+  exit 1
+fi
+
 status=0
 for v in "${versions[@]}"; do
   if ! line=$(bash scripts/rocm-runtimes.sh "$v"); then
@@ -62,6 +70,7 @@ for v in "${versions[@]}"; do
       cd "${target%%/*}" || exit 2
       env -u ROCM_PATH -u HIP_PATH -u HIP_PLATFORM \
         HIP_SYS_LIBRARY_PATH="$lib" HIP_TEST_EXPECT_ROCM="$v" HIP_TEST_EXPECT_RUNTIME=amd \
+        HIPRS_NVRTC_CORPUS="$corpus" \
         "$ld" --library-path "$lib" "$exe" --test-threads=4 2>&1
     ) || status=1
   done <<<"$exes"

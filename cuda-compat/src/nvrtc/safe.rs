@@ -485,17 +485,187 @@ pub(crate) fn compile_for(
     platform: Platform,
     arch: Option<String>,
 ) -> Result<Ptx, CompileError> {
-    let hip_opts = hip::CompileOptions {
+    let mut hip_opts = hip::CompileOptions {
         name: options.name.clone(),
         arch: arch.clone(),
         options: options.to_hiprtc_flags(platform),
+        headers: Vec::new(),
     };
-    let out = hip::compile(source, &hip_opts)?;
+    let code = match platform {
+        Platform::Nvidia => hip::compile(source, &hip_opts)?.code,
+        Platform::Amd => {
+            amd_layer(&mut hip_opts, hip_include_dir().as_deref());
+            compile_through_layer(source, &hip_opts)?
+        }
+    };
     Ok(Ptx(PtxKind::Compiled(Compiled {
-        code: out.code,
+        code,
         platform,
         arch,
         source: source.to_owned(),
         options,
     })))
+}
+
+/// Sets up a compile of CUDA source for AMD: the CUDA-over-HIP layer
+/// (`hip-cuda-layer`) as in-memory headers, included ahead of the source,
+/// so that CUDA's headers (`cuda_fp16.h`, `cuda_bf16.h`, ...), the `*_sync`
+/// warp functions with 32-bit masks, `__dp4a` and the like resolve as the
+/// build-time drop-in resolves them, with the layer's stand-ins for the C
+/// library headers (`stdint.h`, `math.h`, ...); nvrtc's default C++17; and HIP's
+/// include folder `hip_include`, where HIP's bf16 header lives (hiprtc has
+/// none of its own).
+fn amd_layer(opts: &mut hip::CompileOptions, hip_include: Option<&std::path::Path>) {
+    opts.headers = hip_cuda_layer::HEADERS
+        .iter()
+        .chain(hip_cuda_layer::RTC_HEADERS)
+        .map(|(name, text)| ((*name).to_owned(), (*text).to_owned()))
+        .collect();
+    let mut layer = vec![
+        "-include".to_owned(),
+        hip_cuda_layer::FORCE_INCLUDE.to_owned(),
+    ];
+    if !opts
+        .options
+        .iter()
+        .any(|o| o.starts_with("-std=") || o.starts_with("--std"))
+    {
+        layer.push("-std=c++17".to_owned());
+    }
+    if let Some(dir) = hip_include {
+        layer.push(format!("-I{}", dir.display()));
+    }
+    opts.options.splice(0..0, layer);
+}
+
+/// Compiles with `__CUDA_ARCH__` claimed as each of the layer's levels in
+/// turn (890 first, then lower: code that takes inline PTX only on newer
+/// architectures compiles its portable path), as the build-time drop-in
+/// does. A source that compiles at no level fails with the log of the
+/// first attempt, headed by what the layer recognizes as the cause.
+fn compile_through_layer(
+    source: &str,
+    opts: &hip::CompileOptions,
+) -> Result<Vec<u8>, CompileError> {
+    let mut first: Option<hip::Error> = None;
+    for &level in hip_cuda_layer::CLAIMED_ARCHS {
+        let mut at = opts.clone();
+        at.options
+            .push(format!("-D{}={level}", hip_cuda_layer::ARCH_MACRO));
+        match hip::compile(source, &at) {
+            Ok(out) => return Ok(out.code),
+            Err(e @ hip::Error::Compile { .. }) => {
+                first.get_or_insert(e);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let Some(hip::Error::Compile {
+        program,
+        options,
+        status,
+        log,
+    }) = first
+    else {
+        unreachable!("CLAIMED_ARCHS is not empty and only compile errors are kept")
+    };
+    let levels: Vec<String> = hip_cuda_layer::CLAIMED_ARCHS
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    let head = format!(
+        "error: {program} does not compile for AMD through hip-rs's CUDA layer: it {} \
+         (tried __CUDA_ARCH__ {}; the log of the first attempt follows)\n",
+        hip_cuda_layer::unsupported_reason(&log),
+        levels.join(", ")
+    );
+    Err(hip::Error::Compile {
+        program,
+        options,
+        status,
+        log: head + &log,
+    }
+    .into())
+}
+
+/// HIP's include folder (the one holding `hip/hip_bf16.h`): under
+/// `HIP_PATH`, `ROCM_PATH`, beside the loaded HIP runtime (a prefix up to
+/// three folders above it: `<prefix>/lib/libamdhip64.so` and Debian's
+/// `/usr/lib/<triplet>/libamdhip64.so` both find `<prefix>/include`), or
+/// `/opt/rocm`; the first that has the header.
+fn hip_include_dir() -> Option<PathBuf> {
+    let mut prefixes: Vec<PathBuf> = ["HIP_PATH", "ROCM_PATH"]
+        .iter()
+        .filter_map(std::env::var_os)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    if let Ok(rt) = crate::backend() {
+        for lib in &rt.libraries {
+            prefixes.extend(lib.path.ancestors().skip(2).take(3).map(PathBuf::from));
+        }
+    }
+    prefixes.push(PathBuf::from("/opt/rocm"));
+    prefixes
+        .into_iter()
+        .map(|p| p.join("include"))
+        .find(|inc| inc.join("hip").join("hip_bf16.h").is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layered(options: &[&str], include: Option<&std::path::Path>) -> hip::CompileOptions {
+        let mut o = hip::CompileOptions {
+            options: options.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        amd_layer(&mut o, include);
+        o
+    }
+
+    #[test]
+    fn the_layer_goes_first_with_its_headers_and_cpp17() {
+        let o = layered(&["-DN=4"], Some(std::path::Path::new("/opt/rocm/include")));
+        assert_eq!(
+            o.options,
+            [
+                "-include",
+                hip_cuda_layer::FORCE_INCLUDE,
+                "-std=c++17",
+                "-I/opt/rocm/include",
+                "-DN=4"
+            ]
+        );
+        let names: Vec<&str> = o.headers.iter().map(|(n, _)| n.as_str()).collect();
+        for want in [
+            "hiprs_cuda.h",
+            "cuda_fp16.h",
+            "cuda_bf16.h",
+            "stdint.h",
+            "math.h",
+        ] {
+            assert!(names.contains(&want), "{want} in {names:?}");
+        }
+        assert_eq!(
+            o.headers.len(),
+            hip_cuda_layer::HEADERS.len() + hip_cuda_layer::RTC_HEADERS.len()
+        );
+    }
+
+    #[test]
+    fn a_users_standard_and_no_hip_folder_are_kept() {
+        let o = layered(&["-std=c++20"], None);
+        assert_eq!(
+            o.options,
+            ["-include", hip_cuda_layer::FORCE_INCLUDE, "-std=c++20"]
+        );
+        let o = layered(&["--std=c++14"], None);
+        assert!(
+            !o.options.iter().any(|x| x == "-std=c++17"),
+            "{:?}",
+            o.options
+        );
+    }
 }
