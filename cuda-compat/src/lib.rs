@@ -203,6 +203,7 @@ mod layout;
 #[macro_use]
 mod macros;
 mod probe;
+mod warp;
 pub use probe::{backend, backend_summary, LoadError, Platform, Runtime, Version, HIP_BACKED};
 
 /// Mounts one generated file of raw names as the private module `generated`

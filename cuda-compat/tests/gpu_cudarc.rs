@@ -234,6 +234,26 @@ fn a_launch_over_the_kernels_bound_is_out_of_resources_naming_it() {
 
 #[test]
 #[ignore = "needs a GPU"]
+fn every_layer_reports_cudas_warp_of_32() {
+    // CUDA code sizes its launches by this value (candle's quantized
+    // matmul: `warp x 256 / warp` threads, indexed as 32-lane warps), and
+    // the layer's warps are 32 lanes on every target.
+    let (ctx, _module) = setup();
+    let warp = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE;
+    assert_eq!(ctx.attribute(warp).unwrap(), 32);
+    let dev = cuda_compat::driver::result::device::get(0).unwrap();
+    // SAFETY: device 0 exists (the context above is on it).
+    let v = unsafe { cuda_compat::driver::result::device::get_attribute(dev, warp) }.unwrap();
+    assert_eq!(v, 32);
+    use cuda_compat::runtime::{result::device as rt, sys as rsys};
+    // SAFETY: device 0 exists; the attribute is a device attribute.
+    let v = unsafe { rt::get_attribute(0, rsys::cudaDeviceAttr::cudaDevAttrWarpSize) }.unwrap();
+    assert_eq!(v, 32);
+    assert_eq!(rt::get_device_prop(0).unwrap().warpSize, 32);
+}
+
+#[test]
+#[ignore = "needs a GPU"]
 fn constant_memory_through_get_global() {
     let (ctx, module) = setup();
     let s = ctx.default_stream();

@@ -268,7 +268,10 @@ pub mod device {
         Ok(bytes)
     }
 
-    /// `cuDeviceGetAttribute` (HIP's attribute values: see the crate docs).
+    /// `cuDeviceGetAttribute` (HIP's attribute values: see the crate docs),
+    /// except the warp size, which is CUDA's 32 on every device: CUDA code
+    /// compiled through hip-cuda-layer runs in 32-lane warps, also on a
+    /// wave64 GPU.
     ///
     /// # Safety
     /// `dev` is a device of this process.
@@ -279,7 +282,7 @@ pub mod device {
         let mut v = 0;
         // SAFETY: `v` is valid for a write; the caller gives a device.
         unsafe { sys::cuDeviceGetAttribute(&mut v, attrib, dev) }.result()?;
-        Ok(v)
+        Ok(crate::warp::cuda_attribute(attrib.into(), v))
     }
 
     /// `cuDeviceGetName`.

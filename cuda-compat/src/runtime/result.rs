@@ -227,14 +227,17 @@ pub mod device {
     }
 
     /// `cudaGetDeviceProperties` (HIP's `hipGetDevicePropertiesR0600`, the
-    /// layout of CUDA 12's `cudaDeviceProp`).
+    /// layout of CUDA 12's `cudaDeviceProp`), with CUDA's `warpSize` of 32
+    /// on every device (see [`get_attribute`]).
     pub fn get_device_prop(ordinal: c_int) -> Result<sys::cudaDeviceProp, RuntimeError> {
-        let mut prop = MaybeUninit::uninit();
+        let mut prop = MaybeUninit::<sys::cudaDeviceProp>::uninit();
         // SAFETY: `prop` is valid for a write; read only after success.
-        unsafe {
+        let mut prop = unsafe {
             sys::cudaGetDeviceProperties(prop.as_mut_ptr(), ordinal).result()?;
-            Ok(prop.assume_init())
-        }
+            prop.assume_init()
+        };
+        prop.warpSize = crate::warp::CUDA_WARP_SIZE;
+        Ok(prop)
     }
 
     /// `cudaGetDeviceCount`.
@@ -256,7 +259,9 @@ pub mod device {
     }
 
     /// `cudaDeviceGetAttribute` (HIP's attribute values: see the crate
-    /// docs).
+    /// docs), except the warp size, which is CUDA's 32 on every device:
+    /// CUDA code compiled through hip-cuda-layer runs in 32-lane warps,
+    /// also on a wave64 GPU.
     ///
     /// # Safety
     /// `ordinal` is a device of this process and `attr` an attribute.
@@ -267,7 +272,7 @@ pub mod device {
         let mut v = 0;
         // SAFETY: `v` is valid for a write; the caller's contract.
         unsafe { sys::cudaDeviceGetAttribute(&mut v, attr, ordinal) }.result()?;
-        Ok(v)
+        Ok(crate::warp::cuda_attribute(attr.into(), v))
     }
 
     /// `cudaDeviceReset`: destroys the current device's state and frees all

@@ -293,14 +293,17 @@ impl CudaContext {
         self.device.bind().drv()
     }
 
-    /// One device attribute (`hipDeviceGetAttribute`); the value is HIP's.
+    /// One device attribute (`hipDeviceGetAttribute`); the value is HIP's,
+    /// except the warp size, which is CUDA's 32 on every device (CUDA code
+    /// compiled through hip-cuda-layer runs in 32-lane warps, also on a
+    /// wave64 GPU).
     pub fn attribute(&self, attrib: sys::CUdevice_attribute) -> Result<i32, DriverError> {
         let mut v = 0;
         // SAFETY: `v` is a valid place for the value.
         check(unsafe {
             hip::sys::hipDeviceGetAttribute(&mut v, attrib.into(), self.ordinal as i32)
         })?;
-        Ok(v)
+        Ok(crate::warp::cuda_attribute(attrib.into(), v))
     }
 
     /// Waits for all work on the device (`hipDeviceSynchronize`).
