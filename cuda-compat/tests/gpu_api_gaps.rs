@@ -451,6 +451,32 @@ fn unified_memory_access_checks_follow_the_attach_mode() {
     u.check_host_access().unwrap();
     let want: Vec<f32> = data.iter().map(|v| 3.0 * v + 0.5).collect();
     assert_close(u.as_slice().unwrap(), &want, TOL, "3x + 0.5");
+    // As in cudarc, a use from another stream is refused where it is
+    // made: a launch fails before it runs, and a copy through a view
+    // records the error, which the next context call returns.
+    // SAFETY: as above.
+    let refused = unsafe {
+        other
+            .launch_builder(&f)
+            .arg(&mut u)
+            .arg(&3.0f32)
+            .arg(&0.5f32)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    };
+    assert_eq!(
+        refused.unwrap_err(),
+        DriverError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED)
+    );
+    assert_close(u.as_slice().unwrap(), &want, TOL, "not run");
+    let _ = other.clone_dtoh(&u.slice(0..4));
+    assert_eq!(
+        ctx.check_err(),
+        Err(DriverError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED))
+    );
+    assert_eq!(ctx.check_err(), Ok(()), "returned once");
+    let back = s.clone_dtoh(&u.slice(0..4)).unwrap();
+    assert_close(&back, &want[..4], TOL, "its own stream");
 
     // Attached to the host: device access only with concurrent managed
     // access.

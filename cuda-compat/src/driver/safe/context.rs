@@ -288,9 +288,21 @@ impl CudaContext {
         handle
     }
 
-    /// Makes this device current on the calling thread (`hipSetDevice`).
+    /// Makes this device and its context current on the calling thread
+    /// (`hipSetDevice`, then `cuCtxSetCurrent` when another or no context is
+    /// current, as cudarc does, so that driver calls see it too), after
+    /// returning the error recorded by an earlier asynchronous use
+    /// ([`CudaContext::check_err`]), as cudarc's does.
     pub fn bind_to_thread(&self) -> Result<(), DriverError> {
-        self.device.bind().drv()
+        self.check_err()?;
+        self.device.bind().drv()?;
+        let ctx = self.cu_ctx();
+        if crate::driver::result::ctx::get_current()? != Some(ctx) {
+            // SAFETY: the device's primary context, which the runtime keeps
+            // for the process.
+            unsafe { crate::driver::result::ctx::set_current(ctx) }?;
+        }
+        Ok(())
     }
 
     /// One device attribute (`hipDeviceGetAttribute`); the value is HIP's,
@@ -405,6 +417,10 @@ impl CudaContext {
     /// The first error recorded where none could be returned (in `Drop`,
     /// in a [`crate::driver::SyncOnDrop`]); clears it.
     pub fn check_err(&self) -> Result<(), DriverError> {
+        // A load first: no write to the shared line while nothing failed.
+        if self.error_state.load(Ordering::Relaxed) == 0 {
+            return Ok(());
+        }
         match self.error_state.swap(0, Ordering::Relaxed) {
             0 => Ok(()),
             e => Err(DriverError(crate::driver::cudaError_enum(e))),
@@ -548,9 +564,10 @@ impl CudaEvent {
     }
 
     /// Whether the recorded work has finished (`hipEventQuery`); an error
-    /// counts as complete (see [`CudaEvent::try_is_complete`]).
+    /// (a captured event, an earlier launch's failure) counts as not
+    /// complete, as in cudarc (see [`CudaEvent::try_is_complete`]).
     pub fn is_complete(&self) -> bool {
-        self.try_is_complete().unwrap_or(true)
+        matches!(self.try_is_complete(), Ok(true))
     }
 
     /// Whether the recorded work has finished (`hipEventQuery`).

@@ -53,7 +53,7 @@ impl LaunchConfig {
 /// buffers as `hip`'s own launches.
 #[derive(Debug)]
 pub struct LaunchArgs<'a> {
-    stream: &'a CudaStream,
+    pub(crate) stream: &'a CudaStream,
     func: &'a CudaFunction,
     /// The parameters, and the tracked buffers with how they are used.
     args: hip::LaunchArgs<'a>,
@@ -211,6 +211,10 @@ impl LaunchArgs<'_> {
         cfg: LaunchConfig,
         cooperative: bool,
     ) -> Result<Option<(CudaEvent, CudaEvent)>, DriverError> {
+        // An error recorded by an argument (a refused unified-memory
+        // access) or an earlier asynchronous use, as cudarc's launch
+        // returns it through bind_to_thread.
+        self.stream.ctx.check_err()?;
         if self.wrong_device || self.func.module.ctx.ordinal != self.stream.ctx.ordinal {
             return Err(crate::driver::result::fail(
                 sys::CUresult::CUDA_ERROR_INVALID_VALUE,

@@ -223,16 +223,37 @@ impl<T> UnifiedSlice<T> {
     /// where cudarc has `CUDA_ERROR_NOT_PERMITTED`, a status HIP lacks (as
     /// for [`CudaContext::alloc_unified`]).
     pub fn check_device_access(&self, stream: &CudaStream) -> Result<(), DriverError> {
-        device_access(self.attach_mode, *self.stream == *stream, || {
-            Ok(stream.ctx.attribute(
-                sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
-            )? != 0)
-        })
+        check_access(self.attach_mode, &self.stream, stream)
     }
 
     fn host(&self) -> &[T] {
         // SAFETY: the whole allocation, alive as long as `self`.
         unsafe { host_part(self.cu_device_ptr, self.len) }
+    }
+}
+
+/// [`UnifiedSlice::check_device_access`] for memory attached with `mode`
+/// to `owner`, asked by `stream`.
+fn check_access(
+    mode: sys::CUmemAttach_flags,
+    owner: &CudaStream,
+    stream: &CudaStream,
+) -> Result<(), DriverError> {
+    device_access(mode, *owner == *stream, || {
+        Ok(stream
+            .ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)?
+            != 0)
+    })
+}
+
+/// A device use of unified memory on `stream`: a refused access (its
+/// attach mode, [`UnifiedSlice::check_device_access`]) is recorded in the
+/// stream's context, as cudarc does, and returned by the next
+/// `bind_to_thread`, copy or launch there.
+fn note_access(mode: sys::CUmemAttach_flags, owner: &CudaStream, stream: &CudaStream) {
+    if mode != sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL {
+        stream.ctx.record_err(check_access(mode, owner, stream));
     }
 }
 
@@ -322,6 +343,7 @@ impl<T> DeviceSlice<T> for UnifiedSlice<T> {
 
 impl<T> DevicePtr<T> for UnifiedSlice<T> {
     fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        note_access(self.attach_mode, &self.stream, stream);
         (self.cu_device_ptr, wait_then_record(&self.event, stream))
     }
 }
@@ -331,6 +353,7 @@ impl<T> DevicePtrMut<T> for UnifiedSlice<T> {
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        note_access(self.attach_mode, &self.stream, stream);
         (self.cu_device_ptr, wait_then_record(&self.event, stream))
     }
 }
@@ -344,6 +367,7 @@ host_slice_with_event!(UnifiedViewMut<'_, T>, |this| this.ptr as *mut T);
 unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b UnifiedSlice<T>> for LaunchArgs<'a> {
     #[inline(always)]
     fn arg(&mut self, arg: &'b UnifiedSlice<T>) -> &mut Self {
+        note_access(arg.attach_mode, &arg.stream, self.stream);
         self.track_event(arg.stream.ctx.ordinal, &arg.event);
         self.push_ptr(&arg.cu_device_ptr)
     }
@@ -354,6 +378,7 @@ unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b mut UnifiedSlice<T>> for LaunchArgs
     #[inline(always)]
     fn arg(&mut self, arg: &'b mut UnifiedSlice<T>) -> &mut Self {
         let arg: &'b UnifiedSlice<T> = arg;
+        note_access(arg.attach_mode, &arg.stream, self.stream);
         self.track_event(arg.stream.ctx.ordinal, &arg.event);
         self.push_ptr(&arg.cu_device_ptr)
     }
@@ -374,6 +399,8 @@ pub struct UnifiedView<'a, T> {
     pub(crate) len: usize,
     pub(crate) event: &'a CudaEvent,
     pub(crate) stream: &'a Arc<CudaStream>,
+    /// The slice's attach mode when the view was made (as cudarc's views).
+    pub(crate) attach_mode: sys::CUmemAttach_flags,
     marker: PhantomData<&'a [T]>,
 }
 
@@ -388,6 +415,8 @@ pub struct UnifiedViewMut<'a, T> {
     pub(crate) len: usize,
     pub(crate) event: &'a CudaEvent,
     pub(crate) stream: &'a Arc<CudaStream>,
+    /// The slice's attach mode when the view was made (as cudarc's views).
+    pub(crate) attach_mode: sys::CUmemAttach_flags,
     marker: PhantomData<&'a mut [T]>,
 }
 
@@ -422,6 +451,7 @@ impl<T> UnifiedSlice<T> {
             len: self.len,
             event: &self.event,
             stream: &self.stream,
+            attach_mode: self.attach_mode,
             marker: PhantomData,
         }
     }
@@ -432,6 +462,7 @@ impl<T> UnifiedSlice<T> {
             len: self.len,
             event: &self.event,
             stream: &self.stream,
+            attach_mode: self.attach_mode,
             marker: PhantomData,
         }
     }
@@ -503,6 +534,7 @@ impl<'a, T> UnifiedViewMut<'a, T> {
             len: self.len,
             event: self.event,
             stream: self.stream,
+            attach_mode: self.attach_mode,
             marker: PhantomData,
         }
     }
@@ -657,6 +689,7 @@ macro_rules! unified_view_device_traits {
 
         impl<T> DevicePtr<T> for $ty<'_, T> {
             fn device_ptr<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+                note_access(self.attach_mode, self.stream, stream);
                 (self.ptr, wait_then_record(self.event, stream))
             }
         }
@@ -667,6 +700,7 @@ macro_rules! unified_view_device_traits {
         unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b $ty<'c, T>> for LaunchArgs<'a> {
             #[inline(always)]
             fn arg(&mut self, arg: &'b $ty<'c, T>) -> &mut Self {
+                note_access(arg.attach_mode, arg.stream, self.stream);
                 self.track_event(arg.stream.ctx.ordinal, arg.event);
                 self.push_ptr(&arg.ptr)
             }
@@ -680,6 +714,7 @@ impl<T> DevicePtrMut<T> for UnifiedViewMut<'_, T> {
         &'a mut self,
         stream: &'a CudaStream,
     ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        note_access(self.attach_mode, self.stream, stream);
         (self.ptr, wait_then_record(self.event, stream))
     }
 }
@@ -689,6 +724,7 @@ unsafe impl<'a, 'b: 'a, 'c: 'b, T> PushKernelArg<&'b mut UnifiedViewMut<'c, T>> 
     #[inline(always)]
     fn arg(&mut self, arg: &'b mut UnifiedViewMut<'c, T>) -> &mut Self {
         let arg: &'b UnifiedViewMut<'c, T> = arg;
+        note_access(arg.attach_mode, arg.stream, self.stream);
         self.track_event(arg.stream.ctx.ordinal, arg.event);
         self.push_ptr(&arg.ptr)
     }
