@@ -78,7 +78,7 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|sparse_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak}
+benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|sparse_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak|per_op}
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }
