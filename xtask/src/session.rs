@@ -149,7 +149,7 @@ pub(crate) fn script(kind: &str, label: &str, log: &[String], rc: i32) -> Entry 
                 })
                 .unwrap_or(0)
         };
-        e.counts[2] += last_count(" not run") + last_count(" differ");
+        e.counts[2] += last_count(" not run") + last_count(" differ") + last_count(" explained");
     }
     e
 }
@@ -438,19 +438,19 @@ not run: 1
 
     #[test]
     fn scripts_summaries_and_cudarcs_skips() {
-        let cudarc = lines("13-copy-multi-gpu not run\n1 differ from CUDA as documented\n2 not run\n9 passed, 0 failed\n");
+        let cudarc = lines("13-copy-multi-gpu not run\n1 differ from CUDA as documented\n2 not run\n2 explained: by design\n9 passed, 0 failed\n");
         let e = script(
             "cudarc",
             "cudarc examples (cuda-compat as cudarc)",
             &cudarc,
             0,
         );
-        assert_eq!(e.counts, [9, 0, 3]);
+        assert_eq!(e.counts, [9, 0, 5]);
         assert_eq!(
             e.lines,
             [row(
                 "cudarc examples (cuda-compat as cudarc)",
-                "exit 0: 2 not run 9 passed, 0 failed"
+                "exit 0: 2 explained: by design 9 passed, 0 failed"
             )]
         );
         let candle = lines("| total | 10/1/0 | 11/0/0 |\nllama f32: ok: x\nllama bf16: FAILED\n11 passed, 2 failed\n");
