@@ -106,6 +106,18 @@ fn current_builds(out_dir: &Path, processors: &[String]) -> Result<Vec<(PathBuf,
     Ok(newest.into_values().map(|(_, d, r)| (d, r)).collect())
 }
 
+/// The launch bound of each bounded source of the current builds under
+/// `out_dir` for `processors` (the report's `bound REL N threads` lines).
+pub(crate) fn bounds(
+    out_dir: &Path,
+    processors: &[String],
+) -> Result<BTreeMap<String, u32>, String> {
+    Ok(sources(out_dir, processors)?
+        .into_iter()
+        .filter_map(|s| Some((s.rel, s.bound?)))
+        .collect())
+}
+
 /// The sources of the current builds under `out_dir` for `processors`.
 fn sources(out_dir: &Path, processors: &[String]) -> Result<Vec<Source>, String> {
     let mut out = Vec::new();

@@ -7,6 +7,7 @@
 //! On the GPU machine, which has no Rust, the scripts call the release
 //! binary that `scripts/gpu-bundle.sh` puts in the bundle (`gpu-bundle/xtask`).
 
+mod amd_launches;
 mod amd_spills;
 mod candle;
 mod candle_amd;
@@ -38,6 +39,10 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      listed with its reason, every bound in the code
                                      objects (xtask/src/amd_spills.rs); fails on a miss;
                                      --write rewrites the list (new kernels unreviewed)
+  amd-launches OUT_DIR LIST PROCESSORS CORE_SRC KERNELS_SRC
+                                     candle.sh amd: candle's launches of the bounded
+                                     sources' kernels, against a committed list, each
+                                     within its bound (xtask/src/amd_launches.rs)
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
   cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
@@ -164,6 +169,19 @@ fn run(args: &[String]) -> Result<ExitCode> {
             let processors: Vec<String> = a[2].split(',').map(str::to_owned).collect();
             let (lines, ok) =
                 amd_spills::check(Path::new(&a[0]), Path::new(&a[1]), &processors, write)?;
+            print_lines(&lines);
+            Ok(status(ok))
+        }
+        "amd-launches" => {
+            let a = args_n(rest, 5, "amd-launches")?;
+            let processors: Vec<String> = a[2].split(',').map(str::to_owned).collect();
+            let (lines, ok) = amd_launches::check(
+                Path::new(&a[0]),
+                Path::new(&a[1]),
+                &processors,
+                Path::new(&a[3]),
+                Path::new(&a[4]),
+            )?;
             print_lines(&lines);
             Ok(status(ok))
         }
