@@ -73,30 +73,19 @@ die() {
 }
 
 cmd_fetch() {
-    local name crate home="${CARGO_HOME:-$HOME/.cargo}" missing=()
+    local name args=()
     for name in "${!CRATE_SHA256[@]}"; do
-        [[ -f "$WORK/src/$name/.verified" ]] || missing+=("$name")
+        args+=("$name" "$CANDLE_VERSION" "${CRATE_SHA256[$name]}")
     done
-    [[ ${#missing[@]} -eq 0 ]] && return 0
-    mkdir -p "$WORK/fetch/src"
-    : >"$WORK/fetch/src/lib.rs"
-    {
-        printf '[package]\nname = "candle-fetch"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\n'
-        for name in "${missing[@]}"; do printf '%s = "=%s"\n' "$name" "$CANDLE_VERSION"; done
-        printf '\n[workspace]\n'
-    } >"$WORK/fetch/Cargo.toml"
-    cargo fetch --manifest-path "$WORK/fetch/Cargo.toml" >&2
-    for name in "${missing[@]}"; do
-        crate=$(ls "$home"/registry/cache/*/"$name-$CANDLE_VERSION.crate" 2>/dev/null | head -n1)
-        [[ -n "$crate" ]] || die "cargo fetch left no $name-$CANDLE_VERSION.crate"
-        [[ "$(sha256sum "$crate" | cut -d' ' -f1)" == "${CRATE_SHA256[$name]}" ]] ||
-            die "$crate: sha256 is not the pinned ${CRATE_SHA256[$name]}; refusing it"
-        rm -rf "$WORK/src/$name"
-        mkdir -p "$WORK/src/$name"
-        tar -xzf "$crate" -C "$WORK/src/$name" --strip-components=1
-        echo "${CRATE_SHA256[$name]}" >"$WORK/src/$name/.verified"
-        echo "candle: $name $CANDLE_VERSION unpacked (sha256 verified)"
-    done
+    bash "$REPO/scripts/fetch-crates.sh" "$WORK/src" "${args[@]}"
+}
+
+# candle-kernels' sources, as cargo unpacked them for the build.
+kernels_src() {
+    local dir
+    dir=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/candle-kernels-"$CANDLE_VERSION"/src 2>/dev/null | head -n1)
+    [[ -n "$dir" ]] || die "no candle-kernels $CANDLE_VERSION sources in cargo's registry (the AMD build unpacks them)"
+    echo "$dir"
 }
 
 # The workspace of one build: $1 = ours (cudarc patched to the drop-in) or
@@ -515,6 +504,9 @@ cmd_amd() {
         "$WORK/src/candle-nn/src" "$targets" "$WORK/amd-co"
     amd_line "every spilling kernel named with its reason; bounds in the code objects" \
         xtask amd-spills "$out" "$REPO/benches/candle/candle-kernels-$CANDLE_VERSION.amd-spills.txt" "$targets"
+    amd_line "candle's launches of the bounded sources' kernels, each within its bound" \
+        xtask amd-launches "$out" "$REPO/benches/candle/candle-kernels-$CANDLE_VERSION.launches.txt" "$targets" \
+        "$WORK/src/candle-core/src" "$(kernels_src)"
     amd_line "the layer's __dp4a is one dot instruction on each target" amd_dot "$targets"
     amd_line "bf16 and OCP fp8 conversions in hardware on gfx950 and gfx1201, not FNUZ gfx942's" amd_cvt
     amd_line "ROCm 6.4's comgr reads every code object; wavefront sizes" amd_comgr

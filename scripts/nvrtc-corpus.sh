@@ -13,7 +13,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${NVRTC_CORPUS_DIR:-$HOME/.cache/hip-rs/nvrtc-corpus}
-home=${CARGO_HOME:-$HOME/.cargo}
 
 CUDARC_VERSION=$(sed -n 's/^CUDARC_VERSION=//p' "$root/scripts/cudarc-examples.sh")
 CUDARC_SHA256=$(sed -n 's/^CUDARC_SHA256=//p' "$root/scripts/cudarc-examples.sh")
@@ -26,30 +25,9 @@ die() {
     exit 1
 }
 
-# unpack DIR CRATE VERSION SHA256: the verified crate's files in $out/DIR.
-unpack() {
-    local dir=$1 name=$2 version=$3 sum=$4 crate
-    [[ -f "$out/$dir/.verified" && "$(cat "$out/$dir/.verified")" == "$sum" ]] && return 0
-    crate=$(ls "$home"/registry/cache/*/"$name-$version.crate" 2>/dev/null | head -n1)
-    [[ -n "$crate" ]] || die "cargo fetch left no $name-$version.crate"
-    [[ "$(sha256sum "$crate" | cut -d' ' -f1)" == "$sum" ]] ||
-        die "$crate: sha256 is not the pinned $sum; refusing it"
-    rm -rf "${out:?}/$dir"
-    mkdir -p "$out/$dir"
-    tar -xzf "$crate" -C "$out/$dir" --strip-components=1
-    echo "$sum" >"$out/$dir/.verified"
-    echo "nvrtc-corpus: $name $version unpacked (sha256 verified)" >&2
-}
-
-mkdir -p "$out/fetch/src"
-if [[ ! -f "$out/cudarc/.verified" || ! -f "$out/candle-kernels/.verified" ]]; then
-    : >"$out/fetch/src/lib.rs"
-    printf '[package]\nname = "nvrtc-corpus-fetch"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\ncudarc = { version = "=%s", default-features = false }\ncandle-kernels = "=%s"\n\n[workspace]\n' \
-        "$CUDARC_VERSION" "$CANDLE_KERNELS_VERSION" >"$out/fetch/Cargo.toml"
-    cargo fetch -q --manifest-path "$out/fetch/Cargo.toml" >&2
-fi
-unpack cudarc cudarc "$CUDARC_VERSION" "$CUDARC_SHA256"
-unpack candle-kernels candle-kernels "$CANDLE_KERNELS_VERSION" "$CANDLE_KERNELS_SHA256"
+bash "$root/scripts/fetch-crates.sh" "$out" \
+    cudarc "$CUDARC_VERSION" "$CUDARC_SHA256" \
+    candle-kernels "$CANDLE_KERNELS_VERSION" "$CANDLE_KERNELS_SHA256"
 tc=$(bash "$root/scripts/hip-toolchain.sh")
 [[ -f "$tc/include/hip/hip_bf16.h" ]] || die "$tc/include has no hip/hip_bf16.h"
 ln -sfn "$tc/include" "$out/hip-include"
