@@ -34,6 +34,18 @@ pub struct CudaContext {
     cu_ctx: OnceLock<usize>,
 }
 
+impl Drop for CudaContext {
+    fn drop(&mut self) {
+        if let Some(&address) = self.cu_ctx.get() {
+            if address != 0 {
+                // SAFETY: matches the one retain cu_ctx made. A failure
+                // has no one to go to (the context is going away).
+                let _ = unsafe { crate::driver::result::primary_ctx::release(self.cu_device()) };
+            }
+        }
+    }
+}
+
 impl PartialEq for CudaContext {
     fn eq(&self, other: &CudaContext) -> bool {
         self.ordinal == other.ordinal
@@ -264,43 +276,45 @@ impl CudaContext {
     /// which the `cuCtx*` names of [`sys`] accept; on HIP's NVIDIA
     /// platform it is CUDA's own primary `CUcontext`
     /// (`cuDevicePrimaryCtxRetain`), usable with the CUDA driver API.
-    /// Read once, then kept; the runtime keeps the primary context alive
-    /// while the device is in use, as it does the context cudarc hands
-    /// out. Null when the runtime cannot give it (no runtime, or a device
-    /// that went away), since cudarc's signature has no error.
+    /// Read once, then kept: the first call retains the primary context
+    /// and this `CudaContext` holds that reference until it is dropped, as
+    /// cudarc's does (a CUDA primary context no one holds is inactive, and
+    /// its handle must not be made current). Null when the runtime cannot
+    /// give it (no runtime, or a device that went away), since cudarc's
+    /// signature has no error.
     ///
     /// As in cudarc, the handle is safe to get and unsafe to use: do not
-    /// destroy or release it, it stays owned by the runtime.
+    /// destroy or release it.
     pub fn cu_ctx(&self) -> sys::CUcontext {
         if let Some(&address) = self.cu_ctx.get() {
             return address as sys::CUcontext;
         }
-        let device = self.cu_device();
-        // SAFETY: a retain of the primary context, released just below; the
-        // runtime keeps it for the device (HIP's primary context lives as
-        // long as the process, CUDA's as long as its runtime holds it).
-        let Ok(handle) = (unsafe { crate::driver::result::primary_ctx::retain(device) }) else {
-            return std::ptr::null_mut();
-        };
-        // SAFETY: matches the retain above; the handle stays the runtime's.
-        self.record_err(unsafe { crate::driver::result::primary_ctx::release(device) });
-        let _ = self.cu_ctx.set(handle as usize);
-        handle
+        // One retain per `CudaContext`, however many threads ask at once
+        // (0 when it failed: nothing to release).
+        let address = *self.cu_ctx.get_or_init(|| {
+            // SAFETY: a retain of the primary context, released in Drop.
+            unsafe { crate::driver::result::primary_ctx::retain(self.cu_device()) }
+                .map_or(0, |handle| handle as usize)
+        });
+        address as sys::CUcontext
     }
 
-    /// Makes this device and its context current on the calling thread
-    /// (`hipSetDevice`, then `cuCtxSetCurrent` when another or no context is
-    /// current, as cudarc does, so that driver calls see it too), after
-    /// returning the error recorded by an earlier asynchronous use
-    /// ([`CudaContext::check_err`]), as cudarc's does.
+    /// Makes this device and its primary context current on the calling
+    /// thread, for runtime and driver calls alike (cudarc's sets the context
+    /// current), after returning the error recorded by an earlier
+    /// asynchronous use ([`CudaContext::check_err`]), as cudarc's does.
+    ///
+    /// With no context current, or another one, it asks the runtime
+    /// (`hipSetDevice`, which on NVIDIA initializes the primary context and
+    /// makes it current): setting the primary context's handle current
+    /// before the runtime holds it would make an inactive context current,
+    /// which cuFFT then fails on (`CUFFT_INTERNAL_ERROR`).
     pub fn bind_to_thread(&self) -> Result<(), DriverError> {
         self.check_err()?;
         self.device.bind().drv()?;
-        let ctx = self.cu_ctx();
-        if crate::driver::result::ctx::get_current()? != Some(ctx) {
-            // SAFETY: the device's primary context, which the runtime keeps
-            // for the process.
-            unsafe { crate::driver::result::ctx::set_current(ctx) }?;
+        if crate::driver::result::ctx::get_current()? != Some(self.cu_ctx()) {
+            // SAFETY: a device ordinal of this process.
+            check(unsafe { hip::sys::hipSetDevice(self.ordinal as i32) })?;
         }
         Ok(())
     }
