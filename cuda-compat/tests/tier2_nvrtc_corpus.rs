@@ -12,8 +12,11 @@
 //!   the ones nvcc builds (`benches/candle/candle-kernels-0.11.1.nvcc-kernels.txt`).
 //!
 //! Each code object is validated, its kernels are exactly the expected
-//! ones, and the static kernel report reads it (the corpus's own kernels
-//! must not spill; the others' spills are printed).
+//! ones, and the static kernel report reads it: the corpus's own kernels
+//! and cudarc's must not spill; candle's spills are printed (at run time
+//! nothing bounds its quantized kernels' blocks, as cudaforge's table does
+//! at build time, so they spill more; a program can pass
+//! `--gpu-max-threads-per-block=N` in its options).
 //! `scripts/nvrtc-corpus.sh` fetches the two crates (versions and
 //! checksums pinned) and gives the folder in `HIPRS_NVRTC_CORPUS`, with
 //! HIP's headers (`hip-include`, from `scripts/hip-toolchain.sh`: the
@@ -373,7 +376,7 @@ fn corpus_compiles_for_amd_through_the_layer() {
     compile_all("own corpus", &own, &hip_include, true);
     let cudarc = cudarc_programs(&dir.join("cudarc"));
     assert!(cudarc.len() >= 6, "{} kernel sources", cudarc.len());
-    compile_all("cudarc 0.19.10 examples", &cudarc, &hip_include, false);
+    compile_all("cudarc 0.19.10 examples", &cudarc, &hip_include, true);
     let candle = candle_programs(&dir.join("candle-kernels"));
     assert_eq!(candle.len(), 11, "candle-kernels' PTX modules");
     compile_all("candle-kernels 0.11.1", &candle, &hip_include, false);
