@@ -23,10 +23,11 @@
 //! sysroot has only the runtime) for bf16; `scripts/tier2-sysroots.sh`
 //! sets it.
 //!
-//! On ROCm 5.2 and 5.7 (hiprtc of older clangs, no HIP headers beside the
-//! runtime): a source of warp functions, fp16, fp8 and `__dp4a` compiles
-//! through the layer, and a source that includes `cuda_bf16.h` fails with
-//! the layer's message saying that HIP's bf16 header is missing.
+//! On ROCm 5.7 (no HIP headers beside the runtime): a source of warp
+//! functions, fp16, fp8 and `__dp4a` compiles through the layer, and a
+//! source that includes `cuda_bf16.h` fails with the layer's message
+//! saying that HIP's bf16 header is missing. On ROCm 5.2, whose hiprtc is
+//! not given the layer, CUDA's headers are missing and the log says why.
 
 use cuda_compat::nvrtc::{compile_ptx_with_opts, CompileError, CompileOptions};
 use cuda_compat::Platform;
@@ -362,9 +363,10 @@ fn corpus_compiles_for_amd_through_the_layer() {
     amd_runtime();
     let own = own_programs();
     assert!(own.iter().map(|p| p.kernels.len()).sum::<usize>() >= 30);
-    if Rocm::expected() < Rocm::V6_4 {
-        older_hiprtc();
-        return;
+    match Rocm::expected() {
+        Rocm::V5_2 => return without_the_layer(),
+        Rocm::V5_7 => return older_hiprtc(),
+        Rocm::V6_4 => {}
     }
     let dir = corpus();
     let hip_include = dir.join("hip-include");
@@ -380,6 +382,30 @@ fn corpus_compiles_for_amd_through_the_layer() {
     let candle = candle_programs(&dir.join("candle-kernels"));
     assert_eq!(candle.len(), 11, "candle-kernels' PTX modules");
     compile_all("candle-kernels 0.11.1", &candle, &hip_include, false);
+}
+
+/// ROCm 5.2's hiprtc gets the source unchanged (it corrupts memory in
+/// compiles through the layer): CUDA's headers are missing, and the log
+/// says why.
+fn without_the_layer() {
+    let src = "#include <cuda_fp16.h>\nextern \"C\" __global__ void k(__half* x) { x[0] = __float2half(1.0f); }\n";
+    match compile_ptx_with_opts(
+        src,
+        CompileOptions {
+            arch: Some("gfx90a"),
+            ..Default::default()
+        },
+    ) {
+        Err(CompileError::CompileError { log, .. }) => {
+            let log = log.to_string_lossy();
+            assert!(
+                log.contains("is used with ROCm 5.7 and later (this is 5.2)"),
+                "{log}"
+            );
+            assert!(log.contains("cuda_fp16.h"), "{log}");
+        }
+        other => panic!("CUDA's header on ROCm 5.2: {other:?}"),
+    }
 }
 
 /// What an older hiprtc, with no HIP headers beside it, must do.

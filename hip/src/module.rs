@@ -612,8 +612,16 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
         header_texts.push(CString::new(text.as_str()).map_err(|_| nul("text"))?);
     }
 
+    // The arrays themselves must live as long as the program: ROCm 5's
+    // hiprtc keeps them and reads them at compile time (a use after free
+    // there crashed in comgr).
+    let text_ptrs: Vec<_> = header_texts.iter().map(|c| c.as_ptr()).collect();
+    let name_ptrs: Vec<_> = header_names.iter().map(|c| c.as_ptr()).collect();
+
     let _serial = rtc_lock();
-    let prog = result::rtc_create_program(&src, &cname, &header_texts, &header_names)?;
+    // SAFETY: the strings and both arrays live until this function returns,
+    // after the program is destroyed (`guard` is dropped first).
+    let prog = unsafe { result::rtc_create_program(&src, &cname, &text_ptrs, &name_ptrs) }?;
     struct Guard(sys::hiprtcProgram);
     impl Drop for Guard {
         fn drop(&mut self) {

@@ -759,11 +759,16 @@ pub(crate) unsafe fn graph_exec_update(
 
 // ---- hiprtc ----------------------------------------------------------------
 
-pub(crate) fn rtc_create_program(
+/// # Safety
+///
+/// `headers` and `include_names` hold NUL-terminated strings, as many of
+/// each, and both arrays and their strings outlive the program: ROCm 5's
+/// hiprtc keeps the arrays and reads them when the program is compiled.
+pub(crate) unsafe fn rtc_create_program(
     src: &std::ffi::CStr,
     name: &std::ffi::CStr,
-    headers: &[std::ffi::CString],
-    include_names: &[std::ffi::CString],
+    headers: &[*const c_char],
+    include_names: &[*const c_char],
 ) -> Result<sys::hiprtcProgram> {
     if headers.len() != include_names.len() {
         return Err(Error::invalid(
@@ -773,20 +778,18 @@ pub(crate) fn rtc_create_program(
     }
     let count = c_int::try_from(headers.len())
         .map_err(|_| Error::invalid("hiprtcCreateProgram", "too many headers"))?;
-    let texts: Vec<*const c_char> = headers.iter().map(|h| h.as_ptr()).collect();
-    let names: Vec<*const c_char> = include_names.iter().map(|h| h.as_ptr()).collect();
     let mut p = std::ptr::null_mut();
-    // SAFETY: every string is NUL-terminated and outlives the call, which
-    // copies them; the two arrays hold `count` pointers each (checked
-    // above), and hiprtc only reads them.
+    // SAFETY: `src` and `name` are NUL-terminated; the arrays hold `count`
+    // pointers each (checked above) to strings that, with the arrays,
+    // outlive the program (the caller's promise); hiprtc only reads them.
     check_rtc("hiprtcCreateProgram", unsafe {
         sys::hiprtcCreateProgram(
             &mut p,
             src.as_ptr(),
             name.as_ptr(),
             count,
-            texts.as_ptr().cast_mut(),
-            names.as_ptr().cast_mut(),
+            headers.as_ptr().cast_mut(),
+            include_names.as_ptr().cast_mut(),
         )
     })?;
     Ok(p)

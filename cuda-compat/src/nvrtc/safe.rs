@@ -491,11 +491,17 @@ pub(crate) fn compile_for(
         options: options.to_hiprtc_flags(platform),
         headers: Vec::new(),
     };
+    let version = crate::backend().ok().map(|rt| rt.version);
     let code = match platform {
         Platform::Nvidia => hip::compile(source, &hip_opts)?.code,
-        Platform::Amd => {
+        Platform::Amd if layer_supported(version) => {
             amd_layer(&mut hip_opts, hip_include_dir().as_deref());
             compile_through_layer(source, &hip_opts)?
+        }
+        Platform::Amd => {
+            hip::compile(source, &hip_opts)
+                .map_err(|e| without_layer(e, version))?
+                .code
         }
     };
     Ok(Ptx(PtxKind::Compiled(Compiled {
@@ -505,6 +511,48 @@ pub(crate) fn compile_for(
         source: source.to_owned(),
         options,
     })))
+}
+
+/// Whether run-time compiles go through the CUDA layer on this HIP
+/// release: from ROCm 5.7 on (unknown: yes). ROCm 5.2's hiprtc (Debian 12)
+/// reads an action's state after freeing it in such compiles (valgrind:
+/// invalid reads under `amd_comgr_do_action`; a crash in comgr when the
+/// memory is reused), so older releases get the source unchanged, as
+/// before.
+fn layer_supported(version: Option<hip_sys::loader::Version>) -> bool {
+    match version {
+        None => true,
+        Some(v) => (v.major, v.minor) >= (5, 7),
+    }
+}
+
+/// A failed compile on a release without the layer: the log says why CUDA
+/// headers and warp functions are missing.
+fn without_layer(e: hip::Error, version: Option<hip_sys::loader::Version>) -> CompileError {
+    match e {
+        hip::Error::Compile {
+            program,
+            options,
+            status,
+            log,
+        } => {
+            let release = version.map_or_else(String::new, |v| {
+                format!(" (this is {}.{})", v.major, v.minor)
+            });
+            let head = format!(
+                "note: hip-rs's CUDA layer (cuda_fp16.h, the *_sync warp functions, ...) is used \
+                 with ROCm 5.7 and later{release}: this source went to hiprtc unchanged\n"
+            );
+            hip::Error::Compile {
+                program,
+                options,
+                status,
+                log: head + &log,
+            }
+            .into()
+        }
+        other => other.into(),
+    }
 }
 
 /// Sets up a compile of CUDA source for AMD: the CUDA-over-HIP layer
@@ -652,6 +700,23 @@ mod tests {
             o.headers.len(),
             hip_cuda_layer::HEADERS.len() + hip_cuda_layer::RTC_HEADERS.len()
         );
+    }
+
+    #[test]
+    fn the_layer_is_used_from_rocm_5_7_on() {
+        let v = |major, minor| {
+            Some(hip_sys::loader::Version {
+                major,
+                minor,
+                patch: 0,
+            })
+        };
+        assert!(!layer_supported(v(5, 2)));
+        assert!(!layer_supported(v(5, 6)));
+        assert!(layer_supported(v(5, 7)));
+        assert!(layer_supported(v(6, 4)));
+        assert!(layer_supported(v(7, 0)));
+        assert!(layer_supported(None));
     }
 
     #[test]
