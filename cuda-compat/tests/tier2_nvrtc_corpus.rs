@@ -388,23 +388,25 @@ fn corpus_compiles_for_amd_through_the_layer() {
 /// compiles through the layer): CUDA's headers are missing, and the log
 /// says why.
 fn without_the_layer() {
-    let src = "#include <cuda_fp16.h>\nextern \"C\" __global__ void k(__half* x) { x[0] = __float2half(1.0f); }\n";
-    match compile_ptx_with_opts(
-        src,
-        CompileOptions {
-            arch: Some("gfx90a"),
-            ..Default::default()
-        },
-    ) {
-        Err(CompileError::CompileError { log, .. }) => {
-            let log = log.to_string_lossy();
-            assert!(
-                log.contains("is used with ROCm 5.7 and later (this is 5.2)"),
-                "{log}"
-            );
-            assert!(log.contains("cuda_fp16.h"), "{log}");
-        }
-        other => panic!("CUDA's header on ROCm 5.2: {other:?}"),
+    let log = failed_log(
+        "#include <cuda_fp16.h>\nextern \"C\" __global__ void k(__half* x) { x[0] = __float2half(1.0f); }\n",
+    );
+    assert!(
+        log.contains("is used with ROCm 5.7 and later (this is 5.2)"),
+        "{log}"
+    );
+    assert!(log.contains("cuda_fp16.h"), "{log}");
+}
+
+/// The log of `src`'s compile for gfx90a, which must fail to compile.
+fn failed_log(src: &str) -> String {
+    let opts = CompileOptions {
+        arch: Some("gfx90a"),
+        ..Default::default()
+    };
+    match compile_ptx_with_opts(src, opts) {
+        Err(CompileError::CompileError { log, .. }) => log.to_string_lossy().into_owned(),
+        other => panic!("expected a compile error: {other:?}\n{src}"),
     }
 }
 
@@ -436,27 +438,17 @@ extern "C" __global__ void mixed(__half* h, __nv_fp8_e4m3* q, const int* a, int*
     // No HIP include folder: the runtime's prefix has none here.
     let (failures, _) = compile(&program, Path::new("/nonexistent"));
     assert!(failures.is_empty(), "{failures:?}");
-    let bf16 = "#include <cuda_bf16.h>\nextern \"C\" __global__ void k(__nv_bfloat16* x) { x[0] = __float2bfloat16(1.0f); }\n";
-    match compile_ptx_with_opts(
-        bf16,
-        CompileOptions {
-            arch: Some("gfx90a"),
-            ..Default::default()
-        },
-    ) {
-        Err(CompileError::CompileError { log, .. }) => {
-            let log = log.to_string_lossy();
-            assert!(
-                log.contains("has no HIP bf16 header (hip/hip_bf16.h)"),
-                "{log}"
-            );
-            assert!(
-                log.contains("does not compile for AMD through hip-rs's CUDA layer"),
-                "{log}"
-            );
-        }
-        other => panic!("a bf16 source without HIP's headers: {other:?}"),
-    }
+    let log = failed_log(
+        "#include <cuda_bf16.h>\nextern \"C\" __global__ void k(__nv_bfloat16* x) { x[0] = __float2bfloat16(1.0f); }\n",
+    );
+    assert!(
+        log.contains("has no HIP bf16 header (hip/hip_bf16.h)"),
+        "{log}"
+    );
+    assert!(
+        log.contains("does not compile for AMD through hip-rs's CUDA layer"),
+        "{log}"
+    );
 }
 
 #[test]
