@@ -32,6 +32,10 @@ pub struct CudaContext {
     /// [`CudaContext::cu_ctx`] has read it (an address keeps the type
     /// `Send + Sync`).
     cu_ctx: OnceLock<usize>,
+    /// `CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`, once asked (a
+    /// device's answer does not change): unified memory's access checks
+    /// read it at every use.
+    concurrent_managed_access: OnceLock<bool>,
 }
 
 impl Drop for CudaContext {
@@ -73,6 +77,7 @@ impl CudaContext {
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
             cu_ctx: OnceLock::new(),
+            concurrent_managed_access: OnceLock::new(),
         }))
     }
 
@@ -208,6 +213,7 @@ impl CudaContext {
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
             cu_ctx: OnceLock::new(),
+            concurrent_managed_access: OnceLock::new(),
         })
     }
 
@@ -286,9 +292,6 @@ impl CudaContext {
     /// As in cudarc, the handle is safe to get and unsafe to use: do not
     /// destroy or release it.
     pub fn cu_ctx(&self) -> sys::CUcontext {
-        if let Some(&address) = self.cu_ctx.get() {
-            return address as sys::CUcontext;
-        }
         // One retain per `CudaContext`, however many threads ask at once
         // (0 when it failed: nothing to release).
         let address = *self.cu_ctx.get_or_init(|| {
@@ -330,6 +333,18 @@ impl CudaContext {
             hip::sys::hipDeviceGetAttribute(&mut v, attrib.into(), self.ordinal as i32)
         })?;
         Ok(crate::warp::cuda_attribute(attrib.into(), v))
+    }
+
+    /// Whether the device can access managed memory concurrently with the
+    /// host (`CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`), asked once.
+    pub(crate) fn concurrent_managed_access(&self) -> Result<bool, DriverError> {
+        if let Some(&yes) = self.concurrent_managed_access.get() {
+            return Ok(yes);
+        }
+        let yes = self
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)?
+            != 0;
+        Ok(*self.concurrent_managed_access.get_or_init(|| yes))
     }
 
     /// Waits for all work on the device (`hipDeviceSynchronize`).

@@ -240,10 +240,7 @@ fn check_access(
     stream: &CudaStream,
 ) -> Result<(), DriverError> {
     device_access(mode, *owner == *stream, || {
-        Ok(stream
-            .ctx
-            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)?
-            != 0)
+        stream.ctx.concurrent_managed_access()
     })
 }
 
