@@ -495,8 +495,8 @@ pub(crate) fn compile_for(
     let code = match platform {
         Platform::Nvidia => hip::compile(source, &hip_opts)?.code,
         Platform::Amd if layer_supported(version) => {
-            amd_layer(&mut hip_opts, hip_include_dir().as_deref());
-            compile_through_layer(source, &hip_opts)?
+            amd_layer(&mut hip_opts, hip_include_dir());
+            compile_through_layer(source, hip_opts)?
         }
         Platform::Amd => {
             hip::compile(source, &hip_opts)
@@ -593,20 +593,20 @@ fn amd_layer(opts: &mut hip::CompileOptions, hip_include: Option<&std::path::Pat
 /// first attempt, headed by what the layer recognizes as the cause.
 fn compile_through_layer(
     source: &str,
-    opts: &hip::CompileOptions,
+    mut opts: hip::CompileOptions,
 ) -> Result<Vec<u8>, CompileError> {
     let mut first: Option<hip::Error> = None;
     for &level in hip_cuda_layer::CLAIMED_ARCHS {
-        let mut at = opts.clone();
-        at.options
+        opts.options
             .push(format!("-D{}={level}", hip_cuda_layer::ARCH_MACRO));
-        match hip::compile(source, &at) {
+        match hip::compile(source, &opts) {
             Ok(out) => return Ok(out.code),
             Err(e @ hip::Error::Compile { .. }) => {
                 first.get_or_insert(e);
             }
             Err(e) => return Err(e.into()),
         }
+        opts.options.pop();
     }
     let Some(hip::Error::Compile {
         program,
@@ -640,8 +640,14 @@ fn compile_through_layer(
 /// `HIP_PATH`, `ROCM_PATH`, beside the loaded HIP runtime (a prefix up to
 /// three folders above it: `<prefix>/lib/libamdhip64.so` and Debian's
 /// `/usr/lib/<triplet>/libamdhip64.so` both find `<prefix>/include`), or
-/// `/opt/rocm`; the first that has the header.
-fn hip_include_dir() -> Option<PathBuf> {
+/// `/opt/rocm`; the first that has the header. Looked for once per
+/// process (the loaded runtime does not change either).
+fn hip_include_dir() -> Option<&'static std::path::Path> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(find_hip_include_dir).as_deref()
+}
+
+fn find_hip_include_dir() -> Option<PathBuf> {
     let mut prefixes: Vec<PathBuf> = ["HIP_PATH", "ROCM_PATH"]
         .iter()
         .filter_map(std::env::var_os)
