@@ -10,10 +10,13 @@ use cuda_compat::driver::{
     result, sys, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, CudaViewMut,
     DevicePtr, DriverError, LaunchConfig, PushKernelArg,
 };
-use cuda_compat::nvrtc::compile_ptx;
+
 use cuda_compat::Platform;
 use std::sync::Arc;
-use test_kit::{assert_close, random_nonzero};
+use test_kit::assert_close;
+
+mod common;
+use common::random;
 
 const KERNELS: &str = r#"
 // x[i] = a * x[i] + b
@@ -50,18 +53,8 @@ const TOL: f32 = 1e-6;
 /// About 100 ms at up to 2 GHz.
 const SPIN: i64 = 200_000_000;
 
-/// Fresh values in [0.5, 2), from the test's printed seed.
-fn random(n: usize) -> Vec<f32> {
-    random_nonzero(n, 0.5f32..2.0)
-}
-
 fn setup() -> (Arc<CudaContext>, Arc<CudaModule>) {
-    println!("{}", cuda_compat::backend_summary());
-    let ctx = CudaContext::new(0).expect("a GPU");
-    let module = ctx
-        .load_module(compile_ptx(KERNELS).expect("kernels compile"))
-        .expect("kernels load");
-    (ctx, module)
+    common::setup(KERNELS)
 }
 
 fn platform() -> Platform {

@@ -12,7 +12,10 @@ use cuda_compat::driver::{
 };
 use cuda_compat::nvrtc::{compile_ptx, CompileError, Ptx};
 use std::sync::Arc;
-use test_kit::{assert_close, random_nonzero, Trans};
+use test_kit::{assert_close, Trans};
+
+mod common;
+use common::random;
 
 const KERNELS: &str = r#"
 __constant__ float coefficients[4];
@@ -51,22 +54,12 @@ extern "C" __global__ void polynomial(float* out, const float* in, int n) {
 const SPIN: i64 = 200_000_000;
 const N: usize = 4096;
 
-/// Fresh values in [0.5, 2), from the test's printed seed.
-fn random(n: usize) -> Vec<f32> {
-    random_nonzero(n, 0.5f32..2.0)
-}
-
 fn affine(x: &[f32]) -> Vec<f32> {
     x.iter().map(|v| 2.0 * v + 1.0).collect()
 }
 
 fn setup() -> (Arc<CudaContext>, Arc<cuda_compat::driver::CudaModule>) {
-    println!("{}", cuda_compat::backend_summary());
-    let ctx = CudaContext::new(0).expect("a GPU");
-    let module = ctx
-        .load_module(compile_ptx(KERNELS).expect("kernels compile"))
-        .expect("kernels load");
-    (ctx, module)
+    common::setup(KERNELS)
 }
 
 fn launch_slow(

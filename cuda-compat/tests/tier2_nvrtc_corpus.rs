@@ -119,20 +119,27 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The corpus's own programs and their kernels (`MANIFEST.txt`).
-fn own_programs() -> Vec<Program> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvrtc_corpus/own");
-    let mut by_file: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for line in read(&dir.join("MANIFEST.txt")).lines() {
+/// A list of `KEY<sep>KERNEL` lines (`#` comments) as each key's kernels.
+fn grouped(path: &Path, sep: char) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in read(path).lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let (file, symbol) = line.split_once('\t').expect("FILE<TAB>SYMBOL");
-        by_file
-            .entry(file.to_owned())
+        let (key, kernel) = line
+            .split_once(sep)
+            .unwrap_or_else(|| panic!("{}: not KEY{sep:?}KERNEL: {line}", path.display()));
+        out.entry(key.to_owned())
             .or_default()
-            .insert(symbol.to_owned());
+            .insert(kernel.to_owned());
     }
+    out
+}
+
+/// The corpus's own programs and their kernels (`MANIFEST.txt`).
+fn own_programs() -> Vec<Program> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvrtc_corpus/own");
+    let by_file = grouped(&dir.join("MANIFEST.txt"), '\t');
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -302,17 +309,7 @@ fn cudarc_programs(dir: &Path) -> Vec<Program> {
 fn candle_programs(dir: &Path) -> Vec<Program> {
     let list = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../benches/candle/candle-kernels-0.11.1.nvcc-kernels.txt");
-    let mut by_module: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for line in read(&list).lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        let (module, kernel) = line.split_once(' ').expect("MODULE KERNEL");
-        by_module
-            .entry(module.to_owned())
-            .or_default()
-            .insert(kernel.to_owned());
-    }
+    let by_module = grouped(&list, ' ');
     let src = dir.join("src");
     by_module
         .into_iter()
