@@ -612,9 +612,8 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
         header_texts.push(CString::new(text.as_str()).map_err(|_| nul("text"))?);
     }
 
-    // The arrays themselves must live as long as the program: ROCm 5's
-    // hiprtc keeps them and reads them at compile time (a use after free
-    // there crashed in comgr).
+    // The arrays themselves live as long as the program too: hiprtc's
+    // contract does not say that it copies them at creation.
     let text_ptrs: Vec<_> = header_texts.iter().map(|c| c.as_ptr()).collect();
     let name_ptrs: Vec<_> = header_names.iter().map(|c| c.as_ptr()).collect();
 

@@ -762,8 +762,8 @@ pub(crate) unsafe fn graph_exec_update(
 /// # Safety
 ///
 /// `headers` and `include_names` hold NUL-terminated strings, as many of
-/// each, and both arrays and their strings outlive the program: ROCm 5's
-/// hiprtc keeps the arrays and reads them when the program is compiled.
+/// each, and both arrays and their strings outlive the program (hiprtc's
+/// contract does not say that it copies them at creation).
 pub(crate) unsafe fn rtc_create_program(
     src: &std::ffi::CStr,
     name: &std::ffi::CStr,
