@@ -28,7 +28,7 @@ impl Step {
 /// THE LIST of commands that write committed files, in the order they run:
 /// the generator first (bindings, then the NVIDIA tables read from them),
 /// then the coverage tests, which read its output (the adapter tables,
-/// `gpu_tested.txt`).
+/// `gpu_tested.txt`), then the lock files outside the workspace.
 const REGENERATE: &[Step] = &[
     Step::Generator,
     Step::Shell("HIP_SYS_BLESS=1 cargo test -q -p hip-sys --lib coverage"),
@@ -39,6 +39,10 @@ const REGENERATE: &[Step] = &[
     Step::Shell("HIPSOLVER_SYS_BLESS=1 cargo test -q -p hipsolver-sys --lib coverage"),
     Step::Shell("HIPSPARSE_SYS_BLESS=1 cargo test -q -p hipsparse-sys --lib coverage"),
     Step::Shell("ROCTX_SYS_BLESS=1 cargo test -q -p roctx-sys --lib coverage"),
+    // The fuzz workspace's lock file, which no workspace command touches:
+    // scripts/fuzz.sh builds with --locked, so a new path dependency of a
+    // fuzzed crate must be locked here first.
+    Step::Shell("cargo update -q -w --manifest-path fuzz/Cargo.toml"),
 ];
 
 /// What the commands above write (a folder: every file in it). Every tracked
@@ -97,6 +101,8 @@ const GENERATED: &[&str] = &[
     "hipsolver-sys/NVIDIA_COVERAGE.md",
     "hipsparse-sys/NVIDIA_COVERAGE.md",
     "roctx-sys/NVIDIA_COVERAGE.md",
+    // cargo update -w (fuzz/)
+    "fuzz/Cargo.lock",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of
