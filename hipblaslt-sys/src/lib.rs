@@ -48,6 +48,8 @@ mod compat;
 mod generated;
 pub mod loader;
 mod nvidia;
+mod status;
+mod unavailable;
 
 pub use generated::functions::*;
 pub use generated::types::*;

@@ -15,7 +15,7 @@
 //!   runtime; on the NVIDIA platform, cuFFT's `libcufft.so.12`.
 //! - **Missing pieces never panic**: without a library a function returns
 //!   `HIPFFT_SETUP_FAILED`; a function the loaded library lacks returns
-//!   `HIPFFT_NOT_IMPLEMENTED` (see `status.rs` for why these two).
+//!   `HIPFFT_NOT_IMPLEMENTED` (see `unavailable.rs` for why these two).
 //! - **On NVIDIA** every function is an adapter over its cuFFT counterpart
 //!   ([`NVIDIA_ADAPTERS`]): cuFFT's plan handle is an `int` where hipFFT's
 //!   is an opaque pointer, so the handle a plan call returns there is the
@@ -48,6 +48,7 @@ mod generated;
 pub mod loader;
 mod nvidia;
 mod status;
+mod unavailable;
 
 pub use generated::functions::*;
 pub use generated::types::*;

@@ -1,5 +1,4 @@
-//! `hipfftResult` as a Rust error, and the statuses a raw function returns
-//! when it cannot call into a library.
+//! `hipfftResult` as a Rust error.
 
 use crate::hipfftResult;
 use core::fmt;
@@ -39,34 +38,12 @@ impl fmt::Display for hipfftResult {
 
 impl std::error::Error for hipfftResult {}
 
-/// hipFFT's own statuses for "cannot run" (every hipFFT function returns a
-/// `hipfftResult`):
-///
-/// - no library could be loaded: `HIPFFT_SETUP_FAILED`, hipFFT's status for
-///   "the library failed to initialize", which is what happened;
-///   `HIPFFT_INTERNAL_ERROR` would claim a bug. [`crate::loader::hipfft`]
-///   says what was tried;
-/// - the loaded library lacks this symbol (an older hipFFT, or a call cuFFT
-///   does not have, such as `hipfftExtPlanScaleFactor`):
-///   `HIPFFT_NOT_IMPLEMENTED`, "functionality is not implemented".
-///   `HIPFFT_NOT_SUPPORTED` is left to the library, which returns it for
-///   parameters it does not support, so the two causes stay apart.
-impl hip_sys::Unavailable for hipfftResult {
-    fn library_missing() -> Self {
-        hipfftResult::HIPFFT_SETUP_FAILED
-    }
-    fn symbol_missing() -> Self {
-        hipfftResult::HIPFFT_NOT_IMPLEMENTED
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hip_sys::Unavailable;
 
     #[test]
-    fn status_names_ok_and_unavailable() {
+    fn status_names_and_ok() {
         assert!(hipfftResult::HIPFFT_SUCCESS.ok().is_ok());
         let e = hipfftResult::HIPFFT_INVALID_SIZE.ok().unwrap_err();
         assert_eq!(e.name(), Some("HIPFFT_INVALID_SIZE"));
@@ -77,13 +54,5 @@ mod tests {
         let unknown = hipfftResult(4242);
         assert_eq!(unknown.name(), None);
         assert!(unknown.to_string().contains("4242"));
-        assert_eq!(
-            hipfftResult::library_missing(),
-            hipfftResult::HIPFFT_SETUP_FAILED
-        );
-        assert_eq!(
-            hipfftResult::symbol_missing(),
-            hipfftResult::HIPFFT_NOT_IMPLEMENTED
-        );
     }
 }

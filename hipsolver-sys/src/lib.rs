@@ -15,7 +15,7 @@
 //!   the runtime; on the NVIDIA platform, cuSOLVER's `libcusolver.so.12`.
 //! - **Missing pieces never panic**: without a library a function returns
 //!   `HIPSOLVER_STATUS_NOT_INITIALIZED`; a function the loaded library
-//!   lacks returns `HIPSOLVER_STATUS_NOT_SUPPORTED` (see `status.rs`).
+//!   lacks returns `HIPSOLVER_STATUS_NOT_SUPPORTED` (see `unavailable.rs`).
 //! - **On NVIDIA** each function with a cuSOLVER counterpart is an adapter
 //!   over it ([`NVIDIA_ADAPTERS`]): hipSOLVER's enum values are rocBLAS's
 //!   (`HIPBLAS_OP_N` is 111) and are translated, as is the status; see
@@ -48,6 +48,7 @@ mod generated;
 pub mod loader;
 mod nvidia;
 mod status;
+mod unavailable;
 
 pub use generated::functions::*;
 pub use generated::types::*;

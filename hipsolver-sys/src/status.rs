@@ -1,5 +1,4 @@
-//! `hipsolverStatus_t` as a Rust error, and the statuses a raw function
-//! returns when it cannot call into a library.
+//! `hipsolverStatus_t` as a Rust error.
 
 use crate::hipsolverStatus_t;
 use core::fmt;
@@ -37,32 +36,12 @@ impl fmt::Display for hipsolverStatus_t {
 
 impl std::error::Error for hipsolverStatus_t {}
 
-/// hipSOLVER's own statuses for "cannot run" (every hipSOLVER function
-/// returns a `hipsolverStatus_t`):
-///
-/// - no library could be loaded: `HIPSOLVER_STATUS_NOT_INITIALIZED`, "the
-///   library was not initialized", which is what happened;
-///   `HIPSOLVER_STATUS_INTERNAL_ERROR` would claim a bug.
-///   [`crate::loader::hipsolver`] says what was tried;
-/// - the loaded library lacks this symbol (an older hipSOLVER, or a call
-///   cuSOLVER does not have): `HIPSOLVER_STATUS_NOT_SUPPORTED`, which
-///   hipSOLVER itself returns for "function not implemented".
-impl hip_sys::Unavailable for hipsolverStatus_t {
-    fn library_missing() -> Self {
-        hipsolverStatus_t::HIPSOLVER_STATUS_NOT_INITIALIZED
-    }
-    fn symbol_missing() -> Self {
-        hipsolverStatus_t::HIPSOLVER_STATUS_NOT_SUPPORTED
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hip_sys::Unavailable;
 
     #[test]
-    fn status_names_ok_and_unavailable() {
+    fn status_names_and_ok() {
         assert!(hipsolverStatus_t::HIPSOLVER_STATUS_SUCCESS.ok().is_ok());
         let e = hipsolverStatus_t::HIPSOLVER_STATUS_ZERO_PIVOT
             .ok()
@@ -75,13 +54,5 @@ mod tests {
         let unknown = hipsolverStatus_t(4242);
         assert_eq!(unknown.name(), None);
         assert!(unknown.to_string().contains("4242"));
-        assert_eq!(
-            hipsolverStatus_t::library_missing(),
-            hipsolverStatus_t::HIPSOLVER_STATUS_NOT_INITIALIZED
-        );
-        assert_eq!(
-            hipsolverStatus_t::symbol_missing(),
-            hipsolverStatus_t::HIPSOLVER_STATUS_NOT_SUPPORTED
-        );
     }
 }

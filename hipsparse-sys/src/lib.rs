@@ -16,7 +16,7 @@
 //!   runtime; on the NVIDIA platform, cuSPARSE's `libcusparse.so.12`.
 //! - **Missing pieces never panic**: without a library a function returns
 //!   `HIPSPARSE_STATUS_NOT_INITIALIZED`; a function the loaded library lacks
-//!   returns `HIPSPARSE_STATUS_NOT_SUPPORTED` (see `status.rs`).
+//!   returns `HIPSPARSE_STATUS_NOT_SUPPORTED` (see `unavailable.rs`).
 //! - **On NVIDIA** a function is an adapter over the cuSPARSE function of
 //!   the same name ([`NVIDIA_ADAPTERS`]); hipSPARSE numbers its enums as
 //!   cuSPARSE does (checked against `cusparse.h` by a generated test), so
@@ -43,6 +43,7 @@ mod generated;
 pub mod loader;
 mod nvidia;
 mod status;
+mod unavailable;
 
 pub use generated::functions::*;
 pub use generated::types::*;

@@ -1,5 +1,4 @@
-//! `hipsparseStatus_t` as a Rust error, and the statuses a raw function
-//! returns when it cannot call into a library.
+//! `hipsparseStatus_t` as a Rust error.
 
 use crate::hipsparseStatus_t;
 use core::fmt;
@@ -35,53 +34,12 @@ impl fmt::Display for hipsparseStatus_t {
 
 impl std::error::Error for hipsparseStatus_t {}
 
-/// hipSPARSE's own statuses for "cannot run":
-///
-/// - no library could be loaded: `HIPSPARSE_STATUS_NOT_INITIALIZED`, "the
-///   library was not initialized", which is what happened;
-///   [`crate::loader::hipsparse`] says what was tried;
-/// - the loaded library lacks this symbol (an older hipSPARSE, or a legacy
-///   call CUDA 12's cuSPARSE removed): `HIPSPARSE_STATUS_NOT_SUPPORTED`.
-impl hip_sys::Unavailable for hipsparseStatus_t {
-    fn library_missing() -> Self {
-        hipsparseStatus_t::HIPSPARSE_STATUS_NOT_INITIALIZED
-    }
-    fn symbol_missing() -> Self {
-        hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED
-    }
-}
-
-/// The matrix-descriptor getters (`hipsparseGetMatType`, ...) return the
-/// enum itself, with no room for an error: without a library or symbol
-/// they return 0, the enum's default (general, lower, non-unit, zero-based),
-/// as for a fresh descriptor. [`crate::loader::hipsparse`] says why nothing
-/// was loaded.
-macro_rules! default_when_unavailable {
-    ($($t:ident),*) => {$(
-        impl hip_sys::Unavailable for crate::$t {
-            fn library_missing() -> Self {
-                crate::$t(0)
-            }
-            fn symbol_missing() -> Self {
-                crate::$t(0)
-            }
-        }
-    )*};
-}
-default_when_unavailable!(
-    hipsparseMatrixType_t,
-    hipsparseFillMode_t,
-    hipsparseDiagType_t,
-    hipsparseIndexBase_t
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hip_sys::Unavailable;
 
     #[test]
-    fn status_names_ok_and_unavailable() {
+    fn status_names_and_ok() {
         assert!(hipsparseStatus_t::HIPSPARSE_STATUS_SUCCESS.ok().is_ok());
         let e = hipsparseStatus_t::HIPSPARSE_STATUS_ZERO_PIVOT
             .ok()
@@ -94,13 +52,5 @@ mod tests {
         let unknown = hipsparseStatus_t(4242);
         assert_eq!(unknown.name(), None);
         assert!(unknown.to_string().contains("4242"));
-        assert_eq!(
-            hipsparseStatus_t::library_missing(),
-            hipsparseStatus_t::HIPSPARSE_STATUS_NOT_INITIALIZED
-        );
-        assert_eq!(
-            hipsparseStatus_t::symbol_missing(),
-            hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED
-        );
     }
 }

@@ -39,6 +39,7 @@ mod generated;
 #[path = "generated/loader.rs"]
 pub mod loader;
 mod nvidia;
+mod status;
 mod unavailable;
 
 pub use generated::functions::*;

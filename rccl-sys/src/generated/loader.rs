@@ -14,7 +14,7 @@
 //!   symbol is resolved once;
 //! - **NVIDIA**: NCCL's `libnccl.so.2`, resolved by the same names (RCCL keeps
 //!   NCCL's names and arguments); RCCL's own calls are not looked up there
-//!   ([`crate::RCCL_ONLY`]): three are built from NCCL's send/recv
+//!   ([`crate::RCCL_ONLY`]): four are built from NCCL's send/recv
 //!   ([`crate::NVIDIA_ADAPTERS`]), `ncclCommInitRankMulti` is unavailable.
 //!
 //! Nothing here panics: when nothing can be loaded every raw function returns

@@ -18,6 +18,8 @@
 //! A sibling of the AMD backend ([`crate::amd`]): both return the loader
 //! core's [`Loaded`] table; neither imports the loader.
 
+#[cfg(test)]
+mod coverage;
 mod rccl_only;
 
 use crate::generated::functions::RcclFunctions;
