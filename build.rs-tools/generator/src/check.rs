@@ -13,11 +13,11 @@ enum Step {
     /// run in this process.
     Generator,
     /// Another command, run with `bash -c` from the workspace root.
-    Shell(&'static str),
+    Shell(String),
 }
 
 impl Step {
-    fn command(&self) -> &'static str {
+    fn command(&self) -> &str {
         match self {
             Step::Generator => "cargo run -p hip-generator",
             Step::Shell(c) => c,
@@ -25,82 +25,100 @@ impl Step {
     }
 }
 
-/// THE LIST of commands that write committed files, in the order they run:
-/// the generator first (bindings, then the NVIDIA tables read from them),
-/// then the coverage tests, which read its output (the adapter tables,
-/// `gpu_tested.txt`), then the lock files outside the workspace.
-const REGENERATE: &[Step] = &[
-    Step::Generator,
-    Step::Shell("HIP_SYS_BLESS=1 cargo test -q -p hip-sys --lib coverage"),
-    Step::Shell("HIPBLAS_SYS_BLESS=1 cargo test -q -p hipblas-sys --lib coverage"),
-    Step::Shell("HIPRAND_SYS_BLESS=1 cargo test -q -p hiprand-sys --lib coverage"),
-    Step::Shell("HIPFFT_SYS_BLESS=1 cargo test -q -p hipfft-sys --lib coverage"),
-    Step::Shell("HIPBLASLT_SYS_BLESS=1 cargo test -q -p hipblaslt-sys --lib coverage"),
-    Step::Shell("HIPSOLVER_SYS_BLESS=1 cargo test -q -p hipsolver-sys --lib coverage"),
-    Step::Shell("HIPSPARSE_SYS_BLESS=1 cargo test -q -p hipsparse-sys --lib coverage"),
-    Step::Shell("ROCTX_SYS_BLESS=1 cargo test -q -p roctx-sys --lib coverage"),
+/// What the check regenerates and compares: the commands, in the order
+/// they run, and the paths they write (a folder: every file in it).
+struct Plan {
+    steps: Vec<Step>,
+    paths: Vec<String>,
+}
+
+/// The commands and paths. Each library's part is derived from its
+/// manifest (`build.rs-tools/generator/libraries/<name>.toml`) and its
+/// crate's folder, so adding a library adds nothing here: its
+/// `src/generated/` and `BINDINGS.md`; its NVIDIA tables (`[nvidia.*]
+/// output`); its `NVIDIA_COVERAGE.md` with the
+/// bless run of its coverage test (`src/coverage.rs` or
+/// `src/nvidia/coverage.rs`, blessed by `<CRATE>_BLESS=1`); the outputs of
+/// its `[[header_enums]]`. Then [`SHARED`], the files that cross
+/// libraries. The generator runs first (bindings, then the NVIDIA tables
+/// read from them), then the coverage tests, which read its output (the
+/// adapter tables, `gpu_tested.txt`), then the lock files outside the
+/// workspace.
+fn plan(root: &Path) -> Result<Plan> {
+    let mut steps = vec![Step::Generator];
+    let mut paths = Vec::new();
+    for library in crate::library::all(root)? {
+        let generated = relative(root, &library.out_dir)?;
+        let krate = generated
+            .strip_suffix("/src/generated")
+            .with_context(|| format!("{generated}: not a crate's src/generated"))?
+            .to_owned();
+        paths.push(generated);
+        paths.push(relative(root, &library.report)?);
+        // The NVIDIA backend's tables (`[nvidia.<table>] output`, relative
+        // to the crate).
+        let text = std::fs::read_to_string(&library.manifest)
+            .with_context(|| format!("reading {}", library.manifest.display()))?;
+        let manifest: toml::Table = toml::from_str(&text)
+            .with_context(|| format!("parsing {}", library.manifest.display()))?;
+        if let Some(toml::Value::Table(nvidia)) = manifest.get("nvidia") {
+            for table in nvidia.values() {
+                if let Some(output) = table.get("output").and_then(|o| o.as_str()) {
+                    paths.push(format!("{krate}/{output}"));
+                }
+            }
+        }
+        let coverage = ["src/coverage.rs", "src/nvidia/coverage.rs"]
+            .iter()
+            .any(|f| root.join(&krate).join(f).is_file());
+        if coverage {
+            paths.push(format!("{krate}/NVIDIA_COVERAGE.md"));
+            let bless = format!("{}_BLESS", krate.to_uppercase().replace('-', "_"));
+            steps.push(Step::Shell(format!(
+                "{bless}=1 cargo test -q -p {krate} --lib coverage"
+            )));
+        }
+    }
+    paths.extend(crate::header_enums::outputs(root)?);
     // The fuzz workspace's lock file, which no workspace command touches:
     // scripts/fuzz.sh builds with --locked, so a new path dependency of a
     // fuzzed crate must be locked here first.
-    Step::Shell("cargo update -q -w --manifest-path fuzz/Cargo.toml"),
-];
+    steps.push(Step::Shell(
+        "cargo update -q -w --manifest-path fuzz/Cargo.toml".into(),
+    ));
+    paths.extend(SHARED.iter().map(|p| p.to_string()));
+    Ok(Plan { steps, paths })
+}
 
-/// What the commands above write (a folder: every file in it). Every tracked
-/// file that says it is generated must be under one of these, so a new
-/// generated file cannot be left out of the check.
-const GENERATED: &[&str] = &[
-    // cargo run -p hip-generator: bindings, reports, cuda-compat, the enum
-    // tests' header data (header-values) and what the GPU tests call
-    // (gpu-tested).
-    "hip-sys/src/generated",
-    "hip-sys/BINDINGS.md",
-    "hipblas-sys/src/generated",
-    "hipblas-sys/BINDINGS.md",
-    "rccl-sys/src/generated",
-    "rccl-sys/BINDINGS.md",
-    "hiprand-sys/src/generated",
-    "hiprand-sys/BINDINGS.md",
-    // header-values, from each manifest's [[header_enums]]
-    "hiprand-sys/src/nvidia/curand_values.rs",
-    "hipfft-sys/src/generated",
-    "hipfft-sys/BINDINGS.md",
-    "hipfft-sys/src/nvidia/cufft_enumerators.rs",
-    "hipblaslt-sys/src/generated",
-    "hipblaslt-sys/BINDINGS.md",
-    "hipblaslt-sys/src/nvidia/cublaslt_enumerators.rs",
-    "hipsolver-sys/src/generated",
-    "hipsolver-sys/BINDINGS.md",
-    "hipsolver-sys/src/nvidia/cusolver_enumerators.rs",
-    "hipsparse-sys/src/generated",
-    "hipsparse-sys/BINDINGS.md",
-    "hipsparse-sys/src/nvidia/cusparse_enumerators.rs",
-    "roctx-sys/src/generated",
-    "roctx-sys/BINDINGS.md",
+fn relative(root: &Path, path: &Path) -> Result<String> {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    anyhow::ensure!(
+        rel.is_relative(),
+        "{} is outside the workspace",
+        path.display()
+    );
+    Ok(rel.to_string_lossy().into_owned())
+}
+
+/// The generated files that are not one library's: cuda-compat's (CUDA's
+/// names over every library), the enum tests' header data
+/// (`header-values`), what the GPU tests call (`gpu-tested`), and fuzz/'s
+/// lock file.
+const SHARED: &[&str] = &[
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
-    "hip-sys/src/nvidia/header_enumerators.txt",
     "cuda-compat/tests/data",
     "cuda-compat/tests/enumerator_paths.rs",
+    // header-values
+    "hip-sys/src/nvidia/header_enumerators.txt",
+    "hipfft-sys/src/nvidia/cufft_enumerators.rs",
+    "hipblaslt-sys/src/nvidia/cublaslt_enumerators.rs",
+    "hipsolver-sys/src/nvidia/cusolver_enumerators.rs",
+    "hipsparse-sys/src/nvidia/cusparse_enumerators.rs",
     "rccl-sys/tests/tier1_nccl_enumerators.rs",
+    // gpu-tested
     "hip-sys/src/nvidia/gpu_tested.txt",
     "hipblas-sys/src/nvidia/gpu_tested.txt",
-    // the NVIDIA backends' tables (also alone: cargo run -p hip-generator --
-    // nvidia-tables)
-    "hip-sys/src/nvidia/status.rs",
-    "hip-sys/src/nvidia/attributes.rs",
-    "hip-sys/src/nvidia/messages.rs",
-    "hip-sys/src/nvidia/passthrough.rs",
-    "hipblas-sys/src/nvidia/adapters.rs",
-    "hipsparse-sys/src/nvidia/adapters.rs",
-    // the coverage tests (HIP_SYS_BLESS=1 / HIPBLAS_SYS_BLESS=1)
-    "hip-sys/NVIDIA_COVERAGE.md",
-    "hipblas-sys/NVIDIA_COVERAGE.md",
-    "hiprand-sys/NVIDIA_COVERAGE.md",
-    "hipfft-sys/NVIDIA_COVERAGE.md",
-    "hipblaslt-sys/NVIDIA_COVERAGE.md",
-    "hipsolver-sys/NVIDIA_COVERAGE.md",
-    "hipsparse-sys/NVIDIA_COVERAGE.md",
-    "roctx-sys/NVIDIA_COVERAGE.md",
     // cargo update -w (fuzz/)
     "fuzz/Cargo.lock",
 ];
@@ -108,23 +126,25 @@ const GENERATED: &[&str] = &[
 /// Runs the check; `regenerate` is the generator's own regeneration of
 /// everything (what `cargo run -p hip-generator` does).
 pub(crate) fn run(root: &Path, regenerate: impl Fn() -> Result<()>) -> Result<()> {
-    let unlisted = unlisted_generated_files(root)?;
+    let plan = plan(root)?;
+    let unlisted = unlisted_generated_files(root, &plan.paths)?;
     if !unlisted.is_empty() {
         bail!(
-            "marked as generated but not checked: {}. Add them to GENERATED in \
-             build.rs-tools/generator/src/check.rs.",
+            "marked as generated but not checked: {}. Add them to SHARED in \
+             build.rs-tools/generator/src/check.rs (a library's own files are \
+             found from its manifest).",
             unlisted.join(", ")
         );
     }
-    for path in GENERATED {
+    for path in &plan.paths {
         if !root.join(path).exists() {
-            bail!("{path} is missing. {}", commands_to_run());
+            bail!("{path} is missing. {}", commands_to_run(&plan));
         }
     }
 
     // The CUDA headers the generator reads (cuda-compat, the NVIDIA tables).
     shell(root, "bash build.rs-tools/scripts/fetch-cuda-headers.sh")?;
-    for step in REGENERATE {
+    for step in &plan.steps {
         eprintln!("check: {}", step.command());
         match step {
             Step::Generator => regenerate()?,
@@ -132,38 +152,42 @@ pub(crate) fn run(root: &Path, regenerate: impl Fn() -> Result<()>) -> Result<()
         }
     }
 
-    let diff = git(root, &["diff", "--exit-code", "--stat", "--"])?;
+    let diff = git(root, &["diff", "--exit-code", "--stat", "--"], &plan.paths)?;
     if !diff.status.success() {
         eprint!("{}", String::from_utf8_lossy(&diff.stdout));
         bail!(
             "the committed generated files are stale. {}",
-            commands_to_run()
+            commands_to_run(&plan)
         );
     }
-    let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "--"])?;
+    let untracked = git(
+        root,
+        &["ls-files", "--others", "--exclude-standard", "--"],
+        &plan.paths,
+    )?;
     let untracked = String::from_utf8_lossy(&untracked.stdout).trim().to_owned();
     if !untracked.is_empty() {
         bail!(
             "the generators wrote files that are not committed: {}. {}",
             untracked.replace('\n', ", "),
-            commands_to_run()
+            commands_to_run(&plan)
         );
     }
     println!(
         "check: all {} generated paths are up to date",
-        GENERATED.len()
+        plan.paths.len()
     );
     Ok(())
 }
 
 /// Says how to regenerate: this check's run already did, so what is left is
 /// to review and commit; the commands are listed for running them one by one.
-fn commands_to_run() -> String {
+fn commands_to_run(plan: &Plan) -> String {
     let mut s = String::from(
         "This run has regenerated them; review and commit the result. \
          The commands (all of them: `cargo run -p hip-generator -- check`):",
     );
-    for step in REGENERATE {
+    for step in &plan.steps {
         s.push_str("\n    ");
         s.push_str(step.command());
     }
@@ -171,11 +195,12 @@ fn commands_to_run() -> String {
 }
 
 /// Tracked files (outside the generator's own folder) whose first three lines
-/// say they are generated, but that no entry of [`GENERATED`] covers.
-fn unlisted_generated_files(root: &Path) -> Result<Vec<String>> {
+/// say they are generated, but that no entry of `paths` covers.
+fn unlisted_generated_files(root: &Path, paths: &[String]) -> Result<Vec<String>> {
     let listed = git(
         root,
         &["ls-files", "--", ".", ":!Cargo.lock", ":!build.rs-tools"],
+        &[],
     )?;
     let mut unlisted = Vec::new();
     for file in String::from_utf8_lossy(&listed.stdout).lines() {
@@ -194,8 +219,8 @@ fn unlisted_generated_files(root: &Path) -> Result<Vec<String>> {
             .join("\n")
             .to_lowercase();
         let marked = head.contains("@generated") || head.contains("do not edit");
-        let covered = GENERATED.iter().any(|p| {
-            file == *p
+        let covered = paths.iter().any(|p| {
+            file == p
                 || file
                     .strip_prefix(p)
                     .is_some_and(|rest| rest.starts_with('/'))
@@ -207,13 +232,10 @@ fn unlisted_generated_files(root: &Path) -> Result<Vec<String>> {
     Ok(unlisted)
 }
 
-/// `git ARGS -- GENERATED...` from the workspace root.
-fn git(root: &Path, args: &[&str]) -> Result<std::process::Output> {
+/// `git ARGS PATHS...` from the workspace root.
+fn git(root: &Path, args: &[&str], paths: &[String]) -> Result<std::process::Output> {
     let mut command = Command::new("git");
-    command.current_dir(root).args(args);
-    if args.last() == Some(&"--") {
-        command.args(GENERATED);
-    }
+    command.current_dir(root).args(args).args(paths);
     let output = command
         .output()
         .with_context(|| format!("running git {}", args.join(" ")))?;
@@ -239,4 +261,47 @@ fn shell(root: &Path, command: &str) -> Result<()> {
         bail!("`{command}` failed ({status})");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derived plan covers every library's files, as the hand-kept
+    /// list did before it was derived, plus each library's bless run.
+    #[test]
+    fn the_plan_is_derived_from_the_manifests() {
+        let root = crate::workspace_root();
+        let plan = plan(&root).unwrap();
+        for path in [
+            "hip-sys/src/generated",
+            "hip-sys/BINDINGS.md",
+            "hip-sys/NVIDIA_COVERAGE.md",
+            "hip-sys/src/nvidia/status.rs",
+            "hip-sys/src/nvidia/passthrough.rs",
+            "hipblas-sys/src/nvidia/adapters.rs",
+            "hipsparse-sys/src/nvidia/adapters.rs",
+            "hiprand-sys/src/nvidia/curand_values.rs",
+            "rccl-sys/NVIDIA_COVERAGE.md",
+            "roctx-sys/src/generated",
+            "fuzz/Cargo.lock",
+        ] {
+            assert!(
+                plan.paths.iter().any(|p| p == path),
+                "{path} not in the plan"
+            );
+        }
+        let libraries = crate::library::all(&root).unwrap().len();
+        let blessed = plan
+            .steps
+            .iter()
+            .filter(|s| s.command().contains("_SYS_BLESS=1 cargo test"))
+            .count();
+        assert_eq!(blessed, libraries, "one coverage bless per library");
+        assert!(matches!(plan.steps[0], Step::Generator));
+        let mut unique = plan.paths.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), plan.paths.len(), "a path listed twice");
+    }
 }

@@ -35,26 +35,39 @@ struct HeaderEnums {
     enums: Vec<String>,
 }
 
-/// Writes every manifest's `[[header_enums]]` files.
-pub(crate) fn generate(root: &Path, cuda_include: &Path) -> Result<()> {
+/// Every manifest's `[[header_enums]]` tables, with the manifest's path.
+fn tables(root: &Path) -> Result<Vec<(std::path::PathBuf, HeaderEnums)>> {
     let dir = crate::library::manifest_dir(root);
     let mut paths: Vec<_> = std::fs::read_dir(&dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<std::io::Result<_>>()?;
     paths.retain(|p| p.extension().is_some_and(|e| e == "toml"));
     paths.sort();
+    let mut out = Vec::new();
     for manifest in paths {
         let text = std::fs::read_to_string(&manifest)?;
         let file: ManifestFile =
             toml::from_str(&text).with_context(|| format!("parsing {}", manifest.display()))?;
-        for table in file.header_enums {
-            let header = cuda_include.join(&table.header);
-            let rust = render(&table, &header)
-                .with_context(|| format!("[[header_enums]] of {}", manifest.display()))?;
-            let out = root.join(&table.output);
-            std::fs::write(&out, rust)?;
-            crate::rustfmt(&out)?;
-        }
+        out.extend(file.header_enums.into_iter().map(|t| (manifest.clone(), t)));
+    }
+    Ok(out)
+}
+
+/// The files the `[[header_enums]]` tables write, relative to the
+/// workspace root (what `check` compares).
+pub(crate) fn outputs(root: &Path) -> Result<Vec<String>> {
+    Ok(tables(root)?.into_iter().map(|(_, t)| t.output).collect())
+}
+
+/// Writes every manifest's `[[header_enums]]` files.
+pub(crate) fn generate(root: &Path, cuda_include: &Path) -> Result<()> {
+    for (manifest, table) in tables(root)? {
+        let header = cuda_include.join(&table.header);
+        let rust = render(&table, &header)
+            .with_context(|| format!("[[header_enums]] of {}", manifest.display()))?;
+        let out = root.join(&table.output);
+        std::fs::write(&out, rust)?;
+        crate::rustfmt(&out)?;
     }
     Ok(())
 }
