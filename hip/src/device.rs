@@ -334,11 +334,7 @@ impl Device {
 
     /// The device's UUID (`hipDeviceGetUuid`).
     pub fn uuid(&self) -> Result<[u8; 16]> {
-        let mut u = sys::hipUUID { bytes: [0; 16] };
-        // SAFETY: `u` is a valid place for the value.
-        result::check("hipDeviceGetUuid", unsafe {
-            sys::hipDeviceGetUuid(&mut u, self.ordinal)
-        })?;
+        let u = result::device_get_uuid(self.ordinal)?;
         Ok(u.bytes.map(|b| b as u8))
     }
 
@@ -346,41 +342,25 @@ impl Device {
     /// `hipDeviceScheduleBlockingSync`.
     pub fn flags(&self) -> Result<u32> {
         self.bind()?;
-        let mut f = 0;
-        // SAFETY: `f` is a valid place for the value.
-        result::check("hipGetDeviceFlags", unsafe {
-            sys::hipGetDeviceFlags(&mut f)
-        })?;
-        Ok(f)
+        result::get_device_flags()
     }
 
     /// Sets the flags of this device (`hipSetDeviceFlags`).
     pub fn set_flags(&self, flags: u32) -> Result<()> {
         self.bind()?;
-        // SAFETY: takes a value.
-        result::check("hipSetDeviceFlags", unsafe {
-            sys::hipSetDeviceFlags(flags)
-        })
+        result::set_device_flags(flags)
     }
 
     /// The cache preference (`hipDeviceGetCacheConfig`).
     pub fn cache_config(&self) -> Result<sys::hipFuncCache_t> {
         self.bind()?;
-        let mut c = sys::hipFuncCache_t::hipFuncCachePreferNone;
-        // SAFETY: `c` is a valid place for the value.
-        result::check("hipDeviceGetCacheConfig", unsafe {
-            sys::hipDeviceGetCacheConfig(&mut c)
-        })?;
-        Ok(c)
+        result::device_get_cache_config()
     }
 
     /// Sets the cache preference (`hipDeviceSetCacheConfig`).
     pub fn set_cache_config(&self, config: sys::hipFuncCache_t) -> Result<()> {
         self.bind()?;
-        // SAFETY: takes a value.
-        result::check("hipDeviceSetCacheConfig", unsafe {
-            sys::hipDeviceSetCacheConfig(config)
-        })
+        result::device_set_cache_config(config)
     }
 
     /// Whether the device has stream-ordered memory pools
@@ -545,7 +525,7 @@ impl Device {
                 release(held);
                 Ok(())
             });
-            crate::drop_errors::record_result(r);
+            crate::error::record_result(r);
         });
     }
 
@@ -591,7 +571,7 @@ impl Device {
     {
         match result::get_device().and_then(|d| Device::get(d.max(0) as usize)) {
             Ok(dev) => dev.release_outside_captures(release),
-            Err(e) => crate::drop_errors::record(e),
+            Err(e) => crate::error::record(e),
         }
     }
 

@@ -6,7 +6,6 @@
 //! for its handle's destroy) keep their own error type in a registry of
 //! their own, with the same cap and order.
 
-use crate::error::Error;
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Mutex, MutexGuard};
@@ -100,37 +99,10 @@ impl<E> fmt::Debug for DropErrorRegistry<E> {
     }
 }
 
-/// This crate's registry.
-static RECORDED: DropErrorRegistry<Error> = DropErrorRegistry::new();
-
-/// Records an error seen where it could not be returned.
-pub(crate) fn record(e: Error) {
-    RECORDED.record_error(e);
-}
-
-/// Records the error of `r`, if any.
-pub(crate) fn record_result(r: crate::Result<()>) {
-    RECORDED.record_result(r);
-}
-
-/// Takes every error recorded so far (from `Drop` implementations and host
-/// callback panics), oldest first, leaving none.
-///
-/// `Drop` never panics in this crate: a failed `hipFree`, `hipStreamDestroy`
-/// and the like ends up here, as does a panic caught inside a host callback
-/// ([`Error::CallbackPanicked`]).
-pub fn take_drop_errors() -> Vec<Error> {
-    RECORDED.take_all()
-}
-
-/// How many errors are recorded now (see [`take_drop_errors`]).
-pub fn drop_error_count() -> usize {
-    RECORDED.recorded_count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{drop_error_count, record, record_result, take_drop_errors, Error};
 
     #[test]
     fn records_are_capped_and_taken_oldest_first() {

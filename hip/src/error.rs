@@ -1,7 +1,8 @@
 //! The crate's one error type.
 
+use crate::drop_errors::DropErrorRegistry;
+use crate::result;
 use hip_sys::{hipError_t, hiprtcResult};
-use std::ffi::CStr;
 
 /// Everything that can go wrong in this crate.
 ///
@@ -15,7 +16,8 @@ pub enum Error {
     Hip {
         /// The C name of the call that failed, e.g. `"hipMalloc"`.
         call: &'static str,
-        /// The status it returned.
+        /// The status it returned (also this error's `source()`).
+        #[source]
         status: hipError_t,
         /// The runtime's description of the status (`hipGetErrorString`).
         message: String,
@@ -28,7 +30,8 @@ pub enum Error {
     Hiprtc {
         /// The C name of the call that failed.
         call: &'static str,
-        /// The status it returned.
+        /// The status it returned (also this error's `source()`).
+        #[source]
         status: hiprtcResult,
         /// hiprtc's description of the status (`hiprtcGetErrorString`).
         message: String,
@@ -54,6 +57,15 @@ pub enum Error {
         /// The operation that rejected it, e.g. `"DeviceBuffer::slice"`.
         operation: &'static str,
         /// What was wrong, with the offending values.
+        reason: String,
+    },
+    /// The loaded runtime lacks what the call needs (an older ROCm, or a
+    /// feature the NVIDIA backend cannot provide).
+    #[error("{operation} is not supported: {reason}")]
+    Unsupported {
+        /// The operation that needed it.
+        operation: &'static str,
+        /// What is missing.
         reason: String,
     },
     /// A launch whose block has more threads than the kernel's launch
@@ -138,18 +150,7 @@ impl Error {
         }
         let symbol_missing = status == hipError_t::hipErrorNotSupported
             && hip_sys::loader::runtime().is_ok_and(|r| !r.is_available(call));
-        // SAFETY: hipGetErrorString returns a pointer to a static
-        // NUL-terminated string for every value (hip-sys returns its own
-        // static string when the runtime or symbol is missing).
-        let ptr = unsafe { hip_sys::hipGetErrorString(status) };
-        let message = if ptr.is_null() {
-            String::from("(no message)")
-        } else {
-            // SAFETY: non-null, NUL-terminated, static (see above).
-            unsafe { CStr::from_ptr(ptr) }
-                .to_string_lossy()
-                .into_owned()
-        };
+        let message = result::error_string(status);
         Error::Hip {
             call,
             status,
@@ -165,16 +166,7 @@ impl Error {
         if let Err(e) = hip_sys::loader::runtime() {
             return Error::Load(e.clone());
         }
-        // SAFETY: hiprtcGetErrorString returns a static NUL-terminated string.
-        let ptr = unsafe { hip_sys::hiprtcGetErrorString(status) };
-        let message = if ptr.is_null() {
-            String::from("(no message)")
-        } else {
-            // SAFETY: non-null, NUL-terminated, static.
-            unsafe { CStr::from_ptr(ptr) }
-                .to_string_lossy()
-                .into_owned()
-        };
+        let message = result::rtc_error_string(status);
         Error::Hiprtc {
             call,
             status,
@@ -182,6 +174,7 @@ impl Error {
         }
     }
 
+    /// An [`Error::Invalid`].
     #[cold]
     #[inline(never)]
     pub(crate) fn invalid(operation: &'static str, reason: impl Into<String>) -> Error {
@@ -196,6 +189,34 @@ impl From<hip_sys::loader::LoadError> for Error {
     fn from(e: hip_sys::loader::LoadError) -> Error {
         Error::Load(e)
     }
+}
+
+/// This crate's registry of errors seen where they could not be returned.
+static RECORDED: DropErrorRegistry<Error> = DropErrorRegistry::new();
+
+/// Records an error seen where it could not be returned.
+pub(crate) fn record(e: Error) {
+    RECORDED.record_error(e);
+}
+
+/// Records the error of `r`, if any.
+pub(crate) fn record_result(r: Result<()>) {
+    RECORDED.record_result(r);
+}
+
+/// Takes every error recorded so far (from `Drop` implementations and host
+/// callback panics), oldest first, leaving none.
+///
+/// `Drop` never panics in this crate: a failed `hipFree`, `hipStreamDestroy`
+/// and the like ends up here, as does a panic caught inside a host callback
+/// ([`Error::CallbackPanicked`]).
+pub fn take_drop_errors() -> Vec<Error> {
+    RECORDED.take_all()
+}
+
+/// How many errors are recorded now (see [`take_drop_errors`]).
+pub fn drop_error_count() -> usize {
+    RECORDED.recorded_count()
 }
 
 #[cfg(test)]

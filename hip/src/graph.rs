@@ -1,7 +1,7 @@
 //! Graphs: record what a closure enqueues on a stream, replay it cheaply.
 
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::{Error, Result};
 use crate::result;
 use crate::stream::Stream;
@@ -73,7 +73,7 @@ impl Stream {
                     // destroyed at once.
                     let r = unsafe { self.0.end_capture_gated() }
                         .and_then(|g| unsafe { result::graph_destroy(g) });
-                    drop_errors::record_result(r);
+                    error::record_result(r);
                 }
             }
         }
@@ -129,12 +129,8 @@ impl Stream {
     /// Whether the stream is capturing (`hipStreamIsCapturing`).
     pub fn capture_status(&self) -> Result<sys::hipStreamCaptureStatus> {
         self.bind_if_default()?;
-        let mut st = sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone;
-        // SAFETY: a live stream; `st` is a valid place.
-        result::check("hipStreamIsCapturing", unsafe {
-            sys::hipStreamIsCapturing(self.as_raw(), &mut st)
-        })?;
-        Ok(st)
+        // SAFETY: a live stream.
+        unsafe { result::stream_capture_status(self.as_raw()) }
     }
 }
 
@@ -179,11 +175,8 @@ impl<'a> Graph<'a> {
     /// `hipGraphInstantiateFlagAutoFreeOnLaunch`.
     pub fn instantiate_with_flags(&self, flags: u64) -> Result<GraphExec<'a>> {
         self.device.bind()?;
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: a live graph; `raw` is a valid place.
-        result::check("hipGraphInstantiateWithFlags", unsafe {
-            sys::hipGraphInstantiateWithFlags(&mut raw, self.raw, flags)
-        })?;
+        // SAFETY: a live graph.
+        let raw = unsafe { result::graph_instantiate_with_flags(self.raw, flags) }?;
         Ok(GraphExec {
             raw,
             device: self.device.clone(),
@@ -218,7 +211,7 @@ impl<'a> Graph<'a> {
 impl Drop for Graph<'_> {
     fn drop(&mut self) {
         // SAFETY: we own the graph.
-        drop_errors::record_result(unsafe { result::graph_destroy(self.raw) });
+        error::record_result(unsafe { result::graph_destroy(self.raw) });
     }
 }
 
@@ -259,10 +252,8 @@ impl<'a> GraphExec<'a> {
             ));
         }
         self.device.bind()?;
-        // SAFETY: live graph and stream.
-        result::check("hipGraphUpload", unsafe {
-            sys::hipGraphUpload(self.raw, stream.as_raw())
-        })
+        // SAFETY: live graph and stream, both on this device (checked above).
+        unsafe { result::graph_upload(self.raw, stream.as_raw()) }
     }
 
     /// The raw handle.
@@ -309,8 +300,8 @@ impl Drop for GraphExec<'_> {
     fn drop(&mut self) {
         // The borrows in `'a` end with this value, but launched replays may
         // still be using what was borrowed: wait for the device first.
-        drop_errors::record_result(self.device.synchronize());
+        error::record_result(self.device.synchronize());
         // SAFETY: we own the executable graph.
-        drop_errors::record_result(unsafe { result::graph_exec_destroy(self.raw) });
+        error::record_result(unsafe { result::graph_exec_destroy(self.raw) });
     }
 }

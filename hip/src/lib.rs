@@ -1,9 +1,10 @@
 //! Safe Rust API for AMD's HIP: devices, streams, events, memory, modules,
 //! kernel launch, graphs, pools and multi-GPU work.
 //!
-//! The layers follow cudarc: `hip_sys` (raw, generated) -> a thin internal
-//! `result` layer (every status becomes a [`Result`]) -> the safe types
-//! here. Children hold an `Arc` of their parent (stream -> device, function
+//! The layers follow cudarc: `hip_sys` (raw, generated) -> the thin
+//! [`result`] layer (one function per raw call, every status a [`Result`];
+//! public, for code that needs a call the safe types do not make) -> the
+//! safe types here. Children hold an `Arc` of their parent (stream -> device, function
 //! -> module), so nothing outlives what it needs. Every error is one
 //! [`Error`] type naming the failed call, the HIP status and its message,
 //! or the rejected argument values.
@@ -123,9 +124,10 @@ mod fake_runtime;
 mod graph;
 mod launch;
 mod launch_config;
+mod library_error;
 mod memory;
 mod module;
-mod result;
+pub mod result;
 pub mod roctx;
 pub mod staging;
 mod stream;
@@ -139,8 +141,8 @@ pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
     DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,
 };
-pub use drop_errors::{drop_error_count, take_drop_errors, DropErrorRegistry, MAX_RECORDED};
-pub use error::{Error, Result};
+pub use drop_errors::{DropErrorRegistry, MAX_RECORDED};
+pub use error::{drop_error_count, take_drop_errors, Error, Result};
 pub use graph::{Graph, GraphExec};
 pub use launch::{
     KernelArg, KernelArgs, KernelParam, KernelParams, LaunchArgs, LaunchOptions, PushArg, RawPtr,

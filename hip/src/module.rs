@@ -1,7 +1,7 @@
 //! Code objects, kernels and runtime compilation (hiprtc).
 
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::{Error, Result};
 use crate::launch_config::LaunchConfig;
 use crate::memory::{DeviceSlice, DeviceSliceMut};
@@ -167,14 +167,8 @@ impl Module {
             )
         })?;
         self.inner.device.bind()?;
-        let mut ptr = std::ptr::null_mut();
-        let mut bytes = 0usize;
-        // SAFETY: the module is live; `c` is NUL-terminated; the outputs are
-        // valid places.
-        result::check("hipModuleGetGlobal", unsafe {
-            sys::hipModuleGetGlobal(&mut ptr, &mut bytes, self.inner.raw, c.as_ptr())
-        })?;
-        Ok((ptr, bytes))
+        // SAFETY: the module is live.
+        unsafe { result::module_get_global(self.inner.raw, &c) }
     }
 
     /// The module global `name` (`__device__` or `__constant__`) as bytes
@@ -225,7 +219,7 @@ impl Drop for ModuleInner {
         self.device.release_outside_captures(move |held| {
             // SAFETY: the last handle to the module (every Function holds
             // one).
-            drop_errors::record_result(unsafe { result::module_unload(raw.get(), held) });
+            error::record_result(unsafe { result::module_unload(raw.get(), held) });
         });
     }
 }
@@ -396,18 +390,15 @@ impl Function {
             )
         })?;
         self.device().bind()?;
-        let (mut grid, mut block) = (0, 0);
-        // SAFETY: the function is live; outputs are valid places.
-        result::check("hipModuleOccupancyMaxPotentialBlockSizeWithFlags", unsafe {
-            sys::hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
-                &mut grid,
-                &mut block,
+        // SAFETY: the function is live.
+        let (grid, block) = unsafe {
+            result::module_occupancy_max_potential_block_size_with_flags(
                 self.raw,
                 dynamic_shared_bytes,
                 limit,
                 flags,
             )
-        })?;
+        }?;
         Ok((grid.max(0) as u32, block.max(0) as u32))
     }
 
@@ -424,13 +415,13 @@ impl Function {
         })?;
         self.device().bind()?;
         // SAFETY: the function is live; HIP takes the function handle here.
-        result::check("hipFuncSetAttribute", unsafe {
-            sys::hipFuncSetAttribute(
+        unsafe {
+            result::func_set_attribute(
                 self.raw as *const std::ffi::c_void,
                 sys::hipFuncAttribute::hipFuncAttributeMaxDynamicSharedMemorySize,
                 v,
             )
-        })
+        }
     }
 
     /// How many blocks of `block_size` threads fit on one multiprocessor
@@ -625,7 +616,7 @@ pub fn compile(source: &str, options: &CompileOptions) -> Result<CompiledCode> {
     impl Drop for Guard {
         fn drop(&mut self) {
             // SAFETY: we own the program.
-            drop_errors::record_result(unsafe { result::rtc_destroy_program(self.0) });
+            error::record_result(unsafe { result::rtc_destroy_program(self.0) });
         }
     }
     let guard = Guard(prog);

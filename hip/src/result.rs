@@ -1,21 +1,40 @@
-//! The thin layer over `hip_sys`: one function per raw call this crate
-//! uses, each turning the status into a [`Result`] and output parameters
-//! into return values. Handles stay raw here; the safe types own them.
+//! The result layer: one thin function per HIP, hiprtc and roctx call the
+//! safe types make, each turning the status into a [`Result`]
+//! ([`Error::Hip`] or [`Error::Hiprtc`] with the call's name) and output
+//! parameters into return values. Handles stay raw: the caller owns them
+//! ([`Stream`](crate::Stream), [`Event`](crate::Event),
+//! [`Module`](crate::Module), [`Graph`](crate::Graph) and the buffers are
+//! the safe owners).
 //!
-//! Every function is `unsafe` exactly when the raw call's soundness depends
-//! on its arguments (pointers and handles); the callers in this crate state
-//! why those hold.
-
-#![allow(clippy::missing_safety_doc)] // crate-private; each caller documents its SAFETY
+//! This is the only place in the crate that calls `hip_sys`'s and
+//! `roctx_sys`'s functions. A function is `unsafe` when the call's
+//! soundness depends on its arguments (live handles, pointers valid for
+//! the sizes given); its `# Safety` section says what must hold. Calls
+//! that act on the current device act on the device last made current on
+//! this thread ([`set_device`], or [`Device::bind`](crate::Device::bind)).
+//!
+//! ```no_run
+//! # fn main() -> hip::Result<()> {
+//! use hip::result;
+//! let count = result::get_device_count()?;
+//! println!("{count} devices, HIP runtime {}", result::runtime_get_version()?);
+//! result::set_device(0)?;
+//! println!("device 0: {}", result::device_get_name(0)?);
+//! let stream = result::stream_create_with_priority(0, 0)?;
+//! // SAFETY: `stream` was made above, is idle, and is destroyed once.
+//! unsafe { result::stream_destroy(stream) }?;
+//! # Ok(()) }
+//! ```
 
 use crate::capture_gate::CaptureHold;
 use crate::error::{Error, Result};
 use hip_sys as sys;
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 
-/// `Ok(())` for `hipSuccess`, else the error naming `call`.
+/// `Ok(())` for `hipSuccess`, else [`Error::Hip`] naming `call` (see
+/// [`Error::from_hip`]).
 #[inline(always)]
-pub(crate) fn check(call: &'static str, status: sys::hipError_t) -> Result<()> {
+pub fn check(call: &'static str, status: sys::hipError_t) -> Result<()> {
     if status.is_success() {
         Ok(())
     } else {
@@ -23,13 +42,53 @@ pub(crate) fn check(call: &'static str, status: sys::hipError_t) -> Result<()> {
     }
 }
 
+/// `Ok(())` for `HIPRTC_SUCCESS`, else [`Error::Hiprtc`] naming `call` (see
+/// [`Error::from_hiprtc`]).
 #[inline(always)]
-pub(crate) fn check_rtc(call: &'static str, status: sys::hiprtcResult) -> Result<()> {
+pub fn check_rtc(call: &'static str, status: sys::hiprtcResult) -> Result<()> {
     if status == sys::hiprtcResult::HIPRTC_SUCCESS {
         Ok(())
     } else {
         Err(Error::from_hiprtc(call, status))
     }
+}
+
+/// `hipGetErrorString`: the runtime's words for `status`.
+#[cold]
+pub fn error_string(status: sys::hipError_t) -> String {
+    // SAFETY: hipGetErrorString returns a pointer to a static NUL-terminated
+    // string for every value (hip-sys returns its own static string when the
+    // runtime or symbol is missing).
+    let ptr = unsafe { sys::hipGetErrorString(status) };
+    // SAFETY: when non-null: NUL-terminated and static (above).
+    unsafe { static_c_str(ptr) }
+}
+
+/// `hiprtcGetErrorString`: hiprtc's words for `status`.
+#[cold]
+pub fn rtc_error_string(status: sys::hiprtcResult) -> String {
+    // SAFETY: hiprtcGetErrorString returns a static NUL-terminated string
+    // for every value.
+    let ptr = unsafe { sys::hiprtcGetErrorString(status) };
+    // SAFETY: when non-null: NUL-terminated and static (above).
+    unsafe { static_c_str(ptr) }
+}
+
+/// The text of a static C string (invalid UTF-8 replaced), or
+/// `"(no message)"` for null.
+///
+/// # Safety
+///
+/// `ptr` is null or points to a NUL-terminated string that lives long
+/// enough to be copied.
+pub unsafe fn static_c_str(ptr: *const c_char) -> String {
+    if ptr.is_null() {
+        return String::from("(no message)");
+    }
+    // SAFETY: non-null, NUL-terminated (the caller's contract).
+    unsafe { std::ffi::CStr::from_ptr(ptr) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 // The stream and event bookkeeping's calls below (device, events, waits)
@@ -39,7 +98,8 @@ pub(crate) fn check_rtc(call: &'static str, status: sys::hiprtcResult) -> Result
 
 // ---- devices ---------------------------------------------------------------
 
-pub(crate) fn get_device_count() -> Result<c_int> {
+/// `hipGetDeviceCount`: how many devices the runtime sees.
+pub fn get_device_count() -> Result<c_int> {
     let mut n = 0;
     // SAFETY: `n` is a valid int to write.
     check("hipGetDeviceCount", unsafe {
@@ -48,8 +108,9 @@ pub(crate) fn get_device_count() -> Result<c_int> {
     Ok(n)
 }
 
+/// `hipGetDevice`: the ordinal of this thread's current device.
 #[inline]
-pub(crate) fn get_device() -> Result<c_int> {
+pub fn get_device() -> Result<c_int> {
     #[cfg(test)]
     if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::GetDevice) {
         return out.map(|d| d as c_int);
@@ -60,7 +121,8 @@ pub(crate) fn get_device() -> Result<c_int> {
     Ok(d)
 }
 
-pub(crate) fn set_device(ordinal: c_int) -> Result<()> {
+/// `hipSetDevice`: makes device `ordinal` this thread's current device.
+pub fn set_device(ordinal: c_int) -> Result<()> {
     #[cfg(test)]
     if let Some(out) =
         crate::fake_runtime::intercept(crate::fake_runtime::Request::SetDevice(ordinal))
@@ -71,10 +133,8 @@ pub(crate) fn set_device(ordinal: c_int) -> Result<()> {
     check("hipSetDevice", unsafe { sys::hipSetDevice(ordinal) })
 }
 
-pub(crate) fn device_get_attribute(
-    attr: sys::hipDeviceAttribute_t,
-    ordinal: c_int,
-) -> Result<c_int> {
+/// `hipDeviceGetAttribute`: one attribute of device `ordinal`.
+pub fn device_get_attribute(attr: sys::hipDeviceAttribute_t, ordinal: c_int) -> Result<c_int> {
     let mut v = 0;
     // SAFETY: `v` is a valid int to write.
     check("hipDeviceGetAttribute", unsafe {
@@ -83,7 +143,9 @@ pub(crate) fn device_get_attribute(
     Ok(v)
 }
 
-pub(crate) fn device_get_name(ordinal: c_int) -> Result<String> {
+/// `hipDeviceGetName`: the marketing name of device `ordinal` (at most 255
+/// bytes).
+pub fn device_get_name(ordinal: c_int) -> Result<String> {
     let mut buf = [0 as c_char; 256];
     // SAFETY: `buf` holds `len` writable chars.
     check("hipDeviceGetName", unsafe {
@@ -92,7 +154,10 @@ pub(crate) fn device_get_name(ordinal: c_int) -> Result<String> {
     Ok(c_chars_to_string(&buf))
 }
 
-pub(crate) fn c_chars_to_string(buf: &[c_char]) -> String {
+/// The text of a fixed-size C char array (such as a name field of a
+/// properties struct) up to its first NUL, or all of it if it has none,
+/// invalid UTF-8 replaced.
+pub fn c_chars_to_string(buf: &[c_char]) -> String {
     let bytes: Vec<u8> = buf
         .iter()
         .take_while(|c| **c != 0)
@@ -101,27 +166,82 @@ pub(crate) fn c_chars_to_string(buf: &[c_char]) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-pub(crate) fn get_device_properties_r0600(ordinal: c_int) -> Result<sys::hipDeviceProp_tR0600> {
+/// `hipGetDevicePropertiesR0600`: the properties of device `ordinal` in the
+/// HIP 6.0 layout. A runtime before HIP 6.0 lacks this entry point and
+/// returns an error (see [`PropertiesLayout`](crate::PropertiesLayout)).
+pub fn get_device_properties_r0600(ordinal: c_int) -> Result<sys::hipDeviceProp_tR0600> {
     let mut p = sys::hipDeviceProp_tR0600::default();
-    // SAFETY: `p` is a properly laid out R0600 struct (the caller checked
-    // that the runtime uses this layout).
+    // SAFETY: `p` is a properly laid out R0600 struct, the layout this
+    // entry point writes (the loader binds it by its exact name, so no
+    // runtime substitutes another layout).
     check("hipGetDevicePropertiesR0600", unsafe {
         sys::hipGetDevicePropertiesR0600(&mut p, ordinal)
     })?;
     Ok(p)
 }
 
-pub(crate) fn get_device_properties_r0000(ordinal: c_int) -> Result<sys::hipDeviceProp_tR0000> {
+/// `hipGetDevicePropertiesR0000`: the properties of device `ordinal` in the
+/// layout before HIP 6.0 (see [`PropertiesLayout`](crate::PropertiesLayout)).
+pub fn get_device_properties_r0000(ordinal: c_int) -> Result<sys::hipDeviceProp_tR0000> {
     let mut p = sys::hipDeviceProp_tR0000::default();
-    // SAFETY: `p` is a properly laid out pre-6.0 struct (the caller checked
-    // that the runtime uses this layout).
+    // SAFETY: `p` is a properly laid out pre-6.0 struct, the layout this
+    // entry point writes (bound by its exact name, as above).
     check("hipGetDevicePropertiesR0000", unsafe {
         sys::hipGetDevicePropertiesR0000(&mut p, ordinal)
     })?;
     Ok(p)
 }
 
-pub(crate) fn mem_get_info() -> Result<(usize, usize)> {
+/// `hipDeviceGetUuid`: the UUID of device `ordinal`.
+pub fn device_get_uuid(ordinal: c_int) -> Result<sys::hipUUID> {
+    let mut u = sys::hipUUID { bytes: [0; 16] };
+    // SAFETY: `u` is a valid place for the value.
+    check("hipDeviceGetUuid", unsafe {
+        sys::hipDeviceGetUuid(&mut u, ordinal)
+    })?;
+    Ok(u)
+}
+
+/// `hipGetDeviceFlags`: the flags of the current device (e.g.
+/// `hipDeviceScheduleBlockingSync`).
+pub fn get_device_flags() -> Result<c_uint> {
+    let mut f = 0;
+    // SAFETY: `f` is a valid place for the value.
+    check("hipGetDeviceFlags", unsafe {
+        sys::hipGetDeviceFlags(&mut f)
+    })?;
+    Ok(f)
+}
+
+/// `hipSetDeviceFlags`: sets the flags of the current device.
+pub fn set_device_flags(flags: c_uint) -> Result<()> {
+    // SAFETY: takes a value; invalid flags return an error status.
+    check("hipSetDeviceFlags", unsafe {
+        sys::hipSetDeviceFlags(flags)
+    })
+}
+
+/// `hipDeviceGetCacheConfig`: the cache preference of the current device.
+pub fn device_get_cache_config() -> Result<sys::hipFuncCache_t> {
+    let mut c = sys::hipFuncCache_t::hipFuncCachePreferNone;
+    // SAFETY: `c` is a valid place for the value.
+    check("hipDeviceGetCacheConfig", unsafe {
+        sys::hipDeviceGetCacheConfig(&mut c)
+    })?;
+    Ok(c)
+}
+
+/// `hipDeviceSetCacheConfig`: sets the cache preference of the current
+/// device.
+pub fn device_set_cache_config(config: sys::hipFuncCache_t) -> Result<()> {
+    // SAFETY: takes a value; invalid values return an error status.
+    check("hipDeviceSetCacheConfig", unsafe {
+        sys::hipDeviceSetCacheConfig(config)
+    })
+}
+
+/// `hipMemGetInfo`: free and total memory of the current device, in bytes.
+pub fn mem_get_info() -> Result<(usize, usize)> {
     let (mut free, mut total) = (0, 0);
     // SAFETY: both are valid usizes to write.
     check("hipMemGetInfo", unsafe {
@@ -130,7 +250,8 @@ pub(crate) fn mem_get_info() -> Result<(usize, usize)> {
     Ok((free, total))
 }
 
-pub(crate) fn device_total_mem(ordinal: c_int) -> Result<usize> {
+/// `hipDeviceTotalMem`: the global memory of device `ordinal`, in bytes.
+pub fn device_total_mem(ordinal: c_int) -> Result<usize> {
     let mut b = 0;
     // SAFETY: `b` is a valid usize to write.
     check("hipDeviceTotalMem", unsafe {
@@ -139,7 +260,8 @@ pub(crate) fn device_total_mem(ordinal: c_int) -> Result<usize> {
     Ok(b)
 }
 
-pub(crate) fn device_compute_capability(ordinal: c_int) -> Result<(c_int, c_int)> {
+/// `hipDeviceComputeCapability`: (major, minor) of device `ordinal`.
+pub fn device_compute_capability(ordinal: c_int) -> Result<(c_int, c_int)> {
     let (mut ma, mut mi) = (0, 0);
     // SAFETY: both are valid ints to write.
     check("hipDeviceComputeCapability", unsafe {
@@ -148,7 +270,9 @@ pub(crate) fn device_compute_capability(ordinal: c_int) -> Result<(c_int, c_int)
     Ok((ma, mi))
 }
 
-pub(crate) fn device_can_access_peer(ordinal: c_int, peer: c_int) -> Result<bool> {
+/// `hipDeviceCanAccessPeer`: whether device `ordinal` can access the
+/// memory of device `peer`.
+pub fn device_can_access_peer(ordinal: c_int, peer: c_int) -> Result<bool> {
     let mut v = 0;
     // SAFETY: `v` is a valid int to write.
     check("hipDeviceCanAccessPeer", unsafe {
@@ -163,14 +287,23 @@ pub(crate) fn device_can_access_peer(ordinal: c_int, peer: c_int) -> Result<bool
 // device's capture gate (`Device::hold_captures`, or
 // `Device::release_outside_captures` in `Drop`).
 
-pub(crate) fn device_enable_peer_access(peer: c_int, _held: &CaptureHold<'_>) -> Result<()> {
+/// `hipDeviceEnablePeerAccess`: lets the current device access the memory
+/// of device `peer`.
+///
+/// It acts on the whole device, which CUDA forbids during any capture of
+/// the device: `_held` proves the caller holds the device's capture gate
+/// ([`Device::hold_captures`](crate::Device::hold_captures), or
+/// [`Device::release_outside_captures`](crate::Device::release_outside_captures)
+/// in `Drop`).
+pub fn device_enable_peer_access(peer: c_int, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: takes values only.
     check("hipDeviceEnablePeerAccess", unsafe {
         sys::hipDeviceEnablePeerAccess(peer, 0)
     })
 }
 
-pub(crate) fn device_get_limit(limit: sys::hipLimit_t) -> Result<usize> {
+/// `hipDeviceGetLimit`: one limit of the current device.
+pub fn device_get_limit(limit: sys::hipLimit_t) -> Result<usize> {
     let mut v = 0;
     // SAFETY: `v` is a valid usize to write.
     check("hipDeviceGetLimit", unsafe {
@@ -179,7 +312,9 @@ pub(crate) fn device_get_limit(limit: sys::hipLimit_t) -> Result<usize> {
     Ok(v)
 }
 
-pub(crate) fn device_set_limit(
+/// `hipDeviceSetLimit`: sets one limit of the current device. `_held`
+/// proves the capture gate is held, as for [`device_enable_peer_access`].
+pub fn device_set_limit(
     limit: sys::hipLimit_t,
     value: usize,
     _held: &CaptureHold<'_>,
@@ -190,14 +325,19 @@ pub(crate) fn device_set_limit(
     })
 }
 
-pub(crate) fn device_synchronize(_held: &CaptureHold<'_>) -> Result<()> {
+/// `hipDeviceSynchronize`: waits for all work on the current device.
+/// `_held` proves the capture gate is held, as for
+/// [`device_enable_peer_access`].
+pub fn device_synchronize(_held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: no arguments.
     check("hipDeviceSynchronize", unsafe {
         sys::hipDeviceSynchronize()
     })
 }
 
-pub(crate) fn device_get_stream_priority_range() -> Result<(c_int, c_int)> {
+/// `hipDeviceGetStreamPriorityRange`: (least, greatest) stream priority of
+/// the current device.
+pub fn device_get_stream_priority_range() -> Result<(c_int, c_int)> {
     let (mut least, mut greatest) = (0, 0);
     // SAFETY: both are valid ints to write.
     check("hipDeviceGetStreamPriorityRange", unsafe {
@@ -206,7 +346,8 @@ pub(crate) fn device_get_stream_priority_range() -> Result<(c_int, c_int)> {
     Ok((least, greatest))
 }
 
-pub(crate) fn runtime_get_version() -> Result<c_int> {
+/// `hipRuntimeGetVersion`: the loaded runtime's version number.
+pub fn runtime_get_version() -> Result<c_int> {
     let mut v = 0;
     // SAFETY: `v` is a valid int to write.
     check("hipRuntimeGetVersion", unsafe {
@@ -215,7 +356,8 @@ pub(crate) fn runtime_get_version() -> Result<c_int> {
     Ok(v)
 }
 
-pub(crate) fn driver_get_version() -> Result<c_int> {
+/// `hipDriverGetVersion`: the driver's version number.
+pub fn driver_get_version() -> Result<c_int> {
     let mut v = 0;
     // SAFETY: `v` is a valid int to write.
     check("hipDriverGetVersion", unsafe {
@@ -226,10 +368,9 @@ pub(crate) fn driver_get_version() -> Result<c_int> {
 
 // ---- streams and events ----------------------------------------------------
 
-pub(crate) fn stream_create_with_priority(
-    flags: c_uint,
-    priority: c_int,
-) -> Result<sys::hipStream_t> {
+/// `hipStreamCreateWithPriority`: a new stream on the current device
+/// (destroy it with [`stream_destroy`]).
+pub fn stream_create_with_priority(flags: c_uint, priority: c_int) -> Result<sys::hipStream_t> {
     let mut s = std::ptr::null_mut();
     // SAFETY: `s` is a valid handle slot to write.
     check("hipStreamCreateWithPriority", unsafe {
@@ -238,12 +379,24 @@ pub(crate) fn stream_create_with_priority(
     Ok(s)
 }
 
-pub(crate) unsafe fn stream_destroy(s: sys::hipStream_t) -> Result<()> {
+/// `hipStreamDestroy`.
+///
+/// # Safety
+///
+/// `s` was made by [`stream_create_with_priority`], is destroyed once and
+/// not used after this call (nothing enqueued on it still needs it to be
+/// valid).
+pub unsafe fn stream_destroy(s: sys::hipStream_t) -> Result<()> {
     // SAFETY: the caller passes a stream it owns and no longer uses.
     check("hipStreamDestroy", unsafe { sys::hipStreamDestroy(s) })
 }
 
-pub(crate) unsafe fn stream_synchronize(s: sys::hipStream_t) -> Result<()> {
+/// `hipStreamSynchronize`: waits for the work enqueued on `s`.
+///
+/// # Safety
+///
+/// `s` is a live stream, or null (the current device's default stream).
+pub unsafe fn stream_synchronize(s: sys::hipStream_t) -> Result<()> {
     #[cfg(test)]
     if let Some(out) =
         crate::fake_runtime::intercept(crate::fake_runtime::Request::StreamSynchronize(s))
@@ -256,9 +409,14 @@ pub(crate) unsafe fn stream_synchronize(s: sys::hipStream_t) -> Result<()> {
     })
 }
 
-/// `Ok(true)` when done, `Ok(false)` for `hipErrorNotReady`.
+/// `hipStreamQuery`: `Ok(true)` when the work on `s` is done, `Ok(false)`
+/// for `hipErrorNotReady`.
+///
+/// # Safety
+///
+/// `s` is a live stream, or null (the current device's default stream).
 #[inline]
-pub(crate) unsafe fn stream_query(s: sys::hipStream_t) -> Result<bool> {
+pub unsafe fn stream_query(s: sys::hipStream_t) -> Result<bool> {
     // SAFETY: the caller passes a live stream.
     let st = unsafe { sys::hipStreamQuery(s) };
     if st.is_success() {
@@ -270,7 +428,14 @@ pub(crate) unsafe fn stream_query(s: sys::hipStream_t) -> Result<bool> {
     }
 }
 
-pub(crate) unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) -> Result<()> {
+/// `hipStreamWaitEvent`: makes later work on `s` wait for the last record
+/// of `e`.
+///
+/// # Safety
+///
+/// `s` is a live stream (or null, the default stream) and `e` a live
+/// event.
+pub unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) -> Result<()> {
     #[cfg(test)]
     if let Some(out) =
         crate::fake_runtime::intercept(crate::fake_runtime::Request::StreamWaitEvent(s, e))
@@ -283,7 +448,16 @@ pub(crate) unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) 
     })
 }
 
-pub(crate) unsafe fn launch_host_func(
+/// `hipLaunchHostFunc`: enqueues `f(data)` on `s`, run on a runtime thread
+/// once the work before it is done.
+///
+/// # Safety
+///
+/// `s` is a live stream (or null, the default stream); `data` stays valid
+/// for `f` until `f` runs, and `f` is sound to call with it on another
+/// thread. `f` must not call HIP (the runtime forbids calls from its
+/// callback thread) nor unwind.
+pub unsafe fn launch_host_func(
     s: sys::hipStream_t,
     f: unsafe extern "C" fn(*mut c_void),
     data: *mut c_void,
@@ -294,7 +468,9 @@ pub(crate) unsafe fn launch_host_func(
     })
 }
 
-pub(crate) fn event_create_with_flags(flags: c_uint) -> Result<sys::hipEvent_t> {
+/// `hipEventCreateWithFlags`: a new event on the current device (destroy
+/// it with [`event_destroy`]).
+pub fn event_create_with_flags(flags: c_uint) -> Result<sys::hipEvent_t> {
     #[cfg(test)]
     if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::EventCreate) {
         return out.map(crate::fake_runtime::handle);
@@ -307,7 +483,13 @@ pub(crate) fn event_create_with_flags(flags: c_uint) -> Result<sys::hipEvent_t> 
     Ok(e)
 }
 
-pub(crate) unsafe fn event_destroy(e: sys::hipEvent_t) -> Result<()> {
+/// `hipEventDestroy`.
+///
+/// # Safety
+///
+/// `e` was made by [`event_create_with_flags`], is destroyed once and not
+/// used after this call.
+pub unsafe fn event_destroy(e: sys::hipEvent_t) -> Result<()> {
     #[cfg(test)]
     if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::EventDestroy(e))
     {
@@ -317,8 +499,14 @@ pub(crate) unsafe fn event_destroy(e: sys::hipEvent_t) -> Result<()> {
     check("hipEventDestroy", unsafe { sys::hipEventDestroy(e) })
 }
 
+/// `hipEventRecord`: records `e` after the work enqueued on `s` so far.
+///
+/// # Safety
+///
+/// `e` is a live event and `s` a live stream (or null, the default stream)
+/// of the same device.
 #[inline]
-pub(crate) unsafe fn event_record(e: sys::hipEvent_t, s: sys::hipStream_t) -> Result<()> {
+pub unsafe fn event_record(e: sys::hipEvent_t, s: sys::hipStream_t) -> Result<()> {
     #[cfg(test)]
     if let Some(out) =
         crate::fake_runtime::intercept(crate::fake_runtime::Request::EventRecord(e, s))
@@ -329,14 +517,25 @@ pub(crate) unsafe fn event_record(e: sys::hipEvent_t, s: sys::hipStream_t) -> Re
     check("hipEventRecord", unsafe { sys::hipEventRecord(e, s) })
 }
 
-pub(crate) unsafe fn event_synchronize(e: sys::hipEvent_t) -> Result<()> {
+/// `hipEventSynchronize`: waits for the last record of `e`.
+///
+/// # Safety
+///
+/// `e` is a live event.
+pub unsafe fn event_synchronize(e: sys::hipEvent_t) -> Result<()> {
     // SAFETY: the caller passes a live event.
     check("hipEventSynchronize", unsafe {
         sys::hipEventSynchronize(e)
     })
 }
 
-pub(crate) unsafe fn event_query(e: sys::hipEvent_t) -> Result<bool> {
+/// `hipEventQuery`: `Ok(true)` when the last record of `e` is done,
+/// `Ok(false)` for `hipErrorNotReady`.
+///
+/// # Safety
+///
+/// `e` is a live event.
+pub unsafe fn event_query(e: sys::hipEvent_t) -> Result<bool> {
     // SAFETY: the caller passes a live event.
     let st = unsafe { sys::hipEventQuery(e) };
     if st.is_success() {
@@ -348,10 +547,13 @@ pub(crate) unsafe fn event_query(e: sys::hipEvent_t) -> Result<bool> {
     }
 }
 
-pub(crate) unsafe fn event_elapsed_time(
-    start: sys::hipEvent_t,
-    stop: sys::hipEvent_t,
-) -> Result<f32> {
+/// `hipEventElapsedTime`: milliseconds between the records of `start` and
+/// `stop`.
+///
+/// # Safety
+///
+/// `start` and `stop` are live events.
+pub unsafe fn event_elapsed_time(start: sys::hipEvent_t, stop: sys::hipEvent_t) -> Result<f32> {
     let mut ms = 0.0;
     // SAFETY: the caller passes live events; `ms` is writable.
     check("hipEventElapsedTime", unsafe {
@@ -362,19 +564,30 @@ pub(crate) unsafe fn event_elapsed_time(
 
 // ---- memory ----------------------------------------------------------------
 
-pub(crate) fn malloc(bytes: usize) -> Result<*mut c_void> {
+/// `hipMalloc`: `bytes` of device memory on the current device (free it
+/// with [`free`]).
+pub fn malloc(bytes: usize) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: `p` is a valid pointer slot to write.
     check("hipMalloc", unsafe { sys::hipMalloc(&mut p, bytes) })?;
     Ok(p)
 }
 
-pub(crate) unsafe fn free(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
+/// `hipFree`. It may synchronize the device: `_held` proves the capture
+/// gate is held, as for [`device_enable_peer_access`].
+///
+/// # Safety
+///
+/// `p` came from [`malloc`] or [`malloc_managed`] (or is null), is freed
+/// once, and no work still running or enqueued uses it.
+pub unsafe fn free(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller passes memory from hipMalloc/hipMallocManaged it owns.
     check("hipFree", unsafe { sys::hipFree(p) })
 }
 
-pub(crate) fn host_malloc(bytes: usize, flags: c_uint) -> Result<*mut c_void> {
+/// `hipHostMalloc`: `bytes` of page-locked host memory (free it with
+/// [`host_free`]).
+pub fn host_malloc(bytes: usize, flags: c_uint) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: `p` is a valid pointer slot to write.
     check("hipHostMalloc", unsafe {
@@ -383,17 +596,27 @@ pub(crate) fn host_malloc(bytes: usize, flags: c_uint) -> Result<*mut c_void> {
     Ok(p)
 }
 
-pub(crate) unsafe fn host_free(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
+/// `hipHostFree`. It may synchronize the device: `_held` proves the
+/// capture gate is held, as for [`device_enable_peer_access`].
+///
+/// # Safety
+///
+/// `p` came from [`host_malloc`] (or is null), is freed once, and no copy
+/// still running or enqueued uses it.
+pub unsafe fn host_free(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller passes memory from hipHostMalloc it owns.
     check("hipHostFree", unsafe { sys::hipHostFree(p) })
 }
 
 /// `hipHostRegister`: page-locks `bytes` of existing host memory at `p`.
+/// `_held` proves the capture gate is held, as for
+/// [`device_enable_peer_access`].
 ///
 /// # Safety
+///
 /// `p` is valid host memory of `bytes` bytes until the matching
 /// [`host_unregister`].
-pub(crate) unsafe fn host_register(
+pub unsafe fn host_register(
     p: *mut c_void,
     bytes: usize,
     flags: c_uint,
@@ -405,16 +628,20 @@ pub(crate) unsafe fn host_register(
     })
 }
 
-/// `hipHostUnregister`.
+/// `hipHostUnregister`. `_held` proves the capture gate is held, as for
+/// [`device_enable_peer_access`].
 ///
 /// # Safety
+///
 /// `p` was registered with [`host_register`] and no copy uses it any more.
-pub(crate) unsafe fn host_unregister(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
+pub unsafe fn host_unregister(p: *mut c_void, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's promise.
     check("hipHostUnregister", unsafe { sys::hipHostUnregister(p) })
 }
 
-pub(crate) fn malloc_managed(bytes: usize) -> Result<*mut c_void> {
+/// `hipMallocManaged`: `bytes` of managed memory, attached globally (free
+/// it with [`free`]).
+pub fn malloc_managed(bytes: usize) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: `p` is a valid pointer slot to write.
     check("hipMallocManaged", unsafe {
@@ -423,7 +650,13 @@ pub(crate) fn malloc_managed(bytes: usize) -> Result<*mut c_void> {
     Ok(p)
 }
 
-pub(crate) unsafe fn malloc_async(bytes: usize, s: sys::hipStream_t) -> Result<*mut c_void> {
+/// `hipMallocAsync`: `bytes` of device memory from the device's current
+/// pool, in `s`'s order (free it with [`free_async`]).
+///
+/// # Safety
+///
+/// `s` is a live stream (or null, the default stream).
+pub unsafe fn malloc_async(bytes: usize, s: sys::hipStream_t) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: the caller passes a live stream; `p` is writable.
     check("hipMallocAsync", unsafe {
@@ -432,7 +665,14 @@ pub(crate) unsafe fn malloc_async(bytes: usize, s: sys::hipStream_t) -> Result<*
     Ok(p)
 }
 
-pub(crate) unsafe fn malloc_from_pool_async(
+/// `hipMallocFromPoolAsync`: `bytes` of device memory from `pool`, in
+/// `s`'s order (free it with [`free_async`]).
+///
+/// # Safety
+///
+/// `pool` is a live pool and `s` a live stream (or null, the default
+/// stream) of the pool's device.
+pub unsafe fn malloc_from_pool_async(
     bytes: usize,
     pool: sys::hipMemPool_t,
     s: sys::hipStream_t,
@@ -445,12 +685,21 @@ pub(crate) unsafe fn malloc_from_pool_async(
     Ok(p)
 }
 
-pub(crate) unsafe fn free_async(p: *mut c_void, s: sys::hipStream_t) -> Result<()> {
+/// `hipFreeAsync`: frees stream-ordered memory in `s`'s order.
+///
+/// # Safety
+///
+/// `p` came from [`malloc_async`] or [`malloc_from_pool_async`], is freed
+/// once, and all work using it is enqueued on `s` before this call or
+/// ordered before it (events); `s` is a live stream (or null).
+pub unsafe fn free_async(p: *mut c_void, s: sys::hipStream_t) -> Result<()> {
     // SAFETY: the caller passes stream-ordered memory it owns and a live stream.
     check("hipFreeAsync", unsafe { sys::hipFreeAsync(p, s) })
 }
 
-pub(crate) fn device_get_default_mem_pool(ordinal: c_int) -> Result<sys::hipMemPool_t> {
+/// `hipDeviceGetDefaultMemPool`: the default pool of device `ordinal`
+/// (owned by the runtime: never destroy it).
+pub fn device_get_default_mem_pool(ordinal: c_int) -> Result<sys::hipMemPool_t> {
     let mut p = std::ptr::null_mut();
     // SAFETY: `p` is a valid handle slot to write.
     check("hipDeviceGetDefaultMemPool", unsafe {
@@ -459,21 +708,48 @@ pub(crate) fn device_get_default_mem_pool(ordinal: c_int) -> Result<sys::hipMemP
     Ok(p)
 }
 
-pub(crate) fn mem_pool_create(props: &sys::hipMemPoolProps) -> Result<sys::hipMemPool_t> {
+/// `hipMemPoolCreate`: a new pool with `props` (destroy it with
+/// [`mem_pool_destroy`]).
+///
+/// A non-null `props.win32SecurityAttributes` is refused with
+/// [`Error::Invalid`]: the runtime would read through it, and a safe
+/// function cannot vouch for a raw pointer.
+pub fn mem_pool_create(props: &sys::hipMemPoolProps) -> Result<sys::hipMemPool_t> {
+    if !props.win32SecurityAttributes.is_null() {
+        return Err(Error::invalid(
+            "hipMemPoolCreate",
+            "win32SecurityAttributes must be null here",
+        ));
+    }
     let mut p = std::ptr::null_mut();
-    // SAFETY: `props` is a valid struct; `p` is writable.
+    // SAFETY: `props` is a valid struct whose only pointer is null (checked
+    // above); `p` is writable.
     check("hipMemPoolCreate", unsafe {
         sys::hipMemPoolCreate(&mut p, props)
     })?;
     Ok(p)
 }
 
-pub(crate) unsafe fn mem_pool_destroy(p: sys::hipMemPool_t, _held: &CaptureHold<'_>) -> Result<()> {
+/// `hipMemPoolDestroy`. `_held` proves the capture gate is held, as for
+/// [`device_enable_peer_access`].
+///
+/// # Safety
+///
+/// `p` was made by [`mem_pool_create`], is destroyed once and not used
+/// after this call (no allocation from it still in use).
+pub unsafe fn mem_pool_destroy(p: sys::hipMemPool_t, _held: &CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller passes a pool it created.
     check("hipMemPoolDestroy", unsafe { sys::hipMemPoolDestroy(p) })
 }
 
-pub(crate) unsafe fn mem_pool_set_attribute_u64(
+/// `hipMemPoolSetAttribute` for an attribute whose value is a 64-bit
+/// integer (such as `hipMemPoolAttrReleaseThreshold`).
+///
+/// # Safety
+///
+/// `p` is a live pool, and `attr` is an attribute whose value is a 64-bit
+/// integer (the runtime reads 8 bytes).
+pub unsafe fn mem_pool_set_attribute_u64(
     p: sys::hipMemPool_t,
     attr: sys::hipMemPoolAttr,
     mut value: u64,
@@ -485,15 +761,30 @@ pub(crate) unsafe fn mem_pool_set_attribute_u64(
     })
 }
 
-pub(crate) unsafe fn mem_pool_trim_to(p: sys::hipMemPool_t, keep: usize) -> Result<()> {
+/// `hipMemPoolTrimTo`: releases the pool's unused memory above `keep`
+/// bytes.
+///
+/// # Safety
+///
+/// `p` is a live pool.
+pub unsafe fn mem_pool_trim_to(p: sys::hipMemPool_t, keep: usize) -> Result<()> {
     // SAFETY: the caller passes a live pool.
     check("hipMemPoolTrimTo", unsafe {
         sys::hipMemPoolTrimTo(p, keep)
     })
 }
 
+/// `hipMemcpyAsync`: copies `bytes` from `src` to `dst` in `s`'s order.
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable for `bytes` bytes, each of the
+/// memory kind `kind` names, from the call until the copy completes
+/// (for ordinary, unpinned host memory the runtime may copy before
+/// returning); nothing else writes `dst` meanwhile; `s` is a live stream
+/// (or null).
 #[inline]
-pub(crate) unsafe fn memcpy_async(
+pub unsafe fn memcpy_async(
     dst: *mut c_void,
     src: *const c_void,
     bytes: usize,
@@ -507,7 +798,15 @@ pub(crate) unsafe fn memcpy_async(
     })
 }
 
-pub(crate) unsafe fn memcpy_peer_async(
+/// `hipMemcpyPeerAsync`: copies `bytes` from `src` on device `src_dev` to
+/// `dst` on device `dst_dev` in `s`'s order.
+///
+/// # Safety
+///
+/// `src` is readable device memory of `src_dev` and `dst` writable device
+/// memory of `dst_dev`, `bytes` bytes each, until the copy completes; `s`
+/// is a live stream (or null).
+pub unsafe fn memcpy_peer_async(
     dst: *mut c_void,
     dst_dev: c_int,
     src: *const c_void,
@@ -521,7 +820,14 @@ pub(crate) unsafe fn memcpy_peer_async(
     })
 }
 
-pub(crate) unsafe fn memset_async(
+/// `hipMemsetAsync`: sets `bytes` bytes at `dst` to `value` in `s`'s
+/// order.
+///
+/// # Safety
+///
+/// `dst` is writable device memory of `bytes` bytes until the fill
+/// completes; `s` is a live stream (or null) of its device.
+pub unsafe fn memset_async(
     dst: *mut c_void,
     value: u8,
     bytes: usize,
@@ -533,7 +839,15 @@ pub(crate) unsafe fn memset_async(
     })
 }
 
-pub(crate) unsafe fn mem_prefetch_async(
+/// `hipMemPrefetchAsync`: migrates `bytes` of managed memory at `p` to
+/// device `ordinal` (or the host, `hipCpuDeviceId`) in `s`'s order.
+///
+/// # Safety
+///
+/// `p` is managed memory ([`malloc_managed`]) of at least `bytes` bytes,
+/// not freed before the prefetch completes; `s` is a live stream (or
+/// null).
+pub unsafe fn mem_prefetch_async(
     p: *const c_void,
     bytes: usize,
     ordinal: c_int,
@@ -547,7 +861,14 @@ pub(crate) unsafe fn mem_prefetch_async(
 
 // ---- modules and launch ----------------------------------------------------
 
-pub(crate) unsafe fn module_load_data(image: *const c_void) -> Result<sys::hipModule_t> {
+/// `hipModuleLoadData`: loads a code object (or, on NVIDIA, PTX text) onto
+/// the current device (unload it with [`module_unload`]).
+///
+/// # Safety
+///
+/// `image` points to a complete, readable code object image (a
+/// NUL-terminated string if it is text) for the duration of the call.
+pub unsafe fn module_load_data(image: *const c_void) -> Result<sys::hipModule_t> {
     let mut m = std::ptr::null_mut();
     // SAFETY: the caller passes a readable image (NUL-terminated if text).
     check("hipModuleLoadData", unsafe {
@@ -556,7 +877,15 @@ pub(crate) unsafe fn module_load_data(image: *const c_void) -> Result<sys::hipMo
     Ok(m)
 }
 
-pub(crate) unsafe fn module_unload(m: sys::hipModule_t, _held: &CaptureHold<'_>) -> Result<()> {
+/// `hipModuleUnload`. `_held` proves the capture gate is held, as for
+/// [`device_enable_peer_access`].
+///
+/// # Safety
+///
+/// `m` was made by [`module_load_data`], is unloaded once, and neither it
+/// nor its functions or globals are used after this call (no kernel of it
+/// still running or enqueued).
+pub unsafe fn module_unload(m: sys::hipModule_t, _held: &CaptureHold<'_>) -> Result<()> {
     #[cfg(test)]
     if let Some(out) = crate::fake_runtime::intercept(crate::fake_runtime::Request::ModuleUnload(m))
     {
@@ -566,7 +895,13 @@ pub(crate) unsafe fn module_unload(m: sys::hipModule_t, _held: &CaptureHold<'_>)
     check("hipModuleUnload", unsafe { sys::hipModuleUnload(m) })
 }
 
-pub(crate) unsafe fn module_get_function(
+/// `hipModuleGetFunction`: the kernel `name` of module `m` (valid while the
+/// module is loaded).
+///
+/// # Safety
+///
+/// `m` is a live module.
+pub unsafe fn module_get_function(
     m: sys::hipModule_t,
     name: &std::ffi::CStr,
 ) -> Result<sys::hipFunction_t> {
@@ -584,7 +919,33 @@ pub(crate) unsafe fn module_get_function(
     Ok(f)
 }
 
-pub(crate) unsafe fn func_get_attribute(
+/// `hipModuleGetGlobal`: the device address and size in bytes of the
+/// module global `name` (`__device__` or `__constant__`), valid while the
+/// module is loaded.
+///
+/// # Safety
+///
+/// `m` is a live module.
+pub unsafe fn module_get_global(
+    m: sys::hipModule_t,
+    name: &std::ffi::CStr,
+) -> Result<(sys::hipDeviceptr_t, usize)> {
+    let mut ptr = std::ptr::null_mut();
+    let mut bytes = 0usize;
+    // SAFETY: the caller passes a live module; `name` is NUL-terminated; the
+    // outputs are valid places.
+    check("hipModuleGetGlobal", unsafe {
+        sys::hipModuleGetGlobal(&mut ptr, &mut bytes, m, name.as_ptr())
+    })?;
+    Ok((ptr, bytes))
+}
+
+/// `hipFuncGetAttribute`: one attribute of the kernel `f`.
+///
+/// # Safety
+///
+/// `f` is a live function (its module is loaded).
+pub unsafe fn func_get_attribute(
     attr: sys::hipFunction_attribute,
     f: sys::hipFunction_t,
 ) -> Result<c_int> {
@@ -596,7 +957,32 @@ pub(crate) unsafe fn func_get_attribute(
     Ok(v)
 }
 
-pub(crate) unsafe fn module_occupancy_max_potential_block_size(
+/// `hipFuncSetAttribute`: sets one attribute of the kernel `func`.
+///
+/// # Safety
+///
+/// `func` is a live function handle (a [`sys::hipFunction_t`] whose module
+/// is loaded, as HIP accepts here) or the host stub of a kernel of this
+/// program.
+pub unsafe fn func_set_attribute(
+    func: *const c_void,
+    attr: sys::hipFuncAttribute,
+    value: c_int,
+) -> Result<()> {
+    // SAFETY: the caller passes a live function.
+    check("hipFuncSetAttribute", unsafe {
+        sys::hipFuncSetAttribute(func, attr, value)
+    })
+}
+
+/// `hipModuleOccupancyMaxPotentialBlockSize`: (grid, block) sizes that
+/// reach the most occupancy for `f` with `dyn_shared` bytes of dynamic
+/// shared memory, blocks at most `block_limit` threads (0: no limit).
+///
+/// # Safety
+///
+/// `f` is a live function (its module is loaded).
+pub unsafe fn module_occupancy_max_potential_block_size(
     f: sys::hipFunction_t,
     dyn_shared: usize,
     block_limit: c_int,
@@ -615,7 +1001,41 @@ pub(crate) unsafe fn module_occupancy_max_potential_block_size(
     Ok((grid, block))
 }
 
-pub(crate) unsafe fn module_occupancy_max_active_blocks(
+/// `hipModuleOccupancyMaxPotentialBlockSizeWithFlags`: as
+/// [`module_occupancy_max_potential_block_size`] with occupancy `flags`
+/// (`hipOccupancyDefault`, ...).
+///
+/// # Safety
+///
+/// `f` is a live function (its module is loaded).
+pub unsafe fn module_occupancy_max_potential_block_size_with_flags(
+    f: sys::hipFunction_t,
+    dyn_shared: usize,
+    block_limit: c_int,
+    flags: c_uint,
+) -> Result<(c_int, c_int)> {
+    let (mut grid, mut block) = (0, 0);
+    // SAFETY: the caller passes a live function; outputs are valid places.
+    check("hipModuleOccupancyMaxPotentialBlockSizeWithFlags", unsafe {
+        sys::hipModuleOccupancyMaxPotentialBlockSizeWithFlags(
+            &mut grid,
+            &mut block,
+            f,
+            dyn_shared,
+            block_limit,
+            flags,
+        )
+    })?;
+    Ok((grid, block))
+}
+
+/// `hipModuleOccupancyMaxActiveBlocksPerMultiprocessor`: how many blocks
+/// of `block` threads of `f` fit on one multiprocessor.
+///
+/// # Safety
+///
+/// `f` is a live function (its module is loaded).
+pub unsafe fn module_occupancy_max_active_blocks(
     f: sys::hipFunction_t,
     block: c_int,
     dyn_shared: usize,
@@ -635,12 +1055,14 @@ pub(crate) unsafe fn module_occupancy_max_active_blocks(
 ///
 /// # Safety
 ///
-/// `f` and `s` are live; `params` holds one valid pointer per kernel
-/// parameter, each to a value of the parameter's type; a cooperative grid
-/// fits on the device at once.
+/// `f` and `s` are live and of the same device; `params` holds one valid
+/// pointer per kernel parameter, each to a value of the parameter's type;
+/// everything the kernel reads or writes is valid for it until it
+/// completes, and it stays in bounds; a cooperative grid fits on the
+/// device at once.
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn module_launch_kernel(
+pub unsafe fn module_launch_kernel(
     f: sys::hipFunction_t,
     grid: (u32, u32, u32),
     block: (u32, u32, u32),
@@ -677,21 +1099,42 @@ pub(crate) unsafe fn module_launch_kernel(
 
 // ---- graphs ----------------------------------------------------------------
 
-/// `hipStreamIsCapturing`: whether work enqueued on `s` is being captured
-/// into a graph rather than run.
+/// `hipStreamIsCapturing`: the capture status of `s` (whether work enqueued
+/// on it is being captured into a graph rather than run).
 ///
 /// # Safety
+///
 /// `s` is a live stream (or null, the default stream).
-pub(crate) unsafe fn stream_is_capturing(s: sys::hipStream_t) -> Result<bool> {
+pub unsafe fn stream_capture_status(s: sys::hipStream_t) -> Result<sys::hipStreamCaptureStatus> {
     let mut status = sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone;
     // SAFETY: the caller passes a live stream; `status` is writable.
     check("hipStreamIsCapturing", unsafe {
         sys::hipStreamIsCapturing(s, &mut status)
     })?;
+    Ok(status)
+}
+
+/// `hipStreamIsCapturing`: whether work enqueued on `s` is being captured
+/// into a graph rather than run (any status but
+/// `hipStreamCaptureStatusNone`, an invalidated capture included).
+///
+/// # Safety
+///
+/// `s` is a live stream (or null, the default stream).
+pub unsafe fn stream_is_capturing(s: sys::hipStream_t) -> Result<bool> {
+    // SAFETY: the caller's contract.
+    let status = unsafe { stream_capture_status(s) }?;
     Ok(status != sys::hipStreamCaptureStatus::hipStreamCaptureStatusNone)
 }
 
-pub(crate) unsafe fn stream_begin_capture(
+/// `hipStreamBeginCapture`: from now on, work enqueued on `s` is captured
+/// into a graph (ended by [`stream_end_capture`]) instead of run.
+///
+/// # Safety
+///
+/// `s` is a live, non-default stream; everything the captured work uses
+/// stays valid for every launch of the graph made from it.
+pub unsafe fn stream_begin_capture(
     s: sys::hipStream_t,
     mode: sys::hipStreamCaptureMode,
 ) -> Result<()> {
@@ -701,7 +1144,13 @@ pub(crate) unsafe fn stream_begin_capture(
     })
 }
 
-pub(crate) unsafe fn stream_end_capture(s: sys::hipStream_t) -> Result<sys::hipGraph_t> {
+/// `hipStreamEndCapture`: ends the capture on `s`, returning the graph
+/// (destroy it with [`graph_destroy`]), null when nothing was captured.
+///
+/// # Safety
+///
+/// `s` is a live stream.
+pub unsafe fn stream_end_capture(s: sys::hipStream_t) -> Result<sys::hipGraph_t> {
     let mut g = std::ptr::null_mut();
     // SAFETY: the caller passes a capturing stream; `g` is writable.
     check("hipStreamEndCapture", unsafe {
@@ -710,12 +1159,23 @@ pub(crate) unsafe fn stream_end_capture(s: sys::hipStream_t) -> Result<sys::hipG
     Ok(g)
 }
 
-pub(crate) unsafe fn graph_destroy(g: sys::hipGraph_t) -> Result<()> {
+/// `hipGraphDestroy`.
+///
+/// # Safety
+///
+/// `g` was made by [`stream_end_capture`] (or another graph constructor),
+/// is destroyed once and not used after this call.
+pub unsafe fn graph_destroy(g: sys::hipGraph_t) -> Result<()> {
     // SAFETY: the caller passes a graph it owns.
     check("hipGraphDestroy", unsafe { sys::hipGraphDestroy(g) })
 }
 
-pub(crate) unsafe fn graph_get_node_count(g: sys::hipGraph_t) -> Result<usize> {
+/// `hipGraphGetNodes` with no node array: the number of nodes of `g`.
+///
+/// # Safety
+///
+/// `g` is a live graph.
+pub unsafe fn graph_get_node_count(g: sys::hipGraph_t) -> Result<usize> {
     let mut n = 0;
     // SAFETY: a null node array asks for the count only; `n` is writable.
     check("hipGraphGetNodes", unsafe {
@@ -724,7 +1184,13 @@ pub(crate) unsafe fn graph_get_node_count(g: sys::hipGraph_t) -> Result<usize> {
     Ok(n)
 }
 
-pub(crate) unsafe fn graph_instantiate(g: sys::hipGraph_t) -> Result<sys::hipGraphExec_t> {
+/// `hipGraphInstantiate`: an executable graph made from `g` (destroy it
+/// with [`graph_exec_destroy`]).
+///
+/// # Safety
+///
+/// `g` is a live graph.
+pub unsafe fn graph_instantiate(g: sys::hipGraph_t) -> Result<sys::hipGraphExec_t> {
     let mut e = std::ptr::null_mut();
     // SAFETY: the caller passes a live graph; null log/error-node are allowed.
     check("hipGraphInstantiate", unsafe {
@@ -733,19 +1199,70 @@ pub(crate) unsafe fn graph_instantiate(g: sys::hipGraph_t) -> Result<sys::hipGra
     Ok(e)
 }
 
-pub(crate) unsafe fn graph_exec_destroy(e: sys::hipGraphExec_t) -> Result<()> {
+/// `hipGraphInstantiateWithFlags`: as [`graph_instantiate`] with `flags`
+/// (e.g. `hipGraphInstantiateFlagAutoFreeOnLaunch`).
+///
+/// # Safety
+///
+/// `g` is a live graph.
+pub unsafe fn graph_instantiate_with_flags(
+    g: sys::hipGraph_t,
+    flags: c_ulonglong,
+) -> Result<sys::hipGraphExec_t> {
+    let mut e = std::ptr::null_mut();
+    // SAFETY: the caller passes a live graph; `e` is a valid place.
+    check("hipGraphInstantiateWithFlags", unsafe {
+        sys::hipGraphInstantiateWithFlags(&mut e, g, flags)
+    })?;
+    Ok(e)
+}
+
+/// `hipGraphExecDestroy`.
+///
+/// # Safety
+///
+/// `e` was made by [`graph_instantiate`] or
+/// [`graph_instantiate_with_flags`], is destroyed once and not used after
+/// this call.
+pub unsafe fn graph_exec_destroy(e: sys::hipGraphExec_t) -> Result<()> {
     // SAFETY: the caller passes an executable graph it owns.
     check("hipGraphExecDestroy", unsafe {
         sys::hipGraphExecDestroy(e)
     })
 }
 
-pub(crate) unsafe fn graph_launch(e: sys::hipGraphExec_t, s: sys::hipStream_t) -> Result<()> {
+/// `hipGraphUpload`: uploads `e` to its device in `s`'s order, ahead of
+/// its first launch.
+///
+/// # Safety
+///
+/// `e` is a live executable graph and `s` a live stream (or null) of the
+/// same device.
+pub unsafe fn graph_upload(e: sys::hipGraphExec_t, s: sys::hipStream_t) -> Result<()> {
+    // SAFETY: the caller passes a live executable graph and stream.
+    check("hipGraphUpload", unsafe { sys::hipGraphUpload(e, s) })
+}
+
+/// `hipGraphLaunch`: enqueues one run of `e` on `s`.
+///
+/// # Safety
+///
+/// `e` is a live executable graph and `s` a live stream (or null) of the
+/// same device; everything the graph's work uses is valid until the run
+/// completes.
+pub unsafe fn graph_launch(e: sys::hipGraphExec_t, s: sys::hipStream_t) -> Result<()> {
     // SAFETY: the caller passes a live executable graph and stream.
     check("hipGraphLaunch", unsafe { sys::hipGraphLaunch(e, s) })
 }
 
-pub(crate) unsafe fn graph_exec_update(
+/// `hipGraphExecUpdate`: updates `e` in place to match `g`, returning how
+/// it went (`hipGraphExecUpdateSuccess` or why not).
+///
+/// # Safety
+///
+/// `e` is a live executable graph and `g` a live graph of the same device;
+/// everything `g`'s work uses stays valid for every later launch of `e`.
+pub unsafe fn graph_exec_update(
     e: sys::hipGraphExec_t,
     g: sys::hipGraph_t,
 ) -> Result<sys::hipGraphExecUpdateResult> {
@@ -759,12 +1276,17 @@ pub(crate) unsafe fn graph_exec_update(
 
 // ---- hiprtc ----------------------------------------------------------------
 
+/// `hiprtcCreateProgram`: a new program for the source `src` named `name`,
+/// with `headers[i]` includable as `include_names[i]` (destroy it with
+/// [`rtc_destroy_program`]). Unequal header and name counts are refused
+/// with [`Error::Invalid`].
+///
 /// # Safety
 ///
 /// `headers` and `include_names` hold NUL-terminated strings, as many of
 /// each, and both arrays and their strings outlive the program (hiprtc's
 /// contract does not say that it copies them at creation).
-pub(crate) unsafe fn rtc_create_program(
+pub unsafe fn rtc_create_program(
     src: &std::ffi::CStr,
     name: &std::ffi::CStr,
     headers: &[*const c_char],
@@ -795,8 +1317,16 @@ pub(crate) unsafe fn rtc_create_program(
     Ok(p)
 }
 
-/// Returns the raw status: a failed compile is not an error of the call.
-pub(crate) unsafe fn rtc_compile_program(
+/// `hiprtcCompileProgram` with the options `opts`. Returns the raw status:
+/// a failed compile is not an error of the call (read why with
+/// [`rtc_get_program_log`]).
+///
+/// # Safety
+///
+/// `p` is a live program not being compiled or read on another thread,
+/// and `opts` holds pointers to NUL-terminated strings, valid for the
+/// call.
+pub unsafe fn rtc_compile_program(
     p: sys::hiprtcProgram,
     opts: &[*const c_char],
 ) -> sys::hiprtcResult {
@@ -805,7 +1335,13 @@ pub(crate) unsafe fn rtc_compile_program(
     unsafe { sys::hiprtcCompileProgram(p, opts.len() as c_int, opts.as_ptr().cast_mut()) }
 }
 
-pub(crate) unsafe fn rtc_get_program_log(p: sys::hiprtcProgram) -> Result<String> {
+/// `hiprtcGetProgramLogSize` and `hiprtcGetProgramLog`: the compiler log
+/// of `p` (invalid UTF-8 replaced).
+///
+/// # Safety
+///
+/// `p` is a live program, not being compiled on another thread.
+pub unsafe fn rtc_get_program_log(p: sys::hiprtcProgram) -> Result<String> {
     let mut n = 0;
     // SAFETY: the caller passes a live program; `n` is writable.
     check_rtc("hiprtcGetProgramLogSize", unsafe {
@@ -821,7 +1357,13 @@ pub(crate) unsafe fn rtc_get_program_log(p: sys::hiprtcProgram) -> Result<String
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
-pub(crate) unsafe fn rtc_get_code(p: sys::hiprtcProgram) -> Result<Vec<u8>> {
+/// `hiprtcGetCodeSize` and `hiprtcGetCode`: the compiled code object of
+/// `p`.
+///
+/// # Safety
+///
+/// `p` is a live program, compiled, not being compiled on another thread.
+pub unsafe fn rtc_get_code(p: sys::hiprtcProgram) -> Result<Vec<u8>> {
     let mut n = 0;
     // SAFETY: the caller passes a live, compiled program; `n` is writable.
     check_rtc("hiprtcGetCodeSize", unsafe {
@@ -835,7 +1377,13 @@ pub(crate) unsafe fn rtc_get_code(p: sys::hiprtcProgram) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
-pub(crate) unsafe fn rtc_destroy_program(mut p: sys::hiprtcProgram) -> Result<()> {
+/// `hiprtcDestroyProgram`.
+///
+/// # Safety
+///
+/// `p` was made by [`rtc_create_program`], is destroyed once and not used
+/// after this call.
+pub unsafe fn rtc_destroy_program(mut p: sys::hiprtcProgram) -> Result<()> {
     // SAFETY: the caller passes a program it owns.
     check_rtc("hiprtcDestroyProgram", unsafe {
         sys::hiprtcDestroyProgram(&mut p)
@@ -848,34 +1396,49 @@ pub(crate) unsafe fn rtc_destroy_program(mut p: sys::hiprtcProgram) -> Result<()
 // Each takes a `CStr`, so the pointer is valid and NUL-terminated for the
 // call, which is all roctx (or NVTX) reads.
 
-pub(crate) fn roctx_mark(message: &std::ffi::CStr) {
+/// `roctxMarkA`: an instantaneous marker named `message` (nothing without
+/// a roctx or NVTX library: see [`roctx`](crate::roctx)).
+pub fn roctx_mark(message: &std::ffi::CStr) {
     // SAFETY: `message` is NUL-terminated and outlives the call.
     unsafe { roctx_sys::roctxMarkA(message.as_ptr()) }
 }
 
-pub(crate) fn roctx_range_push(message: &std::ffi::CStr) -> c_int {
+/// `roctxRangePushA`: opens a nested range named `message` on this thread;
+/// returns the library's level (0 for an outermost range with roctx,
+/// negative when nothing is tracked).
+pub fn roctx_range_push(message: &std::ffi::CStr) -> c_int {
     // SAFETY: as in `roctx_mark`.
     unsafe { roctx_sys::roctxRangePushA(message.as_ptr()) }
 }
 
-pub(crate) fn roctx_range_pop() -> c_int {
+/// `roctxRangePop`: closes this thread's innermost range; returns the
+/// library's value (the popped range's level with roctx, negative when
+/// there was none or nothing is tracked).
+pub fn roctx_range_pop() -> c_int {
     // SAFETY: no arguments; popping with no range open is reported by the
     // library's return value, not undefined.
     unsafe { roctx_sys::roctxRangePop() }
 }
 
-pub(crate) fn roctx_range_start(message: &std::ffi::CStr) -> u64 {
+/// `roctxRangeStartA`: starts a range named `message` that any thread may
+/// stop; returns its id for [`roctx_range_stop`] (`0` when no library
+/// tracks it).
+pub fn roctx_range_start(message: &std::ffi::CStr) -> u64 {
     // SAFETY: as in `roctx_mark`.
     unsafe { roctx_sys::roctxRangeStartA(message.as_ptr()) }
 }
 
-pub(crate) fn roctx_range_stop(id: u64) {
+/// `roctxRangeStop`: stops the range `id` from [`roctx_range_start`].
+pub fn roctx_range_stop(id: u64) {
     // SAFETY: the id is passed by value and nothing is dereferenced; an id
     // the library did not hand out only ends no range.
     unsafe { roctx_sys::roctxRangeStop(id) }
 }
 
-pub(crate) fn roctx_version() -> (u32, u32) {
+/// `roctx_version_major` and `roctx_version_minor`: the loaded roctx
+/// library's (major, minor) version, `(0, 0)` without roctx (and on
+/// NVIDIA, where NVTX has no version call).
+pub fn roctx_version() -> (u32, u32) {
     // SAFETY: no arguments.
     unsafe {
         (

@@ -1,7 +1,7 @@
 //! Streams, events and host callbacks.
 
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::{Error, Result};
 use crate::result;
 use hip_sys as sys;
@@ -264,7 +264,7 @@ unsafe extern "C" fn host_fn_trampoline(data: *mut c_void) {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "non-string panic payload".into());
-        drop_errors::record(Error::CallbackPanicked { message });
+        error::record(Error::CallbackPanicked { message });
     }
 }
 
@@ -274,7 +274,7 @@ impl Drop for StreamInner {
         self.device.capture_gate().leave(self.raw as usize);
         if self.owned {
             // SAFETY: we own the stream and this is the last handle.
-            drop_errors::record_result(unsafe { result::stream_destroy(self.raw) });
+            error::record_result(unsafe { result::stream_destroy(self.raw) });
         }
     }
 }
@@ -407,6 +407,6 @@ impl Event {
 impl Drop for Event {
     fn drop(&mut self) {
         // SAFETY: we own the event.
-        drop_errors::record_result(unsafe { result::event_destroy(self.raw) });
+        error::record_result(unsafe { result::event_destroy(self.raw) });
     }
 }

@@ -54,7 +54,7 @@
 
 use crate::capture_gate::CaptureHold;
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::{Error, Result};
 use crate::stream::{Event, Stream};
 use std::cell::Cell;
@@ -524,7 +524,7 @@ impl Stream {
         if let Err(e) = recorded {
             // The error said is the recording's; a failed synchronize is
             // kept for `take_drop_errors`.
-            drop_errors::record_result(self.synchronize());
+            error::record_result(self.synchronize());
             return Err(e.into());
         }
         Ok(out)
@@ -596,7 +596,7 @@ impl<'a> AccessGuard<'a> {
 
 impl Drop for AccessGuard<'_> {
     fn drop(&mut self) {
-        drop_errors::record_result(self.events.record(self.stream, self.write, self.thread));
+        error::record_result(self.events.record(self.stream, self.write, self.thread));
     }
 }
 

@@ -15,8 +15,3 @@ fn ranges_nest_and_guards_pop_whatever_is_loaded() {
     guards_pop_on_drop_and_on_panic(backend);
     marks_and_process_ranges(backend);
 }
-
-#[test]
-fn roctx_is_called_only_from_result_rs() {
-    test_kit::assert_raw_calls_only_in_result(env!("CARGO_MANIFEST_DIR"), "roctx-sys");
-}

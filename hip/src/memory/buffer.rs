@@ -8,7 +8,7 @@ use super::views::{DeviceSlice, DeviceSliceMut};
 use super::StreamAllocation;
 use super::{DeviceRepr, ValidAsZeroBits};
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::Result;
 use crate::result;
 use crate::stream::Stream;
@@ -265,7 +265,7 @@ impl<T: DeviceRepr> Drop for DeviceBuffer<T> {
         self.device.release_outside_captures(move |held| {
             // SAFETY: we own this hipMalloc allocation; hipFree waits
             // for work on the device, so no kernel still uses it.
-            drop_errors::record_result(unsafe { result::free(ptr.get(), held) });
+            error::record_result(unsafe { result::free(ptr.get(), held) });
         });
     }
 }

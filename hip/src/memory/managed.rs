@@ -4,7 +4,7 @@
 use super::validate::checked_bytes;
 use super::{DeviceRepr, ValidAsZeroBits};
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::Result;
 use crate::result;
 use crate::stream::Stream;
@@ -129,7 +129,7 @@ impl<T: DeviceRepr> Drop for ManagedBuffer<T> {
         let ptr = crate::SendPtr(self.ptr.cast::<std::ffi::c_void>());
         self.device.release_outside_captures(move |held| {
             // SAFETY: we own the allocation; hipFree waits for the device.
-            drop_errors::record_result(unsafe { result::free(ptr.get(), held) });
+            error::record_result(unsafe { result::free(ptr.get(), held) });
         });
     }
 }

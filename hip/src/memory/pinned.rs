@@ -3,7 +3,7 @@
 
 use super::validate::checked_bytes;
 use super::{DeviceRepr, ValidAsZeroBits};
-use crate::drop_errors;
+use crate::error;
 use crate::error::Result;
 use crate::result;
 use crate::stream::Event;
@@ -143,7 +143,7 @@ impl<T: DeviceRepr> Drop for PinnedHostBuffer<T> {
     fn drop(&mut self) {
         if let Err(e) = self.wait(true) {
             // The copy state is unknown: leaking is the only safe choice.
-            drop_errors::record(e);
+            error::record(e);
             return;
         }
         if self.len > 0 && size_of::<T>() > 0 {
@@ -151,7 +151,7 @@ impl<T: DeviceRepr> Drop for PinnedHostBuffer<T> {
             crate::Device::release_on_current_device(move |held| {
                 // SAFETY: we own this hipHostMalloc allocation; no copy
                 // uses it.
-                drop_errors::record_result(unsafe { result::host_free(ptr.get(), held) });
+                error::record_result(unsafe { result::host_free(ptr.get(), held) });
             });
         }
     }

@@ -1,7 +1,7 @@
 //! [`MemPool`]: memory pools for stream-ordered allocation.
 
 use crate::device::Device;
-use crate::drop_errors;
+use crate::error;
 use crate::error::Result;
 use crate::result;
 use hip_sys as sys;
@@ -105,7 +105,7 @@ impl Drop for PoolInner {
             self.device.release_outside_captures(move |held| {
                 // SAFETY: we created the pool, and no buffer from it is
                 // left (each holds a clone of this Arc).
-                drop_errors::record_result(unsafe { result::mem_pool_destroy(raw.get(), held) });
+                error::record_result(unsafe { result::mem_pool_destroy(raw.get(), held) });
             });
         }
     }

@@ -5,7 +5,7 @@
 
 use super::views::{DeviceSlice, DeviceSliceMut};
 use super::DeviceRepr;
-use crate::drop_errors;
+use crate::error;
 use crate::error::{Error, Result};
 use crate::result;
 use crate::stream::Stream;
@@ -199,7 +199,7 @@ impl StreamAllocation {
                     unsafe { result::free(ptr.get(), held) }
                 }
             });
-            drop_errors::record_result(r);
+            error::record_result(r);
         });
         Ok(())
     }
@@ -218,7 +218,7 @@ impl StreamAllocation {
     /// [`StreamAllocation::from_raw`]).
     pub fn into_raw(self) -> (*mut c_void, bool) {
         let me = std::mem::ManuallyDrop::new(self);
-        drop_errors::record_result(me.events.wait_before_write(&me.stream));
+        error::record_result(me.events.wait_before_write(&me.stream));
         let out = (me.ptr, me.stream_ordered);
         // SAFETY: `me` is never used or dropped again; each field with a
         // destructor is moved out exactly once.
@@ -342,6 +342,6 @@ impl Drop for StreamAllocation {
             .events
             .wait_before_write(&self.stream)
             .and_then(|()| self.free_now(self.free_waits_for_device));
-        drop_errors::record_result(r);
+        error::record_result(r);
     }
 }

@@ -82,7 +82,7 @@ impl Drop for PinnedChunk {
             // SAFETY: our own hipHostMalloc allocation; a ring drops its
             // chunks only after every copy using them has finished
             // (`Ring::settle`), and leaks them otherwise.
-            crate::drop_errors::record_result(unsafe { result::host_free(ptr.get(), held) });
+            crate::error::record_result(unsafe { result::host_free(ptr.get(), held) });
         });
     }
 }
