@@ -40,11 +40,14 @@ mod routines;
 mod scalar;
 pub mod validate;
 
-pub use blas::{take_drop_errors, Blas};
-pub use error::{Error, Result};
+pub use blas::Blas;
+pub use error::{take_drop_errors, Error, Result};
 pub use routines::Blas1;
 pub use scalar::{c32, c64, Complex, Gemm, Scalar};
 pub use validate::{GemmShape, GemmSpans};
+
+/// The raw bindings this crate is built on.
+pub use hipblas_sys as sys;
 
 /// The README's examples, compiled and run by `cargo test --doc`.
 #[doc = include_str!("../README.md")]

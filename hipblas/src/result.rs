@@ -8,7 +8,9 @@
 //! checks the sources). Use these for calls [`crate::Blas`] does not make,
 //! on the handle of [`crate::Blas::as_raw`]. Each function is named after
 //! its C function without the `hipblas` prefix (`hipblasSgemm` ->
-//! [`sgemm`], `hipblasGemmEx_v2` -> [`gemm_ex_v2`]).
+//! [`sgemm`], `hipblasGemmEx_v2` -> [`gemm_ex_v2`]). The typed
+//! [`Gemm`] impls are here too: their constants name the C
+//! functions their calls make.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), hipblas::Error> {
@@ -34,6 +36,7 @@
 //! default pointer mode) valid for the call.
 
 use crate::error::{Error, Result};
+use crate::scalar::{c32, c64, Gemm, GemmRoute};
 use hipblas_sys as sys;
 use hipblas_sys::{
     hipComplex, hipDataType, hipDoubleComplex, hipStream_t, hipblasComputeType_t,
@@ -354,6 +357,178 @@ gemm_batched! {
     cgemm_batched_v2 = hipblasCgemmBatched_v2(hipComplex);
     zgemm_batched_v2 = hipblasZgemmBatched_v2(hipDoubleComplex);
 }
+
+// ---- GEMM by element type -----------------------------------------------------
+
+// The typed `Gemm` impls: each element type's GEMM functions above, and
+// the C functions they name in their errors (bf16, which has no typed
+// GEMM, is in `scalar.rs`).
+macro_rules! gemm_typed {
+    ($t:ty, $raw:ty, $g:ident = $gc:ident, $sb:ident = $sbc:ident, $b:ident = $bc:ident) => {
+        impl Gemm for $t {
+            const ROUTE: GemmRoute = GemmRoute::Typed;
+            // The C functions behind the calls below, which name them in
+            // their errors.
+            const GEMM_CALL: &'static str = stringify!($gc);
+            const GEMM_STRIDED_BATCHED_CALL: &'static str = stringify!($sbc);
+            const GEMM_BATCHED_CALL: &'static str = stringify!($bc);
+            unsafe fn gemm(
+                h: hipblasHandle_t,
+                ta: hipblasOperation_t,
+                tb: hipblasOperation_t,
+                m: i32,
+                n: i32,
+                k: i32,
+                alpha: &Self,
+                a: *const Self,
+                lda: i32,
+                b: *const Self,
+                ldb: i32,
+                beta: &Self,
+                c: *mut Self,
+                ldc: i32,
+            ) -> Result<()> {
+                // SAFETY: the caller's contract; `Self` and `$raw` have one
+                // layout.
+                unsafe {
+                    $g(
+                        h,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as *const Self as *const $raw,
+                        a as *const $raw,
+                        lda,
+                        b as *const $raw,
+                        ldb,
+                        beta as *const Self as *const $raw,
+                        c as *mut $raw,
+                        ldc,
+                    )
+                }
+            }
+            unsafe fn gemm_strided_batched(
+                h: hipblasHandle_t,
+                ta: hipblasOperation_t,
+                tb: hipblasOperation_t,
+                m: i32,
+                n: i32,
+                k: i32,
+                alpha: &Self,
+                a: *const Self,
+                lda: i32,
+                sa: i64,
+                b: *const Self,
+                ldb: i32,
+                sb: i64,
+                beta: &Self,
+                c: *mut Self,
+                ldc: i32,
+                sc: i64,
+                batch: i32,
+            ) -> Result<()> {
+                // SAFETY: as in `gemm`.
+                unsafe {
+                    $sb(
+                        h,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as *const Self as *const $raw,
+                        a as *const $raw,
+                        lda,
+                        sa,
+                        b as *const $raw,
+                        ldb,
+                        sb,
+                        beta as *const Self as *const $raw,
+                        c as *mut $raw,
+                        ldc,
+                        sc,
+                        batch,
+                    )
+                }
+            }
+            unsafe fn gemm_batched(
+                h: hipblasHandle_t,
+                ta: hipblasOperation_t,
+                tb: hipblasOperation_t,
+                m: i32,
+                n: i32,
+                k: i32,
+                alpha: &Self,
+                a: *const *const Self,
+                lda: i32,
+                b: *const *const Self,
+                ldb: i32,
+                beta: &Self,
+                c: *const *mut Self,
+                ldc: i32,
+                batch: i32,
+            ) -> Result<()> {
+                // SAFETY: as in `gemm`.
+                unsafe {
+                    $b(
+                        h,
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        alpha as *const Self as *const $raw,
+                        a as *const *const $raw,
+                        lda,
+                        b as *const *const $raw,
+                        ldb,
+                        beta as *const Self as *const $raw,
+                        c as *const *mut $raw,
+                        ldc,
+                        batch,
+                    )
+                }
+            }
+        }
+    };
+}
+gemm_typed!(
+    f32,
+    f32,
+    sgemm = hipblasSgemm,
+    sgemm_strided_batched = hipblasSgemmStridedBatched,
+    sgemm_batched = hipblasSgemmBatched
+);
+gemm_typed!(
+    f64,
+    f64,
+    dgemm = hipblasDgemm,
+    dgemm_strided_batched = hipblasDgemmStridedBatched,
+    dgemm_batched = hipblasDgemmBatched
+);
+gemm_typed!(
+    half::f16,
+    hipblasHalf,
+    hgemm = hipblasHgemm,
+    hgemm_strided_batched = hipblasHgemmStridedBatched,
+    hgemm_batched = hipblasHgemmBatched
+);
+gemm_typed!(
+    c32,
+    hipComplex,
+    cgemm_v2 = hipblasCgemm_v2,
+    cgemm_strided_batched_v2 = hipblasCgemmStridedBatched_v2,
+    cgemm_batched_v2 = hipblasCgemmBatched_v2
+);
+gemm_typed!(
+    c64,
+    hipDoubleComplex,
+    zgemm_v2 = hipblasZgemm_v2,
+    zgemm_strided_batched_v2 = hipblasZgemmStridedBatched_v2,
+    zgemm_batched_v2 = hipblasZgemmBatched_v2
+);
 
 // ---- mixed precision (`Ex`), both ABIs -------------------------------------------
 

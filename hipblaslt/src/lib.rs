@@ -27,9 +27,9 @@ mod layout;
 mod matmul;
 pub mod result;
 
-pub use error::{Error, Result};
+pub use error::{take_drop_errors, Error, Result};
 pub use layout::{Activation, MatmulConfig, Order};
-pub use matmul::{take_drop_errors, Epilogue, LtElement, LtHandle, MAX_WORKSPACE};
+pub use matmul::{Epilogue, LtElement, LtHandle, MAX_WORKSPACE};
 
 /// The raw bindings (the `hipblaslt-sys` crate).
 pub use hipblaslt_sys as sys;

@@ -2,6 +2,7 @@
 //! and the plans (descriptors, layouts and the heuristic's algorithm) it
 //! keeps per problem.
 
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::layout::{check_bias, resolve, Activation, MatmulConfig, Resolved};
 use crate::result;
@@ -13,14 +14,6 @@ use hipblaslt_sys::{
 };
 use std::collections::HashMap;
 use std::ffi::c_void;
-
-static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
-
-/// Errors that `Drop` of an [`LtHandle`] met (it never panics), oldest
-/// first; taking them empties the record.
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
-}
 
 /// The operation named in errors.
 const MATMUL: &str = "LtHandle::matmul";

@@ -43,7 +43,7 @@ mod layout;
 mod plan;
 pub mod result;
 
-pub use error::{Error, Result};
+pub use error::{take_drop_errors, Error, Result};
 pub use layout::{half_complex_dims, Layout, Transform};
 
 /// Hooks for the `fuzz/` targets (built only under cargo-fuzz's
@@ -91,7 +91,7 @@ pub mod fuzzing {
         })
     }
 }
-pub use plan::{take_drop_errors, Float, Plan, PlanBuilder, WorkArea};
+pub use plan::{Float, Plan, PlanBuilder, WorkArea};
 
 /// The raw bindings this crate is built on.
 pub use hipfft_sys as sys;

@@ -1,5 +1,6 @@
 //! Plans (`hipfftCreate` + `hipfftMakePlanMany64`) and their executions.
 
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::layout::{resolve, Layout, Shape, Transform};
 use crate::result;
@@ -8,14 +9,6 @@ use hipfft_sys::{hipfftHandle, hipfftType, HIPFFT_BACKWARD, HIPFFT_FORWARD};
 use std::any::{type_name, TypeId};
 use std::ffi::{c_longlong, c_void};
 use std::marker::PhantomData;
-
-static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
-
-/// Takes the errors seen while destroying plans (`hipfftDestroy` in
-/// `Drop`, which cannot return them), oldest first.
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
-}
 
 mod sealed {
     pub trait Sealed {}

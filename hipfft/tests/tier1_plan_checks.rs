@@ -89,9 +89,3 @@ fn good_geometries_report_buffer_lengths() {
         .unwrap();
     assert_eq!(i, 4 * 20 + 14 + 1);
 }
-
-/// The layering: only `src/result.rs` calls hipfft-sys's functions.
-#[test]
-fn only_the_result_layer_calls_the_raw_functions() {
-    test_kit::assert_raw_calls_only_in_result(env!("CARGO_MANIFEST_DIR"), "hipfft-sys");
-}

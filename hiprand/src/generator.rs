@@ -1,22 +1,15 @@
 //! The generator handle and its fills.
 
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::real::Real;
 use crate::result;
-use crate::rules::{self, Distribution};
+use crate::validate::{self, Distribution};
 use crate::{Ordering, RngType};
 use hip::{AccessEvents, DeviceMemoryMut, Stream};
 use hiprand_sys::hiprandGenerator_t;
 use std::cell::Cell;
 use std::fmt;
-
-static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
-
-/// The errors seen while dropping generators (`hiprandDestroyGenerator`
-/// failures), oldest first, emptying the record.
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
-}
 
 /// A hipRAND generator (`hiprandGenerator_t`) on one stream: every fill is
 /// enqueued there, asynchronously; order other streams' uses of the
@@ -124,7 +117,7 @@ impl Generator {
     /// `hiprandSetPseudoRandomGeneratorSeed`: the seed of a pseudo-random
     /// generator (resets its state; refused for Sobol).
     pub fn set_seed(&mut self, seed: u64) -> Result<()> {
-        rules::check_seed(self.kind).map_err(|e| e.at("Generator::set_seed"))?;
+        validate::check_seed(self.kind).map_err(|e| e.at("Generator::set_seed"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_pseudo_random_generator_seed(self.raw, seed) }?;
@@ -135,7 +128,7 @@ impl Generator {
     /// `hiprandSetGeneratorOffset`: skip `offset` values of the sequence
     /// (refused for MTGP32 and MT19937, which cannot skip ahead).
     pub fn set_offset(&mut self, offset: u64) -> Result<()> {
-        rules::check_offset(self.kind).map_err(|e| e.at("Generator::set_offset"))?;
+        validate::check_offset(self.kind).map_err(|e| e.at("Generator::set_offset"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_generator_offset(self.raw, offset) }?;
@@ -147,7 +140,8 @@ impl Generator {
     /// ordering for pseudo-random generators, [`Ordering::QuasiDefault`]
     /// for quasi-random ones).
     pub fn set_ordering(&mut self, ordering: Ordering) -> Result<()> {
-        rules::check_ordering(self.kind, ordering).map_err(|e| e.at("Generator::set_ordering"))?;
+        validate::check_ordering(self.kind, ordering)
+            .map_err(|e| e.at("Generator::set_ordering"))?;
         self.bind()?;
         // SAFETY: live handle.
         unsafe { result::set_generator_ordering(self.raw, ordering.raw()) }?;
@@ -157,10 +151,10 @@ impl Generator {
 
     /// `hiprandSetQuasiRandomGeneratorDimensions`: the number of
     /// dimensions of a quasi-random generator, 1 to
-    /// [`rules::MAX_SOBOL_DIMENSIONS`]. A fill of `n` values then holds
+    /// [`validate::MAX_SOBOL_DIMENSIONS`]. A fill of `n` values then holds
     /// `n / dimensions` consecutive values of each dimension in turn.
     pub fn set_dimensions(&mut self, dimensions: u32) -> Result<()> {
-        rules::check_dimensions(self.kind, dimensions)
+        validate::check_dimensions(self.kind, dimensions)
             .map_err(|e| e.at("Generator::set_dimensions"))?;
         self.bind()?;
         // SAFETY: live handle.
@@ -173,7 +167,7 @@ impl Generator {
     /// `hiprandSetStream`: enqueue later fills on `stream`, which must be
     /// on the generator's device.
     pub fn set_stream(&mut self, stream: &Stream) -> Result<()> {
-        rules::check_device(self.stream.device().ordinal(), stream.device().ordinal())
+        validate::check_device(self.stream.device().ordinal(), stream.device().ordinal())
             .map_err(|e| e.at("Generator::set_stream"))?;
         self.bind()?;
         // SAFETY: live handle; the stream outlives its use (held by `self`).
@@ -248,7 +242,7 @@ impl Generator {
     /// `hiprandGeneratePoisson`: Poisson-distributed counts of mean
     /// `lambda` (finite, positive).
     pub fn fill_poisson(&mut self, out: &mut impl DeviceMemoryMut<u32>, lambda: f64) -> Result<()> {
-        rules::check_poisson(lambda).map_err(|e| e.at("Generator::fill_poisson"))?;
+        validate::check_poisson(lambda).map_err(|e| e.at("Generator::fill_poisson"))?;
         let (ptr, len) = (
             self.prepare(out, Distribution::Poisson, "Generator::fill_poisson")?,
             out.len(),
@@ -268,7 +262,7 @@ impl Generator {
         distribution: Distribution,
         operation: &'static str,
     ) -> Result<()> {
-        rules::check_normal(mean.to_f64(), stddev.to_f64()).map_err(|e| e.at(operation))?;
+        validate::check_normal(mean.to_f64(), stddev.to_f64()).map_err(|e| e.at(operation))?;
         let (ptr, len) = (self.prepare(out, distribution, operation)?, out.len());
         let log = distribution == Distribution::LogNormal;
         self.enqueue(out.access_events(), || {
@@ -315,10 +309,10 @@ impl Generator {
         distribution: Distribution,
         operation: &'static str,
     ) -> Result<*mut T> {
-        rules::check_device(self.stream.device().ordinal(), out.device().ordinal())
+        validate::check_device(self.stream.device().ordinal(), out.device().ordinal())
             .map_err(|e| e.at(operation))?;
         let ptr = out.device_ptr_mut();
-        rules::check_fill(
+        validate::check_fill(
             self.kind,
             self.dimensions,
             distribution,

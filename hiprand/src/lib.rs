@@ -9,7 +9,7 @@
 //! uniform, normal and log-normal values (`f32`, `f64`, `half::f16`),
 //! Poisson counts and raw 32-bit integers, asynchronously on its stream.
 //!
-//! The library's rules are checked before any call ([`rules`]): normal and
+//! The library's rules are checked before any call ([`validate`]): normal and
 //! log-normal fills from pseudo-random generators need an even length and a
 //! buffer aligned to two elements (values come in Box–Muller pairs);
 //! quasi-random fills a multiple of the dimensions; MTGP32 and MT19937
@@ -41,13 +41,16 @@ mod generator;
 mod kind;
 mod real;
 pub mod result;
-pub mod rules;
+pub mod validate;
 
-pub use error::{Error, Result};
-pub use generator::{take_drop_errors, Generator};
+pub use error::{take_drop_errors, Error, Result};
+pub use generator::Generator;
 pub use kind::{Ordering, RngType};
 pub use real::Real;
-pub use rules::Distribution;
+pub use validate::Distribution;
+
+/// The raw bindings this crate is built on.
+pub use hiprand_sys as sys;
 
 /// The README's examples, compiled and run by `cargo test --doc`.
 #[doc = include_str!("../README.md")]

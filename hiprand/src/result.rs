@@ -7,7 +7,7 @@
 //! This is the only place in the crate that calls `hiprand_sys`'s
 //! functions. A function is `unsafe` when the call's soundness depends on
 //! its arguments (a live generator, device pointers); its `# Safety`
-//! section says what must hold. No [`rules`](crate::rules) are checked
+//! section says what must hold. No [`validate`](crate::validate) are checked
 //! here.
 //!
 //! ```no_run

@@ -45,8 +45,8 @@ pub fn check_fill(
     if kind.is_quasi() {
         let dims = dimensions as usize;
         if dims == 0 || len % dims != 0 {
-            return Err(Error::invalid(
-                "rules::check_fill",
+            return Err(Error::invalid_argument(
+                "validate::check_fill",
                 "length",
                 format!(
                     "a {kind:?} fill must be a multiple of its {dimensions} dimensions; it is {len}"
@@ -55,8 +55,8 @@ pub fn check_fill(
         }
     } else if matches!(distribution, Distribution::Normal | Distribution::LogNormal) {
         if len % 2 != 0 {
-            return Err(Error::invalid(
-                "rules::check_fill",
+            return Err(Error::invalid_argument(
+                "validate::check_fill",
                 "length",
                 format!(
                     "{kind:?} makes {distribution:?} values in pairs: the length must be even; it is {len}"
@@ -65,8 +65,8 @@ pub fn check_fill(
         }
         let pair = 2 * element_size;
         if address % pair != 0 {
-            return Err(Error::invalid(
-                "rules::check_fill",
+            return Err(Error::invalid_argument(
+                "validate::check_fill",
                 "buffer",
                 format!(
                     "{kind:?} writes {distribution:?} values in pairs: the buffer must be aligned to {pair} bytes; it is at {address:#x}"
@@ -81,15 +81,15 @@ pub fn check_fill(
 /// finite, non-negative standard deviation.
 pub fn check_normal(mean: f64, stddev: f64) -> Result<()> {
     if !mean.is_finite() {
-        return Err(Error::invalid(
-            "rules::check_normal",
+        return Err(Error::invalid_argument(
+            "validate::check_normal",
             "mean",
             format!("must be finite; it is {mean}"),
         ));
     }
     if !(stddev.is_finite() && stddev >= 0.0) {
-        return Err(Error::invalid(
-            "rules::check_normal",
+        return Err(Error::invalid_argument(
+            "validate::check_normal",
             "stddev",
             format!("must be finite and non-negative; it is {stddev}"),
         ));
@@ -100,8 +100,8 @@ pub fn check_normal(mean: f64, stddev: f64) -> Result<()> {
 /// A Poisson fill's mean: finite and positive.
 pub fn check_poisson(lambda: f64) -> Result<()> {
     if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(Error::invalid(
-            "rules::check_poisson",
+        return Err(Error::invalid_argument(
+            "validate::check_poisson",
             "lambda",
             format!("must be finite and positive; it is {lambda}"),
         ));
@@ -112,8 +112,8 @@ pub fn check_poisson(lambda: f64) -> Result<()> {
 /// The buffer's device must be the generator's.
 pub fn check_device(generator: usize, buffer: usize) -> Result<()> {
     if generator != buffer {
-        return Err(Error::invalid(
-            "rules::check_device",
+        return Err(Error::invalid_argument(
+            "validate::check_device",
             "device",
             format!("the buffer is on device {buffer} but the generator's stream is on device {generator}"),
         ));
@@ -125,15 +125,15 @@ pub fn check_device(generator: usize, buffer: usize) -> Result<()> {
 /// [`MAX_SOBOL_DIMENSIONS`].
 pub fn check_dimensions(kind: RngType, dimensions: u32) -> Result<()> {
     if !kind.is_quasi() {
-        return Err(Error::invalid(
-            "rules::check_dimensions",
+        return Err(Error::invalid_argument(
+            "validate::check_dimensions",
             "dimensions",
             format!("{kind:?} is pseudo-random: only quasi-random generators have dimensions"),
         ));
     }
     if !(1..=MAX_SOBOL_DIMENSIONS).contains(&dimensions) {
-        return Err(Error::invalid(
-            "rules::check_dimensions",
+        return Err(Error::invalid_argument(
+            "validate::check_dimensions",
             "dimensions",
             format!("must be from 1 to {MAX_SOBOL_DIMENSIONS}; it is {dimensions}"),
         ));
@@ -145,8 +145,8 @@ pub fn check_dimensions(kind: RngType, dimensions: u32) -> Result<()> {
 /// none; the library answers `HIPRAND_STATUS_TYPE_ERROR`).
 pub fn check_seed(kind: RngType) -> Result<()> {
     if kind.is_quasi() {
-        return Err(Error::invalid(
-            "rules::check_seed",
+        return Err(Error::invalid_argument(
+            "validate::check_seed",
             "seed",
             format!("{kind:?} is quasi-random and has no seed (use set_offset to skip ahead)"),
         ));
@@ -158,8 +158,8 @@ pub fn check_seed(kind: RngType) -> Result<()> {
 /// `HIPRAND_STATUS_TYPE_ERROR`).
 pub fn check_offset(kind: RngType) -> Result<()> {
     if !kind.takes_offset() {
-        return Err(Error::invalid(
-            "rules::check_offset",
+        return Err(Error::invalid_argument(
+            "validate::check_offset",
             "offset",
             format!("{kind:?} cannot skip ahead: its offset cannot be set"),
         ));
@@ -170,8 +170,8 @@ pub fn check_offset(kind: RngType) -> Result<()> {
 /// The ordering must be of the generator's family (pseudo or quasi).
 pub fn check_ordering(kind: RngType, ordering: Ordering) -> Result<()> {
     if kind.is_quasi() != ordering.is_quasi() {
-        return Err(Error::invalid(
-            "rules::check_ordering",
+        return Err(Error::invalid_argument(
+            "validate::check_ordering",
             "ordering",
             format!("{ordering:?} is not an ordering for {kind:?}"),
         ));

@@ -2,7 +2,7 @@
 //! the rules it runs before any hipRAND call (no library, no GPU here), with
 //! an error naming the argument; and what the library accepts passes.
 
-use hiprand::rules::{self, Distribution, MAX_SOBOL_DIMENSIONS};
+use hiprand::validate::{self, Distribution, MAX_SOBOL_DIMENSIONS};
 use hiprand::{Error, Ordering, RngType};
 
 /// The argument an [`Error::Invalid`] of a rule names (its reason's
@@ -10,7 +10,7 @@ use hiprand::{Error, Ordering, RngType};
 fn invalid_name(e: Error) -> String {
     match e {
         Error::Invalid { operation, reason } => {
-            assert!(operation.starts_with("rules::check_"), "{operation}");
+            assert!(operation.starts_with("validate::check_"), "{operation}");
             let (name, _) = reason.split_once(": ").expect("`name: what`");
             name.to_string()
         }
@@ -30,16 +30,16 @@ const PSEUDO: [RngType; 5] = [
 fn normal_and_log_normal_from_pseudo_generators_need_even_aligned_pairs() {
     for kind in PSEUDO {
         for d in [Distribution::Normal, Distribution::LogNormal] {
-            let e = rules::check_fill(kind, 1, d, 1001, 0x1000, 4).unwrap_err();
+            let e = validate::check_fill(kind, 1, d, 1001, 0x1000, 4).unwrap_err();
             assert!(e.to_string().contains("even"), "{e}");
             assert_eq!(invalid_name(e), "length");
             // A slice starting one f32 into a buffer: not pair-aligned.
-            let e = rules::check_fill(kind, 1, d, 1000, 0x1004, 4).unwrap_err();
+            let e = validate::check_fill(kind, 1, d, 1000, 0x1004, 4).unwrap_err();
             assert_eq!(invalid_name(e), "buffer");
-            let e = rules::check_fill(kind, 1, d, 10, 0x1008, 8).unwrap_err();
+            let e = validate::check_fill(kind, 1, d, 10, 0x1008, 8).unwrap_err();
             assert!(e.to_string().contains("16 bytes"), "{e}");
-            rules::check_fill(kind, 1, d, 1000, 0x1008, 4).unwrap();
-            rules::check_fill(kind, 1, d, 0, 0x1000, 2).unwrap();
+            validate::check_fill(kind, 1, d, 1000, 0x1008, 4).unwrap();
+            validate::check_fill(kind, 1, d, 0, 0x1000, 2).unwrap();
         }
         // Other distributions take any length and address.
         for d in [
@@ -47,7 +47,7 @@ fn normal_and_log_normal_from_pseudo_generators_need_even_aligned_pairs() {
             Distribution::Bits,
             Distribution::Poisson,
         ] {
-            rules::check_fill(kind, 1, d, 1001, 0x1004, 4).unwrap();
+            validate::check_fill(kind, 1, d, 1001, 0x1004, 4).unwrap();
         }
     }
 }
@@ -61,29 +61,29 @@ fn quasi_fills_need_a_multiple_of_the_dimensions() {
         Distribution::Bits,
         Distribution::Poisson,
     ] {
-        let e = rules::check_fill(RngType::Sobol32, 3, d, 1000, 0x1000, 4).unwrap_err();
+        let e = validate::check_fill(RngType::Sobol32, 3, d, 1000, 0x1000, 4).unwrap_err();
         assert!(
             e.to_string().contains("multiple of its 3 dimensions"),
             "{e}"
         );
-        rules::check_fill(RngType::Sobol32, 3, d, 999, 0x1000, 4).unwrap();
+        validate::check_fill(RngType::Sobol32, 3, d, 999, 0x1000, 4).unwrap();
         // Odd lengths and odd addresses are fine for quasi normals.
-        rules::check_fill(RngType::Sobol32, 1, d, 7, 0x1004, 4).unwrap();
-        assert!(rules::check_fill(RngType::Sobol32, 0, d, 7, 0, 4).is_err());
+        validate::check_fill(RngType::Sobol32, 1, d, 7, 0x1004, 4).unwrap();
+        assert!(validate::check_fill(RngType::Sobol32, 0, d, 7, 0, 4).is_err());
     }
 }
 
 #[test]
 fn dimensions_only_for_sobol_from_one_to_the_maximum() {
     assert_eq!(
-        invalid_name(rules::check_dimensions(RngType::Sobol32, 0).unwrap_err()),
+        invalid_name(validate::check_dimensions(RngType::Sobol32, 0).unwrap_err()),
         "dimensions"
     );
-    assert!(rules::check_dimensions(RngType::Sobol32, MAX_SOBOL_DIMENSIONS + 1).is_err());
-    rules::check_dimensions(RngType::Sobol32, 1).unwrap();
-    rules::check_dimensions(RngType::Sobol32, MAX_SOBOL_DIMENSIONS).unwrap();
+    assert!(validate::check_dimensions(RngType::Sobol32, MAX_SOBOL_DIMENSIONS + 1).is_err());
+    validate::check_dimensions(RngType::Sobol32, 1).unwrap();
+    validate::check_dimensions(RngType::Sobol32, MAX_SOBOL_DIMENSIONS).unwrap();
     for kind in PSEUDO {
-        let e = rules::check_dimensions(kind, 4).unwrap_err();
+        let e = validate::check_dimensions(kind, 4).unwrap_err();
         assert!(e.to_string().contains("pseudo-random"), "{e}");
     }
 }
@@ -91,15 +91,15 @@ fn dimensions_only_for_sobol_from_one_to_the_maximum() {
 #[test]
 fn seeds_offsets_and_orderings_follow_the_generator_type() {
     assert_eq!(
-        invalid_name(rules::check_seed(RngType::Sobol32).unwrap_err()),
+        invalid_name(validate::check_seed(RngType::Sobol32).unwrap_err()),
         "seed"
     );
     for kind in PSEUDO {
-        rules::check_seed(kind).unwrap();
+        validate::check_seed(kind).unwrap();
     }
     for kind in [RngType::Mtgp32, RngType::Mt19937] {
         assert_eq!(
-            invalid_name(rules::check_offset(kind).unwrap_err()),
+            invalid_name(validate::check_offset(kind).unwrap_err()),
             "offset"
         );
     }
@@ -109,7 +109,7 @@ fn seeds_offsets_and_orderings_follow_the_generator_type() {
         RngType::Philox4x32_10,
         RngType::Sobol32,
     ] {
-        rules::check_offset(kind).unwrap();
+        validate::check_offset(kind).unwrap();
     }
     let pseudo_orderings = [
         Ordering::PseudoBest,
@@ -119,12 +119,14 @@ fn seeds_offsets_and_orderings_follow_the_generator_type() {
         Ordering::PseudoDynamic,
     ];
     for o in pseudo_orderings {
-        rules::check_ordering(RngType::Philox4x32_10, o).unwrap();
-        assert!(rules::check_ordering(RngType::Sobol32, o).is_err());
+        validate::check_ordering(RngType::Philox4x32_10, o).unwrap();
+        assert!(validate::check_ordering(RngType::Sobol32, o).is_err());
     }
-    rules::check_ordering(RngType::Sobol32, Ordering::QuasiDefault).unwrap();
+    validate::check_ordering(RngType::Sobol32, Ordering::QuasiDefault).unwrap();
     assert_eq!(
-        invalid_name(rules::check_ordering(RngType::Xorwow, Ordering::QuasiDefault).unwrap_err()),
+        invalid_name(
+            validate::check_ordering(RngType::Xorwow, Ordering::QuasiDefault).unwrap_err()
+        ),
         "ordering"
     );
 }
@@ -133,32 +135,32 @@ fn seeds_offsets_and_orderings_follow_the_generator_type() {
 fn distribution_parameters_and_devices_are_checked() {
     for bad in [f64::NAN, f64::INFINITY, -1.0] {
         assert_eq!(
-            invalid_name(rules::check_normal(0.0, bad).unwrap_err()),
+            invalid_name(validate::check_normal(0.0, bad).unwrap_err()),
             "stddev"
         );
     }
     assert_eq!(
-        invalid_name(rules::check_normal(f64::NAN, 1.0).unwrap_err()),
+        invalid_name(validate::check_normal(f64::NAN, 1.0).unwrap_err()),
         "mean"
     );
-    rules::check_normal(-3.0, 0.0).unwrap();
+    validate::check_normal(-3.0, 0.0).unwrap();
     for bad in [0.0, -2.0, f64::NAN, f64::INFINITY] {
         assert_eq!(
-            invalid_name(rules::check_poisson(bad).unwrap_err()),
+            invalid_name(validate::check_poisson(bad).unwrap_err()),
             "lambda"
         );
     }
-    rules::check_poisson(0.5).unwrap();
+    validate::check_poisson(0.5).unwrap();
     assert_eq!(
-        invalid_name(rules::check_device(0, 1).unwrap_err()),
+        invalid_name(validate::check_device(0, 1).unwrap_err()),
         "device"
     );
-    let text = rules::check_device(1, 0).unwrap_err().to_string();
+    let text = validate::check_device(1, 0).unwrap_err().to_string();
     assert_eq!(
         text,
-        "invalid argument to rules::check_device: device: the buffer is on device 0 but the generator's stream is on device 1"
+        "invalid argument to validate::check_device: device: the buffer is on device 0 but the generator's stream is on device 1"
     );
-    rules::check_device(2, 2).unwrap();
+    validate::check_device(2, 2).unwrap();
 }
 
 #[test]
@@ -180,10 +182,4 @@ fn rng_types_map_to_hiprands_values() {
         Ordering::QuasiDefault.raw(),
         hiprand_sys::hiprandOrdering_t::HIPRAND_ORDERING_QUASI_DEFAULT
     );
-}
-
-/// The layering: only `src/result.rs` calls hiprand-sys's functions.
-#[test]
-fn only_the_result_layer_calls_the_raw_functions() {
-    test_kit::assert_raw_calls_only_in_result(env!("CARGO_MANIFEST_DIR"), "hiprand-sys");
 }

@@ -38,12 +38,15 @@
 
 mod error;
 pub mod result;
-mod rules;
 mod solver;
+mod validate;
 
-pub use error::{Error, Result};
-pub use rules::Layout;
-pub use solver::{take_drop_errors, Scalar, Side, Solver, Svd, SvdVectors, Transpose, Uplo};
+pub use error::{take_drop_errors, Error, Result};
+pub use solver::{Scalar, Side, Solver, Svd, SvdVectors, Transpose, Uplo};
+pub use validate::Layout;
+
+/// The raw bindings this crate is built on.
+pub use hipsolver_sys as sys;
 
 /// The README's examples, compiled by `cargo test --doc`.
 #[doc = include_str!("../README.md")]
@@ -52,6 +55,6 @@ pub struct ReadmeDoctests;
 
 /// The argument rules, for the tier-1 tests (not a stable API).
 #[doc(hidden)]
-pub mod __rules {
-    pub use crate::rules::*;
+pub mod __validate {
+    pub use crate::validate::*;
 }

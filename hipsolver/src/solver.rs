@@ -1,21 +1,14 @@
 //! The solver handle and its routines.
 
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::result::{self, Lapack};
-use crate::rules::{self, InfoMeaning, Layout};
+use crate::validate::{self, InfoMeaning, Layout};
 use hip::{AccessEvents, DeviceBuffer, DeviceMemory, DeviceMemoryMut, Stream};
 use hipsolver_sys::{
     hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t, hipsolverEigMode_t, hipsolverHandle_t,
 };
 use std::ffi::c_int;
-
-static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
-
-/// Takes the errors seen while destroying handles (`hipsolverDnDestroy` in
-/// `Drop`, which cannot return them), oldest first.
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
-}
 
 /// The element types the routines take: `f32`, `f64`, [`hip::c32`] and
 /// [`hip::c64`]. Sealed.
@@ -193,7 +186,7 @@ impl Solver {
         name: &str,
         m: &(impl DeviceMemory<E> + ?Sized),
     ) -> Result<()> {
-        rules::device(
+        validate::device(
             op,
             name,
             m.device().ordinal(),
@@ -221,7 +214,7 @@ impl Solver {
     ) -> Result<()> {
         self.stream.enqueue_tracked(reads, writes, enqueue)?;
         let infos = self.stream.clone_dtoh(info)?;
-        rules::info(op, call, &infos, meaning)
+        validate::info(op, call, &infos, meaning)
     }
 
     /// LU factorization with partial pivoting (`getrf`): `A = P L U`,
@@ -235,7 +228,7 @@ impl Solver {
         layout: Layout,
     ) -> Result<DeviceBuffer<c_int>> {
         const OP: &str = "Solver::getrf";
-        rules::matrix(OP, "a", layout, a.len(), 1)?;
+        validate::matrix(OP, "a", layout, a.len(), 1)?;
         self.on_device(OP, "a", &*a)?;
         let k = layout.rows.min(layout.cols);
         let mut ipiv = self.stream.alloc::<c_int>(k.max(1))?;
@@ -288,11 +281,11 @@ impl Solver {
         b_layout: Layout,
     ) -> Result<()> {
         const OP: &str = "Solver::getrs";
-        rules::square(OP, "a", a_layout)?;
-        rules::matrix(OP, "a", a_layout, a.len(), 1)?;
-        rules::rhs(OP, a_layout.rows, b_layout)?;
-        rules::matrix(OP, "b", b_layout, b.len(), 1)?;
-        rules::vector(OP, "ipiv", ipiv.len(), a_layout.rows)?;
+        validate::square(OP, "a", a_layout)?;
+        validate::matrix(OP, "a", a_layout, a.len(), 1)?;
+        validate::rhs(OP, a_layout.rows, b_layout)?;
+        validate::matrix(OP, "b", b_layout, b.len(), 1)?;
+        validate::vector(OP, "ipiv", ipiv.len(), a_layout.rows)?;
         self.on_device(OP, "a", a)?;
         self.on_device(OP, "ipiv", ipiv)?;
         self.on_device(OP, "b", &*b)?;
@@ -334,8 +327,8 @@ impl Solver {
         layout: Layout,
     ) -> Result<()> {
         const OP: &str = "Solver::potrf";
-        rules::square(OP, "a", layout)?;
-        rules::matrix(OP, "a", layout, a.len(), 1)?;
+        validate::square(OP, "a", layout)?;
+        validate::matrix(OP, "a", layout, a.len(), 1)?;
         self.on_device(OP, "a", &*a)?;
         if layout.rows == 0 {
             return Ok(());
@@ -375,10 +368,10 @@ impl Solver {
         b_layout: Layout,
     ) -> Result<()> {
         const OP: &str = "Solver::potrs";
-        rules::square(OP, "a", a_layout)?;
-        rules::matrix(OP, "a", a_layout, a.len(), 1)?;
-        rules::rhs(OP, a_layout.rows, b_layout)?;
-        rules::matrix(OP, "b", b_layout, b.len(), 1)?;
+        validate::square(OP, "a", a_layout)?;
+        validate::matrix(OP, "a", a_layout, a.len(), 1)?;
+        validate::rhs(OP, a_layout.rows, b_layout)?;
+        validate::matrix(OP, "b", b_layout, b.len(), 1)?;
         self.on_device(OP, "a", a)?;
         self.on_device(OP, "b", &*b)?;
         if a_layout.rows == 0 || b_layout.cols == 0 {
@@ -412,9 +405,9 @@ impl Solver {
         batch: usize,
     ) -> Result<()> {
         const OP: &str = "Solver::potrf_batched";
-        let count = rules::batch(OP, batch)?;
-        rules::square(OP, "a", layout)?;
-        rules::matrix(OP, "a", layout, a.len(), batch)?;
+        let count = validate::batch(OP, batch)?;
+        validate::square(OP, "a", layout)?;
+        validate::matrix(OP, "a", layout, a.len(), batch)?;
         self.on_device(OP, "a", &*a)?;
         if layout.rows == 0 {
             return Ok(());
@@ -457,10 +450,10 @@ impl Solver {
         batch: usize,
     ) -> Result<()> {
         const OP: &str = "Solver::potrs_batched";
-        let count = rules::batch(OP, batch)?;
-        rules::square(OP, "a", a_layout)?;
-        rules::matrix(OP, "a", a_layout, a.len(), batch)?;
-        rules::rhs(OP, a_layout.rows, b_layout)?;
+        let count = validate::batch(OP, batch)?;
+        validate::square(OP, "a", a_layout)?;
+        validate::matrix(OP, "a", a_layout, a.len(), batch)?;
+        validate::rhs(OP, a_layout.rows, b_layout)?;
         if b_layout.cols != 1 {
             return Err(Error::invalid(
                 OP,
@@ -470,7 +463,7 @@ impl Solver {
                 ),
             ));
         }
-        rules::matrix(OP, "b", b_layout, b.len(), batch)?;
+        validate::matrix(OP, "b", b_layout, b.len(), batch)?;
         self.on_device(OP, "a", &*a)?;
         self.on_device(OP, "b", &*b)?;
         if a_layout.rows == 0 {
@@ -525,7 +518,7 @@ impl Solver {
         layout: Layout,
     ) -> Result<DeviceBuffer<T>> {
         const OP: &str = "Solver::geqrf";
-        rules::matrix(OP, "a", layout, a.len(), 1)?;
+        validate::matrix(OP, "a", layout, a.len(), 1)?;
         self.on_device(OP, "a", &*a)?;
         let k = layout.rows.min(layout.cols);
         let mut tau = self.stream.alloc::<T>(k.max(1))?;
@@ -575,7 +568,7 @@ impl Solver {
         k: usize,
     ) -> Result<()> {
         const OP: &str = "Solver::orgqr";
-        rules::matrix(OP, "a", layout, a.len(), 1)?;
+        validate::matrix(OP, "a", layout, a.len(), 1)?;
         if layout.cols > layout.rows || k > layout.cols {
             return Err(Error::invalid(
                 OP,
@@ -585,7 +578,7 @@ impl Solver {
                 ),
             ));
         }
-        rules::vector(OP, "tau", tau.len(), k)?;
+        validate::vector(OP, "tau", tau.len(), k)?;
         self.on_device(OP, "a", &*a)?;
         self.on_device(OP, "tau", tau)?;
         if layout.cols == 0 {
@@ -636,8 +629,8 @@ impl Solver {
         c_layout: Layout,
     ) -> Result<()> {
         const OP: &str = "Solver::ormqr";
-        rules::matrix(OP, "a", a_layout, a.len(), 1)?;
-        rules::matrix(OP, "c", c_layout, c.len(), 1)?;
+        validate::matrix(OP, "a", a_layout, a.len(), 1)?;
+        validate::matrix(OP, "c", c_layout, c.len(), 1)?;
         let q_order = match side {
             Side::Left => c_layout.rows,
             Side::Right => c_layout.cols,
@@ -662,7 +655,7 @@ impl Solver {
                 "for complex types Q is applied as Q or Qᴴ: use Transpose::Conjugate",
             ));
         }
-        rules::vector(OP, "tau", tau.len(), k)?;
+        validate::vector(OP, "tau", tau.len(), k)?;
         self.on_device(OP, "a", a)?;
         self.on_device(OP, "tau", tau)?;
         self.on_device(OP, "c", &*c)?;
@@ -740,8 +733,8 @@ impl Solver {
         vectors: SvdVectors,
     ) -> Result<Svd<T>> {
         const OP: &str = "Solver::gesvd";
-        rules::matrix(OP, "a", layout, a.len(), 1)?;
-        rules::tall(OP, layout)?;
+        validate::matrix(OP, "a", layout, a.len(), 1)?;
+        validate::tall(OP, layout)?;
         self.on_device(OP, "a", &*a)?;
         let (mu, nu) = (layout.rows, layout.cols);
         let k = nu;
@@ -761,7 +754,7 @@ impl Solver {
             return Ok(Svd { s, u, v: vt, k });
         }
         let (m, n, lda) = (mu as c_int, nu as c_int, layout.ld as c_int);
-        rules::to_int(OP, "m * m", mu * ucols)?;
+        validate::to_int(OP, "m * m", mu * ucols)?;
         self.stream.device().bind()?;
         // SAFETY: live handle.
         let lwork = unsafe { T::gesvd_buffer_size(self.raw, m, n) }?;
@@ -832,7 +825,7 @@ impl Solver {
         vectors: SvdVectors,
     ) -> Result<Svd<T>> {
         const OP: &str = "Solver::gesvdj";
-        rules::matrix(OP, "a", layout, a.len(), 1)?;
+        validate::matrix(OP, "a", layout, a.len(), 1)?;
         self.on_device(OP, "a", &*a)?;
         let (mu, nu) = (layout.rows, layout.cols);
         let k = mu.min(nu);
@@ -907,9 +900,9 @@ impl Solver {
         batch: usize,
     ) -> Result<Svd<T>> {
         const OP: &str = "Solver::gesvdj_batched";
-        let count = rules::batch(OP, batch)?;
-        rules::jacobi_batched(OP, layout)?;
-        rules::matrix(OP, "a", layout, a.len(), batch)?;
+        let count = validate::batch(OP, batch)?;
+        validate::jacobi_batched(OP, layout)?;
+        validate::matrix(OP, "a", layout, a.len(), batch)?;
         self.on_device(OP, "a", &*a)?;
         let (mu, nu) = (layout.rows, layout.cols);
         let k = mu.min(nu);
@@ -1016,12 +1009,12 @@ impl Solver {
             Eigen::Syevj => "Solver::syevj",
             Eigen::SyevjBatched => "Solver::syevj_batched",
         };
-        let count = rules::batch(op, batch)?;
-        rules::square(op, "a", layout)?;
+        let count = validate::batch(op, batch)?;
+        validate::square(op, "a", layout)?;
         if kind == Eigen::SyevjBatched {
-            rules::jacobi_batched(op, layout)?;
+            validate::jacobi_batched(op, layout)?;
         }
-        rules::matrix(op, "a", layout, a.len(), batch)?;
+        validate::matrix(op, "a", layout, a.len(), batch)?;
         self.on_device(op, "a", &*a)?;
         let nn = layout.rows;
         let mut w = self.stream.alloc::<T::Real>((batch * nn).max(1))?;

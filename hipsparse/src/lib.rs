@@ -43,9 +43,8 @@ mod sparse;
 mod validate;
 
 pub use dense::{DenseLayout, Order};
-pub use error::{Error, Result};
+pub use error::{take_drop_errors, Error, Result};
 pub use matrix::{BlockOrder, Bsr, Coo, Csc, Csr, IndexBase, SparseMatrix};
-pub use result::take_drop_errors;
 pub use scalar::Scalar;
 pub use sparse::{Diagonal, Operation, Sparse, Triangle};
 

@@ -1,8 +1,11 @@
 //! The result layer: every hipSPARSE status becomes a [`Result`]
 //! ([`Error::Sparse`] naming the call), and every descriptor the safe
 //! types make is an owner that destroys it on drop. This is the only
-//! module of the crate that calls `hipsparse_sys`, apart from the element
-//! types' typed entry points ([`Scalar`](crate::Scalar)).
+//! module of the crate that calls `hipsparse_sys`: the generic API's
+//! operations are thin functions here ([`spmv`], [`spmm`], the SpGEMM,
+//! SpSV and SpSM phases, the conversions; each `*_buffer_size` returns the
+//! bytes of work area), and the element types' typed entry points
+//! ([`Scalar`](crate::Scalar)) call its per-type functions.
 //!
 //! ```no_run
 //! # fn main() -> hipsparse::Result<()> {
@@ -11,24 +14,33 @@
 //! println!("hipSPARSE handle {:?}", handle.as_raw());
 //! # Ok(()) }
 //! ```
+//!
+//! # Safety
+//!
+//! The `unsafe` operations take a handle, descriptors and pointers as the C
+//! API does. For each: `handle` is live (a [`Handle`]'s) and used by one
+//! thread at a time; every descriptor is live (made here, not yet dropped)
+//! over device memory of the handle's device that spans its sizes, alive
+//! until the work is done on the handle's stream; `alpha` and `beta` are
+//! host pointers (the handle's default pointer mode) to values of the
+//! compute type, aligned as its raw type (16 bytes for a double complex),
+//! valid for the call; a work buffer is device memory of the handle's
+//! device, alive until the work using it is done.
 
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::IndexBase;
 use hipsparse_sys as sys;
 use hipsparse_sys::{
-    hipDataType, hipStream_t, hipsparseDnMatDescr_t, hipsparseDnVecDescr_t, hipsparseHandle_t,
-    hipsparseIndexType_t, hipsparseMatDescr_t, hipsparseOrder_t, hipsparseSpGEMMDescr_t,
-    hipsparseSpMatDescr_t, hipsparseSpSMDescr_t, hipsparseSpSVDescr_t, hipsparseStatus_t,
+    hipDataType, hipStream_t, hipsparseConstDnMatDescr_t, hipsparseConstDnVecDescr_t,
+    hipsparseConstSpMatDescr_t, hipsparseDenseToSparseAlg_t, hipsparseDirection_t,
+    hipsparseDnMatDescr_t, hipsparseDnVecDescr_t, hipsparseHandle_t, hipsparseIndexType_t,
+    hipsparseMatDescr_t, hipsparseOperation_t, hipsparseOrder_t, hipsparseSpGEMMAlg_t,
+    hipsparseSpGEMMDescr_t, hipsparseSpMMAlg_t, hipsparseSpMVAlg_t, hipsparseSpMatDescr_t,
+    hipsparseSpSMAlg_t, hipsparseSpSMDescr_t, hipsparseSpSVAlg_t, hipsparseSpSVDescr_t,
+    hipsparseSparseToDenseAlg_t, hipsparseStatus_t,
 };
-use std::ffi::c_void;
-
-static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
-
-/// Takes the errors seen while destroying handles and descriptors (in
-/// `Drop`, which cannot return them), oldest first.
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
-}
+use std::ffi::{c_int, c_void};
 
 /// The loaded hipSPARSE (cuSPARSE on the NVIDIA platform), or
 /// [`Error::Load`] with every path tried.
@@ -415,6 +427,637 @@ impl MatDescr {
             sys::hipsparseSetMatIndexBase(self.0, base.raw())
         })
     }
+}
+
+// ---- the generic API's operations -------------------------------------------
+
+/// `hipsparseSpMV_bufferSize`: the bytes of work area [`spmv`] needs.
+///
+/// # Safety
+/// As the [module's](self#safety): a live handle and descriptors, host
+/// scalars of `compute_type`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spmv_buffer_size(
+    handle: hipsparseHandle_t,
+    op: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    x: hipsparseConstDnVecDescr_t,
+    beta: *const c_void,
+    y: hipsparseDnVecDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpMVAlg_t,
+) -> Result<usize> {
+    let mut size = 0usize;
+    // SAFETY: the caller's contract; `size` is a valid place to write.
+    check("hipsparseSpMV_bufferSize", unsafe {
+        sys::hipsparseSpMV_bufferSize(
+            handle,
+            op,
+            alpha,
+            a,
+            x,
+            beta,
+            y,
+            compute_type,
+            alg,
+            &mut size,
+        )
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSpMV`: `y = alpha * op(A) * x + beta * y`.
+///
+/// # Safety
+/// As [`spmv_buffer_size`], with `buffer` holding at least the bytes it
+/// returned for these arguments, on the handle's device.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spmv(
+    handle: hipsparseHandle_t,
+    op: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    x: hipsparseConstDnVecDescr_t,
+    beta: *const c_void,
+    y: hipsparseDnVecDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpMVAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpMV", unsafe {
+        sys::hipsparseSpMV(handle, op, alpha, a, x, beta, y, compute_type, alg, buffer)
+    })
+}
+
+/// `hipsparseSpMM_bufferSize`: the bytes of work area [`spmm`] needs.
+///
+/// # Safety
+/// As the [module's](self#safety): a live handle and descriptors, host
+/// scalars of `compute_type`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spmm_buffer_size(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    c: hipsparseDnMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpMMAlg_t,
+) -> Result<usize> {
+    let mut size = 0usize;
+    // SAFETY: the caller's contract; `size` is a valid place to write.
+    check("hipsparseSpMM_bufferSize", unsafe {
+        sys::hipsparseSpMM_bufferSize(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            beta,
+            c,
+            compute_type,
+            alg,
+            &mut size,
+        )
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSpMM`: `C = alpha * op(A) * op(B) + beta * C`.
+///
+/// # Safety
+/// As [`spmm_buffer_size`], with `buffer` holding at least the bytes it
+/// returned for these arguments, on the handle's device.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spmm(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstDnMatDescr_t,
+    beta: *const c_void,
+    c: hipsparseDnMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpMMAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpMM", unsafe {
+        sys::hipsparseSpMM(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            beta,
+            c,
+            compute_type,
+            alg,
+            buffer,
+        )
+    })
+}
+
+/// `hipsparseSpGEMM_workEstimation`: with a null `buffer`, the bytes it
+/// needs; else the first phase of `C = alpha * op(A) * op(B)` in `buffer`
+/// of `buffer_size` bytes. Returns the size as the call leaves it.
+///
+/// # Safety
+/// As the [module's](self#safety): a live handle and descriptors (`descr`
+/// made by [`SpGemmDescr::new`]), host scalars of `compute_type`; a
+/// non-null `buffer` holds `buffer_size` bytes on the handle's device and
+/// lives until [`spgemm_copy`] has run.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spgemm_work_estimation(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstSpMatDescr_t,
+    beta: *const c_void,
+    c: hipsparseSpMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpGEMMAlg_t,
+    descr: hipsparseSpGEMMDescr_t,
+    buffer_size: usize,
+    buffer: *mut c_void,
+) -> Result<usize> {
+    let mut size = buffer_size;
+    // SAFETY: the caller's contract; `size` is a valid place to read and
+    // write.
+    check("hipsparseSpGEMM_workEstimation", unsafe {
+        sys::hipsparseSpGEMM_workEstimation(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            beta,
+            c,
+            compute_type,
+            alg,
+            descr,
+            &mut size,
+            buffer,
+        )
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSpGEMM_compute`: with a null `buffer`, the bytes it needs;
+/// else the product's second phase in `buffer` of `buffer_size` bytes,
+/// after [`spgemm_work_estimation`]. Returns the size as the call leaves
+/// it.
+///
+/// # Safety
+/// As [`spgemm_work_estimation`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spgemm_compute(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstSpMatDescr_t,
+    beta: *const c_void,
+    c: hipsparseSpMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpGEMMAlg_t,
+    descr: hipsparseSpGEMMDescr_t,
+    buffer_size: usize,
+    buffer: *mut c_void,
+) -> Result<usize> {
+    let mut size = buffer_size;
+    // SAFETY: the caller's contract; `size` is a valid place to read and
+    // write.
+    check("hipsparseSpGEMM_compute", unsafe {
+        sys::hipsparseSpGEMM_compute(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            beta,
+            c,
+            compute_type,
+            alg,
+            descr,
+            &mut size,
+            buffer,
+        )
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSpGEMM_copy`: writes the product computed by
+/// [`spgemm_compute`] into `c`'s arrays.
+///
+/// # Safety
+/// As [`spgemm_work_estimation`], after both phases ran with their
+/// buffers, which are still alive; `c`'s arrays are set
+/// ([`SpMat::csr_set_pointers`]) to the product's sizes.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spgemm_copy(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstSpMatDescr_t,
+    beta: *const c_void,
+    c: hipsparseSpMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpGEMMAlg_t,
+    descr: hipsparseSpGEMMDescr_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpGEMM_copy", unsafe {
+        sys::hipsparseSpGEMM_copy(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            beta,
+            c,
+            compute_type,
+            alg,
+            descr,
+        )
+    })
+}
+
+/// `hipsparseSpSV_bufferSize`: the bytes of work area [`spsv_analysis`]
+/// needs.
+///
+/// # Safety
+/// As the [module's](self#safety): a live handle and descriptors (`descr`
+/// made by [`SpSvDescr::new`]), a host scalar of `compute_type`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spsv_buffer_size(
+    handle: hipsparseHandle_t,
+    op: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    x: hipsparseConstDnVecDescr_t,
+    y: hipsparseDnVecDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpSVAlg_t,
+    descr: hipsparseSpSVDescr_t,
+) -> Result<usize> {
+    let mut size = 0usize;
+    // SAFETY: the caller's contract; `size` is a valid place to write.
+    check("hipsparseSpSV_bufferSize", unsafe {
+        sys::hipsparseSpSV_bufferSize(
+            handle,
+            op,
+            alpha,
+            a,
+            x,
+            y,
+            compute_type,
+            alg,
+            descr,
+            &mut size,
+        )
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSpSV_analysis`: analyses `op(A)` for [`spsv_solve`], keeping
+/// `buffer` in `descr`.
+///
+/// # Safety
+/// As [`spsv_buffer_size`], with `buffer` holding at least the bytes it
+/// returned for these arguments, on the handle's device, alive until the
+/// last solve with `descr` has run.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spsv_analysis(
+    handle: hipsparseHandle_t,
+    op: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    x: hipsparseConstDnVecDescr_t,
+    y: hipsparseDnVecDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpSVAlg_t,
+    descr: hipsparseSpSVDescr_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpSV_analysis", unsafe {
+        sys::hipsparseSpSV_analysis(handle, op, alpha, a, x, y, compute_type, alg, descr, buffer)
+    })
+}
+
+/// `hipsparseSpSV_solve`: solves `op(A) * y = alpha * x` for `y`.
+///
+/// # Safety
+/// As [`spsv_analysis`], which has run on `descr` with these arguments
+/// and whose buffer is still alive.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spsv_solve(
+    handle: hipsparseHandle_t,
+    op: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    x: hipsparseConstDnVecDescr_t,
+    y: hipsparseDnVecDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpSVAlg_t,
+    descr: hipsparseSpSVDescr_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpSV_solve", unsafe {
+        sys::hipsparseSpSV_solve(handle, op, alpha, a, x, y, compute_type, alg, descr)
+    })
+}
+
+/// `hipsparseSpSM_bufferSize`: the bytes of work area [`spsm_analysis`]
+/// needs.
+///
+/// # Safety
+/// As the [module's](self#safety): a live handle and descriptors (`descr`
+/// made by [`SpSmDescr::new`]), a host scalar of `compute_type`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spsm_buffer_size(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstDnMatDescr_t,
+    c: hipsparseDnMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpSMAlg_t,
+    descr: hipsparseSpSMDescr_t,
+) -> Result<usize> {
+    let mut size = 0usize;
+    // SAFETY: the caller's contract; `size` is a valid place to write.
+    check("hipsparseSpSM_bufferSize", unsafe {
+        sys::hipsparseSpSM_bufferSize(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            c,
+            compute_type,
+            alg,
+            descr,
+            &mut size,
+        )
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSpSM_analysis`: analyses `op(A)` for [`spsm_solve`].
+///
+/// # Safety
+/// As [`spsm_buffer_size`], with `buffer` holding at least the bytes it
+/// returned for these arguments, on the handle's device, alive until the
+/// last solve with `descr` has run.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spsm_analysis(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstDnMatDescr_t,
+    c: hipsparseDnMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpSMAlg_t,
+    descr: hipsparseSpSMDescr_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpSM_analysis", unsafe {
+        sys::hipsparseSpSM_analysis(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            c,
+            compute_type,
+            alg,
+            descr,
+            buffer,
+        )
+    })
+}
+
+/// `hipsparseSpSM_solve`: solves `op(A) * C = alpha * op(B)` for `C`.
+///
+/// # Safety
+/// As [`spsm_analysis`], which has run on `descr` with these arguments
+/// and whose buffer is still alive.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn spsm_solve(
+    handle: hipsparseHandle_t,
+    op_a: hipsparseOperation_t,
+    op_b: hipsparseOperation_t,
+    alpha: *const c_void,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseConstDnMatDescr_t,
+    c: hipsparseDnMatDescr_t,
+    compute_type: hipDataType,
+    alg: hipsparseSpSMAlg_t,
+    descr: hipsparseSpSMDescr_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSpSM_solve", unsafe {
+        sys::hipsparseSpSM_solve(
+            handle,
+            op_a,
+            op_b,
+            alpha,
+            a,
+            b,
+            c,
+            compute_type,
+            alg,
+            descr,
+            buffer,
+        )
+    })
+}
+
+/// `hipsparseSparseToDense_bufferSize`: the bytes of work area
+/// [`sparse_to_dense`] needs.
+///
+/// # Safety
+/// A live handle and descriptors.
+pub unsafe fn sparse_to_dense_buffer_size(
+    handle: hipsparseHandle_t,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseDnMatDescr_t,
+    alg: hipsparseSparseToDenseAlg_t,
+) -> Result<usize> {
+    let mut size = 0usize;
+    // SAFETY: the caller's contract; `size` is a valid place to write.
+    check("hipsparseSparseToDense_bufferSize", unsafe {
+        sys::hipsparseSparseToDense_bufferSize(handle, a, b, alg, &mut size)
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseSparseToDense`: writes the sparse `a` into the dense `b`.
+///
+/// # Safety
+/// As the [module's](self#safety), with `buffer` holding at least the
+/// bytes [`sparse_to_dense_buffer_size`] returned for these arguments, on
+/// the handle's device.
+pub unsafe fn sparse_to_dense(
+    handle: hipsparseHandle_t,
+    a: hipsparseConstSpMatDescr_t,
+    b: hipsparseDnMatDescr_t,
+    alg: hipsparseSparseToDenseAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSparseToDense", unsafe {
+        sys::hipsparseSparseToDense(handle, a, b, alg, buffer)
+    })
+}
+
+/// `hipsparseDenseToSparse_bufferSize`: the bytes of work area
+/// [`dense_to_sparse_analysis`] and [`dense_to_sparse_convert`] need.
+///
+/// # Safety
+/// A live handle and descriptors.
+pub unsafe fn dense_to_sparse_buffer_size(
+    handle: hipsparseHandle_t,
+    a: hipsparseConstDnMatDescr_t,
+    b: hipsparseSpMatDescr_t,
+    alg: hipsparseDenseToSparseAlg_t,
+) -> Result<usize> {
+    let mut size = 0usize;
+    // SAFETY: the caller's contract; `size` is a valid place to write.
+    check("hipsparseDenseToSparse_bufferSize", unsafe {
+        sys::hipsparseDenseToSparse_bufferSize(handle, a, b, alg, &mut size)
+    })?;
+    Ok(size)
+}
+
+/// `hipsparseDenseToSparse_analysis`: counts the dense `a`'s non-zeros,
+/// writing `b`'s row offsets (then [`SpMat::size`] has the count).
+///
+/// # Safety
+/// As the [module's](self#safety), with `buffer` holding at least the
+/// bytes [`dense_to_sparse_buffer_size`] returned for these arguments, on
+/// the handle's device.
+pub unsafe fn dense_to_sparse_analysis(
+    handle: hipsparseHandle_t,
+    a: hipsparseConstDnMatDescr_t,
+    b: hipsparseSpMatDescr_t,
+    alg: hipsparseDenseToSparseAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseDenseToSparse_analysis", unsafe {
+        sys::hipsparseDenseToSparse_analysis(handle, a, b, alg, buffer)
+    })
+}
+
+/// `hipsparseDenseToSparse_convert`: writes the dense `a`'s non-zeros into
+/// `b`'s arrays.
+///
+/// # Safety
+/// As [`dense_to_sparse_analysis`], which has run with these arguments;
+/// `b`'s arrays are set ([`SpMat::csr_set_pointers`]) to the count it
+/// found.
+pub unsafe fn dense_to_sparse_convert(
+    handle: hipsparseHandle_t,
+    a: hipsparseConstDnMatDescr_t,
+    b: hipsparseSpMatDescr_t,
+    alg: hipsparseDenseToSparseAlg_t,
+    buffer: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseDenseToSparse_convert", unsafe {
+        sys::hipsparseDenseToSparse_convert(handle, a, b, alg, buffer)
+    })
+}
+
+// ---- BSR, by element type ---------------------------------------------------
+
+/// One `hipsparse?bsrmv` per element type, returning the raw status: the
+/// entries behind [`Scalar::bsrmv`](crate::Scalar::bsrmv), whose caller
+/// checks it (as `hipsparseXbsrmv`).
+macro_rules! bsrmv {
+    ($($name:ident = $c:ident($t:ty);)*) => {$(
+        #[doc = concat!(
+            "`", stringify!($c), "`: `y = alpha * op(A) * x + beta * y` for a BSR ",
+            "matrix of `mb` x `nb` blocks; the raw status, for the caller to check."
+        )]
+        ///
+        /// # Safety
+        /// `hipsparseXbsrmv`'s contract: a live handle and matrix
+        /// descriptor, device arrays of a BSR matrix of `mb` x `nb` blocks
+        /// of `block_dim`², vectors of its sizes, and host scalars.
+        #[allow(clippy::too_many_arguments)]
+        pub(crate) unsafe fn $name(
+            handle: hipsparseHandle_t,
+            dir: hipsparseDirection_t,
+            op: hipsparseOperation_t,
+            mb: c_int,
+            nb: c_int,
+            nnzb: c_int,
+            alpha: *const $t,
+            descr: hipsparseMatDescr_t,
+            values: *const $t,
+            row_offsets: *const c_int,
+            col_indices: *const c_int,
+            block_dim: c_int,
+            x: *const $t,
+            beta: *const $t,
+            y: *mut $t,
+        ) -> hipsparseStatus_t {
+            // SAFETY: the caller's contract.
+            unsafe {
+                sys::$c(
+                    handle,
+                    dir,
+                    op,
+                    mb,
+                    nb,
+                    nnzb,
+                    alpha,
+                    descr,
+                    values,
+                    row_offsets,
+                    col_indices,
+                    block_dim,
+                    x,
+                    beta,
+                    y,
+                )
+            }
+        }
+    )*};
+}
+bsrmv! {
+    sbsrmv = hipsparseSbsrmv(f32);
+    dbsrmv = hipsparseDbsrmv(f64);
+    cbsrmv = hipsparseCbsrmv(sys::hipComplex);
+    zbsrmv = hipsparseZbsrmv(sys::hipDoubleComplex);
 }
 
 /// A host scalar (alpha, beta) at a 16-byte aligned address, as hipSPARSE

@@ -1,7 +1,6 @@
 //! The element types hipSPARSE computes in.
 
 use hip::{c32, c64, DeviceRepr};
-use hipsparse_sys as sys;
 use hipsparse_sys::{
     hipDataType, hipsparseDirection_t, hipsparseHandle_t, hipsparseMatDescr_t,
     hipsparseOperation_t, hipsparseStatus_t,
@@ -80,7 +79,7 @@ macro_rules! scalar {
                 // for `$raw`; device arrays are aligned by their
                 // allocation (256 bytes, 16-byte elements).
                 unsafe {
-                    sys::$bsrmv(
+                    crate::result::$bsrmv(
                         handle,
                         dir,
                         op,
@@ -103,15 +102,15 @@ macro_rules! scalar {
     };
 }
 
-scalar!(f32, "f32", HIP_R_32F, 0.0, 1.0, hipsparseSbsrmv, f32);
-scalar!(f64, "f64", HIP_R_64F, 0.0, 1.0, hipsparseDbsrmv, f64);
+scalar!(f32, "f32", HIP_R_32F, 0.0, 1.0, sbsrmv, f32);
+scalar!(f64, "f64", HIP_R_64F, 0.0, 1.0, dbsrmv, f64);
 scalar!(
     c32,
     "c32",
     HIP_C_32F,
     c32 { re: 0.0, im: 0.0 },
     c32 { re: 1.0, im: 0.0 },
-    hipsparseCbsrmv,
+    cbsrmv,
     hipsparse_sys::hipComplex
 );
 scalar!(
@@ -120,6 +119,6 @@ scalar!(
     HIP_C_64F,
     c64 { re: 0.0, im: 0.0 },
     c64 { re: 1.0, im: 0.0 },
-    hipsparseZbsrmv,
+    zbsrmv,
     hipsparse_sys::hipDoubleComplex
 );

@@ -184,10 +184,9 @@ impl Sparse {
         let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
         let (pa, pb) = (alpha.as_void(), beta.as_void());
         let alg = hipsparseSpMVAlg_t::HIPSPARSE_SPMV_ALG_DEFAULT;
-        let mut size = 0usize;
         // SAFETY: live handle and descriptors; host scalars of T.
-        check("hipsparseSpMV_bufferSize", unsafe {
-            sys::hipsparseSpMV_bufferSize(
+        let size = unsafe {
+            result::spmv_buffer_size(
                 self.as_raw(),
                 op.raw(),
                 pa,
@@ -197,9 +196,8 @@ impl Sparse {
                 vy.as_raw(),
                 T::DATA_TYPE,
                 alg,
-                &mut size,
             )
-        })?;
+        }?;
         let mut work = self.workspace(size)?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
         let mut reads = a.access_events();
@@ -208,8 +206,8 @@ impl Sparse {
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: as for the size query, with a work buffer of at least
             // `size` bytes on the handle's stream.
-            check("hipsparseSpMV", unsafe {
-                sys::hipsparseSpMV(
+            unsafe {
+                result::spmv(
                     self.as_raw(),
                     op.raw(),
                     pa,
@@ -221,7 +219,7 @@ impl Sparse {
                     alg,
                     work_ptr,
                 )
-            })
+            }
         })
     }
 
@@ -333,10 +331,9 @@ impl Sparse {
         let (pa, pb) = (alpha.as_void(), beta.as_void());
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpMMAlg_t::HIPSPARSE_SPMM_ALG_DEFAULT;
-        let mut size = 0usize;
         // SAFETY: live handle and descriptors; host scalars of T.
-        check("hipsparseSpMM_bufferSize", unsafe {
-            sys::hipsparseSpMM_bufferSize(
+        let size = unsafe {
+            result::spmm_buffer_size(
                 self.as_raw(),
                 op.raw(),
                 op_b,
@@ -347,9 +344,8 @@ impl Sparse {
                 mc.as_raw(),
                 T::DATA_TYPE,
                 alg,
-                &mut size,
             )
-        })?;
+        }?;
         let mut work = self.workspace(size)?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
         let mut reads = a.access_events();
@@ -357,8 +353,8 @@ impl Sparse {
         let writes = events(&[c.access_events(), work.access_events()]);
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: as for the size query, with `size` bytes of work area.
-            check("hipsparseSpMM", unsafe {
-                sys::hipsparseSpMM(
+            unsafe {
+                result::spmm(
                     self.as_raw(),
                     op.raw(),
                     op_b,
@@ -371,7 +367,7 @@ impl Sparse {
                     alg,
                     work_ptr,
                 )
-            })
+            }
         })
     }
 
@@ -419,11 +415,11 @@ impl Sparse {
         let gemm = result::SpGemmDescr::new()?;
         let mut reads = a.access_events();
         reads.extend(b.access_events());
-        let call = |name: &'static str, f: SpGemmPhase, size: &mut usize, buffer: *mut c_void| {
+        let call = |f: SpGemmPhase, size: usize, buffer: *mut c_void| {
             // SAFETY: live handle and descriptors, host scalars of T; a
-            // null buffer asks for the size, else `buffer` holds `*size`
+            // null buffer asks for the size, else `buffer` holds `size`
             // bytes and lives until the product is copied.
-            check(name, unsafe {
+            unsafe {
                 f(
                     self.as_raw(),
                     op,
@@ -439,38 +435,17 @@ impl Sparse {
                     size,
                     buffer,
                 )
-            })
+            }
         };
-        let (mut size1, mut size2) = (0usize, 0usize);
         let (buffer1, buffer2, nnz) = self.stream.enqueue_tracked(&reads, &[], || {
-            let work = sys::hipsparseSpGEMM_workEstimation;
-            call(
-                "hipsparseSpGEMM_workEstimation",
-                work,
-                &mut size1,
-                std::ptr::null_mut(),
-            )?;
+            let work: SpGemmPhase = result::spgemm_work_estimation;
+            let size1 = call(work, 0, std::ptr::null_mut())?;
             let mut buffer1 = self.stream.alloc::<u8>(size1.max(1))?;
-            call(
-                "hipsparseSpGEMM_workEstimation",
-                work,
-                &mut size1,
-                buffer1.as_device_ptr_mut().cast(),
-            )?;
-            let compute = sys::hipsparseSpGEMM_compute;
-            call(
-                "hipsparseSpGEMM_compute",
-                compute,
-                &mut size2,
-                std::ptr::null_mut(),
-            )?;
+            call(work, size1, buffer1.as_device_ptr_mut().cast())?;
+            let compute: SpGemmPhase = result::spgemm_compute;
+            let size2 = call(compute, 0, std::ptr::null_mut())?;
             let mut buffer2 = self.stream.alloc::<u8>(size2.max(1))?;
-            call(
-                "hipsparseSpGEMM_compute",
-                compute,
-                &mut size2,
-                buffer2.as_device_ptr_mut().cast(),
-            )?;
+            call(compute, size2, buffer2.as_device_ptr_mut().cast())?;
             let (_, _, nnz) = dc.size()?;
             Ok::<_, Error>((buffer1, buffer2, nnz as usize))
         })?;
@@ -487,8 +462,8 @@ impl Sparse {
         }?;
         self.stream.enqueue_tracked(&reads, &[], || {
             // SAFETY: live handle and descriptors; C's arrays are set.
-            check("hipsparseSpGEMM_copy", unsafe {
-                sys::hipsparseSpGEMM_copy(
+            unsafe {
+                result::spgemm_copy(
                     self.as_raw(),
                     op,
                     op,
@@ -501,7 +476,7 @@ impl Sparse {
                     alg,
                     gemm.as_raw(),
                 )
-            })
+            }
         })?;
         // The work buffers are freed in stream order, after the copy.
         drop((buffer1, buffer2));
@@ -538,10 +513,9 @@ impl Sparse {
         let alpha = HostScalar(alpha);
         let pa = alpha.as_void();
         let alg = hipsparseSpSVAlg_t::HIPSPARSE_SPSV_ALG_DEFAULT;
-        let mut size = 0usize;
         // SAFETY: live handle and descriptors; a host scalar of T.
-        check("hipsparseSpSV_bufferSize", unsafe {
-            sys::hipsparseSpSV_bufferSize(
+        let size = unsafe {
+            result::spsv_buffer_size(
                 self.as_raw(),
                 op.raw(),
                 pa,
@@ -551,9 +525,8 @@ impl Sparse {
                 T::DATA_TYPE,
                 alg,
                 descr.as_raw(),
-                &mut size,
             )
-        })?;
+        }?;
         // Its own buffer: the analysis keeps it in `descr` for the solve.
         let mut work = self.stream.alloc::<u8>(size.max(1))?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
@@ -563,8 +536,8 @@ impl Sparse {
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: as for the size query; `work` holds `size` bytes and
             // lives until after the solve.
-            check("hipsparseSpSV_analysis", unsafe {
-                sys::hipsparseSpSV_analysis(
+            unsafe {
+                result::spsv_analysis(
                     self.as_raw(),
                     op.raw(),
                     pa,
@@ -576,10 +549,10 @@ impl Sparse {
                     descr.as_raw(),
                     work_ptr,
                 )
-            })?;
+            }?;
             // SAFETY: analysed just above with the same arguments.
-            check("hipsparseSpSV_solve", unsafe {
-                sys::hipsparseSpSV_solve(
+            unsafe {
+                result::spsv_solve(
                     self.as_raw(),
                     op.raw(),
                     pa,
@@ -590,7 +563,7 @@ impl Sparse {
                     alg,
                     descr.as_raw(),
                 )
-            })
+            }
         })
     }
 
@@ -638,10 +611,9 @@ impl Sparse {
         let pa = alpha.as_void();
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpSMAlg_t::HIPSPARSE_SPSM_ALG_DEFAULT;
-        let mut size = 0usize;
         // SAFETY: live handle and descriptors; a host scalar of T.
-        check("hipsparseSpSM_bufferSize", unsafe {
-            sys::hipsparseSpSM_bufferSize(
+        let size = unsafe {
+            result::spsm_buffer_size(
                 self.as_raw(),
                 op.raw(),
                 op_b,
@@ -652,9 +624,8 @@ impl Sparse {
                 T::DATA_TYPE,
                 alg,
                 descr.as_raw(),
-                &mut size,
             )
-        })?;
+        }?;
         let mut work = self.stream.alloc::<u8>(size.max(1))?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
         let mut reads = a.access_events();
@@ -663,8 +634,8 @@ impl Sparse {
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: as for the size query; `work` holds `size` bytes and
             // lives until after the solve.
-            check("hipsparseSpSM_analysis", unsafe {
-                sys::hipsparseSpSM_analysis(
+            unsafe {
+                result::spsm_analysis(
                     self.as_raw(),
                     op.raw(),
                     op_b,
@@ -677,10 +648,10 @@ impl Sparse {
                     descr.as_raw(),
                     work_ptr,
                 )
-            })?;
+            }?;
             // SAFETY: analysed just above with the same arguments.
-            check("hipsparseSpSM_solve", unsafe {
-                sys::hipsparseSpSM_solve(
+            unsafe {
+                result::spsm_solve(
                     self.as_raw(),
                     op.raw(),
                     op_b,
@@ -693,7 +664,7 @@ impl Sparse {
                     descr.as_raw(),
                     work_ptr,
                 )
-            })
+            }
         })
     }
 
@@ -716,32 +687,30 @@ impl Sparse {
         // SAFETY: `out` holds the layout's elements and outlives `dense`.
         let dense = unsafe { dn_mat(&layout, out.as_device_ptr_mut()) }?;
         let alg = hipsparseSparseToDenseAlg_t::HIPSPARSE_SPARSETODENSE_ALG_DEFAULT;
-        let mut size = 0usize;
         // SAFETY: live handle and descriptors.
-        check("hipsparseSparseToDense_bufferSize", unsafe {
-            sys::hipsparseSparseToDense_bufferSize(
+        let size = unsafe {
+            result::sparse_to_dense_buffer_size(
                 self.as_raw(),
                 mat.as_raw().cast_const(),
                 dense.as_raw(),
                 alg,
-                &mut size,
             )
-        })?;
+        }?;
         let mut work = self.workspace(size)?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
         let reads = a.access_events();
         let writes = events(&[out.access_events(), work.access_events()]);
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: as for the size query, with `size` bytes of work area.
-            check("hipsparseSparseToDense", unsafe {
-                sys::hipsparseSparseToDense(
+            unsafe {
+                result::sparse_to_dense(
                     self.as_raw(),
                     mat.as_raw().cast_const(),
                     dense.as_raw(),
                     alg,
                     work_ptr,
                 )
-            })
+            }
         })?;
         drop(work);
         Ok(out)
@@ -789,17 +758,15 @@ impl Sparse {
             )
         }?;
         let alg = hipsparseDenseToSparseAlg_t::HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT;
-        let mut size = 0usize;
         // SAFETY: live handle and descriptors.
-        check("hipsparseDenseToSparse_bufferSize", unsafe {
-            sys::hipsparseDenseToSparse_bufferSize(
+        let size = unsafe {
+            result::dense_to_sparse_buffer_size(
                 self.as_raw(),
                 dense.as_raw().cast_const(),
                 sp.as_raw(),
                 alg,
-                &mut size,
             )
-        })?;
+        }?;
         let mut work = self.stream.alloc::<u8>(size.max(1))?;
         let work_ptr = work.as_device_ptr_mut().cast::<c_void>();
         let reads = events(&[values.access_events()]);
@@ -808,15 +775,15 @@ impl Sparse {
             .enqueue_tracked(&reads, &[offsets.access_events()], || {
                 // SAFETY: as for the size query, with `size` bytes of work area;
                 // the analysis writes the row offsets.
-                check("hipsparseDenseToSparse_analysis", unsafe {
-                    sys::hipsparseDenseToSparse_analysis(
+                unsafe {
+                    result::dense_to_sparse_analysis(
                         self.as_raw(),
                         dense.as_raw().cast_const(),
                         sp.as_raw(),
                         alg,
                         work_ptr,
                     )
-                })?;
+                }?;
                 let (_, _, nnz) = sp.size()?;
                 Ok::<_, Error>(nnz as usize)
             })?;
@@ -838,15 +805,15 @@ impl Sparse {
         ]);
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: analysed above; the arrays are set.
-            check("hipsparseDenseToSparse_convert", unsafe {
-                sys::hipsparseDenseToSparse_convert(
+            unsafe {
+                result::dense_to_sparse_convert(
                     self.as_raw(),
                     dense.as_raw().cast_const(),
                     sp.as_raw(),
                     alg,
                     work_ptr,
                 )
-            })
+            }
         })?;
         drop(work);
         // Each copy back is on the stream, after the conversion.
@@ -932,7 +899,7 @@ fn sort_within_rows<T: Copy>(offsets: &[i32], indices: &mut [i32], values: &mut 
     }
 }
 
-/// `hipsparseSpGEMM_workEstimation` or `hipsparseSpGEMM_compute`, which
+/// [`result::spgemm_work_estimation`] or [`result::spgemm_compute`], which
 /// share their signature.
 type SpGemmPhase = unsafe fn(
     sys::hipsparseHandle_t,
@@ -946,9 +913,9 @@ type SpGemmPhase = unsafe fn(
     sys::hipDataType,
     hipsparseSpGEMMAlg_t,
     sys::hipsparseSpGEMMDescr_t,
-    *mut usize,
+    usize,
     *mut c_void,
-) -> sys::hipsparseStatus_t;
+) -> Result<usize>;
 
 /// A descriptor of `a` with the triangular solves' attributes set.
 fn triangular<T: Scalar>(a: &Csr<T>, triangle: Triangle, diagonal: Diagonal) -> Result<SpMat> {

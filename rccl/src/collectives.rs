@@ -16,11 +16,11 @@
 //! buffers) is ordered by the stream alone: memory written on another
 //! stream needs an event first ([`hip::Stream::wait_event`]).
 
-use crate::checks;
 use crate::comm::Comm;
 use crate::element::{Element, ReduceOp, AVG_SINCE};
 use crate::error::{Error, Result};
 use crate::result::{self, library, version};
+use crate::validate;
 use hip::{AccessEvents, DeviceMemory, DeviceMemoryMut, Stream};
 use rccl_sys::ncclRedOp_t;
 use std::ffi::c_int;
@@ -103,9 +103,9 @@ impl Comm {
     ) -> Result<()> {
         let comm = self.live(operation)?;
         let own = self.device().ordinal();
-        checks::same_device(operation, "the stream", stream.device().ordinal(), own)?;
+        validate::same_device(operation, "the stream", stream.device().ordinal(), own)?;
         for o in [send, recv] {
-            checks::same_device(operation, o.name, o.device, own)?;
+            validate::same_device(operation, o.name, o.device, own)?;
         }
         library()?;
         self.device().bind()?;
@@ -197,8 +197,8 @@ impl Comm {
     ) -> Result<()> {
         const OP: &str = "Comm::all_reduce";
         let (s, r) = (input("send", send), output("recv", recv));
-        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
-        let count = checks::count::<T>(OP, s.len)?;
+        validate::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let count = validate::count::<T>(OP, s.len)?;
         let call = Call::AllReduce(self.reduction(OP, op)?);
         self.enqueue::<T>(OP, call, (&s, &r), count, stream)
     }
@@ -213,7 +213,7 @@ impl Comm {
     ) -> Result<()> {
         const OP: &str = "Comm::all_reduce_in_place";
         let b = output("buf", buf);
-        let count = checks::count::<T>(OP, b.len)?;
+        let count = validate::count::<T>(OP, b.len)?;
         let call = Call::AllReduce(self.reduction(OP, op)?);
         self.enqueue::<T>(OP, call, (&b, &b), count, stream)
     }
@@ -228,10 +228,10 @@ impl Comm {
         stream: &Stream,
     ) -> Result<()> {
         const OP: &str = "Comm::broadcast";
-        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let root = validate::rank(OP, "root", root, self.world_size())?;
         let (s, r) = (input("send", send), output("recv", recv));
-        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
-        let count = checks::count::<T>(OP, s.len)?;
+        validate::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let count = validate::count::<T>(OP, s.len)?;
         self.enqueue::<T>(OP, Call::Broadcast(root), (&s, &r), count, stream)
     }
 
@@ -243,9 +243,9 @@ impl Comm {
         stream: &Stream,
     ) -> Result<()> {
         const OP: &str = "Comm::broadcast_in_place";
-        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let root = validate::rank(OP, "root", root, self.world_size())?;
         let b = output("buf", buf);
-        let count = checks::count::<T>(OP, b.len)?;
+        let count = validate::count::<T>(OP, b.len)?;
         self.enqueue::<T>(OP, Call::Broadcast(root), (&b, &b), count, stream)
     }
 
@@ -261,10 +261,10 @@ impl Comm {
         stream: &Stream,
     ) -> Result<()> {
         const OP: &str = "Comm::reduce";
-        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let root = validate::rank(OP, "root", root, self.world_size())?;
         let (s, r) = (input("send", send), output("recv", recv));
-        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
-        let count = checks::count::<T>(OP, s.len)?;
+        validate::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let count = validate::count::<T>(OP, s.len)?;
         let call = Call::Reduce(self.reduction(OP, op)?, root);
         self.enqueue::<T>(OP, call, (&s, &r), count, stream)
     }
@@ -279,9 +279,9 @@ impl Comm {
         stream: &Stream,
     ) -> Result<()> {
         const OP: &str = "Comm::reduce_in_place";
-        let root = checks::rank(OP, "root", root, self.world_size())?;
+        let root = validate::rank(OP, "root", root, self.world_size())?;
         let b = output("buf", buf);
-        let count = checks::count::<T>(OP, b.len)?;
+        let count = validate::count::<T>(OP, b.len)?;
         let call = Call::Reduce(self.reduction(OP, op)?, root);
         self.enqueue::<T>(OP, call, (&b, &b), count, stream)
     }
@@ -296,8 +296,8 @@ impl Comm {
     ) -> Result<()> {
         const OP: &str = "Comm::all_gather";
         let (s, r) = (input("send", send), output("recv", recv));
-        checks::world_multiple(OP, ("recv", r.len), ("send", s.len), self.world_size())?;
-        checks::count::<T>(OP, r.len)?;
+        validate::world_multiple(OP, ("recv", r.len), ("send", s.len), self.world_size())?;
+        validate::count::<T>(OP, r.len)?;
         self.enqueue::<T>(OP, Call::AllGather, (&s, &r), s.len, stream)
     }
 
@@ -313,8 +313,8 @@ impl Comm {
     ) -> Result<()> {
         const OP: &str = "Comm::reduce_scatter";
         let (s, r) = (input("send", send), output("recv", recv));
-        checks::world_multiple(OP, ("send", s.len), ("recv", r.len), self.world_size())?;
-        checks::count::<T>(OP, s.len)?;
+        validate::world_multiple(OP, ("send", s.len), ("recv", r.len), self.world_size())?;
+        validate::count::<T>(OP, s.len)?;
         let call = Call::ReduceScatter(self.reduction(OP, op)?);
         self.enqueue::<T>(OP, call, (&s, &r), r.len, stream)
     }
@@ -329,9 +329,9 @@ impl Comm {
     ) -> Result<()> {
         const OP: &str = "Comm::all_to_all";
         let (s, r) = (input("send", send), output("recv", recv));
-        checks::same_len(OP, ("send", s.len), ("recv", r.len))?;
-        let part = checks::divisible(OP, "send", s.len, self.world_size())?;
-        checks::count::<T>(OP, s.len)?;
+        validate::same_len(OP, ("send", s.len), ("recv", r.len))?;
+        let part = validate::divisible(OP, "send", s.len, self.world_size())?;
+        validate::count::<T>(OP, s.len)?;
         self.enqueue::<T>(OP, Call::AllToAll, (&s, &r), part, stream)
     }
 
@@ -356,9 +356,9 @@ impl Comm {
         stream: &Stream,
     ) -> Result<()> {
         const OP: &str = "Comm::send";
-        let peer = checks::rank(OP, "peer", peer, self.world_size())?;
+        let peer = validate::rank(OP, "peer", peer, self.world_size())?;
         let b = input("buf", buf);
-        let count = checks::count::<T>(OP, b.len)?;
+        let count = validate::count::<T>(OP, b.len)?;
         self.enqueue::<T>(OP, Call::Send(peer), (&b, &b), count, stream)
     }
 
@@ -371,9 +371,9 @@ impl Comm {
         stream: &Stream,
     ) -> Result<()> {
         const OP: &str = "Comm::recv";
-        let peer = checks::rank(OP, "peer", peer, self.world_size())?;
+        let peer = validate::rank(OP, "peer", peer, self.world_size())?;
         let b = output("buf", buf);
-        let count = checks::count::<T>(OP, b.len)?;
+        let count = validate::count::<T>(OP, b.len)?;
         self.enqueue::<T>(OP, Call::Recv(peer), (&b, &b), count, stream)
     }
 }

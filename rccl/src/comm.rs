@@ -1,32 +1,20 @@
 //! The communicator: one rank of a collective group, on one device.
 
-use crate::checks;
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::rendezvous::{Job, UniqueId, UNIQUE_ID_BYTES};
 use crate::result::{self, library};
-use hip::{Device, DropErrorRegistry, Stream};
+use crate::validate;
+use hip::{Device, Stream};
 use rccl_sys::{ncclComm_t, ncclUniqueId};
 use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Errors seen where they could not be returned: destroying a
-/// communicator in `Drop`, ending a [`crate::Group`] in `Drop`.
-static DROP_ERRORS: DropErrorRegistry<Error> = DropErrorRegistry::new();
-
-/// Records `r`'s error, if any, for [`take_drop_errors`].
+/// Records `r`'s error, if any, for [`take_drop_errors`](crate::take_drop_errors).
 pub(crate) fn record_drop_result(r: Result<()>) {
     DROP_ERRORS.record_result(r);
-}
-
-/// Takes the errors recorded where they could not be returned (a failed
-/// `ncclCommDestroy` when a [`Comm`] dropped, a failed `ncclGroupEnd` when
-/// a [`crate::Group`] dropped without [`crate::Group::end`]), oldest
-/// first. Kept as `hip` keeps its own ([`hip::take_drop_errors`]), at most
-/// [`hip::MAX_RECORDED`].
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
 }
 
 impl UniqueId {
@@ -67,7 +55,7 @@ pub(crate) fn raw_id(id: &UniqueId) -> ncclUniqueId {
 /// others, which this thread has not made yet.
 ///
 /// Dropping it destroys it (`ncclCommDestroy`, or nothing after
-/// [`Comm::abort`]); an error there goes to [`take_drop_errors`]. It holds
+/// [`Comm::abort`]); an error there goes to [`take_drop_errors`](crate::take_drop_errors). It holds
 /// its device's `Arc`.
 ///
 /// **Threads**: `Send`, not `Sync`: NCCL's communicators may move between
@@ -110,7 +98,7 @@ impl Comm {
     pub fn from_devices(devices: &[Arc<Device>]) -> Result<Vec<Comm>> {
         const OP: &str = "Comm::from_devices";
         let ordinals: Vec<usize> = devices.iter().map(|d| d.ordinal()).collect();
-        let list = checks::device_list(OP, &ordinals)?;
+        let list = validate::device_list(OP, &ordinals)?;
         library()?;
         let raws = result::comm_init_all(&list)?;
         let world_size = devices.len();
@@ -150,8 +138,8 @@ impl Comm {
         world_size: usize,
     ) -> Result<Comm> {
         const OP: &str = "Comm::from_rank";
-        let n = checks::world_size(OP, world_size)?;
-        let r = checks::rank(OP, "rank", rank, world_size)?;
+        let n = validate::world_size(OP, world_size)?;
+        let r = validate::rank(OP, "rank", rank, world_size)?;
         library()?;
         device.bind()?;
         // The device is current (the rank's device).
@@ -180,8 +168,8 @@ impl Comm {
     /// ```
     pub fn from_job(job: &Job, device: &Arc<Device>, timeout: Duration) -> Result<Comm> {
         const OP: &str = "Comm::from_job";
-        checks::world_size(OP, job.world_size)?;
-        checks::rank(OP, "rank", job.rank, job.world_size)?;
+        validate::world_size(OP, job.world_size)?;
+        validate::rank(OP, "rank", job.rank, job.world_size)?;
         let mine = if job.rank == 0 {
             Some(UniqueId::new()?)
         } else {
@@ -309,7 +297,7 @@ impl Comm {
     pub fn wait(&self, stream: &Stream, timeout: Duration) -> Result<()> {
         const OP: &str = "Comm::wait";
         self.live(OP)?;
-        checks::same_device(
+        validate::same_device(
             OP,
             "the stream",
             stream.device().ordinal(),

@@ -38,7 +38,6 @@
 //! ```
 #![deny(missing_docs)]
 
-mod checks;
 mod collectives;
 mod comm;
 mod config;
@@ -48,11 +47,12 @@ mod group;
 pub mod rendezvous;
 pub mod result;
 mod split;
+mod validate;
 
-pub use comm::{take_drop_errors, Comm};
+pub use comm::Comm;
 pub use config::CommConfig;
 pub use element::{Element, ReduceOp};
-pub use error::{Error, Result};
+pub use error::{take_drop_errors, Error, Result};
 pub use group::{group, Group};
 pub use rendezvous::{Job, Launcher, RendezvousError, UniqueId};
 pub use result::version;

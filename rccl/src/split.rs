@@ -3,12 +3,12 @@
 //! `ncclCommFinalize` (NCCL 2.14 to 2.18, and a current RCCL; RCCL 5.4.3
 //! lacks them, and these methods then return [`Error::Unsupported`]).
 
-use crate::checks;
 use crate::comm::raw_id;
 use crate::config::CommConfig;
 use crate::error::{Error, Result};
 use crate::group::group;
 use crate::result::{self, library};
+use crate::validate;
 use crate::{Comm, UniqueId};
 use hip::Device;
 use rccl_sys::ncclComm_t;
@@ -110,8 +110,8 @@ impl Comm {
         config: &CommConfig,
     ) -> Result<Comm> {
         const OP: &str = "Comm::from_rank_with_config";
-        let n = checks::world_size(OP, world_size)?;
-        let r = checks::rank(OP, "rank", rank, world_size)?;
+        let n = validate::world_size(OP, world_size)?;
+        let r = validate::rank(OP, "rank", rank, world_size)?;
         let mut raw_config = config.to_raw(OP)?;
         require(OP, "ncclCommInitRankConfig")?;
         device.bind()?;

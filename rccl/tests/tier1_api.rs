@@ -86,9 +86,3 @@ fn a_split_without_communicators_or_with_unequal_lists_is_rejected_before_loadin
     let e = Comm::split_all(&[], &[Some(0)], &[]).unwrap_err();
     assert!(e.to_string().contains("1 colors"), "{e}");
 }
-
-/// The layering: only `src/result.rs` calls rccl-sys's functions.
-#[test]
-fn only_the_result_layer_calls_the_raw_functions() {
-    test_kit::assert_raw_calls_only_in_result(env!("CARGO_MANIFEST_DIR"), "rccl-sys");
-}

@@ -1,13 +1,13 @@
 //! cudarc's `CudaRng` over the `hiprand` crate's [`hiprand::Generator`]:
 //! creation, seed, offset, stream and destruction are the generator's;
-//! each fill runs hipRAND's length rules ([`hiprand::rules`]) before the
+//! each fill runs hipRAND's length rules ([`hiprand::validate`]) before the
 //! call and orders the destination through its access tracking (the
 //! `DevicePtrMut` guard, as cudarc does).
 
 use super::result::{self, CurandError, LogNormalFill, NormalFill, UniformFill};
 use super::sys;
 use crate::driver::{CudaStream, DevicePtrMut};
-use hiprand::rules::{self, Distribution};
+use hiprand::validate::{self, Distribution};
 use hiprand::{Generator, RngType};
 use std::sync::Arc;
 
@@ -102,7 +102,7 @@ impl CudaRng {
         let num = dst.len();
         let (ptr, _record) = dst.device_ptr_mut(&self.stream);
         map(
-            rules::check_fill(
+            validate::check_fill(
                 self.generator.kind(),
                 self.generator.dimensions(),
                 distribution,

@@ -7,6 +7,7 @@ mod level1;
 mod level2;
 mod level3;
 
+use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::validate::{self, int};
 use crate::{result, MathMode};
@@ -19,17 +20,6 @@ use std::fmt;
 /// `c64` at an 8-byte boundary would fault.
 #[repr(C, align(16))]
 struct Aligned<T>(T);
-
-/// Errors seen while dropping handles, in `hip`'s registry type (same cap,
-/// same order), holding this crate's [`Error`].
-static DROP_ERRORS: hip::DropErrorRegistry<Error> = hip::DropErrorRegistry::new();
-
-/// Errors seen while dropping handles (`hipblasDestroy`), oldest first;
-/// taking them empties the list. At most the last
-/// [`hip::MAX_RECORDED`] (1024) are kept. `Drop` never panics.
-pub fn take_drop_errors() -> Vec<Error> {
-    DROP_ERRORS.take_all()
-}
 
 /// A hipBLAS handle bound to one HIP stream: every call it makes is
 /// enqueued on that stream, in order.
@@ -190,6 +180,7 @@ impl Blas {
 #[cfg(test)]
 mod drop_error_tests {
     use super::*;
+    use crate::take_drop_errors;
 
     #[test]
     fn drop_errors_are_capped_oldest_first() {
