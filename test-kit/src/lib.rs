@@ -17,8 +17,9 @@
 //!
 //! - [`assert_sources_do_not_name`]: a crate's source files do not name
 //!   something (a backend, its loader).
-//! - [`assert_raw_calls_only_in_result`]: a safe crate calls its -sys
-//!   crate's functions only from its `result.rs`.
+//! - [`raw_calls_outside_result`]: where a safe crate calls its -sys
+//!   crates' functions outside its `result` layer; the skeleton test
+//!   (`tests/tier1_skeleton.rs`) runs it over every library crate.
 //!
 //! - [`Scenario`], [`in_scenario`]: a loader scenario in a process of its
 //!   own (variables, working folder, application folder); [`stub_sdks`]:
@@ -54,7 +55,10 @@ pub use scenario::{
     copy_files, in_scenario, partial_sdk, same_file, scratch_dir, stub_bin, stub_sdk, stub_sdks,
     Scenario, STUB_SDKS_VAR,
 };
-pub use sources::{assert_raw_calls_only_in_result, assert_sources_do_not_name, sys_functions};
+pub use sources::{
+    assert_sources_do_not_name, code_without_comments, raw_calls_outside_result, rust_sources,
+    sys_functions,
+};
 pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};
 
 /// The workspace README's Rust examples, compiled by `cargo test --doc`

@@ -36,44 +36,50 @@ pub fn sys_functions(sys_dir: &Path) -> Vec<String> {
     names
 }
 
-/// Asserts the layering of a safe crate: no source file under its `src/`
-/// but `result.rs` names a function of the -sys crate `sys_crate` (a
-/// sibling folder in the workspace, e.g. `"hipfft-sys"`), outside comments
-/// and string literals. The result layer is the only code that calls the
-/// raw functions. Panics, failing the test, naming the file, line and
-/// function.
-pub fn assert_raw_calls_only_in_result(manifest_dir: &str, sys_crate: &str) {
-    let manifest = Path::new(manifest_dir);
-    let sys_dir = manifest
-        .parent()
-        .expect("a crate folder has a parent")
-        .join(sys_crate);
-    let functions = sys_functions(&sys_dir);
-    let src = manifest.join("src");
+/// Where the safe crate in `crate_dir` names a function of one of the -sys
+/// crates in `sys_dirs` outside its result layer (`src/result.rs`, or
+/// `src/result/` when the layer is a folder), comments and string literals
+/// left out: one `file:line: function` per use. Panics when the crate has
+/// no result layer or a file cannot be read.
+pub fn raw_calls_outside_result(crate_dir: &Path, sys_dirs: &[std::path::PathBuf]) -> Vec<String> {
+    let functions: std::collections::HashSet<String> =
+        sys_dirs.iter().flat_map(|d| sys_functions(d)).collect();
+    let src = crate_dir.join("src");
+    let result_file = src.join("result.rs");
+    let result_dir = src.join("result");
+    assert!(result_file.is_file(), "{} has no result.rs", src.display());
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    assert!(
-        files.iter().any(|f| f.ends_with("result.rs")),
-        "{} has no result.rs",
-        src.display()
-    );
+    files.sort();
     let mut found = Vec::new();
-    for file in files.iter().filter(|f| !f.ends_with("src/result.rs")) {
+    for file in files
+        .iter()
+        .filter(|f| **f != result_file && !f.starts_with(&result_dir))
+    {
         let text = std::fs::read_to_string(file)
             .unwrap_or_else(|e| panic!("{} could not be read: {e}", file.display()));
         for (n, line) in code_only(&text).lines().enumerate() {
             for name in identifiers(line) {
-                if functions.iter().any(|f| f == name) {
+                if functions.contains(name) {
                     found.push(format!("{}:{}: {name}", file.display(), n + 1));
                 }
             }
         }
     }
-    assert!(
-        found.is_empty(),
-        "{sys_crate}'s functions named outside result.rs:\n{}",
-        found.join("\n")
-    );
+    found
+}
+
+/// Every Rust source file under `dir`, recursively, in no set order.
+pub fn rust_sources(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    files
+}
+
+/// `text` with comments and the contents of string and character literals
+/// blanked out (lines kept): what the skeleton's checks read.
+pub fn code_without_comments(text: &str) -> String {
+    code_only(text)
 }
 
 /// Every `.rs` file under `dir`, recursively.
@@ -162,6 +168,33 @@ mod tests {
         let missing =
             std::panic::catch_unwind(|| assert_sources_do_not_name(dir, &["no_such_file.rs"], "x"));
         assert!(missing.is_err(), "a missing file must fail");
+    }
+
+    #[test]
+    fn finds_raw_calls_outside_the_result_layer_only() {
+        // Removed at the end of the test; a few bytes.
+        #[allow(clippy::disallowed_methods)]
+        let dir = std::env::temp_dir().join(format!("test-kit-layering-{}", std::process::id()));
+        let sys = dir.join("demo-sys");
+        let lib = dir.join("demo");
+        std::fs::create_dir_all(sys.join("src/generated")).unwrap();
+        std::fs::create_dir_all(lib.join("src/result")).unwrap();
+        std::fs::write(
+            sys.join("src/generated/functions.rs"),
+            "    pub unsafe fn demoRun(x: i32) -> i32;\n    pub unsafe fn demoStop() -> i32;\n",
+        )
+        .unwrap();
+        std::fs::write(lib.join("src/result.rs"), "fn a() { demoRun(1); }").unwrap();
+        std::fs::write(lib.join("src/result/more.rs"), "fn b() { demoStop(); }").unwrap();
+        std::fs::write(
+            lib.join("src/safe.rs"),
+            "// demoRun in a comment\nfn c() { let s = \"demoRun\"; }\nfn d() { sys::demoStop(); }\n",
+        )
+        .unwrap();
+        let found = raw_calls_outside_result(&lib, &[sys]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].ends_with("safe.rs:3: demoStop"), "{found:?}");
     }
 
     #[test]

@@ -1,0 +1,251 @@
+//! The workspace's skeleton (docs/ARCHITECTURE.md, "One skeleton"),
+//! checked in every library crate and every -sys crate at once.
+//!
+//! The crates are found from the workspace's folders, not listed here: a
+//! library is a top-level folder `NAME/` with a sibling `NAME-sys/`, and a
+//! -sys crate is a top-level folder ending in `-sys`. A new library is
+//! therefore checked from its first commit. Each test gathers every
+//! violation of its rule in every crate and fails once, listing them all.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (this crate is `test-kit/`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("test-kit sits in the workspace")
+        .to_path_buf()
+}
+
+fn crate_folders() -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(root())
+        .expect("the workspace root can be read")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The safe library crates: `NAME/` beside `NAME-sys/`.
+fn libraries() -> Vec<String> {
+    let folders = crate_folders();
+    let found: Vec<String> = folders
+        .iter()
+        .filter(|n| folders.contains(&format!("{n}-sys")))
+        .cloned()
+        .collect();
+    assert!(found.len() >= 8, "only {found:?} found as library crates");
+    found
+}
+
+/// The -sys crates.
+fn sys_crates() -> Vec<String> {
+    let found: Vec<String> = crate_folders()
+        .into_iter()
+        .filter(|n| n.ends_with("-sys"))
+        .collect();
+    assert!(found.len() >= 9, "only {found:?} found as -sys crates");
+    found
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{} could not be read: {e}", path.display()))
+}
+
+/// The -sys crates a library depends on (its `[dependencies]` named
+/// `*-sys` that are workspace folders).
+fn sys_dependencies(library: &str) -> Vec<PathBuf> {
+    let manifest = read(&root().join(library).join("Cargo.toml"));
+    let mut in_dependencies = false;
+    let mut found = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+            continue;
+        }
+        if !in_dependencies {
+            continue;
+        }
+        let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+        if name.ends_with("-sys") && root().join(name).join("Cargo.toml").is_file() {
+            found.push(root().join(name));
+        }
+    }
+    found
+}
+
+fn fail_on(violations: Vec<String>, rule: &str) {
+    assert!(
+        violations.is_empty(),
+        "{rule} (docs/ARCHITECTURE.md, \"One skeleton\"):\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn every_library_has_a_public_result_layer_that_alone_calls_its_sys_crates() {
+    let mut violations = Vec::new();
+    for library in libraries() {
+        let dir = root().join(&library);
+        let lib = test_kit::code_without_comments(&read(&dir.join("src/lib.rs")));
+        if !lib.lines().any(|l| l.trim() == "pub mod result;") {
+            violations.push(format!("{library}: lib.rs has no `pub mod result;`"));
+        }
+        let sys = sys_dependencies(&library);
+        if sys.is_empty() {
+            violations.push(format!("{library}: depends on no -sys crate"));
+        }
+        violations.extend(test_kit::raw_calls_outside_result(&dir, &sys));
+    }
+    fail_on(
+        violations,
+        "`result` is public, and only it calls the -sys crates",
+    );
+}
+
+#[test]
+fn every_library_re_exports_its_sys_crate_as_sys() {
+    let mut violations = Vec::new();
+    for library in libraries() {
+        let lib = read(&root().join(&library).join("src/lib.rs"));
+        let line = format!("pub use {}_sys as sys;", library.replace('-', "_"));
+        if !lib.lines().any(|l| l.trim() == line) {
+            violations.push(format!("{library}: lib.rs lacks `{line}`"));
+        }
+    }
+    fail_on(
+        violations,
+        "every library re-exports its -sys crate as `sys`",
+    );
+}
+
+#[test]
+fn every_library_has_one_error_shape_and_its_drop_errors_in_error_rs() {
+    let mut violations = Vec::new();
+    for library in libraries() {
+        let src = root().join(&library).join("src");
+        let error = test_kit::code_without_comments(&read(&src.join("error.rs")));
+        // hip's error type is written by hand (its runtime errors are
+        // richer) and is the model; every other crate's is the kit's.
+        let (text, kit) = if library == "hip" {
+            (error.clone(), "hip")
+        } else {
+            if !error.contains("hip::library_error! {") {
+                violations.push(format!(
+                    "{library}: src/error.rs does not write its Error with hip::library_error!"
+                ));
+            }
+            (
+                test_kit::code_without_comments(&read(&root().join("hip/src/library_error.rs"))),
+                "hip::library_error!",
+            )
+        };
+        for (needle, what) in [
+            ("Load(", "an `Error::Load` variant"),
+            ("Invalid {", "an `Error::Invalid { .. }` variant"),
+            ("Unsupported {", "an `Error::Unsupported { .. }` variant"),
+            ("#[source]", "its status as the `#[source]`"),
+            ("pub type Result<T, E = Error>", "the `Result` alias"),
+            ("pub fn take_drop_errors(", "`take_drop_errors`"),
+        ] {
+            if !text.contains(needle) {
+                violations.push(format!("{library}: {kit} lacks {what}"));
+            }
+        }
+        for file in test_kit::rust_sources(&src) {
+            if file.ends_with("error.rs") || file.ends_with("library_error.rs") {
+                continue;
+            }
+            let code = test_kit::code_without_comments(&read(&file));
+            if code.contains("fn take_drop_errors(") {
+                violations.push(format!(
+                    "{}: defines take_drop_errors (it belongs in src/error.rs)",
+                    file.display()
+                ));
+            }
+        }
+        let lib = read(&src.join("lib.rs"));
+        if !lib.contains("pub use error::{") || !lib.contains("take_drop_errors") {
+            violations.push(format!(
+                "{library}: lib.rs does not re-export error::{{Error, Result, take_drop_errors}}"
+            ));
+        }
+    }
+    fail_on(
+        violations,
+        "one error shape (Load, the status as source, Invalid, Unsupported) and drop errors in error.rs",
+    );
+}
+
+#[test]
+fn argument_checks_have_one_name() {
+    let mut violations = Vec::new();
+    for library in libraries() {
+        let src = root().join(&library).join("src");
+        for other in ["rules.rs", "checks.rs", "rules", "checks"] {
+            if src.join(other).exists() {
+                violations.push(format!(
+                    "{library}: src/{other} (argument checks live in src/validate.rs)"
+                ));
+            }
+        }
+    }
+    fail_on(violations, "argument checks live in `validate`");
+}
+
+#[test]
+fn every_sys_crate_has_the_same_files() {
+    let mut violations = Vec::new();
+    for sys in sys_crates() {
+        let dir = root().join(&sys);
+        for file in [
+            "build.rs",
+            "README.md",
+            "BINDINGS.md",
+            "NVIDIA_COVERAGE.md",
+            "src/lib.rs",
+            "src/amd.rs",
+            "src/status.rs",
+            "src/unavailable.rs",
+            "src/generated/functions.rs",
+            "src/generated/types.rs",
+        ] {
+            if !dir.join(file).is_file() {
+                violations.push(format!("{sys}: no {file}"));
+            }
+        }
+        if !dir.join("src/nvidia/mod.rs").is_file() {
+            violations.push(format!("{sys}: no src/nvidia/mod.rs"));
+        }
+        let loader = [
+            "src/loader.rs",
+            "src/loader/mod.rs",
+            "src/generated/loader.rs",
+        ];
+        if !loader.iter().any(|f| dir.join(f).is_file()) {
+            violations.push(format!("{sys}: no loader (one of {loader:?})"));
+        }
+    }
+    fail_on(violations, "every -sys crate has the same files");
+}
+
+#[test]
+fn the_crate_lists_are_found() {
+    // The rules above would pass vacuously on an empty list.
+    let libraries = libraries();
+    for expected in ["hip", "hipblas", "hipsparse", "rccl"] {
+        assert!(libraries.iter().any(|l| l == expected), "{libraries:?}");
+    }
+    assert!(sys_crates().iter().any(|s| s == "roctx-sys"));
+    assert_eq!(
+        sys_dependencies("hip")
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect::<Vec<_>>(),
+        ["hip-sys", "roctx-sys"]
+    );
+}
