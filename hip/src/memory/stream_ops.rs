@@ -115,8 +115,8 @@ impl Stream {
     ///   Copies of
     ///   [`staging::MIN_BYTES`](crate::staging::MIN_BYTES) or more go
     ///   through reused pinned buffers filled by host threads, so ordinary
-    ///   memory moves near pinned-memory speed (5-6 times a direct copy at
-    ///   64 MiB-1 GiB on an H100); those are refused while the stream is
+    ///   memory moves near pinned-memory speed (several times a direct
+    ///   copy); those are refused while the stream is
     ///   capturing. `HIP_STAGING_STRATEGY` chooses how
     ///   ([`staging::StagingStrategy::from_env`](crate::staging::StagingStrategy::from_env)).
     ///

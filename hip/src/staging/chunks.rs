@@ -8,19 +8,10 @@ use std::ops::Range;
 /// the copy follow (its tail) are written into the ring so that their
 /// lines are not left in the writing cores' private caches
 /// ([`Stores::Demoted`], else [`Stores::Streaming`]). A DMA reads lines
-/// that are modified in a core's private cache slowly: in per-chunk
-/// timelines of 64 MiB copies, such chunks ran at 31-41 GB/s against 52
-/// GB/s on an H200 host (about 25 on an H100 host). Mid-copy that does
+/// that are modified in a core's private cache slowly. Mid-copy that does
 /// not happen: the fills of the next chunks push a chunk's lines out to
-/// the shared cache before its DMA (16 MiB of later fills moves about 2.7
-/// MiB, read and written, through each of 12 threads' 2 MiB private
-/// caches). The tail has no such fills after it. Demoting the chunks
-/// followed by less than 16 MiB took 64 MiB copies from 0.837 to 0.873 of
-/// pinned bandwidth (256 MiB ones from 0.907 to 0.917), against streaming
-/// stores for the last 4 chunks, on a 2xH200 host (A/B in one process,
-/// rounds interleaved, 25 rounds). Demoting every chunk was slower at 256
-/// MiB (0.848 against 0.911-0.914 with the tail alone, on an H200 host),
-/// and demoting the first chunks as well gained nothing.
+/// the shared cache before its DMA. The tail has no such fills after it.
+/// (Measured choices: `benches/NOTES.md`, "`TAIL_BYTES`".)
 pub(super) const TAIL_BYTES: usize = 16 << 20;
 
 /// How the host pieces of a host-to-device chunk that `after` bytes of
@@ -51,9 +42,8 @@ pub(super) const RAMP_UP_BYTES: [usize; 2] = [1 << 20, 2 << 20];
 
 /// Sizes of the last chunks of a large copy, in both directions: a
 /// device-to-host copy ends with the host drain of a small chunk, a
-/// host-to-device copy with the DMA of one. On an H100 the ramp took 64 MiB
-/// host-to-device copies from 0.742 to 0.810 of pinned bandwidth (A/B in
-/// one run, `copy_bandwidth 256 7`).
+/// host-to-device copy with the DMA of one (measured: `benches/NOTES.md`,
+/// "`RAMP_DOWN_BYTES`").
 pub(super) const RAMP_DOWN_BYTES: [usize; 2] = [2 << 20, 1 << 20];
 
 /// The byte ranges of a copy of `total` bytes, in order: the `head` sizes

@@ -11,9 +11,8 @@
 //! A copy from pageable memory cannot be done by the GPU's DMA engines
 //! directly: the runtime copies through its own small staging buffers one
 //! piece at a time, which reaches a fraction of the link's bandwidth
-//! (measured on an H200: 8.5 GB/s host-to-device and 16.4 GB/s
-//! device-to-host from pageable memory, against 55.4 GB/s from pinned
-//! memory).
+//! (the measurements are in `benches/NOTES.md`, "Staging of pageable
+//! copies").
 //!
 //! Here a copy is cut into chunks of [`CHUNK_BYTES`] (smaller ones
 //! first, so that the pipeline fills quickly) that go through a ring of
@@ -21,7 +20,7 @@
 //! runtime: it enqueues one `hipMemcpyAsync` per chunk, in address order,
 //! on the caller's stream, and records an event after each. The host-side
 //! `memcpy` between the caller's memory and the pinned buffers (one thread
-//! moves only 10 to 15 GB/s) is cut into pieces that a pool of persistent
+//! alone moves a fraction of the link's bandwidth) is cut into pieces that a pool of persistent
 //! host threads copies in parallel, several chunks ahead of the DMA
 //! (host-to-device) or right behind it (device-to-host). Those threads
 //! never call the runtime, so they pay no per-thread runtime setup, and
@@ -66,8 +65,8 @@ use std::sync::OnceLock;
 use stores::Stores;
 
 /// Bytes per staging chunk (one DMA): large enough that each DMA runs near
-/// full speed (about 80 microseconds at 50 GB/s), small enough that the
-/// first DMA starts soon after the copy does.
+/// full speed, small enough that the first DMA starts soon after the copy
+/// does.
 pub const CHUNK_BYTES: usize = 4 << 20;
 
 /// Copies of fewer bytes go directly: below this, staging costs more than
@@ -240,7 +239,7 @@ unsafe fn copy_registered(
             // unlocked memory).
             if stream.synchronize().is_ok() {
                 // SAFETY: as above, the copy is over.
-                crate::drop_errors::record_result(unsafe { result::host_unregister(host, &held) });
+                crate::error::record_result(unsafe { result::host_unregister(host, &held) });
             }
             Some(Err(e))
         }
