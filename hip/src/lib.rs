@@ -136,7 +136,7 @@ mod tracking;
 #[doc(hidden)]
 pub use capture_gate::bypass as __bypass_capture_gate;
 pub use capture_gate::{CaptureHold, SendPtr};
-pub use complex::{c32, c64, Complex};
+pub use complex::{c32, c64, Complex, ComplexPart};
 pub use device::{
     arithmetic_support, driver_version, runtime_version, Capabilities, Device, DeviceAttribute,
     DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,

@@ -18,7 +18,7 @@ mod sealed {
 
 /// The real types hipFFT transforms: `f32` (C2C, R2C, C2R) and `f64`
 /// (Z2Z, D2Z, Z2D). Sealed.
-pub trait Float: sealed::Sealed + DeviceRepr {
+pub trait Float: sealed::Sealed + DeviceRepr + hip::ComplexPart {
     /// `"f32"` or `"f64"`.
     const NAME: &'static str;
     /// The hipFFT transform type of `transform` in this precision.

@@ -23,8 +23,8 @@
 //! over device memory of the handle's device that spans its sizes, alive
 //! until the work is done on the handle's stream; `alpha` and `beta` are
 //! host pointers (the handle's default pointer mode) to values of the
-//! compute type, aligned as its raw type (16 bytes for a double complex),
-//! valid for the call; a work buffer is device memory of the handle's
+//! compute type, aligned as its raw type (16 bytes for a double complex:
+//! `hip::c64` is), valid for the call; a work buffer is device memory of the handle's
 //! device, alive until the work using it is done.
 
 use crate::error::DROP_ERRORS;
@@ -1060,61 +1060,25 @@ bsrmv! {
     zbsrmv = hipsparseZbsrmv(sys::hipDoubleComplex);
 }
 
-/// A host scalar (alpha, beta) at a 16-byte aligned address, as hipSPARSE
-/// takes it in host pointer mode.
-///
-/// cuSPARSE reads a `cuDoubleComplex` scalar, a `double2` aligned to 16
-/// bytes, with aligned 16-byte loads; [`hip::c64`] is two `f64`s aligned to
-/// 8, so a `c64` on the stack at an address of 8 modulo 16 made its SpMV
-/// die with SIGSEGV on the host. Every scalar goes through this holder,
-/// whatever its type (the alignment costs nothing for the real ones).
-#[repr(C, align(16))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct HostScalar<T>(pub(crate) T);
-
-impl<T> HostScalar<T> {
-    /// The value's address, typed.
-    pub(crate) fn as_ptr(&self) -> *const T {
-        &self.0
-    }
-
-    /// The value's address as the `const void*` of the generic API.
-    pub(crate) fn as_void(&self) -> *const c_void {
-        self.as_ptr().cast()
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::HostScalar;
     use hip::{c32, c64};
     use std::mem::align_of;
 
-    /// The SIGSEGV of the c64 SpMV: `c64` alone is 8-byte aligned while
-    /// cuSPARSE's `cuDoubleComplex` (hip-sys's `hipDoubleComplex`) is
-    /// 16-byte aligned; the holder gives every scalar the larger alignment.
+    /// The SIGSEGV of the c64 SpMV, when `c64` was 8-byte aligned:
+    /// cuSPARSE reads a `cuDoubleComplex` (hip-sys's `hipDoubleComplex`)
+    /// host scalar with aligned 16-byte loads. Each element type is now
+    /// aligned as its raw type, so its own address serves.
     #[test]
-    fn host_scalars_are_aligned_as_the_raw_complex_types() {
-        assert_eq!(align_of::<c64>(), 8);
-        assert_eq!(align_of::<hipsparse_sys::hipDoubleComplex>(), 16);
-        assert!(align_of::<HostScalar<c64>>() >= align_of::<hipsparse_sys::hipDoubleComplex>());
-        assert!(align_of::<HostScalar<c32>>() >= align_of::<hipsparse_sys::hipComplex>());
-        // On the stack beside values of smaller alignment.
-        let a = HostScalar(c64 { re: 1.0, im: -2.0 });
-        let b = HostScalar(3.0f32);
-        let c = HostScalar(c32 { re: 4.0, im: 5.0 });
-        for addr in [
-            a.as_void() as usize,
-            b.as_void() as usize,
-            c.as_void() as usize,
-        ] {
-            assert_eq!(addr % 16, 0, "{addr:#x}");
-        }
-        // SAFETY: the pointers address the values just made.
-        unsafe {
-            assert_eq!(*a.as_ptr(), c64 { re: 1.0, im: -2.0 });
-            assert_eq!(*b.as_ptr(), 3.0);
-            assert_eq!(*c.as_ptr().cast::<[f32; 2]>(), [4.0, 5.0]);
+    fn element_types_are_aligned_as_the_raw_types() {
+        assert_eq!(
+            align_of::<c64>(),
+            align_of::<hipsparse_sys::hipDoubleComplex>()
+        );
+        assert_eq!(align_of::<c32>(), align_of::<hipsparse_sys::hipComplex>());
+        let on_stack = [c64::new(1.0, -2.0), c64::new(3.0, 4.0)];
+        for z in &on_stack {
+            assert_eq!(z as *const c64 as usize % 16, 0);
         }
     }
 }

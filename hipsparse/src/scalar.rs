@@ -108,8 +108,8 @@ scalar!(
     c32,
     "c32",
     HIP_C_32F,
-    c32 { re: 0.0, im: 0.0 },
-    c32 { re: 1.0, im: 0.0 },
+    c32::new(0.0, 0.0),
+    c32::new(1.0, 0.0),
     cbsrmv,
     hipsparse_sys::hipComplex
 );
@@ -117,8 +117,8 @@ scalar!(
     c64,
     "c64",
     HIP_C_64F,
-    c64 { re: 0.0, im: 0.0 },
-    c64 { re: 1.0, im: 0.0 },
+    c64::new(0.0, 0.0),
+    c64::new(1.0, 0.0),
     zbsrmv,
     hipsparse_sys::hipDoubleComplex
 );

@@ -4,7 +4,7 @@
 use crate::dense::DenseLayout;
 use crate::error::{Error, Result};
 use crate::matrix::{same_device, Bsr, BsrAsCsr, Csr, SparseMatrix};
-use crate::result::{self, check, DnMat, DnVec, HostScalar, SpMat};
+use crate::result::{self, check, DnMat, DnVec, SpMat};
 use crate::scalar::Scalar;
 use crate::validate;
 use crate::IndexBase;
@@ -96,6 +96,14 @@ impl std::fmt::Debug for Sparse {
     }
 }
 
+/// A host scalar (alpha, beta) as the `const void*` of the generic API.
+/// Every element type is aligned as its raw type (`hip::c64` to 16, as
+/// cuSPARSE's `cuDoubleComplex`, which it reads with aligned loads), so the
+/// value's own address serves.
+fn host_scalar<T: Scalar>(value: &T) -> *const c_void {
+    (value as *const T).cast()
+}
+
 fn events<'a>(list: &[&'a AccessEvents]) -> Vec<&'a AccessEvents> {
     list.to_vec()
 }
@@ -181,8 +189,7 @@ impl Sparse {
         let vx = unsafe { DnVec::new(n, x.device_ptr(), T::DATA_TYPE) }?;
         // SAFETY: as for `vx`.
         let vy = unsafe { DnVec::new(m, y.device_ptr_mut(), T::DATA_TYPE) }?;
-        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
-        let (pa, pb) = (alpha.as_void(), beta.as_void());
+        let (pa, pb) = (host_scalar(&alpha), host_scalar(&beta));
         let alg = hipsparseSpMVAlg_t::HIPSPARSE_SPMV_ALG_DEFAULT;
         // SAFETY: live handle and descriptors; host scalars of T.
         let size = unsafe {
@@ -254,14 +261,12 @@ impl Sparse {
             x.access_events(),
         ]);
         let yp = y.device_ptr_mut();
-        // Aligned as the raw complex types require (see `HostScalar`).
-        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
         let writes = events(&[y.access_events()]);
         self.stream.enqueue_tracked(&reads, &writes, || {
             // SAFETY: a live handle and descriptor; the arrays hold a
             // checked BSR matrix of these block counts (each fits an int),
-            // `x` and `y` its column and row counts; the scalars are
-            // 16-byte aligned.
+            // `x` and `y` its column and row counts; the scalars are live
+            // host values, aligned as their raw types.
             check("hipsparseXbsrmv", unsafe {
                 T::bsrmv(
                     self.as_raw(),
@@ -272,7 +277,7 @@ impl Sparse {
                         a.block_cols as i32,
                         a.indices.len() as i32,
                     ),
-                    alpha.as_ptr(),
+                    &alpha,
                     descr.as_raw(),
                     (
                         a.values.as_device_ptr(),
@@ -281,7 +286,7 @@ impl Sparse {
                     ),
                     a.block_dim as i32,
                     x.device_ptr(),
-                    beta.as_ptr(),
+                    &beta,
                     yp,
                 )
             })
@@ -327,8 +332,7 @@ impl Sparse {
         let mb = unsafe { dn_mat(&b_layout, b.device_ptr()) }?;
         // SAFETY: as for `mb`.
         let mc = unsafe { dn_mat(&c_layout, c.device_ptr_mut()) }?;
-        let (alpha, beta) = (HostScalar(alpha), HostScalar(beta));
-        let (pa, pb) = (alpha.as_void(), beta.as_void());
+        let (pa, pb) = (host_scalar(&alpha), host_scalar(&beta));
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpMMAlg_t::HIPSPARSE_SPMM_ALG_DEFAULT;
         // SAFETY: live handle and descriptors; host scalars of T.
@@ -393,8 +397,8 @@ impl Sparse {
         self.stream.device().bind()?;
         let (m, n) = (a.rows(), b.cols());
         let base = a.index_base();
-        let (alpha, beta) = (HostScalar(alpha), HostScalar(T::ZERO));
-        let (pa, pb) = (alpha.as_void(), beta.as_void());
+        let beta = T::ZERO;
+        let (pa, pb) = (host_scalar(&alpha), host_scalar(&beta));
         let op = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_DEFAULT;
         let da = a.descriptor()?;
@@ -510,8 +514,7 @@ impl Sparse {
         // SAFETY: as for `vx`.
         let vy = unsafe { DnVec::new(n, y.device_ptr_mut(), T::DATA_TYPE) }?;
         let descr = result::SpSvDescr::new()?;
-        let alpha = HostScalar(alpha);
-        let pa = alpha.as_void();
+        let pa = host_scalar(&alpha);
         let alg = hipsparseSpSVAlg_t::HIPSPARSE_SPSV_ALG_DEFAULT;
         // SAFETY: live handle and descriptors; a host scalar of T.
         let size = unsafe {
@@ -607,8 +610,7 @@ impl Sparse {
         // SAFETY: as for `mb`.
         let mc = unsafe { dn_mat(&c_layout, c.device_ptr_mut()) }?;
         let descr = result::SpSmDescr::new()?;
-        let alpha = HostScalar(alpha);
-        let pa = alpha.as_void();
+        let pa = host_scalar(&alpha);
         let op_b = hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE;
         let alg = hipsparseSpSMAlg_t::HIPSPARSE_SPSM_ALG_DEFAULT;
         // SAFETY: live handle and descriptors; a host scalar of T.

@@ -986,7 +986,7 @@ fn spmv_complex_matches_the_real_reference_twice() {
     let vals: Vec<hip::c64> = a
         .values
         .iter()
-        .map(|&v| hip::c64 { re: v, im: 2.0 * v })
+        .map(|&v| hip::c64::new(v, 2.0 * v))
         .collect();
     progress(&format!(
         "spmv c64: Csr::from_host, {} entries (c64 is {} bytes, aligned to {})",
@@ -996,7 +996,7 @@ fn spmv_complex_matches_the_real_reference_twice() {
     ));
     let da = Csr::from_host(&s, 37, 29, &a.offsets, &a.indices, &vals, IndexBase::Zero).unwrap();
     let x = random_vec(29);
-    let xc: Vec<hip::c64> = x.iter().map(|&v| hip::c64 { re: v, im: 0.0 }).collect();
+    let xc: Vec<hip::c64> = x.iter().map(|&v| hip::c64::new(v, 0.0)).collect();
     progress("spmv c64: clone_htod of x (29)");
     let dx = s.clone_htod(&xc).unwrap();
     progress("spmv c64: alloc_zeroed of y (37)");
@@ -1005,10 +1005,10 @@ fn spmv_complex_matches_the_real_reference_twice() {
     sparse
         .spmv(
             Operation::NonTranspose,
-            hip::c64 { re: 1.0, im: 0.0 },
+            hip::c64::new(1.0, 0.0),
             &da,
             &dx,
-            hip::c64 { re: 0.0, im: 0.0 },
+            hip::c64::new(0.0, 0.0),
             &mut dy,
         )
         .unwrap_or_else(|e| panic!("spmv c64 37x29: {e}"));

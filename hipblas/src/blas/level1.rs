@@ -1,7 +1,7 @@
 //! Level 1: vector-vector routines (axpy, dot, nrm2, asum, scal, iamax,
 //! copy, swap).
 
-use super::{Aligned, Blas};
+use super::Blas;
 use crate::error::Result;
 use crate::routines::Blas1;
 use crate::validate::int;
@@ -31,7 +31,7 @@ impl Blas {
                 T::axpy(
                     self.raw,
                     ni,
-                    &Aligned(alpha).0,
+                    &alpha,
                     x.device_ptr(),
                     incx as i32,
                     y_ptr,
@@ -55,7 +55,7 @@ impl Blas {
         let ni = int(OP, "n", n)?;
         self.vec_arg(OP, "x", "incx", x, n, incx)?;
         self.vec_arg(OP, "y", "incy", y, n, incy)?;
-        let mut r = Aligned(T::default());
+        let mut r = T::default();
         let reads = [x.access_events(), y.access_events()];
         self.tracked(&reads, &[], || {
             // SAFETY: x and y span n elements; the result goes to host memory
@@ -68,11 +68,11 @@ impl Blas {
                     incx as i32,
                     y.device_ptr(),
                     incy as i32,
-                    &mut r.0,
+                    &mut r,
                 )
             }
         })?;
-        Ok(r.0)
+        Ok(r)
     }
 
     /// The Euclidean norm of `x` (`hipblas<T>nrm2`). Waits for the result.
@@ -108,13 +108,13 @@ impl Blas {
     ) -> Result<T::Real> {
         let ni = int(op, "n", n)?;
         self.vec_arg(op, "x", "incx", x, n, incx)?;
-        let mut r = Aligned(T::Real::default());
+        let mut r = T::Real::default();
         self.tracked(&[x.access_events()], &[], || {
             // SAFETY: x spans n elements (checked); the result is a host
             // place that outlives the call, which waits for it.
-            unsafe { reduce(self.raw, ni, x.device_ptr(), incx as i32, &mut r.0) }
+            unsafe { reduce(self.raw, ni, x.device_ptr(), incx as i32, &mut r) }
         })?;
-        Ok(r.0)
+        Ok(r)
     }
 
     /// `x = alpha x` (`hipblas<T>scal`).
@@ -131,7 +131,7 @@ impl Blas {
         let x_ptr = x.device_ptr_mut();
         self.tracked(&[], &[x.access_events()], || {
             // SAFETY: x spans n elements.
-            unsafe { T::scal(self.raw, ni, &Aligned(alpha).0, x_ptr, incx as i32) }
+            unsafe { T::scal(self.raw, ni, &alpha, x_ptr, incx as i32) }
         })
     }
 

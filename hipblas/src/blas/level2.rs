@@ -1,6 +1,6 @@
 //! Level 2: matrix-vector routines (gemv).
 
-use super::{Aligned, Blas};
+use super::Blas;
 use crate::error::Result;
 use crate::routines::Blas1;
 use crate::validate::{self, int};
@@ -46,12 +46,12 @@ impl Blas {
                     trans.raw(),
                     mi,
                     ni,
-                    &Aligned(alpha).0,
+                    &alpha,
                     a.device_ptr(),
                     lda as i32,
                     x.device_ptr(),
                     incx as i32,
-                    &Aligned(beta).0,
+                    &beta,
                     y_ptr,
                     incy as i32,
                 )

@@ -1,7 +1,7 @@
 //! Level 3: the GEMM family (plain, row-major, strided-batched, batched)
 //! and trsm.
 
-use super::{Aligned, Blas};
+use super::Blas;
 use crate::error::{Error, Result};
 use crate::routines::Blas1;
 use crate::scalar::{Gemm, GemmRoute, Scalar};
@@ -60,12 +60,12 @@ impl Blas {
                     shape.m as i32,
                     shape.n as i32,
                     shape.k as i32,
-                    &Aligned(alpha).0,
+                    &alpha,
                     a.device_ptr(),
                     shape.lda as i32,
                     b.device_ptr(),
                     shape.ldb as i32,
-                    &Aligned(beta).0,
+                    &beta,
                     c_ptr,
                     shape.ldc as i32,
                 )
@@ -153,14 +153,14 @@ impl Blas {
                     shape.m as i32,
                     shape.n as i32,
                     shape.k as i32,
-                    &Aligned(alpha).0,
+                    &alpha,
                     a.device_ptr(),
                     shape.lda as i32,
                     stride_a as i64,
                     b.device_ptr(),
                     shape.ldb as i32,
                     stride_b as i64,
-                    &Aligned(beta).0,
+                    &beta,
                     c_ptr,
                     shape.ldc as i32,
                     stride_c as i64,
@@ -248,12 +248,12 @@ impl Blas {
                     shape.m as i32,
                     shape.n as i32,
                     shape.k as i32,
-                    &Aligned(alpha).0,
+                    &alpha,
                     ad.as_device_ptr().cast(),
                     shape.lda as i32,
                     bd.as_device_ptr().cast(),
                     shape.ldb as i32,
-                    &Aligned(beta).0,
+                    &beta,
                     cd.as_device_ptr().cast(),
                     shape.ldc as i32,
                     batch as i32,
@@ -306,7 +306,7 @@ impl Blas {
                     diag.raw(),
                     mi,
                     ni,
-                    &Aligned(alpha).0,
+                    &alpha,
                     a.device_ptr(),
                     lda as i32,
                     b_ptr,

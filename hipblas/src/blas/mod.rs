@@ -15,12 +15,6 @@ use hip::{AccessEvents, DeviceMemory, Stream};
 use hipblas_sys::hipblasHandle_t;
 use std::fmt;
 
-/// A host scalar passed by pointer, aligned to 16 bytes: cuBLAS reads
-/// `cuDoubleComplex` (declared 16-byte aligned) with aligned loads, so a
-/// `c64` at an 8-byte boundary would fault.
-#[repr(C, align(16))]
-struct Aligned<T>(T);
-
 /// A hipBLAS handle bound to one HIP stream: every call it makes is
 /// enqueued on that stream, in order.
 ///
