@@ -118,6 +118,7 @@ pub mod code_object;
 mod complex;
 mod device;
 mod drop_errors;
+mod element;
 mod error;
 #[cfg(test)]
 mod fake_runtime;
@@ -142,6 +143,7 @@ pub use device::{
     DeviceProperties, LaunchLimits, Limit, MemoryInfo, PropertiesLayout, VisibleDevices,
 };
 pub use drop_errors::{DropErrorRegistry, MAX_RECORDED};
+pub use element::Element;
 pub use error::{drop_error_count, take_drop_errors, Error, Result};
 pub use graph::{Graph, GraphExec};
 pub use launch::{

@@ -1,48 +1,34 @@
 //! Element types and their hipBLAS routines.
 
 use crate::error::{Error, Result};
-use hip::DeviceRepr;
 use hipblas_sys::*;
 
 /// The complex types, shared with the other math libraries through `hip`
 /// (hipBLAS's `hipComplex`/`hipDoubleComplex` layout).
 pub use hip::{c32, c64, Complex};
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-    impl Sealed for half::f16 {}
-    impl Sealed for half::bf16 {}
-    impl Sealed for super::c32 {}
-    impl Sealed for super::c64 {}
-}
-
 /// An element type hipBLAS computes with.
-pub trait Scalar: DeviceRepr + sealed::Sealed + PartialEq + std::fmt::Debug {
+pub trait Scalar: hip::Element {
     /// hipBLAS's v2 name of the type.
     const DATA_TYPE: hipDataType;
     /// hipBLAS's v1 name of the type.
     const DATATYPE_V1: hipblasDatatype_t;
-    /// Short name for messages (`"f32"`).
-    const NAME: &'static str;
 }
 
 macro_rules! scalar {
-    ($t:ty, $v2:ident, $v1:ident, $name:literal) => {
+    ($t:ty, $v2:ident, $v1:ident) => {
         impl Scalar for $t {
             const DATA_TYPE: hipDataType = hipDataType::$v2;
             const DATATYPE_V1: hipblasDatatype_t = hipblasDatatype_t::$v1;
-            const NAME: &'static str = $name;
         }
     };
 }
-scalar!(f32, HIP_R_32F, HIPBLAS_R_32F, "f32");
-scalar!(f64, HIP_R_64F, HIPBLAS_R_64F, "f64");
-scalar!(half::f16, HIP_R_16F, HIPBLAS_R_16F, "f16");
-scalar!(half::bf16, HIP_R_16BF, HIPBLAS_R_16B, "bf16");
-scalar!(c32, HIP_C_32F, HIPBLAS_C_32F, "c32");
-scalar!(c64, HIP_C_64F, HIPBLAS_C_64F, "c64");
+scalar!(f32, HIP_R_32F, HIPBLAS_R_32F);
+scalar!(f64, HIP_R_64F, HIPBLAS_R_64F);
+scalar!(half::f16, HIP_R_16F, HIPBLAS_R_16F);
+scalar!(half::bf16, HIP_R_16BF, HIPBLAS_R_16B);
+scalar!(c32, HIP_C_32F, HIPBLAS_C_32F);
+scalar!(c64, HIP_C_64F, HIPBLAS_C_64F);
 
 /// How a GEMM of this element type is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

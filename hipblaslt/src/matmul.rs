@@ -6,7 +6,7 @@ use crate::error::DROP_ERRORS;
 use crate::error::{Error, Result};
 use crate::layout::{check_bias, resolve, Activation, MatmulConfig, Resolved};
 use crate::result;
-use hip::{AccessEvents, DeviceBuffer, DeviceMemory, DeviceMemoryMut, DeviceRepr, Stream};
+use hip::{AccessEvents, DeviceBuffer, DeviceMemory, DeviceMemoryMut, Stream};
 use hipblaslt_sys::{
     hipDataType, hipblasComputeType_t, hipblasLtEpilogue_t, hipblasLtHandle_t,
     hipblasLtMatmulAlgo_t, hipblasLtMatmulDescAttributes_t, hipblasLtMatmulDesc_t,
@@ -26,31 +26,19 @@ pub const MAX_WORKSPACE: usize = 32 << 20;
 /// The element types hipBLASLt multiplies here: `f32`, and `f16`/`bf16`
 /// with `f32` accumulation. `A`, `B`, `C`/`D` and the bias are all `T`; the
 /// scalars are `f32`.
-pub trait LtElement: DeviceRepr + sealed::Sealed {
+pub trait LtElement: hip::Element {
     /// The type's `hipDataType`.
     const DATA_TYPE: hipDataType;
-    /// Its name in messages.
-    const NAME: &'static str;
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for half::f16 {}
-    impl Sealed for half::bf16 {}
 }
 
 impl LtElement for f32 {
     const DATA_TYPE: hipDataType = hipDataType::HIP_R_32F;
-    const NAME: &'static str = "f32";
 }
 impl LtElement for half::f16 {
     const DATA_TYPE: hipDataType = hipDataType::HIP_R_16F;
-    const NAME: &'static str = "f16";
 }
 impl LtElement for half::bf16 {
     const DATA_TYPE: hipDataType = hipDataType::HIP_R_16BF;
-    const NAME: &'static str = "bf16";
 }
 
 /// The epilogue of a matmul: an optional bias (one value per output row in

@@ -10,17 +10,9 @@ use std::any::{type_name, TypeId};
 use std::ffi::{c_longlong, c_void};
 use std::marker::PhantomData;
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-}
-
 /// The real types hipFFT transforms: `f32` (C2C, R2C, C2R) and `f64`
 /// (Z2Z, D2Z, Z2D). Sealed.
-pub trait Float: sealed::Sealed + DeviceRepr + hip::ComplexPart {
-    /// `"f32"` or `"f64"`.
-    const NAME: &'static str;
+pub trait Float: hip::Element + hip::ComplexPart {
     /// The hipFFT transform type of `transform` in this precision.
     fn fft_type(transform: Transform) -> hipfftType;
     /// Runs the execution function of `transform` in this precision
@@ -39,9 +31,8 @@ pub trait Float: sealed::Sealed + DeviceRepr + hip::ComplexPart {
 }
 
 macro_rules! float {
-    ($t:ty, $name:literal, $c2c:ident, $r2c:ident, $c2r:ident, $ec2c:ident, $er2c:ident, $ec2r:ident) => {
+    ($t:ty, $c2c:ident, $r2c:ident, $c2r:ident, $ec2c:ident, $er2c:ident, $ec2r:ident) => {
         impl Float for $t {
-            const NAME: &'static str = $name;
             fn fft_type(transform: Transform) -> hipfftType {
                 match transform {
                     Transform::C2C => hipfftType::$c2c,
@@ -72,8 +63,8 @@ macro_rules! float {
         }
     };
 }
-float!(f32, "f32", HIPFFT_C2C, HIPFFT_R2C, HIPFFT_C2R, exec_c2c, exec_r2c, exec_c2r);
-float!(f64, "f64", HIPFFT_Z2Z, HIPFFT_D2Z, HIPFFT_Z2D, exec_z2z, exec_d2z, exec_z2d);
+float!(f32, HIPFFT_C2C, HIPFFT_R2C, HIPFFT_C2R, exec_c2c, exec_r2c, exec_c2r);
+float!(f64, HIPFFT_Z2Z, HIPFFT_D2Z, HIPFFT_Z2D, exec_z2z, exec_d2z, exec_z2d);
 
 /// Who provides a plan's work area.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

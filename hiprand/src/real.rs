@@ -6,17 +6,10 @@ use crate::result;
 use ::half::f16;
 use hiprand_sys::{half, hiprandGenerator_t};
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-    impl Sealed for ::half::f16 {}
-}
-
 /// A floating-point type hipRAND generates: `f32`, `f64` and `half::f16`
 /// (cuRAND has no half-precision generation: on the NVIDIA platform the
 /// `f16` fills return `HIPRAND_STATUS_NOT_IMPLEMENTED`).
-pub trait Real: hip::DeviceRepr + sealed::Sealed {
+pub trait Real: hip::Element {
     /// The C functions for uniform, normal and log-normal values.
     const CALLS: [&'static str; 3];
     /// The value as `f64` (for checking parameters).

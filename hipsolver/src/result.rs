@@ -11,7 +11,7 @@
 //! on its arguments; its `# Safety` section says what must hold.
 
 use crate::error::{Error, Result};
-use hip::{c32, c64, DeviceRepr};
+use hip::{c32, c64};
 use hipsolver_sys as sys;
 use hipsolver_sys::{
     hipStream_t, hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t, hipsolverEigMode_t,
@@ -122,14 +122,6 @@ pub unsafe fn destroy_syevj_info(info: hipsolverSyevjInfo_t) -> Result<()> {
     })
 }
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-    impl Sealed for hip::c32 {}
-    impl Sealed for hip::c64 {}
-}
-
 /// The per-precision hipSOLVER routines (`S`, `D`, `C`, `Z`), each one
 /// call. Sizes are `c_int`; workspace sizes are in elements of `Self`.
 ///
@@ -141,11 +133,9 @@ mod sealed {
 /// vectors are asked for); `work` holds the size the matching size query
 /// returned; `info` holds one `c_int` (one per matrix when batched).
 #[allow(clippy::too_many_arguments, clippy::missing_safety_doc)]
-pub trait Lapack: sealed::Sealed + DeviceRepr + Copy + Default + std::fmt::Debug + 'static {
+pub trait Lapack: hip::Element + Default {
     /// The real type of singular values and eigenvalues.
     type Real: Lapack + PartialOrd;
-    /// `"f32"`, `"f64"`, `"c32"` or `"c64"`.
-    const NAME: &'static str;
     /// Whether the type is complex (`ungqr`/`unmqr`/`heev*` instead of
     /// `orgqr`/`ormqr`/`syev*`; conjugate transposes).
     const COMPLEX: bool;
@@ -501,7 +491,7 @@ macro_rules! size {
 
 macro_rules! lapack {
     (
-        $t:ty, $real:ty, $name:literal, $complex:literal,
+        $t:ty, $real:ty, $complex:literal,
         $getrf_bs:ident, $getrf:ident, $getrs:ident,
         $potrf_bs:ident, $potrf:ident, $potrs:ident, $potrf_b:ident, $potrs_b:ident,
         $geqrf_bs:ident, $geqrf:ident, $orgqr_bs:ident, $orgqr:ident, $ormqr_bs:ident, $ormqr:ident,
@@ -510,7 +500,6 @@ macro_rules! lapack {
     ) => {
         impl Lapack for $t {
             type Real = $real;
-            const NAME: &'static str = $name;
             const COMPLEX: bool = $complex;
             unsafe fn getrf_buffer_size(
                 h: hipsolverHandle_t,
@@ -1089,7 +1078,6 @@ macro_rules! lapack {
 lapack!(
     f32,
     f32,
-    "f32",
     false,
     hipsolverDnSgetrf_bufferSize,
     hipsolverDnSgetrf,
@@ -1121,7 +1109,6 @@ lapack!(
 lapack!(
     f64,
     f64,
-    "f64",
     false,
     hipsolverDnDgetrf_bufferSize,
     hipsolverDnDgetrf,
@@ -1153,7 +1140,6 @@ lapack!(
 lapack!(
     c32,
     f32,
-    "c32",
     true,
     hipsolverDnCgetrf_bufferSize,
     hipsolverDnCgetrf,
@@ -1185,7 +1171,6 @@ lapack!(
 lapack!(
     c64,
     f64,
-    "c64",
     true,
     hipsolverDnZgetrf_bufferSize,
     hipsolverDnZgetrf,

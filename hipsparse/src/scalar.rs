@@ -1,25 +1,15 @@
 //! The element types hipSPARSE computes in.
 
-use hip::{c32, c64, DeviceRepr};
+use hip::{c32, c64};
 use hipsparse_sys::{
     hipDataType, hipsparseDirection_t, hipsparseHandle_t, hipsparseMatDescr_t,
     hipsparseOperation_t, hipsparseStatus_t,
 };
 use std::ffi::c_int;
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-    impl Sealed for hip::c32 {}
-    impl Sealed for hip::c64 {}
-}
-
 /// The value types of sparse matrices and their operands: `f32`, `f64`,
 /// and the complex [`c32`] and [`c64`]. Sealed.
-pub trait Scalar: sealed::Sealed + DeviceRepr + std::fmt::Debug + PartialEq {
-    /// `"f32"`, `"f64"`, `"c32"` or `"c64"`.
-    const NAME: &'static str;
+pub trait Scalar: hip::Element {
     /// The `hipDataType` of values and of the computation.
     const DATA_TYPE: hipDataType;
     /// Zero.
@@ -53,9 +43,8 @@ pub trait Scalar: sealed::Sealed + DeviceRepr + std::fmt::Debug + PartialEq {
 }
 
 macro_rules! scalar {
-    ($t:ty, $name:literal, $dt:ident, $zero:expr, $one:expr, $bsrmv:ident, $raw:ty) => {
+    ($t:ty, $dt:ident, $zero:expr, $one:expr, $bsrmv:ident, $raw:ty) => {
         impl Scalar for $t {
-            const NAME: &'static str = $name;
             const DATA_TYPE: hipDataType = hipDataType::$dt;
             const ZERO: Self = $zero;
             const ONE: Self = $one;
@@ -102,11 +91,10 @@ macro_rules! scalar {
     };
 }
 
-scalar!(f32, "f32", HIP_R_32F, 0.0, 1.0, sbsrmv, f32);
-scalar!(f64, "f64", HIP_R_64F, 0.0, 1.0, dbsrmv, f64);
+scalar!(f32, HIP_R_32F, 0.0, 1.0, sbsrmv, f32);
+scalar!(f64, HIP_R_64F, 0.0, 1.0, dbsrmv, f64);
 scalar!(
     c32,
-    "c32",
     HIP_C_32F,
     c32::new(0.0, 0.0),
     c32::new(1.0, 0.0),
@@ -115,7 +103,6 @@ scalar!(
 );
 scalar!(
     c64,
-    "c64",
     HIP_C_64F,
     c64::new(0.0, 0.0),
     c64::new(1.0, 0.0),

@@ -2,28 +2,19 @@
 
 use rccl_sys::{ncclDataType_t, ncclRedOp_t};
 
-mod sealed {
-    /// Keeps [`Element`](super::Element) to the types RCCL knows.
-    pub trait Sealed {}
-}
-
 /// An element type RCCL reduces and moves: its `ncclDataType_t`.
 ///
 /// Sealed: f32, f64, `half::f16`, `half::bf16`, i8, u8, i32, u32, i64,
 /// u64, the types of RCCL 5.4's `ncclDataType_t`.
-pub trait Element: hip::DeviceRepr + sealed::Sealed {
+pub trait Element: hip::Element {
     /// RCCL's data type for `Self`.
     const DATA_TYPE: ncclDataType_t;
-    /// The Rust name, for messages.
-    const NAME: &'static str;
 }
 
 macro_rules! elements {
     ($($t:ty => $dt:ident),* $(,)?) => {$(
-        impl sealed::Sealed for $t {}
         impl Element for $t {
             const DATA_TYPE: ncclDataType_t = ncclDataType_t::$dt;
-            const NAME: &'static str = stringify!($t);
         }
     )*};
 }

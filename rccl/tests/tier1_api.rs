@@ -29,7 +29,7 @@ fn element_types_and_reductions() {
         T::NAME
     }
     assert_eq!(name::<f32>(), "f32");
-    assert_eq!(name::<half::bf16>(), "half::bf16");
+    assert_eq!(name::<half::bf16>(), "bf16");
     assert_eq!(
         <half::f16 as Element>::DATA_TYPE,
         rccl::sys::ncclDataType_t::ncclFloat16

@@ -198,6 +198,61 @@ fn argument_checks_have_one_name() {
 }
 
 #[test]
+fn element_types_are_sealed_once_by_hip_element() {
+    // Every library's element traits extend `hip::Element`, which is
+    // sealed; a crate's own sealed module would be a second family.
+    let mut violations = Vec::new();
+    for library in libraries().into_iter().filter(|l| l != "hip") {
+        for file in test_kit::rust_sources(&root().join(&library).join("src")) {
+            let code = test_kit::code_without_comments(&read(&file));
+            // A sealed module of element types (other sealed modules, e.g.
+            // hipsparse's matrix formats, are not this family).
+            let seals_elements = [
+                "Sealed for f32",
+                "Sealed for f64",
+                "Sealed for half",
+                "Sealed for ::half",
+                "Sealed for c32",
+                "Sealed for hip::c",
+                "Sealed for super::c",
+                "Sealed for $t",
+            ]
+            .iter()
+            .any(|n| code.contains(n));
+            if seals_elements {
+                violations.push(format!(
+                    "{}: seals element types itself (hip::Element does)",
+                    file.display()
+                ));
+            }
+            for line in code
+                .lines()
+                .filter(|l| l.trim_start().starts_with("pub trait "))
+            {
+                let element_like = ["Scalar", "Element", "Real", "Float", "Lapack", "Gemm"]
+                    .iter()
+                    .any(|n| line.contains(&format!("trait {n}")) || line.contains("Element:"));
+                let rooted = line.contains("hip::Element")
+                    || ["Scalar", "Lapack", "LtElement", "Float", "Real", "Element"]
+                        .iter()
+                        .any(|t| line.contains(&format!(": {t}")));
+                if element_like && !rooted {
+                    violations.push(format!(
+                        "{}: `{}` does not extend hip::Element",
+                        file.display(),
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    fail_on(
+        violations,
+        "one element-type family, rooted in hip::Element",
+    );
+}
+
+#[test]
 fn every_sys_crate_has_the_same_files() {
     let mut violations = Vec::new();
     for sys in sys_crates() {
