@@ -81,7 +81,7 @@ pub fn gpu_tested_rule(misses: &str) -> String {
     format!(
         "**GPU-tested** is derived from the test sources by \
          `cargo run -p hip-generator -- gpu-tested` (list with the test that \
-         reaches each: `src/nvidia/gpu_tested.txt`), not kept by hand: a \
+         reaches each: `src/generated/nvidia/gpu_tested.txt`), not kept by hand: a \
          function is GPU-tested when a test marked `#[ignore = \"needs a GPU\"]` \
          in a `tests/*.rs` file (or a helper of that file it calls) names it, or \
          calls a function of `hip`, `hipblas` or `cuda-compat` that names it, \

@@ -20,8 +20,8 @@
 //!   ([`NVIDIA_ADAPTERS`]): cuFFT's plan handle is an `int` where hipFFT's
 //!   is an opaque pointer, so the handle a plan call returns there is the
 //!   cuFFT handle plus one, as a pointer (never null); enum values are
-//!   cuFFT's (checked by `tests/tier1_cufft_enumerators.rs`), except
-//!   `HIPFFT_FORMAT_UNDEFINED`, which is translated.
+//!   cuFFT's (checked by `src/generated/nvidia/cufft_enumerators.rs`),
+//!   except `HIPFFT_FORMAT_UNDEFINED`, which is translated.
 //!
 //! hipFFT's transforms are unnormalised: an inverse after a forward
 //! transform of `n` points gives `n` times the input.

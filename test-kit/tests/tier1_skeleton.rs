@@ -284,6 +284,40 @@ fn every_sys_crate_has_the_same_files() {
         if !loader.iter().any(|f| dir.join(f).is_file()) {
             violations.push(format!("{sys}: no loader (one of {loader:?})"));
         }
+        // Every generated file under `src/` lives in `src/generated/`: no
+        // file elsewhere in `src/` says in its first three lines that it is
+        // generated (`@generated`, `do not edit`, in any case).
+        let src = dir.join("src");
+        let mut folders = vec![src.clone()];
+        while let Some(folder) = folders.pop() {
+            if folder == src.join("generated") {
+                continue;
+            }
+            let entries = fs::read_dir(&folder)
+                .unwrap_or_else(|e| panic!("{} could not be read: {e}", folder.display()));
+            for entry in entries {
+                let path = entry.expect("a directory entry").path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let bytes = fs::read(&path)
+                    .unwrap_or_else(|e| panic!("{} could not be read: {e}", path.display()));
+                let head = String::from_utf8_lossy(&bytes)
+                    .lines()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .to_lowercase();
+                if head.contains("@generated") || head.contains("do not edit") {
+                    let relative = path.strip_prefix(&dir).unwrap_or(&path);
+                    violations.push(format!(
+                        "{sys}: {} is marked as generated but is outside src/generated/",
+                        relative.display()
+                    ));
+                }
+            }
+        }
     }
     fail_on(violations, "every -sys crate has the same files");
 }

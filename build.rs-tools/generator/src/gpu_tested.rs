@@ -25,8 +25,9 @@
 //!   which branches that test takes nor which arguments it tries.
 //!
 //! The result, one `function test-file::test` line per function (the first
-//! test that reaches it), goes to `hip-sys/src/nvidia/gpu_tested.txt` and
-//! `hipblas-sys/src/nvidia/gpu_tested.txt`.
+//! test that reaches it), goes to
+//! `hip-sys/src/generated/nvidia/gpu_tested.txt` and
+//! `hipblas-sys/src/generated/nvidia/gpu_tested.txt`.
 
 use anyhow::{Context, Result};
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
@@ -425,7 +426,10 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 n += 1;
             }
         }
-        std::fs::write(root.join(krate).join("src/nvidia/gpu_tested.txt"), s)?;
+        std::fs::write(
+            root.join(krate).join("src/generated/nvidia/gpu_tested.txt"),
+            s,
+        )?;
         println!("gpu-tested: {krate}: {n} functions reached by {gpu_tests} GPU tests");
     }
     Ok(())

@@ -9,9 +9,9 @@
 //!
 //! ```toml
 //! [[header_enums]]
-//! output = "hiprand-sys/src/nvidia/curand_values.rs"  # from the workspace root
-//! header = "../nvidia/curand/include/curand.h"       # from the CUDA include folder
-//! enums = ["curandStatus", "curandRngType"]           # `enum <tag> { ... };`
+//! output = "hiprand-sys/src/generated/nvidia/curand_values.rs" # from the workspace root
+//! header = "../nvidia/curand/include/curand.h"                 # from the CUDA include folder
+//! enums = ["curandStatus", "curandRngType"]                    # `enum <tag> { ... };`
 //! ```
 
 use crate::header_values::{c_enum, Locate};

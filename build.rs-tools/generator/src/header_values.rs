@@ -574,7 +574,7 @@ fn cusparse_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
         bail!("only {checked} cuSPARSE enumerators paired: the header reading is broken");
     }
     // Every cuSPARSE function the adapter lines name is declared in cusparse.h.
-    let adapters = read(&root.join("hipsparse-sys/src/nvidia/adapters.rs"))?;
+    let adapters = read(&root.join("hipsparse-sys/src/generated/nvidia/adapters.rs"))?;
     let named = Regex::new(r#"=> "(cusparse\w+)";"#)?;
     for c in named.captures_iter(&adapters) {
         if !Regex::new(&format!(r"\b{}\s*\(", &c[1]))?.is_match(&cu_text) {
@@ -1049,7 +1049,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
         "hip-sys/src/nvidia/tests.rs (the NVIDIA backend's translations)",
     )?;
     std::fs::write(
-        root.join("hip-sys/src/nvidia/header_enumerators.txt"),
+        root.join("hip-sys/src/generated/nvidia/header_enumerators.txt"),
         hip_sys,
     )?;
 
@@ -1064,21 +1064,21 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     std::fs::write(&path, headers.enumerator_paths()?)?;
     crate::rustfmt(&path)?;
 
-    let path = root.join("hipfft-sys/src/nvidia/cufft_enumerators.rs");
+    let path = root.join("hipfft-sys/src/generated/nvidia/cufft_enumerators.rs");
     std::fs::write(
         &path,
         cufft_enumerators(root, &cuda_include, &rocm.join("include"))?,
     )?;
     crate::rustfmt(&path)?;
 
-    let path = root.join("hipsparse-sys/src/nvidia/cusparse_enumerators.rs");
+    let path = root.join("hipsparse-sys/src/generated/nvidia/cusparse_enumerators.rs");
     std::fs::write(
         &path,
         cusparse_enumerators(root, &cuda_include, &rocm.join("include"))?,
     )?;
     crate::rustfmt(&path)?;
 
-    let path = root.join("hipsolver-sys/src/nvidia/cusolver_enumerators.rs");
+    let path = root.join("hipsolver-sys/src/generated/nvidia/cusolver_enumerators.rs");
     std::fs::write(
         &path,
         cusolver_enumerators(root, &cuda_include, &rocm.join("include"))?,
@@ -1092,7 +1092,7 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     )?;
     crate::rustfmt(&path)?;
 
-    let path = root.join("hipblaslt-sys/src/nvidia/cublaslt_enumerators.rs");
+    let path = root.join("hipblaslt-sys/src/generated/nvidia/cublaslt_enumerators.rs");
     std::fs::write(
         &path,
         cublaslt_enumerators(root, &cuda_include, &rocm.join("include"))?,

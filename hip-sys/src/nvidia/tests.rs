@@ -20,11 +20,11 @@ use core::ffi::c_void;
 use std::collections::{BTreeMap, HashSet};
 
 /// Enumerators read from CUDA's and HIP's headers, and hipify-perl's name
-/// pairs between them: `header_enumerators.txt`, written by
-/// `cargo run -p hip-generator -- header-values` with its own C enum parser
-/// (it shares nothing with the generator's `nvidia_tables` module, which
-/// writes the translations tested here) and checked for staleness by
-/// `build.rs-tools/scripts/check-generated.sh`.
+/// pairs between them: `src/generated/nvidia/header_enumerators.txt`,
+/// written by `cargo run -p hip-generator -- header-values` with its own C
+/// enum parser (it shares nothing with the generator's `nvidia_tables`
+/// module, which writes the translations tested here) and checked for
+/// staleness by `build.rs-tools/scripts/check-generated.sh`.
 struct HeaderEnums {
     /// C enum -> its enumerators in header order, with values.
     enums: BTreeMap<&'static str, Vec<(&'static str, i64)>>,
@@ -36,7 +36,7 @@ impl HeaderEnums {
     fn load() -> HeaderEnums {
         let mut enums: BTreeMap<&str, Vec<(&str, i64)>> = BTreeMap::new();
         let mut hipify = BTreeMap::new();
-        for line in include_str!("header_enumerators.txt").lines() {
+        for line in include_str!("../generated/nvidia/header_enumerators.txt").lines() {
             let f: Vec<&str> = line.split_whitespace().collect();
             match f.as_slice() {
                 [] => {}
@@ -513,10 +513,11 @@ fn last_error_is_per_thread_and_reset_by_get() {
 fn coverage() -> (Coverage<'static>, usize) {
     let table = super::table(true);
     let present = table.present();
-    // What a GPU test reaches: `gpu_tested.txt`, written from the test
-    // sources by `cargo run -p hip-generator -- gpu-tested` (rule in
-    // `build.rs-tools/generator/src/gpu_tested.rs`, repeated in the table).
-    let tested = gpu_tested(include_str!("gpu_tested.txt"));
+    // What a GPU test reaches: `src/generated/nvidia/gpu_tested.txt`,
+    // written from the test sources by `cargo run -p hip-generator --
+    // gpu-tested` (rule in `build.rs-tools/generator/src/gpu_tested.rs`,
+    // repeated in the table).
+    let tested = gpu_tested(include_str!("../generated/nvidia/gpu_tested.txt"));
     let done = present.iter().filter(|p| **p).count();
     let done_tested = FUNCTION_NAMES
         .iter()

@@ -13,7 +13,7 @@ const HAND_WRITTEN: [&str; 2] = ["hipblasGetMathMode", "hipblasStatusToString"];
 fn coverage() -> Coverage<'static> {
     // What a GPU test reaches: written from the test sources by
     // `cargo run -p hip-generator -- gpu-tested`.
-    let tested = gpu_tested(include_str!("gpu_tested.txt"));
+    let tested = gpu_tested(include_str!("../generated/nvidia/gpu_tested.txt"));
     let total = FUNCTION_NAMES.len();
     let generated = ADAPTERS.len();
     let done = generated + HAND_WRITTEN.len();

@@ -1,11 +1,12 @@
 //! The NVIDIA platform backend: hipBLAS's functions implemented over cuBLAS.
 //!
 //! cuBLAS (`libcublas.so.13`, else `.12`) is opened at run time by hip-sys's
-//! loader core; the table gets the adapters of `adapters.rs` (one line per
-//! implemented binding, written by `cargo run -p hip-generator --
-//! nvidia-tables`, expanded by [`adapter_macro`] into a function with the
-//! binding's exact signature; see `NVIDIA_COVERAGE.md`) and leaves every
-//! other function `None`, so it returns `HIPBLAS_STATUS_NOT_SUPPORTED`.
+//! loader core; the table gets the adapters of
+//! `src/generated/nvidia/adapters.rs` (one line per implemented binding,
+//! written by `cargo run -p hip-generator -- nvidia-tables`, expanded by
+//! [`adapter_macro`] into a function with the binding's exact signature; see
+//! `NVIDIA_COVERAGE.md`) and leaves every other function `None`, so it
+//! returns `HIPBLAS_STATUS_NOT_SUPPORTED`.
 //! Every cuBLAS symbol is a [`Symbol`] of the [`CUBLAS`] slot, looked up
 //! once.
 //!
@@ -14,6 +15,7 @@
 //! its own workspace as it does for any cuBLAS caller.
 
 mod adapter_macro;
+#[path = "../generated/nvidia/adapters.rs"]
 mod adapters;
 mod convert;
 #[cfg(test)]

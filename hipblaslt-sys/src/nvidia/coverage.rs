@@ -44,7 +44,7 @@ fn coverage() -> Coverage<'static> {
              which `hipblasLtMatmul` turns back (an algorithm not made so is \
              `HIPBLAS_STATUS_INVALID_VALUE`). cuBLASLt's status becomes hipBLAS's as hipBLAS's \
              own NVIDIA backend maps it. The enum values are checked against cublasLt.h by \
-             `src/nvidia/cublaslt_enumerators.rs` (generated)."
+             `src/generated/nvidia/cublaslt_enumerators.rs` (generated)."
                 .to_owned(),
             format!("- bindings: {total}\n- with a cuBLASLt adapter: {done} ({pct})"),
         ],

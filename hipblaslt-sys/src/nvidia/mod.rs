@@ -14,6 +14,7 @@ mod convert;
 #[cfg(test)]
 mod coverage;
 #[cfg(test)]
+#[path = "../generated/nvidia/cublaslt_enumerators.rs"]
 mod cublaslt_enumerators;
 
 use crate::generated::functions::HipblasltFunctions;

@@ -15,6 +15,7 @@ mod convert;
 #[cfg(test)]
 mod coverage;
 #[cfg(test)]
+#[path = "../generated/nvidia/cufft_enumerators.rs"]
 mod cufft_enumerators;
 
 use crate::generated::functions::HipfftFunctions;

@@ -11,6 +11,7 @@
 
 mod adapters;
 mod coverage;
+#[path = "../generated/nvidia/curand_values.rs"]
 mod curand_values;
 mod translate;
 

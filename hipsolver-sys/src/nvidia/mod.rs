@@ -19,6 +19,7 @@ mod convert;
 #[cfg(test)]
 mod coverage;
 #[cfg(test)]
+#[path = "../generated/nvidia/cusolver_enumerators.rs"]
 mod cusolver_enumerators;
 
 use crate::generated::functions::HipsolverFunctions;

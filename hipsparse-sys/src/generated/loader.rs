@@ -71,7 +71,7 @@ mod tests {
                 "amd.rs",
                 "nvidia/mod.rs",
                 "nvidia/convert.rs",
-                "nvidia/adapters.rs",
+                "generated/nvidia/adapters.rs",
                 "nvidia/adapter_macro.rs",
             ],
             "crate::loader",

@@ -38,7 +38,7 @@ fn coverage() -> Coverage<'static> {
              fills its function table with adapters that have the hipSPARSE signatures and call \
              the cuSPARSE function of the same name. hipSPARSE numbers every enum and status as \
              cuSPARSE does (checked against cuSPARSE 12.5's `cusparse.h` by \
-             `src/nvidia/cusparse_enumerators.rs`), so values pass unchanged; an unknown \
+             `src/generated/nvidia/cusparse_enumerators.rs`), so values pass unchanged; an unknown \
              cuSPARSE status becomes `HIPSPARSE_STATUS_INTERNAL_ERROR`. Each generated adapter \
              was checked against `cusparse.h` by `cargo run -p hip-generator -- nvidia-tables`: \
              the same number of arguments, and each parameter's C type equal to what its \

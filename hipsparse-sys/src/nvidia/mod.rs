@@ -1,16 +1,17 @@
 //! The NVIDIA platform backend: hipSPARSE's functions over cuSPARSE
 //! (`libcusparse.so.12`).
 //!
-//! The table gets the adapters of `adapters.rs` (one line per binding whose
-//! cuSPARSE function of the same name takes the same arguments in the same
-//! order, written and checked against `cusparse.h` by `cargo run -p
-//! hip-generator -- nvidia-tables`, expanded by [`adapter_macro`]) and the
-//! functions written here (the status names and texts, the four
-//! matrix-descriptor getters, which return an enum, and `SpSM_solve`,
-//! whose buffer argument cuSPARSE 12 does not take); every other function stays
-//! `None`, so it returns `HIPSPARSE_STATUS_NOT_SUPPORTED` (the legacy API
-//! CUDA 12 removed: csrmv, hyb, csrsv2, ...). hipSPARSE numbers its enums
-//! and statuses as cuSPARSE does (`cusparse_enumerators.rs`), so values pass
+//! The table gets the adapters of `src/generated/nvidia/adapters.rs` (one
+//! line per binding whose cuSPARSE function of the same name takes the same
+//! arguments in the same order, written and checked against `cusparse.h` by
+//! `cargo run -p hip-generator -- nvidia-tables`, expanded by
+//! [`adapter_macro`]) and the functions written here (the status names and
+//! texts, the four matrix-descriptor getters, which return an enum, and
+//! `SpSM_solve`, whose buffer argument cuSPARSE 12 does not take); every
+//! other function stays `None`, so it returns `HIPSPARSE_STATUS_NOT_SUPPORTED`
+//! (the legacy API CUDA 12 removed: csrmv, hyb, csrsv2, ...). hipSPARSE
+//! numbers its enums and statuses as cuSPARSE does
+//! (`src/generated/nvidia/cusparse_enumerators.rs`), so values pass
 //! unchanged. Every cuSPARSE symbol is a
 //! [`Symbol`](hip_sys::loader::common::Symbol) of the [`CUSPARSE`] slot,
 //! looked up once.
@@ -19,11 +20,13 @@
 //! core's [`Loaded`] table; neither imports the loader.
 
 mod adapter_macro;
+#[path = "../generated/nvidia/adapters.rs"]
 mod adapters;
 mod convert;
 #[cfg(test)]
 mod coverage;
 #[cfg(test)]
+#[path = "../generated/nvidia/cusparse_enumerators.rs"]
 mod cusparse_enumerators;
 
 use crate::generated::functions::HipsparseFunctions;
