@@ -89,13 +89,10 @@ cargo build -q --release -p xtask
 cp "${CARGO_TARGET_DIR:-$root/target}/release/xtask" "$out/xtask"
 strip "$out/xtask"
 cp "$root/scripts/gpu-run.sh" "$out/run.sh"
-cp "$root/benches/torch_gemm.py" "$out/torch_gemm.py"
-cp "$root/benches/torch_allreduce.py" "$out/torch_allreduce.py"
-cp "$root/benches/torch_randn.py" "$out/torch_randn.py"
-cp "$root/benches/torch_fft.py" "$out/torch_fft.py"
-cp "$root/benches/torch_lt.py" "$out/torch_lt.py"
-cp "$root/benches/torch_linalg.py" "$out/torch_linalg.py"
-cp "$root/benches/torch_sparse.py" "$out/torch_sparse.py"
+# Every torch baseline, and the names of the benchmark programs (run.sh
+# leaves them to gpu-session.sh).
+cp "$root"/benches/torch_*.py "$out/"
+bash "$root/scripts/gpu-session.sh" list-benchmarks >"$out/benchmarks.txt"
 chmod +x "$out/run.sh"
 # Stripped binaries compress about tenfold: the machine takes at most
 # 64 MiB, so the executables travel as one xz archive, unpacked there by

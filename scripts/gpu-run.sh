@@ -9,9 +9,9 @@
 # criterion bench target in its quick test mode, then the `hip-info` binary
 # once more with HIP_PLATFORM unset, which must choose nvidia (the machine's
 # AMD runtime sees no device; one program). The benchmark programs
-# (names matching GPU_RUN_BENCHMARKS, default
-# 'gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|sparse_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak')
-# are not run here: they need arguments, minutes or two GPUs, and
+# (names matching GPU_RUN_BENCHMARKS, default those listed in the bundle's
+# benchmarks.txt: `scripts/gpu-session.sh list-benchmarks`, what the session
+# runs as benchmarks) are not run here: they need arguments, minutes or two GPUs, and
 # `scripts/gpu-session.sh bench` (or `soak`) runs them. With
 # `memcheck`, only the test binaries run, under
 # `compute-sanitizer --tool memcheck`.
@@ -78,7 +78,14 @@ export HIP_PLATFORM=nvidia
 limit=${GPU_RUN_TIMEOUT:-300}
 only=${GPU_RUN_ONLY:-}
 exclude=${GPU_RUN_EXCLUDE:-}
-benchmarks=${GPU_RUN_BENCHMARKS:-gemm_bench|rand_bench|fft_bench|lt_bench|solver_bench|sparse_bench|launch_rate|call_overhead|alloc_loop|copy_bandwidth|allreduce_bench|data_parallel|pipeline|soak|per_op}
+benchmarks=${GPU_RUN_BENCHMARKS:-}
+if [ -z "$benchmarks" ]; then
+    if [ ! -s "$here/benchmarks.txt" ]; then
+        echo "run.sh: no benchmarks.txt beside run.sh (scripts/gpu-bundle.sh writes it), and GPU_RUN_BENCHMARKS is unset" >&2
+        exit 2
+    fi
+    benchmarks=$(paste -sd'|' "$here/benchmarks.txt")
+fi
 selected() {
     { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
         { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }

@@ -53,6 +53,17 @@
 # ($OUT/session.ledger), from which the last lines are printed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
+# `list-benchmarks`: the bundle's programs that are benchmarks, one name per
+# line (gpu-bundle/run.sh leaves them out of `tests`; scripts/gpu-bundle.sh
+# writes this list into the bundle). Read from what this script and
+# scripts/cudarc-examples.sh run, so a new benchmark step needs no list.
+if [ "${1:-}" = list-benchmarks ]; then
+    {
+        grep -o '\$bundle/\(bins\|examples\)/[A-Za-z0-9_]*' scripts/gpu-session.sh
+        grep -o '\.\./bins/[A-Za-z0-9_]*' scripts/cudarc-examples.sh
+    } | sed 's|.*/||' | sort -u
+    exit 0
+fi
 if [ "${1:-}" = tsan ]; then
     if [ ! -f tsan-bundle/run.sh ]; then
         echo "gpu-session: no tsan-bundle/run.sh (scripts/tsan-bundle.sh builds it)" >&2

@@ -4,8 +4,12 @@
 # that speak libtest's protocol (`--list --ignored --format terse`,
 # `--skip NAME --exact`, the `test result:` summary), with fake `nvidia-smi`
 # (N GPUs), `compute-sanitizer` (an ERROR SUMMARY of N errors, or none) and
-# benchmarks. Each case checks the last line and the exit status. Run from
-# .ci/run; exits non-zero, naming the case, on any mismatch.
+# benchmarks. Each case checks the last line and the exit status. The
+# session cases' counts are measured from clean reference sessions of the
+# same fake bundle (`counts`), and every program and baseline the session
+# names gets a passing fake, so adding a benchmark step to gpu-session.sh
+# changes nothing here. Run from .ci/run; exits non-zero, naming the case,
+# on any mismatch.
 #
 # What the runners read back (verdicts, counts, tables) is xtask's and has
 # unit tests there (xtask/src/gpu_run.rs, session.rs); this checks the shell
@@ -70,6 +74,9 @@ setup() {
     mkdir -p "$work/repo/scripts" "$work/repo/gpu-bundle"/{tests,examples,bins,benches} "$work/bin"
     cp "$root/scripts/gpu-session.sh" "$work/repo/scripts/"
     cp "$root/scripts/gpu-run.sh" "$work/repo/gpu-bundle/run.sh"
+    mkdir -p "$work/repo/scripts"
+    cp "$root/scripts/cudarc-examples.sh" "$work/repo/scripts/"
+    (cd "$work/repo" && bash scripts/gpu-session.sh list-benchmarks) >"$work/repo/gpu-bundle/benchmarks.txt"
     cp "$xtask_bin" "$work/repo/gpu-bundle/xtask"
     local b="$work/repo/gpu-bundle"
     for kind in $1; do
@@ -132,6 +139,18 @@ if [ "$FAKE_ERRORS" != missing ] && [ "$FAKE_ERRORS" != 0 ]; then exit 99; fi
 exit $rc
 EOF
     chmod +x "$work/bin/nvidia-smi" "$work/bin/compute-sanitizer"
+    # Every other benchmark program and torch baseline the session names
+    # gets a passing fake, so a new library's benchmark step needs nothing
+    # here (the counts below are measured, not written).
+    local ref name
+    for ref in $(grep -o '\$bundle/bins/[a-z_0-9]*\|\$bundle/torch_[a-z_0-9]*\.py' "$root/scripts/gpu-session.sh" | sort -u); do
+        name=${ref#\$bundle/}
+        [ -e "$b/$name" ] && continue
+        case "$name" in
+        *.py) printf 'print("fake 1.0")\n' >"$b/$name" ;;
+        *) fake_program "$b/$name" "${name#bins/}: fake ratio 1.00 (target >= 0.95: met)" 0 ;;
+        esac
+    done
 }
 
 # check NAME EXPECTED-LAST-LINE EXPECTED-STATUS(0|nonzero) [grep pattern that must appear] -- command...
@@ -154,6 +173,36 @@ check() {
         echo "FAIL $name: got '$last' exit $rc; want '$want' exit $want_rc${must:+ and /$must/}"
         sed 's/^/    | /' "$log" | tail -n 40
     fi
+}
+
+# counts VAR -- command...: runs a session that should pass in the fake
+# repository set up last and stores its "P F S" (passed, failed, skipped)
+# in VAR; a reference for the cases below, which say how they differ from
+# it (one failing step: one passed fewer, one failed more) instead of
+# writing totals that every new benchmark step would change. Counts as a
+# case: it must exit 0 with no failure and at least one step run.
+counts() {
+    local var=$1 log="$work/counts-$1.log" rc last p f s
+    shift 2
+    cases=$((cases + 1))
+    (cd "$work/repo" && PATH="$work/bin:$PATH" OUT="$work/out" "$@") >"$log" 2>&1
+    rc=$?
+    last=$(tail -n1 "$log")
+    read -r p f s < <(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/p' <<<"$last")
+    if [ "$rc" -eq 0 ] && [ "${f:-1}" = 0 ] && [ "${p:-0}" -gt 0 ]; then
+        printf -v "$var" '%s %s' "$p" "${s:-0}"
+        echo "ok   reference $var: '$last', exit $rc"
+    else
+        bad=$((bad + 1))
+        printf -v "$var" '0 0'
+        echo "FAIL reference $var: got '$last' exit $rc; want a clean run"
+        sed 's/^/    | /' "$log" | tail -n 40
+    fi
+}
+
+# line P F S: the summary line a session prints.
+line() {
+    if [ "$3" -gt 0 ]; then echo "$1 passed, $2 failed, $3 skipped"; else echo "$1 passed, $2 failed"; fi
 }
 
 # The runners read these; the cases set what they need.
@@ -192,30 +241,50 @@ GPU_RUN_MEMCHECK_SKIP_BINARIES="hip--gpu" check "memcheck binary skip list: the 
 
 rm -rf "$work/repo/gpu-bundle/tests" "$work/repo/gpu-bundle/examples"
 check "nothing to run fails" "0 passed, 1 failed" nonzero "nothing ran" -- gpu-bundle/run.sh
+setup "ok"
+rm "$work/repo/gpu-bundle/benchmarks.txt"
+check "no benchmarks.txt: run.sh refuses, naming it" \
+    "run.sh: no benchmarks.txt beside run.sh (scripts/gpu-bundle.sh writes it), and GPU_RUN_BENCHMARKS is unset" nonzero "" -- gpu-bundle/run.sh
+
+# The references: clean sessions of this fake bundle (every benchmark
+# passing), one GPU unless said.
+FAKE_LAUNCH_RATE_RC=0 setup "ok"
+counts BENCH -- bash scripts/gpu-session.sh bench
+GPU_SESSION_BENCH_PART=1 counts PART1 -- bash scripts/gpu-session.sh bench
+GPU_SESSION_BENCH_PART=2 counts PART2 -- bash scripts/gpu-session.sh bench
+FAKE_GPUS=2 counts BENCH2 -- bash scripts/gpu-session.sh bench
+counts ALL -- bash scripts/gpu-session.sh all
+read -r bench_p bench_s <<<"$BENCH"
+read -r part1_p part1_s <<<"$PART1"
+read -r bench2_p bench2_s <<<"$BENCH2"
+read -r all_p all_s <<<"$ALL"
+read -r part2_p part2_s <<<"$PART2"
 
 setup "ok"
-check "session tests: table and count, cudarc examples included" "6 passed, 0 failed, 4 skipped" 0 \
+counts TESTS -- bash scripts/gpu-session.sh tests
+read -r tests_p tests_s <<<"$TESTS"
+check "session tests: table and count, cudarc examples included" "$(line "$tests_p" 0 "$tests_s")" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "17 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
-check "session tests: candle not bundled is not run, and says so" "6 passed, 0 failed, 4 skipped" 0 \
+check "session tests: candle not bundled is not run, and says so" "$(line "$tests_p" 0 "$tests_s")" 0 \
     "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
 FAKE_COPY_RATIO=0.773 FAKE_COPY_VERDICT="NOT met" setup "ok"
-check "session bench: a missed target fails though the program exits 0" "16 passed, 2 failed, 7 skipped" nonzero \
+check "session bench: a missed target fails though the program exits 0" "$(line $((bench_p - 2)) 2 "$bench_s")" nonzero \
     "\\| copy_bandwidth +\\| FAILED \\(exit 1\\): lowest staged/pinned: 0.773; target >= 0.8: NOT met" -- bash scripts/gpu-session.sh bench
 FAKE_SOLVER_RATIO=0.94 FAKE_SOLVER_VERDICT="NOT met" setup "ok"
-check "session bench: a library benchmark under its target fails (solver 0.94)" "16 passed, 2 failed, 7 skipped" nonzero \
+check "session bench: a library benchmark under its target fails (solver 0.94)" "$(line $((bench_p - 2)) 2 "$bench_s")" nonzero \
     "\\| solver_bench +\\| FAILED \\(exit 1\\): solver_bench: lowest ratio 0.94 \\(target >= 0.95: NOT met\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
-check "session bench: the FFT benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: the FFT benchmark's summary in the table" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
-GPU_SESSION_BENCH_PART=1 check "session bench part 1: the libraries and raw calls, part 2 not run" "15 passed, 1 failed, 1 skipped" nonzero \
+GPU_SESSION_BENCH_PART=1 check "session bench part 1: the libraries and raw calls, part 2 not run" "$(line $((part1_p - 1)) 1 "$part1_s")" nonzero \
     "\\| benchmark part 2 \\(cudarc, per op, multi-GPU, candle\\) +\\| not run: GPU_SESSION_BENCH_PART=1" -- bash scripts/gpu-session.sh bench
-GPU_SESSION_BENCH_PART=2 check "session bench part 2: cudarc, per op, multi-GPU, candle; part 1 not run" "2 passed, 0 failed, 8 skipped" 0 \
+GPU_SESSION_BENCH_PART=2 check "session bench part 2: cudarc, per op, multi-GPU, candle; part 1 not run" "$(line "$part2_p" 0 "$part2_s")" 0 \
     "\\| benchmark part 1 \\(libraries vs torch, raw calls\\) +\\| not run: GPU_SESSION_BENCH_PART=2" -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=3 check "session bench: an unknown part fails" "0 passed, 1 failed" nonzero \
     "not a part: 1, 2 or unset" -- bash scripts/gpu-session.sh bench
-check "session bench: the solver benchmark's summary in the table" "17 passed, 1 failed, 7 skipped" nonzero \
+check "session bench: the solver benchmark's summary in the table" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\\| solver_bench +\\| ok \\(solver_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
@@ -226,24 +295,27 @@ FAKE_SOAK_RC=1 setup "ok"
 check "session soak: a failing soak fails the session" "0 passed, 1 failed" nonzero \
     "\\| soak +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh soak
 FAKE_LAUNCH_RATE_RC=0 setup "ok"
-FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "24 passed, 1 failed, 11 skipped" nonzero \
+FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "$(line "$all_p" 1 "$all_s")" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
-check "session all: clean" "24 passed, 0 failed, 11 skipped" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
-FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "24 passed, 0 failed, 1 skipped" 0 \
+check "session all: clean" "$(line "$all_p" 0 "$all_s")" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
+FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "$(line "$bench2_p" 0 "$bench2_s")" 0 \
     "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
 FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
-FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "22 passed, 2 failed, 1 skipped" nonzero \
+FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "$(line $((bench2_p - 2)) 2 "$bench2_s")" nonzero \
     "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
 setup "ok"
 b="$work/repo/gpu-bundle"
 tar -C "$b" -cf - tests examples bins benches cudarc-examples cudarc-tests | xz -1 >"$b/payload.tar.xz"
 rm -rf "${b:?}"/{tests,examples,bins,benches,cudarc-examples,cudarc-tests}
-check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "6 passed, 0 failed, 4 skipped" 0 \
+check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "$(line "$tests_p" 0 "$tests_s")" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
 setup "ok fails"
-check "session tests: a failing test fails the session" "7 passed, 1 failed, 4 skipped" nonzero "" -- bash scripts/gpu-session.sh tests
+# "fails" adds a binary of two tests, one failing.
+check "session tests: a failing test fails the session" "$(line $((tests_p + 1)) 1 "$tests_s")" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
-check "session without a runner fails" "4 passed, 1 failed, 3 skipped" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
+# Without run.sh the fake bundle's own tests (one passing, one needing two
+# GPUs) and its saxpy example are one failed step instead.
+check "session without a runner fails" "$(line $((tests_p - 2)) 1 $((tests_s - 1)))" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
 
 # The TSan runner (scripts/tsan-run.sh as tsan-bundle/run.sh): fake test
 # binaries that say they run under ThreadSanitizer (on `--list` with
