@@ -130,7 +130,6 @@ mod memory;
 mod module;
 pub mod result;
 pub mod roctx;
-pub mod staging;
 mod stream;
 mod tracking;
 
@@ -151,6 +150,7 @@ pub use launch::{
     TypedKernel,
 };
 pub use launch_config::LaunchConfig;
+pub use memory::staging;
 pub use memory::{
     check_range, check_same_len, checked_bytes, DeviceBuffer, DeviceMemory, DeviceMemoryMut,
     DeviceRepr, DeviceSlice, DeviceSliceMut, HostMemory, HostMemoryMut, ManagedBuffer, MemPool,

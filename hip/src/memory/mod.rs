@@ -12,6 +12,7 @@ mod managed;
 mod pinned;
 mod pool;
 mod repr;
+pub mod staging;
 mod stream_allocation;
 mod stream_ops;
 mod traits;

@@ -107,18 +107,18 @@ impl Stream {
     ///   the stream is capturing a graph.
     /// - From ordinary memory (`&[T]`, `&Vec<T>`, arrays) `src` may be reused
     ///   when the call returns. A copy under
-    ///   [`staging::MIN_BYTES`](crate::staging::MIN_BYTES) into tracked
+    ///   [`staging::MIN_BYTES`](super::staging::MIN_BYTES) into tracked
     ///   memory ([`Stream::alloc`] and other stream-ordered buffers) runs in
     ///   stream order without the host waiting for it: every later use of
     ///   `dst`, on any stream, is ordered after it. Into untracked memory,
     ///   and from `MIN_BYTES` on, the copy is over when the call returns.
     ///   Copies of
-    ///   [`staging::MIN_BYTES`](crate::staging::MIN_BYTES) or more go
+    ///   [`staging::MIN_BYTES`](super::staging::MIN_BYTES) or more go
     ///   through reused pinned buffers filled by host threads, so ordinary
     ///   memory moves near pinned-memory speed (several times a direct
     ///   copy); those are refused while the stream is
     ///   capturing. `HIP_STAGING_STRATEGY` chooses how
-    ///   ([`staging::StagingStrategy::from_env`](crate::staging::StagingStrategy::from_env)).
+    ///   ([`staging::StagingStrategy::from_env`](super::staging::StagingStrategy::from_env)).
     ///
     /// ```no_run
     /// # fn main() -> hip::Result<()> {
@@ -140,11 +140,11 @@ impl Stream {
         dst: &mut impl DeviceMemoryMut<T>,
     ) -> Result<()> {
         match src.source() {
-            Source::Pageable(src) => crate::staging::copy_htod_with(
+            Source::Pageable(src) => super::staging::copy_htod_with(
                 self,
                 src,
                 dst,
-                crate::staging::StagingStrategy::from_env()?,
+                super::staging::StagingStrategy::from_env()?,
             ),
             Source::Pinned(src) => self.copy_htod_pinned(src, dst),
         }
@@ -166,11 +166,11 @@ impl Stream {
         dst: &mut H,
     ) -> Result<()> {
         match dst.sink() {
-            Sink::Pageable(dst) => crate::staging::copy_dtoh_with(
+            Sink::Pageable(dst) => super::staging::copy_dtoh_with(
                 self,
                 src,
                 dst,
-                crate::staging::StagingStrategy::from_env()?,
+                super::staging::StagingStrategy::from_env()?,
             ),
             Sink::Pinned(dst) => self.copy_dtoh_pinned(src, dst),
         }
@@ -208,7 +208,7 @@ impl Stream {
         // them all before it returns, and any bytes are a valid T. It is
         // ordered after the source's last tracked write.
         self.enqueue_tracked(&[src.access_events()], &[], || unsafe {
-            crate::staging::copy_dtoh_raw(
+            super::staging::copy_dtoh_raw(
                 OP,
                 self,
                 src.device_ptr().cast(),

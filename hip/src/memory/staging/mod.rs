@@ -51,10 +51,10 @@ mod pool;
 mod ring;
 mod stores;
 
-use crate::error::{Error, Result};
-use crate::memory::{
+use super::{
     check_device, check_same_len, checked_bytes, DeviceMemory, DeviceMemoryMut, DeviceRepr,
 };
+use crate::error::{Error, Result};
 use crate::result;
 use crate::stream::Stream;
 use hip_sys as sys;
