@@ -195,7 +195,7 @@ macro_rules! cuda_enum_kind {
 }
 
 /// A module's `enums()`: every enum of `cuda_enum!` in it with its
-/// enumerators and values, as [`EnumTable`](crate::EnumTable)s.
+/// enumerators and values, as [`EnumTable`](crate::enum_tables::EnumTable)s.
 ///
 /// ```text
 /// crate::cuda_enum_tables!("runtime": cudaError = hipError_t, cudaMemcpyKind = hipMemcpyKind);
@@ -203,13 +203,13 @@ macro_rules! cuda_enum_kind {
 macro_rules! cuda_enum_tables {
     ($module:literal: $($name:ident = $hip:ident),* $(,)?) => {
         #[doc = concat!(" Every enum of `", $module, "` with its enumerators and values.")]
-        pub fn enums() -> Vec<crate::EnumTable> {
-            vec![$(crate::EnumTable {
+        pub fn enums() -> Vec<crate::enum_tables::EnumTable> {
+            vec![$(crate::enum_tables::EnumTable {
                 cuda: stringify!($name),
                 hip: stringify!($hip),
                 variants: $name::VARIANTS
                     .iter()
-                    .map(|(name, v)| crate::EnumVariant {
+                    .map(|(name, v)| crate::enum_tables::EnumVariant {
                         name,
                         value: v.0 as i64,
                         synthesized: v.is_synthesized(),
@@ -274,5 +274,31 @@ macro_rules! cuda_functions {
                 unsafe { $call }
             }
         )*
+    };
+}
+
+/// Mounts one generated file of raw names as the private module `generated`
+/// and re-exports all of it. The generated wrappers keep the C names and
+/// hipify-perl's shapes, so the naming and style lints are off for them.
+/// The path is relative to the invoking module's folder, as with `#[path]`.
+///
+/// `clippy::undocumented_unsafe_blocks` is off because each wrapper's unsafe
+/// block only forwards the caller's arguments to the HIP function of the same
+/// contract, stated in the wrapper's `# Safety`.
+macro_rules! mount_generated {
+    ($path:literal) => {
+        #[allow(
+            non_camel_case_types,
+            non_upper_case_globals,
+            non_snake_case,
+            unused_qualifications,
+            unreachable_pub,
+            clippy::all,
+            clippy::undocumented_unsafe_blocks,
+            rustdoc::all
+        )]
+        #[path = $path]
+        mod generated;
+        pub use generated::*;
     };
 }

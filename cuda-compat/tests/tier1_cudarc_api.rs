@@ -452,15 +452,58 @@ fn uses_cublas_like_cudarc() -> Result<(), cuda_compat::cublas::CublasError> {
     Ok(())
 }
 
+/// The crate root only declares modules and re-exports: no item is defined
+/// in lib.rs, so no module of the crate depends upward on the root (the
+/// shared items live in leaf modules: `macros`, `probe`, `enum_tables`,
+/// `lib_names`).
+#[test]
+fn lib_rs_defines_no_item() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let lib = std::fs::read_to_string(format!("{dir}/src/lib.rs")).unwrap();
+    let defined: Vec<&str> = lib
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            [
+                "fn ",
+                "pub fn ",
+                "struct ",
+                "pub struct ",
+                "enum ",
+                "pub enum ",
+                "static ",
+                "pub static ",
+                "macro_rules!",
+                "impl ",
+                "impl<",
+                "trait ",
+                "pub trait ",
+                "type ",
+                "pub type ",
+                "pub const ",
+                "pub(crate) ",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
+                || (l.starts_with("const ") && !l.starts_with("const _:"))
+        })
+        .collect();
+    assert!(
+        defined.is_empty(),
+        "lib.rs defines items; move them to a leaf module: {defined:?}"
+    );
+}
+
 /// `get_lib_name_candidates` knows the release of every `cuda-NNNNN`
-/// feature the crate accepts: each is in lib.rs's `CUDA_RELEASE` list with
+/// feature the crate accepts: each is in lib_names.rs's `CUDA_RELEASE` list with
 /// the major and minor its name says (a feature added to Cargo.toml alone
 /// would report another release's library names).
 #[test]
 fn every_cuda_version_feature_has_its_release() {
     let dir = env!("CARGO_MANIFEST_DIR");
     let manifest = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
-    let lib = std::fs::read_to_string(format!("{dir}/src/lib.rs")).unwrap();
+    let lib = std::fs::read_to_string(format!("{dir}/src/lib_names.rs")).unwrap();
     let features: Vec<&str> = manifest
         .lines()
         .filter_map(|l| l.split_once(" = ").map(|(k, _)| k.trim()))
@@ -473,7 +516,10 @@ fn every_cuda_version_feature_has_its_release() {
         // cuda-MMmm0: major MM, minor mm.
         let (major, minor): (u32, u32) = (f[5..7].parse().unwrap(), f[7..9].parse().unwrap());
         let line = format!("\"{f}\" => ({major}, {minor}),");
-        assert!(lib.contains(&line), "lib.rs's CUDA_RELEASE lacks `{line}`");
+        assert!(
+            lib.contains(&line),
+            "lib_names.rs's CUDA_RELEASE lacks `{line}`"
+        );
     }
     // Without a version feature (as here): 13.0's sonames.
     let names = cuda_compat::get_lib_name_candidates("nvrtc");

@@ -8,7 +8,7 @@
 //! - The safe types ([`CudaBlas`], [`Gemm`], [`Gemv`], [`Asum`]) check
 //!   shapes and buffer lengths and call [`result`].
 
-crate::mount_generated!("../generated/cublas.rs");
+mount_generated!("../generated/cublas.rs");
 
 pub mod result;
 

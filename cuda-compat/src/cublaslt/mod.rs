@@ -21,7 +21,7 @@
 //! matmuls accumulate in plain `f32` (`CUBLAS_COMPUTE_32F`), not cudarc's
 //! TF32, which AMD GPUs other than the MI300 series lack.
 
-crate::mount_generated!("../generated/cublaslt.rs");
+mount_generated!("../generated/cublaslt.rs");
 
 pub mod result;
 

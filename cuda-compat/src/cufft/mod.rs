@@ -32,7 +32,7 @@
 //! # }
 //! ```
 
-crate::mount_generated!("../generated/cufft.rs");
+mount_generated!("../generated/cufft.rs");
 
 /// The raw cuFFT names at cudarc's path (`cudarc::cufft::sys`), with the
 /// names of other CUDA headers cuFFT's declarations use, as cudarc's

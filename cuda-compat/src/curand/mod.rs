@@ -23,7 +23,7 @@
 //! # Ok(()) }
 //! ```
 
-crate::mount_generated!("../generated/curand.rs");
+mount_generated!("../generated/curand.rs");
 
 pub mod result;
 pub mod safe;

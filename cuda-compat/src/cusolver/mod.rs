@@ -34,7 +34,7 @@
 //! # Ok(()) }
 //! ```
 
-crate::mount_generated!("../generated/cusolver.rs");
+mount_generated!("../generated/cusolver.rs");
 
 pub mod result;
 pub mod safe;

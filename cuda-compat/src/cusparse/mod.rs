@@ -20,7 +20,7 @@
 //! # Ok(()) }
 //! ```
 
-crate::mount_generated!("../generated/cusparse.rs");
+mount_generated!("../generated/cusparse.rs");
 
 pub mod result;
 

@@ -22,7 +22,7 @@
 //! }
 //! ```
 
-crate::mount_generated!("../generated/driver.rs");
+mount_generated!("../generated/driver.rs");
 
 mod cuda_text;
 pub mod result;

@@ -11,7 +11,7 @@
 //! the NVIDIA platform (`HIP_PLATFORM=nvidia`) hiprtc is nvrtc and the
 //! output is PTX (or a CUBIN) as with cudarc.
 
-crate::mount_generated!("../generated/nvrtc.rs");
+mount_generated!("../generated/nvrtc.rs");
 
 pub mod safe;
 pub use safe::*;

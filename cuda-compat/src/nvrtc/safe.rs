@@ -451,7 +451,7 @@ pub fn compile_ptx_with_opts<S: AsRef<str>>(
     src: S,
     opts: CompileOptions,
 ) -> Result<Ptx, CompileError> {
-    let platform = crate::backend()
+    let platform = crate::probe::backend()
         .map_err(|_| {
             CompileError::CreationError(NvrtcError(
                 raw::nvrtcResult::NVRTC_ERROR_PROGRAM_CREATION_FAILURE,
@@ -491,7 +491,7 @@ pub(crate) fn compile_for(
         options: options.to_hiprtc_flags(platform),
         headers: Vec::new(),
     };
-    let version = crate::backend().ok().map(|rt| rt.version);
+    let version = crate::probe::backend().ok().map(|rt| rt.version);
     let code = match platform {
         Platform::Nvidia => hip::compile(source, &hip_opts)?.code,
         Platform::Amd if layer_supported(version) => {
@@ -654,7 +654,7 @@ fn find_hip_include_dir() -> Option<PathBuf> {
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .collect();
-    if let Ok(rt) = crate::backend() {
+    if let Ok(rt) = crate::probe::backend() {
         for lib in &rt.libraries {
             prefixes.extend(lib.path.ancestors().skip(2).take(3).map(PathBuf::from));
         }

@@ -6,7 +6,7 @@
 //! cudarc's thin layer over them ([`result::RuntimeError`],
 //! `result::stream::create`, ...).
 
-crate::mount_generated!("../generated/runtime.rs");
+mount_generated!("../generated/runtime.rs");
 
 pub mod result;
 

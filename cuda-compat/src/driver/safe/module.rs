@@ -116,7 +116,7 @@ impl CudaContext {
     /// The reasons are in [`crate::driver::result::last_error_detail`]
     /// and the error's `Debug`.
     pub fn load_module(self: &Arc<Self>, ptx: Ptx) -> Result<Arc<CudaModule>, DriverError> {
-        let platform = crate::backend()
+        let platform = crate::probe::backend()
             .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED))?
             .platform;
         // Text is checked as it is read, below: once.
