@@ -27,7 +27,8 @@
 #            tests (those are "re-runs", on their own line). Plus programs:
 #            targets without libtest's harness that cargo test runs, one each;
 #            and each of cudarc's examples that compiles against cuda-compat,
-#            each check of scripts/candle.sh check and candle.sh amd, and
+#            each check of scripts/candle.sh check, candle.sh amd and
+#            scripts/mistral.sh check, and
 #            each of scripts/host-cost.sh, scripts/cudarc-api.sh,
 #            scripts/feature-check.sh and scripts/cudarc-tests.sh.
 #   failed   every test that failed in any pass (re-runs included), plus one
@@ -107,6 +108,12 @@ fi
 # cached in ~/.cache/hip-rs/candle-target).
 if [ $status -eq 0 ]; then
   bash scripts/candle.sh check 2>&1 | tee "$logs/7-candle.log" || status=$?
+fi
+# mistral.rs through the drop-ins: the patch resolves (scripts/mistral.sh
+# check: cargo metadata and cargo tree of benches/mistral, no build; one
+# line per check).
+if [ $status -eq 0 ]; then
+  bash scripts/mistral.sh check 2>&1 | tee "$logs/7-mistral.log" || status=$?
 fi
 # candle's kernels for AMD GPUs: candle-kernels compiled by the cudaforge
 # drop-in with scripts/hip-toolchain.sh's clang for two gfx targets (one wave64, one wave32), then

@@ -3,7 +3,7 @@
 //!
 //! test.sh leaves its logs in one folder: `1-all-targets.log`,
 //! `2-doc.log`, `3-rerun.log` (cuda-compat with `synthesized-enums`),
-//! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`,
+//! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`, `7-mistral.log`,
 //! `8-host-cost.log` (scripts/host-cost.sh), `9-cudarc-api.log`
 //! (scripts/cudarc-api.sh), and
 //! cargo's JSON of the first and third passes (`1.json`, `3.json`), which
@@ -237,6 +237,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let wine = tier_counts(&read("6-wine.log"), wine_key);
     let cudarc = cudarc_counts(&read("4-cudarc.log"));
     let candle = candle_counts(&read("7-candle.log"));
+    let mistral = check_counts(&read("7-mistral.log"), &["mistral check: "]);
     let host_cost = check_counts(&read("8-host-cost.log"), &["host cost: "]);
     let api = check_counts(
         &read("9-cudarc-api.log"),
@@ -292,8 +293,10 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         c1.failed + c2.failed + new.failed + sysroots.counts.failed + wine.counts.failed;
     let distinct_ignored =
         c1.ignored + c2.ignored + new.ignored + sysroots.counts.ignored + wine.counts.ignored;
-    let passed = distinct_passed + programs + cudarc[0] + candle[0] + host_cost[0] + api[0];
-    let mut failed = distinct_failed + rerun.failed + cudarc[1] + candle[1] + host_cost[1] + api[1];
+    let passed =
+        distinct_passed + programs + cudarc[0] + candle[0] + mistral[0] + host_cost[0] + api[0];
+    let mut failed =
+        distinct_failed + rerun.failed + cudarc[1] + candle[1] + mistral[1] + host_cost[1] + api[1];
     if status != 0 && failed == 0 {
         failed = 1; // a build error or a crash before any summary
     }
@@ -340,6 +343,10 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         format!(
             "candle 0.11.1 through the cudarc drop-in (scripts/candle.sh check): {} passed, {} failed",
             candle[0], candle[1]
+        ),
+        format!(
+            "mistral.rs 0.8.1 through the drop-ins (scripts/mistral.sh check): {} passed, {} failed",
+            mistral[0], mistral[1]
         ),
         format!(
             "host cost per op on a stand-in driver (scripts/host-cost.sh): {} passed, {} failed",
@@ -703,6 +710,10 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
             ("4-cudarc.log", "01-allocate              compiles\n08-cupti                 not built: needs CUPTI\n"),
             ("7-candle.log", "candle check: candle-core type-checks ... ok\n"),
             (
+                "7-mistral.log",
+                "mistral check: cudarc resolves to dropins/cudarc ... ok\nmistral check: 1 of 1 ok, 0 failed\n",
+            ),
+            (
                 "8-host-cost.log",
                 "host cost: default stream: driver calls per op ... ok\nhost cost: x ... FAILED\n",
             ),
@@ -719,10 +730,14 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
                 .to_string()
         ));
         assert!(out.contains(
+            &"mistral.rs 0.8.1 through the drop-ins (scripts/mistral.sh check): 1 passed, 0 failed"
+                .to_string()
+        ));
+        assert!(out.contains(
             &"cudarc's API and features through the drop-in (scripts/cudarc-api.sh, feature-check.sh): 2 passed, 0 failed"
                 .to_string()
         ));
-        assert_eq!(out.last().unwrap(), "10 passed, 2 failed, 2 skipped");
+        assert_eq!(out.last().unwrap(), "11 passed, 2 failed, 2 skipped");
     }
 
     #[test]

@@ -86,6 +86,11 @@ fn plan(root: &Path) -> Result<Plan> {
     steps.push(Step::Shell(
         "cargo update -q -w --manifest-path fuzz/Cargo.toml".into(),
     ));
+    // benches/mistral's lock (mistral.rs's own, plus our path crates):
+    // scripts/mistral.sh check reads it with --locked.
+    steps.push(Step::Shell(
+        "bash scripts/mistral.sh lock >/dev/null".into(),
+    ));
     paths.extend(SHARED.iter().map(|p| p.to_string()));
     Ok(Plan { steps, paths })
 }
@@ -104,7 +109,7 @@ fn relative(root: &Path, path: &Path) -> Result<String> {
 /// cuda-compat's (CUDA's names over every library), the enum tests' header
 /// data kept beside those tests (`header-values`; what it writes into a -sys
 /// crate's `src/generated/nvidia/`, as `gpu-tested` does, is covered by that
-/// crate's entry), and fuzz/'s lock file.
+/// crate's entry), and the lock files of fuzz/ and benches/mistral/.
 const SHARED: &[&str] = &[
     "cuda-compat/src/generated",
     "cuda-compat/COVERAGE.md",
@@ -114,6 +119,8 @@ const SHARED: &[&str] = &[
     "rccl-sys/tests/tier1_nccl_enumerators.rs",
     // cargo update -w (fuzz/)
     "fuzz/Cargo.lock",
+    // scripts/mistral.sh lock
+    "benches/mistral/Cargo.lock",
 ];
 
 /// Runs the check; `regenerate` is the generator's own regeneration of
@@ -278,6 +285,7 @@ mod tests {
             "rccl-sys/NVIDIA_COVERAGE.md",
             "roctx-sys/src/generated",
             "fuzz/Cargo.lock",
+            "benches/mistral/Cargo.lock",
         ] {
             assert!(
                 plan.paths.iter().any(|p| p == path),
