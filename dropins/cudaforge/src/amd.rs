@@ -56,16 +56,19 @@ const COMPLETE: &str = ".complete";
 /// The report written beside the outputs.
 pub const REPORT: &str = "cudaforge-amd-report.txt";
 
-/// Which platform `HIP_PLATFORM` asks for.
+/// Which platform `HIP_PLATFORM` asks for (for hip-nvcc, the nvcc front).
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Requested {
+pub enum Requested {
     Amd,
     Nvidia,
     /// Unset: nvcc where it exists, else a HIP compiler.
     Either,
 }
 
-pub(crate) fn requested_platform() -> Result<Requested> {
+/// The platform `HIP_PLATFORM` asks for; an unknown value is an error.
+#[doc(hidden)]
+pub fn requested_platform() -> Result<Requested> {
     match std::env::var("HIP_PLATFORM").unwrap_or_default().trim() {
         "" => Ok(Requested::Either),
         "amd" | "hcc" => Ok(Requested::Amd),
@@ -99,7 +102,9 @@ pub fn targets() -> Result<Vec<String>> {
 
 /// nvcc's arguments as clang's: the ones with a clang meaning are kept or
 /// renamed, nvcc-only ones (architectures, ptxas options, ...) dropped.
-pub(crate) fn translate_args(args: &[String]) -> Vec<String> {
+/// Public for hip-nvcc, the nvcc front, which checks its options first.
+#[doc(hidden)]
+pub fn translate_args(args: &[String]) -> Vec<String> {
     // nvcc options whose value is the next argument and that mean nothing
     // for AMD.
     const SKIP_WITH_VALUE: &[&str] = &[
@@ -167,8 +172,64 @@ pub(crate) fn translate_args(args: &[String]) -> Vec<String> {
 }
 
 /// The HIP compiler, or why there is none.
-pub(crate) fn toolchain() -> std::result::Result<Toolchain, String> {
+#[doc(hidden)]
+pub fn toolchain() -> std::result::Result<Toolchain, String> {
     Toolchain::find().map_err(|e| e.to_string())
+}
+
+/// The compile command of every AMD build: `toolchain`'s compiler on CUDA
+/// sources as HIP (`-x hip`), the layer's headers in `include` (written by
+/// [`write_layer`]) force-included, `__CUDA_ARCH__` claimed as `claimed`,
+/// one `--offload-arch` per target, then `args` (already translated,
+/// [`translate_args`]). The caller adds the sources, `-c`, `-o`. Public
+/// for hip-nvcc, the nvcc front.
+#[doc(hidden)]
+pub fn layer_command(
+    toolchain: &Toolchain,
+    include: &Path,
+    targets: &[String],
+    args: &[String],
+    claimed: u32,
+) -> Command {
+    let tc = toolchain;
+    let mut c = Command::new(&tc.compiler);
+    c.args(["-x", "hip"]);
+    match &tc.kind {
+        Compiler::Clang { device_lib_path } => {
+            if let Some(root) = &tc.rocm_path {
+                c.arg(format!("--rocm-path={}", root.display()));
+                // Ahead of the system folders, where an older HIP may be.
+                c.arg("-isystem").arg(root.join("include"));
+            }
+            c.arg(format!(
+                "--hip-device-lib-path={}",
+                device_lib_path.display()
+            ));
+        }
+        _ => {
+            if let Some(root) = &tc.rocm_path {
+                c.env("ROCM_PATH", root);
+            }
+        }
+    }
+    c.arg("-I").arg(include);
+    c.args(["-include", hip_cuda_layer::FORCE_INCLUDE]);
+    c.arg(format!("-D{}={claimed}", hip_cuda_layer::ARCH_MACRO));
+    c.args(targets.iter().map(|t| format!("--offload-arch={t}")));
+    c.args(args);
+    c
+}
+
+/// Writes the CUDA-over-HIP layer's headers under `include`, the folder
+/// [`layer_command`] takes. Public for hip-nvcc, the nvcc front.
+#[doc(hidden)]
+pub fn write_layer(include: &Path) -> std::io::Result<()> {
+    for (name, text) in HEADERS {
+        let path = include.join(name);
+        std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
+        std::fs::write(path, text)?;
+    }
+    Ok(())
 }
 
 /// One source's fate.
@@ -278,11 +339,7 @@ impl AmdBuild<'_> {
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(work.join("obj"))?;
         let include = work.join("include");
-        for (name, text) in HEADERS {
-            let path = include.join(name);
-            std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
-            std::fs::write(path, text)?;
-        }
+        write_layer(&include)?;
         let compiled = self.compile_all(&work, &include, &targets, &args, &bounds)?;
         if let Output::Lib { name } = self.output {
             self.archive(&work, name)?;
@@ -384,32 +441,7 @@ impl AmdBuild<'_> {
         args: &[String],
         claimed: u32,
     ) -> Command {
-        let tc = &self.toolchain;
-        let mut c = Command::new(&tc.compiler);
-        c.args(["-x", "hip"]);
-        match &tc.kind {
-            Compiler::Clang { device_lib_path } => {
-                if let Some(root) = &tc.rocm_path {
-                    c.arg(format!("--rocm-path={}", root.display()));
-                    // Ahead of the system folders, where an older HIP may be.
-                    c.arg("-isystem").arg(root.join("include"));
-                }
-                c.arg(format!(
-                    "--hip-device-lib-path={}",
-                    device_lib_path.display()
-                ));
-            }
-            _ => {
-                if let Some(root) = &tc.rocm_path {
-                    c.env("ROCM_PATH", root);
-                }
-            }
-        }
-        c.arg("-I").arg(include);
-        c.args(["-include", hip_cuda_layer::FORCE_INCLUDE]);
-        c.arg(format!("-D{}={claimed}", hip_cuda_layer::ARCH_MACRO));
-        c.args(targets.iter().map(|t| format!("--offload-arch={t}")));
-        c.args(args);
+        let mut c = layer_command(&self.toolchain, include, targets, args, claimed);
         for inc in &self.plan.includes {
             c.arg("-I").arg(inc);
         }
@@ -670,7 +702,8 @@ fn run(c: &mut Command) -> Result<std::process::Output> {
 
 /// Why a source did not compile at 890, from the compiler's first error
 /// (the layer's classification), with the crate's folder left out of paths.
-pub(crate) fn reason(stderr: &str, root: &Path) -> String {
+#[doc(hidden)]
+pub fn reason(stderr: &str, root: &Path) -> String {
     hip_cuda_layer::unsupported_reason(&stderr.replace(&format!("{}/", root.display()), ""))
 }
 

@@ -143,9 +143,14 @@ impl KernelBuilder {
         self
     }
 
-    /// The explicit default capability, if one was set.
+    /// The default capability, as cudaforge answers it: the one set here
+    /// ([`KernelBuilder::compute_cap`]), else `CUDA_COMPUTE_CAP` (`86`,
+    /// `8.6`, `90a`; a value that does not parse gives `None`, nvidia-smi is
+    /// then not asked), else the first GPU's `compute_cap` from
+    /// `nvidia-smi`, else `None` (on AMD machines, as a rule). The number
+    /// has no suffix: 90 for `90a`.
     pub fn get_compute_cap(&self) -> Option<usize> {
-        self.compute.explicit_default().map(GpuArch::base)
+        self.compute.get_default().ok().map(|a| a.base())
     }
 
     /// Sets the default capability in place.

@@ -47,6 +47,8 @@ pub use builder::{KernelBuilder, PtxOutput};
 pub use error::{Error, Result};
 pub use sources::SourceSelector;
 pub use toolkit::CudaToolkit;
+#[doc(hidden)]
+pub use toolkit::NVCC_FRONT_MARKER;
 
 /// cudaforge's other name for [`KernelBuilder`].
 pub type Builder = KernelBuilder;
