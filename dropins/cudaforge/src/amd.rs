@@ -49,6 +49,9 @@ pub use hip_cuda_layer::CLAIMED_ARCHS;
 
 /// Bumped whenever the commands or the outputs change meaning.
 const FORMAT: &str = "hip-rs cudaforge drop-in, AMD build v1";
+/// The version of a library build's launcher-name reading (part of a
+/// library build's key only).
+const LIB_NAMES: &str = "library launchers v2: own files, no directives";
 
 /// The marker file of a finished build folder.
 const COMPLETE: &str = ".complete";
@@ -296,6 +299,11 @@ impl AmdBuild<'_> {
             h.update(part.as_bytes());
         }
         h.update([u8::from(self.pic)]);
+        // How a library's launcher names are read (a PTX build's outputs do
+        // not depend on it): v2 keeps only the source's own functions.
+        if matches!(self.output, Output::Lib { .. }) {
+            h.update(LIB_NAMES.as_bytes());
+        }
         for (src, b) in &bounds {
             h.update(src.as_os_str().as_encoded_bytes());
             h.update(b.threads.to_le_bytes());
@@ -565,13 +573,20 @@ impl AmdBuild<'_> {
         c.arg("-E").arg(rel);
         let o = run(&mut c)?;
         let (text, marker) = if o.status.success() {
-            (
-                String::from_utf8_lossy(&o.stdout).into_owned(),
-                "__attribute__((global))",
-            )
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            // A library's launchers are the source's own: functions the
+            // HIP headers and the layer define (`__assert_fail`, `abort`,
+            // ...) must not get stubs that would replace libc's at link
+            // time.
+            let text = if lib {
+                own_lines(&text, &self.plan.root)
+            } else {
+                text
+            };
+            (text, "__attribute__((global))")
         } else {
             (
-                std::fs::read_to_string(self.plan.root.join(rel))?,
+                without_directives(&std::fs::read_to_string(self.plan.root.join(rel))?),
                 "__global__",
             )
         };
@@ -689,6 +704,54 @@ pub fn spill_warning(dir: &Path) -> Option<String> {
             obj.display()
         )
     })
+}
+
+/// Preprocessed `text` with the lines of files outside `root` (the HIP
+/// headers, the layer, the system's) blanked: the preprocessor's line
+/// markers (`# 12 "path" ...`) say whose a line is; a relative path is
+/// the crate's (the compiler runs in `root`).
+pub(crate) fn own_lines(text: &str, root: &Path) -> String {
+    let mut own = true;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        if let Some(path) = line_marker_path(line) {
+            let p = Path::new(path);
+            own = p.is_relative() || p.starts_with(root);
+            out.push('\n');
+            continue;
+        }
+        if own {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The file of a preprocessor line marker (`# 12 "path" 1 3`), if `line`
+/// is one.
+fn line_marker_path(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("# ")?;
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = rest.strip_prefix(" \"")?;
+    rest.split('"').next()
+}
+
+/// Raw source with its preprocessor directives (and their continuation
+/// lines) blanked: a macro's body (`extern "C" void NAME(...)` in a
+/// `#define`) declares no function by itself.
+pub(crate) fn without_directives(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for line in text.lines() {
+        let directive = continued || line.trim_start().starts_with('#');
+        continued = directive && line.trim_end().ends_with('\\');
+        if !directive {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 fn run(c: &mut Command) -> Result<std::process::Output> {
@@ -895,6 +958,39 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A library's launchers are the functions of the crate's own files:
+    /// the headers' `extern "C"` definitions (`__assert_fail`, `abort`,
+    /// which got stubs replacing libc's, mistral.rs's quant) are not, nor
+    /// is a macro's body in raw text (`RUST_NAME`).
+    #[test]
+    fn launchers_are_the_sources_own_functions() {
+        let root = Path::new("/crate");
+        let pre = "# 1 \"kernels/x.cu\"\n\
+                   # 1 \"/opt/rocm/include/hip/amd_detail/host_defines.h\" 1 3\n\
+                   extern \"C\" void __assert_fail(const char* a) { }\n\
+                   # 5 \"/tmp/out/include/hiprs_cuda.h\" 1\n\
+                   extern \"C\" void abort_stub(void) { }\n\
+                   # 3 \"kernels/x.cu\" 2\n\
+                   extern \"C\" void launch_x(int n) { }\n\
+                   # 1 \"/crate/kernels/common.cuh\" 1\n\
+                   extern \"C\" void launch_common(int n) { }\n";
+        let names: Vec<String> = functions(&own_lines(pre, root), "__attribute__((global))")
+            .into_iter()
+            .filter(|f| f.extern_c && !f.kernel && f.definition)
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(names, ["launch_x", "launch_common"]);
+        assert_eq!(own_lines(pre, root).lines().count(), pre.lines().count());
+
+        let raw = "#define LAUNCH(RUST_NAME) \\\n  extern \"C\" void RUST_NAME(int n) { \\\n  }\n\
+                   extern \"C\" void launch_y(int n) { }\n";
+        let names: Vec<String> = functions(&without_directives(raw), "__global__")
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(names, ["launch_y"]);
+    }
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|a| a.to_string()).collect()
