@@ -20,10 +20,37 @@
 #   lock    rewrite benches/mistral/Cargo.lock: mistral.rs's own lock, plus
 #           our path crates. Needed after a change to the dependencies of
 #           the drop-ins (cuda-compat, hip, ...), which makes `check` fail.
+#   amd     not CI (too slow: about 6 minutes cold on 2 cores, 10 s from
+#           the cache): the CUDA kernels of mistralrs-quant, -paged-attn
+#           and -core built for AMD GPUs by the drop-in, as candle.sh amd
+#           builds candle-kernels: `cargo check --locked --keep-going` of
+#           the three crates (their build scripts build the kernels) with
+#           HIP_PLATFORM=amd, ROCM_PATH from scripts/hip-toolchain.sh,
+#           HIP_BUILD_OFFLOAD_ARCH=gfx942,gfx1100, CUDA_COMPUTE_CAP=90, and
+#           an `nvcc` stand-in on PATH that answers only mistralrs-quant's
+#           `nvcc --version` (release 13.0; it says it is not NVIDIA's).
+#           Then one line per check, `mistral amd: NAME ... ok|FAILED`:
+#           the stand-in was asked nothing else; every crate took the
+#           drop-in's AMD path; the kernel report (hip-info kernels) reads
+#           every code object; each source built or not, with its kernels
+#           and spills per target or the reason, as
+#           benches/mistral/mistral-0.8.1.amd-kernels.txt lists it; every
+#           spilling kernel named with its reason in
+#           benches/mistral/mistral-0.8.1.amd-spills.txt (cargo xtask
+#           amd-spills); the crates' Rust code type-checks against the
+#           drop-ins; all of mistral.rs type-checks with hip-nvcc (the
+#           repository's nvcc front) on PATH. The exit status is non-zero
+#           when one failed.
+#   amd-build  that build alone; prints `CRATE OUT_DIR` per crate
 #
 # Environment:
 #   MISTRAL_WORK   work folder (default <repo>/target/mistral, git-ignored):
 #                  cargo's metadata, output and logs
+#   MISTRAL_TARGET_DIR   cargo's target folder for `amd` (default
+#                  ~/.cache/hip-rs/mistral-target, about 1 GB: reused)
+#   MISTRAL_AMD_TARGETS  the AMD targets of `amd` (default gfx942,gfx1100)
+#   CUDAFORGE_AMD_CACHE  the drop-in's AMD kernel cache (default
+#                  ~/.cache/hip-rs/cudaforge-amd, shared with candle.sh)
 set -euo pipefail
 
 # Why `check` reads the build graph with cargo tree too: cargo's lock and
@@ -64,17 +91,13 @@ set -euo pipefail
 #   turns --use_fast_math into -ffast-math and --compiler-options X into
 #   X, and drops --expt-*, --verbose.
 # - The compute capability: quant and paged-attn call
-#   builder.get_compute_cap().unwrap_or(80), core uses it when Some. Real
-#   cudaforge 0.1.6 answers from .compute_cap(), else CUDA_COMPUTE_CAP,
-#   else `nvidia-smi --query-gpu=compute_cap`; the drop-in answers only an
-#   explicit .compute_cap() (None here: 80 for quant and paged-attn, no
-#   -DNO_BF16_KERNEL for core, whatever CUDA_COMPUTE_CAP says). Same
-#   outcome for CUDA_COMPUTE_CAP >= 80 (H100/H200: 90); below 80 it keeps
-#   kernels nvcc cannot build there. candle-kernels calls
-#   cudaforge::detect_compute_cap() (CUDA_COMPUTE_CAP, else nvidia-smi;
-#   the same in both). quant: >= 80 builds marlin_*, *_fp8*, *_wmma and
-#   sets cfg has_marlin_kernels, has_*fp8_kernels, has_mxfp4_wmma_kernels;
-#   below 80 it builds the *dummy* sources instead.
+#   builder.get_compute_cap().unwrap_or(80), core uses it when Some. The
+#   drop-in answers as real cudaforge 0.1.6 does: .compute_cap(), else
+#   CUDA_COMPUTE_CAP, else `nvidia-smi --query-gpu=compute_cap`, else
+#   None. candle-kernels calls cudaforge::detect_compute_cap() (the same
+#   order). quant: >= 80 builds marlin_*, *_fp8*, *_wmma and sets cfg
+#   has_marlin_kernels, has_*fp8_kernels, has_mxfp4_wmma_kernels; below 80
+#   it builds the *dummy* sources instead.
 # - mistralrs-quant runs `nvcc --version` itself (std::process::Command,
 #   found on PATH only: not NVCC, CUDA_HOME, CUDA_PATH or CUDA_ROOT), after
 #   its kernel library is built, and panics when it cannot run it
@@ -99,31 +122,26 @@ set -euo pipefail
 #   ops/ops.cu, bitsandbytes/dequant.cu (thrust too); WMMA (<mma.h>) in
 #   quant's mxfp4/mxfp4_gemm_wmma.cu and core's moe_gemm_wmma.cu;
 #   <cuda_fp8.h>/<cuda_fp4.h> in quant's *fp8* and paged-attn.
-# - An `nvcc` on PATH that stands in for the toolkit (issue 36, item 2)
-#   is also what the drop-in's CudaToolkit::detect finds (NVCC,
-#   CUDA_HOME/CUDA_PATH/CUDA_ROOT, PATH, /usr/local/cuda): without
-#   HIP_PLATFORM=amd the drop-in would then hand it nvcc's command lines
-#   (and add <its dir>/../lib64 to the link search) instead of taking its
-#   own AMD path.
+# - hip-nvcc (dropins/nvcc, `cargo install --path dropins/nvcc`) answers
+#   that probe honestly (its 4th line: `hip-nvcc 0.1.0, release 13.0,
+#   stands in for CUDA 13.0`); the drop-in's CudaToolkit::detect passes
+#   over it, so the kernels still go through the drop-in's AMD path.
+# - mistralrs-quant sets CUBLASLT_MATMUL_DESC_TRANSC and
+#   CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, which HIP lacks: the cudarc
+#   drop-in turns on cuda-compat's synthesized-enums, so they exist (HIP
+#   refuses their values at run time).
 # - mistral.rs's own lock has cudaforge 0.1.4, whose get_compute_cap is
 #   0.1.6's (it detects); cudarc 0.19.4 there, 0.19.10 here.
 #
-# `cargo check --locked` of benches/mistral on a machine without nvcc or
-# nvidia-smi (Debian 12, its hipcc 5.2.3 on PATH; tried once, not part of
-# any subcommand):
-# - As it is: the drop-in takes its AMD path with /usr/bin/hipcc for its
-#   default targets. candle-kernels' build script fails (PTX build:
-#   clang 14 "invalid target ID 'gfx942'"; this machine's toolchain, see
-#   scripts/hip-toolchain.sh); mistralrs-core's and paged-attn's build
-#   scripts pass (their libraries built, every launcher "unavailable" for
-#   the same reason); mistralrs-quant's library is built, then its build
-#   script panics at build.rs:7:10: "Failed to execute `nvcc`: ...
-#   NotFound" (cuda_version_from_build_system).
-# - CUDAFORGE_CHECK_ONLY=1 (no kernels): the same panic, alone;
-#   candle-core and candle-nn 0.10.2 with `cuda` type-check against the
-#   drop-in cudarc, and so do mistralrs-paged-attn, -audio, -vision and
-#   -mcp. mistralrs-quant, mistralrs-core, mistralrs and our package wait
-#   for quant's build script, so they are not reached.
+# `cargo check --locked` of benches/mistral on a machine without NVIDIA's
+# nvcc or nvidia-smi (Debian 12; `amd` runs it as its last check): with
+# hip-nvcc on PATH, HIP_PLATFORM=amd and scripts/hip-toolchain.sh's clang,
+# all of mistral.rs with `cuda` type-checks through the drop-ins, and its
+# kernels are built for AMD (what builds and what does not:
+# mistral-0.8.1.amd-kernels.txt). Without an nvcc on PATH,
+# mistralrs-quant's build script panics at build.rs:7 ("Failed to execute
+# `nvcc`"), and with Debian's hipcc 5.2 (no gfx942) candle-kernels' PTX
+# build fails.
 
 VERSION=0.8.1
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -319,8 +337,316 @@ cmd_lock() {
     echo "mistral: benches/mistral/Cargo.lock rewritten; now: bash scripts/mistral.sh check"
 }
 
+# ---- amd: the kernels of mistral.rs 0.8.1 built for AMD GPUs by the drop-in
+
+# The AMD targets, as scripts/candle.sh builds candle-kernels for (one
+# wave64 target, CDNA 3, one wave32, RDNA 3); MISTRAL_AMD_TARGETS overrides.
+AMD_TARGETS=gfx942,gfx1100
+# The crates whose build scripts compile .cu files (candle-kernels 0.10.2,
+# the fourth, is built on the way: candle-core's `cuda` needs it).
+AMD_CRATES=(mistralrs-quant mistralrs-paged-attn mistralrs-core)
+AMD_LIST=$WS/mistral-$VERSION.amd-kernels.txt
+AMD_SPILLS=$WS/mistral-$VERSION.amd-spills.txt
+TARGET=${MISTRAL_TARGET_DIR:-$HOME/.cache/hip-rs/mistral-target}
+NVCC_STAND_IN_LINE4="mistral.sh's nvcc stand-in, release 13.0, not NVIDIA's nvcc"
+
+amd_targets() { echo "${MISTRAL_AMD_TARGETS:-$AMD_TARGETS}"; }
+
+# The workspace's xtask (parsing cargo's JSON), whatever the working folder.
+xtask() { (cd "$REPO" && cargo xtask "$@"); }
+
+# $WORK/amd-bin/nvcc: what mistralrs-quant's build script runs (`nvcc
+# --version`, from PATH; it panics without it), for this build only. It
+# answers that query, with CUDA 13.0 as the version the build script reads
+# (4th line, 2nd field, 2nd word), and refuses anything else with exit 1:
+# no compile job may go through it (HIP_PLATFORM=amd sends the drop-in
+# down its AMD path, which never looks for nvcc). Each call is logged in
+# $WORK/amd-nvcc-calls.txt, so the build can show what asked it. Not the
+# nvcc front of issue 36, item 2.
+write_nvcc_stand_in() {
+    local bin=$WORK/amd-bin
+    mkdir -p "$bin"
+    cat >"$bin/nvcc" <<EOF
+#!/bin/sh
+# Written by scripts/mistral.sh amd; see write_nvcc_stand_in there.
+echo "\$*" >>"$WORK/amd-nvcc-calls.txt"
+if [ "\$#" -eq 1 ] && [ "\$1" = "--version" ]; then
+    echo "nvcc: no CUDA compiler; answers only --version, for mistralrs-quant's build script"
+    echo "scripts/mistral.sh amd put it on PATH for one build"
+    echo "the cudaforge drop-in compiles the kernels for AMD GPUs (HIP_PLATFORM=amd)"
+    echo "$NVCC_STAND_IN_LINE4"
+    exit 0
+fi
+echo "nvcc: scripts/mistral.sh's stand-in answers only --version; refused: \$*" >&2
+exit 1
+EOF
+    chmod +x "$bin/nvcc"
+    rm -f "$WORK/amd-nvcc-calls.txt"
+}
+
+# amd-build: cargo check of the three crates (their build scripts compile
+# the kernels; nothing is linked); prints one `CRATE OUT_DIR` line each.
+# --keep-going: a build script runs once those of its dependencies have,
+# whether or not their Rust code compiles, so every kernel is built even
+# when mistralrs-quant's Rust code does not type-check against the drop-in
+# cudarc (then cargo's errors are in $WORK/amd-rust-errors.txt, the check
+# `amd` makes of them fails, and amd-build still succeeds).
+cmd_amd_build() {
+    local root crate out rc=0
+    mkdir -p "$WORK"
+    root=$(bash "$REPO/scripts/hip-toolchain.sh")
+    write_nvcc_stand_in
+    local pkgs=()
+    for crate in "${AMD_CRATES[@]}"; do pkgs+=(-p "$crate"); done
+    local start=$SECONDS
+    (cd "$WS" && env PATH="$WORK/amd-bin:$PATH" HIP_PLATFORM=amd ROCM_PATH="$root" \
+        HIP_BUILD_OFFLOAD_ARCH="$(amd_targets)" \
+        CUDAFORGE_AMD_CACHE="${CUDAFORGE_AMD_CACHE:-$HOME/.cache/hip-rs/cudaforge-amd}" \
+        CUDA_COMPUTE_CAP=90 CARGO_INCREMENTAL=0 \
+        CARGO_TARGET_DIR="$TARGET" cargo check --locked --keep-going "${pkgs[@]}" --message-format=json \
+        >"$WORK/amd.json" 2>"$WORK/amd.log") || rc=$?
+    echo "mistral: cargo check of ${AMD_CRATES[*]} for AMD: $((SECONDS - start)) s, exit status $rc" >&2
+    rust_errors >"$WORK/amd-rust-errors.txt"
+    for crate in "${AMD_CRATES[@]}"; do
+        out=$(xtask out-dir "$crate" <"$WORK/amd.json" 2>/dev/null) || {
+            tail -n 60 "$WORK/amd.log" >&2
+            cat "$WORK/amd-rust-errors.txt" >&2
+            die "$crate's build script did not run to the end: its kernels are not built for AMD (log: $WORK/amd.log)"
+        }
+        echo "$crate $out"
+    done
+}
+
+# rustc's errors in cargo's JSON ($WORK/amd.json): `PACKAGE: MESSAGE` lines.
+rust_errors() {
+    python3 - "$WORK/amd.json" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    if not line.startswith("{"):
+        continue
+    m = json.loads(line)
+    if m.get("reason") == "compiler-message" and m["message"]["level"] == "error":
+        pkg = m["package_id"].split("#")[-1]
+        spans = [s["file_name"].split("/registry/src/")[-1].split("/", 1)[-1] + f':{s["line_start"]}'
+                 for s in m["message"]["spans"] if s["is_primary"]]
+        print(f'{pkg}: {m["message"]["message"]} ({", ".join(spans)})')
+PY
+}
+
+# The Rust code of the three crates type-checks against the drop-ins.
+amd_rust_checks() {
+    echo "cargo check --keep-going: $(grep -c . "$WORK/amd-rust-errors.txt" || true) errors"
+    cat "$WORK/amd-rust-errors.txt"
+    grep -o "error: could not compile \`[^\`]*\` ([^)]*)" "$WORK/amd.log" || true
+    [[ ! -s $WORK/amd-rust-errors.txt ]]
+}
+
+# The current AMD builds of the crates: `CRATE DIR` per build folder
+# (OUT_DIR/cudaforge-amd/<key>/, which keeps every key it was ever built
+# with): of the builds of one set of sources for these targets, the newest.
+current_amd_builds() {
+    local crate out
+    while read -r crate out; do
+        python3 - "$crate" "$out" "$(amd_targets)" <<'PY'
+import glob, os, sys
+crate, out, targets = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+want = "# targets: " + " ".join(targets)
+newest = {}
+for d in glob.glob(os.path.join(out, "cudaforge-amd", "*")):
+    rep = os.path.join(d, "cudaforge-amd-report.txt")
+    if not os.path.isfile(rep) or ".partial-" in d:
+        continue
+    lines = open(rep).read().splitlines()
+    if want not in lines:
+        continue
+    srcs = " ".join(l.split(" ")[1] for l in lines if l.startswith("source "))
+    t = os.path.getmtime(rep)
+    if srcs not in newest or t > newest[srcs][0]:
+        newest[srcs] = (t, d)
+if not newest:
+    sys.exit(f"{crate}: no finished AMD build for {','.join(targets)} in {out}/cudaforge-amd")
+for _, d in sorted(newest.values()):
+    print(crate, d)
+PY
+    done <"$WORK/amd-out-dirs.txt"
+}
+
+# The kernel report (hip-info kernels, the code-object reader of
+# hip-diagnostics) of every build's objects, one JSON file per build:
+# $WORK/amd-kernels/CRATE-KEY.json.
+amd_kernel_reports() {
+    local crate dir
+    rm -rf "$WORK/amd-kernels"
+    mkdir -p "$WORK/amd-kernels"
+    (cd "$REPO" && cargo build -q -p hip-diagnostics --bin hip-info) || return 1
+    while read -r crate dir; do
+        "$REPO/target/debug/hip-info" kernels --json "$dir/obj" \
+            >"$WORK/amd-kernels/$crate-$(basename "$dir").json" || return 1
+        echo "$crate: $(basename "$dir"): $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(sum(len(f.get("kernels",[])) for f in j["files"]), "kernel instances in", len(j["files"]), "objects with GPU code")' "$WORK/amd-kernels/$crate-$(basename "$dir").json")"
+    done <"$WORK/amd-builds.txt"
+}
+
+# The list: one line per source of each crate, from the drop-in's reports
+# and the kernel reports (the list's header says how to read it).
+amd_kernel_list() {
+    sed -n '/^#/p' "$AMD_LIST" 2>/dev/null || true
+    python3 - "$(amd_targets)" "$WORK/amd-kernels" "$WORK/amd-builds.txt" <<'PY'
+import json, os, re, sys
+targets, jsondir, builds = sys.argv[1].split(","), sys.argv[2], sys.argv[3]
+def norm(s):
+    # Paths that change from build to build: the layer's headers in the
+    # build folder, cargo's registry.
+    s = re.sub(r"\S*/cudaforge-amd/[0-9a-f]+(\.partial-\d+)?/include/", "<layer>/", s)
+    return re.sub(r"\S*/registry/src/[^/]+/", "", s)
+lines = []
+for b in open(builds).read().splitlines():
+    crate, d = b.split(" ", 1)
+    info = json.load(open(os.path.join(jsondir, f"{crate}-{os.path.basename(d)}.json")))
+    per_obj = {}
+    for f in info["files"]:
+        if "error" in f:
+            sys.exit(f"{crate}: {f['path']}: {f['error']}")
+        per_obj[os.path.basename(f["path"])] = f["kernels"]
+    report = open(os.path.join(d, "cudaforge-amd-report.txt")).read().splitlines()
+    sources = [l.split(" ")[1:3] for l in report if l.startswith("source ")]
+    unavailable = {}
+    for l in report:
+        m = re.match(r"unavailable (\S+) \((\S+)\): (.*)$", l)
+        if m:
+            unavailable.setdefault(m.group(2), {}).setdefault(norm(m.group(3)), []).append(m.group(1))
+    for i, (rel, arch) in enumerate(sources):
+        arch = arch.split("=", 1)[1]
+        stem = os.path.splitext(os.path.basename(rel))[0]
+        ks = per_obj.get(f"{i:03}-{stem}.o", per_obj.get(f"{stem}.bundle", []))
+        counts = []
+        for t in targets:
+            tk = [k for k in ks if re.sub(r":.*", "", k["target"].split("-")[-1]) == t]
+            counts.append(f"{t} {len(tk)} kernels, {sum(k['spills'] for k in tk)} spilling")
+        why = "; ".join(f"{', '.join(sorted(n))}: {w}"
+                        for w, n in sorted(unavailable.get(rel, {}).items()))
+        if arch == "none":
+            status, detail = "not built", why
+        elif why:
+            status = f"built at __CUDA_ARCH__={arch}, in part"
+            detail = "; ".join(counts) + "; unavailable: " + why
+        else:
+            status = f"built at __CUDA_ARCH__={arch}"
+            detail = "; ".join(counts)
+        lines.append("\t".join([crate, rel, status, detail]))
+print("\n".join(sorted(lines)))
+PY
+}
+
+# One AMD check: its output is shown, then `mistral amd: NAME ... ok|FAILED`.
+amd_line() {
+    local name=$1
+    shift
+    checks=$((checks + 1))
+    if "$@" >"$WORK/amd-check.log" 2>&1; then
+        sed 's/^/    /' "$WORK/amd-check.log"
+        echo "mistral amd: $name ... ok"
+    else
+        sed 's/^/    /' "$WORK/amd-check.log"
+        echo "mistral amd: $name ... FAILED"
+        failed=$((failed + 1))
+    fi
+}
+
+# The stand-in answered mistralrs-quant's `nvcc --version` (when its build
+# script ran, not when cargo found it fresh) and was asked nothing else.
+amd_stand_in_version_only() {
+    local calls=$WORK/amd-nvcc-calls.txt
+    echo "calls of the stand-in: $(sed 's/^/nvcc /' "$calls" 2>/dev/null | paste -sd, - || true)"
+    if [[ -s $calls ]] && grep -vqx -- '--version' "$calls"; then
+        echo "the stand-in was asked more than --version"
+        return 1
+    fi
+    ! grep -q "stand-in answers only --version; refused" "$WORK/amd.log"
+}
+
+# Every crate's build script compiled on the drop-in's AMD path.
+amd_path_taken() {
+    local crate out bad=0
+    grep -o 'warning: [a-z-]*@[0-9.]*: cudaforge: compiling [^(]*' "$WORK/amd.log" | sort -u || true
+    for crate in "${AMD_CRATES[@]}"; do
+        grep -q "^$crate " "$WORK/amd-builds.txt" || { echo "$crate: no AMD build folder"; bad=1; }
+    done
+    # nvcc's command lines would have written OUT_DIR/cudaforge/.
+    while read -r crate out; do
+        [[ ! -d $out/cudaforge ]] || { echo "$crate: $out/cudaforge exists (an nvcc build)"; bad=1; }
+    done <"$WORK/amd-out-dirs.txt"
+    return $bad
+}
+
+amd_list_matches() {
+    amd_kernel_list >"$WORK/amd-kernels.txt" || return 1
+    awk -F'\t' '!/^#/ {n[$1]++; if ($3 == "not built") nb[$1]++; else if ($3 ~ /in part/) p[$1]++}
+        END {for (c in n) printf "%s: %d sources, %d built, %d of them in part, %d not built\n", c, n[c], n[c] - nb[c], p[c], nb[c]}' \
+        "$WORK/amd-kernels.txt" | sort
+    diff -u "$AMD_LIST" "$WORK/amd-kernels.txt" || {
+        echo "the fresh list is $WORK/amd-kernels.txt: review it, then copy it to $AMD_LIST"
+        return 1
+    }
+}
+
+# cargo xtask amd-spills (candle.sh's) over the three crates' builds at
+# once: an OUT_DIR of links to their current build folders.
+amd_spills() {
+    local crate dir all=$WORK/amd-out
+    rm -rf "$all"
+    mkdir -p "$all/cudaforge-amd"
+    while read -r crate dir; do
+        ln -s "$dir" "$all/cudaforge-amd/$crate-$(basename "$dir")"
+    done <"$WORK/amd-builds.txt"
+    xtask amd-spills "$all" "$AMD_SPILLS" "$(amd_targets)" "$@"
+}
+
+# All of mistral.rs (the package of benches/mistral: mistralrs with
+# `cuda`) type-checks for AMD with hip-nvcc, the repository's nvcc front
+# (dropins/nvcc, installed into $WORK/nvcc), on PATH in place of the
+# stand-in: mistralrs-quant's build script reads its --version, the drop-in
+# passes over it and builds the kernels on its AMD path (from the cache
+# the builds above filled).
+amd_whole_with_front() {
+    local root
+    root=$(bash "$REPO/scripts/hip-toolchain.sh")
+    (cd "$REPO" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$TARGET" \
+        cargo install -q --debug --locked --path dropins/nvcc --root "$WORK/nvcc") || return 1
+    "$WORK/nvcc/bin/nvcc" --version | sed -n 4p
+    (cd "$WS" && env PATH="$WORK/nvcc/bin:$PATH" HIP_PLATFORM=amd ROCM_PATH="$root" \
+        HIP_BUILD_OFFLOAD_ARCH="$(amd_targets)" \
+        CUDAFORGE_AMD_CACHE="${CUDAFORGE_AMD_CACHE:-$HOME/.cache/hip-rs/cudaforge-amd}" \
+        CUDA_COMPUTE_CAP=90 CARGO_INCREMENTAL=0 \
+        CARGO_TARGET_DIR="$TARGET" cargo check --locked 2>&1 | tail -n 3)
+    [[ ${PIPESTATUS[0]} -eq 0 ]]
+}
+
+# amd: mistral.rs's kernels built for AMD and checked without a GPU (see
+# the header).
+cmd_amd() {
+    local start=$SECONDS
+    mkdir -p "$WORK"
+    cmd_amd_build >"$WORK/amd-out-dirs.txt" || exit 1
+    current_amd_builds >"$WORK/amd-builds.txt" || exit 1
+    echo "mistral amd: built for $(amd_targets) in $(awk '{print $1}' "$WORK/amd-builds.txt" | paste -sd' ' -) ($((SECONDS - start)) s)"
+    checks=0 failed=0
+    amd_line "the nvcc stand-in was asked only --version (mistralrs-quant's build script)" amd_stand_in_version_only
+    amd_line "the drop-in built every crate on its AMD path (no nvcc command line)" amd_path_taken
+    amd_line "the kernel report (hip-info kernels) reads every build's code objects" amd_kernel_reports
+    if [[ $failed -eq 0 ]]; then
+        amd_line "every source built or not as $(basename "$AMD_LIST") lists it (kernels and spills per target, reasons)" amd_list_matches
+        amd_line "every spilling kernel named with its reason; bounds in the code objects (xtask amd-spills)" amd_spills
+    fi
+    amd_line "the crates' Rust code type-checks against the drop-ins (cargo check)" amd_rust_checks
+    amd_line "all of mistral.rs type-checks with hip-nvcc on PATH (cargo check of benches/mistral)" amd_whole_with_front
+    echo "mistral amd: $((checks - failed)) of $checks ok, $failed failed ($((SECONDS - start)) s)"
+    [[ $failed -eq 0 ]]
+}
+
 case "${1:-}" in
     check) cmd_check ;;
     lock) cmd_lock ;;
+    amd) cmd_amd ;;
+    amd-build) cmd_amd_build ;;
     *) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 esac
