@@ -35,11 +35,12 @@ struct Plan {
 /// The commands and paths. Each library's part is derived from its
 /// manifest (`build.rs-tools/generator/libraries/<name>.toml`) and its
 /// crate's folder, so adding a library adds nothing here: its
-/// `src/generated/` and `BINDINGS.md`; its NVIDIA tables (`[nvidia.*]
-/// output`); its `NVIDIA_COVERAGE.md` with the
+/// `src/generated/` and `BINDINGS.md`; its `NVIDIA_COVERAGE.md` with the
 /// bless run of its coverage test (`src/coverage.rs` or
-/// `src/nvidia/coverage.rs`, blessed by `<CRATE>_BLESS=1`); the outputs of
-/// its `[[header_enums]]`. Then [`SHARED`], the files that cross
+/// `src/nvidia/coverage.rs`, blessed by `<CRATE>_BLESS=1`). Its NVIDIA
+/// tables and `[[header_enums]]` outputs are under `src/generated/` (the
+/// skeleton test holds every -sys crate to that, and a marked file outside
+/// the plan fails [`run`]). Then [`SHARED`], the files that cross
 /// libraries. The generator runs first (bindings, then the NVIDIA tables
 /// read from them), then the coverage tests, which read its output (the
 /// adapter tables, `gpu_tested.txt`), then the lock files outside the
@@ -55,19 +56,6 @@ fn plan(root: &Path) -> Result<Plan> {
             .to_owned();
         paths.push(generated);
         paths.push(relative(root, &library.report)?);
-        // The NVIDIA backend's tables (`[nvidia.<table>] output`, relative
-        // to the crate).
-        let text = std::fs::read_to_string(&library.manifest)
-            .with_context(|| format!("reading {}", library.manifest.display()))?;
-        let manifest: toml::Table = toml::from_str(&text)
-            .with_context(|| format!("parsing {}", library.manifest.display()))?;
-        if let Some(toml::Value::Table(nvidia)) = manifest.get("nvidia") {
-            for table in nvidia.values() {
-                if let Some(output) = table.get("output").and_then(|o| o.as_str()) {
-                    paths.push(format!("{krate}/{output}"));
-                }
-            }
-        }
         let coverage = ["src/coverage.rs", "src/nvidia/coverage.rs"]
             .iter()
             .any(|f| root.join(&krate).join(f).is_file());
@@ -79,7 +67,6 @@ fn plan(root: &Path) -> Result<Plan> {
             )));
         }
     }
-    paths.extend(crate::header_enums::outputs(root)?);
     // The fuzz workspace's lock file, which no workspace command touches:
     // scripts/fuzz.sh builds with --locked, so a new path dependency of a
     // fuzzed crate must be locked here first.
@@ -219,17 +206,21 @@ fn unlisted_generated_files(root: &Path, paths: &[String]) -> Result<Vec<String>
             .join("\n")
             .to_lowercase();
         let marked = head.contains("@generated") || head.contains("do not edit");
-        let covered = paths.iter().any(|p| {
-            file == p
-                || file
-                    .strip_prefix(p)
-                    .is_some_and(|rest| rest.starts_with('/'))
-        });
-        if marked && !covered {
+        if marked && !covered(paths, file) {
             unlisted.push(file.to_owned());
         }
     }
     Ok(unlisted)
+}
+
+/// Whether `file` is one of `paths` or inside one of them (a folder).
+fn covered(paths: &[String], file: &str) -> bool {
+    paths.iter().any(|p| {
+        file == p
+            || file
+                .strip_prefix(p.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// `git ARGS PATHS...` from the workspace root.
@@ -268,7 +259,8 @@ mod tests {
     use super::*;
 
     /// The derived plan covers every library's files, as the hand-kept
-    /// list did before it was derived, plus each library's bless run.
+    /// list did before it was derived (the NVIDIA tables through their
+    /// crate's `src/generated`), plus each library's bless run.
     #[test]
     fn the_plan_is_derived_from_the_manifests() {
         let root = crate::workspace_root();
@@ -287,10 +279,7 @@ mod tests {
             "fuzz/Cargo.lock",
             "benches/mistral/Cargo.lock",
         ] {
-            assert!(
-                plan.paths.iter().any(|p| p == path),
-                "{path} not in the plan"
-            );
+            assert!(covered(&plan.paths, path), "{path} not in the plan");
         }
         let libraries = crate::library::all(&root).unwrap().len();
         let blessed = plan

@@ -53,12 +53,6 @@ fn tables(root: &Path) -> Result<Vec<(std::path::PathBuf, HeaderEnums)>> {
     Ok(out)
 }
 
-/// The files the `[[header_enums]]` tables write, relative to the
-/// workspace root (what `check` compares).
-pub(crate) fn outputs(root: &Path) -> Result<Vec<String>> {
-    Ok(tables(root)?.into_iter().map(|(_, t)| t.output).collect())
-}
-
 /// Writes every manifest's `[[header_enums]]` files.
 pub(crate) fn generate(root: &Path, cuda_include: &Path) -> Result<()> {
     for (manifest, table) in tables(root)? {
