@@ -314,7 +314,9 @@ impl CudaContext {
     /// which cuFFT then fails on (`CUFFT_INTERNAL_ERROR`).
     pub fn bind_to_thread(&self) -> Result<(), DriverError> {
         self.check_err()?;
-        self.device.bind().drv()?;
+        // This device's primary context current means this device is
+        // current: one read of the current context decides (asking the
+        // device as well, `hipGetDevice`, read the same context again).
         if crate::driver::result::ctx::get_current()? != Some(self.cu_ctx()) {
             // SAFETY: a device ordinal of this process.
             check(unsafe { hip::sys::hipSetDevice(self.ordinal as i32) })?;
