@@ -642,10 +642,16 @@ pub unsafe fn host_unregister(p: *mut c_void, _held: &CaptureHold<'_>) -> Result
 /// `hipMallocManaged`: `bytes` of managed memory, attached globally (free
 /// it with [`free`]).
 pub fn malloc_managed(bytes: usize) -> Result<*mut c_void> {
+    malloc_managed_with_flags(bytes, sys::hipMemAttachGlobal)
+}
+
+/// `hipMallocManaged` with its attach flags: `hipMemAttachGlobal` or
+/// `hipMemAttachHost` (free it with [`free`]).
+pub fn malloc_managed_with_flags(bytes: usize, flags: c_uint) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: `p` is a valid pointer slot to write.
     check("hipMallocManaged", unsafe {
-        sys::hipMallocManaged(&mut p, bytes, sys::hipMemAttachGlobal)
+        sys::hipMallocManaged(&mut p, bytes, flags)
     })?;
     Ok(p)
 }
@@ -827,6 +833,7 @@ pub unsafe fn memcpy_peer_async(
 ///
 /// `dst` is writable device memory of `bytes` bytes until the fill
 /// completes; `s` is a live stream (or null) of its device.
+#[inline]
 pub unsafe fn memset_async(
     dst: *mut c_void,
     value: u8,

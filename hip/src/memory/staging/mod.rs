@@ -6,7 +6,9 @@
 //! themselves. This module holds the thresholds ([`CHUNK_BYTES`],
 //! [`MIN_BYTES`]), the alternative strategies ([`StagingStrategy`]) and the
 //! copies that take one explicitly ([`copy_htod_with`], [`copy_dtoh_with`]),
-//! for benchmarks.
+//! for benchmarks, and the copies between raw addresses
+//! ([`copy_htod_pageable`], [`copy_dtoh_pageable`]) for layers that keep
+//! their own account of device memory, such as `cuda-compat`.
 //!
 //! A copy from pageable memory cannot be done by the GPU's DMA engines
 //! directly: the runtime copies through its own small staging buffers one
@@ -322,6 +324,90 @@ pub(crate) unsafe fn copy_dtoh_raw(
             strategy,
         )
     }
+}
+
+/// Copies `bytes` bytes of ordinary host memory at `src` to device memory
+/// at the raw address `dst`, on `stream` after its earlier work, and waits
+/// for the copy: staged through the pinned rings from [`MIN_BYTES`] on
+/// (as `HIP_STAGING_STRATEGY` says), one direct copy below.
+///
+/// For layers that keep their own account of device memory and order
+/// its uses themselves, such as `cuda-compat`'s cudarc API, whose
+/// `memcpy_htod` of a `Vec` goes through here. Code that holds `hip`
+/// buffers uses [`Stream::copy_htod`], which also orders the copy after
+/// the buffer's tracked uses on other streams.
+///
+/// A staged copy is refused while the stream captures a graph (a replay
+/// would read staging buffers that other copies have refilled since):
+/// the caller makes a direct copy instead, or none.
+///
+/// # Safety
+///
+/// `src` is readable for `bytes` bytes and not written until this
+/// returns; `dst` holds `bytes` bytes of `stream`'s device, and every
+/// earlier use of them on another stream is ordered before this stream's
+/// work (or finished).
+///
+/// # Example
+///
+/// ```no_run
+/// # fn main() -> hip::Result<()> {
+/// let dev = hip::Device::get(0)?;
+/// let stream = hip::Stream::new(&dev)?;
+/// let host = vec![7u8; 64 << 20];
+/// let mut buf = stream.alloc::<u8>(host.len())?;
+/// # use hip::DeviceMemoryMut;
+/// // SAFETY: `host` and `buf` hold `host.len()` bytes; only this stream
+/// // uses `buf`.
+/// unsafe {
+///     hip::staging::copy_htod_pageable(&stream, host.as_ptr(), buf.device_ptr_mut().cast(), host.len())
+/// }?;
+/// # Ok(())
+/// # }
+/// ```
+pub unsafe fn copy_htod_pageable(
+    stream: &Stream,
+    src: *const u8,
+    dst: *mut u8,
+    bytes: usize,
+) -> Result<()> {
+    let ends = CopyEnds {
+        host: src.cast_mut(),
+        device: dst,
+    };
+    let strategy = StagingStrategy::from_env()?;
+    // SAFETY: the caller's promise; host-to-device only reads `src`.
+    unsafe {
+        copy_pageable(
+            "staging::copy_htod_pageable",
+            stream,
+            ends,
+            bytes,
+            Direction::HostToDevice,
+            strategy,
+        )
+    }
+}
+
+/// Copies `bytes` bytes of device memory at the raw address `src` into
+/// ordinary host memory at `dst`, on `stream` after its earlier work, and
+/// waits for the copy: the device-to-host twin of
+/// [`copy_htod_pageable`], with the same staging and capture rule.
+///
+/// # Safety
+///
+/// `src` holds `bytes` bytes of `stream`'s device, and every earlier
+/// write of them on another stream is ordered before this stream's work
+/// (or finished); `dst` is writable for `bytes` bytes and not otherwise
+/// accessed until this returns.
+pub unsafe fn copy_dtoh_pageable(
+    stream: &Stream,
+    src: *const u8,
+    dst: *mut u8,
+    bytes: usize,
+) -> Result<()> {
+    // SAFETY: the caller's promise.
+    unsafe { copy_dtoh_raw("staging::copy_dtoh_pageable", stream, src, dst, bytes) }
 }
 
 /// [`Stream::copy_htod`] from ordinary memory with large copies made as
