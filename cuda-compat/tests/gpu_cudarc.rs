@@ -333,6 +333,62 @@ fn copies_into_longer_destinations_and_through_pinned_memory() {
     ctx.check_err().unwrap();
 }
 
+/// Elements of the staged-copy test: 24 MiB and 3 elements of f32, so
+/// the copies go through `hip`'s staging (4 MiB and more) and end in a
+/// partial chunk.
+const STAGED_N: usize = (24 << 20) / 4 + 3;
+
+#[test]
+#[ignore = "needs a GPU"]
+fn large_pageable_copies_are_staged_exact_and_ordered_across_streams() {
+    let (ctx, module) = setup();
+    let a = ctx.new_stream().unwrap();
+    let b = ctx.new_stream().unwrap();
+    let host = random(STAGED_N);
+    // Host to device, staged, into a new buffer and into a longer one.
+    let x = a.clone_htod(&host).unwrap();
+    assert_eq!(a.clone_dtoh(&x).unwrap(), host, "clone_htod, clone_dtoh");
+    let mut longer = a.alloc_zeros::<f32>(STAGED_N + 5).unwrap();
+    a.memcpy_htod(&host, &mut longer).unwrap();
+    let back = a.clone_dtoh(&longer).unwrap();
+    assert_eq!(&back[..STAGED_N], &host[..], "into a longer destination");
+    assert!(
+        back[STAGED_N..].iter().all(|&v| v == 0.0),
+        "the rest stays zero"
+    );
+    // Into a view at an odd offset.
+    let mut view = longer.try_slice_mut(5..).unwrap();
+    a.memcpy_htod(&host, &mut view).unwrap();
+    let back = a.clone_dtoh(&longer).unwrap();
+    assert_eq!(&back[5..], &host[..], "into a view");
+
+    // A slow writer on a; the staged reads on b wait for it.
+    let mut y = a.alloc_zeros::<f32>(STAGED_N).unwrap();
+    launch_slow(&a, &module, &mut y, &x).unwrap();
+    let want = affine(&host);
+    assert_close(&b.clone_dtoh(&y).unwrap(), &want, TOL, "clone_dtoh on b");
+    let mut out = vec![0f32; STAGED_N];
+    b.memcpy_dtoh(&y, &mut out).unwrap();
+    assert_close(&out, &want, TOL, "memcpy_dtoh on b");
+
+    // A slow reader of x on a; a staged overwrite of x on b waits for it.
+    let fresh = random(STAGED_N);
+    let mut x = x;
+    launch_slow(&a, &module, &mut y, &x).unwrap();
+    b.memcpy_htod(&fresh, &mut x).unwrap();
+    assert_close(&a.clone_dtoh(&y).unwrap(), &want, TOL, "y from the old x");
+    assert_eq!(b.clone_dtoh(&x).unwrap(), fresh, "x overwritten on b");
+
+    // A length mismatch is still an error naming the copy, nothing copied.
+    let mut short = vec![0f32; STAGED_N - 1];
+    let e = a.memcpy_dtoh(&x, &mut short).unwrap_err();
+    assert_eq!(e.0, sys::CUresult::CUDA_ERROR_INVALID_VALUE, "{e:?}");
+    let (_, detail) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert!(detail.contains("memcpy_dtoh"), "{detail}");
+    assert!(short.iter().all(|&v| v == 0.0));
+    ctx.check_err().unwrap();
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn graph_capture_replays_the_launch() {

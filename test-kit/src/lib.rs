@@ -56,8 +56,8 @@ pub use scenario::{
     Scenario, STUB_SDKS_VAR,
 };
 pub use sources::{
-    assert_sources_do_not_name, code_without_comments, raw_calls_outside_result, rust_sources,
-    sys_functions,
+    assert_sources_do_not_name, code_without_comments, raw_calls_in, raw_calls_outside_result,
+    rust_sources, sys_functions,
 };
 pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};
 

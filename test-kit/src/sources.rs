@@ -42,20 +42,26 @@ pub fn sys_functions(sys_dir: &Path) -> Vec<String> {
 /// left out: one `file:line: function` per use. Panics when the crate has
 /// no result layer or a file cannot be read.
 pub fn raw_calls_outside_result(crate_dir: &Path, sys_dirs: &[std::path::PathBuf]) -> Vec<String> {
-    let functions: std::collections::HashSet<String> =
-        sys_dirs.iter().flat_map(|d| sys_functions(d)).collect();
     let src = crate_dir.join("src");
     let result_file = src.join("result.rs");
     let result_dir = src.join("result");
     assert!(result_file.is_file(), "{} has no result.rs", src.display());
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    files.retain(|f| *f != result_file && !f.starts_with(&result_dir));
+    raw_calls_in(&files, sys_dirs)
+}
+
+/// Where `files` name a function of one of the -sys crates in `sys_dirs`,
+/// comments and string literals left out: one `file:line: function` per
+/// use, files in path order. Panics when a file cannot be read.
+pub fn raw_calls_in(files: &[std::path::PathBuf], sys_dirs: &[std::path::PathBuf]) -> Vec<String> {
+    let functions: std::collections::HashSet<String> =
+        sys_dirs.iter().flat_map(|d| sys_functions(d)).collect();
+    let mut files = files.to_vec();
     files.sort();
     let mut found = Vec::new();
-    for file in files
-        .iter()
-        .filter(|f| **f != result_file && !f.starts_with(&result_dir))
-    {
+    for file in &files {
         let text = std::fs::read_to_string(file)
             .unwrap_or_else(|e| panic!("{} could not be read: {e}", file.display()));
         for (n, line) in code_only(&text).lines().enumerate() {

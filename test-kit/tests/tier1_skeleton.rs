@@ -107,6 +107,37 @@ fn every_library_has_a_public_result_layer_that_alone_calls_its_sys_crates() {
     );
 }
 
+/// cuda-compat's safe layers (`driver::safe`, `cublas::safe`, ..., every
+/// `safe.rs` and `safe/` folder): cudarc's safe types over ours.
+fn cuda_compat_safe_files() -> Vec<PathBuf> {
+    let src = root().join("cuda-compat/src");
+    let files: Vec<PathBuf> = test_kit::rust_sources(&src)
+        .into_iter()
+        .filter(|f| {
+            let rel = f.strip_prefix(&src).expect("under src");
+            rel.components().any(|c| c.as_os_str() == "safe")
+                || rel.file_name().is_some_and(|n| n == "safe.rs")
+        })
+        .collect();
+    assert!(
+        files.len() >= 10,
+        "only {} safe files found under {}",
+        files.len(),
+        src.display()
+    );
+    files
+}
+
+#[test]
+fn cuda_compats_safe_layers_call_no_sys_crate() {
+    let sys: Vec<PathBuf> = sys_crates().iter().map(|c| root().join(c)).collect();
+    fail_on(
+        test_kit::raw_calls_in(&cuda_compat_safe_files(), &sys),
+        "cuda-compat's safe types reach the -sys crates only through the safe \
+         crates (`hip::result` and the like)",
+    );
+}
+
 #[test]
 fn every_library_re_exports_its_sys_crate_as_sys() {
     let mut violations = Vec::new();

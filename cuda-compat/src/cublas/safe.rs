@@ -112,12 +112,14 @@ impl Drop for CudaBlas {
         // Destroyed once no capture of the device is open (hip's capture
         // gate): cuBLAS synchronizes the device there.
         let handle = hip::SendPtr(self.handle);
-        self.stream.context().release_outside_captures(move || {
-            // SAFETY: we own the handle, and nothing uses it after this.
-            unsafe { result::destroy_handle(handle.get()) }.map_err(|_| {
-                crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-            })
-        });
+        self.stream
+            .context()
+            .release_outside_captures(move |_held| {
+                // SAFETY: we own the handle, and nothing uses it after this.
+                unsafe { result::destroy_handle(handle.get()) }.map_err(|_| {
+                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                })
+            });
     }
 }
 

@@ -53,11 +53,13 @@ impl Drop for CudaBlasLT {
         if !handle.is_null() {
             // Made once no capture of the device is open (hip's gate).
             let handle = hip::SendPtr(handle);
-            self.stream.context().release_outside_captures(move || {
-                // SAFETY: we own the handle, and nothing uses it after this.
-                unsafe { result::destroy_handle(handle.get()) }
-                    .map_err(|_| DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN))
-            });
+            self.stream
+                .context()
+                .release_outside_captures(move |_held| {
+                    // SAFETY: we own the handle, and nothing uses it after this.
+                    unsafe { result::destroy_handle(handle.get()) }
+                        .map_err(|_| DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN))
+                });
         }
     }
 }

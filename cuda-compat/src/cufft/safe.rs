@@ -441,13 +441,15 @@ impl Drop for CudaFft {
             // Its error is recorded on the context, as cudarc's other
             // handles' drops are here: never a panic.
             let handle = hip::SendPtr(handle);
-            self.stream.context().release_outside_captures(move || {
-                // SAFETY: this value owns the plan; nothing uses it after
-                // this.
-                unsafe { result::destroy(handle.get()) }.map_err(|_| {
-                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-                })
-            });
+            self.stream
+                .context()
+                .release_outside_captures(move |_held| {
+                    // SAFETY: this value owns the plan; nothing uses it after
+                    // this.
+                    unsafe { result::destroy(handle.get()) }.map_err(|_| {
+                        crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                    })
+                });
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `CudaContext`, `CudaStream`, `CudaEvent` over `hip::Device`,
 //! `hip::Stream` and `hip::Event`.
 
-use crate::driver::result::{check, fail, invalid, invalid_because, DriverError, ToDriver};
+use crate::driver::result::{fail, invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -318,8 +318,7 @@ impl CudaContext {
         // current: one read of the current context decides (asking the
         // device as well, `hipGetDevice`, read the same context again).
         if crate::driver::result::ctx::get_current()? != Some(self.cu_ctx()) {
-            // SAFETY: a device ordinal of this process.
-            check(unsafe { hip::sys::hipSetDevice(self.ordinal as i32) })?;
+            hip::result::set_device(self.ordinal as i32).drv()?;
         }
         Ok(())
     }
@@ -329,11 +328,7 @@ impl CudaContext {
     /// compiled through hip-cuda-layer runs in 32-lane warps, also on a
     /// wave64 GPU).
     pub fn attribute(&self, attrib: sys::CUdevice_attribute) -> Result<i32, DriverError> {
-        let mut v = 0;
-        // SAFETY: `v` is a valid place for the value.
-        check(unsafe {
-            hip::sys::hipDeviceGetAttribute(&mut v, attrib.into(), self.ordinal as i32)
-        })?;
+        let v = hip::result::device_get_attribute(attrib.into(), self.ordinal as i32).drv()?;
         Ok(crate::warp::cuda_attribute(attrib.into(), v))
     }
 
@@ -473,11 +468,11 @@ impl CudaContext {
     /// here.
     pub(crate) fn release_outside_captures(
         self: &Arc<Self>,
-        release: impl FnOnce() -> Result<(), DriverError> + Send + 'static,
+        release: impl FnOnce(&hip::CaptureHold<'_>) -> Result<(), DriverError> + Send + 'static,
     ) {
         let ctx = self.clone();
         self.device
-            .release_outside_captures(move |_held| ctx.record_err(release()));
+            .release_outside_captures(move |held| ctx.record_err(release(held)));
     }
 
     /// A new event (`hipEventCreateWithFlags`); `None` is

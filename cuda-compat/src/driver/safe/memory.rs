@@ -2,7 +2,7 @@
 //! pinned memory, and the stream's allocations and copies.
 
 use super::context::{CudaContext, CudaEvent, CudaStream};
-use crate::driver::result::{check, invalid, invalid_because, DriverError, ToDriver};
+use crate::driver::result::{invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use hip::sys as hs;
 use std::ffi::c_void;
@@ -831,6 +831,13 @@ impl<'a> SyncOnDrop<'a> {
     pub fn sync_stream(stream: &'a CudaStream) -> SyncOnDrop<'a> {
         SyncOnDrop::Sync(Some(stream))
     }
+
+    /// Whether this guards host memory that copies use synchronously:
+    /// ordinary (pageable) memory, whose guard synchronizes rather than
+    /// records an event.
+    fn is_host_synchronous(&self) -> bool {
+        matches!(self, SyncOnDrop::Sync(_))
+    }
 }
 
 /// The guard of memory that keeps its own event (pinned host, unified):
@@ -1078,10 +1085,10 @@ impl<T> Drop for PinnedHostSlice<T> {
             // hipHostFree may act on the whole device: made once no capture
             // of it is open (hip's capture gate).
             let p = hip::SendPtr(self.ptr.cast::<c_void>());
-            ctx.release_outside_captures(move || {
+            ctx.release_outside_captures(move |held| {
                 // SAFETY: we own this hipHostMalloc allocation, and the last
                 // copy using it has finished.
-                check(unsafe { hs::hipHostFree(p.get()) })
+                unsafe { hip::result::host_free(p.get(), held) }.drv()
             });
         }
     }
@@ -1156,8 +1163,7 @@ impl CudaContext {
         let event = self.new_event(None)?;
         let mut p = std::ptr::null_mut();
         if bytes > 0 {
-            // SAFETY: `p` is a valid place for the pointer.
-            check(unsafe { hs::hipHostMalloc(&mut p, bytes, flags) })?;
+            p = hip::result::host_malloc(bytes, flags).drv()?;
             // SAFETY: `p` holds `bytes` writable bytes.
             unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, bytes) };
         }
@@ -1272,6 +1278,49 @@ impl CudaStream {
         self.ctx.bind_to_thread()
     }
 
+    /// Whether a copy of `bytes` bytes of host memory goes through `hip`'s
+    /// staging (`hip::staging`), which moves ordinary memory at
+    /// near-pinned speed: ordinary memory (`host_synchronous`, see
+    /// [`SyncOnDrop`]), from `hip::staging::MIN_BYTES` on, and not while
+    /// the stream captures a graph (a direct copy is captured as in
+    /// cudarc; a staged one could not be replayed).
+    fn stages(&self, host_synchronous: bool, bytes: usize) -> Result<bool, DriverError> {
+        if !host_synchronous || bytes < hip::staging::MIN_BYTES {
+            return Ok(false);
+        }
+        let status = self.stream.capture_status().drv()?;
+        Ok(status == hs::hipStreamCaptureStatus::hipStreamCaptureStatusNone)
+    }
+
+    /// Copies `bytes` bytes between ordinary host memory and the device
+    /// address `device` on this stream through `hip`'s staging, and waits
+    /// for the copy.
+    ///
+    /// # Safety
+    ///
+    /// As [`CudaStream::enqueue_host_copy`]; `device`'s earlier uses on
+    /// other streams are ordered before this stream's work.
+    unsafe fn staged_host_copy(
+        &self,
+        host: HostMemory,
+        device: sys::CUdeviceptr,
+        bytes: usize,
+    ) -> Result<(), DriverError> {
+        let device = device as *mut u8;
+        // SAFETY: the caller's contract above.
+        unsafe {
+            match host {
+                HostMemory::Source(src) => {
+                    hip::staging::copy_htod_pageable(&self.stream, src.cast(), device, bytes)
+                }
+                HostMemory::Destination(dst) => {
+                    hip::staging::copy_dtoh_pageable(&self.stream, device, dst.cast(), bytes)
+                }
+            }
+        }
+        .drv()
+    }
+
     /// Enqueues one copy of `bytes` between host memory and the device
     /// address `device` on this stream (`hipMemcpyHtoDAsync` or
     /// `hipMemcpyDtoHAsync`, by the direction `host` gives); nothing for
@@ -1292,18 +1341,17 @@ impl CudaStream {
         if bytes == 0 {
             return Ok(());
         }
-        let device = device as hs::hipDeviceptr_t;
+        let device = device as *mut c_void;
+        let (dst, src, kind) = match host {
+            HostMemory::Source(src) => (device, src, hs::hipMemcpyKind::hipMemcpyHostToDevice),
+            HostMemory::Destination(dst) => (
+                dst,
+                device.cast_const(),
+                hs::hipMemcpyKind::hipMemcpyDeviceToHost,
+            ),
+        };
         // SAFETY: the caller's contract above.
-        check(unsafe {
-            match host {
-                HostMemory::Source(src) => {
-                    hs::hipMemcpyHtoDAsync(device, src.cast_mut(), bytes, self.cu_stream())
-                }
-                HostMemory::Destination(dst) => {
-                    hs::hipMemcpyDtoHAsync(dst, device, bytes, self.cu_stream())
-                }
-            }
-        })
+        unsafe { hip::result::memcpy_async(dst, src, bytes, kind, self.cu_stream()) }.drv()
     }
 
     /// `len` uninitialised elements in stream order (`hipMallocAsync`, or
@@ -1360,7 +1408,7 @@ impl CudaStream {
         self.ctx.bind_to_thread()?;
         let (p, _record) = dst.device_ptr_mut(self);
         // SAFETY: `p` holds `bytes` bytes of device memory of this device.
-        check(unsafe { hs::hipMemsetD8Async(p as hs::hipDeviceptr_t, 0, bytes, self.cu_stream()) })
+        unsafe { hip::result::memset_async(p as *mut c_void, 0, bytes, self.cu_stream()) }.drv()
     }
 
     /// An empty buffer (no allocation).
@@ -1398,8 +1446,27 @@ impl CudaStream {
         Ok(dst)
     }
 
-    /// Copies `src` into the start of `dst` (`hipMemcpyHtoDAsync`); `dst`
-    /// may be longer. A longer `src` is `CUDA_ERROR_INVALID_VALUE`.
+    /// Copies `src` into the start of `dst`; `dst` may be longer. A longer
+    /// `src` is `CUDA_ERROR_INVALID_VALUE`.
+    ///
+    /// Pinned memory is copied asynchronously (`hipMemcpyHtoDAsync`). So is
+    /// ordinary memory (a `Vec`, a slice, an array) below
+    /// `hip::staging::MIN_BYTES` (4 MiB), as in cudarc. From there on,
+    /// ordinary memory goes through `hip`'s staging, which moves it at
+    /// near-pinned speed through reused pinned buffers, and the call
+    /// returns when the copy is over; while the stream captures a graph it
+    /// is one direct copy, as in cudarc.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), cuda_compat::driver::DriverError> {
+    /// let ctx = cuda_compat::driver::CudaContext::new(0)?;
+    /// let stream = ctx.default_stream();
+    /// let host = vec![1.0f32; 64 << 20];
+    /// let mut dev = stream.alloc_zeros::<f32>(host.len())?;
+    /// stream.memcpy_htod(&host, &mut dev)?; // staged: 256 MiB of a Vec
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn memcpy_htod<T: DeviceRepr, Src: HostSlice<T> + ?Sized, Dst: DevicePtrMut<T>>(
         self: &Arc<Self>,
         src: &Src,
@@ -1414,19 +1481,19 @@ impl CudaStream {
         }
         self.begin_copy(dst.stream())?;
         // SAFETY: the slice is used only by the copy below, on this stream.
-        let (src, _record_src) = unsafe { src.stream_synced_slice(self) };
+        let (src, record_src) = unsafe { src.stream_synced_slice(self) };
         let (dp, _record_dst) = dst.device_ptr_mut(self);
+        let (host, bytes) = (HostMemory::Source(src.as_ptr().cast()), size_of_val(src));
+        if self.stages(record_src.is_host_synchronous(), bytes)? {
+            // SAFETY: as below; `dst`'s guard has ordered its earlier uses
+            // before this stream's work, and the copy is over on return.
+            return unsafe { self.staged_host_copy(host, dp, bytes) };
+        }
         // SAFETY: `src` is readable for its bytes; `dp` holds at least as
         // many (checked above); the guards keep the host memory alive
         // (pinned: until its event says the copy is done; pageable: the
         // runtime has read it when the call returns).
-        unsafe {
-            self.enqueue_host_copy(
-                HostMemory::Source(src.as_ptr().cast()),
-                dp,
-                size_of_val(src),
-            )
-        }
+        unsafe { self.enqueue_host_copy(host, dp, bytes) }
     }
 
     /// A new `Vec` holding a copy of `src`.
@@ -1447,6 +1514,9 @@ impl CudaStream {
     }
 
     /// Copies `src` into `dst` (`hipMemcpyDtoHAsync`); lengths must match.
+    /// Into ordinary memory of `hip::staging::MIN_BYTES` (4 MiB) or more,
+    /// the copy goes through `hip`'s staging, as
+    /// [`CudaStream::memcpy_htod`] says.
     pub fn memcpy_dtoh<T: DeviceRepr, Src: DevicePtr<T>, Dst: HostSlice<T> + ?Sized>(
         self: &Arc<Self>,
         src: &Src,
@@ -1459,9 +1529,16 @@ impl CudaStream {
         let (sp, record_src) = src.device_ptr(self);
         let (dst_ptr, len) = (dst.as_mut_ptr(), dst.len());
         let bytes = size_of_val(dst);
-        // SAFETY: `dst` is writable for `bytes`, `sp` holds as many; the
-        // guard synchronizes (pageable) or records the event (pinned).
-        unsafe { self.enqueue_host_copy(HostMemory::Destination(dst_ptr.cast()), sp, bytes) }?;
+        let host = HostMemory::Destination(dst_ptr.cast());
+        if self.stages(record_dst.is_host_synchronous(), bytes)? {
+            // SAFETY: as below; `src`'s guard has ordered its last write
+            // before this stream's work, and the copy is over on return.
+            unsafe { self.staged_host_copy(host, sp, bytes) }?;
+        } else {
+            // SAFETY: `dst` is writable for `bytes`, `sp` holds as many; the
+            // guard synchronizes (pageable) or records the event (pinned).
+            unsafe { self.enqueue_host_copy(host, sp, bytes) }?;
+        }
         if T::FIX_READ_BACK.is_some() {
             drop((record_dst, record_src));
             // The fix reads what the copy wrote: wait for it even where the
@@ -1487,11 +1564,18 @@ impl CudaStream {
             return Ok(());
         }
         self.ctx.bind_to_thread()?;
+        let host = HostMemory::Destination(dst.cast());
+        let staged = self.stages(true, bytes)?;
         {
             let (sp, _record_src) = src.device_ptr(self);
+            if staged {
+                // SAFETY: as below; `src`'s guard has ordered its last
+                // write before this stream's work.
+                return unsafe { self.staged_host_copy(host, sp, bytes) };
+            }
             // SAFETY: `dst` is writable for `bytes` (the caller's capacity)
             // and `sp` holds `len` elements.
-            unsafe { self.enqueue_host_copy(HostMemory::Destination(dst.cast()), sp, bytes) }?;
+            unsafe { self.enqueue_host_copy(host, sp, bytes) }?;
         }
         self.synchronize()
     }
@@ -1514,14 +1598,16 @@ impl CudaStream {
             return Ok(());
         }
         // SAFETY: both hold `bytes` bytes of this device's memory.
-        check(unsafe {
-            hs::hipMemcpyDtoDAsync(
-                dp as hs::hipDeviceptr_t,
-                sp as hs::hipDeviceptr_t,
+        unsafe {
+            hip::result::memcpy_async(
+                dp as *mut c_void,
+                sp as *const c_void,
                 bytes,
+                hs::hipMemcpyKind::hipMemcpyDeviceToDevice,
                 self.cu_stream(),
             )
-        })
+        }
+        .drv()
     }
 
     /// A new buffer on this stream holding a copy of `src`, which may be on
@@ -1547,8 +1633,8 @@ impl CudaStream {
         disarm(record_dst);
         if bytes > 0 {
             // SAFETY: both hold `bytes` bytes on their devices.
-            check(unsafe {
-                hs::hipMemcpyPeerAsync(
+            unsafe {
+                hip::result::memcpy_peer_async(
                     dp as *mut c_void,
                     self.ctx.ordinal as i32,
                     sp as *const c_void,
@@ -1556,7 +1642,8 @@ impl CudaStream {
                     bytes,
                     self.cu_stream(),
                 )
-            })?;
+            }
+            .drv()?;
         }
         self.synchronize()?;
         dst.alloc.events().record_write(&self.stream).drv()?;

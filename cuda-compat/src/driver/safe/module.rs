@@ -3,7 +3,7 @@
 
 use super::context::{CudaContext, CudaStream};
 use super::memory::CudaViewMut;
-use crate::driver::result::{check, invalid, invalid_because, DriverError, ToDriver};
+use crate::driver::result::{invalid, invalid_because, DriverError, ToDriver};
 use crate::driver::sys;
 use crate::nvrtc::safe::{compile_for, PtxKind, Text};
 use crate::nvrtc::Ptx;
@@ -250,12 +250,8 @@ impl CudaFunction {
     /// One attribute (`hipFuncGetAttribute`).
     pub fn get_attribute(&self, attribute: sys::CUfunction_attribute) -> Result<i32, DriverError> {
         self.module.ctx.bind_to_thread()?;
-        let mut v = 0;
-        // SAFETY: the function is live; `v` is a valid place.
-        check(unsafe {
-            hip::sys::hipFuncGetAttribute(&mut v, attribute.into(), self.function.as_raw())
-        })?;
-        Ok(v)
+        // SAFETY: the function is live (its module is held).
+        unsafe { hip::result::func_get_attribute(attribute.into(), self.function.as_raw()) }.drv()
     }
 
     /// Registers per thread.

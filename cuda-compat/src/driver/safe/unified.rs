@@ -8,9 +8,8 @@ use super::memory::{
     describe, host_slice_with_event, out_of_range, range, wait_then_record, DevicePtr,
     DevicePtrMut, DeviceRepr, DeviceSlice, HostSlice, SyncOnDrop, ValidAsZeroBits,
 };
-use crate::driver::result::{check, fail, invalid, DriverError, ToDriver};
+use crate::driver::result::{fail, invalid, DriverError, ToDriver};
 use crate::driver::sys;
-use hip::sys as hs;
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
@@ -46,9 +45,9 @@ impl<T> Drop for UnifiedSlice<T> {
             // hipFree acts on the whole device: made once no capture of it
             // is open (hip's capture gate).
             let p = self.cu_device_ptr;
-            ctx.release_outside_captures(move || {
+            ctx.release_outside_captures(move |held| {
                 // SAFETY: we own the allocation; its last use has finished.
-                check(unsafe { hs::hipFree(p as *mut c_void) })
+                unsafe { hip::result::free(p as *mut c_void, held) }.drv()
             });
         }
     }
@@ -85,8 +84,7 @@ impl CudaContext {
         let event = self.new_event(Some(sys::CUevent_flags::CU_EVENT_BLOCKING_SYNC))?;
         let mut p = std::ptr::null_mut();
         if bytes > 0 {
-            // SAFETY: `p` is a valid place.
-            check(unsafe { hs::hipMallocManaged(&mut p, bytes, attach_mode as u32) })?;
+            p = hip::result::malloc_managed_with_flags(bytes, attach_mode as u32).drv()?;
             // Zeroed on a stream of its own, waited for: not on the null
             // stream, which would wait for every blocking stream and
             // invalidate their captures on other threads.
@@ -101,14 +99,14 @@ impl CudaContext {
             .and_then(|s| {
                 // SAFETY: `p` holds `bytes` bytes; the memset is waited for
                 // before any other use.
-                check(unsafe { hs::hipMemsetAsync(p, 0, bytes, s.as_raw()) })?;
+                unsafe { hip::result::memset_async(p, 0, bytes, s.as_raw()) }.drv()?;
                 s.synchronize().drv()
             });
             if let Err(e) = zeroed {
                 let p = hip::SendPtr(p);
-                self.release_outside_captures(move || {
+                self.release_outside_captures(move |held| {
                     // SAFETY: we own it and nothing uses it.
-                    check(unsafe { hs::hipFree(p.get()) })
+                    unsafe { hip::result::free(p.get(), held) }.drv()
                 });
                 return Err(e);
             }
@@ -180,14 +178,15 @@ impl<T> UnifiedSlice<T> {
         ctx.bind_to_thread()?;
         self.stream.wait(&self.event)?;
         // SAFETY: the range is this allocation.
-        check(unsafe {
-            hs::hipMemPrefetchAsync(
+        unsafe {
+            hip::result::mem_prefetch_async(
                 self.cu_device_ptr as *const c_void,
                 self.num_bytes(),
                 ctx.ordinal as i32,
                 self.stream.cu_stream(),
             )
-        })?;
+        }
+        .drv()?;
         self.event.record(&self.stream)
     }
     /// Makes host access to the memory allowed as its attach mode asks
