@@ -16,6 +16,9 @@
 #   bench-run DIR      GPU machine: run the two launch benchmarks alternately, print the ratio
 #   per-op-run DIR     GPU machine: per-op cost (allocate, launch, free) of hip's own API and
 #                      cuda-compat against real cudarc, alternating; one verdict a pair
+#   copy-run DIR       GPU machine: memcpy_htod/memcpy_dtoh of a pageable Vec (64 and
+#                      256 MiB), cuda-compat (staged) against real cudarc, alternating;
+#                      ours must reach 1.5 times real's speed
 #
 # Environment:
 #   CARGO_TARGET_DIR   build folder (default: <repo>/target, shared with the workspace)
@@ -23,7 +26,8 @@
 #                      default features plus the CUDA version every build names)
 #   EXAMPLE_TIMEOUT    seconds per example in `run` (default 120)
 #   CUDARC_LOG_DIR     where `run` keeps each example's output (default: the bundle's logs/)
-#   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5), `per-op-run` (default 9)
+#   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5), `per-op-run`
+#                      (default 9), `copy-run` (default 5)
 set -euo pipefail
 
 CUDARC_VERSION=0.19.10
@@ -37,6 +41,9 @@ ALL_EXAMPLES=(
     06-threading 08-cupti 09-constant-memory 10-function-attributes
     12-context-config 13-copy-multi-gpu cufile-copy matmul-kernel nvrtc-compile
 )
+# The benchmark programs (benches/cudarc/), each built as NAME-real and
+# NAME-compat.
+BENCH_BINS=(cudarc-launch cudarc-per-op cudarc-copy)
 # Data files the examples read at build time (include_str!) or run time
 # (relative paths such as ./examples/sin.ptx).
 DATA_FILES=(sin.ptx sin.cu constant_memory.cu)
@@ -181,6 +188,10 @@ path = "$REPO/benches/cudarc/launch.rs"
 [[bin]]
 name = "cudarc-per-op-compat"
 path = "$REPO/benches/cudarc/per_op.rs"
+
+[[bin]]
+name = "cudarc-copy-compat"
+path = "$REPO/benches/cudarc/copy.rs"
 EOF
         for ex in "${ALL_EXAMPLES[@]}"; do
             [[ -n "$(needs_of "$ex")" ]] && continue
@@ -265,16 +276,25 @@ path = "$REPO/benches/cudarc/launch.rs"
 name = "cudarc-per-op-real"
 path = "$REPO/benches/cudarc/per_op.rs"
 
+[[bin]]
+name = "cudarc-copy-real"
+path = "$REPO/benches/cudarc/copy.rs"
+
 [profile.release]
 debug = false
 
 [workspace]
 EOF
     mv "$tmp" "$REAL_DIR/Cargo.toml"
-    echo "building cudarc-launch-real, cudarc-per-op-real (cudarc $CUDARC_VERSION)"
-    cargo build --release --manifest-path "$REAL_DIR/Cargo.toml" --bin cudarc-launch-real --bin cudarc-per-op-real
-    echo "building cudarc-launch-compat, cudarc-per-op-compat (cuda-compat as cudarc)"
-    cargo build --release --manifest-path "$WORK/Cargo.toml" --bin cudarc-launch-compat --bin cudarc-per-op-compat
+    local real=() compat=() b
+    for b in "${BENCH_BINS[@]}"; do
+        real+=(--bin "$b-real")
+        compat+=(--bin "$b-compat")
+    done
+    echo "building ${BENCH_BINS[*]/%/-real} (cudarc $CUDARC_VERSION)"
+    cargo build --release --manifest-path "$REAL_DIR/Cargo.toml" "${real[@]}"
+    echo "building ${BENCH_BINS[*]/%/-compat} (cuda-compat as cudarc)"
+    cargo build --release --manifest-path "$WORK/Cargo.toml" "${compat[@]}"
     echo "built: $TARGET_DIR/release/cudarc-launch-real $TARGET_DIR/release/cudarc-launch-compat"
 }
 
@@ -308,7 +328,7 @@ cmd_bundle() {
             echo "bundle: $ex has no release binary ($f); run will report it failed" >&2
         fi
     done
-    for f in cudarc-launch-real cudarc-launch-compat cudarc-per-op-real cudarc-per-op-compat; do
+    for f in "${BENCH_BINS[@]/%/-real}" "${BENCH_BINS[@]/%/-compat}"; do
         if [[ -x "$TARGET_DIR/release/$f" ]]; then
             copy_binary "$TARGET_DIR/release/$f" "$dest/bin/$f"
         else
@@ -500,6 +520,44 @@ cmd_per_op_run() {
     "$xtask" candle-total "$work/results"
 }
 
+cmd_copy_run() {
+    local root
+    root=$(bundle_root "${1:-}")
+    export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
+    local rounds="${BENCH_ROUNDS:-5}" xtask work dir mib i
+    xtask=$(xtask_of "$root") || exit 1
+    work=$(mktemp -d)
+    # shellcheck disable=SC2064 # the path now: $work is local
+    trap "rm -rf '$work'" EXIT
+    local real="$root/bin/cudarc-copy-real" compat="$root/bin/cudarc-copy-compat"
+    # One sample of one program into FILE: its step time (one copy, us).
+    sample() {
+        local file=$1 out
+        shift
+        out=$("$@" 2>&1) || die "copy-run: $* failed: $out"
+        echo "$out"
+        "$xtask" candle-step-us <<<"$out" >>"$file"
+    }
+    for dir in htod dtoh; do
+        for mib in 64 256; do
+            : >"$work/ours"
+            : >"$work/real"
+            for ((i = 1; i <= rounds; i++)); do
+                if ((i % 2)); then
+                    sample "$work/ours" "$compat" "$dir" "$mib"
+                    sample "$work/real" "$real" "$dir" "$mib"
+                else
+                    sample "$work/real" "$real" "$dir" "$mib"
+                    sample "$work/ours" "$compat" "$dir" "$mib"
+                fi
+            done
+            "$xtask" candle-bench "copy $dir $mib MiB of a pageable Vec, cuda-compat vs real cudarc" \
+                "$rounds" "$work/ours" "$work/real" "$work/results" 1.5
+        done
+    done
+    "$xtask" candle-total "$work/results"
+}
+
 usage() {
     sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 }
@@ -515,6 +573,7 @@ main() {
         run) cmd_run "$@" ;;
         bench-run) cmd_bench_run "$@" ;;
         per-op-run) cmd_per_op_run "$@" ;;
+        copy-run) cmd_copy_run "$@" ;;
         -h | --help | help) usage ;;
         *)
             usage >&2

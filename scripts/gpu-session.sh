@@ -32,7 +32,8 @@
 #             solver_bench, torch sparse baseline, sparse_bench,
 #             launch_rate, call_overhead, alloc_loop, copy_bandwidth, the
 #             cudarc launch rate, the per-op cost of hip and cuda-compat
-#             against real cudarc; torch all-reduce baseline, allreduce_bench
+#             against real cudarc, cudarc's pageable copies through
+#             cuda-compat against real cudarc; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
 #             GPU, pipeline): a benchmark that cannot measure, or whose baseline
 #             is missing, fails, and so does one that prints a
@@ -305,6 +306,8 @@ run_bench_cudarc() {
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
     bench_program "per op: hip and cuda-compat vs real cudarc" 400 'target >= 0.97' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" per-op-run "$bundle"
+    bench_program "pageable copies: cuda-compat (staged) vs real cudarc" 300 'target >= 1.5' \
+        bash "$bundle/cudarc-examples/cudarc-examples.sh" copy-run "$bundle"
     run_multi_gpu_bench
     run_candle bench
 }

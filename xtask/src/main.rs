@@ -73,7 +73,7 @@ On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.s
   candle-results NAME RC LOG RESULTS SUITES     one candle test binary's outcomes
   candle-suites OUT                  candle's suites, ours vs real cudarc
   candle-step-us                     step times (stdin) -> one number a line
-  candle-bench LABEL ROUNDS OURS REAL RESULTS   a workload's time verdict, ours/real
+  candle-bench LABEL ROUNDS OURS REAL RESULTS [TARGET]   a workload's time verdict, ours/real (speed target, default 0.97)
   candle-total RESULTS...            `N passed, N failed` of result files; fails on a failure
   free-port                          a free local TCP port
 ";
