@@ -80,14 +80,14 @@ impl RuntimeFacts {
             Ok(rt) => rt,
             Err(e) => {
                 let text = e.to_string();
-                let headline = e
-                    .problem
-                    .clone()
-                    .unwrap_or_else(|| text.split(';').next().unwrap_or(&text).to_owned());
+                let headline = match &e.problem {
+                    Some(p) => p.to_string(),
+                    None => text.split(';').next().unwrap_or(&text).to_owned(),
+                };
                 return RuntimeFacts {
                     loaded: None,
                     load_problem: Some(headline),
-                    attempts: e.attempts.clone(),
+                    attempts: e.attempts.to_vec(),
                     runtime_version: Err("no runtime loaded".into()),
                     driver_version: Err("no runtime loaded".into()),
                     devices: Err("no runtime loaded".into()),

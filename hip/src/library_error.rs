@@ -44,7 +44,7 @@
 /// hip::library_error! {
 ///     library: "hipDEMO",
 ///     status: Demo(Status),
-///     load: hip_sys::loader::LibraryError,
+///     load: hip_sys::loader::LoadError,
 ///     example_call: "hipdemoRun",
 ///     extra: {
 ///         /// A demo of a crate's own variant.

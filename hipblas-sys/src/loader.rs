@@ -88,7 +88,7 @@ impl Hipblas {
 /// Why hipBLAS could not be loaded: the loader core's report (the HIP
 /// runtime's failure, or the platform, every path tried and what to
 /// install).
-pub type LoadError = hip_sys::loader::LibraryError;
+pub use hip_sys::loader::LoadError;
 
 static HIPBLAS: OnceLock<Result<Hipblas, LoadError>> = OnceLock::new();
 

@@ -40,7 +40,7 @@ pub type Hipblaslt = Library<HipblasltFunctions>;
 /// Why hipBLASLt could not be loaded: the loader core's report (the HIP
 /// runtime's failure, or the platform, every path tried, a hipBLASLt built
 /// for another HIP runtime, and what to install).
-pub type LoadError = hip_sys::loader::LibraryError;
+pub use hip_sys::loader::LoadError;
 
 static HIPBLASLT: OnceLock<Result<Hipblaslt, LoadError>> = OnceLock::new();
 

@@ -2,7 +2,7 @@
 //! AMD runtime, and the check every -sys crate's loader test makes of its
 //! library's load result.
 
-use hip_sys::loader::common::{FunctionTable, Library, LibraryError};
+use hip_sys::loader::common::{FunctionTable, Library, LoadError};
 use hip_sys::loader::Platform;
 
 /// The variable `scripts/test.sh` exports as `amd` when Debian's AMD runtime
@@ -55,9 +55,9 @@ pub struct ExpectedLibrary {
 /// Returns `loaded`, for the caller's own checks. Panics (failing the
 /// test) on any assertion that does not hold.
 pub fn check_library_load<'l, T: FunctionTable>(
-    loaded: Result<&'l Library<T>, &'l LibraryError>,
+    loaded: Result<&'l Library<T>, &'l LoadError>,
     expected: &ExpectedLibrary,
-) -> Result<&'l Library<T>, &'l LibraryError> {
+) -> Result<&'l Library<T>, &'l LoadError> {
     let runtime = hip_sys::loader::runtime();
     if amd_runtime_expected() {
         match &runtime {

@@ -284,6 +284,45 @@ fn element_types_are_sealed_once_by_hip_element() {
 }
 
 #[test]
+fn there_is_one_load_error() {
+    // The one definition: hip-sys's loader core. Every other -sys crate
+    // re-exports it (`pub use hip_sys::loader::LoadError`, or through
+    // `lazy_library!`), and no crate defines another type of that name or
+    // an alias of it.
+    let home = root().join("hip-sys/src/loader/common.rs");
+    let mut definitions = Vec::new();
+    for krate in crate_folders() {
+        let src = root().join(&krate).join("src");
+        if !src.is_dir() {
+            continue; // e.g. examples/, whose programs live elsewhere
+        }
+        for file in test_kit::rust_sources(&src) {
+            let code = test_kit::code_without_comments(&read(&file));
+            for (n, line) in code.lines().enumerate() {
+                let line = line.trim_start().trim_start_matches("pub ");
+                let defines = ["struct LoadError", "enum LoadError", "type LoadError"]
+                    .iter()
+                    .any(|d| line.starts_with(d));
+                if defines {
+                    definitions.push((file.clone(), n + 1));
+                }
+            }
+        }
+    }
+    let elsewhere: Vec<String> = definitions
+        .iter()
+        .filter(|(f, _)| *f != home)
+        .map(|(f, n)| format!("{}:{n}: defines a LoadError", f.display()))
+        .collect();
+    fail_on(elsewhere, "one LoadError, hip-sys's");
+    assert_eq!(
+        definitions.len(),
+        1,
+        "hip-sys/src/loader/common.rs defines LoadError once: {definitions:?}"
+    );
+}
+
+#[test]
 fn every_sys_crate_has_the_same_files() {
     let mut violations = Vec::new();
     for sys in sys_crates() {

@@ -10,7 +10,7 @@
 //!
 //! A library built on the HIP runtime (hipBLAS, RCCL, hipRAND, ...) declares
 //! its file names per platform as a [`LibrarySpec`] and gets the search, the
-//! error report ([`LibraryError`]) and the record ([`Library`]) from
+//! error report ([`LoadError`]) and the record ([`Library`]) from
 //! [`load_library`](super::load_library):
 //!
 //! ```no_run
@@ -33,7 +33,7 @@
 //! assert_eq!(HIPBLAS.nvidia.for_this_os()[0], if cfg!(windows) { "cublas64_13.dll" } else { "libcublas.so.13" });
 //! ```
 
-use super::search::{self, Attempt, Location, Os};
+use super::search::{self, Attempt, Location, Os, OVERRIDE_VAR};
 use std::ffi::{c_void, CStr};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -520,27 +520,139 @@ impl<T: fmt::Debug> fmt::Debug for Library<T> {
     }
 }
 
-/// Why a library built on the HIP runtime could not be loaded.
+/// The name a [`LoadError`] of the HIP runtime itself carries as its
+/// `library`.
+pub const HIP_RUNTIME: &str = "HIP runtime";
+
+/// Where load errors send the user for the whole picture.
+const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `hip-info` (`cargo install hip-diagnostics`), or call `hip_diagnostics::report()`.";
+
+/// Why the HIP runtime, or a library built on it, could not be loaded:
+/// the one load error of every -sys crate (`hip_sys::loader::runtime()`,
+/// `hipblas_sys::loader::hipblas()`, ...), with every path tried and the
+/// loader's reason for each.
+///
+/// ```no_run
+/// use hip_sys::loader::{LoadError, HIP_RUNTIME};
+/// fn explain(e: &LoadError) {
+///     if e.library == HIP_RUNTIME {
+///         eprintln!("no HIP runtime: {} paths tried", e.attempts.len());
+///     } else if let Some(runtime) = &e.runtime {
+///         eprintln!("{} needs the HIP runtime first: {runtime}", e.library);
+///     } else {
+///         eprintln!("{e}");
+///     }
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LibraryError {
-    /// The library, e.g. `"hipBLAS"`.
+#[non_exhaustive]
+pub struct LoadError {
+    /// What could not be loaded: [`HIP_RUNTIME`], or a library such as
+    /// `"hipBLAS"`.
     pub library: &'static str,
-    /// The HIP runtime's own failure, when there is no HIP runtime at all.
-    pub runtime: Option<String>,
-    /// The platform whose library was looked for, when a runtime was found.
+    /// The HIP runtime's: `HIP_PLATFORM`'s value, or `None` when the
+    /// loader chose.
+    pub requested: Option<Box<str>>,
+    /// The HIP runtime's: a problem before any search (an unknown
+    /// `HIP_PLATFORM` value).
+    pub problem: Option<Box<str>>,
+    /// A library's: the HIP runtime's own failure, when there is no HIP
+    /// runtime at all (nothing of the library was looked for).
+    pub runtime: Option<Box<LoadError>>,
+    /// A library's: the platform whose library was looked for.
     pub platform: Option<Platform>,
-    /// The file looked for on that platform (`"hipBLAS"`, `"cuBLAS"`).
+    /// A library's: the file looked for on that platform (`"hipBLAS"`,
+    /// `"cuBLAS"`).
     pub role: Option<&'static str>,
     /// Every path tried, with the loader's reason.
-    pub attempts: Vec<Attempt>,
-    /// What to install, or which variable to set.
-    pub hint: String,
+    pub attempts: Box<[Attempt]>,
+    /// A library's: what to install on its platform (the
+    /// [`LibrarySpec`]'s hint; on AMD the message adds where
+    /// `HIP_SYS_LIBRARY_PATH` may point instead).
+    pub hint: &'static str,
 }
 
-impl fmt::Display for LibraryError {
+impl LoadError {
+    /// The HIP runtime's error: `requested` is `HIP_PLATFORM`'s value.
+    pub fn of_runtime(
+        requested: Option<String>,
+        problem: Option<String>,
+        attempts: Vec<Attempt>,
+    ) -> LoadError {
+        LoadError {
+            library: HIP_RUNTIME,
+            requested: requested.map(String::into_boxed_str),
+            problem: problem.map(String::into_boxed_str),
+            runtime: None,
+            platform: None,
+            role: None,
+            attempts: attempts.into_boxed_slice(),
+            hint: "",
+        }
+    }
+
+    /// A library's error: looked for as `role` on `platform` (or, with
+    /// `platform` `None`, not looked for).
+    pub fn of_library(
+        library: &'static str,
+        platform: Option<Platform>,
+        role: Option<&'static str>,
+        attempts: Vec<Attempt>,
+        hint: &'static str,
+    ) -> LoadError {
+        LoadError {
+            library,
+            requested: None,
+            problem: None,
+            runtime: None,
+            platform,
+            role,
+            attempts: attempts.into_boxed_slice(),
+            hint,
+        }
+    }
+
+    /// A library's error when the HIP runtime itself could not be loaded.
+    pub fn without_runtime(library: &'static str, runtime: &LoadError) -> LoadError {
+        LoadError {
+            runtime: Some(Box::new(runtime.clone())),
+            ..LoadError::of_library(library, None, None, Vec::new(), "")
+        }
+    }
+
+    fn fmt_runtime(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.problem {
+            write!(f, "no HIP runtime loaded: {p}")?;
+            return write!(f, "\n{REPORT_HINT}");
+        }
+        match &self.requested {
+            Some(p) => write!(f, "no HIP runtime found for HIP_PLATFORM={p}")?,
+            None => write!(f, "no HIP runtime found (neither AMD's nor NVIDIA's)")?,
+        }
+        write_attempts(f, &self.attempts)?;
+        let vars: Vec<String> = ["HIP_PLATFORM", OVERRIDE_VAR, "ROCM_PATH", "HIP_PATH"]
+            .iter()
+            .map(|v| match std::env::var_os(v) {
+                Some(value) => format!("{v}={}", value.to_string_lossy()),
+                None => format!("{v} unset"),
+            })
+            .collect();
+        write!(f, "\nvariables: {}", vars.join(", "))?;
+        write!(
+            f,
+            "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding the HIP runtime (libamdhip64; on Windows amdhip64_*.dll)."
+        )?;
+        write!(f, "\n{REPORT_HINT}")
+    }
+}
+
+impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(r) = &self.runtime {
             return write!(f, "{} not loaded: no HIP runtime ({r})", self.library);
+        }
+        if self.library == HIP_RUNTIME {
+            return self.fmt_runtime(f);
         }
         match (self.role, self.platform) {
             (Some(role), Some(p)) => write!(f, "no {role} found for the {p} platform")?,
@@ -550,11 +662,14 @@ impl fmt::Display for LibraryError {
         if !self.hint.is_empty() {
             write!(f, "\n{}", self.hint)?;
         }
+        if self.platform == Some(Platform::Amd) {
+            write!(f, " Or point {OVERRIDE_VAR} at the folder holding it.")?;
+        }
         Ok(())
     }
 }
 
-impl std::error::Error for LibraryError {}
+impl std::error::Error for LoadError {}
 
 #[cfg(test)]
 mod tests {
@@ -655,24 +770,34 @@ mod tests {
     }
 
     #[test]
+    fn load_error_stays_small() {
+        // Every library crate's `Error` holds a `LoadError` inline; past
+        // 128 bytes clippy's result_large_err fails each of their
+        // functions. Boxed strings and slices and the spec's static hint
+        // keep it under.
+        let size = size_of::<LoadError>();
+        println!("size_of::<LoadError>() = {size}");
+        assert!(size <= 112, "LoadError grew to {size} bytes");
+    }
+
+    #[test]
     #[cfg_attr(
         miri,
         ignore = "the message asks the file system whether each path exists"
     )]
     fn library_error_reports_attempts_and_hint() {
-        let e = LibraryError {
-            library: "hipBLAS",
-            runtime: None,
-            platform: Some(Platform::Nvidia),
-            role: Some("cuBLAS"),
-            attempts: vec![Attempt {
+        let e = LoadError::of_library(
+            "hipBLAS",
+            Some(Platform::Nvidia),
+            Some("cuBLAS"),
+            vec![Attempt {
                 role: "cuBLAS",
                 candidate: "libcublas.so.13".into(),
                 source: "system loader".into(),
                 outcome: Err("libcublas.so.13: cannot open shared object file".into()),
             }],
-            hint: "Install cuBLAS.".into(),
-        };
+            "Install cuBLAS.",
+        );
         let text = e.to_string();
         assert!(
             text.starts_with("no cuBLAS found for the nvidia platform; tried 1 paths:"),
@@ -683,13 +808,15 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("\nInstall cuBLAS."), "{text}");
-        let no_runtime = LibraryError {
-            runtime: Some("no HIP runtime found".into()),
-            ..e
-        };
-        assert_eq!(
-            no_runtime.to_string(),
-            "hipBLAS not loaded: no HIP runtime (no HIP runtime found)"
+        let runtime = LoadError::of_runtime(Some("amd".into()), None, Vec::new());
+        let no_runtime = LoadError::without_runtime("hipBLAS", &runtime);
+        let text = no_runtime.to_string();
+        assert!(
+            text.starts_with(
+                "hipBLAS not loaded: no HIP runtime (no HIP runtime found for HIP_PLATFORM=amd; tried 0 paths"
+            ),
+            "{text}"
         );
+        assert_eq!(no_runtime.runtime.as_deref(), Some(&runtime));
     }
 }

@@ -1,7 +1,7 @@
 //! A library built on the HIP runtime, loaded once on first use: the
 //! `static` every -sys crate's loader keeps, with its two backends.
 
-use super::common::{Library, LibraryError, LibrarySpec, Loaded, Platform};
+use super::common::{Library, LibrarySpec, LoadError, Loaded, Platform};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -26,7 +26,7 @@ pub struct LazyLibrary<T: 'static> {
     spec: &'static LibrarySpec,
     amd: Backend<T>,
     nvidia: Backend<T>,
-    loaded: OnceLock<Result<Library<T>, LibraryError>>,
+    loaded: OnceLock<Result<Library<T>, LoadError>>,
 }
 
 impl<T: 'static> LazyLibrary<T> {
@@ -41,7 +41,7 @@ impl<T: 'static> LazyLibrary<T> {
     }
 
     /// The loaded library, loading it (and the HIP runtime) on first use.
-    pub fn get(&'static self) -> Result<&'static Library<T>, &'static LibraryError> {
+    pub fn get(&'static self) -> Result<&'static Library<T>, &'static LoadError> {
         self.loaded
             .get_or_init(|| {
                 super::load_library(self.spec, |platform, lib, path| match platform {
@@ -112,12 +112,10 @@ macro_rules! lazy_library {
         pub fn $get:ident() -> $record:ty;
         pub(crate) fn $table:ident();
     ) => {
-        #[doc = concat!(
-                    "Why ", $name, " could not be loaded: the loader core's report (the HIP\n",
-                    "runtime's failure, or the platform, every path tried and what to\n",
-                    "install)."
-                )]
-        pub type LoadError = $crate::loader::LibraryError;
+        // Why the library could not be loaded: the one `LoadError` of
+        // every -sys crate (the HIP runtime's failure, or the platform,
+        // every path tried and what to install).
+        pub use $crate::loader::LoadError;
 
         static $static: $crate::loader::LazyLibrary<$functions> =
             $crate::loader::LazyLibrary::new(&$spec, $amd, $nvidia);

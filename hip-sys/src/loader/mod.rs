@@ -22,8 +22,8 @@ mod lazy;
 pub use lazy::{Backend, LazyLibrary};
 
 pub use self::common::{
-    missing_dependency, symbol_address, Library, LibraryError, LibraryNames, LibrarySpec, Loaded,
-    LoadedLibrary, Platform, Version,
+    missing_dependency, symbol_address, Library, LibraryNames, LibrarySpec, LoadError, Loaded,
+    LoadedLibrary, Platform, Version, HIP_RUNTIME,
 };
 
 use crate::generated::functions::HipFunctions;
@@ -80,50 +80,6 @@ impl Runtime {
     }
 }
 
-/// Why no runtime could be loaded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadError {
-    /// What was asked for: `HIP_PLATFORM`'s value, or `None` to let the loader
-    /// choose.
-    pub requested: Option<String>,
-    /// A problem before any search (an unknown `HIP_PLATFORM` value).
-    pub problem: Option<String>,
-    /// Every path tried, with the loader's reason.
-    pub attempts: Vec<Attempt>,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(p) = &self.problem {
-            write!(f, "no HIP runtime loaded: {p}")?;
-            return write!(f, "\n{REPORT_HINT}");
-        }
-        match &self.requested {
-            Some(p) => write!(f, "no HIP runtime found for HIP_PLATFORM={p}")?,
-            None => write!(f, "no HIP runtime found (neither AMD's nor NVIDIA's)")?,
-        }
-        common::write_attempts(f, &self.attempts)?;
-        let vars: Vec<String> = ["HIP_PLATFORM", OVERRIDE_VAR, "ROCM_PATH", "HIP_PATH"]
-            .iter()
-            .map(|v| match std::env::var_os(v) {
-                Some(value) => format!("{v}={}", value.to_string_lossy()),
-                None => format!("{v} unset"),
-            })
-            .collect();
-        write!(f, "\nvariables: {}", vars.join(", "))?;
-        write!(
-            f,
-            "\nInstall ROCm (or CUDA with HIP_PLATFORM=nvidia), or point {OVERRIDE_VAR} at the folder holding the HIP runtime (libamdhip64; on Windows amdhip64_*.dll)."
-        )?;
-        write!(f, "\n{REPORT_HINT}")
-    }
-}
-
-/// Where load errors send the user for the whole picture.
-const REPORT_HINT: &str = "For a full report (every candidate, versions, variables, devices): run `hip-info` (`cargo install hip-diagnostics`), or call `hip_diagnostics::report()`.";
-
-impl std::error::Error for LoadError {}
-
 static RUNTIME: OnceLock<Result<Runtime, LoadError>> = OnceLock::new();
 
 /// The loaded runtime, loading it on first use.
@@ -149,13 +105,13 @@ fn load() -> Result<Runtime, LoadError> {
         Some("amd" | "hcc") => Some(Platform::Amd),
         Some("nvidia" | "nvcc") => Some(Platform::Nvidia),
         Some(other) => {
-            return Err(LoadError {
+            return Err(LoadError::of_runtime(
                 requested,
-                problem: Some(format!(
+                Some(format!(
                     "HIP_PLATFORM={other} is not a platform (use amd or nvidia)"
                 )),
                 attempts,
-            })
+            ))
         }
     };
     match choice {
@@ -195,11 +151,7 @@ fn load() -> Result<Runtime, LoadError> {
             }
         }
     }
-    Err(LoadError {
-        requested,
-        problem: None,
-        attempts,
-    })
+    Err(LoadError::of_runtime(requested, None, attempts))
 }
 
 /// What a platform's runtime answered when asked how many devices it sees.
@@ -303,31 +255,22 @@ pub fn load_library<T>(
         &Arc<libloading::Library>,
         &std::path::Path,
     ) -> Result<Loaded<T>, String>,
-) -> Result<Library<T>, LibraryError> {
-    let rt = runtime().map_err(|e| LibraryError {
-        library: spec.name,
-        runtime: Some(e.to_string()),
-        platform: None,
-        role: None,
-        attempts: Vec::new(),
-        hint: String::new(),
-    })?;
+) -> Result<Library<T>, LoadError> {
+    let rt = runtime().map_err(|e| LoadError::without_runtime(spec.name, e))?;
     let (names, locations) = spec.search(rt.platform);
     let mut attempts = Vec::new();
     let hint = match rt.platform {
-        Platform::Amd => format!(
-            "{} Or point {OVERRIDE_VAR} at the folder holding it.",
-            spec.amd_hint
-        ),
-        Platform::Nvidia => spec.nvidia_hint.to_owned(),
+        Platform::Amd => spec.amd_hint,
+        Platform::Nvidia => spec.nvidia_hint,
     };
-    let failed = |attempts| LibraryError {
-        library: spec.name,
-        runtime: None,
-        platform: Some(rt.platform),
-        role: Some(names.role),
-        attempts,
-        hint: hint.clone(),
+    let failed = |attempts| {
+        LoadError::of_library(
+            spec.name,
+            Some(rt.platform),
+            Some(names.role),
+            attempts,
+            hint,
+        )
     };
     let Some((lib, path)) =
         search::open_first(names.role, &locations, names.for_this_os(), &mut attempts)
@@ -488,16 +431,16 @@ mod tests {
 
     #[test]
     fn load_error_lists_every_attempt() {
-        let e = LoadError {
-            requested: None,
-            problem: None,
-            attempts: vec![Attempt {
+        let e = LoadError::of_runtime(
+            None,
+            None,
+            vec![Attempt {
                 role: "HIP runtime",
                 candidate: "/x/libamdhip64.so.6".into(),
                 source: "ROCM_PATH".into(),
                 outcome: Err("no such file".into()),
             }],
-        };
+        );
         let text = e.to_string();
         assert!(
             text.contains("/x/libamdhip64.so.6 (ROCM_PATH): no such file"),
@@ -510,10 +453,10 @@ mod tests {
 
     #[test]
     fn load_error_names_a_missing_dependency() {
-        let e = LoadError {
-            requested: None,
-            problem: None,
-            attempts: vec![Attempt {
+        let e = LoadError::of_runtime(
+            None,
+            None,
+            vec![Attempt {
                 role: "HIP runtime",
                 candidate: "/opt/rocm/lib/libamdhip64.so.6".into(),
                 source: "default /opt/rocm".into(),
@@ -522,7 +465,7 @@ mod tests {
                         .into(),
                 ),
             }],
-        };
+        );
         let text = e.to_string();
         assert!(
             text.contains("found /opt/rocm/lib/libamdhip64.so.6 but it needs libamd_comgr.so.2"),
