@@ -302,3 +302,44 @@ macro_rules! mount_generated {
         pub use generated::*;
     };
 }
+
+/// The words behind a cudarc error type that holds only its status
+/// (`DriverError(CUresult)`, `CublasError(cublasStatus_t)`): the reason
+/// for the last error this thread got from the layer, kept per thread
+/// beside the status, and printed by the error's `Debug` (and `Display`)
+/// when the status matches. One call per error type, in the module that
+/// defines it; it writes `fail`, `clear_detail` and the public
+/// `last_error_detail` (whose doc the caller gives).
+macro_rules! error_detail {
+    ($(#[$doc:meta])* $error:ident($status:ty)) => {
+        thread_local! {
+            static DETAIL: std::cell::RefCell<Option<($status, String)>> =
+                const { std::cell::RefCell::new(None) };
+        }
+
+        /// Forgets this thread's reason: the next error says only its status.
+        fn clear_detail() {
+            DETAIL.with(|d| *d.borrow_mut() = None);
+        }
+
+        /// An error of `status` whose reason is `why`: kept for this thread
+        /// and printed by `Debug`/`Display` of an error of the same status on
+        /// this thread (see `last_error_detail`).
+        #[cold]
+        pub(crate) fn fail(status: $status, why: &str) -> $error {
+            DETAIL.with(|d| *d.borrow_mut() = Some((status, why.to_owned())));
+            $error(status)
+        }
+
+        $(#[$doc])*
+        pub fn last_error_detail() -> Option<($status, String)> {
+            DETAIL.with(|d| d.borrow().clone())
+        }
+
+        /// This error's reason on this thread, when the last error of the
+        /// layer had one and the same status.
+        fn detail_of(status: $status) -> Option<String> {
+            last_error_detail().and_then(|(s, why)| (s == status).then_some(why))
+        }
+    };
+}

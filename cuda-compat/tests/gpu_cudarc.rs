@@ -747,6 +747,9 @@ fn cublas_gemm_gemv_asum_match_the_cpu() {
         e.0,
         cuda_compat::cublas::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
     );
+    // With hipBLAS's own words for the check that failed.
+    let (_, why) = cuda_compat::cublas::result::last_error_detail().expect("a reason");
+    assert!(why.contains("ld"), "{why}");
     let too_big = GemmConfig {
         m: 1000,
         lda: 1000,
@@ -759,6 +762,8 @@ fn cublas_gemm_gemv_asum_match_the_cpu() {
         e.0,
         cuda_compat::cublas::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
     );
+    let (_, why) = cuda_compat::cublas::result::last_error_detail().expect("a reason");
+    assert!(why.contains("operand 1 holds"), "{why}");
     ctx.check_err().unwrap();
 }
 

@@ -527,3 +527,66 @@ fn every_cuda_version_feature_has_its_release() {
         assert!(names.contains(&"libnvrtc.so.13".to_string()), "{names:?}");
     }
 }
+
+/// cuBLAS arguments rejected before any call say why, in
+/// `cublas::result::last_error_detail` and the error's `Debug`; a status
+/// of the library's own carries no earlier reason. (No runtime: the
+/// checks come before the handle or any address is used.)
+#[test]
+fn cublas_rejections_say_why() {
+    use cuda_compat::cublas::result::{last_error_detail, sgemm, CublasError};
+    use cuda_compat::cublas::sys::{cublasOperation_t, cublasStatus_t};
+    let (one, zero) = (1.0f32, 0.0f32);
+    let null = std::ptr::null::<f32>();
+    let n = cublasOperation_t::CUBLAS_OP_N;
+    let gemm = |op: cublasOperation_t, m: i32, lda: i32, alpha: *const f32| -> CublasError {
+        // SAFETY: every call below is refused by the argument checks, before
+        // the handle or any address is used.
+        unsafe {
+            sgemm(
+                std::ptr::null_mut(),
+                op,
+                n,
+                m,
+                4,
+                4,
+                alpha,
+                null,
+                lda,
+                null,
+                4,
+                &zero,
+                std::ptr::null_mut(),
+                4,
+            )
+        }
+        .unwrap_err()
+    };
+    let cases: [(&dyn Fn() -> CublasError, &str); 4] = [
+        (&|| gemm(n, 4, 1, &one), "ld"),
+        (&|| gemm(n, -3, 4, &one), "-3 is negative"),
+        (&|| gemm(n, 4, 4, null), "null pointer"),
+        (
+            &|| gemm(cublasOperation_t(77), 4, 4, &one),
+            "not an operation",
+        ),
+    ];
+    for (call, want) in cases {
+        let e = call();
+        assert_eq!(e.0, cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE);
+        let (status, why) = last_error_detail().expect("a reason");
+        assert_eq!(status, e.0);
+        assert!(why.contains(want), "{want:?} not in {why:?}");
+        let shown = format!("{e:?}");
+        assert!(shown.contains(&why), "{shown}");
+    }
+    // The library's own status: no reason, and none printed.
+    let own = cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
+        .result()
+        .unwrap_err();
+    assert_eq!(last_error_detail(), None);
+    assert_eq!(
+        format!("{own:?}"),
+        "CublasError(CUBLAS_STATUS_INVALID_VALUE)"
+    );
+}

@@ -27,8 +27,47 @@ use std::ffi::{c_int, c_longlong, c_void};
 use std::fmt;
 
 /// A failed cuBLAS call: the status, HIP's value (cudarc's `CublasError`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// When an argument was rejected before any call, the reason is in
+/// [`last_error_detail`], and `Debug` and `Display` print it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CublasError(pub sys::cublasStatus_t);
+
+impl fmt::Debug for CublasError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut t = f.debug_tuple("CublasError");
+        t.field(&self.0);
+        if let Some(why) = detail_of(self.0) {
+            t.field(&why);
+        }
+        t.finish()
+    }
+}
+
+error_detail! {
+    /// The reason for the last cuBLAS error this thread got, with its
+    /// status, when an argument was rejected before any call (a leading
+    /// dimension below its rows, a buffer shorter than the shape spans, a
+    /// null scalar, ...); `None` after an error that is the library's own
+    /// status. cudarc's `CublasError` holds only the status; this is where
+    /// the words are.
+    ///
+    /// ```no_run
+    /// use cuda_compat::cublas::result::{last_error_detail, sgemm};
+    /// use cuda_compat::cublas::sys::cublasOperation_t::CUBLAS_OP_N;
+    /// // lda = 1 is below A's 4 rows: refused before any call.
+    /// let (alpha, beta) = (1.0f32, 0.0f32);
+    /// // SAFETY: refused before the handle or any address is used.
+    /// let e = unsafe {
+    ///     sgemm(std::ptr::null_mut(), CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &alpha,
+    ///           std::ptr::null(), 1, std::ptr::null(), 4, &beta, std::ptr::null_mut(), 4)
+    /// }
+    /// .unwrap_err();
+    /// let (status, why) = last_error_detail().unwrap();
+    /// assert_eq!(status, e.0);
+    /// assert!(why.contains("ld"), "{why}");
+    /// ```
+    CublasError(sys::cublasStatus_t)
+}
 
 impl fmt::Display for CublasError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -39,24 +78,34 @@ impl fmt::Display for CublasError {
 impl std::error::Error for CublasError {}
 
 impl sys::cublasStatus_t {
-    /// `Ok(())` for `CUBLAS_STATUS_SUCCESS`, else the error.
+    /// `Ok(())` for `CUBLAS_STATUS_SUCCESS`, else the error (the library's
+    /// own status: no reason of an earlier error is printed with it).
     pub fn result(self) -> Result<(), CublasError> {
         if self == sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
             Ok(())
         } else {
+            clear_detail();
             Err(CublasError(self))
         }
     }
 }
 
-/// `CUBLAS_STATUS_INVALID_VALUE`.
-pub(crate) fn invalid() -> CublasError {
-    CublasError(sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE)
+/// `CUBLAS_STATUS_INVALID_VALUE` with its reason.
+#[cold]
+pub(crate) fn invalid_because(why: &str) -> CublasError {
+    fail(sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE, why)
+}
+
+/// A check of `hipblas::validate` failed: its message is the reason.
+#[cold]
+pub(crate) fn rejected(e: hipblas::Error) -> CublasError {
+    invalid_because(&e.to_string())
 }
 
 /// A size or count: non-negative.
 pub(crate) fn dim(v: c_int) -> Result<usize, CublasError> {
-    usize::try_from(v).map_err(|_| invalid())
+    usize::try_from(v)
+        .map_err(|_| invalid_because(&format!("{v} is negative, as a size, count or stride")))
 }
 
 /// Whether `op` transposes (`T` or `C`), or an error for an unknown value.
@@ -67,14 +116,16 @@ pub(crate) fn is_trans(op: sys::cublasOperation_t) -> Result<bool, CublasError> 
     } else if op == Op::CUBLAS_OP_T || op == Op::CUBLAS_OP_C {
         Ok(true)
     } else {
-        Err(invalid())
+        Err(invalid_because(&format!(
+            "{op:?} is not an operation (CUBLAS_OP_N, _T or _C)"
+        )))
     }
 }
 
 /// Elements a column-major `rows x cols` matrix with leading dimension `ld`
 /// spans, after checking `ld >= max(1, rows)`.
 fn matrix_span(rows: usize, cols: usize, ld: c_int) -> Result<usize, CublasError> {
-    hipblas::validate::matrix_span("ld", rows, cols, dim(ld)?).map_err(|_| invalid())
+    hipblas::validate::matrix_span("ld", rows, cols, dim(ld)?).map_err(rejected)
 }
 
 /// Checks one GEMM's sizes, operations and leading dimensions as cuBLAS
@@ -115,7 +166,9 @@ fn gemv_args(
     is_trans(trans)?;
     matrix_span(dim(m)?, dim(n)?, lda)?;
     if incx == 0 || incy == 0 {
-        return Err(invalid());
+        return Err(invalid_because(&format!(
+            "a vector increment of 0 (incx {incx}, incy {incy})"
+        )));
     }
     Ok(())
 }
@@ -123,7 +176,9 @@ fn gemv_args(
 /// Rejects null scalar pointers (cuBLAS would dereference them).
 fn scalars<T>(ptrs: &[*const T]) -> Result<(), CublasError> {
     if ptrs.iter().any(|p| p.is_null()) {
-        Err(invalid())
+        Err(invalid_because(
+            "a scalar (alpha, beta or the result) is a null pointer",
+        ))
     } else {
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! checked before any call: a bad one is `CUBLAS_STATUS_INVALID_VALUE`,
 //! never an out-of-bounds access. Every call goes through [`result`].
 
-use super::result::{self, dim, invalid};
+use super::result::{self, dim, invalid_because, rejected};
 use super::sys as raw;
 use crate::driver::{CudaStream, DevicePtr, DevicePtrMut, DeviceSlice};
 use std::ffi::{c_int, c_longlong};
@@ -99,10 +99,18 @@ impl CudaBlas {
         let fits = |&(m, elements): &(&dyn DeviceSlice<T>, usize)| {
             m.len() >= elements && m.stream().context().ordinal() == ordinal
         };
-        if operands.iter().all(fits) {
-            Ok(())
-        } else {
-            Err(invalid())
+        match operands.iter().position(|o| !fits(o)) {
+            None => Ok(()),
+            Some(i) => {
+                let (m, elements) = operands[i];
+                Err(invalid_because(&format!(
+                    "operand {} holds {} elements on device {}; the shape spans {elements} \
+                     on device {ordinal}",
+                    i + 1,
+                    m.len(),
+                    m.stream().context().ordinal()
+                )))
+            }
         }
     }
 }
@@ -205,23 +213,24 @@ fn batch_span(one: usize, stride: c_longlong, batch: usize) -> Result<usize, Cub
     if batch == 0 {
         return Ok(0);
     }
-    let stride = usize::try_from(stride).map_err(|_| invalid())?;
+    let stride = usize::try_from(stride)
+        .map_err(|_| invalid_because(&format!("a negative stride ({stride})")))?;
     stride
         .checked_mul(batch - 1)
         .and_then(|v| v.checked_add(one))
-        .ok_or_else(invalid)
+        .ok_or_else(|| invalid_because("the batch spans more elements than memory holds"))
 }
 
 fn gemv_spans<T>(cfg: &GemvConfig<T>) -> Result<(usize, usize, usize), CublasError> {
     let (m, n) = (dim(cfg.m)?, dim(cfg.n)?);
-    let a = hipblas::validate::matrix_span("lda", m, n, dim(cfg.lda)?).map_err(|_| invalid())?;
+    let a = hipblas::validate::matrix_span("lda", m, n, dim(cfg.lda)?).map_err(rejected)?;
     let (xn, yn) = if result::is_trans(cfg.trans)? {
         (m, n)
     } else {
         (n, m)
     };
     let vec = |name, len, inc: c_int| {
-        hipblas::validate::vector_span(name, len, dim(inc)?).map_err(|_| invalid())
+        hipblas::validate::vector_span(name, len, dim(inc)?).map_err(rejected)
     };
     Ok((a, vec("incx", xn, cfg.incx)?, vec("incy", yn, cfg.incy)?))
 }
@@ -484,7 +493,10 @@ impl CudaBlas {
         let batch = dim(cfg.batch_size)?;
         if batch > 1 && i128::from(cfg.stride_c) < sc as i128 {
             // Overlapping outputs would race.
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "stride_c {} is below the {sc} elements one C spans: the outputs would overlap",
+                cfg.stride_c
+            )));
         }
         self.check_operands::<T>(&[
             (a, batch_span(sa, cfg.stride_a, batch)?),
@@ -625,7 +637,7 @@ macro_rules! asum_impl {
                 out: &mut $t,
             ) -> Result<(), CublasError> {
                 let span = hipblas::validate::vector_span("incx", dim(cfg.n)?, dim(cfg.incx)?)
-                    .map_err(|_| invalid())?;
+                    .map_err(rejected)?;
                 self.check_operands::<$t>(&[(x, span)])?;
                 let (xp, _rx) = x.device_ptr(&self.stream);
                 // SAFETY: `x` spans `span` elements (checked); `out` is a

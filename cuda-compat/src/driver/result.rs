@@ -83,10 +83,8 @@ impl fmt::Debug for DriverError {
             Ok(s) => t.field(&s),
             Err(_) => t.field(&"<no description: the HIP runtime is not loaded>"),
         };
-        if let Some((status, why)) = last_error_detail() {
-            if status == self.0 {
-                t.field(&why);
-            }
+        if let Some(why) = detail_of(self.0) {
+            t.field(&why);
         }
         t.finish()
     }
@@ -156,32 +154,15 @@ pub(crate) fn invalid_because(why: &str) -> DriverError {
     fail(raw::CUresult::CUDA_ERROR_INVALID_VALUE, why)
 }
 
-fn clear_detail() {
-    DETAIL.with(|d| *d.borrow_mut() = None);
-}
-
-thread_local! {
-    static DETAIL: std::cell::RefCell<Option<(raw::CUresult, String)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// A `DriverError` of `status` whose reason is `why`: the reason is kept
-/// for this thread and printed by `Debug`/`Display` of an error of the same
-/// status on this thread (see [`last_error_detail`]).
-pub(crate) fn fail(status: raw::CUresult, why: &str) -> DriverError {
-    DETAIL.with(|d| *d.borrow_mut() = Some((status, why.to_owned())));
-    DriverError(status)
-}
-
-/// The reason for the last error this thread got from the safe layer, with
-/// its status, when there is more to say than the status (PTX loaded on
-/// AMD, mismatched lengths, a buffer of another device, a launch
-/// configuration beyond the device's limits); `None` after an error that
-/// is the runtime's own status. cudarc's `DriverError` holds only the
-/// status; this is where the words are. `DriverError`'s `Debug` adds the
-/// reason when its status matches.
-pub fn last_error_detail() -> Option<(raw::CUresult, String)> {
-    DETAIL.with(|d| d.borrow().clone())
+error_detail! {
+    /// The reason for the last error this thread got from the safe layer, with
+    /// its status, when there is more to say than the status (PTX loaded on
+    /// AMD, mismatched lengths, a buffer of another device, a launch
+    /// configuration beyond the device's limits); `None` after an error that
+    /// is the runtime's own status. cudarc's `DriverError` holds only the
+    /// status; this is where the words are. `DriverError`'s `Debug` adds the
+    /// reason when its status matches.
+    DriverError(raw::CUresult)
 }
 
 // ---------------------------------------------------------------------------

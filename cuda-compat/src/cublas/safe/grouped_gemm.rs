@@ -6,7 +6,7 @@
 //! is the same as cuBLAS's; the launches are one per problem instead of one
 //! in all, and no array of device pointers is copied to the device.
 
-use super::super::result::{self, invalid};
+use super::super::result::{self, invalid_because};
 use super::super::sys as raw;
 use super::{CublasError, CudaBlas};
 use crate::driver::{DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice};
@@ -173,7 +173,7 @@ pub trait GroupedGemm<T: GroupedGemmDtype> {
 
 /// A `usize` size as cuBLAS's `int`.
 fn c_dim(v: usize) -> Result<c_int, CublasError> {
-    c_int::try_from(v).map_err(|_| invalid())
+    c_int::try_from(v).map_err(|_| invalid_because(&format!("{v} does not fit in a C int")))
 }
 
 /// One problem's shape, as cuBLAS's arguments.
@@ -196,10 +196,15 @@ impl<T: GroupedGemmDtype> GroupedGemm<T> for CudaBlas {
         b_slices: &[&B],
         c_slices: &mut [&mut C],
     ) -> Result<(), CublasError> {
-        config.check_lengths().map_err(|_| invalid())?;
+        config.check_lengths().map_err(invalid_because)?;
         let problems = config.problem_count();
         if a_slices.len() != problems || b_slices.len() != problems || c_slices.len() != problems {
-            return Err(invalid());
+            return Err(invalid_because(&format!(
+                "{problems} problems, but {} A, {} B and {} C slices",
+                a_slices.len(),
+                b_slices.len(),
+                c_slices.len()
+            )));
         }
         // Every check first: nothing is enqueued unless all problems pass.
         let mut shapes = Vec::with_capacity(config.group_count());
