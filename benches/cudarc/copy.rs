@@ -46,6 +46,9 @@ fn run() -> Result<(), Box<dyn Error>> {
     let host: Vec<u8> = (0..len).map(|i| (i % 251) as u8 ^ (i >> 20) as u8).collect();
     let mut dev = stream.alloc_zeros::<u8>(len)?;
     let mut back = vec![0u8; len];
+    if dir == "dtoh" {
+        stream.memcpy_htod(&host, &mut dev)?;
+    }
     let mut copy = |timed: &mut Vec<f64>| -> Result<(), Box<dyn Error>> {
         let t = Instant::now();
         match dir.as_str() {
@@ -57,9 +60,6 @@ fn run() -> Result<(), Box<dyn Error>> {
         timed.push(t.elapsed().as_secs_f64() * 1e6);
         Ok(())
     };
-    if dir == "dtoh" {
-        stream.memcpy_htod(&host, &mut dev)?;
-    }
     let mut times = Vec::new();
     for _ in 0..WARMUP {
         copy(&mut times)?;
