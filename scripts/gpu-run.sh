@@ -161,10 +161,50 @@ run_program() {
         return 0
     fi
     echo "=== $kind $name"
-    timeout "$limit" "$p" "$@"
+    if [ "$name" = nvcc ]; then
+        # hip-nvcc (dropins/nvcc) is a compiler, not a program to run bare
+        # (bare, it runs NVIDIA's nvcc, which asks for input and exits 1):
+        # its check is its NVIDIA path, one kernel compiled by the real nvcc.
+        timeout "$limit" bash -c 'check_nvcc "$@"' check_nvcc "$p"
+    else
+        timeout "$limit" "$p" "$@"
+    fi
     rc=$?
     "$xtask" gpu-run program "$ledger" "$kind" "$name" "$rc" "$limit"
 }
+
+# check_nvcc FRONT: hip-nvcc's NVIDIA path on this machine. Its --version
+# says what it is and which NVIDIA nvcc it runs; `-c` of a small kernel
+# through it makes an object file that names the kernel. Fails, saying
+# why, otherwise. Exported for `timeout bash -c`.
+check_nvcc() {
+    local front=$1 dir version
+    dir=$(mktemp -d)
+    # shellcheck disable=SC2064 # the path now
+    trap "rm -rf '$dir'" RETURN
+    version=$(HIP_PLATFORM=nvidia "$front" --version) || {
+        echo "check_nvcc: --version failed"
+        return 1
+    }
+    echo "$version"
+    if ! grep -q "not NVIDIA's nvcc" <<<"$version" || ! grep -q "compiles with NVIDIA's nvcc at" <<<"$version"; then
+        echo "check_nvcc: --version does not say it is hip-nvcc running NVIDIA's nvcc"
+        return 1
+    fi
+    printf '%s\n' 'extern "C" __global__ void hiprs_axpy(float a, const float* x, float* y, int n) {' \
+        '    int i = blockIdx.x * blockDim.x + threadIdx.x;' \
+        '    if (i < n) y[i] += a * x[i];' '}' >"$dir/axpy.cu"
+    HIP_PLATFORM=nvidia "$front" -c "$dir/axpy.cu" -o "$dir/axpy.o" -O3 || {
+        echo "check_nvcc: -c through hip-nvcc failed"
+        return 1
+    }
+    if ! [ -s "$dir/axpy.o" ] || ! grep -q hiprs_axpy "$dir/axpy.o"; then
+        echo "check_nvcc: no object naming the kernel at $dir/axpy.o"
+        return 1
+    fi
+    echo "check_nvcc: NVIDIA path ok: $(wc -c <"$dir/axpy.o") bytes of object, naming hiprs_axpy"
+}
+export -f check_nvcc
 
 if [ "$mode" = tests ]; then
     for e in "$here"/examples/* "$here"/bins/*; do
