@@ -474,48 +474,63 @@ cmd_bench_run() {
 # (target 0.97 of real cudarc's speed, comparing the two programs' fastest
 # processes), `NOT met` where missed. Fails when a run
 # fails or a target is missed.
+# Speed a program of ours must reach against real cudarc's unless a
+# benchmark asks more (xtask's default target).
+KEEP_UP=0.97
+
+# sample FILE COMMAND...: runs COMMAND once, prints its output and appends
+# its step time (`step_us N`) to FILE. Needs $xtask.
+sample() {
+    local file=$1 out
+    shift
+    out=$("$@" 2>&1) || die "$* failed: $out"
+    echo "$out"
+    "$xtask" candle-step-us <<<"$out" >>"$file"
+}
+
+# compare LABEL TARGET OURS-COMMAND... -- REAL-COMMAND...: runs the two
+# commands $rounds times each, alternating which goes first, and records
+# xtask's verdict (ours must reach TARGET times real's speed) in
+# $work/results. Needs $rounds, $work and $xtask.
+compare() {
+    local label=$1 target=$2 ours=() real=() i
+    shift 2
+    while [[ $1 != -- ]]; do
+        ours+=("$1")
+        shift
+    done
+    shift
+    real=("$@")
+    : >"$work/ours"
+    : >"$work/real"
+    for ((i = 1; i <= rounds; i++)); do
+        if ((i % 2)); then
+            sample "$work/ours" "${ours[@]}"
+            sample "$work/real" "${real[@]}"
+        else
+            sample "$work/real" "${real[@]}"
+            sample "$work/ours" "${ours[@]}"
+        fi
+    done
+    "$xtask" candle-bench "$label" "$rounds" "$work/ours" "$work/real" "$work/results" "$target"
+}
+
 cmd_per_op_run() {
     local root
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
-    local rounds="${BENCH_ROUNDS:-9}" xtask work hip="$root/../bins/per_op" i
+    local rounds="${BENCH_ROUNDS:-9}" xtask work hip="$root/../bins/per_op"
     [[ -x "$hip" ]] || die "per-op-run: no $hip (the workspace's per_op benchmark, scripts/gpu-bundle.sh)"
     xtask=$(xtask_of "$root") || exit 1
     work=$(mktemp -d)
     # shellcheck disable=SC2064 # the path now: $work is local
     trap "rm -rf '$work'" EXIT
-    # Samples of one program line into FILE.
-    sample() {
-        local file=$1 out
-        shift
-        out=$("$@" 2>&1) || die "per-op-run: $* failed: $out"
-        echo "$out"
-        "$xtask" candle-step-us <<<"$out" >>"$file"
-    }
-    # pair LABEL OURS-COMMAND -- REAL-COMMAND
-    pair() {
-        local label=$1 ours=() real=()
-        shift
-        while [[ $1 != -- ]]; do ours+=("$1"); shift; done
-        shift
-        real=("$@")
-        : >"$work/ours"
-        : >"$work/real"
-        for ((i = 1; i <= rounds; i++)); do
-            if ((i % 2)); then
-                sample "$work/ours" "${ours[@]}"; sample "$work/real" "${real[@]}"
-            else
-                sample "$work/real" "${real[@]}"; sample "$work/ours" "${ours[@]}"
-            fi
-        done
-        "$xtask" candle-bench "$label" "$rounds" "$work/ours" "$work/real" "$work/results"
-    }
     local real="$root/bin/cudarc-per-op-real" compat="$root/bin/cudarc-per-op-compat"
-    pair "per op, hip on a stream of its own vs real cudarc on the default stream" \
+    compare "per op, hip on a stream of its own vs real cudarc on the default stream" "$KEEP_UP" \
         "$hip" named -- "$real" default
-    pair "per op, hip on the per-thread stream vs real cudarc on the per-thread stream" \
+    compare "per op, hip on the per-thread stream vs real cudarc on the per-thread stream" "$KEEP_UP" \
         "$hip" per-thread -- "$real" per-thread
-    pair "per op, cuda-compat vs real cudarc, per-thread stream" \
+    compare "per op, cuda-compat vs real cudarc, per-thread stream" "$KEEP_UP" \
         "$compat" per-thread -- "$real" per-thread
     "$xtask" candle-total "$work/results"
 }
@@ -524,35 +539,16 @@ cmd_copy_run() {
     local root
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
-    local rounds="${BENCH_ROUNDS:-5}" xtask work dir mib i
+    local rounds="${BENCH_ROUNDS:-5}" xtask work dir mib
     xtask=$(xtask_of "$root") || exit 1
     work=$(mktemp -d)
     # shellcheck disable=SC2064 # the path now: $work is local
     trap "rm -rf '$work'" EXIT
     local real="$root/bin/cudarc-copy-real" compat="$root/bin/cudarc-copy-compat"
-    # One sample of one program into FILE: its step time (one copy, us).
-    sample() {
-        local file=$1 out
-        shift
-        out=$("$@" 2>&1) || die "copy-run: $* failed: $out"
-        echo "$out"
-        "$xtask" candle-step-us <<<"$out" >>"$file"
-    }
     for dir in htod dtoh; do
         for mib in 64 256; do
-            : >"$work/ours"
-            : >"$work/real"
-            for ((i = 1; i <= rounds; i++)); do
-                if ((i % 2)); then
-                    sample "$work/ours" "$compat" "$dir" "$mib"
-                    sample "$work/real" "$real" "$dir" "$mib"
-                else
-                    sample "$work/real" "$real" "$dir" "$mib"
-                    sample "$work/ours" "$compat" "$dir" "$mib"
-                fi
-            done
-            "$xtask" candle-bench "copy $dir $mib MiB of a pageable Vec, cuda-compat vs real cudarc" \
-                "$rounds" "$work/ours" "$work/real" "$work/results" 1.5
+            compare "copy $dir $mib MiB of a pageable Vec, cuda-compat vs real cudarc" 1.5 \
+                "$compat" "$dir" "$mib" -- "$real" "$dir" "$mib"
         done
     done
     "$xtask" candle-total "$work/results"

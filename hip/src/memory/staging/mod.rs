@@ -312,18 +312,25 @@ pub(crate) unsafe fn copy_dtoh_raw(
         host: dst,
         device: src.cast_mut(),
     };
+    // SAFETY: the caller's promise.
+    unsafe { copy_pageable_as_env_says(operation, stream, ends, bytes, Direction::DeviceToHost) }
+}
+
+/// [`copy_pageable`] with the strategy `HIP_STAGING_STRATEGY` gives.
+///
+/// # Safety
+///
+/// As [`copy_pageable`].
+unsafe fn copy_pageable_as_env_says(
+    operation: &'static str,
+    stream: &Stream,
+    ends: CopyEnds,
+    bytes: usize,
+    dir: Direction,
+) -> Result<()> {
     let strategy = StagingStrategy::from_env()?;
     // SAFETY: the caller's promise.
-    unsafe {
-        copy_pageable(
-            operation,
-            stream,
-            ends,
-            bytes,
-            Direction::DeviceToHost,
-            strategy,
-        )
-    }
+    unsafe { copy_pageable(operation, stream, ends, bytes, dir, strategy) }
 }
 
 /// Copies `bytes` bytes of ordinary host memory at `src` to device memory
@@ -375,16 +382,14 @@ pub unsafe fn copy_htod_pageable(
         host: src.cast_mut(),
         device: dst,
     };
-    let strategy = StagingStrategy::from_env()?;
     // SAFETY: the caller's promise; host-to-device only reads `src`.
     unsafe {
-        copy_pageable(
+        copy_pageable_as_env_says(
             "staging::copy_htod_pageable",
             stream,
             ends,
             bytes,
             Direction::HostToDevice,
-            strategy,
         )
     }
 }
