@@ -81,7 +81,7 @@ pub fn rtc_error_string(status: sys::hiprtcResult) -> String {
 ///
 /// `ptr` is null or points to a NUL-terminated string that lives long
 /// enough to be copied.
-pub unsafe fn static_c_str(ptr: *const c_char) -> String {
+pub(crate) unsafe fn static_c_str(ptr: *const c_char) -> String {
     if ptr.is_null() {
         return String::from("(no message)");
     }
@@ -157,7 +157,7 @@ pub fn device_get_name(ordinal: c_int) -> Result<String> {
 /// The text of a fixed-size C char array (such as a name field of a
 /// properties struct) up to its first NUL, or all of it if it has none,
 /// invalid UTF-8 replaced.
-pub fn c_chars_to_string(buf: &[c_char]) -> String {
+pub(crate) fn c_chars_to_string(buf: &[c_char]) -> String {
     let bytes: Vec<u8> = buf
         .iter()
         .take_while(|c| **c != 0)

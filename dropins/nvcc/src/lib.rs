@@ -37,6 +37,9 @@ pub const PROBE_VAR: &str = "HIP_NVCC_PROBING";
 /// This crate's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// Where hip-nvcc comes from (the workspace's `repository`).
+const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+
 /// The value of [`VERSION_VAR`], checked: `MAJOR.MINOR`, decimal, major
 /// 11 to 99, minor 0 to 99 (`12.8`, `13.0`). `None` when unset or empty.
 pub fn cuda_version_from(value: Option<&str>) -> Result<Option<String>, String> {
@@ -69,7 +72,7 @@ pub fn version_text(compiles_with: &str, release: &str) -> String {
     format!(
         "nvcc: {} (not NVIDIA's nvcc)\n\
          {compiles_with}\n\
-         hip-nvcc {VERSION}, from hip-rs (https://github.com/hip-rs/hip-rs, dropins/nvcc)\n\
+         hip-nvcc {VERSION}, from hip-rs ({REPOSITORY}, dropins/nvcc)\n\
          hip-nvcc {VERSION}, release {release}, stands in for CUDA {release}\n",
         cudaforge::NVCC_FRONT_MARKER
     )
