@@ -53,7 +53,8 @@ error_detail! {
     ///
     /// ```no_run
     /// use cuda_compat::cublas::result::{last_error_detail, sgemm};
-    /// use cuda_compat::cublas::sys::cublasOperation_t::CUBLAS_OP_N;
+    /// use cuda_compat::cublas::sys::cublasOperation_t;
+    /// const CUBLAS_OP_N: cublasOperation_t = cublasOperation_t::CUBLAS_OP_N;
     /// // lda = 1 is below A's 4 rows: refused before any call.
     /// let (alpha, beta) = (1.0f32, 0.0f32);
     /// // SAFETY: refused before the handle or any address is used.
