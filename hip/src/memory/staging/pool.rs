@@ -284,14 +284,14 @@ mod tests {
 
     /// A pool with no threads of its own, for tests: the waiting threads
     /// copy the pieces.
-    fn pool_without_threads(threads: usize) -> HostCopyPool {
+    fn pool_without_threads(threads: usize, tail_stores: Stores) -> HostCopyPool {
         HostCopyPool {
             queue: Mutex::new(VecDeque::new()),
             queued_len: AtomicUsize::new(0),
             queued: Condvar::new(),
             sleepers: AtomicUsize::new(0),
             threads,
-            tail_stores: Stores::Streaming,
+            tail_stores,
         }
     }
 
@@ -303,14 +303,7 @@ mod tests {
     )]
     fn host_pool_copies_every_piece_even_without_threads() {
         // A pool with no threads of its own: the waiting thread copies.
-        let pool = HostCopyPool {
-            queue: Mutex::new(VecDeque::new()),
-            queued_len: AtomicUsize::new(0),
-            queued: Condvar::new(),
-            sleepers: AtomicUsize::new(0),
-            threads: 4,
-            tail_stores: Stores::Demoted,
-        };
+        let pool = pool_without_threads(4, Stores::Demoted);
         let from: Vec<u8> = (0..3_000_001u32).map(|i| (i % 251) as u8 + 1).collect();
         for stores in [Stores::Cached, Stores::Demoted, Stores::Streaming] {
             let mut to = vec![0u8; from.len()];
@@ -335,14 +328,7 @@ mod tests {
         // the copy before the check (the test above and below may copy on
         // the waiting thread itself). Under ThreadSanitizer
         // (scripts/tsan-bundle.sh) a weaker latch is a reported race.
-        let pool = HostCopyPool {
-            queue: Mutex::new(VecDeque::new()),
-            queued_len: AtomicUsize::new(0),
-            queued: Condvar::new(),
-            sleepers: AtomicUsize::new(0),
-            threads: 4,
-            tail_stores: Stores::Demoted,
-        };
+        let pool = pool_without_threads(4, Stores::Demoted);
         let from: Vec<u8> = (0..1_000_003u32).map(|i| (i % 253) as u8 + 1).collect();
         for stores in [Stores::Cached, Stores::Demoted, Stores::Streaming] {
             let mut to = vec![0u8; from.len()];
@@ -400,7 +386,7 @@ mod tests {
         // no threads: each waiting thread copies whatever is queued, its
         // own pieces or the other's (sized for Miri, which checks the
         // pieces' hand-over between threads for data races).
-        let pool = pool_without_threads(4);
+        let pool = pool_without_threads(4, Stores::Streaming);
         std::thread::scope(|s| {
             for t in 0..2u8 {
                 let pool = &pool;
