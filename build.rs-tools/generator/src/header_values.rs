@@ -502,7 +502,7 @@ fn cusparse_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
          //! passed on, or translated by the NVIDIA backend. The values are\n\
          //! literals read from cusparse.h by the generator's own parser, not from\n\
          //! hipsparse-sys's generated code.\n\n\
-         use super::convert::ToCu;\n\
+         use hip_sys::loader::adapter::ToCuda;\n\
          use crate::*;\n\n",
     );
     let read = |path: &Path| {
@@ -542,7 +542,7 @@ fn cusparse_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
                 writeln!(
                     s,
                     "    // hipSPARSE {hip_value}, translated by the backend.\n    \
-                     assert_eq!({hip_type}::{hip_name}.to_cu().map(i64::from), Ok({cu_value}), \"{cu_name}\");"
+                     assert_eq!({hip_type}::{hip_name}.to_cuda().map(i64::from), Ok({cu_value}), \"{cu_name}\");"
                 )?;
                 continue;
             }
@@ -556,7 +556,7 @@ fn cusparse_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
             writeln!(
                 s,
                 "    assert_eq!(i64::from({hip_type}::{hip_name}.0), {cu_value}, \"{cu_name}\");\n    \
-                 assert_eq!({hip_type}::{hip_name}.to_cu().map(i64::from), Ok({cu_value}), \"{cu_name}\");"
+                 assert_eq!({hip_type}::{hip_name}.to_cuda().map(i64::from), Ok({cu_value}), \"{cu_name}\");"
             )?;
         }
         for (n, v) in &hip {

@@ -17,6 +17,7 @@ pub mod search;
 
 pub use search::{Attempt, Location, OVERRIDE_VAR};
 
+pub mod adapter;
 pub mod common;
 mod lazy;
 pub use lazy::{Backend, LazyLibrary};

@@ -10,56 +10,26 @@ use crate::{
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use hip_sys::hipDataType;
+use hip_sys::loader::adapter::{Held, Kind, ToCuda};
 use hip_sys::loader::common::Symbol;
 
 /// `cublasStatus_t`.
 pub(crate) type CublasStatus = i32;
 
-/// One argument of a hipBLAS function as its cuBLAS counterpart takes it.
-pub(crate) trait ToCu: Copy {
-    /// The cuBLAS type.
-    type Cu;
-    /// The cuBLAS value, or the hipBLAS status for a value cuBLAS cannot
-    /// take.
-    fn to_cu(self) -> Result<Self::Cu, hipblasStatus_t>;
-}
+hip_sys::cuda_unchanged!(hipblasStatus_t: i32, i64);
 
-macro_rules! identity {
-    ($($t:ty),*) => {$(
-        impl ToCu for $t {
-            type Cu = $t;
-            fn to_cu(self) -> Result<$t, hipblasStatus_t> {
-                Ok(self)
-            }
-        }
-    )*};
-}
-identity!(i32, i64);
-
-/// Pointers (buffers, handles, streams, result slots) pass unchanged: the
-/// pointees have the same layout on both sides (`hipComplex` and
-/// `cuComplex` are two floats; `hipStream_t` is the `cudaStream_t` on the
-/// NVIDIA platform of hip-sys).
-impl<T> ToCu for *const T {
-    type Cu = *const T;
-    fn to_cu(self) -> Result<Self, hipblasStatus_t> {
-        Ok(self)
-    }
-}
-
-impl<T> ToCu for *mut T {
-    type Cu = *mut T;
-    fn to_cu(self) -> Result<Self, hipblasStatus_t> {
-        Ok(self)
-    }
-}
+// Pointers (buffers, handles, streams, result slots) pass unchanged: the
+// pointees have the same layout on both sides (`hipComplex` and
+// `cuComplex` are two floats; `hipStream_t` is the `cudaStream_t` on the
+// NVIDIA platform of hip-sys).
+hip_sys::cuda_unchanged!(hipblasStatus_t: pointers);
 
 const INVALID_ENUM: hipblasStatus_t = hipblasStatus_t::HIPBLAS_STATUS_INVALID_ENUM;
 const NOT_SUPPORTED: hipblasStatus_t = hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED;
 
-impl ToCu for hipblasOperation_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasOperation_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_OP_N => Ok(0),
             Self::HIPBLAS_OP_T => Ok(1),
@@ -69,9 +39,9 @@ impl ToCu for hipblasOperation_t {
     }
 }
 
-impl ToCu for hipblasFillMode_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasFillMode_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_FILL_MODE_LOWER => Ok(0),
             Self::HIPBLAS_FILL_MODE_UPPER => Ok(1),
@@ -81,9 +51,9 @@ impl ToCu for hipblasFillMode_t {
     }
 }
 
-impl ToCu for hipblasDiagType_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasDiagType_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_DIAG_NON_UNIT => Ok(0),
             Self::HIPBLAS_DIAG_UNIT => Ok(1),
@@ -92,9 +62,9 @@ impl ToCu for hipblasDiagType_t {
     }
 }
 
-impl ToCu for hipblasSideMode_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasSideMode_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_SIDE_LEFT => Ok(0),
             Self::HIPBLAS_SIDE_RIGHT => Ok(1),
@@ -105,9 +75,9 @@ impl ToCu for hipblasSideMode_t {
     }
 }
 
-impl ToCu for hipblasPointerMode_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasPointerMode_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_POINTER_MODE_HOST => Ok(0),
             Self::HIPBLAS_POINTER_MODE_DEVICE => Ok(1),
@@ -116,9 +86,9 @@ impl ToCu for hipblasPointerMode_t {
     }
 }
 
-impl ToCu for hipblasAtomicsMode_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasAtomicsMode_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_ATOMICS_NOT_ALLOWED => Ok(0),
             Self::HIPBLAS_ATOMICS_ALLOWED => Ok(1),
@@ -127,9 +97,9 @@ impl ToCu for hipblasAtomicsMode_t {
     }
 }
 
-impl ToCu for hipblasMath_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasMath_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_DEFAULT_MATH => Ok(0),
             Self::HIPBLAS_TENSOR_OP_MATH => Ok(1),
@@ -163,9 +133,9 @@ pub(crate) fn math_from_cu(v: i32) -> Option<hipblasMath_t> {
 
 /// `hipDataType` has cudaDataType's numbering (0..=29); the FNUZ fp8
 /// formats (1000, 1001) exist only on AMD.
-impl ToCu for hipDataType {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipDataType {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self.0 {
             0..=29 => Ok(self.0 as i32),
             1000 | 1001 => Err(NOT_SUPPORTED),
@@ -175,9 +145,9 @@ impl ToCu for hipDataType {
 }
 
 /// hipBLAS's v1 datatype enum (150..) to cudaDataType.
-impl ToCu for hipblasDatatype_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasDatatype_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         Ok(match self {
             Self::HIPBLAS_R_16F => 2,
             Self::HIPBLAS_R_32F => 0,
@@ -200,9 +170,9 @@ impl ToCu for hipblasDatatype_t {
     }
 }
 
-impl ToCu for hipblasComputeType_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasComputeType_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             Self::HIPBLAS_COMPUTE_16F => Ok(64),
             Self::HIPBLAS_COMPUTE_16F_PEDANTIC => Ok(65),
@@ -225,9 +195,9 @@ impl ToCu for hipblasComputeType_t {
     }
 }
 
-impl ToCu for hipblasGemmAlgo_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipblasStatus_t> {
+impl ToCuda<hipblasStatus_t> for hipblasGemmAlgo_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
         match self {
             // CUBLAS_GEMM_DEFAULT
             Self::HIPBLAS_GEMM_DEFAULT => Ok(-1),
@@ -400,6 +370,68 @@ impl<T> HostResult16<T> {
     }
 }
 
+impl<T> Held for HostScalar16<T> {
+    type Cuda = *const T;
+    fn pass(&mut self) -> *const T {
+        self.as_ptr()
+    }
+}
+
+impl<T> Held for HostResult16<T> {
+    type Cuda = *mut T;
+    fn pass(&mut self) -> *mut T {
+        self.as_mut_ptr()
+    }
+    unsafe fn finish(self, ok: bool) {
+        // SAFETY: the caller's pointer comes from a call that upholds the
+        // binding's contract (16 writable bytes in host pointer mode), and
+        // cuBLAS has returned (`Held::finish`'s contract).
+        unsafe { HostResult16::finish(&self, ok) }
+    }
+}
+
+/// `@ V1Compute` on an adapter line: a v1 `computeType` (a datatype)
+/// converted by [`v1_compute_type`] with the handle's math mode.
+pub(crate) enum V1Compute {}
+
+impl Kind<hipblasDatatype_t, hipblasHandle_t, hipblasStatus_t> for V1Compute {
+    type Held = i32;
+    unsafe fn convert(
+        handle: hipblasHandle_t,
+        t: hipblasDatatype_t,
+    ) -> Result<i32, hipblasStatus_t> {
+        v1_compute_type(handle, t)
+    }
+}
+
+/// `@ Scalar16`: a double-complex host scalar, through [`HostScalar16`].
+pub(crate) enum Scalar16 {}
+
+impl<T> Kind<*const T, hipblasHandle_t, hipblasStatus_t> for Scalar16 {
+    type Held = HostScalar16<T>;
+    unsafe fn convert(
+        handle: hipblasHandle_t,
+        p: *const T,
+    ) -> Result<HostScalar16<T>, hipblasStatus_t> {
+        // SAFETY: in host pointer mode a non-null double-complex scalar has
+        // 16 readable bytes (the binding's contract, `Kind::convert`'s).
+        unsafe { HostScalar16::new(handle, p) }
+    }
+}
+
+/// `@ Result16`: a double-complex host result, through [`HostResult16`].
+pub(crate) enum Result16 {}
+
+impl<T> Kind<*mut T, hipblasHandle_t, hipblasStatus_t> for Result16 {
+    type Held = HostResult16<T>;
+    unsafe fn convert(
+        handle: hipblasHandle_t,
+        p: *mut T,
+    ) -> Result<HostResult16<T>, hipblasStatus_t> {
+        HostResult16::new(handle, p)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,25 +453,28 @@ mod tests {
 
     #[test]
     fn enums_follow_hipblas_nvidia_backend() {
-        assert_eq!(hipblasOperation_t::HIPBLAS_OP_N.to_cu(), Ok(0));
-        assert_eq!(hipblasOperation_t::HIPBLAS_OP_C.to_cu(), Ok(2));
-        assert_eq!(hipblasOperation_t(0).to_cu(), Err(INVALID_ENUM));
-        assert_eq!(hipblasFillMode_t::HIPBLAS_FILL_MODE_UPPER.to_cu(), Ok(1));
-        assert_eq!(hipblasFillMode_t::HIPBLAS_FILL_MODE_LOWER.to_cu(), Ok(0));
-        assert_eq!(hipblasDiagType_t::HIPBLAS_DIAG_UNIT.to_cu(), Ok(1));
-        assert_eq!(hipblasSideMode_t::HIPBLAS_SIDE_RIGHT.to_cu(), Ok(1));
-        assert_eq!(hipblasDatatype_t::HIPBLAS_R_16B.to_cu(), Ok(14));
-        assert_eq!(hipblasDatatype_t::HIPBLAS_R_16F.to_cu(), Ok(2));
-        assert_eq!(hipDataType::HIP_R_16BF.to_cu(), Ok(14));
-        assert_eq!(hipDataType::HIP_R_8F_E4M3_FNUZ.to_cu(), Err(NOT_SUPPORTED));
+        assert_eq!(hipblasOperation_t::HIPBLAS_OP_N.to_cuda(), Ok(0));
+        assert_eq!(hipblasOperation_t::HIPBLAS_OP_C.to_cuda(), Ok(2));
+        assert_eq!(hipblasOperation_t(0).to_cuda(), Err(INVALID_ENUM));
+        assert_eq!(hipblasFillMode_t::HIPBLAS_FILL_MODE_UPPER.to_cuda(), Ok(1));
+        assert_eq!(hipblasFillMode_t::HIPBLAS_FILL_MODE_LOWER.to_cuda(), Ok(0));
+        assert_eq!(hipblasDiagType_t::HIPBLAS_DIAG_UNIT.to_cuda(), Ok(1));
+        assert_eq!(hipblasSideMode_t::HIPBLAS_SIDE_RIGHT.to_cuda(), Ok(1));
+        assert_eq!(hipblasDatatype_t::HIPBLAS_R_16B.to_cuda(), Ok(14));
+        assert_eq!(hipblasDatatype_t::HIPBLAS_R_16F.to_cuda(), Ok(2));
+        assert_eq!(hipDataType::HIP_R_16BF.to_cuda(), Ok(14));
         assert_eq!(
-            hipblasComputeType_t::HIPBLAS_COMPUTE_32F_FAST_TF32.to_cu(),
+            hipDataType::HIP_R_8F_E4M3_FNUZ.to_cuda(),
+            Err(NOT_SUPPORTED)
+        );
+        assert_eq!(
+            hipblasComputeType_t::HIPBLAS_COMPUTE_32F_FAST_TF32.to_cuda(),
             Ok(77)
         );
-        assert_eq!(hipblasGemmAlgo_t::HIPBLAS_GEMM_DEFAULT.to_cu(), Ok(-1));
-        assert_eq!(hipblasMath_t::HIPBLAS_TF32_TENSOR_OP_MATH.to_cu(), Ok(3));
+        assert_eq!(hipblasGemmAlgo_t::HIPBLAS_GEMM_DEFAULT.to_cuda(), Ok(-1));
+        assert_eq!(hipblasMath_t::HIPBLAS_TF32_TENSOR_OP_MATH.to_cuda(), Ok(3));
         for m in 0..6 {
-            if let Ok(cu) = hipblasMath_t(m).to_cu() {
+            if let Ok(cu) = hipblasMath_t(m).to_cuda() {
                 assert_eq!(math_from_cu(cu), Some(hipblasMath_t(m)));
             }
         }

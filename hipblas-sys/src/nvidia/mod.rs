@@ -4,7 +4,9 @@
 //! loader core; the table gets the adapters of
 //! `src/generated/nvidia/adapters.rs` (one line per implemented binding,
 //! written by `cargo run -p hip-generator -- nvidia-tables`, expanded by
-//! [`adapter_macro`] into a function with the binding's exact signature; see
+//! hip-sys's adapter kit, `hip_sys::cuda_adapters!`, into a function with
+//! the binding's exact signature, the conversions and kinds being
+//! [`convert`]'s; see
 //! `NVIDIA_COVERAGE.md`) and leaves every other function `None`, so it
 //! returns `HIPBLAS_STATUS_NOT_SUPPORTED`.
 //! Every cuBLAS symbol is a [`Symbol`] of the [`CUBLAS`] slot, looked up
@@ -14,16 +16,16 @@
 //! handle, its math mode is cuBLAS's default unless set, and cuBLAS manages
 //! its own workspace as it does for any cuBLAS caller.
 
-mod adapter_macro;
 #[path = "../generated/nvidia/adapters.rs"]
 mod adapters;
 mod convert;
 #[cfg(test)]
 mod coverage;
+#[cfg(test)]
+mod kit_tests;
 
 use crate::generated::functions::HipblasFunctions;
 use crate::{hipblasHandle_t, hipblasMath_t, hipblasStatus_t};
-use adapter_macro::cublas_adapters;
 use hip_sys::loader::common::{LibrarySlot, Loaded, LoadedLibrary, Platform, Symbol, Version};
 use std::ffi::c_void;
 use std::path::Path;

@@ -72,7 +72,6 @@ mod tests {
                 "nvidia/mod.rs",
                 "nvidia/convert.rs",
                 "generated/nvidia/adapters.rs",
-                "nvidia/adapter_macro.rs",
             ],
             "crate::loader",
         );

@@ -4,66 +4,28 @@
 //! enumerator of the same name (the header was written for that, and
 //! `cusparse_enumerators.rs` checks each value against cuSPARSE 12.5's
 //! `cusparse.h`), so every conversion here passes the value on, except
-//! the csr2csc algorithm's default.
+//! the csr2csc algorithm's default. Each argument type implements
+//! hip-sys's [`ToCuda`] (the adapter kit's conversion).
 
 use crate::*;
 use hip_sys::hipDataType;
+use hip_sys::loader::adapter::ToCuda;
 
 /// `cusparseStatus_t`.
 pub(crate) type CusparseStatus = i32;
 
-/// One argument of a hipSPARSE function as its cuSPARSE counterpart takes
-/// it.
-pub(crate) trait ToCu: Copy {
-    /// The cuSPARSE type.
-    type Cu;
-    /// The cuSPARSE value, or the hipSPARSE status for a value cuSPARSE
-    /// cannot take.
-    fn to_cu(self) -> Result<Self::Cu, hipsparseStatus_t>;
-}
+hip_sys::cuda_unchanged!(hipsparseStatus_t: i32, i64, usize, f32, f64, hipComplex, hipDoubleComplex);
 
-macro_rules! identity {
-    ($($t:ty),*) => {$(
-        impl ToCu for $t {
-            type Cu = $t;
-            fn to_cu(self) -> Result<$t, hipsparseStatus_t> {
-                Ok(self)
-            }
-        }
-    )*};
-}
-identity!(i32, i64, usize, f32, f64, hipComplex, hipDoubleComplex);
+// Pointers (buffers, handles, descriptors, streams, result slots) pass
+// unchanged: the pointees have the same layout on both sides (`hipComplex`
+// and `cuComplex` are two floats; a descriptor is opaque to both; the
+// `hipStream_t` of hip-sys's NVIDIA platform is the `cudaStream_t`).
+hip_sys::cuda_unchanged!(hipsparseStatus_t: pointers);
 
-/// Pointers (buffers, handles, descriptors, streams, result slots) pass
-/// unchanged: the pointees have the same layout on both sides (`hipComplex`
-/// and `cuComplex` are two floats; a descriptor is opaque to both; the
-/// `hipStream_t` of hip-sys's NVIDIA platform is the `cudaStream_t`).
-impl<T> ToCu for *const T {
-    type Cu = *const T;
-    fn to_cu(self) -> Result<Self, hipsparseStatus_t> {
-        Ok(self)
-    }
-}
-
-impl<T> ToCu for *mut T {
-    type Cu = *mut T;
-    fn to_cu(self) -> Result<Self, hipsparseStatus_t> {
-        Ok(self)
-    }
-}
-
-/// The C enums, each an `int` in cuSPARSE with the same value.
-macro_rules! same_value {
-    ($($t:ty),* $(,)?) => {$(
-        impl ToCu for $t {
-            type Cu = i32;
-            fn to_cu(self) -> Result<i32, hipsparseStatus_t> {
-                Ok(self.0 as i32)
-            }
-        }
-    )*};
-}
-same_value!(
+// The C enums, each an `int` in cuSPARSE with the same value.
+hip_sys::cuda_same_values!(
+    hipsparseStatus_t,
+    hipsparseStatus_t::HIPSPARSE_STATUS_INVALID_VALUE;
     hipsparseStatus_t,
     hipsparsePointerMode_t,
     hipsparseAction_t,
@@ -91,9 +53,9 @@ same_value!(
 /// hipSPARSE's csr2csc default is 0, cuSPARSE's 1 (its only algorithm,
 /// `CUSPARSE_CSR2CSC_ALG1`); hipSPARSE's `ALG2` has no cuSPARSE 12
 /// counterpart.
-impl ToCu for hipsparseCsr2CscAlg_t {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipsparseStatus_t> {
+impl ToCuda<hipsparseStatus_t> for hipsparseCsr2CscAlg_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipsparseStatus_t> {
         match self {
             Self::HIPSPARSE_CSR2CSC_ALG_DEFAULT | Self::HIPSPARSE_CSR2CSC_ALG1 => Ok(1),
             Self::HIPSPARSE_CSR2CSC_ALG2 => Err(hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED),
@@ -104,9 +66,9 @@ impl ToCu for hipsparseCsr2CscAlg_t {
 
 /// `hipDataType` has cudaDataType's numbering (0..=29); the FNUZ fp8
 /// formats (1000, 1001) exist only on AMD.
-impl ToCu for hipDataType {
-    type Cu = i32;
-    fn to_cu(self) -> Result<i32, hipsparseStatus_t> {
+impl ToCuda<hipsparseStatus_t> for hipDataType {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipsparseStatus_t> {
         match self.0 {
             0..=29 => Ok(self.0 as i32),
             1000 | 1001 => Err(hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED),
@@ -166,14 +128,14 @@ mod tests {
             (hipDataType::HIP_R_8F_E5M2, 29, "CUDA_R_8F_E5M2"),
         ];
         for (hip, cuda, name) in pairs {
-            assert_eq!(hip.to_cu(), Ok(cuda), "{hip:?} should become {name}");
+            assert_eq!(hip.to_cuda(), Ok(cuda), "{hip:?} should become {name}");
         }
         assert_eq!(
-            hipDataType::HIP_R_8F_E5M2_FNUZ.to_cu(),
+            hipDataType::HIP_R_8F_E5M2_FNUZ.to_cuda(),
             Err(hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED)
         );
         assert_eq!(
-            hipDataType(30).to_cu(),
+            hipDataType(30).to_cuda(),
             Err(hipsparseStatus_t::HIPSPARSE_STATUS_INVALID_VALUE)
         );
     }
@@ -191,10 +153,13 @@ mod tests {
 
     #[test]
     fn values_pass_unchanged_and_unknown_statuses_become_internal_errors() {
-        assert_eq!(hipsparseSpMMAlg_t::HIPSPARSE_SPMM_CSR_ALG3.to_cu(), Ok(12));
-        assert_eq!(hipDataType::HIP_R_64F.to_cu(), Ok(1));
         assert_eq!(
-            hipDataType(1000).to_cu(),
+            hipsparseSpMMAlg_t::HIPSPARSE_SPMM_CSR_ALG3.to_cuda(),
+            Ok(12)
+        );
+        assert_eq!(hipDataType::HIP_R_64F.to_cuda(), Ok(1));
+        assert_eq!(
+            hipDataType(1000).to_cuda(),
             Err(hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED)
         );
         assert_eq!(

@@ -4,8 +4,8 @@
 //! The table gets the adapters of `src/generated/nvidia/adapters.rs` (one
 //! line per binding whose cuSPARSE function of the same name takes the same
 //! arguments in the same order, written and checked against `cusparse.h` by
-//! `cargo run -p hip-generator -- nvidia-tables`, expanded by
-//! [`adapter_macro`]) and the functions written here (the status names and
+//! `cargo run -p hip-generator -- nvidia-tables`, expanded by hip-sys's
+//! adapter kit, `hip_sys::cuda_adapters!`) and the functions written here (the status names and
 //! texts, the four matrix-descriptor getters, which return an enum, and
 //! `SpSM_solve`, whose buffer argument cuSPARSE 12 does not take); every
 //! other function stays `None`, so it returns `HIPSPARSE_STATUS_NOT_SUPPORTED`
@@ -19,7 +19,6 @@
 //! A sibling of the AMD backend ([`crate::amd`]): both return the loader
 //! core's [`Loaded`] table; neither imports the loader.
 
-mod adapter_macro;
 #[path = "../generated/nvidia/adapters.rs"]
 mod adapters;
 mod convert;
@@ -31,7 +30,6 @@ mod cusparse_enumerators;
 
 use crate::generated::functions::HipsparseFunctions;
 use crate::hipsparseStatus_t;
-use adapter_macro::cusparse_adapters;
 use hip_sys::loader::common::{LibrarySlot, Loaded, Platform, Symbol};
 use std::ffi::c_char;
 use std::path::Path;
@@ -147,7 +145,7 @@ unsafe extern "C" fn spsm_solve(
     let Some(f) = SPSM_SOLVE.address() else {
         return hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED;
     };
-    let compute_type = match convert::ToCu::to_cu(compute_type) {
+    let compute_type = match hip_sys::loader::adapter::ToCuda::to_cuda(compute_type) {
         Ok(v) => v,
         Err(e) => return e,
     };

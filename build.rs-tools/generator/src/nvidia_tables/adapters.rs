@@ -202,6 +202,12 @@ pub(crate) fn generate(
     header_line: &str,
 ) -> Result<(String, usize)> {
     let declarations = c_declarations(header, &a.declaration_marker)?;
+    let headers = a
+        .headers
+        .iter()
+        .map(|h| h.rsplit('/').next().unwrap_or(h))
+        .collect::<Vec<_>>()
+        .join("`, `");
     let mut pairs = expand_families(&a.families, functions.keys(), &a.exclude)?;
     let no_binding: Vec<String> = pairs
         .keys()
@@ -217,13 +223,11 @@ pub(crate) fn generate(
         .map(|(h, c)| (h.clone(), c.clone()))
         .collect();
     if !no_cuda.is_empty() {
-        println!(
-            "nvidia-tables: skipped (not declared in {}): {no_cuda:?}",
-            a.header
-        );
+        println!("nvidia-tables: skipped (not declared in {headers}): {no_cuda:?}");
     }
     pairs.retain(|h, c| functions.contains_key(h) && declarations.contains_key(c));
 
+    let mut kinds_used = std::collections::BTreeSet::new();
     let mut lines = Vec::new();
     let mut mismatches = Vec::new();
     let mut checked_params = 0;
@@ -239,7 +243,7 @@ pub(crate) fn generate(
         }
         let Some(((first, first_ty), rest)) = sig.params.split_first() else {
             mismatches.push(format!(
-                "{hip}: no parameters (the first must be the handle)"
+                "{hip}: no parameters (exclude it: the kit needs a first argument)"
             ));
             continue;
         };
@@ -255,6 +259,7 @@ pub(crate) fn generate(
                     unused = Some(format!("unused {name}: {ty}"));
                 }
                 Some(r) => {
+                    kinds_used.insert(r.kind.clone());
                     args.push(format!("{name} @ {}: {ty}", r.kind));
                     passed.push((name, ty, Some(r)));
                 }
@@ -295,29 +300,51 @@ pub(crate) fn generate(
     }
     if !mismatches.is_empty() {
         bail!(
-            "adapters that do not match {}:\n{}",
-            a.header,
+            "adapters that do not match `{headers}`:\n{}",
             mismatches.join("\n")
         );
     }
     println!(
-        "nvidia-tables: {} adapters, {checked_params} parameter types checked against {}",
+        "nvidia-tables: {} adapters, {checked_params} parameter types checked against `{headers}`",
         lines.len(),
-        a.header
     );
+    let kinds = match (&a.kit.kinds, kinds_used.is_empty()) {
+        (_, true) => String::new(),
+        (Some(module), false) => format!(
+            "use {module}::{{{}}};\n",
+            kinds_used.into_iter().collect::<Vec<_>>().join(", ")
+        ),
+        (None, false) => bail!("argument rules name kinds, but the kit has no `kinds` module"),
+    };
+    let k = &a.kit;
     let header_text = format!(
         "{header_line}. Do not edit.\n\n\
-         //! {lib} functions over {cu}, one line per adapter (the macro is in\n\
-         //! `adapter_macro.rs`). Each line was checked by the generator against\n\
-         //! `{}`: the status return, as many parameters as are passed on,\n\
-         //! and each parameter's C type equal to the manifest's C type for the\n\
-         //! binding's type or conversion kind (a pointer {lib} declares mutable\n\
-         //! may be const in {cu}).\n\n\
+         //! {lib} functions over {cu}, one line per adapter, expanded by\n\
+         //! hip-sys's `cuda_adapters!` (`hip_sys::loader::adapter`). Each line\n\
+         //! was checked by the generator against `{headers}`: the status\n\
+         //! return, as many parameters as are passed on, and each parameter's\n\
+         //! C type equal to the manifest's C type for the binding's type or\n\
+         //! conversion kind (a pointer {lib} declares mutable may be const in\n\
+         //! {cu}).\n\n\
+         // The kit's paths are absolute: each adapter's symbol lives in a\n\
+         // module of its own.\n\
+         #![allow(unused_qualifications)]\n\n\
          use crate::*;\n\
-         use core::ffi::*;\n\n\
-         super::{}! {{\n",
-        a.header.rsplit('/').next().unwrap_or(&a.header),
-        a.macro_name,
+         use core::ffi::*;\n\
+         {kinds}\n\
+         hip_sys::cuda_adapters! {{\n\
+         slot: {},\n\
+         status: {},\n\
+         missing: {},\n\
+         cuda_status: {},\n\
+         from_cuda: {},\n\
+         table: {};\n",
+        k.slot,
+        a.status_type,
+        k.missing,
+        k.cuda_status,
+        k.from_cuda,
+        k.table,
         lib = a.library,
         cu = a.cuda_library,
     );

@@ -100,11 +100,11 @@ pub(crate) struct Passthrough {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Adapters {
     pub(crate) output: String,
-    /// The backend's macro that takes one line per adapter.
-    pub(crate) macro_name: String,
-    /// The CUDA header declaring the functions, relative to the CUDA
+    /// The header of hip-sys's `cuda_adapters!` invocation.
+    pub(crate) kit: Kit,
+    /// The CUDA headers declaring the functions, relative to the CUDA
     /// headers' `nvidia/` folder.
-    pub(crate) header: String,
+    pub(crate) headers: Vec<String>,
     /// The macro that marks a declaration in it (`CUBLASWINAPI`).
     pub(crate) declaration_marker: String,
     /// The C return type every declaration must have.
@@ -131,6 +131,26 @@ pub(crate) struct Adapters {
     pub(crate) cuda_library: String,
 }
 
+/// What `hip_sys::cuda_adapters!` needs besides the lines: Rust paths and
+/// expressions of the -sys crate, written into the generated invocation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Kit {
+    /// The CUDA library's `LibrarySlot` (an absolute `crate::` path).
+    pub(crate) slot: String,
+    /// The status returned when the loaded library lacks a function.
+    pub(crate) missing: String,
+    /// CUDA's status type as the adapters receive it (an integer).
+    pub(crate) cuda_status: String,
+    /// The function that translates it into `status_type`.
+    pub(crate) from_cuda: String,
+    /// The crate's function table.
+    pub(crate) table: String,
+    /// The module whose types the argument rules' kinds name.
+    #[serde(default)]
+    pub(crate) kinds: Option<String>,
+}
+
 fn default_library() -> String {
     "hipBLAS".to_owned()
 }
@@ -147,8 +167,9 @@ pub(crate) struct ArgumentRule {
     /// Binding types it applies to (any when empty).
     #[serde(default)]
     pub(crate) types: Vec<String>,
-    /// The macro's conversion: `unused` (not passed on; must be last),
-    /// or a marker the macro knows (`v1_compute`, `scalar16`, `result16`).
+    /// The conversion: `unused` (not passed on; must be last), or the name
+    /// of a type of the kit's `kinds` module that implements hip-sys's
+    /// `loader::adapter::Kind`.
     pub(crate) kind: String,
     /// The C type the conversion produces, when not the binding type's.
     pub(crate) c_type: Option<String>,

@@ -85,9 +85,13 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
             write_rust(&krate.join(&p.output), &text)?;
         }
         if let Some(a) = &nvidia.adapters {
-            let header_path = cuda.join(&a.header);
-            let header = std::fs::read_to_string(&header_path)
-                .with_context(|| format!("reading {}", header_path.display()))?;
+            let mut header = String::new();
+            for h in &a.headers {
+                let path = cuda.join(h);
+                header += &std::fs::read_to_string(&path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                header.push('\n');
+            }
             let (text, _) =
                 adapters::generate(&functions, &header, a, HEADER_LINE).with_context(context)?;
             write_rust(&krate.join(&a.output), &text)?;

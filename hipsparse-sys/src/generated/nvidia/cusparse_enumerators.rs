@@ -6,8 +6,8 @@
 //! literals read from cusparse.h by the generator's own parser, not from
 //! hipsparse-sys's generated code.
 
-use super::convert::ToCu;
 use crate::*;
+use hip_sys::loader::adapter::ToCuda;
 
 #[test]
 fn hipsparsestatus_t_has_cusparses_values() {
@@ -18,7 +18,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_SUCCESS
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_STATUS_SUCCESS"
@@ -30,7 +30,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_NOT_INITIALIZED
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_STATUS_NOT_INITIALIZED"
@@ -42,7 +42,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_ALLOC_FAILED
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_STATUS_ALLOC_FAILED"
@@ -54,7 +54,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_INVALID_VALUE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_STATUS_INVALID_VALUE"
@@ -66,7 +66,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_ARCH_MISMATCH
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(4),
         "CUSPARSE_STATUS_ARCH_MISMATCH"
@@ -78,7 +78,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_MAPPING_ERROR
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(5),
         "CUSPARSE_STATUS_MAPPING_ERROR"
@@ -90,7 +90,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_EXECUTION_FAILED
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(6),
         "CUSPARSE_STATUS_EXECUTION_FAILED"
@@ -102,7 +102,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_INTERNAL_ERROR
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(7),
         "CUSPARSE_STATUS_INTERNAL_ERROR"
@@ -114,7 +114,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(8),
         "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED"
@@ -126,7 +126,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_ZERO_PIVOT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(9),
         "CUSPARSE_STATUS_ZERO_PIVOT"
@@ -138,7 +138,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(10),
         "CUSPARSE_STATUS_NOT_SUPPORTED"
@@ -150,7 +150,7 @@ fn hipsparsestatus_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseStatus_t::HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(11),
         "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES"
@@ -166,7 +166,7 @@ fn hipsparsepointermode_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparsePointerMode_t::HIPSPARSE_POINTER_MODE_HOST
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_POINTER_MODE_HOST"
@@ -178,7 +178,7 @@ fn hipsparsepointermode_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparsePointerMode_t::HIPSPARSE_POINTER_MODE_DEVICE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_POINTER_MODE_DEVICE"
@@ -194,7 +194,7 @@ fn hipsparseaction_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseAction_t::HIPSPARSE_ACTION_SYMBOLIC
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_ACTION_SYMBOLIC"
@@ -206,7 +206,7 @@ fn hipsparseaction_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseAction_t::HIPSPARSE_ACTION_NUMERIC
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_ACTION_NUMERIC"
@@ -222,7 +222,7 @@ fn hipsparsematrixtype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseMatrixType_t::HIPSPARSE_MATRIX_TYPE_GENERAL
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_MATRIX_TYPE_GENERAL"
@@ -234,7 +234,7 @@ fn hipsparsematrixtype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseMatrixType_t::HIPSPARSE_MATRIX_TYPE_SYMMETRIC
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_MATRIX_TYPE_SYMMETRIC"
@@ -246,7 +246,7 @@ fn hipsparsematrixtype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseMatrixType_t::HIPSPARSE_MATRIX_TYPE_HERMITIAN
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_MATRIX_TYPE_HERMITIAN"
@@ -258,7 +258,7 @@ fn hipsparsematrixtype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseMatrixType_t::HIPSPARSE_MATRIX_TYPE_TRIANGULAR
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_MATRIX_TYPE_TRIANGULAR"
@@ -274,7 +274,7 @@ fn hipsparsefillmode_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseFillMode_t::HIPSPARSE_FILL_MODE_LOWER
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_FILL_MODE_LOWER"
@@ -286,7 +286,7 @@ fn hipsparsefillmode_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseFillMode_t::HIPSPARSE_FILL_MODE_UPPER
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_FILL_MODE_UPPER"
@@ -302,7 +302,7 @@ fn hipsparsediagtype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseDiagType_t::HIPSPARSE_DIAG_TYPE_NON_UNIT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_DIAG_TYPE_NON_UNIT"
@@ -314,7 +314,7 @@ fn hipsparsediagtype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseDiagType_t::HIPSPARSE_DIAG_TYPE_UNIT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_DIAG_TYPE_UNIT"
@@ -330,7 +330,7 @@ fn hipsparseindexbase_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseIndexBase_t::HIPSPARSE_INDEX_BASE_ZERO
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_INDEX_BASE_ZERO"
@@ -342,7 +342,7 @@ fn hipsparseindexbase_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseIndexBase_t::HIPSPARSE_INDEX_BASE_ONE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_INDEX_BASE_ONE"
@@ -358,7 +358,7 @@ fn hipsparseoperation_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseOperation_t::HIPSPARSE_OPERATION_NON_TRANSPOSE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_OPERATION_NON_TRANSPOSE"
@@ -370,7 +370,7 @@ fn hipsparseoperation_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseOperation_t::HIPSPARSE_OPERATION_TRANSPOSE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_OPERATION_TRANSPOSE"
@@ -382,7 +382,7 @@ fn hipsparseoperation_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseOperation_t::HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE"
@@ -398,7 +398,7 @@ fn hipsparsedirection_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseDirection_t::HIPSPARSE_DIRECTION_ROW
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_DIRECTION_ROW"
@@ -410,7 +410,7 @@ fn hipsparsedirection_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseDirection_t::HIPSPARSE_DIRECTION_COLUMN
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_DIRECTION_COLUMN"
@@ -426,7 +426,7 @@ fn hipsparsesolvepolicy_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSolvePolicy_t::HIPSPARSE_SOLVE_POLICY_NO_LEVEL
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SOLVE_POLICY_NO_LEVEL"
@@ -438,7 +438,7 @@ fn hipsparsesolvepolicy_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSolvePolicy_t::HIPSPARSE_SOLVE_POLICY_USE_LEVEL
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_SOLVE_POLICY_USE_LEVEL"
@@ -454,7 +454,7 @@ fn hipsparseformat_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseFormat_t::HIPSPARSE_FORMAT_CSR
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_FORMAT_CSR"
@@ -466,7 +466,7 @@ fn hipsparseformat_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseFormat_t::HIPSPARSE_FORMAT_CSC
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_FORMAT_CSC"
@@ -478,7 +478,7 @@ fn hipsparseformat_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseFormat_t::HIPSPARSE_FORMAT_COO
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_FORMAT_COO"
@@ -490,7 +490,7 @@ fn hipsparseformat_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseFormat_t::HIPSPARSE_FORMAT_BLOCKED_ELL
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(5),
         "CUSPARSE_FORMAT_BLOCKED_ELL"
@@ -508,7 +508,9 @@ fn hipsparseorder_t_has_cusparses_values() {
         "CUSPARSE_ORDER_COL"
     );
     assert_eq!(
-        hipsparseOrder_t::HIPSPARSE_ORDER_COL.to_cu().map(i64::from),
+        hipsparseOrder_t::HIPSPARSE_ORDER_COL
+            .to_cuda()
+            .map(i64::from),
         Ok(1),
         "CUSPARSE_ORDER_COL"
     );
@@ -518,7 +520,9 @@ fn hipsparseorder_t_has_cusparses_values() {
         "CUSPARSE_ORDER_ROW"
     );
     assert_eq!(
-        hipsparseOrder_t::HIPSPARSE_ORDER_ROW.to_cu().map(i64::from),
+        hipsparseOrder_t::HIPSPARSE_ORDER_ROW
+            .to_cuda()
+            .map(i64::from),
         Ok(2),
         "CUSPARSE_ORDER_ROW"
     );
@@ -534,7 +538,7 @@ fn hipsparseindextype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseIndexType_t::HIPSPARSE_INDEX_16U
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_INDEX_16U"
@@ -546,7 +550,7 @@ fn hipsparseindextype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseIndexType_t::HIPSPARSE_INDEX_32I
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_INDEX_32I"
@@ -558,7 +562,7 @@ fn hipsparseindextype_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseIndexType_t::HIPSPARSE_INDEX_64I
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_INDEX_64I"
@@ -574,7 +578,7 @@ fn hipsparsespmatattribute_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMatAttribute_t::HIPSPARSE_SPMAT_FILL_MODE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPMAT_FILL_MODE"
@@ -586,7 +590,7 @@ fn hipsparsespmatattribute_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMatAttribute_t::HIPSPARSE_SPMAT_DIAG_TYPE
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_SPMAT_DIAG_TYPE"
@@ -602,7 +606,7 @@ fn hipsparsesparsetodensealg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSparseToDenseAlg_t::HIPSPARSE_SPARSETODENSE_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPARSETODENSE_ALG_DEFAULT"
@@ -618,7 +622,7 @@ fn hipsparsedensetosparsealg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseDenseToSparseAlg_t::HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_DENSETOSPARSE_ALG_DEFAULT"
@@ -634,7 +638,7 @@ fn hipsparsespmvalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMVAlg_t::HIPSPARSE_SPMV_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPMV_ALG_DEFAULT"
@@ -646,7 +650,7 @@ fn hipsparsespmvalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMVAlg_t::HIPSPARSE_SPMV_CSR_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_SPMV_CSR_ALG1"
@@ -658,7 +662,7 @@ fn hipsparsespmvalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMVAlg_t::HIPSPARSE_SPMV_CSR_ALG2
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_SPMV_CSR_ALG2"
@@ -670,7 +674,7 @@ fn hipsparsespmvalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMVAlg_t::HIPSPARSE_SPMV_COO_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_SPMV_COO_ALG1"
@@ -682,7 +686,7 @@ fn hipsparsespmvalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMVAlg_t::HIPSPARSE_SPMV_COO_ALG2
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(4),
         "CUSPARSE_SPMV_COO_ALG2"
@@ -703,7 +707,7 @@ fn hipsparsespsvalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpSVAlg_t::HIPSPARSE_SPSV_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPSV_ALG_DEFAULT"
@@ -719,7 +723,7 @@ fn hipsparsespsmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpSMAlg_t::HIPSPARSE_SPSM_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPSM_ALG_DEFAULT"
@@ -735,7 +739,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPMM_ALG_DEFAULT"
@@ -747,7 +751,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_COO_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_SPMM_COO_ALG1"
@@ -759,7 +763,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_COO_ALG2
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(2),
         "CUSPARSE_SPMM_COO_ALG2"
@@ -771,7 +775,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_COO_ALG3
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_SPMM_COO_ALG3"
@@ -783,7 +787,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_COO_ALG4
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(5),
         "CUSPARSE_SPMM_COO_ALG4"
@@ -795,7 +799,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_CSR_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(4),
         "CUSPARSE_SPMM_CSR_ALG1"
@@ -807,7 +811,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_CSR_ALG2
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(6),
         "CUSPARSE_SPMM_CSR_ALG2"
@@ -819,7 +823,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_CSR_ALG3
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(12),
         "CUSPARSE_SPMM_CSR_ALG3"
@@ -831,7 +835,7 @@ fn hipsparsespmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpMMAlg_t::HIPSPARSE_SPMM_BLOCKED_ELL_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(13),
         "CUSPARSE_SPMM_BLOCKED_ELL_ALG1"
@@ -853,7 +857,7 @@ fn hipsparsespgemmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SPGEMM_DEFAULT"
@@ -867,7 +871,7 @@ fn hipsparsespgemmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(3),
         "CUSPARSE_SPGEMM_ALG1"
@@ -879,7 +883,7 @@ fn hipsparsespgemmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_ALG2
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(4),
         "CUSPARSE_SPGEMM_ALG2"
@@ -891,7 +895,7 @@ fn hipsparsespgemmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSpGEMMAlg_t::HIPSPARSE_SPGEMM_ALG3
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(5),
         "CUSPARSE_SPGEMM_ALG3"
@@ -909,7 +913,7 @@ fn hipsparsesddmmalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseSDDMMAlg_t::HIPSPARSE_SDDMM_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(0),
         "CUSPARSE_SDDMM_ALG_DEFAULT"
@@ -921,7 +925,7 @@ fn hipsparsecsr2cscalg_t_has_cusparses_values() {
     // hipSPARSE 0, translated by the backend.
     assert_eq!(
         hipsparseCsr2CscAlg_t::HIPSPARSE_CSR2CSC_ALG_DEFAULT
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_CSR2CSC_ALG_DEFAULT"
@@ -933,7 +937,7 @@ fn hipsparsecsr2cscalg_t_has_cusparses_values() {
     );
     assert_eq!(
         hipsparseCsr2CscAlg_t::HIPSPARSE_CSR2CSC_ALG1
-            .to_cu()
+            .to_cuda()
             .map(i64::from),
         Ok(1),
         "CUSPARSE_CSR2CSC_ALG1"
