@@ -68,7 +68,7 @@ mod tests {
                 "amd.rs",
                 "nvidia/mod.rs",
                 "nvidia/convert.rs",
-                "nvidia/adapters.rs",
+                "generated/nvidia/adapters.rs",
             ],
             "crate::loader",
         );

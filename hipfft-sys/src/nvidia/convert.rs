@@ -27,44 +27,11 @@
 use crate::*;
 use core::ffi::{c_int, c_longlong, c_void};
 use hip_sys::hipDataType;
+use hip_sys::loader::adapter::{Held, ToCuda};
 
-/// An argument on its way to cuFFT: checked and converted before the call.
-pub(crate) trait ToCu: Sized {
-    /// What lives in the adapter's frame across the call.
-    type Held: Held;
-    /// Converts, or returns the status to give instead of calling cuFFT.
-    fn to_cu(self) -> Result<Self::Held, hipfftResult>;
-}
-
-/// A converted argument held across the call.
-pub(crate) trait Held: Sized {
-    /// The C type cuFFT declares for the parameter.
-    type Cu;
-    /// The value passed to cuFFT (a pointer into `self` for out-handles, so
-    /// `self` must stay where it is until [`Held::finish`]).
-    fn pass(&mut self) -> Self::Cu;
-    /// After the call; `ok` says whether cuFFT succeeded.
-    fn finish(self, _ok: bool) {}
-}
-
-/// Types cuFFT takes as they are.
-macro_rules! unchanged {
-    ($($t:ty),* $(,)?) => {$(
-        impl ToCu for $t {
-            type Held = $t;
-            fn to_cu(self) -> Result<$t, hipfftResult> {
-                Ok(self)
-            }
-        }
-        impl Held for $t {
-            type Cu = $t;
-            fn pass(&mut self) -> $t {
-                *self
-            }
-        }
-    )*};
-}
-unchanged!(
+// Types cuFFT takes as they are.
+hip_sys::cuda_unchanged!(
+    hipfftResult:
     c_int,
     c_longlong,
     usize,
@@ -82,18 +49,10 @@ unchanged!(
     hipStream_t,
 );
 
-/// C enums whose values cuFFT shares: passed as the `int` cuFFT's enum is.
-macro_rules! same_values {
-    ($($t:ty),* $(,)?) => {$(
-        impl ToCu for $t {
-            type Held = c_int;
-            fn to_cu(self) -> Result<c_int, hipfftResult> {
-                c_int::try_from(self.0).map_err(|_| hipfftResult::HIPFFT_INVALID_VALUE)
-            }
-        }
-    )*};
-}
-same_values!(
+// C enums whose values cuFFT shares: passed as the `int` cuFFT's enum is.
+hip_sys::cuda_same_values!(
+    hipfftResult,
+    hipfftResult::HIPFFT_INVALID_VALUE;
     hipfftType,
     hipfftLibraryPropertyType,
     hipfftXtCallbackType,
@@ -101,9 +60,9 @@ same_values!(
     hipDataType,
 );
 
-impl ToCu for hipfftXtSubFormat {
+impl ToCuda<hipfftResult> for hipfftXtSubFormat {
     type Held = c_int;
-    fn to_cu(self) -> Result<c_int, hipfftResult> {
+    fn to_cuda(self) -> Result<c_int, hipfftResult> {
         Ok(to_cufft_hipfftxtsubformat(self))
     }
 }
@@ -129,23 +88,24 @@ pub(crate) fn decode_handle(plan: hipfftHandle) -> Option<c_int> {
     c_int::try_from(value).ok()
 }
 
-impl ToCu for hipfftHandle {
+impl ToCuda<hipfftResult> for hipfftHandle {
     type Held = c_int;
-    fn to_cu(self) -> Result<c_int, hipfftResult> {
+    fn to_cuda(self) -> Result<c_int, hipfftResult> {
         decode_handle(self).ok_or(hipfftResult::HIPFFT_INVALID_PLAN)
     }
 }
 
 /// A plan-creating call's out-handle: cuFFT writes `value`, and the caller's
 /// `dest` receives the encoded handle when the call succeeded.
-pub(crate) struct HandleOut {
+#[derive(Debug)]
+pub struct HandleOut {
     dest: *mut hipfftHandle,
     value: c_int,
 }
 
-impl ToCu for *mut hipfftHandle {
+impl ToCuda<hipfftResult> for *mut hipfftHandle {
     type Held = HandleOut;
-    fn to_cu(self) -> Result<HandleOut, hipfftResult> {
+    fn to_cuda(self) -> Result<HandleOut, hipfftResult> {
         if self.is_null() {
             return Err(hipfftResult::HIPFFT_INVALID_VALUE);
         }
@@ -157,14 +117,15 @@ impl ToCu for *mut hipfftHandle {
 }
 
 impl Held for HandleOut {
-    type Cu = *mut c_int;
+    type Cuda = *mut c_int;
     fn pass(&mut self) -> *mut c_int {
         &mut self.value
     }
-    fn finish(self, ok: bool) {
+    unsafe fn finish(self, ok: bool) {
         if ok {
             // SAFETY: `dest` is the caller's non-null out-pointer (checked in
-            // `to_cu`), which the binding's contract says is writable.
+            // `to_cuda`), which the binding's contract says is writable
+            // (`Held::finish`'s contract).
             unsafe { self.dest.write(encode_handle(self.value)) };
         }
     }
@@ -191,7 +152,7 @@ mod tests {
         }
         assert_eq!(decode_handle(std::ptr::null_mut()), None);
         assert_eq!(
-            std::ptr::null_mut::<hipfftHandle_t>().to_cu(),
+            std::ptr::null_mut::<hipfftHandle_t>().to_cuda(),
             Err(hipfftResult::HIPFFT_INVALID_PLAN)
         );
         let too_big = (c_int::MAX as usize + 2) as hipfftHandle;
@@ -201,18 +162,20 @@ mod tests {
     #[test]
     fn out_handles_are_written_only_on_success() {
         let mut plan: hipfftHandle = std::ptr::null_mut();
-        let mut held = (&mut plan as *mut hipfftHandle).to_cu().unwrap();
+        let mut held = (&mut plan as *mut hipfftHandle).to_cuda().unwrap();
         // SAFETY: the pointer is into `held`, which stays put.
         unsafe { *held.pass() = 41 };
-        held.finish(false);
+        // SAFETY: `plan` is writable and the "call" is over.
+        unsafe { held.finish(false) };
         assert!(plan.is_null());
-        let mut held = (&mut plan as *mut hipfftHandle).to_cu().unwrap();
+        let mut held = (&mut plan as *mut hipfftHandle).to_cuda().unwrap();
         // SAFETY: as above.
         unsafe { *held.pass() = 41 };
-        held.finish(true);
+        // SAFETY: as above.
+        unsafe { held.finish(true) };
         assert_eq!(decode_handle(plan), Some(41));
         assert!(matches!(
-            std::ptr::null_mut::<hipfftHandle>().to_cu(),
+            std::ptr::null_mut::<hipfftHandle>().to_cuda(),
             Err(hipfftResult::HIPFFT_INVALID_VALUE)
         ));
     }
@@ -228,6 +191,6 @@ mod tests {
             to_cufft_hipfftxtsubformat(hipfftXtSubFormat::HIPFFT_XT_FORMAT_INPLACE),
             2
         );
-        assert_eq!(hipfftType::HIPFFT_Z2Z.to_cu(), Ok(0x69), "CUFFT_Z2Z");
+        assert_eq!(hipfftType::HIPFFT_Z2Z.to_cuda(), Ok(0x69), "CUFFT_Z2Z");
     }
 }

@@ -1,7 +1,10 @@
 //! The NVIDIA platform backend: hipFFT's functions over cuFFT
-//! (`libcufft.so.12`), one adapter per function ([`adapters`]), which
-//! converts the plan handle (a pointer in hipFFT, an `int` in cuFFT) and the
-//! one enum value that differs ([`convert`]) and translates the status.
+//! (`libcufft.so.12`), one adapter per function (`src/generated/nvidia/adapters.rs`,
+//! written from the `[nvidia]` table of `build.rs-tools/generator/libraries/hipfft.toml`
+//! by `cargo run -p hip-generator -- nvidia-tables`, which checks each line
+//! against cufft.h and cufftXt.h, and expanded by hip-sys's adapter kit),
+//! which converts the plan handle (a pointer in hipFFT, an `int` in cuFFT)
+//! and the one enum value that differs ([`convert`]) and translates the status.
 //! A function cuFFT lacks (`hipfftExtPlanScaleFactor`, or any symbol the
 //! loaded cuFFT does not export, such as the legacy callback calls that
 //! CUDA 13's cuFFT dropped) stays `None`, so it returns
@@ -10,6 +13,7 @@
 //! A sibling of the AMD backend ([`crate::amd`]): both return the loader
 //! core's [`Loaded`] table; neither imports the loader.
 
+#[path = "../generated/nvidia/adapters.rs"]
 mod adapters;
 mod convert;
 #[cfg(test)]

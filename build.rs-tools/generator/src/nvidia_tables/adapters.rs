@@ -331,6 +331,8 @@ pub(crate) fn generate(
          #![allow(unused_qualifications)]\n\n\
          use crate::*;\n\
          use core::ffi::*;\n\
+         #[allow(unused_imports)]\n\
+         use hip_sys::*;\n\
          {kinds}\n\
          hip_sys::cuda_adapters! {{\n\
          slot: {},\n\
