@@ -273,6 +273,7 @@ mod tests {
             "hip-sys/src/generated/nvidia/passthrough.rs",
             "hipblas-sys/src/generated/nvidia/adapters.rs",
             "hipsparse-sys/src/generated/nvidia/adapters.rs",
+            "hipfft-sys/src/generated/nvidia/adapters.rs",
             "hiprand-sys/src/generated/nvidia/curand_values.rs",
             "rccl-sys/NVIDIA_COVERAGE.md",
             "roctx-sys/src/generated",

@@ -437,7 +437,7 @@ fn cufft_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -> R
         read(&cuda_include.join("cufft.h"))?,
         read(&cuda_include.join("cufftXt.h"))?
     );
-    let adapters = read(&root.join("hipfft-sys/src/nvidia/adapters.rs"))?;
+    let adapters = read(&root.join("hipfft-sys/src/generated/nvidia/adapters.rs"))?;
     let named = Regex::new(r#"=> "(cufft\w+)";"#)?;
     for c in named.captures_iter(&adapters) {
         if !Regex::new(&format!(r"\b{}\s*\(", &c[1]))?.is_match(&declared) {

@@ -15,6 +15,8 @@
 use crate::nvidia::convert::{Result16, Scalar16, V1Compute};
 use crate::*;
 use core::ffi::*;
+#[allow(unused_imports)]
+use hip_sys::*;
 
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CUBLAS,

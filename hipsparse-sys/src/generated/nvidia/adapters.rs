@@ -14,6 +14,8 @@
 
 use crate::*;
 use core::ffi::*;
+#[allow(unused_imports)]
+use hip_sys::*;
 
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CUSPARSE,
