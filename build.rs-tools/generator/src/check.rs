@@ -274,6 +274,7 @@ mod tests {
             "hipblas-sys/src/generated/nvidia/adapters.rs",
             "hipsparse-sys/src/generated/nvidia/adapters.rs",
             "hipfft-sys/src/generated/nvidia/adapters.rs",
+            "hiprand-sys/src/generated/nvidia/adapters.rs",
             "hiprand-sys/src/generated/nvidia/curand_values.rs",
             "rccl-sys/NVIDIA_COVERAGE.md",
             "roctx-sys/src/generated",

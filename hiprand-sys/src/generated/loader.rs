@@ -72,8 +72,8 @@ mod tests {
             &[
                 "amd.rs",
                 "nvidia/mod.rs",
-                "nvidia/translate.rs",
-                "nvidia/adapters.rs",
+                "nvidia/convert.rs",
+                "generated/nvidia/adapters.rs",
             ],
             "crate::loader",
         );

@@ -248,19 +248,30 @@ pub(crate) fn generate(
             continue;
         };
         let mut args = vec![format!("{first}: {first_ty}")];
-        let mut passed = vec![(first.as_str(), first_ty.as_str(), None::<&ArgumentRule>)];
+        // The first argument takes no kind (kinds receive it), but a rule
+        // may still name its C type.
+        let first_rule = rule_for(&a.argument_rules, first, first_ty);
+        if first_rule.is_some_and(|r| r.kind.is_some()) {
+            bail!("{hip}: `{first}` is the first parameter, which no kind may convert");
+        }
+        let mut passed = vec![(first.as_str(), first_ty.as_str(), first_rule)];
         let mut unused = None;
         for (i, (name, ty)) in rest.iter().enumerate() {
             match rule_for(&a.argument_rules, name, ty) {
-                Some(r) if r.kind == "unused" => {
+                Some(r) if r.kind.as_deref() == Some("unused") => {
                     if i + 1 != rest.len() {
                         bail!("{hip}: `{name}` is not passed on, so it must be the last parameter");
                     }
                     unused = Some(format!("unused {name}: {ty}"));
                 }
                 Some(r) => {
-                    kinds_used.insert(r.kind.clone());
-                    args.push(format!("{name} @ {}: {ty}", r.kind));
+                    match &r.kind {
+                        Some(kind) => {
+                            kinds_used.insert(kind.clone());
+                            args.push(format!("{name} @ {kind}: {ty}"));
+                        }
+                        None => args.push(format!("{name}: {ty}")),
+                    }
                     passed.push((name, ty, Some(r)));
                 }
                 None => {

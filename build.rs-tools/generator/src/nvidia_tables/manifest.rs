@@ -169,8 +169,10 @@ pub(crate) struct ArgumentRule {
     pub(crate) types: Vec<String>,
     /// The conversion: `unused` (not passed on; must be last), or the name
     /// of a type of the kit's `kinds` module that implements hip-sys's
-    /// `loader::adapter::Kind`.
-    pub(crate) kind: String,
+    /// `loader::adapter::Kind`; none: the type's own conversion, with
+    /// `c_type` as what it gives.
+    #[serde(default)]
+    pub(crate) kind: Option<String>,
     /// The C type the conversion produces, when not the binding type's.
     pub(crate) c_type: Option<String>,
 }

@@ -1,4 +1,14 @@
-//! hipRAND's enum values <-> cuRAND's, both ways, one table per enum.
+//! hipRAND's arguments as cuRAND takes them ([`ToCuda`], the adapter kit's
+//! conversion), and hipRAND's enum values <-> cuRAND's, both ways, one table
+//! per enum.
+//!
+//! cuRAND takes every hipRAND function's parameters in the same order:
+//! handles and pointers to the same layouts (the generator and discrete
+//! distribution are opaque pointers on both sides, the direction-vector
+//! arrays `unsigned int[32]` and `unsigned long long[64]` on both) pass
+//! unchanged, and each enum goes through its table; a value hipRAND's
+//! header does not declare has no cuRAND number and is refused before
+//! cuRAND is called.
 //!
 //! The cuRAND side of every row is a constant of `curand_values.rs`, which
 //! the generator writes from cuRAND's own `curand.h` (`[[header_enums]]` of
@@ -10,6 +20,28 @@
 use super::curand_values::{curandDirectionVectorSet as dv, curandOrdering as ord};
 use super::curand_values::{curandRngType as rng, curandStatus as st};
 use crate::{hiprandDirectionVectorSet_t, hiprandOrdering_t, hiprandRngType_t, hiprandStatus_t};
+use hip_sys::loader::adapter::ToCuda;
+use std::ffi::{c_uint, c_ulonglong};
+
+hip_sys::cuda_unchanged!(hiprandStatus_t: usize, f32, f64, c_uint, c_ulonglong);
+hip_sys::cuda_unchanged!(hiprandStatus_t: pointers);
+
+/// An enum through its table, refused with `status` when it has no row.
+macro_rules! translated {
+    ($($t:ty => $table:ident, $status:ident;)*) => {$(
+        impl ToCuda<hiprandStatus_t> for $t {
+            type Held = c_uint;
+            fn to_cuda(self) -> Result<c_uint, hiprandStatus_t> {
+                to_curand($table, self).ok_or(hiprandStatus_t::$status)
+            }
+        }
+    )*};
+}
+translated! {
+    hiprandRngType_t => RNG_TYPE, HIPRAND_STATUS_TYPE_ERROR;
+    hiprandOrdering_t => ORDERING, HIPRAND_STATUS_OUT_OF_RANGE;
+    hiprandDirectionVectorSet_t => DIRECTION_VECTOR_SET, HIPRAND_STATUS_OUT_OF_RANGE;
+}
 
 /// One enum's rows: hipRAND's value, cuRAND's value.
 pub(crate) type Table<H> = &'static [(H, u32)];
