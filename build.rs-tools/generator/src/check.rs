@@ -275,6 +275,7 @@ mod tests {
             "hipsparse-sys/src/generated/nvidia/adapters.rs",
             "hipfft-sys/src/generated/nvidia/adapters.rs",
             "hiprand-sys/src/generated/nvidia/adapters.rs",
+            "hipsolver-sys/src/generated/nvidia/adapters.rs",
             "hiprand-sys/src/generated/nvidia/curand_values.rs",
             "rccl-sys/NVIDIA_COVERAGE.md",
             "roctx-sys/src/generated",

@@ -841,7 +841,7 @@ fn cusolver_enumerators(root: &Path, cuda_include: &Path, rocm_include: &Path) -
     for h in ["cusolverDn.h", "cusolverRf.h", "cusolverSp.h"] {
         declared.push_str(&read(&cuda_include.join(h))?);
     }
-    let adapters = read(&root.join("hipsolver-sys/src/nvidia/adapters.rs"))?;
+    let adapters = read(&root.join("hipsolver-sys/src/generated/nvidia/adapters.rs"))?;
     let named = Regex::new(r#"=> "(cusolver\w+)""#)?;
     for c in named.captures_iter(&adapters) {
         if !Regex::new(&format!(r"\b{}\s*\(", &c[1]))?.is_match(&declared) {

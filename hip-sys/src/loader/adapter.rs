@@ -162,7 +162,7 @@ macro_rules! cuda_adapters {
                 $first:ident : $ft:ty
                 $(, $a:ident $(@ $kind:ident)? : $t:ty)*
                 $(; unused $u:ident : $ut:ty)?
-            ) => $cu:literal;
+            ) => $cu:literal $( ( $($b:ident : $bt:ty),+ ) )?;
         )*
     ) => {
         $(
@@ -180,7 +180,10 @@ macro_rules! cuda_adapters {
             }
 
             #[doc = concat!("`", stringify!($hip), "` over `", $cu, "`.")]
-            #[allow(non_snake_case, clippy::too_many_arguments)]
+            // `const_item_mutation`: a constant in a pass list goes through
+            // `Held::pass(&mut ..)` like the arguments; the copy is the value
+            // wanted.
+            #[allow(non_snake_case, clippy::too_many_arguments, unused_mut, const_item_mutation)]
             unsafe extern "C" fn $hip(
                 $first: $ft $(, $a: $t)* $(, $u: $ut)?
             ) -> $status {
@@ -205,31 +208,12 @@ macro_rules! cuda_adapters {
                     };
                 )*
                 let _ = first_as_given;
-                // SAFETY: `address` is the CUDA function of this line. The
-                // generator compared its C declaration with the line: a
-                // status return, as many parameters as are passed here, and
-                // each parameter's C type equal to the one the manifest's
-                // `c_types` (or the kind's rule) names for the binding type,
-                // which is the C type of the `Held::Cuda` the crate's
-                // conversions yield; C enums are `int`-sized.
-                let function = unsafe {
-                    ::core::mem::transmute::<
-                        *mut ::core::ffi::c_void,
-                        unsafe extern "C" fn(
-                            <<$ft as $crate::loader::adapter::ToCuda<$status>>::Held as $crate::loader::adapter::Held>::Cuda
-                            $(, <<$crate::__adapter_kind!($($kind)?) as $crate::loader::adapter::Kind<$t, $ft, $status>>::Held as $crate::loader::adapter::Held>::Cuda)*
-                        ) -> $cs,
-                    >(address)
-                };
-                // SAFETY: the caller upholds the binding's contract, which is
-                // the CUDA function's for the same role; what the held
-                // values point into lives until after `finish`.
-                let raw = unsafe {
-                    function(
-                        $crate::loader::adapter::Held::pass(&mut $first)
-                        $(, $crate::loader::adapter::Held::pass(&mut $a))*
-                    )
-                };
+                let raw = $crate::__adapter_call!(
+                    address, $status, $cs;
+                    $first: $ft;
+                    [$($a [$($kind)?]: $t),*];
+                    [$($($b: $bt),+)?]
+                );
                 let ok = raw == (0 as $cs);
                 // SAFETY: the held values come from this call's arguments,
                 // whose contract the caller upholds; CUDA has returned.
@@ -254,6 +238,65 @@ macro_rules! cuda_adapters {
             )*
         }
     };
+}
+
+/// `cuda_adapters!`'s call: every argument in the binding's order, or the
+/// pass list's (arguments by name and constants in scope, each with its
+/// binding type, converted by its type's [`ToCuda`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __adapter_call {
+    (
+        $address:ident, $status:ty, $cs:ty;
+        $first:ident: $ft:ty;
+        [$($a:ident [$($kind:ident)?]: $t:ty),*];
+        []
+    ) => {{
+        // SAFETY: `address` is the CUDA function of this line. The
+        // generator compared its C declaration with the line: a status
+        // return, as many parameters as are passed here, and each
+        // parameter's C type equal to the one the manifest's `c_types` (or
+        // the kind's rule) names for the binding type, which is the C type
+        // of the `Held::Cuda` the crate's conversions yield; C enums are
+        // `int`-sized.
+        let function = unsafe {
+            ::core::mem::transmute::<
+                *mut ::core::ffi::c_void,
+                unsafe extern "C" fn(
+                    <<$ft as $crate::loader::adapter::ToCuda<$status>>::Held as $crate::loader::adapter::Held>::Cuda
+                    $(, <<$crate::__adapter_kind!($($kind)?) as $crate::loader::adapter::Kind<$t, $ft, $status>>::Held as $crate::loader::adapter::Held>::Cuda)*
+                ) -> $cs,
+            >($address)
+        };
+        // SAFETY: the caller upholds the binding's contract, which is the
+        // CUDA function's for the same role; what the held values point
+        // into lives until after `finish`.
+        unsafe {
+            function(
+                $crate::loader::adapter::Held::pass(&mut $first)
+                $(, $crate::loader::adapter::Held::pass(&mut $a))*
+            )
+        }
+    }};
+    (
+        $address:ident, $status:ty, $cs:ty;
+        $first:ident: $ft:ty;
+        [$($a:ident [$($kind:ident)?]: $t:ty),*];
+        [$($b:ident: $bt:ty),+]
+    ) => {{
+        // SAFETY: as above, with the pass list's parameters, which the
+        // generator compared with the declaration in the same way.
+        let function = unsafe {
+            ::core::mem::transmute::<
+                *mut ::core::ffi::c_void,
+                unsafe extern "C" fn(
+                    $(<<$bt as $crate::loader::adapter::ToCuda<$status>>::Held as $crate::loader::adapter::Held>::Cuda),+
+                ) -> $cs,
+            >($address)
+        };
+        // SAFETY: as above.
+        unsafe { function($($crate::loader::adapter::Held::pass(&mut $b)),+) }
+    }};
 }
 
 /// `cuda_adapters!`'s kind of an argument: the one named, or [`Plain`].

@@ -72,7 +72,8 @@ mod tests {
                 "amd.rs",
                 "nvidia/mod.rs",
                 "nvidia/convert.rs",
-                "nvidia/adapters.rs",
+                "nvidia/zero_workspace.rs",
+                "generated/nvidia/adapters.rs",
             ],
             "crate::loader",
         );

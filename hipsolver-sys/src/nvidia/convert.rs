@@ -4,7 +4,7 @@
 //! cuSOLVER declares the functions hipSOLVER mirrors with the same
 //! parameters in the same order (hipSOLVER's own API sometimes adds a
 //! `work`/`lwork` pair that cuSOLVER does not take; the adapter lines in
-//! `adapters.rs` say which parameters reach cuSOLVER). What differs is the
+//! generated adapter lines say which parameters reach cuSOLVER). What differs is the
 //! values of the enums, which hipSOLVER takes from rocBLAS/rocSOLVER
 //! (`HIPBLAS_OP_N` is 111, `CUBLAS_OP_N` is 0):
 //!
@@ -27,46 +27,16 @@
 
 use crate::*;
 use core::ffi::{c_int, c_longlong, c_schar, c_void};
+use hip_sys::loader::adapter::{Held, ToCuda};
 use hip_sys::{hipDataType, hipDoubleComplex, hipFloatComplex};
 
-/// An argument on its way to cuSOLVER: checked and converted before the
-/// call.
-pub(crate) trait ToCu: Sized {
-    /// What lives in the adapter's frame across the call.
-    type Held: Held;
-    /// Converts, or returns the status to give instead of calling cuSOLVER.
-    fn to_cu(self) -> Result<Self::Held, hipsolverStatus_t>;
-}
+/// The device workspace pointer cuSOLVER's mixed-precision size queries
+/// take and do not read (passed by the reshaped adapter lines).
+pub(crate) const NO_WORKSPACE: *mut c_void = core::ptr::null_mut();
 
-/// A converted argument held across the call.
-pub(crate) trait Held: Sized {
-    /// The C type cuSOLVER declares for the parameter.
-    type Cu;
-    /// The value passed to cuSOLVER (a pointer into `self` for out-values,
-    /// so `self` must stay where it is until [`Held::finish`]).
-    fn pass(&mut self) -> Self::Cu;
-    /// After the call; `ok` says whether cuSOLVER succeeded.
-    fn finish(self, _ok: bool) {}
-}
-
-/// Types cuSOLVER takes as they are.
-macro_rules! unchanged {
-    ($($t:ty),* $(,)?) => {$(
-        impl ToCu for $t {
-            type Held = $t;
-            fn to_cu(self) -> Result<$t, hipsolverStatus_t> {
-                Ok(self)
-            }
-        }
-        impl Held for $t {
-            type Cu = $t;
-            fn pass(&mut self) -> $t {
-                *self
-            }
-        }
-    )*};
-}
-unchanged!(
+// Types cuSOLVER takes as they are.
+hip_sys::cuda_unchanged!(
+    hipsolverStatus_t:
     c_int,
     c_longlong,
     c_schar,
@@ -121,18 +91,18 @@ unchanged!(
 /// (hipSOLVER value, cuSOLVER value) pairs, both ways.
 macro_rules! translated {
     ($($t:ident { $($hip:ident => $cu:literal),* $(,)? })*) => {$(
-        impl ToCu for $t {
+        impl ToCuda<hipsolverStatus_t> for $t {
             type Held = c_int;
-            fn to_cu(self) -> Result<c_int, hipsolverStatus_t> {
+            fn to_cuda(self) -> Result<c_int, hipsolverStatus_t> {
                 match self {
                     $($t::$hip => Ok($cu),)*
                     _ => Err(hipsolverStatus_t::HIPSOLVER_STATUS_INVALID_ENUM),
                 }
             }
         }
-        impl ToCu for *mut $t {
+        impl ToCuda<hipsolverStatus_t> for *mut $t {
             type Held = OutEnum<$t>;
-            fn to_cu(self) -> Result<OutEnum<$t>, hipsolverStatus_t> {
+            fn to_cuda(self) -> Result<OutEnum<$t>, hipsolverStatus_t> {
                 Ok(OutEnum { to: self, cu: 0 })
             }
         }
@@ -155,13 +125,14 @@ pub(crate) trait FromCu: Sized {
 
 /// An enum that cuSOLVER writes: cuSOLVER writes an `int` of the adapter's
 /// frame, translated into the caller's place when the call succeeded.
-pub(crate) struct OutEnum<T> {
+#[derive(Debug)]
+pub struct OutEnum<T> {
     to: *mut T,
     cu: c_int,
 }
 
 impl<T: FromCu> Held for OutEnum<T> {
-    type Cu = *mut c_int;
+    type Cuda = *mut c_int;
     fn pass(&mut self) -> *mut c_int {
         if self.to.is_null() {
             // cuSOLVER reports the null pointer itself.
@@ -170,11 +141,11 @@ impl<T: FromCu> Held for OutEnum<T> {
             &mut self.cu
         }
     }
-    fn finish(self, ok: bool) {
+    unsafe fn finish(self, ok: bool) {
         if ok && !self.to.is_null() {
             if let Some(v) = T::from_cu(self.cu) {
                 // SAFETY: `to` is the caller's non-null out-pointer, valid for
-                // a write by the binding's contract.
+                // a write by the binding's contract (`Held::finish`'s).
                 unsafe { self.to.write(v) };
             }
         }
@@ -238,8 +209,8 @@ pub(crate) fn from_cusolver(status: c_int) -> hipsolverStatus_t {
 
 /// The cuSOLVER value of a hipSOLVER enumerator (for the generated tests).
 #[cfg(test)]
-pub(crate) fn to_cu<T: ToCu<Held = c_int>>(v: T) -> c_int {
-    match v.to_cu() {
+pub(crate) fn to_cu<T: ToCuda<hipsolverStatus_t, Held = c_int>>(v: T) -> c_int {
+    match v.to_cuda() {
         Ok(cu) => cu,
         Err(e) => panic!("no cuSOLVER value: {e}"),
     }
@@ -252,11 +223,11 @@ mod tests {
     #[test]
     fn values_without_a_cusolver_counterpart_are_refused() {
         assert_eq!(
-            hipblasSideMode_t::HIPBLAS_SIDE_BOTH.to_cu(),
+            hipblasSideMode_t::HIPBLAS_SIDE_BOTH.to_cuda(),
             Err(hipsolverStatus_t::HIPSOLVER_STATUS_INVALID_ENUM)
         );
         assert_eq!(
-            hipblasOperation_t(7).to_cu(),
+            hipblasOperation_t(7).to_cuda(),
             Err(hipsolverStatus_t::HIPSOLVER_STATUS_INVALID_ENUM)
         );
         assert_eq!(
@@ -278,24 +249,26 @@ mod tests {
     #[test]
     fn an_out_enum_is_written_only_on_success() {
         let mut place = hipsolverDeterministicMode_t(0);
-        let mut held = (&mut place as *mut hipsolverDeterministicMode_t)
-            .to_cu()
-            .unwrap();
+        let mut held =
+            ToCuda::<hipsolverStatus_t>::to_cuda(&mut place as *mut hipsolverDeterministicMode_t)
+                .unwrap();
         let p = held.pass();
         // SAFETY: `p` points at `held.cu`, which lives until `finish`.
         unsafe { p.write(2) };
-        held.finish(true);
+        // SAFETY: `place` is writable and the "call" is over.
+        unsafe { held.finish(true) };
         assert_eq!(
             place,
             hipsolverDeterministicMode_t::HIPSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS
         );
-        let mut held = (&mut place as *mut hipsolverDeterministicMode_t)
-            .to_cu()
-            .unwrap();
+        let mut held =
+            ToCuda::<hipsolverStatus_t>::to_cuda(&mut place as *mut hipsolverDeterministicMode_t)
+                .unwrap();
         let p = held.pass();
         // SAFETY: as above.
         unsafe { p.write(1) };
-        held.finish(false);
+        // SAFETY: as above.
+        unsafe { held.finish(false) };
         assert_eq!(
             place,
             hipsolverDeterministicMode_t::HIPSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS

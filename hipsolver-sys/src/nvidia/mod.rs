@@ -1,11 +1,15 @@
 //! The NVIDIA platform backend: hipSOLVER's functions over cuSOLVER
 //! (`libcusolver.so.12`), one adapter per function that has a cuSOLVER
-//! counterpart ([`adapters`]), which translates the enum values and the
-//! status ([`convert`]). The `hipsolverDn*`, `hipsolverRf*` and
+//! counterpart (`src/generated/nvidia/adapters.rs`, written from the
+//! `[nvidia]` table of `build.rs-tools/generator/libraries/hipsolver.toml` by
+//! `cargo run -p hip-generator -- nvidia-tables`, which checks each line
+//! against cuSOLVER's headers, and expanded by hip-sys's adapter kit), which
+//! translates the enum values and the status ([`convert`]). The `hipsolverDn*`, `hipsolverRf*` and
 //! `hipsolverSp*` APIs are cuSOLVER's under another prefix; hipSOLVER's own
 //! API (`hipsolverSgetrf`, ...) maps to the `cusolverDn*` call of the same
 //! routine, dropping the workspace arguments cuSOLVER does not take; its
-//! size queries for routines that need no workspace there report 0. A
+//! size queries for routines that need no workspace there report 0
+//! ([`zero_workspace`]). A
 //! function without a counterpart (`hipsolverSpScsrlsvqr`, whose tolerance
 //! is a `double` where cuSOLVER's is a `float`), or whose symbol the loaded
 //! cuSOLVER does not export, stays `None`, so it returns
@@ -14,6 +18,7 @@
 //! A sibling of the AMD backend ([`crate::amd`]): both return the loader
 //! core's [`Loaded`] table; neither imports the loader.
 
+#[path = "../generated/nvidia/adapters.rs"]
 mod adapters;
 mod convert;
 #[cfg(test)]
@@ -21,13 +26,15 @@ mod coverage;
 #[cfg(test)]
 #[path = "../generated/nvidia/cusolver_enumerators.rs"]
 mod cusolver_enumerators;
+mod zero_workspace;
 
 use crate::generated::functions::HipsolverFunctions;
 use hip_sys::loader::common::{LibrarySlot, Loaded, Platform};
 use std::path::Path;
 use std::sync::Arc;
 
-pub(crate) use adapters::{ADAPTERS, ZERO_WORKSPACE};
+pub(crate) use adapters::ADAPTERS;
+pub(crate) use zero_workspace::ZERO_WORKSPACE;
 
 /// The cuSOLVER library every adapter's symbol is resolved in.
 pub(crate) static CUSOLVER: LibrarySlot = LibrarySlot::new("cuSOLVER");
@@ -38,7 +45,7 @@ pub(crate) fn load(lib: &Arc<libloading::Library>, path: &Path) -> Loaded<Hipsol
     CUSOLVER.fill(lib);
     let mut table = HipsolverFunctions::EMPTY;
     adapters::install(&mut table);
-    adapters::install_zero_workspace(&mut table);
+    zero_workspace::install_zero_workspace(&mut table);
     Loaded::one_library(Platform::Nvidia, "cuSOLVER", lib, path, table)
 }
 

@@ -131,6 +131,17 @@ fn passes_as(given: &str, declared: &str) -> bool {
     }
 }
 
+/// A declared C type with its base type's typedef resolved through
+/// `aliases` (`*mut cusolver_int_t` -> `*mut int`).
+fn unalias(ty: &str, aliases: &BTreeMap<String, String>) -> String {
+    for prefix in ["*const ", "*mut "] {
+        if let Some(rest) = ty.strip_prefix(prefix) {
+            return format!("{prefix}{}", unalias(rest, aliases));
+        }
+    }
+    aliases.get(ty).cloned().unwrap_or_else(|| ty.to_owned())
+}
+
 /// `*const T` -> `("const", "T")`.
 fn split_pointer(ty: &str) -> Option<(&str, &str)> {
     let rest = ty.strip_prefix('*')?;
@@ -154,7 +165,13 @@ fn expand_families<'a>(
                 if exclude.contains(name) {
                     continue;
                 }
-                let c = format!("{cuda}{rest}");
+                // `cusolver|cusolverDn`: alternatives, the first that the
+                // headers declare wins (resolved in `generate`).
+                let c = cuda
+                    .split('|')
+                    .map(|c| format!("{c}{rest}"))
+                    .collect::<Vec<_>>()
+                    .join("|");
                 if let Some(earlier) = out.insert(name.clone(), c.clone()) {
                     bail!("{name} comes from two families ({earlier} and {c})");
                 }
@@ -201,7 +218,12 @@ pub(crate) fn generate(
     a: &Adapters,
     header_line: &str,
 ) -> Result<(String, usize)> {
-    let declarations = c_declarations(header, &a.declaration_marker)?;
+    let mut declarations = c_declarations(header, &a.declaration_marker)?;
+    for d in declarations.values_mut() {
+        for p in &mut d.params {
+            *p = unalias(p, &a.c_aliases);
+        }
+    }
     let headers = a
         .headers
         .iter()
@@ -209,6 +231,27 @@ pub(crate) fn generate(
         .collect::<Vec<_>>()
         .join("`, `");
     let mut pairs = expand_families(&a.families, functions.keys(), &a.exclude)?;
+    for c in pairs.values_mut() {
+        if c.contains('|') {
+            let first = c.split('|').next().unwrap_or_default().to_owned();
+            *c = c
+                .split('|')
+                .find(|x| declarations.contains_key(*x))
+                .map_or(first, str::to_owned);
+        }
+    }
+    let reshapes = a
+        .reshape
+        .iter()
+        .map(|r| {
+            let patterns = r
+                .functions
+                .iter()
+                .map(|f| Regex::new(&format!("^(?:{f})$")))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((patterns, r))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let no_binding: Vec<String> = pairs
         .keys()
         .filter(|h| !functions.contains_key(*h))
@@ -223,7 +266,7 @@ pub(crate) fn generate(
         .map(|(h, c)| (h.clone(), c.clone()))
         .collect();
     if !no_cuda.is_empty() {
-        println!("nvidia-tables: skipped (not declared in {headers}): {no_cuda:?}");
+        println!("nvidia-tables: skipped (not declared in `{headers}`): {no_cuda:?}");
     }
     pairs.retain(|h, c| functions.contains_key(h) && declarations.contains_key(c));
 
@@ -256,7 +299,23 @@ pub(crate) fn generate(
         }
         let mut passed = vec![(first.as_str(), first_ty.as_str(), first_rule)];
         let mut unused = None;
+        let reshape = reshapes
+            .iter()
+            .find(|(patterns, _)| patterns.iter().any(|p| p.is_match(hip)))
+            .map(|(_, r)| *r);
         for (i, (name, ty)) in rest.iter().enumerate() {
+            if let Some(r) = reshape {
+                for [before, constant, constant_ty] in &r.insert {
+                    if before == name {
+                        kinds_used.insert(constant.clone());
+                        passed.push((constant, constant_ty, None));
+                    }
+                }
+                if r.drop.contains(name) {
+                    args.push(format!("{name}: {ty}"));
+                    continue;
+                }
+            }
             match rule_for(&a.argument_rules, name, ty) {
                 Some(r) if r.kind.as_deref() == Some("unused") => {
                     if i + 1 != rest.len() {
@@ -307,7 +366,18 @@ pub(crate) fn generate(
             list.push_str("; ");
             list.push_str(&u);
         }
-        lines.push(format!("    {hip}({list}) => \"{cuda}\";"));
+        let pass_list = match reshape {
+            None => String::new(),
+            Some(_) => {
+                if list.contains(" @ ") {
+                    bail!("{hip}: a reshaped call passes its arguments by type; no kind may apply");
+                }
+                let pass: Vec<String> =
+                    passed.iter().map(|(n, t, _)| format!("{n}: {t}")).collect();
+                format!("({})", pass.join(", "))
+            }
+        };
+        lines.push(format!("    {hip}({list}) => \"{cuda}\"{pass_list};"));
     }
     if !mismatches.is_empty() {
         bail!(

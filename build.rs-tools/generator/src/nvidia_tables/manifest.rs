@@ -123,6 +123,14 @@ pub(crate) struct Adapters {
     /// Bindings a `prefix` family leaves out (the manifest says why).
     #[serde(default)]
     pub(crate) exclude: Vec<String>,
+    /// C typedef -> the type it names, for declarations that spell a
+    /// parameter through a typedef (`cusolver_int_t` -> `int`).
+    #[serde(default)]
+    pub(crate) c_aliases: std::collections::BTreeMap<String, String>,
+    /// Calls whose CUDA function takes fewer or more parameters than the
+    /// binding: each with its reason in the manifest.
+    #[serde(default)]
+    pub(crate) reshape: Vec<Reshape>,
     /// The HIP library's name as the generated file's docs give it.
     #[serde(default = "default_library")]
     pub(crate) library: String,
@@ -157,6 +165,21 @@ fn default_library() -> String {
 
 fn default_cuda_library() -> String {
     "cuBLAS".to_owned()
+}
+
+/// How the bindings whose names match `functions` (regular expressions,
+/// matched whole) reach a CUDA function of another shape: parameters
+/// dropped (not passed on) and constants inserted before a parameter.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Reshape {
+    pub(crate) functions: Vec<String>,
+    #[serde(default)]
+    pub(crate) drop: Vec<String>,
+    /// `[parameter, constant, its binding type]`: the constant (a name in
+    /// the kit's `kinds` module) is passed just before the parameter.
+    #[serde(default)]
+    pub(crate) insert: Vec<[String; 3]>,
 }
 
 #[derive(Deserialize)]
