@@ -66,7 +66,7 @@ pub const HEADERS_VERSION: &str = "7.1.1";
 
 /// (hipBLASLt binding, cuBLASLt symbol) for every binding the NVIDIA
 /// backend adapts; the others return `HIPBLAS_STATUS_NOT_SUPPORTED` there.
-pub const NVIDIA_ADAPTERS: &[(&str, &str)] = nvidia::ADAPTERS;
+pub const NVIDIA_ADAPTERS: &[(&str, &str)] = &nvidia::ADAPTERS;
 
 /// The README's examples, compiled and run by `cargo test --doc`.
 #[doc = include_str!("../README.md")]

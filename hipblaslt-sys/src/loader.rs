@@ -96,7 +96,8 @@ mod tests {
                 "amd.rs",
                 "nvidia/mod.rs",
                 "nvidia/convert.rs",
-                "nvidia/adapters.rs",
+                "nvidia/hand_written.rs",
+                "generated/nvidia/adapters.rs",
             ],
             "crate::loader",
         );

@@ -276,6 +276,7 @@ mod tests {
             "hipfft-sys/src/generated/nvidia/adapters.rs",
             "hiprand-sys/src/generated/nvidia/adapters.rs",
             "hipsolver-sys/src/generated/nvidia/adapters.rs",
+            "hipblaslt-sys/src/generated/nvidia/adapters.rs",
             "hiprand-sys/src/generated/nvidia/curand_values.rs",
             "rccl-sys/NVIDIA_COVERAGE.md",
             "roctx-sys/src/generated",

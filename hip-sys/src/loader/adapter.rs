@@ -31,14 +31,23 @@
 //! type depends on the handle's math mode); the parameter after `; unused`
 //! is taken and not passed on.
 
-/// A HIP library's argument type on its way to the CUDA library: `S` is the
-/// HIP library's status type, returned instead of calling CUDA when the
-/// value has no CUDA counterpart.
-pub trait ToCuda<S>: Sized {
+/// The HIP library a set of conversions belongs to: its status type, or,
+/// where the status type is another crate's (hipBLASLt returns hipBLAS's
+/// `hipblasStatus_t`), a marker type of the crate's own, which the orphan
+/// rule requires.
+pub trait Library {
+    /// What the library's functions return.
+    type Status;
+}
+
+/// A HIP library's argument type on its way to the CUDA library: `L` is
+/// the HIP library ([`Library`]), whose status is returned instead of
+/// calling CUDA when the value has no CUDA counterpart.
+pub trait ToCuda<L: Library>: Sized {
     /// What the adapter keeps in its frame across the call.
     type Held: Held;
     /// Converts the value, or says which status to return instead.
-    fn to_cuda(self) -> Result<Self::Held, S>;
+    fn to_cuda(self) -> Result<Self::Held, L::Status>;
 }
 
 /// A converted argument, kept across the CUDA call.
@@ -74,7 +83,7 @@ impl<T: Copy> Held for T {
 /// of type `T`, in place of `T`'s [`ToCuda`]. `F` is the type of the
 /// function's first argument, which the conversion receives as the caller
 /// passed it.
-pub trait Kind<T, F, S> {
+pub trait Kind<T, F, L: Library> {
     /// What the adapter keeps in its frame across the call.
     type Held: Held;
     /// Converts `arg`, or says which status to return instead.
@@ -82,16 +91,16 @@ pub trait Kind<T, F, S> {
     /// # Safety
     /// `first` and `arg` are arguments of one call that upholds the
     /// binding's contract (a conversion may read what `arg` points to).
-    unsafe fn convert(first: F, arg: T) -> Result<Self::Held, S>;
+    unsafe fn convert(first: F, arg: T) -> Result<Self::Held, L::Status>;
 }
 
 /// The kind of every argument without `@ Kind`: its type's [`ToCuda`].
 #[derive(Debug)]
 pub enum Plain {}
 
-impl<T: ToCuda<S>, F, S> Kind<T, F, S> for Plain {
+impl<T: ToCuda<L>, F, L: Library> Kind<T, F, L> for Plain {
     type Held = T::Held;
-    unsafe fn convert(_first: F, arg: T) -> Result<T::Held, S> {
+    unsafe fn convert(_first: F, arg: T) -> Result<T::Held, L::Status> {
         arg.to_cuda()
     }
 }
@@ -99,17 +108,20 @@ impl<T: ToCuda<S>, F, S> Kind<T, F, S> for Plain {
 /// The adapters of one library: see the [module documentation](crate::loader::adapter).
 ///
 /// The header names the CUDA library's slot (an absolute path, because each
-/// adapter's symbol lives in a module of its own), the HIP status type, the
+/// adapter's symbol lives in a module of its own), the HIP [`Library`], the
 /// status returned when a symbol is missing, CUDA's status type (an integer,
 /// 0 for success), the function that translates it, and the crate's function
 /// table. Kinds are names of types in scope where the macro is invoked.
 ///
 /// ```
-/// use hip_sys::loader::adapter::{Held, Kind, ToCuda};
+/// use hip_sys::loader::adapter::{Library, ToCuda};
 /// use hip_sys::loader::common::LibrarySlot;
 ///
 /// #[derive(Clone, Copy, Debug, PartialEq)]
 /// pub struct demoStatus(i32);
+/// impl Library for demoStatus {
+///     type Status = demoStatus;
+/// }
 /// type DemoFn = unsafe extern "C" fn(*mut f32, i32) -> demoStatus;
 /// pub struct DemoFunctions {
 ///     demoScale: Option<DemoFn>,
@@ -131,7 +143,7 @@ impl<T: ToCuda<S>, F, S> Kind<T, F, S> for Plain {
 ///
 /// hip_sys::cuda_adapters! {
 ///     slot: crate::CUDEMO,
-///     status: demoStatus,
+///     library: demoStatus,
 ///     missing: demoStatus(2),
 ///     cuda_status: i32,
 ///     from_cuda: demoStatus,
@@ -152,7 +164,7 @@ impl<T: ToCuda<S>, F, S> Kind<T, F, S> for Plain {
 macro_rules! cuda_adapters {
     (
         slot: $slot:path,
-        status: $status:ty,
+        library: $lib:ty,
         missing: $missing:expr,
         cuda_status: $cs:ty,
         from_cuda: $from:path,
@@ -186,13 +198,13 @@ macro_rules! cuda_adapters {
             #[allow(non_snake_case, clippy::too_many_arguments, unused_mut, const_item_mutation)]
             unsafe extern "C" fn $hip(
                 $first: $ft $(, $a: $t)* $(, $u: $ut)?
-            ) -> $status {
+            ) -> <$lib as $crate::loader::adapter::Library>::Status {
                 let Some(address) = $hip::SYMBOL.address() else {
                     return $missing;
                 };
                 $(let _ = $u;)?
                 let first_as_given: $ft = $first;
-                let mut $first = match <$ft as $crate::loader::adapter::ToCuda<$status>>::to_cuda($first) {
+                let mut $first = match <$ft as $crate::loader::adapter::ToCuda<$lib>>::to_cuda($first) {
                     Ok(held) => held,
                     Err(status) => return status,
                 };
@@ -200,7 +212,7 @@ macro_rules! cuda_adapters {
                     // SAFETY: the caller upholds the binding's contract for
                     // these arguments.
                     let converted = unsafe {
-                        <$crate::__adapter_kind!($($kind)?) as $crate::loader::adapter::Kind<$t, $ft, $status>>::convert(first_as_given, $a)
+                        <$crate::__adapter_kind!($($kind)?) as $crate::loader::adapter::Kind<$t, $ft, $lib>>::convert(first_as_given, $a)
                     };
                     let mut $a = match converted {
                         Ok(held) => held,
@@ -209,7 +221,7 @@ macro_rules! cuda_adapters {
                 )*
                 let _ = first_as_given;
                 let raw = $crate::__adapter_call!(
-                    address, $status, $cs;
+                    address, $lib, $cs;
                     $first: $ft;
                     [$($a [$($kind)?]: $t),*];
                     [$($($b: $bt),+)?]
@@ -247,7 +259,7 @@ macro_rules! cuda_adapters {
 #[macro_export]
 macro_rules! __adapter_call {
     (
-        $address:ident, $status:ty, $cs:ty;
+        $address:ident, $lib:ty, $cs:ty;
         $first:ident: $ft:ty;
         [$($a:ident [$($kind:ident)?]: $t:ty),*];
         []
@@ -263,8 +275,8 @@ macro_rules! __adapter_call {
             ::core::mem::transmute::<
                 *mut ::core::ffi::c_void,
                 unsafe extern "C" fn(
-                    <<$ft as $crate::loader::adapter::ToCuda<$status>>::Held as $crate::loader::adapter::Held>::Cuda
-                    $(, <<$crate::__adapter_kind!($($kind)?) as $crate::loader::adapter::Kind<$t, $ft, $status>>::Held as $crate::loader::adapter::Held>::Cuda)*
+                    <<$ft as $crate::loader::adapter::ToCuda<$lib>>::Held as $crate::loader::adapter::Held>::Cuda
+                    $(, <<$crate::__adapter_kind!($($kind)?) as $crate::loader::adapter::Kind<$t, $ft, $lib>>::Held as $crate::loader::adapter::Held>::Cuda)*
                 ) -> $cs,
             >($address)
         };
@@ -279,7 +291,7 @@ macro_rules! __adapter_call {
         }
     }};
     (
-        $address:ident, $status:ty, $cs:ty;
+        $address:ident, $lib:ty, $cs:ty;
         $first:ident: $ft:ty;
         [$($a:ident [$($kind:ident)?]: $t:ty),*];
         [$($b:ident: $bt:ty),+]
@@ -290,7 +302,7 @@ macro_rules! __adapter_call {
             ::core::mem::transmute::<
                 *mut ::core::ffi::c_void,
                 unsafe extern "C" fn(
-                    $(<<$bt as $crate::loader::adapter::ToCuda<$status>>::Held as $crate::loader::adapter::Held>::Cuda),+
+                    $(<<$bt as $crate::loader::adapter::ToCuda<$lib>>::Held as $crate::loader::adapter::Held>::Cuda),+
                 ) -> $cs,
             >($address)
         };
@@ -312,29 +324,29 @@ macro_rules! __adapter_kind {
 }
 
 /// [`ToCuda`] for types CUDA takes as they are (integers, floats, structs of
-/// the same layout, and with `pointers`, every raw pointer):
-/// `cuda_unchanged!(hipfooStatus_t: i32, f32)`,
+/// the same layout, and with `pointers`, every raw pointer), for the
+/// [`Library`] named first: `cuda_unchanged!(hipfooStatus_t: i32, f32)`,
 /// `cuda_unchanged!(hipfooStatus_t: pointers)`.
 #[macro_export]
 macro_rules! cuda_unchanged {
-    ($status:ty: pointers) => {
-        impl<T> $crate::loader::adapter::ToCuda<$status> for *const T {
+    ($lib:ty: pointers) => {
+        impl<T> $crate::loader::adapter::ToCuda<$lib> for *const T {
             type Held = *const T;
-            fn to_cuda(self) -> Result<*const T, $status> {
+            fn to_cuda(self) -> Result<*const T, <$lib as $crate::loader::adapter::Library>::Status> {
                 Ok(self)
             }
         }
-        impl<T> $crate::loader::adapter::ToCuda<$status> for *mut T {
+        impl<T> $crate::loader::adapter::ToCuda<$lib> for *mut T {
             type Held = *mut T;
-            fn to_cuda(self) -> Result<*mut T, $status> {
+            fn to_cuda(self) -> Result<*mut T, <$lib as $crate::loader::adapter::Library>::Status> {
                 Ok(self)
             }
         }
     };
-    ($status:ty: $($t:ty),* $(,)?) => {$(
-        impl $crate::loader::adapter::ToCuda<$status> for $t {
+    ($lib:ty: $($t:ty),* $(,)?) => {$(
+        impl $crate::loader::adapter::ToCuda<$lib> for $t {
             type Held = $t;
-            fn to_cuda(self) -> Result<$t, $status> {
+            fn to_cuda(self) -> Result<$t, <$lib as $crate::loader::adapter::Library>::Status> {
                 Ok(self)
             }
         }
@@ -346,10 +358,10 @@ macro_rules! cuda_unchanged {
 /// `invalid`: `cuda_same_values!(hipfooStatus_t, HIPFOO_INVALID; hipfooMode_t)`.
 #[macro_export]
 macro_rules! cuda_same_values {
-    ($status:ty, $invalid:expr; $($t:ty),* $(,)?) => {$(
-        impl $crate::loader::adapter::ToCuda<$status> for $t {
+    ($lib:ty, $invalid:expr; $($t:ty),* $(,)?) => {$(
+        impl $crate::loader::adapter::ToCuda<$lib> for $t {
             type Held = ::core::ffi::c_int;
-            fn to_cuda(self) -> Result<::core::ffi::c_int, $status> {
+            fn to_cuda(self) -> Result<::core::ffi::c_int, <$lib as $crate::loader::adapter::Library>::Status> {
                 ::core::ffi::c_int::try_from(self.0).map_err(|_| $invalid)
             }
         }

@@ -10,8 +10,13 @@ use crate::{
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use hip_sys::hipDataType;
-use hip_sys::loader::adapter::{Held, Kind, ToCuda};
+use hip_sys::loader::adapter::{Held, Kind, Library, ToCuda};
 use hip_sys::loader::common::Symbol;
+
+/// The library these conversions belong to, for hip-sys's adapter kit.
+impl Library for hipblasStatus_t {
+    type Status = hipblasStatus_t;
+}
 
 /// `cublasStatus_t`.
 pub(crate) type CublasStatus = i32;

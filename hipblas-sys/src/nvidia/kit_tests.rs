@@ -13,7 +13,7 @@ use core::ffi::*;
 // and an unused last parameter.
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CUBLAS,
-status: hipblasStatus_t,
+library: hipblasStatus_t,
 missing: hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED,
 cuda_status: crate::nvidia::convert::CublasStatus,
 from_cuda: crate::nvidia::convert::from_cublas,

@@ -12,6 +12,37 @@
 //! enumerator cuBLASLt lacks gives `None`.
 
 use crate::*;
+use hip_sys::loader::adapter::{Library, ToCuda};
+
+/// hipBLASLt, for hip-sys's adapter kit: its status type is hipBLAS's, so
+/// the conversions belong to this marker.
+#[derive(Debug)]
+pub(crate) enum HipblasLt {}
+
+impl Library for HipblasLt {
+    type Status = hipblasStatus_t;
+}
+
+// Handles, descriptors, layouts, sizes and data pointers pass unchanged
+// (the generated adapters).
+hip_sys::cuda_unchanged!(HipblasLt: u64, i64);
+hip_sys::cuda_unchanged!(HipblasLt: pointers);
+
+// `hipDataType`'s values are `cudaDataType`'s for every type cuBLASLt takes.
+hip_sys::cuda_same_values!(
+    HipblasLt,
+    hipblasStatus_t::HIPBLAS_STATUS_INVALID_VALUE;
+    hipDataType,
+);
+
+/// A compute type through [`compute_type`]; one cuBLASLt lacks is refused
+/// with `HIPBLAS_STATUS_NOT_SUPPORTED` before cuBLASLt is called.
+impl ToCuda<HipblasLt> for hipblasComputeType_t {
+    type Held = i32;
+    fn to_cuda(self) -> Result<i32, hipblasStatus_t> {
+        compute_type(self).ok_or(hipblasStatus_t::HIPBLAS_STATUS_NOT_SUPPORTED)
+    }
+}
 
 /// `hipblasLtMatrixLayoutAttribute_t` -> `cublasLtMatrixLayoutAttribute_t`.
 pub(crate) fn layout_attribute(a: hipblasLtMatrixLayoutAttribute_t) -> Option<i32> {

@@ -27,7 +27,12 @@
 use crate::*;
 use core::ffi::{c_int, c_longlong, c_void};
 use hip_sys::hipDataType;
-use hip_sys::loader::adapter::{Held, ToCuda};
+use hip_sys::loader::adapter::{Held, Library, ToCuda};
+
+/// The library these conversions belong to, for hip-sys's adapter kit.
+impl Library for hipfftResult {
+    type Status = hipfftResult;
+}
 
 // Types cuFFT takes as they are.
 hip_sys::cuda_unchanged!(

@@ -20,8 +20,13 @@
 use super::curand_values::{curandDirectionVectorSet as dv, curandOrdering as ord};
 use super::curand_values::{curandRngType as rng, curandStatus as st};
 use crate::{hiprandDirectionVectorSet_t, hiprandOrdering_t, hiprandRngType_t, hiprandStatus_t};
-use hip_sys::loader::adapter::ToCuda;
+use hip_sys::loader::adapter::{Library, ToCuda};
 use std::ffi::{c_uint, c_ulonglong};
+
+/// The library these conversions belong to, for hip-sys's adapter kit.
+impl Library for hiprandStatus_t {
+    type Status = hiprandStatus_t;
+}
 
 hip_sys::cuda_unchanged!(hiprandStatus_t: usize, f32, f64, c_uint, c_ulonglong);
 hip_sys::cuda_unchanged!(hiprandStatus_t: pointers);

@@ -27,8 +27,13 @@
 
 use crate::*;
 use core::ffi::{c_int, c_longlong, c_schar, c_void};
-use hip_sys::loader::adapter::{Held, ToCuda};
+use hip_sys::loader::adapter::{Held, Library, ToCuda};
 use hip_sys::{hipDataType, hipDoubleComplex, hipFloatComplex};
+
+/// The library these conversions belong to, for hip-sys's adapter kit.
+impl Library for hipsolverStatus_t {
+    type Status = hipsolverStatus_t;
+}
 
 /// The device workspace pointer cuSOLVER's mixed-precision size queries
 /// take and do not read (passed by the reshaped adapter lines).
@@ -223,11 +228,11 @@ mod tests {
     #[test]
     fn values_without_a_cusolver_counterpart_are_refused() {
         assert_eq!(
-            hipblasSideMode_t::HIPBLAS_SIDE_BOTH.to_cuda(),
+            ToCuda::<hipsolverStatus_t>::to_cuda(hipblasSideMode_t::HIPBLAS_SIDE_BOTH),
             Err(hipsolverStatus_t::HIPSOLVER_STATUS_INVALID_ENUM)
         );
         assert_eq!(
-            hipblasOperation_t(7).to_cuda(),
+            ToCuda::<hipsolverStatus_t>::to_cuda(hipblasOperation_t(7)),
             Err(hipsolverStatus_t::HIPSOLVER_STATUS_INVALID_ENUM)
         );
         assert_eq!(

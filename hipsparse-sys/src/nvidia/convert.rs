@@ -9,7 +9,12 @@
 
 use crate::*;
 use hip_sys::hipDataType;
-use hip_sys::loader::adapter::ToCuda;
+use hip_sys::loader::adapter::{Library, ToCuda};
+
+/// The library these conversions belong to, for hip-sys's adapter kit.
+impl Library for hipsparseStatus_t {
+    type Status = hipsparseStatus_t;
+}
 
 /// `cusparseStatus_t`.
 pub(crate) type CusparseStatus = i32;

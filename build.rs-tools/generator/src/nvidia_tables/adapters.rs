@@ -417,13 +417,13 @@ pub(crate) fn generate(
          {kinds}\n\
          hip_sys::cuda_adapters! {{\n\
          slot: {},\n\
-         status: {},\n\
+         library: {},\n\
          missing: {},\n\
          cuda_status: {},\n\
          from_cuda: {},\n\
          table: {};\n",
         k.slot,
-        a.status_type,
+        k.library.as_deref().unwrap_or(&a.status_type),
         k.missing,
         k.cuda_status,
         k.from_cuda,

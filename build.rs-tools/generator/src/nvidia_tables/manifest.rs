@@ -154,6 +154,10 @@ pub(crate) struct Kit {
     pub(crate) from_cuda: String,
     /// The crate's function table.
     pub(crate) table: String,
+    /// The HIP library marker of the crate's conversions (hip-sys's
+    /// `loader::adapter::Library`); none: the status type itself.
+    #[serde(default)]
+    pub(crate) library: Option<String>,
     /// The module whose types the argument rules' kinds name.
     #[serde(default)]
     pub(crate) kinds: Option<String>,

@@ -19,7 +19,7 @@ use hip_sys::*;
 
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CUFFT,
-status: hipfftResult,
+library: hipfftResult,
 missing: hipfftResult::HIPFFT_NOT_IMPLEMENTED,
 cuda_status: core::ffi::c_int,
 from_cuda: crate::nvidia::convert::from_cufft,

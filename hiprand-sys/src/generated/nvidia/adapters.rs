@@ -19,7 +19,7 @@ use hip_sys::*;
 
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CURAND,
-status: hiprandStatus_t,
+library: hiprandStatus_t,
 missing: <hiprandStatus_t as hip_sys::Unavailable>::symbol_missing(),
 cuda_status: core::ffi::c_uint,
 from_cuda: crate::nvidia::convert::status_from_curand,

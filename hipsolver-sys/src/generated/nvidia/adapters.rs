@@ -20,7 +20,7 @@ use hip_sys::*;
 
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CUSOLVER,
-status: hipsolverStatus_t,
+library: hipsolverStatus_t,
 missing: hipsolverStatus_t::HIPSOLVER_STATUS_NOT_SUPPORTED,
 cuda_status: core::ffi::c_int,
 from_cuda: crate::nvidia::convert::from_cusolver,

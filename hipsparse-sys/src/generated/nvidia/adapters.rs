@@ -19,7 +19,7 @@ use hip_sys::*;
 
 hip_sys::cuda_adapters! {
 slot: crate::nvidia::CUSPARSE,
-status: hipsparseStatus_t,
+library: hipsparseStatus_t,
 missing: hipsparseStatus_t::HIPSPARSE_STATUS_NOT_SUPPORTED,
 cuda_status: crate::nvidia::convert::CusparseStatus,
 from_cuda: crate::nvidia::convert::from_cusparse,
