@@ -253,6 +253,17 @@ fn memcpy_round_trips_are_byte_exact() {
     let out = unsafe { std::slice::from_raw_parts(pinned_out.cast::<u8>(), n) };
     assert!(out == &data[..], "pinned async round trip");
     eprintln!("pinned ok");
+    // The driver-style async copies, through a zeroed buffer and back.
+    // SAFETY: `pinned_out` holds `n` bytes and no copy is in flight.
+    unsafe { std::ptr::write_bytes(pinned_out.cast::<u8>(), 0, n) };
+    ok!(hipMemsetAsync(d2, 0, n, stream));
+    ok!(hipMemcpyHtoDAsync(d2, pinned_in, n, stream));
+    ok!(hipMemcpyDtoHAsync(pinned_out, d2, n, stream));
+    ok!(hipStreamSynchronize(stream));
+    // SAFETY: `pinned_out` holds `n` initialized bytes.
+    let out = unsafe { std::slice::from_raw_parts(pinned_out.cast::<u8>(), n) };
+    assert!(out == &data[..], "HtoDAsync/DtoHAsync round trip");
+    eprintln!("driver async copies ok");
     // The driver-style copies and pointer attributes.
     let mut back2 = vec![0u8; n];
     ok!(hipMemcpyHtoD(d, data.as_ptr() as *mut c_void, n));
