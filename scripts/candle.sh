@@ -402,6 +402,27 @@ amd_fp8() {
     "$WORK/fp8-check"
 }
 
+# The layer's integer-to-bf16 conversions against an independent reference
+# (hip-cuda-layer/tests/bf16_int.hip), on the host, and what the layer adds
+# for mistral.rs's kernels (tests/gaps.cu: __ldg of bf16, packed atomics,
+# the conversions) compiled for each target without a warning.
+amd_gaps() {
+    local tc t rc=0
+    tc=$(bash "$REPO/scripts/hip-toolchain.sh")
+    "$tc/llvm/bin/clang++" -x hip --cuda-host-only --rocm-path="$tc" -isystem "$tc/include" \
+        --offload-arch=gfx90a -I"$REPO/hip-cuda-layer/include" -std=c++17 -O1 \
+        "$REPO/hip-cuda-layer/tests/bf16_int.hip" -o "$WORK/bf16-int-check" || return 1
+    "$WORK/bf16-int-check" || rc=1
+    for t in ${1//,/ }; do
+        "$tc/llvm/bin/clang++" -x hip --rocm-path="$tc" -isystem "$tc/include" \
+            --hip-device-lib-path="$tc/amdgcn/bitcode" -I"$REPO/hip-cuda-layer/include" \
+            -include hiprs_cuda.h --offload-arch="$t" -O3 -Wall -Werror --cuda-device-only -c \
+            "$REPO/hip-cuda-layer/tests/gaps.cu" -o "$WORK/gaps-$t.o" || rc=1
+    done
+    [[ $rc -eq 0 ]] && echo "gaps.cu: compiled for $1"
+    return $rc
+}
+
 # The layer's __dp4a, signed and unsigned, compiles to one dot instruction
 # on each target (hip-cuda-layer/tests/dot.cu), not to the byte loop it
 # spells out: the quantized kernels' inner products depend on it.
@@ -488,6 +509,8 @@ amd_comgr() {
 #                   source's bound in its code object
 #   dot             the layer's __dp4a is one dot instruction on each target
 #   fp8             the layer's software fp8 conversions against a reference
+#   gaps            the layer's bf16 integer conversions against a reference;
+#                   __ldg of bf16 and packed atomics compile for each target
 #   program         libmoe links against the HIP runtime; the program runs
 #   unavailable     a launcher that did not compile aborts, naming the reason
 cmd_amd() {
@@ -511,6 +534,7 @@ cmd_amd() {
     amd_line "bf16 and OCP fp8 conversions in hardware on gfx950 and gfx1201, not FNUZ gfx942's" amd_cvt
     amd_line "ROCm 6.4's comgr reads every code object; wavefront sizes" amd_comgr
     amd_line "the layer's software fp8 matches an independent reference" amd_fp8
+    amd_line "the layer's bf16 integer conversions match a reference; its additions compile" amd_gaps "$targets"
     exe=$(xtask executables --kinds <"$WORK/amd.json" | awk -F'\t' '$1 == "bin" && $3 == "amd-kernels" {print $4}')
     amd_line "the launcher library links against the HIP runtime; the program runs" amd_program_links "$exe"
     amd_line "an unavailable launcher stops the program, naming the reason" amd_unavailable_launcher "$exe" "$reports"

@@ -13,7 +13,8 @@
 // 3. Types and functions CUDA has and HIP lacks or names differently:
 //    __nv_bfloat16, __nv_fp8_e4m3 (OCP E4M3, in software: AMD's own fp8
 //    types are FNUZ on gfx94x, a different format), the *_sync warp
-//    functions and __reduce_*_sync (hiprs_cuda_warp.h).
+//    functions and __reduce_*_sync (hiprs_cuda_warp.h), 16-bit and packed
+//    atomics, integer-to-bf16 conversions, __ldg of bf16.
 // 4. Runtime API names (cudaStream_t, cudaMemcpyAsync, ...) for host code.
 //
 // Warp size: CUDA code assumes 32-lane warps. On wave64 targets (CDNA:
@@ -121,7 +122,42 @@ __device__ __forceinline__ __half atomicAdd(__half* address, __half val) {
   } while (assumed != old);
   return __ushort_as_half(old);
 }
+// Packed pairs (CUDA 8.0+ for half2, 8.0+ on sm_80 for bf162): one CAS loop
+// on the 32-bit word, both halves added at once. Each half is rounded as
+// CUDA's does it (the pair's own addition).
+__device__ __forceinline__ __half2 atomicAdd(__half2* address, __half2 val) {
+  unsigned* p = (unsigned*)address;
+  unsigned old = *p, assumed;
+  do {
+    assumed = old;  // .x is the low half, as CUDA lays the pair out
+    const __half2 sum = __hadd2(__halves2half2(__ushort_as_half((unsigned short)assumed),
+                                               __ushort_as_half((unsigned short)(assumed >> 16))),
+                                val);
+    old = atomicCAS(p, assumed,
+                    __half_as_ushort(__low2half(sum)) |
+                        ((unsigned)__half_as_ushort(__high2half(sum)) << 16));
+  } while (assumed != old);
+  return __halves2half2(__ushort_as_half((unsigned short)old),
+                        __ushort_as_half((unsigned short)(old >> 16)));
+}
 #if HIPRS_CUDA_BF16
+__device__ __forceinline__ __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
+  unsigned* p = (unsigned*)address;
+  unsigned old = *p, assumed;
+  do {
+    assumed = old;  // .x is the low half, as CUDA lays the pair out
+    const float x = __bfloat162float(__ushort_as_bfloat16((unsigned short)assumed));
+    const float y = __bfloat162float(__ushort_as_bfloat16((unsigned short)(assumed >> 16)));
+    const unsigned sum = __bfloat16_as_ushort(__float2bfloat16(x + __bfloat162float(val.x))) |
+                         ((unsigned)__bfloat16_as_ushort(__float2bfloat16(y + __bfloat162float(val.y)))
+                          << 16);
+    old = atomicCAS(p, assumed, sum);
+  } while (assumed != old);
+  __nv_bfloat162 r;
+  r.x = __ushort_as_bfloat16((unsigned short)old);
+  r.y = __ushort_as_bfloat16((unsigned short)(old >> 16));
+  return r;
+}
 __device__ __forceinline__ __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
   unsigned short* p = (unsigned short*)address;
   unsigned short old = *p, assumed;
@@ -154,6 +190,54 @@ __host__ __device__ __forceinline__ __hip_bfloat162 hiprs_floats2bfloat162(float
 __host__ __device__ __forceinline__ __nv_bfloat16 __float2bfloat16_rn(float f) {
   return __float2bfloat16(f);
 }
+// CUDA's integer-to-bf16 conversions (round to nearest, ties to even), which
+// HIP lacks. Rounded once, exactly: the magnitude is cut to bf16's 8
+// significant bits by hand, and the float that then holds it exactly is
+// converted (a conversion through float would round twice above 2^24).
+__host__ __device__ __forceinline__ __nv_bfloat16 hiprs_u64_to_bfloat16_rn(unsigned long long m,
+                                                                         bool negative) {
+  float f = 0.0f;
+  if (m >> 8) {
+    const int shift = 56 - __builtin_clzll(m);  // bits below the top 8
+    unsigned long long kept = m >> shift;
+    const unsigned long long rest = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rest > half || (rest == half && (kept & 1))) kept += 1;  // 256 is still exact
+    f = (float)kept * __builtin_ldexpf(1.0f, shift);
+  } else {
+    f = (float)m;
+  }
+  return __float2bfloat16(negative ? -f : f);
+}
+#define HIPRS_SIGNED_TO_BF16(NAME, T)                                              \
+  __host__ __device__ __forceinline__ __nv_bfloat16 hiprs_##NAME(T i) {               \
+    const bool negative = i < 0;                                                   \
+    const unsigned long long m =                                                   \
+        negative ? (unsigned long long)(-(i + 1)) + 1ull : (unsigned long long)i;  \
+    return hiprs_u64_to_bfloat16_rn(m, negative);                                  \
+  }
+#define HIPRS_UNSIGNED_TO_BF16(NAME, T)                                \
+  __host__ __device__ __forceinline__ __nv_bfloat16 hiprs_##NAME(T i) {   \
+    return hiprs_u64_to_bfloat16_rn((unsigned long long)i, false);     \
+  }
+HIPRS_SIGNED_TO_BF16(short2bfloat16_rn, short)
+HIPRS_SIGNED_TO_BF16(int2bfloat16_rn, int)
+HIPRS_SIGNED_TO_BF16(ll2bfloat16_rn, long long)
+HIPRS_UNSIGNED_TO_BF16(ushort2bfloat16_rn, unsigned short)
+HIPRS_UNSIGNED_TO_BF16(uint2bfloat16_rn, unsigned int)
+HIPRS_UNSIGNED_TO_BF16(ull2bfloat16_rn, unsigned long long)
+#undef HIPRS_SIGNED_TO_BF16
+#undef HIPRS_UNSIGNED_TO_BF16
+#define __short2bfloat16_rn(i) hiprs_short2bfloat16_rn(i)
+#define __int2bfloat16_rn(i) hiprs_int2bfloat16_rn(i)
+#define __ll2bfloat16_rn(i) hiprs_ll2bfloat16_rn(i)
+#define __ushort2bfloat16_rn(i) hiprs_ushort2bfloat16_rn(i)
+#define __uint2bfloat16_rn(i) hiprs_uint2bfloat16_rn(i)
+#define __ull2bfloat16_rn(i) hiprs_ull2bfloat16_rn(i)
+
+// __ldg for bf16 (HIP has it for half and the vector types): on AMD a
+// read-only load is a load.
+__device__ __forceinline__ __nv_bfloat16 __ldg(const __nv_bfloat16* p) { return *p; }
+__device__ __forceinline__ __nv_bfloat162 __ldg(const __nv_bfloat162* p) { return *p; }
 #endif  // HIPRS_CUDA_BF16
 
 // ---- SIMD-within-a-word integer intrinsics --------------------------------

@@ -12,7 +12,10 @@
 //!   pass);
 //! - what CUDA has and HIP lacks or names differently: `__nv_bfloat16`,
 //!   OCP fp8 in software, the `*_sync` warp functions (on 32-lane halves of
-//!   a wave64 wavefront), `__reduce_*_sync`, 16-bit atomics, `__dp4a`;
+//!   a wave64 wavefront), `__reduce_*_sync`, 16-bit and packed
+//!   (`__half2`, `__nv_bfloat162`) atomic adds, `__dp4a`, the
+//!   integer-to-bf16 conversions (`__int2bfloat16_rn`, ...), `__ldg` of
+//!   bf16;
 //! - `cuda.h`, `cuda_runtime.h`, `cuda_fp16.h`, `cuda_bf16.h`,
 //!   `cuda_fp8.h`, `mma.h`, `cuda/std/limits` and the like, which resolve
 //!   to it.
