@@ -29,7 +29,16 @@
 //! An argument marked `@ Kind` is converted by that [`Kind`] instead of its
 //! type's [`ToCuda`] (a kind sees the first argument too: hipBLAS's compute
 //! type depends on the handle's math mode); the parameter after `; unused`
-//! is taken and not passed on.
+//! is taken and not passed on. A line that ends with a pass list calls the
+//! CUDA function with exactly those values, in that order: arguments by
+//! name and constants in scope, each with its binding type (hipSOLVER's own
+//! API drops a `work`/`lwork` pair cuSOLVER does not take, or inserts the
+//! null workspace a size query of cuSOLVER's takes and ignores):
+//!
+//! ```text
+//! hipsolverSgetrs(handle: H, ..., work: *mut f32, lwork: c_int, devInfo: *mut c_int)
+//!     => "cusolverDnSgetrs"(handle: H, ..., devInfo: *mut c_int);
+//! ```
 
 /// The HIP library a set of conversions belongs to: its status type, or,
 /// where the status type is another crate's (hipBLASLt returns hipBLAS's
