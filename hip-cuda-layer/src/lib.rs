@@ -106,6 +106,10 @@ pub const HEADERS: &[(&str, &str)] = &[
     ),
     ("mma.h", include_str!("../include/mma.h")),
     (
+        "cooperative_groups.h",
+        include_str!("../include/cooperative_groups.h"),
+    ),
+    (
         "cuda/std/limits",
         include_str!("../include/cuda/std/limits"),
     ),
