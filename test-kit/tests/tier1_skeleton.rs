@@ -392,6 +392,79 @@ fn every_sys_crate_has_the_same_files() {
     fail_on(violations, "every -sys crate has the same files");
 }
 
+/// The `.rs` files under `dir`, recursively.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// An NVIDIA backend's adapters expand hip-sys's one kit
+/// (`hip_sys::cuda_adapters!`, docs/ARCHITECTURE.md, "The NVIDIA
+/// backends"): a -sys crate with adapter lines has them generated in
+/// `src/generated/nvidia/adapters.rs`, invoking the kit, with its
+/// conversions in `src/nvidia/convert.rs`; no crate defines an adapter
+/// macro of its own (`macro_rules! NAME_adapters`, as each crate once did).
+#[test]
+fn nvidia_adapters_expand_the_one_kit() {
+    let mut violations = Vec::new();
+    let mut with_adapters = Vec::new();
+    for sys in sys_crates() {
+        let dir = root().join(&sys);
+        for file in rust_files(&dir.join("src")) {
+            let text = read(&file);
+            for (i, line) in text.lines().enumerate() {
+                let Some(rest) = line.trim_start().strip_prefix("macro_rules!") else {
+                    continue;
+                };
+                let name = rest.trim().trim_end_matches('{').trim();
+                if name.ends_with("_adapters") && sys != "hip-sys" {
+                    let relative = file.strip_prefix(&dir).unwrap_or(&file);
+                    violations.push(format!(
+                        "{sys}: {}:{} defines its own adapter macro `{name}`",
+                        relative.display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+        let generated = dir.join("src/generated/nvidia/adapters.rs");
+        if !generated.is_file() {
+            continue;
+        }
+        with_adapters.push(sys.clone());
+        if !read(&generated).contains("hip_sys::cuda_adapters!") {
+            violations.push(format!(
+                "{sys}: src/generated/nvidia/adapters.rs does not expand hip_sys::cuda_adapters!"
+            ));
+        }
+        if !dir.join("src/nvidia/convert.rs").is_file() {
+            violations.push(format!(
+                "{sys}: adapters without src/nvidia/convert.rs (its conversions)"
+            ));
+        }
+    }
+    assert!(
+        with_adapters.len() >= 6,
+        "only {with_adapters:?} have generated adapters"
+    );
+    fail_on(violations, "NVIDIA adapters expand the one kit");
+}
+
 #[test]
 fn the_crate_lists_are_found() {
     // The rules above would pass vacuously on an empty list.
