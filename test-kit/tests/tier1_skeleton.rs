@@ -431,7 +431,11 @@ fn nvidia_adapters_expand_the_one_kit() {
                 let Some(rest) = line.trim_start().strip_prefix("macro_rules!") else {
                     continue;
                 };
-                let name = rest.trim().trim_end_matches('{').trim();
+                let name = rest
+                    .trim_start()
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or_default();
                 if name.ends_with("_adapters") && sys != "hip-sys" {
                     let relative = file.strip_prefix(&dir).unwrap_or(&file);
                     violations.push(format!(
