@@ -392,27 +392,6 @@ fn every_sys_crate_has_the_same_files() {
     fail_on(violations, "every -sys crate has the same files");
 }
 
-/// The `.rs` files under `dir`, recursively.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        let Ok(entries) = fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// An NVIDIA backend's adapters expand hip-sys's one kit
 /// (`hip_sys::cuda_adapters!`, docs/ARCHITECTURE.md, "The NVIDIA
 /// backends"): a -sys crate with adapter lines has them generated in
@@ -425,8 +404,8 @@ fn nvidia_adapters_expand_the_one_kit() {
     let mut with_adapters = Vec::new();
     for sys in sys_crates() {
         let dir = root().join(&sys);
-        for file in rust_files(&dir.join("src")) {
-            let text = read(&file);
+        for file in test_kit::rust_sources(&dir.join("src")) {
+            let text = test_kit::code_without_comments(&read(&file));
             for (i, line) in text.lines().enumerate() {
                 let Some(rest) = line.trim_start().strip_prefix("macro_rules!") else {
                     continue;
