@@ -3,17 +3,17 @@
 //! stale, and `HIPBLASLT_SYS_BLESS=1 cargo test -p hipblaslt-sys --lib
 //! coverage` rewrites it.
 
-use super::adapted;
+use super::ADAPTERS;
 use crate::generated::functions::FUNCTION_NAMES;
 use hip_sys::coverage::{percent, Coverage};
 
 fn coverage() -> Coverage<'static> {
     let total = FUNCTION_NAMES.len();
-    let done = adapted().count();
+    let done = ADAPTERS.len();
     let pct = percent(done, total);
     let mut rows: Vec<Vec<String>> = FUNCTION_NAMES
         .iter()
-        .map(|hip| match adapted().find(|(h, _)| h == hip) {
+        .map(|hip| match ADAPTERS.iter().find(|(h, _)| h == hip) {
             Some((_, cu)) => vec![format!("`{hip}`"), format!("`{cu}`")],
             None if hip.starts_with("hipblaslt") => vec![
                 format!("`{hip}`"),

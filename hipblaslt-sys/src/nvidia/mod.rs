@@ -50,12 +50,6 @@ const fn joined<const N: usize>(
     out
 }
 
-/// Every row of [`ADAPTERS`].
-#[cfg(test)]
-pub(crate) fn adapted() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
-    ADAPTERS.iter()
-}
-
 /// The cuBLASLt library every adapter's symbol is resolved in.
 pub(crate) static CUBLASLT: LibrarySlot = LibrarySlot::new("cuBLASLt");
 
@@ -77,7 +71,7 @@ mod tests {
     /// has an adapter; no `hipblaslt*` extension has one.
     #[test]
     fn every_core_binding_but_two_has_an_adapter() {
-        let adapted: Vec<&str> = adapted().map(|(h, _)| *h).collect();
+        let adapted: Vec<&str> = ADAPTERS.iter().map(|(h, _)| *h).collect();
         for name in crate::FUNCTION_NAMES {
             let expected = name.starts_with("hipblasLt")
                 && !["hipblasLtGetGitRevision", "hipblasLtGetArchName"].contains(&name);
