@@ -270,7 +270,9 @@ pub(crate) fn generate(
     }
     pairs.retain(|h, c| functions.contains_key(h) && declarations.contains_key(c));
 
-    let mut kinds_used = std::collections::BTreeSet::new();
+    // The kinds and reshape constants the lines name, imported from the
+    // kit's `kinds` module.
+    let mut imported = std::collections::BTreeSet::new();
     let mut lines = Vec::new();
     let mut mismatches = Vec::new();
     let mut checked_params = 0;
@@ -307,7 +309,7 @@ pub(crate) fn generate(
             if let Some(r) = reshape {
                 for [before, constant, constant_ty] in &r.insert {
                     if before == name {
-                        kinds_used.insert(constant.clone());
+                        imported.insert(constant.clone());
                         passed.push((constant, constant_ty, None));
                     }
                 }
@@ -326,7 +328,7 @@ pub(crate) fn generate(
                 Some(r) => {
                     match &r.kind {
                         Some(kind) => {
-                            kinds_used.insert(kind.clone());
+                            imported.insert(kind.clone());
                             args.push(format!("{name} @ {kind}: {ty}"));
                         }
                         None => args.push(format!("{name}: {ty}")),
@@ -389,13 +391,15 @@ pub(crate) fn generate(
         "nvidia-tables: {} adapters, {checked_params} parameter types checked against `{headers}`",
         lines.len(),
     );
-    let kinds = match (&a.kit.kinds, kinds_used.is_empty()) {
+    let kinds = match (&a.kit.kinds, imported.is_empty()) {
         (_, true) => String::new(),
         (Some(module), false) => format!(
             "use {module}::{{{}}};\n",
-            kinds_used.into_iter().collect::<Vec<_>>().join(", ")
+            imported.into_iter().collect::<Vec<_>>().join(", ")
         ),
-        (None, false) => bail!("argument rules name kinds, but the kit has no `kinds` module"),
+        (None, false) => {
+            bail!("lines name kinds or reshape constants, but the kit has no `kinds` module")
+        }
     };
     let k = &a.kit;
     let header_text = format!(
