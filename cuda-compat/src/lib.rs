@@ -203,6 +203,7 @@ mod layout;
 #[macro_use]
 mod macros;
 mod enum_tables;
+mod gate;
 mod lib_names;
 mod probe;
 mod warp;

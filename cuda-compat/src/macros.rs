@@ -343,3 +343,89 @@ macro_rules! error_detail {
         }
     };
 }
+
+/// A cudarc error type that holds only its status (`CurandError(status)`,
+/// `CufftError(status)`, ...), with the words kept beside it: the struct,
+/// a `Debug` (and `Display`) that prints this thread's reason when the
+/// status matches (see [`error_detail!`]), `std::error::Error`, and
+/// `ours`, which turns the error of the safe crate underneath
+/// (`hiprand::Error`, ...) into it, keeping that error's message as the
+/// reason. cudarc's `result` functions call that crate's `result` layer
+/// and end in `.map_err(ours)`, so the crate's checks run once and its
+/// message reaches the user.
+///
+/// The crate's status becomes the CUDA-named status of the same value;
+/// its other errors (no library loaded, an argument refused before any
+/// call, a call the platform lacks, a runtime error underneath) become
+/// the statuses named here.
+macro_rules! status_error {
+    (
+        $(#[$doc:meta])*
+        pub struct $error:ident(pub $status:ty);
+        $(#[$ddoc:meta])*
+        detail;
+        from $ours:ident {
+            load: $load:ident,
+            invalid: $invalid:ident,
+            unsupported: $unsupported:ident,
+            other: $other:ident $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $error(pub $status);
+
+        impl std::fmt::Debug for $error {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let mut t = f.debug_tuple(stringify!($error));
+                t.field(&self.0);
+                if let Some(why) = detail_of(self.0) {
+                    t.field(&why);
+                }
+                t.finish()
+            }
+        }
+
+        impl std::fmt::Display for $error {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{self:?}")
+            }
+        }
+
+        impl std::error::Error for $error {}
+
+        error_detail! {
+            $(#[$ddoc])*
+            $error($status)
+        }
+
+        /// The error of the crate underneath as this layer's: its status
+        /// when it has one, else the status its kind maps to, with its
+        /// message as this thread's reason.
+        #[cold]
+        #[inline(never)]
+        pub(crate) fn ours(e: $ours::Error) -> $error {
+            let status = match (e.status(), &e) {
+                (Some(s), _) => <$status>::from(s),
+                (None, $ours::Error::Load(_)) => <$status>::$load,
+                (None, $ours::Error::Invalid { .. }) => <$status>::$invalid,
+                (None, $ours::Error::Unsupported { .. }) => <$status>::$unsupported,
+                (None, _) => <$status>::$other,
+            };
+            fail(status, &e.to_string())
+        }
+
+        /// As [`ours`], with an argument refused before any call reported
+        /// as `invalid`: the status CUDA gives for the rule the caller ran.
+        #[cold]
+        #[inline(never)]
+        #[allow(dead_code)]
+        pub(crate) fn ours_refused_as(e: $ours::Error, invalid: $status) -> $error {
+            if matches!(e, $ours::Error::Invalid { .. }) {
+                fail(invalid, &e.to_string())
+            } else {
+                ours(e)
+            }
+        }
+    };
+}

@@ -63,3 +63,48 @@ fn gpu_cudarng_fill_with_normal_has_the_asked_mean_and_variance() {
     let hu = stream.clone_dtoh(&u).unwrap();
     assert!(hu.iter().all(|v| *v > 0.0 && *v <= 1.0));
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_raw_result_functions_fill_and_keep_hiprands_message() {
+    use cuda_compat::curand::result::{self, generate, last_error_detail};
+    use cuda_compat::driver::DevicePtrMut;
+    let _ = test_kit::device();
+    let ctx = CudaContext::new(0).unwrap();
+    let stream = ctx.default_stream();
+    let n = 1 << 16;
+    let mut buf = stream.alloc_zeros::<f32>(n).unwrap();
+    let gen = result::create_generator().unwrap();
+    // SAFETY: `gen` is live until destroyed below; `buf` holds `n` floats
+    // of this device, and the stream is synchronized before it is read.
+    unsafe {
+        result::set_seed(gen, 7).unwrap();
+        result::set_stream(gen, stream.cu_stream().cast()).unwrap();
+        let (ptr, _guard) = buf.device_ptr_mut(&stream);
+        generate::uniform_f32(gen, ptr as *mut f32, n).unwrap();
+    }
+    let host = stream.clone_dtoh(&buf).unwrap();
+    assert!(host.iter().all(|v| *v > 0.0 && *v <= 1.0));
+    let mean = host.iter().map(|v| f64::from(*v)).sum::<f64>() / n as f64;
+    assert!((mean - 0.5).abs() < 0.01, "mean {mean}");
+
+    // 64-bit integers need a 64-bit quasi-random generator: XORWOW's
+    // refusal keeps hipRAND's words (the call and the status's meaning).
+    let mut wide = stream.alloc_zeros::<u64>(64).unwrap();
+    // SAFETY: as above.
+    let e = unsafe {
+        let (ptr, _guard) = wide.device_ptr_mut(&stream);
+        generate::uniform_u64(gen, ptr as *mut u64, 64)
+    }
+    .unwrap_err();
+    assert_eq!(e.0, sys::curandStatus_t::CURAND_STATUS_TYPE_ERROR);
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hiprandGenerateLongLong"), "{why}");
+    assert!(
+        format!("{e:?}").contains("hiprandGenerateLongLong"),
+        "{e:?}"
+    );
+    // SAFETY: made by `create_generator`, destroyed once.
+    unsafe { result::destroy_generator(gen) }.unwrap();
+}

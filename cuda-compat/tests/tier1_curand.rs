@@ -126,3 +126,29 @@ fn raw_calls_without_hiprand_report_it() {
         );
     }
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    // Without a device or a hipRAND (this machine), creating a generator
+    // fails; the error keeps the words of the layer that refused it (no
+    // device, or the library paths tried), printed by `Debug`.
+    let Err(e) = result::create_generator() else {
+        // A machine with both: nothing fails here.
+        assert!(hiprand_sys::loader::is_available());
+        return;
+    };
+    assert_eq!(
+        e.0,
+        sys::curandStatus_t::CURAND_STATUS_INITIALIZATION_FAILED
+    );
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(!why.is_empty());
+    let first = why.lines().next().expect("a line");
+    assert!(format!("{e:?}").contains(first), "{e:?}");
+    assert_eq!(e.to_string(), format!("{e:?}"));
+    // A raw status afterwards says only itself.
+    let raw = sys::curandStatus_t::CURAND_STATUS_INITIALIZATION_FAILED.result();
+    assert_eq!(raw, Err(e));
+    assert_eq!(result::last_error_detail(), None);
+}

@@ -176,6 +176,24 @@ pub unsafe fn generate(generator: hiprandGenerator_t, out: *mut u32, n: usize) -
     })
 }
 
+/// `hiprandGenerateLongLong`: `n` uniformly distributed 64-bit integers
+/// (a 64-bit quasi-random generator only: the others answer
+/// `HIPRAND_STATUS_TYPE_ERROR`).
+///
+/// # Safety
+///
+/// As [`generate`].
+pub unsafe fn generate_long_long(
+    generator: hiprandGenerator_t,
+    out: *mut u64,
+    n: usize,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hiprandGenerateLongLong", unsafe {
+        sys::hiprandGenerateLongLong(generator, out, n)
+    })
+}
+
 /// `hiprandGeneratePoisson`: `n` Poisson-distributed counts of mean
 /// `lambda`.
 ///

@@ -21,21 +21,11 @@ pub struct CudaRng {
     stream: Arc<CudaStream>,
 }
 
-/// The cuRAND status a `hiprand` error stands for; `invalid` is the one
-/// cuRAND gives for the argument the call at hand checks (each call site
-/// knows which rule it ran).
-fn status_of(e: &hiprand::Error, invalid: sys::curandStatus_t) -> CurandError {
-    use sys::curandStatus_t as S;
-    CurandError(match e {
-        hiprand::Error::Rand { status, .. } => (*status).into(),
-        hiprand::Error::Invalid { .. } => invalid,
-        _ => S::CURAND_STATUS_INITIALIZATION_FAILED,
-    })
-}
-
-/// `r` with a refused argument reported as `invalid`.
+/// `r` with an argument refused before any call reported as `invalid`
+/// (the status cuRAND gives for the rule the call site ran), every error
+/// keeping the `hiprand` crate's message.
 fn map<T>(r: hiprand::Result<T>, invalid: sys::curandStatus_t) -> Result<T, CurandError> {
-    r.map_err(|e| status_of(&e, invalid))
+    r.map_err(|e| result::ours_refused_as(e, invalid))
 }
 
 impl CudaRng {
@@ -43,10 +33,12 @@ impl CudaRng {
     /// (`curandCreateGenerator`, `curandSetStream`,
     /// `curandSetPseudoRandomGeneratorSeed`).
     pub fn new(seed: u64, stream: Arc<CudaStream>) -> Result<CudaRng, CurandError> {
-        stream
-            .context()
-            .bind_to_thread()
-            .map_err(|_| CurandError(sys::curandStatus_t::CURAND_STATUS_INITIALIZATION_FAILED))?;
+        stream.context().bind_to_thread().map_err(|e| {
+            result::fail(
+                sys::curandStatus_t::CURAND_STATUS_INITIALIZATION_FAILED,
+                &e.to_string(),
+            )
+        })?;
         let generator = map(
             Generator::new(stream.hip_stream(), RngType::Xorwow),
             sys::curandStatus_t::CURAND_STATUS_OUT_OF_RANGE,
