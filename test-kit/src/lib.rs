@@ -57,7 +57,7 @@ pub use scenario::{
 };
 pub use sources::{
     assert_sources_do_not_name, code_without_comments, raw_calls_in, raw_calls_outside_result,
-    rust_sources, sys_functions,
+    rust_sources, sys_functions, uses_in,
 };
 pub use tier2::{amd_runtime_expected, check_library_load, ExpectedLibrary, EXPECT_RUNTIME_VAR};
 

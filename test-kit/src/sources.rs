@@ -58,6 +58,16 @@ pub fn raw_calls_outside_result(crate_dir: &Path, sys_dirs: &[std::path::PathBuf
 pub fn raw_calls_in(files: &[std::path::PathBuf], sys_dirs: &[std::path::PathBuf]) -> Vec<String> {
     let functions: std::collections::HashSet<String> =
         sys_dirs.iter().flat_map(|d| sys_functions(d)).collect();
+    uses_in(files, &functions)
+}
+
+/// Where `files` name one of `functions`, comments and string literals
+/// left out: one `file:line: function` per use, files in path order.
+/// Panics when a file cannot be read.
+pub fn uses_in(
+    files: &[std::path::PathBuf],
+    functions: &std::collections::HashSet<String>,
+) -> Vec<String> {
     let mut files = files.to_vec();
     files.sort();
     let mut found = Vec::new();

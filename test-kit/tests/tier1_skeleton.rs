@@ -7,6 +7,7 @@
 //! therefore checked from its first commit. Each test gathers every
 //! violation of its rule in every crate and fails once, listing them all.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -135,6 +136,92 @@ fn cuda_compats_safe_layers_call_no_sys_crate() {
         test_kit::raw_calls_in(&cuda_compat_safe_files(), &sys),
         "cuda-compat's safe types reach the -sys crates only through the safe \
          crates (`hip::result` and the like)",
+    );
+}
+
+/// The raw functions cuda-compat itself defines under CUDA's names (its
+/// `sys` modules: `cuda_functions!` entries of `src/generated/`, and the
+/// hand-written `pub unsafe fn`s beside them): each calls one -sys
+/// function.
+fn cuda_compat_raw_functions() -> HashSet<String> {
+    let src = root().join("cuda-compat/src");
+    let mut names = HashSet::new();
+    for file in test_kit::rust_sources(&src) {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let generated = rel.starts_with("generated");
+        let raw_module = rel.file_name().is_some_and(|n| n == "sys.rs");
+        if !generated && !raw_module {
+            continue;
+        }
+        for line in read(&file).lines() {
+            let line = line.trim_start();
+            let rest = line
+                .strip_prefix("pub unsafe fn ")
+                .or_else(|| line.strip_prefix("fn ").filter(|_| generated));
+            if let Some(name) = rest.and_then(|r| r.split(['(', '<']).next()) {
+                names.insert(name.trim().to_string());
+            }
+        }
+    }
+    assert!(
+        names.len() > 1000,
+        "only {} raw CUDA names found under {}",
+        names.len(),
+        src.display()
+    );
+    names
+}
+
+/// cuda-compat's modules whose cudarc `result` layer still calls the raw
+/// names instead of the safe crate's `result` layer: none may be added,
+/// and a module leaves the list once it is converted (the test then says
+/// so).
+const RESULT_LAYERS_STILL_RAW: &[&str] = &[
+    "cublas", "cublaslt", "cufft", "cusolver", "cusparse", "driver", "nccl", "nvrtc", "nvtx",
+    "runtime",
+];
+
+#[test]
+fn cuda_compats_layers_call_our_result_layers_not_raw_names() {
+    let src = root().join("cuda-compat/src");
+    let mut raw = cuda_compat_raw_functions();
+    for c in sys_crates() {
+        raw.extend(test_kit::sys_functions(&root().join(c)));
+    }
+    let mut modules: Vec<String> = fs::read_dir(&src)
+        .expect("cuda-compat/src can be read")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.join("result.rs").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    modules.sort();
+    assert!(modules.len() >= 11, "only {modules:?} found");
+    let mut violations = Vec::new();
+    for module in &modules {
+        let dir = src.join(module);
+        let files: Vec<PathBuf> = test_kit::rust_sources(&dir)
+            .into_iter()
+            .filter(|f| !f.ends_with("sys.rs") && !f.ends_with("mod.rs"))
+            .collect();
+        let uses = test_kit::uses_in(&files, &raw);
+        let listed = RESULT_LAYERS_STILL_RAW.contains(&module.as_str());
+        match (listed, uses.is_empty()) {
+            (false, false) => violations.extend(uses),
+            (true, true) => violations.push(format!(
+                "{module}: calls no raw name any more; remove it from RESULT_LAYERS_STILL_RAW"
+            )),
+            _ => {}
+        }
+    }
+    for listed in RESULT_LAYERS_STILL_RAW {
+        if !modules.iter().any(|m| m == listed) {
+            violations.push(format!("{listed}: listed, but no such module"));
+        }
+    }
+    fail_on(
+        violations,
+        "cuda-compat's result and safe layers call the safe crates' `result` \
+         layers, not raw names (cuda-compat's own CUDA names or the -sys crates')",
     );
 }
 
