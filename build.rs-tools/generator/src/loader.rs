@@ -362,14 +362,21 @@ mod tests {
 
     /// Every committed loader file is what the generator writes from its
     /// manifest now: the staleness check of `-- check`, without headers.
+    /// Every library but the HIP runtime (whose loader is hip-sys's own)
+    /// has one, found from the manifests' folder: a new library is checked
+    /// with no list to edit here.
     #[test]
     fn committed_loader_files_are_current() {
         let root = crate::workspace_root();
         let mut checked = Vec::new();
         for lib in crate::library::all(&root).unwrap() {
-            let Some(output) = crate::library::loader_output(&lib, &root).unwrap() else {
+            let output = crate::library::loader_output(&lib, &root).unwrap();
+            if lib.name == "hip" {
+                assert!(output.is_none(), "hip.toml has a [loader] table");
                 continue;
-            };
+            }
+            let output =
+                output.unwrap_or_else(|| panic!("{}.toml has no [loader] table", lib.name));
             let path = lib.out_dir.join(output.file);
             let committed = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -380,19 +387,7 @@ mod tests {
             );
             checked.push(format!("{}/{}", lib.name, output.file));
         }
-        assert_eq!(
-            checked,
-            [
-                "hipblas/spec.rs",
-                "hipblaslt/spec.rs",
-                "hipfft/loader.rs",
-                "hiprand/loader.rs",
-                "hipsolver/loader.rs",
-                "hipsparse/loader.rs",
-                "rccl/loader.rs",
-                "roctx/loader.rs"
-            ]
-        );
+        assert!(checked.len() >= 8, "only {checked:?} checked");
     }
 
     const MANIFEST: &str = r#"
