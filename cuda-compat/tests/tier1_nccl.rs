@@ -99,3 +99,46 @@ fn no_streams_is_an_invalid_argument_before_the_library() {
     let e = Comm::from_devices(Vec::new()).unwrap_err();
     assert_eq!(e, NcclError(sys::ncclResult_t::ncclInvalidArgument));
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    // Without an RCCL/NCCL (this machine), making an id fails; the error
+    // keeps the words of the `rccl` crate (the call, its status and why),
+    // printed by `Debug`.
+    let Err(e) = result::get_uniqueid() else {
+        // A machine with the library: nothing fails here.
+        assert!(rccl::sys::loader::rccl().is_ok());
+        return;
+    };
+    assert_eq!(e, NcclError(sys::ncclResult_t::ncclSystemError));
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("ncclGetUniqueId"), "{why}");
+    let first = why.lines().next().expect("a line");
+    assert!(format!("{e:?}").contains(first), "{e:?}");
+    assert_eq!(e.to_string(), format!("{e:?}"));
+    // The version query loads the library first: its reason is the
+    // loader's (what was tried); a group call names itself.
+    let v = result::get_nccl_version().unwrap_err();
+    assert_eq!(v.0, sys::ncclResult_t::ncclSystemError);
+    assert!(format!("{v:?}").contains("RCCL"), "{v:?}");
+    let g = group_start().unwrap_err();
+    assert!(format!("{g:?}").contains("ncclGroupStart"), "{g:?}");
+    // A raw status afterwards says only itself.
+    let raw = result::status(sys::ncclResult_t::ncclSystemError);
+    assert_eq!(raw, Err(e));
+    assert_eq!(result::last_error_detail(), None);
+    assert!(!format!("{e:?}").contains("ncclGetUniqueId"), "{e:?}");
+}
+
+#[test]
+fn the_safe_layers_refusals_say_why() {
+    let e = Comm::from_devices(Vec::new()).unwrap_err();
+    assert_eq!(e, NcclError(sys::ncclResult_t::ncclInvalidArgument));
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(
+        format!("{e:?}").contains(why.lines().next().unwrap()),
+        "{e:?}"
+    );
+}

@@ -21,7 +21,8 @@
 
 use crate::error::{Error, Result};
 use rccl_sys::{
-    hipStream_t, ncclComm_t, ncclConfig_t, ncclDataType_t, ncclRedOp_t, ncclResult_t, ncclUniqueId,
+    hipStream_t, ncclComm_t, ncclConfig_t, ncclDataType_t, ncclRedOp_t, ncclResult_t,
+    ncclScalarResidence_t, ncclUniqueId,
 };
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -31,10 +32,13 @@ pub fn library() -> Result<&'static rccl_sys::loader::Rccl> {
     rccl_sys::loader::rccl().map_err(|e| Error::Load(e.clone()))
 }
 
-/// `Ok` for `ncclSuccess` (and `ncclInProgress`, which only a
-/// non-blocking communicator returns, and ours are blocking); else
-/// [`Error::Nccl`] with `ncclGetErrorString`, and `ncclGetLastError` of
-/// `comm` (null: the last error of any communicator) when it says more.
+/// `Ok` for `ncclSuccess`; else [`Error::Nccl`] with
+/// `ncclGetErrorString`, and `ncclGetLastError` of `comm` (null: the last
+/// error of any communicator) when it says more. `ncclInProgress` (7),
+/// which only a non-blocking communicator returns (this crate's are
+/// blocking), is such an error too: the functions that can meet it say so,
+/// and a caller that made a non-blocking communicator tells it apart by
+/// its status.
 pub(crate) fn check(call: &'static str, status: ncclResult_t, comm: ncclComm_t) -> Result<()> {
     if status.is_success() {
         return Ok(());
@@ -127,14 +131,33 @@ pub fn comm_init_all(devices: &[c_int]) -> Result<Vec<ncclComm_t>> {
         )
     })?;
     let mut comms: Vec<ncclComm_t> = vec![std::ptr::null_mut(); devices.len()];
+    // SAFETY: `comms` has room for `n` communicators and `devices` holds
+    // `n` ordinals (the library refuses invalid or repeated ones).
+    unsafe { comm_init_all_into(comms.as_mut_ptr(), n, devices.as_ptr()) }?;
+    Ok(comms)
+}
+
+/// `ncclCommInitAll` writing to the caller's places: [`comm_init_all`]
+/// for callers that hold raw arrays (a null `devlist` is devices `0` to
+/// `ndev - 1`). Under a non-blocking default (`NCCL_COMM_BLOCKING=0`)
+/// the library may answer `ncclInProgress`, an [`Error::Nccl`] of status
+/// 7, with the communicators written.
+///
+/// # Safety
+///
+/// `comms` is valid for writing `ndev` communicators; `devlist` is null
+/// or points to `ndev` ordinals.
+pub unsafe fn comm_init_all_into(
+    comms: *mut ncclComm_t,
+    ndev: c_int,
+    devlist: *const c_int,
+) -> Result<()> {
     check(
         "ncclCommInitAll",
-        // SAFETY: `comms` has room for `n` communicators and `devices` holds
-        // `n` ordinals (the library refuses invalid or repeated ones).
-        unsafe { rccl_sys::ncclCommInitAll(comms.as_mut_ptr(), n, devices.as_ptr()) },
+        // SAFETY: the caller's contract.
+        unsafe { rccl_sys::ncclCommInitAll(comms, ndev, devlist) },
         NO_COMM,
-    )?;
-    Ok(comms)
+    )
 }
 
 /// `ncclCommInitRank`: this process's rank `rank` of `nranks` in the
@@ -142,14 +165,31 @@ pub fn comm_init_all(devices: &[c_int]) -> Result<Vec<ncclComm_t>> {
 /// joined.
 pub fn comm_init_rank(nranks: c_int, id: ncclUniqueId, rank: c_int) -> Result<ncclComm_t> {
     let mut comm: ncclComm_t = std::ptr::null_mut();
+    // SAFETY: `comm` is a valid place for the communicator.
+    unsafe { comm_init_rank_into(&mut comm, nranks, id, rank) }?;
+    Ok(comm)
+}
+
+/// `ncclCommInitRank` writing the communicator to the caller's place
+/// `comm`: [`comm_init_rank`] for callers that hold one. Under a
+/// non-blocking default (`NCCL_COMM_BLOCKING=0`) the library may answer
+/// `ncclInProgress`, an [`Error::Nccl`] of status 7, with `*comm` written.
+///
+/// # Safety
+///
+/// `comm` is valid for writing a communicator.
+pub unsafe fn comm_init_rank_into(
+    comm: *mut ncclComm_t,
+    nranks: c_int,
+    id: ncclUniqueId,
+    rank: c_int,
+) -> Result<()> {
     check(
         "ncclCommInitRank",
-        // SAFETY: `comm` is a valid place for the communicator; the id is
-        // passed by value.
-        unsafe { rccl_sys::ncclCommInitRank(&mut comm, nranks, id, rank) },
+        // SAFETY: the caller's contract; the id is passed by value.
+        unsafe { rccl_sys::ncclCommInitRank(comm, nranks, id, rank) },
         NO_COMM,
-    )?;
-    Ok(comm)
+    )
 }
 
 /// `ncclCommInitRankConfig`: [`comm_init_rank`] with `config`'s settings.
@@ -166,13 +206,33 @@ pub unsafe fn comm_init_rank_config(
     config: *mut ncclConfig_t,
 ) -> Result<ncclComm_t> {
     let mut comm: ncclComm_t = std::ptr::null_mut();
+    // SAFETY: `comm` is a valid place; `config` is the caller's promise.
+    unsafe { comm_init_rank_config_into(&mut comm, nranks, id, rank, config) }?;
+    Ok(comm)
+}
+
+/// `ncclCommInitRankConfig` writing the communicator to the caller's
+/// place `comm`. With a non-blocking config (`blocking = 0`) the library
+/// answers `ncclInProgress`, an [`Error::Nccl`] of status 7, with `*comm`
+/// written: poll [`comm_get_async_error`] until it is ready.
+///
+/// # Safety
+///
+/// `comm` is valid for writing a communicator; `config` as in
+/// [`comm_init_rank_config`].
+pub unsafe fn comm_init_rank_config_into(
+    comm: *mut ncclComm_t,
+    nranks: c_int,
+    id: ncclUniqueId,
+    rank: c_int,
+    config: *mut ncclConfig_t,
+) -> Result<()> {
     check(
         "ncclCommInitRankConfig",
-        // SAFETY: `comm` is a valid place; `config` is the caller's promise.
-        unsafe { rccl_sys::ncclCommInitRankConfig(&mut comm, nranks, id, rank, config) },
+        // SAFETY: the caller's contract.
+        unsafe { rccl_sys::ncclCommInitRankConfig(comm, nranks, id, rank, config) },
         NO_COMM,
-    )?;
-    Ok(comm)
+    )
 }
 
 /// `ncclCommSplit`: writes to `new` the communicator of this rank's
@@ -273,6 +333,63 @@ pub unsafe fn comm_count(comm: ncclComm_t) -> Result<c_int> {
         comm,
     )?;
     Ok(count)
+}
+
+/// `ncclCommCuDevice`: the ordinal of the communicator's device.
+///
+/// # Safety
+///
+/// `comm` is a live communicator.
+pub unsafe fn comm_cu_device(comm: ncclComm_t) -> Result<c_int> {
+    let mut device = 0;
+    check(
+        "ncclCommCuDevice",
+        // SAFETY: the caller's contract; `device` is a valid place.
+        unsafe { rccl_sys::ncclCommCuDevice(comm, &mut device) },
+        comm,
+    )?;
+    Ok(device)
+}
+
+/// `ncclRedOpCreatePreMulSum`: a reduction of `comm` that multiplies each
+/// rank's input by `scalar` before summing.
+///
+/// # Safety
+///
+/// `comm` is a live communicator; `scalar` points to one `datatype`
+/// value in host memory (`ncclScalarHostImmediate`, read during the call)
+/// or device memory of `comm`'s device (`ncclScalarDevice`, read by every
+/// collective that uses the reduction until it is destroyed).
+pub unsafe fn red_op_create_pre_mul_sum(
+    scalar: *mut c_void,
+    datatype: ncclDataType_t,
+    residence: ncclScalarResidence_t,
+    comm: ncclComm_t,
+) -> Result<ncclRedOp_t> {
+    let mut op = ncclRedOp_t::ncclSum;
+    check(
+        "ncclRedOpCreatePreMulSum",
+        // SAFETY: the caller's contract; `op` is a valid place.
+        unsafe { rccl_sys::ncclRedOpCreatePreMulSum(&mut op, scalar, datatype, residence, comm) },
+        comm,
+    )?;
+    Ok(op)
+}
+
+/// `ncclRedOpDestroy`: frees a reduction made by
+/// [`red_op_create_pre_mul_sum`].
+///
+/// # Safety
+///
+/// `op` was made on the live `comm`, and no call using it is still to be
+/// enqueued.
+pub unsafe fn red_op_destroy(op: ncclRedOp_t, comm: ncclComm_t) -> Result<()> {
+    check(
+        "ncclRedOpDestroy",
+        // SAFETY: the caller's contract.
+        unsafe { rccl_sys::ncclRedOpDestroy(op, comm) },
+        comm,
+    )
 }
 
 /// `ncclCommUserRank`: this communicator's rank.

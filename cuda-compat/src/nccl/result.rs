@@ -1,26 +1,44 @@
-//! cudarc's thin layer over the raw names: each call's status as a
-//! `Result` of [`NcclError`].
+//! cudarc's thin layer over NCCL: each call's status as a `Result` of
+//! [`NcclError`]. Each function calls the `rccl` crate's
+//! [`result`](rccl::result) layer and turns its error into an
+//! [`NcclError`] that keeps the message ([`last_error_detail`]).
+//!
+//! `ncclInProgress` (7), which a non-blocking communicator answers, is an
+//! error to `rccl` and success to cudarc: these functions return it as
+//! `Ok(NcclStatus::InProgress)` (with what the library wrote to the
+//! caller's places), and those returning a value return the place's
+//! initial value, as cudarc does.
 
 use super::sys;
+use rccl::result as ours_result;
 use std::ffi::{c_int, c_void};
 
-/// A failed NCCL status (cudarc's `NcclError`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct NcclError(pub sys::ncclResult_t);
-
-impl std::fmt::Debug for NcclError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "NcclError({})", self.0)
+status_error! {
+    /// A failed NCCL status (cudarc's `NcclError`). `Debug` and `Display`
+    /// print this thread's reason ([`last_error_detail`]) when the status
+    /// matches.
+    pub struct NcclError(pub sys::ncclResult_t);
+    /// The reason for the last NCCL error this thread got, with its
+    /// status: the `rccl` crate's message (the call, its status and the
+    /// library's words, or the paths tried when no library loads); `None`
+    /// after an error that is a raw status.
+    ///
+    /// ```no_run
+    /// use cuda_compat::nccl::result::{get_uniqueid, last_error_detail};
+    /// if let Err(e) = get_uniqueid() {
+    ///     let (status, why) = last_error_detail().unwrap();
+    ///     assert_eq!(status, e.0);
+    ///     println!("{why}");
+    /// }
+    /// ```
+    detail;
+    from rccl {
+        load: ncclSystemError,
+        invalid: ncclInvalidArgument,
+        unsupported: ncclInvalidUsage,
+        other: ncclUnhandledCudaError,
     }
 }
-
-impl std::fmt::Display for NcclError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl std::error::Error for NcclError {}
 
 /// A successful NCCL status (cudarc's `NcclStatus`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,13 +53,44 @@ pub enum NcclStatus {
     NumResults,
 }
 
+/// `ncclInProgress`'s value.
+const IN_PROGRESS: u32 = 7;
+
 /// cudarc's `ncclResult_t::result`: success (and value 7, in progress) as
-/// `Ok`, every other status as `Err`.
+/// `Ok`, every other status as `Err` (the raw status: no reason of an
+/// earlier error is printed with it).
 pub fn status(r: sys::ncclResult_t) -> Result<NcclStatus, NcclError> {
     match r.0 {
         0 => Ok(NcclStatus::Success),
-        7 => Ok(NcclStatus::InProgress),
-        _ => Err(NcclError(r)),
+        IN_PROGRESS => Ok(NcclStatus::InProgress),
+        _ => {
+            clear_detail();
+            Err(NcclError(r))
+        }
+    }
+}
+
+/// Whether `rccl` refused `ncclInProgress` (success to cudarc).
+fn in_progress(e: &rccl::Error) -> bool {
+    e.status().is_some_and(|s| s.0 == IN_PROGRESS)
+}
+
+/// An `rccl` call's result as cudarc's status.
+fn done(r: rccl::Result<()>) -> Result<NcclStatus, NcclError> {
+    match r {
+        Ok(()) => Ok(NcclStatus::Success),
+        Err(e) if in_progress(&e) => Ok(NcclStatus::InProgress),
+        Err(e) => Err(ours(e)),
+    }
+}
+
+/// An `rccl` query's value as cudarc's: on `ncclInProgress` the initial
+/// value of cudarc's place (`T::default()`), which the library leaves.
+fn value<T: Default>(r: rccl::Result<T>) -> Result<T, NcclError> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) if in_progress(&e) => Ok(T::default()),
+        Err(e) => Err(ours(e)),
     }
 }
 
@@ -52,7 +101,7 @@ pub fn status(r: sys::ncclResult_t) -> Result<NcclStatus, NcclError> {
 /// `comm` is a live communicator, not used afterwards.
 pub unsafe fn comm_destroy(comm: sys::ncclComm_t) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommDestroy(comm) })
+    done(unsafe { ours_result::comm_destroy(comm) })
 }
 
 /// `ncclCommAbort`.
@@ -62,23 +111,17 @@ pub unsafe fn comm_destroy(comm: sys::ncclComm_t) -> Result<NcclStatus, NcclErro
 /// `comm` is a live communicator, not used afterwards.
 pub unsafe fn comm_abort(comm: sys::ncclComm_t) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommAbort(comm) })
+    done(unsafe { ours_result::comm_abort(comm) })
 }
 
 /// `ncclGetVersion`.
 pub fn get_nccl_version() -> Result<c_int, NcclError> {
-    let mut version: c_int = 0;
-    // SAFETY: `version` is a valid place to write an int.
-    status(unsafe { sys::ncclGetVersion(&mut version) })?;
-    Ok(version)
+    value(ours_result::version())
 }
 
 /// `ncclGetUniqueId`.
 pub fn get_uniqueid() -> Result<sys::ncclUniqueId, NcclError> {
-    let mut id = sys::ncclUniqueId::default();
-    // SAFETY: `id` is a valid place to write an id.
-    status(unsafe { sys::ncclGetUniqueId(&mut id) })?;
-    Ok(id)
+    value(ours_result::get_unique_id())
 }
 
 /// `ncclCommInitRank`.
@@ -94,7 +137,7 @@ pub unsafe fn comm_init_rank(
     rank: c_int,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommInitRank(comm, nranks, comm_id, rank) })
+    done(unsafe { ours_result::comm_init_rank_into(comm, nranks, comm_id, rank) })
 }
 
 /// `ncclCommInitRankConfig` (NCCL 2.14+; a current RCCL): [`comm_init_rank`]
@@ -112,7 +155,7 @@ pub unsafe fn comm_init_rank_config(
     config: *mut sys::ncclConfig_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommInitRankConfig(comm, nranks, comm_id, rank, config) })
+    done(unsafe { ours_result::comm_init_rank_config_into(comm, nranks, comm_id, rank, config) })
 }
 
 /// `ncclCommSplit` (NCCL 2.18+; a current RCCL): `newcomm` gets the
@@ -131,7 +174,7 @@ pub unsafe fn comm_split(
     config: *mut sys::ncclConfig_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommSplit(comm, color, key, newcomm, config) })
+    done(unsafe { ours_result::comm_split(comm, color, key, newcomm, config) })
 }
 
 /// `ncclCommFinalize` (NCCL 2.14+; a current RCCL): waits for the
@@ -144,7 +187,7 @@ pub unsafe fn comm_split(
 /// take it.
 pub unsafe fn comm_finalize(comm: sys::ncclComm_t) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommFinalize(comm) })
+    done(unsafe { ours_result::comm_finalize(comm) })
 }
 
 /// `ncclCommInitAll`.
@@ -159,7 +202,7 @@ pub unsafe fn comm_init_all(
     devlist: *const c_int,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclCommInitAll(comm, ndev, devlist) })
+    done(unsafe { ours_result::comm_init_all_into(comm, ndev, devlist) })
 }
 
 /// `ncclCommCount`.
@@ -168,10 +211,8 @@ pub unsafe fn comm_init_all(
 ///
 /// `comm` is a live communicator.
 pub unsafe fn comm_count(comm: sys::ncclComm_t) -> Result<c_int, NcclError> {
-    let mut count = 0;
-    // SAFETY: the caller's contract; `count` is a valid place.
-    status(unsafe { sys::ncclCommCount(comm, &mut count) })?;
-    Ok(count)
+    // SAFETY: the caller's contract.
+    value(unsafe { ours_result::comm_count(comm) })
 }
 
 /// `ncclCommCuDevice`.
@@ -180,10 +221,8 @@ pub unsafe fn comm_count(comm: sys::ncclComm_t) -> Result<c_int, NcclError> {
 ///
 /// `comm` is a live communicator.
 pub unsafe fn comm_cu_device(comm: sys::ncclComm_t) -> Result<c_int, NcclError> {
-    let mut device = 0;
-    // SAFETY: the caller's contract; `device` is a valid place.
-    status(unsafe { sys::ncclCommCuDevice(comm, &mut device) })?;
-    Ok(device)
+    // SAFETY: the caller's contract.
+    value(unsafe { ours_result::comm_cu_device(comm) })
 }
 
 /// `ncclCommUserRank`.
@@ -192,10 +231,8 @@ pub unsafe fn comm_cu_device(comm: sys::ncclComm_t) -> Result<c_int, NcclError> 
 ///
 /// `comm` is a live communicator.
 pub unsafe fn comm_user_rank(comm: sys::ncclComm_t) -> Result<c_int, NcclError> {
-    let mut rank = 0;
-    // SAFETY: the caller's contract; `rank` is a valid place.
-    status(unsafe { sys::ncclCommUserRank(comm, &mut rank) })?;
-    Ok(rank)
+    // SAFETY: the caller's contract.
+    value(unsafe { ours_result::comm_user_rank(comm) })
 }
 
 /// `ncclRedOpCreatePreMulSum`.
@@ -212,7 +249,15 @@ pub unsafe fn reduce_op_create_pre_mul_sum(
     comm: sys::ncclComm_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclRedOpCreatePreMulSum(op, scalar, datatype, residence, comm) })
+    let made = unsafe { ours_result::red_op_create_pre_mul_sum(scalar, datatype, residence, comm) };
+    match made {
+        Ok(made) => {
+            // SAFETY: `op` is a valid place (the caller's contract).
+            unsafe { op.write(made) };
+            Ok(NcclStatus::Success)
+        }
+        Err(e) => done(Err(e)),
+    }
 }
 
 /// `ncclRedOpDestroy`.
@@ -225,7 +270,7 @@ pub unsafe fn reduce_op_destroy(
     comm: sys::ncclComm_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclRedOpDestroy(op, comm) })
+    done(unsafe { ours_result::red_op_destroy(op, comm) })
 }
 
 /// `ncclReduce`.
@@ -246,7 +291,9 @@ pub unsafe fn reduce(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclReduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream) })
+    done(unsafe {
+        ours_result::reduce(sendbuff, recvbuff, count, datatype, op, root, comm, stream)
+    })
 }
 
 /// `ncclBroadcast`.
@@ -265,7 +312,7 @@ pub unsafe fn broadcast(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclBroadcast(sendbuff, recvbuff, count, datatype, root, comm, stream) })
+    done(unsafe { ours_result::broadcast(sendbuff, recvbuff, count, datatype, root, comm, stream) })
 }
 
 /// `ncclAllReduce`.
@@ -284,7 +331,7 @@ pub unsafe fn all_reduce(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclAllReduce(sendbuff, recvbuff, count, datatype, op, comm, stream) })
+    done(unsafe { ours_result::all_reduce(sendbuff, recvbuff, count, datatype, op, comm, stream) })
 }
 
 /// `ncclReduceScatter`.
@@ -303,8 +350,8 @@ pub unsafe fn reduce_scatter(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe {
-        sys::ncclReduceScatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)
+    done(unsafe {
+        ours_result::reduce_scatter(sendbuff, recvbuff, recvcount, datatype, op, comm, stream)
     })
 }
 
@@ -323,7 +370,7 @@ pub unsafe fn all_gather(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclAllGather(sendbuff, recvbuff, sendcount, datatype, comm, stream) })
+    done(unsafe { ours_result::all_gather(sendbuff, recvbuff, sendcount, datatype, comm, stream) })
 }
 
 /// `ncclSend`.
@@ -341,7 +388,7 @@ pub unsafe fn send(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclSend(sendbuff, count, datatype, peer, comm, stream) })
+    done(unsafe { ours_result::send(sendbuff, count, datatype, peer, comm, stream) })
 }
 
 /// `ncclRecv`.
@@ -359,17 +406,19 @@ pub unsafe fn recv(
     stream: sys::cudaStream_t,
 ) -> Result<NcclStatus, NcclError> {
     // SAFETY: the caller's contract.
-    status(unsafe { sys::ncclRecv(recvbuff, count, datatype, peer, comm, stream) })
+    done(unsafe { ours_result::recv(recvbuff, count, datatype, peer, comm, stream) })
 }
 
 /// `ncclGroupEnd`.
 pub fn group_end() -> Result<NcclStatus, NcclError> {
-    // SAFETY: no arguments; RCCL keeps the group per thread.
-    status(unsafe { sys::ncclGroupEnd() })
+    // SAFETY: the calls of the group were made through this layer's
+    // unsafe functions, whose callers promised their buffers, places and
+    // communicators for the call; cudarc's `group_end` is safe and relies
+    // on them (the library refuses an end without a start).
+    done(unsafe { ours_result::group_end() })
 }
 
 /// `ncclGroupStart`.
 pub fn group_start() -> Result<NcclStatus, NcclError> {
-    // SAFETY: no arguments; RCCL keeps the group per thread.
-    status(unsafe { sys::ncclGroupStart() })
+    done(ours_result::group_start())
 }

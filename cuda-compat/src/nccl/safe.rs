@@ -3,7 +3,7 @@
 //! them as `hip` memory of their own device, and lets `rccl` check
 //! lengths, ranks and devices before the library.
 
-use super::result::{NcclError, NcclStatus};
+use super::result::{self, NcclError, NcclStatus};
 use super::sys;
 use crate::driver::{
     CudaContext, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, SyncOnDrop,
@@ -26,7 +26,7 @@ impl Id {
     /// `ncclGetUniqueId`.
     pub fn new() -> Result<Self, NcclError> {
         Ok(Id {
-            id: super::result::get_uniqueid()?,
+            id: result::get_uniqueid()?,
         })
     }
 
@@ -105,35 +105,64 @@ pub struct Comm {
     stream: Arc<CudaStream>,
 }
 
-/// `rccl`'s error as the NCCL status cudarc would see: the library's own
-/// status; `ncclSystemError` for no library; `ncclUnhandledCudaError` for
-/// a failed HIP call; `ncclInvalidArgument` for what `rccl` rejected
+/// `rccl`'s error as the NCCL status cudarc would see, its message kept as
+/// this thread's reason ([`result::last_error_detail`]): the library's own
+/// status; `ncclSystemError` for no library (or a failed rendezvous);
+/// `ncclUnhandledCudaError` for a failed HIP call; `ncclRemoteError` for
+/// a wait that timed out; `ncclInvalidArgument` for what `rccl` rejected
 /// before the call.
 fn nccl_error(e: rccl::Error) -> NcclError {
-    let status = match e {
-        rccl::Error::Nccl { status, .. } => status,
-        rccl::Error::Load(_) | rccl::Error::Rendezvous(_) => sys::ncclResult_t::ncclSystemError,
-        rccl::Error::Runtime(_) => sys::ncclResult_t::ncclUnhandledCudaError,
-        rccl::Error::Timeout { .. } => sys::ncclResult_t::ncclRemoteError,
-        _ => sys::ncclResult_t::ncclInvalidArgument,
+    use sys::ncclResult_t as R;
+    let status = match &e {
+        rccl::Error::Nccl { .. } | rccl::Error::Load(_) | rccl::Error::Runtime(_) => {
+            return result::ours(e)
+        }
+        rccl::Error::Rendezvous(_) => R::ncclSystemError,
+        rccl::Error::Timeout { .. } => R::ncclRemoteError,
+        _ => R::ncclInvalidArgument,
     };
-    NcclError(status)
+    result::fail(status, &e.to_string())
 }
 
-const INVALID: NcclError = NcclError(sys::ncclResult_t::ncclInvalidArgument);
+/// `ncclInvalidArgument` for an argument refused here, before any call,
+/// with `why` as this thread's reason.
+fn invalid(why: impl std::fmt::Display) -> NcclError {
+    result::fail(
+        sys::ncclResult_t::ncclInvalidArgument,
+        &format!("invalid argument: {why}"),
+    )
+}
 
 /// `n` when the buffer (of `len` elements) holds at least that many.
 fn fits(len: usize, n: usize) -> Result<usize, NcclError> {
     if n <= len {
         Ok(n)
     } else {
-        Err(INVALID)
+        Err(invalid(format_args!(
+            "the call needs {n} elements, the buffer holds {len}"
+        )))
     }
 }
 
 /// A rank argument of cudarc's API (`i32`) as an index.
 fn rank_index(rank: i32) -> Result<usize, NcclError> {
-    usize::try_from(rank).map_err(|_| INVALID)
+    usize::try_from(rank).map_err(|_| invalid(format_args!("rank {rank} is negative")))
+}
+
+/// `count` times the world size (a buffer's length for every rank).
+fn times_world(count: usize, world_size: usize) -> Result<usize, NcclError> {
+    count.checked_mul(world_size).ok_or_else(|| {
+        invalid(format_args!(
+            "{count} elements for each of {world_size} ranks overflow usize"
+        ))
+    })
+}
+
+/// The error of a root without the buffer it must have.
+fn root_without(what: &str, root: usize) -> NcclError {
+    invalid(format_args!(
+        "the root (rank {root}) needs a {what} buffer; None was given"
+    ))
 }
 
 /// The first `len` elements of `buf` (which holds at least that many)
@@ -276,7 +305,7 @@ impl Comm {
         let root_index = rank_index(root)?;
         let count = recvbuff.len();
         match sendbuff {
-            None if root_index == self.rank() => Err(INVALID),
+            None if root_index == self.rank() => Err(root_without("send", root_index)),
             // Not the root: RCCL does not read the send buffer.
             None => self.broadcast_in_place(recvbuff, root),
             Some(send) => {
@@ -310,7 +339,7 @@ impl Comm {
         recvbuff: &mut R,
     ) -> Result<NcclStatus, NcclError> {
         let count = sendbuff.len();
-        let whole = count.checked_mul(self.world_size()).ok_or(INVALID)?;
+        let whole = times_world(count, self.world_size())?;
         let (send, _read) = read_view(sendbuff, count, &self.stream)?;
         with_write_view(recvbuff, whole, &self.stream, |recv| {
             self.comm.all_gather(&send, recv, self.hip_stream())
@@ -361,7 +390,7 @@ impl Comm {
         let count = sendbuff.len();
         let op = reduce_op.rccl();
         match recvbuff {
-            None if root_index == self.rank() => Err(INVALID),
+            None if root_index == self.rank() => Err(root_without("receive", root_index)),
             None => {
                 // Not the root: RCCL reads `sendbuff` and writes no
                 // receive buffer, so the call is made in place on it.
@@ -415,7 +444,7 @@ impl Comm {
         reduce_op: &ReduceOp,
     ) -> Result<NcclStatus, NcclError> {
         let count = recvbuff.len();
-        let whole = count.checked_mul(self.world_size()).ok_or(INVALID)?;
+        let whole = times_world(count, self.world_size())?;
         let (send, _read) = read_view(sendbuff, whole, &self.stream)?;
         with_write_view(recvbuff, count, &self.stream, |recv| {
             self.comm
@@ -573,7 +602,7 @@ impl<'g> Group<'g> {
         let root_index = rank_index(root)?;
         let comm = self.comm;
         match sendbuff {
-            None if root_index == comm.rank() => Err(INVALID),
+            None if root_index == comm.rank() => Err(root_without("send", root_index)),
             // Not the root: RCCL does not read the send buffer.
             None => self.broadcast_in_place(recvbuff, root),
             Some(send) => {
@@ -614,7 +643,7 @@ impl<'g> Group<'g> {
     ) -> Result<NcclStatus, NcclError> {
         self.started()?;
         let comm = self.comm;
-        let whole = sendbuff.len.checked_mul(comm.world_size()).ok_or(INVALID)?;
+        let whole = times_world(sendbuff.len, comm.world_size())?;
         let count = sendbuff.len;
         let send = self.read(sendbuff, count)?;
         let mut recv = self.write(recvbuff, whole)?;
@@ -672,7 +701,7 @@ impl<'g> Group<'g> {
         let op = reduce_op.rccl();
         let count = sendbuff.len;
         match recvbuff {
-            None if root_index == comm.rank() => Err(INVALID),
+            None if root_index == comm.rank() => Err(root_without("receive", root_index)),
             None => {
                 // Not the root: RCCL reads `sendbuff` and writes no
                 // receive buffer, so the call is made in place on it.
@@ -735,7 +764,7 @@ impl<'g> Group<'g> {
         self.started()?;
         let comm = self.comm;
         let count = recvbuff.len;
-        let whole = count.checked_mul(comm.world_size()).ok_or(INVALID)?;
+        let whole = times_world(count, comm.world_size())?;
         let send = self.read(sendbuff, whole)?;
         let mut recv = self.write(recvbuff, count)?;
         comm.comm
