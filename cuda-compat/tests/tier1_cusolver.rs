@@ -188,3 +188,37 @@ fn without_a_solver_library_creating_a_handle_is_an_error_not_a_panic() {
         ),
     }
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    // Without a device or a hipSOLVER (this machine), creating a handle
+    // fails; the error keeps the words of the layer that refused it (no
+    // device, or the library paths tried), printed by `Debug`.
+    let Err(e) = result::dn_create() else {
+        // A machine with both: nothing fails here.
+        assert!(hipsolver_sys::loader::hipsolver().is_ok());
+        return;
+    };
+    assert_eq!(e.0, cusolverStatus_t::CUSOLVER_STATUS_NOT_INITIALIZED);
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(!why.is_empty());
+    let first = why.lines().next().expect("a line");
+    assert!(format!("{e:?}").contains(first), "{e:?}");
+    assert_eq!(e.to_string(), format!("{e:?}"));
+    // Options need no device: without a library their creation names the
+    // paths tried.
+    if let Err(p) = result::dn_create_params() {
+        assert_eq!(p.0, cusolverStatus_t::CUSOLVER_STATUS_NOT_INITIALIZED);
+        let (_, why) = result::last_error_detail().expect("a reason");
+        assert!(format!("{p:?}").contains(why.lines().next().unwrap()));
+    }
+    // A raw status afterwards says only itself.
+    let raw = cusolverStatus_t::CUSOLVER_STATUS_NOT_INITIALIZED.result();
+    assert_eq!(raw, Err(e));
+    assert_eq!(result::last_error_detail(), None);
+    assert_eq!(
+        format!("{e:?}"),
+        "CusolverError(CUSOLVER_STATUS_NOT_INITIALIZED)"
+    );
+}

@@ -121,3 +121,30 @@ fn a_cudarc_style_program_runs_or_reports_the_missing_library() {
         }
     }
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    // Without a device or a hipSPARSE (this machine), creating a handle
+    // fails; the error keeps the words of the layer that refused it (no
+    // device, or the library paths tried), printed by `Debug`.
+    let Err(e) = result::create() else {
+        // A machine with both: nothing fails here.
+        assert!(hipsparse_sys::loader::hipsparse().is_ok());
+        return;
+    };
+    assert_eq!(e.0, cusparseStatus_t::CUSPARSE_STATUS_NOT_INITIALIZED);
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(!why.is_empty());
+    let first = why.lines().next().expect("a line");
+    assert!(format!("{e:?}").contains(first), "{e:?}");
+    assert_eq!(e.to_string(), format!("{e:?}"));
+    // A raw status afterwards says only itself.
+    let raw = cusparseStatus_t::CUSPARSE_STATUS_NOT_INITIALIZED.result();
+    assert_eq!(raw, Err(e));
+    assert_eq!(result::last_error_detail(), None);
+    assert_eq!(
+        format!("{e:?}"),
+        "CusparseError(CUSPARSE_STATUS_NOT_INITIALIZED)"
+    );
+}

@@ -14,8 +14,11 @@ use crate::error::{Error, Result};
 use hip::{c32, c64};
 use hipsolver_sys as sys;
 use hipsolver_sys::{
-    hipStream_t, hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t, hipsolverEigMode_t,
-    hipsolverGesvdjInfo_t, hipsolverHandle_t, hipsolverStatus_t, hipsolverSyevjInfo_t,
+    hipStream_t, hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t, hipsolverAlgMode_t,
+    hipsolverDeterministicMode_t, hipsolverDnFunction_t, hipsolverDnParams_t, hipsolverEigMode_t,
+    hipsolverGesvdjInfo_t, hipsolverHandle_t, hipsolverRfFactorization_t, hipsolverRfHandle_t,
+    hipsolverRfMatrixFormat_t, hipsolverRfResetValuesFastMode_t, hipsolverRfTriangularSolve_t,
+    hipsolverRfUnitDiagonal_t, hipsolverSpHandle_t, hipsolverStatus_t, hipsolverSyevjInfo_t,
 };
 use std::ffi::{c_int, c_schar};
 
@@ -73,6 +76,211 @@ pub unsafe fn set_stream(handle: hipsolverHandle_t, stream: hipStream_t) -> Resu
     // SAFETY: the caller's contract.
     check("hipsolverDnSetStream", unsafe {
         sys::hipsolverDnSetStream(handle, stream)
+    })
+}
+
+/// `hipsolverDnGetDeterministicMode`: whether the handle's routines give
+/// the same results run after run.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn get_deterministic_mode(
+    handle: hipsolverHandle_t,
+) -> Result<hipsolverDeterministicMode_t> {
+    let mut mode = hipsolverDeterministicMode_t::HIPSOLVER_DETERMINISTIC_RESULTS;
+    // SAFETY: the caller's contract; `mode` is a valid place for the mode.
+    check("hipsolverDnGetDeterministicMode", unsafe {
+        sys::hipsolverDnGetDeterministicMode(handle, &mut mode)
+    })?;
+    Ok(mode)
+}
+
+/// `hipsolverDnSetDeterministicMode`.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn set_deterministic_mode(
+    handle: hipsolverHandle_t,
+    mode: hipsolverDeterministicMode_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverDnSetDeterministicMode", unsafe {
+        sys::hipsolverDnSetDeterministicMode(handle, mode)
+    })
+}
+
+/// `hipsolverDnCreateParams`: the 64-bit API's options at their defaults
+/// (destroy them with [`destroy_params`]).
+pub fn create_params() -> Result<hipsolverDnParams_t> {
+    let mut params: hipsolverDnParams_t = std::ptr::null_mut();
+    // SAFETY: `params` is a valid place for the new options.
+    check("hipsolverDnCreateParams", unsafe {
+        sys::hipsolverDnCreateParams(&mut params)
+    })?;
+    Ok(params)
+}
+
+/// `hipsolverDnSetAdvOptions`: the algorithm `function` uses.
+///
+/// # Safety
+///
+/// `params` is live (made by [`create_params`], not yet destroyed).
+pub unsafe fn set_adv_options(
+    params: hipsolverDnParams_t,
+    function: hipsolverDnFunction_t,
+    algo: hipsolverAlgMode_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverDnSetAdvOptions", unsafe {
+        sys::hipsolverDnSetAdvOptions(params, function, algo)
+    })
+}
+
+/// `hipsolverDnDestroyParams`.
+///
+/// # Safety
+///
+/// `params` was made by [`create_params`], is not used after this call,
+/// and is destroyed once.
+pub unsafe fn destroy_params(params: hipsolverDnParams_t) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverDnDestroyParams", unsafe {
+        sys::hipsolverDnDestroyParams(params)
+    })
+}
+
+/// `hipsolverSpCreate`: a new sparse handle (destroy it with
+/// [`sp_destroy`]).
+///
+/// As [`create`], it may act on the whole device: `_held` proves the
+/// caller holds the device's capture gate.
+pub fn sp_create(_held: &hip::CaptureHold<'_>) -> Result<hipsolverSpHandle_t> {
+    let mut handle: hipsolverSpHandle_t = std::ptr::null_mut();
+    // SAFETY: `handle` is a valid place for the new handle.
+    check("hipsolverSpCreate", unsafe {
+        sys::hipsolverSpCreate(&mut handle)
+    })?;
+    Ok(handle)
+}
+
+/// `hipsolverSpDestroy`.
+///
+/// # Safety
+///
+/// `handle` was made by [`sp_create`], is not used after this call, and is
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn sp_destroy(handle: hipsolverSpHandle_t, _held: &hip::CaptureHold<'_>) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverSpDestroy", unsafe {
+        sys::hipsolverSpDestroy(handle)
+    })
+}
+
+/// `hipsolverSpSetStream`: the sparse handle's work is enqueued on
+/// `stream`.
+///
+/// # Safety
+///
+/// `handle` is live and `stream` outlives every call made with it.
+pub unsafe fn sp_set_stream(handle: hipsolverSpHandle_t, stream: hipStream_t) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverSpSetStream", unsafe {
+        sys::hipsolverSpSetStream(handle, stream)
+    })
+}
+
+/// `hipsolverRfCreate`: a new refactorization handle (destroy it with
+/// [`rf_destroy`]).
+///
+/// As [`create`], it may act on the whole device: `_held` proves the
+/// caller holds the device's capture gate.
+pub fn rf_create(_held: &hip::CaptureHold<'_>) -> Result<hipsolverRfHandle_t> {
+    let mut handle: hipsolverRfHandle_t = std::ptr::null_mut();
+    // SAFETY: `handle` is a valid place for the new handle.
+    check("hipsolverRfCreate", unsafe {
+        sys::hipsolverRfCreate(&mut handle)
+    })?;
+    Ok(handle)
+}
+
+/// `hipsolverRfDestroy`.
+///
+/// # Safety
+///
+/// `handle` was made by [`rf_create`], is not used after this call, and is
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn rf_destroy(handle: hipsolverRfHandle_t, _held: &hip::CaptureHold<'_>) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverRfDestroy", unsafe {
+        sys::hipsolverRfDestroy(handle)
+    })
+}
+
+/// `hipsolverRfSetMatrixFormat`: the layout of the matrices given to the
+/// setup and extract calls.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn rf_set_matrix_format(
+    handle: hipsolverRfHandle_t,
+    format: hipsolverRfMatrixFormat_t,
+    diag: hipsolverRfUnitDiagonal_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverRfSetMatrixFormat", unsafe {
+        sys::hipsolverRfSetMatrixFormat(handle, format, diag)
+    })
+}
+
+/// `hipsolverRfSetNumericProperties`: the value below which a pivot is
+/// zero, and the value that replaces it.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn rf_set_numeric_properties(
+    handle: hipsolverRfHandle_t,
+    zero: f64,
+    boost: f64,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverRfSetNumericProperties", unsafe {
+        sys::hipsolverRfSetNumericProperties(handle, zero, boost)
+    })
+}
+
+/// `hipsolverRfSetResetValuesFastMode`.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn rf_set_reset_values_fast_mode(
+    handle: hipsolverRfHandle_t,
+    fast_mode: hipsolverRfResetValuesFastMode_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverRfSetResetValuesFastMode", unsafe {
+        sys::hipsolverRfSetResetValuesFastMode(handle, fast_mode)
+    })
+}
+
+/// `hipsolverRfSetAlgs`: the factorization and triangular solve
+/// algorithms.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn rf_set_algs(
+    handle: hipsolverRfHandle_t,
+    fact_alg: hipsolverRfFactorization_t,
+    solve_alg: hipsolverRfTriangularSolve_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsolverRfSetAlgs", unsafe {
+        sys::hipsolverRfSetAlgs(handle, fact_alg, solve_alg)
     })
 }
 

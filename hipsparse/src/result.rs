@@ -65,6 +65,48 @@ fn record(result: Result<()>) {
     }
 }
 
+/// `hipsparseCreate`: a new handle on the current device, on the null
+/// stream (destroy it with [`destroy`]; [`Handle`] owns one).
+///
+/// It may act on the whole device, which CUDA forbids during any capture
+/// of the device: `_held` proves the caller holds the device's capture
+/// gate ([`hip::Device::hold_captures`], or
+/// [`hip::Device::release_outside_captures`] in `Drop`).
+pub fn create(_held: &hip::CaptureHold<'_>) -> Result<hipsparseHandle_t> {
+    library()?;
+    let mut handle: hipsparseHandle_t = std::ptr::null_mut();
+    // SAFETY: `handle` is a valid place for the new handle.
+    check("hipsparseCreate", unsafe {
+        sys::hipsparseCreate(&mut handle)
+    })?;
+    Ok(handle)
+}
+
+/// `hipsparseDestroy`.
+///
+/// # Safety
+///
+/// `handle` was made by [`create`], is not used after this call and is
+/// destroyed once. As [`create`], `_held` proves the capture gate is held.
+pub unsafe fn destroy(handle: hipsparseHandle_t, _held: &hip::CaptureHold<'_>) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseDestroy", unsafe { sys::hipsparseDestroy(handle) })
+}
+
+/// `hipsparseSetStream`: the stream the handle's work is enqueued on.
+///
+/// # Safety
+///
+/// `handle` is live; `stream` is a stream of the handle's device (or null)
+/// that outlives every call made with the handle until another stream is
+/// set.
+pub unsafe fn set_stream(handle: hipsparseHandle_t, stream: hipStream_t) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipsparseSetStream", unsafe {
+        sys::hipsparseSetStream(handle, stream)
+    })
+}
+
 /// A `hipsparseHandle_t` of one device, destroyed on drop (once no capture
 /// of the device is open: see [`hip::Device::release_outside_captures`]).
 #[derive(Debug)]
@@ -75,12 +117,9 @@ impl Handle {
     /// whole device, which CUDA forbids during any capture of it, so this
     /// waits for other threads' captures ([`hip::Device::hold_captures`]).
     pub fn new(device: &std::sync::Arc<hip::Device>) -> Result<Handle> {
-        let _held = device.hold_captures("hipsparse::result::Handle::new")?;
+        let held = device.hold_captures("hipsparse::result::Handle::new")?;
         device.bind()?;
-        let mut h = std::ptr::null_mut();
-        // SAFETY: `h` is a valid place for the handle.
-        check("hipsparseCreate", unsafe { sys::hipsparseCreate(&mut h) })?;
-        Ok(Handle(h, device.clone()))
+        Ok(Handle(create(&held)?, device.clone()))
     }
 
     /// The raw handle.
@@ -95,20 +134,16 @@ impl Handle {
     /// stream is set.
     pub unsafe fn set_stream(&self, stream: hipStream_t) -> Result<()> {
         // SAFETY: a live handle; the stream's lifetime is the caller's.
-        check("hipsparseSetStream", unsafe {
-            sys::hipsparseSetStream(self.0, stream)
-        })
+        unsafe { set_stream(self.0, stream) }
     }
 }
 
 impl Drop for Handle {
     fn drop(&mut self) {
         let raw = hip::SendPtr(self.0);
-        self.1.release_outside_captures(move |_held| {
-            // SAFETY: made by hipsparseCreate, destroyed once.
-            record(check("hipsparseDestroy", unsafe {
-                sys::hipsparseDestroy(raw.get())
-            }));
+        self.1.release_outside_captures(move |held| {
+            // SAFETY: made by `create`, destroyed once.
+            record(unsafe { destroy(raw.get(), held) });
         });
     }
 }

@@ -3,7 +3,8 @@
 //! (refactorization). Each destroys its handle on drop; an error there is
 //! recorded (see [`take_drop_errors`]), never a panic.
 
-use super::result;
+use super::result::{self, ours};
+use hipsolver::result as ours_result;
 // cudarc re-exports the error type beside the handles.
 pub use super::result::CusolverError;
 use super::sys;
@@ -26,11 +27,17 @@ fn record(r: Result<(), CusolverError>) {
 
 /// Holds `device`'s capture gate (see
 /// [`hip::Device::hold_captures`]): a capture on this thread is
-/// `CUSOLVER_STATUS_NOT_SUPPORTED`.
-fn hold(device: &hip::Device) -> Result<hip::CaptureHold<'_>, CusolverError> {
-    device
-        .hold_captures("cusolver handle")
-        .map_err(|_| CusolverError(sys::cusolverStatus_t::CUSOLVER_STATUS_NOT_SUPPORTED))
+/// `CUSOLVER_STATUS_NOT_SUPPORTED`, with `hip`'s words as its reason.
+fn hold<'d>(
+    device: &'d hip::Device,
+    operation: &'static str,
+) -> Result<hip::CaptureHold<'d>, CusolverError> {
+    device.hold_captures(operation).map_err(|e| {
+        result::fail(
+            sys::cusolverStatus_t::CUSOLVER_STATUS_NOT_SUPPORTED,
+            &e.to_string(),
+        )
+    })
 }
 
 /// A dense (`cusolverDn*`) handle bound to a stream.
@@ -55,9 +62,9 @@ impl Drop for DnHandle {
             // capture of it is open (hip's capture gate).
             let handle = hip::SendPtr(handle);
             let device = &self.stream.context().device;
-            device.release_outside_captures(move |_held| {
-                // SAFETY: made by `dn_create`, destroyed once, here.
-                record(unsafe { result::dn_destroy(handle.get()) });
+            device.release_outside_captures(move |held| {
+                // SAFETY: made by `hipsolverDnCreate`, destroyed once, here.
+                record(unsafe { ours_result::destroy(handle.get(), held) }.map_err(ours));
             });
         }
     }
@@ -68,8 +75,8 @@ impl DnHandle {
     pub fn new(stream: Arc<CudaStream>) -> Result<Self, CusolverError> {
         // Creating a handle acts on the whole device: not during a capture.
         let device = stream.context().device.clone();
-        let _held = hold(&device)?;
-        let handle = result::dn_create()?;
+        let held = hold(&device, "cusolverDnCreate")?;
+        let handle = ours_result::create(&held).map_err(ours)?;
         let me = DnHandle { handle, stream };
         // SAFETY: a live handle; the handle keeps the stream alive.
         unsafe { result::dn_set_stream(me.handle, me.stream.cu_stream()) }?;
@@ -173,9 +180,9 @@ impl Drop for SpHandle {
             // As `DnHandle`'s.
             let handle = hip::SendPtr(handle);
             let device = &self.stream.context().device;
-            device.release_outside_captures(move |_held| {
-                // SAFETY: made by `sp_create`, destroyed once, here.
-                record(unsafe { result::sp_destroy(handle.get()) });
+            device.release_outside_captures(move |held| {
+                // SAFETY: made by `hipsolverSpCreate`, destroyed once, here.
+                record(unsafe { ours_result::sp_destroy(handle.get(), held) }.map_err(ours));
             });
         }
     }
@@ -185,8 +192,8 @@ impl SpHandle {
     /// `cusolverSpCreate`, then `cusolverSpSetStream` to `stream`.
     pub fn new(stream: Arc<CudaStream>) -> Result<Self, CusolverError> {
         let device = stream.context().device.clone();
-        let _held = hold(&device)?;
-        let handle = result::sp_create()?;
+        let held = hold(&device, "cusolverSpCreate")?;
+        let handle = ours_result::sp_create(&held).map_err(ours)?;
         let me = SpHandle { handle, stream };
         // SAFETY: a live handle; the handle keeps the stream alive.
         unsafe { result::sp_set_stream(me.handle, me.stream.cu_stream()) }?;
@@ -214,10 +221,12 @@ impl SpHandle {
     }
 }
 
-/// A refactorization (`cusolverRf*`) handle.
+/// A refactorization (`cusolverRf*`) handle, of the device current when
+/// it was made.
 #[derive(Debug)]
 pub struct RfHandle {
     handle: sys::cusolverRfHandle_t,
+    device: Arc<hip::Device>,
 }
 
 // SAFETY: as for `DnHandle`.
@@ -229,18 +238,31 @@ impl Drop for RfHandle {
     fn drop(&mut self) {
         let handle = std::mem::replace(&mut self.handle, std::ptr::null_mut());
         if !handle.is_null() {
-            // SAFETY: made by `rf_create`, destroyed once, here.
-            record(unsafe { result::rf_destroy(handle) });
+            // As `DnHandle`'s, on the device it was made on.
+            let handle = hip::SendPtr(handle);
+            self.device.release_outside_captures(move |held| {
+                // SAFETY: made by `hipsolverRfCreate`, destroyed once, here.
+                record(unsafe { ours_result::rf_destroy(handle.get(), held) }.map_err(ours));
+            });
         }
     }
 }
 
 impl RfHandle {
-    /// `cusolverRfCreate`.
+    /// `cusolverRfCreate`, on the current device (as cudarc: the handle
+    /// takes no stream), holding its capture gate as [`DnHandle::new`]
+    /// does.
     pub fn new() -> Result<Self, CusolverError> {
-        Ok(RfHandle {
-            handle: result::rf_create()?,
-        })
+        let device = crate::gate::current_device().map_err(|e| {
+            result::fail(
+                sys::cusolverStatus_t::CUSOLVER_STATUS_NOT_INITIALIZED,
+                &e.to_string(),
+            )
+        })?;
+        let held = hold(&device, "cusolverRfCreate")?;
+        let handle = ours_result::rf_create(&held).map_err(ours)?;
+        drop(held);
+        Ok(RfHandle { handle, device })
     }
 
     /// The raw handle, for the `sys` functions.

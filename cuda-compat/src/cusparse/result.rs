@@ -1,49 +1,70 @@
 //! cudarc's `cusparse::result`: the cuSPARSE status as a `Result`, and the
-//! handle's life cycle.
+//! handle's life cycle. Each function calls the `hipsparse` crate's
+//! [`result`](hipsparse::result) layer and turns its error into a
+//! [`CusparseError`] that keeps the message ([`last_error_detail`]).
 
 use super::sys;
-use std::fmt;
+use hipsparse::result as ours_result;
 
-/// A cuSPARSE status other than `CUSPARSE_STATUS_SUCCESS` (hipSPARSE's
-/// value, which is cuSPARSE's).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct CusparseError(pub sys::cusparseStatus_t);
+status_error! {
+    /// A cuSPARSE status other than `CUSPARSE_STATUS_SUCCESS` (hipSPARSE's
+    /// value, which is cuSPARSE's). `Debug` and `Display` print this
+    /// thread's reason ([`last_error_detail`]) when the status matches.
+    pub struct CusparseError(pub sys::cusparseStatus_t);
+    /// The reason for the last cuSPARSE error this thread got, with its
+    /// status: the `hipsparse` crate's message (the call, its status and
+    /// what it means, or the paths tried when no library loads); `None`
+    /// after an error that is a raw status.
+    ///
+    /// ```no_run
+    /// use cuda_compat::cusparse::result::{create, last_error_detail};
+    /// if let Err(e) = create() {
+    ///     let (status, why) = last_error_detail().unwrap();
+    ///     assert_eq!(status, e.0);
+    ///     println!("{why}");
+    /// }
+    /// ```
+    detail;
+    from hipsparse {
+        load: CUSPARSE_STATUS_NOT_INITIALIZED,
+        invalid: CUSPARSE_STATUS_INVALID_VALUE,
+        unsupported: CUSPARSE_STATUS_NOT_SUPPORTED,
+        other: CUSPARSE_STATUS_NOT_INITIALIZED,
+    }
+}
 
 impl sys::cusparseStatus_t {
-    /// `Ok(())` for `CUSPARSE_STATUS_SUCCESS`, else the error.
+    /// `Ok(())` for `CUSPARSE_STATUS_SUCCESS`, else the error (the raw
+    /// status: no reason of an earlier error is printed with it).
     #[inline]
     pub fn result(self) -> Result<(), CusparseError> {
         if self == sys::cusparseStatus_t::CUSPARSE_STATUS_SUCCESS {
             Ok(())
         } else {
+            clear_detail();
             Err(CusparseError(self))
         }
     }
 }
 
-impl fmt::Display for CusparseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
-    }
-}
-
-impl std::error::Error for CusparseError {}
-
-/// `cusparseCreate`: a new handle (destroy it with [`destroy`]).
+/// `cusparseCreate`: a new handle on the current device (destroy it with
+/// [`destroy`]). It acts on the whole device, which CUDA forbids while any
+/// stream of it captures: it waits for the device's open captures to end
+/// (`hip`'s capture gate), and fails when this thread captures.
 pub fn create() -> Result<sys::cusparseHandle_t, CusparseError> {
-    let mut handle = std::ptr::null_mut();
-    // SAFETY: `handle` is a valid place for the new handle.
-    unsafe { sys::cusparseCreate(&mut handle) }.result()?;
-    Ok(handle)
+    crate::gate::holding_current("cusparseCreate", ours_result::create).map_err(ours)
 }
 
-/// `cusparseDestroy`.
+/// `cusparseDestroy`, holding the capture gate as [`create`] does.
 ///
 /// # Safety
 /// `handle` was made by [`create`] and is not used after this call.
 pub unsafe fn destroy(handle: sys::cusparseHandle_t) -> Result<(), CusparseError> {
-    // SAFETY: the caller's contract.
-    unsafe { sys::cusparseDestroy(handle) }.result()
+    crate::gate::holding_current("cusparseDestroy", |held| {
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::destroy(handle, held) }
+    })
+    .map_err(ours)
 }
 
 /// `cusparseSetStream`.
@@ -55,5 +76,5 @@ pub unsafe fn set_stream(
     stream: sys::cudaStream_t,
 ) -> Result<(), CusparseError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cusparseSetStream(handle, stream) }.result()
+    unsafe { ours_result::set_stream(handle, stream) }.map_err(ours)
 }
