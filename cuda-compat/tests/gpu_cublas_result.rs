@@ -792,3 +792,102 @@ fn f8_buffers_round_trip_and_zero() {
     let z = s.alloc_zeros::<F8E4M3>(64).unwrap();
     assert!(s.clone_dtoh(&z).unwrap().iter().all(|v| v.to_bits() == 0));
 }
+
+/// cudarc's raw `result` functions, through the `hipblas` crate's result
+/// layer: a handle made and destroyed, an SGEMM against the host's
+/// product, and a type combination hipBLAS refuses, whose reason names
+/// hipBLAS's call.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_raw_result_functions_compute_and_keep_hipblas_message() {
+    let _ = test_kit::device();
+    let ctx = CudaContext::new(0).unwrap();
+    let stream = ctx.default_stream();
+    let handle = result::create_handle().unwrap();
+    // SAFETY: both live, on device 0.
+    unsafe { result::set_stream(handle, stream.cu_stream()) }.unwrap();
+    let (m, n, k) = (5usize, 4usize, 3usize);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 * 0.5).collect();
+    let da = stream.clone_htod(&a).unwrap();
+    let db = stream.clone_htod(&b).unwrap();
+    let mut dc = stream.alloc_zeros::<f32>(m * n).unwrap();
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    {
+        let (pa, _ra) = da.device_ptr(&stream);
+        let (pb, _rb) = db.device_ptr(&stream);
+        let (pc, _rc) = dc.device_ptr_mut(&stream);
+        // SAFETY: column-major A (m x k), B (k x n), C (m x n) with tight
+        // leading dimensions, all of this stream's device.
+        unsafe {
+            result::sgemm(
+                handle,
+                Op::CUBLAS_OP_N,
+                Op::CUBLAS_OP_N,
+                m as i32,
+                n as i32,
+                k as i32,
+                &alpha,
+                pa as *const f32,
+                m as i32,
+                pb as *const f32,
+                k as i32,
+                &beta,
+                pc as *mut f32,
+                m as i32,
+            )
+        }
+        .unwrap();
+    }
+    let got = stream.clone_dtoh(&dc).unwrap();
+    for j in 0..n {
+        for i in 0..m {
+            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
+            // Small integers and halves: every product and sum is exact.
+            assert_eq!(got[i + j * m], want, "C[{i}, {j}]");
+        }
+    }
+
+    // f64 A with f32 B and C: no GEMM of hipBLAS's (nor cuBLAS's) takes
+    // it; the shape passes the checks, so the refusal is hipBLAS's, and
+    // its reason names hipBLAS's call.
+    let one = (&alpha as *const f32).cast();
+    let wide = stream.alloc_zeros::<f64>(m * k).unwrap();
+    let e = {
+        let (pa, _ra) = wide.device_ptr(&stream);
+        let (pb, _rb) = db.device_ptr(&stream);
+        let (pc, _rc) = dc.device_ptr_mut(&stream);
+        // SAFETY: every buffer holds what the shape spans in its type.
+        unsafe {
+            result::gemm_ex(
+                handle,
+                Op::CUBLAS_OP_N,
+                Op::CUBLAS_OP_N,
+                m as i32,
+                n as i32,
+                k as i32,
+                one,
+                pa as *const c_void,
+                sys::cudaDataType_t::CUDA_R_64F,
+                m as i32,
+                pb as *const c_void,
+                sys::cudaDataType_t::CUDA_R_32F,
+                k as i32,
+                one,
+                pc as *mut c_void,
+                sys::cudaDataType_t::CUDA_R_32F,
+                m as i32,
+                sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        }
+        .unwrap_err()
+    };
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hipblasGemmEx_v2"), "{why}");
+    assert!(format!("{e:?}").contains("hipblasGemmEx_v2"), "{e:?}");
+    stream.synchronize().unwrap();
+    // SAFETY: made by `create_handle`, destroyed once.
+    unsafe { result::destroy_handle(handle) }.unwrap();
+}

@@ -142,3 +142,121 @@ fn gpu_cudarc_cublaslt_refuses_a_short_buffer() {
         cuda_compat::cublaslt::sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE
     );
 }
+
+/// cudarc's raw `cublaslt::result` functions, through the `hipblaslt`
+/// crate's result layer: a handle, layouts, a descriptor and a preference
+/// made, the heuristic's algorithm run against the host's product, all
+/// destroyed; and an attribute of the wrong size, whose refusal names
+/// hipBLASLt's call.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_raw_result_functions_compute_and_keep_hipblaslts_message() {
+    use cuda_compat::cublaslt::result;
+    use cuda_compat::cublaslt::sys;
+    use cuda_compat::driver::{DevicePtr, DevicePtrMut};
+    use std::ffi::c_void;
+    let _ = test_kit::device();
+    let ctx = CudaContext::new(0).unwrap();
+    let stream = ctx.default_stream();
+    let handle = result::create_handle().unwrap();
+    let (m, n, k) = (6usize, 5usize, 4usize);
+    let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 * 0.5).collect();
+    let da = stream.clone_htod(&a).unwrap();
+    let db = stream.clone_htod(&b).unwrap();
+    let mut dc = stream.alloc_zeros::<f32>(m * n).unwrap();
+    let f32_ = sys::cudaDataType_t::CUDA_R_32F;
+    let la = result::create_matrix_layout(f32_, m as u64, k as u64, m as i64).unwrap();
+    let lb = result::create_matrix_layout(f32_, k as u64, n as u64, k as i64).unwrap();
+    let lc = result::create_matrix_layout(f32_, m as u64, n as u64, m as i64).unwrap();
+    let desc =
+        result::create_matmul_desc(sys::cublasComputeType_t::CUBLAS_COMPUTE_32F, f32_).unwrap();
+    let pref = result::create_matmul_pref().unwrap();
+    let workspace_size = 4usize << 20;
+    let workspace = stream.alloc_zeros::<u8>(workspace_size).unwrap();
+    let size = workspace_size as u64;
+    // SAFETY: live descriptors; each attribute's C type and size.
+    unsafe {
+        result::set_matmul_pref_attribute(
+            pref,
+            sys::cublasLtMatmulPreferenceAttributes_t::CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+            (&size as *const u64).cast(),
+            size_of::<u64>(),
+        )
+        .unwrap();
+    }
+    // SAFETY: live handle and descriptors.
+    let heuristic =
+        unsafe { result::get_matmul_algo_heuristic(handle, desc, la, lb, lc, lc, pref) }.unwrap();
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    {
+        let (pa, _ra) = da.device_ptr(&stream);
+        let (pb, _rb) = db.device_ptr(&stream);
+        let (pc, _rc) = dc.device_ptr_mut(&stream);
+        let (pw, _rw) = workspace.device_ptr(&stream);
+        // SAFETY: every buffer is this stream's and holds what its layout
+        // spans; the workspace holds `workspace_size` bytes.
+        unsafe {
+            result::matmul(
+                handle,
+                desc,
+                (&alpha as *const f32).cast(),
+                (&beta as *const f32).cast(),
+                pa as usize as *const c_void,
+                la,
+                pb as usize as *const c_void,
+                lb,
+                pc as usize as *const c_void,
+                lc,
+                pc as usize as *mut c_void,
+                lc,
+                &heuristic.algo,
+                pw as usize as *mut c_void,
+                workspace_size,
+                stream.cu_stream() as sys::cudaStream_t,
+            )
+        }
+        .unwrap();
+    }
+    let got = stream.clone_dtoh(&dc).unwrap();
+    for j in 0..n {
+        for i in 0..m {
+            let want: f32 = (0..k).map(|l| a[i + l * m] * b[l + j * k]).sum();
+            // Small integers and halves: every product and sum is exact.
+            assert_eq!(got[i + j * m], want, "C[{i}, {j}]");
+        }
+    }
+
+    // TRANSA is an int32_t: one byte is refused by the library, and the
+    // reason names its call.
+    let byte = 0u8;
+    // SAFETY: a live descriptor; `byte` is readable for the one byte given.
+    let e = unsafe {
+        result::set_matmul_desc_attribute(
+            desc,
+            sys::cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_TRANSA,
+            (&byte as *const u8).cast(),
+            1,
+        )
+    }
+    .unwrap_err();
+    assert_eq!(e.0, sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE);
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hipblasLtMatmulDescSetAttribute"), "{why}");
+    assert!(
+        format!("{e:?}").contains("hipblasLtMatmulDescSetAttribute"),
+        "{e:?}"
+    );
+
+    stream.synchronize().unwrap();
+    // SAFETY: each made above, destroyed once, after the stream's work.
+    unsafe {
+        result::destroy_matmul_pref(pref).unwrap();
+        result::destroy_matmul_desc(desc).unwrap();
+        for l in [la, lb, lc] {
+            result::destroy_matrix_layout(l).unwrap();
+        }
+        result::destroy_handle(handle).unwrap();
+    }
+}

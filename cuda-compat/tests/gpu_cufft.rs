@@ -375,3 +375,93 @@ fn wrong_types_and_short_buffers_are_refused() {
     assert!(!fft.handle().is_null());
     let _: sys::cufftHandle = fft.handle();
 }
+
+#[test]
+#[ignore = "needs a GPU"]
+fn raw_result_functions_transform_and_keep_hipffts_message() {
+    use cuda_compat::cufft::result::{self, last_error_detail};
+    use cuda_compat::driver::DevicePtrMut;
+    let _ = test_kit::device();
+    let stream = stream();
+    let cu_stream: sys::cudaStream_t = stream.cu_stream().cast();
+
+    // C2C in f32 through create, make_plan_1d, set_stream, exec, destroy.
+    let (n, batch) = (64, 2);
+    let x = random_complex(n * batch);
+    let mut input: CudaSlice<float2> = stream.clone_htod(&to_f32(&x)).unwrap();
+    let mut output = stream.alloc_zeros::<float2>(n * batch).unwrap();
+    let plan = result::create().unwrap();
+    // SAFETY: `plan` is live until destroyed below; the buffers hold the
+    // plan's `n * batch` elements on this device; the stream is synchronized
+    // (by `clone_dtoh`) before the output is read.
+    unsafe {
+        result::set_stream(plan, cu_stream).unwrap();
+        let work =
+            result::make_plan_1d(plan, n as i32, cufftType::CUFFT_C2C, batch as i32).unwrap();
+        assert_eq!(result::get_size(plan).unwrap(), work);
+        let (i, _gi) = input.device_ptr_mut(&stream);
+        let (o, _go) = output.device_ptr_mut(&stream);
+        result::exec_c2c(plan, i as *mut _, o as *mut _, sys::CUFFT_FORWARD).unwrap();
+    }
+    let got = from_f32(&stream.clone_dtoh(&output).unwrap());
+    check(
+        "result C2C forward",
+        &got,
+        &dft(&x, &[n], batch, -1.0),
+        bound(n, f32::EPSILON as f64),
+    );
+    // SAFETY: made by `create`, destroyed once, its work done.
+    unsafe { result::destroy(plan) }.unwrap();
+
+    // Z2Z in f64 through plan_many (packed: null embeds), inverse.
+    let mut dims = [4, 8];
+    let m: usize = 32;
+    let y = random_complex(m);
+    let mut zin: CudaSlice<double2> = stream.clone_htod(&to_f64(&y)).unwrap();
+    let mut zout = stream.alloc_zeros::<double2>(m).unwrap();
+    let null = std::ptr::null_mut();
+    // SAFETY: `dims` holds rank 2 sizes; null embeds are packed layouts.
+    let plan = unsafe {
+        result::plan_many(
+            2,
+            dims.as_mut_ptr(),
+            null,
+            1,
+            0,
+            null,
+            1,
+            0,
+            cufftType::CUFFT_Z2Z,
+            1,
+        )
+    }
+    .unwrap();
+    // SAFETY: as above, for a Z2Z plan of `m` points.
+    unsafe {
+        result::set_stream(plan, cu_stream).unwrap();
+        let (i, _gi) = zin.device_ptr_mut(&stream);
+        let (o, _go) = zout.device_ptr_mut(&stream);
+        result::exec_z2z(plan, i as *mut _, o as *mut _, sys::CUFFT_INVERSE as i32).unwrap();
+    }
+    let got = from_f64(&stream.clone_dtoh(&zout).unwrap());
+    check(
+        "result Z2Z inverse 4x8",
+        &got,
+        &dft(&y, &[4, 8], 1, 1.0),
+        bound(m, f64::EPSILON),
+    );
+    // SAFETY: made by `plan_many`, destroyed once.
+    unsafe { result::destroy(plan) }.unwrap();
+
+    // A size hipFFT refuses: the error keeps its words, naming the call.
+    let plan = result::create().unwrap();
+    // SAFETY: a live handle from `create`, not yet made into a plan.
+    let e = unsafe { result::make_plan_1d(plan, 0, cufftType::CUFFT_C2C, 1) }.unwrap_err();
+    assert_ne!(e.0, cufftResult::CUFFT_SUCCESS);
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hipfftMakePlan1d"), "{why}");
+    assert!(format!("{e:?}").contains("hipfftMakePlan1d"), "{e:?}");
+    // SAFETY: made by `create`, destroyed once.
+    unsafe { result::destroy(plan) }.unwrap();
+}

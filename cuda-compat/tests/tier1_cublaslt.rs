@@ -126,3 +126,50 @@ fn a_cudarc_style_program_compiles_and_runs_where_it_can() {
         ),
     }
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    use cuda_compat::cublaslt::result;
+    // Without a device or a hipBLASLt (this machine), creating a handle
+    // fails; the error keeps the words of the layer that refused it.
+    let e = match result::create_handle() {
+        Ok(handle) => {
+            // A machine with both: nothing fails here.
+            // SAFETY: made just above, destroyed once.
+            unsafe { result::destroy_handle(handle) }.unwrap();
+            return;
+        }
+        Err(e) => e,
+    };
+    assert_eq!(e.0, cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED);
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(!why.is_empty());
+    let first = why.lines().next().expect("a line");
+    assert!(format!("{e:?}").contains(first), "{e:?}");
+    assert_eq!(e.to_string(), format!("{e:?}"));
+    // cuBLAS's error type is another: its reason is not this one.
+    assert_ne!(
+        cuda_compat::cublas::result::last_error_detail().map(|(_, w)| w),
+        Some(why)
+    );
+}
+
+#[test]
+fn a_descriptor_call_without_hipblaslt_keeps_the_loaders_report() {
+    use cuda_compat::cublaslt::result;
+    let Err(load) = hipblaslt_sys::loader::hipblaslt() else {
+        // A machine with hipBLASLt: the layout is made.
+        let layout = result::create_matrix_layout(cudaDataType_t::CUDA_R_32F, 4, 3, 4).unwrap();
+        // SAFETY: made just above, destroyed once.
+        unsafe { result::destroy_matrix_layout(layout) }.unwrap();
+        return;
+    };
+    let e = result::create_matrix_layout(cudaDataType_t::CUDA_R_32F, 4, 3, 4).unwrap_err();
+    assert_eq!(e.0, cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED);
+    let (status, why) = result::last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert_eq!(why, load.to_string());
+    // `Debug` prints the status, then the reason.
+    assert_eq!(format!("{e:?}"), format!("CublasError({:?}, {why:?})", e.0));
+}

@@ -147,3 +147,52 @@ fn cufft_enums_are_listed() {
         assert!(table.variants.len() >= 4, "{cuda}: {:?}", table.variants);
     }
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    use cuda_compat::cufft::result::{self, last_error_detail};
+    // Without a hipFFT (this machine) the version cannot be read: the
+    // error keeps hipfft's words (the paths tried), printed by `Debug`.
+    match result::get_version() {
+        Ok(_) => assert!(hipfft_sys::loader::is_available()),
+        Err(e) => {
+            assert_eq!(e.0, cufftResult::CUFFT_SETUP_FAILED);
+            let (status, why) = last_error_detail().expect("a reason");
+            assert_eq!(status, e.0);
+            let first = why.lines().next().expect("a line");
+            assert!(!first.is_empty());
+            assert!(format!("{e:?}").contains(first), "{e:?}");
+            assert_eq!(e.to_string(), format!("{e:?}"));
+            // A raw status afterwards says only itself.
+            let raw = cufftResult::CUFFT_SETUP_FAILED.result();
+            assert_eq!(raw, Err(e));
+            assert_eq!(last_error_detail(), None);
+            assert!(!format!("{e:?}").contains(first), "{e:?}");
+        }
+    }
+    // Creating a plan needs the current device's capture gate: without a
+    // device (or a library) it fails with the layer's words.
+    let Err(e) = result::plan_1d(64, cufftType::CUFFT_C2C, 1) else {
+        assert!(hipfft_sys::loader::is_available());
+        return;
+    };
+    assert_eq!(e.0, cufftResult::CUFFT_SETUP_FAILED);
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(!why.is_empty());
+    assert!(format!("{e:?}").contains(why.lines().next().unwrap()));
+}
+
+#[test]
+fn plan_properties_say_why_they_are_not_supported() {
+    use cuda_compat::cufft::result::{self, last_error_detail};
+    let plan: cufftHandle = std::ptr::null_mut();
+    let p = cufftProperty::NVFFT_PLAN_PROPERTY_INT64_PATIENT_JIT;
+    // SAFETY: nothing is called (hipFFT has no plan properties).
+    let e = unsafe { result::set_plan_property_i64(plan, p, 1) }.unwrap_err();
+    assert_eq!(e.0, cufftResult::CUFFT_NOT_SUPPORTED);
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("cufftSetPlanPropertyInt64"), "{why}");
+    assert!(format!("{e}").contains("plan properties"), "{e}");
+}

@@ -41,8 +41,8 @@ use hipblas_sys as sys;
 use hipblas_sys::{
     hipComplex, hipDataType, hipDoubleComplex, hipStream_t, hipblasComputeType_t,
     hipblasDatatype_t, hipblasDiagType_t, hipblasFillMode_t, hipblasGemmAlgo_t, hipblasHalf,
-    hipblasHandle_t, hipblasMath_t, hipblasOperation_t, hipblasSideMode_t, hipblasStatus_t,
-    hipblasStride,
+    hipblasHandle_t, hipblasMath_t, hipblasOperation_t, hipblasPointerMode_t, hipblasSideMode_t,
+    hipblasStatus_t, hipblasStride,
 };
 use std::ffi::{c_int, c_longlong, c_void, CStr};
 
@@ -162,6 +162,34 @@ pub unsafe fn get_math_mode(handle: hipblasHandle_t) -> Result<hipblasMath_t> {
     // SAFETY: the caller's contract; `mode` is a valid out-pointer.
     check("hipblasGetMathMode", unsafe {
         sys::hipblasGetMathMode(handle, &mut mode)
+    })?;
+    Ok(mode)
+}
+
+/// `hipblasSetPointerMode`: whether scalars and results are host
+/// (`HIPBLAS_POINTER_MODE_HOST`, the default) or device pointers.
+///
+/// # Safety
+///
+/// `handle` is live; the calls made afterwards pass scalars and results
+/// where `mode` says they are.
+pub unsafe fn set_pointer_mode(handle: hipblasHandle_t, mode: hipblasPointerMode_t) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipblasSetPointerMode", unsafe {
+        sys::hipblasSetPointerMode(handle, mode)
+    })
+}
+
+/// `hipblasGetPointerMode`.
+///
+/// # Safety
+///
+/// `handle` is live.
+pub unsafe fn get_pointer_mode(handle: hipblasHandle_t) -> Result<hipblasPointerMode_t> {
+    let mut mode = hipblasPointerMode_t::HIPBLAS_POINTER_MODE_HOST;
+    // SAFETY: the caller's contract; `mode` is a valid out-pointer.
+    check("hipblasGetPointerMode", unsafe {
+        sys::hipblasGetPointerMode(handle, &mut mode)
     })?;
     Ok(mode)
 }

@@ -103,13 +103,25 @@ pub unsafe fn layout_set<V: Copy>(
 ) -> Result<()> {
     // SAFETY: `value` is readable for its size for the call (caller: the
     // attribute's type).
+    unsafe { layout_set_attribute(layout, attr, (&value as *const V).cast(), size_of::<V>()) }
+}
+
+/// `hipblasLtMatrixLayoutSetAttribute` as the C API takes it: `size`
+/// bytes at `buf`.
+///
+/// # Safety
+///
+/// `layout` is live; `buf` is readable for `size` bytes, which hold a
+/// value of the attribute's C type.
+pub unsafe fn layout_set_attribute(
+    layout: hipblasLtMatrixLayout_t,
+    attr: hipblasLtMatrixLayoutAttribute_t,
+    buf: *const c_void,
+    size: usize,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
     check("hipblasLtMatrixLayoutSetAttribute", unsafe {
-        sys::hipblasLtMatrixLayoutSetAttribute(
-            layout,
-            attr,
-            (&value as *const V).cast(),
-            size_of::<V>(),
-        )
+        sys::hipblasLtMatrixLayoutSetAttribute(layout, attr, buf, size)
     })
 }
 
@@ -152,13 +164,26 @@ pub unsafe fn desc_set<V: Copy>(
     value: V,
 ) -> Result<()> {
     // SAFETY: as in `layout_set`.
+    unsafe { desc_set_attribute(desc, attr, (&value as *const V).cast(), size_of::<V>()) }
+}
+
+/// `hipblasLtMatmulDescSetAttribute` as the C API takes it: `size` bytes
+/// at `buf`.
+///
+/// # Safety
+///
+/// `desc` is live; `buf` is readable for `size` bytes, which hold a value
+/// of the attribute's C type; a pointer set here must be valid whenever
+/// the descriptor is used in a matmul.
+pub unsafe fn desc_set_attribute(
+    desc: hipblasLtMatmulDesc_t,
+    attr: hipblasLtMatmulDescAttributes_t,
+    buf: *const c_void,
+    size: usize,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
     check("hipblasLtMatmulDescSetAttribute", unsafe {
-        sys::hipblasLtMatmulDescSetAttribute(
-            desc,
-            attr,
-            (&value as *const V).cast(),
-            size_of::<V>(),
-        )
+        sys::hipblasLtMatmulDescSetAttribute(desc, attr, buf, size)
     })
 }
 
@@ -195,13 +220,32 @@ pub unsafe fn preference_set_max_workspace(
     bytes: u64,
 ) -> Result<()> {
     // SAFETY: the attribute's C type is uint64_t; `bytes` lives for the call.
-    check("hipblasLtMatmulPreferenceSetAttribute", unsafe {
-        sys::hipblasLtMatmulPreferenceSetAttribute(
+    unsafe {
+        preference_set_attribute(
             pref,
             hipblasLtMatmulPreferenceAttributes_t::HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
             (&bytes as *const u64).cast(),
             size_of::<u64>(),
         )
+    }
+}
+
+/// `hipblasLtMatmulPreferenceSetAttribute` as the C API takes it: `size`
+/// bytes at `buf`.
+///
+/// # Safety
+///
+/// `pref` is live; `buf` is readable for `size` bytes, which hold a value
+/// of the attribute's C type.
+pub unsafe fn preference_set_attribute(
+    pref: hipblasLtMatmulPreference_t,
+    attr: hipblasLtMatmulPreferenceAttributes_t,
+    buf: *const c_void,
+    size: usize,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipblasLtMatmulPreferenceSetAttribute", unsafe {
+        sys::hipblasLtMatmulPreferenceSetAttribute(pref, attr, buf, size)
     })
 }
 
@@ -233,9 +277,36 @@ pub unsafe fn heuristic(
             reserved: [0; 4],
         })
         .collect();
+    // SAFETY: the caller's contract.
+    let returned = unsafe { heuristic_into(handle, desc, a, b, c, d, pref, &mut results) }?;
+    results.truncate(returned);
+    results.retain(|r| r.state.is_success());
+    Ok(results)
+}
+
+/// `hipblasLtMatmulAlgoGetHeuristic` into the caller's `results` (up to
+/// `results.len()` algorithms, best first, at most `i32::MAX`): how many
+/// it wrote, 0 when none fits. Allocates nothing; each result's `state`
+/// is as the library left it.
+///
+/// # Safety
+///
+/// Every handle and descriptor is live.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn heuristic_into(
+    handle: hipblasLtHandle_t,
+    desc: hipblasLtMatmulDesc_t,
+    a: hipblasLtMatrixLayout_t,
+    b: hipblasLtMatrixLayout_t,
+    c: hipblasLtMatrixLayout_t,
+    d: hipblasLtMatrixLayout_t,
+    pref: hipblasLtMatmulPreference_t,
+    results: &mut [hipblasLtMatmulHeuristicResult_t],
+) -> Result<usize> {
+    let requested = i32::try_from(results.len()).unwrap_or(i32::MAX);
     let mut returned = 0;
-    // SAFETY: live handles (caller); `results` holds `requested` elements
-    // and `returned` is writable.
+    // SAFETY: live handles (caller); `results` holds at least `requested`
+    // elements and `returned` is writable.
     check("hipblasLtMatmulAlgoGetHeuristic", unsafe {
         sys::hipblasLtMatmulAlgoGetHeuristic(
             handle,
@@ -245,14 +316,12 @@ pub unsafe fn heuristic(
             c,
             d,
             pref,
-            requested as i32,
+            requested,
             results.as_mut_ptr(),
             &mut returned,
         )
     })?;
-    results.truncate(usize::try_from(returned).unwrap_or(0));
-    results.retain(|r| r.state.is_success());
-    Ok(results)
+    Ok(usize::try_from(returned).unwrap_or(0).min(results.len()))
 }
 
 /// `hipblasLtMatmul` with `D = C` (one buffer), host `f32` scalars.
@@ -282,8 +351,8 @@ pub unsafe fn matmul(
 ) -> Result<()> {
     // SAFETY: the caller's contract; the scalars are host values read
     // during the call (pointer mode host).
-    check("hipblasLtMatmul", unsafe {
-        sys::hipblasLtMatmul(
+    unsafe {
+        matmul_ex(
             handle,
             desc,
             (&alpha as *const f32).cast(),
@@ -296,6 +365,61 @@ pub unsafe fn matmul(
             c_layout,
             c,
             c_layout,
+            algo,
+            workspace,
+            workspace_size,
+            stream,
+        )
+    }
+}
+
+/// `hipblasLtMatmul` as the C API takes it: `D = alpha op(A) op(B) +
+/// beta C` (then the descriptor's epilogue), the scalars by pointer, `C`
+/// and `D` apart (or the same buffer with one layout), `algo` from
+/// [`heuristic`] or [`heuristic_into`].
+///
+/// # Safety
+///
+/// Every handle and descriptor is live; `alpha` and `beta` point to values
+/// of the descriptor's scale type (host or device, by its pointer mode);
+/// `a`, `b`, `c`, `d` and the descriptor's bias pointer are device memory
+/// on the stream's device that their layouts fit in; `algo` points to an
+/// algorithm for these descriptors; `workspace` holds `workspace_size`
+/// bytes; all of it stays valid until the stream has run the matmul.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn matmul_ex(
+    handle: hipblasLtHandle_t,
+    desc: hipblasLtMatmulDesc_t,
+    alpha: *const c_void,
+    a: *const c_void,
+    a_layout: hipblasLtMatrixLayout_t,
+    b: *const c_void,
+    b_layout: hipblasLtMatrixLayout_t,
+    beta: *const c_void,
+    c: *const c_void,
+    c_layout: hipblasLtMatrixLayout_t,
+    d: *mut c_void,
+    d_layout: hipblasLtMatrixLayout_t,
+    algo: *const hipblasLtMatmulAlgo_t,
+    workspace: *mut c_void,
+    workspace_size: usize,
+    stream: hipStream_t,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    check("hipblasLtMatmul", unsafe {
+        sys::hipblasLtMatmul(
+            handle,
+            desc,
+            alpha,
+            a,
+            a_layout,
+            b,
+            b_layout,
+            beta,
+            c,
+            c_layout,
+            d,
+            d_layout,
             algo,
             workspace,
             workspace_size,

@@ -1,7 +1,9 @@
 //! The result layer: one thin function per hipFFT call the safe types
-//! make, each turning the status into a [`Result`] ([`Error::Fft`] with the
-//! call's name) and output parameters into return values. Handles stay
-//! raw: the caller owns them ([`Plan`](crate::Plan) is the safe owner).
+//! make (and the others of cuFFT's plan API, in C's shape, for callers that
+//! hold C's arguments such as cuda-compat's cudarc layer), each turning the
+//! status into a [`Result`] ([`Error::Fft`] with the call's name) and output
+//! parameters into return values. Handles stay raw: the caller owns them
+//! ([`Plan`](crate::Plan) is the safe owner).
 //!
 //! This is the only place in the crate that calls `hipfft_sys`'s
 //! functions. A function is `unsafe` when the call's soundness depends on
@@ -23,8 +25,8 @@
 use crate::error::{Error, Result};
 use hipfft_sys as sys;
 use hipfft_sys::{
-    hipStream_t, hipfftComplex, hipfftDoubleComplex, hipfftDoubleReal, hipfftHandle, hipfftReal,
-    hipfftResult, hipfftType,
+    hipStream_t, hipfftComplex, hipfftDoubleComplex, hipfftDoubleReal, hipfftHandle,
+    hipfftLibraryPropertyType, hipfftReal, hipfftResult, hipfftType,
 };
 use std::ffi::{c_int, c_longlong, c_void};
 
@@ -55,6 +57,17 @@ pub fn get_version() -> Result<i32> {
     Ok(version)
 }
 
+/// `hipfftGetProperty`: the loaded library's major or minor version or
+/// patch level.
+pub fn get_property(property: hipfftLibraryPropertyType) -> Result<c_int> {
+    let mut value = 0;
+    // SAFETY: `value` is a valid place to write an int.
+    check("hipfftGetProperty", unsafe {
+        sys::hipfftGetProperty(property, &mut value)
+    })?;
+    Ok(value)
+}
+
 /// `hipfftCreate`: a new, empty plan handle (destroy it with [`destroy`]).
 ///
 /// It may act on the whole device, which CUDA forbids during any capture
@@ -77,6 +90,92 @@ pub fn create(_held: &hip::CaptureHold<'_>) -> Result<hipfftHandle> {
 pub unsafe fn destroy(plan: hipfftHandle, _held: &hip::CaptureHold<'_>) -> Result<()> {
     // SAFETY: the caller's contract.
     check("hipfftDestroy", unsafe { sys::hipfftDestroy(plan) })
+}
+
+/// `hipfftPlan1d`: a new plan of `batch` 1-D transforms of `nx` points
+/// (destroy it with [`destroy`]).
+///
+/// It creates a handle and allocates the plan's work area: `_held` proves
+/// the capture gate is held, as for [`create`].
+pub fn plan_1d(
+    nx: c_int,
+    type_: hipfftType,
+    batch: c_int,
+    _held: &hip::CaptureHold<'_>,
+) -> Result<hipfftHandle> {
+    let mut plan: hipfftHandle = std::ptr::null_mut();
+    // SAFETY: `plan` is a valid place for the new handle.
+    check("hipfftPlan1d", unsafe {
+        sys::hipfftPlan1d(&mut plan, nx, type_, batch)
+    })?;
+    Ok(plan)
+}
+
+/// `hipfftPlan2d`: a new 2-D plan of `nx` x `ny` points (`nx` the outer,
+/// slower size); `_held` as in [`plan_1d`].
+pub fn plan_2d(
+    nx: c_int,
+    ny: c_int,
+    type_: hipfftType,
+    _held: &hip::CaptureHold<'_>,
+) -> Result<hipfftHandle> {
+    let mut plan: hipfftHandle = std::ptr::null_mut();
+    // SAFETY: `plan` is a valid place for the new handle.
+    check("hipfftPlan2d", unsafe {
+        sys::hipfftPlan2d(&mut plan, nx, ny, type_)
+    })?;
+    Ok(plan)
+}
+
+/// `hipfftPlan3d`: a new 3-D plan of `nx` x `ny` x `nz` points; `_held`
+/// as in [`plan_1d`].
+pub fn plan_3d(
+    nx: c_int,
+    ny: c_int,
+    nz: c_int,
+    type_: hipfftType,
+    _held: &hip::CaptureHold<'_>,
+) -> Result<hipfftHandle> {
+    let mut plan: hipfftHandle = std::ptr::null_mut();
+    // SAFETY: `plan` is a valid place for the new handle.
+    check("hipfftPlan3d", unsafe {
+        sys::hipfftPlan3d(&mut plan, nx, ny, nz, type_)
+    })?;
+    Ok(plan)
+}
+
+/// `hipfftPlanMany`: a new plan of `batch` transforms of `rank`
+/// dimensions with the advanced layout, in C's shape (see
+/// [`make_plan_many`]); `_held` as in [`plan_1d`].
+///
+/// # Safety
+///
+/// `n` points to `rank` sizes; `inembed` and `onembed` are each null
+/// (both layouts packed, strides and distances ignored) or point to `rank`
+/// extents. hipFFT only reads them, during the call.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn plan_many(
+    rank: c_int,
+    n: *mut c_int,
+    inembed: *mut c_int,
+    istride: c_int,
+    idist: c_int,
+    onembed: *mut c_int,
+    ostride: c_int,
+    odist: c_int,
+    type_: hipfftType,
+    batch: c_int,
+    _held: &hip::CaptureHold<'_>,
+) -> Result<hipfftHandle> {
+    let mut plan: hipfftHandle = std::ptr::null_mut();
+    // SAFETY: the caller's contract for the arrays; `plan` is a valid place
+    // for the new handle.
+    check("hipfftPlanMany", unsafe {
+        sys::hipfftPlanMany(
+            &mut plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch,
+        )
+    })?;
+    Ok(plan)
 }
 
 /// `hipfftSetAutoAllocation`: whether hipFFT allocates the plan's work
@@ -154,6 +253,375 @@ pub unsafe fn make_plan_many64(
             istride,
             idist,
             onembed.as_mut_ptr(),
+            ostride,
+            odist,
+            type_,
+            batch,
+            &mut work_size,
+        )
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftMakePlan1d`: makes `plan` `batch` 1-D transforms of `nx`
+/// points; returns the work area size in bytes.
+///
+/// # Safety
+///
+/// As [`make_plan_many64`].
+pub unsafe fn make_plan_1d(
+    plan: hipfftHandle,
+    nx: c_int,
+    type_: hipfftType,
+    batch: c_int,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftMakePlan1d", unsafe {
+        sys::hipfftMakePlan1d(plan, nx, type_, batch, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftMakePlan2d`: as [`make_plan_1d`], `nx` x `ny` points.
+///
+/// # Safety
+///
+/// As [`make_plan_many64`].
+pub unsafe fn make_plan_2d(
+    plan: hipfftHandle,
+    nx: c_int,
+    ny: c_int,
+    type_: hipfftType,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftMakePlan2d", unsafe {
+        sys::hipfftMakePlan2d(plan, nx, ny, type_, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftMakePlan3d`: as [`make_plan_1d`], `nx` x `ny` x `nz` points.
+///
+/// # Safety
+///
+/// As [`make_plan_many64`].
+pub unsafe fn make_plan_3d(
+    plan: hipfftHandle,
+    nx: c_int,
+    ny: c_int,
+    nz: c_int,
+    type_: hipfftType,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftMakePlan3d", unsafe {
+        sys::hipfftMakePlan3d(plan, nx, ny, nz, type_, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftMakePlanMany`: [`make_plan_many64`] with `int` sizes, in C's
+/// shape: `rank` and arrays as pointers, which may alias and, for the
+/// embeds, be null (both layouts packed, strides and distances ignored,
+/// as in cuFFT). Returns the work area size in bytes.
+///
+/// # Safety
+///
+/// As [`make_plan_many64`] for `plan`; the arrays as in [`plan_many`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn make_plan_many(
+    plan: hipfftHandle,
+    rank: c_int,
+    n: *mut c_int,
+    inembed: *mut c_int,
+    istride: c_int,
+    idist: c_int,
+    onembed: *mut c_int,
+    ostride: c_int,
+    odist: c_int,
+    type_: hipfftType,
+    batch: c_int,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftMakePlanMany", unsafe {
+        sys::hipfftMakePlanMany(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_,
+            batch,
+            &mut work_size,
+        )
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftMakePlanMany64` in C's shape (as [`make_plan_many`]: pointers
+/// that may alias, null embeds for packed layouts), for callers that hold
+/// C's arguments; [`make_plan_many64`] checks slices instead.
+///
+/// # Safety
+///
+/// As [`make_plan_many64`] for `plan`; `n` points to `rank` sizes,
+/// `inembed` and `onembed` are each null or point to `rank` extents.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn make_plan_many64_raw(
+    plan: hipfftHandle,
+    rank: c_int,
+    n: *mut c_longlong,
+    inembed: *mut c_longlong,
+    istride: c_longlong,
+    idist: c_longlong,
+    onembed: *mut c_longlong,
+    ostride: c_longlong,
+    odist: c_longlong,
+    type_: hipfftType,
+    batch: c_longlong,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftMakePlanMany64", unsafe {
+        sys::hipfftMakePlanMany64(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_,
+            batch,
+            &mut work_size,
+        )
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftEstimate1d`: the work area a 1-D plan of these sizes would
+/// need, in bytes (an estimate; no plan is made).
+pub fn estimate_1d(nx: c_int, type_: hipfftType, batch: c_int) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: `work_size` is a valid place to write.
+    check("hipfftEstimate1d", unsafe {
+        sys::hipfftEstimate1d(nx, type_, batch, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftEstimate2d`: as [`estimate_1d`], for a 2-D plan.
+pub fn estimate_2d(nx: c_int, ny: c_int, type_: hipfftType) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: `work_size` is a valid place to write.
+    check("hipfftEstimate2d", unsafe {
+        sys::hipfftEstimate2d(nx, ny, type_, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftEstimate3d`: as [`estimate_1d`], for a 3-D plan.
+pub fn estimate_3d(nx: c_int, ny: c_int, nz: c_int, type_: hipfftType) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: `work_size` is a valid place to write.
+    check("hipfftEstimate3d", unsafe {
+        sys::hipfftEstimate3d(nx, ny, nz, type_, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftEstimateMany`: as [`estimate_1d`], for a plan of
+/// [`plan_many`]'s arguments.
+///
+/// # Safety
+///
+/// The arrays as in [`plan_many`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn estimate_many(
+    rank: c_int,
+    n: *mut c_int,
+    inembed: *mut c_int,
+    istride: c_int,
+    idist: c_int,
+    onembed: *mut c_int,
+    ostride: c_int,
+    odist: c_int,
+    type_: hipfftType,
+    batch: c_int,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftEstimateMany", unsafe {
+        sys::hipfftEstimateMany(
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_,
+            batch,
+            &mut work_size,
+        )
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftGetSize`: the work area of the plan `plan`, in bytes.
+///
+/// # Safety
+///
+/// `plan` is a live handle.
+pub unsafe fn get_size(plan: hipfftHandle) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftGetSize", unsafe {
+        sys::hipfftGetSize(plan, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftGetSize1d`: the work area `plan` would need as a 1-D plan of
+/// these sizes, in bytes (a closer estimate than [`estimate_1d`]).
+///
+/// # Safety
+///
+/// `plan` is a live handle.
+pub unsafe fn get_size_1d(
+    plan: hipfftHandle,
+    nx: c_int,
+    type_: hipfftType,
+    batch: c_int,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftGetSize1d", unsafe {
+        sys::hipfftGetSize1d(plan, nx, type_, batch, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftGetSize2d`: as [`get_size_1d`], for a 2-D plan.
+///
+/// # Safety
+///
+/// `plan` is a live handle.
+pub unsafe fn get_size_2d(
+    plan: hipfftHandle,
+    nx: c_int,
+    ny: c_int,
+    type_: hipfftType,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftGetSize2d", unsafe {
+        sys::hipfftGetSize2d(plan, nx, ny, type_, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftGetSize3d`: as [`get_size_1d`], for a 3-D plan.
+///
+/// # Safety
+///
+/// `plan` is a live handle.
+pub unsafe fn get_size_3d(
+    plan: hipfftHandle,
+    nx: c_int,
+    ny: c_int,
+    nz: c_int,
+    type_: hipfftType,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftGetSize3d", unsafe {
+        sys::hipfftGetSize3d(plan, nx, ny, nz, type_, &mut work_size)
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftGetSizeMany`: as [`get_size_1d`], for a plan of
+/// [`plan_many`]'s arguments.
+///
+/// # Safety
+///
+/// `plan` is a live handle; the arrays as in [`plan_many`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn get_size_many(
+    plan: hipfftHandle,
+    rank: c_int,
+    n: *mut c_int,
+    inembed: *mut c_int,
+    istride: c_int,
+    idist: c_int,
+    onembed: *mut c_int,
+    ostride: c_int,
+    odist: c_int,
+    type_: hipfftType,
+    batch: c_int,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftGetSizeMany", unsafe {
+        sys::hipfftGetSizeMany(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_,
+            batch,
+            &mut work_size,
+        )
+    })?;
+    Ok(work_size)
+}
+
+/// `hipfftGetSizeMany64`: [`get_size_many`] with 64-bit sizes.
+///
+/// # Safety
+///
+/// As [`make_plan_many64_raw`]'s arrays; `plan` is a live handle.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn get_size_many64(
+    plan: hipfftHandle,
+    rank: c_int,
+    n: *mut c_longlong,
+    inembed: *mut c_longlong,
+    istride: c_longlong,
+    idist: c_longlong,
+    onembed: *mut c_longlong,
+    ostride: c_longlong,
+    odist: c_longlong,
+    type_: hipfftType,
+    batch: c_longlong,
+) -> Result<usize> {
+    let mut work_size = 0usize;
+    // SAFETY: the caller's contract; `work_size` is a valid place.
+    check("hipfftGetSizeMany64", unsafe {
+        sys::hipfftGetSizeMany64(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
             ostride,
             odist,
             type_,

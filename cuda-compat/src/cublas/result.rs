@@ -1,13 +1,19 @@
 //! cudarc's thin cuBLAS layer (`cudarc::cublas::result`): one function per
 //! cuBLAS call, same names and signatures as cudarc's, each turning the
-//! status into a `Result`. They call the raw names of [`sys`] (hipBLAS).
+//! status into a `Result`. Each calls the `hipblas` crate's
+//! [`result`](hipblas::result) layer and turns its error into a
+//! [`CublasError`] that keeps the message ([`last_error_detail`]: the C
+//! function, its status and what it means, or the paths tried when no
+//! library loads).
 //!
 //! Unlike cuBLAS, which dereferences a null scalar pointer, each function
 //! first rejects, as `CUBLAS_STATUS_INVALID_VALUE` and before any call, the
 //! arguments cuBLAS documents as invalid: negative sizes or batch counts,
 //! leading dimensions below the rows they hold, zero vector increments,
 //! unknown operations, null scalars. hipBLAS answers some of these with
-//! other statuses; here every platform answers the same.
+//! other statuses; here every platform answers the same. The safe types
+//! ([`CudaBlas`](super::CudaBlas)) run the same checks (and the buffers')
+//! once, then make the call without checking again.
 //!
 //! A GEMM algorithm is passed on as it is: `cublasGemmAlgo_t`'s conversion
 //! to HIP's enum (`to_hip`) turns the deprecated tensor-op algorithms into
@@ -23,33 +29,23 @@
 //! `CUBLAS_POINTER_MODE_DEVICE`.
 
 use super::sys;
+use hipblas::result as ours_result;
 use std::ffi::{c_int, c_longlong, c_void};
-use std::fmt;
 
-/// A failed cuBLAS call: the status, HIP's value (cudarc's `CublasError`).
-/// When an argument was rejected before any call, the reason is in
-/// [`last_error_detail`], and `Debug` and `Display` print it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CublasError(pub sys::cublasStatus_t);
-
-impl fmt::Debug for CublasError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut t = f.debug_tuple("CublasError");
-        t.field(&self.0);
-        if let Some(why) = detail_of(self.0) {
-            t.field(&why);
-        }
-        t.finish()
-    }
-}
-
-error_detail! {
+status_error! {
+    /// A failed cuBLAS call: the status, HIP's value (cudarc's
+    /// `CublasError`). Its reason (an argument rejected before any call,
+    /// or hipBLAS's words for its status) is in [`last_error_detail`], and
+    /// `Debug` and `Display` print it when the status matches.
+    pub struct CublasError(pub sys::cublasStatus_t);
     /// The reason for the last cuBLAS error this thread got, with its
-    /// status, when an argument was rejected before any call (a leading
+    /// status: why an argument was rejected before any call (a leading
     /// dimension below its rows, a buffer shorter than the shape spans, a
-    /// null scalar, ...); `None` after an error that is the library's own
-    /// status. cudarc's `CublasError` holds only the status; this is where
-    /// the words are.
+    /// null scalar, ...), or the `hipblas` crate's message for a failed
+    /// call (the C function, its status and what it means, or the library
+    /// paths tried); `None` after an error that is a raw status
+    /// (`cublasStatus_t::result`). cudarc's `CublasError` holds only the
+    /// status; this is where the words are.
     ///
     /// ```no_run
     /// use cuda_compat::cublas::result::{last_error_detail, sgemm};
@@ -65,22 +61,20 @@ error_detail! {
     /// .unwrap_err();
     /// let (status, why) = last_error_detail().unwrap();
     /// assert_eq!(status, e.0);
-    /// assert!(why.contains("ld"), "{why}");
+    /// assert!(why.contains("lda"), "{why}");
     /// ```
-    CublasError(sys::cublasStatus_t)
-}
-
-impl fmt::Display for CublasError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
+    detail;
+    from hipblas {
+        load: CUBLAS_STATUS_NOT_INITIALIZED,
+        invalid: CUBLAS_STATUS_INVALID_VALUE,
+        unsupported: CUBLAS_STATUS_NOT_SUPPORTED,
+        other: CUBLAS_STATUS_NOT_INITIALIZED,
     }
 }
 
-impl std::error::Error for CublasError {}
-
 impl sys::cublasStatus_t {
-    /// `Ok(())` for `CUBLAS_STATUS_SUCCESS`, else the error (the library's
-    /// own status: no reason of an earlier error is printed with it).
+    /// `Ok(())` for `CUBLAS_STATUS_SUCCESS`, else the error (the raw
+    /// status: no reason of an earlier error is printed with it).
     pub fn result(self) -> Result<(), CublasError> {
         if self == sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
             Ok(())
@@ -124,9 +118,14 @@ pub(crate) fn is_trans(op: sys::cublasOperation_t) -> Result<bool, CublasError> 
 }
 
 /// Elements a column-major `rows x cols` matrix with leading dimension `ld`
-/// spans, after checking `ld >= max(1, rows)`.
-fn matrix_span(rows: usize, cols: usize, ld: c_int) -> Result<usize, CublasError> {
-    hipblas::validate::matrix_span("ld", rows, cols, dim(ld)?).map_err(rejected)
+/// (named `name` in the reason) spans, after checking `ld >= max(1, rows)`.
+fn matrix_span(
+    name: &'static str,
+    rows: usize,
+    cols: usize,
+    ld: c_int,
+) -> Result<usize, CublasError> {
+    hipblas::validate::matrix_span(name, rows, cols, dim(ld)?).map_err(rejected)
 }
 
 /// Checks one GEMM's sizes, operations and leading dimensions as cuBLAS
@@ -147,9 +146,9 @@ pub(crate) fn gemm_spans(
     let (ar, ac) = if is_trans(transa)? { (k, m) } else { (m, k) };
     let (br, bc) = if is_trans(transb)? { (n, k) } else { (k, n) };
     Ok((
-        matrix_span(ar, ac, lda)?,
-        matrix_span(br, bc, ldb)?,
-        matrix_span(m, n, ldc)?,
+        matrix_span("lda", ar, ac, lda)?,
+        matrix_span("ldb", br, bc, ldb)?,
+        matrix_span("ldc", m, n, ldc)?,
     ))
 }
 
@@ -165,7 +164,7 @@ fn gemv_args(
     incy: c_int,
 ) -> Result<(), CublasError> {
     is_trans(trans)?;
-    matrix_span(dim(m)?, dim(n)?, lda)?;
+    matrix_span("lda", dim(m)?, dim(n)?, lda)?;
     if incx == 0 || incy == 0 {
         return Err(invalid_because(&format!(
             "a vector increment of 0 (incx {incx}, incy {incy})"
@@ -191,22 +190,26 @@ fn batch(count: c_int) -> Result<(), CublasError> {
 }
 
 /// A new cuBLAS handle (`cublasCreate_v2`, hipBLAS's `hipblasCreate`),
-/// working on the current device's null stream until [`set_stream`].
+/// on the current device, working on its null stream until
+/// [`set_stream`]. It acts on the whole device, which CUDA forbids while
+/// any stream of it captures: it waits for the device's open captures to
+/// end (`hip`'s capture gate), and fails when this thread captures.
 pub fn create_handle() -> Result<sys::cublasHandle_t, CublasError> {
-    let mut handle = std::ptr::null_mut();
-    // SAFETY: `handle` is a valid place for the handle.
-    unsafe { sys::cublasCreate_v2(&mut handle) }.result()?;
-    Ok(handle)
+    crate::gate::holding_current("cublasCreate_v2", ours_result::create).map_err(ours)
 }
 
-/// Destroys a handle from [`create_handle`] (`cublasDestroy_v2`).
+/// Destroys a handle from [`create_handle`] (`cublasDestroy_v2`), holding
+/// the capture gate as [`create_handle`] does.
 ///
 /// # Safety
 ///
 /// `handle` is live (not destroyed yet) and is not used afterwards.
 pub unsafe fn destroy_handle(handle: sys::cublasHandle_t) -> Result<(), CublasError> {
-    // SAFETY: the caller's promise.
-    unsafe { sys::cublasDestroy_v2(handle) }.result()
+    crate::gate::holding_current("cublasDestroy_v2", |held| {
+        // SAFETY: the caller's promise.
+        unsafe { ours_result::destroy(handle, held) }
+    })
+    .map_err(ours)
 }
 
 /// Makes `handle` enqueue its work on `stream` (`cublasSetStream_v2`).
@@ -219,11 +222,364 @@ pub unsafe fn set_stream(
     stream: sys::cudaStream_t,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's promise.
-    unsafe { sys::cublasSetStream_v2(handle, stream) }.result()
+    unsafe { ours_result::set_stream(handle, stream) }.map_err(ours)
+}
+
+/// Where scalars and results live (`cublasSetPointerMode_v2`), for
+/// [`CudaBlas::set_pointer_mode`](super::CudaBlas::set_pointer_mode).
+///
+/// # Safety
+///
+/// `handle` is live.
+pub(crate) unsafe fn set_pointer_mode(
+    handle: sys::cublasHandle_t,
+    mode: sys::cublasPointerMode_t,
+) -> Result<(), CublasError> {
+    // SAFETY: the caller's promise.
+    unsafe { ours_result::set_pointer_mode(handle, mode.into()) }.map_err(ours)
+}
+
+/// Where scalars and results live (`cublasGetPointerMode_v2`).
+///
+/// # Safety
+///
+/// `handle` is live.
+pub(crate) unsafe fn get_pointer_mode(
+    handle: sys::cublasHandle_t,
+) -> Result<sys::cublasPointerMode_t, CublasError> {
+    // SAFETY: the caller's promise.
+    unsafe { ours_result::get_pointer_mode(handle) }
+        .map(Into::into)
+        .map_err(ours)
+}
+
+/// The calls behind the checked functions of this module, for callers that
+/// ran the same checks already (the safe types): each converts the
+/// arguments to hipBLAS's types and calls the `hipblas` result function,
+/// nothing more.
+pub(crate) mod unchecked {
+    use super::{ours, ours_result, sys, CublasError};
+    use std::ffi::{c_int, c_longlong, c_void};
+
+    macro_rules! gemv {
+        ($name:ident, $t:ty, $ours:ident) => {
+            /// The call of the checked function of the same name.
+            ///
+            /// # Safety
+            ///
+            /// As the checked function's, whose checks the caller ran.
+            #[allow(clippy::too_many_arguments)]
+            #[inline]
+            pub(crate) unsafe fn $name(
+                handle: sys::cublasHandle_t,
+                trans: sys::cublasOperation_t,
+                m: c_int,
+                n: c_int,
+                alpha: *const $t,
+                a: *const $t,
+                lda: c_int,
+                x: *const $t,
+                incx: c_int,
+                beta: *const $t,
+                y: *mut $t,
+                incy: c_int,
+            ) -> Result<(), CublasError> {
+                // SAFETY: the caller's promise.
+                unsafe {
+                    ours_result::$ours(
+                        handle,
+                        trans.into(),
+                        m,
+                        n,
+                        alpha,
+                        a,
+                        lda,
+                        x,
+                        incx,
+                        beta,
+                        y,
+                        incy,
+                    )
+                }
+                .map_err(ours)
+            }
+        };
+    }
+
+    gemv!(sgemv, f32, sgemv);
+    gemv!(dgemv, f64, dgemv);
+
+    macro_rules! gemm {
+        ($name:ident, $t:ty, $raw_t:ty, $ours:ident) => {
+            /// The call of the checked function of the same name.
+            ///
+            /// # Safety
+            ///
+            /// As the checked function's, whose checks the caller ran.
+            #[allow(clippy::too_many_arguments)]
+            #[inline]
+            pub(crate) unsafe fn $name(
+                handle: sys::cublasHandle_t,
+                transa: sys::cublasOperation_t,
+                transb: sys::cublasOperation_t,
+                m: c_int,
+                n: c_int,
+                k: c_int,
+                alpha: *const $t,
+                a: *const $t,
+                lda: c_int,
+                b: *const $t,
+                ldb: c_int,
+                beta: *const $t,
+                c: *mut $t,
+                ldc: c_int,
+            ) -> Result<(), CublasError> {
+                // SAFETY: the caller's promise; `$t` has the layout of
+                // hipBLAS's element type.
+                unsafe {
+                    ours_result::$ours(
+                        handle,
+                        transa.into(),
+                        transb.into(),
+                        m,
+                        n,
+                        k,
+                        alpha.cast::<$raw_t>(),
+                        a.cast::<$raw_t>(),
+                        lda,
+                        b.cast::<$raw_t>(),
+                        ldb,
+                        beta.cast::<$raw_t>(),
+                        c.cast::<$raw_t>(),
+                        ldc,
+                    )
+                }
+                .map_err(ours)
+            }
+        };
+    }
+
+    // `half::f16` is a transparent `u16`, hipBLAS's `hipblasHalf`.
+    #[cfg(feature = "f16")]
+    gemm!(hgemm, half::f16, hipblas_sys::hipblasHalf, hgemm);
+    gemm!(sgemm, f32, f32, sgemm);
+    gemm!(dgemm, f64, f64, dgemm);
+
+    macro_rules! gemm_strided_batched {
+        ($name:ident, $t:ty, $raw_t:ty, $ours:ident) => {
+            /// The call of the checked function of the same name.
+            ///
+            /// # Safety
+            ///
+            /// As the checked function's, whose checks the caller ran.
+            #[allow(clippy::too_many_arguments)]
+            #[inline]
+            pub(crate) unsafe fn $name(
+                handle: sys::cublasHandle_t,
+                transa: sys::cublasOperation_t,
+                transb: sys::cublasOperation_t,
+                m: c_int,
+                n: c_int,
+                k: c_int,
+                alpha: *const $t,
+                a: *const $t,
+                lda: c_int,
+                stride_a: c_longlong,
+                b: *const $t,
+                ldb: c_int,
+                stride_b: c_longlong,
+                beta: *const $t,
+                c: *mut $t,
+                ldc: c_int,
+                stride_c: c_longlong,
+                batch_size: c_int,
+            ) -> Result<(), CublasError> {
+                // SAFETY: the caller's promise; `$t` has the layout of
+                // hipBLAS's element type.
+                unsafe {
+                    ours_result::$ours(
+                        handle,
+                        transa.into(),
+                        transb.into(),
+                        m,
+                        n,
+                        k,
+                        alpha.cast::<$raw_t>(),
+                        a.cast::<$raw_t>(),
+                        lda,
+                        stride_a,
+                        b.cast::<$raw_t>(),
+                        ldb,
+                        stride_b,
+                        beta.cast::<$raw_t>(),
+                        c.cast::<$raw_t>(),
+                        ldc,
+                        stride_c,
+                        batch_size,
+                    )
+                }
+                .map_err(ours)
+            }
+        };
+    }
+
+    #[cfg(feature = "f16")]
+    gemm_strided_batched!(
+        hgemm_strided_batched,
+        half::f16,
+        hipblas_sys::hipblasHalf,
+        hgemm_strided_batched
+    );
+    gemm_strided_batched!(sgemm_strided_batched, f32, f32, sgemm_strided_batched);
+    gemm_strided_batched!(dgemm_strided_batched, f64, f64, dgemm_strided_batched);
+
+    /// The call of [`gemm_ex`](super::gemm_ex) (`hipblasGemmEx_v2`).
+    ///
+    /// # Safety
+    ///
+    /// As [`gemm_ex`](super::gemm_ex)'s, whose checks the caller ran.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) unsafe fn gemm_ex(
+        handle: sys::cublasHandle_t,
+        transa: sys::cublasOperation_t,
+        transb: sys::cublasOperation_t,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: *const c_void,
+        a: *const c_void,
+        a_type: sys::cudaDataType,
+        lda: c_int,
+        b: *const c_void,
+        b_type: sys::cudaDataType,
+        ldb: c_int,
+        beta: *const c_void,
+        c: *mut c_void,
+        c_type: sys::cudaDataType,
+        ldc: c_int,
+        compute_type: sys::cublasComputeType_t,
+        algo: sys::cublasGemmAlgo_t,
+    ) -> Result<(), CublasError> {
+        // SAFETY: the caller's promise.
+        unsafe {
+            ours_result::gemm_ex_v2(
+                handle,
+                transa.into(),
+                transb.into(),
+                m,
+                n,
+                k,
+                alpha,
+                a,
+                a_type.into(),
+                lda,
+                b,
+                b_type.into(),
+                ldb,
+                beta,
+                c,
+                c_type.into(),
+                ldc,
+                compute_type.into(),
+                algo.into(),
+            )
+        }
+        .map_err(ours)
+    }
+
+    /// The call of [`gemm_strided_batched_ex`](super::gemm_strided_batched_ex)
+    /// (`hipblasGemmStridedBatchedEx_v2`).
+    ///
+    /// # Safety
+    ///
+    /// As [`gemm_strided_batched_ex`](super::gemm_strided_batched_ex)'s,
+    /// whose checks the caller ran.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) unsafe fn gemm_strided_batched_ex(
+        handle: sys::cublasHandle_t,
+        transa: sys::cublasOperation_t,
+        transb: sys::cublasOperation_t,
+        m: c_int,
+        n: c_int,
+        k: c_int,
+        alpha: *const c_void,
+        a: *const c_void,
+        a_type: sys::cudaDataType,
+        lda: c_int,
+        stride_a: c_longlong,
+        b: *const c_void,
+        b_type: sys::cudaDataType,
+        ldb: c_int,
+        stride_b: c_longlong,
+        beta: *const c_void,
+        c: *mut c_void,
+        c_type: sys::cudaDataType,
+        ldc: c_int,
+        stride_c: c_longlong,
+        batch_count: c_int,
+        compute_type: sys::cublasComputeType_t,
+        algo: sys::cublasGemmAlgo_t,
+    ) -> Result<(), CublasError> {
+        // SAFETY: the caller's promise.
+        unsafe {
+            ours_result::gemm_strided_batched_ex_v2(
+                handle,
+                transa.into(),
+                transb.into(),
+                m,
+                n,
+                k,
+                alpha,
+                a,
+                a_type.into(),
+                lda,
+                stride_a,
+                b,
+                b_type.into(),
+                ldb,
+                stride_b,
+                beta,
+                c,
+                c_type.into(),
+                ldc,
+                stride_c,
+                batch_count,
+                compute_type.into(),
+                algo.into(),
+            )
+        }
+        .map_err(ours)
+    }
+
+    macro_rules! asum {
+        ($name:ident, $t:ty, $ours:ident) => {
+            /// The call of the checked function of the same name.
+            ///
+            /// # Safety
+            ///
+            /// As the checked function's, whose checks the caller ran.
+            #[inline]
+            pub(crate) unsafe fn $name(
+                handle: sys::cublasHandle_t,
+                n: c_int,
+                x: *const $t,
+                incx: c_int,
+                result: *mut $t,
+            ) -> Result<(), CublasError> {
+                // SAFETY: the caller's promise.
+                unsafe { ours_result::$ours(handle, n, x, incx, result) }.map_err(ours)
+            }
+        };
+    }
+
+    asum!(sasum, f32, sasum);
+    asum!(dasum, f64, dasum);
 }
 
 macro_rules! gemv {
-    ($(#[$doc:meta])* $name:ident, $t:ty, $raw:ident) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
         $(#[$doc])*
         ///
         /// `y = alpha * op(A) x + beta * y`, column-major.
@@ -253,23 +609,26 @@ macro_rules! gemv {
             scalars(&[alpha, beta])?;
             // SAFETY: the arguments were checked above; the pointers are
             // the caller's (this function's `# Safety`).
-            unsafe { sys::$raw(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy) }
-                .result()
+            unsafe {
+                unchecked::$name(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+            }
         }
     };
 }
 
 gemv!(
-    /// Single-precision matrix-vector product (`cublasSgemv_v2`).
-    sgemv, f32, cublasSgemv_v2
+    /// Single-precision matrix-vector product (`cublasSgemv_v2`, hipBLAS's
+    /// `hipblasSgemv`).
+    sgemv, f32
 );
 gemv!(
-    /// Double-precision matrix-vector product (`cublasDgemv_v2`).
-    dgemv, f64, cublasDgemv_v2
+    /// Double-precision matrix-vector product (`cublasDgemv_v2`, hipBLAS's
+    /// `hipblasDgemv`).
+    dgemv, f64
 );
 
 macro_rules! gemm {
-    ($(#[$doc:meta])* $name:ident, $t:ty, $raw_t:ty, $raw:ident) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
         $(#[$doc])*
         ///
         /// `C = alpha * op(A) op(B) + beta * C`, column-major.
@@ -300,33 +659,18 @@ macro_rules! gemm {
             gemm_spans(transa, transb, m, n, k, lda, ldb, ldc)?;
             scalars(&[alpha, beta])?;
             // SAFETY: the arguments were checked above; the pointers are
-            // the caller's (this function's `# Safety`), of a type with
-            // the layout of hipBLAS's element type.
+            // the caller's (this function's `# Safety`).
             unsafe {
-                sys::$raw(
-                    handle,
-                    transa,
-                    transb,
-                    m,
-                    n,
-                    k,
-                    alpha.cast::<$raw_t>(),
-                    a.cast::<$raw_t>(),
-                    lda,
-                    b.cast::<$raw_t>(),
-                    ldb,
-                    beta.cast::<$raw_t>(),
-                    c.cast::<$raw_t>(),
-                    ldc,
+                unchecked::$name(
+                    handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
                 )
             }
-            .result()
         }
     };
 }
 
 macro_rules! gemm_strided_batched {
-    ($(#[$doc:meta])* $name:ident, $t:ty, $raw_t:ty, $raw:ident) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
         $(#[$doc])*
         ///
         /// `batch_size` GEMMs `C_i = alpha * op(A_i) op(B_i) + beta * C_i`,
@@ -364,66 +708,49 @@ macro_rules! gemm_strided_batched {
             batch(batch_size)?;
             scalars(&[alpha, beta])?;
             // SAFETY: the arguments were checked above; the pointers are
-            // the caller's (this function's `# Safety`), of a type with
-            // the layout of hipBLAS's element type.
+            // the caller's (this function's `# Safety`).
             unsafe {
-                sys::$raw(
-                    handle,
-                    transa,
-                    transb,
-                    m,
-                    n,
-                    k,
-                    alpha.cast::<$raw_t>(),
-                    a.cast::<$raw_t>(),
-                    lda,
-                    stride_a,
-                    b.cast::<$raw_t>(),
-                    ldb,
-                    stride_b,
-                    beta.cast::<$raw_t>(),
-                    c.cast::<$raw_t>(),
-                    ldc,
-                    stride_c,
-                    batch_size,
+                unchecked::$name(
+                    handle, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,
+                    beta, c, ldc, stride_c, batch_size,
                 )
             }
-            .result()
         }
     };
 }
 
-// `half::f16` is a transparent `u16`, hipBLAS's `hipblasHalf`.
 #[cfg(feature = "f16")]
 gemm!(
     /// Half-precision matrix product, accumulated in half precision
-    /// (`cublasHgemm`; cudarc's `Gemm<f16>` uses [`gemm_ex`] with `f32`
-    /// accumulation instead).
-    hgemm, half::f16, hipblas_sys::hipblasHalf, cublasHgemm
+    /// (`cublasHgemm`, hipBLAS's `hipblasHgemm`; cudarc's `Gemm<f16>` uses
+    /// [`gemm_ex`] with `f32` accumulation instead).
+    hgemm, half::f16
 );
 gemm!(
-    /// Single-precision matrix product (`cublasSgemm_v2`).
-    sgemm, f32, f32, cublasSgemm_v2
+    /// Single-precision matrix product (`cublasSgemm_v2`, hipBLAS's
+    /// `hipblasSgemm`).
+    sgemm, f32
 );
 gemm!(
-    /// Double-precision matrix product (`cublasDgemm_v2`).
-    dgemm, f64, f64, cublasDgemm_v2
+    /// Double-precision matrix product (`cublasDgemm_v2`, hipBLAS's
+    /// `hipblasDgemm`).
+    dgemm, f64
 );
 #[cfg(feature = "f16")]
 gemm_strided_batched!(
     /// Half-precision strided batch of matrix products
     /// (`cublasHgemmStridedBatched`).
-    hgemm_strided_batched, half::f16, hipblas_sys::hipblasHalf, cublasHgemmStridedBatched
+    hgemm_strided_batched, half::f16
 );
 gemm_strided_batched!(
     /// Single-precision strided batch of matrix products
     /// (`cublasSgemmStridedBatched`).
-    sgemm_strided_batched, f32, f32, cublasSgemmStridedBatched
+    sgemm_strided_batched, f32
 );
 gemm_strided_batched!(
     /// Double-precision strided batch of matrix products
     /// (`cublasDgemmStridedBatched`).
-    dgemm_strided_batched, f64, f64, cublasDgemmStridedBatched
+    dgemm_strided_batched, f64
 );
 
 /// Matrix product with the element types, the compute type and the
@@ -468,7 +795,7 @@ pub unsafe fn gemm_ex(
     // SAFETY: the arguments were checked above; the pointers are the
     // caller's (this function's `# Safety`).
     unsafe {
-        sys::cublasGemmEx(
+        unchecked::gemm_ex(
             handle,
             transa,
             transb,
@@ -490,7 +817,6 @@ pub unsafe fn gemm_ex(
             algo,
         )
     }
-    .result()
 }
 
 /// A strided batch of [`gemm_ex`] products
@@ -534,7 +860,7 @@ pub unsafe fn gemm_strided_batched_ex(
     // SAFETY: the arguments were checked above; the pointers are the
     // caller's (this function's `# Safety`).
     unsafe {
-        sys::cublasGemmStridedBatchedEx(
+        unchecked::gemm_strided_batched_ex(
             handle,
             transa,
             transb,
@@ -560,11 +886,10 @@ pub unsafe fn gemm_strided_batched_ex(
             algo,
         )
     }
-    .result()
 }
 
 macro_rules! asum {
-    ($(#[$doc:meta])* $name:ident, $t:ty, $raw:ident) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
         $(#[$doc])*
         ///
         /// `sum |x[i * incx]|` for `i < n`.
@@ -584,16 +909,18 @@ macro_rules! asum {
             scalars(&[result.cast_const()])?;
             // SAFETY: `result` is not null; the pointers are the caller's
             // (this function's `# Safety`).
-            unsafe { sys::$raw(handle, n, x, incx, result) }.result()
+            unsafe { unchecked::$name(handle, n, x, incx, result) }
         }
     };
 }
 
 asum!(
-    /// Single-precision sum of absolute values (`cublasSasum_v2`).
-    sasum, f32, cublasSasum_v2
+    /// Single-precision sum of absolute values (`cublasSasum_v2`,
+    /// hipBLAS's `hipblasSasum`).
+    sasum, f32
 );
 asum!(
-    /// Double-precision sum of absolute values (`cublasDasum_v2`).
-    dasum, f64, cublasDasum_v2
+    /// Double-precision sum of absolute values (`cublasDasum_v2`,
+    /// hipBLAS's `hipblasDasum`).
+    dasum, f64
 );

@@ -1,9 +1,12 @@
 //! cudarc's safe cuBLAS API (`CudaBlas`, `Gemm`, `Gemv`, `Asum`) over
 //! hipBLAS. Shapes, leading dimensions, increments and buffer lengths are
 //! checked before any call: a bad one is `CUBLAS_STATUS_INVALID_VALUE`,
-//! never an out-of-bounds access. Every call goes through [`result`].
+//! never an out-of-bounds access. Every call goes through [`result`]
+//! (after these checks, its `unchecked` calls: each check runs once), and
+//! from there through the `hipblas` crate's result layer, whose message an
+//! error keeps ([`result::last_error_detail`]).
 
-use super::result::{self, dim, invalid_because, rejected};
+use super::result::{self, dim, fail, invalid_because, ours, rejected, unchecked};
 use super::sys as raw;
 use crate::driver::{CudaStream, DevicePtr, DevicePtrMut, DeviceSlice};
 use std::ffi::{c_int, c_longlong};
@@ -36,14 +39,19 @@ impl CudaBlas {
         // Creating a handle acts on the whole device, which CUDA forbids
         // during any capture of it: hip's capture gate is held.
         let device = stream.context().device.clone();
-        let _held = device
-            .hold_captures("CudaBlas::new")
-            .map_err(|_| CublasError(raw::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED))?;
-        stream
-            .context()
-            .bind_to_thread()
-            .map_err(|_| CublasError(raw::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED))?;
-        let handle = result::create_handle()?;
+        let held = device.hold_captures("CudaBlas::new").map_err(|e| {
+            fail(
+                raw::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED,
+                &e.to_string(),
+            )
+        })?;
+        stream.context().bind_to_thread().map_err(|e| {
+            fail(
+                raw::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED,
+                &e.to_string(),
+            )
+        })?;
+        let handle = hipblas::result::create(&held).map_err(ours)?;
         // Owned from here: dropped (destroyed) if setting the stream fails.
         let blas = CudaBlas { handle, stream };
         // SAFETY: both handles are live, on the same device.
@@ -77,15 +85,13 @@ impl CudaBlas {
     /// Where scalars live (`hipblasSetPointerMode`).
     pub fn set_pointer_mode(&self, mode: raw::cublasPointerMode_t) -> Result<(), CublasError> {
         // SAFETY: the handle is live.
-        unsafe { raw::cublasSetPointerMode_v2(self.handle, mode) }.result()
+        unsafe { result::set_pointer_mode(self.handle, mode) }
     }
 
     /// Where scalars live (`hipblasGetPointerMode`).
     pub fn get_pointer_mode(&self) -> Result<raw::cublasPointerMode_t, CublasError> {
-        let mut m = raw::cublasPointerMode_t::CUBLAS_POINTER_MODE_HOST;
-        // SAFETY: the handle is live; `m` is a valid place.
-        unsafe { raw::cublasGetPointerMode_v2(self.handle, &mut m) }.result()?;
-        Ok(m)
+        // SAFETY: the handle is live.
+        unsafe { result::get_pointer_mode(self.handle) }
     }
 
     /// Rejects the call unless every operand holds at least the elements
@@ -120,14 +126,15 @@ impl Drop for CudaBlas {
         // Destroyed once no capture of the device is open (hip's capture
         // gate): cuBLAS synchronizes the device there.
         let handle = hip::SendPtr(self.handle);
-        self.stream
-            .context()
-            .release_outside_captures(move |_held| {
-                // SAFETY: we own the handle, and nothing uses it after this.
-                unsafe { result::destroy_handle(handle.get()) }.map_err(|_| {
-                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-                })
-            });
+        self.stream.context().release_outside_captures(move |held| {
+            // SAFETY: we own the handle, and nothing uses it after this.
+            unsafe { hipblas::result::destroy(handle.get(), held) }.map_err(|e| {
+                crate::driver::result::fail(
+                    crate::driver::CUresult::CUDA_ERROR_UNKNOWN,
+                    &e.to_string(),
+                )
+            })
+        });
     }
 }
 
@@ -267,8 +274,8 @@ pub trait Gemm<T> {
     ) -> Result<(), CublasError>;
 }
 
-/// How one element type's GEMMs reach [`result`], on device addresses the
-/// caller checked.
+/// How one element type's GEMMs reach [`result`]'s unchecked calls, on
+/// device addresses and a shape the caller checked.
 trait GemmElement: Sized {
     /// One GEMM.
     ///
@@ -309,7 +316,7 @@ macro_rules! gemm_element {
             ) -> Result<(), CublasError> {
                 // SAFETY: the caller's promise; scalars are host values.
                 unsafe {
-                    result::$gemm(
+                    unchecked::$gemm(
                         handle,
                         g.transa,
                         g.transb,
@@ -338,7 +345,7 @@ macro_rules! gemm_element {
                 let g = &cfg.gemm;
                 // SAFETY: the caller's promise; scalars are host values.
                 unsafe {
-                    result::$batched(
+                    unchecked::$batched(
                         handle,
                         g.transa,
                         g.transb,
@@ -385,7 +392,7 @@ macro_rules! gemm_element_ex {
                 // SAFETY: the caller's promise; the scalars are host `f32`s,
                 // the compute type's scalar type.
                 unsafe {
-                    result::gemm_ex(
+                    unchecked::gemm_ex(
                         handle,
                         g.transa,
                         g.transb,
@@ -421,7 +428,7 @@ macro_rules! gemm_element_ex {
                 let data = raw::cudaDataType_t::$data;
                 // SAFETY: as in `gemm`, for every matrix of the batch.
                 unsafe {
-                    result::gemm_strided_batched_ex(
+                    unchecked::gemm_strided_batched_ex(
                         handle,
                         g.transa,
                         g.transb,
@@ -586,7 +593,7 @@ macro_rules! gemv_impl {
                 let (y, _ry) = y.device_ptr_mut(&self.stream);
                 // SAFETY: shapes and lengths were checked above.
                 unsafe {
-                    result::$gemv(
+                    unchecked::$gemv(
                         self.handle,
                         cfg.trans,
                         cfg.m,
@@ -643,7 +650,7 @@ macro_rules! asum_impl {
                 // SAFETY: `x` spans `span` elements (checked); `out` is a
                 // valid host place (host pointer mode: the call returns
                 // after writing it).
-                unsafe { result::$asum(self.handle, cfg.n, xp as *const $t, cfg.incx, out) }
+                unsafe { unchecked::$asum(self.handle, cfg.n, xp as *const $t, cfg.incx, out) }
             }
         }
     };

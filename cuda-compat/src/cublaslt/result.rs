@@ -1,7 +1,8 @@
 //! cudarc's thin cuBLASLt layer (`cudarc::cublaslt::result`): one function
 //! per cuBLASLt call, same names and signatures as cudarc's, each turning
-//! the status into a `Result`. They call the raw names of [`sys`]
-//! (hipBLASLt).
+//! the status into a `Result`. Each calls the `hipblaslt` crate's
+//! [`result`](hipblaslt::result) layer and turns its error into a
+//! [`CublasError`] that keeps the message ([`last_error_detail`]).
 //!
 //! # Safety
 //!
@@ -13,47 +14,65 @@
 
 use super::sys;
 use super::sys::cublasLtMatmulAlgo_t;
+use hipblaslt::result as ours_result;
 use std::ffi::c_void;
-use std::fmt;
 
-/// A failed cuBLASLt call: the status, HIP's value (cudarc's
-/// `cublaslt::result::CublasError`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CublasError(pub sys::cublasStatus_t);
-
-impl fmt::Display for CublasError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
+status_error! {
+    /// A failed cuBLASLt call: the status, HIP's value (cudarc's
+    /// `cublaslt::result::CublasError`, a type apart from
+    /// [`cublas::result::CublasError`](crate::cublas::result::CublasError)).
+    /// `Debug` and `Display` print this thread's reason
+    /// ([`last_error_detail`]) when the status matches.
+    pub struct CublasError(pub sys::cublasStatus_t);
+    /// The reason for the last cuBLASLt error this thread got, with its
+    /// status: the `hipblaslt` crate's message (the C function, its status
+    /// and what it means, or the library paths tried), or why the safe
+    /// layer refused the call; `None` after an error that is a raw status
+    /// or whose status says it all.
+    ///
+    /// ```no_run
+    /// use cuda_compat::cublaslt::result::{create_handle, last_error_detail};
+    /// if let Err(e) = create_handle() {
+    ///     let (status, why) = last_error_detail().unwrap();
+    ///     assert_eq!(status, e.0);
+    ///     println!("{why}");
+    /// }
+    /// ```
+    detail;
+    from hipblaslt {
+        load: CUBLAS_STATUS_NOT_INITIALIZED,
+        invalid: CUBLAS_STATUS_INVALID_VALUE,
+        unsupported: CUBLAS_STATUS_NOT_SUPPORTED,
+        other: CUBLAS_STATUS_NOT_INITIALIZED,
     }
 }
 
-impl std::error::Error for CublasError {}
-
-/// `Ok(())` for `CUBLAS_STATUS_SUCCESS`, else the error.
-fn check(status: sys::cublasStatus_t) -> Result<(), CublasError> {
-    if status == sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
-        Ok(())
-    } else {
-        Err(CublasError(status))
-    }
+/// `status` with no reason (an earlier error's is forgotten): for refusals
+/// the status says well enough.
+pub(crate) fn bare(status: sys::cublasStatus_t) -> CublasError {
+    clear_detail();
+    CublasError(status)
 }
 
-/// `cublasLtCreate`.
+/// `cublasLtCreate`, on the current device. It acts on the whole device,
+/// which CUDA forbids while any stream of it captures: it waits for the
+/// device's open captures to end (`hip`'s capture gate), and fails when
+/// this thread captures.
 pub fn create_handle() -> Result<sys::cublasLtHandle_t, CublasError> {
-    let mut handle = std::ptr::null_mut();
-    // SAFETY: `handle` is a valid place for the new handle.
-    check(unsafe { sys::cublasLtCreate(&mut handle) })?;
-    Ok(handle)
+    crate::gate::holding_current("cublasLtCreate", ours_result::create).map_err(ours)
 }
 
-/// `cublasLtDestroy`.
+/// `cublasLtDestroy`, holding the capture gate as [`create_handle`] does.
 ///
 /// # Safety
 ///
 /// See the module doc; the handle is not used afterwards.
 pub unsafe fn destroy_handle(handle: sys::cublasLtHandle_t) -> Result<(), CublasError> {
-    // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtDestroy(handle) })
+    crate::gate::holding_current("cublasLtDestroy", |held| {
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::destroy(handle, held) }
+    })
+    .map_err(ours)
 }
 
 /// `cublasLtMatrixLayoutCreate`: a column-major `rows x cols` layout.
@@ -63,10 +82,7 @@ pub fn create_matrix_layout(
     cols: u64,
     ld: i64,
 ) -> Result<sys::cublasLtMatrixLayout_t, CublasError> {
-    let mut layout = std::ptr::null_mut();
-    // SAFETY: `layout` is a valid place; the rest are values.
-    check(unsafe { sys::cublasLtMatrixLayoutCreate(&mut layout, matrix_type, rows, cols, ld) })?;
-    Ok(layout)
+    ours_result::layout_create(matrix_type.into(), rows, cols, ld).map_err(ours)
 }
 
 /// `cublasLtMatrixLayoutSetAttribute`.
@@ -81,7 +97,8 @@ pub unsafe fn set_matrix_layout_attribute(
     buf_size: usize,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtMatrixLayoutSetAttribute(matrix_layout, attr, buf, buf_size) })
+    unsafe { ours_result::layout_set_attribute(matrix_layout, attr.into(), buf, buf_size) }
+        .map_err(ours)
 }
 
 /// `cublasLtMatrixLayoutDestroy`.
@@ -93,7 +110,7 @@ pub unsafe fn destroy_matrix_layout(
     matrix_layout: sys::cublasLtMatrixLayout_t,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtMatrixLayoutDestroy(matrix_layout) })
+    unsafe { ours_result::layout_destroy(matrix_layout) }.map_err(ours)
 }
 
 /// `cublasLtMatmulDescCreate`.
@@ -101,10 +118,7 @@ pub fn create_matmul_desc(
     compute_type: sys::cublasComputeType_t,
     scale_type: sys::cudaDataType,
 ) -> Result<sys::cublasLtMatmulDesc_t, CublasError> {
-    let mut desc = std::ptr::null_mut();
-    // SAFETY: `desc` is a valid place; the rest are values.
-    check(unsafe { sys::cublasLtMatmulDescCreate(&mut desc, compute_type, scale_type) })?;
-    Ok(desc)
+    ours_result::desc_create(compute_type.into(), scale_type.into()).map_err(ours)
 }
 
 /// `cublasLtMatmulDescSetAttribute`.
@@ -119,7 +133,8 @@ pub unsafe fn set_matmul_desc_attribute(
     buf_size: usize,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtMatmulDescSetAttribute(matmul_desc, attr, buf, buf_size) })
+    unsafe { ours_result::desc_set_attribute(matmul_desc, attr.into(), buf, buf_size) }
+        .map_err(ours)
 }
 
 /// `cublasLtMatmulDescDestroy`.
@@ -131,15 +146,12 @@ pub unsafe fn destroy_matmul_desc(
     matmul_desc: sys::cublasLtMatmulDesc_t,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtMatmulDescDestroy(matmul_desc) })
+    unsafe { ours_result::desc_destroy(matmul_desc) }.map_err(ours)
 }
 
 /// `cublasLtMatmulPreferenceCreate`.
 pub fn create_matmul_pref() -> Result<sys::cublasLtMatmulPreference_t, CublasError> {
-    let mut pref = std::ptr::null_mut();
-    // SAFETY: `pref` is a valid place.
-    check(unsafe { sys::cublasLtMatmulPreferenceCreate(&mut pref) })?;
-    Ok(pref)
+    ours_result::preference_create().map_err(ours)
 }
 
 /// `cublasLtMatmulPreferenceSetAttribute`.
@@ -154,7 +166,8 @@ pub unsafe fn set_matmul_pref_attribute(
     buf_size: usize,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtMatmulPreferenceSetAttribute(matmul_pref, attr, buf, buf_size) })
+    unsafe { ours_result::preference_set_attribute(matmul_pref, attr.into(), buf, buf_size) }
+        .map_err(ours)
 }
 
 /// `cublasLtMatmulPreferenceDestroy`.
@@ -166,11 +179,12 @@ pub unsafe fn destroy_matmul_pref(
     matmul_pref: sys::cublasLtMatmulPreference_t,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe { sys::cublasLtMatmulPreferenceDestroy(matmul_pref) })
+    unsafe { ours_result::preference_destroy(matmul_pref) }.map_err(ours)
 }
 
 /// `cublasLtMatmulAlgoGetHeuristic` for the best algorithm;
-/// `CUBLAS_STATUS_NOT_SUPPORTED` when there is none (as cudarc).
+/// `CUBLAS_STATUS_NOT_SUPPORTED` when there is none (as cudarc), with the
+/// reason in [`last_error_detail`].
 ///
 /// # Safety
 ///
@@ -191,11 +205,9 @@ pub unsafe fn get_matmul_algo_heuristic(
         wavesCount: 0.0,
         reserved: [0; 4],
     };
-    let mut returned = 0;
-    // SAFETY: the caller's contract; `result` holds one result and
-    // `returned` is a valid place.
-    check(unsafe {
-        sys::cublasLtMatmulAlgoGetHeuristic(
+    // SAFETY: the caller's contract; `result` holds one result.
+    let returned = unsafe {
+        ours_result::heuristic_into(
             handle,
             matmul_desc,
             a_layout,
@@ -203,17 +215,25 @@ pub unsafe fn get_matmul_algo_heuristic(
             c_layout,
             d_layout,
             matmul_pref,
-            1,
-            &mut result,
-            &mut returned,
+            std::slice::from_mut(&mut result),
         )
-    })?;
+    }
+    .map_err(ours)?;
     if returned == 0 {
-        return Err(CublasError(
-            sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED,
-        ));
+        return Err(no_algorithm());
     }
     Ok(result)
+}
+
+/// `CUBLAS_STATUS_NOT_SUPPORTED`: the heuristic found no algorithm.
+#[cold]
+#[inline(never)]
+fn no_algorithm() -> CublasError {
+    fail(
+        sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED,
+        "hipblasLtMatmulAlgoGetHeuristic returned no algorithm for these descriptors \
+         and this preference (workspace limit)",
+    )
 }
 
 /// `cublasLtMatmul`: `D = alpha * op(A) * op(B) + beta * C`, epilogue
@@ -242,8 +262,8 @@ pub unsafe fn matmul(
     stream: sys::cudaStream_t,
 ) -> Result<(), CublasError> {
     // SAFETY: the caller's contract.
-    check(unsafe {
-        sys::cublasLtMatmul(
+    unsafe {
+        ours_result::matmul_ex(
             handle,
             matmul_desc,
             alpha,
@@ -261,5 +281,6 @@ pub unsafe fn matmul(
             workspace_size,
             stream,
         )
-    })
+    }
+    .map_err(ours)
 }

@@ -2,9 +2,11 @@
 //! `Activation`, `Workspace`) over hipBLASLt. Sizes, leading dimensions,
 //! batch strides and buffer lengths are checked before any call: a bad one
 //! is `CUBLAS_STATUS_INVALID_VALUE`, never an out-of-bounds access. Every
-//! call goes through [`result`].
+//! call goes through [`result`] (the `hipblaslt` crate's result layer
+//! underneath), or that crate's result layer directly where the capture
+//! gate is already held.
 
-use super::result::{self, CublasError};
+use super::result::{self, bare, fail, ours, CublasError};
 use super::sys;
 use crate::driver::sys::CUdevice_attribute;
 use crate::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError};
@@ -31,14 +33,21 @@ unsafe impl Sync for CudaBlasLT {}
 impl CudaBlasLT {
     /// A handle working on `stream`, with a [`Workspace`] on its device.
     pub fn new(stream: Arc<CudaStream>) -> Result<Self, CublasError> {
-        let not_initialized = |_| CublasError(sys::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED);
-        let workspace = Workspace::new(stream.clone()).map_err(not_initialized)?;
+        let workspace = Workspace::new(stream.clone()).map_err(|e| {
+            fail(
+                sys::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED,
+                &format!("allocating the workspace: {e}"),
+            )
+        })?;
         // Creating a handle acts on the whole device: not during a capture.
         let device = stream.context().device.clone();
-        let _held = device
-            .hold_captures("CudaBlasLT::new")
-            .map_err(|_| CublasError(sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED))?;
-        let handle = result::create_handle()?;
+        let held = device.hold_captures("CudaBlasLT::new").map_err(|e| {
+            fail(
+                sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED,
+                &e.to_string(),
+            )
+        })?;
+        let handle = hipblaslt::result::create(&held).map_err(ours)?;
         Ok(CudaBlasLT {
             handle,
             workspace,
@@ -53,13 +62,15 @@ impl Drop for CudaBlasLT {
         if !handle.is_null() {
             // Made once no capture of the device is open (hip's gate).
             let handle = hip::SendPtr(handle);
-            self.stream
-                .context()
-                .release_outside_captures(move |_held| {
-                    // SAFETY: we own the handle, and nothing uses it after this.
-                    unsafe { result::destroy_handle(handle.get()) }
-                        .map_err(|_| DriverError(crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN))
-                });
+            self.stream.context().release_outside_captures(move |held| {
+                // SAFETY: we own the handle, and nothing uses it after this.
+                unsafe { hipblaslt::result::destroy(handle.get(), held) }.map_err(|e| {
+                    crate::driver::result::fail(
+                        crate::driver::sys::CUresult::CUDA_ERROR_UNKNOWN,
+                        &e.to_string(),
+                    )
+                })
+            });
         }
     }
 }
@@ -160,12 +171,16 @@ pub struct MatmulConfig {
     pub batch_size: Option<c_int>,
 }
 
+/// `CUBLAS_STATUS_INVALID_VALUE`, without a reason (the checks below are
+/// cuBLASLt's documented ones; an earlier error's reason is forgotten).
 fn invalid() -> CublasError {
-    CublasError(sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE)
+    bare(sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE)
 }
 
-fn not_supported() -> CublasError {
-    CublasError(sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED)
+/// `CUBLAS_STATUS_NOT_SUPPORTED`, with the reason.
+#[cold]
+fn not_supported(why: &str) -> CublasError {
+    fail(sys::cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED, why)
 }
 
 /// One operand's checked layout: stored `rows x cols`, its batch (count,
@@ -229,11 +244,15 @@ fn operand(
 /// overlap), and the unsupported parts refused.
 fn operands(cfg: &MatmulConfig, with_bias: bool) -> Result<[Operand; 3], CublasError> {
     if cfg.transc {
-        return Err(not_supported());
+        return Err(not_supported(
+            "transc: hipBLASLt has no transposed output (MatmulConfig::transc must be false)",
+        ));
     }
     let batched = cfg.batch_size.is_some_and(|b| b > 1);
     if with_bias && batched && cfg.stride_bias.is_some_and(|s| s != 0) {
-        return Err(not_supported());
+        return Err(not_supported(
+            "stride_bias: hipBLASLt shares one bias across a batch (only None or 0)",
+        ));
     }
     if cfg.k == 0 || cfg.k > i32::MAX as u64 {
         return Err(invalid());
@@ -369,10 +388,12 @@ pub trait Matmul<T>: MatmulShared {
             return Err(invalid());
         }
         let stream = self.stream();
-        stream
-            .context()
-            .bind_to_thread()
-            .map_err(|_| CublasError(sys::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED))?;
+        stream.context().bind_to_thread().map_err(|e| {
+            fail(
+                sys::cublasStatus_t::CUBLAS_STATUS_NOT_INITIALIZED,
+                &e.to_string(),
+            )
+        })?;
         let ty = Self::matrix_type();
         let (la, lb, lc) = (
             Layout::new(ty, &oa)?,
@@ -541,11 +562,11 @@ mod tests {
         assert_eq!(operands(&batched, false), Err(invalid()));
         let mut tc = cfg(2, 2, 2);
         tc.transc = true;
-        assert_eq!(operands(&tc, false), Err(not_supported()));
+        assert_eq!(operands(&tc, false), Err(not_supported("transc")));
         let mut sb = cfg(2, 2, 2);
         sb.batch_size = Some(2);
         sb.stride_bias = Some(2);
-        assert_eq!(operands(&sb, true), Err(not_supported()));
+        assert_eq!(operands(&sb, true), Err(not_supported("stride_bias")));
         assert!(operands(&sb, false).is_ok());
     }
 }

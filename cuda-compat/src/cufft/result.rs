@@ -1,71 +1,97 @@
 //! cudarc's `cufft::result`: one thin function per cuFFT call, the status
 //! as a [`Result`] with [`CufftError`], output parameters as return values.
-//! Each calls cuFFT's name in [`sys`], which is hipFFT (cuFFT itself on the
-//! NVIDIA platform, behind hipfft-sys's adapters).
+//! Each calls the `hipfft` crate's [`result`](hipfft::result) layer (hipFFT,
+//! or cuFFT itself on the NVIDIA platform) and turns its error into a
+//! [`CufftError`] that keeps the message ([`last_error_detail`]).
 //!
 //! cuFFT 11.2's plan properties ([`get_plan_property_i64`],
 //! [`set_plan_property_i64`], [`reset_plan_property`]; CUDA 12.4 and later
 //! in cudarc) have no hipFFT counterpart: they return
-//! `CufftError(CUFFT_NOT_SUPPORTED)`.
+//! `CufftError(CUFFT_NOT_SUPPORTED)`, calling nothing.
 
 use super::sys;
 use core::ffi::{c_int, c_longlong, c_void};
+use hipfft::result as ours_result;
 
-/// A cuFFT status other than `CUFFT_SUCCESS`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct CufftError(pub sys::cufftResult);
+status_error! {
+    /// A cuFFT status other than `CUFFT_SUCCESS` (hipFFT's value). `Debug`
+    /// and `Display` print this thread's reason ([`last_error_detail`])
+    /// when the status matches.
+    pub struct CufftError(pub sys::cufftResult);
+    /// The reason for the last cuFFT error this thread got, with its
+    /// status: the `hipfft` crate's message (the call, its status and what
+    /// it means, or the paths tried when no library loads); `None` after an
+    /// error that is a raw status.
+    ///
+    /// ```no_run
+    /// use cuda_compat::cufft::result::{create, last_error_detail};
+    /// if let Err(e) = create() {
+    ///     let (status, why) = last_error_detail().unwrap();
+    ///     assert_eq!(status, e.0);
+    ///     println!("{why}");
+    /// }
+    /// ```
+    detail;
+    from hipfft {
+        load: CUFFT_SETUP_FAILED,
+        invalid: CUFFT_INVALID_VALUE,
+        unsupported: CUFFT_NOT_SUPPORTED,
+        other: CUFFT_SETUP_FAILED,
+    }
+}
 
 impl sys::cufftResult {
-    /// `Ok(())` for `CUFFT_SUCCESS`, else the status as a [`CufftError`].
+    /// `Ok(())` for `CUFFT_SUCCESS`, else the status as a [`CufftError`]
+    /// (the raw status: no reason of an earlier error is printed with it).
     #[inline]
     pub fn result(self) -> Result<(), CufftError> {
         if self == sys::cufftResult::CUFFT_SUCCESS {
             Ok(())
         } else {
+            clear_detail();
             Err(CufftError(self))
         }
     }
 }
 
-impl std::fmt::Display for CufftError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", self.0)
-    }
+/// `CUFFT_NOT_SUPPORTED` for a cuFFT call hipFFT lacks, `call` named in
+/// the reason (nothing is called).
+#[cold]
+fn not_supported(call: &str) -> CufftError {
+    fail(
+        sys::cufftResult::CUFFT_NOT_SUPPORTED,
+        &format!("{call}: hipFFT has no plan properties (cuFFT 11.2's), so no such call"),
+    )
 }
 
-impl std::error::Error for CufftError {}
-
-/// `cufftCreate`: a new, empty plan handle.
+/// `cufftCreate`: a new, empty plan handle, on the current device. It may
+/// act on the whole device, which CUDA forbids while any stream of it
+/// captures: it waits for the device's open captures to end (`hip`'s
+/// capture gate), and fails when this thread captures.
 pub fn create() -> Result<sys::cufftHandle, CufftError> {
-    let mut handle: sys::cufftHandle = std::ptr::null_mut();
-    // SAFETY: `handle` is a valid place for the new handle.
-    unsafe { sys::cufftCreate(&mut handle) }.result()?;
-    Ok(handle)
+    crate::gate::holding_current("cufftCreate", ours_result::create).map_err(ours)
 }
 
-/// `cufftDestroy`.
+/// `cufftDestroy`, holding the capture gate as [`create`] does.
 ///
 /// # Safety
 /// `plan` is a live handle, not used after this call.
 pub unsafe fn destroy(plan: sys::cufftHandle) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { sys::cufftDestroy(plan) }.result()
+    crate::gate::holding_current("cufftDestroy", |held| {
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::destroy(plan, held) }
+    })
+    .map_err(ours)
 }
 
 /// `cufftEstimate1d`: the work area a 1-D plan would need, in bytes.
 pub fn estimate_1d(nx: c_int, type_: sys::cufftType, batch: c_int) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: `size` is a valid place to write the size.
-    unsafe { sys::cufftEstimate1d(nx, type_, batch, &mut size) }.result()?;
-    Ok(size)
+    ours_result::estimate_1d(nx, type_.into(), batch).map_err(ours)
 }
 
 /// `cufftEstimate2d`.
 pub fn estimate_2d(nx: c_int, ny: c_int, type_: sys::cufftType) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: as in `estimate_1d`.
-    unsafe { sys::cufftEstimate2d(nx, ny, type_, &mut size) }.result()?;
-    Ok(size)
+    ours_result::estimate_2d(nx, ny, type_.into()).map_err(ours)
 }
 
 /// `cufftEstimate3d`.
@@ -75,10 +101,7 @@ pub fn estimate_3d(
     nz: c_int,
     type_: sys::cufftType,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: as in `estimate_1d`.
-    unsafe { sys::cufftEstimate3d(nx, ny, nz, type_, &mut size) }.result()?;
-    Ok(size)
+    ours_result::estimate_3d(nx, ny, nz, type_.into()).map_err(ours)
 }
 
 /// `cufftEstimateMany`.
@@ -99,15 +122,22 @@ pub unsafe fn estimate_many(
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
+    // SAFETY: the caller's contract.
     unsafe {
-        sys::cufftEstimateMany(
-            rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch, &mut size,
+        ours_result::estimate_many(
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_.into(),
+            batch,
         )
     }
-    .result()?;
-    Ok(size)
+    .map_err(ours)
 }
 
 /// `cufftExecC2C`; `direction` is `CUFFT_FORWARD` or `CUFFT_INVERSE`.
@@ -121,7 +151,7 @@ pub unsafe fn exec_c2c(
     direction: c_int,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftExecC2C(plan, idata, odata, direction) }.result()
+    unsafe { ours_result::exec_c2c(plan, idata, odata, direction) }.map_err(ours)
 }
 
 /// `cufftExecC2R`.
@@ -134,7 +164,7 @@ pub unsafe fn exec_c2r(
     odata: *mut sys::cufftReal,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftExecC2R(plan, idata, odata) }.result()
+    unsafe { ours_result::exec_c2r(plan, idata, odata) }.map_err(ours)
 }
 
 /// `cufftExecR2C`.
@@ -147,7 +177,7 @@ pub unsafe fn exec_r2c(
     odata: *mut sys::cufftComplex,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftExecR2C(plan, idata, odata) }.result()
+    unsafe { ours_result::exec_r2c(plan, idata, odata) }.map_err(ours)
 }
 
 /// `cufftExecD2Z`.
@@ -160,7 +190,7 @@ pub unsafe fn exec_d2z(
     odata: *mut sys::cufftDoubleComplex,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftExecD2Z(plan, idata, odata) }.result()
+    unsafe { ours_result::exec_d2z(plan, idata, odata) }.map_err(ours)
 }
 
 /// `cufftExecZ2D`.
@@ -173,7 +203,7 @@ pub unsafe fn exec_z2d(
     odata: *mut sys::cufftDoubleReal,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftExecZ2D(plan, idata, odata) }.result()
+    unsafe { ours_result::exec_z2d(plan, idata, odata) }.map_err(ours)
 }
 
 /// `cufftExecZ2Z`.
@@ -187,24 +217,19 @@ pub unsafe fn exec_z2z(
     direction: c_int,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftExecZ2Z(plan, idata, odata, direction) }.result()
+    unsafe { ours_result::exec_z2z(plan, idata, odata, direction) }.map_err(ours)
 }
 
 /// `cufftGetProperty`: the library's major or minor version or patch level.
 pub fn get_property(property: sys::libraryPropertyType) -> Result<c_int, CufftError> {
-    let mut value = 0;
-    let property = hipfft_sys::hipfftLibraryPropertyType(property as u32);
-    // SAFETY: `value` is a valid place to write an int.
-    unsafe { sys::cufftGetProperty(property, &mut value) }.result()?;
-    Ok(value)
+    // The values are hipFFT's `HIPFFT_MAJOR_VERSION`, ... (0, 1, 2).
+    let property = hipfft::sys::hipfftLibraryPropertyType(property as u32);
+    ours_result::get_property(property).map_err(ours)
 }
 
 /// `cufftGetVersion`.
 pub fn get_version() -> Result<c_int, CufftError> {
-    let mut version = 0;
-    // SAFETY: `version` is a valid place to write an int.
-    unsafe { sys::cufftGetVersion(&mut version) }.result()?;
-    Ok(version)
+    ours_result::get_version().map_err(ours)
 }
 
 /// `cufftGetPlanPropertyInt64`: always `CUFFT_NOT_SUPPORTED` (hipFFT has
@@ -216,10 +241,8 @@ pub unsafe fn get_plan_property_i64(
     plan: sys::cufftHandle,
     property: sys::cufftProperty,
 ) -> Result<c_longlong, CufftError> {
-    let mut value = 0;
-    // SAFETY: the caller's contract; `value` is a valid place.
-    unsafe { sys::cufftGetPlanPropertyInt64(plan, property, &mut value) }.result()?;
-    Ok(value)
+    let _ = (plan, property);
+    Err(not_supported("cufftGetPlanPropertyInt64"))
 }
 
 /// `cufftSetPlanPropertyInt64`: always `CUFFT_NOT_SUPPORTED` (hipFFT has
@@ -232,8 +255,8 @@ pub unsafe fn set_plan_property_i64(
     property: sys::cufftProperty,
     value: c_longlong,
 ) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { sys::cufftSetPlanPropertyInt64(plan, property, value) }.result()
+    let _ = (plan, property, value);
+    Err(not_supported("cufftSetPlanPropertyInt64"))
 }
 
 /// `cufftResetPlanProperty`: always `CUFFT_NOT_SUPPORTED` (hipFFT has no
@@ -245,8 +268,8 @@ pub unsafe fn reset_plan_property(
     plan: sys::cufftHandle,
     property: sys::cufftProperty,
 ) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { sys::cufftResetPlanProperty(plan, property) }.result()
+    let _ = (plan, property);
+    Err(not_supported("cufftResetPlanProperty"))
 }
 
 /// `cufftGetSize`: the plan's work area, in bytes.
@@ -254,10 +277,8 @@ pub unsafe fn reset_plan_property(
 /// # Safety
 /// `plan` is a live handle.
 pub unsafe fn get_size(plan: sys::cufftHandle) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftGetSize(plan, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::get_size(plan) }.map_err(ours)
 }
 
 /// `cufftGetSize1d`.
@@ -270,10 +291,8 @@ pub unsafe fn get_size_1d(
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftGetSize1d(plan, nx, type_, batch, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::get_size_1d(plan, nx, type_.into(), batch) }.map_err(ours)
 }
 
 /// `cufftGetSize2d`.
@@ -286,10 +305,8 @@ pub unsafe fn get_size_2d(
     ny: c_int,
     type_: sys::cufftType,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftGetSize2d(plan, nx, ny, type_, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::get_size_2d(plan, nx, ny, type_.into()) }.map_err(ours)
 }
 
 /// `cufftGetSize3d`.
@@ -303,10 +320,8 @@ pub unsafe fn get_size_3d(
     nz: c_int,
     type_: sys::cufftType,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftGetSize3d(plan, nx, ny, nz, type_, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::get_size_3d(plan, nx, ny, nz, type_.into()) }.map_err(ours)
 }
 
 /// `cufftGetSizeMany`.
@@ -327,16 +342,23 @@ pub unsafe fn get_size_many(
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
+    // SAFETY: the caller's contract.
     unsafe {
-        sys::cufftGetSizeMany(
-            plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch,
-            &mut size,
+        ours_result::get_size_many(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_.into(),
+            batch,
         )
     }
-    .result()?;
-    Ok(size)
+    .map_err(ours)
 }
 
 /// `cufftGetSizeMany64`.
@@ -357,16 +379,23 @@ pub unsafe fn get_size_many64(
     type_: sys::cufftType,
     batch: c_longlong,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
+    // SAFETY: the caller's contract.
     unsafe {
-        sys::cufftGetSizeMany64(
-            plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch,
-            &mut size,
+        ours_result::get_size_many64(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_.into(),
+            batch,
         )
     }
-    .result()?;
-    Ok(size)
+    .map_err(ours)
 }
 
 /// `cufftMakePlan1d` on a handle from [`create`]: the work area's size.
@@ -379,10 +408,8 @@ pub unsafe fn make_plan_1d(
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftMakePlan1d(plan, nx, type_, batch, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::make_plan_1d(plan, nx, type_.into(), batch) }.map_err(ours)
 }
 
 /// `cufftMakePlan2d`.
@@ -395,10 +422,8 @@ pub unsafe fn make_plan_2d(
     ny: c_int,
     type_: sys::cufftType,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftMakePlan2d(plan, nx, ny, type_, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::make_plan_2d(plan, nx, ny, type_.into()) }.map_err(ours)
 }
 
 /// `cufftMakePlan3d`.
@@ -412,10 +437,8 @@ pub unsafe fn make_plan_3d(
     nz: c_int,
     type_: sys::cufftType,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
-    unsafe { sys::cufftMakePlan3d(plan, nx, ny, nz, type_, &mut size) }.result()?;
-    Ok(size)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::make_plan_3d(plan, nx, ny, nz, type_.into()) }.map_err(ours)
 }
 
 /// `cufftMakePlanMany`.
@@ -436,16 +459,23 @@ pub unsafe fn make_plan_many(
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
+    // SAFETY: the caller's contract.
     unsafe {
-        sys::cufftMakePlanMany(
-            plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch,
-            &mut size,
+        ours_result::make_plan_many(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_.into(),
+            batch,
         )
     }
-    .result()?;
-    Ok(size)
+    .map_err(ours)
 }
 
 /// `cufftMakePlanMany64`.
@@ -466,56 +496,67 @@ pub unsafe fn make_plan_many64(
     type_: sys::cufftType,
     batch: c_longlong,
 ) -> Result<usize, CufftError> {
-    let mut size = 0;
-    // SAFETY: the caller's contract; `size` is a valid place.
+    // SAFETY: the caller's contract (C's arrays: null embeds allowed, so
+    // hipfft's checked-slice `make_plan_many64` does not fit).
     unsafe {
-        sys::cufftMakePlanMany64(
-            plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch,
-            &mut size,
+        ours_result::make_plan_many64_raw(
+            plan,
+            rank,
+            n,
+            inembed,
+            istride,
+            idist,
+            onembed,
+            ostride,
+            odist,
+            type_.into(),
+            batch,
         )
     }
-    .result()?;
-    Ok(size)
+    .map_err(ours)
 }
 
-/// `cufftPlan1d`: a new 1-D plan.
+/// `cufftPlan1d`: a new 1-D plan, on the current device, holding the
+/// capture gate as [`create`] does (making a plan allocates its work
+/// area).
 pub fn plan_1d(
     nx: c_int,
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<sys::cufftHandle, CufftError> {
-    let mut plan: sys::cufftHandle = std::ptr::null_mut();
-    // SAFETY: `plan` is a valid place for the new handle.
-    unsafe { sys::cufftPlan1d(&mut plan, nx, type_, batch) }.result()?;
-    Ok(plan)
+    crate::gate::holding_current("cufftPlan1d", |held| {
+        ours_result::plan_1d(nx, type_.into(), batch, held)
+    })
+    .map_err(ours)
 }
 
-/// `cufftPlan2d`: a new 2-D plan (`nx` the outer size).
+/// `cufftPlan2d`: a new 2-D plan (`nx` the outer size), as [`plan_1d`].
 pub fn plan_2d(
     nx: c_int,
     ny: c_int,
     type_: sys::cufftType,
 ) -> Result<sys::cufftHandle, CufftError> {
-    let mut plan: sys::cufftHandle = std::ptr::null_mut();
-    // SAFETY: `plan` is a valid place for the new handle.
-    unsafe { sys::cufftPlan2d(&mut plan, nx, ny, type_) }.result()?;
-    Ok(plan)
+    crate::gate::holding_current("cufftPlan2d", |held| {
+        ours_result::plan_2d(nx, ny, type_.into(), held)
+    })
+    .map_err(ours)
 }
 
-/// `cufftPlan3d`: a new 3-D plan.
+/// `cufftPlan3d`: a new 3-D plan, as [`plan_1d`].
 pub fn plan_3d(
     nx: c_int,
     ny: c_int,
     nz: c_int,
     type_: sys::cufftType,
 ) -> Result<sys::cufftHandle, CufftError> {
-    let mut plan: sys::cufftHandle = std::ptr::null_mut();
-    // SAFETY: `plan` is a valid place for the new handle.
-    unsafe { sys::cufftPlan3d(&mut plan, nx, ny, nz, type_) }.result()?;
-    Ok(plan)
+    crate::gate::holding_current("cufftPlan3d", |held| {
+        ours_result::plan_3d(nx, ny, nz, type_.into(), held)
+    })
+    .map_err(ours)
 }
 
-/// `cufftPlanMany`: a new batched plan with an advanced layout.
+/// `cufftPlanMany`: a new batched plan with an advanced layout, as
+/// [`plan_1d`].
 ///
 /// # Safety
 /// The arrays as in [`estimate_many`].
@@ -532,15 +573,25 @@ pub unsafe fn plan_many(
     type_: sys::cufftType,
     batch: c_int,
 ) -> Result<sys::cufftHandle, CufftError> {
-    let mut plan: sys::cufftHandle = std::ptr::null_mut();
-    // SAFETY: the caller's contract; `plan` is a valid place.
-    unsafe {
-        sys::cufftPlanMany(
-            &mut plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type_, batch,
-        )
-    }
-    .result()?;
-    Ok(plan)
+    crate::gate::holding_current("cufftPlanMany", |held| {
+        // SAFETY: the caller's contract.
+        unsafe {
+            ours_result::plan_many(
+                rank,
+                n,
+                inembed,
+                istride,
+                idist,
+                onembed,
+                ostride,
+                odist,
+                type_.into(),
+                batch,
+                held,
+            )
+        }
+    })
+    .map_err(ours)
 }
 
 /// `cufftSetAutoAllocation`.
@@ -552,7 +603,7 @@ pub unsafe fn set_auto_allocation(
     auto_allocate: bool,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftSetAutoAllocation(plan, auto_allocate as c_int) }.result()
+    unsafe { ours_result::set_auto_allocation(plan, auto_allocate) }.map_err(ours)
 }
 
 /// `cufftSetStream`.
@@ -564,7 +615,7 @@ pub unsafe fn set_stream(
     stream: sys::cudaStream_t,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftSetStream(plan, stream) }.result()
+    unsafe { ours_result::set_stream(plan, stream.cast()) }.map_err(ours)
 }
 
 /// `cufftSetWorkArea`.
@@ -577,5 +628,5 @@ pub unsafe fn set_work_area(
     work_area: *mut c_void,
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cufftSetWorkArea(plan, work_area) }.result()
+    unsafe { ours_result::set_work_area(plan, work_area) }.map_err(ours)
 }

@@ -7,7 +7,10 @@
 //! reads or writes (the lengths come from hipfft's [`Layout`]). A wrong
 //! type is `CUFFT_INVALID_TYPE`, a short buffer `CUFFT_INVALID_VALUE`;
 //! cudarc passes both to cuFFT, where a short buffer is an out-of-bounds
-//! access. Dropping a plan never panics (cudarc unwraps the destroy).
+//! access; either refusal keeps its reason
+//! ([`last_error_detail`](super::result::last_error_detail)), as every
+//! error from hipfft keeps hipfft's message. Dropping a plan never panics
+//! (cudarc unwraps the destroy).
 
 use super::result::{self, CufftError};
 use super::sys;
@@ -36,6 +39,13 @@ pub enum FftDirection {
     Inverse = 1,
 }
 
+/// `status` for an argument `CudaFft` refuses before hipFFT is called,
+/// with `why` as this thread's reason ([`result::last_error_detail`]).
+#[cold]
+fn refuse(status: sys::cufftResult, why: String) -> CufftError {
+    result::fail(status, &format!("CudaFft: {why}"))
+}
+
 /// What a plan reads and writes: its type and the elements each side
 /// reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,16 +69,18 @@ impl Geometry {
         inembed: Option<(&[c_int], c_int, c_int)>,
         onembed: Option<(&[c_int], c_int, c_int)>,
     ) -> Result<Geometry, CufftError> {
-        let invalid_size = CufftError(sys::cufftResult::CUFFT_INVALID_SIZE);
-        let invalid_value = CufftError(sys::cufftResult::CUFFT_INVALID_VALUE);
+        let invalid_size = |why: String| refuse(sys::cufftResult::CUFFT_INVALID_SIZE, why);
+        let invalid_value = |why: String| refuse(sys::cufftResult::CUFFT_INVALID_VALUE, why);
         if n.is_empty() || n.len() > 3 || batch < 1 {
-            return Err(invalid_size);
+            return Err(invalid_size(format!(
+                "sizes {n:?} (1 to 3 of them) and batch {batch} (at least 1)"
+            )));
         }
         let dims: Vec<usize> = n
             .iter()
             .map(|&d| usize::try_from(d).ok().filter(|d| *d >= 1))
             .collect::<Option<_>>()
-            .ok_or(invalid_size)?;
+            .ok_or_else(|| invalid_size(format!("sizes {n:?}: each must be at least 1")))?;
         let t = type_;
         let (input_dims, output_dims) =
             if t == sys::cufftType::CUFFT_R2C || t == sys::cufftType::CUFFT_D2Z {
@@ -78,7 +90,10 @@ impl Geometry {
             } else if t == sys::cufftType::CUFFT_C2C || t == sys::cufftType::CUFFT_Z2Z {
                 (dims.clone(), dims.clone())
             } else {
-                return Err(CufftError(sys::cufftResult::CUFFT_INVALID_TYPE));
+                return Err(refuse(
+                    sys::cufftResult::CUFFT_INVALID_TYPE,
+                    format!("{t:?} is no cuFFT transform type"),
+                ));
             };
         let batch = batch as usize;
         let len = |side: Option<(&[c_int], c_int, c_int)>,
@@ -89,26 +104,37 @@ impl Geometry {
                 None => Layout::packed(logical),
                 Some((embed, stride, dist)) => {
                     if embed.len() != logical.len() {
-                        return Err(invalid_value);
+                        return Err(invalid_value(format!(
+                            "embed {embed:?} must hold {} extents",
+                            logical.len()
+                        )));
                     }
-                    let embed: Vec<usize> = embed
+                    let extents: Vec<usize> = embed
                         .iter()
                         .map(|&e| usize::try_from(e).ok())
                         .collect::<Option<_>>()
-                        .ok_or(invalid_value)?;
+                        .ok_or_else(|| {
+                            invalid_value(format!("embed {embed:?} has a negative extent"))
+                        })?;
                     // Each inner extent holds its dimension (cuFFT's rule).
-                    if embed.iter().zip(logical).skip(1).any(|(e, d)| e < d) {
-                        return Err(invalid_value);
+                    if extents.iter().zip(logical).skip(1).any(|(e, d)| e < d) {
+                        return Err(invalid_value(format!(
+                            "embed {embed:?}: an inner extent is smaller than its size \
+                             ({logical:?})"
+                        )));
                     }
                     let stride = usize::try_from(stride)
                         .ok()
                         .filter(|s| *s >= 1)
-                        .ok_or(invalid_value)?;
-                    let dist = usize::try_from(dist).map_err(|_| invalid_value)?;
-                    Layout::new(&embed, stride, dist)
+                        .ok_or_else(|| invalid_value(format!("stride {stride} (at least 1)")))?;
+                    let dist = usize::try_from(dist)
+                        .map_err(|_| invalid_value(format!("distance {dist} is negative")))?;
+                    Layout::new(&extents, stride, dist)
                 }
             };
-            layout.required_len(logical, batch).ok_or(invalid_size)
+            layout.required_len(logical, batch).ok_or_else(|| {
+                invalid_size(format!("the layout of {logical:?} x{batch} overflows"))
+            })
         };
         // cuFFT ignores both advanced layouts when either embed array is
         // null; a side whose array was given must then also hold its
@@ -133,10 +159,19 @@ impl Geometry {
     /// reaches.
     fn check(&self, want: sys::cufftType, input: usize, output: usize) -> Result<(), CufftError> {
         if self.type_ != want {
-            return Err(CufftError(sys::cufftResult::CUFFT_INVALID_TYPE));
+            return Err(refuse(
+                sys::cufftResult::CUFFT_INVALID_TYPE,
+                format!("the plan is {:?}, not {want:?}", self.type_),
+            ));
         }
         if input < self.input_len || output < self.output_len {
-            return Err(CufftError(sys::cufftResult::CUFFT_INVALID_VALUE));
+            return Err(refuse(
+                sys::cufftResult::CUFFT_INVALID_VALUE,
+                format!(
+                    "buffers of {input} and {output} elements; the plan reaches {} and {}",
+                    self.input_len, self.output_len
+                ),
+            ));
         }
         Ok(())
     }
@@ -187,9 +222,11 @@ impl CudaFft {
         stream: &CudaStream,
         device: &'d hip::Device,
     ) -> Result<hip::CaptureHold<'d>, CufftError> {
+        // A refusal is `CUFFT_SETUP_FAILED` (`ours`' status for hip's
+        // errors), keeping hip's words.
         let held = device
             .hold_captures("CudaFft::plan")
-            .map_err(|_| CufftError(sys::cufftResult::CUFFT_SETUP_FAILED))?;
+            .map_err(|e| result::ours(e.into()))?;
         let ctx = stream.context();
         ctx.record_err(ctx.bind_to_thread());
         Ok(held)
@@ -204,8 +241,9 @@ impl CudaFft {
     ) -> Result<Self, CufftError> {
         let geometry = Geometry::new(type_, &[nx], batch, None, None)?;
         let device = stream.context().device.clone();
-        let _held = Self::bind(&stream, &device)?;
-        let handle = result::plan_1d(nx, type_, batch)?;
+        let held = Self::bind(&stream, &device)?;
+        let handle =
+            hipfft::result::plan_1d(nx, type_.into(), batch, &held).map_err(result::ours)?;
         Self::new(handle, stream, geometry)
     }
 
@@ -218,8 +256,8 @@ impl CudaFft {
     ) -> Result<Self, CufftError> {
         let geometry = Geometry::new(type_, &[nx, ny], 1, None, None)?;
         let device = stream.context().device.clone();
-        let _held = Self::bind(&stream, &device)?;
-        let handle = result::plan_2d(nx, ny, type_)?;
+        let held = Self::bind(&stream, &device)?;
+        let handle = hipfft::result::plan_2d(nx, ny, type_.into(), &held).map_err(result::ours)?;
         Self::new(handle, stream, geometry)
     }
 
@@ -233,8 +271,9 @@ impl CudaFft {
     ) -> Result<Self, CufftError> {
         let geometry = Geometry::new(type_, &[nx, ny, nz], 1, None, None)?;
         let device = stream.context().device.clone();
-        let _held = Self::bind(&stream, &device)?;
-        let handle = result::plan_3d(nx, ny, nz, type_)?;
+        let held = Self::bind(&stream, &device)?;
+        let handle =
+            hipfft::result::plan_3d(nx, ny, nz, type_.into(), &held).map_err(result::ours)?;
         Self::new(handle, stream, geometry)
     }
 
@@ -263,7 +302,7 @@ impl CudaFft {
             onembed.map(|e| (e, ostride, odist)),
         )?;
         let device = stream.context().device.clone();
-        let _held = Self::bind(&stream, &device)?;
+        let held = Self::bind(&stream, &device)?;
         let mut n = n.to_vec();
         let mut inembed = inembed.map(<[c_int]>::to_vec);
         let mut onembed = onembed.map(<[c_int]>::to_vec);
@@ -273,7 +312,7 @@ impl CudaFft {
         // SAFETY: `n` holds `rank` sizes and each embed array, when given,
         // `rank` extents (checked by `Geometry::new`); hipFFT only reads them.
         let handle = unsafe {
-            result::plan_many(
+            hipfft::result::plan_many(
                 n.len() as c_int,
                 n.as_mut_ptr(),
                 ptr(&mut inembed),
@@ -282,10 +321,12 @@ impl CudaFft {
                 ptr(&mut onembed),
                 ostride,
                 odist,
-                type_,
+                type_.into(),
                 batch,
+                &held,
             )
-        }?;
+        }
+        .map_err(result::ours)?;
         Self::new(handle, stream, geometry)
     }
 
@@ -441,15 +482,13 @@ impl Drop for CudaFft {
             // Its error is recorded on the context, as cudarc's other
             // handles' drops are here: never a panic.
             let handle = hip::SendPtr(handle);
-            self.stream
-                .context()
-                .release_outside_captures(move |_held| {
-                    // SAFETY: this value owns the plan; nothing uses it after
-                    // this.
-                    unsafe { result::destroy(handle.get()) }.map_err(|_| {
-                        crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
-                    })
-                });
+            self.stream.context().release_outside_captures(move |held| {
+                // SAFETY: this value owns the plan; nothing uses it after
+                // this.
+                unsafe { hipfft::result::destroy(handle.get(), held) }.map_err(|_| {
+                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                })
+            });
         }
     }
 }
@@ -543,6 +582,15 @@ mod tests {
             g.check(T::CUFFT_R2C, 8, 4),
             Err(CufftError(R::CUFFT_INVALID_VALUE))
         );
+        // The refusal keeps its reason, printed by `Debug`.
+        let e = g.check(T::CUFFT_R2C, 8, 4).unwrap_err();
+        let (status, why) = result::last_error_detail().expect("a reason");
+        assert_eq!(status, R::CUFFT_INVALID_VALUE);
+        assert!(
+            why.contains("CudaFft: buffers of 8 and 4 elements"),
+            "{why}"
+        );
+        assert!(format!("{e:?}").contains(&why), "{e:?}");
     }
 
     #[test]

@@ -252,7 +252,7 @@ impl<T: GroupedGemmDtype> GroupedGemm<T> for CudaBlas {
                 // host values of the compute type's scalar type; the
                 // caller's contract covers the contents.
                 unsafe {
-                    result::gemm_ex(
+                    result::unchecked::gemm_ex(
                         *self.handle(),
                         shape.transa,
                         shape.transb,
