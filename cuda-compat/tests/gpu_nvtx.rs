@@ -61,3 +61,86 @@ fn cudarc_style_nvtx_reaches_the_platforms_library() {
     // cudarc panics on a NUL byte; the message is cut here.
     mark("gpu_nvtx: cut\0here");
 }
+
+/// cudarc's `nvtx::result` functions (over `hip::result`'s roctx calls)
+/// around a real copy and computation on the platform's library: domains,
+/// `Ex` calls with ASCII, wide and registered messages, nested push/pop
+/// levels. NVTX returns no status, so there is no failure to keep a reason
+/// for.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_result_functions_annotate_a_real_computation() {
+    use cuda_compat::nvtx::sys;
+    let _ = test_kit::device();
+    let ctx = CudaContext::new(0).unwrap();
+    let stream = ctx.default_stream();
+    let wide: Vec<sys::wchar_t> = "gpu_nvtx: wide"
+        .chars()
+        .map(|c| c as sys::wchar_t)
+        .chain([0])
+        .collect();
+    let domain = result::domain_create("gpu_nvtx domain");
+    assert!(!domain.is_null());
+    let attributes = |kind: sys::nvtxMessageType_t, message| sys::nvtxEventAttributes_t {
+        version: 3,
+        size: size_of::<sys::nvtxEventAttributes_t>() as u16,
+        category: 0,
+        colorType: sys::nvtxColorType_t::NVTX_COLOR_ARGB as u32 as i32,
+        color: 0xff0000ff,
+        payloadType: 0,
+        reserved0: 0,
+        payload: sys::nvtxEventAttributes_v2_payload_t { ullValue: 0 },
+        messageType: kind as u32 as i32,
+        message,
+    };
+    // SAFETY: a NUL-terminated string.
+    let registered =
+        unsafe { sys::nvtxDomainRegisterStringA(domain, c"gpu_nvtx: registered".as_ptr()) };
+    let ascii = attributes(
+        sys::nvtxMessageType_t::NVTX_MESSAGE_TYPE_ASCII,
+        sys::nvtxMessageValue_t {
+            ascii: c"gpu_nvtx: ascii".as_ptr(),
+        },
+    );
+    let unicode = attributes(
+        sys::nvtxMessageType_t::NVTX_MESSAGE_TYPE_UNICODE,
+        sys::nvtxMessageValue_t {
+            unicode: wide.as_ptr(),
+        },
+    );
+    let named = attributes(
+        sys::nvtxMessageType_t::NVTX_MESSAGE_TYPE_REGISTERED,
+        sys::nvtxMessageValue_t { registered },
+    );
+
+    result::mark_ex(&ascii);
+    let started = result::range_start_ex(&unicode);
+    // SAFETY: `domain` is live until destroyed below; the attributes'
+    // messages are what their types say, and outlive the calls.
+    let (outer, inner) = unsafe {
+        result::domain_mark(domain, &named);
+        let outer = result::domain_range_push(domain, &ascii);
+        let inner = result::range_push_ex(&named);
+        (outer, inner)
+    };
+    let x: Vec<f32> = test_kit::random_nonzero(4096, 0.5f32..2.0);
+    let device = stream.clone_htod(&x).unwrap();
+    assert_eq!(stream.clone_dtoh(&device).unwrap(), x);
+    let inner_popped = result::range_pop();
+    // SAFETY: as above.
+    let outer_popped = unsafe { result::domain_range_pop(domain) };
+    // SAFETY: `started` came from `range_start_ex`, ended once.
+    unsafe { result::range_end(started) };
+    println!("levels {outer} {inner}, pops {inner_popped} {outer_popped}, range id {started}");
+    if outer >= 0 {
+        assert_eq!(
+            (inner, inner_popped, outer_popped),
+            (outer + 1, outer + 1, outer)
+        );
+    } else {
+        // Nothing tracked (-2: NVTX without a profiler; -1: no library).
+        assert_eq!((inner, inner_popped, outer_popped), (outer, outer, outer));
+    }
+    // SAFETY: made by `domain_create`, destroyed once.
+    unsafe { result::domain_destroy(domain) };
+}

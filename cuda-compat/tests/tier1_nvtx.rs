@@ -113,3 +113,109 @@ fn the_attribute_struct_has_nvtxs_layout() {
     );
     assert_eq!(Event::message("x").cu_size(), 48);
 }
+
+/// `attributes` with `message` of NVTX type `kind`.
+fn attributes_with(
+    kind: sys::nvtxMessageType_t,
+    message: sys::nvtxMessageValue_t,
+) -> sys::nvtxEventAttributes_t {
+    sys::nvtxEventAttributes_t {
+        version: 3,
+        size: size_of::<sys::nvtxEventAttributes_t>() as u16,
+        category: 0,
+        colorType: 0,
+        color: 0,
+        payloadType: 0,
+        reserved0: 0,
+        payload: sys::nvtxEventAttributes_v2_payload_t { ullValue: 0 },
+        messageType: kind as u32 as i32,
+        message,
+    }
+}
+
+#[test]
+fn result_domains_are_the_handles_of_the_c_names() {
+    // The result layer makes the handle `nvtxDomainCreateA` makes (a copy
+    // of the name, cut at a NUL byte): either side destroys the other's.
+    let d = result::domain_create("mine\0cut");
+    assert!(!d.is_null());
+    // SAFETY: the handle is the domain's NUL-terminated name.
+    let name = unsafe { std::ffi::CStr::from_ptr(d.cast()) };
+    assert_eq!(name.to_str().unwrap(), "mine");
+    // SAFETY: made by `domain_create`, destroyed once.
+    unsafe { sys::nvtxDomainDestroy(d) };
+    // SAFETY: a NUL-terminated name; the handle is destroyed once.
+    unsafe {
+        let d = sys::nvtxDomainCreateA(c"c side".as_ptr());
+        assert_eq!(
+            std::ffi::CStr::from_ptr(d.cast()).to_str().unwrap(),
+            "c side"
+        );
+        result::domain_destroy(d);
+    }
+}
+
+#[test]
+fn ex_calls_reach_roctx_with_every_kind_of_message() {
+    let wide: Vec<sys::wchar_t> = "wide ✓"
+        .chars()
+        .map(|c| c as sys::wchar_t)
+        .chain([0])
+        .collect();
+    // SAFETY: a NUL-terminated string.
+    let registered =
+        unsafe { sys::nvtxDomainRegisterStringA(std::ptr::null_mut(), c"registered".as_ptr()) };
+    let kinds = [
+        attributes_with(
+            sys::nvtxMessageType_t::NVTX_MESSAGE_TYPE_ASCII,
+            sys::nvtxMessageValue_t {
+                ascii: c"ascii".as_ptr(),
+            },
+        ),
+        attributes_with(
+            sys::nvtxMessageType_t::NVTX_MESSAGE_TYPE_UNICODE,
+            sys::nvtxMessageValue_t {
+                unicode: wide.as_ptr(),
+            },
+        ),
+        attributes_with(
+            sys::nvtxMessageType_t::NVTX_MESSAGE_TYPE_REGISTERED,
+            sys::nvtxMessageValue_t { registered },
+        ),
+        attributes_with(
+            sys::nvtxMessageType_t::NVTX_MESSAGE_UNKNOWN,
+            sys::nvtxMessageValue_t {
+                ascii: std::ptr::null(),
+            },
+        ),
+    ];
+    let domain = result::domain_create("ex");
+    for a in &kinds {
+        result::mark_ex(a);
+        let pushed = result::range_push_ex(a);
+        let popped = result::range_pop();
+        let id = result::range_start_ex(a);
+        // SAFETY: `id` came from `range_start_ex`, ended once.
+        unsafe { result::range_end(id) };
+        // SAFETY: `domain` is live until destroyed below.
+        let (d_pushed, d_popped, d_id) = unsafe {
+            result::domain_mark(domain, a);
+            let p = result::domain_range_push(domain, a);
+            let q = result::domain_range_pop(domain);
+            let r = result::domain_range_start(domain, a);
+            result::domain_range_end(domain, r);
+            (p, q, r)
+        };
+        if !roctx_sys::loader::is_available() {
+            // roctx-sys's values without a library, through hip's result
+            // layer, for the plain and the domain calls alike.
+            assert_eq!((pushed, popped, id), (-1, -1, 0));
+            assert_eq!((d_pushed, d_popped, d_id), (-1, -1, 0));
+        } else {
+            assert_eq!(pushed, popped, "a balanced push and pop");
+            assert_eq!(d_pushed, d_popped, "a balanced push and pop");
+        }
+    }
+    // SAFETY: made above, destroyed once.
+    unsafe { result::domain_destroy(domain) };
+}

@@ -1349,6 +1349,22 @@ pub unsafe fn rtc_compile_program(
 ///
 /// `p` is a live program, not being compiled on another thread.
 pub unsafe fn rtc_get_program_log(p: sys::hiprtcProgram) -> Result<String> {
+    // SAFETY: the caller's contract.
+    let mut buf = unsafe { rtc_get_program_log_bytes(p) }?;
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    buf.truncate(end);
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// `hiprtcGetProgramLogSize` and `hiprtcGetProgramLog`: the compiler log
+/// of `p` as hiprtc writes it, NUL-terminated: the size hiprtc reports
+/// (which counts the NUL), or one byte more, a NUL, where those bytes do
+/// not end in one.
+///
+/// # Safety
+///
+/// `p` is a live program, not being compiled on another thread.
+pub unsafe fn rtc_get_program_log_bytes(p: sys::hiprtcProgram) -> Result<Vec<u8>> {
     let mut n = 0;
     // SAFETY: the caller passes a live program; `n` is writable.
     check_rtc("hiprtcGetProgramLogSize", unsafe {
@@ -1359,9 +1375,10 @@ pub unsafe fn rtc_get_program_log(p: sys::hiprtcProgram) -> Result<String> {
     check_rtc("hiprtcGetProgramLog", unsafe {
         sys::hiprtcGetProgramLog(p, buf.as_mut_ptr().cast())
     })?;
-    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
-    buf.truncate(end);
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+    if n > 0 && buf[n - 1] == 0 {
+        buf.truncate(n);
+    }
+    Ok(buf)
 }
 
 /// `hiprtcGetCodeSize` and `hiprtcGetCode`: the compiled code object of

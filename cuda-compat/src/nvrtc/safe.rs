@@ -8,17 +8,10 @@ use std::ffi::CString;
 use std::fmt;
 use std::path::PathBuf;
 
-/// A failed nvrtc call: the status (cudarc's `NvrtcError`), HIP's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct NvrtcError(pub raw::nvrtcResult);
-
-impl fmt::Display for NvrtcError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
-    }
-}
-
-impl std::error::Error for NvrtcError {}
+/// A failed nvrtc call (cudarc's `NvrtcError`), defined with the thread's
+/// reason beside the `result` layer.
+pub use super::result::NvrtcError;
+use super::result::{fail, ours};
 
 /// Why [`compile_ptx_with_opts`] failed (cudarc's variants).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,31 +59,37 @@ impl fmt::Display for CompileError {
 impl std::error::Error for CompileError {}
 
 impl From<hip::Error> for CompileError {
+    /// Every status keeps the `hip` crate's message as this thread's reason
+    /// (see [`super::result::last_error_detail`]).
     fn from(e: hip::Error) -> CompileError {
         match e {
             hip::Error::Compile {
+                program,
                 options,
                 status,
                 log,
-                ..
             } => CompileError::CompileError {
-                nvrtc: NvrtcError(status.into()),
+                // The reason says what failed; the log is beside it.
+                nvrtc: fail(
+                    status.into(),
+                    &format!(
+                        "hiprtcCompileProgram: compiling `{program}` failed with {status}: \
+                         the compiler's log is the error's `log`"
+                    ),
+                ),
                 options,
                 log: CString::new(log.replace('\0', " ")).unwrap_or_default(),
             },
             hip::Error::Hiprtc {
-                status,
                 call: "hiprtcGetCode",
                 ..
-            } => CompileError::GetPtxError(NvrtcError(status.into())),
-            hip::Error::Hiprtc { status, .. } => {
-                CompileError::CreationError(NvrtcError(status.into()))
+            } => CompileError::GetPtxError(ours(e)),
+            hip::Error::Hiprtc { .. } | hip::Error::Invalid { .. } => {
+                CompileError::CreationError(ours(e))
             }
-            hip::Error::Invalid { .. } => {
-                CompileError::CreationError(NvrtcError(raw::nvrtcResult::NVRTC_ERROR_INVALID_INPUT))
-            }
-            _ => CompileError::CreationError(NvrtcError(
+            _ => CompileError::CreationError(fail(
                 raw::nvrtcResult::NVRTC_ERROR_PROGRAM_CREATION_FAILURE,
+                &e.to_string(),
             )),
         }
     }
@@ -452,9 +451,10 @@ pub fn compile_ptx_with_opts<S: AsRef<str>>(
     opts: CompileOptions,
 ) -> Result<Ptx, CompileError> {
     let platform = crate::probe::backend()
-        .map_err(|_| {
-            CompileError::CreationError(NvrtcError(
+        .map_err(|e| {
+            CompileError::CreationError(fail(
                 raw::nvrtcResult::NVRTC_ERROR_PROGRAM_CREATION_FAILURE,
+                &e.to_string(),
             ))
         })?
         .platform;

@@ -1,10 +1,19 @@
-//! cudarc's `nvtx::result`: NVTX's calls with Rust strings, over [`sys`].
+//! cudarc's `nvtx::result`: NVTX's calls with Rust strings, each calling
+//! the `hip` crate's [`result`](hip::result) layer (`roctx_mark`,
+//! `roctx_range_push`, ...), which reaches roctx on AMD and NVTX itself on
+//! NVIDIA. NVTX returns no status, so there is no error to convert: the
+//! values are the library's.
 //!
 //! Unlike cudarc, nothing here panics: a message holding a NUL byte is cut
 //! at that byte (what a C caller's string would say), and without a roctx
-//! or NVTX library every call does nothing.
+//! or NVTX library every call does nothing. Domains, categories, thread
+//! names, colors and payloads have no roctx counterpart: a domain is only
+//! its name (the handle [`sys::nvtxDomainCreateA`] makes too), the rest is
+//! dropped, as [`sys`] does.
 
 use super::sys;
+use hip::result as ours;
+use std::borrow::Cow;
 use std::ffi::{c_int, CString};
 
 /// `s` as a C string, cut at its first NUL byte.
@@ -15,12 +24,17 @@ pub(crate) fn c_string(s: &str) -> CString {
     CString::new(&bytes[..end]).unwrap_or_default()
 }
 
+/// The message of `event_attrib` as its type says (`None`: no message).
+fn message_of(event_attrib: &sys::nvtxEventAttributes_t) -> Option<Cow<'_, std::ffi::CStr>> {
+    // SAFETY: valid attributes (a reference); that their message is what
+    // its type says is the caller's part, as for every NVTX call.
+    unsafe { sys::message(event_attrib) }
+}
+
 /// Creates a domain (`nvtxDomainCreateA`; roctx has one domain, so the
 /// handle only keeps the name).
 pub fn domain_create<S: AsRef<str>>(name: S) -> sys::nvtxDomainHandle_t {
-    let name = c_string(name.as_ref());
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { sys::nvtxDomainCreateA(name.as_ptr()) }
+    sys::new_domain(c_string(name.as_ref()))
 }
 
 /// Destroys a domain (`nvtxDomainDestroy`).
@@ -28,62 +42,62 @@ pub fn domain_create<S: AsRef<str>>(name: S) -> sys::nvtxDomainHandle_t {
 /// # Safety
 /// `domain` came from [`domain_create`] and was not destroyed before.
 pub unsafe fn domain_destroy(domain: sys::nvtxDomainHandle_t) {
-    // SAFETY: the caller's contract.
-    unsafe { sys::nvtxDomainDestroy(domain) }
+    // SAFETY: the caller's contract; `domain_create` calls `new_domain`.
+    unsafe { sys::free_domain(domain) }
 }
 
-/// Marks an instant in `domain` (`nvtxDomainMarkEx`).
+/// Marks an instant in `domain` (`nvtxDomainMarkEx`; the domain is not
+/// used: [`mark_ex`]).
 ///
 /// # Safety
 /// `domain` was not destroyed; the attributes' message is what its type says.
 pub unsafe fn domain_mark(
-    domain: sys::nvtxDomainHandle_t,
+    _domain: sys::nvtxDomainHandle_t,
     event_attrib: &sys::nvtxEventAttributes_t,
 ) {
-    // SAFETY: the caller's contract.
-    unsafe { sys::nvtxDomainMarkEx(domain, event_attrib) }
+    mark_ex(event_attrib)
 }
 
-/// Starts a range in `domain` (`nvtxDomainRangeStartEx`).
+/// Starts a range in `domain` (`nvtxDomainRangeStartEx`; the domain is
+/// not used: [`range_start_ex`]).
 ///
 /// # Safety
 /// As [`domain_mark`].
 pub unsafe fn domain_range_start(
-    domain: sys::nvtxDomainHandle_t,
+    _domain: sys::nvtxDomainHandle_t,
     event_attrib: &sys::nvtxEventAttributes_t,
 ) -> sys::nvtxRangeId_t {
-    // SAFETY: the caller's contract.
-    unsafe { sys::nvtxDomainRangeStartEx(domain, event_attrib) }
+    range_start_ex(event_attrib)
 }
 
-/// Ends a range of `domain` (`nvtxDomainRangeEnd`).
+/// Ends a range of `domain` (`nvtxDomainRangeEnd`; the domain is not
+/// used).
 ///
 /// # Safety
 /// `domain` was not destroyed.
-pub unsafe fn domain_range_end(domain: sys::nvtxDomainHandle_t, id: sys::nvtxRangeId_t) {
-    // SAFETY: the caller's contract.
-    unsafe { sys::nvtxDomainRangeEnd(domain, id) }
+pub unsafe fn domain_range_end(_domain: sys::nvtxDomainHandle_t, id: sys::nvtxRangeId_t) {
+    ours::roctx_range_stop(id)
 }
 
-/// Pushes a range in `domain` (`nvtxDomainRangePushEx`).
+/// Pushes a range in `domain` (`nvtxDomainRangePushEx`; the domain is not
+/// used: [`range_push_ex`]).
 ///
 /// # Safety
 /// As [`domain_mark`].
 pub unsafe fn domain_range_push(
-    domain: sys::nvtxDomainHandle_t,
+    _domain: sys::nvtxDomainHandle_t,
     event_attrib: &sys::nvtxEventAttributes_t,
 ) -> c_int {
-    // SAFETY: the caller's contract.
-    unsafe { sys::nvtxDomainRangePushEx(domain, event_attrib) }
+    range_push_ex(event_attrib)
 }
 
-/// Pops a range of `domain` (`nvtxDomainRangePop`).
+/// Pops a range of `domain` (`nvtxDomainRangePop`; the domain is not
+/// used).
 ///
 /// # Safety
 /// `domain` was not destroyed.
-pub unsafe fn domain_range_pop(domain: sys::nvtxDomainHandle_t) -> c_int {
-    // SAFETY: the caller's contract.
-    unsafe { sys::nvtxDomainRangePop(domain) }
+pub unsafe fn domain_range_pop(_domain: sys::nvtxDomainHandle_t) -> c_int {
+    ours::roctx_range_pop()
 }
 
 /// Names a category of `domain` (a no-op: roctx has no categories).
@@ -91,84 +105,67 @@ pub unsafe fn domain_range_pop(domain: sys::nvtxDomainHandle_t) -> c_int {
 /// # Safety
 /// `domain` was not destroyed.
 pub unsafe fn domain_name_category<S: AsRef<str>>(
-    domain: sys::nvtxDomainHandle_t,
-    category: u32,
-    name: S,
+    _domain: sys::nvtxDomainHandle_t,
+    _category: u32,
+    _name: S,
 ) {
-    let name = c_string(name.as_ref());
-    // SAFETY: the caller's contract; a NUL-terminated name.
-    unsafe { sys::nvtxDomainNameCategoryA(domain, category, name.as_ptr()) }
 }
 
-/// Marks an instant (`nvtxMarkA`).
+/// Marks an instant (`nvtxMarkA`: `roctxMarkA`).
 pub fn mark<S: AsRef<str>>(message: S) {
-    let message = c_string(message.as_ref());
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { sys::nvtxMarkA(message.as_ptr()) }
+    ours::roctx_mark(&c_string(message.as_ref()))
 }
 
 /// Marks an instant with attributes (`nvtxMarkEx`; only the message is
 /// kept). The attributes' message must be what its type says, as for every
 /// NVTX call.
 pub fn mark_ex(event_attrib: &sys::nvtxEventAttributes_t) {
-    // SAFETY: valid attributes (a reference); their message is the caller's.
-    unsafe { sys::nvtxMarkEx(event_attrib) }
+    if let Some(m) = message_of(event_attrib) {
+        ours::roctx_mark(&m)
+    }
 }
 
 /// Names an OS thread (a no-op: roctx does not name threads).
-pub fn name_os_thread<S: AsRef<str>>(thread_id: u32, name: S) {
-    let name = c_string(name.as_ref());
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { sys::nvtxNameOsThreadA(thread_id, name.as_ptr()) }
-}
+pub fn name_os_thread<S: AsRef<str>>(_thread_id: u32, _name: S) {}
 
 /// Names a category (a no-op: roctx has no categories).
-pub fn name_category<S: AsRef<str>>(category: u32, name: S) {
-    let name = c_string(name.as_ref());
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { sys::nvtxNameCategoryA(category, name.as_ptr()) }
-}
+pub fn name_category<S: AsRef<str>>(_category: u32, _name: S) {}
 
-/// Starts a range (`nvtxRangeStartA`) and returns its id.
+/// Starts a range (`nvtxRangeStartA`: `roctxRangeStartA`) and returns its
+/// id.
 pub fn range_start<S: AsRef<str>>(message: S) -> u64 {
-    let message = c_string(message.as_ref());
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { sys::nvtxRangeStartA(message.as_ptr()) }
+    ours::roctx_range_start(&c_string(message.as_ref()))
 }
 
-/// Starts a range with attributes (`nvtxRangeStartEx`).
+/// Starts a range with attributes (`nvtxRangeStartEx`; only the message
+/// is kept, empty without one).
 pub fn range_start_ex(event_attrib: &sys::nvtxEventAttributes_t) -> u64 {
-    // SAFETY: valid attributes (a reference); their message is the caller's.
-    unsafe { sys::nvtxRangeStartEx(event_attrib) }
+    ours::roctx_range_start(&message_of(event_attrib).unwrap_or(Cow::Borrowed(c"")))
 }
 
-/// Ends a range (`nvtxRangeEnd`).
+/// Ends a range (`nvtxRangeEnd`: `roctxRangeStop`).
 ///
 /// # Safety
 /// None is known (cudarc marks it unsafe): `id` is passed by value.
 pub unsafe fn range_end(id: u64) {
-    // SAFETY: the id is passed by value.
-    unsafe { sys::nvtxRangeEnd(id) }
+    ours::roctx_range_stop(id)
 }
 
-/// Pushes a range on this thread (`nvtxRangePushA`): the level, or a
-/// negative value when nothing is tracked.
+/// Pushes a range on this thread (`nvtxRangePushA`: `roctxRangePushA`):
+/// the level, or a negative value when nothing is tracked.
 pub fn range_push<S: AsRef<str>>(message: S) -> c_int {
-    let message = c_string(message.as_ref());
-    // SAFETY: a NUL-terminated string that outlives the call.
-    unsafe { sys::nvtxRangePushA(message.as_ptr()) }
+    ours::roctx_range_push(&c_string(message.as_ref()))
 }
 
-/// Pushes a range with attributes (`nvtxRangePushEx`).
+/// Pushes a range with attributes (`nvtxRangePushEx`; only the message is
+/// kept, empty without one).
 pub fn range_push_ex(event_attrib: &sys::nvtxEventAttributes_t) -> c_int {
-    // SAFETY: valid attributes (a reference); their message is the caller's.
-    unsafe { sys::nvtxRangePushEx(event_attrib) }
+    ours::roctx_range_push(&message_of(event_attrib).unwrap_or(Cow::Borrowed(c"")))
 }
 
-/// Pops this thread's innermost range (`nvtxRangePop`).
+/// Pops this thread's innermost range (`nvtxRangePop`: `roctxRangePop`).
 pub fn range_pop() -> c_int {
-    // SAFETY: no arguments.
-    unsafe { sys::nvtxRangePop() }
+    ours::roctx_range_pop()
 }
 
 #[cfg(test)]

@@ -232,11 +232,12 @@ unsafe fn wide(s: *const wchar_t) -> CString {
     CString::new(text).unwrap_or_default()
 }
 
-/// The message of an `Ex` call, or `None` without attributes.
+/// The message of an `Ex` call, or `None` without attributes (also read
+/// by [`super::result`]'s `Ex` functions).
 ///
 /// # Safety
 /// `attrib` is null or valid, and its message is what its type says.
-unsafe fn message<'a>(attrib: *const nvtxEventAttributes_t) -> Option<Cow<'a, CStr>> {
+pub(crate) unsafe fn message<'a>(attrib: *const nvtxEventAttributes_t) -> Option<Cow<'a, CStr>> {
     // SAFETY: the caller's pointer is null or valid.
     let attrib = unsafe { attrib.as_ref() }?;
     let kind = attrib.messageType as u32;
@@ -263,6 +264,24 @@ fn leak(s: CString) -> *mut c_char {
     s.into_raw()
 }
 
+/// A domain holding `name`: the handle `nvtxDomainCreate*` returns (also
+/// made by [`super::result::domain_create`]), freed by [`free_domain`].
+pub(crate) fn new_domain(name: CString) -> nvtxDomainHandle_t {
+    leak(name).cast()
+}
+
+/// Frees a domain of [`new_domain`]; null is ignored.
+///
+/// # Safety
+/// `domain` is null or a handle of [`new_domain`] not yet freed.
+pub(crate) unsafe fn free_domain(domain: nvtxDomainHandle_t) {
+    if !domain.is_null() {
+        // SAFETY: made by `CString::into_raw` in `new_domain` and not
+        // freed before (the caller's contract).
+        drop(unsafe { CString::from_raw(domain.cast()) });
+    }
+}
+
 /// Creates a domain: here a copy of its name (roctx has a single domain).
 ///
 /// # Safety
@@ -274,7 +293,7 @@ pub unsafe fn nvtxDomainCreateA(name: *const c_char) -> nvtxDomainHandle_t {
         // SAFETY: non-null and NUL-terminated (the caller's contract).
         unsafe { CStr::from_ptr(name) }.to_owned()
     };
-    leak(name).cast()
+    new_domain(name)
 }
 
 /// [`nvtxDomainCreateA`] with a wide name.
@@ -283,7 +302,7 @@ pub unsafe fn nvtxDomainCreateA(name: *const c_char) -> nvtxDomainHandle_t {
 /// `name` is null or a NUL-terminated `wchar_t` string.
 pub unsafe fn nvtxDomainCreateW(name: *const wchar_t) -> nvtxDomainHandle_t {
     // SAFETY: the caller's contract.
-    leak(unsafe { wide(name) }).cast()
+    new_domain(unsafe { wide(name) })
 }
 
 /// Frees a domain made by `nvtxDomainCreate*`.
@@ -291,11 +310,9 @@ pub unsafe fn nvtxDomainCreateW(name: *const wchar_t) -> nvtxDomainHandle_t {
 /// # Safety
 /// `domain` is null or a handle from `nvtxDomainCreate*` not yet destroyed.
 pub unsafe fn nvtxDomainDestroy(domain: nvtxDomainHandle_t) {
-    if !domain.is_null() {
-        // SAFETY: made by `CString::into_raw` in `nvtxDomainCreate*` and not
-        // freed before (the caller's contract).
-        drop(unsafe { CString::from_raw(domain.cast()) });
-    }
+    // SAFETY: the caller's contract (`nvtxDomainCreate*` calls
+    // `new_domain`).
+    unsafe { free_domain(domain) }
 }
 
 /// [`nvtxMarkEx`]; the domain is not used.
