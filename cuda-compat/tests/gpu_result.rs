@@ -131,3 +131,66 @@ fn raw_wrappers_run_a_kernel_end_to_end() {
     }
     assert_close(&got, &want, 1e-6, "3x - 0.5 through result::launch_kernel");
 }
+
+/// The wrappers call the `hip` crate's result layer: a real fill and copy
+/// round trip and a limit round trip, then failures whose reason names the
+/// HIP call.
+#[test]
+#[ignore = "needs a GPU"]
+fn a_failure_keeps_hips_message_naming_the_call() {
+    use result::last_error_detail;
+    let _dev = test_kit::device();
+    result::init().expect("cuInit");
+    let dev = result::device::get(0).unwrap();
+    // SAFETY: released at the end of the test.
+    let ctx = unsafe { result::primary_ctx::retain(dev) }.unwrap();
+    // SAFETY: `ctx` is live.
+    unsafe { result::ctx::set_current(ctx) }.unwrap();
+
+    let host: Vec<u8> = (0..4099u32).map(|i| (i * 7 + 3) as u8).collect();
+    let mut back = vec![0u8; host.len()];
+    // SAFETY: `p` is live and `host.len()` bytes long until freed.
+    unsafe {
+        let p = result::malloc_sync(host.len()).unwrap();
+        result::memset_d8_sync(p, 0x5a, host.len()).unwrap();
+        result::memcpy_dtoh_sync(&mut back, p).unwrap();
+        assert!(back.iter().all(|&x| x == 0x5a), "memset");
+        result::memcpy_htod_sync(p, &host).unwrap();
+        result::memcpy_dtoh_sync(&mut back, p).unwrap();
+        result::free_sync(p).unwrap();
+    }
+    assert!(back == host, "round trip differs");
+
+    let stack = result::ctx::get_limit(sys::CUlimit::CU_LIMIT_STACK_SIZE).unwrap();
+    result::ctx::set_limit(sys::CUlimit::CU_LIMIT_STACK_SIZE, stack).unwrap();
+    assert_eq!(
+        result::ctx::get_limit(sys::CUlimit::CU_LIMIT_STACK_SIZE),
+        Ok(stack)
+    );
+    result::ctx::synchronize().unwrap();
+
+    let count = result::device::get_count().unwrap();
+    let e = result::device::get(count + 7).unwrap_err();
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hipDeviceGet"), "{why}");
+    assert!(format!("{e:?}").contains("hipDeviceGet"), "{e:?}");
+
+    let ptx = compile_ptx(AFFINE).expect("compiles");
+    let mut image = ptx.as_bytes().expect("compiled code").to_vec();
+    if image.last() != Some(&0) {
+        image.push(0);
+    }
+    // SAFETY: a whole compiled image, NUL-terminated.
+    let module = unsafe { result::module::load_data(image.as_ptr().cast()) }.unwrap();
+    // SAFETY: `module` is live.
+    let e = unsafe { result::module::get_function(module, CString::new("absent").unwrap()) }
+        .unwrap_err();
+    assert_eq!(e.0, sys::CUresult::CUDA_ERROR_NOT_FOUND);
+    let (_, why) = last_error_detail().expect("a reason");
+    assert!(why.contains("hipModuleGetFunction"), "{why}");
+    // SAFETY: nothing of the module is used afterwards.
+    unsafe { result::module::unload(module) }.unwrap();
+    // SAFETY: matches the retain above.
+    unsafe { result::primary_ctx::release(dev) }.unwrap();
+}

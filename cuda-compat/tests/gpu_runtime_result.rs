@@ -279,3 +279,35 @@ fn calls_on_a_null_host_symbol_fail() {
         );
     }
 }
+
+/// The wrappers call the `hip` crate's result layer: a real fill and copy
+/// round trip, then a failure whose reason names the HIP call.
+#[test]
+#[ignore = "needs a GPU"]
+fn a_failure_keeps_hips_message_naming_the_call() {
+    use result::last_error_detail;
+    use_device_0();
+    let host = random_bytes(4099);
+    let mut back = vec![0u8; host.len()];
+    // SAFETY: `p` is live and `host.len()` bytes long until freed.
+    unsafe {
+        let p = result::malloc_sync(host.len()).unwrap();
+        result::memset_d8_sync(p, 0xa5, host.len()).unwrap();
+        result::memcpy_dtoh_sync(&mut back, p).unwrap();
+        assert!(back.iter().all(|&x| x == 0xa5), "memset");
+        result::memcpy_htod_sync(p, &host).unwrap();
+        result::memcpy_dtoh_sync(&mut back, p).unwrap();
+        result::free_sync(p).unwrap();
+    }
+    assert!(back == host, "round trip differs");
+
+    let count = result::device::get_count().unwrap();
+    let e = result::device::set(count + 7).unwrap_err();
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hipSetDevice"), "{why}");
+    assert!(format!("{e:?}").contains("hipSetDevice"), "{e:?}");
+    // A raw status afterwards forgets it.
+    assert_eq!(e.0.result(), Err(e));
+    assert_eq!(last_error_detail(), None);
+}

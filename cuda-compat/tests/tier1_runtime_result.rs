@@ -266,3 +266,50 @@ fn without_a_device_every_call_fails() {
         assert!(malloc_async(std::ptr::null_mut(), 16).is_err());
     }
 }
+
+#[test]
+fn result_functions_keep_the_reason_of_their_failure() {
+    // Without a device or a HIP runtime (this machine), making device 0
+    // current fails; the error keeps the `hip` crate's words (the HIP call
+    // and its status, or the runtime paths tried), printed by `Debug`.
+    let Err(e) = device::set(0) else {
+        // A machine with a device: nothing fails here.
+        assert!(matches!(device::get_count(), Ok(n) if n > 0));
+        return;
+    };
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, e.0);
+    if e.0 != sys::cudaError_t::cudaErrorSharedObjectInitFailed {
+        // A runtime loaded: the message names the HIP call.
+        assert!(why.contains("hipSetDevice"), "{why}");
+    }
+    let first = why.lines().next().expect("a line");
+    assert!(format!("{e:?}").contains(first), "{e:?}");
+    assert_eq!(e.to_string(), format!("{e:?}"));
+    // A raw status afterwards says only itself.
+    let raw = e.0.result();
+    assert_eq!(raw, Err(e));
+    assert_eq!(last_error_detail(), None);
+    assert!(!format!("{e:?}").contains(first), "{e:?}");
+}
+
+#[test]
+fn a_refused_launch_says_why() {
+    let mut params: [*mut c_void; 0] = [];
+    // SAFETY: refused before any call, so the null function is never used.
+    let e = unsafe {
+        launch_kernel(
+            std::ptr::null_mut(),
+            (1, 1, 1),
+            (1, 1, 1),
+            usize::MAX,
+            std::ptr::null_mut(),
+            &mut params,
+        )
+    }
+    .unwrap_err();
+    let (status, why) = last_error_detail().expect("a reason");
+    assert_eq!(status, sys::cudaError_t::cudaErrorInvalidValue);
+    assert_eq!(status, e.0);
+    assert!(why.contains("shared memory"), "{why}");
+}

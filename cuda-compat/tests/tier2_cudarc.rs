@@ -33,8 +33,10 @@ fn context_without_a_device_is_cuda_error_no_device() {
     amd_runtime();
     let e = CudaContext::new(0).unwrap_err();
     assert_eq!(e, DriverError(sys::CUresult::CUDA_ERROR_NO_DEVICE));
-    // The runtime's own status: no stale reason from an earlier error.
-    assert_eq!(last_error_detail(), None);
+    // The runtime's words kept: the HIP call that failed and its status.
+    let (status, why) = last_error_detail().expect("hip's message");
+    assert_eq!(status, e.0);
+    assert!(why.contains("hip") && why.contains("NoDevice"), "{why}");
     let text = format!("{e:?}");
     assert!(text.contains("CUDA_ERROR_NO_DEVICE"), "{text}");
     // CUDA's own description, as cudarc prints it, on the AMD runtime too

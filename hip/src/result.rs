@@ -91,6 +91,26 @@ pub(crate) unsafe fn static_c_str(ptr: *const c_char) -> String {
         .into_owned()
 }
 
+/// `hipGetErrorName`: the runtime's name for `status`, the static C
+/// string it returns (`None` for null).
+#[cold]
+pub fn error_name_c_str(status: sys::hipError_t) -> Option<&'static std::ffi::CStr> {
+    // SAFETY: takes a value; returns a static NUL-terminated string or null.
+    let ptr = unsafe { sys::hipGetErrorName(status) };
+    // SAFETY: when non-null: NUL-terminated and static (above).
+    (!ptr.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(ptr) })
+}
+
+/// `hipGetErrorString`: the runtime's words for `status`, the static C
+/// string it returns (`None` for null).
+#[cold]
+pub fn error_string_c_str(status: sys::hipError_t) -> Option<&'static std::ffi::CStr> {
+    // SAFETY: takes a value; returns a static NUL-terminated string or null.
+    let ptr = unsafe { sys::hipGetErrorString(status) };
+    // SAFETY: when non-null: NUL-terminated and static (above).
+    (!ptr.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(ptr) })
+}
+
 // The stream and event bookkeeping's calls below (device, events, waits)
 // first ask `fake_runtime` in test builds: a unit test that installed the
 // fake runs them without a runtime (and under Miri). Release builds call
@@ -366,6 +386,166 @@ pub fn driver_get_version() -> Result<c_int> {
     Ok(v)
 }
 
+/// `hipDeviceReset`: destroys the current device's state and frees all
+/// of its memory. It acts on the whole device: `_held` proves the capture
+/// gate is held, as for [`device_enable_peer_access`].
+///
+/// # Safety
+///
+/// No memory, stream, event or module of the device is used afterwards.
+pub unsafe fn device_reset(_held: &CaptureHold<'_>) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipDeviceReset", unsafe { sys::hipDeviceReset() })
+}
+
+// ---- driver-style devices and contexts ------------------------------------
+
+/// `hipInit`: initializes the runtime (`flags` must be 0).
+pub fn init(flags: c_uint) -> Result<()> {
+    // SAFETY: takes a value.
+    check("hipInit", unsafe { sys::hipInit(flags) })
+}
+
+/// `hipDeviceGet`: the device handle of ordinal `ordinal`.
+pub fn device_get(ordinal: c_int) -> Result<sys::hipDevice_t> {
+    let mut d = 0;
+    // SAFETY: `d` is a valid place to write.
+    check("hipDeviceGet", unsafe {
+        sys::hipDeviceGet(&mut d, ordinal)
+    })?;
+    Ok(d)
+}
+
+/// `hipDeviceGetMemPool`: the current pool of device `ordinal`.
+pub fn device_get_mem_pool(ordinal: c_int) -> Result<sys::hipMemPool_t> {
+    let mut p = std::ptr::null_mut();
+    // SAFETY: `p` is a valid handle slot to write.
+    check("hipDeviceGetMemPool", unsafe {
+        sys::hipDeviceGetMemPool(&mut p, ordinal)
+    })?;
+    Ok(p)
+}
+
+/// `hipDeviceSetMemPool`: makes `pool` the current pool of device
+/// `ordinal`.
+///
+/// # Safety
+///
+/// `pool` is a live pool of that device.
+pub unsafe fn device_set_mem_pool(ordinal: c_int, pool: sys::hipMemPool_t) -> Result<()> {
+    // SAFETY: the caller passes a live pool of the device.
+    check("hipDeviceSetMemPool", unsafe {
+        sys::hipDeviceSetMemPool(ordinal, pool)
+    })
+}
+
+/// `hipDevicePrimaryCtxRetain`: the primary context of `dev`, retained
+/// (release it with [`device_primary_ctx_release`]).
+///
+/// # Safety
+///
+/// Each retain is matched by one release.
+pub unsafe fn device_primary_ctx_retain(dev: sys::hipDevice_t) -> Result<sys::hipCtx_t> {
+    let mut c = std::ptr::null_mut();
+    // SAFETY: `c` is a valid handle slot to write.
+    check("hipDevicePrimaryCtxRetain", unsafe {
+        sys::hipDevicePrimaryCtxRetain(&mut c, dev)
+    })?;
+    Ok(c)
+}
+
+/// `hipDevicePrimaryCtxRelease`.
+///
+/// # Safety
+///
+/// Matches an earlier [`device_primary_ctx_retain`]; nothing of the
+/// context is used after the last release.
+pub unsafe fn device_primary_ctx_release(dev: sys::hipDevice_t) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipDevicePrimaryCtxRelease", unsafe {
+        sys::hipDevicePrimaryCtxRelease(dev)
+    })
+}
+
+/// `hipCtxCreate`: a new context on `dev`, made current.
+///
+/// # Safety
+///
+/// The caller destroys the context when done.
+pub unsafe fn ctx_create(flags: c_uint, dev: sys::hipDevice_t) -> Result<sys::hipCtx_t> {
+    let mut c = std::ptr::null_mut();
+    // SAFETY: `c` is a valid handle slot to write.
+    check("hipCtxCreate", unsafe {
+        sys::hipCtxCreate(&mut c, flags, dev)
+    })?;
+    Ok(c)
+}
+
+/// `hipCtxSetCurrent`: makes `ctx` (or none, for null) this thread's
+/// context.
+///
+/// # Safety
+///
+/// `ctx` is a live context or null.
+pub unsafe fn ctx_set_current(ctx: sys::hipCtx_t) -> Result<()> {
+    // SAFETY: the caller passes a live context or null.
+    check("hipCtxSetCurrent", unsafe { sys::hipCtxSetCurrent(ctx) })
+}
+
+/// `hipCtxGetCurrent`: this thread's context (null when none).
+pub fn ctx_get_current() -> Result<sys::hipCtx_t> {
+    let mut c = std::ptr::null_mut();
+    // SAFETY: `c` is a valid handle slot to write.
+    check("hipCtxGetCurrent", unsafe { sys::hipCtxGetCurrent(&mut c) })?;
+    Ok(c)
+}
+
+/// `hipCtxGetDevice`: the device of this thread's context.
+pub fn ctx_get_device() -> Result<sys::hipDevice_t> {
+    let mut d = 0;
+    // SAFETY: `d` is a valid place to write.
+    check("hipCtxGetDevice", unsafe { sys::hipCtxGetDevice(&mut d) })?;
+    Ok(d)
+}
+
+/// `hipCtxSynchronize`: waits for all work of the current context's
+/// device. `_held` proves the capture gate is held, as for
+/// [`device_synchronize`].
+pub fn ctx_synchronize(_held: &CaptureHold<'_>) -> Result<()> {
+    // SAFETY: no arguments.
+    check("hipCtxSynchronize", unsafe { sys::hipCtxSynchronize() })
+}
+
+/// `hipCtxGetCacheConfig`: the current context's cache preference.
+pub fn ctx_get_cache_config() -> Result<sys::hipFuncCache_t> {
+    let mut c = sys::hipFuncCache_t::hipFuncCachePreferNone;
+    // SAFETY: `c` is a valid place to write.
+    check("hipCtxGetCacheConfig", unsafe {
+        sys::hipCtxGetCacheConfig(&mut c)
+    })?;
+    Ok(c)
+}
+
+/// `hipCtxSetCacheConfig`: the current context's cache preference.
+pub fn ctx_set_cache_config(config: sys::hipFuncCache_t) -> Result<()> {
+    // SAFETY: takes a value.
+    check("hipCtxSetCacheConfig", unsafe {
+        sys::hipCtxSetCacheConfig(config)
+    })
+}
+
+/// `hipProfilerStart`: starts the profiler's collection.
+pub fn profiler_start() -> Result<()> {
+    // SAFETY: no arguments.
+    check("hipProfilerStart", unsafe { sys::hipProfilerStart() })
+}
+
+/// `hipProfilerStop`: stops the profiler's collection.
+pub fn profiler_stop() -> Result<()> {
+    // SAFETY: no arguments.
+    check("hipProfilerStop", unsafe { sys::hipProfilerStop() })
+}
+
 // ---- streams and events ----------------------------------------------------
 
 /// `hipStreamCreateWithPriority`: a new stream on the current device
@@ -375,6 +555,17 @@ pub fn stream_create_with_priority(flags: c_uint, priority: c_int) -> Result<sys
     // SAFETY: `s` is a valid handle slot to write.
     check("hipStreamCreateWithPriority", unsafe {
         sys::hipStreamCreateWithPriority(&mut s, flags, priority)
+    })?;
+    Ok(s)
+}
+
+/// `hipStreamCreateWithFlags`: a new stream on the current device, of the
+/// default priority (destroy it with [`stream_destroy`]).
+pub fn stream_create_with_flags(flags: c_uint) -> Result<sys::hipStream_t> {
+    let mut s = std::ptr::null_mut();
+    // SAFETY: `s` is a valid handle slot to write.
+    check("hipStreamCreateWithFlags", unsafe {
+        sys::hipStreamCreateWithFlags(&mut s, flags)
     })?;
     Ok(s)
 }
@@ -396,6 +587,7 @@ pub unsafe fn stream_destroy(s: sys::hipStream_t) -> Result<()> {
 /// # Safety
 ///
 /// `s` is a live stream, or null (the current device's default stream).
+#[inline]
 pub unsafe fn stream_synchronize(s: sys::hipStream_t) -> Result<()> {
     #[cfg(test)]
     if let Some(out) =
@@ -435,6 +627,7 @@ pub unsafe fn stream_query(s: sys::hipStream_t) -> Result<bool> {
 ///
 /// `s` is a live stream (or null, the default stream) and `e` a live
 /// event.
+#[inline]
 pub unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) -> Result<()> {
     #[cfg(test)]
     if let Some(out) =
@@ -448,6 +641,42 @@ pub unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) -> Resu
     })
 }
 
+/// `hipStreamWaitEvent` with its `flags` (0 is the only value HIP
+/// defines): as [`stream_wait_event`].
+///
+/// # Safety
+///
+/// As [`stream_wait_event`].
+#[inline]
+pub unsafe fn stream_wait_event_with_flags(
+    s: sys::hipStream_t,
+    e: sys::hipEvent_t,
+    flags: c_uint,
+) -> Result<()> {
+    // SAFETY: the caller passes a live stream and event.
+    check("hipStreamWaitEvent", unsafe {
+        sys::hipStreamWaitEvent(s, e, flags)
+    })
+}
+
+/// `hipStreamAttachMemAsync`: attaches `bytes` of managed memory at `p`
+/// to `s` (`flags`: `hipMemAttachGlobal`, ...).
+///
+/// # Safety
+///
+/// `s` is a live stream; `p` is managed memory of at least `bytes` bytes.
+pub unsafe fn stream_attach_mem_async(
+    s: sys::hipStream_t,
+    p: *mut c_void,
+    bytes: usize,
+    flags: c_uint,
+) -> Result<()> {
+    // SAFETY: the caller passes a live stream and managed memory.
+    check("hipStreamAttachMemAsync", unsafe {
+        sys::hipStreamAttachMemAsync(s, p, bytes, flags)
+    })
+}
+
 /// `hipLaunchHostFunc`: enqueues `f(data)` on `s`, run on a runtime thread
 /// once the work before it is done.
 ///
@@ -457,6 +686,7 @@ pub unsafe fn stream_wait_event(s: sys::hipStream_t, e: sys::hipEvent_t) -> Resu
 /// for `f` until `f` runs, and `f` is sound to call with it on another
 /// thread. `f` must not call HIP (the runtime forbids calls from its
 /// callback thread) nor unwind.
+#[inline]
 pub unsafe fn launch_host_func(
     s: sys::hipStream_t,
     f: unsafe extern "C" fn(*mut c_void),
@@ -662,6 +892,7 @@ pub fn malloc_managed_with_flags(bytes: usize, flags: c_uint) -> Result<*mut c_v
 /// # Safety
 ///
 /// `s` is a live stream (or null, the default stream).
+#[inline]
 pub unsafe fn malloc_async(bytes: usize, s: sys::hipStream_t) -> Result<*mut c_void> {
     let mut p = std::ptr::null_mut();
     // SAFETY: the caller passes a live stream; `p` is writable.
@@ -678,6 +909,7 @@ pub unsafe fn malloc_async(bytes: usize, s: sys::hipStream_t) -> Result<*mut c_v
 ///
 /// `pool` is a live pool and `s` a live stream (or null, the default
 /// stream) of the pool's device.
+#[inline]
 pub unsafe fn malloc_from_pool_async(
     bytes: usize,
     pool: sys::hipMemPool_t,
@@ -698,6 +930,7 @@ pub unsafe fn malloc_from_pool_async(
 /// `p` came from [`malloc_async`] or [`malloc_from_pool_async`], is freed
 /// once, and all work using it is enqueued on `s` before this call or
 /// ordered before it (events); `s` is a live stream (or null).
+#[inline]
 pub unsafe fn free_async(p: *mut c_void, s: sys::hipStream_t) -> Result<()> {
     // SAFETY: the caller passes stream-ordered memory it owns and a live stream.
     check("hipFreeAsync", unsafe { sys::hipFreeAsync(p, s) })
@@ -804,6 +1037,26 @@ pub unsafe fn memcpy_async(
     })
 }
 
+/// `hipMemcpy`: copies `bytes` from `src` to `dst`, returning when done
+/// (synchronous with the host).
+///
+/// # Safety
+///
+/// `src` is readable and `dst` writable for `bytes` bytes, each of the
+/// memory kind `kind` names; nothing else writes `dst` meanwhile.
+#[inline]
+pub unsafe fn memcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    bytes: usize,
+    kind: sys::hipMemcpyKind,
+) -> Result<()> {
+    // SAFETY: the caller passes `bytes` valid bytes at both ends.
+    check("hipMemcpy", unsafe {
+        sys::hipMemcpy(dst, src, bytes, kind)
+    })
+}
+
 /// `hipMemcpyPeerAsync`: copies `bytes` from `src` on device `src_dev` to
 /// `dst` on device `dst_dev` in `s`'s order.
 ///
@@ -846,6 +1099,119 @@ pub unsafe fn memset_async(
     })
 }
 
+/// `hipMemset`: sets `bytes` bytes at `dst` to `value` (synchronous
+/// with the host for device memory).
+///
+/// # Safety
+///
+/// `dst` is writable device memory of `bytes` bytes.
+#[inline]
+pub unsafe fn memset(dst: *mut c_void, value: u8, bytes: usize) -> Result<()> {
+    // SAFETY: the caller passes `bytes` writable device bytes.
+    check("hipMemset", unsafe {
+        sys::hipMemset(dst, c_int::from(value), bytes)
+    })
+}
+
+/// `hipMemAdvise`: advice about `bytes` of managed memory at `p` for
+/// device `ordinal` (or the host, `hipCpuDeviceId`).
+///
+/// # Safety
+///
+/// `p` is managed memory of at least `bytes` bytes.
+pub unsafe fn mem_advise(
+    p: *const c_void,
+    bytes: usize,
+    advice: sys::hipMemoryAdvise,
+    ordinal: c_int,
+) -> Result<()> {
+    // SAFETY: the caller passes a managed range.
+    check("hipMemAdvise", unsafe {
+        sys::hipMemAdvise(p, bytes, advice, ordinal)
+    })
+}
+
+/// `hipMemPoolGetAttribute`: writes `attr` of `pool` to `value`.
+///
+/// # Safety
+///
+/// `pool` is live; `value` is valid for a write of the attribute's type.
+pub unsafe fn mem_pool_get_attribute(
+    pool: sys::hipMemPool_t,
+    attr: sys::hipMemPoolAttr,
+    value: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipMemPoolGetAttribute", unsafe {
+        sys::hipMemPoolGetAttribute(pool, attr, value)
+    })
+}
+
+/// `hipMemPoolSetAttribute`: sets `attr` of `pool` from `value`.
+///
+/// # Safety
+///
+/// `pool` is live; `value` is valid for a read of the attribute's type.
+pub unsafe fn mem_pool_set_attribute(
+    pool: sys::hipMemPool_t,
+    attr: sys::hipMemPoolAttr,
+    value: *mut c_void,
+) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipMemPoolSetAttribute", unsafe {
+        sys::hipMemPoolSetAttribute(pool, attr, value)
+    })
+}
+
+/// `hipImportExternalMemory`: memory another API exported, as `desc`
+/// describes it (destroy it with [`destroy_external_memory`]).
+///
+/// # Safety
+///
+/// `desc` describes a live exported object of at least `desc.size`
+/// bytes, with a handle of the type it names.
+pub unsafe fn import_external_memory(
+    desc: &sys::hipExternalMemoryHandleDesc,
+) -> Result<sys::hipExternalMemory_t> {
+    let mut m = std::ptr::null_mut();
+    // SAFETY: the caller's promise; `m` is a valid handle slot to write.
+    check("hipImportExternalMemory", unsafe {
+        sys::hipImportExternalMemory(&mut m, desc)
+    })?;
+    Ok(m)
+}
+
+/// `hipDestroyExternalMemory`.
+///
+/// # Safety
+///
+/// `m` came from [`import_external_memory`], is destroyed once, and every
+/// buffer mapped from it has been freed.
+pub unsafe fn destroy_external_memory(m: sys::hipExternalMemory_t) -> Result<()> {
+    // SAFETY: the caller's promise.
+    check("hipDestroyExternalMemory", unsafe {
+        sys::hipDestroyExternalMemory(m)
+    })
+}
+
+/// `hipExternalMemoryGetMappedBuffer`: the bytes `desc` names of `m` as
+/// device memory (free it with [`free`]).
+///
+/// # Safety
+///
+/// `m` is live and `desc`'s range lies within it.
+pub unsafe fn external_memory_get_mapped_buffer(
+    m: sys::hipExternalMemory_t,
+    desc: &sys::hipExternalMemoryBufferDesc,
+) -> Result<*mut c_void> {
+    let mut p = std::ptr::null_mut();
+    // SAFETY: the caller's promise; `p` is a valid pointer slot to write.
+    check("hipExternalMemoryGetMappedBuffer", unsafe {
+        sys::hipExternalMemoryGetMappedBuffer(&mut p, m, desc)
+    })?;
+    Ok(p)
+}
+
 /// `hipMemPrefetchAsync`: migrates `bytes` of managed memory at `p` to
 /// device `ordinal` (or the host, `hipCpuDeviceId`) in `s`'s order.
 ///
@@ -867,6 +1233,17 @@ pub unsafe fn mem_prefetch_async(
 }
 
 // ---- modules and launch ----------------------------------------------------
+
+/// `hipModuleLoad`: loads the code object in file `fname` onto the
+/// current device (unload it with [`module_unload`]).
+pub fn module_load(fname: &std::ffi::CStr) -> Result<sys::hipModule_t> {
+    let mut m = std::ptr::null_mut();
+    // SAFETY: `fname` is NUL-terminated; `m` is a valid handle slot.
+    check("hipModuleLoad", unsafe {
+        sys::hipModuleLoad(&mut m, fname.as_ptr())
+    })?;
+    Ok(m)
+}
 
 /// `hipModuleLoadData`: loads a code object (or, on NVIDIA, PTX text) onto
 /// the current device (unload it with [`module_unload`]).
@@ -982,6 +1359,88 @@ pub unsafe fn func_set_attribute(
     })
 }
 
+/// `hipFuncGetAttributes`: the attributes of the kernel `func`.
+///
+/// # Safety
+///
+/// `func` is the host stub of a kernel of this program.
+pub unsafe fn func_get_attributes(func: *const c_void) -> Result<sys::hipFuncAttributes> {
+    let mut attr = std::mem::MaybeUninit::uninit();
+    // SAFETY: the caller passes a kernel's stub; `attr` is writable and
+    // read only after success.
+    unsafe {
+        check(
+            "hipFuncGetAttributes",
+            sys::hipFuncGetAttributes(attr.as_mut_ptr(), func),
+        )?;
+        Ok(attr.assume_init())
+    }
+}
+
+/// `hipGetFuncBySymbol`: the function handle of the kernel whose host stub
+/// is `symbol`.
+///
+/// # Safety
+///
+/// `symbol` is the host stub of a kernel of this program.
+pub unsafe fn get_func_by_symbol(symbol: *const c_void) -> Result<sys::hipFunction_t> {
+    let mut f = std::ptr::null_mut();
+    // SAFETY: the caller passes a kernel's stub; `f` is writable.
+    check("hipGetFuncBySymbol", unsafe {
+        sys::hipGetFuncBySymbol(&mut f, symbol)
+    })?;
+    Ok(f)
+}
+
+/// `hipFuncSetCacheConfig`: the preferred cache configuration of the
+/// kernel `func`.
+///
+/// # Safety
+///
+/// `func` is the host stub of a kernel of this program.
+pub unsafe fn func_set_cache_config(
+    func: *const c_void,
+    config: sys::hipFuncCache_t,
+) -> Result<()> {
+    // SAFETY: the caller passes a kernel's stub.
+    check("hipFuncSetCacheConfig", unsafe {
+        sys::hipFuncSetCacheConfig(func, config)
+    })
+}
+
+/// `hipOccupancyMaxActiveBlocksPerMultiprocessor`, or with `flags`
+/// `hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`: how many
+/// blocks of `block` threads of the kernel `func` fit on one
+/// multiprocessor.
+///
+/// # Safety
+///
+/// `func` is the host stub of a kernel of this program.
+pub unsafe fn occupancy_max_active_blocks_per_multiprocessor(
+    func: *const c_void,
+    block: c_int,
+    dyn_shared: usize,
+    flags: Option<c_uint>,
+) -> Result<c_int> {
+    let mut n = 0;
+    match flags {
+        // SAFETY: the caller passes a kernel's stub; `n` is writable.
+        None => check("hipOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
+            sys::hipOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, func, block, dyn_shared)
+        })?,
+        Some(flags) => {
+            // SAFETY: as above.
+            let st = unsafe {
+                sys::hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+                    &mut n, func, block, dyn_shared, flags,
+                )
+            };
+            check("hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", st)?
+        }
+    }
+    Ok(n)
+}
+
 /// `hipModuleOccupancyMaxPotentialBlockSize`: (grid, block) sizes that
 /// reach the most occupancy for `f` with `dyn_shared` bytes of dynamic
 /// shared memory, blocks at most `block_limit` threads (0: no limit).
@@ -1053,6 +1512,32 @@ pub unsafe fn module_occupancy_max_active_blocks(
         sys::hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, f, block, dyn_shared)
     };
     check("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", st)?;
+    Ok(n)
+}
+
+/// `hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`: as
+/// [`module_occupancy_max_active_blocks`] with occupancy `flags`.
+///
+/// # Safety
+///
+/// `f` is a live function (its module is loaded).
+pub unsafe fn module_occupancy_max_active_blocks_with_flags(
+    f: sys::hipFunction_t,
+    block: c_int,
+    dyn_shared: usize,
+    flags: c_uint,
+) -> Result<c_int> {
+    let mut n = 0;
+    // SAFETY: the caller passes a live function; `n` is writable.
+    let st = unsafe {
+        sys::hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+            &mut n, f, block, dyn_shared, flags,
+        )
+    };
+    check(
+        "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        st,
+    )?;
     Ok(n)
 }
 

@@ -62,8 +62,10 @@ pub fn raw_calls_in(files: &[std::path::PathBuf], sys_dirs: &[std::path::PathBuf
 }
 
 /// Where `files` name one of `functions`, comments and string literals
-/// left out: one `file:line: function` per use, files in path order.
-/// Panics when a file cannot be read.
+/// left out, and `use` declarations too unless they rename (a re-export
+/// is not a call, and every call names the function again; a renaming
+/// `use` would hide the calls, so it counts): one `file:line: function`
+/// per use, files in path order. Panics when a file cannot be read.
 pub fn uses_in(
     files: &[std::path::PathBuf],
     functions: &std::collections::HashSet<String>,
@@ -74,7 +76,7 @@ pub fn uses_in(
     for file in &files {
         let text = std::fs::read_to_string(file)
             .unwrap_or_else(|e| panic!("{} could not be read: {e}", file.display()));
-        for (n, line) in code_only(&text).lines().enumerate() {
+        for (n, line) in without_plain_uses(&code_only(&text)).lines().enumerate() {
             for name in identifiers(line) {
                 if functions.contains(name) {
                     found.push(format!("{}:{}: {name}", file.display(), n + 1));
@@ -83,6 +85,54 @@ pub fn uses_in(
         }
     }
     found
+}
+
+/// `code` with each `use` declaration that renames nothing blanked out
+/// (lines kept).
+fn without_plain_uses(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = find_use(rest) {
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find(';').map_or(rest.len(), |e| at + e + 1);
+        let decl = &rest[at..end];
+        if decl.split_whitespace().any(|w| w == "as") {
+            out.push_str(decl);
+        } else {
+            out.extend(decl.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The byte offset of the next `use` keyword that starts a declaration
+/// (at a line's first word, after an optional `pub`/`pub(crate)`).
+fn find_use(code: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in code.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let after_pub = if let Some(r) = trimmed.strip_prefix("pub") {
+            let r2 = r.trim_start();
+            let r3 = if r2.starts_with('(') {
+                r2.find(')').map_or(r2, |e| &r2[e + 1..]).trim_start()
+            } else {
+                r2
+            };
+            Some(r3)
+        } else {
+            None
+        };
+        for candidate in [Some(trimmed), after_pub].into_iter().flatten() {
+            if candidate.starts_with("use ") || candidate.starts_with("use\t") {
+                return Some(offset + indent + (trimmed.len() - candidate.len()));
+            }
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// Every Rust source file under `dir`, recursively, in no set order.

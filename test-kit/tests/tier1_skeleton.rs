@@ -108,37 +108,6 @@ fn every_library_has_a_public_result_layer_that_alone_calls_its_sys_crates() {
     );
 }
 
-/// cuda-compat's safe layers (`driver::safe`, `cublas::safe`, ..., every
-/// `safe.rs` and `safe/` folder): cudarc's safe types over ours.
-fn cuda_compat_safe_files() -> Vec<PathBuf> {
-    let src = root().join("cuda-compat/src");
-    let files: Vec<PathBuf> = test_kit::rust_sources(&src)
-        .into_iter()
-        .filter(|f| {
-            let rel = f.strip_prefix(&src).expect("under src");
-            rel.components().any(|c| c.as_os_str() == "safe")
-                || rel.file_name().is_some_and(|n| n == "safe.rs")
-        })
-        .collect();
-    assert!(
-        files.len() >= 10,
-        "only {} safe files found under {}",
-        files.len(),
-        src.display()
-    );
-    files
-}
-
-#[test]
-fn cuda_compats_safe_layers_call_no_sys_crate() {
-    let sys: Vec<PathBuf> = sys_crates().iter().map(|c| root().join(c)).collect();
-    fail_on(
-        test_kit::raw_calls_in(&cuda_compat_safe_files(), &sys),
-        "cuda-compat's safe types reach the -sys crates only through the safe \
-         crates (`hip::result` and the like)",
-    );
-}
-
 /// The raw functions cuda-compat itself defines under CUDA's names (its
 /// `sys` modules: `cuda_functions!` entries of `src/generated/`, and the
 /// hand-written `pub unsafe fn`s beside them): each calls one -sys
@@ -172,53 +141,28 @@ fn cuda_compat_raw_functions() -> HashSet<String> {
     names
 }
 
-/// cuda-compat's modules whose cudarc `result` layer still calls the raw
-/// names instead of the safe crate's `result` layer: none may be added,
-/// and a module leaves the list once it is converted (the test then says
-/// so).
-const RESULT_LAYERS_STILL_RAW: &[&str] = &["driver", "runtime"];
-
 #[test]
-fn cuda_compats_layers_call_our_result_layers_not_raw_names() {
+fn cuda_compat_calls_our_result_layers_not_raw_names() {
     let src = root().join("cuda-compat/src");
     let mut raw = cuda_compat_raw_functions();
     for c in sys_crates() {
         raw.extend(test_kit::sys_functions(&root().join(c)));
     }
-    let mut modules: Vec<String> = fs::read_dir(&src)
-        .expect("cuda-compat/src can be read")
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.join("result.rs").is_file())
-        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+    // Everything but the raw half itself: `src/generated/` and the `sys`
+    // modules.
+    let files: Vec<PathBuf> = test_kit::rust_sources(&src)
+        .into_iter()
+        .filter(|f| {
+            let rel = f.strip_prefix(&src).expect("under src");
+            !rel.starts_with("generated") && !rel.ends_with("sys.rs")
+        })
         .collect();
-    modules.sort();
-    assert!(modules.len() >= 11, "only {modules:?} found");
-    let mut violations = Vec::new();
-    for module in &modules {
-        let dir = src.join(module);
-        let files: Vec<PathBuf> = test_kit::rust_sources(&dir)
-            .into_iter()
-            .filter(|f| !f.ends_with("sys.rs") && !f.ends_with("mod.rs"))
-            .collect();
-        let uses = test_kit::uses_in(&files, &raw);
-        let listed = RESULT_LAYERS_STILL_RAW.contains(&module.as_str());
-        match (listed, uses.is_empty()) {
-            (false, false) => violations.extend(uses),
-            (true, true) => violations.push(format!(
-                "{module}: calls no raw name any more; remove it from RESULT_LAYERS_STILL_RAW"
-            )),
-            _ => {}
-        }
-    }
-    for listed in RESULT_LAYERS_STILL_RAW {
-        if !modules.iter().any(|m| m == listed) {
-            violations.push(format!("{listed}: listed, but no such module"));
-        }
-    }
+    assert!(files.len() >= 40, "only {} files found", files.len());
     fail_on(
-        violations,
-        "cuda-compat's result and safe layers call the safe crates' `result` \
-         layers, not raw names (cuda-compat's own CUDA names or the -sys crates')",
+        test_kit::uses_in(&files, &raw),
+        "cuda-compat calls the safe crates' `result` layers, never a raw name \
+         (its own CUDA names or the -sys crates'), outside its raw half \
+         (`src/generated/`, the `sys` modules)",
     );
 }
 

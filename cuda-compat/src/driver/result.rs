@@ -1,5 +1,7 @@
-//! The thin layer over the raw driver names: [`DriverError`], the status
-//! check, and the conversion from the safe `hip` crate's errors.
+//! The thin layer: [`DriverError`], the status check, the conversion from
+//! the safe `hip` crate's errors, and cudarc's `result` functions, each a
+//! call of the `hip` crate's [`result`](hip::result) layer whose error
+//! keeps its message ([`last_error_detail`]).
 
 use super::generated as raw;
 use std::ffi::CStr;
@@ -42,8 +44,7 @@ impl DriverError {
         if let Some((name, _)) = super::cuda_text::driver(self.0) {
             return Ok(name);
         }
-        // SAFETY: takes a value; returns a static string or null.
-        static_cstr(unsafe { hip::sys::hipGetErrorName(self.0.into()) })
+        static_cstr(ours_result::error_name_c_str(self.0.into()))
     }
 
     /// The status's description as CUDA's `cuGetErrorString` gives it,
@@ -62,17 +63,12 @@ impl DriverError {
         if let Some((_, text)) = super::cuda_text::driver(self.0) {
             return Ok(text);
         }
-        // SAFETY: takes a value; returns a static string or null.
-        static_cstr(unsafe { hip::sys::hipGetErrorString(self.0.into()) })
+        static_cstr(ours_result::error_string_c_str(self.0.into()))
     }
 }
 
-fn static_cstr(p: *const std::ffi::c_char) -> Result<&'static CStr, DriverError> {
-    if p.is_null() {
-        return Err(DriverError(raw::CUresult::CUDA_ERROR_UNKNOWN));
-    }
-    // SAFETY: the runtime returns pointers to static NUL-terminated strings.
-    Ok(unsafe { CStr::from_ptr(p) })
+fn static_cstr(p: Option<&'static CStr>) -> Result<&'static CStr, DriverError> {
+    p.ok_or(DriverError(raw::CUresult::CUDA_ERROR_UNKNOWN))
 }
 
 impl fmt::Debug for DriverError {
@@ -111,13 +107,7 @@ pub(crate) trait ToDriver<T> {
 impl<T> ToDriver<T> for hip::Result<T> {
     #[inline]
     fn drv(self) -> Result<T, DriverError> {
-        self.map_err(|e| match &e {
-            hip::Error::Hip { .. } => {
-                clear_detail();
-                DriverError(status_of(&e))
-            }
-            other => fail(status_of(&e), &other.to_string()),
-        })
+        self.map_err(ours)
     }
 }
 
@@ -130,14 +120,21 @@ pub(crate) fn status_of(e: &hip::Error) -> raw::CUresult {
         hip::Error::Invalid { .. } => raw::CUresult::CUDA_ERROR_INVALID_VALUE,
         // CUDA's status for a block larger than a kernel can run.
         hip::Error::LaunchBound { .. } => raw::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+        hip::Error::Unsupported { .. } => raw::CUresult::CUDA_ERROR_NOT_SUPPORTED,
         _ => raw::CUresult::CUDA_ERROR_UNKNOWN,
     }
 }
 
-/// Turns a raw HIP status into a `Result`.
-#[inline]
-pub(crate) fn check(status: hip::sys::hipError_t) -> Result<(), DriverError> {
-    raw::CUresult::from(status).result()
+/// The `hip` crate's error as the driver's, for cudarc's `result`
+/// functions and safe types alike: the status of [`status_of`] (a HIP
+/// status as the CUDA status of the same value; a call the platform lacks
+/// as `CUDA_ERROR_NOT_SUPPORTED`), with the error's message (the HIP call,
+/// its status and what it means) as this thread's reason
+/// ([`last_error_detail`]).
+#[cold]
+#[inline(never)]
+pub(crate) fn ours(e: hip::Error) -> DriverError {
+    fail(status_of(&e), &e.to_string())
 }
 
 /// `CUDA_ERROR_INVALID_VALUE`: an argument rejected before any call, for
@@ -155,33 +152,34 @@ pub(crate) fn invalid_because(why: &str) -> DriverError {
 }
 
 error_detail! {
-    /// The reason for the last error this thread got from the safe layer, with
-    /// its status, when there is more to say than the status (PTX loaded on
+    /// The reason for the last driver error this thread got, with its
+    /// status: `hip`'s message for a failed call (the HIP function, its
+    /// status and what it means), or why the layer refused (PTX loaded on
     /// AMD, mismatched lengths, a buffer of another device, a launch
-    /// configuration beyond the device's limits); `None` after an error that
-    /// is the runtime's own status. cudarc's `DriverError` holds only the
-    /// status; this is where the words are. `DriverError`'s `Debug` adds the
-    /// reason when its status matches.
+    /// configuration beyond the device's limits); `None` after an error
+    /// that is a raw status (`CUresult::result`). cudarc's `DriverError`
+    /// holds only the status; this is where the words are.
+    /// `DriverError`'s `Debug` adds the reason when its status matches.
     DriverError(raw::CUresult)
 }
 
 // ---------------------------------------------------------------------------
 // cudarc's thin wrappers over the raw driver calls, at cudarc's paths
 // (`driver::result::stream::create`, `driver::result::malloc_async`, ...):
-// each calls the CUDA-named function of [`sys`](super::sys) (HIP underneath)
-// and turns its status into a `Result`. Where HIP lacks a call, the wrapper
-// returns `CUDA_ERROR_NOT_SUPPORTED` with the reason in
-// [`last_error_detail`].
+// each calls the `hip` crate's result function of the HIP call the CUDA
+// name stands for and turns its error into a `DriverError` that keeps
+// `hip`'s message in [`last_error_detail`]. Where HIP lacks a call, the
+// wrapper returns `CUDA_ERROR_NOT_SUPPORTED` with the reason there too.
 
 use super::sys;
 use core::ffi::{c_int, c_uchar, c_uint, c_void};
+use hip::result as ours_result;
 use std::ffi::CString;
-use std::mem::MaybeUninit;
 
-/// Wrappers that pass their arguments to one raw call and turn its status
-/// into a `Result`: `pub unsafe fn name(args) => rawCall(args);`, each with
-/// its docs and `# Safety` section (the raw call's contract, which the
-/// caller upholds).
+/// Wrappers that pass their arguments to one `hip` result function and
+/// turn its error into a [`DriverError`]: `pub unsafe fn name(args) =>
+/// function(args);`, each with its docs and `# Safety` section (the call's
+/// contract, which the caller upholds).
 macro_rules! status_calls {
     ($(
         $(#[$doc:meta])*
@@ -190,8 +188,8 @@ macro_rules! status_calls {
         $(#[$doc])*
         pub unsafe fn $name($($arg: $ty),*) -> Result<(), DriverError> {
             // SAFETY: the caller upholds this function's `# Safety`
-            // section, which is the raw call's contract.
-            unsafe { sys::$call($($pass),*) }.result()
+            // section, which is the call's contract.
+            unsafe { ours_result::$call($($pass),*) }.map_err(ours)
         }
     )+};
 }
@@ -204,16 +202,12 @@ fn unsupported(why: &str) -> DriverError {
 
 /// `cuInit(0)`.
 pub fn init() -> Result<(), DriverError> {
-    // SAFETY: `cuInit` takes no pointers.
-    unsafe { sys::cuInit(0) }.result()
+    ours_result::init(0).map_err(ours)
 }
 
 /// `cuMemGetInfo_v2`: (free, total) bytes of the current device.
 pub fn mem_get_info() -> Result<(usize, usize), DriverError> {
-    let (mut free, mut total) = (0, 0);
-    // SAFETY: both outputs are valid for a write.
-    unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) }.result()?;
-    Ok((free, total))
+    ours_result::mem_get_info().map_err(ours)
 }
 
 /// Devices: `cuDeviceGet*`.
@@ -222,20 +216,12 @@ pub mod device {
 
     /// `cuDeviceGet`.
     pub fn get(ordinal: c_int) -> Result<sys::CUdevice, DriverError> {
-        let mut dev = MaybeUninit::uninit();
-        // SAFETY: `dev` is valid for a write; read only after success.
-        unsafe {
-            sys::cuDeviceGet(dev.as_mut_ptr(), ordinal).result()?;
-            Ok(dev.assume_init())
-        }
+        ours_result::device_get(ordinal).map_err(ours)
     }
 
     /// `cuDeviceGetCount`.
     pub fn get_count() -> Result<c_int, DriverError> {
-        let mut n = 0;
-        // SAFETY: `n` is valid for a write.
-        unsafe { sys::cuDeviceGetCount(&mut n) }.result()?;
-        Ok(n)
+        ours_result::get_device_count().map_err(ours)
     }
 
     /// `cuDeviceTotalMem_v2`.
@@ -243,10 +229,7 @@ pub mod device {
     /// # Safety
     /// `dev` is a device of this process.
     pub unsafe fn total_mem(dev: sys::CUdevice) -> Result<usize, DriverError> {
-        let mut bytes = 0;
-        // SAFETY: `bytes` is valid for a write; the caller gives a device.
-        unsafe { sys::cuDeviceTotalMem_v2(&mut bytes, dev) }.result()?;
-        Ok(bytes)
+        ours_result::device_total_mem(dev).map_err(ours)
     }
 
     /// `cuDeviceGetAttribute` (HIP's attribute values: see the crate docs),
@@ -260,31 +243,18 @@ pub mod device {
         dev: sys::CUdevice,
         attrib: sys::CUdevice_attribute,
     ) -> Result<i32, DriverError> {
-        let mut v = 0;
-        // SAFETY: `v` is valid for a write; the caller gives a device.
-        unsafe { sys::cuDeviceGetAttribute(&mut v, attrib, dev) }.result()?;
+        let v = ours_result::device_get_attribute(attrib.into(), dev).map_err(ours)?;
         Ok(crate::warp::cuda_attribute(attrib.into(), v))
     }
 
     /// `cuDeviceGetName`.
     pub fn get_name(dev: sys::CUdevice) -> Result<String, DriverError> {
-        let mut buf = [0 as core::ffi::c_char; 256];
-        // SAFETY: the buffer holds `len` bytes; the runtime NUL-terminates
-        // the name within it.
-        unsafe { sys::cuDeviceGetName(buf.as_mut_ptr(), buf.len() as c_int, dev) }.result()?;
-        // SAFETY: NUL-terminated within `buf` (written by the runtime).
-        let name = unsafe { CStr::from_ptr(buf.as_ptr()) };
-        Ok(name.to_string_lossy().into_owned())
+        ours_result::device_get_name(dev).map_err(ours)
     }
 
     /// `cuDeviceGetUuid`.
     pub fn get_uuid(dev: sys::CUdevice) -> Result<sys::CUuuid, DriverError> {
-        let mut uuid = MaybeUninit::uninit();
-        // SAFETY: `uuid` is valid for a write; read only after success.
-        unsafe {
-            sys::cuDeviceGetUuid(uuid.as_mut_ptr(), dev).result()?;
-            Ok(uuid.assume_init())
-        }
+        ours_result::device_get_uuid(dev).map_err(ours)
     }
 
     /// `cuDeviceGetDefaultMemPool`.
@@ -294,12 +264,7 @@ pub mod device {
     pub unsafe fn get_default_mem_pool(
         dev: sys::CUdevice,
     ) -> Result<sys::CUmemoryPool, DriverError> {
-        let mut pool = MaybeUninit::uninit();
-        // SAFETY: `pool` is valid for a write; read only after success.
-        unsafe {
-            sys::cuDeviceGetDefaultMemPool(pool.as_mut_ptr(), dev).result()?;
-            Ok(pool.assume_init())
-        }
+        ours_result::device_get_default_mem_pool(dev).map_err(ours)
     }
 
     /// `cuDeviceGetMemPool`.
@@ -307,12 +272,7 @@ pub mod device {
     /// # Safety
     /// `dev` is a device of this process.
     pub unsafe fn get_mem_pool(dev: sys::CUdevice) -> Result<sys::CUmemoryPool, DriverError> {
-        let mut pool = MaybeUninit::uninit();
-        // SAFETY: `pool` is valid for a write; read only after success.
-        unsafe {
-            sys::cuDeviceGetMemPool(pool.as_mut_ptr(), dev).result()?;
-            Ok(pool.assume_init())
-        }
+        ours_result::device_get_mem_pool(dev).map_err(ours)
     }
 
     /// `cuDeviceSetMemPool`.
@@ -324,7 +284,7 @@ pub mod device {
         pool: sys::CUmemoryPool,
     ) -> Result<(), DriverError> {
         // SAFETY: the caller gives a live pool of the device.
-        unsafe { sys::cuDeviceSetMemPool(dev, pool) }.result()
+        unsafe { ours_result::device_set_mem_pool(dev, pool) }.map_err(ours)
     }
 }
 
@@ -341,10 +301,8 @@ pub mod function {
         f: sys::CUfunction,
         attribute: sys::CUfunction_attribute_enum,
     ) -> Result<i32, DriverError> {
-        let mut v = 0;
-        // SAFETY: `v` is valid for a write; the caller gives a function.
-        unsafe { sys::cuFuncGetAttribute(&mut v, attribute, f) }.result()?;
-        Ok(v)
+        // SAFETY: the caller gives a live function.
+        unsafe { ours_result::func_get_attribute(attribute.into(), f) }.map_err(ours)
     }
 
     /// `cuFuncSetAttribute` over `hipFuncSetAttribute`, for the two
@@ -375,7 +333,8 @@ pub mod function {
         };
         // SAFETY: HIP takes the function handle as the function's address;
         // the caller gives a live function.
-        check(unsafe { hip::sys::hipFuncSetAttribute(f as *const c_void, hip_attr, value) })
+        unsafe { ours_result::func_set_attribute(f as *const c_void, hip_attr, value) }
+            .map_err(ours)
     }
 
     /// `cuFuncSetCacheConfig` over `hipFuncSetCacheConfig`.
@@ -388,7 +347,8 @@ pub mod function {
     ) -> Result<(), DriverError> {
         // SAFETY: HIP takes the function handle as the function's address;
         // the caller gives a live function.
-        check(unsafe { hip::sys::hipFuncSetCacheConfig(f as *const c_void, attribute.into()) })
+        unsafe { ours_result::func_set_cache_config(f as *const c_void, attribute.into()) }
+            .map_err(ours)
     }
 }
 
@@ -421,18 +381,9 @@ pub mod occupancy {
         block_size: c_int,
         dynamic_smem_size: usize,
     ) -> Result<i32, DriverError> {
-        let mut n = 0;
-        // SAFETY: `n` is valid for a write; the caller gives a function.
-        unsafe {
-            sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                &mut n,
-                f,
-                block_size,
-                dynamic_smem_size,
-            )
-        }
-        .result()?;
-        Ok(n)
+        // SAFETY: the caller gives a live function.
+        unsafe { ours_result::module_occupancy_max_active_blocks(f, block_size, dynamic_smem_size) }
+            .map_err(ours)
     }
 
     /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`.
@@ -445,19 +396,16 @@ pub mod occupancy {
         dynamic_smem_size: usize,
         flags: c_uint,
     ) -> Result<i32, DriverError> {
-        let mut n = 0;
-        // SAFETY: `n` is valid for a write; the caller gives a function.
+        // SAFETY: the caller gives a live function.
         unsafe {
-            sys::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-                &mut n,
+            ours_result::module_occupancy_max_active_blocks_with_flags(
                 f,
                 block_size,
                 dynamic_smem_size,
                 flags,
             )
         }
-        .result()?;
-        Ok(n)
+        .map_err(ours)
     }
 
     /// `cuOccupancyMaxPotentialBlockSize`: (minimum grid size, block size).
@@ -501,21 +449,16 @@ pub mod occupancy {
                 "HIP's occupancy calls take a fixed dynamic shared memory size, not a function of the block size",
             ));
         }
-        let (mut grid, mut block) = (0, 0);
-        // SAFETY: both outputs are valid for a write; the caller gives a
-        // function.
+        // SAFETY: the caller gives a live function.
         unsafe {
-            sys::cuOccupancyMaxPotentialBlockSizeWithFlags(
-                &mut grid,
-                &mut block,
+            ours_result::module_occupancy_max_potential_block_size_with_flags(
                 f,
                 dynamic_smem_size,
                 block_size_limit,
                 flags,
             )
         }
-        .result()?;
-        Ok((grid, block))
+        .map_err(ours)
     }
 }
 
@@ -528,12 +471,8 @@ pub mod primary_ctx {
     /// # Safety
     /// Each retain is matched by one [`release`].
     pub unsafe fn retain(dev: sys::CUdevice) -> Result<sys::CUcontext, DriverError> {
-        let mut ctx = MaybeUninit::uninit();
-        // SAFETY: `ctx` is valid for a write; read only after success.
-        unsafe {
-            sys::cuDevicePrimaryCtxRetain(ctx.as_mut_ptr(), dev).result()?;
-            Ok(ctx.assume_init())
-        }
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::device_primary_ctx_retain(dev) }.map_err(ours)
     }
 
     status_calls! {
@@ -542,7 +481,7 @@ pub mod primary_ctx {
         /// # Safety
         /// Matches an earlier [`retain`]; nothing of the context is used after
         /// the last release.
-        pub unsafe fn release(dev: sys::CUdevice) => cuDevicePrimaryCtxRelease_v2(dev);
+        pub unsafe fn release(dev: sys::CUdevice) => device_primary_ctx_release(dev);
     }
 }
 
@@ -559,12 +498,8 @@ pub mod ctx {
         flags: c_uint,
         dev: sys::CUdevice,
     ) -> Result<sys::CUcontext, DriverError> {
-        let mut ctx = MaybeUninit::uninit();
-        // SAFETY: `ctx` is valid for a write; read only after success.
-        unsafe {
-            sys::cuCtxCreate_v2(ctx.as_mut_ptr(), flags, dev).result()?;
-            Ok(ctx.assume_init())
-        }
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::ctx_create(flags, dev) }.map_err(ours)
     }
 
     /// `cuCtxCreate_v4`: HIP has neither execution affinity nor CIG, so
@@ -599,56 +534,65 @@ pub mod ctx {
         ///
         /// # Safety
         /// `ctx` is a live context (or null to unset).
-        pub unsafe fn set_current(ctx: sys::CUcontext) => cuCtxSetCurrent(ctx);
+        pub unsafe fn set_current(ctx: sys::CUcontext) => ctx_set_current(ctx);
     }
 
     /// `cuCtxGetCurrent`: `None` when no context is current.
     pub fn get_current() -> Result<Option<sys::CUcontext>, DriverError> {
-        let mut ctx = std::ptr::null_mut();
-        // SAFETY: `ctx` is valid for a write.
-        unsafe { sys::cuCtxGetCurrent(&mut ctx) }.result()?;
+        let ctx = ours_result::ctx_get_current().map_err(ours)?;
         Ok((!ctx.is_null()).then_some(ctx))
     }
 
     /// `cuCtxSetFlags` over `hipSetDeviceFlags` (HIP keeps these flags per
     /// device, which is what a primary context's flags are).
     pub fn set_flags(flags: sys::CUctx_flags) -> Result<(), DriverError> {
-        // SAFETY: takes no pointers.
-        check(unsafe { hip::sys::hipSetDeviceFlags(flags as c_uint) })
+        ours_result::set_device_flags(flags as c_uint).map_err(ours)
     }
 
-    /// `cuCtxSynchronize`.
+    /// `cuCtxSynchronize`. It waits for the whole device, which CUDA
+    /// forbids while one of its streams captures: it holds the current
+    /// device's capture gate (`hip`'s), and fails when this thread captures.
     pub fn synchronize() -> Result<(), DriverError> {
-        // SAFETY: takes no pointers.
-        unsafe { sys::cuCtxSynchronize() }.result()
+        crate::gate::holding_current("cuCtxSynchronize", ours_result::ctx_synchronize).map_err(ours)
     }
 
-    /// `cuCtxGetLimit`.
+    /// HIP's limit of `limit`'s meaning; a limit HIP lacks is
+    /// `CUDA_ERROR_NOT_SUPPORTED`.
+    pub(crate) fn hip_limit(limit: sys::CUlimit) -> Result<hip::sys::hipLimit_t, DriverError> {
+        match limit.to_hip() {
+            Some(l) => Ok(l),
+            None => Err(unsupported(&format!("HIP has no limit {limit:?}"))),
+        }
+    }
+
+    /// `cuCtxGetLimit` (`hipDeviceGetLimit`); a limit HIP lacks is
+    /// `CUDA_ERROR_NOT_SUPPORTED`.
     pub fn get_limit(limit: sys::CUlimit) -> Result<usize, DriverError> {
-        let mut v = 0;
-        // SAFETY: `v` is valid for a write.
-        unsafe { sys::cuCtxGetLimit(&mut v, limit) }.result()?;
-        Ok(v)
+        ours_result::device_get_limit(hip_limit(limit)?).map_err(ours)
     }
 
-    /// `cuCtxSetLimit`.
+    /// `cuCtxSetLimit` (`hipDeviceSetLimit`), holding the current device's
+    /// capture gate as [`synchronize`] does; a limit HIP lacks is
+    /// `CUDA_ERROR_NOT_SUPPORTED`.
     pub fn set_limit(limit: sys::CUlimit, value: usize) -> Result<(), DriverError> {
-        // SAFETY: takes no pointers.
-        unsafe { sys::cuCtxSetLimit(limit, value) }.result()
+        let limit = hip_limit(limit)?;
+        crate::gate::holding_current("cuCtxSetLimit", |held| {
+            ours_result::device_set_limit(limit, value, held)
+        })
+        .map_err(ours)
     }
 
-    /// `cuCtxGetCacheConfig`.
+    /// `cuCtxGetCacheConfig`: a value the closed enum does not know is
+    /// `CUDA_ERROR_UNKNOWN`.
     pub fn get_cache_config() -> Result<sys::CUfunc_cache, DriverError> {
-        let mut c = sys::CUfunc_cache::CU_FUNC_CACHE_PREFER_NONE;
-        // SAFETY: `c` is valid for a write (of a checked value).
-        unsafe { sys::cuCtxGetCacheConfig(&mut c) }.result()?;
-        Ok(c)
+        let open: raw::CUfunc_cache = ours_result::ctx_get_cache_config().map_err(ours)?.into();
+        sys::CUfunc_cache::try_from(open)
+            .map_err(|_| DriverError(raw::CUresult::CUDA_ERROR_UNKNOWN))
     }
 
     /// `cuCtxSetCacheConfig`.
     pub fn set_cache_config(config: sys::CUfunc_cache) -> Result<(), DriverError> {
-        // SAFETY: takes no pointers.
-        unsafe { sys::cuCtxSetCacheConfig(config) }.result()
+        ours_result::ctx_set_cache_config(config.into()).map_err(ours)
     }
 }
 
@@ -681,10 +625,7 @@ pub mod stream {
 
     /// `cuStreamCreate`.
     pub fn create(kind: StreamKind) -> Result<sys::CUstream, DriverError> {
-        let mut s = std::ptr::null_mut();
-        // SAFETY: `s` is valid for a write.
-        unsafe { sys::cuStreamCreate(&mut s, kind.flags()) }.result()?;
-        Ok(s)
+        ours_result::stream_create_with_flags(kind.flags()).map_err(ours)
     }
 
     /// `cuStreamCreateWithPriority`.
@@ -692,18 +633,12 @@ pub mod stream {
         kind: StreamKind,
         priority: i32,
     ) -> Result<sys::CUstream, DriverError> {
-        let mut s = std::ptr::null_mut();
-        // SAFETY: `s` is valid for a write.
-        unsafe { sys::cuStreamCreateWithPriority(&mut s, kind.flags(), priority) }.result()?;
-        Ok(s)
+        ours_result::stream_create_with_priority(kind.flags(), priority).map_err(ours)
     }
 
     /// `cuCtxGetStreamPriorityRange`: (least, greatest).
     pub fn get_priority_range() -> Result<(i32, i32), DriverError> {
-        let (mut least, mut greatest) = (0, 0);
-        // SAFETY: both outputs are valid for a write.
-        unsafe { sys::cuCtxGetStreamPriorityRange(&mut least, &mut greatest) }.result()?;
-        Ok((least, greatest))
+        ours_result::device_get_stream_priority_range().map_err(ours)
     }
 
     status_calls! {
@@ -711,13 +646,13 @@ pub mod stream {
         ///
         /// # Safety
         /// `stream` is live (or null).
-        pub unsafe fn synchronize(stream: sys::CUstream) => cuStreamSynchronize(stream);
+        pub unsafe fn synchronize(stream: sys::CUstream) => stream_synchronize(stream);
 
         /// `cuStreamDestroy_v2`.
         ///
         /// # Safety
         /// `stream` is live and not used afterwards.
-        pub unsafe fn destroy(stream: sys::CUstream) => cuStreamDestroy_v2(stream);
+        pub unsafe fn destroy(stream: sys::CUstream) => stream_destroy(stream);
     }
 
     /// `cuStreamWaitEvent` (external waits are not in HIP).
@@ -733,7 +668,7 @@ pub mod stream {
             return Err(unsupported("HIP streams have no external event waits"));
         }
         // SAFETY: upheld by the caller.
-        unsafe { sys::cuStreamWaitEvent(stream, event, 0) }.result()
+        unsafe { ours_result::stream_wait_event(stream, event) }.map_err(ours)
     }
 
     status_calls! {
@@ -741,7 +676,7 @@ pub mod stream {
         ///
         /// # Safety
         /// `stream` is live; `dptr` is managed memory of at least `num_bytes`.
-        pub unsafe fn attach_mem_async(stream: sys::CUstream, dptr: sys::CUdeviceptr, num_bytes: usize, flags: sys::CUmemAttach_flags) => cuStreamAttachMemAsync(stream, dptr, num_bytes, flags as c_uint);
+        pub unsafe fn attach_mem_async(stream: sys::CUstream, dptr: sys::CUdeviceptr, num_bytes: usize, flags: sys::CUmemAttach_flags) => stream_attach_mem_async(stream, dptr as *mut c_void, num_bytes, flags as c_uint);
     }
 
     /// `cuLaunchHostFunc`.
@@ -755,7 +690,7 @@ pub mod stream {
         arg: *mut c_void,
     ) -> Result<(), DriverError> {
         // SAFETY: upheld by the caller.
-        unsafe { sys::cuLaunchHostFunc(stream, Some(func), arg) }.result()
+        unsafe { ours_result::launch_host_func(stream, func, arg) }.map_err(ours)
     }
 
     status_calls! {
@@ -763,7 +698,7 @@ pub mod stream {
         ///
         /// # Safety
         /// `stream` is live and not the null stream.
-        pub unsafe fn begin_capture(stream: sys::CUstream, mode: sys::CUstreamCaptureMode) => cuStreamBeginCapture_v2(stream, mode);
+        pub unsafe fn begin_capture(stream: sys::CUstream, mode: sys::CUstreamCaptureMode) => stream_begin_capture(stream, mode.into());
     }
 
     /// `cuStreamEndCapture`.
@@ -771,10 +706,8 @@ pub mod stream {
     /// # Safety
     /// `stream` is live and capturing.
     pub unsafe fn end_capture(stream: sys::CUstream) -> Result<sys::CUgraph, DriverError> {
-        let mut g = std::ptr::null_mut();
-        // SAFETY: `g` is valid for a write; the rest by the caller.
-        unsafe { sys::cuStreamEndCapture(stream, &mut g) }.result()?;
-        Ok(g)
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::stream_end_capture(stream) }.map_err(ours)
     }
 
     /// `cuStreamIsCapturing`.
@@ -784,12 +717,9 @@ pub mod stream {
     pub unsafe fn is_capturing(
         stream: sys::CUstream,
     ) -> Result<sys::CUstreamCaptureStatus, DriverError> {
-        let mut status = MaybeUninit::uninit();
-        // SAFETY: `status` is valid for a write; read only after success.
-        unsafe {
-            sys::cuStreamIsCapturing(stream, status.as_mut_ptr()).result()?;
-            Ok(status.assume_init())
-        }
+        // SAFETY: the caller's contract.
+        let status = unsafe { ours_result::stream_capture_status(stream) }.map_err(ours)?;
+        Ok(status.into())
     }
 }
 
@@ -802,10 +732,9 @@ pub unsafe fn malloc_async(
     stream: sys::CUstream,
     num_bytes: usize,
 ) -> Result<sys::CUdeviceptr, DriverError> {
-    let mut p = 0;
-    // SAFETY: `p` is valid for a write; the rest by the caller.
-    unsafe { sys::cuMemAllocAsync(&mut p, num_bytes, stream) }.result()?;
-    Ok(p)
+    // SAFETY: the caller's contract.
+    let p = unsafe { ours_result::malloc_async(num_bytes, stream) }.map_err(ours)?;
+    Ok(p as sys::CUdeviceptr)
 }
 
 /// `cuMemAlloc_v2`.
@@ -813,10 +742,8 @@ pub unsafe fn malloc_async(
 /// # Safety
 /// The memory is freed by the caller.
 pub unsafe fn malloc_sync(num_bytes: usize) -> Result<sys::CUdeviceptr, DriverError> {
-    let mut p = 0;
-    // SAFETY: `p` is valid for a write.
-    unsafe { sys::cuMemAlloc_v2(&mut p, num_bytes) }.result()?;
-    Ok(p)
+    let p = ours_result::malloc(num_bytes).map_err(ours)?;
+    Ok(p as sys::CUdeviceptr)
 }
 
 /// `cuMemAllocManaged`.
@@ -827,10 +754,8 @@ pub unsafe fn malloc_managed(
     num_bytes: usize,
     flags: sys::CUmemAttach_flags,
 ) -> Result<sys::CUdeviceptr, DriverError> {
-    let mut p = 0;
-    // SAFETY: `p` is valid for a write.
-    unsafe { sys::cuMemAllocManaged(&mut p, num_bytes, flags as c_uint) }.result()?;
-    Ok(p)
+    let p = ours_result::malloc_managed_with_flags(num_bytes, flags as c_uint).map_err(ours)?;
+    Ok(p as sys::CUdeviceptr)
 }
 
 /// `cuMemHostAlloc`: pinned host memory.
@@ -838,18 +763,20 @@ pub unsafe fn malloc_managed(
 /// # Safety
 /// The memory is freed with [`free_host`] by the caller.
 pub unsafe fn malloc_host(num_bytes: usize, flags: c_uint) -> Result<*mut c_void, DriverError> {
-    let mut p = std::ptr::null_mut();
-    // SAFETY: `p` is valid for a write.
-    unsafe { sys::cuMemHostAlloc(&mut p, num_bytes, flags) }.result()?;
-    Ok(p)
+    ours_result::host_malloc(num_bytes, flags).map_err(ours)
 }
 
-status_calls! {
-    /// `cuMemFreeHost`.
-    ///
-    /// # Safety
-    /// `host_ptr` came from [`malloc_host`] and is not used afterwards.
-    pub unsafe fn free_host(host_ptr: *mut c_void) => cuMemFreeHost(host_ptr);
+/// `cuMemFreeHost`, holding the current device's capture gate (`hipHostFree`
+/// may synchronize the device).
+///
+/// # Safety
+/// `host_ptr` came from [`malloc_host`] and is not used afterwards.
+pub unsafe fn free_host(host_ptr: *mut c_void) -> Result<(), DriverError> {
+    crate::gate::holding_current("cuMemFreeHost", |held| {
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::host_free(host_ptr, held) }
+    })
+    .map_err(ours)
 }
 
 /// The device id HIP's memory-advice calls take for a location: the
@@ -884,7 +811,8 @@ pub unsafe fn mem_advise(
 ) -> Result<(), DriverError> {
     let device = location_device(location)?;
     // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemAdvise(dptr, num_bytes, advice, device) }.result()
+    unsafe { ours_result::mem_advise(dptr as *const c_void, num_bytes, advice.into(), device) }
+        .map_err(ours)
 }
 
 /// `cuMemPrefetchAsync_v2` over `hipMemPrefetchAsync` (a device or the
@@ -900,7 +828,8 @@ pub unsafe fn mem_prefetch_async(
 ) -> Result<(), DriverError> {
     let device = location_device(location)?;
     // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemPrefetchAsync(dptr, num_bytes, device, stream) }.result()
+    unsafe { ours_result::mem_prefetch_async(dptr as *const c_void, num_bytes, device, stream) }
+        .map_err(ours)
 }
 
 status_calls! {
@@ -909,13 +838,21 @@ status_calls! {
     /// # Safety
     /// `dptr` came from an allocation, is freed once and not used after the
     /// stream reaches the free.
-    pub unsafe fn free_async(dptr: sys::CUdeviceptr, stream: sys::CUstream) => cuMemFreeAsync(dptr, stream);
+    pub unsafe fn free_async(dptr: sys::CUdeviceptr, stream: sys::CUstream) => free_async(dptr as *mut c_void, stream);
+}
 
-    /// `cuMemFree_v2`.
-    ///
-    /// # Safety
-    /// `dptr` came from an allocation, is freed once and not used afterwards.
-    pub unsafe fn free_sync(dptr: sys::CUdeviceptr) => cuMemFree_v2(dptr);
+/// `cuMemFree_v2`, holding the current device's capture gate (`hipFree`
+/// may synchronize the device, which CUDA forbids while one of its streams
+/// captures).
+///
+/// # Safety
+/// `dptr` came from an allocation, is freed once and not used afterwards.
+pub unsafe fn free_sync(dptr: sys::CUdeviceptr) -> Result<(), DriverError> {
+    crate::gate::holding_current("cuMemFree", |held| {
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::free(dptr as *mut c_void, held) }
+    })
+    .map_err(ours)
 }
 
 /// `cuMemFree_v2` (cudarc's older name for [`free_sync`]).
@@ -932,13 +869,13 @@ status_calls! {
     ///
     /// # Safety
     /// `dptr` is device memory of at least `num_bytes`; `stream` is live.
-    pub unsafe fn memset_d8_async(dptr: sys::CUdeviceptr, uc: c_uchar, num_bytes: usize, stream: sys::CUstream) => cuMemsetD8Async(dptr, uc, num_bytes, stream);
+    pub unsafe fn memset_d8_async(dptr: sys::CUdeviceptr, uc: c_uchar, num_bytes: usize, stream: sys::CUstream) => memset_async(dptr as *mut c_void, uc, num_bytes, stream);
 
     /// `cuMemsetD8_v2`.
     ///
     /// # Safety
     /// `dptr` is device memory of at least `num_bytes`.
-    pub unsafe fn memset_d8_sync(dptr: sys::CUdeviceptr, uc: c_uchar, num_bytes: usize) => cuMemsetD8_v2(dptr, uc, num_bytes);
+    pub unsafe fn memset_d8_sync(dptr: sys::CUdeviceptr, uc: c_uchar, num_bytes: usize) => memset(dptr as *mut c_void, uc, num_bytes);
 }
 
 /// `cuMemcpyHtoDAsync_v2` of all of `src`.
@@ -952,8 +889,16 @@ pub unsafe fn memcpy_htod_async<T>(
     stream: sys::CUstream,
 ) -> Result<(), DriverError> {
     // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src.as_ptr().cast(), size_of_val(src), stream) }
-        .result()
+    unsafe {
+        ours_result::memcpy_async(
+            dst as *mut c_void,
+            src.as_ptr().cast(),
+            size_of_val(src),
+            hip::sys::hipMemcpyKind::hipMemcpyHostToDevice,
+            stream,
+        )
+    }
+    .map_err(ours)
 }
 
 /// `cuMemcpyHtoD_v2` of all of `src`.
@@ -962,7 +907,15 @@ pub unsafe fn memcpy_htod_async<T>(
 /// `dst` is device memory of at least `size_of_val(src)` bytes.
 pub unsafe fn memcpy_htod_sync<T>(dst: sys::CUdeviceptr, src: &[T]) -> Result<(), DriverError> {
     // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemcpyHtoD_v2(dst, src.as_ptr().cast(), size_of_val(src)) }.result()
+    unsafe {
+        ours_result::memcpy(
+            dst as *mut c_void,
+            src.as_ptr().cast(),
+            size_of_val(src),
+            hip::sys::hipMemcpyKind::hipMemcpyHostToDevice,
+        )
+    }
+    .map_err(ours)
 }
 
 /// `cuMemcpyDtoHAsync_v2` filling `dst`.
@@ -977,8 +930,16 @@ pub unsafe fn memcpy_dtoh_async<T>(
     stream: sys::CUstream,
 ) -> Result<(), DriverError> {
     // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr().cast(), src, size_of_val(dst), stream) }
-        .result()
+    unsafe {
+        ours_result::memcpy_async(
+            dst.as_mut_ptr().cast(),
+            src as *const c_void,
+            size_of_val(dst),
+            hip::sys::hipMemcpyKind::hipMemcpyDeviceToHost,
+            stream,
+        )
+    }
+    .map_err(ours)
 }
 
 /// `cuMemcpyDtoH_v2` filling `dst`.
@@ -988,7 +949,15 @@ pub unsafe fn memcpy_dtoh_async<T>(
 /// valid `T`s.
 pub unsafe fn memcpy_dtoh_sync<T>(dst: &mut [T], src: sys::CUdeviceptr) -> Result<(), DriverError> {
     // SAFETY: upheld by the caller.
-    unsafe { sys::cuMemcpyDtoH_v2(dst.as_mut_ptr().cast(), src, size_of_val(dst)) }.result()
+    unsafe {
+        ours_result::memcpy(
+            dst.as_mut_ptr().cast(),
+            src as *const c_void,
+            size_of_val(dst),
+            hip::sys::hipMemcpyKind::hipMemcpyDeviceToHost,
+        )
+    }
+    .map_err(ours)
 }
 
 status_calls! {
@@ -996,13 +965,13 @@ status_calls! {
     ///
     /// # Safety
     /// Both are device memory of at least `num_bytes`; `stream` is live.
-    pub unsafe fn memcpy_dtod_async(dst: sys::CUdeviceptr, src: sys::CUdeviceptr, num_bytes: usize, stream: sys::CUstream) => cuMemcpyDtoDAsync_v2(dst, src, num_bytes, stream);
+    pub unsafe fn memcpy_dtod_async(dst: sys::CUdeviceptr, src: sys::CUdeviceptr, num_bytes: usize, stream: sys::CUstream) => memcpy_async(dst as *mut c_void, src as *const c_void, num_bytes, hip::sys::hipMemcpyKind::hipMemcpyDeviceToDevice, stream);
 
     /// `cuMemcpyDtoD_v2`.
     ///
     /// # Safety
     /// Both are device memory of at least `num_bytes`.
-    pub unsafe fn memcpy_dtod_sync(dst: sys::CUdeviceptr, src: sys::CUdeviceptr, num_bytes: usize) => cuMemcpyDtoD_v2(dst, src, num_bytes);
+    pub unsafe fn memcpy_dtod_sync(dst: sys::CUdeviceptr, src: sys::CUdeviceptr, num_bytes: usize) => memcpy(dst as *mut c_void, src as *const c_void, num_bytes, hip::sys::hipMemcpyKind::hipMemcpyDeviceToDevice);
 }
 
 /// The device of a context (`hipCtxGetDevice` with it made current, then
@@ -1012,12 +981,10 @@ fn device_of(ctx: sys::CUcontext) -> Result<c_int, DriverError> {
     // SAFETY: the caller of `memcpy_peer_async` gives live contexts; the
     // previous context (or none) is made current again.
     unsafe { ctx::set_current(ctx) }?;
-    let mut dev = 0;
-    // SAFETY: `dev` is valid for a write.
-    let got = check(unsafe { hip::sys::hipCtxGetDevice(&mut dev) });
+    let got = ours_result::ctx_get_device().map_err(ours);
     // SAFETY: as above.
     unsafe { ctx::set_current(previous.unwrap_or(std::ptr::null_mut())) }?;
-    got.map(|()| dev)
+    got
 }
 
 /// `cuMemcpyPeerAsync` over `hipMemcpyPeerAsync` (HIP names the devices,
@@ -1037,8 +1004,8 @@ pub unsafe fn memcpy_peer_async(
     let dst_dev = device_of(dst_ctx)?;
     let src_dev = device_of(src_ctx)?;
     // SAFETY: upheld by the caller.
-    check(unsafe {
-        hip::sys::hipMemcpyPeerAsync(
+    unsafe {
+        ours_result::memcpy_peer_async(
             dst as *mut c_void,
             dst_dev,
             src as *const c_void,
@@ -1046,7 +1013,8 @@ pub unsafe fn memcpy_peer_async(
             num_bytes,
             stream,
         )
-    })
+    }
+    .map_err(ours)
 }
 
 /// Modules: `cuModule*`.
@@ -1055,10 +1023,7 @@ pub mod module {
 
     /// `cuModuleLoad`.
     pub fn load(fname: CString) -> Result<sys::CUmodule, DriverError> {
-        let mut m = std::ptr::null_mut();
-        // SAFETY: `m` is valid for a write; the name is NUL-terminated.
-        unsafe { sys::cuModuleLoad(&mut m, fname.as_ptr()) }.result()?;
-        Ok(m)
+        ours_result::module_load(&fname).map_err(ours)
     }
 
     /// `cuModuleLoadData`.
@@ -1066,10 +1031,8 @@ pub mod module {
     /// # Safety
     /// `image` is a whole code object (or NUL-terminated PTX on NVIDIA).
     pub unsafe fn load_data(image: *const c_void) -> Result<sys::CUmodule, DriverError> {
-        let mut m = std::ptr::null_mut();
-        // SAFETY: `m` is valid for a write; the image by the caller.
-        unsafe { sys::cuModuleLoadData(&mut m, image) }.result()?;
-        Ok(m)
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::module_load_data(image) }.map_err(ours)
     }
 
     /// `cuModuleGetFunction`.
@@ -1080,10 +1043,8 @@ pub mod module {
         module: sys::CUmodule,
         name: CString,
     ) -> Result<sys::CUfunction, DriverError> {
-        let mut f = std::ptr::null_mut();
-        // SAFETY: `f` is valid for a write; the name is NUL-terminated.
-        unsafe { sys::cuModuleGetFunction(&mut f, module, name.as_ptr()) }.result()?;
-        Ok(f)
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::module_get_function(module, &name) }.map_err(ours)
     }
 
     /// `cuModuleGetGlobal_v2`: (address, bytes).
@@ -1094,19 +1055,22 @@ pub mod module {
         module: sys::CUmodule,
         name: CString,
     ) -> Result<(sys::CUdeviceptr, usize), DriverError> {
-        let (mut p, mut bytes) = (0, 0);
-        // SAFETY: the outputs are valid for a write; the name is
-        // NUL-terminated.
-        unsafe { sys::cuModuleGetGlobal_v2(&mut p, &mut bytes, module, name.as_ptr()) }.result()?;
-        Ok((p, bytes))
+        // SAFETY: the caller's contract.
+        let (p, bytes) = unsafe { ours_result::module_get_global(module, &name) }.map_err(ours)?;
+        Ok((p as sys::CUdeviceptr, bytes))
     }
 
-    status_calls! {
-        /// `cuModuleUnload`.
-        ///
-        /// # Safety
-        /// `module` is live and nothing of it is used afterwards.
-        pub unsafe fn unload(module: sys::CUmodule) => cuModuleUnload(module);
+    /// `cuModuleUnload`, holding the current device's capture gate (it acts
+    /// on the whole device).
+    ///
+    /// # Safety
+    /// `module` is live and nothing of it is used afterwards.
+    pub unsafe fn unload(module: sys::CUmodule) -> Result<(), DriverError> {
+        crate::gate::holding_current("cuModuleUnload", |held| {
+            // SAFETY: the caller's contract.
+            unsafe { ours_result::module_unload(module, held) }
+        })
+        .map_err(ours)
     }
 }
 
@@ -1116,10 +1080,7 @@ pub mod event {
 
     /// `cuEventCreate`.
     pub fn create(flags: sys::CUevent_flags) -> Result<sys::CUevent, DriverError> {
-        let mut e = std::ptr::null_mut();
-        // SAFETY: `e` is valid for a write.
-        unsafe { sys::cuEventCreate(&mut e, flags as c_uint) }.result()?;
-        Ok(e)
+        ours_result::event_create_with_flags(flags as c_uint).map_err(ours)
     }
 
     status_calls! {
@@ -1127,7 +1088,7 @@ pub mod event {
         ///
         /// # Safety
         /// `event` and `stream` are live.
-        pub unsafe fn record(event: sys::CUevent, stream: sys::CUstream) => cuEventRecord(event, stream);
+        pub unsafe fn record(event: sys::CUevent, stream: sys::CUstream) => event_record(event, stream);
     }
 
     /// `cuEventElapsedTime`: milliseconds from `start` to `end`.
@@ -1135,31 +1096,36 @@ pub mod event {
     /// # Safety
     /// Both events are live and recorded with timing on.
     pub unsafe fn elapsed(start: sys::CUevent, end: sys::CUevent) -> Result<f32, DriverError> {
-        let mut ms = 0.0;
-        // SAFETY: `ms` is valid for a write; the rest by the caller.
-        unsafe { sys::cuEventElapsedTime(&mut ms, start, end) }.result()?;
-        Ok(ms)
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::event_elapsed_time(start, end) }.map_err(ours)
+    }
+
+    /// `cuEventQuery`: `Ok` once the event completed,
+    /// `Err(CUDA_ERROR_NOT_READY)` before (the raw status: no reason).
+    ///
+    /// # Safety
+    /// `event` is live.
+    pub unsafe fn query(event: sys::CUevent) -> Result<(), DriverError> {
+        // SAFETY: the caller's contract.
+        if unsafe { ours_result::event_query(event) }.map_err(ours)? {
+            Ok(())
+        } else {
+            raw::CUresult::CUDA_ERROR_NOT_READY.result()
+        }
     }
 
     status_calls! {
-        /// `cuEventQuery`: `Ok` once the event completed,
-        /// `Err(CUDA_ERROR_NOT_READY)` before.
-        ///
-        /// # Safety
-        /// `event` is live.
-        pub unsafe fn query(event: sys::CUevent) => cuEventQuery(event);
-
         /// `cuEventSynchronize`.
         ///
         /// # Safety
         /// `event` is live.
-        pub unsafe fn synchronize(event: sys::CUevent) => cuEventSynchronize(event);
+        pub unsafe fn synchronize(event: sys::CUevent) => event_synchronize(event);
 
         /// `cuEventDestroy_v2`.
         ///
         /// # Safety
         /// `event` is live and not used afterwards.
-        pub unsafe fn destroy(event: sys::CUevent) => cuEventDestroy_v2(event);
+        pub unsafe fn destroy(event: sys::CUevent) => event_destroy(event);
     }
 }
 
@@ -1179,21 +1145,17 @@ pub unsafe fn launch_kernel(
 ) -> Result<(), DriverError> {
     // SAFETY: upheld by the caller.
     unsafe {
-        sys::cuLaunchKernel(
+        ours_result::module_launch_kernel(
             f,
-            grid_dim.0,
-            grid_dim.1,
-            grid_dim.2,
-            block_dim.0,
-            block_dim.1,
-            block_dim.2,
+            grid_dim,
+            block_dim,
             shared_mem_bytes,
             stream,
             kernel_params.as_mut_ptr(),
-            std::ptr::null_mut(),
+            false,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// `cuLaunchCooperativeKernel`.
@@ -1210,20 +1172,17 @@ pub unsafe fn launch_cooperative_kernel(
 ) -> Result<(), DriverError> {
     // SAFETY: upheld by the caller.
     unsafe {
-        sys::cuLaunchCooperativeKernel(
+        ours_result::module_launch_kernel(
             f,
-            grid_dim.0,
-            grid_dim.1,
-            grid_dim.2,
-            block_dim.0,
-            block_dim.1,
-            block_dim.2,
+            grid_dim,
+            block_dim,
             shared_mem_bytes,
             stream,
             kernel_params.as_mut_ptr(),
+            true,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// Graphs: `cuGraph*`.
@@ -1238,10 +1197,8 @@ pub mod graph {
         graph: sys::CUgraph,
         flags: sys::CUgraphInstantiate_flags,
     ) -> Result<sys::CUgraphExec, DriverError> {
-        let mut exec = std::ptr::null_mut();
-        // SAFETY: `exec` is valid for a write; the rest by the caller.
-        unsafe { sys::cuGraphInstantiateWithFlags(&mut exec, graph, flags.0 as _) }.result()?;
-        Ok(exec)
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::graph_instantiate_with_flags(graph, flags.0 as _) }.map_err(ours)
     }
 
     status_calls! {
@@ -1249,25 +1206,25 @@ pub mod graph {
         ///
         /// # Safety
         /// `graph_exec` is live and not used afterwards.
-        pub unsafe fn exec_destroy(graph_exec: sys::CUgraphExec) => cuGraphExecDestroy(graph_exec);
+        pub unsafe fn exec_destroy(graph_exec: sys::CUgraphExec) => graph_exec_destroy(graph_exec);
 
         /// `cuGraphDestroy`.
         ///
         /// # Safety
         /// `graph` is live and not used afterwards.
-        pub unsafe fn destroy(graph: sys::CUgraph) => cuGraphDestroy(graph);
+        pub unsafe fn destroy(graph: sys::CUgraph) => graph_destroy(graph);
 
         /// `cuGraphLaunch`.
         ///
         /// # Safety
         /// `graph_exec` and `stream` are live.
-        pub unsafe fn launch(graph_exec: sys::CUgraphExec, stream: sys::CUstream) => cuGraphLaunch(graph_exec, stream);
+        pub unsafe fn launch(graph_exec: sys::CUgraphExec, stream: sys::CUstream) => graph_launch(graph_exec, stream);
 
         /// `cuGraphUpload`.
         ///
         /// # Safety
         /// `graph_exec` and `stream` are live.
-        pub unsafe fn upload(graph_exec: sys::CUgraphExec, stream: sys::CUstream) => cuGraphUpload(graph_exec, stream);
+        pub unsafe fn upload(graph_exec: sys::CUgraphExec, stream: sys::CUstream) => graph_upload(graph_exec, stream);
     }
 }
 
@@ -1282,36 +1239,46 @@ pub mod mem_pool {
     pub unsafe fn create(
         pool_props: *const sys::CUmemPoolProps,
     ) -> Result<sys::CUmemoryPool, DriverError> {
-        let mut pool = std::ptr::null_mut();
-        // SAFETY: `pool` is valid for a write; the rest by the caller.
-        unsafe { sys::cuMemPoolCreate(&mut pool, pool_props) }.result()?;
-        Ok(pool)
+        // SAFETY: valid for reads, by the caller.
+        let Some(props) = (unsafe { pool_props.as_ref() }) else {
+            return Err(invalid_because(
+                "cuMemPoolCreate: the pool properties are null",
+            ));
+        };
+        ours_result::mem_pool_create(props).map_err(ours)
+    }
+
+    /// `cuMemPoolDestroy`, holding the current device's capture gate (it
+    /// acts on the whole device).
+    ///
+    /// # Safety
+    /// `pool` is live and not used afterwards.
+    pub unsafe fn destroy(pool: sys::CUmemoryPool) -> Result<(), DriverError> {
+        crate::gate::holding_current("cuMemPoolDestroy", |held| {
+            // SAFETY: the caller's contract.
+            unsafe { ours_result::mem_pool_destroy(pool, held) }
+        })
+        .map_err(ours)
     }
 
     status_calls! {
-        /// `cuMemPoolDestroy`.
-        ///
-        /// # Safety
-        /// `pool` is live and not used afterwards.
-        pub unsafe fn destroy(pool: sys::CUmemoryPool) => cuMemPoolDestroy(pool);
-
         /// `cuMemPoolTrimTo`.
         ///
         /// # Safety
         /// `pool` is live.
-        pub unsafe fn trim_to(pool: sys::CUmemoryPool, min_bytes_to_keep: usize) => cuMemPoolTrimTo(pool, min_bytes_to_keep);
+        pub unsafe fn trim_to(pool: sys::CUmemoryPool, min_bytes_to_keep: usize) => mem_pool_trim_to(pool, min_bytes_to_keep);
 
         /// `cuMemPoolGetAttribute`.
         ///
         /// # Safety
         /// `pool` is live; `value` is valid for a write of the attribute's type.
-        pub unsafe fn get_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut c_void) => cuMemPoolGetAttribute(pool, attr, value);
+        pub unsafe fn get_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut c_void) => mem_pool_get_attribute(pool, attr.into(), value);
 
         /// `cuMemPoolSetAttribute`.
         ///
         /// # Safety
         /// `pool` is live; `value` is valid for a read of the attribute's type.
-        pub unsafe fn set_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut c_void) => cuMemPoolSetAttribute(pool, attr, value);
+        pub unsafe fn set_attribute(pool: sys::CUmemoryPool, attr: sys::CUmemPool_attribute, value: *mut c_void) => mem_pool_set_attribute(pool, attr.into(), value);
     }
 
     /// `cuMemAllocFromPoolAsync`.
@@ -1323,10 +1290,10 @@ pub mod mem_pool {
         num_bytes: usize,
         stream: sys::CUstream,
     ) -> Result<sys::CUdeviceptr, DriverError> {
-        let mut p = 0;
-        // SAFETY: `p` is valid for a write; the rest by the caller.
-        unsafe { sys::cuMemAllocFromPoolAsync(&mut p, num_bytes, pool, stream) }.result()?;
-        Ok(p)
+        // SAFETY: the caller's contract.
+        let p = unsafe { ours_result::malloc_from_pool_async(num_bytes, pool, stream) }
+            .map_err(ours)?;
+        Ok(p as sys::CUdeviceptr)
     }
 }
 
@@ -1381,10 +1348,8 @@ pub mod external_memory {
     unsafe fn import(
         desc: &sys::CUDA_EXTERNAL_MEMORY_HANDLE_DESC,
     ) -> Result<sys::CUexternalMemory, DriverError> {
-        let mut external_memory = std::ptr::null_mut();
-        // SAFETY: `external_memory` is valid for a write; `desc` by the caller.
-        unsafe { sys::cuImportExternalMemory(&mut external_memory, desc) }.result()?;
-        Ok(external_memory)
+        // SAFETY: `desc` by the caller.
+        unsafe { ours_result::import_external_memory(desc) }.map_err(ours)
     }
 
     /// `cuExternalMemoryGetMappedBuffer`: `size` bytes from `offset` of
@@ -1402,11 +1367,10 @@ pub mod external_memory {
         let mut desc: sys::CUDA_EXTERNAL_MEMORY_BUFFER_DESC = unsafe { std::mem::zeroed() };
         desc.offset = offset;
         desc.size = size;
-        let mut device_ptr: sys::CUdeviceptr = 0;
-        // SAFETY: `device_ptr` is valid for a write; the rest by the caller.
-        unsafe { sys::cuExternalMemoryGetMappedBuffer(&mut device_ptr, external_memory, &desc) }
-            .result()?;
-        Ok(device_ptr)
+        // SAFETY: the caller's contract.
+        let p = unsafe { ours_result::external_memory_get_mapped_buffer(external_memory, &desc) }
+            .map_err(ours)?;
+        Ok(p as sys::CUdeviceptr)
     }
 
     status_calls! {
@@ -1415,6 +1379,6 @@ pub mod external_memory {
         /// # Safety
         /// `external_memory` is live, its mapped buffers freed, and it is not
         /// used afterwards.
-        pub unsafe fn destroy_external_memory(external_memory: sys::CUexternalMemory) => cuDestroyExternalMemory(external_memory);
+        pub unsafe fn destroy_external_memory(external_memory: sys::CUexternalMemory) => destroy_external_memory(external_memory);
     }
 }

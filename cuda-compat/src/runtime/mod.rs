@@ -3,8 +3,8 @@
 //! The raw names are generated from hipify-perl's table (see `COVERAGE.md`)
 //! and reachable both here (`cuda_compat::runtime::cudaMalloc`) and at
 //! cudarc's path (`cuda_compat::runtime::sys::cudaMalloc`). [`result`] is
-//! cudarc's thin layer over them ([`result::RuntimeError`],
-//! `result::stream::create`, ...).
+//! cudarc's thin layer ([`result::RuntimeError`], `result::stream::create`,
+//! ...), over the `hip` crate's result layer.
 
 mount_generated!("../generated/runtime.rs");
 

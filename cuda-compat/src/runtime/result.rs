@@ -1,5 +1,5 @@
-//! cudarc's `runtime::result`: thin wrappers over the raw runtime names of
-//! [`sys`] (HIP underneath), each turning its status into a `Result` with
+//! cudarc's `runtime::result`: thin wrappers over the HIP runtime calls
+//! (CUDA's names in [`sys`]), each turning its status into a `Result` with
 //! [`RuntimeError`], grouped by topic as cudarc groups them
 //! ([`stream::create`], [`event::elapsed`], [`malloc_async`], ...).
 //!
@@ -9,9 +9,14 @@
 //! `hipModuleLaunchKernel`, not `hipLaunchKernel` (that one takes a host
 //! stub). Where HIP lacks a call, the wrapper returns
 //! `cudaErrorNotSupported`.
+//!
+//! Each wrapper calls the `hip` crate's [`result`](hip::result) layer and
+//! turns its error into a [`RuntimeError`] that keeps the message
+//! ([`last_error_detail`]).
 
 use super::sys;
 use core::ffi::{c_uchar, c_void};
+use hip::result as ours_result;
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::sync::OnceLock;
@@ -20,21 +25,63 @@ use std::sync::OnceLock;
 ///
 /// The value is HIP's (see the crate docs, "Enums and status values"):
 /// compare it with the CUDA-named constants, e.g.
-/// `err.0 == cudaError_t::cudaErrorMemoryAllocation`.
+/// `err.0 == cudaError_t::cudaErrorMemoryAllocation`. `Debug` and
+/// `Display` add this thread's reason ([`last_error_detail`]) when the
+/// status matches.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RuntimeError(pub sys::cudaError_t);
 
 impl sys::cudaError_t {
     /// `Ok(())` for `cudaSuccess`, else `Err(RuntimeError(self))` (cudarc's
-    /// `cudaError_t::result`).
+    /// `cudaError_t::result`; the raw status: no reason of an earlier error
+    /// is printed with it).
     #[inline]
     pub fn result(self) -> Result<(), RuntimeError> {
         if self == sys::cudaError_t::cudaSuccess {
             Ok(())
         } else {
+            clear_detail();
             Err(RuntimeError(self))
         }
     }
+}
+
+error_detail! {
+    /// The reason for the last runtime error this thread got, with its
+    /// status: the `hip` crate's message (the HIP call, its status and
+    /// what it means, or the paths tried when no runtime loads); `None`
+    /// after an error that is a raw status.
+    ///
+    /// ```no_run
+    /// use cuda_compat::runtime::result::{device, last_error_detail};
+    /// if let Err(e) = device::set(0) {
+    ///     let (status, why) = last_error_detail().unwrap();
+    ///     assert_eq!(status, e.0);
+    ///     println!("{why}");
+    /// }
+    /// ```
+    RuntimeError(sys::cudaError_t)
+}
+
+/// The `hip` crate's error as the runtime's: its HIP status as the CUDA
+/// status of the same value, else the status its kind maps to (no runtime
+/// loaded: `cudaErrorSharedObjectInitFailed`, as the raw names return; an
+/// argument refused before any call: `cudaErrorInvalidValue`; a call the
+/// platform lacks: `cudaErrorNotSupported`), with its message as this
+/// thread's reason.
+#[cold]
+#[inline(never)]
+pub(crate) fn ours(e: hip::Error) -> RuntimeError {
+    use sys::cudaError_t as S;
+    let status = match (e.hip_status(), &e) {
+        (Some(s), _) => S::from(s),
+        (None, hip::Error::Load(_)) => S::cudaErrorSharedObjectInitFailed,
+        (None, hip::Error::Invalid { .. }) => S::cudaErrorInvalidValue,
+        (None, hip::Error::Unsupported { .. }) => S::cudaErrorNotSupported,
+        (None, hip::Error::Hiprtc { .. } | hip::Error::Compile { .. }) => S::cudaErrorInvalidSource,
+        (None, _) => S::cudaErrorUnknown,
+    };
+    fail(status, &e.to_string())
 }
 
 impl From<crate::driver::sys::cudaError_enum> for RuntimeError {
@@ -83,14 +130,10 @@ fn cuda_text(status: sys::cudaError_t) -> Option<(&'static CStr, &'static CStr)>
         .map(|r| (r.name.as_c_str(), r.text.as_c_str()))
 }
 
-/// A static C string from the runtime, or `cudaErrorUnknown` for null (the
+/// A static C string from the runtime, or `cudaErrorUnknown` for none (the
 /// HIP runtime is not loaded).
-fn static_cstr(p: *const core::ffi::c_char) -> Result<&'static CStr, RuntimeError> {
-    if p.is_null() {
-        return Err(RuntimeError(sys::cudaError_t::cudaErrorUnknown));
-    }
-    // SAFETY: the runtime returns pointers to static NUL-terminated strings.
-    Ok(unsafe { CStr::from_ptr(p) })
+fn static_cstr(p: Option<&'static CStr>) -> Result<&'static CStr, RuntimeError> {
+    p.ok_or(RuntimeError(sys::cudaError_t::cudaErrorUnknown))
 }
 
 impl RuntimeError {
@@ -101,8 +144,7 @@ impl RuntimeError {
         if let Some((name, _)) = cuda_text(self.0) {
             return Ok(name);
         }
-        // SAFETY: takes a value; returns a static string or null.
-        static_cstr(unsafe { sys::cudaGetErrorName(self.0) })
+        static_cstr(ours_result::error_name_c_str(self.0.into()))
     }
 
     /// The status's description as CUDA's `cudaGetErrorString` gives it
@@ -118,8 +160,7 @@ impl RuntimeError {
         if let Some((_, text)) = cuda_text(self.0) {
             return Ok(text);
         }
-        // SAFETY: takes a value; returns a static string or null.
-        static_cstr(unsafe { sys::cudaGetErrorString(self.0) })
+        static_cstr(ours_result::error_string_c_str(self.0.into()))
     }
 }
 
@@ -131,6 +172,9 @@ impl fmt::Debug for RuntimeError {
             Ok(s) => t.field(&s),
             Err(_) => t.field(&"<no description: the HIP runtime is not loaded>"),
         };
+        if let Some(why) = detail_of(self.0) {
+            t.field(&why);
+        }
         t.finish()
     }
 }
@@ -172,14 +216,11 @@ pub enum CudaDeviceFlags {
 
 /// Versions: `cudaRuntimeGetVersion`, `cudaDriverGetVersion`.
 pub mod version {
-    use super::{sys, RuntimeError};
+    use super::{ours, ours_result, RuntimeError};
 
     /// `cudaRuntimeGetVersion` (HIP's runtime version).
     pub fn get() -> Result<i32, RuntimeError> {
-        let mut v = 0;
-        // SAFETY: `v` is valid for a write.
-        unsafe { sys::cudaRuntimeGetVersion(&mut v) }.result()?;
-        Ok(v)
+        ours_result::runtime_get_version().map_err(ours)
     }
 
     /// The same as [`get`].
@@ -189,63 +230,48 @@ pub mod version {
 
     /// `cudaDriverGetVersion` (HIP's driver version).
     pub fn get_driver_version() -> Result<i32, RuntimeError> {
-        let mut v = 0;
-        // SAFETY: `v` is valid for a write.
-        unsafe { sys::cudaDriverGetVersion(&mut v) }.result()?;
-        Ok(v)
+        ours_result::driver_get_version().map_err(ours)
     }
 }
 
 /// Devices: `cudaSetDevice`, `cudaGetDevice*`, `cudaDeviceReset`.
 pub mod device {
-    use super::{sys, RuntimeError};
+    use super::{ours, ours_result, sys, RuntimeError};
     use core::ffi::{c_int, c_void};
-    use std::mem::MaybeUninit;
 
     /// `cudaSetDevice`: makes `ordinal` this thread's device.
     pub fn set(ordinal: i32) -> Result<(), RuntimeError> {
-        // SAFETY: takes a value; a bad ordinal is an error status.
-        unsafe { sys::cudaSetDevice(ordinal) }.result()
+        ours_result::set_device(ordinal).map_err(ours)
     }
 
     /// `cudaGetDevice`: this thread's device.
     pub fn get() -> Result<i32, RuntimeError> {
-        let mut d = 0;
-        // SAFETY: `d` is valid for a write.
-        unsafe { sys::cudaGetDevice(&mut d) }.result()?;
-        Ok(d)
+        ours_result::get_device().map_err(ours)
     }
 
-    /// `cudaFree` (null does nothing).
+    /// `cudaFree` (null does nothing), holding the current device's capture
+    /// gate as `hip` does for every free that may synchronize the device.
     ///
     /// # Safety
     /// `device_ptr` is null or memory from `cudaMalloc` (or another runtime
     /// allocator), not yet freed and no longer in use.
     pub unsafe fn free(device_ptr: *mut c_void) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaFree(device_ptr) }.result()
+        unsafe { super::free_holding_gate(device_ptr) }
     }
 
     /// `cudaGetDeviceProperties` (HIP's `hipGetDevicePropertiesR0600`, the
     /// layout of CUDA 12's `cudaDeviceProp`), with CUDA's `warpSize` of 32
     /// on every device (see [`get_attribute`]).
     pub fn get_device_prop(ordinal: c_int) -> Result<sys::cudaDeviceProp, RuntimeError> {
-        let mut prop = MaybeUninit::<sys::cudaDeviceProp>::uninit();
-        // SAFETY: `prop` is valid for a write; read only after success.
-        let mut prop = unsafe {
-            sys::cudaGetDeviceProperties(prop.as_mut_ptr(), ordinal).result()?;
-            prop.assume_init()
-        };
+        let mut prop = ours_result::get_device_properties_r0600(ordinal).map_err(ours)?;
         prop.warpSize = crate::warp::CUDA_WARP_SIZE;
         Ok(prop)
     }
 
     /// `cudaGetDeviceCount`.
     pub fn get_count() -> Result<c_int, RuntimeError> {
-        let mut n = 0;
-        // SAFETY: `n` is valid for a write.
-        unsafe { sys::cudaGetDeviceCount(&mut n) }.result()?;
-        Ok(n)
+        ours_result::get_device_count().map_err(ours)
     }
 
     /// Total memory of the current device in bytes (`cudaMemGetInfo`).
@@ -269,20 +295,23 @@ pub mod device {
         ordinal: c_int,
         attr: sys::cudaDeviceAttr,
     ) -> Result<i32, RuntimeError> {
-        let mut v = 0;
-        // SAFETY: `v` is valid for a write; the caller's contract.
-        unsafe { sys::cudaDeviceGetAttribute(&mut v, attr, ordinal) }.result()?;
+        let v = ours_result::device_get_attribute(attr.into(), ordinal).map_err(ours)?;
         Ok(crate::warp::cuda_attribute(attr.into(), v))
     }
 
     /// `cudaDeviceReset`: destroys the current device's state and frees all
-    /// of its memory.
+    /// of its memory. It acts on the whole device: it waits for the
+    /// device's open captures to end (`hip`'s capture gate), and fails when
+    /// this thread captures.
     ///
     /// # Safety
     /// No memory, stream, event or module of the device is used afterwards.
     pub unsafe fn reset() -> Result<(), RuntimeError> {
-        // SAFETY: the caller's contract.
-        unsafe { sys::cudaDeviceReset() }.result()
+        crate::gate::holding_current("cudaDeviceReset", |held| {
+            // SAFETY: the caller's contract.
+            unsafe { ours_result::device_reset(held) }
+        })
+        .map_err(ours)
     }
 }
 
@@ -290,9 +319,8 @@ pub mod device {
 /// `cudaGetFuncBySymbol`, `cudaFuncSetCacheConfig`. `func` is the kernel's
 /// host symbol, as for CUDA's and HIP's runtime.
 pub mod function {
-    use super::{sys, RuntimeError};
+    use super::{ours, ours_result, sys, RuntimeError};
     use core::ffi::c_void;
-    use std::mem::MaybeUninit;
 
     /// `cudaFuncSetAttribute`.
     ///
@@ -304,7 +332,7 @@ pub mod function {
         value: i32,
     ) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaFuncSetAttribute(func, attribute, value) }.result()
+        unsafe { ours_result::func_set_attribute(func, attribute.into(), value) }.map_err(ours)
     }
 
     /// `cudaFuncGetAttributes`.
@@ -314,13 +342,8 @@ pub mod function {
     pub unsafe fn get_function_attributes(
         func: *const c_void,
     ) -> Result<sys::cudaFuncAttributes, RuntimeError> {
-        let mut attr = MaybeUninit::uninit();
-        // SAFETY: `attr` is valid for a write, read only after success; the
-        // caller's contract.
-        unsafe {
-            sys::cudaFuncGetAttributes(attr.as_mut_ptr(), func).result()?;
-            Ok(attr.assume_init())
-        }
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::func_get_attributes(func) }.map_err(ours)
     }
 
     /// `cudaGetFuncBySymbol`: the function handle of a kernel's host
@@ -331,13 +354,8 @@ pub mod function {
     pub unsafe fn get_function_by_symbol(
         symbol_ptr: *const c_void,
     ) -> Result<sys::cudaFunction_t, RuntimeError> {
-        let mut f = MaybeUninit::uninit();
-        // SAFETY: `f` is valid for a write, read only after success; the
-        // caller's contract.
-        unsafe {
-            sys::cudaGetFuncBySymbol(f.as_mut_ptr(), symbol_ptr).result()?;
-            Ok(f.assume_init())
-        }
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::get_func_by_symbol(symbol_ptr) }.map_err(ours)
     }
 
     /// `cudaFuncSetCacheConfig`.
@@ -349,7 +367,7 @@ pub mod function {
         attribute: sys::cudaFuncCache,
     ) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaFuncSetCacheConfig(func, attribute) }.result()
+        unsafe { ours_result::func_set_cache_config(func, attribute.into()) }.map_err(ours)
     }
 }
 
@@ -358,7 +376,7 @@ pub mod function {
 /// function handle and are the driver's (as in cudarc, where CUDA's are
 /// header-only templates).
 pub mod occupancy {
-    use super::{sys, unsupported, RuntimeError};
+    use super::{ours, ours_result, sys, unsupported, RuntimeError};
     use crate::driver::{sys as driver_sys, DriverError};
     use core::ffi::{c_int, c_uint, c_void};
 
@@ -386,18 +404,16 @@ pub mod occupancy {
         block_size: c_int,
         dynamic_smem_size: usize,
     ) -> Result<i32, RuntimeError> {
-        let mut n = 0;
-        // SAFETY: `n` is valid for a write; the caller's contract.
+        // SAFETY: the caller's contract.
         unsafe {
-            sys::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &mut n,
+            ours_result::occupancy_max_active_blocks_per_multiprocessor(
                 f,
                 block_size,
                 dynamic_smem_size,
+                None,
             )
         }
-        .result()?;
-        Ok(n)
+        .map_err(ours)
     }
 
     /// `cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`.
@@ -410,19 +426,16 @@ pub mod occupancy {
         dynamic_smem_size: usize,
         flags: c_uint,
     ) -> Result<i32, RuntimeError> {
-        let mut n = 0;
-        // SAFETY: `n` is valid for a write; the caller's contract.
+        // SAFETY: the caller's contract.
         unsafe {
-            sys::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-                &mut n,
+            ours_result::occupancy_max_active_blocks_per_multiprocessor(
                 f,
                 block_size,
                 dynamic_smem_size,
-                flags,
+                Some(flags),
             )
         }
-        .result()?;
-        Ok(n)
+        .map_err(ours)
     }
 
     /// (minimum grid size, block size) for the best occupancy: the
@@ -474,8 +487,7 @@ pub mod occupancy {
 
 /// Streams: `cudaStream*`.
 pub mod stream {
-    use super::{sys, RuntimeError};
-    use std::mem::MaybeUninit;
+    use super::{ours, ours_result, sys, RuntimeError};
 
     /// The flags of a new stream (`cudaStreamCreateWithFlags`).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -500,12 +512,7 @@ pub mod stream {
     /// this call's status; here a failure is an error, never a garbage
     /// handle.)
     pub fn create(kind: StreamKind) -> Result<sys::cudaStream_t, RuntimeError> {
-        let mut s = MaybeUninit::uninit();
-        // SAFETY: `s` is valid for a write; read only after success.
-        unsafe {
-            sys::cudaStreamCreateWithFlags(s.as_mut_ptr(), kind.flags()).result()?;
-            Ok(s.assume_init())
-        }
+        ours_result::stream_create_with_flags(kind.flags()).map_err(ours)
     }
 
     /// `cudaStreamSynchronize`.
@@ -514,7 +521,7 @@ pub mod stream {
     /// `stream` is null (the default stream) or a live stream.
     pub unsafe fn synchronize(stream: sys::cudaStream_t) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaStreamSynchronize(stream) }.result()
+        unsafe { ours_result::stream_synchronize(stream) }.map_err(ours)
     }
 
     /// `cudaStreamDestroy`.
@@ -523,7 +530,7 @@ pub mod stream {
     /// `stream` is a live stream from [`create`], not used afterwards.
     pub unsafe fn destroy(stream: sys::cudaStream_t) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaStreamDestroy(stream) }.result()
+        unsafe { ours_result::stream_destroy(stream) }.map_err(ours)
     }
 
     /// `cudaStreamWaitEvent`: work enqueued on `stream` afterwards waits
@@ -537,7 +544,7 @@ pub mod stream {
         flags: u32,
     ) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaStreamWaitEvent(stream, event, flags) }.result()
+        unsafe { ours_result::stream_wait_event_with_flags(stream, event, flags) }.map_err(ours)
     }
 }
 
@@ -551,10 +558,8 @@ pub unsafe fn malloc_async(
     stream: sys::cudaStream_t,
     num_bytes: usize,
 ) -> Result<*mut c_void, RuntimeError> {
-    let mut p = std::ptr::null_mut();
-    // SAFETY: `p` is valid for a write; the caller's contract.
-    unsafe { sys::cudaMallocAsync(&mut p, num_bytes, stream) }.result()?;
-    Ok(p)
+    // SAFETY: the caller's contract.
+    unsafe { ours_result::malloc_async(num_bytes, stream) }.map_err(ours)
 }
 
 /// `cudaMalloc`: `num_bytes` of uninitialised device memory.
@@ -563,10 +568,7 @@ pub unsafe fn malloc_async(
 /// The memory is freed once ([`free_sync`]) and read only after being
 /// written.
 pub unsafe fn malloc_sync(num_bytes: usize) -> Result<*mut c_void, RuntimeError> {
-    let mut p = std::ptr::null_mut();
-    // SAFETY: `p` is valid for a write.
-    unsafe { sys::cudaMalloc(&mut p, num_bytes) }.result()?;
-    Ok(p)
+    ours_result::malloc(num_bytes).map_err(ours)
 }
 
 /// (free, total) bytes of the current device (`cudaMemGetInfo`).
@@ -580,7 +582,7 @@ pub fn get_mem_info() -> Result<(usize, usize), RuntimeError> {
 /// `dptr` is memory from [`malloc_async`], not yet freed; `stream` is live.
 pub unsafe fn free_async(dptr: *mut c_void, stream: sys::cudaStream_t) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cudaFreeAsync(dptr, stream) }.result()
+    unsafe { ours_result::free_async(dptr, stream) }.map_err(ours)
 }
 
 /// `cudaFree`.
@@ -589,7 +591,22 @@ pub unsafe fn free_async(dptr: *mut c_void, stream: sys::cudaStream_t) -> Result
 /// `dptr` is memory from [`malloc_sync`], not yet freed, no longer in use.
 pub unsafe fn free_sync(dptr: *mut c_void) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cudaFree(dptr) }.result()
+    unsafe { free_holding_gate(dptr) }
+}
+
+/// `hipFree` holding the current device's capture gate (`hipFree` may
+/// synchronize the device, which CUDA forbids while one of its streams
+/// captures).
+///
+/// # Safety
+/// `p` is null or runtime-allocated device memory, not yet freed, no
+/// longer in use.
+unsafe fn free_holding_gate(p: *mut c_void) -> Result<(), RuntimeError> {
+    crate::gate::holding_current("cudaFree", |held| {
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::free(p, held) }
+    })
+    .map_err(ours)
 }
 
 /// `cudaFree`.
@@ -598,7 +615,7 @@ pub unsafe fn free_sync(dptr: *mut c_void) -> Result<(), RuntimeError> {
 /// As [`free_sync`]; all work using the memory has finished.
 pub unsafe fn memory_free(device_ptr: *mut c_void) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cudaFree(device_ptr) }.result()
+    unsafe { free_holding_gate(device_ptr) }
 }
 
 /// `cudaMemsetAsync`: `num_bytes` bytes at `dptr` set to `uc`, on `stream`.
@@ -613,7 +630,7 @@ pub unsafe fn memset_d8_async(
     stream: sys::cudaStream_t,
 ) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cudaMemsetAsync(dptr, i32::from(uc), num_bytes, stream) }.result()
+    unsafe { ours_result::memset_async(dptr, uc, num_bytes, stream) }.map_err(ours)
 }
 
 /// `cudaMemset`: `num_bytes` bytes at `dptr` set to `uc`.
@@ -626,7 +643,7 @@ pub unsafe fn memset_d8_sync(
     num_bytes: usize,
 ) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
-    unsafe { sys::cudaMemset(dptr, i32::from(uc), num_bytes) }.result()
+    unsafe { ours_result::memset(dptr, uc, num_bytes) }.map_err(ours)
 }
 
 /// `cudaMemcpyAsync` host to device of all of `src`, on `stream`.
@@ -642,15 +659,15 @@ pub unsafe fn memcpy_htod_async<T>(
 ) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract; `src` spans its size.
     unsafe {
-        sys::cudaMemcpyAsync(
+        ours_result::memcpy_async(
             dst,
             src.as_ptr().cast(),
             size_of_val(src),
-            sys::cudaMemcpyKind::cudaMemcpyHostToDevice,
+            hip::sys::hipMemcpyKind::hipMemcpyHostToDevice,
             stream,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// `cudaMemcpy` host to device of all of `src`.
@@ -660,14 +677,14 @@ pub unsafe fn memcpy_htod_async<T>(
 pub unsafe fn memcpy_htod_sync<T>(dst: *mut c_void, src: &[T]) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract; `src` spans its size.
     unsafe {
-        sys::cudaMemcpy(
+        ours_result::memcpy(
             dst,
             src.as_ptr().cast(),
             size_of_val(src),
-            sys::cudaMemcpyKind::cudaMemcpyHostToDevice,
+            hip::sys::hipMemcpyKind::hipMemcpyHostToDevice,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// `cudaMemcpyAsync` device to host, filling all of `dst`, on `stream`.
@@ -682,15 +699,15 @@ pub unsafe fn memcpy_dtoh_async<T>(
 ) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract; `dst` spans its size.
     unsafe {
-        sys::cudaMemcpyAsync(
+        ours_result::memcpy_async(
             dst.as_mut_ptr().cast(),
             src,
             size_of_val(dst),
-            sys::cudaMemcpyKind::cudaMemcpyDeviceToHost,
+            hip::sys::hipMemcpyKind::hipMemcpyDeviceToHost,
             stream,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// `cudaMemcpy` device to host, filling all of `dst`.
@@ -701,14 +718,14 @@ pub unsafe fn memcpy_dtoh_async<T>(
 pub unsafe fn memcpy_dtoh_sync<T>(dst: &mut [T], src: *const c_void) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract; `dst` spans its size.
     unsafe {
-        sys::cudaMemcpy(
+        ours_result::memcpy(
             dst.as_mut_ptr().cast(),
             src,
             size_of_val(dst),
-            sys::cudaMemcpyKind::cudaMemcpyDeviceToHost,
+            hip::sys::hipMemcpyKind::hipMemcpyDeviceToHost,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// `cudaMemcpyAsync` device to device of `num_bytes`, on `stream`.
@@ -723,15 +740,15 @@ pub unsafe fn memcpy_dtod_async(
 ) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
     unsafe {
-        sys::cudaMemcpyAsync(
+        ours_result::memcpy_async(
             dst,
             src,
             num_bytes,
-            sys::cudaMemcpyKind::cudaMemcpyDeviceToDevice,
+            hip::sys::hipMemcpyKind::hipMemcpyDeviceToDevice,
             stream,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// `cudaMemcpy` device to device of `num_bytes`.
@@ -745,37 +762,28 @@ pub unsafe fn memcpy_dtod_sync(
 ) -> Result<(), RuntimeError> {
     // SAFETY: the caller's contract.
     unsafe {
-        sys::cudaMemcpy(
+        ours_result::memcpy(
             dst,
             src,
             num_bytes,
-            sys::cudaMemcpyKind::cudaMemcpyDeviceToDevice,
+            hip::sys::hipMemcpyKind::hipMemcpyDeviceToDevice,
         )
     }
-    .result()
+    .map_err(ours)
 }
 
 /// (free, total) bytes of the current device (`cudaMemGetInfo`).
 pub fn mem_get_info() -> Result<(usize, usize), RuntimeError> {
-    let (mut free, mut total) = (0, 0);
-    // SAFETY: both outputs are valid for a write.
-    unsafe { sys::cudaMemGetInfo(&mut free, &mut total) }.result()?;
-    Ok((free, total))
+    ours_result::mem_get_info().map_err(ours)
 }
 
 /// Events: `cudaEvent*`.
 pub mod event {
-    use super::{sys, RuntimeError};
-    use std::mem::MaybeUninit;
+    use super::{ours, ours_result, sys, RuntimeError};
 
     /// `cudaEventCreateWithFlags`.
     pub fn create(flags: u32) -> Result<sys::cudaEvent_t, RuntimeError> {
-        let mut e = MaybeUninit::uninit();
-        // SAFETY: `e` is valid for a write; read only after success.
-        unsafe {
-            sys::cudaEventCreateWithFlags(e.as_mut_ptr(), flags).result()?;
-            Ok(e.assume_init())
-        }
+        ours_result::event_create_with_flags(flags).map_err(ours)
     }
 
     /// `cudaEventRecord` on `stream`.
@@ -787,7 +795,7 @@ pub mod event {
         stream: sys::cudaStream_t,
     ) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaEventRecord(event, stream) }.result()
+        unsafe { ours_result::event_record(event, stream) }.map_err(ours)
     }
 
     /// `cudaEventElapsedTime`: milliseconds from `start` to `end`, both
@@ -799,10 +807,8 @@ pub mod event {
         start: sys::cudaEvent_t,
         end: sys::cudaEvent_t,
     ) -> Result<f32, RuntimeError> {
-        let mut ms = 0.0f32;
-        // SAFETY: `ms` is valid for a write; the caller's contract.
-        unsafe { sys::cudaEventElapsedTime(&mut ms, start, end) }.result()?;
-        Ok(ms)
+        // SAFETY: the caller's contract.
+        unsafe { ours_result::event_elapsed_time(start, end) }.map_err(ours)
     }
 
     /// `cudaEventDestroy` (an event not yet complete is released when it
@@ -812,7 +818,7 @@ pub mod event {
     /// `event` is live and not used afterwards.
     pub unsafe fn destroy(event: sys::cudaEvent_t) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaEventDestroy(event) }.result()
+        unsafe { ours_result::event_destroy(event) }.map_err(ours)
     }
 }
 
@@ -821,7 +827,8 @@ pub mod event {
 /// `f` is a `CUfunction` (a module's function), which HIP launches with
 /// `hipModuleLaunchKernel` (the driver's `cuLaunchKernel`): HIP's
 /// `hipLaunchKernel` takes a host stub instead. A status from that call
-/// keeps its (HIP) value as a [`RuntimeError`].
+/// keeps its (HIP) value as a [`RuntimeError`], with `hip`'s message as
+/// the reason.
 ///
 /// # Safety
 /// `f` is live; the dimensions and shared memory are within the device's
@@ -838,34 +845,39 @@ pub unsafe fn launch_kernel(
     stream: sys::cudaStream_t,
     kernel_params: &mut [*mut c_void],
 ) -> Result<(), RuntimeError> {
-    let shared = u32::try_from(shared_mem_bytes)
-        .map_err(|_| RuntimeError(sys::cudaError_t::cudaErrorInvalidValue))?;
-    // SAFETY: the caller's contract; `extra` is null, so only
-    // `kernel_params` passes arguments.
-    let status = unsafe {
-        crate::driver::sys::cuLaunchKernel(
+    let Ok(shared) = u32::try_from(shared_mem_bytes) else {
+        return Err(shared_too_large(shared_mem_bytes));
+    };
+    // SAFETY: the caller's contract; only `kernel_params` passes arguments.
+    unsafe {
+        ours_result::module_launch_kernel(
             f,
-            grid_dim.0,
-            grid_dim.1,
-            grid_dim.2,
-            block_dim.0,
-            block_dim.1,
-            block_dim.2,
+            grid_dim,
+            block_dim,
             shared,
             stream,
             kernel_params.as_mut_ptr(),
-            std::ptr::null_mut(),
+            false,
         )
-    };
-    status.result().map_err(|e| RuntimeError::from(e.0))
+    }
+    .map_err(ours)
+}
+
+/// `cudaErrorInvalidValue` for dynamic shared memory beyond a `u32`.
+#[cold]
+#[inline(never)]
+fn shared_too_large(bytes: usize) -> RuntimeError {
+    fail(
+        sys::cudaError_t::cudaErrorInvalidValue,
+        &format!("launch_kernel: {bytes} bytes of dynamic shared memory do not fit a u32"),
+    )
 }
 
 /// External memory: `cudaImportExternalMemory`, `cudaDestroyExternalMemory`,
 /// `cudaExternalMemoryGetMappedBuffer`.
 pub mod external_memory {
-    use super::{sys, RuntimeError};
+    use super::{ours, ours_result, sys, RuntimeError};
     use core::ffi::c_void;
-    use std::mem::MaybeUninit;
 
     /// Imports `size` bytes of memory exported as an opaque file descriptor
     /// (`cudaExternalMemoryHandleTypeOpaqueFd`); destroy it with
@@ -885,13 +897,8 @@ pub mod external_memory {
             flags: 0,
             reserved: [0; 16],
         };
-        let mut mem = MaybeUninit::uninit();
-        // SAFETY: `desc` is a whole descriptor; `mem` is valid for a write
-        // and read only after success; the caller's contract.
-        unsafe {
-            sys::cudaImportExternalMemory(mem.as_mut_ptr(), &desc).result()?;
-            Ok(mem.assume_init())
-        }
+        // SAFETY: `desc` is a whole descriptor; the caller's contract.
+        unsafe { ours_result::import_external_memory(&desc) }.map_err(ours)
     }
 
     /// Imports `size` bytes of memory exported as an opaque Win32 handle
@@ -918,12 +925,8 @@ pub mod external_memory {
             flags: 0,
             reserved: [0; 16],
         };
-        let mut mem = MaybeUninit::uninit();
         // SAFETY: as in `import_external_memory_opaque_fd`.
-        unsafe {
-            sys::cudaImportExternalMemory(mem.as_mut_ptr(), &desc).result()?;
-            Ok(mem.assume_init())
-        }
+        unsafe { ours_result::import_external_memory(&desc) }.map_err(ours)
     }
 
     /// `cudaDestroyExternalMemory`.
@@ -934,7 +937,7 @@ pub mod external_memory {
         external_memory: sys::cudaExternalMemory_t,
     ) -> Result<(), RuntimeError> {
         // SAFETY: the caller's contract.
-        unsafe { sys::cudaDestroyExternalMemory(external_memory) }.result()
+        unsafe { ours_result::destroy_external_memory(external_memory) }.map_err(ours)
     }
 
     /// `cudaExternalMemoryGetMappedBuffer`: `size` bytes from `offset` as
@@ -953,12 +956,9 @@ pub mod external_memory {
             flags: 0,
             reserved: [0; 16],
         };
-        let mut p = std::ptr::null_mut();
-        // SAFETY: `desc` is a whole descriptor, `p` valid for a write; the
-        // caller's contract.
-        unsafe { sys::cudaExternalMemoryGetMappedBuffer(&mut p, external_memory, &desc) }
-            .result()?;
-        Ok(p)
+        // SAFETY: `desc` is a whole descriptor; the caller's contract.
+        unsafe { ours_result::external_memory_get_mapped_buffer(external_memory, &desc) }
+            .map_err(ours)
     }
 }
 

@@ -358,18 +358,19 @@ impl CudaContext {
     /// `CUDA_ERROR_NOT_SUPPORTED`.
     pub fn get_limit(&self, limit: sys::CUlimit) -> Result<usize, DriverError> {
         self.bind_to_thread()?;
-        let mut v = 0;
-        // SAFETY: `v` is a valid place for the value.
-        unsafe { sys::cuCtxGetLimit(&mut v, limit) }.result()?;
-        Ok(v)
+        crate::driver::result::ctx::get_limit(limit)
     }
 
     /// Sets one context limit (`hipDeviceSetLimit`); a limit HIP lacks is
     /// `CUDA_ERROR_NOT_SUPPORTED`.
     pub fn set_limit(&self, limit: sys::CUlimit, value: usize) -> Result<(), DriverError> {
+        let hip_limit = crate::driver::result::ctx::hip_limit(limit)?;
         self.bind_to_thread()?;
-        // SAFETY: takes values.
-        unsafe { sys::cuCtxSetLimit(limit, value) }.result()
+        let held = self
+            .device
+            .hold_captures("cuCtxSetLimit")
+            .map_err(crate::driver::result::ours)?;
+        hip::result::device_set_limit(hip_limit, value, &held).map_err(crate::driver::result::ours)
     }
 
     /// The cache preference (`hipDeviceGetCacheConfig`), checked into the

@@ -4,21 +4,18 @@
 //! ROCm's profilers honour them where they still do (ROCm deprecates them
 //! in favour of roctx), and a runtime without them returns its error.
 
-use crate::driver::result::DriverError;
-use crate::driver::sys;
+use crate::driver::result::{ours, DriverError};
 
 /// Starts profile collection for the current context
 /// (`hipProfilerStart`); a no-op when it is already on.
 pub fn profiler_start() -> Result<(), DriverError> {
-    // SAFETY: no arguments; the call only flips the profiler's state.
-    unsafe { sys::cuProfilerStart() }.result()
+    hip::result::profiler_start().map_err(ours)
 }
 
 /// Stops profile collection for the current context (`hipProfilerStop`);
 /// a no-op when it is already off.
 pub fn profiler_stop() -> Result<(), DriverError> {
-    // SAFETY: as `profiler_start`.
-    unsafe { sys::cuProfilerStop() }.result()
+    hip::result::profiler_stop().map_err(ours)
 }
 
 /// Profile collection from [`Profiler::new`] until the value is dropped
