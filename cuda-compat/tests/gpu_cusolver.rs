@@ -2,7 +2,7 @@
 //! GPU: a dense handle from `result::dn_create` drives a Cholesky
 //! factorization checked against the host's, the options, sparse and
 //! refactorization handles go through their life cycles, and a refused
-//! call keeps hipSOLVER's message. Run with `--ignored`
+//! option keeps hipSOLVER's message. Run with `--ignored`
 //! (`HIP_PLATFORM=nvidia` on an NVIDIA GPU).
 
 #![cfg(feature = "cusolver")]
@@ -93,7 +93,17 @@ fn gpu_raw_result_functions_factor_and_keep_hipsolvers_message() {
         }
     }
 
-    // The 64-bit API's options.
+    // SAFETY: made by `dn_create`, destroyed once.
+    unsafe { result::dn_destroy(handle) }.unwrap();
+}
+
+/// The 64-bit API's options; an algorithm the library does not know is
+/// refused, and the error keeps hipSOLVER's words, naming the call.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_raw_options_refuse_an_unknown_algorithm_with_hipsolvers_message() {
+    let _ = test_kit::device();
+    let _ctx = CudaContext::new(0).unwrap();
     let params = result::dn_create_params().unwrap();
     // SAFETY: `params` is live until destroyed, once, just after.
     unsafe {
@@ -103,10 +113,31 @@ fn gpu_raw_result_functions_factor_and_keep_hipsolvers_message() {
             cusolverAlgMode_t::CUSOLVER_ALG_0,
         )
         .unwrap();
+        let e = result::dn_set_adv_options(
+            params,
+            cusolverDnFunction_t::CUSOLVERDN_GETRF,
+            cusolverAlgMode_t(99),
+        )
+        .unwrap_err();
+        assert_ne!(e.0, cusolverStatus_t::CUSOLVER_STATUS_SUCCESS);
+        let (status, why) = result::last_error_detail().expect("a reason");
+        assert_eq!(status, e.0);
+        assert!(why.contains("hipsolverDnSetAdvOptions"), "{why}");
+        assert!(
+            format!("{e:?}").contains("hipsolverDnSetAdvOptions"),
+            "{e:?}"
+        );
         result::dn_destroy_params(params).unwrap();
     }
+}
 
-    // The sparse and refactorization handles' life cycles.
+/// A sparse handle's life cycle through the raw result functions.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_raw_sparse_handle_lives_and_dies() {
+    let _ = test_kit::device();
+    let ctx = CudaContext::new(0).unwrap();
+    let stream = ctx.new_stream().unwrap();
     let sp = result::sp_create().unwrap();
     // SAFETY: `sp` is live until destroyed, once, just after; the stream
     // outlives it.
@@ -114,6 +145,15 @@ fn gpu_raw_result_functions_factor_and_keep_hipsolvers_message() {
         result::sp_set_stream(sp, stream.cu_stream().cast()).unwrap();
         result::sp_destroy(sp).unwrap();
     }
+}
+
+/// A refactorization handle's life cycle through the raw result
+/// functions.
+#[test]
+#[ignore = "needs a GPU"]
+fn gpu_raw_refactorization_handle_lives_and_dies() {
+    let _ = test_kit::device();
+    let _ctx = CudaContext::new(0).unwrap();
     let rf = result::rf_create().unwrap();
     // SAFETY: `rf` is live until destroyed, once, just after.
     unsafe {
@@ -125,17 +165,4 @@ fn gpu_raw_result_functions_factor_and_keep_hipsolvers_message() {
         .unwrap();
         result::rf_destroy(rf).unwrap();
     }
-
-    // cuSOLVER refuses a null handle (it checks for one before use): the
-    // error keeps hipSOLVER's words, naming the call.
-    // SAFETY: the library checks the null handle and touches nothing.
-    let e = unsafe { result::dn_set_stream(std::ptr::null_mut(), stream.cu_stream().cast()) }
-        .unwrap_err();
-    assert_ne!(e.0, cusolverStatus_t::CUSOLVER_STATUS_SUCCESS);
-    let (status, why) = result::last_error_detail().expect("a reason");
-    assert_eq!(status, e.0);
-    assert!(why.contains("hipsolverDnSetStream"), "{why}");
-    assert!(format!("{e:?}").contains("hipsolverDnSetStream"), "{e:?}");
-    // SAFETY: made by `dn_create`, destroyed once.
-    unsafe { result::dn_destroy(handle) }.unwrap();
 }
