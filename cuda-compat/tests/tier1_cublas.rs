@@ -9,6 +9,34 @@ use cuda_compat::cublas::{result, sys};
 use sys::cublasOperation_t as Op;
 use sys::cublasStatus_t as S;
 
+/// `sgemm` of a 4x2 A by a 2x3 B into a 4x3 C, leading dimension `ldb`
+/// for B, every pointer null and no handle: the call must be refused
+/// before any of them is used (by a check, or for want of a library).
+fn sgemm_4x3x2_with_null_pointers(ldb: std::ffi::c_int) -> result::CublasError {
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    // SAFETY: each caller's case is refused before the handle or any
+    // address is used.
+    unsafe {
+        result::sgemm(
+            std::ptr::null_mut(),
+            Op::CUBLAS_OP_N,
+            Op::CUBLAS_OP_N,
+            4,
+            3,
+            2,
+            &alpha,
+            std::ptr::null(),
+            4,
+            std::ptr::null(),
+            ldb,
+            &beta,
+            std::ptr::null_mut(),
+            4,
+        )
+    }
+    .unwrap_err()
+}
+
 #[test]
 fn result_functions_keep_the_reason_of_their_failure() {
     // Without a device or a hipBLAS (this machine), creating a handle
@@ -46,28 +74,9 @@ fn a_call_past_the_checks_keeps_the_loaders_report() {
     let Err(load) = hipblas_sys::loader::hipblas() else {
         return;
     };
-    let (alpha, beta) = (1.0f32, 0.0f32);
-    // SAFETY: no library is loaded: the raw call answers without using
-    // the handle or any address.
-    let e = unsafe {
-        result::sgemm(
-            std::ptr::null_mut(),
-            Op::CUBLAS_OP_N,
-            Op::CUBLAS_OP_N,
-            4,
-            3,
-            2,
-            &alpha,
-            std::ptr::null(),
-            4,
-            std::ptr::null(),
-            2,
-            &beta,
-            std::ptr::null_mut(),
-            4,
-        )
-    }
-    .unwrap_err();
+    // No library is loaded: the raw call answers without using the
+    // handle or any address.
+    let e = sgemm_4x3x2_with_null_pointers(2);
     assert_eq!(e.0, S::CUBLAS_STATUS_NOT_INITIALIZED);
     let (status, why) = result::last_error_detail().expect("a reason");
     assert_eq!(status, e.0);
@@ -78,29 +87,9 @@ fn a_call_past_the_checks_keeps_the_loaders_report() {
 
 #[test]
 fn a_refused_argument_keeps_hipblas_validation_message() {
-    let (alpha, beta) = (1.0f32, 0.0f32);
     // ldb = 1 is below op(B)'s 2 rows: hipblas::validate refuses it
     // before any call, and its words are the reason.
-    // SAFETY: refused before the handle or any address is used.
-    let e = unsafe {
-        result::sgemm(
-            std::ptr::null_mut(),
-            Op::CUBLAS_OP_N,
-            Op::CUBLAS_OP_N,
-            4,
-            3,
-            2,
-            &alpha,
-            std::ptr::null(),
-            4,
-            std::ptr::null(),
-            1,
-            &beta,
-            std::ptr::null_mut(),
-            4,
-        )
-    }
-    .unwrap_err();
+    let e = sgemm_4x3x2_with_null_pointers(1);
     assert_eq!(e.0, S::CUBLAS_STATUS_INVALID_VALUE);
     let (status, why) = result::last_error_detail().expect("a reason");
     assert_eq!(status, e.0);
@@ -111,6 +100,7 @@ fn a_refused_argument_keeps_hipblas_validation_message() {
 
     // The same for the mixed-precision GEMM candle calls.
     let f32_ = sys::cudaDataType_t::CUDA_R_32F;
+    let alpha = 1.0f32;
     let one = (&alpha as *const f32).cast();
     // SAFETY: refused before the handle or any address is used (ldc 3 < m 4).
     let e = unsafe {
