@@ -85,9 +85,12 @@ pub fn gpu_tested_rule(misses: &str) -> String {
          function is GPU-tested when a test marked `#[ignore = \"needs a GPU\"]` \
          in a `tests/*.rs` file (or a helper of that file it calls) names it, or \
          calls a function of `hip`, `hipblas` or `cuda-compat` that names it, \
-         directly or through other functions of that crate. Calls are followed \
-         only where the name is unambiguous (`Type::f`, `module::f`, a free \
-         `f`, a method name only one type has){misses}. A `yes` says that the \
+         directly or through other functions of that crate or the other two's \
+         `result` layers (`hip::result::f`, or an alias of it the file \
+         imports). Calls are followed only where the name is unambiguous \
+         (`Type::f`, `module::f` with the module the test imports or the one \
+         of that name, a free `f`, a method name only one type has){misses}. \
+         A `yes` says that the \
          code of a GPU test reaches a call to the function, not which branches \
          that test takes nor which arguments it tries."
     )

@@ -14,7 +14,10 @@
 //! - a function is GPU-tested when such a test names it (`hipMalloc`,
 //!   `sys::hipMalloc`), or calls a function of the safe crates (`hip`,
 //!   `hipblas`, `cuda-compat`) that names it, directly or through other
-//!   functions of the same crate;
+//!   functions of the same crate, or of another of them through its
+//!   `result` layer (`hip::result::f(..)`, or `m::f(..)` after
+//!   `use hip::result as m;` in that file: cuda-compat reaches the layers
+//!   below only that way);
 //! - a call is followed only when its target is unambiguous by name:
 //!   `Type::f(..)` to `f` in `impl Type`, `module::f(..)` or `f(..)` to the one
 //!   free function `f`, `.f(..)` to the one method `f` of the crate. A method
@@ -36,6 +39,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use syn::{ImplItem, Item};
 
+/// The safe crates whose functions are followed, by their name in paths
+/// (the folder is the name with `-` for `_`).
+const SAFE_CRATES: [&str; 3] = ["hip", "hipblas", "cuda_compat"];
+
 /// A function of a scanned file: the type of its `impl` block, if any, its
 /// name and its body's tokens (macro arguments included).
 struct Function {
@@ -43,6 +50,16 @@ struct Function {
     name: String,
     body: TokenStream,
     gpu_test: bool,
+    /// Whether it is a free function of the crate's `src/result.rs`.
+    in_result: bool,
+    /// The module it is declared in, as a path below the crate's `src/`
+    /// (`cublas/result` for `cublas/result.rs`, `driver/result/ctx` for its
+    /// `mod ctx { .. }`, `driver` for `driver/mod.rs`).
+    module: String,
+    /// Declared by a macro call's entry, whose expansion may prefix the
+    /// calls it names (`=> ctx_set_current(ctx)` becoming
+    /// `ours_result::ctx_set_current(ctx)`).
+    from_macro: bool,
 }
 
 /// A call found in a body.
@@ -54,6 +71,8 @@ enum Call {
     Path(String, String),
     /// `.f(..)` or `.f::<..>(..)`
     Method(String),
+    /// `krate::module::f(..)`, `krate` a safe crate (`hip::result::f`).
+    Crate(String, String, String),
 }
 
 /// What one body names: HIP-looking identifiers and calls.
@@ -83,8 +102,15 @@ fn scan(tokens: TokenStream, out: &mut Names) {
                 let call = if i >= 1 && is_punct(i - 1, '.') {
                     Call::Method(name)
                 } else if i >= 3 && is_punct(i - 1, ':') && is_punct(i - 2, ':') {
-                    match &tt[i - 3] {
-                        TokenTree::Ident(p) => Call::Path(p.to_string(), name),
+                    match (&tt[i - 3], i.checked_sub(6).map(|k| &tt[k])) {
+                        (TokenTree::Ident(m), Some(TokenTree::Ident(k)))
+                            if is_punct(i - 4, ':')
+                                && is_punct(i - 5, ':')
+                                && SAFE_CRATES.contains(&k.to_string().as_str()) =>
+                        {
+                            Call::Crate(k.to_string(), m.to_string(), name)
+                        }
+                        (TokenTree::Ident(p), _) => Call::Path(p.to_string(), name),
                         _ => continue,
                     }
                 } else {
@@ -97,7 +123,7 @@ fn scan(tokens: TokenStream, out: &mut Names) {
     }
 }
 
-fn functions_of(items: &[Item], out: &mut Vec<Function>) {
+fn functions_of(items: &[Item], in_result: bool, module: &str, out: &mut Vec<Function>) {
     for item in items {
         match item {
             Item::Fn(f) => out.push(Function {
@@ -105,6 +131,9 @@ fn functions_of(items: &[Item], out: &mut Vec<Function>) {
                 name: f.sig.ident.to_string(),
                 body: quote::quote!(#f),
                 gpu_test: f.attrs.iter().any(is_gpu_ignore),
+                in_result,
+                module: module.to_owned(),
+                from_macro: false,
             }),
             Item::Impl(i) => {
                 let self_ty = match &*i.self_ty {
@@ -118,38 +147,65 @@ fn functions_of(items: &[Item], out: &mut Vec<Function>) {
                             name: f.sig.ident.to_string(),
                             body: quote::quote!(#f),
                             gpu_test: false,
+                            in_result: false,
+                            module: module.to_owned(),
+                            from_macro: false,
                         });
                     }
                 }
             }
             Item::Mod(m) => {
                 if let Some((_, items)) = &m.content {
-                    functions_of(items, out);
+                    functions_of(items, false, &format!("{module}/{}", m.ident), out);
                 }
             }
             // Functions a macro call declares, one per `;`-ended entry of
             // the form `... fn NAME(..) ... ;` (cuda-compat's generated
             // `cuda_functions!`): each is a free function whose body is
             // its entry.
-            Item::Macro(m) => macro_functions(m.mac.tokens.clone(), out),
+            Item::Macro(m) => macro_functions(m.mac.tokens.clone(), in_result, module, out),
             _ => {}
         }
     }
 }
 
-fn macro_functions(tokens: TokenStream, out: &mut Vec<Function>) {
+fn macro_functions(tokens: TokenStream, in_result: bool, module: &str, out: &mut Vec<Function>) {
     let mut entry: Vec<TokenTree> = Vec::new();
     let mut flush = |entry: &mut Vec<TokenTree>| {
-        let name = entry.windows(2).find_map(|w| match (&w[0], &w[1]) {
-            (TokenTree::Ident(f), TokenTree::Ident(n)) if f == "fn" => Some(n.to_string()),
-            _ => None,
-        });
+        let name = entry
+            .windows(2)
+            .find_map(|w| match (&w[0], &w[1]) {
+                (TokenTree::Ident(f), TokenTree::Ident(n)) if f == "fn" => Some(n.to_string()),
+                _ => None,
+            })
+            // `name = hipCall(..)` (hipblas's `raw!`): a function `name`.
+            .or_else(|| {
+                entry
+                    .windows(4)
+                    .find_map(|w| match (&w[0], &w[1], &w[2], &w[3]) {
+                        (
+                            TokenTree::Ident(n),
+                            TokenTree::Punct(eq),
+                            TokenTree::Ident(_),
+                            TokenTree::Group(g),
+                        ) if eq.as_char() == '='
+                            && eq.spacing() == proc_macro2::Spacing::Alone
+                            && g.delimiter() == Delimiter::Parenthesis =>
+                        {
+                            Some(n.to_string())
+                        }
+                        _ => None,
+                    })
+            });
         if let Some(name) = name {
             out.push(Function {
                 self_ty: None,
                 name,
                 body: entry.iter().cloned().collect(),
                 gpu_test: false,
+                in_result,
+                module: module.to_owned(),
+                from_macro: true,
             });
         }
         entry.clear();
@@ -172,12 +228,54 @@ fn is_gpu_ignore(a: &syn::Attribute) -> bool {
         && matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if s.value() == "needs a GPU")
 }
 
+/// The safe crates a file names (`hip::Stream`, `use hipblas::Blas;`, `use
+/// cuda_compat as cudarc;`): a test's calls are resolved in those only, so a
+/// cuda-compat test's `result::destroy()` is not taken for hipblas's.
+fn crates_named(text: &str) -> Result<BTreeSet<&'static str>> {
+    fn walk(tokens: TokenStream, out: &mut BTreeSet<&'static str>) {
+        for t in tokens {
+            match t {
+                TokenTree::Group(g) => walk(g.stream(), out),
+                TokenTree::Ident(id) => {
+                    if let Some(k) = SAFE_CRATES.iter().find(|k| id == **k) {
+                        out.insert(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let tokens: TokenStream = text
+        .parse()
+        .map_err(|e| anyhow::anyhow!("tokenizing: {e}"))?;
+    let mut out = BTreeSet::new();
+    walk(tokens, &mut out);
+    Ok(out)
+}
+
+/// A file's module path below `src` (`cublas/result` for
+/// `src/cublas/result.rs`, `driver` for `src/driver/mod.rs`).
+fn module_of(src: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(src).unwrap_or(path).with_extension("");
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    match rel.rsplit_once('/') {
+        Some((dir, "mod")) => dir.to_owned(),
+        _ if rel == "mod" || rel == "lib" => String::new(),
+        _ => rel,
+    }
+}
+
 fn parse_file(path: &Path) -> Result<Vec<Function>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let file = syn::parse_file(&text).with_context(|| format!("parsing {}", path.display()))?;
     let mut out = Vec::new();
-    functions_of(&file.items, &mut out);
+    functions_of(
+        &file.items,
+        false,
+        &module_of(Path::new(""), path),
+        &mut out,
+    );
     Ok(out)
 }
 
@@ -199,29 +297,118 @@ fn rust_files_below(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 
 /// A safe crate's functions, with what each names, for resolving calls.
 struct Crate {
-    functions: Vec<(Function, Names)>,
+    /// The crate's name in paths (`hip`, `cuda_compat`).
+    name: &'static str,
+    /// Each function, what it names, and the index of its file's aliases.
+    functions: Vec<(Function, Names, usize)>,
+    /// Per file: `use hip::result as ours;` as `ours` -> (`hip`, `result`).
+    aliases: Vec<BTreeMap<String, (String, String)>>,
+}
+
+/// The `use K::M as A;` declarations of `items` (K a safe crate), as
+/// `A` -> (`K`, `M`).
+fn crate_aliases(items: &[Item]) -> BTreeMap<String, (String, String)> {
+    let mut out = BTreeMap::new();
+    for item in items {
+        let Item::Use(u) = item else { continue };
+        let syn::UseTree::Path(k) = &u.tree else {
+            continue;
+        };
+        let krate = k.ident.to_string();
+        if !SAFE_CRATES.contains(&krate.as_str()) {
+            continue;
+        }
+        if let syn::UseTree::Rename(r) = &*k.tree {
+            out.insert(r.rename.to_string(), (krate, r.ident.to_string()));
+        }
+    }
+    out
+}
+
+/// A test file's `use` of a safe crate's module (`use
+/// cuda_compat::cublas::{result, sys};`): each name it brings in, as
+/// `result` -> (`cuda_compat`, `cublas/result`).
+fn used_modules(items: &[Item]) -> BTreeMap<String, (String, String)> {
+    fn walk(
+        tree: &syn::UseTree,
+        krate: Option<&str>,
+        path: &mut Vec<String>,
+        out: &mut BTreeMap<String, (String, String)>,
+    ) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                let name = p.ident.to_string();
+                match krate {
+                    None if SAFE_CRATES.contains(&name.as_str()) => {
+                        walk(&p.tree, Some(&name), path, out)
+                    }
+                    None => {}
+                    Some(k) => {
+                        path.push(name);
+                        walk(&p.tree, Some(k), path, out);
+                        path.pop();
+                    }
+                }
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    walk(t, krate, path, out);
+                }
+            }
+            syn::UseTree::Name(n) => {
+                if let Some(k) = krate {
+                    let mut full = path.clone();
+                    full.push(n.ident.to_string());
+                    out.insert(n.ident.to_string(), (k.to_owned(), full.join("/")));
+                }
+            }
+            syn::UseTree::Rename(r) => {
+                if let Some(k) = krate {
+                    let mut full = path.clone();
+                    full.push(r.ident.to_string());
+                    out.insert(r.rename.to_string(), (k.to_owned(), full.join("/")));
+                }
+            }
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut out = BTreeMap::new();
+    for item in items {
+        if let Item::Use(u) = item {
+            walk(&u.tree, None, &mut Vec::new(), &mut out);
+        }
+    }
+    out
 }
 
 impl Crate {
-    fn load(src: &Path) -> Result<Crate> {
+    fn load(name: &'static str, src: &Path) -> Result<Crate> {
         let mut files = Vec::new();
         rust_files_below(src, &mut files)?;
         let mut functions = Vec::new();
+        let mut aliases = Vec::new();
         for f in files {
+            let file = syn::parse_file(&std::fs::read_to_string(&f)?)
+                .with_context(|| format!("parsing {}", f.display()))?;
             let mut fns = Vec::new();
             functions_of(
-                &syn::parse_file(&std::fs::read_to_string(&f)?)
-                    .with_context(|| format!("parsing {}", f.display()))?
-                    .items,
+                &file.items,
+                f == src.join("result.rs"),
+                &module_of(src, &f),
                 &mut fns,
             );
+            aliases.push(crate_aliases(&file.items));
             for func in fns {
                 let mut names = Names::default();
                 scan(func.body.clone(), &mut names);
-                functions.push((func, names));
+                functions.push((func, names, aliases.len() - 1));
             }
         }
-        Ok(Crate { functions })
+        Ok(Crate {
+            name,
+            functions,
+            aliases,
+        })
     }
 
     /// The one function a call names, if exactly one; `self_ty` is the type
@@ -231,7 +418,7 @@ impl Crate {
             .functions
             .iter()
             .enumerate()
-            .filter(|(_, (f, _))| match call {
+            .filter(|(_, (f, _, _))| match call {
                 Call::Plain(n) => f.self_ty.is_none() && &f.name == n,
                 Call::Method(n) => f.self_ty.is_some() && &f.name == n,
                 Call::Path(p, n) => {
@@ -248,7 +435,47 @@ impl Crate {
                             None => p.starts_with(|c: char| c.is_ascii_lowercase()),
                         }
                 }
+                // `krate::result::f`: the free function of `result.rs`.
+                Call::Crate(k, m, n) => {
+                    k == self.name && m == "result" && f.in_result && &f.name == n
+                }
             })
+            .map(|(i, _)| i)
+            .collect();
+        match found.as_slice() {
+            [one] => Some(*one),
+            // `m::f` with several free `f`: the one declared in module `m`.
+            [_, _, ..] => match call {
+                Call::Path(m, _) => {
+                    let in_m: Vec<usize> = found
+                        .iter()
+                        .copied()
+                        .filter(|&i| {
+                            let f = &self.functions[i].0;
+                            f.self_ty.is_none() && f.module.rsplit('/').next() == Some(m.as_str())
+                        })
+                        .collect();
+                    match in_m.as_slice() {
+                        [one] => Some(*one),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            [] => None,
+        }
+    }
+}
+
+impl Crate {
+    /// The one free function `name` of module `module` (a path below
+    /// `src/`), if exactly one.
+    fn resolve_in(&self, name: &str, module: &str) -> Option<usize> {
+        let found: Vec<usize> = self
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, (f, _, _))| f.self_ty.is_none() && f.name == name && f.module == module)
             .map(|(i, _)| i)
             .collect();
         match found.as_slice() {
@@ -256,18 +483,61 @@ impl Crate {
             _ => None,
         }
     }
+}
 
-    /// Every HIP-looking identifier function `i` reaches.
-    fn reach(&self, i: usize, seen: &mut BTreeSet<usize>, hip: &mut BTreeSet<String>) {
-        if !seen.insert(i) {
-            return;
-        }
-        let (f, names) = &self.functions[i];
-        hip.extend(names.hip.iter().cloned());
-        for c in &names.calls {
-            if let Some(j) = self.resolve(c, f.self_ty.as_deref()) {
-                self.reach(j, seen, hip);
+/// Every HIP-looking identifier function `i` of crate `c` reaches, through
+/// its crate's functions and the other crates' `result` layers.
+fn reach(
+    crates: &[Crate],
+    c: usize,
+    i: usize,
+    seen: &mut BTreeSet<(usize, usize)>,
+    hip: &mut BTreeSet<String>,
+) {
+    if !seen.insert((c, i)) {
+        return;
+    }
+    let krate = &crates[c];
+    let (f, names, file) = &krate.functions[i];
+    hip.extend(names.hip.iter().cloned());
+    for call in &names.calls {
+        // `ours::f` after `use hip::result as ours;` is `hip::result::f`.
+        let aliased = match call {
+            Call::Path(p, n) => krate.aliases[*file]
+                .get(p)
+                .map(|(k, m)| Call::Crate(k.clone(), m.clone(), n.clone())),
+            _ => None,
+        };
+        let call = aliased.as_ref().unwrap_or(call);
+        let target = match call {
+            Call::Crate(k, _, _) => crates.iter().position(|x| x.name == k),
+            _ => Some(c),
+        };
+        let mut found = target.and_then(|t| {
+            crates[t]
+                .resolve(call, f.self_ty.as_deref())
+                .map(|j| (t, j))
+        });
+        // A macro entry's plain call the crate lacks: the one function of
+        // that name in the `result` layers this file imports, if exactly
+        // one (the macro's expansion prefixes it).
+        if let (None, true, Call::Plain(n)) = (found, f.from_macro, call) {
+            let hits: Vec<(usize, usize)> = krate.aliases[*file]
+                .values()
+                .filter(|(_, m)| m == "result")
+                .filter_map(|(k, m)| {
+                    let t = crates.iter().position(|x| x.name == k)?;
+                    let j =
+                        crates[t].resolve(&Call::Crate(k.clone(), m.clone(), n.clone()), None)?;
+                    Some((t, j))
+                })
+                .collect();
+            if let [one] = hits.as_slice() {
+                found = Some(*one);
             }
+        }
+        if let Some((t, j)) = found {
+            reach(crates, t, j, seen, hip);
         }
     }
 }
@@ -287,11 +557,10 @@ fn bound_functions(path: &Path) -> Result<BTreeSet<String>> {
 }
 
 pub(crate) fn generate(root: &Path) -> Result<()> {
-    let crates = [
-        Crate::load(&root.join("hip/src"))?,
-        Crate::load(&root.join("hipblas/src"))?,
-        Crate::load(&root.join("cuda-compat/src"))?,
-    ];
+    let crates = SAFE_CRATES
+        .iter()
+        .map(|name| Crate::load(name, &root.join(name.replace('_', "-")).join("src")))
+        .collect::<Result<Vec<_>>>()?;
     // GPU test files: `tests/*.rs` of every workspace member.
     let manifest: toml::Value = std::fs::read_to_string(root.join("Cargo.toml"))?
         .parse()
@@ -320,15 +589,17 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     let mut kit = Vec::new();
     let mut kit_files = Vec::new();
     rust_files_below(&root.join("test-kit/src"), &mut kit_files)?;
+    let mut kit_crates = BTreeSet::new();
     for f in &kit_files {
-        let file = syn::parse_file(&std::fs::read_to_string(f)?)
-            .with_context(|| format!("parsing {}", f.display()))?;
+        let text = std::fs::read_to_string(f)?;
+        kit_crates.extend(crates_named(&text).with_context(|| f.display().to_string())?);
+        let file = syn::parse_file(&text).with_context(|| format!("parsing {}", f.display()))?;
         let items: Vec<Item> = file
             .items
             .into_iter()
             .filter(|i| !matches!(i, Item::Mod(m) if m.ident == "tests"))
             .collect();
-        functions_of(&items, &mut kit);
+        functions_of(&items, false, &module_of(Path::new(""), f), &mut kit);
     }
     kit.retain(|f| f.self_ty.is_none() && !f.gpu_test);
 
@@ -337,12 +608,25 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
     let mut gpu_tests = 0;
     for path in &test_files {
         let mut fns = parse_file(path)?;
+        let text = std::fs::read_to_string(path)?;
+        // The crates this file's tests may reach: those it names, and
+        // those of the kit it calls.
+        let mut named = crates_named(&text).with_context(|| path.display().to_string())?;
+        let modules = used_modules(
+            &syn::parse_file(&text)
+                .with_context(|| format!("parsing {}", path.display()))?
+                .items,
+        );
+        named.extend(kit_crates.iter().copied());
         let local_count = fns.len();
         fns.extend(kit.iter().map(|f| Function {
             self_ty: None,
             name: f.name.clone(),
             body: f.body.clone(),
             gpu_test: false,
+            in_result: false,
+            module: f.module.clone(),
+            from_macro: f.from_macro,
         }));
         let rel = path
             .strip_prefix(root)
@@ -390,11 +674,23 @@ pub(crate) fn generate(root: &Path) -> Result<()> {
                 names.calls.extend(n.calls);
             }
             let mut hip = names.hip.clone();
-            for krate in &crates {
-                let mut seen = BTreeSet::new();
+            let mut seen = BTreeSet::new();
+            for (k, krate) in crates.iter().enumerate() {
+                if !named.contains(krate.name) {
+                    continue;
+                }
                 for c in &names.calls {
-                    if let Some(i) = krate.resolve(c, None) {
-                        krate.reach(i, &mut seen, &mut hip);
+                    // `result::f` after `use cuda_compat::cublas::result`:
+                    // cublas's `f`, not cublaslt's of the same name.
+                    let used = match c {
+                        Call::Path(m, n) => modules
+                            .get(m)
+                            .filter(|(uk, _)| uk == krate.name)
+                            .map(|(_, module)| krate.resolve_in(n, module)),
+                        _ => None,
+                    };
+                    if let Some(i) = used.flatten().or_else(|| krate.resolve(c, None)) {
+                        reach(&crates, k, i, &mut seen, &mut hip);
                     }
                 }
             }
@@ -467,5 +763,50 @@ mod tests {
         ] {
             assert!(n.calls.contains(&c), "{c:?} in {:?}", n.calls);
         }
+    }
+    /// What lets a call cross from cuda-compat into another safe crate's
+    /// `result` layer, and pick one of two same-named functions: a file's
+    /// `use hip::result as ours;`, a test's `use cuda_compat::cublas::result`,
+    /// a `name = hipCall(..)` macro entry, `krate::result::f(..)` paths.
+    #[test]
+    fn cross_crate_calls_are_resolved() {
+        let file: syn::File = syn::parse_quote! {
+            use hip::result as ours;
+            use cuda_compat::cublas::{result, sys as s};
+            use std::ffi::c_int;
+            raw!("doc", gemm_ex = hipblasGemmEx(h: H));
+        };
+        let aliases = crate_aliases(&file.items);
+        assert_eq!(aliases.get("ours"), Some(&("hip".into(), "result".into())));
+        assert_eq!(aliases.len(), 1, "{aliases:?}");
+        let used = used_modules(&file.items);
+        assert_eq!(
+            used.get("result"),
+            Some(&("cuda_compat".into(), "cublas/result".into()))
+        );
+        assert_eq!(
+            used.get("s"),
+            Some(&("cuda_compat".into(), "cublas/sys".into()))
+        );
+        assert!(!used.contains_key("c_int"));
+        let mut fns = Vec::new();
+        functions_of(&file.items, true, "result", &mut fns);
+        assert_eq!(fns.len(), 1);
+        assert!(fns[0].name == "gemm_ex" && fns[0].from_macro && fns[0].in_result);
+        let mut n = Names::default();
+        scan(quote::quote! { hip::result::ctx_set_current(c); }, &mut n);
+        assert!(n.calls.contains(&Call::Crate(
+            "hip".into(),
+            "result".into(),
+            "ctx_set_current".into()
+        )));
+        assert_eq!(
+            module_of(Path::new("src"), Path::new("src/driver/mod.rs")),
+            "driver"
+        );
+        assert_eq!(
+            module_of(Path::new("src"), Path::new("src/cublas/result.rs")),
+            "cublas/result"
+        );
     }
 }
