@@ -318,6 +318,9 @@ macro_rules! error_detail {
         }
 
         /// Forgets this thread's reason: the next error says only its status.
+        /// (Unused where the status type's `result()` lives in another
+        /// module: cuBLASLt shares cuBLAS's status.)
+        #[allow(dead_code)]
         fn clear_detail() {
             DETAIL.with(|d| *d.borrow_mut() = None);
         }

@@ -47,13 +47,6 @@ status_error! {
     }
 }
 
-/// `status` with no reason (an earlier error's is forgotten): for refusals
-/// the status says well enough.
-pub(crate) fn bare(status: sys::cublasStatus_t) -> CublasError {
-    clear_detail();
-    CublasError(status)
-}
-
 /// `cublasLtCreate`, on the current device. It acts on the whole device,
 /// which CUDA forbids while any stream of it captures: it waits for the
 /// device's open captures to end (`hip`'s capture gate), and fails when

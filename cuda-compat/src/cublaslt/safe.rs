@@ -6,7 +6,7 @@
 //! underneath), or that crate's result layer directly where the capture
 //! gate is already held.
 
-use super::result::{self, bare, fail, ours, CublasError};
+use super::result::{self, fail, ours, CublasError};
 use super::sys;
 use crate::driver::sys::CUdevice_attribute;
 use crate::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DriverError};
@@ -171,10 +171,14 @@ pub struct MatmulConfig {
     pub batch_size: Option<c_int>,
 }
 
-/// `CUBLAS_STATUS_INVALID_VALUE`, without a reason (the checks below are
-/// cuBLASLt's documented ones; an earlier error's reason is forgotten).
-fn invalid() -> CublasError {
-    bare(sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE)
+/// `CUBLAS_STATUS_INVALID_VALUE`, with the reason (the checks below are
+/// cuBLASLt's documented ones).
+#[cold]
+fn invalid(why: impl std::fmt::Display) -> CublasError {
+    fail(
+        sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE,
+        &why.to_string(),
+    )
 }
 
 /// `CUBLAS_STATUS_NOT_SUPPORTED`, with the reason.
@@ -202,30 +206,42 @@ fn operand(
     stride: Option<i64>,
 ) -> Result<Operand, CublasError> {
     if rows == 0 || cols == 0 || rows > i32::MAX as u64 || cols > i32::MAX as u64 {
-        return Err(invalid());
+        return Err(invalid(format_args!(
+            "a {rows} x {cols} operand: each size from 1 to {}",
+            i32::MAX
+        )));
     }
-    let ld_u = u64::try_from(ld).map_err(|_| invalid())?;
-    if ld_u < rows {
-        return Err(invalid());
-    }
+    let ld_u = u64::try_from(ld)
+        .ok()
+        .filter(|&l| l >= rows)
+        .ok_or_else(|| invalid(format_args!("ld {ld} below the operand's {rows} rows")))?;
+    let too_big = || {
+        invalid(format_args!(
+            "a {rows} x {cols} operand of ld {ld} spans more than 64 bits"
+        ))
+    };
     let span = ld_u
         .checked_mul(cols - 1)
         .and_then(|s| s.checked_add(rows))
-        .ok_or_else(invalid)?;
+        .ok_or_else(too_big)?;
     let (batch, needed) = match (batch, stride) {
         (Some(count), Some(stride)) => {
             let n = u64::try_from(count)
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(invalid)?;
-            let s = u64::try_from(stride).map_err(|_| invalid())?;
-            if n > 1 && s < span {
-                return Err(invalid());
-            }
+                .ok_or_else(|| invalid(format_args!("a batch of {count}")))?;
+            let s = u64::try_from(stride)
+                .ok()
+                .filter(|&s| n == 1 || s >= span)
+                .ok_or_else(|| {
+                    invalid(format_args!(
+                        "batch stride {stride} below the {span} elements one operand spans"
+                    ))
+                })?;
             let needed = s
                 .checked_mul(n - 1)
                 .and_then(|v| v.checked_add(span))
-                .ok_or_else(invalid)?;
+                .ok_or_else(too_big)?;
             (Some((count, stride)), needed)
         }
         _ => (None, span),
@@ -235,7 +251,7 @@ fn operand(
         cols,
         ld,
         batch,
-        needed: usize::try_from(needed).map_err(|_| invalid())?,
+        needed: usize::try_from(needed).map_err(|_| too_big())?,
     })
 }
 
@@ -255,7 +271,11 @@ fn operands(cfg: &MatmulConfig, with_bias: bool) -> Result<[Operand; 3], CublasE
         ));
     }
     if cfg.k == 0 || cfg.k > i32::MAX as u64 {
-        return Err(invalid());
+        return Err(invalid(format_args!(
+            "k = {}: from 1 to {}",
+            cfg.k,
+            i32::MAX
+        )));
     }
     let (ar, ac) = if cfg.transa {
         (cfg.k, cfg.m)
@@ -381,11 +401,23 @@ pub trait Matmul<T>: MatmulShared {
         act: Option<&Activation>,
     ) -> Result<(), CublasError> {
         let [oa, ob, oc] = operands(&cfg, bias.is_some())?;
-        if a.len() < oa.needed || b.len() < ob.needed || c.len() < oc.needed {
-            return Err(invalid());
+        for (name, len, needed) in [
+            ("a", a.len(), oa.needed),
+            ("b", b.len(), ob.needed),
+            ("c", c.len(), oc.needed),
+        ] {
+            if len < needed {
+                return Err(invalid(format_args!(
+                    "{name} holds {len} elements, the shapes span {needed}"
+                )));
+            }
         }
-        if bias.is_some_and(|bias| (bias.len() as u64) < cfg.m) {
-            return Err(invalid());
+        if let Some(bias) = bias.filter(|bias| (bias.len() as u64) < cfg.m) {
+            return Err(invalid(format_args!(
+                "bias holds {} elements, below m = {}",
+                bias.len(),
+                cfg.m
+            )));
         }
         let stream = self.stream();
         stream.context().bind_to_thread().map_err(|e| {
@@ -519,6 +551,8 @@ impl Matmul<half::bf16> for CudaBlasLT {
 mod tests {
     use super::*;
 
+    const INVALID: CublasError = CublasError(sys::cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE);
+
     fn cfg(m: u64, n: u64, k: u64) -> MatmulConfig {
         MatmulConfig {
             transa: false,
@@ -546,20 +580,22 @@ mod tests {
         assert_eq!((a.needed, b.needed, c.needed), (21, 15, 35));
         let mut bad = cfg(7, 5, 3);
         bad.lda = 6;
-        assert_eq!(operands(&bad, false), Err(invalid()));
+        assert_eq!(operands(&bad, false).map(|_| ()), Err(INVALID));
         let mut t = cfg(7, 5, 3);
         t.transa = true;
         t.lda = 3;
         assert!(operands(&t, false).is_ok());
-        assert_eq!(operands(&cfg(0, 5, 3), false), Err(invalid()));
-        assert_eq!(operands(&cfg(7, 5, 0), false), Err(invalid()));
+        assert_eq!(operands(&cfg(0, 5, 3), false).map(|_| ()), Err(INVALID));
+        assert_eq!(operands(&cfg(7, 5, 0), false).map(|_| ()), Err(INVALID));
         let mut batched = cfg(4, 3, 2);
         batched.batch_size = Some(3);
         batched.stride_c = Some(12);
         let [_, _, c] = operands(&batched, false).unwrap();
         assert_eq!(c.needed, 36);
         batched.stride_c = Some(11);
-        assert_eq!(operands(&batched, false), Err(invalid()));
+        assert_eq!(operands(&batched, false).map(|_| ()), Err(INVALID));
+        let (_, why) = result::last_error_detail().expect("a reason");
+        assert!(why.contains("batch stride 11"), "{why}");
         let mut tc = cfg(2, 2, 2);
         tc.transc = true;
         assert_eq!(operands(&tc, false), Err(not_supported("transc")));

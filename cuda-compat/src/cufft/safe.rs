@@ -485,8 +485,11 @@ impl Drop for CudaFft {
             self.stream.context().release_outside_captures(move |held| {
                 // SAFETY: this value owns the plan; nothing uses it after
                 // this.
-                unsafe { hipfft::result::destroy(handle.get(), held) }.map_err(|_| {
-                    crate::driver::DriverError(crate::driver::CUresult::CUDA_ERROR_UNKNOWN)
+                unsafe { hipfft::result::destroy(handle.get(), held) }.map_err(|e| {
+                    crate::driver::result::fail(
+                        crate::driver::CUresult::CUDA_ERROR_UNKNOWN,
+                        &e.to_string(),
+                    )
                 })
             });
         }

@@ -68,7 +68,12 @@ impl DriverError {
 }
 
 fn static_cstr(p: Option<&'static CStr>) -> Result<&'static CStr, DriverError> {
-    p.ok_or(DriverError(raw::CUresult::CUDA_ERROR_UNKNOWN))
+    p.ok_or_else(|| {
+        fail(
+            raw::CUresult::CUDA_ERROR_UNKNOWN,
+            "no HIP runtime is loaded",
+        )
+    })
 }
 
 impl fmt::Debug for DriverError {
@@ -586,8 +591,12 @@ pub mod ctx {
     /// `CUDA_ERROR_UNKNOWN`.
     pub fn get_cache_config() -> Result<sys::CUfunc_cache, DriverError> {
         let open: raw::CUfunc_cache = ours_result::ctx_get_cache_config().map_err(ours)?.into();
-        sys::CUfunc_cache::try_from(open)
-            .map_err(|_| DriverError(raw::CUresult::CUDA_ERROR_UNKNOWN))
+        sys::CUfunc_cache::try_from(open).map_err(|_| {
+            fail(
+                raw::CUresult::CUDA_ERROR_UNKNOWN,
+                &format!("the runtime's cache preference {open:?} is none CUDA names"),
+            )
+        })
     }
 
     /// `cuCtxSetCacheConfig`.

@@ -133,7 +133,12 @@ fn cuda_text(status: sys::cudaError_t) -> Option<(&'static CStr, &'static CStr)>
 /// A static C string from the runtime, or `cudaErrorUnknown` for none (the
 /// HIP runtime is not loaded).
 fn static_cstr(p: Option<&'static CStr>) -> Result<&'static CStr, RuntimeError> {
-    p.ok_or(RuntimeError(sys::cudaError_t::cudaErrorUnknown))
+    p.ok_or_else(|| {
+        fail(
+            sys::cudaError_t::cudaErrorUnknown,
+            "no HIP runtime is loaded",
+        )
+    })
 }
 
 impl RuntimeError {
@@ -187,10 +192,13 @@ impl fmt::Display for RuntimeError {
 
 impl std::error::Error for RuntimeError {}
 
-/// `cudaErrorNotSupported`: a call HIP lacks.
+/// `cudaErrorNotSupported`: a call HIP lacks, named in the reason.
 #[cold]
-fn unsupported() -> RuntimeError {
-    RuntimeError(sys::cudaError_t::cudaErrorNotSupported)
+fn unsupported(call: &str) -> RuntimeError {
+    fail(
+        sys::cudaError_t::cudaErrorNotSupported,
+        &format!("{call} has no HIP counterpart"),
+    )
 }
 
 /// The flags of `cudaSetDeviceFlags`, as cudarc lists them; the values are
@@ -392,7 +400,7 @@ pub mod occupancy {
         block_size: c_int,
     ) -> Result<usize, RuntimeError> {
         let _ = (f, num_blocks, block_size);
-        Err(unsupported())
+        Err(unsupported("cudaOccupancyAvailableDynamicSMemPerBlock"))
     }
 
     /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`.

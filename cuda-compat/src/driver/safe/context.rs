@@ -64,7 +64,10 @@ impl CudaContext {
     pub fn new(ordinal: usize) -> Result<Arc<CudaContext>, DriverError> {
         let count = hip::Device::count().drv()?;
         if ordinal >= count {
-            return Err(DriverError(sys::CUresult::CUDA_ERROR_INVALID_DEVICE));
+            return Err(fail(
+                sys::CUresult::CUDA_ERROR_INVALID_DEVICE,
+                &format!("device {ordinal} asked for, {count} present"),
+            ));
         }
         let device = hip::Device::get(ordinal).drv()?;
         device.bind().drv()?;
@@ -377,8 +380,12 @@ impl CudaContext {
     /// closed enum: a value it does not know is `CUDA_ERROR_UNKNOWN`.
     pub fn get_cache_config(&self) -> Result<sys::CUfunc_cache, DriverError> {
         let open: crate::driver::CUfunc_cache = self.device.cache_config().drv()?.into();
-        sys::CUfunc_cache::try_from(open)
-            .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_UNKNOWN))
+        sys::CUfunc_cache::try_from(open).map_err(|_| {
+            fail(
+                sys::CUresult::CUDA_ERROR_UNKNOWN,
+                &format!("the runtime's cache preference {open:?} is none CUDA names"),
+            )
+        })
     }
 
     /// Sets the cache preference (`hipDeviceSetCacheConfig`).
@@ -585,7 +592,10 @@ impl CudaEvent {
     /// timing (`CUDA_ERROR_INVALID_HANDLE` otherwise, as CUDA).
     pub fn elapsed_ms(&self, end: &CudaEvent) -> Result<f32, DriverError> {
         if !self.event.has_timing() || !end.event.has_timing() {
-            return Err(DriverError(sys::CUresult::CUDA_ERROR_INVALID_HANDLE));
+            return Err(fail(
+                sys::CUresult::CUDA_ERROR_INVALID_HANDLE,
+                "elapsed_ms: both events need timing (made without CU_EVENT_DISABLE_TIMING)",
+            ));
         }
         end.event.elapsed_ms_since(&self.event).drv()
     }

@@ -117,7 +117,12 @@ impl CudaContext {
     /// and the error's `Debug`.
     pub fn load_module(self: &Arc<Self>, ptx: Ptx) -> Result<Arc<CudaModule>, DriverError> {
         let platform = crate::probe::backend()
-            .map_err(|_| DriverError(sys::CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED))?
+            .map_err(|e| {
+                crate::driver::result::fail(
+                    sys::CUresult::CUDA_ERROR_SHARED_OBJECT_INIT_FAILED,
+                    &e.to_string(),
+                )
+            })?
             .platform;
         // Text is checked as it is read, below: once.
         if !matches!(ptx.0, PtxKind::Src(_) | PtxKind::File(_)) {
