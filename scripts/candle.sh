@@ -405,7 +405,8 @@ amd_fp8() {
 # The layer's integer-to-bf16 conversions against an independent reference
 # (hip-cuda-layer/tests/bf16_int.hip), on the host, and what the layer adds
 # for mistral.rs's kernels (tests/gaps.cu: __ldg of bf16, packed atomics,
-# the conversions) compiled for each target without a warning.
+# the conversions, CUB over hipCUB, Thrust over rocThrust) compiled for each
+# target, host code and device code, without a warning.
 amd_gaps() {
     local tc t rc=0
     tc=$(bash "$REPO/scripts/hip-toolchain.sh")
@@ -416,7 +417,7 @@ amd_gaps() {
     for t in ${1//,/ }; do
         "$tc/llvm/bin/clang++" -x hip --rocm-path="$tc" -isystem "$tc/include" \
             --hip-device-lib-path="$tc/amdgcn/bitcode" -I"$REPO/hip-cuda-layer/include" \
-            -include hiprs_cuda.h --offload-arch="$t" -O3 -Wall -Werror --cuda-device-only -c \
+            -include hiprs_cuda.h --offload-arch="$t" -O3 -Wall -Werror -c \
             "$REPO/hip-cuda-layer/tests/gaps.cu" -o "$WORK/gaps-$t.o" || rc=1
     done
     [[ $rc -eq 0 ]] && echo "gaps.cu: compiled for $1"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HIP kernel compiler for this machine, for the cudaforge drop-in's AMD
 # path (and hip-build): clang 21 from Debian unstable's hipcc 7.0.2, with
-# ROCm 7.0.2's device libraries and the HIP 6.4.3 headers. Debian 12's own
+# ROCm 7.0.2's device libraries and the HIP 6.4.3 headers, with rocThrust,
+# hipCUB and rocPRIM 6.4 (CUDA code's thrust and CUB). Debian 12's own
 # hipcc (ROCm 5.2, clang 15) is too old for today's CUDA sources.
 #
 # The packages and their whole closure (glibc 2.42 included) are unpacked
@@ -15,8 +16,10 @@
 #
 # Prints a folder with ROCm's layout, for ROCM_PATH:
 #   llvm/bin/clang++   the compiler
-#   include/hip        the HIP headers (nothing else: not the sysroot's libc)
+#   include/hip        the HIP headers, and beside them thrust, hipcub and
+#                      rocprim (nothing else: not the sysroot's libc)
 #   amdgcn/bitcode     the device libraries
+#   share/hip/version  HIP's version, which clang reads
 #
 # Usage: export ROCM_PATH=$(bash scripts/hip-toolchain.sh)
 set -euo pipefail
@@ -44,7 +47,21 @@ if [ ! -f "$root/.ready" ]; then
   [ -f "$bitcode/ockl.bc" ] || { echo "hip-toolchain: no device libraries (ockl.bc) in $llvm" >&2; exit 1; }
   mkdir -p "$root/include" "$root/llvm/bin" "$root/amdgcn"
   ln -sfn "$sysroot/usr/include/hip" "$root/include/hip"
+  # The header-only libraries of the CUDA toolkit's counterparts: rocThrust
+  # (`thrust/`, as CUDA's), hipCUB (the layer's `cub/` headers include it)
+  # and rocPRIM, which both are built on.
+  for lib in thrust hipcub rocprim; do
+    [ -d "$sysroot/usr/include/$lib" ] || { echo "hip-toolchain: no $lib headers in $sysroot" >&2; exit 1; }
+    ln -sfn "$sysroot/usr/include/$lib" "$root/include/$lib"
+  done
   ln -sfn "$bitcode" "$root/amdgcn/bitcode"
+  # HIP's version file: clang reads the HIP version from it; without one it
+  # leaves out its wrapper headers, as for a HIP older than 3.6
+  # (cuda_wrappers: device-side placement new, <cmath>, <complex>,
+  # <algorithm>), which rocPRIM and rocThrust need.
+  mkdir -p "$root/share"
+  [ -f "$sysroot/usr/share/hip/version" ] || { echo "hip-toolchain: no HIP version file (share/hip/version) in $sysroot" >&2; exit 1; }
+  ln -sfn "$sysroot/usr/share/hip" "$root/share/hip"
   ln -sfn "$llvm/bin/clang++" "$root/llvm/bin/clang++"
   ln -sfn "$llvm/bin/clang" "$root/llvm/bin/clang"
   version=$("$root/llvm/bin/clang++" --version | head -n1) || {

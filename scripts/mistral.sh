@@ -117,10 +117,12 @@ set -euo pipefail
 #   get_dtypes) panics when it cannot run it; diagnostics.rs asks it for
 #   each device's capability (None without it).
 # - The sources (kernels of item 4 of issue 36): inline PTX (asm) in
-#   quant's marlin/*.cuh and paged-attn's flashinfer/*.cuh,
-#   attention/dtype_float16.cuh, pagedattention.cuh; CUB in quant's
-#   ops/ops.cu, bitsandbytes/dequant.cu (thrust too); WMMA (<mma.h>) in
-#   quant's mxfp4/mxfp4_gemm_wmma.cu and core's moe_gemm_wmma.cu;
+#   quant's marlin/*.cuh, paged-attn's flashinfer/*.cuh,
+#   attention/dtype_float16.cuh, pagedattention.cuh and core's
+#   moe_utils.h; CUB in quant's ops/ops.cu and bitsandbytes/dequant.cu,
+#   Thrust in core's moe_utils.h and (CUDA 13 only) ops.cu: hipCUB and
+#   rocThrust through the layer; WMMA (<mma.h>) in quant's
+#   mxfp4/mxfp4_gemm_wmma.cu and core's moe_gemm_wmma.cu;
 #   <cuda_fp8.h>/<cuda_fp4.h> in quant's *fp8* and paged-attn.
 # - hip-nvcc (dropins/nvcc, `cargo install --path dropins/nvcc`) answers
 #   that probe honestly (its 4th line: `hip-nvcc 0.1.0, release 13.0,

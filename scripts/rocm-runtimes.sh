@@ -7,15 +7,17 @@
 #   5.7  Debian trixie:   HIP 5.7.1 (libamdhip64-5, hiprtc builtins, comgr 2)
 #   6.4  Debian unstable: HIP 6.4.3 (libamdhip64-6, libhiprtc6), hipBLAS 6.4.4,
 #                         rocBLAS 6.4.4 with its Tensile kernel files
+#   hipcc-7.0  Debian unstable: the kernel compiler of scripts/hip-toolchain.sh
+#                         (clang 21, HIP 6.4.3 headers, rocThrust, hipCUB, rocPRIM)
 #
-# Usage: scripts/rocm-runtimes.sh [5.7|6.4]...   (default: both)
+# Usage: scripts/rocm-runtimes.sh [5.7|6.4|hipcc-7.0]...   (default: 5.7 6.4)
 # Prints one line per version: `VERSION SYSROOT`.
 #
 # The closure is computed by apt with a private state dir and an empty
 # "installed" list (so glibc, libstdc++ and everything else is in it), then
 # fetched with `apt-get download` and unpacked with `dpkg -x`; nothing is
 # installed system-wide. Docs, man pages and locales are deleted after
-# unpacking; with --no-install-recommends the closure holds no -dev package
+# unpacking; with --no-install-recommends a runtime's closure holds no -dev package
 # except libclang-common-21-dev, which comgr 3 depends on (clang's builtin
 # headers, used when hiprtc compiles).
 #
@@ -44,8 +46,11 @@ packages_of() {
     5.7) echo "libamdhip64-5=5.7.1* libhiprtc-builtins5=5.7.1*" ;;
     6.4) echo "libamdhip64-6=6.4.3* libhiprtc6=6.4.3* libhipblas2=6.4.4* librocblas4=6.4.4*" ;;
     # The kernel compiler (scripts/hip-toolchain.sh): hipcc 7.0.2, clang 21
-    # and its AMD device libraries, over the HIP 6.4.3 headers.
-    hipcc-7.0) echo "hipcc=7.0.2* rocm-device-libs-21=7.0.2* libamdhip64-dev=6.4.3*" ;;
+    # and its AMD device libraries, over the HIP 6.4.3 headers, with the
+    # header-only libraries CUDA code gets from its toolkit: rocThrust 6.4.4
+    # (`thrust/`), hipCUB 6.4.3 (`hipcub/`, which the layer's `cub/`
+    # headers map to) and rocPRIM 6.4.3 under them.
+    hipcc-7.0) echo "hipcc=7.0.2* rocm-device-libs-21=7.0.2* libamdhip64-dev=6.4.3* librocthrust-dev=6.4.4* libhipcub-dev=6.4.3* librocprim-dev=6.4.3*" ;;
   esac
 }
 

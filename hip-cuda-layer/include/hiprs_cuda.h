@@ -16,6 +16,12 @@
 //    functions and __reduce_*_sync (hiprs_cuda_warp.h), 16-bit and packed
 //    atomics, integer-to-bf16 conversions, __ldg of bf16.
 // 4. Runtime API names (cudaStream_t, cudaMemcpyAsync, ...) for host code.
+// Beside it, not included by it: CUB's headers (cub/cub.cuh,
+// cub/block/block_load.cuh, ...) over ROCm's hipCUB, under namespace cub
+// (hiprs_cuda_cub.h), and two of Thrust's over ROCm's rocThrust, whose own
+// thrust/ headers CUDA code includes: its configuration, read as for HIP
+// (thrust/detail/config/config.h), and thrust::cuda::par
+// (thrust/execution_policy.h).
 //
 // Warp size: CUDA code assumes 32-lane warps. On wave64 targets (CDNA:
 // gfx9xx) every *_sync shuffle and reduction here works on 32-lane halves of

@@ -18,7 +18,15 @@
 //!   bf16;
 //! - `cuda.h`, `cuda_runtime.h`, `cuda_fp16.h`, `cuda_bf16.h`,
 //!   `cuda_fp8.h`, `mma.h`, `cuda/std/limits` and the like, which resolve
-//!   to it.
+//!   to it;
+//! - CUB by its own header paths (`cub/cub.cuh`, `cub/block/block_load.cuh`,
+//!   `cub/device/device_reduce.cuh`, ...), each hipCUB's header of the same
+//!   name under `namespace cub = hipcub` (`hiprs_cuda_cub.h`); and for
+//!   rocThrust, whose `thrust/` headers CUDA code includes as they are, its
+//!   configuration read as for HIP (the layer defines `__CUDACC__`, which
+//!   rocThrust would take for nvcc) and `thrust::cuda::par`. hipCUB,
+//!   rocPRIM and rocThrust are ROCm's headers, not the layer's: a compile
+//!   that uses them needs them on its include path.
 //!
 //! ```
 //! use hip_cuda_layer::{header, FORCE_INCLUDE, HEADERS};
@@ -26,6 +34,7 @@
 //! assert!(main.contains("HIPRS_CUDA_H"));
 //! // Every CUDA header name a source may include is here.
 //! assert!(HEADERS.iter().any(|(name, _)| *name == "cuda_fp16.h"));
+//! assert!(header("cub/block/block_load.cuh").unwrap().contains("hipcub/block/block_load.hpp"));
 //! ```
 
 /// The header a compile includes ahead of the user's source.
@@ -66,7 +75,7 @@ pub fn unsupported_reason(log: &str) -> String {
         || lower.contains("inline asm")
     {
         "uses inline PTX assembly, which only NVIDIA GPUs run"
-    } else if lower.contains("file not found") {
+    } else if lower.contains("file not found") || lower.contains("headers were not found") {
         "needs a CUDA header or library that HIP does not provide"
     } else {
         "does not compile for AMD"
@@ -74,45 +83,101 @@ pub fn unsupported_reason(log: &str) -> String {
     format!("{what} (first error: {first})")
 }
 
+/// The layer's headers, named as included, each with its text from `$dir`.
+macro_rules! headers {
+    ($dir:literal: $($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../", $dir, "/", $name)))),*]
+    };
+}
+
 /// Every header of the layer: the name it is included under (relative to
 /// an include folder) and its text. Tools write them into a folder of
 /// their own, or hand them to hiprtc as in-memory headers.
-pub const HEADERS: &[(&str, &str)] = &[
-    ("hiprs_cuda.h", include_str!("../include/hiprs_cuda.h")),
-    (
-        "hiprs_cuda_fp8.h",
-        include_str!("../include/hiprs_cuda_fp8.h"),
-    ),
-    (
-        "hiprs_cuda_runtime.h",
-        include_str!("../include/hiprs_cuda_runtime.h"),
-    ),
-    (
-        "hiprs_cuda_warp.h",
-        include_str!("../include/hiprs_cuda_warp.h"),
-    ),
-    ("cuda.h", include_str!("../include/cuda.h")),
-    ("cuda_runtime.h", include_str!("../include/cuda_runtime.h")),
-    (
-        "cuda_runtime_api.h",
-        include_str!("../include/cuda_runtime_api.h"),
-    ),
-    ("cuda_fp16.h", include_str!("../include/cuda_fp16.h")),
-    ("cuda_bf16.h", include_str!("../include/cuda_bf16.h")),
-    ("cuda_fp8.h", include_str!("../include/cuda_fp8.h")),
-    (
-        "device_launch_parameters.h",
-        include_str!("../include/device_launch_parameters.h"),
-    ),
-    ("mma.h", include_str!("../include/mma.h")),
-    (
-        "cooperative_groups.h",
-        include_str!("../include/cooperative_groups.h"),
-    ),
-    (
-        "cuda/std/limits",
-        include_str!("../include/cuda/std/limits"),
-    ),
+pub const HEADERS: &[(&str, &str)] = headers!["include":
+    "hiprs_cuda.h",
+    "hiprs_cuda_cub.h",
+    "hiprs_cuda_fp8.h",
+    "hiprs_cuda_runtime.h",
+    "hiprs_cuda_warp.h",
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "cuda_fp16.h",
+    "cuda_bf16.h",
+    "cuda_fp8.h",
+    "device_launch_parameters.h",
+    "mma.h",
+    "cooperative_groups.h",
+    "cuda/std/limits",
+    // CUB over hipCUB (hiprs_cuda_cub.h), by CUB's own paths.
+    "cub/block/block_adjacent_difference.cuh",
+    "cub/block/block_discontinuity.cuh",
+    "cub/block/block_exchange.cuh",
+    "cub/block/block_histogram.cuh",
+    "cub/block/block_load.cuh",
+    "cub/block/block_merge_sort.cuh",
+    "cub/block/block_radix_rank.cuh",
+    "cub/block/block_radix_sort.cuh",
+    "cub/block/block_raking_layout.cuh",
+    "cub/block/block_reduce.cuh",
+    "cub/block/block_run_length_decode.cuh",
+    "cub/block/block_scan.cuh",
+    "cub/block/block_shuffle.cuh",
+    "cub/block/block_store.cuh",
+    "cub/block/radix_rank_sort_operations.cuh",
+    "cub/config.cuh",
+    "cub/cub.cuh",
+    "cub/device/device_adjacent_difference.cuh",
+    "cub/device/device_copy.cuh",
+    "cub/device/device_for.cuh",
+    "cub/device/device_histogram.cuh",
+    "cub/device/device_memcpy.cuh",
+    "cub/device/device_merge_sort.cuh",
+    "cub/device/device_partition.cuh",
+    "cub/device/device_radix_sort.cuh",
+    "cub/device/device_reduce.cuh",
+    "cub/device/device_run_length_encode.cuh",
+    "cub/device/device_scan.cuh",
+    "cub/device/device_segmented_radix_sort.cuh",
+    "cub/device/device_segmented_reduce.cuh",
+    "cub/device/device_segmented_sort.cuh",
+    "cub/device/device_select.cuh",
+    "cub/device/device_spmv.cuh",
+    "cub/grid/grid_barrier.cuh",
+    "cub/grid/grid_even_share.cuh",
+    "cub/grid/grid_mapping.cuh",
+    "cub/grid/grid_queue.cuh",
+    "cub/iterator/arg_index_input_iterator.cuh",
+    "cub/iterator/cache_modified_input_iterator.cuh",
+    "cub/iterator/cache_modified_output_iterator.cuh",
+    "cub/iterator/constant_input_iterator.cuh",
+    "cub/iterator/counting_input_iterator.cuh",
+    "cub/iterator/discard_output_iterator.cuh",
+    "cub/iterator/tex_obj_input_iterator.cuh",
+    "cub/iterator/tex_ref_input_iterator.cuh",
+    "cub/iterator/transform_input_iterator.cuh",
+    "cub/thread/thread_load.cuh",
+    "cub/thread/thread_operators.cuh",
+    "cub/thread/thread_reduce.cuh",
+    "cub/thread/thread_scan.cuh",
+    "cub/thread/thread_search.cuh",
+    "cub/thread/thread_sort.cuh",
+    "cub/thread/thread_store.cuh",
+    "cub/util_allocator.cuh",
+    "cub/util_device.cuh",
+    "cub/util_macro.cuh",
+    "cub/util_ptx.cuh",
+    "cub/util_temporary_storage.cuh",
+    "cub/util_type.cuh",
+    "cub/warp/warp_exchange.cuh",
+    "cub/warp/warp_load.cuh",
+    "cub/warp/warp_merge_sort.cuh",
+    "cub/warp/warp_reduce.cuh",
+    "cub/warp/warp_scan.cuh",
+    "cub/warp/warp_store.cuh",
+    // rocThrust's configuration and CUDA policy names (thrust/ is ROCm's).
+    "thrust/detail/config/config.h",
+    "thrust/execution_policy.h",
 ];
 
 /// Stand-ins for the C library headers device code includes (`stdint.h`,
@@ -122,23 +187,23 @@ pub const HEADERS: &[(&str, &str)] = &[
 /// `M_PI`, `INFINITY`, `INT_MAX`, `FLT_MAX`, `assert`); the functions are
 /// hiprtc's built-ins. A build-time compile must not see them: it has the
 /// real headers.
-pub const RTC_HEADERS: &[(&str, &str)] = &[
-    ("assert.h", include_str!("../include-rtc/assert.h")),
-    ("cassert", include_str!("../include-rtc/cassert")),
-    ("cfloat", include_str!("../include-rtc/cfloat")),
-    ("climits", include_str!("../include-rtc/climits")),
-    ("cmath", include_str!("../include-rtc/cmath")),
-    ("cstddef", include_str!("../include-rtc/cstddef")),
-    ("cstdint", include_str!("../include-rtc/cstdint")),
-    ("cstdio", include_str!("../include-rtc/cstdio")),
-    ("cstdlib", include_str!("../include-rtc/cstdlib")),
-    ("float.h", include_str!("../include-rtc/float.h")),
-    ("limits.h", include_str!("../include-rtc/limits.h")),
-    ("math.h", include_str!("../include-rtc/math.h")),
-    ("stddef.h", include_str!("../include-rtc/stddef.h")),
-    ("stdint.h", include_str!("../include-rtc/stdint.h")),
-    ("stdio.h", include_str!("../include-rtc/stdio.h")),
-    ("stdlib.h", include_str!("../include-rtc/stdlib.h")),
+pub const RTC_HEADERS: &[(&str, &str)] = headers!["include-rtc":
+    "assert.h",
+    "cassert",
+    "cfloat",
+    "climits",
+    "cmath",
+    "cstddef",
+    "cstdint",
+    "cstdio",
+    "cstdlib",
+    "float.h",
+    "limits.h",
+    "math.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
 ];
 
 /// The text of the header included as `name`, if the layer has it.
@@ -197,6 +262,12 @@ mod tests {
         assert!(r.starts_with("uses WMMA"), "{r}");
         let r = unsupported_reason("x.cu:4:10: fatal error: 'cub/cub.cuh' file not found\n");
         assert!(r.starts_with("needs a CUDA header"), "{r}");
+        // CUB on a ROCm without hipCUB (the layer's cub/ headers say so).
+        let r = unsupported_reason(
+            "hiprs_cuda_cub.h:22:2: error: \"cub/*.cuh: the layer maps CUB to hipCUB, \
+             whose headers were not found (hipcub/config.hpp): ...\"\n",
+        );
+        assert!(r.starts_with("needs a CUDA header"), "{r}");
         let r = unsupported_reason("x.cu:9:2: error: use of undeclared identifier 'foo'\n");
         assert!(r.starts_with("does not compile for AMD"), "{r}");
         assert!(unsupported_reason("").contains("no error line"));
@@ -216,5 +287,38 @@ mod tests {
         }
         assert!(header(FORCE_INCLUDE).is_some());
         assert!(header("nvrtc.h").is_none());
+    }
+
+    /// Each CUB header is hipCUB's of the same name under namespace cub:
+    /// it includes hiprs_cuda_cub.h, and hipCUB's header of its name or
+    /// all of hipCUB (cub/cub.cuh, and where that header is not enough).
+    #[test]
+    fn cub_headers_are_hipcubs_of_the_same_name() {
+        let cub: Vec<_> = HEADERS
+            .iter()
+            .filter(|(n, _)| n.starts_with("cub/"))
+            .collect();
+        assert!(cub.len() > 60, "{}", cub.len());
+        for (name, text) in cub {
+            let stem = &name["cub/".len()..name.len() - ".cuh".len()];
+            let own = format!("<hipcub/{stem}.hpp>");
+            assert!(
+                text.contains("#include \"") && text.contains("hiprs_cuda_cub.h\""),
+                "{name}"
+            );
+            if *name == "cub/cub.cuh" {
+                assert!(text.contains("#include <hipcub/hipcub.hpp>"), "{name}");
+            } else {
+                assert!(text.contains(&own), "{name} does not name {own}");
+                assert!(
+                    text.contains(&format!("#include {own}"))
+                        || text.contains("#include <hipcub/hipcub.hpp>"),
+                    "{name}"
+                );
+            }
+        }
+        assert!(header("hiprs_cuda_cub.h")
+            .unwrap()
+            .contains("namespace cub = ::hipcub;"));
     }
 }

@@ -1,0 +1,5 @@
+// CUB's <cub/block/block_reduce.cuh> for AMD: hipCUB's
+// <hipcub/block/block_reduce.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/block/block_reduce.hpp>

@@ -1,0 +1,5 @@
+// CUB's <cub/block/block_run_length_decode.cuh> for AMD: hipCUB's
+// <hipcub/block/block_run_length_decode.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/block/block_run_length_decode.hpp>

@@ -1,0 +1,5 @@
+// CUB's <cub/device/device_memcpy.cuh> for AMD: hipCUB's
+// <hipcub/device/device_memcpy.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/device/device_memcpy.hpp>

@@ -1,0 +1,5 @@
+// CUB's <cub/grid/grid_barrier.cuh> for AMD: hipCUB's
+// <hipcub/grid/grid_barrier.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/grid/grid_barrier.hpp>

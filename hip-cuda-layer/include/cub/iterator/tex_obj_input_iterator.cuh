@@ -1,0 +1,5 @@
+// CUB's <cub/iterator/tex_obj_input_iterator.cuh> for AMD: hipCUB's
+// <hipcub/iterator/tex_obj_input_iterator.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/iterator/tex_obj_input_iterator.hpp>

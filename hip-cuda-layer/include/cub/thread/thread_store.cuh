@@ -1,0 +1,5 @@
+// CUB's <cub/thread/thread_store.cuh> for AMD: hipCUB's
+// <hipcub/thread/thread_store.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/thread/thread_store.hpp>

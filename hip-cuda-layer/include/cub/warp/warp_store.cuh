@@ -1,0 +1,5 @@
+// CUB's <cub/warp/warp_store.cuh> for AMD: hipCUB's
+// <hipcub/warp/warp_store.hpp>, under namespace cub (hiprs_cuda_cub.h).
+#pragma once
+#include "../../hiprs_cuda_cub.h"
+#include <hipcub/warp/warp_store.hpp>
