@@ -214,7 +214,7 @@ impl<T: Float> PlanBuilder<T> {
         // Every value was checked to fit in a long long by `resolve`.
         // SAFETY: a live handle made by `create`, not yet made into a plan.
         let work_size = unsafe {
-            result::make_plan_many64(
+            result::make_plan_many64_slices(
                 plan.raw,
                 &mut n,
                 &mut inembed,

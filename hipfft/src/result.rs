@@ -205,16 +205,18 @@ pub unsafe fn set_stream(plan: hipfftHandle, stream: hipStream_t) -> Result<()> 
     })
 }
 
-/// `hipfftMakePlanMany64`: makes `plan` a batched, strided transform of
-/// `type_`, with `n.len()` dimensions; returns the work area size in bytes.
-/// `inembed`/`onembed` hold as many values as `n`.
+/// `hipfftMakePlanMany64` with slices: makes `plan` a batched, strided
+/// transform of `type_`, with `n.len()` dimensions; returns the work area
+/// size in bytes. `inembed`/`onembed` hold as many values as `n` (checked:
+/// [`Error::Invalid`] otherwise). [`make_plan_many64`] takes C's pointers
+/// instead.
 ///
 /// # Safety
 ///
 /// `plan` is a live handle made by [`create`] and not yet made into a
 /// plan.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn make_plan_many64(
+pub unsafe fn make_plan_many64_slices(
     plan: hipfftHandle,
     n: &mut [c_longlong],
     inembed: &mut [c_longlong],
@@ -226,10 +228,11 @@ pub unsafe fn make_plan_many64(
     type_: hipfftType,
     batch: c_longlong,
 ) -> Result<usize> {
+    const WHAT: &str = "result::make_plan_many64_slices";
     let rank = n.len();
     if inembed.len() != rank || onembed.len() != rank {
         return Err(Error::invalid(
-            "result::make_plan_many64",
+            WHAT,
             format!(
                 "inembed ({}) and onembed ({}) must hold as many values as n ({rank})",
                 inembed.len(),
@@ -237,15 +240,12 @@ pub unsafe fn make_plan_many64(
             ),
         ));
     }
-    let rank = c_int::try_from(rank).map_err(|_| {
-        Error::invalid("result::make_plan_many64", format!("rank {rank} too large"))
-    })?;
-    let mut work_size = 0usize;
+    let rank = c_int::try_from(rank)
+        .map_err(|_| Error::invalid(WHAT, format!("rank {rank} too large")))?;
     // SAFETY: the caller's contract for `plan`; the arrays hold `rank`
-    // values each (checked) and live across the call; `work_size` is a
-    // valid place to write.
-    check("hipfftMakePlanMany64", unsafe {
-        sys::hipfftMakePlanMany64(
+    // values each (checked) and live across the call.
+    unsafe {
+        make_plan_many64(
             plan,
             rank,
             n.as_mut_ptr(),
@@ -257,379 +257,180 @@ pub unsafe fn make_plan_many64(
             odist,
             type_,
             batch,
-            &mut work_size,
         )
-    })?;
-    Ok(work_size)
+    }
 }
 
-/// `hipfftMakePlan1d`: makes `plan` `batch` 1-D transforms of `nx`
-/// points; returns the work area size in bytes.
-///
-/// # Safety
-///
-/// As [`make_plan_many64`].
-pub unsafe fn make_plan_1d(
-    plan: hipfftHandle,
-    nx: c_int,
-    type_: hipfftType,
-    batch: c_int,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftMakePlan1d", unsafe {
-        sys::hipfftMakePlan1d(plan, nx, type_, batch, &mut work_size)
-    })?;
-    Ok(work_size)
+/// Writes the functions of hipFFT calls whose last argument is the work
+/// area size they write: each takes the call's other arguments, in C's
+/// order and types, and returns that size in bytes. An entry is
+/// `DOCS pub [unsafe] fn NAME(ARGS) = hipfftCall;`; an `unsafe` one's docs
+/// say what its arguments must be.
+macro_rules! work_size {
+    () => {};
+    ($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) = $c:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub fn $name($($arg: $ty),*) -> Result<usize> {
+            let mut work_size = 0usize;
+            // SAFETY: the arguments are values; `work_size` is a valid
+            // place to write.
+            check(stringify!($c), unsafe { sys::$c($($arg,)* &mut work_size) })?;
+            Ok(work_size)
+        }
+        work_size!($($rest)*);
+    };
+    ($(#[$doc:meta])* pub unsafe fn $name:ident($($arg:ident: $ty:ty),* $(,)?) = $c:ident; $($rest:tt)*) => {
+        $(#[$doc])*
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe fn $name($($arg: $ty),*) -> Result<usize> {
+            let mut work_size = 0usize;
+            // SAFETY: the caller's contract for the arguments; `work_size`
+            // is a valid place to write.
+            check(stringify!($c), unsafe { sys::$c($($arg,)* &mut work_size) })?;
+            Ok(work_size)
+        }
+        work_size!($($rest)*);
+    };
 }
 
-/// `hipfftMakePlan2d`: as [`make_plan_1d`], `nx` x `ny` points.
-///
-/// # Safety
-///
-/// As [`make_plan_many64`].
-pub unsafe fn make_plan_2d(
-    plan: hipfftHandle,
-    nx: c_int,
-    ny: c_int,
-    type_: hipfftType,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftMakePlan2d", unsafe {
-        sys::hipfftMakePlan2d(plan, nx, ny, type_, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+work_size! {
+    /// `hipfftMakePlan1d`: makes `plan` `batch` 1-D transforms of `nx`
+    /// points; returns the work area size in bytes.
+    ///
+    /// # Safety
+    ///
+    /// `plan` is a live handle made by [`create`] and not yet made into a
+    /// plan.
+    pub unsafe fn make_plan_1d(plan: hipfftHandle, nx: c_int, type_: hipfftType, batch: c_int)
+        = hipfftMakePlan1d;
 
-/// `hipfftMakePlan3d`: as [`make_plan_1d`], `nx` x `ny` x `nz` points.
-///
-/// # Safety
-///
-/// As [`make_plan_many64`].
-pub unsafe fn make_plan_3d(
-    plan: hipfftHandle,
-    nx: c_int,
-    ny: c_int,
-    nz: c_int,
-    type_: hipfftType,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftMakePlan3d", unsafe {
-        sys::hipfftMakePlan3d(plan, nx, ny, nz, type_, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftMakePlan2d`: as [`make_plan_1d`], `nx` x `ny` points.
+    ///
+    /// # Safety
+    ///
+    /// As [`make_plan_1d`].
+    pub unsafe fn make_plan_2d(plan: hipfftHandle, nx: c_int, ny: c_int, type_: hipfftType)
+        = hipfftMakePlan2d;
 
-/// `hipfftMakePlanMany`: [`make_plan_many64`] with `int` sizes, in C's
-/// shape: `rank` and arrays as pointers, which may alias and, for the
-/// embeds, be null (both layouts packed, strides and distances ignored,
-/// as in cuFFT). Returns the work area size in bytes.
-///
-/// # Safety
-///
-/// As [`make_plan_many64`] for `plan`; the arrays as in [`plan_many`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn make_plan_many(
-    plan: hipfftHandle,
-    rank: c_int,
-    n: *mut c_int,
-    inembed: *mut c_int,
-    istride: c_int,
-    idist: c_int,
-    onembed: *mut c_int,
-    ostride: c_int,
-    odist: c_int,
-    type_: hipfftType,
-    batch: c_int,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftMakePlanMany", unsafe {
-        sys::hipfftMakePlanMany(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_,
-            batch,
-            &mut work_size,
-        )
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftMakePlan3d`: as [`make_plan_1d`], `nx` x `ny` x `nz` points.
+    ///
+    /// # Safety
+    ///
+    /// As [`make_plan_1d`].
+    pub unsafe fn make_plan_3d(
+        plan: hipfftHandle, nx: c_int, ny: c_int, nz: c_int, type_: hipfftType,
+    ) = hipfftMakePlan3d;
 
-/// `hipfftMakePlanMany64` in C's shape (as [`make_plan_many`]: pointers
-/// that may alias, null embeds for packed layouts), for callers that hold
-/// C's arguments; [`make_plan_many64`] checks slices instead.
-///
-/// # Safety
-///
-/// As [`make_plan_many64`] for `plan`; `n` points to `rank` sizes,
-/// `inembed` and `onembed` are each null or point to `rank` extents.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn make_plan_many64_raw(
-    plan: hipfftHandle,
-    rank: c_int,
-    n: *mut c_longlong,
-    inembed: *mut c_longlong,
-    istride: c_longlong,
-    idist: c_longlong,
-    onembed: *mut c_longlong,
-    ostride: c_longlong,
-    odist: c_longlong,
-    type_: hipfftType,
-    batch: c_longlong,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftMakePlanMany64", unsafe {
-        sys::hipfftMakePlanMany64(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_,
-            batch,
-            &mut work_size,
-        )
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftMakePlanMany`: makes `plan` `batch` transforms of `rank`
+    /// dimensions with the advanced layout, in C's shape: `rank` and arrays
+    /// as pointers, which may alias and, for the embeds, be null (both
+    /// layouts packed, strides and distances ignored, as in cuFFT). Returns
+    /// the work area size in bytes.
+    ///
+    /// # Safety
+    ///
+    /// As [`make_plan_1d`] for `plan`; the arrays as in [`plan_many`].
+    pub unsafe fn make_plan_many(
+        plan: hipfftHandle, rank: c_int, n: *mut c_int,
+        inembed: *mut c_int, istride: c_int, idist: c_int,
+        onembed: *mut c_int, ostride: c_int, odist: c_int,
+        type_: hipfftType, batch: c_int,
+    ) = hipfftMakePlanMany;
 
-/// `hipfftEstimate1d`: the work area a 1-D plan of these sizes would
-/// need, in bytes (an estimate; no plan is made).
-pub fn estimate_1d(nx: c_int, type_: hipfftType, batch: c_int) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: `work_size` is a valid place to write.
-    check("hipfftEstimate1d", unsafe {
-        sys::hipfftEstimate1d(nx, type_, batch, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftMakePlanMany64`: [`make_plan_many`] with 64-bit sizes, in
+    /// C's shape; [`make_plan_many64_slices`] checks slices instead.
+    ///
+    /// # Safety
+    ///
+    /// As [`make_plan_1d`] for `plan`; `n` points to `rank` sizes,
+    /// `inembed` and `onembed` are each null or point to `rank` extents.
+    pub unsafe fn make_plan_many64(
+        plan: hipfftHandle, rank: c_int, n: *mut c_longlong,
+        inembed: *mut c_longlong, istride: c_longlong, idist: c_longlong,
+        onembed: *mut c_longlong, ostride: c_longlong, odist: c_longlong,
+        type_: hipfftType, batch: c_longlong,
+    ) = hipfftMakePlanMany64;
 
-/// `hipfftEstimate2d`: as [`estimate_1d`], for a 2-D plan.
-pub fn estimate_2d(nx: c_int, ny: c_int, type_: hipfftType) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: `work_size` is a valid place to write.
-    check("hipfftEstimate2d", unsafe {
-        sys::hipfftEstimate2d(nx, ny, type_, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftEstimate1d`: the work area a 1-D plan of these sizes would
+    /// need, in bytes (an estimate; no plan is made).
+    pub fn estimate_1d(nx: c_int, type_: hipfftType, batch: c_int) = hipfftEstimate1d;
 
-/// `hipfftEstimate3d`: as [`estimate_1d`], for a 3-D plan.
-pub fn estimate_3d(nx: c_int, ny: c_int, nz: c_int, type_: hipfftType) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: `work_size` is a valid place to write.
-    check("hipfftEstimate3d", unsafe {
-        sys::hipfftEstimate3d(nx, ny, nz, type_, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftEstimate2d`: as [`estimate_1d`], for a 2-D plan.
+    pub fn estimate_2d(nx: c_int, ny: c_int, type_: hipfftType) = hipfftEstimate2d;
 
-/// `hipfftEstimateMany`: as [`estimate_1d`], for a plan of
-/// [`plan_many`]'s arguments.
-///
-/// # Safety
-///
-/// The arrays as in [`plan_many`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn estimate_many(
-    rank: c_int,
-    n: *mut c_int,
-    inembed: *mut c_int,
-    istride: c_int,
-    idist: c_int,
-    onembed: *mut c_int,
-    ostride: c_int,
-    odist: c_int,
-    type_: hipfftType,
-    batch: c_int,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftEstimateMany", unsafe {
-        sys::hipfftEstimateMany(
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_,
-            batch,
-            &mut work_size,
-        )
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftEstimate3d`: as [`estimate_1d`], for a 3-D plan.
+    pub fn estimate_3d(nx: c_int, ny: c_int, nz: c_int, type_: hipfftType) = hipfftEstimate3d;
 
-/// `hipfftGetSize`: the work area of the plan `plan`, in bytes.
-///
-/// # Safety
-///
-/// `plan` is a live handle.
-pub unsafe fn get_size(plan: hipfftHandle) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftGetSize", unsafe {
-        sys::hipfftGetSize(plan, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftEstimateMany`: as [`estimate_1d`], for a plan of
+    /// [`plan_many`]'s arguments.
+    ///
+    /// # Safety
+    ///
+    /// The arrays as in [`plan_many`].
+    pub unsafe fn estimate_many(
+        rank: c_int, n: *mut c_int,
+        inembed: *mut c_int, istride: c_int, idist: c_int,
+        onembed: *mut c_int, ostride: c_int, odist: c_int,
+        type_: hipfftType, batch: c_int,
+    ) = hipfftEstimateMany;
 
-/// `hipfftGetSize1d`: the work area `plan` would need as a 1-D plan of
-/// these sizes, in bytes (a closer estimate than [`estimate_1d`]).
-///
-/// # Safety
-///
-/// `plan` is a live handle.
-pub unsafe fn get_size_1d(
-    plan: hipfftHandle,
-    nx: c_int,
-    type_: hipfftType,
-    batch: c_int,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftGetSize1d", unsafe {
-        sys::hipfftGetSize1d(plan, nx, type_, batch, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftGetSize`: the work area of the plan `plan`, in bytes.
+    ///
+    /// # Safety
+    ///
+    /// `plan` is a live handle.
+    pub unsafe fn get_size(plan: hipfftHandle) = hipfftGetSize;
 
-/// `hipfftGetSize2d`: as [`get_size_1d`], for a 2-D plan.
-///
-/// # Safety
-///
-/// `plan` is a live handle.
-pub unsafe fn get_size_2d(
-    plan: hipfftHandle,
-    nx: c_int,
-    ny: c_int,
-    type_: hipfftType,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftGetSize2d", unsafe {
-        sys::hipfftGetSize2d(plan, nx, ny, type_, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftGetSize1d`: the work area `plan` would need as a 1-D plan of
+    /// these sizes, in bytes (a closer estimate than [`estimate_1d`]).
+    ///
+    /// # Safety
+    ///
+    /// `plan` is a live handle.
+    pub unsafe fn get_size_1d(plan: hipfftHandle, nx: c_int, type_: hipfftType, batch: c_int)
+        = hipfftGetSize1d;
 
-/// `hipfftGetSize3d`: as [`get_size_1d`], for a 3-D plan.
-///
-/// # Safety
-///
-/// `plan` is a live handle.
-pub unsafe fn get_size_3d(
-    plan: hipfftHandle,
-    nx: c_int,
-    ny: c_int,
-    nz: c_int,
-    type_: hipfftType,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftGetSize3d", unsafe {
-        sys::hipfftGetSize3d(plan, nx, ny, nz, type_, &mut work_size)
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftGetSize2d`: as [`get_size_1d`], for a 2-D plan.
+    ///
+    /// # Safety
+    ///
+    /// `plan` is a live handle.
+    pub unsafe fn get_size_2d(plan: hipfftHandle, nx: c_int, ny: c_int, type_: hipfftType)
+        = hipfftGetSize2d;
 
-/// `hipfftGetSizeMany`: as [`get_size_1d`], for a plan of
-/// [`plan_many`]'s arguments.
-///
-/// # Safety
-///
-/// `plan` is a live handle; the arrays as in [`plan_many`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get_size_many(
-    plan: hipfftHandle,
-    rank: c_int,
-    n: *mut c_int,
-    inembed: *mut c_int,
-    istride: c_int,
-    idist: c_int,
-    onembed: *mut c_int,
-    ostride: c_int,
-    odist: c_int,
-    type_: hipfftType,
-    batch: c_int,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftGetSizeMany", unsafe {
-        sys::hipfftGetSizeMany(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_,
-            batch,
-            &mut work_size,
-        )
-    })?;
-    Ok(work_size)
-}
+    /// `hipfftGetSize3d`: as [`get_size_1d`], for a 3-D plan.
+    ///
+    /// # Safety
+    ///
+    /// `plan` is a live handle.
+    pub unsafe fn get_size_3d(
+        plan: hipfftHandle, nx: c_int, ny: c_int, nz: c_int, type_: hipfftType,
+    ) = hipfftGetSize3d;
 
-/// `hipfftGetSizeMany64`: [`get_size_many`] with 64-bit sizes.
-///
-/// # Safety
-///
-/// As [`make_plan_many64_raw`]'s arrays; `plan` is a live handle.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get_size_many64(
-    plan: hipfftHandle,
-    rank: c_int,
-    n: *mut c_longlong,
-    inembed: *mut c_longlong,
-    istride: c_longlong,
-    idist: c_longlong,
-    onembed: *mut c_longlong,
-    ostride: c_longlong,
-    odist: c_longlong,
-    type_: hipfftType,
-    batch: c_longlong,
-) -> Result<usize> {
-    let mut work_size = 0usize;
-    // SAFETY: the caller's contract; `work_size` is a valid place.
-    check("hipfftGetSizeMany64", unsafe {
-        sys::hipfftGetSizeMany64(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_,
-            batch,
-            &mut work_size,
-        )
-    })?;
-    Ok(work_size)
+    /// `hipfftGetSizeMany`: as [`get_size_1d`], for a plan of
+    /// [`plan_many`]'s arguments.
+    ///
+    /// # Safety
+    ///
+    /// `plan` is a live handle; the arrays as in [`plan_many`].
+    pub unsafe fn get_size_many(
+        plan: hipfftHandle, rank: c_int, n: *mut c_int,
+        inembed: *mut c_int, istride: c_int, idist: c_int,
+        onembed: *mut c_int, ostride: c_int, odist: c_int,
+        type_: hipfftType, batch: c_int,
+    ) = hipfftGetSizeMany;
+
+    /// `hipfftGetSizeMany64`: [`get_size_many`] with 64-bit sizes.
+    ///
+    /// # Safety
+    ///
+    /// As [`make_plan_many64`]'s arrays; `plan` is a live handle.
+    pub unsafe fn get_size_many64(
+        plan: hipfftHandle, rank: c_int, n: *mut c_longlong,
+        inembed: *mut c_longlong, istride: c_longlong, idist: c_longlong,
+        onembed: *mut c_longlong, ostride: c_longlong, odist: c_longlong,
+        type_: hipfftType, batch: c_longlong,
+    ) = hipfftGetSizeMany64;
 }
 
 /// `hipfftSetWorkArea`: the work area of a plan made without automatic

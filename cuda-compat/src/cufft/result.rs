@@ -84,140 +84,106 @@ pub unsafe fn destroy(plan: sys::cufftHandle) -> Result<(), CufftError> {
     .map_err(ours)
 }
 
-/// `cufftEstimate1d`: the work area a 1-D plan would need, in bytes.
-pub fn estimate_1d(nx: c_int, type_: sys::cufftType, batch: c_int) -> Result<usize, CufftError> {
-    ours_result::estimate_1d(nx, type_.into(), batch).map_err(ours)
+/// Writes cudarc functions that pass their arguments to the `hipfft`
+/// result function of the same name, converted with `Into` (cuFFT's enums
+/// to hipFFT's; the rest are the same types), and turn its error into a
+/// [`CufftError`]. An entry is `DOCS pub [unsafe] fn NAME(ARGS) -> T;`, `T`
+/// the value of `Ok`; an `unsafe` one's contract is the `hipfft`
+/// function's, and its docs say so.
+macro_rules! forward {
+    () => {};
+    ($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ok:ty; $($rest:tt)*) => {
+        $(#[$doc])*
+        #[allow(clippy::useless_conversion)]
+        pub fn $name($($arg: $ty),*) -> Result<$ok, CufftError> {
+            ours_result::$name($($arg.into()),*).map_err(ours)
+        }
+        forward!($($rest)*);
+    };
+    ($(#[$doc:meta])* pub unsafe fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ok:ty; $($rest:tt)*) => {
+        $(#[$doc])*
+        #[allow(clippy::useless_conversion, clippy::too_many_arguments)]
+        pub unsafe fn $name($($arg: $ty),*) -> Result<$ok, CufftError> {
+            // SAFETY: the caller's contract, which is the callee's.
+            unsafe { ours_result::$name($($arg.into()),*) }.map_err(ours)
+        }
+        forward!($($rest)*);
+    };
 }
 
-/// `cufftEstimate2d`.
-pub fn estimate_2d(nx: c_int, ny: c_int, type_: sys::cufftType) -> Result<usize, CufftError> {
-    ours_result::estimate_2d(nx, ny, type_.into()).map_err(ours)
-}
+forward! {
+    /// `cufftEstimate1d`: the work area a 1-D plan would need, in bytes.
+    pub fn estimate_1d(nx: c_int, type_: sys::cufftType, batch: c_int) -> usize;
 
-/// `cufftEstimate3d`.
-pub fn estimate_3d(
-    nx: c_int,
-    ny: c_int,
-    nz: c_int,
-    type_: sys::cufftType,
-) -> Result<usize, CufftError> {
-    ours_result::estimate_3d(nx, ny, nz, type_.into()).map_err(ours)
-}
+    /// `cufftEstimate2d`.
+    pub fn estimate_2d(nx: c_int, ny: c_int, type_: sys::cufftType) -> usize;
 
-/// `cufftEstimateMany`.
-///
-/// # Safety
-/// `n` points to `rank` sizes; `inembed`/`onembed` are null or point to
-/// `rank` extents.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn estimate_many(
-    rank: c_int,
-    n: *mut c_int,
-    inembed: *mut c_int,
-    istride: c_int,
-    idist: c_int,
-    onembed: *mut c_int,
-    ostride: c_int,
-    odist: c_int,
-    type_: sys::cufftType,
-    batch: c_int,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ours_result::estimate_many(
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_.into(),
-            batch,
-        )
-    }
-    .map_err(ours)
-}
+    /// `cufftEstimate3d`.
+    pub fn estimate_3d(nx: c_int, ny: c_int, nz: c_int, type_: sys::cufftType) -> usize;
 
-/// `cufftExecC2C`; `direction` is `CUFFT_FORWARD` or `CUFFT_INVERSE`.
-///
-/// # Safety
-/// `plan` is a live C2C plan; the buffers hold what it reads and writes.
-pub unsafe fn exec_c2c(
-    plan: sys::cufftHandle,
-    idata: *mut sys::cufftComplex,
-    odata: *mut sys::cufftComplex,
-    direction: c_int,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::exec_c2c(plan, idata, odata, direction) }.map_err(ours)
-}
+    /// `cufftEstimateMany`.
+    ///
+    /// # Safety
+    /// `n` points to `rank` sizes; `inembed`/`onembed` are null or point to
+    /// `rank` extents.
+    pub unsafe fn estimate_many(
+        rank: c_int, n: *mut c_int,
+        inembed: *mut c_int, istride: c_int, idist: c_int,
+        onembed: *mut c_int, ostride: c_int, odist: c_int,
+        type_: sys::cufftType, batch: c_int,
+    ) -> usize;
 
-/// `cufftExecC2R`.
-///
-/// # Safety
-/// As [`exec_c2c`], for a C2R plan.
-pub unsafe fn exec_c2r(
-    plan: sys::cufftHandle,
-    idata: *mut sys::cufftComplex,
-    odata: *mut sys::cufftReal,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::exec_c2r(plan, idata, odata) }.map_err(ours)
-}
+    /// `cufftExecC2C`; `direction` is `CUFFT_FORWARD` or `CUFFT_INVERSE`.
+    ///
+    /// # Safety
+    /// `plan` is a live C2C plan; the buffers hold what it reads and writes.
+    pub unsafe fn exec_c2c(
+        plan: sys::cufftHandle, idata: *mut sys::cufftComplex, odata: *mut sys::cufftComplex,
+        direction: c_int,
+    ) -> ();
 
-/// `cufftExecR2C`.
-///
-/// # Safety
-/// As [`exec_c2c`], for an R2C plan.
-pub unsafe fn exec_r2c(
-    plan: sys::cufftHandle,
-    idata: *mut sys::cufftReal,
-    odata: *mut sys::cufftComplex,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::exec_r2c(plan, idata, odata) }.map_err(ours)
-}
+    /// `cufftExecC2R`.
+    ///
+    /// # Safety
+    /// As [`exec_c2c`], for a C2R plan.
+    pub unsafe fn exec_c2r(
+        plan: sys::cufftHandle, idata: *mut sys::cufftComplex, odata: *mut sys::cufftReal,
+    ) -> ();
 
-/// `cufftExecD2Z`.
-///
-/// # Safety
-/// As [`exec_c2c`], for a D2Z plan.
-pub unsafe fn exec_d2z(
-    plan: sys::cufftHandle,
-    idata: *mut sys::cufftDoubleReal,
-    odata: *mut sys::cufftDoubleComplex,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::exec_d2z(plan, idata, odata) }.map_err(ours)
-}
+    /// `cufftExecR2C`.
+    ///
+    /// # Safety
+    /// As [`exec_c2c`], for an R2C plan.
+    pub unsafe fn exec_r2c(
+        plan: sys::cufftHandle, idata: *mut sys::cufftReal, odata: *mut sys::cufftComplex,
+    ) -> ();
 
-/// `cufftExecZ2D`.
-///
-/// # Safety
-/// As [`exec_c2c`], for a Z2D plan.
-pub unsafe fn exec_z2d(
-    plan: sys::cufftHandle,
-    idata: *mut sys::cufftDoubleComplex,
-    odata: *mut sys::cufftDoubleReal,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::exec_z2d(plan, idata, odata) }.map_err(ours)
-}
+    /// `cufftExecD2Z`.
+    ///
+    /// # Safety
+    /// As [`exec_c2c`], for a D2Z plan.
+    pub unsafe fn exec_d2z(
+        plan: sys::cufftHandle, idata: *mut sys::cufftDoubleReal,
+        odata: *mut sys::cufftDoubleComplex,
+    ) -> ();
 
-/// `cufftExecZ2Z`.
-///
-/// # Safety
-/// As [`exec_c2c`], for a Z2Z plan.
-pub unsafe fn exec_z2z(
-    plan: sys::cufftHandle,
-    idata: *mut sys::cufftDoubleComplex,
-    odata: *mut sys::cufftDoubleComplex,
-    direction: c_int,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::exec_z2z(plan, idata, odata, direction) }.map_err(ours)
+    /// `cufftExecZ2D`.
+    ///
+    /// # Safety
+    /// As [`exec_c2c`], for a Z2D plan.
+    pub unsafe fn exec_z2d(
+        plan: sys::cufftHandle, idata: *mut sys::cufftDoubleComplex,
+        odata: *mut sys::cufftDoubleReal,
+    ) -> ();
+
+    /// `cufftExecZ2Z`.
+    ///
+    /// # Safety
+    /// As [`exec_c2c`], for a Z2Z plan.
+    pub unsafe fn exec_z2z(
+        plan: sys::cufftHandle, idata: *mut sys::cufftDoubleComplex,
+        odata: *mut sys::cufftDoubleComplex, direction: c_int,
+    ) -> ();
 }
 
 /// `cufftGetProperty`: the library's major or minor version or patch level.
@@ -272,248 +238,104 @@ pub unsafe fn reset_plan_property(
     Err(not_supported("cufftResetPlanProperty"))
 }
 
-/// `cufftGetSize`: the plan's work area, in bytes.
-///
-/// # Safety
-/// `plan` is a live handle.
-pub unsafe fn get_size(plan: sys::cufftHandle) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::get_size(plan) }.map_err(ours)
-}
+forward! {
+    /// `cufftGetSize`: the plan's work area, in bytes.
+    ///
+    /// # Safety
+    /// `plan` is a live handle.
+    pub unsafe fn get_size(plan: sys::cufftHandle) -> usize;
 
-/// `cufftGetSize1d`.
-///
-/// # Safety
-/// `plan` is a live handle.
-pub unsafe fn get_size_1d(
-    plan: sys::cufftHandle,
-    nx: c_int,
-    type_: sys::cufftType,
-    batch: c_int,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::get_size_1d(plan, nx, type_.into(), batch) }.map_err(ours)
-}
+    /// `cufftGetSize1d`.
+    ///
+    /// # Safety
+    /// `plan` is a live handle.
+    pub unsafe fn get_size_1d(
+        plan: sys::cufftHandle, nx: c_int, type_: sys::cufftType, batch: c_int,
+    ) -> usize;
 
-/// `cufftGetSize2d`.
-///
-/// # Safety
-/// `plan` is a live handle.
-pub unsafe fn get_size_2d(
-    plan: sys::cufftHandle,
-    nx: c_int,
-    ny: c_int,
-    type_: sys::cufftType,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::get_size_2d(plan, nx, ny, type_.into()) }.map_err(ours)
-}
+    /// `cufftGetSize2d`.
+    ///
+    /// # Safety
+    /// `plan` is a live handle.
+    pub unsafe fn get_size_2d(
+        plan: sys::cufftHandle, nx: c_int, ny: c_int, type_: sys::cufftType,
+    ) -> usize;
 
-/// `cufftGetSize3d`.
-///
-/// # Safety
-/// `plan` is a live handle.
-pub unsafe fn get_size_3d(
-    plan: sys::cufftHandle,
-    nx: c_int,
-    ny: c_int,
-    nz: c_int,
-    type_: sys::cufftType,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::get_size_3d(plan, nx, ny, nz, type_.into()) }.map_err(ours)
-}
+    /// `cufftGetSize3d`.
+    ///
+    /// # Safety
+    /// `plan` is a live handle.
+    pub unsafe fn get_size_3d(
+        plan: sys::cufftHandle, nx: c_int, ny: c_int, nz: c_int, type_: sys::cufftType,
+    ) -> usize;
 
-/// `cufftGetSizeMany`.
-///
-/// # Safety
-/// `plan` is a live handle; the arrays as in [`estimate_many`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get_size_many(
-    plan: sys::cufftHandle,
-    rank: c_int,
-    n: *mut c_int,
-    inembed: *mut c_int,
-    istride: c_int,
-    idist: c_int,
-    onembed: *mut c_int,
-    ostride: c_int,
-    odist: c_int,
-    type_: sys::cufftType,
-    batch: c_int,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ours_result::get_size_many(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_.into(),
-            batch,
-        )
-    }
-    .map_err(ours)
-}
+    /// `cufftGetSizeMany`.
+    ///
+    /// # Safety
+    /// `plan` is a live handle; the arrays as in [`estimate_many`].
+    pub unsafe fn get_size_many(
+        plan: sys::cufftHandle, rank: c_int, n: *mut c_int,
+        inembed: *mut c_int, istride: c_int, idist: c_int,
+        onembed: *mut c_int, ostride: c_int, odist: c_int,
+        type_: sys::cufftType, batch: c_int,
+    ) -> usize;
 
-/// `cufftGetSizeMany64`.
-///
-/// # Safety
-/// As [`get_size_many`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn get_size_many64(
-    plan: sys::cufftHandle,
-    rank: c_int,
-    n: *mut c_longlong,
-    inembed: *mut c_longlong,
-    istride: c_longlong,
-    idist: c_longlong,
-    onembed: *mut c_longlong,
-    ostride: c_longlong,
-    odist: c_longlong,
-    type_: sys::cufftType,
-    batch: c_longlong,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ours_result::get_size_many64(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_.into(),
-            batch,
-        )
-    }
-    .map_err(ours)
-}
+    /// `cufftGetSizeMany64`.
+    ///
+    /// # Safety
+    /// As [`get_size_many`].
+    pub unsafe fn get_size_many64(
+        plan: sys::cufftHandle, rank: c_int, n: *mut c_longlong,
+        inembed: *mut c_longlong, istride: c_longlong, idist: c_longlong,
+        onembed: *mut c_longlong, ostride: c_longlong, odist: c_longlong,
+        type_: sys::cufftType, batch: c_longlong,
+    ) -> usize;
 
-/// `cufftMakePlan1d` on a handle from [`create`]: the work area's size.
-///
-/// # Safety
-/// `plan` is a live handle from [`create`].
-pub unsafe fn make_plan_1d(
-    plan: sys::cufftHandle,
-    nx: c_int,
-    type_: sys::cufftType,
-    batch: c_int,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::make_plan_1d(plan, nx, type_.into(), batch) }.map_err(ours)
-}
+    /// `cufftMakePlan1d` on a handle from [`create`]: the work area's size.
+    ///
+    /// # Safety
+    /// `plan` is a live handle from [`create`].
+    pub unsafe fn make_plan_1d(
+        plan: sys::cufftHandle, nx: c_int, type_: sys::cufftType, batch: c_int,
+    ) -> usize;
 
-/// `cufftMakePlan2d`.
-///
-/// # Safety
-/// As [`make_plan_1d`].
-pub unsafe fn make_plan_2d(
-    plan: sys::cufftHandle,
-    nx: c_int,
-    ny: c_int,
-    type_: sys::cufftType,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::make_plan_2d(plan, nx, ny, type_.into()) }.map_err(ours)
-}
+    /// `cufftMakePlan2d`.
+    ///
+    /// # Safety
+    /// As [`make_plan_1d`].
+    pub unsafe fn make_plan_2d(
+        plan: sys::cufftHandle, nx: c_int, ny: c_int, type_: sys::cufftType,
+    ) -> usize;
 
-/// `cufftMakePlan3d`.
-///
-/// # Safety
-/// As [`make_plan_1d`].
-pub unsafe fn make_plan_3d(
-    plan: sys::cufftHandle,
-    nx: c_int,
-    ny: c_int,
-    nz: c_int,
-    type_: sys::cufftType,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::make_plan_3d(plan, nx, ny, nz, type_.into()) }.map_err(ours)
-}
+    /// `cufftMakePlan3d`.
+    ///
+    /// # Safety
+    /// As [`make_plan_1d`].
+    pub unsafe fn make_plan_3d(
+        plan: sys::cufftHandle, nx: c_int, ny: c_int, nz: c_int, type_: sys::cufftType,
+    ) -> usize;
 
-/// `cufftMakePlanMany`.
-///
-/// # Safety
-/// As [`make_plan_1d`]; the arrays as in [`estimate_many`].
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn make_plan_many(
-    plan: sys::cufftHandle,
-    rank: c_int,
-    n: *mut c_int,
-    inembed: *mut c_int,
-    istride: c_int,
-    idist: c_int,
-    onembed: *mut c_int,
-    ostride: c_int,
-    odist: c_int,
-    type_: sys::cufftType,
-    batch: c_int,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ours_result::make_plan_many(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_.into(),
-            batch,
-        )
-    }
-    .map_err(ours)
-}
+    /// `cufftMakePlanMany`.
+    ///
+    /// # Safety
+    /// As [`make_plan_1d`]; the arrays as in [`estimate_many`].
+    pub unsafe fn make_plan_many(
+        plan: sys::cufftHandle, rank: c_int, n: *mut c_int,
+        inembed: *mut c_int, istride: c_int, idist: c_int,
+        onembed: *mut c_int, ostride: c_int, odist: c_int,
+        type_: sys::cufftType, batch: c_int,
+    ) -> usize;
 
-/// `cufftMakePlanMany64`.
-///
-/// # Safety
-/// As [`make_plan_many`], with 64-bit sizes.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn make_plan_many64(
-    plan: sys::cufftHandle,
-    rank: c_int,
-    n: *mut c_longlong,
-    inembed: *mut c_longlong,
-    istride: c_longlong,
-    idist: c_longlong,
-    onembed: *mut c_longlong,
-    ostride: c_longlong,
-    odist: c_longlong,
-    type_: sys::cufftType,
-    batch: c_longlong,
-) -> Result<usize, CufftError> {
-    // SAFETY: the caller's contract (C's arrays: null embeds allowed, so
-    // hipfft's checked-slice `make_plan_many64` does not fit).
-    unsafe {
-        ours_result::make_plan_many64_raw(
-            plan,
-            rank,
-            n,
-            inembed,
-            istride,
-            idist,
-            onembed,
-            ostride,
-            odist,
-            type_.into(),
-            batch,
-        )
-    }
-    .map_err(ours)
+    /// `cufftMakePlanMany64`.
+    ///
+    /// # Safety
+    /// As [`make_plan_many`], with 64-bit sizes.
+    pub unsafe fn make_plan_many64(
+        plan: sys::cufftHandle, rank: c_int, n: *mut c_longlong,
+        inembed: *mut c_longlong, istride: c_longlong, idist: c_longlong,
+        onembed: *mut c_longlong, ostride: c_longlong, odist: c_longlong,
+        type_: sys::cufftType, batch: c_longlong,
+    ) -> usize;
 }
 
 /// `cufftPlan1d`: a new 1-D plan, on the current device, holding the
@@ -594,16 +416,19 @@ pub unsafe fn plan_many(
     .map_err(ours)
 }
 
-/// `cufftSetAutoAllocation`.
-///
-/// # Safety
-/// `plan` is a live handle.
-pub unsafe fn set_auto_allocation(
-    plan: sys::cufftHandle,
-    auto_allocate: bool,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::set_auto_allocation(plan, auto_allocate) }.map_err(ours)
+forward! {
+    /// `cufftSetAutoAllocation`.
+    ///
+    /// # Safety
+    /// `plan` is a live handle.
+    pub unsafe fn set_auto_allocation(plan: sys::cufftHandle, auto_allocate: bool) -> ();
+
+    /// `cufftSetWorkArea`.
+    ///
+    /// # Safety
+    /// `plan` is live; `work_area` is device memory of at least its work
+    /// size, kept while the plan runs.
+    pub unsafe fn set_work_area(plan: sys::cufftHandle, work_area: *mut c_void) -> ();
 }
 
 /// `cufftSetStream`.
@@ -616,17 +441,4 @@ pub unsafe fn set_stream(
 ) -> Result<(), CufftError> {
     // SAFETY: the caller's contract.
     unsafe { ours_result::set_stream(plan, stream.cast()) }.map_err(ours)
-}
-
-/// `cufftSetWorkArea`.
-///
-/// # Safety
-/// `plan` is live; `work_area` is device memory of at least its work size,
-/// kept while the plan runs.
-pub unsafe fn set_work_area(
-    plan: sys::cufftHandle,
-    work_area: *mut c_void,
-) -> Result<(), CufftError> {
-    // SAFETY: the caller's contract.
-    unsafe { ours_result::set_work_area(plan, work_area) }.map_err(ours)
 }
