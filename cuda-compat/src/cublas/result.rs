@@ -13,7 +13,7 @@
 //! unknown operations, null scalars. hipBLAS answers some of these with
 //! other statuses; here every platform answers the same. The safe types
 //! ([`CudaBlas`](super::CudaBlas)) run the same checks (and the buffers')
-//! once, then make the call without checking again.
+//! once, then call the `hipblas` result layer as these functions do.
 //!
 //! A GEMM algorithm is passed on as it is: `cublasGemmAlgo_t`'s conversion
 //! to HIP's enum (`to_hip`) turns the deprecated tensor-op algorithms into
@@ -253,331 +253,6 @@ pub(crate) unsafe fn get_pointer_mode(
         .map_err(ours)
 }
 
-/// The calls behind the checked functions of this module, for callers that
-/// ran the same checks already (the safe types): each converts the
-/// arguments to hipBLAS's types and calls the `hipblas` result function,
-/// nothing more.
-pub(crate) mod unchecked {
-    use super::{ours, ours_result, sys, CublasError};
-    use std::ffi::{c_int, c_longlong, c_void};
-
-    macro_rules! gemv {
-        ($name:ident, $t:ty, $ours:ident) => {
-            /// The call of the checked function of the same name.
-            ///
-            /// # Safety
-            ///
-            /// As the checked function's, whose checks the caller ran.
-            #[allow(clippy::too_many_arguments)]
-            #[inline]
-            pub(crate) unsafe fn $name(
-                handle: sys::cublasHandle_t,
-                trans: sys::cublasOperation_t,
-                m: c_int,
-                n: c_int,
-                alpha: *const $t,
-                a: *const $t,
-                lda: c_int,
-                x: *const $t,
-                incx: c_int,
-                beta: *const $t,
-                y: *mut $t,
-                incy: c_int,
-            ) -> Result<(), CublasError> {
-                // SAFETY: the caller's promise.
-                unsafe {
-                    ours_result::$ours(
-                        handle,
-                        trans.into(),
-                        m,
-                        n,
-                        alpha,
-                        a,
-                        lda,
-                        x,
-                        incx,
-                        beta,
-                        y,
-                        incy,
-                    )
-                }
-                .map_err(ours)
-            }
-        };
-    }
-
-    gemv!(sgemv, f32, sgemv);
-    gemv!(dgemv, f64, dgemv);
-
-    macro_rules! gemm {
-        ($name:ident, $t:ty, $raw_t:ty, $ours:ident) => {
-            /// The call of the checked function of the same name.
-            ///
-            /// # Safety
-            ///
-            /// As the checked function's, whose checks the caller ran.
-            #[allow(clippy::too_many_arguments)]
-            #[inline]
-            pub(crate) unsafe fn $name(
-                handle: sys::cublasHandle_t,
-                transa: sys::cublasOperation_t,
-                transb: sys::cublasOperation_t,
-                m: c_int,
-                n: c_int,
-                k: c_int,
-                alpha: *const $t,
-                a: *const $t,
-                lda: c_int,
-                b: *const $t,
-                ldb: c_int,
-                beta: *const $t,
-                c: *mut $t,
-                ldc: c_int,
-            ) -> Result<(), CublasError> {
-                // SAFETY: the caller's promise; `$t` has the layout of
-                // hipBLAS's element type.
-                unsafe {
-                    ours_result::$ours(
-                        handle,
-                        transa.into(),
-                        transb.into(),
-                        m,
-                        n,
-                        k,
-                        alpha.cast::<$raw_t>(),
-                        a.cast::<$raw_t>(),
-                        lda,
-                        b.cast::<$raw_t>(),
-                        ldb,
-                        beta.cast::<$raw_t>(),
-                        c.cast::<$raw_t>(),
-                        ldc,
-                    )
-                }
-                .map_err(ours)
-            }
-        };
-    }
-
-    // `half::f16` is a transparent `u16`, hipBLAS's `hipblasHalf`.
-    #[cfg(feature = "f16")]
-    gemm!(hgemm, half::f16, hipblas_sys::hipblasHalf, hgemm);
-    gemm!(sgemm, f32, f32, sgemm);
-    gemm!(dgemm, f64, f64, dgemm);
-
-    macro_rules! gemm_strided_batched {
-        ($name:ident, $t:ty, $raw_t:ty, $ours:ident) => {
-            /// The call of the checked function of the same name.
-            ///
-            /// # Safety
-            ///
-            /// As the checked function's, whose checks the caller ran.
-            #[allow(clippy::too_many_arguments)]
-            #[inline]
-            pub(crate) unsafe fn $name(
-                handle: sys::cublasHandle_t,
-                transa: sys::cublasOperation_t,
-                transb: sys::cublasOperation_t,
-                m: c_int,
-                n: c_int,
-                k: c_int,
-                alpha: *const $t,
-                a: *const $t,
-                lda: c_int,
-                stride_a: c_longlong,
-                b: *const $t,
-                ldb: c_int,
-                stride_b: c_longlong,
-                beta: *const $t,
-                c: *mut $t,
-                ldc: c_int,
-                stride_c: c_longlong,
-                batch_size: c_int,
-            ) -> Result<(), CublasError> {
-                // SAFETY: the caller's promise; `$t` has the layout of
-                // hipBLAS's element type.
-                unsafe {
-                    ours_result::$ours(
-                        handle,
-                        transa.into(),
-                        transb.into(),
-                        m,
-                        n,
-                        k,
-                        alpha.cast::<$raw_t>(),
-                        a.cast::<$raw_t>(),
-                        lda,
-                        stride_a,
-                        b.cast::<$raw_t>(),
-                        ldb,
-                        stride_b,
-                        beta.cast::<$raw_t>(),
-                        c.cast::<$raw_t>(),
-                        ldc,
-                        stride_c,
-                        batch_size,
-                    )
-                }
-                .map_err(ours)
-            }
-        };
-    }
-
-    #[cfg(feature = "f16")]
-    gemm_strided_batched!(
-        hgemm_strided_batched,
-        half::f16,
-        hipblas_sys::hipblasHalf,
-        hgemm_strided_batched
-    );
-    gemm_strided_batched!(sgemm_strided_batched, f32, f32, sgemm_strided_batched);
-    gemm_strided_batched!(dgemm_strided_batched, f64, f64, dgemm_strided_batched);
-
-    /// The call of [`gemm_ex`](super::gemm_ex) (`hipblasGemmEx_v2`).
-    ///
-    /// # Safety
-    ///
-    /// As [`gemm_ex`](super::gemm_ex)'s, whose checks the caller ran.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) unsafe fn gemm_ex(
-        handle: sys::cublasHandle_t,
-        transa: sys::cublasOperation_t,
-        transb: sys::cublasOperation_t,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: *const c_void,
-        a: *const c_void,
-        a_type: sys::cudaDataType,
-        lda: c_int,
-        b: *const c_void,
-        b_type: sys::cudaDataType,
-        ldb: c_int,
-        beta: *const c_void,
-        c: *mut c_void,
-        c_type: sys::cudaDataType,
-        ldc: c_int,
-        compute_type: sys::cublasComputeType_t,
-        algo: sys::cublasGemmAlgo_t,
-    ) -> Result<(), CublasError> {
-        // SAFETY: the caller's promise.
-        unsafe {
-            ours_result::gemm_ex_v2(
-                handle,
-                transa.into(),
-                transb.into(),
-                m,
-                n,
-                k,
-                alpha,
-                a,
-                a_type.into(),
-                lda,
-                b,
-                b_type.into(),
-                ldb,
-                beta,
-                c,
-                c_type.into(),
-                ldc,
-                compute_type.into(),
-                algo.into(),
-            )
-        }
-        .map_err(ours)
-    }
-
-    /// The call of [`gemm_strided_batched_ex`](super::gemm_strided_batched_ex)
-    /// (`hipblasGemmStridedBatchedEx_v2`).
-    ///
-    /// # Safety
-    ///
-    /// As [`gemm_strided_batched_ex`](super::gemm_strided_batched_ex)'s,
-    /// whose checks the caller ran.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) unsafe fn gemm_strided_batched_ex(
-        handle: sys::cublasHandle_t,
-        transa: sys::cublasOperation_t,
-        transb: sys::cublasOperation_t,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: *const c_void,
-        a: *const c_void,
-        a_type: sys::cudaDataType,
-        lda: c_int,
-        stride_a: c_longlong,
-        b: *const c_void,
-        b_type: sys::cudaDataType,
-        ldb: c_int,
-        stride_b: c_longlong,
-        beta: *const c_void,
-        c: *mut c_void,
-        c_type: sys::cudaDataType,
-        ldc: c_int,
-        stride_c: c_longlong,
-        batch_count: c_int,
-        compute_type: sys::cublasComputeType_t,
-        algo: sys::cublasGemmAlgo_t,
-    ) -> Result<(), CublasError> {
-        // SAFETY: the caller's promise.
-        unsafe {
-            ours_result::gemm_strided_batched_ex_v2(
-                handle,
-                transa.into(),
-                transb.into(),
-                m,
-                n,
-                k,
-                alpha,
-                a,
-                a_type.into(),
-                lda,
-                stride_a,
-                b,
-                b_type.into(),
-                ldb,
-                stride_b,
-                beta,
-                c,
-                c_type.into(),
-                ldc,
-                stride_c,
-                batch_count,
-                compute_type.into(),
-                algo.into(),
-            )
-        }
-        .map_err(ours)
-    }
-
-    macro_rules! asum {
-        ($name:ident, $t:ty, $ours:ident) => {
-            /// The call of the checked function of the same name.
-            ///
-            /// # Safety
-            ///
-            /// As the checked function's, whose checks the caller ran.
-            #[inline]
-            pub(crate) unsafe fn $name(
-                handle: sys::cublasHandle_t,
-                n: c_int,
-                x: *const $t,
-                incx: c_int,
-                result: *mut $t,
-            ) -> Result<(), CublasError> {
-                // SAFETY: the caller's promise.
-                unsafe { ours_result::$ours(handle, n, x, incx, result) }.map_err(ours)
-            }
-        };
-    }
-
-    asum!(sasum, f32, sasum);
-    asum!(dasum, f64, dasum);
-}
-
 macro_rules! gemv {
     ($(#[$doc:meta])* $name:ident, $t:ty) => {
         $(#[$doc])*
@@ -610,8 +285,22 @@ macro_rules! gemv {
             // SAFETY: the arguments were checked above; the pointers are
             // the caller's (this function's `# Safety`).
             unsafe {
-                unchecked::$name(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+                ours_result::$name(
+                    handle,
+                    trans.into(),
+                    m,
+                    n,
+                    alpha,
+                    a,
+                    lda,
+                    x,
+                    incx,
+                    beta,
+                    y,
+                    incy,
+                )
             }
+            .map_err(ours)
         }
     };
 }
@@ -628,7 +317,7 @@ gemv!(
 );
 
 macro_rules! gemm {
-    ($(#[$doc:meta])* $name:ident, $t:ty) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $raw_t:ty) => {
         $(#[$doc])*
         ///
         /// `C = alpha * op(A) op(B) + beta * C`, column-major.
@@ -660,17 +349,32 @@ macro_rules! gemm {
             scalars(&[alpha, beta])?;
             // SAFETY: the arguments were checked above; the pointers are
             // the caller's (this function's `# Safety`).
+            // `$t` has the layout of hipBLAS's element type `$raw_t`.
             unsafe {
-                unchecked::$name(
-                    handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                ours_result::$name(
+                    handle,
+                    transa.into(),
+                    transb.into(),
+                    m,
+                    n,
+                    k,
+                    alpha.cast::<$raw_t>(),
+                    a.cast::<$raw_t>(),
+                    lda,
+                    b.cast::<$raw_t>(),
+                    ldb,
+                    beta.cast::<$raw_t>(),
+                    c.cast::<$raw_t>(),
+                    ldc,
                 )
             }
+            .map_err(ours)
         }
     };
 }
 
 macro_rules! gemm_strided_batched {
-    ($(#[$doc:meta])* $name:ident, $t:ty) => {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $raw_t:ty) => {
         $(#[$doc])*
         ///
         /// `batch_size` GEMMs `C_i = alpha * op(A_i) op(B_i) + beta * C_i`,
@@ -709,48 +413,67 @@ macro_rules! gemm_strided_batched {
             scalars(&[alpha, beta])?;
             // SAFETY: the arguments were checked above; the pointers are
             // the caller's (this function's `# Safety`).
+            // `$t` has the layout of hipBLAS's element type `$raw_t`.
             unsafe {
-                unchecked::$name(
-                    handle, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b,
-                    beta, c, ldc, stride_c, batch_size,
+                ours_result::$name(
+                    handle,
+                    transa.into(),
+                    transb.into(),
+                    m,
+                    n,
+                    k,
+                    alpha.cast::<$raw_t>(),
+                    a.cast::<$raw_t>(),
+                    lda,
+                    stride_a,
+                    b.cast::<$raw_t>(),
+                    ldb,
+                    stride_b,
+                    beta.cast::<$raw_t>(),
+                    c.cast::<$raw_t>(),
+                    ldc,
+                    stride_c,
+                    batch_size,
                 )
             }
+            .map_err(ours)
         }
     };
 }
 
+// `half::f16` is a transparent `u16`, hipBLAS's `hipblasHalf`.
 #[cfg(feature = "f16")]
 gemm!(
     /// Half-precision matrix product, accumulated in half precision
     /// (`cublasHgemm`, hipBLAS's `hipblasHgemm`; cudarc's `Gemm<f16>` uses
     /// [`gemm_ex`] with `f32` accumulation instead).
-    hgemm, half::f16
+    hgemm, half::f16, hipblas_sys::hipblasHalf
 );
 gemm!(
     /// Single-precision matrix product (`cublasSgemm_v2`, hipBLAS's
     /// `hipblasSgemm`).
-    sgemm, f32
+    sgemm, f32, f32
 );
 gemm!(
     /// Double-precision matrix product (`cublasDgemm_v2`, hipBLAS's
     /// `hipblasDgemm`).
-    dgemm, f64
+    dgemm, f64, f64
 );
 #[cfg(feature = "f16")]
 gemm_strided_batched!(
     /// Half-precision strided batch of matrix products
     /// (`cublasHgemmStridedBatched`).
-    hgemm_strided_batched, half::f16
+    hgemm_strided_batched, half::f16, hipblas_sys::hipblasHalf
 );
 gemm_strided_batched!(
     /// Single-precision strided batch of matrix products
     /// (`cublasSgemmStridedBatched`).
-    sgemm_strided_batched, f32
+    sgemm_strided_batched, f32, f32
 );
 gemm_strided_batched!(
     /// Double-precision strided batch of matrix products
     /// (`cublasDgemmStridedBatched`).
-    dgemm_strided_batched, f64
+    dgemm_strided_batched, f64, f64
 );
 
 /// Matrix product with the element types, the compute type and the
@@ -795,28 +518,29 @@ pub unsafe fn gemm_ex(
     // SAFETY: the arguments were checked above; the pointers are the
     // caller's (this function's `# Safety`).
     unsafe {
-        unchecked::gemm_ex(
+        ours_result::gemm_ex_v2(
             handle,
-            transa,
-            transb,
+            transa.into(),
+            transb.into(),
             m,
             n,
             k,
             alpha,
             a,
-            a_type,
+            a_type.into(),
             lda,
             b,
-            b_type,
+            b_type.into(),
             ldb,
             beta,
             c,
-            c_type,
+            c_type.into(),
             ldc,
-            compute_type,
-            algo,
+            compute_type.into(),
+            algo.into(),
         )
     }
+    .map_err(ours)
 }
 
 /// A strided batch of [`gemm_ex`] products
@@ -860,32 +584,33 @@ pub unsafe fn gemm_strided_batched_ex(
     // SAFETY: the arguments were checked above; the pointers are the
     // caller's (this function's `# Safety`).
     unsafe {
-        unchecked::gemm_strided_batched_ex(
+        ours_result::gemm_strided_batched_ex_v2(
             handle,
-            transa,
-            transb,
+            transa.into(),
+            transb.into(),
             m,
             n,
             k,
             alpha,
             a,
-            a_type,
+            a_type.into(),
             lda,
             stride_a,
             b,
-            b_type,
+            b_type.into(),
             ldb,
             stride_b,
             beta,
             c,
-            c_type,
+            c_type.into(),
             ldc,
             stride_c,
             batch_count,
-            compute_type,
-            algo,
+            compute_type.into(),
+            algo.into(),
         )
     }
+    .map_err(ours)
 }
 
 macro_rules! asum {
@@ -909,7 +634,7 @@ macro_rules! asum {
             scalars(&[result.cast_const()])?;
             // SAFETY: `result` is not null; the pointers are the caller's
             // (this function's `# Safety`).
-            unsafe { unchecked::$name(handle, n, x, incx, result) }
+            unsafe { ours_result::$name(handle, n, x, incx, result) }.map_err(ours)
         }
     };
 }

@@ -1,14 +1,15 @@
 //! cudarc's safe cuBLAS API (`CudaBlas`, `Gemm`, `Gemv`, `Asum`) over
 //! hipBLAS. Shapes, leading dimensions, increments and buffer lengths are
 //! checked before any call: a bad one is `CUBLAS_STATUS_INVALID_VALUE`,
-//! never an out-of-bounds access. Every call goes through [`result`]
-//! (after these checks, its `unchecked` calls: each check runs once), and
-//! from there through the `hipblas` crate's result layer, whose message an
-//! error keeps ([`result::last_error_detail`]).
+//! never an out-of-bounds access. After these checks each call goes to the
+//! `hipblas` crate's result layer, as [`result`]'s functions do after
+//! theirs (each check runs once), and an error keeps hipBLAS's message
+//! ([`result::last_error_detail`]).
 
-use super::result::{self, dim, fail, invalid_because, ours, rejected, unchecked};
+use super::result::{self, dim, fail, invalid_because, ours, rejected};
 use super::sys as raw;
 use crate::driver::{CudaStream, DevicePtr, DevicePtrMut, DeviceSlice};
+use hipblas::result as ours_result;
 use std::ffi::{c_int, c_longlong};
 use std::sync::Arc;
 
@@ -274,7 +275,7 @@ pub trait Gemm<T> {
     ) -> Result<(), CublasError>;
 }
 
-/// How one element type's GEMMs reach [`result`]'s unchecked calls, on
+/// How one element type's GEMMs reach the `hipblas` result layer, on
 /// device addresses and a shape the caller checked.
 trait GemmElement: Sized {
     /// One GEMM.
@@ -316,10 +317,10 @@ macro_rules! gemm_element {
             ) -> Result<(), CublasError> {
                 // SAFETY: the caller's promise; scalars are host values.
                 unsafe {
-                    unchecked::$gemm(
+                    ours_result::$gemm(
                         handle,
-                        g.transa,
-                        g.transb,
+                        g.transa.into(),
+                        g.transb.into(),
                         g.m,
                         g.n,
                         g.k,
@@ -333,6 +334,7 @@ macro_rules! gemm_element {
                         g.ldc,
                     )
                 }
+                .map_err(ours)
             }
 
             unsafe fn gemm_strided_batched(
@@ -345,10 +347,10 @@ macro_rules! gemm_element {
                 let g = &cfg.gemm;
                 // SAFETY: the caller's promise; scalars are host values.
                 unsafe {
-                    unchecked::$batched(
+                    ours_result::$batched(
                         handle,
-                        g.transa,
-                        g.transb,
+                        g.transa.into(),
+                        g.transb.into(),
                         g.m,
                         g.n,
                         g.k,
@@ -366,6 +368,7 @@ macro_rules! gemm_element {
                         cfg.batch_size,
                     )
                 }
+                .map_err(ours)
             }
         }
     };
@@ -392,28 +395,29 @@ macro_rules! gemm_element_ex {
                 // SAFETY: the caller's promise; the scalars are host `f32`s,
                 // the compute type's scalar type.
                 unsafe {
-                    unchecked::gemm_ex(
+                    ours_result::gemm_ex_v2(
                         handle,
-                        g.transa,
-                        g.transb,
+                        g.transa.into(),
+                        g.transb.into(),
                         g.m,
                         g.n,
                         g.k,
                         (&alpha as *const f32).cast(),
                         a as *const _,
-                        data,
+                        data.into(),
                         g.lda,
                         b as *const _,
-                        data,
+                        data.into(),
                         g.ldb,
                         (&beta as *const f32).cast(),
                         c as *mut _,
-                        data,
+                        data.into(),
                         g.ldc,
-                        raw::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                        raw::cublasComputeType_t::CUBLAS_COMPUTE_32F.into(),
+                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT.into(),
                     )
                 }
+                .map_err(ours)
             }
 
             unsafe fn gemm_strided_batched(
@@ -428,32 +432,33 @@ macro_rules! gemm_element_ex {
                 let data = raw::cudaDataType_t::$data;
                 // SAFETY: as in `gemm`, for every matrix of the batch.
                 unsafe {
-                    unchecked::gemm_strided_batched_ex(
+                    ours_result::gemm_strided_batched_ex_v2(
                         handle,
-                        g.transa,
-                        g.transb,
+                        g.transa.into(),
+                        g.transb.into(),
                         g.m,
                         g.n,
                         g.k,
                         (&alpha as *const f32).cast(),
                         a as *const _,
-                        data,
+                        data.into(),
                         g.lda,
                         cfg.stride_a,
                         b as *const _,
-                        data,
+                        data.into(),
                         g.ldb,
                         cfg.stride_b,
                         (&beta as *const f32).cast(),
                         c as *mut _,
-                        data,
+                        data.into(),
                         g.ldc,
                         cfg.stride_c,
                         cfg.batch_size,
-                        raw::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                        raw::cublasComputeType_t::CUBLAS_COMPUTE_32F.into(),
+                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT.into(),
                     )
                 }
+                .map_err(ours)
             }
         }
     };
@@ -593,9 +598,9 @@ macro_rules! gemv_impl {
                 let (y, _ry) = y.device_ptr_mut(&self.stream);
                 // SAFETY: shapes and lengths were checked above.
                 unsafe {
-                    unchecked::$gemv(
+                    ours_result::$gemv(
                         self.handle,
-                        cfg.trans,
+                        cfg.trans.into(),
                         cfg.m,
                         cfg.n,
                         &cfg.alpha,
@@ -608,6 +613,7 @@ macro_rules! gemv_impl {
                         cfg.incy,
                     )
                 }
+                .map_err(ours)
             }
         }
     };
@@ -650,7 +656,8 @@ macro_rules! asum_impl {
                 // SAFETY: `x` spans `span` elements (checked); `out` is a
                 // valid host place (host pointer mode: the call returns
                 // after writing it).
-                unsafe { unchecked::$asum(self.handle, cfg.n, xp as *const $t, cfg.incx, out) }
+                unsafe { ours_result::$asum(self.handle, cfg.n, xp as *const $t, cfg.incx, out) }
+                    .map_err(ours)
             }
         }
     };

@@ -6,10 +6,11 @@
 //! is the same as cuBLAS's; the launches are one per problem instead of one
 //! in all, and no array of device pointers is copied to the device.
 
-use super::super::result::{self, invalid_because};
+use super::super::result::{self, invalid_because, ours};
 use super::super::sys as raw;
 use super::{CublasError, CudaBlas};
 use crate::driver::{DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice};
+use hipblas::result as ours_result;
 use std::ffi::c_int;
 
 /// An element type of [`GroupedGemm`]: its cuBLAS data type, compute type,
@@ -252,28 +253,29 @@ impl<T: GroupedGemmDtype> GroupedGemm<T> for CudaBlas {
                 // host values of the compute type's scalar type; the
                 // caller's contract covers the contents.
                 unsafe {
-                    result::unchecked::gemm_ex(
+                    ours_result::gemm_ex_v2(
                         *self.handle(),
-                        shape.transa,
-                        shape.transb,
+                        shape.transa.into(),
+                        shape.transb.into(),
                         shape.m,
                         shape.n,
                         shape.k,
                         alpha.cast(),
                         a as *const _,
-                        data,
+                        data.into(),
                         shape.lda,
                         b as *const _,
-                        data,
+                        data.into(),
                         shape.ldb,
                         beta.cast(),
                         c as *mut _,
-                        data,
+                        data.into(),
                         shape.ldc,
-                        compute,
-                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+                        compute.into(),
+                        raw::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT.into(),
                     )
-                }?;
+                }
+                .map_err(ours)?;
                 p += 1;
             }
         }
