@@ -1,6 +1,6 @@
 //! Tier 3: cudarc's `cusparse::result` over the `hipsparse` crate on a real
 //! GPU: a handle from `result::create` drives a CSR SpMV checked against
-//! the host product, and a refused call keeps hipSPARSE's message. Run with
+//! the host product, and a refused call keeps its reason. Run with
 //! `--ignored` (`HIP_PLATFORM=nvidia` on an NVIDIA GPU).
 
 #![cfg(feature = "cusparse")]
@@ -15,7 +15,7 @@ use std::ffi::c_void;
 /// the host product of the same CSR arrays agrees.
 #[test]
 #[ignore = "needs a GPU"]
-fn gpu_raw_result_functions_drive_an_spmv_and_keep_hipsparses_message() {
+fn gpu_raw_result_functions_drive_an_spmv_and_keep_the_reason_of_a_refusal() {
     let _ = test_kit::device();
     let ctx = CudaContext::new(0).unwrap();
     let stream = ctx.new_stream().unwrap();
@@ -114,16 +114,24 @@ fn gpu_raw_result_functions_drive_an_spmv_and_keep_hipsparses_message() {
     }
     assert_eq!(stream.clone_dtoh(&d_y).unwrap(), expected);
 
-    // cuSPARSE refuses a null handle (it checks for one before use): the
-    // error keeps hipSPARSE's words, naming the call.
-    // SAFETY: the library checks the null handle and touches nothing.
-    let e =
-        unsafe { result::set_stream(std::ptr::null_mut(), stream.cu_stream().cast()) }.unwrap_err();
+    // A refusal within the functions' contracts: making a handle acts on
+    // the whole device, which CUDA forbids while this thread captures one
+    // of its streams. The capture gate refuses it, and the error keeps the
+    // reason, naming the call.
+    use cuda_compat::driver::sys::{CUgraphInstantiate_flags_enum, CUstreamCaptureMode};
+    stream
+        .begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        .unwrap();
+    let refused = result::create();
+    let graph = stream
+        .end_capture(CUgraphInstantiate_flags_enum(0))
+        .unwrap();
+    assert!(graph.is_none(), "nothing was captured");
+    let e = refused.expect_err("no handle is made during a capture");
     assert_ne!(e.0, cusparseStatus_t::CUSPARSE_STATUS_SUCCESS);
-    let (status, why) = result::last_error_detail().expect("a reason");
-    assert_eq!(status, e.0);
-    assert!(why.contains("hipsparseSetStream"), "{why}");
-    assert!(format!("{e:?}").contains("hipsparseSetStream"), "{e:?}");
+    let why = test_kit::assert_reason_kept(&e, e.0, result::last_error_detail());
+    assert!(why.contains("cusparseCreate"), "{why}");
+    assert!(why.contains("capturing"), "{why}");
     // SAFETY: made by `create`, destroyed once.
     unsafe { result::destroy(handle) }.unwrap();
 }

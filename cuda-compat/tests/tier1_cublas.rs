@@ -51,12 +51,7 @@ fn result_functions_keep_the_reason_of_their_failure() {
         Err(e) => e,
     };
     assert_eq!(e.0, S::CUBLAS_STATUS_NOT_INITIALIZED);
-    let (status, why) = result::last_error_detail().expect("a reason");
-    assert_eq!(status, e.0);
-    assert!(!why.is_empty());
-    let first = why.lines().next().expect("a line");
-    assert!(format!("{e:?}").contains(first), "{e:?}");
-    assert_eq!(e.to_string(), format!("{e:?}"));
+    test_kit::assert_reason_kept(&e, e.0, result::last_error_detail());
     // A raw status afterwards says only itself.
     let raw = S::CUBLAS_STATUS_NOT_INITIALIZED.result();
     assert_eq!(raw, Err(e));

@@ -28,6 +28,9 @@
 //! - [`Rocm`]: the ROCm release a tier-2 run is against
 //!   ([`EXPECT_ROCM_VAR`]) and what it must show.
 //!
+//! - [`assert_reason_kept`]: a cuda-compat error kept the reason of the
+//!   layer that refused the call.
+//!
 //! - [`code_object`]: tiny code objects, bundles and code-object
 //!   envelopes built in memory.
 //!
@@ -39,6 +42,7 @@ mod compare;
 mod data;
 mod gpu;
 mod library_spec;
+mod reasons;
 mod reference;
 mod rocm;
 mod scenario;
@@ -49,6 +53,7 @@ pub use compare::{assert_close, first_difference, max_rel_err, rel};
 pub use data::{random_bytes, random_nonzero, rng, seed_for_replay, TestRng, SEED_VAR};
 pub use gpu::{device, download, non_blocking_stream, require_platform, stream, upload};
 pub use library_spec::assert_library_spec;
+pub use reasons::assert_reason_kept;
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
 pub use scenario::{
