@@ -480,9 +480,11 @@ amd_kernel_reports() {
     local crate dir
     rm -rf "$WORK/amd-kernels"
     mkdir -p "$WORK/amd-kernels"
+    # Through cargo run: the binary is where cargo builds it, under
+    # CARGO_TARGET_DIR when that is set.
     (cd "$REPO" && cargo build -q -p hip-diagnostics --bin hip-info) || return 1
     while read -r crate dir; do
-        "$REPO/target/debug/hip-info" kernels --json "$dir/obj" \
+        (cd "$REPO" && cargo run -q -p hip-diagnostics --bin hip-info -- kernels --json "$dir/obj") \
             >"$WORK/amd-kernels/$crate-$(basename "$dir").json" || return 1
         echo "$crate: $(basename "$dir"): $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(sum(len(f.get("kernels",[])) for f in j["files"]), "kernel instances in", len(j["files"]), "objects with GPU code")' "$WORK/amd-kernels/$crate-$(basename "$dir").json")"
     done <"$WORK/amd-builds.txt"
