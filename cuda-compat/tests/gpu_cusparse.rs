@@ -123,10 +123,12 @@ fn gpu_raw_result_functions_drive_an_spmv_and_keep_the_reason_of_a_refusal() {
         .begin_capture(CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
         .unwrap();
     let refused = result::create();
-    let graph = stream
-        .end_capture(CUgraphInstantiate_flags_enum(0))
-        .unwrap();
-    assert!(graph.is_none(), "nothing was captured");
+    // (A capture of no work may still end in an empty graph.)
+    drop(
+        stream
+            .end_capture(CUgraphInstantiate_flags_enum(0))
+            .unwrap(),
+    );
     let e = refused.expect_err("no handle is made during a capture");
     assert_ne!(e.0, cusparseStatus_t::CUSPARSE_STATUS_SUCCESS);
     let why = test_kit::assert_reason_kept(&e, e.0, result::last_error_detail());

@@ -114,7 +114,9 @@ impl Stream {
     }
 
     /// Ends the capture begun with [`Stream::begin_capture`]
-    /// (`hipStreamEndCapture`); `None` when nothing was captured.
+    /// (`hipStreamEndCapture`); `None` when the runtime returns no graph.
+    /// A capture of no work may still end in an (empty) graph: CUDA's
+    /// does.
     pub fn end_capture(&self) -> Result<Option<Graph<'static>>> {
         // SAFETY: a live stream; ending a stream that is not capturing is
         // an error status, not undefined behaviour.

@@ -41,7 +41,8 @@ impl CudaStream {
     }
 
     /// Ends the capture (`hipStreamEndCapture`) and instantiates it
-    /// (`hipGraphInstantiateWithFlags`); `None` when nothing was captured.
+    /// (`hipGraphInstantiateWithFlags`); `None` when the runtime returns
+    /// no graph (CUDA returns an empty one for a capture of no work).
     pub fn end_capture(
         self: &Arc<Self>,
         flags: sys::CUgraphInstantiate_flags,
