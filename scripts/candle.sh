@@ -270,28 +270,11 @@ cmd_bundle() {
 }
 
 cmd_gpu_kernels() {
-    local out=${1:?gpu-kernels OUT} w d nvcc
-    w=$(mktemp -d)
-    nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-    mkdir -p "$w/kernels" "$w/cuda/lib64/stubs" "$out"
-    for d in "$WORK"/jobs/*/; do
-        NVCC=$nvcc bash "$d/build.sh" "$w/kernels/$(basename "$d")"
-    done
-    cp -L "$(dirname "$nvcc")"/../lib64/stubs/*.so "$w/cuda/lib64/stubs/"
-    cp -L "$(dirname "$nvcc")"/../lib64/libcudart.so "$w/cuda/lib64/"
-    "$nvcc" --version >"$w/cuda/version.txt"
-    # The machine returns files of at most 16 MiB.
-    tar -C "$w" -cf - kernels cuda | xz -T0 -6 | split -b 15M -d - "$out/candle-kernels.tar.xz."
-    rm -rf "$w"
-    ls -la "$out"/candle-kernels.tar.xz.*
+    bash "$REPO/scripts/nvcc-jobs.sh" run "$WORK/jobs" "${1:?gpu-kernels OUT}" candle-kernels
 }
 
 cmd_unpack_kernels() {
-    local from=${1:?unpack-kernels DIR}
-    rm -rf "$KERNELS"
-    mkdir -p "$KERNELS"
-    cat "$from"/candle-kernels.tar.xz.* | xz -d | tar -C "$KERNELS" -xf -
-    echo "candle: kernels in $KERNELS: $(ls "$KERNELS/kernels" | tr '\n' ' ')"
+    bash "$REPO/scripts/nvcc-jobs.sh" unpack "${1:?unpack-kernels DIR}" candle-kernels "$KERNELS"
 }
 
 # The AMD build: candle-kernels (as candle-core 0.11.1's lock file pins it)

@@ -11,6 +11,19 @@
 # No crate in the tree asks for bindgen_cuda, so it is not patched (a patch
 # that nothing uses only makes cargo warn).
 #
+# What runs there (issue 36, item 3; built and run on a GPU machine later,
+# not by this script): benches/mistral/seeded-model (a workspace member
+# without mistral.rs: `seeded-model DIR [--seed N]` writes a tiny
+# MistralForCausalLM with seeded random bf16 weights, tokenizer.json and
+# configs, nothing downloaded; `cargo test --locked -p seeded-model`), and
+# the package's binary, mistral-on-hip (src/main.rs: `mistral-on-hip run
+# DIR [--prompt-len N] [--max-tokens N] [--rounds R] [--warmup W]
+# [--no-isq] [--no-paged-attn] [--cpu]` loads DIR offline through
+# mistral.rs's API, Q4K in-situ quantization and paged attention on,
+# greedy, EOS masked, and prints `tokens: ...`, `prefill_tok_s: X`,
+# `decode_tok_s: Y`), built once through the drop-ins and once through real
+# cudarc to compare the two.
+#
 # Subcommands:
 #   check   CI, no GPU, no nvcc, no build: `cargo metadata --locked` and
 #           `cargo tree --locked` of benches/mistral (about a second once
@@ -614,8 +627,7 @@ amd_spills() {
 amd_whole_with_front() {
     local root
     root=$(bash "$REPO/scripts/hip-toolchain.sh")
-    (cd "$REPO" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$TARGET" \
-        cargo install -q --debug --locked --path dropins/nvcc --root "$WORK/nvcc") || return 1
+    install_front || return 1
     "$WORK/nvcc/bin/nvcc" --version | sed -n 4p
     (cd "$WS" && env PATH="$WORK/nvcc/bin:$PATH" HIP_PLATFORM=amd ROCM_PATH="$root" \
         HIP_BUILD_OFFLOAD_ARCH="$(amd_targets)" \
@@ -647,10 +659,142 @@ cmd_amd() {
     [[ $failed -eq 0 ]]
 }
 
+# hip-nvcc, the repository's nvcc front (dropins/nvcc), into $WORK/nvcc/bin:
+# what mistralrs-quant's build script runs (`nvcc --version`, from PATH).
+install_front() {
+    (cd "$REPO" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$TARGET" \
+        cargo install -q --debug --locked --path dropins/nvcc --root "$WORK/nvcc")
+}
+
+# ---- nvidia: mistral.rs built here for the GPU machine, once through the
+# drop-ins (`ours`: benches/mistral as committed) and once through
+# crates.io's cudarc (`real`: the same workspace without the cudarc patch
+# line), both with the same nvcc-built kernels: `jobs` writes the drop-in's
+# nvcc jobs here, `gpu-kernels` runs them where nvcc is, `unpack-kernels`
+# brings them back, and the builds take them (CUDAFORGE_PREBUILT).
+
+NV_TARGET=${MISTRAL_NV_TARGET_DIR:-$HOME/.cache/hip-rs/mistral-nv-target}
+NV_KERNELS=${MISTRAL_KERNELS:-$HOME/.cache/hip-rs/mistral-kernels}
+# cudarc's version as CUDA 13.0, the GPU machine's toolkit (real cudarc
+# reads it instead of asking nvcc).
+REAL_CUDARC_CUDA_VERSION=13000
+
+# The variables of every NVIDIA build here (NV_ENV, for env): the same for
+# the jobs and both builds, so that the build scripts' outputs are shared.
+set_nv_env() {
+    NV_ENV=(HIP_PLATFORM=nvidia CUDA_COMPUTE_CAP=90 CARGO_INCREMENTAL=0
+        "CARGO_TARGET_DIR=$NV_TARGET" "PATH=$WORK/nvcc/bin:$PATH"
+        "CUDAFORGE_JOBS=$WORK/jobs" "CUDARC_CUDA_VERSION=$REAL_CUDARC_CUDA_VERSION"
+        "CUDA_PATH=$NV_KERNELS/cuda")
+}
+
+# jobs: a check-only build (no nvcc: nothing is compiled) of benches/mistral
+# for NVIDIA, whose kernel builds write their jobs into $WORK/jobs.
+cmd_jobs() {
+    mkdir -p "$WORK"
+    install_front
+    rm -rf "$WORK/jobs"
+    local start=$SECONDS
+    set_nv_env
+    in_ws env "${NV_ENV[@]}" CUDAFORGE_CHECK_ONLY=1 cargo check --locked --bins \
+        >"$WORK/jobs.log" 2>&1 || {
+        tail -n 40 "$WORK/jobs.log" >&2
+        die "the check-only build failed (log: $WORK/jobs.log)"
+    }
+    echo "mistral: $(ls "$WORK/jobs" | wc -l) kernel jobs in $WORK/jobs ($((SECONDS - start)) s): $(ls "$WORK/jobs" | tr '\n' ' ')"
+}
+
+cmd_gpu_kernels() {
+    bash "$REPO/scripts/nvcc-jobs.sh" run "$WORK/jobs" "${1:?gpu-kernels OUT}" mistral-kernels
+}
+
+cmd_unpack_kernels() {
+    bash "$REPO/scripts/nvcc-jobs.sh" unpack "${1:?unpack-kernels DIR}" mistral-kernels "$NV_KERNELS"
+}
+
+# $WORK/ws-real: benches/mistral without the cudarc patch line. Its lock
+# starts from mistral.rs's own published one (which pins crates.io's
+# cudarc 0.19.4 and its checksum), as `lock` does for ours.
+write_real_workspace() {
+    local ws=$WORK/ws-real src member
+    rm -rf "$ws"
+    mkdir -p "$ws"
+    grep -v '^cudarc = ' "$WS/Cargo.toml" | sed "s|\.\./\.\./dropins/|$REPO/dropins/|" >"$ws/Cargo.toml"
+    cp -r "$WS/src" "$ws/"
+    for member in "$WS"/*/Cargo.toml; do
+        cp -r "$(dirname "$member")" "$ws/"
+    done
+    src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/mistralrs-"$VERSION" 2>/dev/null | head -n1)
+    [[ -f "$src/Cargo.lock" ]] || die "no mistralrs $VERSION with its Cargo.lock in cargo's registry (run check first)"
+    cp "$src/Cargo.lock" "$ws/Cargo.lock"
+}
+
+# build_mode ours|real: the release binaries of the workspace, copied to
+# $WORK/exe-MODE/ (the builds share a target folder, where a binary's path
+# is the same for both).
+build_mode() {
+    local mode=$1 dir=$WS locked=--locked start=$SECONDS
+    if [[ $mode == real ]]; then
+        write_real_workspace
+        dir=$WORK/ws-real locked=
+    fi
+    set_nv_env
+    (cd "$dir" && env "${NV_ENV[@]}" "CUDAFORGE_PREBUILT=$NV_KERNELS/kernels" \
+        cargo build --release $locked --bins --message-format=json) \
+        >"$WORK/nv-$mode.json" 2>"$WORK/nv-$mode.log" || {
+        tail -n 40 "$WORK/nv-$mode.log" >&2
+        die "the $mode build failed (log: $WORK/nv-$mode.log)"
+    }
+    rm -rf "$WORK/exe-$mode"
+    mkdir -p "$WORK/exe-$mode"
+    local kind pkg target path
+    xtask executables --kinds <"$WORK/nv-$mode.json" |
+        while IFS=$'\t' read -r kind pkg target path; do
+            [[ $kind == bin ]] && cp "$path" "$WORK/exe-$mode/$target"
+        done
+    [[ -x "$WORK/exe-$mode/mistral-on-hip" ]] || die "no mistral-on-hip in the $mode build"
+    if [[ $mode == real ]]; then
+        # Real cudarc, not the drop-in: the build's own resolve says so.
+        grep -q '"package_id":"registry+[^"]*#cudarc@0.19' "$WORK/nv-$mode.json" ||
+            die "the real build did not build crates.io's cudarc"
+    fi
+    echo "mistral: $mode: $(ls "$WORK/exe-$mode" | tr '\n' ' ')($((SECONDS - start)) s)"
+}
+
+cmd_build() {
+    [[ -d "$NV_KERNELS/kernels" ]] || die "no kernels in $NV_KERNELS/kernels: run 'jobs' here, 'gpu-kernels' on a machine with nvcc, then 'unpack-kernels'"
+    install_front
+    build_mode ours
+    build_mode real
+}
+
+# bundle DIR: DIR/mistral.tar.xz, the builds' binaries (stripped) for
+# scripts/mistral-gpu.sh.
+cmd_bundle() {
+    local dir=${1:?bundle DIR} mode
+    rm -rf "$dir/mistral"
+    for mode in ours real; do
+        mkdir -p "$dir/mistral/$mode"
+        cp "$WORK/exe-$mode"/* "$dir/mistral/$mode/"
+        strip "$dir/mistral/$mode"/*
+    done
+    # The two builds share most bytes: one xz stream with a window larger
+    # than a binary stores them about once.
+    tar -C "$dir" -cf - mistral | xz -T1 --lzma2=preset=6,dict=512MiB >"$dir/mistral.tar.xz"
+    rm -rf "$dir/mistral"
+    echo "mistral: bundle $(du -m "$dir/mistral.tar.xz" | cut -f1) MiB in $dir/mistral.tar.xz"
+}
+
 case "${1:-}" in
     check) cmd_check ;;
     lock) cmd_lock ;;
     amd) cmd_amd ;;
     amd-build) cmd_amd_build ;;
+    jobs) cmd_jobs ;;
+    gpu-kernels) shift; cmd_gpu_kernels "$@" ;;
+    unpack-kernels) shift; cmd_unpack_kernels "$@" ;;
+    build) cmd_build ;;
+    bundle) shift; cmd_bundle "$@" ;;
+    run | bench) bash "$REPO/scripts/mistral-gpu.sh" "$@" ;;
     *) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2 ;;
 esac
