@@ -11,8 +11,8 @@
 # No crate in the tree asks for bindgen_cuda, so it is not patched (a patch
 # that nothing uses only makes cargo warn).
 #
-# What runs there (issue 36, item 3; built and run on a GPU machine later,
-# not by this script): benches/mistral/seeded-model (a workspace member
+# What runs on the GPU machine (issue 36, item 3; the subcommands jobs to
+# bench below): benches/mistral/seeded-model (a workspace member
 # without mistral.rs: `seeded-model DIR [--seed N]` writes a tiny
 # MistralForCausalLM with seeded random bf16 weights, tokenizer.json and
 # configs, nothing downloaded; `cargo test --locked -p seeded-model`), and
@@ -56,12 +56,35 @@
 #           when one failed.
 #   amd-build  that build alone; prints `CRATE OUT_DIR` per crate
 #
+#   The NVIDIA builds, for the GPU machine (not CI), as candle.sh's:
+#   jobs    here: a check-only build of benches/mistral for NVIDIA whose
+#           kernel builds write the drop-in's nvcc jobs into $WORK/jobs
+#           (5 jobs: candle-kernels 0.10.2, mistralrs-core, -quant,
+#           -paged-attn; about 3 minutes on 2 cores)
+#   gpu-kernels OUT   GPU machine: run the jobs with nvcc
+#           (scripts/nvcc-jobs.sh; about 7 minutes on 16 cores), packed
+#           into OUT/mistral-kernels.tar.xz.*
+#   unpack-kernels DIR   here: what gpu-kernels brought back, into
+#           $MISTRAL_KERNELS
+#   build   here: release builds of both binaries (seeded-model,
+#           mistral-on-hip) through the drop-ins (`ours`: benches/mistral)
+#           and through crates.io's cudarc (`real`: the same workspace
+#           without the cudarc patch line, its lock started from
+#           mistral.rs's own), with the same kernels, hip-nvcc on PATH
+#   bundle DIR   the binaries, stripped, into DIR/mistral.tar.xz
+#   run DIR | bench DIR   GPU machine: scripts/mistral-gpu.sh (the tokens
+#           of both builds equal; bench: prefill and decode tok/s ratios)
+#
 # Environment:
 #   MISTRAL_WORK   work folder (default <repo>/target/mistral, git-ignored):
 #                  cargo's metadata, output and logs
 #   MISTRAL_TARGET_DIR   cargo's target folder for `amd` (default
 #                  ~/.cache/hip-rs/mistral-target, about 1 GB: reused)
 #   MISTRAL_AMD_TARGETS  the AMD targets of `amd` (default gfx942,gfx1100)
+#   MISTRAL_NV_TARGET_DIR   cargo's target folder of jobs and build (default
+#                  ~/.cache/hip-rs/mistral-nv-target)
+#   MISTRAL_KERNELS   the nvcc-built kernels and CUDA link libraries
+#                  (default ~/.cache/hip-rs/mistral-kernels)
 #   CUDAFORGE_AMD_CACHE  the drop-in's AMD kernel cache (default
 #                  ~/.cache/hip-rs/cudaforge-amd, shared with candle.sh)
 set -euo pipefail
