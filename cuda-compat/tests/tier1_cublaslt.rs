@@ -168,3 +168,53 @@ fn a_descriptor_call_without_hipblaslt_keeps_the_loaders_report() {
     // `Debug` prints the status, then the reason.
     assert_eq!(format!("{e:?}"), format!("CublasError({:?}, {why:?})", e.0));
 }
+
+/// The two descriptor attributes hipBLASLt lacks: their one value that
+/// means what hipBLASLt always does is accepted without any call (so no
+/// library or device is needed, and no descriptor is read), any other is
+/// refused with a reason naming the attribute. mistral.rs's
+/// mistralrs-quant sets both on every matmul.
+#[cfg(feature = "synthesized-enums")]
+#[test]
+fn attributes_hipblaslt_lacks_are_accepted_at_their_only_meaning() {
+    use cublasLtMatmulDescAttributes_t as A;
+    use cuda_compat::cublaslt::result::{last_error_detail, set_matmul_desc_attribute};
+    use std::ffi::c_void;
+    let desc: cublasLtMatmulDesc_t = std::ptr::null_mut();
+    let set = |attr, value: &[u8]| {
+        // SAFETY: `value` holds its length in bytes; for these attributes
+        // nothing reads the descriptor.
+        unsafe {
+            set_matmul_desc_attribute(desc, attr, value.as_ptr().cast::<c_void>(), value.len())
+        }
+    };
+    assert_eq!(
+        set(A::CUBLASLT_MATMUL_DESC_TRANSC, &0i32.to_ne_bytes()),
+        Ok(())
+    );
+    assert_eq!(
+        set(
+            A::CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE,
+            &0i64.to_ne_bytes()
+        ),
+        Ok(())
+    );
+
+    let e = set(A::CUBLASLT_MATMUL_DESC_TRANSC, &1i32.to_ne_bytes()).unwrap_err();
+    assert_eq!(e.0, cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED);
+    let why = test_kit::assert_reason_kept(&e, e.0, last_error_detail());
+    assert!(why.contains("CUBLASLT_MATMUL_DESC_TRANSC = 1"), "{why}");
+    let e = set(
+        A::CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE,
+        &4096i64.to_ne_bytes(),
+    )
+    .unwrap_err();
+    assert_eq!(e.0, cublasStatus_t::CUBLAS_STATUS_NOT_SUPPORTED);
+    assert!(
+        format!("{e:?}").contains("BIAS_BATCH_STRIDE = 4096"),
+        "{e:?}"
+    );
+    // The wrong size is the caller's mistake, not an unsupported value.
+    let e = set(A::CUBLASLT_MATMUL_DESC_TRANSC, &0i64.to_ne_bytes()).unwrap_err();
+    assert_eq!(e.0, cublasStatus_t::CUBLAS_STATUS_INVALID_VALUE);
+}

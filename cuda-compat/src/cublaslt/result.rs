@@ -119,15 +119,81 @@ pub fn create_matmul_desc(
 /// # Safety
 ///
 /// See the module doc.
+///
+/// Two attributes hipBLASLt lacks (`CUBLASLT_MATMUL_DESC_TRANSC` and
+/// `CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE`, with the `synthesized-enums`
+/// feature) are accepted, calling nothing, when set to the one value
+/// whose meaning is what hipBLASLt always does: `CUBLAS_OP_N` for C (the
+/// only transform of C cuBLASLt supports either) and a bias batch stride
+/// of 0 (one bias for the whole batch: cuBLASLt's default). Another value
+/// is `CUBLAS_STATUS_NOT_SUPPORTED`, with the reason.
 pub unsafe fn set_matmul_desc_attribute(
     matmul_desc: sys::cublasLtMatmulDesc_t,
     attr: sys::cublasLtMatmulDescAttributes_t,
     buf: *const c_void,
     buf_size: usize,
 ) -> Result<(), CublasError> {
+    #[cfg(feature = "synthesized-enums")]
+    // SAFETY: the caller's contract: `buf` holds `buf_size` bytes.
+    if let Some(done) = unsafe { desc_attribute_hip_lacks(attr, buf, buf_size) } {
+        return done;
+    }
     // SAFETY: the caller's contract.
     unsafe { ours_result::desc_set_attribute(matmul_desc, attr.into(), buf, buf_size) }
         .map_err(ours)
+}
+
+/// [`set_matmul_desc_attribute`] of an attribute hipBLASLt lacks: `None`
+/// for the others.
+///
+/// # Safety
+///
+/// `buf` is null or holds `buf_size` readable bytes.
+#[cfg(feature = "synthesized-enums")]
+unsafe fn desc_attribute_hip_lacks(
+    attr: sys::cublasLtMatmulDescAttributes_t,
+    buf: *const c_void,
+    buf_size: usize,
+) -> Option<Result<(), CublasError>> {
+    use sys::cublasLtMatmulDescAttributes_t as A;
+    use sys::cublasStatus_t as S;
+    let (name, size, meaning) = match attr {
+        A::CUBLASLT_MATMUL_DESC_TRANSC => (
+            "CUBLASLT_MATMUL_DESC_TRANSC",
+            size_of::<i32>(),
+            "CUBLAS_OP_N (0), the only transform of C cuBLASLt supports",
+        ),
+        A::CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE => (
+            "CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE",
+            size_of::<i64>(),
+            "0, one bias for the whole batch (cuBLASLt's default)",
+        ),
+        _ => return None,
+    };
+    if buf.is_null() || buf_size != size {
+        return Some(Err(fail(
+            S::CUBLAS_STATUS_INVALID_VALUE,
+            &format!("cublasLtMatmulDescSetAttribute: {name} takes {size} bytes, not {buf_size} (or a null buffer)"),
+        )));
+    }
+    let value = if size == 4 {
+        // SAFETY: `buf` holds 4 bytes (checked), of any alignment.
+        i64::from(unsafe { buf.cast::<i32>().read_unaligned() })
+    } else {
+        // SAFETY: `buf` holds 8 bytes (checked), of any alignment.
+        unsafe { buf.cast::<i64>().read_unaligned() }
+    };
+    Some(if value == 0 {
+        Ok(())
+    } else {
+        Err(fail(
+            S::CUBLAS_STATUS_NOT_SUPPORTED,
+            &format!(
+                "cublasLtMatmulDescSetAttribute: {name} = {value}: hipBLASLt has no such attribute, \
+                 so only {meaning} is accepted (as a no-op)"
+            ),
+        ))
+    })
 }
 
 /// `cublasLtMatmulDescDestroy`.
