@@ -153,6 +153,9 @@ struct ModelInfo {
     /// special token.
     special: Vec<u32>,
     bos: u32,
+    /// The bytes one token takes in the KV cache, in bf16: keys and values
+    /// of every layer's KV heads.
+    kv_bytes_per_token: usize,
 }
 
 fn read_json(path: &Path) -> Result<serde_json::Value> {
@@ -186,6 +189,14 @@ fn model_info(dir: &Path) -> Result<ModelInfo> {
     let max_position_embeddings = field("max_position_embeddings")? as usize;
     let bos = field("bos_token_id")? as u32;
     let eos = field("eos_token_id")? as u32;
+    let layers = field("num_hidden_layers")? as usize;
+    let heads = field("num_attention_heads")? as usize;
+    let kv_heads = field("num_key_value_heads")? as usize;
+    let head_dim = match cfg["head_dim"].as_u64() {
+        Some(d) => d as usize,
+        None => field("hidden_size")? as usize / heads.max(1),
+    };
+    let kv_bytes_per_token = 2 * layers * 2 * kv_heads * head_dim;
 
     let tok = read_json(&dir.join("tokenizer.json"))?;
     let mut text_of = vec![None; vocab_size];
@@ -231,7 +242,18 @@ fn model_info(dir: &Path) -> Result<ModelInfo> {
         text_of,
         special,
         bos,
+        kv_bytes_per_token,
     })
+}
+
+/// The KV cache to ask mistral.rs for, in MiB: room for `tokens` tokens
+/// (the prompt and the generated ones), in blocks of 32, rounded up to a
+/// whole MiB. Not `MemoryGpuConfig::ContextSize`: mistral.rs 0.8.1 turns a
+/// context into MiB rounding down (paged_attention/mod.rs), which is 0 for
+/// a model this small ("Num GPU blocks is 0"), and too few blocks for the
+/// sequence otherwise (the engine then drops the request unanswered).
+fn kv_cache_mib(tokens: usize, kv_bytes_per_token: usize) -> usize {
+    (tokens.div_ceil(32) * 32 * kv_bytes_per_token).div_ceil(1 << 20)
 }
 
 /// A vocabulary entry as text: SentencePiece's word-start mark `▁` is a
@@ -487,12 +509,13 @@ async fn run(o: Options) -> Result<()> {
         builder = builder.with_force_cpu();
     }
     if paged {
-        // Room for the prompt and the generated tokens, in blocks of 32.
-        let context = needed.div_ceil(32) * 32;
         builder = builder.with_paged_attn(
             PagedAttentionMetaBuilder::default()
                 .with_block_size(32)
-                .with_gpu_memory(MemoryGpuConfig::ContextSize(context))
+                .with_gpu_memory(MemoryGpuConfig::MbAmount(kv_cache_mib(
+                    needed,
+                    info.kv_bytes_per_token,
+                )))
                 .build()?,
         );
     }
@@ -635,7 +658,13 @@ mod tests {
             text_of: (0..8).map(|i| Some(format!("t{i}"))).collect(),
             special: vec![0, 1, 2],
             bos: 1,
+            kv_bytes_per_token: 4096,
         };
+        // 768 tokens of this seeded model (4 layers, 2 KV heads of 64,
+        // bf16: 2 KiB a token) need 1.5 MiB: 2, never 0 or 1.
+        assert_eq!(kv_cache_mib(768, 2048), 2);
+        assert_eq!(kv_cache_mib(80, 2048), 1);
+        assert!(kv_cache_mib(770, 2048) * (1 << 20) >= 800 * 2048);
         let p = prompt_ids(&info, 6).unwrap();
         assert_eq!(p[0], 1);
         assert_eq!(p.len(), 6);
