@@ -42,7 +42,7 @@
 #             GPU_SESSION_BENCH_PART=1 runs only the libraries against
 #             torch and the raw-call benchmarks (gemm_bench to
 #             copy_bandwidth), =2 only the rest (cudarc, per op,
-#             multi-GPU, candle), for device calls shorter than the whole
+#             multi-GPU, candle, mistral.rs), for device calls shorter than the whole
 #             mode; the other part is listed as not run.
 #   soak      one step: gpu-bundle/bins/soak (benches/src/bin/soak.rs),
 #             GPU_SESSION_SOAK_SECONDS of mixed work (default 330) then its
@@ -119,6 +119,7 @@ run_tests() {
         run_cudarc_examples
         run_cudarc_tests
         run_candle run
+        run_mistral run
     fi
 }
 
@@ -137,6 +138,24 @@ run_candle() {
     cat "$log"
     # Its last line, `N passed, N failed`, joins the counts.
     session summary "candle $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
+}
+
+# mistral.rs served by both builds (bench: the tokens and the prefill and
+# decode ratios; tests: the tokens), built by `scripts/mistral.sh build`
+# and packed by `scripts/mistral.sh bundle gpu-bundle`
+# (gpu-bundle/mistral.tar.xz); without that pack, listed as not run and
+# counted as skipped.
+run_mistral() {
+    local what=$1 log="$out/mistral-$1.log" rc
+    if [ ! -f "$bundle/mistral.tar.xz" ] && [ ! -d "$bundle/mistral" ]; then
+        session skip "mistral.rs $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/mistral.tar.xz (scripts/mistral.sh build, then bundle gpu-bundle)"
+        return
+    fi
+    OUT=$out timeout 900 bash scripts/mistral-gpu.sh "$what" "$bundle" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    # Its last line, `N passed, N failed`, joins the counts.
+    session summary "mistral.rs $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
 }
 
 # run_cudarc LABEL LOG SCRIPT ARGS...: one of the bundle's cudarc scripts,
@@ -255,7 +274,7 @@ run_bench() {
     esac
     case "$part" in
         all | 2) run_bench_cudarc ;;
-        1) session skip "benchmark part 2 (cudarc, per op, multi-GPU, candle)" "not run: GPU_SESSION_BENCH_PART=1" ;;
+        1) session skip "benchmark part 2 (cudarc, per op, multi-GPU, candle, mistral.rs)" "not run: GPU_SESSION_BENCH_PART=1" ;;
     esac
 }
 
@@ -310,6 +329,7 @@ run_bench_cudarc() {
         bash "$bundle/cudarc-examples/cudarc-examples.sh" copy-run "$bundle"
     run_multi_gpu_bench
     run_candle bench
+    run_mistral bench
 }
 
 # The soak: one long program, its table and last line in its log.

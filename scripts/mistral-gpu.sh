@@ -7,15 +7,17 @@
 # paged attention on, greedy.
 #
 #   mistral-gpu.sh bench DIR   DIR/mistral.tar.xz (scripts/mistral.sh
-#                              bundle DIR): the builds alternate,
-#                              BENCH_ROUNDS processes each (default 7, the
-#                              order flipped every round), each with its
-#                              warm-up and measured rounds; then
+#                              bundle DIR) and DIR/xtask: the builds
+#                              alternate, BENCH_ROUNDS processes each
+#                              (default 7, the order flipped every round),
+#                              each with its warm-up and measured rounds
+#                              (it prints their median); then
 #                              - the tokens: every process of both builds
 #                                generated the same ones;
-#                              - prefill and decode tokens/s: ours/real of
-#                                the builds' fastest processes (medians
-#                                beside them), each at least 0.97.
+#                              - prefill and decode: the time per token,
+#                                ours/real speed of the builds' fastest
+#                                processes, each at least 0.97 (xtask
+#                                candle-bench, as candle's workloads).
 #   mistral-gpu.sh run DIR     one process per build: the tokens only.
 #
 # Environment: BENCH_ROUNDS; MISTRAL_ARGS (default `--prompt-len 512
@@ -42,62 +44,53 @@ rm -rf "$model"
     exit 1
 }
 
+xtask=${XTASK:-$(dirname "$dir")/xtask}
+if [ ! -x "$xtask" ]; then
+    echo "mistral-gpu: no $xtask (scripts/gpu-bundle.sh puts the xtask binary there)" >&2
+    exit 2
+fi
+
 rounds=1
 [ "$mode" = bench ] && rounds=${BENCH_ROUNDS:-7}
-: >"$out/processes.tsv"
+results=$out/results
+: >"$results"
+for b in ours real; do : >"$out/prefill.$b"; : >"$out/decode.$b"; : >"$out/tokens.$b"; done
 for i in $(seq "$rounds"); do
+    # The order flips every round, so neither build always goes first.
     order="ours real"
     [ $((i % 2)) -eq 0 ] && order="real ours"
     for b in $order; do
         log=$out/$b-$i.log
         timeout 600 "$dir/$b/mistral-on-hip" run "$model" "${args[@]}" >"$log" 2>&1
-        printf '%s\t%s\t%s\n' "$b" "$?" "$log" >>"$out/processes.tsv"
+        rc=$?
+        pre=$(sed -n 's/^prefill_tok_s: //p' "$log")
+        dec=$(sed -n 's/^decode_tok_s: //p' "$log")
+        if [ $rc -ne 0 ] || [ -z "$pre" ] || [ -z "$dec" ]; then
+            echo "== $b process $i: exit status $rc ($log)"
+            grep -v '^prompt: ' "$log" | tail -n 20
+            echo "mistral-$b-process-$i FAILED" >>"$results"
+            continue
+        fi
+        # Time per token (microseconds), which the verdict compares.
+        awk -v r="$pre" 'BEGIN { printf "%.4f\n", 1e6 / r }' >>"$out/prefill.$b"
+        awk -v r="$dec" 'BEGIN { printf "%.4f\n", 1e6 / r }' >>"$out/decode.$b"
+        sed -n 's/^tokens: //p' "$log" >>"$out/tokens.$b"
     done
 done
 
-python3 - "$out/processes.tsv" "$mode" <<'PY'
-import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
-mode = sys.argv[2]
-def field(text, key):
-    for line in text.splitlines():
-        if line.startswith(key + ": "):
-            return line[len(key) + 2:].strip()
-    return None
-got = {"ours": [], "real": []}
-failed = passed = 0
-table = []
-def verdict(name, ok, detail):
-    global failed, passed
-    table.append(f"{name:<58} {'ok' if ok else 'FAILED':<6} {detail}")
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-for build, rc, log in rows:
-    text = open(log, errors="replace").read()
-    tokens, pre, dec = field(text, "tokens"), field(text, "prefill_tok_s"), field(text, "decode_tok_s")
-    if rc != "0" or tokens is None or pre is None or dec is None:
-        print(f"== {build}: {log} (exit status {rc})")
-        print("\n".join(text.splitlines()[-30:]))
-        verdict(f"{build} process {log.rsplit('-', 1)[-1][:-4]} ran", False, f"exit status {rc}")
-        continue
-    got[build].append((tokens, float(pre), float(dec)))
-for b in ("ours", "real"):
-    verdict(f"{b}: every process generated", len(got[b]) == sum(r[0] == b for r in rows), f"{len(got[b])} of {sum(r[0] == b for r in rows)}")
-all_tokens = {t for b in got for t, _, _ in got[b]}
-n = len(next(iter(all_tokens)).split()) if all_tokens else 0
-verdict("the same tokens from every process of both builds", len(all_tokens) == 1 and n > 0,
-        f"{n} tokens, {len(all_tokens)} distinct sequences")
-if mode == "bench" and got["ours"] and got["real"]:
-    for k, name in ((1, "prefill"), (2, "decode")):
-        o = [r[k] for r in got["ours"]]
-        r = [r[k] for r in got["real"]]
-        ratio = max(o) / max(r)
-        verdict(f"{name} tok/s, ours/real (fastest process of each) >= 0.97", ratio >= 0.97,
-                f"{ratio:.3f} (ours {max(o):.0f}, real {max(r):.0f}; medians {statistics.median(o):.0f} / {statistics.median(r):.0f})")
-print("== mistral.rs through the drop-ins (ours) and real cudarc (real)")
-print("\n".join(table))
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
-PY
+echo "== mistral.rs through the drop-ins (ours) and real cudarc (real): $rounds processes per build, interleaved"
+distinct=$(cat "$out/tokens.ours" "$out/tokens.real" | sort -u | grep -c .)
+counted=$(cat "$out/tokens.ours" "$out/tokens.real" | grep -c .)
+n=$(head -n 1 "$out/tokens.ours" | wc -w)
+if [ "$distinct" -eq 1 ] && [ "$counted" -eq $((2 * rounds)) ] && [ "$n" -gt 0 ]; then
+    verdict=ok
+else
+    verdict=FAILED
+fi
+echo "the same $n tokens from all $counted processes of both builds ($distinct distinct): $verdict"
+echo "mistral-tokens-equal $verdict" >>"$results"
+if [ "$mode" = bench ]; then
+    "$xtask" candle-bench "mistral prefill, per prompt token" "$rounds" "$out/prefill.ours" "$out/prefill.real" "$results"
+    "$xtask" candle-bench "mistral decode, per generated token" "$rounds" "$out/decode.ours" "$out/decode.real" "$results"
+fi
+"$xtask" candle-total "$results"

@@ -279,7 +279,7 @@ setup "ok"
 check "session bench: the FFT benchmark's summary in the table" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=1 check "session bench part 1: the libraries and raw calls, part 2 not run" "$(line $((part1_p - 1)) 1 "$part1_s")" nonzero \
-    "\\| benchmark part 2 \\(cudarc, per op, multi-GPU, candle\\) +\\| not run: GPU_SESSION_BENCH_PART=1" -- bash scripts/gpu-session.sh bench
+    "\\| benchmark part 2 \\(cudarc, per op, multi-GPU, candle, mistral.rs\\) +\\| not run: GPU_SESSION_BENCH_PART=1" -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=2 check "session bench part 2: cudarc, per op, multi-GPU, candle; part 1 not run" "$(line "$part2_p" 0 "$part2_s")" 0 \
     "\\| benchmark part 1 \\(libraries vs torch, raw calls\\) +\\| not run: GPU_SESSION_BENCH_PART=2" -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=3 check "session bench: an unknown part fails" "0 passed, 1 failed" nonzero \
