@@ -763,7 +763,7 @@ build_mode() {
     fi
     set_nv_env
     (cd "$dir" && env "${NV_ENV[@]}" "CUDAFORGE_PREBUILT=$NV_KERNELS/kernels" \
-        cargo build --release $locked --bins --message-format=json) \
+        cargo build --release $locked --workspace --bins --message-format=json) \
         >"$WORK/nv-$mode.json" 2>"$WORK/nv-$mode.log" || {
         tail -n 40 "$WORK/nv-$mode.log" >&2
         die "the $mode build failed (log: $WORK/nv-$mode.log)"
@@ -773,9 +773,12 @@ build_mode() {
     local kind pkg target path
     xtask executables --kinds <"$WORK/nv-$mode.json" |
         while IFS=$'\t' read -r kind pkg target path; do
-            [[ $kind == bin ]] && cp "$path" "$WORK/exe-$mode/$target"
+            if [[ $kind == bin ]]; then cp "$path" "$WORK/exe-$mode/$target"; fi
         done
-    [[ -x "$WORK/exe-$mode/mistral-on-hip" ]] || die "no mistral-on-hip in the $mode build"
+    local exe
+    for exe in mistral-on-hip seeded-model; do
+        [[ -x "$WORK/exe-$mode/$exe" ]] || die "no $exe in the $mode build"
+    done
     if [[ $mode == real ]]; then
         # Real cudarc, not the drop-in: the build's own resolve says so.
         grep -q '"package_id":"registry+[^"]*#cudarc@0.19' "$WORK/nv-$mode.json" ||
