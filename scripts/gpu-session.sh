@@ -123,40 +123,29 @@ run_tests() {
     fi
 }
 
-# candle's suites (tests) or its Llama benchmark (bench), built against
-# cuda-compat and real cudarc by `scripts/candle.sh build` and packed by
-# `scripts/candle.sh bundle gpu-bundle` (gpu-bundle/candle.tar.xz); without
-# that pack, listed as not run and counted as skipped.
-run_candle() {
-    local what=$1 log="$out/candle-$1.log" rc
-    if [ ! -f "$bundle/candle.tar.xz" ] && [ ! -d "$bundle/candle" ]; then
-        session skip "candle $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/candle.tar.xz (scripts/candle.sh build, then bundle gpu-bundle)"
+# A program built twice, against cuda-compat (ours) and real cudarc, by
+# its scripts/PACK.sh (`build`, then `bundle gpu-bundle`, which writes
+# gpu-bundle/PACK.tar.xz), run by scripts/SCRIPT (`run` for tests, `bench`
+# for the benchmark); without that pack, listed as not run and counted as
+# skipped. Its last line, `N passed, N failed`, joins the counts.
+#   run_builds NAME PACK SCRIPT WHAT LIMIT
+run_builds() {
+    local name=$1 pack=$2 script=$3 what=$4 limit=$5 log="$out/$2-$4.log" rc
+    if [ ! -f "$bundle/$pack.tar.xz" ] && [ ! -d "$bundle/$pack" ]; then
+        session skip "$name $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/$pack.tar.xz (scripts/$pack.sh build, then bundle gpu-bundle)"
         return
     fi
-    OUT=$out timeout 1500 bash scripts/candle-gpu.sh "$what" "$bundle" >"$log" 2>&1
+    OUT=$out timeout "$limit" bash "scripts/$script" "$what" "$bundle" >"$log" 2>&1
     rc=$?
     cat "$log"
-    # Its last line, `N passed, N failed`, joins the counts.
-    session summary "candle $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
+    session summary "$name $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
 }
 
-# mistral.rs served by both builds (bench: the tokens and the prefill and
-# decode ratios; tests: the tokens), built by `scripts/mistral.sh build`
-# and packed by `scripts/mistral.sh bundle gpu-bundle`
-# (gpu-bundle/mistral.tar.xz); without that pack, listed as not run and
-# counted as skipped.
-run_mistral() {
-    local what=$1 log="$out/mistral-$1.log" rc
-    if [ ! -f "$bundle/mistral.tar.xz" ] && [ ! -d "$bundle/mistral" ]; then
-        session skip "mistral.rs $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/mistral.tar.xz (scripts/mistral.sh build, then bundle gpu-bundle)"
-        return
-    fi
-    OUT=$out timeout 900 bash scripts/mistral-gpu.sh "$what" "$bundle" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    # Its last line, `N passed, N failed`, joins the counts.
-    session summary "mistral.rs $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
-}
+# candle's suites and models (run), its workloads (bench).
+run_candle() { run_builds candle candle candle-gpu.sh "$1" 1500; }
+# mistral.rs serving the seeded model: the tokens (run), and the prefill
+# and decode ratios (bench).
+run_mistral() { run_builds mistral.rs mistral mistral-gpu.sh "$1" 900; }
 
 # run_cudarc LABEL LOG SCRIPT ARGS...: one of the bundle's cudarc scripts,
 # its log shown; its last line (`N passed, N failed`) joins the counts,
