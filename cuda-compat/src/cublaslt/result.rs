@@ -116,10 +116,6 @@ pub fn create_matmul_desc(
 
 /// `cublasLtMatmulDescSetAttribute`.
 ///
-/// # Safety
-///
-/// See the module doc.
-///
 /// Two attributes hipBLASLt lacks (`CUBLASLT_MATMUL_DESC_TRANSC` and
 /// `CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE`, with the `synthesized-enums`
 /// feature) are accepted, calling nothing, when set to the one value
@@ -127,6 +123,10 @@ pub fn create_matmul_desc(
 /// only transform of C cuBLASLt supports either) and a bias batch stride
 /// of 0 (one bias for the whole batch: cuBLASLt's default). Another value
 /// is `CUBLAS_STATUS_NOT_SUPPORTED`, with the reason.
+///
+/// # Safety
+///
+/// See the module doc.
 pub unsafe fn set_matmul_desc_attribute(
     matmul_desc: sys::cublasLtMatmulDesc_t,
     attr: sys::cublasLtMatmulDescAttributes_t,
