@@ -28,6 +28,19 @@ fn run() -> Result<bool, Box<dyn std::error::Error>> {
     let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.001).collect();
     let y: Vec<f32> = (0..n).map(|i| 1.0 - (i % 777) as f32 * 0.002).collect();
     let dev = Device::get(0)?;
+    // Which device and runtime this runs on: with HIP_PLATFORM=emulated,
+    // the software AMD GPU says so here.
+    if let Ok(rt) = hip_sys::loader::runtime() {
+        let lib = rt.libraries.first().map(|l| l.path.display().to_string());
+        println!(
+            "device 0: {} ({}), {} runtime {} ({})",
+            dev.name()?,
+            dev.arch()?,
+            rt.platform,
+            lib.unwrap_or_default(),
+            rt.platform_reason
+        );
+    }
     let stream = Stream::new(&dev)?;
     let blas = Blas::new(&stream)?;
     let dx = stream.clone_htod(&x)?;

@@ -825,8 +825,9 @@ fn assess_variable(
         }
         "HIP_PLATFORM" => Some(match value.to_ascii_lowercase().as_str() {
             "amd" | "hcc" | "nvidia" | "nvcc" => format!("asks for the {value} platform"),
+            "emulated" | "emu" => "asks for the software AMD GPU (hip-emu)".into(),
             "" => "empty: the loader chooses".into(),
-            _ => "not a platform (use amd or nvidia)".into(),
+            _ => "not a platform (use amd, nvidia or emulated)".into(),
         }),
         "ROCBLAS_TENSILE_LIBPATH" => {
             Some(if Path::new(value).is_dir() {

@@ -56,13 +56,38 @@ pub(crate) fn hiprtc_name(os: Os, version: Version) -> Option<String> {
 /// own: see [`hiprtc_name`]) and resolves
 /// the table; `None` when no runtime opens (every try is in `attempts`).
 pub(crate) fn load(attempts: &mut Vec<Attempt>) -> Option<Loaded<HipFunctions>> {
-    let locations = search::amd_locations();
-    let (runtime, runtime_path) = search::open_first(
-        "HIP runtime",
-        &locations,
+    load_from(
+        &search::amd_locations(),
         runtime_names(Os::CURRENT),
         attempts,
-    )?;
+    )
+}
+
+/// The software AMD GPU's file name on `os` (the `hip-emu` crate's cdylib).
+pub(crate) const fn emulator_names(os: Os) -> &'static [&'static str] {
+    match os {
+        Os::Windows => &["hip_emu.dll"],
+        Os::Unix => &["libhip_emu.so"],
+    }
+}
+
+/// `HIP_PLATFORM=emulated`: the software AMD GPU (`hip-emu`), loaded
+/// through the AMD backend exactly as ROCm's runtime is, from
+/// [`search::emulator_locations`].
+pub(crate) fn load_emulated(attempts: &mut Vec<Attempt>) -> Option<Loaded<HipFunctions>> {
+    load_from(
+        &search::emulator_locations(),
+        emulator_names(Os::CURRENT),
+        attempts,
+    )
+}
+
+fn load_from(
+    locations: &[Location],
+    names: &[&str],
+    attempts: &mut Vec<Attempt>,
+) -> Option<Loaded<HipFunctions>> {
+    let (runtime, runtime_path) = search::open_first("HIP runtime", locations, names, attempts)?;
     let version = runtime_version(&runtime, &runtime_path);
 
     let mut rtc_locations = Vec::new();

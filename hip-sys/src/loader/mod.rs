@@ -105,11 +105,26 @@ fn load() -> Result<Runtime, LoadError> {
         None => None,
         Some("amd" | "hcc") => Some(Platform::Amd),
         Some("nvidia" | "nvcc") => Some(Platform::Nvidia),
+        Some("emulated" | "emu") => {
+            if let Some(rt) = crate::amd::load_emulated(&mut attempts) {
+                return Ok(finish(rt, "HIP_PLATFORM=emulated".into(), attempts));
+            }
+            return Err(LoadError::of_runtime(
+                requested,
+                Some(
+                    "HIP_PLATFORM=emulated: the software AMD GPU (libhip_emu.so) was not found; \
+                     build it with `cargo build -p hip-emu` (a dependency that names hip-emu builds \
+                     it too), or point HIP_SYS_LIBRARY_PATH at the file"
+                        .into(),
+                ),
+                attempts,
+            ));
+        }
         Some(other) => {
             return Err(LoadError::of_runtime(
                 requested,
                 Some(format!(
-                    "HIP_PLATFORM={other} is not a platform (use amd or nvidia)"
+                    "HIP_PLATFORM={other} is not a platform (use amd, nvidia or emulated)"
                 )),
                 attempts,
             ))

@@ -118,6 +118,51 @@ pub fn amd_locations_from(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<
     }
 }
 
+/// Where `HIP_PLATFORM=emulated` looks for the software AMD GPU
+/// (`hip-emu`'s `libhip_emu.so`): [`OVERRIDE_VAR`] alone when set; else the
+/// folder of the running program and its `deps/` folder, then their parent
+/// and its `deps/` (cargo puts the library in `target/<profile>/deps`,
+/// tests in `deps/` and examples in `examples/`). Never the working folder.
+pub fn emulator_locations() -> Vec<Location> {
+    let exe = std::env::current_exe().ok();
+    emulator_locations_from(exe.as_deref(), &|k| std::env::var_os(k).map(PathBuf::from))
+}
+
+/// [`emulator_locations`] for a given program path and environment.
+pub fn emulator_locations_from(
+    exe: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<PathBuf>,
+) -> Vec<Location> {
+    if let Some(p) = env(OVERRIDE_VAR).filter(|p| !p.as_os_str().is_empty()) {
+        return vec![Location {
+            dir: Some(p),
+            source: OVERRIDE_VAR.to_owned(),
+        }];
+    }
+    let mut out = Vec::new();
+    let Some(dir) = exe.and_then(Path::parent) else {
+        return out;
+    };
+    let mut push = |d: PathBuf, source: &str| {
+        if !out
+            .iter()
+            .any(|l: &Location| l.dir.as_deref() == Some(d.as_path()))
+        {
+            out.push(Location {
+                dir: Some(d),
+                source: source.to_owned(),
+            });
+        }
+    };
+    push(dir.to_path_buf(), "the program's folder");
+    push(dir.join("deps"), "the program's deps folder");
+    if let Some(up) = dir.parent() {
+        push(up.to_path_buf(), "the program folder's parent");
+        push(up.join("deps"), "the program folder's parent's deps folder");
+    }
+    out
+}
+
 /// Each entry of `PATH`, in order, as a location named `PATH entry N`.
 fn path_entries(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
     let Some(path) = env("PATH") else {
@@ -551,6 +596,35 @@ mod tests {
             .map(|(k, v)| (k.to_string(), PathBuf::from(v)))
             .collect();
         move |k| map.get(k).cloned()
+    }
+
+    // Unix paths: the emulator is a Linux shared library (on Windows,
+    // `/w/...` is not an absolute path).
+    #[cfg(unix)]
+    #[test]
+    fn emulator_is_searched_beside_the_program_never_the_working_folder() {
+        let none = |_: &str| None;
+        let exe = Path::new("/w/target/release/examples/saxpy");
+        let dirs: Vec<PathBuf> = emulator_locations_from(Some(exe), &none)
+            .into_iter()
+            .map(|l| l.dir.unwrap())
+            .collect();
+        assert_eq!(
+            dirs,
+            [
+                "/w/target/release/examples",
+                "/w/target/release/examples/deps",
+                "/w/target/release",
+                "/w/target/release/deps"
+            ]
+            .map(PathBuf::from)
+        );
+        assert!(dirs.iter().all(|d| d.is_absolute()));
+        let set = |k: &str| (k == OVERRIDE_VAR).then(|| PathBuf::from("/x/libhip_emu.so"));
+        let only = emulator_locations_from(Some(exe), &set);
+        assert_eq!(only.len(), 1);
+        assert_eq!(only[0].source, OVERRIDE_VAR);
+        assert!(emulator_locations_from(None, &none).is_empty());
     }
 
     #[test]
