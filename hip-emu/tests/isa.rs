@@ -1,0 +1,845 @@
+//! The interpreter on real code objects: kernels from `tests/kernels`
+//! compiled by HIP's clang for gfx942 (wave64) and gfx1100 (wave32),
+//! executed on plain host memory, results checked against the host.
+
+mod common;
+
+use common::launch::{bytes, Loaded};
+use hip_emu::code_object::{self, CodeObject, LaunchDims};
+use hip_emu::isa::{self, rt, Counters, Dispatch, LaunchError, Target};
+
+fn load(target: Target) -> Loaded {
+    load_named("isa_basic", target)
+}
+
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn saxpy_on_both_targets() {
+    for target in Target::ALL {
+        let l = load(target);
+        let n = 1000u32;
+        let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+        let y: Vec<f32> = (0..n).map(|i| 3.0 - i as f32).collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let yd = l.mem.alloc(&bytes(&y));
+        let c = l
+            .launch(
+                "saxpy",
+                n.div_ceil(256),
+                256,
+                &[
+                    &2.5f32.to_le_bytes(),
+                    &xd.to_le_bytes(),
+                    &yd.to_le_bytes(),
+                    &n.to_le_bytes(),
+                ],
+            )
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = f32s(&l.mem.read(yd, 4 * n as usize));
+        for i in 0..n as usize {
+            assert_eq!(out[i], 2.5f32.mul_add(x[i], y[i]), "{target} y[{i}]");
+        }
+        let waves = (256 / target.wave_size() as u64) * n.div_ceil(256) as u64;
+        assert_eq!(c.waves, waves, "{target}");
+        assert!(c.lane_instructions > n as u64, "{target}: {c:?}");
+    }
+}
+
+fn u32s(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn u64s(b: &[u8]) -> Vec<u64> {
+    b.chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn reduce_uses_lds_barriers_and_atomics() {
+    for target in Target::ALL {
+        let l = load(target);
+        let n = 3000u32;
+        let x: Vec<f32> = (0..n).map(|i| (i % 17) as f32).collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&0f32.to_le_bytes());
+        let c = l
+            .launch(
+                "reduce",
+                n.div_ceil(256),
+                256,
+                &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
+            )
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = f32s(&l.mem.read(od, 4))[0];
+        let want: f32 = x.iter().sum();
+        assert_eq!(got, want, "{target}");
+        assert!(c.lds_bytes >= 2 * 4 * n as u64, "{target}: {c:?}");
+    }
+}
+
+#[test]
+fn integer_ops_match_the_host() {
+    for target in Target::ALL {
+        let l = load(target);
+        let n = 500u32;
+        let x: Vec<u32> = (0..n)
+            .map(|i| i.wrapping_mul(2_654_435_761).rotate_left(i % 32) ^ i)
+            .collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&vec![0u8; 32 * n as usize]);
+        l.launch(
+            "integer_ops",
+            n.div_ceil(128),
+            128,
+            &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = u64s(&l.mem.read(od, 32 * n as usize));
+        for (i, &v) in x.iter().enumerate() {
+            let a = v as u64 * 2_654_435_761u64;
+            assert_eq!(out[4 * i], a ^ (a >> 17), "{target} mul64 of {v}");
+            assert_eq!(
+                out[4 * i + 1],
+                (v / 7 + v % 13) as u64,
+                "{target} div of {v}"
+            );
+            assert_eq!(
+                out[4 * i + 2],
+                ((v as i32) >> 3) as i64 as u64,
+                "{target} ashr of {v}"
+            );
+            let bits = v.count_ones() as u64
+                + (((v | 1).leading_zeros() as u64) << 8)
+                + ((v.reverse_bits() as u64) << 16);
+            assert_eq!(out[4 * i + 3], bits, "{target} bit ops of {v:#x}");
+        }
+    }
+}
+
+#[test]
+fn float_ops_match_the_host() {
+    for target in Target::ALL {
+        let l = load(target);
+        let mut x: Vec<f32> = (0..300).map(|i| (i as f32 - 150.0) * 0.37).collect();
+        x.extend([0.0, -0.0, 1e-30, 65504.0, 1e6, 3.0, -7.5]);
+        let n = x.len() as u32;
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&vec![0u8; 24 * n as usize]);
+        l.launch(
+            "float_ops",
+            n.div_ceil(64),
+            64,
+            &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = f32s(&l.mem.read(od, 24 * n as usize));
+        for (i, &v) in x.iter().enumerate() {
+            let o = &out[6 * i..6 * i + 6];
+            assert_eq!(o[0], v / 3.0, "{target} {v}/3");
+            assert_eq!(o[1], v.abs().sqrt(), "{target} sqrt {v}");
+            assert_eq!(o[2], v as i32 as f32, "{target} trunc {v}");
+            assert_eq!(o[3], v.max(0.5) - v.min(-0.5), "{target} max/min {v}");
+            assert_eq!(o[4], (v as f64 * 1.0000001) as f32, "{target} f64 {v}");
+            let h = half_round(v);
+            assert_eq!(o[5].to_bits(), h.to_bits(), "{target} half {v}");
+        }
+    }
+}
+
+/// `v` rounded to the nearest half and back.
+fn half_round(v: f32) -> f32 {
+    rt::f16_to_f32(rt::f32_to_f16(v))
+}
+
+#[test]
+fn wave_shuffles_sum_each_wave() {
+    for target in Target::ALL {
+        let l = load(target);
+        let ws = target.wave_size() as usize;
+        let n = 256usize;
+        let x: Vec<i32> = (0..n as i32).map(|i| i * 3 - 100).collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&vec![0u8; 4 * n]);
+        l.launch("wave_sum", 2, 128, &[&xd.to_le_bytes(), &od.to_le_bytes()])
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = u32s(&l.mem.read(od, 4 * n));
+        for (w, chunk) in x.chunks(ws).enumerate() {
+            let s: i32 = chunk.iter().sum();
+            for j in 0..ws {
+                assert_eq!(out[w * ws + j] as i32, s, "{target} wave {w} lane {j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_out_of_bounds_store_faults_naming_the_address() {
+    for target in Target::ALL {
+        let l = load(target);
+        let pd = l.mem.alloc(&[0u8; 16]);
+        let offset: i64 = 1 << 20;
+        let err = l
+            .launch(
+                "write_at",
+                1,
+                1,
+                &[&pd.to_le_bytes(), &offset.to_le_bytes()],
+            )
+            .unwrap_err();
+        match &err {
+            LaunchError::MemoryFault {
+                kernel,
+                address,
+                instruction,
+                ..
+            } => {
+                assert_eq!(kernel, "write_at");
+                assert_eq!(*address, pd + 4 * offset as u64, "{target}: {err}");
+                assert!(instruction.contains("store"), "{target}: {err}");
+            }
+            other => panic!("{target}: {other}"),
+        }
+        // In bounds, the same kernel writes.
+        l.launch("write_at", 1, 1, &[&pd.to_le_bytes(), &3i64.to_le_bytes()])
+            .unwrap();
+        assert_eq!(u32s(&l.mem.read(pd, 16))[3], 1);
+    }
+}
+
+#[test]
+fn scan_finds_every_instruction_of_the_test_kernels_supported() {
+    for target in Target::ALL {
+        let elf = common::code_object("isa_basic", target).unwrap();
+        let co = CodeObject::parse(&elf).unwrap();
+        let scan = isa::scan(target, &co.code());
+        assert!(scan.undecoded.is_empty(), "{target}: {:x?}", scan.undecoded);
+        assert!(
+            scan.instructions.len() > 40,
+            "{target}: {} distinct",
+            scan.instructions.len()
+        );
+        let missing: Vec<_> = scan.unsupported().collect();
+        assert!(missing.is_empty(), "{target}: {missing:#?}");
+        assert!(scan.instructions.iter().any(|e| e.mnemonic == "s_endpgm"));
+    }
+}
+
+fn load_named(source: &str, target: Target) -> Loaded {
+    let elf = common::code_object(source, target).expect("a test kernel");
+    Loaded::new(&elf, target)
+}
+
+fn h(v: f32) -> u16 {
+    rt::f32_to_f16(v)
+}
+
+fn hf(v: u16) -> f32 {
+    rt::f16_to_f32(v)
+}
+
+#[test]
+fn halves_packed_and_scalar() {
+    for target in Target::ALL {
+        let l = load_named("isa_small", target);
+        let n = 200u32;
+        let a: Vec<u16> = (0..2 * n).map(|i| h((i as f32 - 200.0) * 0.125)).collect();
+        let b: Vec<u16> = (0..2 * n)
+            .map(|i| h(1.5 - (i % 37) as f32 * 0.0625))
+            .collect();
+        let ad = l.mem.alloc(&bytes(&a));
+        let bd = l.mem.alloc(&bytes(&b));
+        let od = l.mem.alloc(&vec![0u8; 12 * n as usize]);
+        let fd = l.mem.alloc(&vec![0u8; 4 * n as usize]);
+        l.launch(
+            "halves",
+            n.div_ceil(64),
+            64,
+            &[
+                &ad.to_le_bytes(),
+                &bd.to_le_bytes(),
+                &od.to_le_bytes(),
+                &fd.to_le_bytes(),
+                &n.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out: Vec<u16> = l
+            .mem
+            .read(od, 12 * n as usize)
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let f = f32s(&l.mem.read(fd, 4 * n as usize));
+        for i in 0..n as usize {
+            let (xl, xh, yl, yh) = (
+                hf(a[2 * i]),
+                hf(a[2 * i + 1]),
+                hf(b[2 * i]),
+                hf(b[2 * i + 1]),
+            );
+            let o = &out[6 * i..6 * i + 6];
+            assert_eq!([o[0], o[1]], [h(xl + yl), h(xh + yh)], "{target} hadd2 {i}");
+            let fma = |p: f32, q: f32| h(((p as f64) * (q as f64) + 0.25) as f32);
+            assert_eq!(
+                [o[2], o[3]],
+                [fma(xl, yl), fma(xh, yh)],
+                "{target} hfma2 {i}"
+            );
+            assert_eq!(
+                [o[4], o[5]],
+                [h(xh * yl), h(xl - yh)],
+                "{target} halves {i}"
+            );
+            assert_eq!(f[i], xh * yl, "{target} f {i}");
+        }
+    }
+}
+
+#[test]
+fn bytes_words_and_bfloat16() {
+    for target in Target::ALL {
+        let l = load_named("isa_small", target);
+        let n = 300u32;
+        let p: Vec<u32> = (0..n).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+        let hb: Vec<u16> = (0..n)
+            .map(|i| ((i as f32 - 100.0) * 0.75).to_bits().wrapping_shr(16) as u16)
+            .collect();
+        let pd = l.mem.alloc(&bytes(&p));
+        let hd = l.mem.alloc(&bytes(&hb));
+        let od = l.mem.alloc(&vec![0u8; 16 * n as usize]);
+        l.launch(
+            "bytes_and_bf16",
+            n.div_ceil(64),
+            64,
+            &[
+                &pd.to_le_bytes(),
+                &hd.to_le_bytes(),
+                &od.to_le_bytes(),
+                &n.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = f32s(&l.mem.read(od, 16 * n as usize));
+        for (i, &v) in p.iter().enumerate() {
+            let want = [
+                ((v >> 8) & 0xff) as f32,
+                ((v >> 24) as u8 as i8) as f32,
+                ((v >> 16) as u16 as i16) as f32,
+                f32::from_bits((hb[i] as u32) << 16) * 2.0 + 1.0,
+            ];
+            assert_eq!(&out[4 * i..4 * i + 4], &want, "{target} {i}: {v:#x}");
+        }
+    }
+}
+
+/// `__byte_perm` as CUDA defines it: byte `k` of the result is byte
+/// `s >> 4k & 7` of the 8 bytes `{y, x}`.
+fn byte_perm(x: u32, y: u32, s: u32) -> u32 {
+    let v = (x as u64) | ((y as u64) << 32);
+    (0..4).fold(0, |acc, k| {
+        acc | ((((v >> (8 * ((s >> (4 * k)) & 7))) & 0xff) as u32) << (8 * k))
+    })
+}
+
+#[test]
+fn byte_permutes() {
+    for target in Target::ALL {
+        let l = load(target);
+        let n = 256u32;
+        let x: Vec<u32> = (0..n)
+            .map(|i| i.wrapping_mul(0x0101_0307) ^ 0xa5c3_1e00)
+            .collect();
+        let s: Vec<u32> = (0..n)
+            .map(|i| i.wrapping_mul(0x0123_4567) & 0x7777)
+            .collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let sd = l.mem.alloc(&bytes(&s));
+        let od = l.mem.alloc(&vec![0u8; 4 * n as usize]);
+        l.launch(
+            "byte_perm",
+            4,
+            64,
+            &[
+                &xd.to_le_bytes(),
+                &sd.to_le_bytes(),
+                &od.to_le_bytes(),
+                &n.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = u32s(&l.mem.read(od, 4 * n as usize));
+        for i in 0..n as usize {
+            assert_eq!(
+                out[i],
+                byte_perm(x[i], x[(i + 1) % n as usize], s[i]),
+                "{target} {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn counters_say_what_a_dispatch_did() {
+    let l = load(Target::Gfx942);
+    let n = 512u32;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let xd = l.mem.alloc(&bytes(&x));
+    let od = l.mem.alloc(&0f32.to_le_bytes());
+    let c = l
+        .launch(
+            "reduce",
+            2,
+            256,
+            &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
+        )
+        .unwrap();
+    assert_eq!(c.waves, 8);
+    // Each of 512 work-items stores and loads its LDS element at least once.
+    assert!(c.lds_bytes >= 2 * 4 * 512, "{c}");
+    assert!(c.global_bytes >= 4 * 512, "{c}");
+    assert_eq!(c.scratch_bytes, 0, "{c}");
+    let text = c.to_string();
+    assert!(text.starts_with("8 waves, "), "{text}");
+    assert!(text.contains("DS "), "{text}");
+}
+
+/// Runs `kernel` of `l` with three-dimensional sizes and dynamic LDS.
+fn launch_3d(
+    l: &Loaded,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    dynamic_lds: u32,
+    args: &[&[u8]],
+) -> Result<Counters, LaunchError> {
+    let info = l.co.kernel(kernel).expect("the kernel");
+    let dims = LaunchDims {
+        grid,
+        block,
+        dynamic_lds,
+    };
+    let ka = code_object::kernarg(info, args, &dims).expect("kernarg");
+    let kernarg = l.mem.alloc(&ka);
+    isa::execute(&Dispatch {
+        target: l.target,
+        kernel,
+        descriptor: l.base + info.descriptor_offset,
+        grid,
+        block,
+        kernarg,
+        dynamic_lds,
+        memory: &l.mem,
+        host: None,
+    })
+}
+
+#[test]
+fn private_arrays_live_in_scratch_per_work_item() {
+    for target in Target::ALL {
+        let l = load(target);
+        let n = 200u32;
+        let idx: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2_654_435_761) >> 7).collect();
+        let id = l.mem.alloc(&bytes(&idx));
+        let od = l.mem.alloc(&vec![0u8; 4 * n as usize]);
+        let c = l
+            .launch(
+                "private_array",
+                n.div_ceil(64),
+                64,
+                &[&id.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
+            )
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = u32s(&l.mem.read(od, 4 * n as usize));
+        for i in 0..n {
+            let want: u32 = (0..4)
+                .map(|k| i * 100 + (idx[i as usize] + 7 * k) % 48)
+                .sum();
+            assert_eq!(out[i as usize], want, "{target} {i}");
+        }
+        assert!(c.scratch_bytes >= 4 * 52 * n as u64, "{target}: {c}");
+    }
+}
+
+#[test]
+fn three_dimensional_grids_and_blocks() {
+    for target in Target::ALL {
+        let elf = common::code_object("index3d", target).unwrap();
+        let l = Loaded::new(&elf, target);
+        let (grid, block) = ([3, 2, 2], [8, 4, 2]);
+        let (w, h, d) = (24u32, 8u32, 4u32);
+        let od = l.mem.alloc(&vec![0u8; 4 * (w * h * d) as usize]);
+        launch_3d(&l, "index3d", grid, block, 0, &[&od.to_le_bytes()])
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = u32s(&l.mem.read(od, 4 * (w * h * d) as usize));
+        for z in 0..d {
+            for y in 0..h {
+                for x in 0..w {
+                    assert_eq!(
+                        out[((z * h + y) * w + x) as usize],
+                        x + 1000 * y + 1_000_000 * z,
+                        "{target} {x},{y},{z}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dynamic_lds_follows_the_static_part() {
+    for target in Target::ALL {
+        let elf = common::code_object("dynamic_shared", target).unwrap();
+        let l = Loaded::new(&elf, target);
+        let (blocks, threads) = (3u32, 128u32);
+        let x: Vec<f32> = (0..blocks * threads).map(|i| i as f32 * 1.5).collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&vec![0u8; x.len() * 4]);
+        launch_3d(
+            &l,
+            "reverse_block",
+            [blocks, 1, 1],
+            [threads, 1, 1],
+            4 * threads,
+            &[&xd.to_le_bytes(), &od.to_le_bytes()],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = f32s(&l.mem.read(od, x.len() * 4));
+        for b in 0..blocks {
+            for t in 0..threads {
+                assert_eq!(
+                    out[(b * threads + t) as usize],
+                    x[(b * threads + threads - 1 - t) as usize],
+                    "{target} {b} {t}"
+                );
+            }
+        }
+        // Too little dynamic LDS for the block: the tile reads past the
+        // workgroup's LDS, a fault, not a wrong answer.
+        let err = launch_3d(
+            &l,
+            "reverse_block",
+            [1, 1, 1],
+            [threads, 1, 1],
+            16,
+            &[&xd.to_le_bytes(), &od.to_le_bytes()],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, LaunchError::MemoryFault { .. }),
+            "{target}: {err}"
+        );
+    }
+}
+
+#[test]
+fn mixed_precision_fma_mix() {
+    for target in Target::ALL {
+        let l = load_named("isa_small", target);
+        let n = 300u32;
+        let hv: Vec<u16> = (0..2 * n).map(|i| h((i as f32 - 300.0) * 0.0625)).collect();
+        let x: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin() * 5.0).collect();
+        let hd = l.mem.alloc(&bytes(&hv));
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&vec![0u8; 8 * n as usize]);
+        let ho = l.mem.alloc(&vec![0u8; 2 * n as usize]);
+        l.launch(
+            "mixed",
+            n.div_ceil(64),
+            64,
+            &[
+                &hd.to_le_bytes(),
+                &xd.to_le_bytes(),
+                &od.to_le_bytes(),
+                &ho.to_le_bytes(),
+                &n.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = f32s(&l.mem.read(od, 8 * n as usize));
+        let hout: Vec<u16> = l
+            .mem
+            .read(ho, 2 * n as usize)
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        for i in 0..n as usize {
+            let (h0, h1) = (hf(hv[2 * i]), hf(hv[2 * i + 1]));
+            // Fused (v_fma_mix) or not (the compiler's choice): both are
+            // within one rounding of the fused result.
+            let a = (h0 as f64).mul_add(x[i] as f64, h1 as f64) as f32;
+            let b = ((-h1 as f64).mul_add(x[i].abs() as f64, 0.5)) as f32;
+            let close = |got: f32, want: f32| (got - want).abs() <= want.abs() * 2e-7 + 1e-30;
+            assert!(
+                close(out[2 * i], a),
+                "{target} a {i}: {} vs {a}",
+                out[2 * i]
+            );
+            assert!(
+                close(out[2 * i + 1], b),
+                "{target} b {i}: {} vs {b}",
+                out[2 * i + 1]
+            );
+            let c = h((h0 as f64).mul_add(3.0, x[i] as f64) as f32);
+            assert!(
+                hout[i].abs_diff(c) <= 1,
+                "{target} c {i}: {:#x} vs {c:#x}",
+                hout[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn dot_products_of_bytes() {
+    for target in Target::ALL {
+        let l = load_named("isa_small", target);
+        let n = 256u32;
+        let a: Vec<i32> = (0..n).map(|i| i.wrapping_mul(0x9e37_79b9) as i32).collect();
+        let b: Vec<i32> = (0..n)
+            .map(|i| i.wrapping_mul(0x85eb_ca6b).rotate_left(7) as i32)
+            .collect();
+        let ad = l.mem.alloc(&bytes(&a));
+        let bd = l.mem.alloc(&bytes(&b));
+        let od = l.mem.alloc(&vec![0u8; 8 * n as usize]);
+        l.launch(
+            "dot4",
+            4,
+            64,
+            &[
+                &ad.to_le_bytes(),
+                &bd.to_le_bytes(),
+                &od.to_le_bytes(),
+                &n.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out = u32s(&l.mem.read(od, 8 * n as usize));
+        let byte = |v: i32, k: usize, signed: bool| -> i64 {
+            let x = (v as u32 >> (8 * k)) as u8;
+            if signed {
+                x as i8 as i64
+            } else {
+                x as i64
+            }
+        };
+        for i in 0..n as usize {
+            let dot = |sa: bool, sb: bool, c: i64| {
+                (0..4)
+                    .map(|k| byte(a[i], k, sa) * byte(b[i], k, sb))
+                    .sum::<i64>()
+                    + c
+            };
+            let (first, second) = match target {
+                Target::Gfx1100 => (dot(true, false, 7), dot(false, true, -7)),
+                _ => (dot(true, true, 7), dot(false, false, 5)),
+            };
+            assert_eq!(out[2 * i] as i32 as i64, first, "{target} {i}");
+            assert_eq!(
+                out[2 * i + 1] as i32 as i64,
+                second as i32 as i64,
+                "{target} {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn clocks_move_forward() {
+    for target in Target::ALL {
+        let l = load(target);
+        let od = l.mem.alloc(&[0u8; 32]);
+        l.launch("clocks", 1, 1, &[&od.to_le_bytes()])
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out: Vec<u64> = l
+            .mem
+            .read(od, 32)
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert!(out[0] > 0 && out[1] >= out[0], "{target}: {out:?}");
+        assert!(out[3] > 0, "{target}: {out:?}");
+    }
+}
+
+#[test]
+fn a_wave_that_never_ends_times_out_naming_the_kernel() {
+    for target in Target::ALL {
+        let l = load(target);
+        let flag = l.mem.alloc(&[0u8; 4]);
+        let out = l.mem.alloc(&[0u8; 256]);
+        let dims = LaunchDims {
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            dynamic_lds: 0,
+        };
+        let started = std::time::Instant::now();
+        let e = l
+            .launch_within(
+                "wait_forever",
+                &dims,
+                &[&flag.to_le_bytes(), &out.to_le_bytes()],
+                Some(std::time::Duration::from_millis(200)),
+            )
+            .expect_err("a spin on a flag nobody sets cannot finish");
+        let took = started.elapsed();
+        assert!(matches!(e, LaunchError::TimedOut { .. }), "{target}: {e:?}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("wait_forever") && msg.contains("HIP_EMU_TIMEOUT"),
+            "{target}: {msg}"
+        );
+        assert!(took.as_secs() < 30, "{target}: stopped after {took:?}");
+        assert!(l.mem.read(out, 4).iter().all(|&b| b == 0), "{target}");
+    }
+}
+
+#[test]
+fn printf_prints_through_the_hostcall_service() {
+    for target in Target::ALL {
+        let l = load(target);
+        let n = 40u32; // a wave and a part on gfx1100, part of one on gfx942
+        let v: Vec<u8> = (0..n as i32).flat_map(|i| (3 * i).to_le_bytes()).collect();
+        let x = l.mem.alloc(&v);
+        let (result, printed) = l.launch_printing("says_hello", 1, n, &[&x.to_le_bytes()]);
+        result.unwrap_or_else(|e| panic!("{target}: {e}"));
+        let mut got: Vec<String> = printed
+            .iter()
+            .map(|(stderr, text)| {
+                assert!(!stderr, "{target}: {text}");
+                text.clone()
+            })
+            .collect();
+        got.sort();
+        let mut want: Vec<String> = (0..n as i32)
+            .map(|i| {
+                let v = 3 * i;
+                let word = if v % 2 != 0 { "odd" } else { "even" };
+                let hex = if v == 0 {
+                    "0".to_owned()
+                } else {
+                    format!("{v:#x}")
+                };
+                format!("hello {v}: {word} {:.2} {hex}%\n", v as f64 / 4.0)
+            })
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{target}");
+    }
+}
+
+#[test]
+fn printf_fails_the_launch_naming_the_host_service() {
+    for target in Target::ALL {
+        let l = load(target);
+        let x = l.mem.alloc(&[0u8; 256]);
+        let e = l
+            .launch("says_hello", 1, 32, &[&x.to_le_bytes()])
+            .expect_err("printf needs the hostcall service, which this launch lacks");
+        assert!(
+            matches!(
+                e,
+                LaunchError::NoHostService {
+                    argument: "hidden_hostcall_buffer",
+                    ..
+                }
+            ),
+            "{target}: {e:?}"
+        );
+        let msg = e.to_string();
+        assert!(
+            msg.contains("says_hello") && msg.contains("printf"),
+            "{target}: {msg}"
+        );
+    }
+    assert_eq!(isa::host_service_at(isa::NO_SERVICE_BASE - 1), None);
+    assert_eq!(
+        isa::host_service_at(isa::NO_SERVICE_BASE + 2 * isa::NO_SERVICE_STRIDE + 8),
+        Some(("hidden_heap_v1", "device-side malloc/free"))
+    );
+    assert_eq!(
+        isa::host_service_at(isa::NO_SERVICE_BASE + 4 * isa::NO_SERVICE_STRIDE),
+        None
+    );
+}
+
+#[test]
+fn buffer_loads_and_stores_are_range_checked() {
+    for target in Target::ALL {
+        let l = load(target);
+        let lanes = 32usize;
+        // 40 floats of memory, a 16-float (64-byte) buffer over it from
+        // float 4 (soffset 16 bytes), so that lanes 12.. are out of range.
+        let mem: Vec<f32> = (0..40).map(|i| 100.0 + i as f32).collect();
+        let x = l.mem.alloc(&bytes(&mem));
+        let out = l.mem.alloc(&vec![0xffu8; lanes * 4]);
+        let (buffer_bytes, soffset) = (64i32, 16i32);
+        l.launch(
+            "buffer_copy",
+            1,
+            lanes as u32,
+            &[
+                &x.to_le_bytes(),
+                &out.to_le_bytes(),
+                &buffer_bytes.to_le_bytes(),
+                &soffset.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = f32s(&l.mem.read(out, lanes * 4));
+        let after = f32s(&l.mem.read(x, 40 * 4));
+        // gfx942 checks the offset without soffset against the size; gfx1100
+        // (OOB_SELECT 3) with it.
+        let in_range = |i: usize| match target {
+            Target::Gfx942 => i * 4 + 4 <= 64,
+            _ => 16 + i * 4 + 4 <= 64,
+        };
+        for i in 0..lanes {
+            let want = if in_range(i) { mem[4 + i] } else { 0.0 };
+            assert_eq!(got[i], want, "{target}: load of lane {i}");
+        }
+        for (k, v) in after.iter().enumerate() {
+            let lane = k.checked_sub(4).filter(|&i| i < lanes && in_range(i));
+            let want = lane.map_or(mem[k], |i| -(i as f32));
+            assert_eq!(*v, want, "{target}: memory float {k} after the stores");
+        }
+    }
+}
+
+#[test]
+fn halves_through_lds_and_d16_loads() {
+    for target in Target::ALL {
+        let l = load_named("isa_small", target);
+        let n = 256u32;
+        let a: Vec<u16> = (0..n).map(|i| h((i as f32 - 100.0) * 0.25)).collect();
+        let b: Vec<u16> = (0..n).map(|i| h(3.0 - (i % 29) as f32 * 0.125)).collect();
+        let ad = l.mem.alloc(&bytes(&a));
+        let bd = l.mem.alloc(&bytes(&b));
+        let od = l.mem.alloc(&vec![0u8; 4 * n as usize]);
+        l.launch(
+            "d16_halves",
+            1,
+            n,
+            &[
+                &ad.to_le_bytes(),
+                &bd.to_le_bytes(),
+                &od.to_le_bytes(),
+                &n.to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = f32s(&l.mem.read(od, 4 * n as usize));
+        for (i, &g) in got.iter().enumerate() {
+            let j = (i + 1) % n as usize;
+            let want = hf(b[j]) * 2.0 + hf(a[j]);
+            assert_eq!(g, want, "{target}: out[{i}]");
+        }
+    }
+}
