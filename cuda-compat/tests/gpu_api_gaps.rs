@@ -18,7 +18,9 @@ use test_kit::assert_close;
 mod common;
 use common::random;
 
-const KERNELS: &str = r#"
+const KERNELS: &str = concat!(
+    test_kit::cycle_stopwatch_cuda!(),
+    r#"
 // x[i] = a * x[i] + b
 extern "C" __global__ void affine_in_place(float* x, float a, float b, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -28,8 +30,7 @@ extern "C" __global__ void affine_in_place(float* x, float a, float b, int n) {
 // x[i] += 1 after spinning `spin` clock cycles: long enough that a reader
 // on another stream that does not wait for it runs first.
 extern "C" __global__ void slow_add_one(float* x, int n, long long spin) {
-    long long start = clock64();
-    while (clock64() - start < spin) {}
+    hiprs_spin(spin);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] += 1.0f;
 }
@@ -46,7 +47,8 @@ extern "C" __global__ void through_shared(float* out, const float* in, int n) {
     int j = blockIdx.x * blockDim.x + mirror;
     if (j < n) out[j] = 2.0f * tile[mirror];
 }
-"#;
+"#
+);
 
 const N: usize = 4096;
 const TOL: f32 = 1e-6;

@@ -17,14 +17,15 @@ use test_kit::{assert_close, Trans};
 mod common;
 use common::random;
 
-const KERNELS: &str = r#"
+const KERNELS: &str = concat!(
+    test_kit::cycle_stopwatch_cuda!(),
+    r#"
 __constant__ float coefficients[4];
 
 // out[i] = 2 * in[i] + 1, after spinning `spin` clock cycles: long enough
 // that an unordered reader or writer on another stream runs first.
 extern "C" __global__ void slow_affine(float* out, const float* in, int n, long long spin) {
-    long long start = clock64();
-    while (clock64() - start < spin) {}
+    hiprs_spin(spin);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = 2.0f * in[i] + 1.0f;
 }
@@ -48,7 +49,8 @@ extern "C" __global__ void polynomial(float* out, const float* in, int n) {
                + coefficients[3] * x * x * x;
     }
 }
-"#;
+"#
+);
 
 /// About 100 ms at up to 2 GHz.
 const SPIN: i64 = 200_000_000;

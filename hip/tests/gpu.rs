@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use test_kit::{random_nonzero, rng};
 
-const KERNELS: &str = r#"
+const KERNELS: &str = concat!(
+    test_kit::cycle_stopwatch_cuda!(),
+    r#"
 struct Params { float scale; float offset; unsigned n; unsigned pad; };
 
 extern "C" __global__ void axpy(float a, const float* x, float* y, unsigned n) {
@@ -32,8 +34,7 @@ extern "C" __global__ void sum12(float* out, float a, float b, float c, float d,
     if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = a + b + c + d + e + f + g + h + i + j + (float)k;
 }
 extern "C" __global__ void spin(unsigned long long cycles) {
-    unsigned long long start = clock64();
-    while (clock64() - start < cycles) {}
+    hiprs_spin((long long)cycles);
 }
 extern "C" __global__ void empty() {}
 // Waits until the host sets *flag (host memory mapped into the device), or
@@ -41,9 +42,10 @@ extern "C" __global__ void empty() {}
 // test instead of hanging it. status[0]: 1 released by the flag, 2 timed out.
 extern "C" __global__ void wait_for_flag(const volatile int* flag, int* status,
                                          unsigned long long timeout_cycles) {
-    long long start = clock64();
+    hiprs_stopwatch clock;
+    hiprs_stopwatch_start(&clock);
     int result = 2;
-    while ((unsigned long long)(clock64() - start) < timeout_cycles) {
+    while ((unsigned long long)hiprs_stopwatch_read(&clock) < timeout_cycles) {
         if (*flag != 0) {
             result = 1;
             break;
@@ -51,7 +53,8 @@ extern "C" __global__ void wait_for_flag(const volatile int* flag, int* status,
     }
     status[0] = result;
 }
-"#;
+"#
+);
 
 /// `wait_for_flag`'s status when the flag released it.
 const RELEASED: i32 = 1;

@@ -4,7 +4,7 @@
 //! (`HIP_PLATFORM=nvidia` on an NVIDIA GPU, or an AMD GPU). Every test
 //! compares with a CPU reference on fresh random non-zero data.
 //!
-//! The kernel spins for about 100 ms of `clock64()` before touching
+//! The kernel spins for about 100 ms of `clock64()` cycles before touching
 //! memory, so that without the tracking the other stream would certainly
 //! run first and the result be wrong.
 
@@ -17,14 +17,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use test_kit::{assert_close, non_blocking_stream, random_nonzero};
 
-const KERNEL: &str = r#"
+const KERNEL: &str = concat!(
+    test_kit::cycle_stopwatch_cuda!(),
+    r#"
 extern "C" __global__ void slow_affine(float* out, const float* in, int n, long long spin) {
-    long long start = clock64();
-    while (clock64() - start < spin) {}
+    hiprs_spin(spin);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = 2.0f * in[i] + 1.0f;
 }
-"#;
+"#
+);
 
 /// About 100 ms at up to 2 GHz.
 const SPIN: i64 = 200_000_000;

@@ -1102,14 +1102,16 @@ fn tf32_mode_changes_sgemm_results() {
 /// Copies `in` to `out` after spinning `spin` clock cycles (about 100 ms
 /// for 200 M cycles at up to 2 GHz), so that work on another stream that
 /// did not wait for it would certainly run first.
-const SLOW_COPY: &str = r#"
+const SLOW_COPY: &str = concat!(
+    test_kit::cycle_stopwatch_cuda!(),
+    r#"
 extern "C" __global__ void slow_copy(float* out, const float* in, int n, long long spin) {
-    long long start = clock64();
-    while (clock64() - start < spin) {}
+    hiprs_spin(spin);
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = in[i];
 }
-"#;
+"#
+);
 
 /// A hipBLAS call on stream `b` reading a `Stream::alloc` buffer that a
 /// slow kernel on stream `a` writes waits for the kernel by itself (the

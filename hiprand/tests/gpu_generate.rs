@@ -514,12 +514,14 @@ fn two_gpus_fill_of_a_buffer_on_another_device_is_refused() {
 #[test]
 #[ignore = "needs a GPU"]
 fn gpu_a_fill_on_another_stream_is_waited_for_through_the_buffers_tracking() {
-    const SPIN_KERNEL: &str = r#"
+    const SPIN_KERNEL: &str = concat!(
+        test_kit::cycle_stopwatch_cuda!(),
+        r#"
 extern "C" __global__ void spin(long long cycles) {
-    long long start = clock64();
-    while (clock64() - start < cycles) {}
+    hiprs_spin(cycles);
 }
-"#;
+"#
+    );
     // About 100 ms at up to 2 GHz.
     const SPIN: i64 = 200_000_000;
     const LEN: usize = 1 << 20;

@@ -23,7 +23,13 @@ pub fn require_platform(platform: &str) {
 /// GPU: a GPU test never passes without one.
 pub fn device() -> Arc<Device> {
     if let Ok(p) = std::env::var("HIP_PLATFORM") {
-        require_platform(p.trim());
+        // The software AMD GPU (hip-emu) is loaded through the AMD backend.
+        let platform = match p.trim() {
+            "emulated" | "emu" | "hcc" => "amd",
+            "nvcc" => "nvidia",
+            other => other,
+        };
+        require_platform(platform);
     }
     Device::get(0)
         .unwrap_or_else(|e| panic!("needs a GPU (set HIP_PLATFORM=nvidia on NVIDIA): {e}"))
@@ -63,4 +69,56 @@ pub fn download<T: DeviceRepr>(stream: &Stream, src: &impl DeviceMemory<T>) -> V
     stream
         .clone_dtoh(src)
         .unwrap_or_else(|e| panic!("download: {e}"))
+}
+
+/// CUDA C++ (a string literal, for `concat!` in front of a test's kernels)
+/// for kernels that wait by the cycle counter: a stopwatch that counts the
+/// cycles since `hiprs_stopwatch_start`, and `hiprs_spin(cycles)`.
+///
+/// `clock64() - start` is not that count everywhere: on RDNA 3 (gfx11)
+/// `clock64()` reads SHADER_CYCLES, a 20-bit counter, so a difference
+/// never reaches a spin of 2^20 cycles or more (the kernel spins forever)
+/// and goes negative when the counter wraps (an unsigned comparison ends
+/// at once). The stopwatch adds each step modulo the counter's width,
+/// which is exact while two reads are less than 2^20 cycles apart; where
+/// `clock64()` is 64 bits wide (NVIDIA, CDNA) it is the plain difference.
+///
+/// ```
+/// const KERNELS: &str = concat!(
+///     test_kit::cycle_stopwatch_cuda!(),
+///     r#"extern "C" __global__ void spin(long long cycles) { hiprs_spin(cycles); }"#
+/// );
+/// assert!(KERNELS.contains("hiprs_stopwatch_read"));
+/// ```
+#[macro_export]
+macro_rules! cycle_stopwatch_cuda {
+    () => {
+        r#"
+#if defined(__AMDGCN__)
+#if !__has_builtin(__builtin_amdgcn_s_memtime)
+#define HIPRS_CLOCK_MASK ((1LL << 20) - 1)
+#endif
+#endif
+struct hiprs_stopwatch { long long last; long long elapsed; };
+__device__ inline void hiprs_stopwatch_start(hiprs_stopwatch* s) {
+    s->last = clock64();
+    s->elapsed = 0;
+}
+__device__ inline long long hiprs_stopwatch_read(hiprs_stopwatch* s) {
+    long long now = clock64();
+    long long step = now - s->last;
+#ifdef HIPRS_CLOCK_MASK
+    step &= HIPRS_CLOCK_MASK;
+#endif
+    s->last = now;
+    s->elapsed += step;
+    return s->elapsed;
+}
+__device__ inline void hiprs_spin(long long cycles) {
+    hiprs_stopwatch s;
+    hiprs_stopwatch_start(&s);
+    while (hiprs_stopwatch_read(&s) < cycles) {}
+}
+"#
+    };
 }
