@@ -13,6 +13,9 @@
 #   bench-build        build benches/cudarc/launch.rs against real cudarc and cuda-compat (release)
 #   bundle DIR         copy release binaries (stripped) and data files to DIR/cudarc-examples/
 #   run DIR            GPU machine: run the bundled examples, check their output
+#   run-built [EXAMPLE...]
+#                      run the examples `build` left in the target folder (debug),
+#                      checked as `run` checks them: all built ones, or those named
 #   bench-run DIR      GPU machine: run the two launch benchmarks alternately, print the ratio
 #   per-op-run DIR     GPU machine: per-op cost (allocate, launch, free) of hip's own API and
 #                      cuda-compat against real cudarc, alternating; one verdict a pair
@@ -25,6 +28,10 @@
 #   CUDARC_FEATURES    features of the switched dependency (default: cudarc's
 #                      default features plus the CUDA version every build names)
 #   EXAMPLE_TIMEOUT    seconds per example in `run` (default 120)
+#   EXAMPLE_LAUNCHER   words put before each example's path in `run` and `run-built`
+#                      (a dynamic loader and its options); split at spaces
+#   XTASK              the xtask binary (default: beside the bundle, or for `run-built`
+#                      the target folder's debug/xtask)
 #   CUDARC_LOG_DIR     where `run` keeps each example's output (default: the bundle's logs/)
 #   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5), `per-op-run`
 #                      (default 9), `copy-run` (default 5)
@@ -355,6 +362,11 @@ bundle_root() {
 # Number of GPUs the examples can see, or nothing when unknown.
 gpu_count() {
     local n
+    if [[ "${HIP_PLATFORM:-}" == emulated ]]; then
+        # hip-emu's devices: HIP_EMU_DEVICES's comma list, one by default.
+        tr ',' '\n' <<<"${HIP_EMU_DEVICES:-gfx942}" | grep -c . || true
+        return 0
+    fi
     command -v nvidia-smi >/dev/null 2>&1 || return 0
     n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)
     if [[ -n "${CUDA_VISIBLE_DEVICES:-}" ]]; then
@@ -381,15 +393,34 @@ xtask_of() {
 cmd_run() {
     local root
     root=$(bundle_root "${1:-}")
-    export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
-    local timeout_s="${EXAMPLE_TIMEOUT:-120}" gpus ex need status detail
-    local passed=0 failed=0 not_run=0 differs=0 rows=() xtask
+    local xtask
     xtask=$(xtask_of "$root") || exit 1
+    run_examples "$root" "$root/bin" "$xtask" "${ALL_EXAMPLES[@]}"
+}
+
+cmd_run_built() {
+    [[ -f "$WORK/examples/sin.ptx" ]] || die "run-built: run '$0 fetch' and '$0 build' first"
+    local xtask
+    xtask=$(xtask_of "$TARGET_DIR/debug") || exit 1
+    [[ $# -gt 0 ]] || set -- "${ALL_EXAMPLES[@]}"
+    run_examples "$WORK" "$TARGET_DIR/debug/examples" "$xtask" "$@"
+}
+
+# run_examples ROOT BIN_DIR XTASK EXAMPLE...: runs each example's BIN_DIR/NAME
+# in ROOT (its data files under ROOT/examples/), through EXAMPLE_LAUNCHER,
+# and checks its output; one row each, then the counts.
+run_examples() {
+    local root=$1 bin_dir=$2 xtask=$3
+    shift 3
+    export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
+    local timeout_s="${EXAMPLE_TIMEOUT:-120}" gpus ex need status detail launcher=()
+    local passed=0 failed=0 not_run=0 differs=0 rows=()
+    read -ra launcher <<<"${EXAMPLE_LAUNCHER:-}"
     gpus=$(gpu_count)
     local logs="${CUDARC_LOG_DIR:-$root/logs}"
     mkdir -p "$logs"
     echo "running cudarc's examples from $root (HIP_PLATFORM=$HIP_PLATFORM, ${gpus:-unknown} GPUs, ${timeout_s}s each)"
-    for ex in "${ALL_EXAMPLES[@]}"; do
+    for ex in "$@"; do
         need=$(needs_of "$ex")
         if [[ -n "$need" ]]; then
             rows+=("$ex|not run|not built: needs $need")
@@ -401,19 +432,19 @@ cmd_run() {
             not_run=$((not_run + 1))
             continue
         fi
-        local bin="$root/bin/$ex" out="$logs/$ex.out"
+        local bin="$bin_dir/$ex" out="$logs/$ex.out"
         if [[ ! -x "$bin" ]]; then
-            rows+=("$ex|FAILED|no binary in the bundle")
+            rows+=("$ex|FAILED|no binary $bin")
             failed=$((failed + 1))
             continue
         fi
         status=0
-        (cd "$root" && timeout "$timeout_s" "$bin") >"$out" 2>&1 || status=$?
+        (cd "$root" && timeout "$timeout_s" "${launcher[@]}" "$bin") >"$out" 2>&1 || status=$?
         if [[ $status == 124 ]]; then
             rows+=("$ex|FAILED|timed out after ${timeout_s}s")
             failed=$((failed + 1))
-        elif [[ $status != 0 ]] && "$xtask" example-differs "$ex" "$out"; then
-            rows+=("$ex|differs|HIP has no device-runtime limits: CUDA_ERROR_NOT_SUPPORTED for CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, as documented (stack, heap and printf limits read)")
+        elif [[ $status != 0 ]] && detail=$("$xtask" example-differs "$ex" "$out"); then
+            rows+=("$ex|differs|$detail")
             differs=$((differs + 1))
         elif [[ $status != 0 ]]; then
             detail=$(grep -v '^\s*$' "$out" | tail -n 1 | cut -c1-100)
@@ -567,6 +598,7 @@ main() {
         bench-build) cmd_bench_build ;;
         bundle) cmd_bundle "$@" ;;
         run) cmd_run "$@" ;;
+        run-built) cmd_run_built "$@" ;;
         bench-run) cmd_bench_run "$@" ;;
         per-op-run) cmd_per_op_run "$@" ;;
         copy-run) cmd_copy_run "$@" ;;

@@ -10,6 +10,9 @@
 #   Wine    tier 1 and the Windows loader tests, cross-compiled for
 #           x86_64-pc-windows-gnu and run under Wine against stub HIP SDKs,
 #           by scripts/wine-tier.sh                          the prefix made once, then cached
+#   emu     the software AMD GPU: hip-emu's own tests (AMD code objects on
+#           the ISA interpreter) run in the passes below; hip's GPU tests
+#           on its emulated gfx942 and gfx1100, by scripts/emu-tier.sh
 #   tier 3  GPU tests (#[ignore = "needs a GPU"])             reported as not run here;
 #           run them with scripts/gpu-bundle.sh on a GPU machine
 #
@@ -47,7 +50,9 @@
 # line says so); CI must not set it. The Wine tier's tests likewise count
 # as tests of their own, keyed `CRATE@wine`; a tier that could not run (no
 # Wine, no mingw, no Rust target) or a binary without libtest's summary is
-# a failure. HIP_TEST_SKIP_WINE=1 skips it; CI must not set it.
+# a failure. HIP_TEST_SKIP_WINE=1 skips it; CI must not set it. The emulator
+# tier's tests are keyed `CRATE@emu-gfx942` / `CRATE@emu-gfx1100`;
+# HIP_TEST_SKIP_EMU=1 skips it; CI must not set it.
 #
 # Extra arguments go to `cargo test`.
 set -uo pipefail
@@ -143,6 +148,9 @@ sysroots=$tier_line
 # The Wine tier: Windows builds of the tests under Wine.
 optional_tier HIP_TEST_SKIP_WINE scripts/wine-tier.sh "$logs/6-wine.log"
 wine=$tier_line
+# The software AMD GPU tier: hip's GPU tests on hip-emu's gfx942 and gfx1100.
+optional_tier HIP_TEST_SKIP_EMU scripts/emu-tier.sh "$logs/10-emu.log"
+emu=$tier_line
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
 if [ $feature_pass -eq 1 ]; then
@@ -156,6 +164,7 @@ echo "tier 1 (pure Rust): ran"
 echo "tier 2 (real AMD runtime, no GPU): $tier2${runtime:+ against $runtime}${HIP_TEST_EXPECT_RUNTIME:+ (HIP_TEST_EXPECT_RUNTIME=$HIP_TEST_EXPECT_RUNTIME)}"
 echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroots"
 echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
+echo "software AMD GPU tier (hip's GPU tests on hip-emu's gfx942 and gfx1100, scripts/emu-tier.sh): $emu"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 # The counts (xtask/src/tally.rs): the lines below break them down, the
 # last is `N passed, N failed, N skipped`. A tally that cannot run fails.

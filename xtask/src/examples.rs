@@ -5,7 +5,7 @@
 //! Values are read as awk reads them (a field's leading number, 0 when it
 //! has none) and printed as they were written, so the lines read as before.
 
-use crate::text::{self, Middle, Number};
+use crate::text::{self, Counts, Middle, Number};
 
 /// A field's value as awk's arithmetic reads it: its leading decimal
 /// number, 0 when it starts with none.
@@ -263,18 +263,42 @@ pub(crate) fn check_output(name: &str, output: &[String]) -> Result<(), String> 
     }
 }
 
-/// 12-context-config stopped where HIP differs from CUDA as documented: it
-/// read the three limits HIP has, then got CUDA_ERROR_NOT_SUPPORTED for
-/// the device runtime's sync depth, which HIP has not.
-pub(crate) fn differs_as_documented(name: &str, output: &[String]) -> bool {
+/// Why the example stopped where HIP differs from CUDA as documented, or
+/// `None` when it did not:
+/// - 12-context-config read the three limits HIP has, then got
+///   CUDA_ERROR_NOT_SUPPORTED for the device runtime's sync depth, which
+///   HIP has not;
+/// - 03-launch-kernel, 04-streams and 10-function-attributes load the PTX
+///   text of `examples/sin.ptx`, which on AMD is CUDA_ERROR_INVALID_PTX
+///   (cuda-compat's `Ptx`: PTX runs on the NVIDIA platform only), their
+///   last line that error.
+pub(crate) fn differs_as_documented(name: &str, output: &[String]) -> Option<&'static str> {
+    match name {
+        "12-context-config" => context_config_differs(output).then_some(
+            "HIP has no device-runtime limits: CUDA_ERROR_NOT_SUPPORTED for \
+             CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH, as documented (stack, heap and printf limits read)",
+        ),
+        "03-launch-kernel" | "04-streams" | "10-function-attributes" => {
+            let last = output.iter().rev().find(|l| !l.trim().is_empty())?;
+            (last.starts_with("Error: DriverError(CUDA_ERROR_INVALID_PTX")
+                && last.contains("PTX runs only on the NVIDIA platform"))
+            .then_some(
+                "PTX text (examples/sin.ptx) does not load on AMD: CUDA_ERROR_INVALID_PTX, \
+                 as documented (cuda-compat's Ptx)",
+            )
+        }
+        _ => None,
+    }
+}
+
+fn context_config_differs(output: &[String]) -> bool {
     let limit = |prefix: &str| {
         output.iter().any(|l| {
             l.strip_prefix(prefix)
                 .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
         })
     };
-    name == "12-context-config"
-        && limit("Stack size per thread: ")
+    limit("Stack size per thread: ")
         && limit("Malloc heap size: ")
         && limit("Printf buffer size: ")
         && output
@@ -283,6 +307,41 @@ pub(crate) fn differs_as_documented(name: &str, output: &[String]) -> bool {
         && !output
             .iter()
             .any(|l| l.starts_with("Device runtime sync depth"))
+}
+
+/// A run of cudarc-examples.sh's `run`/`run-built` as one libtest-style
+/// summary (`test result: ...`), for the tallies that count those: its
+/// last `N passed, N failed` line, its differing and not-run examples as
+/// ignored. A run that ended without its counts, or exited non-zero with
+/// no failure counted, is one failure more.
+pub(crate) fn examples_result(output: &[String], exit_status: i32) -> String {
+    let count = |line: &str, tail: &str| -> Option<u64> { line.strip_suffix(tail)?.parse().ok() };
+    let mut counts = Counts::default();
+    let mut finished = false;
+    for line in output {
+        let line = line.trim_end();
+        if let Some((p, f)) = line.split_once(" passed, ") {
+            if let (Ok(p), Some(f)) = (p.parse::<u64>(), count(f, " failed")) {
+                (counts.passed, counts.failed) = (p, f);
+                finished = true;
+            }
+        } else if let Some(n) = count(
+            line,
+            " differ from CUDA as documented (neither passed nor failed)",
+        )
+        .or_else(|| count(line, " not run"))
+        {
+            counts.ignored += n;
+        }
+    }
+    if !finished || (exit_status != 0 && counts.failed == 0) {
+        counts.failed += 1;
+    }
+    let word = if counts.failed == 0 { "ok" } else { "FAILED" };
+    format!(
+        "test result: {word}. {} passed; {} failed; {} ignored; 0 measured; 0 filtered out",
+        counts.passed, counts.failed, counts.ignored
+    )
 }
 
 /// The `[0-9.]*` after the last `KEY=` of `line`, or `None` without one.
@@ -580,12 +639,76 @@ mod tests {
             "Stack size per thread: 1024\nMalloc heap size: 8388608\nPrintf buffer size: 1048576\n\
              Error: DriverError(CUDA_ERROR_NOT_SUPPORTED)\n",
         );
-        assert!(differs_as_documented("12-context-config", &out));
-        assert!(!differs_as_documented("06-threading", &out));
+        assert!(differs_as_documented("12-context-config", &out)
+            .is_some_and(|why| why.contains("CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH")));
+        assert_eq!(differs_as_documented("06-threading", &out), None);
         let mut more = out.clone();
         more.push("Device runtime sync depth: 2".into());
-        assert!(!differs_as_documented("12-context-config", &more));
-        assert!(!differs_as_documented("12-context-config", &out[1..]));
+        assert_eq!(differs_as_documented("12-context-config", &more), None);
+        assert_eq!(differs_as_documented("12-context-config", &out[1..]), None);
+    }
+
+    #[test]
+    fn ptx_text_on_amd_is_a_documented_difference() {
+        let out = lines(
+            "Device: AMD Instinct MI300X\n\nError: DriverError(CUDA_ERROR_INVALID_PTX, \"a PTX JIT \
+             compilation failed\", \"PTX runs only on the NVIDIA platform (HIP_PLATFORM=nvidia); \
+             on AMD, compile ...\")\n",
+        );
+        for name in ["03-launch-kernel", "04-streams", "10-function-attributes"] {
+            assert!(differs_as_documented(name, &out).is_some_and(|why| why.contains("sin.ptx")));
+        }
+        assert_eq!(differs_as_documented("matmul-kernel", &out), None);
+        // Another invalid-PTX error (NVIDIA's own), or output after the
+        // error, is not the documented difference.
+        let nvidia =
+            lines("Error: DriverError(CUDA_ERROR_INVALID_PTX, \"a PTX JIT compilation failed\")\n");
+        assert_eq!(differs_as_documented("03-launch-kernel", &nvidia), None);
+        let mut after = out.clone();
+        after.push("Found [0.84]".into());
+        assert_eq!(differs_as_documented("03-launch-kernel", &after), None);
+        assert_eq!(differs_as_documented("03-launch-kernel", &[]), None);
+    }
+
+    #[test]
+    fn a_run_as_one_libtest_summary() {
+        let run = lines(
+            "running cudarc's examples from /w (HIP_PLATFORM=emulated, 1 GPUs, 120s each)\n\
+             example                  result   detail\n\
+             01-allocate              passed   exit 0, output checked\n\
+             03-launch-kernel         differs  PTX text\n\
+             06-threading             FAILED   timed out after 120s\n\
+             outputs: /w/logs/\n\
+             1 differ from CUDA as documented (neither passed nor failed)\n\
+             1 not run\n\
+             1 passed, 1 failed\n",
+        );
+        let result = examples_result(&run, 1);
+        assert_eq!(
+            result,
+            "test result: FAILED. 1 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out"
+        );
+        // What the tallies read.
+        assert_eq!(
+            text::summary_line(&result),
+            Some(Counts {
+                passed: 1,
+                failed: 1,
+                ignored: 2
+            })
+        );
+        let ok = lines("0 differ from CUDA as documented (neither passed nor failed)\n0 not run\n9 passed, 0 failed\n");
+        assert_eq!(
+            examples_result(&ok, 0),
+            "test result: ok. 9 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out"
+        );
+        // Non-zero exit with no failure counted, or no counts at all (the
+        // script died): a failure.
+        assert!(examples_result(&ok, 1).starts_with("test result: FAILED. 9 passed; 1 failed;"));
+        assert_eq!(
+            examples_result(&lines("running cudarc's examples\n"), 0),
+            "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out"
+        );
     }
 
     #[test]

@@ -56,6 +56,9 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      difference; --write rewrites both lists
   tally LOGS STATUS                  test.sh's counts from its logs folder; last line
                                      `N passed, N failed, N skipped`
+  examples-result LOG STATUS         emu-tier.sh: a cudarc-examples.sh run's output and exit
+                                     status as one `test result:` line (differing and not
+                                     run examples ignored; a run without its counts fails)
   wine-summary LOG BUILD_S RUN_S     wine-tier.sh's per-binary lines and total; fails on a failure
 
 On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.sh):
@@ -67,7 +70,7 @@ On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.s
   gpu-run tally LEDGER MODE BUNDLE               the runner's counts; fails on a failure
   session begin|runner|summary|step|row|skip|allreduce|report ...   gpu-session.sh's tables
   check-example NAME OUTPUT          a cudarc example's output is right (else prints why)
-  example-differs NAME OUTPUT        it stopped where HIP differs from CUDA as documented
+  example-differs NAME OUTPUT        it stopped where HIP differs from CUDA as documented (prints why)
   launch-round LEDGER ROUND IMPL     a launch benchmark's RESULT line (stdin), recorded
   launch-summary LEDGER              medians and ratios of the recorded rounds
   candle-results NAME RC LOG RESULTS SUITES     one candle test binary's outcomes
@@ -309,11 +312,27 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 }
             }
         }
+        "examples-result" => {
+            let a = args_n(rest, 2, "examples-result")?;
+            let output =
+                text::grep_lines(Path::new(&a[0])).map_err(|e| format!("{}: {e}", a[0]))?;
+            let exit_status = a[1]
+                .parse()
+                .map_err(|_| format!("examples-result: exit status {:?} is not a number", a[1]))?;
+            println!("{}", examples::examples_result(&output, exit_status));
+            Ok(ExitCode::SUCCESS)
+        }
         "example-differs" => {
             let a = args_n(rest, 2, "example-differs")?;
             let output =
                 text::grep_lines(Path::new(&a[1])).map_err(|e| format!("{}: {e}", a[1]))?;
-            Ok(status(examples::differs_as_documented(&a[0], &output)))
+            match examples::differs_as_documented(&a[0], &output) {
+                Some(why) => {
+                    println!("{why}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => Ok(ExitCode::from(1)),
+            }
         }
         "launch-round" => {
             let a = args_n(rest, 3, "launch-round")?;

@@ -5,7 +5,7 @@
 //! `2-doc.log`, `3-rerun.log` (cuda-compat with `synthesized-enums`),
 //! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`, `7-mistral.log`,
 //! `8-host-cost.log` (scripts/host-cost.sh), `9-cudarc-api.log`
-//! (scripts/cudarc-api.sh), and
+//! (scripts/cudarc-api.sh), `10-emu.log` (scripts/emu-tier.sh), and
 //! cargo's JSON of the first and third passes (`1.json`, `3.json`), which
 //! map executables to packages. A missing file is a pass that did not run.
 
@@ -72,6 +72,17 @@ pub(crate) fn sysroot_key(line: &str) -> Option<String> {
     let (target, _) = word_then_paren(rest)?;
     let krate = target.split('/').next().unwrap_or(target);
     Some(format!("{krate}@rocm-{version} {target}"))
+}
+
+/// emu-tier.sh's `     Running@emu-DEV DIR/tests/FILE (EXE)`, keyed
+/// `DIR@emu-DEV DIR/tests/FILE`.
+pub(crate) fn emu_key(line: &str) -> Option<String> {
+    let rest = after_indent(line)?.strip_prefix("Running@emu-")?;
+    let end = rest.find(char::is_whitespace).filter(|&e| e > 0)?;
+    let (device, rest) = (&rest[..end], rest[end..].strip_prefix(' ')?);
+    let (target, _) = word_then_paren(rest)?;
+    let krate = target.split('/').next().unwrap_or(target);
+    Some(format!("{krate}@emu-{device} {target}"))
 }
 
 /// wine-tier.sh's `     Running@wine DIR/FILE (EXE)`, keyed
@@ -235,6 +246,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let pass3 = parse_pass(&read("3-rerun.log"), &packages(&logs.join("3.json")));
     let sysroots = tier_counts(&read("5-sysroots.log"), sysroot_key);
     let wine = tier_counts(&read("6-wine.log"), wine_key);
+    let emu = tier_counts(&read("10-emu.log"), emu_key);
     let cudarc = cudarc_counts(&read("4-cudarc.log"));
     let candle = candle_counts(&read("7-candle.log"));
     let mistral = check_counts(&read("7-mistral.log"), &["mistral check: "]);
@@ -287,12 +299,24 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         new = Counts::default();
     }
 
-    let distinct_passed =
-        c1.passed + c2.passed + new.passed + sysroots.counts.passed + wine.counts.passed;
-    let distinct_failed =
-        c1.failed + c2.failed + new.failed + sysroots.counts.failed + wine.counts.failed;
-    let distinct_ignored =
-        c1.ignored + c2.ignored + new.ignored + sysroots.counts.ignored + wine.counts.ignored;
+    let distinct_passed = c1.passed
+        + c2.passed
+        + new.passed
+        + sysroots.counts.passed
+        + wine.counts.passed
+        + emu.counts.passed;
+    let distinct_failed = c1.failed
+        + c2.failed
+        + new.failed
+        + sysroots.counts.failed
+        + wine.counts.failed
+        + emu.counts.failed;
+    let distinct_ignored = c1.ignored
+        + c2.ignored
+        + new.ignored
+        + sysroots.counts.ignored
+        + wine.counts.ignored
+        + emu.counts.ignored;
     let passed =
         distinct_passed + programs + cudarc[0] + candle[0] + mistral[0] + host_cost[0] + api[0];
     let mut failed =
@@ -334,6 +358,13 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
             wine.counts.failed,
             wine.counts.ignored,
             unfinished(&wine)
+        ),
+        format!(
+            "software AMD GPU tier (hip's GPU tests on hip-emu's gfx942 and gfx1100; counted above as tests of their own): {} passed, {} failed, {} ignored{}",
+            emu.counts.passed,
+            emu.counts.failed,
+            emu.counts.ignored,
+            unfinished(&emu)
         ),
         format!("programs (targets without libtest's harness, one each): {programs}"),
         format!(
@@ -609,6 +640,50 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
         );
         assert!(t.unfinished.is_empty());
         assert_eq!(wine_key("     Running@wine  x (y)"), None);
+
+        // The emulator tier: one section per device and binary; a binary
+        // that crashed (no summary) counts as a failure, named.
+        let emu = concat!(
+            "     Running@emu-gfx942 hip/tests/gpu_memory.rs (/t/gpu_memory-1)\n",
+            "test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured\n",
+            "emu-tier: gfx1100: not run: some_test: needs two devices\n",
+            "     Running@emu-gfx1100 hip/tests/gpu_memory.rs (/t/gpu_memory-1)\n",
+        );
+        let t = tier_counts(&lines(emu), emu_key);
+        assert_eq!(
+            t.counts,
+            Counts {
+                passed: 12,
+                failed: 1,
+                ignored: 0
+            }
+        );
+        assert_eq!(t.unfinished, ["hip@emu-gfx1100 hip/tests/gpu_memory.rs"]);
+        assert_eq!(emu_key("     Running@emu- x (y)"), None);
+
+        // cudarc's examples on each device: a section of their own, its
+        // summary from `xtask examples-result`; a run that stopped before
+        // it is a failure.
+        let examples = concat!(
+            "     Running@emu-gfx942 cudarc-examples (scripts/cudarc-examples.sh run-built)\n",
+            "01-allocate              passed   exit 0, output checked\n",
+            "7 passed, 1 failed\n",
+            "test result: FAILED. 7 passed; 1 failed; 4 ignored; 0 measured; 0 filtered out\n",
+            "     Running@emu-gfx1100 cudarc-examples (scripts/cudarc-examples.sh run-built)\n",
+        );
+        let t = tier_counts(&lines(examples), emu_key);
+        assert_eq!(
+            t.counts,
+            Counts {
+                passed: 7,
+                failed: 2,
+                ignored: 4
+            }
+        );
+        assert_eq!(
+            t.unfinished,
+            ["cudarc-examples@emu-gfx1100 cudarc-examples"]
+        );
     }
 
     #[test]

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The software AMD GPU tier: hip's GPU tests (`hip/tests/gpu*.rs`, the
+# tests marked `#[ignore = "needs a GPU"]`) run on hip-emu's emulated
+# devices: two gfx942s (wave64), then two gfx1100s (wave32), two so that
+# the `two_gpus_` tests (peer access and copies) run too.
+# scripts/test.sh calls it and counts its tests as tests of their own
+# (`hip@emu-gfx942 hip/tests/gpu_x.rs`).
+#
+# The runtime is hip-emu's libhip_emu.so, loaded by hip-sys through
+# HIP_PLATFORM=emulated and HIP_SYS_LIBRARY_PATH, as ROCm's runtime is.
+# Kernels compiled at run time need hiprtc: ROCm 6.4's, from the sysroot of
+# scripts/rocm-runtimes.sh, so the binaries run through that sysroot's
+# dynamic loader (its glibc is newer than this machine's), as in
+# scripts/tier2-sysroots.sh.
+#
+# Then cudarc's examples built against cuda-compat (scripts/cudarc-examples.sh
+# build, its `run-built`), those that need no library but the HIP runtime
+# and nvrtc (hiprtc), run the same way on each device and checked as on the
+# GPU machine; an example that stops where HIP differs from CUDA as
+# documented (`cargo xtask example-differs`) is neither passed nor failed.
+#
+# A test that cannot pass on the emulated device is listed, with its
+# reason, in hip-emu/gpu-tests-residue.txt (`TEST<TAB>TARGETS<TAB>REASON`,
+# TARGETS `all` or a comma list; an example as `example:NAME`, TARGETS
+# `all`); it is not run, and this script prints each one. Every other
+# test must pass. A launch stops after 120 s (HIP_EMU_TIMEOUT) and a test
+# binary after 600 s: a hang fails the tier instead of stalling it.
+#
+# Output: for each binary and device, `     Running@emu-DEV PKG-DIR/tests/FILE (EXE)`
+# then libtest's own output; for the examples on each device,
+# `     Running@emu-DEV cudarc-examples (scripts/cudarc-examples.sh run-built)`,
+# a line per example, and `test result: ...` (`cargo xtask examples-result`:
+# a failed, crashed or timed-out example, or a run that stopped, fails); `emu-tier: DID NOT RUN: REASON` when the tier
+# cannot run. Exits non-zero when a test failed or the tier did not run.
+# HIP_TEST_SKIP_EMU=1 skips it (scripts/test.sh says so); CI must not set it.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+if [ "${HIP_TEST_SKIP_EMU:-}" = 1 ]; then
+  echo "emu-tier: skipped (HIP_TEST_SKIP_EMU=1)"
+  exit 0
+fi
+devices=("$@")
+[ ${#devices[@]} -gt 0 ] || devices=(gfx942 gfx1100)
+
+# The emulated runtime: the cdylib of hip-emu, where cargo puts it.
+if ! cargo build -q -p hip-emu --lib; then
+  echo "emu-tier: DID NOT RUN: hip-emu could not be built"
+  exit 1
+fi
+target_dir=${CARGO_TARGET_DIR:-$PWD/target}
+so="$target_dir/debug/libhip_emu.so"
+if [ ! -f "$so" ]; then
+  echo "emu-tier: DID NOT RUN: no $so after building hip-emu"
+  exit 1
+fi
+
+json=$(cargo test -p hip --test 'gpu*' --no-run --message-format=json 2>/dev/null)
+exes=$(cargo xtask executables <<<"$json")
+if [ -z "$exes" ]; then
+  echo "emu-tier: DID NOT RUN: hip's GPU test binaries could not be built"
+  exit 1
+fi
+
+if ! line=$(bash scripts/rocm-runtimes.sh 6.4); then
+  echo "emu-tier: DID NOT RUN: the ROCm 6.4 sysroot (hiprtc) could not be made"
+  exit 1
+fi
+root=${line#* }
+lib=$root/usr/lib/x86_64-linux-gnu
+ld=$lib/ld-linux-x86-64.so.2
+[ -x "$ld" ] || { echo "emu-tier: DID NOT RUN: no dynamic loader at $ld"; exit 1; }
+
+residue=hip-emu/gpu-tests-residue.txt
+# A launch that runs past launch_timeout seconds fails (hipErrorLaunchTimeOut,
+# hip-emu's HIP_EMU_TIMEOUT); a test binary still running after
+# binary_timeout seconds is killed and fails, so that a hang costs minutes,
+# not the CI run.
+launch_timeout=120
+binary_timeout=600
+status=0
+for dev in "${devices[@]}"; do
+  # The tests this device does not run, as `--skip NAME --exact`-style
+  # arguments, each printed with its reason.
+  skips=()
+  while IFS=$'\t' read -r name targets reason; do
+    case "$name" in ''|'#'*|example:*) continue ;; esac
+    if [ "$targets" = all ] || [[ ",$targets," == *",$dev,"* ]]; then
+      echo "emu-tier: $dev: not run: $name: $reason"
+      skips+=(--skip "$name")
+    fi
+  done <"$residue"
+  while read -r target exe; do
+    echo "     Running@emu-$dev $target ($exe)"
+    (
+      cd "${target%%/*}" || exit 2
+      env -u ROCM_PATH -u HIP_PATH \
+        HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_DEVICES="$dev,$dev" \
+        HIP_EMU_TIMEOUT="$launch_timeout" HIP_TEST_EXPECT_RUNTIME=amd \
+        timeout "$binary_timeout" \
+        "$ld" --library-path "$lib" "$exe" --ignored --exact --test-threads=2 "${skips[@]}" 2>&1
+      rc=$?
+      [ $rc != 124 ] || echo "emu-tier: $target on $dev: killed after ${binary_timeout}s"
+      exit $rc
+    ) || status=1
+  done <<<"$exes"
+done
+
+# cudarc's examples: none of those that build uses cuBLAS or cuRAND;
+# 13-copy-multi-gpu gets the two devices.
+# An example listed in the residue as `example:NAME` is not run there.
+examples=()
+for ex in 01-allocate 02-copy 03-launch-kernel 04-streams 05-device-repr 06-threading \
+  09-constant-memory 10-function-attributes 12-context-config 13-copy-multi-gpu \
+  matmul-kernel nvrtc-compile; do
+  skip=
+  while IFS=$'\t' read -r name targets reason; do
+    if [ "$name" = "example:$ex" ] && [ "$targets" = all ]; then
+      echo "emu-tier: not run: cudarc example $ex: $reason"
+      skip=1
+    fi
+  done <"$residue"
+  [ -n "$skip" ] || examples+=("$ex")
+done
+build_log=$target_dir/cudarc-examples-emu-build.log
+if ! { bash scripts/cudarc-examples.sh fetch && bash scripts/cudarc-examples.sh build; } >"$build_log" 2>&1; then
+  echo "emu-tier: DID NOT RUN: cudarc's examples could not be built (see $build_log)"
+  exit 1
+fi
+run_log=$(mktemp)
+for dev in "${devices[@]}"; do
+  echo "     Running@emu-$dev cudarc-examples (scripts/cudarc-examples.sh run-built)"
+  env -u ROCM_PATH -u HIP_PATH \
+    HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_DEVICES="$dev,$dev" \
+    HIP_EMU_TIMEOUT="$launch_timeout" EXAMPLE_LAUNCHER="$ld --library-path $lib" CUDARC_LOG_DIR="$PWD/target/cudarc-examples/logs-emu-$dev" \
+    bash scripts/cudarc-examples.sh run-built "${examples[@]}" 2>&1 | tee "$run_log"
+  run_status=${PIPESTATUS[0]}
+  [ "$run_status" = 0 ] || status=1
+  cargo xtask examples-result "$run_log" "$run_status" || status=1
+done
+rm -f "$run_log"
+exit $status
