@@ -356,8 +356,8 @@ amd_line() {
 # program starts on Debian 12's ROCm 5.2 runtime without a GPU.
 amd_program_links() {
     local exe=$1
-    ldd "$exe" | grep -q 'libamdhip64' || { ldd "$exe"; echo "no libamdhip64 among its libraries"; return 1; }
-    ! ldd "$exe" | grep -q 'libcudart' || { echo "it still needs libcudart"; return 1; }
+    ldd "$exe" | grep 'libamdhip64' >/dev/null || { ldd "$exe"; echo "no libamdhip64 among its libraries"; return 1; }
+    ! ldd "$exe" | grep 'libcudart' >/dev/null || { echo "it still needs libcudart"; return 1; }
     [[ $("$exe" modules | wc -l) -eq 12 ]] || { "$exe" modules; echo "expected 11 modules and a launcher"; return 1; }
     "$exe" modules
 }

@@ -44,7 +44,7 @@ rm -f "$out/build.json"
 
 count=0
 while IFS=$'\t' read -r kind pkg target path; do
-    if echo "$target" | grep -Eq "$skip_targets"; then
+    if echo "$target" | grep -E "$skip_targets" >/dev/null; then
         echo "skip $pkg/$target (needs a Rust toolchain)"
         continue
     fi

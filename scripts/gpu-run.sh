@@ -87,8 +87,8 @@ if [ -z "$benchmarks" ]; then
     benchmarks=$(paste -sd'|' "$here/benchmarks.txt")
 fi
 selected() {
-    { [ -z "$only" ] || echo "$1" | grep -Eq "$only"; } &&
-        { [ -z "$exclude" ] || ! echo "$1" | grep -Eq "$exclude"; }
+    { [ -z "$only" ] || echo "$1" | grep -E "$only" >/dev/null; } &&
+        { [ -z "$exclude" ] || ! echo "$1" | grep -E "$exclude" >/dev/null; }
 }
 mode=${1:-tests}
 case "$mode" in tests | memcheck) ;; *)
@@ -156,7 +156,7 @@ run_program() {
     local name rc
     name=$(basename "$p")
     selected "$name" || return 0
-    if echo "$name" | grep -Eq "^($benchmarks)\$"; then
+    if echo "$name" | grep -E "^($benchmarks)\$" >/dev/null; then
         echo "--- $kind $name: left to gpu-session.sh bench or soak"
         return 0
     fi

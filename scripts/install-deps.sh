@@ -12,7 +12,7 @@
 set -euo pipefail
 
 windows_target=x86_64-pc-windows-gnu
-if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep -qx "$windows_target"; then
+if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep -x "$windows_target" >/dev/null; then
   echo "install-deps: adding the Rust target $windows_target"
   rustup target add "$windows_target"
 fi
@@ -20,7 +20,7 @@ fi
 packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3 gcc-mingw-w64-x86-64 wine64 patchelf)
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all present (${packages[*]})"

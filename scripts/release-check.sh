@@ -60,7 +60,7 @@ check_package() {
 }
 
 check_msrv() {
-    rustup toolchain list | grep -q "^$msrv-" ||
+    rustup toolchain list | grep "^$msrv-" >/dev/null ||
         rustup toolchain install "$msrv" --profile minimal
     package_all
 

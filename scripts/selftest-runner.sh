@@ -53,7 +53,7 @@ slow) exec sleep 30 ;;
 esac
 p=0 f=0 out=0
 for t in $tests; do
-    if printf '%s\n' "${skip[@]}" | grep -qxF -- "$t"; then out=$((out + 1)); continue; fi
+    if printf '%s\n' "${skip[@]}" | grep -xF -- "$t" >/dev/null; then out=$((out + 1)); continue; fi
     if [[ " $failing " == *" $t "* ]]; then echo "test $t ... FAILED"; f=$((f + 1))
     else echo "test $t ... ok"; p=$((p + 1)); fi
 done
@@ -345,7 +345,7 @@ while [ $# -gt 0 ]; do
 done
 p=0 f=0
 for t in $tests; do
-    if printf '%s\n' "${skip[@]}" | grep -qxF -- "$t"; then continue; fi
+    if printf '%s\n' "${skip[@]}" | grep -xF -- "$t" >/dev/null; then continue; fi
     if [[ " $failing " == *" $t "* ]]; then echo "test $t ... FAILED"; f=$((f + 1))
     else echo "test $t ... ok"; p=$((p + 1)); fi
 done

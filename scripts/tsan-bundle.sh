@@ -39,7 +39,7 @@ case "${1:-}" in
         ;;
 esac
 
-if ! rustup component list --toolchain "$toolchain" --installed | grep -q '^rust-src'; then
+if ! rustup component list --toolchain "$toolchain" --installed | grep '^rust-src' >/dev/null; then
     rustup component add --toolchain "$toolchain" rust-src
 fi
 echo "tsan-bundle: $(rustc "+$toolchain" -V)"

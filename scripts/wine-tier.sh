@@ -55,7 +55,7 @@ fi
 [ -n "$wine" ] || did_not_run "no wine64 (Debian: wine64)"
 wineserver=$(dirname "$wine")/wineserver
 [ -x "$wineserver" ] || wineserver=$(command -v wineserver) || did_not_run "no wineserver beside $wine"
-if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx "$target"; then
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -x "$target" >/dev/null; then
   did_not_run "the Rust target $target is not installed (rustup target add $target)"
 fi
 
