@@ -448,7 +448,7 @@ impl LibrarySpec {
     /// The names and search locations for `platform`.
     pub fn search(&self, platform: Platform) -> (&LibraryNames, Vec<Location>) {
         match platform {
-            Platform::Amd => (&self.amd, search::amd_locations()),
+            Platform::Amd => (&self.amd, search::amd_library_locations()),
             Platform::Nvidia => (&self.nvidia, search::cuda_locations()),
         }
     }

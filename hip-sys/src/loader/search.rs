@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 #[path = "pe.rs"]
 pub mod pe;
 
-/// The variable that, when set, names the only folder (or the library file)
-/// searched for AMD libraries, instead of the default places.
+/// The variable that, when set, names the only folder searched for AMD
+/// libraries, instead of the default places; or the HIP runtime's file,
+/// which is then the runtime while the libraries built on it are searched
+/// beside it and in the default places ([`amd_library_locations_from`]).
 pub const OVERRIDE_VAR: &str = "HIP_SYS_LIBRARY_PATH";
 
 /// One place a library was looked for, and what happened.
@@ -116,6 +118,35 @@ pub fn amd_locations_from(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<
             out
         }
     }
+}
+
+/// The places an AMD library built on the runtime (hipBLAS, rocBLAS's
+/// users, RCCL, ...) is searched, in order: [`amd_library_locations_from`]
+/// with this process's environment.
+pub fn amd_library_locations() -> Vec<Location> {
+    amd_library_locations_from(Os::CURRENT, &|k| std::env::var_os(k).map(PathBuf::from))
+}
+
+/// [`amd_locations_from`], except when [`OVERRIDE_VAR`] names a file: that
+/// file is the HIP runtime (ROCm's, or the software AMD GPU of
+/// `HIP_PLATFORM=emulated`), which cannot also be hipBLAS, so a library is
+/// searched in the file's folder, then in the default places, as if the
+/// variable were unset. A folder in the variable stays the only place.
+pub fn amd_library_locations_from(os: Os, env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<Location> {
+    let file = env(OVERRIDE_VAR).filter(|p| p.is_file());
+    let Some(file) = file else {
+        return amd_locations_from(os, env);
+    };
+    let without = |k: &str| if k == OVERRIDE_VAR { None } else { env(k) };
+    let mut out = Vec::new();
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        out.push(Location {
+            dir: Some(dir.to_path_buf()),
+            source: format!("{OVERRIDE_VAR}'s folder (it names the runtime's file)"),
+        });
+    }
+    out.extend(amd_locations_from(os, &without));
+    out
 }
 
 /// Where `HIP_PLATFORM=emulated` looks for the software AMD GPU
@@ -625,6 +656,34 @@ mod tests {
         assert_eq!(only.len(), 1);
         assert_eq!(only[0].source, OVERRIDE_VAR);
         assert!(emulator_locations_from(None, &none).is_empty());
+    }
+
+    #[test]
+    fn a_runtime_file_in_the_override_is_not_searched_for_libraries() {
+        // A folder holding one empty file, removed at the end.
+        #[allow(clippy::disallowed_methods)]
+        let dir = std::env::temp_dir().join(format!("hip-sys-override-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let runtime = dir.join("libhip_emu.so");
+        std::fs::write(&runtime, b"").unwrap();
+        let runtime_text = runtime.to_str().unwrap();
+        // The runtime's own search: the file alone.
+        let env = env_of(&[(OVERRIDE_VAR, runtime_text), ("ROCM_PATH", "/r")]);
+        let locs = amd_locations_from(Os::Unix, &env);
+        assert_eq!(locs.len(), 1);
+        assert_eq!(locs[0].dir.as_deref(), Some(runtime.as_path()));
+        // A library's: the file's folder, then the default places.
+        let locs = amd_library_locations_from(Os::Unix, &env);
+        let dirs: Vec<_> = locs.iter().map(|l| l.dir.clone()).collect();
+        assert_eq!(dirs[0].as_deref(), Some(dir.as_path()));
+        assert_eq!(dirs[1].as_deref(), Some(Path::new("/r/lib")));
+        assert!(dirs.iter().all(|d| d.as_deref() != Some(runtime.as_path())));
+        assert_eq!(dirs.last(), Some(&None), "the system loader last");
+        // A folder stays the only place for libraries too.
+        let folder = env_of(&[(OVERRIDE_VAR, dir.to_str().unwrap()), ("ROCM_PATH", "/r")]);
+        let locs = amd_library_locations_from(Os::Unix, &folder);
+        assert_eq!(locs.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
