@@ -288,9 +288,20 @@ impl Cx {
                 self.facts.reads.insert("NEG");
                 Store::Raw("c.neg", 4)
             }
-            "OFFSET" => Store::Raw("c.offset", 32),
-            "OFFSET0" => Store::Raw("c.offset0", 32),
-            "OFFSET1" => Store::Raw("c.offset1", 32),
+            // An LDS instruction whose pseudocode names no offset means
+            // ADDR with the offset added (`MEM[ADDR].u16`); the flag tells
+            // the interpreter which form it has.
+            "OFFSET" | "OFFSET0" | "OFFSET1" => {
+                self.facts.reads.insert("OFFSET");
+                Store::Raw(
+                    match name {
+                        "OFFSET" => "c.offset",
+                        "OFFSET0" => "c.offset0",
+                        _ => "c.offset1",
+                    },
+                    32,
+                )
+            }
             "DATA" | "DATA0" => Store::Wide("c.data"),
             "DATA2" | "DATA1" => Store::Wide("c.data2"),
             "VDATA" => Store::Wide("c.vdata"),

@@ -843,3 +843,56 @@ fn halves_through_lds_and_d16_loads() {
         }
     }
 }
+
+/// LDS instructions whose ISA pseudocode reads `MEM[ADDR]` with the
+/// instruction's offset folded in (16- and 8-bit loads and stores, the d16
+/// halves, atomics), at offsets from one address register, as rocBLAS's
+/// Tensile kernels use them; and a d16 load that keeps the other half.
+#[test]
+fn lds_offsets_of_narrow_loads_stores_and_atomics() {
+    for target in Target::ALL {
+        let l = load_named("lds_offsets", target);
+        let input: Vec<u16> = (0..320).map(|i| h(i as f32 * 0.5 - 60.0)).collect();
+        let ind = l.mem.alloc(&bytes(&input));
+        let od = l.mem.alloc(&[0u8; 256]);
+        l.launch(
+            "lds_halves",
+            1,
+            64,
+            &[&ind.to_le_bytes(), &od.to_le_bytes()],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = u32s(&l.mem.read(od, 256));
+        for (t, &g) in got.iter().enumerate() {
+            let want = input[2 * t + 1] as u32 | (input[2 * t + 33] as u32) << 16;
+            assert_eq!(g, want, "{target}: lds_halves out[{t}]");
+        }
+
+        let x: Vec<u32> = (0..64u32)
+            .map(|i| i.wrapping_mul(0x9e37_79b9) >> 5)
+            .collect();
+        let xd = l.mem.alloc(&bytes(&x));
+        let od = l.mem.alloc(&[0u8; 4 * 128]);
+        l.launch(
+            "lds_bytes_and_atomics",
+            1,
+            64,
+            &[&xd.to_le_bytes(), &od.to_le_bytes()],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = u32s(&l.mem.read(od, 4 * 128));
+        for t in 0..64 {
+            let b = x[(t + 1) % 64] & 0xff;
+            let s = (x[(t + 3) % 64] >> 8) & 0xffff;
+            assert_eq!(got[t], b | s << 8, "{target}: bytes and shorts out[{t}]");
+        }
+        for t in 0..64 {
+            let want: u32 = if (16..32).contains(&t) {
+                (0..64).filter(|i| i % 16 + 16 == t).map(|i| x[i] & 7).sum()
+            } else {
+                0
+            };
+            assert_eq!(got[64 + t], want, "{target}: LDS atomic counts[{t}]");
+        }
+    }
+}

@@ -1831,12 +1831,18 @@ impl<'a> Engine<'a> {
             };
             match space {
                 Space::Lds => {
-                    c.addr = v(vaddr) as u64;
                     let o0 = inst.f.offset0.unwrap_or(0) as u64;
                     let o1 = inst.f.offset1.unwrap_or(0) as u64;
                     c.offset = o0 | (o1 << 8);
                     c.offset0 = o0;
                     c.offset1 = o1;
+                    // `MEM[ADDR + OFFSET]` in some pseudocode, `MEM[ADDR]`
+                    // (the offset already in) in the rest.
+                    c.addr = if op.reads & F_OFFSET != 0 {
+                        v(vaddr) as u64
+                    } else {
+                        (v(vaddr) as u64 + c.offset) & 0xffff_ffff
+                    };
                 }
                 Space::Global => {
                     c.addr = match sbase {
@@ -1913,6 +1919,14 @@ impl<'a> Engine<'a> {
             // encoding's store-data register).
             for i in 0..vdata_dw.min(16) {
                 c.vdata[i as usize] = d(vdata_in + i);
+            }
+            // RETURN_DATA likewise: a d16 LDS load (`ds_load_u16_d16_hi`)
+            // writes half of it and preserves the rest, so it starts as
+            // this lane's destination (never as the last lane's).
+            if op.writes & F_RET_W != 0 {
+                for i in 0..ret_dw.min(16) {
+                    c.ret[i as usize] = d(vdst + i);
+                }
             }
             sem(&mut c, &mut acc_mem);
             if let Some(a) = acc_mem.fault.take().or_else(|| acc_mem.global.fault.take()) {

@@ -124,6 +124,9 @@ pub const F_SIMM32: u32 = 1 << 16;
 pub const F_OPSEL: u32 = 1 << 17;
 pub const F_SIMM16: u32 = 1 << 18;
 pub const F_NEG: u32 = 1 << 19;
+/// The pseudocode reads the instruction's OFFSET (or OFFSET0/OFFSET1); an
+/// LDS instruction without it addresses `ADDR` with the offset added.
+pub const F_OFFSET: u32 = 1 << 20;
 
 /// `place` with `width` bits at `lo` replaced by `value`'s low bits.
 #[inline(always)]
