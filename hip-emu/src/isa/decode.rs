@@ -8,6 +8,7 @@ use super::Target;
 /// The tables of one ISA.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tables {
+    pub(crate) family: Family,
     pub(crate) formats: &'static [FormatInfo],
     pub(crate) ops: &'static [OpInfo],
     /// Encodings in match order (most fixed bits first).
@@ -63,16 +64,19 @@ pub(crate) fn tables(family: Family) -> Tables {
     static RDNA4: OnceLock<Vec<usize>> = OnceLock::new();
     match family {
         Family::Cdna => Tables {
+            family,
             formats: &super::cdna::FORMATS,
             ops: &super::cdna::OPS,
             order: CDNA.get_or_init(|| order_of(&super::cdna::FORMATS)),
         },
         Family::Rdna3 => Tables {
+            family,
             formats: &super::rdna3::FORMATS,
             ops: &super::rdna3::OPS,
             order: RDNA3.get_or_init(|| order_of(&super::rdna3::FORMATS)),
         },
         Family::Rdna4 => Tables {
+            family,
             formats: &super::rdna4::FORMATS,
             ops: &super::rdna4::OPS,
             order: RDNA4.get_or_init(|| order_of(&super::rdna4::FORMATS)),

@@ -9,6 +9,10 @@ use super::{PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+#[path = "matrix.rs"]
+mod matrix;
+use matrix::Shape;
+
 /// The kernel descriptor's fields the interpreter uses (AMDGPU's
 /// `kernel_descriptor_t`, 64 bytes).
 #[derive(Debug, Clone, Copy)]
@@ -1980,6 +1984,14 @@ impl<'a> Engine<'a> {
                 Flow::Next
             }
             n if NO_EFFECT.contains(&n) => Flow::Next,
+            n if n.starts_with("V_MFMA_") || n.starts_with("V_WMMA_") => {
+                let shape = Shape::of(n, self.family)
+                    .and_then(|s| s.ok_or_else(|| "not a matrix instruction".to_owned()))
+                    .and_then(|s| s.check(inst).map(|()| s))
+                    .map_err(|why| self.unimplemented(inst, w.pc, &why))?;
+                self.matrix(w, inst, &shape)?;
+                Flow::Next
+            }
             "S_SETHALT" | "S_TRAP" => {
                 return Err(err_dispatch(
                     self.d,
@@ -2252,6 +2264,9 @@ pub(crate) fn support(tables: &Tables, inst: &Inst) -> Result<(), String> {
     let name = inst.op.name;
     if NO_EFFECT.contains(&name) || BY_HAND.contains(&name) {
         return Ok(());
+    }
+    if let Some(shape) = Shape::of(name, tables.family)? {
+        return shape.check(inst);
     }
     if !FORMATS.contains(&inst.format.name) {
         return Err(format!(
