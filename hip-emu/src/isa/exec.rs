@@ -345,10 +345,23 @@ pub(crate) struct Engine<'a> {
     scratch_per_lane: usize,
     /// `HIP_EMU_TRACE`: print each instruction of the first wave.
     trace: bool,
+    /// The workgroup and wave (index in it) running, for the trace.
+    tracing: ([u32; 3], u32),
     /// When the launch times out ([`super::launch_timeout`]), and the
     /// instructions left before the clock is looked at again.
     deadline: Option<(std::time::Instant, std::time::Duration)>,
     until_clock_check: u32,
+}
+
+/// Whether `HIP_EMU_TRACE` (`value`) asks for the instructions of
+/// `kernel`: `1` traces every kernel, `0` or nothing none, any other
+/// value the kernels whose name contains it.
+fn trace_wanted(value: Option<&str>, kernel: &str) -> bool {
+    match value {
+        None | Some("") | Some("0") => false,
+        Some("1") => true,
+        Some(part) => kernel.contains(part),
+    }
 }
 
 /// Instructions between two looks at the launch's deadline.
@@ -440,7 +453,8 @@ impl<'a> Engine<'a> {
             engine_mem,
             lds_size,
             scratch_per_lane: desc.private_segment_fixed_size as usize,
-            trace: std::env::var_os("HIP_EMU_TRACE").is_some_and(|v| !v.is_empty() && v != "0"),
+            trace: trace_wanted(std::env::var("HIP_EMU_TRACE").ok().as_deref(), d.kernel),
+            tracing: ([0; 3], 0),
             deadline: None,
             until_clock_check: CLOCK_CHECK_EVERY,
         })
@@ -591,11 +605,12 @@ impl<'a> Engine<'a> {
         self.counters.waves += n as u64;
         loop {
             let mut progressed = false;
-            for wave in waves.iter_mut() {
+            for (i, wave) in waves.iter_mut().enumerate() {
                 if wave.done || wave.at_barrier {
                     continue;
                 }
                 progressed = true;
+                self.tracing = (wg, i as u32);
                 match self.run_wave(wave, lds)? {
                     Stop::Ended => wave.done = true,
                     Stop::Barrier => wave.at_barrier = true,
@@ -676,15 +691,21 @@ impl<'a> Engine<'a> {
         } else {
             exec.trailing_zeros() as usize
         };
-        let vdst = inst.f.vdst.or(inst.f.sdst).unwrap_or(0);
+        let vdst = inst
+            .f
+            .vdst
+            .or(inst.f.sdst)
+            .or_else(|| inst.field("vdata"))
+            .unwrap_or(0);
         let v = if inst.format.name.starts_with('S') {
             format!("s{vdst}={:#x}", self.sreg(w, vdst))
         } else {
             let x = Self::vgpr(w, vdst, lane);
             format!("v{vdst}[{lane}]={x:#x} ({})", f32::from_bits(x))
         };
+        let ([x, y, z], wave) = self.tracing;
         eprintln!(
-            "hip-emu {pc:#x} {:<28} exec={exec:#x} vcc={:#x} scc={} {v}",
+            "hip-emu wg({x},{y},{z}) w{wave} {pc:#x} {:<28} exec={exec:#x} vcc={:#x} scc={} {v}",
             inst.mnemonic(),
             self.vcc(w),
             w.scc as u8
@@ -725,6 +746,9 @@ impl<'a> Engine<'a> {
             match self.special(w, &inst)? {
                 Some(Flow::Next) => {
                     w.pc = pc + inst.len as u64;
+                    if self.trace {
+                        self.trace_line(w, &inst, pc);
+                    }
                     continue;
                 }
                 Some(Flow::Stop(s)) => {
@@ -2382,4 +2406,22 @@ pub(crate) fn execute(
     let mut e = Engine::new(d)?;
     e.deadline = limit.map(|t| (std::time::Instant::now() + t, t));
     e.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trace_wanted;
+
+    #[test]
+    fn trace_selects_kernels_by_name() {
+        assert!(!trace_wanted(None, "saxpy"));
+        assert!(!trace_wanted(Some("0"), "saxpy"));
+        assert!(!trace_wanted(Some(""), "saxpy"));
+        assert!(trace_wanted(Some("1"), "saxpy"));
+        assert!(trace_wanted(
+            Some("Cijk_Ailk"),
+            "Cijk_Ailk_Bljk_HB_MT32x32x16"
+        ));
+        assert!(!trace_wanted(Some("Cijk_Ailk"), "saxpy"));
+    }
 }
