@@ -129,14 +129,17 @@ if [ $status -eq 0 ]; then
   bash scripts/candle.sh amd 2>&1 | tee -a "$logs/7-candle.log" || status=$?
 fi
 # A tier run by its own script, which prints `DID NOT RUN` when it cannot
-# run: optional_tier SKIP_VAR SCRIPT LOG sets $tier_line to what ran.
+# run: optional_tier SKIP_VAR SCRIPT LOG sets $tier_line to what ran, and
+# for how long (each tier has a time budget: the emulator tier's is 10 minutes).
 optional_tier() {
   local skip_var=$1 script=$2 log=$3
+  local start=$SECONDS
   tier_line="ran"
   if [ "${!skip_var:-}" = 1 ]; then
     tier_line="SKIPPED: $skip_var=1 (not for CI)"
   elif [ $status -eq 0 ]; then
     bash "$script" 2>&1 | tee "$log" || status=$?
+    tier_line="ran in $((SECONDS - start)) s"
     grep -q "DID NOT RUN" "$log" && tier_line="FAILED: $(grep -m1 "DID NOT RUN" "$log")"
   else
     tier_line="not run: an earlier pass failed"
