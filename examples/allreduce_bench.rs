@@ -29,8 +29,8 @@
 //! by element, within `1e-6 * sum |x|` (n f32 additions).
 //!
 //! The last line is
-//! `allreduce_bench: ratio at 256 MiB X.XX, at 1 GiB X.XX (target >= 0.95: met)`
-//! (or `NOT met`).
+//! `allreduce_bench: ratio at 256 MiB X.XX, at 1 GiB X.XX; target >= 0.95: met`
+//! (or `NOT met`): the lower of the two against the target.
 //! Exits with status 1 when it cannot measure (fewer than two GPUs,
 //! saying what it found; no RCCL/NCCL), when the check fails, or when the
 //! baseline is missing, unreadable, from another number of GPUs, or lacks
@@ -408,7 +408,7 @@ fn report(times: &[(usize, f64, f64)], n: usize, torch: &Baseline) -> BoxResult<
             .ok_or_else(|| format!("no ratio at {s} bytes"))
     };
     let (a, b) = (headline(HEADLINE[0])?, headline(HEADLINE[1])?);
-    let met = if a.min(b) >= 0.95 { "met" } else { "NOT met" };
-    println!("allreduce_bench: ratio at 256 MiB {a:.2}, at 1 GiB {b:.2} (target >= 0.95: {met})");
+    let met = bench_verdict::single_value(a.min(b), 0.95);
+    println!("allreduce_bench: ratio at 256 MiB {a:.2}, at 1 GiB {b:.2}; target >= 0.95: {met}");
     Ok(())
 }

@@ -42,7 +42,14 @@
 //! the median step time of each run (HIP events around each step on
 //! every rank's stream, the slowest rank's, steps 2 to 30: the first step
 //! sets up the libraries), and
-//! `data_parallel: N-GPU step / 1-GPU step = X.XX (target <= 0.6)`.
+//! the speed verdict: in 9 rounds, in ABBA order (round 1 one GPU first,
+//! round 2 all GPUs first, ...; each round's order printed), a training run
+//! on one GPU and one on all; per round the ratio of their median steps,
+//! 1-GPU / N-GPU; the verdict line `data_parallel: speed-up ... median M
+//! [95% interval L, H] ...; target >= 1.667: met` (or `NOT met`, or
+//! `undecided`, which fails): the N-GPU step at most 0.6 of the one-GPU
+//! step, judged by the median of the paired ratios with its interval
+//! (`bench_verdict`). The loss curves compared are the first round's.
 //! At this size a step is 670 GFLOP of GEMMs (about 13 ms of SGEMM on one
 //! H100/H200) against an all-reduce of 27 MB (about 0.1 ms over NVLink), so
 //! compute dominates; the element-wise kernels and the small bias and loss
@@ -53,11 +60,13 @@
 //! takes the GPU of its local rank and joins the job through `rccl`'s
 //! rendezvous (`MASTER_ADDR`, `MASTER_PORT`); rank 0 also runs the one-GPU
 //! training on its GPU and prints the comparison. Exits with status 1 when there
-//! are fewer than two GPUs (saying what it found), or the curves differ.
+//! are fewer than two GPUs (saying what it found), the curves differ, or
+//! the speed target is not met (`NOT met` or `undecided`).
 
 #[path = "common/mod.rs"]
 mod common;
 
+use bench_verdict::Verdict;
 use common::{Activation, LayerKernels};
 use hip::{Device, DeviceBuffer, Event, LaunchConfig, Module, Stream, TypedKernel};
 use hipblas::{Blas, GemmShape, Op};
@@ -80,6 +89,14 @@ const LEARNING_RATE: f32 = 0.5;
 const SEED: u64 = 20_251_123;
 /// Largest relative difference allowed between the two loss curves.
 const LOSS_TOLERANCE: f64 = 1e-5;
+/// Paired rounds of the speed comparison, each one training run on one
+/// GPU and one on all of them, in ABBA order: 9 give a 95% interval of the
+/// median between the 2nd and 8th per-round ratios (bench_verdict).
+const ROUNDS: usize = 9;
+/// The N-GPU step must take at most 0.6 of the one-GPU step (the target
+/// this example has always had): a speed-up of at least 1/0.6, to the 3
+/// decimals the per-round ratios are rounded to.
+const TARGET_SPEEDUP: f64 = 1.667;
 /// How long a rank waits for the others to join (one rank per process).
 const RENDEZVOUS_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -446,9 +463,7 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => {
-            eprintln!(
-                "data_parallel: the loss curves differ by more than {LOSS_TOLERANCE:.0e} relative"
-            );
+            eprintln!("data_parallel: failed: the loss curves differ or the speed target is not met (see above)");
             ExitCode::FAILURE
         }
         Err(e) => {
@@ -465,15 +480,48 @@ fn run_local() -> BoxResult<bool> {
     let layout = Layout::new();
     let problem = Problem::new(&layout);
     describe(&devices[0], devices.len(), &layout)?;
-    let one = train_one_gpu(&devices[0], &problem, &layout)?;
     let comms = Comm::from_devices(&devices)?;
-    let mut replicas = devices
-        .iter()
-        .enumerate()
-        .map(|(rank, d)| Replica::new(d, &problem, rank, devices.len()))
-        .collect::<BoxResult<Vec<_>>>()?;
-    let many = train(&mut replicas, &comms, &layout)?;
-    Ok(compare(&one, &many, devices.len()))
+    let (mut ones, mut manys) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        for one_gpu in abba(round, devices.len()) {
+            if one_gpu {
+                ones.push(train_one_gpu(&devices[0], &problem, &layout)?);
+            } else {
+                let mut replicas = devices
+                    .iter()
+                    .enumerate()
+                    .map(|(rank, d)| Replica::new(d, &problem, rank, devices.len()))
+                    .collect::<BoxResult<Vec<_>>>()?;
+                manys.push(train(&mut replicas, &comms, &layout)?);
+            }
+        }
+    }
+    Ok(compare(&ones, &manys, devices.len()))
+}
+
+/// The order of round `round` (0-based): ABBA, so that neither run is
+/// always first; `true` stands for the one-GPU run. Printed as it is
+/// decided.
+fn abba(round: usize, ranks: usize) -> [bool; 2] {
+    let order = if round % 2 == 0 {
+        [true, false]
+    } else {
+        [false, true]
+    };
+    let name = |one: bool| {
+        if one {
+            "1 GPU".to_string()
+        } else {
+            format!("{ranks} GPUs")
+        }
+    };
+    println!(
+        "round {} of {ROUNDS}: {}, then {}",
+        round + 1,
+        name(order[0]),
+        name(order[1])
+    );
+    order
 }
 
 /// One rank of a job (torchrun's, srun's or mpirun's variables): the GPU of
@@ -492,19 +540,34 @@ fn run_job(job: &Job) -> BoxResult<bool> {
     let layout = Layout::new();
     let problem = Problem::new(&layout);
     let comm = Comm::from_job(job, device, RENDEZVOUS_TIMEOUT)?;
-    // The other ranks enqueue their steps meanwhile; their first
-    // all-reduce waits on the GPU for rank 0 to join.
-    let one = if job.rank == 0 {
+    // Rank 0 alone trains on one GPU too, in ABBA order with the job's
+    // runs, and judges; the other ranks run the job's rounds only: their
+    // first all-reduce of a round waits on the GPU for rank 0 to join.
+    if job.rank == 0 {
         describe(device, job.world_size, &layout)?;
-        Some(train_one_gpu(device, &problem, &layout)?)
-    } else {
-        None
+    }
+    let job_run = || -> BoxResult<Run> {
+        let mut replica = [Replica::new(device, &problem, job.rank, job.world_size)?];
+        train(&mut replica, std::slice::from_ref(&comm), &layout)
     };
-    let mut replica = [Replica::new(device, &problem, job.rank, job.world_size)?];
-    let many = train(&mut replica, std::slice::from_ref(&comm), &layout)?;
-    Ok(match one {
-        Some(one) => compare(&one, &many, job.world_size),
-        None => true,
+    let (mut ones, mut manys) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        if job.rank != 0 {
+            manys.push(job_run()?);
+            continue;
+        }
+        for one_gpu in abba(round, job.world_size) {
+            if one_gpu {
+                ones.push(train_one_gpu(device, &problem, &layout)?);
+            } else {
+                manys.push(job_run()?);
+            }
+        }
+    }
+    Ok(if job.rank == 0 {
+        compare(&ones, &manys, job.world_size)
+    } else {
+        true
     })
 }
 
@@ -526,8 +589,13 @@ fn describe(device: &Arc<Device>, ranks: usize, layout: &Layout) -> BoxResult<()
     Ok(())
 }
 
-/// Prints both curves and the step times; whether the curves agree.
-fn compare(one: &Run, many: &Run, ranks: usize) -> bool {
+/// Prints both curves of the first round and the step times; the speed
+/// verdict over the rounds; whether the curves agree and the target is met.
+fn compare(ones: &[Run], manys: &[Run], ranks: usize) -> bool {
+    let (Some(one), Some(many)) = (ones.first(), manys.first()) else {
+        println!("data_parallel: no training run finished; target >= {TARGET_SPEEDUP}: undecided");
+        return false;
+    };
     println!(
         "\n{:>4}  {:>14}  {:>14}  {:>9}",
         "step",
@@ -547,11 +615,38 @@ fn compare(one: &Run, many: &Run, ranks: usize) -> bool {
         "loss curves: largest relative difference {worst:.2e} (tolerance {LOSS_TOLERANCE:.0e}) {}",
         if ok { "ok" } else { "MISMATCH" }
     );
-    let (t1, tn) = (one.median_step_ms(), many.median_step_ms());
-    println!("median step: 1 GPU {t1:.3} ms, {ranks} GPUs {tn:.3} ms");
+    // The speed: per round, the one-GPU run's median step over the N-GPU
+    // run's (paired, ABBA), judged by the median of those ratios with its
+    // 95% interval (bench_verdict).
+    let t1: Vec<f64> = ones.iter().map(Run::median_step_ms).collect();
+    let tn: Vec<f64> = manys.iter().map(Run::median_step_ms).collect();
+    let fmt = |v: &[f64]| {
+        v.iter()
+            .map(|t| format!("{t:.3}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     println!(
-        "data_parallel: {ranks}-GPU step / 1-GPU step = {:.2} (target <= 0.6)",
-        tn / t1
+        "median step per round, ms: 1 GPU {}; {ranks} GPUs {}",
+        fmt(&t1),
+        fmt(&tn)
     );
-    ok
+    match Verdict::of_times(&tn, &t1, TARGET_SPEEDUP) {
+        Ok(v) => {
+            for l in v.lines(
+                "data_parallel",
+                &format!(
+                    "speed-up of a step, 1 GPU / {ranks} GPUs (at most 0.6 of the 1-GPU step),"
+                ),
+                "",
+            ) {
+                println!("{l}");
+            }
+            ok && v.outcome.passed()
+        }
+        Err(e) => {
+            println!("data_parallel: the step times cannot be judged ({e}); target >= {TARGET_SPEEDUP}: undecided");
+            false
+        }
+    }
 }

@@ -33,7 +33,7 @@
 //! micro-batch, in milliseconds from an origin event recorded on each
 //! device's stream when both were idle), the throughput of the same work
 //! on one GPU (both stages on GPU 0, one stream) and on two, and
-//! `pipeline: speedup X.XX (target >= 1.5: met)` (or `NOT met`).
+//! `pipeline: speedup X.XX; target >= 1.5: met` (or `NOT met`).
 //!
 //! Each configuration is timed three times (after a warm-up run) and the
 //! fastest run counts.
@@ -295,8 +295,8 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
     );
     let speedup = single_secs / pipe_secs;
     println!(
-        "pipeline: speedup {speedup:.2} (target >= 1.5: {})",
-        if speedup >= 1.5 { "met" } else { "NOT met" }
+        "pipeline: speedup {speedup:.2}; target >= 1.5: {}",
+        bench_verdict::single_value(speedup, 1.5)
     );
     Ok(ok)
 }

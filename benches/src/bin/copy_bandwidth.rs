@@ -379,7 +379,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
                 "lowest staged/pinned at >= 64 MiB: {ratio:.3} ({} MiB {}); target >= {TARGET_RATIO}: {}",
                 worst.bytes >> 20,
                 worst.direction,
-                hip_benches::verdict(ratio, TARGET_RATIO)
+                hip_benches::single_value(ratio, TARGET_RATIO)
             );
         }
         None => {

@@ -30,7 +30,7 @@
 //! has no row for a case, or a result that fails the check.
 
 use hip::{c32, Device, DeviceBuffer, Stream};
-use hip_benches::{event_median_ms, signed_unit_noise, torch_baseline_main, verdict};
+use hip_benches::{event_median_ms, signed_unit_noise, single_value, torch_baseline_main};
 use hipfft::{PlanBuilder, Transform};
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -66,8 +66,8 @@ fn main() -> ExitCode {
     torch_baseline_main("fft_bench", "torch_fft.py", read_torch, |torch| {
         let lowest = run(torch)?;
         println!(
-            "fft_bench: lowest ratio {lowest:.2} (target >= {TARGET}: {})",
-            verdict(lowest, TARGET)
+            "fft_bench: lowest ratio {lowest:.2}; target >= {TARGET}: {}",
+            single_value(lowest, TARGET)
         );
         Ok(())
     })

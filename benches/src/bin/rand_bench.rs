@@ -160,8 +160,8 @@ fn run((torch_median, torch_best): (f64, f64)) -> Result<(), Box<dyn std::error:
     let ratio = median / torch_median;
     println!();
     println!(
-        "fastest: {name}; ratio ours/torch (median values/s): {ratio:.3} (target >= {TARGET}: {})",
-        hip_benches::verdict(ratio, TARGET)
+        "rand_bench: fastest generator type by median {name}; ratio ours/torch (median values/s): {ratio:.3}; target >= {TARGET}: {}",
+        hip_benches::single_value(ratio, TARGET)
     );
     Ok(())
 }

@@ -35,7 +35,7 @@
 //! or has no row for a case, or a result that fails the check.
 
 use hip::{DeviceBuffer, Stream};
-use hip_benches::{event_median_ms, torch_baseline_main, verdict};
+use hip_benches::{event_median_ms, single_value, torch_baseline_main};
 use hipsolver::{Layout, Solver, SvdVectors, Uplo};
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -96,8 +96,8 @@ fn main() -> ExitCode {
     torch_baseline_main("solver_bench", "torch_linalg.py", read_torch, |torch| {
         let lowest = run(torch)?;
         println!(
-            "solver_bench: lowest ratio {lowest:.2} (target >= {TARGET}: {})",
-            verdict(lowest, TARGET)
+            "solver_bench: lowest ratio {lowest:.2}; target >= {TARGET}: {}",
+            single_value(lowest, TARGET)
         );
         Ok(())
     })

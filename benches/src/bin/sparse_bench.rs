@@ -38,7 +38,7 @@
 //! or has no row for a case, or a result that fails the check.
 
 use hip::Stream;
-use hip_benches::{event_median_ms, torch_baseline_main, verdict};
+use hip_benches::{event_median_ms, single_value, torch_baseline_main};
 use hipsparse::{Csr, DenseLayout, IndexBase, Operation, Sparse};
 use std::collections::HashMap;
 use std::process::ExitCode;
@@ -60,8 +60,8 @@ fn main() -> ExitCode {
     torch_baseline_main("sparse_bench", "torch_sparse.py", read_torch, |torch| {
         let lowest = run(torch)?;
         println!(
-            "sparse_bench: lowest ratio {lowest:.2} (target >= {TARGET}: {})",
-            verdict(lowest, TARGET)
+            "sparse_bench: lowest ratio {lowest:.2}; target >= {TARGET}: {}",
+            single_value(lowest, TARGET)
         );
         Ok(())
     })
