@@ -173,16 +173,27 @@ fn summary_line(
     )
 }
 
-/// The resident set of this process (`VmRSS` in /proc/self/status), bytes.
-fn rss_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
+/// The resident set of this process (`VmRSS` in /proc/self/status), bytes;
+/// an error when the file cannot be read or holds no readable `VmRSS`, so
+/// that the host-memory check never passes on a 0 it did not measure.
+fn rss_bytes() -> Result<u64, String> {
+    let status = std::fs::read_to_string("/proc/self/status")
+        .map_err(|e| format!("host memory: /proc/self/status: {e}"))?;
+    vm_rss_bytes(&status)
+}
+
+/// `VmRSS:  N kB` of a /proc/PID/status text, in bytes.
+fn vm_rss_bytes(status: &str) -> Result<u64, String> {
+    let value = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .ok_or("host memory: /proc/self/status has no VmRSS line")?;
+    let kb = value
+        .trim()
+        .strip_suffix("kB")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .ok_or_else(|| format!("host memory: unreadable VmRSS {:?}", value.trim()))?;
+    Ok(kb * 1024)
 }
 
 /// Used memory of each device, bytes.
@@ -632,17 +643,22 @@ fn sampler(
     errors: Arc<Tally>,
 ) {
     while !stop.load(Ordering::Relaxed) {
-        match device_used(&devices) {
-            Ok(device) => samples
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(Sample {
-                    at: start.elapsed().as_secs_f64(),
-                    device,
-                    host: rss_bytes(),
-                }),
+        match device_used(&devices).map_err(|e| format!("memory_info: {e}")) {
+            Ok(device) => match rss_bytes() {
+                Ok(host) => samples
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(Sample {
+                        at: start.elapsed().as_secs_f64(),
+                        device,
+                        host,
+                    }),
+                Err(e) => {
+                    errors.record(Err(e.into()));
+                }
+            },
             Err(e) => {
-                errors.record(Err(format!("memory_info: {e}").into()));
+                errors.record(Err(e.into()));
             }
         }
         let until = Instant::now() + Duration::from_secs(2);
@@ -654,7 +670,7 @@ fn sampler(
 
 /// Memory of every device and the host now.
 fn snapshot(devices: &[Arc<Device>]) -> Res<(Vec<u64>, u64)> {
-    Ok((device_used(devices)?, rss_bytes()))
+    Ok((device_used(devices)?, rss_bytes()?))
 }
 
 /// Checks that memory moved by at most [`FAULT_BOUND_MIB`] from `before`,
@@ -1287,9 +1303,21 @@ mod tests {
     }
 
     #[test]
-    fn the_rss_is_read() {
+    fn the_rss_is_read_or_an_error() {
         // Linux only, as the GPU machine: a running test has some RSS.
-        assert!(rss_bytes() > 0);
+        assert!(rss_bytes().unwrap() > 0);
+        assert_eq!(
+            vm_rss_bytes("Name:\tsoak\nVmRSS:\t  2048 kB\n"),
+            Ok(2048 * 1024)
+        );
+        // What used to read as 0: no line, or one that is not a number.
+        assert!(vm_rss_bytes("Name:\tsoak\n")
+            .unwrap_err()
+            .contains("no VmRSS line"));
+        assert!(vm_rss_bytes("VmRSS:\t  lots kB\n")
+            .unwrap_err()
+            .contains("unreadable VmRSS"));
+        assert!(vm_rss_bytes("VmRSS:\t  12 MB\n").is_err());
     }
 
     #[test]
