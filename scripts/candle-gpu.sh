@@ -10,15 +10,17 @@
 #   candle-gpu.sh bench DIR   launch-bound workloads (benches/candle/
 #                             candle_models.rs: tiny ops, BERT, Qwen3 decode,
 #                             ResNet-18) and the Llama's generation step, the
-#                             builds alternating BENCH_ROUNDS times (default 9);
-#                             each verdict compares the builds' fastest
-#                             processes
+#                             builds in ABBA order BENCH_ROUNDS times
+#                             (default 9, the order printed); each verdict is
+#                             the median of the paired per-round ratios with
+#                             its 95% interval (bench-verdict's rule), ending
+#                             `met`, `NOT met` or `undecided`
 #
 # Logs go to $OUT/candle (or /tmp/candle). The last lines are a table and
 # `N passed, N failed`: in `run`, every test of ours that passed or failed
 # (a test that fails in both builds is listed as such), plus the model
-# comparisons; in `bench`, one line per workload, failed when ours is
-# slower than 0.97 of real. The bundle's xtask (xtask/src/candle.rs) reads the
+# comparisons; in `bench`, one line per workload, failed unless ours is
+# met at 0.97 of real's speed. The bundle's xtask (xtask/src/candle.rs) reads the
 # test logs and step times, compares the builds and counts.
 set -uo pipefail
 mode=${1:?run|bench}
@@ -90,18 +92,21 @@ compare_outputs() {
 }
 
 # One verdict: LABEL and a command line (the build's binary as `BIN`)
-# run ROUNDS times for each build, alternating; each run's `step_us` is one
-# sample; ours must reach 0.97 of real's speed (xtask candle-bench: the
-# two builds' fastest samples).
+# run ROUNDS times for each build in ABBA order (printed); each run's
+# `step_us` is one sample; ours must reach 0.97 of real's speed (xtask
+# candle-bench: the median of the rounds' paired ratios, with its 95%
+# interval).
 bench_workload() {
-    local label=$1 rounds=$2 bin=$3 i b file
+    local label=$1 rounds=$2 bin=$3 i b file order
     shift 3
     file=$out/bench-$(echo "$label" | tr -c 'A-Za-z0-9\n' '-')
     : >"$file.ours"
     : >"$file.real"
     for i in $(seq "$rounds"); do
-        # The order flips every round, so neither build always goes first.
-        for b in $( ((i % 2)) && echo ours real || echo real ours); do
+        # ABBA: the order flips every round, so neither build always goes first.
+        order=$( ((i % 2)) && echo ours real || echo real ours)
+        echo "$label: round $i of $rounds: ${order/ /, then }"
+        for b in $order; do
             "$dir/$b/llama-steps--$bin" "$@" 2>&1 | "$xtask" candle-step-us >>"$file.$b"
         done
     done
@@ -110,7 +115,7 @@ bench_workload() {
 
 cmd_bench() {
     local rounds=${BENCH_ROUNDS:-9} dtype w
-    echo "== candle: ours/real, each workload $rounds processes per build, interleaved"
+    echo "== candle: ours/real, each workload $rounds processes per build, in ABBA order"
     : >"$out/bench.results"
     # Launch-bound work at batch 1 or near it: the host cost of each op.
     bench_workload "tiny ops, per op" "$rounds" candle_models ops --rounds 20

@@ -16,12 +16,15 @@
 #   run-built [EXAMPLE...]
 #                      run the examples `build` left in the target folder (debug),
 #                      checked as `run` checks them: all built ones, or those named
-#   bench-run DIR      GPU machine: run the two launch benchmarks alternately, print the ratio
+#   bench-run DIR      GPU machine: run the two launch benchmarks in ABBA order; two
+#                      verdicts (throughput, CPU cost), target 0.95 of real cudarc
 #   per-op-run DIR     GPU machine: per-op cost (allocate, launch, free) of hip's own API and
-#                      cuda-compat against real cudarc, alternating; one verdict a pair
+#                      cuda-compat against real cudarc, ABBA; one verdict a pair
 #   copy-run DIR       GPU machine: memcpy_htod/memcpy_dtoh of a pageable Vec (64 and
-#                      256 MiB), cuda-compat (staged) against real cudarc, alternating;
+#                      256 MiB), cuda-compat (staged) against real cudarc, ABBA;
 #                      ours must reach 1.5 times real's speed
+#                      (every verdict: bench-verdict's median of the paired per-round
+#                      ratios with its 95% interval; `met`, `NOT met` or `undecided`)
 #
 # Environment:
 #   CARGO_TARGET_DIR   build folder (default: <repo>/target, shared with the workspace)
@@ -33,8 +36,8 @@
 #   XTASK              the xtask binary (default: beside the bundle, or for `run-built`
 #                      the target folder's debug/xtask)
 #   CUDARC_LOG_DIR     where `run` keeps each example's output (default: the bundle's logs/)
-#   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run` (default 5), `per-op-run`
-#                      (default 9), `copy-run` (default 5)
+#   BENCH_ROUNDS       rounds of each benchmark binary in `bench-run`, `per-op-run` and
+#                      `copy-run` (default 9: fewer than 6 give no 95% interval)
 set -euo pipefail
 
 CUDARC_VERSION=0.19.10
@@ -475,7 +478,7 @@ cmd_bench_run() {
     local root
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
-    local rounds="${BENCH_ROUNDS:-5}" i impl out
+    local rounds="${BENCH_ROUNDS:-9}" i impl out order
     local real="$root/bin/cudarc-launch-real" compat="$root/bin/cudarc-launch-compat"
     [[ -x "$real" && -x "$compat" ]] || die "bench-run: $root/bin lacks cudarc-launch-real or cudarc-launch-compat"
     local xtask ledger
@@ -483,28 +486,32 @@ cmd_bench_run() {
     ledger=$(mktemp)
     # shellcheck disable=SC2064 # the path now: $ledger is local
     trap "rm -f '$ledger'" EXIT
-    echo "launch rate, real cudarc vs cuda-compat, $rounds rounds alternating (HIP_PLATFORM=$HIP_PLATFORM)"
+    echo "launch rate, real cudarc vs cuda-compat, $rounds rounds in ABBA order (HIP_PLATFORM=$HIP_PLATFORM)"
     for ((i = 1; i <= rounds; i++)); do
-        for impl in real compat; do
+        # ABBA: the order flips every round, so neither always goes first.
+        if ((i % 2)); then order="compat real"; else order="real compat"; fi
+        echo "round $i of $rounds: ${order/ /, then }"
+        for impl in $order; do
             local bin="$root/bin/cudarc-launch-$impl"
             out=$(cd "$root" && timeout 300 "$bin" 2>&1) || die "round $i, $impl failed: $out"
             # Its RESULT line's rate and CPU cost, recorded for the summary.
             "$xtask" launch-round "$ledger" "$i" "$impl" <<<"$out" || exit 1
         done
     done
-    # Medians, per-round ratios (compat over real for throughput, real
-    # over compat for CPU cost: above 1 means the facade is faster) and
-    # their range, against the 0.95 target.
+    # Medians and the verdicts (compat over real for throughput, real over
+    # compat for CPU cost, paired by round: above 1 means the facade is
+    # faster; bench-verdict's median with its 95% interval against 0.95).
+    # Fails unless both are met.
     "$xtask" launch-summary "$ledger"
 }
 
 # per-op-run DIR: the per-op path (allocate, launch, free; benches/cudarc/
 # per_op.rs) of real cudarc against hip's own (DIR/bins/per_op, from
 # benches/src/bin/per_op.rs) and against cuda-compat's, each pair
-# alternating BENCH_ROUNDS times (default 9); one verdict line per pair
-# (target 0.97 of real cudarc's speed, comparing the two programs' fastest
-# processes), `NOT met` where missed. Fails when a run
-# fails or a target is missed.
+# in ABBA order BENCH_ROUNDS times (default 9); one verdict line per pair
+# (target 0.97 of real cudarc's speed: the median of the paired per-round
+# ratios with its 95% interval, bench-verdict's rule), ending `met`, `NOT
+# met` or `undecided`. Fails when a run fails or a target is not met.
 # Speed a program of ours must reach against real cudarc's unless a
 # benchmark asks more (xtask's default target).
 KEEP_UP=0.97
@@ -520,8 +527,8 @@ sample() {
 }
 
 # compare LABEL TARGET OURS-COMMAND... -- REAL-COMMAND...: runs the two
-# commands $rounds times each, alternating which goes first, and records
-# xtask's verdict (ours must reach TARGET times real's speed) in
+# commands $rounds times each in ABBA order (printed), and records xtask's
+# verdict (ours must reach TARGET times real's speed, paired by round) in
 # $work/results. Needs $rounds, $work and $xtask.
 compare() {
     local label=$1 target=$2 ours=() real=() i
@@ -534,11 +541,14 @@ compare() {
     real=("$@")
     : >"$work/ours"
     : >"$work/real"
+    echo "$label: $rounds rounds in ABBA order (odd rounds ours first, even rounds real first)"
     for ((i = 1; i <= rounds; i++)); do
         if ((i % 2)); then
+            echo "round $i of $rounds: ours, then real"
             sample "$work/ours" "${ours[@]}"
             sample "$work/real" "${real[@]}"
         else
+            echo "round $i of $rounds: real, then ours"
             sample "$work/real" "${real[@]}"
             sample "$work/ours" "${ours[@]}"
         fi
@@ -570,7 +580,7 @@ cmd_copy_run() {
     local root
     root=$(bundle_root "${1:-}")
     export HIP_PLATFORM="${HIP_PLATFORM:-nvidia}"
-    local rounds="${BENCH_ROUNDS:-5}" xtask work dir mib
+    local rounds="${BENCH_ROUNDS:-9}" xtask work dir mib
     xtask=$(xtask_of "$root") || exit 1
     work=$(mktemp -d)
     # shellcheck disable=SC2064 # the path now: $work is local

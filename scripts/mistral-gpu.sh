@@ -9,15 +9,17 @@
 #   mistral-gpu.sh bench DIR   DIR/mistral.tar.xz (scripts/mistral.sh
 #                              bundle DIR) and DIR/xtask: the builds
 #                              alternate, BENCH_ROUNDS processes each
-#                              (default 7, the order flipped every round),
+#                              (default 7, in ABBA order, printed; 7 rounds'
+#                              95% interval is their smallest..largest),
 #                              each with its warm-up and measured rounds
 #                              (it prints their median); then
 #                              - the tokens: every process of both builds
 #                                generated the same ones;
 #                              - prefill and decode: the time per token,
-#                                ours/real speed of the builds' fastest
-#                                processes, each at least 0.97 (xtask
-#                                candle-bench, as candle's workloads).
+#                                ours/real speed, the median of the paired
+#                                per-round ratios with its 95% interval
+#                                met at 0.97 (xtask candle-bench, as
+#                                candle's workloads).
 #   mistral-gpu.sh run DIR     one process per build: the tokens only.
 #
 # Environment: BENCH_ROUNDS; MISTRAL_ARGS (default `--prompt-len 512
@@ -56,9 +58,10 @@ results=$out/results
 : >"$results"
 for b in ours real; do : >"$out/prefill.$b"; : >"$out/decode.$b"; : >"$out/tokens.$b"; done
 for i in $(seq "$rounds"); do
-    # The order flips every round, so neither build always goes first.
+    # ABBA: the order flips every round, so neither build always goes first.
     order="ours real"
     [ $((i % 2)) -eq 0 ] && order="real ours"
+    echo "round $i of $rounds: ${order/ /, then }"
     for b in $order; do
         log=$out/$b-$i.log
         timeout 600 "$dir/$b/mistral-on-hip" run "$model" "${args[@]}" >"$log" 2>&1

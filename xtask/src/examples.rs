@@ -6,6 +6,7 @@
 //! has none) and printed as they were written, so the lines read as before.
 
 use crate::text::{self, Counts, Middle, Number};
+use bench_verdict::Verdict;
 
 /// A field's value as awk's arithmetic reads it: its leading decimal
 /// number, 0 when it starts with none.
@@ -388,32 +389,17 @@ pub(crate) fn launch_round(
     ))
 }
 
-/// Per-round ratios `a[i] / b[i]` as `%.4f`, and their range `lo..hi`.
-fn ratio_range(a: &[Number], b: &[Number]) -> String {
-    let mut ratios: Vec<Number> = a
-        .iter()
-        .zip(b)
-        .filter_map(|(x, y)| Number::parse(&format!("{:.4}", x.value / y.value)))
-        .collect();
-    text::sort_numbers(&mut ratios);
-    match (ratios.first(), ratios.last()) {
-        (Some(lo), Some(hi)) => format!("{}..{}", lo.text, hi.text),
-        _ => "..".into(),
-    }
-}
+/// The speed target of the facade's launches against real cudarc's.
+const LAUNCH_TARGET: f64 = 0.95;
 
-fn verdict(ratio: f64) -> &'static str {
-    if ratio >= 0.95 {
-        "met"
-    } else {
-        "NOT met"
-    }
-}
-
-/// The launch benchmark's medians and ratios (cuda-compat over real cudarc
-/// for throughput, real over cuda-compat for CPU cost: above 1 means the
-/// facade is faster), with per-round ranges and the 0.95 target.
-pub(crate) fn launch_summary(ledger: &[String]) -> Result<Vec<String>, String> {
+/// The launch benchmark's medians and verdicts: per round, cuda-compat's
+/// throughput over real cudarc's, and real's CPU cost per launch over
+/// cuda-compat's (above 1 means the facade is faster); each judged by
+/// bench-verdict (the median of the paired per-round ratios with its 95%
+/// interval) against the 0.95 target. The records are in the order they
+/// ran; the `i`-th of each implementation pair as round `i`. The lines,
+/// and whether both targets are met.
+pub(crate) fn launch_summary(ledger: &[String]) -> Result<(Vec<String>, bool), String> {
     let (mut rate_real, mut rate_compat, mut cpu_real, mut cpu_compat) =
         (vec![], vec![], vec![], vec![]);
     for record in ledger {
@@ -430,32 +416,52 @@ pub(crate) fn launch_summary(ledger: &[String]) -> Result<Vec<String>, String> {
                 rate_real.push(rate);
                 cpu_real.push(cpu);
             }
-            _ => {
+            "compat" => {
                 rate_compat.push(rate);
                 cpu_compat.push(cpu);
             }
+            other => return Err(format!("launch-summary: unknown implementation {other:?}")),
         }
     }
     let median =
         |v: &[Number]| text::median(v, Middle::Mean).ok_or("launch-summary: no rounds".to_string());
     let (med_rr, med_rc) = (median(&rate_real)?, median(&rate_compat)?);
     let (med_cr, med_cc) = (median(&cpu_real)?, median(&cpu_compat)?);
-    let throughput = awk_value(&med_rc) / awk_value(&med_rr);
-    let from_cpu = awk_value(&med_cr) / awk_value(&med_cc);
-    Ok(vec![
-        format!("median throughput: real {med_rr}, compat {med_rc} launches/s"),
-        format!(
-            "throughput ratio compat/real: {throughput:.3} (per-round range {}); target >= 0.95: {}",
-            ratio_range(&rate_compat, &rate_real),
-            verdict(throughput)
-        ),
-        format!("median CPU cost per launch: real {med_cr} ns, compat {med_cc} ns"),
-        format!(
-            "launch rate ratio from CPU cost, compat/real: {from_cpu:.3} (per-round range {}); target >= 0.95: {}",
-            ratio_range(&cpu_real, &cpu_compat),
-            verdict(from_cpu)
-        ),
-    ])
+    let values = |v: &[Number]| v.iter().map(|n| n.value).collect::<Vec<f64>>();
+    let ratios = |a: &[Number], b: &[Number]| -> Result<Vec<f64>, String> {
+        if a.len() != b.len() {
+            return Err(format!(
+                "launch-summary: {} compat rounds against {} real ones: the rounds do not pair",
+                rate_compat.len(),
+                rate_real.len()
+            ));
+        }
+        Ok(values(a)
+            .iter()
+            .zip(values(b))
+            .map(|(x, y)| x / y)
+            .collect())
+    };
+    let throughput = Verdict::of_ratios(&ratios(&rate_compat, &rate_real)?, LAUNCH_TARGET)
+        .map_err(|e| format!("launch-summary: {e}"))?;
+    let from_cpu = Verdict::of_ratios(&ratios(&cpu_real, &cpu_compat)?, LAUNCH_TARGET)
+        .map_err(|e| format!("launch-summary: {e}"))?;
+    let mut out = vec![format!(
+        "median throughput: real {med_rr}, compat {med_rc} launches/s"
+    )];
+    out.extend(throughput.lines("throughput ratio compat/real", "per round", ""));
+    out.push(format!(
+        "median CPU cost per launch: real {med_cr} ns, compat {med_cc} ns"
+    ));
+    out.extend(from_cpu.lines(
+        "launch rate ratio from CPU cost, compat/real",
+        "per round (real ns / compat ns)",
+        "",
+    ));
+    Ok((
+        out,
+        throughput.outcome.passed() && from_cpu.outcome.passed(),
+    ))
 }
 
 #[cfg(test)]
@@ -730,26 +736,49 @@ mod tests {
             .unwrap_err()
             .contains("unreadable RESULT line"));
 
-        // Four rounds: an even count's median is the mean of the middle two.
+        // Six rounds in ABBA order (the records as they ran): an even
+        // count's median is the mean of the middle two.
         let ledger = lines(
-            "real\t1234567.2\t850\ncompat\t1100000\t1000\nreal\t1234568.5\t900\ncompat\t1100001\t1001\n\
-             real\t1300000\t870\ncompat\t1000000.1\t999.5\nreal\t1200000\t860\ncompat\t1200000\t998.25\n",
+            "real\t1234567.2\t850\ncompat\t1100000\t1000\ncompat\t1100001\t1001\nreal\t1234568.5\t900\n\
+             real\t1300000\t870\ncompat\t1000000.1\t999.5\ncompat\t1200000\t998.25\nreal\t1200000\t860\n\
+             real\t1250000\t880\ncompat\t1190000\t990\ncompat\t1180000\t995\nreal\t1240000\t875\n",
         );
-        let s = launch_summary(&ledger).unwrap();
+        let (s, met) = launch_summary(&ledger).unwrap();
+        assert!(!met);
         assert_eq!(
             s[0],
-            "median throughput: real 1.23457e+06, compat 1.1e+06 launches/s"
+            "median throughput: real 1.23728e+06, compat 1.14e+06 launches/s"
         );
-        assert_eq!(s[1], "throughput ratio compat/real: 0.891 (per-round range 0.7692..1.0000); target >= 0.95: NOT met");
         assert_eq!(
-            s[2],
-            "median CPU cost per launch: real 865 ns, compat 999.75 ns"
+            s[1],
+            "throughput ratio compat/real: per round median 0.922 [95% interval 0.769, 1.000] of 6 \
+             paired rounds; quartiles 0.891, 0.952; range 0.769..1.000; target >= 0.95: undecided"
         );
-        assert_eq!(s[3], "launch rate ratio from CPU cost, compat/real: 0.865 (per-round range 0.8500..0.8991); target >= 0.95: NOT met");
+        assert!(s[2].starts_with("  undecided (counts as failed): the 95% interval 0.769..1.000 holds the target 0.95"), "{}", s[2]);
+        assert_eq!(
+            s[3],
+            "median CPU cost per launch: real 872.5 ns, compat 998.875 ns"
+        );
+        assert!(s[4].starts_with("launch rate ratio from CPU cost, compat/real: per round (real ns / compat ns) median 0.875"), "{}", s[4]);
+        assert!(s[4].ends_with("target >= 0.95: NOT met"), "{}", s[4]);
+        assert_eq!(s.len(), 5);
 
-        // The target is met at 0.95 exactly.
-        let s = launch_summary(&lines("real\t100\t10\ncompat\t95\t10\n")).unwrap();
+        // The target is met at 0.95 exactly, in every round.
+        let (s, met) =
+            launch_summary(&lines(&"real\t100\t10\ncompat\t95\t10\n".repeat(6))).unwrap();
+        assert!(met);
         assert!(s[1].ends_with("target >= 0.95: met"), "{}", s[1]);
+        // Fewer than 6 rounds: undecided, a failure.
+        let (s, met) =
+            launch_summary(&lines(&"real\t100\t10\ncompat\t200\t5\n".repeat(5))).unwrap();
+        assert!(!met);
+        assert!(s[1].ends_with("undecided"), "{}", s[1]);
+        // Rounds that do not pair.
+        assert!(
+            launch_summary(&lines("real\t100\t10\nreal\t100\t10\ncompat\t100\t10\n"))
+                .unwrap_err()
+                .contains("do not pair")
+        );
         assert!(launch_summary(&[]).is_err());
     }
 }

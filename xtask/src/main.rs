@@ -68,15 +68,15 @@ On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.s
   gpu-run platform LEDGER RC                     the info report (stdin) chose nvidia
   gpu-run not-run LEDGER TEXT                    a test not run, and why
   gpu-run tally LEDGER MODE BUNDLE               the runner's counts; fails on a failure
-  session begin|runner|summary|step|row|skip|allreduce|report ...   gpu-session.sh's tables
+  session begin|runner|summary|step|bench|control|skip|allreduce|report ...   gpu-session.sh's tables, verdict counts, steps not run
   check-example NAME OUTPUT          a cudarc example's output is right (else prints why)
   example-differs NAME OUTPUT        it stopped where HIP differs from CUDA as documented (prints why)
   launch-round LEDGER ROUND IMPL     a launch benchmark's RESULT line (stdin), recorded
-  launch-summary LEDGER              medians and ratios of the recorded rounds
+  launch-summary LEDGER              medians and verdicts of the recorded rounds (fails unless both met)
   candle-results NAME RC LOG RESULTS SUITES     one candle test binary's outcomes
   candle-suites OUT                  candle's suites, ours vs real cudarc
   candle-step-us                     step times (stdin) -> one number a line
-  candle-bench LABEL ROUNDS OURS REAL RESULTS [TARGET]   a workload's time verdict, ours/real (speed target, default 0.97)
+  candle-bench LABEL ROUNDS OURS REAL RESULTS [TARGET]   a workload's time verdict, ours/real paired by round (speed target, default 0.97)
   candle-total RESULTS...            `N passed, N failed` of result files; fails on a failure
   free-port                          a free local TCP port
 ";
@@ -353,8 +353,9 @@ fn run(args: &[String]) -> Result<ExitCode> {
             let a = args_n(rest, 1, "launch-summary")?;
             let ledger =
                 text::grep_lines(Path::new(&a[0])).map_err(|e| format!("{}: {e}", a[0]))?;
-            print_lines(&examples::launch_summary(&ledger)?);
-            Ok(ExitCode::SUCCESS)
+            let (lines, met) = examples::launch_summary(&ledger)?;
+            print_lines(&lines);
+            Ok(status(met))
         }
         "candle-results" | "candle-suites" | "candle-step-us" | "candle-bench" | "candle-total" => {
             candle::command(command, rest)
