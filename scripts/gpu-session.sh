@@ -20,7 +20,10 @@
 # why, the count breakdown) and last `N passed, N failed`, followed by
 # `, N skipped` when tests did not run for want of GPUs. What counts:
 #   tests     each GPU test function once, each example/binary once
-#             (gpu-bundle/run.sh's count); cudarc's unit tests passing on
+#             (gpu-bundle/run.sh's count); the capture tests' negative
+#             control (their gate-protected tests with
+#             HIP_TEST_CAPTURE_GATE=off must fail; one step, failed if they
+#             pass); cudarc's unit tests passing on
 #             real cudarc, each once through the drop-in
 #             (scripts/cudarc-tests.sh run);
 #   memcheck  the same tests again under compute-sanitizer: alone, its own
@@ -36,20 +39,28 @@
 #             cuda-compat against real cudarc; torch all-reduce baseline, allreduce_bench
 #             and data_parallel each in one process and in one process per
 #             GPU, pipeline): a benchmark that cannot measure, or whose baseline
-#             is missing, fails, and so does one that prints a
-#             target line saying "NOT met"; the multi-GPU steps are
-#             skipped (counted as skipped) with fewer than two GPUs.
+#             is missing, fails; each benchmark step must print the number
+#             of verdict lines written beside it (lines ending `: met`,
+#             `: NOT met` or `: undecided`, bench-verdict's words), and a
+#             missing one, a `NOT met` or an `undecided` fails the step;
+#             the multi-GPU steps are not run with fewer than two GPUs.
 #             GPU_SESSION_BENCH_PART=1 runs only the libraries against
 #             torch and the raw-call benchmarks (gemm_bench to
 #             copy_bandwidth), =2 only the rest (cudarc, per op,
 #             multi-GPU, candle, mistral.rs), for device calls shorter than the whole
-#             mode; the other part is listed as not run.
+#             mode; the other part is not run.
 #   soak      one step: gpu-bundle/bins/soak (benches/src/bin/soak.rs),
 #             GPU_SESSION_SOAK_SECONDS of mixed work (default 330) then its
 #             injected faults, within a 510 s limit; passes when it exits 0.
 #             Not part of `all` (too long for one device call beside it).
-# The exit status is non-zero when anything failed, timed out or printed no
-# summary. The tables and counts are xtask's (`gpu-bundle/xtask session`,
+# Steps not run for a missing input (candle-run, candle-bench, mistral.rs's
+# mistral-run and mistral-bench without their packs; multi-gpu with fewer
+# than two GPUs; bench-part-1 or bench-part-2 under GPU_SESSION_BENCH_PART)
+# count as skipped, are listed by name before the last line, and fail the
+# session unless GPU_SESSION_ALLOW_SKIP (space-separated names) names them:
+#   GPU_SESSION_ALLOW_SKIP="candle-bench mistral-bench" bash scripts/gpu-session.sh bench
+# The exit status is non-zero when anything failed, timed out, printed no
+# summary or was not run without being allowed. The tables and counts are xtask's (`gpu-bundle/xtask session`,
 # xtask/src/session.rs): each step's outcome goes into a ledger
 # ($OUT/session.ledger), from which the last lines are printed.
 set -u
@@ -116,6 +127,7 @@ run_tests() {
     session begin "${device:-unknown} ($gpus GPUs)"
     session runner "$log" "$rc"
     if [ "$m" = tests ]; then
+        run_capture_control
         run_cudarc_examples
         run_cudarc_tests
         run_candle run
@@ -126,26 +138,58 @@ run_tests() {
 # A program built twice, against cuda-compat (ours) and real cudarc, by
 # its scripts/PACK.sh (`build`, then `bundle gpu-bundle`, which writes
 # gpu-bundle/PACK.tar.xz), run by scripts/SCRIPT (`run` for tests, `bench`
-# for the benchmark); without that pack, listed as not run and counted as
-# skipped. Its last line, `N passed, N failed`, joins the counts.
-#   run_builds NAME PACK SCRIPT WHAT LIMIT
+# for the benchmark); without that pack, listed as not run (step name
+# PACK-WHAT, e.g. candle-bench), which fails the session unless
+# GPU_SESSION_ALLOW_SKIP names it. Its last line, `N passed, N failed`,
+# joins the counts; in `bench`, VERDICTS verdict lines must be printed, each
+# `met`.
+#   run_builds NAME PACK SCRIPT WHAT LIMIT VERDICTS
 run_builds() {
-    local name=$1 pack=$2 script=$3 what=$4 limit=$5 log="$out/$2-$4.log" rc
+    local name=$1 pack=$2 script=$3 what=$4 limit=$5 verdicts=$6 log="$out/$2-$4.log" rc
     if [ ! -f "$bundle/$pack.tar.xz" ] && [ ! -d "$bundle/$pack" ]; then
-        session skip "$name $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/$pack.tar.xz (scripts/$pack.sh build, then bundle gpu-bundle)"
+        session skip "$pack-$what" "$name $what (cuda-compat vs real cudarc)" "not run: no gpu-bundle/$pack.tar.xz (scripts/$pack.sh build, then bundle gpu-bundle)"
         return
     fi
     OUT=$out timeout "$limit" bash "scripts/$script" "$what" "$bundle" >"$log" 2>&1
     rc=$?
     cat "$log"
-    session summary "$name $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
+    if [ "$what" = bench ]; then
+        session summary "$name $what (cuda-compat vs real cudarc)" "$log" "$rc" candle "$verdicts"
+    else
+        session summary "$name $what (cuda-compat vs real cudarc)" "$log" "$rc" candle
+    fi
 }
 
-# candle's suites and models (run), its workloads (bench).
-run_candle() { run_builds candle candle candle-gpu.sh "$1" 1500; }
+# candle's suites and models (run), its workloads (bench: 6 verdicts).
+run_candle() { run_builds candle candle candle-gpu.sh "$1" 1500 6; }
 # mistral.rs serving the seeded model: the tokens (run), and the prefill
-# and decode ratios (bench).
-run_mistral() { run_builds mistral.rs mistral mistral-gpu.sh "$1" 900; }
+# and decode verdicts (bench: 2).
+run_mistral() { run_builds mistral.rs mistral mistral-gpu.sh "$1" 900 2; }
+
+# The capture tests' negative control: hip-benches--gpu_capture_paths's
+# tests of the paths the capture gate keeps safe, run with the gate off
+# (HIP_TEST_CAPTURE_GATE=off). They must fail (measured: a device
+# synchronize and an untracked allocation's free invalidate the other
+# thread's captures); if they pass, the tests do not test the gate, and
+# the session fails. A missing binary fails too.
+CAPTURE_CONTROL_TESTS="device_synchronize untracked_stream_allocation"
+run_capture_control() {
+    local bin="$bundle/tests/hip-benches--gpu_capture_paths" label="capture tests with the gate off (negative control)"
+    local log="$out/capture-gate-off.log" rc t
+    if [ ! -x "$bin" ]; then
+        session step "$label" 1 "no $bin in the bundle"
+        return
+    fi
+    : >"$log"
+    rc=0
+    for t in $CAPTURE_CONTROL_TESTS; do
+        HIP_TEST_CAPTURE_GATE=off timeout "${GPU_SESSION_CONTROL_TIMEOUT:-300}" "$bin" --ignored --exact "$t" --test-threads 1 >>"$log" 2>&1 || rc=$?
+        [ "$rc" -eq 124 ] && break
+    done
+    cat "$log"
+    # shellcheck disable=SC2086 # the test names, one word each
+    session control "$label" "$rc" "$log" $CAPTURE_CONTROL_TESTS
+}
 
 # run_cudarc LABEL LOG SCRIPT ARGS...: one of the bundle's cudarc scripts,
 # its log shown; its last line (`N passed, N failed`) joins the counts,
@@ -178,23 +222,20 @@ run_cudarc_tests() {
 # One benchmark program: its exit status (timeouts and failures) decides.
 bench_step() { session step "$1" "$2" "$3"; }
 
-# bench_program LABEL SECONDS PATTERN COMMAND...: runs one benchmark with a
-# time limit, shows its output, and adds its outcome to the table with the
-# output's lines matching PATTERN (grep -E) as the note.
+# bench_program LABEL SECONDS VERDICTS PATTERN COMMAND...: runs one
+# benchmark with a time limit, shows its output, and adds its outcome to
+# the table with the output's lines matching PATTERN (grep -E) as the note.
+# VERDICTS is how many verdict lines (ending `: met`, `: NOT met` or `:
+# undecided`) it must print: xtask fails the step when any is missing or
+# is not `met`, whatever the exit status.
 bench_program() {
-    local label=$1 limit=$2 pattern=$3 log rc
-    shift 3
+    local label=$1 limit=$2 verdicts=$3 pattern=$4 log rc
+    shift 4
     log="$out/$(echo "$label" | tr -c 'A-Za-z0-9_\n' '_').txt"
     timeout "$limit" "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
-    # A benchmark that measured but missed its target fails, whatever its
-    # exit status: every target line ends in "met" or "NOT met".
-    if [ "$rc" -eq 0 ] && grep -q 'NOT met' "$log"; then
-        echo "gpu-session: $label missed a target (a line above says NOT met)"
-        rc=1
-    fi
-    bench_step "$label" "$rc" "$(grep -E "$pattern" "$log" | paste -sd' ')"
+    session bench "$label" "$rc" "$verdicts" "$log" "$(grep -E "$pattern" "$log" | paste -sd' ')"
 }
 
 # run_ranks N PROGRAM [ARGS...]: N processes of PROGRAM, one per GPU, started
@@ -235,7 +276,7 @@ run_multi_gpu_bench() {
     if [ "$gpus" -lt 2 ]; then
         for label in "torch all-reduce baseline (torch_allreduce.py)" allreduce_bench \
             "allreduce_bench (one process per GPU)" data_parallel "data_parallel (one process per GPU)" pipeline; do
-            session skip "$label" "not run: needs two GPUs ($gpus found)"
+            session skip multi-gpu "$label" "not run: needs two GPUs ($gpus found)"
         done
         return
     fi
@@ -244,13 +285,13 @@ run_multi_gpu_bench() {
     cat "$out/torch_allreduce.txt" "$out/torch_allreduce.err"
     bench_step "torch all-reduce baseline (torch_allreduce.py)" "$rc" \
         "$("$xtask" session allreduce "$out/torch_allreduce.txt")"
-    bench_program allreduce_bench 300 '^allreduce_bench:' "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
-    bench_program "allreduce_bench (one process per GPU)" 300 '^allreduce_bench:' \
+    bench_program allreduce_bench 300 1 '^allreduce_bench:' "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
+    bench_program "allreduce_bench (one process per GPU)" 300 1 '^allreduce_bench:' \
         bash -c 'run_ranks "$@"' run_ranks "$gpus" "$bundle/examples/allreduce_bench" "$out/torch_allreduce.txt"
-    bench_program data_parallel 300 '^data_parallel:|^loss curves:' "$bundle/examples/data_parallel"
-    bench_program "data_parallel (one process per GPU)" 300 '^data_parallel:|^loss curves:' \
+    bench_program data_parallel 300 1 '^data_parallel:|^loss curves:' "$bundle/examples/data_parallel"
+    bench_program "data_parallel (one process per GPU)" 300 1 '^data_parallel:|^loss curves:' \
         bash -c 'run_ranks "$@"' run_ranks "$gpus" "$bundle/examples/data_parallel"
-    bench_program pipeline 300 '^pipeline:|two GPUs vs one' "$bundle/examples/pipeline"
+    bench_program pipeline 300 1 '^pipeline:|two GPUs vs one' "$bundle/examples/pipeline"
 }
 
 run_bench() {
@@ -258,12 +299,12 @@ run_bench() {
     session begin "${device:-unknown} ($gpus GPUs)"
     case "$part" in
         all | 1) run_bench_libraries ;;
-        2) session skip "benchmark part 1 (libraries vs torch, raw calls)" "not run: GPU_SESSION_BENCH_PART=2" ;;
+        2) session skip bench-part-1 "benchmark part 1 (libraries vs torch, raw calls)" "not run: GPU_SESSION_BENCH_PART=2" ;;
         *) session step "GPU_SESSION_BENCH_PART=$part" 1 "not a part: 1, 2 or unset"; return ;;
     esac
     case "$part" in
         all | 2) run_bench_cudarc ;;
-        1) session skip "benchmark part 2 (cudarc, per op, multi-GPU, candle, mistral.rs)" "not run: GPU_SESSION_BENCH_PART=1" ;;
+        1) session skip bench-part-2 "benchmark part 2 (cudarc, per op, multi-GPU, candle, mistral.rs)" "not run: GPU_SESSION_BENCH_PART=1" ;;
     esac
 }
 
@@ -275,46 +316,48 @@ run_bench_libraries() {
     rc=$?
     cat "$out/torch.err"
     bench_step "torch baseline (torch_gemm.py)" "$rc" "$(grep -v '^#' "$out/torch.err" | tail -n1)"
-    bench_program gemm_bench 400 '^gemm_bench:|worst ratio' "$bundle/bins/gemm_bench" "$out/torch.txt"
+    bench_program gemm_bench 400 1 '^gemm_bench:' "$bundle/bins/gemm_bench" "$out/torch.txt"
     timeout 300 python3 "$bundle/torch_randn.py" >"$out/torch_randn.txt" 2>"$out/torch_randn.err"
     rc=$?
     cat "$out/torch_randn.err"
     bench_step "torch baseline (torch_randn.py)" "$rc" "$(grep -v '^#' "$out/torch_randn.err" | tail -n1)"
-    bench_program rand_bench 300 '^rand_bench:|^fastest' "$bundle/bins/rand_bench" "$out/torch_randn.txt"
+    bench_program rand_bench 300 1 '^rand_bench:' "$bundle/bins/rand_bench" "$out/torch_randn.txt"
     timeout 300 python3 "$bundle/torch_fft.py" >"$out/torch_fft.txt" 2>"$out/torch_fft.err"
     rc=$?
     cat "$out/torch_fft.err"
     bench_step "torch baseline (torch_fft.py)" "$rc" "$(grep -v '^#' "$out/torch_fft.err" | tail -n1)"
-    bench_program fft_bench 300 '^fft_bench:' "$bundle/bins/fft_bench" "$out/torch_fft.txt"
+    bench_program fft_bench 300 1 '^fft_bench:' "$bundle/bins/fft_bench" "$out/torch_fft.txt"
     timeout 300 python3 "$bundle/torch_lt.py" >"$out/torch_lt.txt" 2>"$out/torch_lt.err"
     rc=$?
     cat "$out/torch_lt.err"
     bench_step "torch baseline (torch_lt.py)" "$rc" "$(grep -v '^#' "$out/torch_lt.err" | tail -n1)"
-    bench_program lt_bench 300 '^lt_bench:' "$bundle/bins/lt_bench" "$out/torch_lt.txt"
+    bench_program lt_bench 300 2 '^lt_bench:' "$bundle/bins/lt_bench" "$out/torch_lt.txt"
     timeout 300 python3 "$bundle/torch_linalg.py" >"$out/torch_linalg.txt" 2>"$out/torch_linalg.err"
     rc=$?
     cat "$out/torch_linalg.err"
     bench_step "torch baseline (torch_linalg.py)" "$rc" "$(grep -v '^#' "$out/torch_linalg.err" | tail -n1)"
-    bench_program solver_bench 300 '^solver_bench:' "$bundle/bins/solver_bench" "$out/torch_linalg.txt"
+    bench_program solver_bench 300 1 '^solver_bench:' "$bundle/bins/solver_bench" "$out/torch_linalg.txt"
     timeout 300 python3 "$bundle/torch_sparse.py" >"$out/torch_sparse.txt" 2>"$out/torch_sparse.err"
     rc=$?
     cat "$out/torch_sparse.err"
     bench_step "torch baseline (torch_sparse.py)" "$rc" "$(grep -v '^#' "$out/torch_sparse.err" | tail -n1)"
-    bench_program sparse_bench 300 '^sparse_bench:' "$bundle/bins/sparse_bench" "$out/torch_sparse.txt"
-    bench_program launch_rate 300 '^launch_rate:' "$bundle/bins/launch_rate"
-    bench_program call_overhead 300 '^call_overhead:' "$bundle/bins/call_overhead" --bench
-    bench_program alloc_loop 300 ': ratio .*target' "$bundle/bins/alloc_loop"
-    bench_program copy_bandwidth 400 '^lowest' "$bundle/bins/copy_bandwidth"
+    bench_program sparse_bench 300 1 '^sparse_bench:' "$bundle/bins/sparse_bench" "$out/torch_sparse.txt"
+    # launch_rate: the safe launch against raw hip-sys and cuLaunchKernel,
+    # per call and in throughput (4 verdicts on NVIDIA).
+    bench_program launch_rate 300 4 '^launch_rate:' "$bundle/bins/launch_rate"
+    bench_program call_overhead 300 2 '^call_overhead:' "$bundle/bins/call_overhead" --bench
+    bench_program alloc_loop 300 2 'target >=' "$bundle/bins/alloc_loop"
+    bench_program copy_bandwidth 400 1 '^lowest' "$bundle/bins/copy_bandwidth"
 }
 
 # Part 2 of `bench`: against real cudarc (launch rate, per op), the
 # multi-GPU benchmarks and candle's workloads.
 run_bench_cudarc() {
-    bench_program "cudarc launch rate (facade vs real cudarc)" 500 '^throughput ratio|^launch rate ratio' \
+    bench_program "cudarc launch rate (facade vs real cudarc)" 600 2 '^throughput ratio|^launch rate ratio' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" bench-run "$bundle"
-    bench_program "per op: hip and cuda-compat vs real cudarc" 400 'target >= 0.97' \
+    bench_program "per op: hip and cuda-compat vs real cudarc" 400 3 'target >= 0.97' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" per-op-run "$bundle"
-    bench_program "pageable copies: cuda-compat (staged) vs real cudarc" 300 'target >= 1.5' \
+    bench_program "pageable copies: cuda-compat (staged) vs real cudarc" 400 4 'target >= 1.5' \
         bash "$bundle/cudarc-examples/cudarc-examples.sh" copy-run "$bundle"
     run_multi_gpu_bench
     run_candle bench
@@ -327,7 +370,7 @@ run_soak() {
     # NVLink multicast stays off (the GPU machine's rule; the soak's child
     # rank inherits it).
     export NCCL_NVLS_ENABLE=0
-    bench_program soak 510 '^soak: [0-9]+ checks' \
+    bench_program soak 510 0 '^soak: [0-9]+ checks' \
         "$bundle/bins/soak" --seconds "${GPU_SESSION_SOAK_SECONDS:-330}"
 }
 
@@ -345,4 +388,4 @@ done
 
 # One table per mode, then the last line (in `all`, memcheck's passes are
 # re-runs); fails when anything failed.
-"$xtask" session report "$ledger" "$mode"
+"$xtask" session report "$ledger" "$mode" "${GPU_SESSION_ALLOW_SKIP:-}"

@@ -67,6 +67,65 @@ EOF
 
 fake_program() { printf '#!/usr/bin/env bash\necho "%s"\nexit %s\n' "$2" "$3" >"$1"; chmod +x "$1"; }
 
+# fake_rank0 FILE LINE RC: a multi-GPU program that prints LINE only as
+# rank 0 (RANK unset or 0), then exits RC.
+fake_rank0() {
+    printf '#!/usr/bin/env bash\n[ "${RANK:-0}" = 0 ] && echo "%s"\nexit %s\n' "$2" "$3" >"$1"
+    chmod +x "$1"
+}
+
+# fake_verdicts FILE NAME COUNT RC [WORD]: a benchmark printing COUNT
+# verdict lines `NAME: fake ratio 1.000 (verdict I); target >= 0.95: WORD`
+# (WORD default met), then exiting RC.
+fake_verdicts() {
+    local i
+    {
+        echo '#!/usr/bin/env bash'
+        for ((i = 1; i <= $3; i++)); do echo "echo '$2: fake ratio 1.000 (verdict $i); target >= 0.95: ${5:-met}'"; done
+        echo "exit $4"
+    } >"$1"
+    chmod +x "$1"
+}
+
+# fake_capture FILE: the capture tests (libtest-like, with a name filter):
+# with HIP_TEST_CAPTURE_GATE=off the two gate-protected tests fail, unless
+# FAKE_CAPTURE_GATE_MATTERS=0 (tests that do not test the gate).
+fake_capture() {
+    cat >"$1" <<'EOF'
+#!/usr/bin/env bash
+tests="device_synchronize untracked_stream_allocation hipfft_plan"
+if [[ " $* " == *" --list "* ]]; then
+    for t in $tests; do echo "$t: test"; done
+    exit 0
+fi
+[[ " $* " == *" --ignored "* ]] || { echo "fake: --ignored missing"; exit 2; }
+filter="" skip=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --skip) skip+=("$2"); shift ;;
+    --test-threads) shift ;;
+    -*) ;;
+    *) filter=$1 ;;
+    esac
+    shift
+done
+p=0 f=0
+for t in $tests; do
+    if [ -n "$filter" ] && [ "$t" != "$filter" ]; then continue; fi
+    if printf '%s\n' "${skip[@]}" | grep -xF -- "$t" >/dev/null; then continue; fi
+    if [ "${HIP_TEST_CAPTURE_GATE:-}" = off ] && [ "${FAKE_CAPTURE_GATE_MATTERS:-1}" != 0 ] && [ "$t" != hipfft_plan ]; then
+        echo "test $t ... FAILED"; f=$((f + 1))
+    else
+        echo "test $t ... ok"; p=$((p + 1))
+    fi
+done
+result=ok; [ $f -eq 0 ] || result=FAILED
+echo "test result: $result. $p passed; $f failed; 0 ignored; 0 measured; 0 filtered out"
+[ $f -eq 0 ] || exit 101
+EOF
+    chmod +x "$1"
+}
+
 # A fresh repository copy holding scripts/ and a gpu-bundle/ with $1 (a
 # list of test kinds) and programs; fake tools in $work/bin.
 setup() {
@@ -86,34 +145,38 @@ setup() {
         crash) fake_test "$b/tests/cuda-compat--gpu" "a b" "" crash ;;
         slow) fake_test "$b/tests/hip-sys--gpu_nvidia" "a" "" slow ;;
         badexample) fake_program "$b/examples/broken" "broken example" 3 ;;
+        capture) fake_capture "$b/tests/hip-benches--gpu_capture_paths" ;;
         esac
     done
     fake_program "$b/examples/saxpy" "saxpy ok" 0
     # Benchmarks are left to `gpu-session.sh bench`: run.sh must not run
     # this one (it would fail).
-    fake_program "$b/bins/launch_rate" "launch_rate: fake" "${FAKE_LAUNCH_RATE_RC:-1}"
-    fake_program "$b/bins/gemm_bench" "worst ratio 0.99" 0
-    fake_program "$b/bins/rand_bench" "fastest: fake; ratio ours/torch (median values/s): 0.99" 0
-    fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00 (target >= 0.95: met)" 0
-    fake_program "$b/bins/lt_bench" "lt_bench: lowest ratio vs torch 1.00 (target >= 0.95: met); lowest fused speed-up vs GEMM + separate kernels 1.20 (target >= 1.1: met)" 0
-    fake_program "$b/bins/solver_bench" "solver_bench: lowest ratio ${FAKE_SOLVER_RATIO:-1.00} (target >= 0.95: ${FAKE_SOLVER_VERDICT:-met})" 0
-    fake_program "$b/bins/sparse_bench" "sparse_bench: lowest ratio 1.00 (target >= 0.95: met)" 0
-    fake_program "$b/bins/call_overhead" "call_overhead fake" 0
-    fake_program "$b/bins/alloc_loop" "ratio safe/raw: 0.95" 0
+    # The benchmarks print as many verdict lines as gpu-session.sh expects
+    # of each (FAKE_LT_VERDICTS: fewer, to show a missing one failing).
+    fake_verdicts "$b/bins/launch_rate" launch_rate 4 "${FAKE_LAUNCH_RATE_RC:-1}"
+    fake_program "$b/bins/gemm_bench" "gemm_bench: like-for-like rows: 0 of 20 below 0.97; worst ratio 0.990; target >= 0.97: met" 0
+    fake_program "$b/bins/rand_bench" "rand_bench: fastest generator type by median fake; ratio ours/torch (median values/s): 0.99; target >= 0.95: met" 0
+    fake_program "$b/bins/fft_bench" "fft_bench: lowest ratio 1.00; target >= 0.95: met" 0
+    fake_verdicts "$b/bins/lt_bench" lt_bench "${FAKE_LT_VERDICTS:-2}" 0
+    fake_program "$b/bins/solver_bench" "solver_bench: lowest ratio ${FAKE_SOLVER_RATIO:-1.00}; target >= 0.95: ${FAKE_SOLVER_VERDICT:-met}" 0
+    fake_program "$b/bins/sparse_bench" "sparse_bench: lowest ratio 1.00; target >= 0.95: met" 0
+    fake_verdicts "$b/bins/call_overhead" call_overhead 2 0
+    fake_verdicts "$b/bins/alloc_loop" "safe tracked allocation" 2 0
     fake_program "$b/bins/copy_bandwidth" "lowest staged/pinned: ${FAKE_COPY_RATIO:-0.85}; target >= 0.8: ${FAKE_COPY_VERDICT:-met}" 0
     # The soak is left to `gpu-session.sh soak` (a failing one here would
     # change the tests' counts).
     fake_program "$b/bins/soak" "soak: 42 checks passed, 0 failed; device +1 MiB, host +2 MiB; faults: 3 injected, 3 handled" "${FAKE_SOAK_RC:-1}"
     # The multi-GPU examples are benchmarks too (counts below would change
     # if run.sh ran them); `gpu-session.sh bench` runs them with two GPUs.
-    fake_program "$b/examples/allreduce_bench" "allreduce_bench: ratio at 256 MiB 0.98, at 1 GiB 0.99 (target >= 0.95: met)" 0
-    fake_program "$b/examples/data_parallel" "data_parallel: 2-GPU step / 1-GPU step = 0.55 (target <= 0.6)" "${FAKE_DATA_PARALLEL_RC:-0}"
-    fake_program "$b/examples/pipeline" "pipeline: speedup 1.80 (target >= 1.5: met)" 0
+    # As the real ones, only rank 0 (or the one process) prints the verdict.
+    fake_rank0 "$b/examples/allreduce_bench" "allreduce_bench: ratio at 256 MiB 0.98, at 1 GiB 0.99; target >= 0.95: met" 0
+    fake_rank0 "$b/examples/data_parallel" "data_parallel: speed-up of a step, 1 GPU / 2 GPUs median 1.800 [95% interval 1.790, 1.810] of 9 paired rounds; target >= 1.667: met" "${FAKE_DATA_PARALLEL_RC:-0}"
+    fake_program "$b/examples/pipeline" "pipeline: speedup 1.80; target >= 1.5: met" 0
     printf 'print("world_size 2")\nprint("allreduce 268435456 900.0 298.3 298.3")\n' >"$b/torch_allreduce.py"
     # cudarc's examples: `run` reports 2 passed and 1 not run (the two-GPU
     # example); `bench-run` a ratio.
     mkdir -p "$b/cudarc-examples"
-    printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: 0.97" ;;\nper-op-run) echo "per op, fake: ours 5 us, real 5 us; ours/real speed 1.000, target >= 0.97: met"; echo "1 passed, 0 failed" ;;\ncopy-run) echo "copy htod 64 MiB, fake: ours 1000 us, real 6000 us; ours/real speed 6.000, target >= 1.5: met"; echo "1 passed, 0 failed" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
+    printf '#!/usr/bin/env bash\ncase "$1" in\nrun) echo "13-copy-multi-gpu not run: needs two GPUs"; echo "1 not run"; echo "2 passed, 0 failed" ;;\nbench-run) echo "throughput ratio compat/real: per round median 0.990; target >= 0.95: met"; echo "launch rate ratio from CPU cost, compat/real: median 1.000; target >= 0.95: met" ;;\nper-op-run) for i in 1 2 3; do echo "per op $i, fake: ours/real speed median 1.000; target >= 0.97: met"; done; echo "3 passed, 0 failed" ;;\ncopy-run) for i in 1 2 3 4; do echo "copy $i, fake: ours/real speed median 6.000; target >= 1.5: met"; done; echo "4 passed, 0 failed" ;;\n*) exit 2 ;;\nesac\n' >"$b/cudarc-examples/cudarc-examples.sh"
     # cudarc's unit tests through real cudarc and the drop-in: 2 passed, 1
     # failing on both (not run).
     mkdir -p "$b/cudarc-tests"
@@ -148,7 +211,7 @@ EOF
         [ -e "$b/$name" ] && continue
         case "$name" in
         *.py) printf 'print("fake 1.0")\n' >"$b/$name" ;;
-        *) fake_program "$b/$name" "${name#bins/}: fake ratio 1.00 (target >= 0.95: met)" 0 ;;
+        *) fake_program "$b/$name" "${name#bins/}: fake ratio 1.00; target >= 0.95: met" 0 ;;
         esac
     done
 }
@@ -208,6 +271,11 @@ line() {
 # The runners read these; the cases set what they need.
 unset CUDA_VISIBLE_DEVICES GPU_RUN_ONLY GPU_RUN_EXCLUDE GPU_RUN_BENCHMARKS GPU_RUN_BENCH_ARGS
 export FAKE_GPUS=1 FAKE_ERRORS=0 GPU_RUN_TIMEOUT=1
+# The fake bundle has no candle or mistral.rs pack and one GPU unless a
+# case says otherwise: those steps are not run, which fails a session
+# unless allowed. The references allow them; the cases below that show a
+# step not run failing clear this.
+export GPU_SESSION_ALLOW_SKIP="candle-run candle-bench mistral-run mistral-bench multi-gpu bench-part-1 bench-part-2"
 
 setup "ok"
 check "one GPU: the two-GPU test is not run and says why" "2 passed, 0 failed, 1 skipped" 0 \
@@ -248,7 +316,7 @@ check "no benchmarks.txt: run.sh refuses, naming it" \
 
 # The references: clean sessions of this fake bundle (every benchmark
 # passing), one GPU unless said.
-FAKE_LAUNCH_RATE_RC=0 setup "ok"
+FAKE_LAUNCH_RATE_RC=0 setup "ok capture"
 counts BENCH -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=1 counts PART1 -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=2 counts PART2 -- bash scripts/gpu-session.sh bench
@@ -260,22 +328,41 @@ read -r bench2_p bench2_s <<<"$BENCH2"
 read -r all_p all_s <<<"$ALL"
 read -r part2_p part2_s <<<"$PART2"
 
-setup "ok"
+setup "ok capture"
 counts TESTS -- bash scripts/gpu-session.sh tests
 read -r tests_p tests_s <<<"$TESTS"
 check "session tests: table and count, cudarc examples included" "$(line "$tests_p" 0 "$tests_s")" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
+check "session tests: the capture tests fail with the gate off, as they must" "$(line "$tests_p" 0 "$tests_s")" 0 \
+    "\\| capture tests with the gate off \\(negative control\\) +\\| ok \\(failed as it must with the capture gate off" -- bash scripts/gpu-session.sh tests
+FAKE_CAPTURE_GATE_MATTERS=0 check "session tests: capture tests that pass with the gate off fail the session" "$(line $((tests_p - 1)) 1 "$tests_s")" nonzero \
+    "FAILED: passed with the capture gate off, so they do not test the gate: device_synchronize, untracked_stream_allocation" -- bash scripts/gpu-session.sh tests
+GPU_SESSION_ALLOW_SKIP="" check "session tests: candle and mistral.rs not run fail unless allowed" "$(line "$tests_p" 0 "$tests_s")" nonzero \
+    "FAILED: steps not run and not allowed: candle-run mistral-run;" -- bash scripts/gpu-session.sh tests
 check "session bench: a failing benchmark fails the session; one GPU skips the multi-GPU steps" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\| launch_rate +\| FAILED \(exit 1\): launch_rate: fake" -- bash scripts/gpu-session.sh bench
 check "session tests: candle not bundled is not run, and says so" "$(line "$tests_p" 0 "$tests_s")" 0 \
     "\\| candle run \\(cuda-compat vs real cudarc\\) +\\| not run: no gpu-bundle/candle.tar.xz" -- bash scripts/gpu-session.sh tests
-FAKE_COPY_RATIO=0.773 FAKE_COPY_VERDICT="NOT met" setup "ok"
+FAKE_COPY_RATIO=0.773 FAKE_COPY_VERDICT="NOT met" setup "ok capture"
 check "session bench: a missed target fails though the program exits 0" "$(line $((bench_p - 2)) 2 "$bench_s")" nonzero \
-    "\\| copy_bandwidth +\\| FAILED \\(exit 1\\): lowest staged/pinned: 0.773; target >= 0.8: NOT met" -- bash scripts/gpu-session.sh bench
-FAKE_SOLVER_RATIO=0.94 FAKE_SOLVER_VERDICT="NOT met" setup "ok"
+    "\\| copy_bandwidth +\\| FAILED \\(exit 1\\): 1 target\\(s\\) NOT met: lowest staged/pinned: 0.773; target >= 0.8: NOT met" -- bash scripts/gpu-session.sh bench
+FAKE_SOLVER_RATIO=0.94 FAKE_SOLVER_VERDICT="NOT met" setup "ok capture"
 check "session bench: a library benchmark under its target fails (solver 0.94)" "$(line $((bench_p - 2)) 2 "$bench_s")" nonzero \
-    "\\| solver_bench +\\| FAILED \\(exit 1\\): solver_bench: lowest ratio 0.94 \\(target >= 0.95: NOT met\\)" -- bash scripts/gpu-session.sh bench
-setup "ok"
+    "\\| solver_bench +\\| FAILED \\(exit 1\\): 1 target\\(s\\) NOT met: solver_bench: lowest ratio 0.94; target >= 0.95: NOT met" -- bash scripts/gpu-session.sh bench
+FAKE_LAUNCH_RATE_RC=0 FAKE_SOLVER_VERDICT=undecided setup "ok capture"
+check "session bench: an undecided verdict fails as NOT met does" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
+    "\\| solver_bench +\\| FAILED \\(exit 1\\): 1 target\\(s\\) undecided" -- bash scripts/gpu-session.sh bench
+FAKE_LAUNCH_RATE_RC=0 FAKE_LT_VERDICTS=1 setup "ok capture"
+check "session bench: a missing verdict line fails the step though it exits 0" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
+    "\\| lt_bench +\\| FAILED \\(exit 1\\): 1 verdict line\\(s\\) where 2 were expected" -- bash scripts/gpu-session.sh bench
+FAKE_LAUNCH_RATE_RC=0 setup "ok capture"
+GPU_SESSION_ALLOW_SKIP="" check "session bench: steps not run (multi-GPU, candle, mistral.rs) fail unless allowed" "$(line "$bench_p" 0 "$bench_s")" nonzero \
+    "FAILED: steps not run and not allowed: multi-gpu candle-bench mistral-bench;" -- bash scripts/gpu-session.sh bench
+GPU_SESSION_ALLOW_SKIP="multi-gpu candle-bench" check "session bench: a step not run and not named is still refused" "$(line "$bench_p" 0 "$bench_s")" nonzero \
+    "FAILED: steps not run and not allowed: mistral-bench;" -- bash scripts/gpu-session.sh bench
+GPU_SESSION_BENCH_PART=1 GPU_SESSION_ALLOW_SKIP="" check "session bench part 1: part 2 not run fails unless allowed" "$(line "$part1_p" 0 "$part1_s")" nonzero \
+    "  bench-part-2: benchmark part 2 .*\\(NOT allowed\\)" -- bash scripts/gpu-session.sh bench
+setup "ok capture"
 check "session bench: the FFT benchmark's summary in the table" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\\| fft_bench +\\| ok \\(fft_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
 GPU_SESSION_BENCH_PART=1 check "session bench part 1: the libraries and raw calls, part 2 not run" "$(line $((part1_p - 1)) 1 "$part1_s")" nonzero \
@@ -286,36 +373,38 @@ GPU_SESSION_BENCH_PART=3 check "session bench: an unknown part fails" "0 passed,
     "not a part: 1, 2 or unset" -- bash scripts/gpu-session.sh bench
 check "session bench: the solver benchmark's summary in the table" "$(line $((bench_p - 1)) 1 "$bench_s")" nonzero \
     "\\| solver_bench +\\| ok \\(solver_bench: lowest ratio 1.00" -- bash scripts/gpu-session.sh bench
-check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 1 skipped" 0 \
+# (the capture tests are not run under memcheck: one more skipped)
+check "session memcheck: each binary's verdict in the table" "1 passed, 0 failed, 2 skipped" 0 \
     "\| memcheck \[hip--gpu\] +\| ERROR SUMMARY: 0" -- bash scripts/gpu-session.sh memcheck
-FAKE_SOAK_RC=0 setup "ok"
+FAKE_SOAK_RC=0 setup "ok capture"
 check "session soak: one step, its last line in the table" "1 passed, 0 failed" 0 \
     "\\| soak +\\| ok \\(soak: 42 checks passed, 0 failed; device \\+1 MiB" -- bash scripts/gpu-session.sh soak
-FAKE_SOAK_RC=1 setup "ok"
+FAKE_SOAK_RC=1 setup "ok capture"
 check "session soak: a failing soak fails the session" "0 passed, 1 failed" nonzero \
     "\\| soak +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh soak
-FAKE_LAUNCH_RATE_RC=0 setup "ok"
+FAKE_LAUNCH_RATE_RC=0 setup "ok capture"
 FAKE_ERRORS=2 check "session all: memcheck failures count, its passes are re-runs" "$(line "$all_p" 1 "$all_s")" nonzero \
     "re-runs under memcheck \(the same tests again\): 1 passed, 1 failed" -- bash scripts/gpu-session.sh all
 check "session all: clean" "$(line "$all_p" 0 "$all_s")" 0 "== GPU session: bench" -- bash scripts/gpu-session.sh all
 FAKE_GPUS=2 check "session bench, two GPUs: the multi-GPU steps run, one process per GPU included" "$(line "$bench2_p" 0 "$bench2_s")" 0 \
-    "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: 2-GPU step" -- bash scripts/gpu-session.sh bench
-FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok"
+    "\\| data_parallel \\(one process per GPU\\) +\\| ok \\(data_parallel: speed-up of a step" -- bash scripts/gpu-session.sh bench
+FAKE_LAUNCH_RATE_RC=0 FAKE_DATA_PARALLEL_RC=1 setup "ok capture"
 FAKE_GPUS=2 check "session bench, two GPUs: a failing data_parallel fails both its steps" "$(line $((bench2_p - 2)) 2 "$bench2_s")" nonzero \
     "\\| data_parallel \\(one process per GPU\\) +\\| FAILED \\(exit 1\\)" -- bash scripts/gpu-session.sh bench
-setup "ok"
+setup "ok capture"
 b="$work/repo/gpu-bundle"
 tar -C "$b" -cf - tests examples bins benches cudarc-examples cudarc-tests | xz -1 >"$b/payload.tar.xz"
 rm -rf "${b:?}"/{tests,examples,bins,benches,cudarc-examples,cudarc-tests}
 check "session tests from a packed bundle (payload.tar.xz): unpacked, same count" "$(line "$tests_p" 0 "$tests_s")" 0 \
     "\| not run hip--gpu gpu::two_gpus_peer_access +\| needs two GPUs \(1 found\)" -- bash scripts/gpu-session.sh tests
-setup "ok fails"
+setup "ok fails capture"
 # "fails" adds a binary of two tests, one failing.
 check "session tests: a failing test fails the session" "$(line $((tests_p + 1)) 1 "$tests_s")" nonzero "" -- bash scripts/gpu-session.sh tests
 rm "$work/repo/gpu-bundle/run.sh"
 # Without run.sh the fake bundle's own tests (one passing, one needing two
-# GPUs) and its saxpy example are one failed step instead.
-check "session without a runner fails" "$(line $((tests_p - 2)) 1 $((tests_s - 1)))" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
+# GPUs), the capture tests (3 passing) and its saxpy example are one failed
+# step instead.
+check "session without a runner fails" "$(line $((tests_p - 5)) 1 $((tests_s - 1)))" nonzero "printed no summary" -- bash scripts/gpu-session.sh tests
 
 # The TSan runner (scripts/tsan-run.sh as tsan-bundle/run.sh): fake test
 # binaries that say they run under ThreadSanitizer (on `--list` with

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use crate::gpu_run::append;
 use crate::text;
 use crate::{args_n, number, status, Result};
+use bench_verdict::Outcome;
 
 /// A table row: `| LABEL (44 wide) | VALUE |`.
 pub(crate) fn row(label: &str, value: &str) -> String {
@@ -27,6 +28,22 @@ pub(crate) struct Entry {
     pub(crate) counts: [u64; 3],
     /// Whether the mode's subtotal line follows the lines.
     pub(crate) subtotal: bool,
+    /// A step not run for a missing input: its name (the word
+    /// `GPU_SESSION_ALLOW_SKIP` lists to allow it) and why.
+    pub(crate) not_run: Option<(String, String)>,
+}
+
+/// A step not run for a missing input (a pack not bundled, fewer than two
+/// GPUs, the other benchmark part): one row, counted as skipped, and a
+/// "not run" record that [`report`] lists at the end and fails unless the
+/// session's allowed names (`GPU_SESSION_ALLOW_SKIP`) include `name`.
+pub(crate) fn not_run(name: &str, label: &str, why: &str) -> Entry {
+    Entry {
+        lines: vec![row(label, why)],
+        counts: [0, 0, 1],
+        subtotal: false,
+        not_run: Some((name.to_string(), format!("{label}: {why}"))),
+    }
 }
 
 fn last_line(log: &[String]) -> &str {
@@ -114,7 +131,13 @@ pub(crate) fn runner(mode: &str, log: &[String], rc: i32, log_path: &str) -> Ent
 /// examples, candle): a row, and its counts; a missing line, or a failing
 /// exit with no failure counted, is a failure. cudarc's examples that did
 /// not run or differ as documented count as skipped.
-pub(crate) fn script(kind: &str, label: &str, log: &[String], rc: i32) -> Entry {
+pub(crate) fn script(
+    kind: &str,
+    label: &str,
+    log: &[String],
+    rc: i32,
+    expected_verdicts: Option<usize>,
+) -> Entry {
     let shown: Vec<&str> = match kind {
         "cudarc" => log[log.len().saturating_sub(2)..]
             .iter()
@@ -139,6 +162,11 @@ pub(crate) fn script(kind: &str, label: &str, log: &[String], rc: i32) -> Entry 
         }
         None => e.counts[1] = 1,
     }
+    // A benchmark script: its verdict lines counted, each met.
+    if let Some(why) = expected_verdicts.and_then(|n| verdicts(log, n)) {
+        e.lines.push(format!("FAILED: {label}: {why}"));
+        e.counts[1] = e.counts[1].max(1);
+    }
     if kind == "cudarc" {
         let last_count = |word: &str| {
             log.iter()
@@ -152,6 +180,113 @@ pub(crate) fn script(kind: &str, label: &str, log: &[String], rc: i32) -> Entry 
         e.counts[2] += last_count(" not run") + last_count(" differ") + last_count(" explained");
     }
     e
+}
+
+/// A verdict line ends with its outcome: `met`, `NOT met` or `undecided`
+/// (bench-verdict's words, after `: `).
+fn verdict_word(line: &str) -> Option<Outcome> {
+    let line = line.trim_end();
+    [Outcome::Met, Outcome::NotMet, Outcome::Undecided]
+        .into_iter()
+        .find(|o| line.ends_with(&format!(": {}", o.word())))
+}
+
+/// What a log's verdict lines say against the `expected` count: `None`
+/// when there are exactly that many and all are `met`, else why not (a
+/// missing verdict line, a target NOT met, an undecided one).
+pub(crate) fn verdicts(log: &[String], expected: usize) -> Option<String> {
+    let found: Vec<Outcome> = log.iter().filter_map(|l| verdict_word(l)).collect();
+    let mut why = Vec::new();
+    if found.len() != expected {
+        why.push(format!(
+            "{} verdict line(s) where {expected} were expected",
+            found.len()
+        ));
+    }
+    for o in [Outcome::NotMet, Outcome::Undecided] {
+        let n = found.iter().filter(|&&f| f == o).count();
+        if n > 0 {
+            why.push(format!("{n} target(s) {}", o.word()));
+        }
+    }
+    (!why.is_empty()).then(|| why.join(", "))
+}
+
+/// A benchmark step with `expected` verdict lines in `log`: it passes when
+/// it exits 0 and prints exactly that many, all `met`. A missing verdict
+/// line, a `NOT met` or an `undecided` fails it, whatever its exit status.
+pub(crate) fn bench(label: &str, rc: i32, expected: usize, log: &[String], note: &str) -> Entry {
+    match verdicts(log, expected) {
+        Some(why) if rc == 0 => step(
+            label,
+            1,
+            &if note.is_empty() {
+                why
+            } else {
+                format!("{why}: {note}")
+            },
+        ),
+        _ => step(label, rc, note),
+    }
+}
+
+/// The capture tests' negative control: with the capture gate off
+/// (`HIP_TEST_CAPTURE_GATE=off`) the tests that the gate keeps safe must
+/// fail, or the tests do not test the gate. Passes when every test named
+/// in `must_fail` failed (`test NAME ... FAILED`) or the binary crashed
+/// before reporting it (no `test NAME ... ok` and a non-zero exit other
+/// than a timeout); fails when one passed, the binary exited 0, or it
+/// timed out (no verdict).
+pub(crate) fn negative_control(
+    label: &str,
+    rc: i32,
+    log: &[String],
+    must_fail: &[String],
+) -> Entry {
+    let outcome = |name: &str| {
+        log.iter()
+            .filter_map(|l| text::test_line_loose(l))
+            .find(|(t, _)| *t == name)
+            .map(|(_, o)| o.word())
+    };
+    let passed: Vec<&str> = must_fail
+        .iter()
+        .map(String::as_str)
+        .filter(|t| outcome(t) == Some("ok"))
+        .collect();
+    let value = if rc == 124 || rc == 137 {
+        Err("timed out: no outcome with the gate off".to_string())
+    } else if !passed.is_empty() {
+        Err(format!(
+            "passed with the capture gate off, so they do not test the gate: {}",
+            passed.join(", ")
+        ))
+    } else if rc == 0 {
+        Err("the binary exited 0 with the capture gate off".to_string())
+    } else if must_fail.is_empty() {
+        Err("no test named to fail".to_string())
+    } else {
+        Ok(format!(
+            "failed as it must with the capture gate off (exit {rc}): {}",
+            must_fail
+                .iter()
+                .map(|t| format!("{t} {}", outcome(t).unwrap_or("no outcome (crashed)")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    };
+    match value {
+        Ok(v) => Entry {
+            lines: vec![row(label, &format!("ok ({v})"))],
+            counts: [1, 0, 0],
+            ..Entry::default()
+        },
+        Err(why) => Entry {
+            lines: vec![row(label, &format!("FAILED: {why}"))],
+            counts: [0, 1, 0],
+            ..Entry::default()
+        },
+    }
 }
 
 /// A benchmark step: exit 0 passes; the note is what it printed of note.
@@ -173,7 +308,7 @@ pub(crate) fn step(label: &str, rc: i32, note: &str) -> Entry {
     Entry {
         lines: vec![row(label, &value)],
         counts: if rc == 0 { [1, 0, 0] } else { [0, 1, 0] },
-        subtotal: false,
+        ..Entry::default()
     }
 }
 
@@ -222,12 +357,19 @@ fn records(mode: &str, e: &Entry) -> Vec<String> {
     if e.subtotal {
         r.push(format!("{mode}\tsubtotal"));
     }
+    if let Some((name, what)) = &e.not_run {
+        r.push(format!("{mode}\tnotrun\t{name}\t{what}"));
+    }
     r
 }
 
 /// The session's tables and last lines from its ledger, for the session
-/// mode `whole` (`all` makes memcheck a re-run); true when nothing failed.
-pub(crate) fn report(ledger: &[String], whole: &str) -> (Vec<String>, bool) {
+/// mode `whole` (`all` makes memcheck a re-run); true when nothing failed
+/// and every step not run is named in `allowed` (`GPU_SESSION_ALLOW_SKIP`,
+/// space-separated). The steps not run are listed before the last line.
+pub(crate) fn report(ledger: &[String], whole: &str, allowed: &str) -> (Vec<String>, bool) {
+    let allowed: Vec<&str> = allowed.split_whitespace().collect();
+    let mut not_run: Vec<(String, String)> = Vec::new();
     // Per mode, in order of first appearance: table lines and counts.
     let mut modes: Vec<(String, Vec<String>, [u64; 3])> = Vec::new();
     for record in ledger {
@@ -255,6 +397,10 @@ pub(crate) fn report(ledger: &[String], whole: &str) -> (Vec<String>, bool) {
                 "{}: {} passed, {} failed, {} skipped",
                 m.0, m.2[0], m.2[1], m.2[2]
             )),
+            "notrun" => {
+                let (name, what) = rest.split_once('\t').unwrap_or((rest, ""));
+                not_run.push((name.to_string(), what.to_string()));
+            }
             _ => {}
         }
     }
@@ -283,13 +429,39 @@ pub(crate) fn report(ledger: &[String], whole: &str) -> (Vec<String>, bool) {
         }
     }
     out.push(String::new());
+    // The steps not run, each once (the multi-GPU steps share a name).
+    let mut refused = Vec::new();
+    if !not_run.is_empty() {
+        out.push(format!(
+            "not run ({} steps; GPU_SESSION_ALLOW_SKIP={:?}):",
+            not_run.len(),
+            allowed.join(" ")
+        ));
+        for (name, what) in &not_run {
+            let ok = allowed.contains(&name.as_str());
+            if !ok && !refused.contains(name) {
+                refused.push(name.clone());
+            }
+            out.push(format!(
+                "  {name}: {what}{}",
+                if ok { " (allowed)" } else { " (NOT allowed)" }
+            ));
+        }
+        if !refused.is_empty() {
+            out.push(format!(
+                "FAILED: steps not run and not allowed: {}; GPU_SESSION_ALLOW_SKIP=\"{}\" allows them",
+                refused.join(" "),
+                refused.join(" ")
+            ));
+        }
+    }
     out.extend(rerun);
     out.push(if skipped > 0 {
         format!("{passed} passed, {failed} failed, {skipped} skipped")
     } else {
         format!("{passed} passed, {failed} failed")
     });
-    (out, failed == 0)
+    (out, failed == 0 && refused.is_empty())
 }
 
 fn log_of(path: &str) -> Vec<String> {
@@ -299,7 +471,9 @@ fn log_of(path: &str) -> Vec<String> {
 /// `session SUBCOMMAND LEDGER ...`.
 pub(crate) fn command(args: &[String]) -> Result<ExitCode> {
     let Some((sub, rest)) = args.split_first() else {
-        return Err("session: begin|runner|summary|step|skip|allreduce|report".into());
+        return Err(
+            "session: begin|runner|summary|step|bench|control|skip|allreduce|report".into(),
+        );
     };
     let write = |ledger: &str, mode: &str, e: Entry| -> Result<ExitCode> {
         for r in records(mode, &e) {
@@ -325,12 +499,52 @@ pub(crate) fn command(args: &[String]) -> Result<ExitCode> {
             )
         }
         "summary" => {
-            let a = args_n(rest, 6, "session summary")?;
+            // LEDGER MODE LABEL LOG RC KIND [EXPECTED-VERDICTS]
+            let a = if rest.len() == 7 {
+                rest
+            } else {
+                args_n(rest, 6, "session summary")?
+            };
+            let expected = match a.get(6) {
+                Some(n) => Some(number::<usize>(n, "expected verdicts")?),
+                None => None,
+            };
             write(
                 &a[0],
                 &a[1],
-                script(&a[5], &a[2], &log_of(&a[3]), number(&a[4], "exit status")?),
+                script(
+                    &a[5],
+                    &a[2],
+                    &log_of(&a[3]),
+                    number(&a[4], "exit status")?,
+                    expected,
+                ),
             )
+        }
+        "bench" => {
+            // LEDGER MODE LABEL RC EXPECTED-VERDICTS LOG NOTE
+            let a = args_n(rest, 7, "session bench")?;
+            let e = bench(
+                &a[2],
+                number(&a[3], "exit status")?,
+                number::<usize>(&a[4], "expected verdicts")?,
+                &log_of(&a[5]),
+                &a[6],
+            );
+            write(&a[0], &a[1], e)
+        }
+        "control" => {
+            // LEDGER MODE LABEL RC LOG TEST...
+            if rest.len() < 5 {
+                return Err("session control LEDGER MODE LABEL RC LOG TEST...".into());
+            }
+            let e = negative_control(
+                &rest[2],
+                number(&rest[3], "exit status")?,
+                &log_of(&rest[4]),
+                &rest[5..],
+            );
+            write(&rest[0], &rest[1], e)
         }
         "step" => {
             let a = args_n(rest, 5, "session step")?;
@@ -341,13 +555,9 @@ pub(crate) fn command(args: &[String]) -> Result<ExitCode> {
             )
         }
         "skip" => {
-            let a = args_n(rest, 4, "session skip")?;
-            let e = Entry {
-                lines: vec![row(&a[2], &a[3])],
-                counts: [0, 0, 1],
-                subtotal: false,
-            };
-            write(&a[0], &a[1], e)
+            // LEDGER MODE NAME LABEL WHY
+            let a = args_n(rest, 5, "session skip")?;
+            write(&a[0], &a[1], not_run(&a[2], &a[3], &a[4]))
         }
         "allreduce" => {
             let a = args_n(rest, 1, "session allreduce")?;
@@ -355,8 +565,13 @@ pub(crate) fn command(args: &[String]) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         "report" => {
-            let a = args_n(rest, 2, "session report")?;
-            let (lines, ok) = report(&log_of(&a[0]), &a[1]);
+            // LEDGER WHOLE-MODE [ALLOWED-NOT-RUN]
+            let a = if rest.len() == 3 {
+                rest
+            } else {
+                args_n(rest, 2, "session report")?
+            };
+            let (lines, ok) = report(&log_of(&a[0]), &a[1], a.get(2).map_or("", String::as_str));
             for l in &lines {
                 println!("{l}");
             }
@@ -444,6 +659,7 @@ not run: 1
             "cudarc examples (cuda-compat as cudarc)",
             &cudarc,
             0,
+            None,
         );
         assert_eq!(e.counts, [9, 0, 5]);
         assert_eq!(
@@ -454,16 +670,16 @@ not run: 1
             )]
         );
         let candle = lines("| total | 10/1/0 | 11/0/0 |\nllama f32: ok: x\nllama bf16: FAILED\n11 passed, 2 failed\n");
-        let e = script("candle", "candle run", &candle, 1);
+        let e = script("candle", "candle run", &candle, 1, None);
         assert_eq!(e.counts, [11, 2, 0]);
         assert!(e.lines[0]
             .contains("exit 1: | total | 10/1/0 | 11/0/0 | llama f32: ok: x llama bf16: FAILED"));
         assert_eq!(
-            script("candle", "c", &lines("killed\n"), 137).counts,
+            script("candle", "c", &lines("killed\n"), 137, None).counts,
             [0, 1, 0]
         );
         assert_eq!(
-            script("candle", "c", &lines("3 passed, 0 failed\n"), 2).counts,
+            script("candle", "c", &lines("3 passed, 0 failed\n"), 2, None).counts,
             [3, 1, 0]
         );
     }
@@ -504,6 +720,7 @@ not run: 1
                     "cudarc",
                     &lines("1 not run\n3 passed, 0 failed\n"),
                     0,
+                    None,
                 ),
             ),
             (
@@ -515,7 +732,7 @@ not run: 1
         ] {
             ledger.extend(records(mode, &e));
         }
-        let (out, ok) = report(&ledger, "all");
+        let (out, ok) = report(&ledger, "all", "");
         assert!(!ok);
         assert!(
             out.contains(&"tests: 2 passed, 0 failed, 1 skipped".to_string()),
@@ -528,7 +745,159 @@ not run: 1
         );
         assert_eq!(out.last().unwrap(), "6 passed, 2 failed, 2 skipped");
         // memcheck alone is its own count.
-        let (out, _) = report(&ledger, "memcheck");
+        let (out, _) = report(&ledger, "memcheck", "");
         assert_eq!(out.last().unwrap(), "7 passed, 2 failed, 2 skipped");
+    }
+
+    #[test]
+    fn verdict_lines_are_counted_and_each_must_be_met() {
+        let log = lines(
+            "lt_bench: lowest ratio vs torch 1.00; target >= 0.95: met\n\
+             lt_bench: lowest fused speed-up 1.20; target >= 1.1: met\n",
+        );
+        assert_eq!(verdicts(&log, 2), None);
+        let e = bench("lt_bench", 0, 2, &log, "note");
+        assert_eq!(e.counts, [1, 0, 0]);
+        assert_eq!(e.lines[0], row("lt_bench", "ok (note)"));
+        // One verdict line missing: failed, though the program exited 0.
+        let e = bench("lt_bench", 0, 2, &log[..1], "");
+        assert_eq!(e.counts, [0, 1, 0]);
+        assert_eq!(
+            e.lines[0],
+            row(
+                "lt_bench",
+                "FAILED (exit 1): 1 verdict line(s) where 2 were expected"
+            )
+        );
+        // Undecided fails as NOT met does; the indented explanation after
+        // it is not a verdict line.
+        let log = lines(
+            "x: speed median 0.98 [95% interval 0.96, 1.00] of 9 paired rounds; target >= 0.97: undecided\n\
+             \x20 undecided (counts as failed): the 95% interval 0.960..1.000 holds the target 0.97; about 20 more rounds\n\
+             y: ratio 0.5; target >= 0.9: NOT met\n",
+        );
+        assert_eq!(
+            verdicts(&log, 2).as_deref(),
+            Some("1 target(s) NOT met, 1 target(s) undecided")
+        );
+        assert_eq!(bench("x", 0, 2, &log, "").counts, [0, 1, 0]);
+        // A failing exit stays the failure it was.
+        assert_eq!(
+            bench("x", 124, 2, &log, "").lines[0],
+            row("x", "FAILED (timed out)")
+        );
+        // "met" inside a word or mid-line is not a verdict.
+        assert_eq!(
+            verdicts(&lines("the target was met earlier\nunmet\n"), 0),
+            None
+        );
+        // A script's summary with its verdicts counted (candle bench).
+        let candle = lines("llama step f32: speed ...; target >= 0.97: met\n1 passed, 0 failed\n");
+        assert_eq!(
+            script("candle", "candle bench", &candle, 0, Some(1)).counts,
+            [1, 0, 0]
+        );
+        let e = script("candle", "candle bench", &candle, 0, Some(6));
+        assert_eq!(e.counts, [1, 1, 0]);
+        assert_eq!(
+            e.lines[1],
+            "FAILED: candle bench: 1 verdict line(s) where 6 were expected"
+        );
+    }
+
+    #[test]
+    fn the_negative_control_must_fail_with_the_gate_off() {
+        let must = [
+            "device_synchronize".to_string(),
+            "untracked_stream_allocation".to_string(),
+        ];
+        let failed = lines(
+            "test device_synchronize ... FAILED\ntest untracked_stream_allocation ... FAILED\n\
+             test result: FAILED. 0 passed; 2 failed\n",
+        );
+        let e = negative_control("capture gate off", 101, &failed, &must);
+        assert_eq!(e.counts, [1, 0, 0]);
+        assert!(e.lines[0].contains("ok (failed as it must with the capture gate off (exit 101): device_synchronize FAILED, untracked_stream_allocation FAILED)"), "{}", e.lines[0]);
+        // A crash before the second test reported: still a failure of it.
+        let crashed = lines("test device_synchronize ... FAILED\n");
+        let e = negative_control("capture gate off", 139, &crashed, &must);
+        assert_eq!(e.counts, [1, 0, 0]);
+        assert!(e.lines[0].contains("untracked_stream_allocation no outcome (crashed)"));
+        // One passed with the gate off: the tests do not test the gate.
+        let passed =
+            lines("test device_synchronize ... ok\ntest untracked_stream_allocation ... FAILED\n");
+        let e = negative_control("capture gate off", 101, &passed, &must);
+        assert_eq!(e.counts, [0, 1, 0]);
+        assert!(e.lines[0].contains("FAILED: passed with the capture gate off, so they do not test the gate: device_synchronize"));
+        // Exit 0, or a timeout: no proof either.
+        assert_eq!(
+            negative_control("c", 0, &lines(""), &must).counts,
+            [0, 1, 0]
+        );
+        assert!(negative_control("c", 124, &crashed, &must).lines[0].contains("timed out"));
+        assert_eq!(negative_control("c", 1, &crashed, &[]).counts, [0, 1, 0]);
+    }
+
+    #[test]
+    fn steps_not_run_fail_the_session_unless_allowed() {
+        let mut ledger = Vec::new();
+        for (mode, e) in [
+            ("bench", step("gemm_bench", 0, "")),
+            (
+                "bench",
+                not_run(
+                    "multi-gpu",
+                    "allreduce_bench",
+                    "not run: needs two GPUs (1 found)",
+                ),
+            ),
+            (
+                "bench",
+                not_run("multi-gpu", "pipeline", "not run: needs two GPUs (1 found)"),
+            ),
+            (
+                "bench",
+                not_run(
+                    "candle-bench",
+                    "candle bench (cuda-compat vs real cudarc)",
+                    "not run: no gpu-bundle/candle.tar.xz",
+                ),
+            ),
+        ] {
+            ledger.extend(records(mode, &e));
+        }
+        let (out, ok) = report(&ledger, "bench", "");
+        assert!(!ok);
+        assert_eq!(out.last().unwrap(), "1 passed, 0 failed, 3 skipped");
+        assert!(
+            out.contains(&"not run (3 steps; GPU_SESSION_ALLOW_SKIP=\"\"):".to_string()),
+            "{out:?}"
+        );
+        assert!(
+            out.contains(
+                &"  multi-gpu: pipeline: not run: needs two GPUs (1 found) (NOT allowed)"
+                    .to_string()
+            ),
+            "{out:?}"
+        );
+        assert_eq!(
+            out[out.len() - 2],
+            "FAILED: steps not run and not allowed: multi-gpu candle-bench; GPU_SESSION_ALLOW_SKIP=\"multi-gpu candle-bench\" allows them"
+        );
+        // Allowing one of the two names is not enough.
+        let (out, ok) = report(&ledger, "bench", "multi-gpu");
+        assert!(!ok);
+        assert!(
+            out[out.len() - 2].contains("not allowed: candle-bench;"),
+            "{out:?}"
+        );
+        // Both allowed: passes, still listed.
+        let (out, ok) = report(&ledger, "bench", "candle-bench multi-gpu");
+        assert!(ok, "{out:?}");
+        assert!(out.contains(&"  candle-bench: candle bench (cuda-compat vs real cudarc): not run: no gpu-bundle/candle.tar.xz (allowed)".to_string()));
+        // A session with nothing skipped lists nothing.
+        let (out, ok) = report(&records("bench", &step("x", 0, "")), "bench", "");
+        assert!(ok);
+        assert!(!out.iter().any(|l| l.starts_with("not run")));
     }
 }
