@@ -52,17 +52,26 @@
 # Wine, no mingw, no Rust target) or a binary without libtest's summary is
 # a failure. HIP_TEST_SKIP_WINE=1 skips it; CI must not set it. The emulator
 # tier's tests are keyed `CRATE@emu-gfx942` / `CRATE@emu-gfx1100`;
-# HIP_TEST_SKIP_EMU=1 skips it; CI must not set it.
+# HIP_TEST_SKIP_EMU=1 skips it; CI must not set it. Tier 2 on Debian's
+# ROCm 5.2.3 that could not run (its packages not installed) is a failure
+# unless HIP_TEST_SKIP_TIER2=1; CI must not set it.
 #
 # Extra arguments go to `cargo test`.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
+# Tier 2 needs the AMD runtime packages: when they cannot be installed
+# the tier did not run, which fails the run (at the end, so the other
+# passes still run) unless HIP_TEST_SKIP_TIER2=1 says to skip it.
 tier2="ran"
+tier2_failed=0
 if bash scripts/install-deps.sh; then
   export HIP_TEST_EXPECT_RUNTIME=amd
+elif [ "${HIP_TEST_SKIP_TIER2:-}" = 1 ]; then
+  tier2="SKIPPED: DID NOT RUN (the AMD runtime packages could not be installed) and HIP_TEST_SKIP_TIER2=1 (not for CI)"
 else
-  tier2="DID NOT RUN: the AMD runtime packages could not be installed (see above)"
+  tier2="FAILED: DID NOT RUN: the AMD runtime packages could not be installed (see above); HIP_TEST_SKIP_TIER2=1 skips it"
+  tier2_failed=1
 fi
 
 status=0
@@ -169,6 +178,11 @@ echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroot
 echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
 echo "software AMD GPU tier (hip's GPU tests on hip-emu's gfx942 and gfx1100, scripts/emu-tier.sh): $emu"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
+# Tier 2 that did not run (and was not skipped by name) is a failure:
+# one failed check, which the tally counts.
+if [ $tier2_failed -eq 1 ]; then
+  echo "tier 2: the AMD runtime packages are installed (scripts/install-deps.sh) ... FAILED" >"$logs/0-tier2.log"
+fi
 # The counts (xtask/src/tally.rs): the lines below break them down, the
 # last is `N passed, N failed, N skipped`. A tally that cannot run fails.
 cargo xtask tally "$logs" "$status" || [ $status -ne 0 ] || status=1

@@ -251,6 +251,9 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let candle = candle_counts(&read("7-candle.log"));
     let mistral = check_counts(&read("7-mistral.log"), &["mistral check: "]);
     let host_cost = check_counts(&read("8-host-cost.log"), &["host cost: "]);
+    // test.sh writes a FAILED line when tier 2's packages could not be
+    // installed (and HIP_TEST_SKIP_TIER2 is not 1): the tier did not run.
+    let tier2 = check_counts(&read("0-tier2.log"), &["tier 2: "]);
     let api = check_counts(
         &read("9-cudarc-api.log"),
         &["cudarc api: ", "feature check: "],
@@ -317,10 +320,22 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         + sysroots.counts.ignored
         + wine.counts.ignored
         + emu.counts.ignored;
-    let passed =
-        distinct_passed + programs + cudarc[0] + candle[0] + mistral[0] + host_cost[0] + api[0];
-    let mut failed =
-        distinct_failed + rerun.failed + cudarc[1] + candle[1] + mistral[1] + host_cost[1] + api[1];
+    let passed = distinct_passed
+        + programs
+        + cudarc[0]
+        + candle[0]
+        + mistral[0]
+        + host_cost[0]
+        + api[0]
+        + tier2[0];
+    let mut failed = distinct_failed
+        + rerun.failed
+        + cudarc[1]
+        + candle[1]
+        + mistral[1]
+        + host_cost[1]
+        + api[1]
+        + tier2[1];
     if status != 0 && failed == 0 {
         failed = 1; // a build error or a crash before any summary
     }
@@ -813,6 +828,24 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
                 .to_string()
         ));
         assert_eq!(out.last().unwrap(), "11 passed, 2 failed, 2 skipped");
+    }
+
+    #[test]
+    fn tier_2_that_did_not_run_is_a_failure() {
+        let dir = logs(&[(
+            "0-tier2.log",
+            "tier 2: the AMD runtime packages are installed (scripts/install-deps.sh) ... FAILED\n",
+        )]);
+        assert_eq!(
+            report(&dir, 0).last().unwrap(),
+            "0 passed, 1 failed, 0 skipped"
+        );
+        // No line (it ran, or HIP_TEST_SKIP_TIER2=1 skipped it): nothing.
+        let dir = logs(&[("0-tier2.log", "")]);
+        assert_eq!(
+            report(&dir, 0).last().unwrap(),
+            "0 passed, 0 failed, 0 skipped"
+        );
     }
 
     #[test]
