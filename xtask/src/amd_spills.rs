@@ -155,8 +155,7 @@ fn sources(out_dir: &Path, processors: &[String]) -> Result<Vec<Source>, String>
                 return Err(format!("{}: no object for {rel}", b.display()));
             };
             let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            // A source where nothing compiled is a stub without GPU code.
-            let kernels = hip::code_object::kernels(&bytes).unwrap_or_default();
+            let kernels = kernels_of(file, &bytes)?;
             out.push(Source {
                 rel: rel.to_string(),
                 bound: bounds.get(rel).copied(),
@@ -165,6 +164,32 @@ fn sources(out_dir: &Path, processors: &[String]) -> Result<Vec<Source>, String>
         }
     }
     Ok(out)
+}
+
+/// The kernels of one object of the build. A source whose launchers are
+/// unavailable on AMD gets a host-only stub (cudaforge's `stub`: a host
+/// object, no GPU code), which has no kernels; any other object that
+/// cannot be read fails, naming it: counting it as no kernels would hide
+/// its spills.
+fn kernels_of(path: &Path, bytes: &[u8]) -> Result<Vec<KernelInfo>, String> {
+    match hip::code_object::kernels(bytes) {
+        Ok(kernels) => Ok(kernels),
+        Err(_) if host_only(bytes) => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: cannot read its kernels: {e}", path.display())),
+    }
+}
+
+/// Whether `bytes` is host code only: an ELF of a machine other than
+/// AMDGPU, or an `ar` archive, that nowhere names a `.hip_fatbin` section
+/// (where device code would be). An AMDGPU ELF, a bundle, or an object
+/// that names `.hip_fatbin` is not, so a malformed one of those fails.
+fn host_only(bytes: &[u8]) -> bool {
+    const EM_AMDGPU: u16 = 224;
+    let names_fatbin = bytes.windows(11).any(|w| w == b".hip_fatbin");
+    let host_elf = bytes.starts_with(b"\x7fELF")
+        && bytes.len() >= 20
+        && u16::from_le_bytes([bytes[18], bytes[19]]) != EM_AMDGPU;
+    !names_fatbin && (host_elf || bytes.starts_with(b"!<arch>\n"))
 }
 
 /// Runs the check; returns the report lines and whether it passed.
@@ -329,6 +354,40 @@ pub(crate) fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An ELF header (64-bit, little-endian) of `machine`, then `tail`.
+    fn elf(machine: u16, tail: &[u8]) -> Vec<u8> {
+        let mut b = vec![0u8; 64];
+        b[..4].copy_from_slice(b"\x7fELF");
+        b[4] = 2; // ELFCLASS64
+        b[5] = 1; // little-endian
+        b[6] = 1; // version
+        b[16] = 1; // ET_REL
+        b[18..20].copy_from_slice(&machine.to_le_bytes());
+        b.extend_from_slice(tail);
+        b
+    }
+
+    #[test]
+    fn an_object_that_cannot_be_read_fails_and_a_host_stub_has_no_kernels() {
+        let path = Path::new("obj/003-softmax.o");
+        // A host-only stub (x86-64, no .hip_fatbin): no kernels.
+        assert_eq!(kernels_of(path, &elf(62, b"")).unwrap(), []);
+        assert_eq!(kernels_of(path, b"!<arch>\n").unwrap(), []);
+        // Not an object at all: an error naming it (it used to count as
+        // zero kernels).
+        let e = kernels_of(path, b"garbage").unwrap_err();
+        assert!(
+            e.starts_with("obj/003-softmax.o: cannot read its kernels: "),
+            "{e}"
+        );
+        // A truncated AMDGPU object, or a host object that names
+        // .hip_fatbin but cannot be read: errors too.
+        assert!(kernels_of(path, &elf(224, b"")).is_err());
+        assert!(kernels_of(path, &elf(62, b"\0.hip_fatbin\0")).is_err());
+        assert!(!host_only(&elf(62, b"..hip_fatbin")));
+        assert!(host_only(&elf(62, b"")));
+    }
 
     #[test]
     fn the_list_is_three_columns_with_a_reason() {
