@@ -33,10 +33,13 @@
 //! micro-batch, in milliseconds from an origin event recorded on each
 //! device's stream when both were idle), the throughput of the same work
 //! on one GPU (both stages on GPU 0, one stream) and on two, and
-//! `pipeline: speedup X.XX; target >= 1.5: met` (or `NOT met`).
+//! the verdict line `pipeline: speed-up ... median M [95% interval L, H]
+//! ...; target >= 1.5: met` (or `NOT met`, or `undecided`, which fails).
 //!
-//! Each configuration is timed three times (after a warm-up run) and the
-//! fastest run counts.
+//! After a warm-up run of each, the two configurations are timed in 9
+//! paired rounds in ABBA order (each round's order printed); the verdict
+//! is the median of the per-round speed-ups with its 95% interval
+//! (`bench_verdict`); the times printed are the medians.
 //!
 //! Checked: the two-GPU outputs against the one-GPU outputs, and two
 //! columns of the first and the last micro-batch against a float64 CPU
@@ -49,11 +52,12 @@
 //! 1/hidden, tanh' <= 1). A wrong order of the streams (a stage reading a
 //! buffer still being written) gives differences of order 0.1.
 //! Exits with status 1 when there are fewer than two GPUs (saying what it
-//! found) or when a check fails.
+//! found), when a check fails, or when the speed target is not met.
 
 #[path = "common/mod.rs"]
 mod common;
 
+use bench_verdict::Verdict;
 use common::{Activation, LayerKernels};
 use hip::{Device, DeviceBuffer, Event, Stream};
 use hipblas::{Blas, GemmShape, Op};
@@ -66,8 +70,13 @@ type BoxResult<T> = Result<T, Box<dyn std::error::Error>>;
 
 const LAYERS_PER_STAGE: usize = 4;
 const STAGES: usize = 2;
-/// Timed runs of each configuration; the fastest counts.
-const TIMED_RUNS: usize = 3;
+/// Paired rounds of the speed comparison (one-GPU and two-GPU run each, in
+/// ABBA order): 9 give a 95% interval of the median between the 2nd and
+/// 8th per-round ratios (bench_verdict).
+const ROUNDS: usize = 9;
+/// The two-GPU pipeline must reach 1.5 times the one-GPU speed (the best
+/// possible is 1.88 at 16 micro-batches).
+const TARGET_SPEEDUP: f64 = 1.5;
 /// Two-GPU output against one-GPU output (absolute; outputs are in (-1, 1)).
 const TWO_VS_ONE_TOLERANCE: f64 = 1e-4;
 /// GPU output against the float64 CPU reference (absolute).
@@ -196,32 +205,24 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
     // One GPU: both stages on GPU 0, one stream, one micro-batch after the
     // other. The first micro-batch is run once before timing (library
     // set-up, kernel loading).
-    let (single_secs, single_out) = {
-        let stream = Stream::new(d0)?;
-        let mut first = Stage::new(&stream, &layers[..LAYERS_PER_STAGE], sizes)?;
-        let mut second = Stage::new(&stream, &layers[LAYERS_PER_STAGE..], sizes)?;
-        let mut mid = DeviceBuffer::<f32>::zeroed(d0, sizes.activation_len())?;
-        let mut outs = (0..sizes.micro_batches)
-            .map(|_| DeviceBuffer::<f32>::zeroed(d0, sizes.activation_len()))
-            .collect::<hip::Result<Vec<_>>>()?;
-        first.forward(&inputs_d0[0], &mut mid)?;
-        second.forward(&mid, &mut outs[0])?;
-        stream.synchronize()?;
-        let mut secs = f64::INFINITY;
-        for _ in 0..TIMED_RUNS {
-            let t = Instant::now();
-            for (x, out) in inputs_d0.iter().zip(outs.iter_mut()) {
-                first.forward(x, &mut mid)?;
-                second.forward(&mid, out)?;
-            }
-            stream.synchronize()?;
-            secs = secs.min(t.elapsed().as_secs_f64());
+    let stream = Stream::new(d0)?;
+    let mut first = Stage::new(&stream, &layers[..LAYERS_PER_STAGE], sizes)?;
+    let mut second = Stage::new(&stream, &layers[LAYERS_PER_STAGE..], sizes)?;
+    let mut mid = DeviceBuffer::<f32>::zeroed(d0, sizes.activation_len())?;
+    let mut outs = (0..sizes.micro_batches)
+        .map(|_| DeviceBuffer::<f32>::zeroed(d0, sizes.activation_len()))
+        .collect::<hip::Result<Vec<_>>>()?;
+    first.forward(&inputs_d0[0], &mut mid)?;
+    second.forward(&mid, &mut outs[0])?;
+    stream.synchronize()?;
+    let mut run_single = || -> BoxResult<f64> {
+        let t = Instant::now();
+        for (x, out) in inputs_d0.iter().zip(outs.iter_mut()) {
+            first.forward(x, &mut mid)?;
+            second.forward(&mid, out)?;
         }
-        let host = outs
-            .iter()
-            .map(|o| stream.clone_dtoh(o))
-            .collect::<hip::Result<Vec<_>>>()?;
-        (secs, host)
+        stream.synchronize()?;
+        Ok(t.elapsed().as_secs_f64())
     };
 
     // Two GPUs.
@@ -238,16 +239,36 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
     }
     let mut pipeline = Pipeline::new(d0, d1, &layers, sizes)?;
     pipeline.run(&inputs_d0)?; // warm-up: library set-up, kernel loading
-    let mut pipe_secs = f64::INFINITY;
-    let mut fastest = Vec::new();
-    for _ in 0..TIMED_RUNS {
-        let secs = pipeline.run(&inputs_d0)?;
-        if secs < pipe_secs {
-            pipe_secs = secs;
-            fastest = pipeline.timeline()?;
+                               // Paired rounds in ABBA order (printed): each round times the one-GPU
+                               // run and the two-GPU run, one right after the other.
+    let (mut single_secs, mut pipe_secs) = (Vec::new(), Vec::new());
+    let mut timeline = Vec::new();
+    for round in 0..ROUNDS {
+        let single_first = round % 2 == 0;
+        println!(
+            "round {} of {ROUNDS}: {}",
+            round + 1,
+            if single_first {
+                "one GPU, then two"
+            } else {
+                "two GPUs, then one"
+            }
+        );
+        if single_first {
+            single_secs.push(run_single()?);
+        }
+        pipe_secs.push(pipeline.run(&inputs_d0)?);
+        timeline = pipeline.timeline()?;
+        if !single_first {
+            single_secs.push(run_single()?);
         }
     }
-    print_timeline(&fastest);
+    // The last round's timeline, as an example of one run.
+    print_timeline(&timeline);
+    let single_out = outs
+        .iter()
+        .map(|o| stream.clone_dtoh(o))
+        .collect::<hip::Result<Vec<_>>>()?;
     let pipe_out = pipeline
         .outputs
         .iter()
@@ -280,6 +301,13 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
 
     let samples = (sizes.micro_batches * sizes.columns) as f64;
     let total_flops = sizes.stage_flops() * (STAGES * sizes.micro_batches) as f64;
+    let median = |v: &[f64]| {
+        let mut s = v.to_vec();
+        s.sort_by(f64::total_cmp);
+        s[s.len() / 2]
+    };
+    let verdict = Verdict::of_times(&pipe_secs, &single_secs, TARGET_SPEEDUP)?;
+    let (single_secs, pipe_secs) = (median(&single_secs), median(&pipe_secs));
     println!(
         "one GPU:  {:8.2} ms, {:10.0} samples/s, {:6.1} TFLOP/s",
         single_secs * 1e3,
@@ -293,11 +321,14 @@ fn run(devices: &[Arc<Device>], sizes: Sizes) -> BoxResult<bool> {
         total_flops / pipe_secs / 1e12,
         2.0 * sizes.micro_batches as f64 / (sizes.micro_batches + 1) as f64
     );
-    let speedup = single_secs / pipe_secs;
-    println!(
-        "pipeline: speedup {speedup:.2}; target >= 1.5: {}",
-        bench_verdict::single_value(speedup, 1.5)
-    );
+    for l in verdict.lines(
+        "pipeline",
+        "speed-up, one GPU's time / two GPUs', per round",
+        "",
+    ) {
+        println!("{l}");
+    }
+    ok &= verdict.outcome.passed();
     Ok(ok)
 }
 
