@@ -2,7 +2,9 @@
 # The software AMD GPU tier: hip's GPU tests (`hip/tests/gpu*.rs`, the
 # tests marked `#[ignore = "needs a GPU"]`) run on hip-emu's emulated
 # devices: two gfx942s (wave64), then two gfx1100s (wave32), two so that
-# the `two_gpus_` tests (peer access and copies) run too.
+# the `two_gpus_` tests (peer access and copies) run too. On gfx1100,
+# hipblas's GPU tests too, over ROCm 6.4's real hipBLAS and rocBLAS (its
+# Tensile GEMM kernels executed by the interpreter).
 # scripts/test.sh calls it and counts its tests as tests of their own
 # (`hip@emu-gfx942 hip/tests/gpu_x.rs`).
 #
@@ -12,6 +14,12 @@
 # scripts/rocm-runtimes.sh, so the binaries run through that sysroot's
 # dynamic loader (its glibc is newer than this machine's), as in
 # scripts/tier2-sysroots.sh.
+#
+# Then, on each device, the nvrtc corpus (hip-emu/tests/corpus.rs: our
+# kernels and cudarc's example kernels, each checked against the host)
+# compiled through cuda-compat's nvrtc and hiprtc, as a CUDA program
+# compiles at run time on AMD (HIP_EMU_CORPUS_COMPILER=nvrtc; plain
+# `cargo test` compiles it with ROCm's clang).
 #
 # Then cudarc's examples built against cuda-compat (scripts/cudarc-examples.sh
 # build, its `run-built`), those that need no library but the HIP runtime
@@ -61,6 +69,23 @@ if [ -z "$exes" ]; then
   echo "emu-tier: DID NOT RUN: hip's GPU test binaries could not be built"
   exit 1
 fi
+# hipBLAS's GPU tests (hipblas/tests/gpu.rs) over ROCm 6.4's own hipBLAS
+# and rocBLAS from the sysroot, on gfx1100 only: Debian's rocBLAS 6.4
+# ships no gfx942 kernels.
+json=$(cargo test -p hipblas --test gpu --no-run --message-format=json 2>/dev/null)
+blas=$(cargo xtask executables <<<"$json")
+if [ -z "$blas" ]; then
+  echo "emu-tier: DID NOT RUN: hipblas's GPU test binary could not be built"
+  exit 1
+fi
+# The nvrtc corpus (hip-emu/tests/corpus.rs), compiled through
+# cuda-compat's nvrtc (hiprtc from the sysroot below) instead of clang.
+json=$(cargo test -p hip-emu --test corpus --no-run --message-format=json 2>/dev/null)
+corpus=$(cargo xtask executables <<<"$json")
+if [ -z "$corpus" ]; then
+  echo "emu-tier: DID NOT RUN: hip-emu's corpus test could not be built"
+  exit 1
+fi
 
 if ! line=$(bash scripts/rocm-runtimes.sh 6.4); then
   echo "emu-tier: DID NOT RUN: the ROCm 6.4 sysroot (hiprtc) could not be made"
@@ -70,6 +95,12 @@ root=${line#* }
 lib=$root/usr/lib/x86_64-linux-gnu
 ld=$lib/ld-linux-x86-64.so.2
 [ -x "$ld" ] || { echo "emu-tier: DID NOT RUN: no dynamic loader at $ld"; exit 1; }
+
+# rocBLAS and hipBLAS are linked against libamdhip64.so.6: that name, in
+# a folder searched before the sysroot's, is the emulator (the same file
+# hip-sys opens, so one runtime serves both).
+alias_dir=$target_dir/emu-amdhip64
+mkdir -p "$alias_dir" && ln -sfn "$so" "$alias_dir/libamdhip64.so.6"
 
 residue=hip-emu/gpu-tests-residue.txt
 # A launch that runs past launch_timeout seconds fails (hipErrorLaunchTimeOut,
@@ -90,6 +121,8 @@ for dev in "${devices[@]}"; do
       skips+=(--skip "$name")
     fi
   done <"$residue"
+  binaries=$exes
+  [ "$dev" != gfx1100 ] || binaries+=$'\n'"$blas"
   while read -r target exe; do
     echo "     Running@emu-$dev $target ($exe)"
     (
@@ -98,12 +131,24 @@ for dev in "${devices[@]}"; do
         HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_DEVICES="$dev,$dev" \
         HIP_EMU_TIMEOUT="$launch_timeout" HIP_TEST_EXPECT_RUNTIME=amd \
         timeout "$binary_timeout" \
-        "$ld" --library-path "$lib" "$exe" --ignored --exact --test-threads=2 "${skips[@]}" 2>&1
+        "$ld" --library-path "$alias_dir:$lib" "$exe" --ignored --exact --test-threads=2 "${skips[@]}" 2>&1
       rc=$?
       [ $rc != 124 ] || echo "emu-tier: $target on $dev: killed after ${binary_timeout}s"
       exit $rc
     ) || status=1
-  done <<<"$exes"
+  done <<<"$binaries"
+  # The corpus through cuda-compat's nvrtc, for this device's target.
+  while read -r target exe; do
+    echo "     Running@emu-$dev $target ($exe)"
+    (
+      cd "${target%%/*}" || exit 2
+      env -u ROCM_PATH -u HIP_PATH \
+        HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_DEVICES="$dev" \
+        HIP_EMU_CORPUS_COMPILER=nvrtc HIP_EMU_CORPUS_TARGETS="$dev" \
+        timeout "$binary_timeout" \
+        "$ld" --library-path "$lib" "$exe" --test-threads=2 2>&1
+    ) || status=1
+  done <<<"$corpus"
 done
 
 # cudarc's examples: none of those that build uses cuBLAS or cuRAND;

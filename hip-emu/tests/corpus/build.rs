@@ -216,11 +216,60 @@ pub(crate) fn cudarc_programs() -> Vec<Program> {
     out
 }
 
+/// Which compiler builds the corpus: `HIP_EMU_CORPUS_COMPILER=nvrtc`
+/// cuda-compat's nvrtc (hiprtc behind it, with hip-cuda-layer, as a CUDA
+/// program compiles at run time on AMD), else ROCm's clang
+/// ([`code_object`]). hiprtc comes from ROCm 6.4, whose glibc is newer than
+/// the build machine's: `scripts/emu-tier.sh` runs this test through that
+/// sysroot's loader with `nvrtc` set, and then nvrtc must work (no fallback).
+pub(crate) fn compile(program: &Program, target: Target) -> Vec<u8> {
+    if compiler_name().starts_with("cuda-compat") {
+        nvrtc_code_object(program, target)
+    } else {
+        code_object(program, target)
+    }
+}
+
+/// The compiler [`compile`] uses, in words.
+pub(crate) fn compiler_name() -> &'static str {
+    match std::env::var("HIP_EMU_CORPUS_COMPILER").as_deref() {
+        Ok("nvrtc") => "cuda-compat's nvrtc (hiprtc)",
+        Ok("clang") | Err(_) => "ROCm's clang",
+        Ok(other) => panic!("HIP_EMU_CORPUS_COMPILER={other}: not nvrtc or clang"),
+    }
+}
+
+/// The code object of `program` for `target` compiled through cuda-compat's
+/// nvrtc (`compile_ptx_with_opts` with the target as the architecture, as
+/// `cuda-compat/tests/tier2_nvrtc_corpus.rs` compiles the corpus), HIP's
+/// headers from the corpus folder (`hip-include`, for bf16).
+fn nvrtc_code_object(program: &Program, target: Target) -> Vec<u8> {
+    use cuda_compat::nvrtc::{compile_ptx_with_opts, CompileOptions};
+    let hip_include = corpus_dir().join("hip-include");
+    let opts = CompileOptions {
+        arch: Some(target.name()),
+        include_paths: vec![hip_include.display().to_string()],
+        name: Some(program.name.clone()),
+        ..Default::default()
+    };
+    let ptx = compile_ptx_with_opts(read(&program.path), opts).unwrap_or_else(|e| {
+        panic!(
+            "{} for {target} through cuda-compat's nvrtc: {e}",
+            program.name
+        )
+    });
+    let image = ptx
+        .as_bytes()
+        .unwrap_or_else(|| panic!("{} for {target}: nvrtc gave no code object", program.name));
+    hip_emu::code_object::select(image, target)
+        .unwrap_or_else(|e| panic!("{} for {target}: nvrtc's output: {e}", program.name))
+}
+
 /// The code object of `program` for `target`: its source compiled as
 /// `tests/warp.rs` compiles CUDA source (hip-cuda-layer force-included,
 /// the cudaforge drop-in's first claimed architecture), cached under the
 /// test folder by a hash of the source, the layer's headers and the flags.
-pub(crate) fn code_object(program: &Program, target: Target) -> Vec<u8> {
+fn code_object(program: &Program, target: Target) -> Vec<u8> {
     let rocm = common::rocm_path();
     let layer = common::workspace().join("hip-cuda-layer/include");
     let mut flags: Vec<String> = ["-x", "hip", "-O3", "-c", "--cuda-device-only", "-std=c++17"]
