@@ -160,7 +160,8 @@ sysroots=$tier_line
 # The Wine tier: Windows builds of the tests under Wine.
 optional_tier HIP_TEST_SKIP_WINE scripts/wine-tier.sh "$logs/6-wine.log"
 wine=$tier_line
-# The software AMD GPU tier: hip's GPU tests on hip-emu's gfx942 and gfx1100.
+# The software AMD GPU tier: hip's and hipblas's GPU tests and the nvrtc
+# corpus on hip-emu's gfx942 and gfx1100.
 optional_tier HIP_TEST_SKIP_EMU scripts/emu-tier.sh "$logs/10-emu.log"
 emu=$tier_line
 # Executable -> package, for telling tests of equal names apart.
@@ -176,7 +177,7 @@ echo "tier 1 (pure Rust): ran"
 echo "tier 2 (real AMD runtime, no GPU): $tier2${runtime:+ against $runtime}${HIP_TEST_EXPECT_RUNTIME:+ (HIP_TEST_EXPECT_RUNTIME=$HIP_TEST_EXPECT_RUNTIME)}"
 echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroots"
 echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
-echo "software AMD GPU tier (hip's GPU tests on hip-emu's gfx942 and gfx1100, scripts/emu-tier.sh): $emu"
+echo "software AMD GPU tier (hip's and hipblas's GPU tests and the nvrtc corpus on hip-emu's gfx942 and gfx1100, scripts/emu-tier.sh): $emu"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 # Tier 2 that did not run (and was not skipped by name) is a failure:
 # one failed check, which the tally counts.

@@ -375,7 +375,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
             unfinished(&wine)
         ),
         format!(
-            "software AMD GPU tier (hip's GPU tests on hip-emu's gfx942 and gfx1100; counted above as tests of their own): {} passed, {} failed, {} ignored{}",
+            "software AMD GPU tier (hip's and hipblas's GPU tests and the nvrtc corpus on hip-emu's gfx942 and gfx1100; counted above as tests of their own): {} passed, {} failed, {} ignored{}",
             emu.counts.passed,
             emu.counts.failed,
             emu.counts.ignored,
