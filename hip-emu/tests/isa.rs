@@ -232,6 +232,31 @@ fn scan_finds_every_instruction_of_the_test_kernels_supported() {
     }
 }
 
+/// Zero words after `s_endpgm` are the padding before the next kernel's
+/// entry (rocBLAS's Tensile objects hold thousands): counted apart, not as
+/// undecodable; zeros elsewhere on gfx1100 are no instruction.
+#[test]
+fn scan_counts_padding_after_a_program_end_apart() {
+    let endpgm = 0xbfb0_0000u32; // gfx11's s_endpgm
+    let words = [endpgm, 0, 0, 0, endpgm];
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let scan = isa::scan(Target::Gfx1100, &[(0x100, &code[..])]);
+    assert_eq!(scan.padding, 3);
+    assert!(scan.undecoded.is_empty(), "{:x?}", scan.undecoded);
+    let ends = scan.instructions.iter().find(|e| e.mnemonic == "s_endpgm");
+    assert_eq!(ends.map(|e| e.count), Some(2));
+    // Zeros that follow no program end are reported.
+    let code: Vec<u8> = [0u32, endpgm]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let scan = isa::scan(Target::Gfx1100, &[(0x100, &code[..])]);
+    assert_eq!(
+        (scan.padding, scan.undecoded.clone()),
+        (0, vec![(0x100, 0)])
+    );
+}
+
 fn load_named(source: &str, target: Target) -> Loaded {
     let elf = common::code_object(source, target).expect("a test kernel");
     Loaded::new(&elf, target)

@@ -321,6 +321,24 @@ fn wmma_integers_on_gfx1100() {
         assert_eq!(clamped[i], sat, "iu8 clamped D element {i}");
     }
 
+    // rocBLAS's encoding: neg_lo:[1,1,1] (both signed; NEG[2] ignored).
+    let a: Vec<u8> = (0..256u32).map(|i| (i * 29 + 7) as u8).collect();
+    let b: Vec<u8> = (0..256u32).map(|i| (i * 41 + 3) as u8).collect();
+    let s8 = |v: &[u8]| -> Vec<f64> { v.iter().map(|&x| x as i8 as f64).collect() };
+    let c: Vec<i32> = (0..256).map(|i| i * 7 - 900).collect();
+    let cf: Vec<f64> = c.iter().map(|&x| x as f64).collect();
+    let want = product(16, 16, 16, &s8(&a), &s8(&b), &cf);
+    let d = run(
+        &l,
+        "wmma_i32_iu8_neg_lo_all",
+        32,
+        &[a, b, bytes(&c)],
+        &[1024],
+    );
+    for (i, (&g, &w)) in i32s(&d[0]).iter().zip(&want).enumerate() {
+        assert_eq!(g as f64, w, "iu8 neg_lo:[1,1,1] D element {i}");
+    }
+
     // 4-bit, both signed.
     let a: Vec<u8> = (0..256u32).map(|i| (i * 7 + 3) as u8 & 15).collect();
     let b: Vec<u8> = (0..256u32).map(|i| (i * 11 + 1) as u8 & 15).collect();

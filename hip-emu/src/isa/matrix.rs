@@ -228,12 +228,17 @@ impl Shape {
                 }
             }
             Kind::Wmma => {
-                let (neg, neg_hi, opsel) = (raw(61, 63), raw(8, 10), raw(11, 13));
+                let (neg_hi, opsel) = (raw(8, 10), raw(11, 13));
                 if opsel & 3 != 0 || (opsel & 4 != 0 && self.out.bits() != 16) {
                     return Err(format!("OPSEL {opsel} on this WMMA"));
                 }
-                if self.out.is_int() && (neg & 4 != 0 || neg_hi != 0) {
-                    return Err("NEG[2] or NEG_HI on an integer WMMA".into());
+                // Integer WMMA: NEG[1:0] say which inputs are signed;
+                // NEG[2] has no meaning (AMD's calculator calls it
+                // must-be-zero, yet rocBLAS's own gfx1100 kernels set it,
+                // `neg_lo:[1,1,1]`, and run on hardware): it is ignored.
+                // NEG_HI has no meaning either and nobody sets it.
+                if self.out.is_int() && neg_hi != 0 {
+                    return Err("NEG_HI on an integer WMMA".into());
                 }
                 if !self.out.is_int() && raw(15, 15) != 0 {
                     return Err("CLAMP on a float WMMA".into());

@@ -435,6 +435,10 @@ pub struct Scan {
     pub instructions: Vec<ScanEntry>,
     /// Words that decode to no instruction of the target: (offset, word).
     pub undecoded: Vec<(u64, u32)>,
+    /// Zero words after a program's end (`s_endpgm`, `s_code_end`): the
+    /// padding that aligns the next kernel's entry (rocBLAS's Tensile
+    /// objects have thousands), neither instructions nor undecodable.
+    pub padding: u64,
 }
 
 impl Scan {
@@ -473,10 +477,17 @@ pub fn scan(target: Target, code: &[(u64, &[u8])]) -> Scan {
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         let mut i = 0;
+        let mut after_end = false;
         while i < words.len() {
+            if after_end && words[i] == 0 {
+                out.padding += 1;
+                i += 1;
+                continue;
+            }
             let end = (i + 4).min(words.len());
             match decode::decode(&tables, family, &words[i..end]) {
                 Ok(inst) => {
+                    after_end = matches!(inst.op.name, "S_ENDPGM" | "S_CODE_END");
                     let e = counts
                         .entry(inst.mnemonic())
                         .or_insert_with(|| (0, exec::support(&tables, &inst).err()));
@@ -485,6 +496,7 @@ pub fn scan(target: Target, code: &[(u64, &[u8])]) -> Scan {
                 }
                 Err(_) => {
                     out.undecoded.push((base + 4 * i as u64, words[i]));
+                    after_end = false;
                     i += 1;
                 }
             }

@@ -230,6 +230,24 @@ KERNEL void wmma_i32_iu8(const unsigned char *a, const unsigned char *b,
     }
 }
 
+// As rocBLAS's gfx1100 int8 GEMMs encode it: `neg_lo:[1,1,1]`, both
+// inputs signed and NEG[2] set, which has no meaning for integers.
+KERNEL void wmma_i32_iu8_neg_lo_all(const unsigned char *a, const unsigned char *b,
+                                    const int *c, int *d) {
+    int lane = threadIdx_x, r = lane % 16, g = lane / 16;
+    i4 va = {0, 0, 0, 0}, vb = {0, 0, 0, 0};
+    for (int k = 0; k < 16; k++) {
+        va[k / 4] |= (int)a[r * 16 + k] << (8 * (k % 4));
+        vb[k / 4] |= (int)b[k * 16 + r] << (8 * (k % 4));
+    }
+    i8v vc;
+    for (int e = 0; e < 8; e++) vc[e] = c[(G * e + g) * 16 + r];
+    asm volatile("v_wmma_i32_16x16x16_iu8 %0, %1, %2, %0 neg_lo:[1,1,1]"
+                 : "+v"(vc)
+                 : "v"(va), "v"(vb));
+    for (int e = 0; e < 8; e++) d[(G * e + g) * 16 + r] = vc[e];
+}
+
 // 4-bit: both signed; nibbles packed low first.
 KERNEL void wmma_i32_iu4(const unsigned char *a, const unsigned char *b,
                                         const int *c, int *d) {
