@@ -160,6 +160,10 @@ pub(crate) struct Inst {
     pub(crate) ext: Ext,
     /// The fields, extracted.
     pub(crate) f: Fields,
+    /// Executed by hand (`exec::special`), decided once when the
+    /// interpreter caches the instruction, so that the hot loop does not
+    /// compare names for every other instruction.
+    pub(crate) by_hand: bool,
 }
 
 impl Inst {
@@ -265,6 +269,7 @@ pub(crate) fn decode(t: &Tables, family: Family, words: &[u32]) -> Result<Inst, 
             literal: None,
             ext: Ext::None,
             f: Fields::default(),
+            by_hand: false,
         };
         inst.f.abs = inst.field("abs");
         inst.f.acc = inst.field("acc");

@@ -668,13 +668,14 @@ impl<'a> Engine<'a> {
                 address: pc,
             });
         }
-        let inst = decode::decode(&self.tables, self.family, &words).map_err(|e| match e {
+        let mut inst = decode::decode(&self.tables, self.family, &words).map_err(|e| match e {
             DecodeError::NoEncoding | DecodeError::Truncated => LaunchError::InvalidInstruction {
                 kernel: self.d.kernel.to_owned(),
                 pc,
                 word: words[0],
             },
         })?;
+        inst.by_hand = by_hand(inst.op.name);
         let inst = Rc::new(inst);
         if in_code {
             self.decoded[slot as usize] = Some(inst.clone());
@@ -1995,6 +1996,9 @@ impl<'a> Engine<'a> {
     // Instructions whose data is prose, or that act on the wave as a whole.
 
     fn special(&mut self, w: &mut Wave, inst: &Inst) -> Result<Option<Flow>, LaunchError> {
+        if !inst.by_hand {
+            return Ok(None);
+        }
         let name = inst.op.name;
         Ok(Some(match name {
             "S_ENDPGM" | "S_CODE_END" | "S_ENDPGM_SAVED" => Flow::Stop(Stop::Ended),
@@ -2276,6 +2280,15 @@ const BY_HAND: &[&str] = &[
     "S_MEMTIME",
     "S_MEMREALTIME",
 ];
+
+/// Whether [`Engine::special`] executes the instruction `name`: the
+/// lists above and the matrix instructions.
+fn by_hand(name: &str) -> bool {
+    NO_EFFECT.contains(&name)
+        || BY_HAND.contains(&name)
+        || name.starts_with("V_MFMA_")
+        || name.starts_with("V_WMMA_")
+}
 
 /// The encodings the interpreter executes.
 const FORMATS: &[&str] = &[
