@@ -63,26 +63,27 @@ if [ ! -f "$so" ]; then
   exit 1
 fi
 
-json=$(cargo test -p hip --test 'gpu*' --no-run --message-format=json 2>/dev/null)
-exes=$(cargo xtask executables <<<"$json")
-if [ -z "$exes" ]; then
+# The test executables of `cargo test -p PKG --test PATTERN`, one
+# `TARGET EXE` line each; fails when there are none.
+test_binaries() {
+  local json
+  json=$(cargo test -p "$1" --test "$2" --no-run --message-format=json 2>/dev/null)
+  cargo xtask executables <<<"$json" | grep .
+}
+if ! exes=$(test_binaries hip 'gpu*'); then
   echo "emu-tier: DID NOT RUN: hip's GPU test binaries could not be built"
   exit 1
 fi
 # hipBLAS's GPU tests (hipblas/tests/gpu.rs) over ROCm 6.4's own hipBLAS
 # and rocBLAS from the sysroot, on gfx1100 only: Debian's rocBLAS 6.4
 # ships no gfx942 kernels.
-json=$(cargo test -p hipblas --test gpu --no-run --message-format=json 2>/dev/null)
-blas=$(cargo xtask executables <<<"$json")
-if [ -z "$blas" ]; then
+if ! blas=$(test_binaries hipblas gpu); then
   echo "emu-tier: DID NOT RUN: hipblas's GPU test binary could not be built"
   exit 1
 fi
 # The nvrtc corpus (hip-emu/tests/corpus.rs), compiled through
 # cuda-compat's nvrtc (hiprtc from the sysroot below) instead of clang.
-json=$(cargo test -p hip-emu --test corpus --no-run --message-format=json 2>/dev/null)
-corpus=$(cargo xtask executables <<<"$json")
-if [ -z "$corpus" ]; then
+if ! corpus=$(test_binaries hip-emu corpus); then
   echo "emu-tier: DID NOT RUN: hip-emu's corpus test could not be built"
   exit 1
 fi
@@ -110,6 +111,31 @@ residue=hip-emu/gpu-tests-residue.txt
 launch_timeout=120
 binary_timeout=600
 status=0
+# run_binary DEV TARGET EXE [VAR=VALUE...] -- [ARG...]: runs the test
+# binary EXE (of TARGET, `PKG-DIR/tests/FILE`) from its package folder on
+# the emulated runtime, through the sysroot's loader, with the variables
+# given and then the arguments; prints the `Running@emu-DEV` line the
+# tally reads, and says when the binary was killed at binary_timeout.
+run_binary() {
+  local dev=$1 target=$2 exe=$3 vars=()
+  shift 3
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    vars+=("$1")
+    shift
+  done
+  shift
+  echo "     Running@emu-$dev $target ($exe)"
+  (
+    cd "${target%%/*}" || exit 2
+    env -u ROCM_PATH -u HIP_PATH \
+      HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_TIMEOUT="$launch_timeout" \
+      "${vars[@]}" timeout "$binary_timeout" \
+      "$ld" --library-path "$alias_dir:$lib" "$exe" "$@" 2>&1
+    rc=$?
+    [ $rc != 124 ] || echo "emu-tier: $target on $dev: killed after ${binary_timeout}s"
+    exit $rc
+  )
+}
 for dev in "${devices[@]}"; do
   # The tests this device does not run, as `--skip NAME --exact`-style
   # arguments, each printed with its reason.
@@ -124,30 +150,13 @@ for dev in "${devices[@]}"; do
   binaries=$exes
   [ "$dev" != gfx1100 ] || binaries+=$'\n'"$blas"
   while read -r target exe; do
-    echo "     Running@emu-$dev $target ($exe)"
-    (
-      cd "${target%%/*}" || exit 2
-      env -u ROCM_PATH -u HIP_PATH \
-        HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_DEVICES="$dev,$dev" \
-        HIP_EMU_TIMEOUT="$launch_timeout" HIP_TEST_EXPECT_RUNTIME=amd \
-        timeout "$binary_timeout" \
-        "$ld" --library-path "$alias_dir:$lib" "$exe" --ignored --exact --test-threads=2 "${skips[@]}" 2>&1
-      rc=$?
-      [ $rc != 124 ] || echo "emu-tier: $target on $dev: killed after ${binary_timeout}s"
-      exit $rc
-    ) || status=1
+    run_binary "$dev" "$target" "$exe" HIP_EMU_DEVICES="$dev,$dev" HIP_TEST_EXPECT_RUNTIME=amd \
+      -- --ignored --exact --test-threads=2 "${skips[@]}" || status=1
   done <<<"$binaries"
   # The corpus through cuda-compat's nvrtc, for this device's target.
   while read -r target exe; do
-    echo "     Running@emu-$dev $target ($exe)"
-    (
-      cd "${target%%/*}" || exit 2
-      env -u ROCM_PATH -u HIP_PATH \
-        HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_DEVICES="$dev" \
-        HIP_EMU_CORPUS_COMPILER=nvrtc HIP_EMU_CORPUS_TARGETS="$dev" \
-        timeout "$binary_timeout" \
-        "$ld" --library-path "$lib" "$exe" --test-threads=2 2>&1
-    ) || status=1
+    run_binary "$dev" "$target" "$exe" HIP_EMU_DEVICES="$dev" \
+      HIP_EMU_CORPUS_COMPILER=nvrtc HIP_EMU_CORPUS_TARGETS="$dev" -- --test-threads=2 || status=1
   done <<<"$corpus"
 done
 
