@@ -64,7 +64,7 @@ struct Tally {
 }
 
 fn run_program(p: &Program, specs: &[Spec], group: &str, target: Target, t: &mut Tally) {
-    let elf = build::compile(p, target);
+    let elf = build::Compiler::chosen().compile(p, target);
     let loaded_names: BTreeSet<String> = Loaded::new(&elf, target)
         .co
         .kernels()
@@ -207,7 +207,7 @@ fn every_corpus_kernel_matches_the_host_on_both_targets() {
             "{target}: {} of {} kernels compiled by {}, executed and checked ({} own, {} of cudarc's examples; {} cannot run), {} elements compared",
             t.kernels,
             OWN_KERNELS + CUDARC_KERNELS,
-            build::compiler_name(),
+            build::Compiler::chosen().name(),
             OWN_KERNELS,
             CUDARC_KERNELS,
             CANNOT_RUN.len(),

@@ -4,18 +4,12 @@
 
 mod common;
 
-use common::launch::{bytes, Loaded};
+use common::launch::{bytes, values, Loaded};
 use hip_emu::code_object::{self, CodeObject, LaunchDims};
 use hip_emu::isa::{self, rt, Counters, Dispatch, LaunchError, Target};
 
 fn load(target: Target) -> Loaded {
     load_named("isa_basic", target)
-}
-
-fn f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 #[test]
@@ -40,7 +34,7 @@ fn saxpy_on_both_targets() {
                 ],
             )
             .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = f32s(&l.mem.read(yd, 4 * n as usize));
+        let out = values::<f32>(&l.mem.read(yd, 4 * n as usize));
         for i in 0..n as usize {
             assert_eq!(out[i], 2.5f32.mul_add(x[i], y[i]), "{target} y[{i}]");
         }
@@ -48,18 +42,6 @@ fn saxpy_on_both_targets() {
         assert_eq!(c.waves, waves, "{target}");
         assert!(c.lane_instructions > n as u64, "{target}: {c:?}");
     }
-}
-
-fn u32s(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn u64s(b: &[u8]) -> Vec<u64> {
-    b.chunks(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 #[test]
@@ -78,7 +60,7 @@ fn reduce_uses_lds_barriers_and_atomics() {
                 &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
             )
             .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = f32s(&l.mem.read(od, 4))[0];
+        let got = values::<f32>(&l.mem.read(od, 4))[0];
         let want: f32 = x.iter().sum();
         assert_eq!(got, want, "{target}");
         assert!(c.lds_bytes >= 2 * 4 * n as u64, "{target}: {c:?}");
@@ -102,7 +84,7 @@ fn integer_ops_match_the_host() {
             &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = u64s(&l.mem.read(od, 32 * n as usize));
+        let out = values::<u64>(&l.mem.read(od, 32 * n as usize));
         for (i, &v) in x.iter().enumerate() {
             let a = v as u64 * 2_654_435_761u64;
             assert_eq!(out[4 * i], a ^ (a >> 17), "{target} mul64 of {v}");
@@ -140,7 +122,7 @@ fn float_ops_match_the_host() {
             &[&xd.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = f32s(&l.mem.read(od, 24 * n as usize));
+        let out = values::<f32>(&l.mem.read(od, 24 * n as usize));
         for (i, &v) in x.iter().enumerate() {
             let o = &out[6 * i..6 * i + 6];
             assert_eq!(o[0], v / 3.0, "{target} {v}/3");
@@ -170,7 +152,7 @@ fn wave_shuffles_sum_each_wave() {
         let od = l.mem.alloc(&vec![0u8; 4 * n]);
         l.launch("wave_sum", 2, 128, &[&xd.to_le_bytes(), &od.to_le_bytes()])
             .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = u32s(&l.mem.read(od, 4 * n));
+        let out = values::<u32>(&l.mem.read(od, 4 * n));
         for (w, chunk) in x.chunks(ws).enumerate() {
             let s: i32 = chunk.iter().sum();
             for j in 0..ws {
@@ -210,7 +192,7 @@ fn an_out_of_bounds_store_faults_naming_the_address() {
         // In bounds, the same kernel writes.
         l.launch("write_at", 1, 1, &[&pd.to_le_bytes(), &3i64.to_le_bytes()])
             .unwrap();
-        assert_eq!(u32s(&l.mem.read(pd, 16))[3], 1);
+        assert_eq!(values::<u32>(&l.mem.read(pd, 16))[3], 1);
     }
 }
 
@@ -302,7 +284,7 @@ fn halves_packed_and_scalar() {
             .chunks(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
             .collect();
-        let f = f32s(&l.mem.read(fd, 4 * n as usize));
+        let f = values::<f32>(&l.mem.read(fd, 4 * n as usize));
         for i in 0..n as usize {
             let (xl, xh, yl, yh) = (
                 hf(a[2 * i]),
@@ -352,7 +334,7 @@ fn bytes_words_and_bfloat16() {
             ],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = f32s(&l.mem.read(od, 16 * n as usize));
+        let out = values::<f32>(&l.mem.read(od, 16 * n as usize));
         for (i, &v) in p.iter().enumerate() {
             let want = [
                 ((v >> 8) & 0xff) as f32,
@@ -400,7 +382,7 @@ fn byte_permutes() {
             ],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = u32s(&l.mem.read(od, 4 * n as usize));
+        let out = values::<u32>(&l.mem.read(od, 4 * n as usize));
         for i in 0..n as usize {
             assert_eq!(
                 out[i],
@@ -482,7 +464,7 @@ fn private_arrays_live_in_scratch_per_work_item() {
                 &[&id.to_le_bytes(), &od.to_le_bytes(), &n.to_le_bytes()],
             )
             .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = u32s(&l.mem.read(od, 4 * n as usize));
+        let out = values::<u32>(&l.mem.read(od, 4 * n as usize));
         for i in 0..n {
             let want: u32 = (0..4)
                 .map(|k| i * 100 + (idx[i as usize] + 7 * k) % 48)
@@ -503,7 +485,7 @@ fn three_dimensional_grids_and_blocks() {
         let od = l.mem.alloc(&vec![0u8; 4 * (w * h * d) as usize]);
         launch_3d(&l, "index3d", grid, block, 0, &[&od.to_le_bytes()])
             .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = u32s(&l.mem.read(od, 4 * (w * h * d) as usize));
+        let out = values::<u32>(&l.mem.read(od, 4 * (w * h * d) as usize));
         for z in 0..d {
             for y in 0..h {
                 for x in 0..w {
@@ -536,7 +518,7 @@ fn dynamic_lds_follows_the_static_part() {
             &[&xd.to_le_bytes(), &od.to_le_bytes()],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = f32s(&l.mem.read(od, x.len() * 4));
+        let out = values::<f32>(&l.mem.read(od, x.len() * 4));
         for b in 0..blocks {
             for t in 0..threads {
                 assert_eq!(
@@ -588,7 +570,7 @@ fn mixed_precision_fma_mix() {
             ],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = f32s(&l.mem.read(od, 8 * n as usize));
+        let out = values::<f32>(&l.mem.read(od, 8 * n as usize));
         let hout: Vec<u16> = l
             .mem
             .read(ho, 2 * n as usize)
@@ -646,7 +628,7 @@ fn dot_products_of_bytes() {
             ],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let out = u32s(&l.mem.read(od, 8 * n as usize));
+        let out = values::<u32>(&l.mem.read(od, 8 * n as usize));
         let byte = |v: i32, k: usize, signed: bool| -> i64 {
             let x = (v as u32 >> (8 * k)) as u8;
             if signed {
@@ -818,8 +800,8 @@ fn buffer_loads_and_stores_are_range_checked() {
             ],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = f32s(&l.mem.read(out, lanes * 4));
-        let after = f32s(&l.mem.read(x, 40 * 4));
+        let got = values::<f32>(&l.mem.read(out, lanes * 4));
+        let after = values::<f32>(&l.mem.read(x, 40 * 4));
         // gfx942 checks the offset without soffset against the size; gfx1100
         // (OOB_SELECT 3) with it.
         let in_range = |i: usize| match target {
@@ -860,7 +842,7 @@ fn halves_through_lds_and_d16_loads() {
             ],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = f32s(&l.mem.read(od, 4 * n as usize));
+        let got = values::<f32>(&l.mem.read(od, 4 * n as usize));
         for (i, &g) in got.iter().enumerate() {
             let j = (i + 1) % n as usize;
             let want = hf(b[j]) * 2.0 + hf(a[j]);
@@ -887,7 +869,7 @@ fn lds_offsets_of_narrow_loads_stores_and_atomics() {
             &[&ind.to_le_bytes(), &od.to_le_bytes()],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = u32s(&l.mem.read(od, 256));
+        let got = values::<u32>(&l.mem.read(od, 256));
         for (t, &g) in got.iter().enumerate() {
             let want = input[2 * t + 1] as u32 | (input[2 * t + 33] as u32) << 16;
             assert_eq!(g, want, "{target}: lds_halves out[{t}]");
@@ -905,7 +887,7 @@ fn lds_offsets_of_narrow_loads_stores_and_atomics() {
             &[&xd.to_le_bytes(), &od.to_le_bytes()],
         )
         .unwrap_or_else(|e| panic!("{target}: {e}"));
-        let got = u32s(&l.mem.read(od, 4 * 128));
+        let got = values::<u32>(&l.mem.read(od, 4 * 128));
         for t in 0..64 {
             let b = x[(t + 1) % 64] & 0xff;
             let s = (x[(t + 3) % 64] >> 8) & 0xffff;

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::launch::{bytes, Loaded};
+use common::launch::{bytes, values, Loaded};
 use hip_emu::isa::{rt, Target};
 
 fn load(target: Target, extra: &[&str]) -> Loaded {
@@ -29,30 +29,6 @@ fn product(m: usize, n: usize, k: usize, a: &[f64], b: &[f64], c: &[f64]) -> Vec
         }
     }
     d
-}
-
-fn f32s(b: &[u8]) -> Vec<f32> {
-    b.chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn f64s(b: &[u8]) -> Vec<f64> {
-    b.chunks(8)
-        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn i32s(b: &[u8]) -> Vec<i32> {
-    b.chunks(4)
-        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn u16s(b: &[u8]) -> Vec<u16> {
-    b.chunks(2)
-        .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 /// Values in -2..2 in steps of 1/4, varied by index.
@@ -111,7 +87,7 @@ fn mfma_f16_and_bf16_on_gfx942() {
         &[bytes(&halves(&a)), bytes(&halves(&b)), bytes(&as_f32(&c))],
         &[1024],
     );
-    assert_f32("mfma_16x16x16_f16", &f32s(&d[0]), &want);
+    assert_f32("mfma_16x16x16_f16", &values::<f32>(&d[0]), &want);
     let d = run(
         &l,
         "mfma_16x16x16_bf16",
@@ -119,7 +95,7 @@ fn mfma_f16_and_bf16_on_gfx942() {
         &[bytes(&bf16s(&a)), bytes(&bf16s(&b)), bytes(&as_f32(&c))],
         &[1024],
     );
-    assert_f32("mfma_16x16x16_bf16", &f32s(&d[0]), &want);
+    assert_f32("mfma_16x16x16_bf16", &values::<f32>(&d[0]), &want);
 
     // 32x32x8, twice: D = A*B + (A*B + C).
     let (a, b, c) = (small(256, 4), small(256, 5), small(1024, 6));
@@ -132,7 +108,7 @@ fn mfma_f16_and_bf16_on_gfx942() {
         &[bytes(&halves(&a)), bytes(&halves(&b)), bytes(&as_f32(&c))],
         &[4096],
     );
-    assert_f32("mfma_32x32x8_f16", &f32s(&d[0]), &want);
+    assert_f32("mfma_32x32x8_f16", &values::<f32>(&d[0]), &want);
 }
 
 #[test]
@@ -147,7 +123,7 @@ fn mfma_blocks_and_the_a_broadcast_on_gfx942() {
         &[bytes(&as_f32(&a)), bytes(&as_f32(&b)), bytes(&as_f32(&c))],
         &[1024, 1024],
     );
-    let (plain, bcast) = (f32s(&d[0]), f32s(&d[1]));
+    let (plain, bcast) = (values::<f32>(&d[0]), values::<f32>(&d[1]));
     for blk in 0..16 {
         for i in 0..4 {
             for j in 0..4 {
@@ -185,7 +161,7 @@ fn mfma_i8_f64_and_fp8_on_gfx942() {
         &[bytes(&a), bytes(&b), bytes(&c)],
         &[1024],
     );
-    let got = i32s(&d[0]);
+    let got = values::<i32>(&d[0]);
     for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g as f64, w, "i8 D element {i}");
     }
@@ -202,8 +178,8 @@ fn mfma_i8_f64_and_fp8_on_gfx942() {
         &[bytes(&a), bytes(&b), bytes(&c)],
         &[2048, 2048],
     );
-    assert_eq!(f64s(&d[0]), want, "f64 D");
-    assert_eq!(f64s(&d[1]), want_neg, "f64 D with A negated");
+    assert_eq!(values::<f64>(&d[0]), want, "f64 D");
+    assert_eq!(values::<f64>(&d[1]), want_neg, "f64 D with A negated");
 
     // FP8 (E4M3 FNUZ) times BF8 (E5M2 FNUZ): bytes of moderate exponent,
     // never 0x80 (NaN).
@@ -243,7 +219,7 @@ fn mfma_i8_f64_and_fp8_on_gfx942() {
         &[a8, b8, bytes(&as_f32(&c))],
         &[1024],
     );
-    for (i, (&g, &w)) in f32s(&d[0]).iter().zip(&want).enumerate() {
+    for (i, (&g, &w)) in values::<f32>(&d[0]).iter().zip(&want).enumerate() {
         assert!(
             (g as f64 - w).abs() <= w.abs() * 1e-6 + 1e-6,
             "fp8 D element {i}: {g} against {w}"
@@ -263,7 +239,7 @@ fn wmma_f16_bf16_on_gfx1100_wave32() {
         &[bytes(&halves(&a)), bytes(&halves(&b)), bytes(&as_f32(&c))],
         &[1024],
     );
-    assert_f32("wmma_f32_f16", &f32s(&d[0]), &want);
+    assert_f32("wmma_f32_f16", &values::<f32>(&d[0]), &want);
 
     // f16 results, C and D in the low halves (OPSEL 0) and the high ones.
     let d = run(
@@ -273,8 +249,8 @@ fn wmma_f16_bf16_on_gfx1100_wave32() {
         &[bytes(&halves(&a)), bytes(&halves(&b)), bytes(&halves(&c))],
         &[512, 512],
     );
-    assert_eq!(u16s(&d[0]), halves(&want), "f16 D, low halves");
-    assert_eq!(u16s(&d[1]), halves(&want), "f16 D, high halves");
+    assert_eq!(values::<u16>(&d[0]), halves(&want), "f16 D, low halves");
+    assert_eq!(values::<u16>(&d[1]), halves(&want), "f16 D, high halves");
 
     let d = run(
         &l,
@@ -283,7 +259,7 @@ fn wmma_f16_bf16_on_gfx1100_wave32() {
         &[bytes(&bf16s(&a)), bytes(&bf16s(&b)), bytes(&bf16s(&c))],
         &[512],
     );
-    assert_eq!(u16s(&d[0]), bf16s(&want), "bf16 D");
+    assert_eq!(values::<u16>(&d[0]), bf16s(&want), "bf16 D");
 }
 
 #[test]
@@ -313,7 +289,7 @@ fn wmma_integers_on_gfx1100() {
     let want = product(16, 16, 16, &af, &bf, &cf);
     assert!(want[hi] > i32::MAX as f64 && want[lo] < i32::MIN as f64);
     let d = run(&l, "wmma_i32_iu8", 32, &[a, b, bytes(&c)], &[1024, 1024]);
-    let (wrapped, clamped) = (i32s(&d[0]), i32s(&d[1]));
+    let (wrapped, clamped) = (values::<i32>(&d[0]), values::<i32>(&d[1]));
     for i in 0..256 {
         let w = want[i] as i64;
         assert_eq!(wrapped[i], w as i32, "iu8 D element {i}");
@@ -335,7 +311,7 @@ fn wmma_integers_on_gfx1100() {
         &[a, b, bytes(&c)],
         &[1024],
     );
-    for (i, (&g, &w)) in i32s(&d[0]).iter().zip(&want).enumerate() {
+    for (i, (&g, &w)) in values::<i32>(&d[0]).iter().zip(&want).enumerate() {
         assert_eq!(g as f64, w, "iu8 neg_lo:[1,1,1] D element {i}");
     }
 
@@ -347,7 +323,7 @@ fn wmma_integers_on_gfx1100() {
     let cf: Vec<f64> = c.iter().map(|&x| x as f64).collect();
     let want = product(16, 16, 16, &s4(&a), &s4(&b), &cf);
     let d = run(&l, "wmma_i32_iu4", 32, &[a, b, bytes(&c)], &[1024]);
-    for (i, (&g, &w)) in i32s(&d[0]).iter().zip(&want).enumerate() {
+    for (i, (&g, &w)) in values::<i32>(&d[0]).iter().zip(&want).enumerate() {
         assert_eq!(g as f64, w, "iu4 D element {i}");
     }
 }
@@ -364,7 +340,7 @@ fn wmma_at_wave64_on_gfx1100() {
         &[bytes(&halves(&a)), bytes(&halves(&b)), bytes(&as_f32(&c))],
         &[1024],
     );
-    assert_f32("wmma_f32_f16 at wave64", &f32s(&d[0]), &want);
+    assert_f32("wmma_f32_f16 at wave64", &values::<f32>(&d[0]), &want);
 }
 
 #[test]

@@ -343,7 +343,7 @@ pub(crate) struct Engine<'a> {
     engine_mem: Vec<u8>,
     lds_size: usize,
     scratch_per_lane: usize,
-    /// `HIP_EMU_TRACE`: print each instruction of the first wave.
+    /// `HIP_EMU_TRACE` names this kernel: print each instruction executed.
     trace: bool,
     /// The workgroup and wave (index in it) running, for the trace.
     tracing: ([u32; 3], u32),

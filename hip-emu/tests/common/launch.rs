@@ -234,6 +234,16 @@ impl Loaded {
 /// Zero bytes readable after each kernarg segment.
 const KERNARG_SLACK: usize = 256;
 
+/// Bytes read back from a device buffer as plain old data (the inverse of
+/// [`bytes`]); a trailing part shorter than a `T` is left out.
+pub fn values<T: Copy>(b: &[u8]) -> Vec<T> {
+    b.chunks_exact(size_of::<T>())
+        // SAFETY: each chunk holds exactly one `T`'s bytes; plain old data,
+        // read unaligned.
+        .map(|c| unsafe { std::ptr::read_unaligned(c.as_ptr().cast::<T>()) })
+        .collect()
+}
+
 /// Plain old data as its bytes.
 pub fn bytes<T: Copy>(v: &[T]) -> Vec<u8> {
     // SAFETY: plain old data viewed as bytes.

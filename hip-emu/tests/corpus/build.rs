@@ -222,20 +222,36 @@ pub(crate) fn cudarc_programs() -> Vec<Program> {
 /// ([`code_object`]). hiprtc comes from ROCm 6.4, whose glibc is newer than
 /// the build machine's: `scripts/emu-tier.sh` runs this test through that
 /// sysroot's loader with `nvrtc` set, and then nvrtc must work (no fallback).
-pub(crate) fn compile(program: &Program, target: Target) -> Vec<u8> {
-    if compiler_name().starts_with("cuda-compat") {
-        nvrtc_code_object(program, target)
-    } else {
-        code_object(program, target)
-    }
+#[derive(Clone, Copy)]
+pub(crate) enum Compiler {
+    Nvrtc,
+    Clang,
 }
 
-/// The compiler [`compile`] uses, in words.
-pub(crate) fn compiler_name() -> &'static str {
-    match std::env::var("HIP_EMU_CORPUS_COMPILER").as_deref() {
-        Ok("nvrtc") => "cuda-compat's nvrtc (hiprtc)",
-        Ok("clang") | Err(_) => "ROCm's clang",
-        Ok(other) => panic!("HIP_EMU_CORPUS_COMPILER={other}: not nvrtc or clang"),
+impl Compiler {
+    /// The one `HIP_EMU_CORPUS_COMPILER` chooses; another value panics.
+    pub(crate) fn chosen() -> Compiler {
+        match std::env::var("HIP_EMU_CORPUS_COMPILER").as_deref() {
+            Ok("nvrtc") => Compiler::Nvrtc,
+            Ok("clang") | Err(_) => Compiler::Clang,
+            Ok(other) => panic!("HIP_EMU_CORPUS_COMPILER={other}: not nvrtc or clang"),
+        }
+    }
+
+    /// In words, for the test's summary.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Compiler::Nvrtc => "cuda-compat's nvrtc (hiprtc)",
+            Compiler::Clang => "ROCm's clang",
+        }
+    }
+
+    /// The code object of `program` for `target`.
+    pub(crate) fn compile(self, program: &Program, target: Target) -> Vec<u8> {
+        match self {
+            Compiler::Nvrtc => nvrtc_code_object(program, target),
+            Compiler::Clang => code_object(program, target),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! roundings (f16, bf16, OCP fp8 E4M3) and the comparisons, which count
 //! every element checked and keep the first mismatches.
 
-use crate::common::launch::{bytes, Loaded};
+use crate::common::launch::{bytes, values, Loaded};
 use hip_emu::code_object::LaunchDims;
 use hip_emu::isa::LaunchError;
 use std::fmt::Debug;
@@ -87,11 +87,7 @@ impl<'a> Ctx<'a> {
 
     /// `n` elements of type `T` read back from `addr`.
     pub(crate) fn get<T: Copy>(&self, addr: u64, n: usize) -> Vec<T> {
-        let raw = self.l.mem.read(addr, n * size_of::<T>());
-        (0..n)
-            // SAFETY: in bounds of `raw`; plain old data, read unaligned.
-            .map(|i| unsafe { std::ptr::read_unaligned(raw.as_ptr().cast::<T>().add(i)) })
-            .collect()
+        values(&self.l.mem.read(addr, n * size_of::<T>()))
     }
 
     /// Launches the kernel on `grid` blocks of `block` threads with
