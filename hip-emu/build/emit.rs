@@ -820,6 +820,18 @@ impl Cx {
                 return Ok(("(c.addr as i128)".into(), Ty::Int(Some(64), false)));
             }
             "s_nop" | "nop" => return Ok(("0i128".into(), Ty::Int(None, true))),
+            // A branch's offset: `signext(SIMM16.i16 * 16'4)`, the word
+            // offset in bytes. Read literally, the 16-bit product wraps
+            // for offsets of 8192 words (32 KiB) or more, and a long
+            // forward branch would land 64 KiB back; the hardware reaches
+            // +-2^15 words, so the factors are extended first and the
+            // product taken at full width.
+            "signext" => {
+                if let Some(Expr::Binary("*", x, y)) = args.first() {
+                    let wide = |e: &Expr| Expr::Call("signext".into(), vec![e.clone()]);
+                    return self.expr(&Expr::Binary("*", Box::new(wide(x)), Box::new(wide(y))));
+                }
+            }
             _ => {}
         }
         if self.lambdas.iter().any(|l| l == name) {

@@ -540,7 +540,7 @@ fn dynamic_lds_follows_the_static_part() {
         )
         .unwrap_err();
         assert!(
-            matches!(err, LaunchError::MemoryFault { .. }),
+            matches!(err, LaunchError::LdsOutOfRange { size: 32, .. }),
             "{target}: {err}"
         );
     }
@@ -901,5 +901,21 @@ fn lds_offsets_of_narrow_loads_stores_and_atomics() {
             };
             assert_eq!(got[64 + t], want, "{target}: LDS atomic counts[{t}]");
         }
+    }
+}
+
+/// Branches of more than 8192 words, forward and back: the offset is the
+/// 16-bit word count times 4 at full width, not wrapped to 16 bits (which
+/// would land 64 KiB off). Found in candle's mul_mat_q, whose unrolled
+/// loops span more than 32 KiB.
+#[test]
+fn branches_longer_than_32_kib() {
+    for target in Target::ALL {
+        let l = load_named("long_branch", target);
+        let od = l.mem.alloc(&[0u8; 4]);
+        l.launch("long_branch", 1, 64, &[&od.to_le_bytes()])
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let got = values::<i32>(&l.mem.read(od, 4));
+        assert_eq!(got[0], 111, "{target}: the branches' path");
     }
 }
