@@ -321,6 +321,11 @@ fn streams_events_and_capture_keep_order() {
         let mut flags = 0;
         ok(hipStreamGetFlags(s, &mut flags));
         assert_eq!(flags, hipStreamNonBlocking);
+        // ROCm's device-of-a-stream extension (rocRAND calls it): the
+        // stream's device, the null stream's, and -1 for no stream.
+        assert_eq!(hipGetStreamDeviceId(s), 0);
+        assert_eq!(hipGetStreamDeviceId(null_mut()), 0);
+        assert_eq!(hipGetStreamDeviceId(0x7777 as hipStream_t), -1);
         let (mut e0, mut e1) = (null_mut(), null_mut());
         ok(hipEventCreate(&mut e0));
         ok(hipEventCreate(&mut e1));

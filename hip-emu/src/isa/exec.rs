@@ -1075,6 +1075,16 @@ impl<'a> Engine<'a> {
     }
 
     fn fault(&self, inst: &Inst, pc: u64, address: u64) -> LaunchError {
+        // DS instructions address the LDS only.
+        if inst.mnemonic().starts_with("ds_") {
+            return LaunchError::LdsOutOfRange {
+                kernel: self.d.kernel.to_owned(),
+                pc,
+                instruction: inst.mnemonic(),
+                address,
+                size: self.lds_size as u64,
+            };
+        }
         LaunchError::MemoryFault {
             kernel: self.d.kernel.to_owned(),
             pc,

@@ -226,8 +226,9 @@ pub struct Counters {
     pub global_bytes: u64,
 }
 
-/// Why a dispatch failed. The runtime maps [`LaunchError::MemoryFault`] to
-/// `hipErrorIllegalAddress`, the rest to `hipErrorLaunchFailure`.
+/// Why a dispatch failed. The runtime maps [`LaunchError::MemoryFault`] and
+/// [`LaunchError::LdsOutOfRange`] to `hipErrorIllegalAddress`, the rest to
+/// `hipErrorLaunchFailure`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LaunchError {
     /// An access outside every mapped range.
@@ -236,6 +237,20 @@ pub enum LaunchError {
         pc: u64,
         instruction: String,
         address: u64,
+    },
+    /// An LDS access beyond the workgroup's allocation (its kernel's
+    /// static LDS plus the launch's dynamic LDS). The hardware drops such
+    /// a write and reads 0, silently; the emulator stops, naming the size,
+    /// because a kernel that does this was launched with less LDS than it
+    /// uses.
+    LdsOutOfRange {
+        kernel: String,
+        pc: u64,
+        instruction: String,
+        /// The LDS byte address.
+        address: u64,
+        /// The workgroup's LDS, in bytes.
+        size: u64,
     },
     /// An instruction the interpreter does not implement.
     Unimplemented {
@@ -309,6 +324,16 @@ impl fmt::Display for LaunchError {
             } => write!(
                 f,
                 "memory access fault in kernel {kernel}: `{instruction}` at pc {pc:#x} accessed unmapped address {address:#x}"
+            ),
+            LaunchError::LdsOutOfRange {
+                kernel,
+                pc,
+                instruction,
+                address,
+                size,
+            } => write!(
+                f,
+                "LDS access out of range in kernel {kernel}: `{instruction}` at pc {pc:#x} addressed LDS byte {address:#x}, beyond the workgroup's {size} bytes (static plus the launch's dynamic LDS)"
             ),
             LaunchError::Unimplemented {
                 kernel,

@@ -185,16 +185,11 @@ fn function(f: hipFunction_t) -> R<Arc<Function>> {
     rt().functions.get(f as usize)
 }
 
-/// A function handle given as `const void*` (the `hipFunc*` calls that
-/// take a host function): only handles from `hipModuleGetFunction` are
-/// known; hip-emu registers no host functions.
+/// A function given as `const void*` (`hipLaunchKernel` and the
+/// `hipFunc*` calls that take a host function), as
+/// [`host_or_module_function`] finds it.
 fn function_ptr(f: *const c_void) -> R<Arc<Function>> {
-    rt().functions.get(f as usize).map_err(|_| Fail {
-        code: hipError_t::hipErrorInvalidDeviceFunction,
-        message: format!(
-            "{f:p} is not a function from hipModuleGetFunction (hip-emu registers no host functions)"
-        ),
-    })
+    function(host_or_module_function(f)?)
 }
 
 /// The function handle of kernel `name` of module handle `module`, made
@@ -224,12 +219,21 @@ pub(crate) fn function_of_module(module: usize, name: &str) -> R<usize> {
     Ok(h)
 }
 
-/// A launch's function: a registered host stub's kernel, else a handle
-/// from `hipModuleGetFunction`.
+/// The function handle a `const void*` names: a registered kernel's host
+/// function (`__hipRegisterFunction`, what `kernel<<<...>>>` and
+/// `hipFuncSetAttribute(kernel, ...)` pass), else a handle from
+/// `hipModuleGetFunction`. Every call that takes a kernel as `const void*`
+/// resolves it here, so none of them can miss registered kernels.
 fn host_or_module_function(f: *const c_void) -> R<hipFunction_t> {
-    match super::register::registered_function(f)? {
-        Some(h) => Ok(h),
-        None => function_ptr(f).map(|_| f.cast_mut().cast()),
+    if let Some(h) = super::register::registered_function(f)? {
+        return Ok(h);
+    }
+    match rt().functions.get(f as usize) {
+        Ok(_) => Ok(f.cast_mut().cast()),
+        Err(_) => fail(
+            hipError_t::hipErrorInvalidDeviceFunction,
+            format!("{f:p} is neither a registered kernel's host function nor a function from hipModuleGetFunction"),
+        ),
     }
 }
 
@@ -427,7 +431,9 @@ fn run(func: &Function, kernarg: &[u8], dims: LaunchDims) -> R {
             };
             isa::execute(&dispatch).map(drop).map_err(|e| Fail {
                 code: match e {
-                    LaunchError::MemoryFault { .. } => hipError_t::hipErrorIllegalAddress,
+                    LaunchError::MemoryFault { .. } | LaunchError::LdsOutOfRange { .. } => {
+                        hipError_t::hipErrorIllegalAddress
+                    }
                     LaunchError::TimedOut { .. } => hipError_t::hipErrorLaunchTimeOut,
                     LaunchError::NoHostService { .. } => hipError_t::hipErrorNotSupported,
                     _ => hipError_t::hipErrorLaunchFailure,

@@ -498,3 +498,12 @@ fn instantiate(out: *mut hipGraphExec_t, graph: hipGraph_t) -> R {
     // SAFETY: non-null and a valid `hipGraphExec_t*` by the contract.
     unsafe { put(out, h as hipGraphExec_t, "pGraphExec") }
 }
+
+/// The device of `stream` (the null stream: the current device's), or -1
+/// when it is no stream: ROCm's extension, which rocRAND calls. It returns
+/// the device, not a status, so no last error is set.
+#[allow(non_snake_case, unreachable_pub)]
+#[no_mangle]
+pub extern "C" fn hipGetStreamDeviceId(stream: hipStream_t) -> c_int {
+    std::panic::catch_unwind(|| self::stream(stream).map_or(-1, |s| s.device)).unwrap_or(-1)
+}
