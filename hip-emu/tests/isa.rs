@@ -919,3 +919,94 @@ fn branches_longer_than_32_kib() {
         assert_eq!(got[0], 111, "{target}: the branches' path");
     }
 }
+
+/// gfx942's packed f32 and SDWA forms with their modifiers, each against
+/// its ISA meaning (tests/kernels/packed_modifiers.hip): an inline
+/// constant under op_sel_hi, v_pk_mov_b32's halves, neg_lo/neg_hi on the
+/// addend, and sign-extended byte and word selects feeding a 24-bit
+/// multiply.
+#[test]
+fn packed_f32_and_sdwa_modifiers() {
+    let target = Target::Gfx942;
+    let l = load_named("packed_modifiers", target);
+    let f = [1.5f32, -2.25, 3.0, 0.5, 10.0, -7.0];
+    let (x, y) = (0x12F3_9C05u32, 0xBEEF_0007u32);
+    let fd = l.mem.alloc(&bytes(&f));
+    let od = l.mem.alloc(&[0u8; 32]);
+    let id = l.mem.alloc(&bytes(&[x, y]));
+    let iod = l.mem.alloc(&[0u8; 12]);
+    l.launch(
+        "packed_modifiers",
+        1,
+        64,
+        &[&fd.to_le_bytes(), &od.to_le_bytes(), &id.to_le_bytes(), &iod.to_le_bytes()],
+    )
+    .unwrap_or_else(|e| panic!("{target}: {e}"));
+    let got = values::<f32>(&l.mem.read(od, 32));
+    let (a, b, c) = ([f[0], f[1]], [f[2], f[3]], [f[4], f[5]]);
+    let want = [
+        // v_pk_mul_f32 a, 4.0 op_sel_hi:[1,0]: the constant in both halves.
+        a[0] * 4.0,
+        a[1] * 4.0,
+        // v_pk_mov_b32 a, b op_sel:[1,0]: a's high half, then b's low.
+        a[1],
+        b[0],
+        // v_pk_fma_f32 neg_lo:[0,0,1] neg_hi:[0,0,1]: a * b - c.
+        a[0].mul_add(b[0], -c[0]),
+        a[1].mul_add(b[1], -c[1]),
+        a[0].mul_add(b[0], c[0]),
+        a[1].mul_add(b[1], c[1]),
+    ];
+    assert_eq!(got, want, "packed f32");
+    let s8 = |v: u32| i32::from(v as u8 as i8);
+    let s24 = |v: u32| ((v << 8) as i32) >> 8;
+    let got = values::<i32>(&l.mem.read(iod, 12));
+    let want = [
+        s8(x >> 8).wrapping_mul((y >> 16) as i32),
+        s24(y).wrapping_mul(s8(x >> 16)),
+        s24(y).wrapping_mul((x >> 16) as i32),
+    ];
+    assert_eq!(got, want, "SDWA into v_mul_i32_i24");
+}
+
+/// gfx1100's mixed-precision FMA with f16 halves, d16 LDS loads, byte
+/// conversions, true16 moves and a VOPD pair with an inline constant
+/// (tests/kernels/rdna3_mix.hip), each against its ISA meaning.
+#[test]
+fn rdna3_mix_d16_true16_and_vopd() {
+    let target = Target::Gfx1100;
+    let l = load_named("rdna3_mix", target);
+    let f = [1.5f32, -0.375];
+    let (hb_lo, hb_hi) = (h(2.5), h(-3.25));
+    let (hm_lo, hm_hi) = (0x5a17u16, h(0.125));
+    let b = u32::from(hb_lo) | u32::from(hb_hi) << 16;
+    let m = u32::from(hm_lo) | u32::from(hm_hi) << 16;
+    let u = [b, m, 0x1230];
+    let fd = l.mem.alloc(&bytes(&f));
+    let ud = l.mem.alloc(&bytes(&u));
+    let od = l.mem.alloc(&[0u8; 20]);
+    let uod = l.mem.alloc(&[0u8; 16]);
+    l.launch(
+        "rdna3_mix",
+        1,
+        32,
+        &[&fd.to_le_bytes(), &ud.to_le_bytes(), &od.to_le_bytes(), &uod.to_le_bytes()],
+    )
+    .unwrap_or_else(|e| panic!("{target}: {e}"));
+    let got = values::<f32>(&l.mem.read(od, 20));
+    let want = [
+        f[0] * hf(hb_hi),
+        f[0].mul_add(hf(hb_lo), f[1]),
+        hf(hb_hi).mul_add(f[0], hf(hm_hi)),
+        f32::from((m >> 8) as u8),
+        0.5 * f[0],
+    ];
+    assert_eq!(got, want, "f32 results");
+    let got = values::<u32>(&l.mem.read(uod, 16));
+    // Lane 0 loads lane 1's short (0x1231) into its low half.
+    assert_eq!(
+        got,
+        [0xAAAA_1231, 0xCCCC_0000 | u32::from(hm_lo), 4, 0x1235],
+        "bits"
+    );
+}

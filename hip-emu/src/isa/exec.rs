@@ -1195,11 +1195,17 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        // Uniform sources once.
+        // Uniform sources once. A packed-f32 instruction (`v_pk_*_f32`,
+        // `v_pk_mov_b32`) reads a 64-bit register pair as two f32 lanes, so
+        // an inline float constant is the f32 in the low dword (the high
+        // dword 0, which op_sel_hi:0 steers around), not the f64 the
+        // operand's width would otherwise give.
+        let packed_pair = fmt == "VOP3P" && op.name.starts_with("V_PK_");
         let mut uniform: [Option<u64>; 3] = [None; 3];
         for i in 0..3 {
             if let Some(code) = codes[i] {
-                uniform[i] = self.scalar_src(w, inst, code, width(i), op.src_float[i]);
+                let float = if packed_pair && width(i) == 64 { 32 } else { op.src_float[i] };
+                uniform[i] = self.scalar_src(w, inst, code, width(i), float);
             }
         }
         // VOP3 modifiers.
