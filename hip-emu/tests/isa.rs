@@ -939,7 +939,12 @@ fn packed_f32_and_sdwa_modifiers() {
         "packed_modifiers",
         1,
         64,
-        &[&fd.to_le_bytes(), &od.to_le_bytes(), &id.to_le_bytes(), &iod.to_le_bytes()],
+        &[
+            &fd.to_le_bytes(),
+            &od.to_le_bytes(),
+            &id.to_le_bytes(),
+            &iod.to_le_bytes(),
+        ],
     )
     .unwrap_or_else(|e| panic!("{target}: {e}"));
     let got = values::<f32>(&l.mem.read(od, 32));
@@ -985,12 +990,17 @@ fn rdna3_mix_d16_true16_and_vopd() {
     let fd = l.mem.alloc(&bytes(&f));
     let ud = l.mem.alloc(&bytes(&u));
     let od = l.mem.alloc(&[0u8; 20]);
-    let uod = l.mem.alloc(&[0u8; 16]);
+    let uod = l.mem.alloc(&[0u8; 24]);
     l.launch(
         "rdna3_mix",
         1,
         32,
-        &[&fd.to_le_bytes(), &ud.to_le_bytes(), &od.to_le_bytes(), &uod.to_le_bytes()],
+        &[
+            &fd.to_le_bytes(),
+            &ud.to_le_bytes(),
+            &od.to_le_bytes(),
+            &uod.to_le_bytes(),
+        ],
     )
     .unwrap_or_else(|e| panic!("{target}: {e}"));
     let got = values::<f32>(&l.mem.read(od, 20));
@@ -1002,11 +1012,57 @@ fn rdna3_mix_d16_true16_and_vopd() {
         0.5 * f[0],
     ];
     assert_eq!(got, want, "f32 results");
-    let got = values::<u32>(&l.mem.read(uod, 16));
-    // Lane 0 loads lane 1's short (0x1231) into its low half.
+    let got = values::<u32>(&l.mem.read(uod, 24));
+    // Lane 0 loads lane 1's short (0x1231) into its low half; the 16-bit
+    // moves and shift write the low half and keep the high one.
     assert_eq!(
         got,
-        [0xAAAA_1231, 0xCCCC_0000 | u32::from(hm_lo), 4, 0x1235],
+        [
+            0xAAAA_1231,
+            0xCCCC_0000 | u32::from(hm_lo),
+            4,
+            0x1235,
+            0xCCCC_0000 | u32::from(hm_lo),
+            0xEEEE_0000 | u32::from(hm_lo >> 8),
+        ],
         "bits"
     );
+}
+
+/// gfx1100's carries through SGPRs (tests/kernels/rdna3_mix.hip's
+/// rdna3_carry): the carry-out written over a source SGPR, read back as a
+/// carry-in with the carry-out to null; and an FMA's negated addend.
+#[test]
+fn rdna3_sgpr_carries_and_negated_addend() {
+    let target = Target::Gfx1100;
+    let l = load_named("rdna3_mix", target);
+    let (s, base) = (0xFFFF_FFF0u32, 0x4000u32);
+    let ud = l.mem.alloc(&bytes(&[s, base]));
+    let od = l.mem.alloc(&[0u8; 65 * 4]);
+    let fd = l.mem.alloc(&[0u8; 32 * 4]);
+    l.launch(
+        "rdna3_carry",
+        1,
+        32,
+        &[&ud.to_le_bytes(), &od.to_le_bytes(), &fd.to_le_bytes()],
+    )
+    .unwrap_or_else(|e| panic!("{target}: {e}"));
+    let got = values::<u32>(&l.mem.read(od, 65 * 4));
+    let mask: u32 = (0..32u32)
+        .filter(|&t| t.checked_add(s).is_none())
+        .fold(0, |m, t| m | 1 << t);
+    for t in 0..32u32 {
+        assert_eq!(got[t as usize], t.wrapping_add(s), "lane {t}: sum");
+        assert_eq!(
+            got[32 + t as usize],
+            base + (mask >> t & 1),
+            "lane {t}: carry-in"
+        );
+    }
+    assert_eq!(got[64], mask, "the carry mask in the SGPR");
+    let got = values::<f32>(&l.mem.read(fd, 32 * 4));
+    for t in 0..32 {
+        let a = t as f32 * 0.5;
+        assert_eq!(got[t], a.mul_add(a, -a), "lane {t}: fma with -c");
+    }
 }
