@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The software AMD GPU tier: hip's GPU tests (`hip/tests/gpu*.rs`, the
-# tests marked `#[ignore = "needs a GPU"]`) run on hip-emu's emulated
+# tests marked `#[ignore = "needs a GPU"]`) and cuda-compat's cudarc-API
+# and fault tests (`cuda-compat/tests/gpu_cudarc.rs`, `gpu_fault.rs`) run on hip-emu's emulated
 # devices: two gfx942s (wave64), then two gfx1100s (wave32), two so that
 # the `two_gpus_` tests (peer access and copies) run too. On gfx1100,
 # hipblas's GPU tests too, over ROCm 6.4's real hipBLAS and rocBLAS (its
@@ -81,6 +82,13 @@ if ! blas=$(test_binaries hipblas gpu); then
   echo "emu-tier: DID NOT RUN: hipblas's GPU test binary could not be built"
   exit 1
 fi
+# cuda-compat's cudarc-API GPU tests (cuda-compat/tests/gpu_cudarc.rs:
+# among them a launch over a kernel's bound, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+# and the fault test (gpu_fault.rs: an illegal address, then a new context).
+if ! compat=$(test_binaries cuda-compat gpu_cudarc) || ! fault=$(test_binaries cuda-compat gpu_fault); then
+  echo "emu-tier: DID NOT RUN: cuda-compat's GPU test binaries could not be built"
+  exit 1
+fi
 # The nvrtc corpus (hip-emu/tests/corpus.rs), compiled through
 # cuda-compat's nvrtc (hiprtc from the sysroot below) instead of clang.
 if ! corpus=$(test_binaries hip-emu corpus); then
@@ -147,7 +155,7 @@ for dev in "${devices[@]}"; do
       skips+=(--skip "$name")
     fi
   done <"$residue"
-  binaries=$exes
+  binaries=$exes$'\n'$compat$'\n'$fault
   [ "$dev" != gfx1100 ] || binaries+=$'\n'"$blas"
   while read -r target exe; do
     run_binary "$dev" "$target" "$exe" HIP_EMU_DEVICES="$dev,$dev" HIP_TEST_EXPECT_RUNTIME=amd \
