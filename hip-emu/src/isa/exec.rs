@@ -1204,7 +1204,11 @@ impl<'a> Engine<'a> {
         let mut uniform: [Option<u64>; 3] = [None; 3];
         for i in 0..3 {
             if let Some(code) = codes[i] {
-                let float = if packed_pair && width(i) == 64 { 32 } else { op.src_float[i] };
+                let float = if packed_pair && width(i) == 64 {
+                    32
+                } else {
+                    op.src_float[i]
+                };
                 uniform[i] = self.scalar_src(w, inst, code, width(i), float);
             }
         }
