@@ -18,6 +18,13 @@
 #                  CI builds one wave64 and one wave32 target ($AMD_TARGETS);
 #                  CANDLE_AMD_TARGETS=all builds the four of $AMD_TARGETS_ALL.
 #   amd-build      that build alone; prints candle-kernels' OUT_DIR
+#   emu-build      candle-core's and candle-nn's suites and the seeded
+#                  models built for AMD GPUs (no GPU: to run on hip-emu)
+#   emu [DEVICES]  those run on hip-emu's emulated gfx942 and gfx1100,
+#                  against the residue of expected failures and candle's
+#                  CPU backend (see cmd_emu); prints its time
+#   emu-ci [DEVICES]  CI's subset: the build of candle-core's tensor_tests,
+#                  candle-nn's ops and the seeded models alone, then `emu`
 #   check          CI, no GPU, no nvcc: the patch takes effect (cargo
 #                  metadata), and candle-core, candle-nn (with their tests)
 #                  and benches/candle/llama_steps.rs type-check against the
@@ -88,8 +95,9 @@ kernels_src() {
     echo "$dir"
 }
 
-# The workspace of one build: $1 = ours (cudarc patched to the drop-in) or
-# real (crates.io's cudarc). candle-core and candle-nn are members (their
+# The workspace of one build: $1 = ours (cudarc patched to the drop-in),
+# real (crates.io's cudarc) or emu (ours, its kernels built for AMD GPUs,
+# run on hip-emu). candle-core and candle-nn are members (their
 # tests are built), patched so that candle-transformers uses them too.
 write_workspace() {
     local mode=$1 ws="$WORK/ws-$1" name
@@ -112,7 +120,7 @@ candle-core = { path = "candle-core" }
 candle-nn = { path = "candle-nn" }
 cudaforge = { path = "$REPO/dropins/cudaforge" }
 EOF
-        [[ $mode == ours ]] && echo "cudarc = { path = \"$REPO/dropins/cudarc\" }"
+        [[ $mode == real ]] || echo "cudarc = { path = \"$REPO/dropins/cudarc\" }"
         printf '\n[profile.release]\ndebug = false\n'
     } >"$ws/Cargo.toml"
     cat >"$ws/llama-steps/Cargo.toml" <<EOF
@@ -135,6 +143,10 @@ path = "$REPO/benches/candle/llama_steps.rs"
 [[bin]]
 name = "candle_models"
 path = "$REPO/benches/candle/candle_models.rs"
+
+[[bin]]
+name = "emu_models"
+path = "$REPO/benches/candle/emu_models.rs"
 EOF
     # candle's own lock file: the dependency versions candle was released with.
     [[ -f "$ws/Cargo.lock" ]] || cp "$WORK/src/candle-core/Cargo.lock" "$ws/Cargo.lock"
@@ -235,6 +247,128 @@ build_mode() {
             printf '%s\t%s\t%s\n' "$kind" "$name" "$WORK/exe-$mode/$name"
         done >"$WORK/$mode.tsv"
     echo "candle: $mode: $(wc -l <"$WORK/$mode.tsv") executables"
+}
+
+# The emulator build: candle-core's and candle-nn's test suites and the
+# seeded models, cudarc patched to the drop-in and candle-kernels built for
+# AMD GPUs ($(amd_targets)) by the cudaforge drop-in, in a target folder of
+# its own ($CANDLE_EMU_TARGET_DIR): the kernels differ from the NVIDIA
+# builds', and so would everything that depends on them. Writes
+# "KIND<TAB>NAME<TAB>PATH" per executable to $WORK/emu.tsv.
+cmd_emu_build() {
+    local root pkg kind name path target=${CANDLE_EMU_TARGET_DIR:-$HOME/.cache/hip-rs/candle-emu-target}
+    cmd_fetch >&2
+    root=$(bash "$REPO/scripts/hip-toolchain.sh")
+    write_workspace emu
+    local env=(HIP_PLATFORM=amd ROCM_PATH="$root" HIP_BUILD_OFFLOAD_ARCH="$(amd_targets)"
+        CUDAFORGE_AMD_CACHE="${CUDAFORGE_AMD_CACHE:-$HOME/.cache/hip-rs/cudaforge-amd}")
+    # CANDLE_EMU_SUBSET=1 (CI): one suite of each crate, the ops.
+    local suites=(candle-core candle-nn)
+    [[ ${CANDLE_EMU_SUBSET:-} == 1 ]] && suites=("candle-core --test tensor_tests" "candle-nn --test ops")
+    {
+        for pkg in "${suites[@]}"; do
+            # shellcheck disable=SC2086 # "PKG --test NAME" splits on purpose
+            (cd "$WORK/ws-emu" && env "${env[@]}" CARGO_TARGET_DIR="$target" \
+                cargo test --release --no-run -p $pkg --features cuda --message-format=json)
+        done
+        (cd "$WORK/ws-emu" && env "${env[@]}" CARGO_TARGET_DIR="$target" \
+            cargo build --release -p llama-steps --message-format=json)
+    } >"$WORK/emu.json" || {
+        grep -v '^{' "$WORK/emu.json" >&2 || true
+        die "candle did not build for AMD"
+    }
+    xtask executables --kinds <"$WORK/emu.json" |
+        awk -F'\t' -v OFS='\t' '$1 == "test" || $1 == "bin" {print $1, $2 "--" $3, $4}' >"$WORK/emu.tsv"
+    echo "candle: emu: $(wc -l <"$WORK/emu.tsv") executables"
+}
+
+# emu: candle's suites and the seeded models on hip-emu's emulated AMD
+# GPUs ($1: a comma list of gfx942 and gfx1100, default both), from the
+# build of emu-build (made first when missing). Each test binary runs from
+# its crate folder (candle's tests read data files there) with the emulator
+# as the HIP runtime, through the ROCm 6.4 sysroot's loader (hipBLAS and
+# rocBLAS come from there, as in scripts/emu-tier.sh, and hipRAND and
+# rocRAND from the rand-6.4 sysroot). Every failing test
+# must be listed, with its cause, in $EMU_RESIDUE; a listed test that
+# passes fails the run too (the list stays true). Then emu_models (the
+# seeded Llama and BERT, f32 and bf16, and the quantized matmuls) against
+# candle's CPU backend, with the emulator's counters: scratch bytes of each
+# quantized kernel's launches. Logs in $WORK/emu-out; prints the time taken.
+EMU_RESIDUE=$REPO/benches/candle/candle-$CANDLE_VERSION.emu-residue.txt
+cmd_emu() {
+    local devices=${1:-gfx942,gfx1100} started=$SECONDS dev kind name path crate log rc
+    local out=$WORK/emu-out line sysroot lib ld alias so status=0 rand
+    [[ -f "$WORK/emu.tsv" ]] || cmd_emu_build
+    (cd "$REPO" && cargo build -q -p hip-emu --lib) || die "hip-emu did not build"
+    so=${CARGO_TARGET_DIR:-$REPO/target}/debug/libhip_emu.so
+    line=$(bash "$REPO/scripts/rocm-runtimes.sh" 6.4) || die "no ROCm 6.4 sysroot"
+    sysroot=${line#* }
+    lib=$sysroot/usr/lib/x86_64-linux-gnu
+    ld=$lib/ld-linux-x86-64.so.2
+    # hipRAND and rocRAND: candle makes a generator for every device.
+    line=$(bash "$REPO/scripts/rocm-runtimes.sh" rand-6.4) || die "no hipRAND sysroot"
+    rand=${line#* }/usr/lib/x86_64-linux-gnu
+    # The HIP runtime under the names the libraries were linked against:
+    # rocBLAS and hipBLAS (ROCm 6.4), candle-kernels' launchers (the
+    # toolchain's runtime at build time).
+    alias=$WORK/emu-lib
+    mkdir -p "$alias"
+    ln -sfn "$so" "$alias/libamdhip64.so.6"
+    ln -sfn "$so" "$alias/libamdhip64.so.5"
+    rm -rf "$out"
+    mkdir -p "$out"
+    on_emu() {
+        env -u ROCM_PATH -u HIP_PATH HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" \
+            HIP_EMU_DEVICES="$1" HIP_EMU_TIMEOUT=300 "${@:2}"
+    }
+    for dev in ${devices//,/ }; do
+        : >"$out/$dev.results"
+        : >"$out/$dev.suites"
+        while IFS=$'\t' read -r kind name path; do
+            [[ $kind == test && $name == candle-* ]] || continue
+            crate=${name%%--*}
+            log=$out/$dev-$name.log
+            echo "candle emu: $dev: $name"
+            rc=0
+            suite() {
+                (cd "$WORK/ws-emu/$crate" && on_emu "$dev" timeout "$1" "$ld" --library-path "$alias:$lib:$rand" \
+                    "$path" "${@:2}")
+            }
+            suite 1800 --test-threads=2 >"$log" 2>&1 || rc=$?
+            if ! grep -q '^test result: ' "$log"; then
+                # The process died (rocBLAS aborts where it has no kernels
+                # for the device): each test that printed no outcome runs
+                # alone, so that one crash fails one test, not the suite.
+                echo "candle emu: $dev: $name stopped (exit $rc); its unfinished tests one by one"
+                suite 60 --list --format terse 2>/dev/null | sed -n 's/: test$//p' | while read -r t; do
+                    # libtest's line: `test NAME ... ok`, or
+                    # `test NAME - should panic ... ok`.
+                    grep -qE "^test $t( - should panic)? \.\.\. " "$log" && continue
+                    local one=$out/one.log r=0
+                    suite 600 --exact "$t" >"$one" 2>&1 || r=$?
+                    cat "$one" >>"$log"
+                    grep -qE "^test $t( - should panic)? \.\.\. " "$one" ||
+                        echo "test $t ... FAILED (alone: exit $r, no outcome)" >>"$log"
+                done
+            fi
+            xtask candle-results "$name" "$rc" "$log" "$out/$dev.results" "$out/$dev.suites"
+        done <"$WORK/emu.tsv"
+        path=$(awk -F'\t' '$2 == "llama-steps--emu_models" {print $3}' "$WORK/emu.tsv")
+        # Each part its own process: rocBLAS aborting (no kernels for the
+        # device) ends one part, not the others.
+        for part in llama bert quantized; do
+            echo "candle emu: $dev: emu_models $part"
+            rc=0
+            on_emu "$dev" HIP_EMU_COUNTERS=1 timeout 1800 "$ld" --library-path "$alias:$lib:$rand" "$path" "$part" \
+                >"$out/$dev-models-$part.log" 2>"$out/$dev-models-$part.err" || rc=$?
+            sed 's/^/    /' "$out/$dev-models-$part.log"
+            xtask emu-models-results "$dev" "$part" "$rc" "$out/$dev-models-$part.log" "$out/$dev-models-$part.err" \
+                "$out/$dev.results"
+        done
+    done
+    xtask candle-emu-report "$out" "$EMU_RESIDUE" "$devices" || status=1
+    echo "candle emu: ran in $((SECONDS - started)) s"
+    return $status
 }
 
 cmd_build() {
@@ -528,6 +662,13 @@ cmd_amd() {
 case "${1:-}" in
     fetch) cmd_fetch ;;
     amd-build) cmd_amd_build ;;
+    emu-build) cmd_emu_build ;;
+    emu) shift; cmd_emu "$@" ;;
+    emu-ci)
+        shift
+        CANDLE_EMU_SUBSET=1 cmd_emu_build
+        cmd_emu "$@"
+        ;;
     amd) cmd_amd ;;
     check) cmd_check ;;
     jobs) cmd_jobs ;;

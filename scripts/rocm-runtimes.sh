@@ -7,6 +7,7 @@
 #   5.7  Debian trixie:   HIP 5.7.1 (libamdhip64-5, hiprtc builtins, comgr 2)
 #   6.4  Debian unstable: HIP 6.4.3 (libamdhip64-6, libhiprtc6), hipBLAS 6.4.4,
 #                         rocBLAS 6.4.4 with its Tensile kernel files
+#   rand-6.4  Debian unstable: hipRAND 6.4.3, rocRAND 6.4.3 (their own sysroot)
 #   hipcc-7.0  Debian unstable: the kernel compiler of scripts/hip-toolchain.sh
 #                         (clang 21, HIP 6.4.3 headers, rocThrust, hipCUB, rocPRIM)
 #
@@ -35,8 +36,8 @@ cache=${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}
 suite_of() {
   case "$1" in
     5.7) echo trixie ;;
-    6.4|hipcc-7.0) echo unstable ;;
-    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4, hipcc-7.0)" >&2; return 1 ;;
+    6.4|rand-6.4|hipcc-7.0) echo unstable ;;
+    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4, rand-6.4, hipcc-7.0)" >&2; return 1 ;;
   esac
 }
 
@@ -45,6 +46,10 @@ packages_of() {
   case "$1" in
     5.7) echo "libamdhip64-5=5.7.1* libhiprtc-builtins5=5.7.1*" ;;
     6.4) echo "libamdhip64-6=6.4.3* libhiprtc6=6.4.3* libhipblas2=6.4.4* librocblas4=6.4.4*" ;;
+    # hipRAND and rocRAND beside 6.4 (scripts/candle.sh emu: candle makes
+    # a generator for every device), a sysroot of their own so that adding
+    # them does not fetch rocBLAS again.
+    rand-6.4) echo "libhiprand1=6.4.3* librocrand1=6.4.3*" ;;
     # The kernel compiler (scripts/hip-toolchain.sh): hipcc 7.0.2, clang 21
     # and its AMD device libraries, over the HIP 6.4.3 headers, with the
     # header-only libraries CUDA code gets from its toolkit: rocThrust 6.4.4

@@ -11,8 +11,10 @@
 #           x86_64-pc-windows-gnu and run under Wine against stub HIP SDKs,
 #           by scripts/wine-tier.sh                          the prefix made once, then cached
 #   emu     the software AMD GPU: hip-emu's own tests (AMD code objects on
-#           the ISA interpreter) run in the passes below; hip's GPU tests
-#           on its emulated gfx942 and gfx1100, by scripts/emu-tier.sh
+#           the ISA interpreter) run in the passes below; hip's, hipblas's
+#           and cuda-compat's GPU tests on its emulated gfx942 and gfx1100,
+#           by scripts/emu-tier.sh; candle's ops suites and seeded models
+#           on them, by scripts/candle.sh emu-ci
 #   tier 3  GPU tests (#[ignore = "needs a GPU"])             reported as not run here;
 #           run them with scripts/gpu-bundle.sh on a GPU machine
 #
@@ -31,7 +33,9 @@
 #            targets without libtest's harness that cargo test runs, one each;
 #            and each of cudarc's examples that compiles against cuda-compat,
 #            each check of scripts/candle.sh check, candle.sh amd and
-#            scripts/mistral.sh check, and
+#            scripts/mistral.sh check, each candle test and model check of
+#            candle.sh emu-ci (those its residue explains count neither
+#            way: its line says how many), and
 #            each of scripts/host-cost.sh, scripts/cudarc-api.sh,
 #            scripts/feature-check.sh and scripts/cudarc-tests.sh.
 #   failed   every test that failed in any pass (re-runs included), plus one
@@ -52,7 +56,8 @@
 # Wine, no mingw, no Rust target) or a binary without libtest's summary is
 # a failure. HIP_TEST_SKIP_WINE=1 skips it; CI must not set it. The emulator
 # tier's tests are keyed `CRATE@emu-gfx942` / `CRATE@emu-gfx1100`;
-# HIP_TEST_SKIP_EMU=1 skips it; CI must not set it. Tier 2 on Debian's
+# HIP_TEST_SKIP_EMU=1 skips it; CI must not set it; HIP_TEST_SKIP_CANDLE_EMU=1
+# skips candle's (neither for CI). Tier 2 on Debian's
 # ROCm 5.2.3 that could not run (its packages not installed) is a failure
 # unless HIP_TEST_SKIP_TIER2=1; CI must not set it.
 #
@@ -142,12 +147,13 @@ fi
 # for how long (each tier has a time budget: the emulator tier's is 10 minutes).
 optional_tier() {
   local skip_var=$1 script=$2 log=$3
+  shift 3
   local start=$SECONDS
   tier_line="ran"
   if [ "${!skip_var:-}" = 1 ]; then
     tier_line="SKIPPED: $skip_var=1 (not for CI)"
   elif [ $status -eq 0 ]; then
-    bash "$script" 2>&1 | tee "$log" || status=$?
+    bash "$script" "$@" 2>&1 | tee "$log" || status=$?
     tier_line="ran in $((SECONDS - start)) s"
     grep -q "DID NOT RUN" "$log" && tier_line="FAILED: $(grep -m1 "DID NOT RUN" "$log")"
   else
@@ -160,10 +166,17 @@ sysroots=$tier_line
 # The Wine tier: Windows builds of the tests under Wine.
 optional_tier HIP_TEST_SKIP_WINE scripts/wine-tier.sh "$logs/6-wine.log"
 wine=$tier_line
-# The software AMD GPU tier: hip's and hipblas's GPU tests and the nvrtc
-# corpus on hip-emu's gfx942 and gfx1100.
+# The software AMD GPU tier: hip's, hipblas's and cuda-compat's GPU tests
+# and the nvrtc corpus on hip-emu's gfx942 and gfx1100.
 optional_tier HIP_TEST_SKIP_EMU scripts/emu-tier.sh "$logs/10-emu.log"
 emu=$tier_line
+# candle on the software AMD GPU: candle-core's tensor_tests, candle-nn's
+# ops and the seeded models (Llama and BERT against candle's CPU backend,
+# the quantized matmuls) built for AMD by the drop-ins and run on hip-emu's
+# gfx942 and gfx1100; every failure explained by
+# benches/candle/candle-0.11.1.emu-residue.txt (scripts/candle.sh emu-ci).
+optional_tier HIP_TEST_SKIP_CANDLE_EMU scripts/candle.sh "$logs/11-candle-emu.log" emu-ci
+candle_emu=$tier_line
 # Executable -> package, for telling tests of equal names apart.
 cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
 if [ $feature_pass -eq 1 ]; then
@@ -177,7 +190,8 @@ echo "tier 1 (pure Rust): ran"
 echo "tier 2 (real AMD runtime, no GPU): $tier2${runtime:+ against $runtime}${HIP_TEST_EXPECT_RUNTIME:+ (HIP_TEST_EXPECT_RUNTIME=$HIP_TEST_EXPECT_RUNTIME)}"
 echo "tier 2 on ROCm 5.7 and 6.4 (sysroots, scripts/tier2-sysroots.sh): $sysroots"
 echo "Wine tier (Windows builds under Wine, scripts/wine-tier.sh): $wine"
-echo "software AMD GPU tier (hip's and hipblas's GPU tests and the nvrtc corpus on hip-emu's gfx942 and gfx1100, scripts/emu-tier.sh): $emu"
+echo "software AMD GPU tier (hip's, hipblas's and cuda-compat's GPU tests and the nvrtc corpus on hip-emu's gfx942 and gfx1100, scripts/emu-tier.sh): $emu"
+echo "candle on the software AMD GPU (scripts/candle.sh emu-ci): $candle_emu"
 echo "tier 3 (GPU): not run here: the ignored tests below; scripts/gpu-bundle.sh runs them on a GPU machine"
 # Tier 2 that did not run (and was not skipped by name) is a failure:
 # one failed check, which the tally counts.

@@ -11,6 +11,7 @@ mod amd_launches;
 mod amd_spills;
 mod candle;
 mod candle_amd;
+mod candle_emu;
 mod cargo_json;
 mod cudarc_api;
 mod cudarc_tests;
@@ -79,6 +80,10 @@ On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.s
   candle-bench LABEL ROUNDS OURS REAL RESULTS [TARGET]   a workload's time verdict, ours/real paired by round (speed target, default 0.97)
   candle-total RESULTS...            `N passed, N failed` of result files; fails on a failure
   free-port                          a free local TCP port
+
+Here, for candle on hip-emu (scripts/candle.sh emu):
+  emu-models-results DEV PART RC LOG ERR RESULTS   `emu_models PART`'s checks as result lines; its kernels' scratch per launch
+  candle-emu-report OUT RESIDUE DEVICES       each device's suites against the residue; fails on an unexplained failure
 ";
 
 fn main() -> ExitCode {
@@ -360,6 +365,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         "candle-results" | "candle-suites" | "candle-step-us" | "candle-bench" | "candle-total" => {
             candle::command(command, rest)
         }
+        "emu-models-results" | "candle-emu-report" => candle_emu::command(command, rest),
         "free-port" => {
             let listener =
                 std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("bind: {e}"))?;

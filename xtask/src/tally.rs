@@ -5,7 +5,8 @@
 //! `2-doc.log`, `3-rerun.log` (cuda-compat with `synthesized-enums`),
 //! `4-cudarc.log`, `5-sysroots.log`, `6-wine.log`, `7-candle.log`, `7-mistral.log`,
 //! `8-host-cost.log` (scripts/host-cost.sh), `9-cudarc-api.log`
-//! (scripts/cudarc-api.sh), `10-emu.log` (scripts/emu-tier.sh), and
+//! (scripts/cudarc-api.sh), `10-emu.log` (scripts/emu-tier.sh),
+//! `11-candle-emu.log` (scripts/candle.sh emu-ci), and
 //! cargo's JSON of the first and third passes (`1.json`, `3.json`), which
 //! map executables to packages. A missing file is a pass that did not run.
 
@@ -221,6 +222,31 @@ pub(crate) fn candle_counts(lines: &[String]) -> [u64; 2] {
     check_counts(lines, &["candle check: ", "candle amd: "])
 }
 
+/// candle.sh emu-ci's last `candle emu total: N passed, N failed, N
+/// explained by the residue`: passed, failed, explained (neither passed
+/// nor failed: tests that cannot pass on the emulated devices, each with
+/// its cause in the residue file).
+pub(crate) fn candle_emu_counts(lines: &[String]) -> [u64; 3] {
+    let Some(rest) = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("candle emu total: "))
+    else {
+        return [0; 3];
+    };
+    let mut counts = [0; 3];
+    for (i, word) in [" passed", " failed", " explained"].iter().enumerate() {
+        counts[i] = rest
+            .split(", ")
+            .find_map(|part| {
+                part.find(word)
+                    .and_then(|at| part[..at].trim().parse().ok())
+            })
+            .unwrap_or(0);
+    }
+    counts
+}
+
 /// `PREFIX NAME ... ok|FAILED` lines, for any of `prefixes`: ok, failed.
 fn check_counts(lines: &[String], prefixes: &[&str]) -> [u64; 2] {
     let mut counts = [0; 2];
@@ -249,6 +275,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
     let emu = tier_counts(&read("10-emu.log"), emu_key);
     let cudarc = cudarc_counts(&read("4-cudarc.log"));
     let candle = candle_counts(&read("7-candle.log"));
+    let candle_emu = candle_emu_counts(&read("11-candle-emu.log"));
     let mistral = check_counts(&read("7-mistral.log"), &["mistral check: "]);
     let host_cost = check_counts(&read("8-host-cost.log"), &["host cost: "]);
     // test.sh writes a FAILED line when tier 2's packages could not be
@@ -324,6 +351,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         + programs
         + cudarc[0]
         + candle[0]
+        + candle_emu[0]
         + mistral[0]
         + host_cost[0]
         + api[0]
@@ -332,6 +360,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         + rerun.failed
         + cudarc[1]
         + candle[1]
+        + candle_emu[1]
         + mistral[1]
         + host_cost[1]
         + api[1]
@@ -375,7 +404,7 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
             unfinished(&wine)
         ),
         format!(
-            "software AMD GPU tier (hip's and hipblas's GPU tests and the nvrtc corpus on hip-emu's gfx942 and gfx1100; counted above as tests of their own): {} passed, {} failed, {} ignored{}",
+            "software AMD GPU tier (hip's, hipblas's and cuda-compat's GPU tests and the nvrtc corpus on hip-emu's gfx942 and gfx1100; counted above as tests of their own): {} passed, {} failed, {} ignored{}",
             emu.counts.passed,
             emu.counts.failed,
             emu.counts.ignored,
@@ -389,6 +418,10 @@ pub(crate) fn report(logs: &Path, status: i32) -> Vec<String> {
         format!(
             "candle 0.11.1 through the cudarc drop-in (scripts/candle.sh check): {} passed, {} failed",
             candle[0], candle[1]
+        ),
+        format!(
+            "candle 0.11.1 on hip-emu's gfx942 and gfx1100 (scripts/candle.sh emu-ci: candle-core's tensor_tests, candle-nn's ops, the seeded models): {} passed, {} failed, {} explained by the residue",
+            candle_emu[0], candle_emu[1], candle_emu[2]
         ),
         format!(
             "mistral.rs 0.8.1 through the drop-ins (scripts/mistral.sh check): {} passed, {} failed",
@@ -699,6 +732,13 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
             t.unfinished,
             ["cudarc-examples@emu-gfx1100 cudarc-examples"]
         );
+    }
+
+    #[test]
+    fn candle_emu_total_line() {
+        let l = lines("x\ncandle emu total: 12 passed, 0 failed, 3 explained by the residue\n");
+        assert_eq!(candle_emu_counts(&l), [12, 0, 3]);
+        assert_eq!(candle_emu_counts(&lines("no total\n")), [0, 0, 0]);
     }
 
     #[test]

@@ -1,0 +1,362 @@
+//! `scripts/candle.sh emu`'s reading: candle's suites and the seeded
+//! models run on hip-emu's emulated devices, against the residue of tests
+//! expected to fail there (each with its cause), and the scratch traffic of
+//! the quantized kernels from the emulator's counters.
+//!
+//! The residue file has one `TEST<TAB>TARGETS<TAB>CAUSE` line per test
+//! (`#` starts a comment): `TEST` is `SUITE::NAME` as the result files
+//! spell it, or a prefix ending in `*`; `TARGETS` is `all` or a comma list
+//! of devices.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::gpu_run::append;
+use crate::{args_n, number, status, text, Result};
+
+/// The suite name the models' checks are filed under.
+const MODELS: &str = "llama-steps--emu_models";
+
+/// One residue entry.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Expected {
+    test: String,
+    targets: Vec<String>,
+    cause: String,
+}
+
+impl Expected {
+    fn applies_to(&self, dev: &str) -> bool {
+        self.targets.iter().any(|t| t == "all" || t == dev)
+    }
+
+    fn matches(&self, test: &str) -> bool {
+        match self.test.strip_suffix('*') {
+            Some(prefix) => test.starts_with(prefix),
+            None => test == self.test,
+        }
+    }
+}
+
+/// The residue's entries; an error names a malformed line.
+pub(crate) fn parse_residue(lines: &[String]) -> Result<Vec<Expected>> {
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.trim().is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = l.split('\t').collect();
+        if f.len() != 3 || f.iter().any(|x| x.trim().is_empty()) {
+            return Err(format!(
+                "residue line {}: expected TEST<TAB>TARGETS<TAB>CAUSE, got {l:?}",
+                i + 1
+            ));
+        }
+        out.push(Expected {
+            test: f[0].to_string(),
+            targets: f[1].split(',').map(str::to_string).collect(),
+            cause: f[2].to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// The models' result lines (`llama-steps--emu_models::NAME OUTCOME`) from
+/// the output of `emu_models PART`, and a failure for that run when it
+/// printed no count line (a crash, a timeout).
+pub(crate) fn models_results(part: &str, log: &[String], rc: i32) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut counted = false;
+    for l in log {
+        let Some(rest) = l.strip_prefix("emu_models: ") else {
+            continue;
+        };
+        if let Some((name, tail)) = rest.split_once(" ... ") {
+            let outcome = if tail.starts_with("ok") {
+                "ok"
+            } else {
+                "FAILED"
+            };
+            out.push(format!("{MODELS}::{name} {outcome}"));
+        } else if rest.ends_with(" failed") && rest.contains(" passed, ") {
+            counted = true;
+        }
+    }
+    if !counted {
+        out.push(format!(
+            "{MODELS}::{part} (the whole program: exit {rc}, no count) FAILED"
+        ));
+    }
+    out
+}
+
+/// The scratch traffic of each check's kernels: from the standard error
+/// of emu_models run with `HIP_EMU_COUNTERS=1` (`emu_models: begin NAME`,
+/// the counter lines of its launches, `emu_models: end NAME`), one line per
+/// check and kernel: `NAME: KERNEL: N launches, B B of scratch per launch`
+/// (the largest launch's). A check without launches says so.
+pub(crate) fn scratch_lines(err: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, BTreeMap<String, (u64, u64)>)> = None;
+    for l in err {
+        if let Some(name) = l.strip_prefix("emu_models: begin ") {
+            current = Some((name.to_string(), BTreeMap::new()));
+        } else if let Some(name) = l.strip_prefix("emu_models: end ") {
+            if let Some((_, kernels)) = current.take() {
+                if kernels.is_empty() {
+                    out.push(format!("{name}: no launches counted"));
+                }
+                for (k, (n, bytes)) in kernels {
+                    out.push(format!(
+                        "{name}: {k}: {n} launches, {bytes} B of scratch per launch"
+                    ));
+                }
+            }
+        } else if let (Some((_, kernels)), Some(rest)) =
+            (current.as_mut(), l.strip_prefix("hip-emu: "))
+        {
+            let kernel = short(rest.split(" on ").next().unwrap_or(rest));
+            let bytes = rest
+                .rsplit_once(", scratch ")
+                .and_then(|(_, b)| b.strip_suffix(" B"))
+                .and_then(|b| b.parse::<u64>().ok());
+            if let Some(bytes) = bytes {
+                let e = kernels.entry(kernel).or_insert((0, 0));
+                e.0 += 1;
+                e.1 = e.1.max(bytes);
+            }
+        }
+    }
+    out
+}
+
+/// A kernel's name for a report line: whole up to 80 characters, else
+/// its first 60 and `...` (rocBLAS's Tensile names run past 600).
+fn short(name: &str) -> String {
+    if name.chars().count() <= 80 {
+        name.to_string()
+    } else {
+        format!("{}...", name.chars().take(60).collect::<String>())
+    }
+}
+
+/// The report over every device: per device, the suites' counts, the
+/// failures the residue names (with their cause), those it does not (each
+/// a failure of the run), and residue entries for that device that matched
+/// no failure (a failure too: the list must stay true). The lines, and
+/// whether the run passed.
+pub(crate) fn report(
+    results: &[(String, Vec<String>)],
+    residue: &[Expected],
+) -> (Vec<String>, bool) {
+    let mut out = Vec::new();
+    let (mut passed, mut failed, mut explained) = (0usize, 0usize, 0usize);
+    for (dev, lines) in results {
+        let mut suites: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+        let mut unexpected = Vec::new();
+        let mut expected = Vec::new();
+        let mut used = vec![false; residue.len()];
+        for l in lines {
+            let (test, outcome) = l.rsplit_once(' ').unwrap_or((l, ""));
+            let suite = test.split("::").next().unwrap_or(test);
+            let c = suites.entry(suite).or_default();
+            match outcome {
+                "ok" => c[0] += 1,
+                "FAILED" => c[1] += 1,
+                _ => c[2] += 1,
+            }
+            let hit = residue
+                .iter()
+                .enumerate()
+                .find(|(_, e)| e.applies_to(dev) && e.matches(test));
+            match (outcome, hit) {
+                ("FAILED", Some((i, e))) => {
+                    used[i] = true;
+                    expected.push(format!("  {test}: {}", e.cause));
+                }
+                ("FAILED", None) => unexpected.push(format!("  {test}")),
+                ("ok", Some((_, e))) if !e.test.ends_with('*') => unexpected.push(format!(
+                    "  {test}: passes, but the residue says: {}",
+                    e.cause
+                )),
+                ("ok", _) => passed += 1,
+                _ => {}
+            }
+        }
+        // A prefix that matched no failure, in a suite that ran (a subset
+        // run leaves suites out).
+        let stale: Vec<String> = residue
+            .iter()
+            .zip(&used)
+            .filter(|(e, u)| {
+                e.applies_to(dev)
+                    && !**u
+                    && e.test.ends_with('*')
+                    && suites.contains_key(e.test.split("::").next().unwrap_or(&e.test))
+            })
+            .map(|(e, _)| format!("  {}: no test failed", e.test))
+            .collect();
+        let (ok, bad, ign) = suites
+            .values()
+            .fold((0, 0, 0), |a, c| (a.0 + c[0], a.1 + c[1], a.2 + c[2]));
+        out.push(format!(
+            "== candle on emulated {dev}: {ok} ok, {bad} failed ({} in the residue), {ign} ignored",
+            expected.len()
+        ));
+        for (s, c) in &suites {
+            out.push(format!(
+                "| {s:<40} | {:>5} ok | {:>4} failed | {:>4} ignored |",
+                c[0], c[1], c[2]
+            ));
+        }
+        out.push(format!("{dev}: failures the residue explains:"));
+        out.extend(expected.iter().cloned());
+        if expected.is_empty() {
+            out.push("  none".to_string());
+        }
+        if !unexpected.is_empty() || !stale.is_empty() {
+            out.push(format!(
+                "{dev}: NOT explained (fix it, or name the cause in the residue):"
+            ));
+            out.extend(unexpected.iter().cloned());
+            out.extend(stale.iter().cloned());
+        }
+        failed += unexpected.len() + stale.len();
+        explained += expected.len();
+    }
+    out.push(format!(
+        "candle emu total: {passed} passed, {failed} failed, {explained} explained by the residue"
+    ));
+    (out, failed == 0)
+}
+
+fn lines_of(path: &Path) -> Vec<String> {
+    text::grep_lines(path).unwrap_or_default()
+}
+
+/// `emu-models-results` and `candle-emu-report`.
+pub(crate) fn command(command: &str, args: &[String]) -> Result<ExitCode> {
+    match command {
+        "emu-models-results" => {
+            // DEV PART RC LOG ERR RESULTS
+            let a = args_n(args, 6, command)?;
+            let rc = number(&a[2], "exit status")?;
+            for l in models_results(&a[1], &lines_of(Path::new(&a[3])), rc) {
+                append(Path::new(&a[5]), &l)?;
+            }
+            for l in scratch_lines(&lines_of(Path::new(&a[4]))) {
+                println!("    scratch on {}: {l}", a[0]);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        "candle-emu-report" => {
+            // OUT RESIDUE DEVICES
+            let a = args_n(args, 3, command)?;
+            let residue_lines =
+                text::grep_lines(Path::new(&a[1])).map_err(|e| format!("{}: {e}", a[1]))?;
+            let residue = parse_residue(&residue_lines)?;
+            let results: Vec<(String, Vec<String>)> = a[2]
+                .split(',')
+                .map(|d| {
+                    (
+                        d.to_string(),
+                        lines_of(&Path::new(&a[0]).join(format!("{d}.results"))),
+                    )
+                })
+                .collect();
+            if let Some((d, _)) = results.iter().find(|(_, r)| r.is_empty()) {
+                return Err(format!("{command}: no results for {d}"));
+            }
+            let (lines, ok) = report(&results, &residue);
+            for l in &lines {
+                println!("{l}");
+            }
+            Ok(status(ok))
+        }
+        _ => Err(format!("unknown command {command:?}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<String> {
+        text::split_newlines(s)
+    }
+
+    #[test]
+    fn models_and_their_scratch() {
+        let log = lines("emu_models: llama f32 ... ok (d)\nemu_models: quantized Q4K batch 8 ... FAILED (x)\nemu_models: 1 passed, 1 failed\n");
+        assert_eq!(
+            models_results("quantized", &log, 1),
+            [
+                "llama-steps--emu_models::llama f32 ok",
+                "llama-steps--emu_models::quantized Q4K batch 8 FAILED"
+            ]
+        );
+        let crash = models_results("llama", &lines("emu_models: llama f32 ... ok (d)\n"), 139);
+        assert_eq!(
+            crash[1],
+            "llama-steps--emu_models::llama (the whole program: exit 139, no count) FAILED"
+        );
+        let err = lines(
+            "emu_models: begin quantized Q4_0 batch 1\n\
+             hip-emu: quantize_q8_1 on gfx942 grid [1, 1, 1] block [256, 1, 1]: 4 waves, 10 instructions (), 40 lane-instructions, global 8 B, LDS 0 B, scratch 0 B\n\
+             hip-emu: mul_mat_vec_q4_0_q8_1_cuda1 on gfx942 grid [256, 1, 1] block [32, 4, 1]: 1 waves, 9 instructions (), 9 lane-instructions, global 8 B, LDS 0 B, scratch 96 B\n\
+             hip-emu: mul_mat_vec_q4_0_q8_1_cuda1 on gfx942 grid [256, 1, 1] block [32, 4, 1]: 1 waves, 9 instructions (), 9 lane-instructions, global 8 B, LDS 0 B, scratch 128 B\n\
+             emu_models: end quantized Q4_0 batch 1\n\
+             emu_models: begin quantized Q8_0 batch 1\nemu_models: end quantized Q8_0 batch 1\n",
+        );
+        assert_eq!(
+            scratch_lines(&err),
+            [
+                "quantized Q4_0 batch 1: mul_mat_vec_q4_0_q8_1_cuda1: 2 launches, 128 B of scratch per launch",
+                "quantized Q4_0 batch 1: quantize_q8_1: 1 launches, 0 B of scratch per launch",
+                "quantized Q8_0 batch 1: no launches counted"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_residue_explains_failures_and_stays_true() {
+        let residue = parse_residue(&lines(
+            "# comment\ns::a\tgfx942\trocBLAS has no gfx942 kernels\ns::q*\tall\tno hipRAND\ns::gone\tgfx1100\tfixed since\n",
+        ))
+        .unwrap();
+        assert!(parse_residue(&lines("s::a gfx942 no tabs\n")).is_err());
+        let ok = [(
+            "gfx942".to_string(),
+            lines("s::a FAILED\ns::q1 FAILED\ns::b ok\ns::c ignored\n"),
+        )];
+        let (out, passed) = report(&ok, &residue);
+        assert!(passed, "{out:?}");
+        assert_eq!(
+            out.last().unwrap(),
+            "candle emu total: 1 passed, 0 failed, 2 explained by the residue"
+        );
+        assert!(out.contains(&"  s::a: rocBLAS has no gfx942 kernels".to_string()));
+        // An unexplained failure, a listed test that passes, and a prefix
+        // that matched nothing: each fails the run.
+        let bad = [
+            ("gfx942".to_string(), lines("s::a ok\ns::b FAILED\n")),
+            ("gfx1100".to_string(), lines("s::gone FAILED\ns::z ok\n")),
+        ];
+        // A prefix of a suite that did not run is not stale.
+        let other = parse_residue(&lines("t::q*\tall\tnot run here\n")).unwrap();
+        let clean = [("gfx942".to_string(), lines("s::b ok\n"))];
+        assert!(report(&clean, &other).1);
+        let (out, passed) = report(&bad, &residue);
+        assert!(!passed);
+        assert_eq!(
+            out.last().unwrap(),
+            "candle emu total: 1 passed, 4 failed, 1 explained by the residue",
+            "{out:?}"
+        );
+        assert!(out
+            .iter()
+            .any(|l| l.contains("s::a: passes, but the residue says")));
+        assert!(out.iter().any(|l| l == "  s::q*: no test failed"));
+    }
+}
