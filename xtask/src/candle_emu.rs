@@ -91,6 +91,9 @@ pub(crate) fn models_results(part: &str, log: &[String], rc: i32) -> Vec<String>
     out
 }
 
+/// Per kernel: launches, and the largest launch's scratch bytes.
+type Launches = BTreeMap<String, (u64, u64)>;
+
 /// The scratch traffic of each check's kernels: from the standard error
 /// of emu_models run with `HIP_EMU_COUNTERS=1` (`emu_models: begin NAME`,
 /// the counter lines of its launches, `emu_models: end NAME`), one line per
@@ -98,7 +101,8 @@ pub(crate) fn models_results(part: &str, log: &[String], rc: i32) -> Vec<String>
 /// (the largest launch's). A check without launches says so.
 pub(crate) fn scratch_lines(err: &[String]) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current: Option<(String, BTreeMap<String, (u64, u64)>)> = None;
+    // The check being read, and its kernels: launches, largest scratch.
+    let mut current: Option<(String, Launches)> = None;
     for l in err {
         if let Some(name) = l.strip_prefix("emu_models: begin ") {
             current = Some((name.to_string(), BTreeMap::new()));
