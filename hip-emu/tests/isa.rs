@@ -1061,8 +1061,8 @@ fn rdna3_sgpr_carries_and_negated_addend() {
     }
     assert_eq!(got[64], mask, "the carry mask in the SGPR");
     let got = values::<f32>(&l.mem.read(fd, 32 * 4));
-    for t in 0..32 {
+    for (t, &g) in got.iter().enumerate() {
         let a = t as f32 * 0.5;
-        assert_eq!(got[t], a.mul_add(a, -a), "lane {t}: fma with -c");
+        assert_eq!(g, a.mul_add(a, -a), "lane {t}: fma with -c");
     }
 }

@@ -145,6 +145,14 @@ pub extern "C" fn hipGetLastError() -> hipError_t {
     LAST.with(|l| l.replace(hipError_t::hipSuccess))
 }
 
+/// HIP 7's name for [`hipGetLastError`] (rocBLAS 7 calls it): this
+/// thread's last error, reset to `hipSuccess`.
+#[allow(non_snake_case, unreachable_pub)]
+#[no_mangle]
+pub extern "C" fn hipExtGetLastError() -> hipError_t {
+    hipGetLastError()
+}
+
 /// This thread's last error, left as it is.
 #[allow(non_snake_case, unreachable_pub)]
 #[no_mangle]
