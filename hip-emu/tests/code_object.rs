@@ -206,6 +206,65 @@ fn load_refuses_a_small_destination() {
     assert!(matches!(e, Error::DestinationTooSmall { .. }), "{e}");
 }
 
+/// A compressed bundle (clang's `--offload-compress`, as ROCm 7's
+/// libraries ship their kernels) gives the same code objects as the plain
+/// one; a cut one, and one whose inflated size disagrees with its header,
+/// are errors naming the bundle.
+#[test]
+fn compressed_bundles_inflate_to_the_same_code_objects() {
+    let plain = common::bundle("saxpy", &Target::ALL).unwrap();
+    let ccob = common::bundle_with("saxpy", &Target::ALL, &["--offload-compress".into()]).unwrap();
+    assert!(ccob.starts_with(b"CCOB"), "{:02x?}", &ccob[..8]);
+    assert!(
+        ccob.len() < plain.len(),
+        "{} vs {}",
+        ccob.len(),
+        plain.len()
+    );
+    // The two compiles differ in a hash clang puts in a symbol name, so
+    // the code objects are compared by what they hold: per target, the
+    // same kernels with the same code size and descriptor.
+    let ids = |v: &[(String, Vec<u8>)]| {
+        let mut ids: Vec<String> = v.iter().map(|(id, _)| id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(
+        ids(&code_objects(&ccob).unwrap()),
+        ids(&code_objects(&plain).unwrap())
+    );
+    for target in Target::ALL {
+        let (a, b) = (
+            select(&plain, target).unwrap(),
+            select(&ccob, target).unwrap(),
+        );
+        let (a, b) = (
+            CodeObject::parse(&a).unwrap(),
+            CodeObject::parse(&b).unwrap(),
+        );
+        assert_eq!(a.processor(), b.processor());
+        let (ka, kb) = (a.kernel("saxpy").unwrap(), b.kernel("saxpy").unwrap());
+        assert_eq!(ka.vgpr_count, kb.vgpr_count, "{target}");
+        assert_eq!(ka.wavefront_size, kb.wavefront_size, "{target}");
+        assert_eq!(a.load_size(), b.load_size(), "{target}");
+    }
+    // The header records the total size (versions 2 and 3): a cut bundle
+    // is refused before any inflating.
+    let e = code_objects(&ccob[..ccob.len() - 1]).unwrap_err();
+    assert!(e.to_string().contains("compressed offload bundle"), "{e}");
+    // A wrong uncompressed size (at bytes 12..16 in version 2, which clang
+    // 21 writes; 16..24 in version 3).
+    let mut wrong = ccob.clone();
+    let at = match u16::from_le_bytes([wrong[4], wrong[5]]) {
+        2 => 12,
+        3 => 16,
+        v => panic!("compressed bundle version {v}"),
+    };
+    wrong[at] ^= 1;
+    let e = code_objects(&wrong).unwrap_err();
+    assert!(e.to_string().contains("the header says"), "{e}");
+}
+
 #[test]
 fn bundles_split_and_select_picks_each_target() {
     let bundle = common::bundle("saxpy", &Target::ALL).unwrap();

@@ -109,7 +109,10 @@ fn devices_and_properties_follow_the_list() {
         assert_eq!(hipGetLastError(), hipError_t::hipErrorInvalidDevice);
         assert_eq!(hipGetLastError(), hipError_t::hipSuccess);
         // HIP 7's name for it (rocBLAS 7 calls it) resets it too.
-        assert_eq!(hipGetDevicePropertiesR0600(&mut p, 2), hipError_t::hipErrorInvalidDevice);
+        assert_eq!(
+            hipGetDevicePropertiesR0600(&mut p, 2),
+            hipError_t::hipErrorInvalidDevice
+        );
         assert_eq!(hipExtGetLastError(), hipError_t::hipErrorInvalidDevice);
         assert_eq!(hipExtGetLastError(), hipError_t::hipSuccess);
         assert_eq!(hipSetDevice(5), hipError_t::hipErrorInvalidDevice);

@@ -1,5 +1,6 @@
 //! Clang offload bundles (clang's "Clang Offload Bundler" documentation,
-//! "Bundled Binary File Layout"), uncompressed:
+//! "Bundled Binary File Layout"), and their compressed form (`CCOB`,
+//! [`decompress`]). Uncompressed:
 //!
 //! ```text
 //! "__CLANG_OFFLOAD_BUNDLE__"            24 bytes of magic
@@ -19,6 +20,93 @@ use super::Error;
 pub(super) const MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
 /// The compressed bundle's magic (zlib or zstd inside).
 pub(super) const COMPRESSED_MAGIC: &[u8] = b"CCOB";
+
+/// A compressed bundle's bytes: its header's length, the compressed data's
+/// end (the whole image for version 1, which does not record it), the
+/// method (0 zlib, 1 zstd) and the uncompressed size. Versions 1 to 3, as
+/// clang's offload bundler writes them:
+///
+/// ```text
+/// "CCOB" u16 version u16 method
+/// v1: u32 uncompressed size                          u64 hash   (20 bytes)
+/// v2: u32 total size        u32 uncompressed size    u64 hash   (24 bytes)
+/// v3: u64 total size        u64 uncompressed size    u64 hash   (32 bytes)
+/// ```
+pub(super) fn compressed_header(image: &[u8]) -> Result<(usize, usize, u16, u64), Error> {
+    let what = || "compressed offload bundle header".to_string();
+    let h = Fields::new(slice(image, 0, 8, what)?);
+    let (version, method) = (h.u16(4), h.u16(6));
+    let (header, total, size) = match version {
+        1 => {
+            let f = Fields::new(slice(image, 0, 20, what)?);
+            (20, image.len() as u64, u64::from(f.u32(8)))
+        }
+        2 => {
+            let f = Fields::new(slice(image, 0, 24, what)?);
+            (24, u64::from(f.u32(8)), u64::from(f.u32(12)))
+        }
+        3 => {
+            let f = Fields::new(slice(image, 0, 32, what)?);
+            (32, f.u64(8), f.u64(16))
+        }
+        v => {
+            return Err(Error::Unsupported {
+                what: format!("compressed offload bundle version {v} (1 to 3 are read)"),
+            })
+        }
+    };
+    if total < header as u64 || total > image.len() as u64 {
+        return Err(Error::Malformed {
+            what: what(),
+            reason: format!("total size {total}, but {} bytes are there", image.len()),
+        });
+    }
+    Ok((header, total as usize, method, size))
+}
+
+/// The bundle a compressed bundle (`CCOB`) holds, inflated.
+pub(super) fn decompress(image: &[u8]) -> Result<Vec<u8>, Error> {
+    let (header, end, method, size) = compressed_header(image)?;
+    let data = &image[header..end];
+    let bad = |reason: String| Error::Malformed {
+        what: "compressed offload bundle".into(),
+        reason,
+    };
+    // The header's size bounds the allocation, not the data: a corrupt
+    // stream cannot make this allocate more than the bundle says.
+    let limit = usize::try_from(size).map_err(|_| bad(format!("uncompressed size {size}")))?;
+    let out = match method {
+        0 => miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(data, limit)
+            .map_err(|e| bad(format!("zlib: {e:?}")))?,
+        1 => {
+            use std::io::Read;
+            let mut out = Vec::new();
+            ruzstd::decoding::StreamingDecoder::new(data)
+                .map_err(|e| bad(format!("zstd: {e}")))?
+                .take(size.saturating_add(1))
+                .read_to_end(&mut out)
+                .map_err(|e| bad(format!("zstd: {e}")))?;
+            out
+        }
+        m => {
+            return Err(Error::Unsupported {
+                what: format!(
+                    "compression method {m} of an offload bundle (0 zlib and 1 zstd are read)"
+                ),
+            })
+        }
+    };
+    if out.len() as u64 != size {
+        return Err(bad(format!(
+            "{} bytes inflated, the header says {size}",
+            out.len()
+        )));
+    }
+    if !out.starts_with(MAGIC) {
+        return Err(bad("what it holds is not an offload bundle".into()));
+    }
+    Ok(out)
+}
 
 /// The `amdgcn` entries of a bundle: (target id, code object).
 pub(super) fn entries(bundle: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Error> {

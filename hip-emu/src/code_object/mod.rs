@@ -229,7 +229,8 @@ impl std::error::Error for Error {}
 /// - A hip-rs code-object envelope is decoded and checked (length and
 ///   SHA-256), then read as the bundle it carries.
 ///
-/// Compressed bundles (`CCOB`) are refused as not supported yet.
+/// - A compressed bundle (`CCOB`, zlib or zstd: ROCm 7's libraries ship
+///   their code objects so) is inflated, then read as a bundle.
 pub fn code_objects(image: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Error> {
     if image.starts_with(elf::ELF_MAGIC) {
         // A host object or library carries its kernels in `.hip_fatbin`.
@@ -243,11 +244,7 @@ pub fn code_objects(image: &[u8]) -> Result<Vec<(String, Vec<u8>)>, Error> {
         return bundle::entries(image);
     }
     if image.starts_with(bundle::COMPRESSED_MAGIC) {
-        return Err(Error::Unsupported {
-            what: "compressed clang offload bundles (`CCOB`) are not supported yet; \
-                   `clang-offload-bundler --unbundle` writes the code objects uncompressed"
-                .into(),
-        });
+        return bundle::entries(&bundle::decompress(image)?);
     }
     if envelope::is_envelope(image) {
         let payload = envelope::decode(image)?;

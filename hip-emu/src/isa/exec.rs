@@ -173,9 +173,20 @@ struct Access<'a, 'b> {
     scratch: &'a mut [u8],
     scratch_per_lane: usize,
     fault: Option<u64>,
+    /// An LDS access out of range stops the launch ([`STRICT_LDS_VAR`]);
+    /// else, as on the hardware, it reads 0 and writes nothing.
+    lds_strict: bool,
     lds_bytes: u64,
     scratch_bytes: u64,
 }
+
+/// With this variable `1`, an LDS access past the workgroup's allocation
+/// stops the launch (`LaunchError::LdsOutOfRange`, naming the size) instead
+/// of reading 0 and dropping the write as the hardware does: for finding a
+/// kernel launched with less LDS than it uses. AMD's own code relies on the
+/// hardware's rule (rocBLAS 7's Tensile kernels zero registers with reads
+/// at LDS address 0xf00000), so it is not the default.
+pub const STRICT_LDS_VAR: &str = "HIP_EMU_STRICT_LDS";
 
 impl Access<'_, '_> {
     fn lds_at(&mut self, addr: u64, bytes: u32) -> Option<usize> {
@@ -251,6 +262,8 @@ impl Mem for Access<'_, '_> {
                 buf[..bytes as usize].copy_from_slice(&src[..bytes as usize]);
                 u64::from_le_bytes(buf)
             }
+            // Past the LDS allocation: 0, as the hardware reads.
+            None if space == Space::Lds && !self.lds_strict => 0,
             None => {
                 self.fault.get_or_insert(addr);
                 0
@@ -287,6 +300,8 @@ impl Mem for Access<'_, '_> {
                 };
                 dst[..bytes as usize].copy_from_slice(&value.to_le_bytes()[..bytes as usize]);
             }
+            // Past the LDS allocation: dropped, as the hardware does.
+            None if space == Space::Lds && !self.lds_strict => {}
             None => {
                 self.fault.get_or_insert(addr);
             }
@@ -345,6 +360,8 @@ pub(crate) struct Engine<'a> {
     scratch_per_lane: usize,
     /// `HIP_EMU_TRACE` names this kernel: print each instruction executed.
     trace: bool,
+    /// [`STRICT_LDS_VAR`] was set at the launch.
+    strict_lds: bool,
     /// The workgroup and wave (index in it) running, for the trace.
     tracing: ([u32; 3], u32),
     /// When the launch times out ([`super::launch_timeout`]), and the
@@ -454,6 +471,7 @@ impl<'a> Engine<'a> {
             lds_size,
             scratch_per_lane: desc.private_segment_fixed_size as usize,
             trace: trace_wanted(std::env::var("HIP_EMU_TRACE").ok().as_deref(), d.kernel),
+            strict_lds: std::env::var_os(STRICT_LDS_VAR).is_some_and(|v| v == "1"),
             tracing: ([0; 3], 0),
             deadline: None,
             until_clock_check: CLOCK_CHECK_EVERY,
@@ -1056,6 +1074,7 @@ impl<'a> Engine<'a> {
                 scratch: &mut [],
                 scratch_per_lane: 0,
                 fault: None,
+                lds_strict: true,
                 lds_bytes: 0,
                 scratch_bytes: 0,
             };
@@ -1825,6 +1844,7 @@ impl<'a> Engine<'a> {
             scratch: &mut w.scratch,
             scratch_per_lane: self.scratch_per_lane,
             fault: None,
+            lds_strict: self.strict_lds,
             lds_bytes: 0,
             scratch_bytes: 0,
         };
@@ -1854,11 +1874,14 @@ impl<'a> Engine<'a> {
                 true
             }
         };
-        let vdata_in = if op.name.contains("LOAD") || op.name.contains("READ") {
-            vdst
-        } else {
-            data0
-        };
+        let is_load = op.name.contains("LOAD") || op.name.contains("READ");
+        let vdata_in = if is_load { vdst } else { data0 };
+        // A d16 load writes half of its destination. gfx942 runs with SRAM
+        // ECC on (its code objects are sramecc+), where the hardware zeroes
+        // the other half (LLVM: d16PreservesUnusedBits is false with
+        // SRAMECC, and rocBLAS 7's bf16 GEMMs OR two such halves); RDNA
+        // keeps it.
+        let d16_zeroes = self.family == Family::Cdna && is_load && op.name.contains("D16");
         let mut lanes_done = 0u64;
         let mut fault = None;
         let mut results: Vec<(usize, [u32; 16])> = Vec::new();
@@ -1928,16 +1951,19 @@ impl<'a> Engine<'a> {
                         0
                     } + offset_raw as u64;
                     let start = b.base.wrapping_add(b.soffset);
-                    // Range checking. gfx9: a raw buffer (stride 0) checks
-                    // the offset without the scalar offset against the
-                    // record count in bytes, a structured one the index.
+                    // Range checking. gfx9 (CDNA 3): a raw buffer (stride
+                    // 0) checks the whole offset, the scalar offset with it,
+                    // against the record count in bytes (rocBLAS 7's Tensile
+                    // kernels step through A and B with soffset and rely on
+                    // the check to read 0 past the edge), a structured one
+                    // the index.
                     // gfx10+ by OOB_SELECT: 3 (raw) checks the offset with
                     // the scalar offset; 2 only that there are records; 1
                     // the index; 0 the index and the offset within the
                     // stride.
                     let whole = |start: u64, limit: u64| Some(BufferRange { start, limit });
                     acc_mem.buffer = match b.oob_select {
-                        None if b.stride == 0 => whole(start, b.records),
+                        None if b.stride == 0 => whole(b.base, b.records),
                         None | Some(1) => (index < b.records).then(|| BufferRange {
                             start: start.wrapping_add(index.wrapping_mul(b.stride)),
                             limit: u64::MAX,
@@ -1967,14 +1993,15 @@ impl<'a> Engine<'a> {
             // of its destination, so it starts as the destination (not the
             // encoding's store-data register).
             for i in 0..vdata_dw.min(16) {
-                c.vdata[i as usize] = d(vdata_in + i);
+                c.vdata[i as usize] = if d16_zeroes { 0 } else { d(vdata_in + i) };
             }
             // RETURN_DATA likewise: a d16 LDS load (`ds_load_u16_d16_hi`)
-            // writes half of it and preserves the rest, so it starts as
-            // this lane's destination (never as the last lane's).
+            // writes half of it and preserves the rest (zeroes it on
+            // gfx942, as above), so it starts as this lane's destination
+            // (never as the last lane's).
             if op.writes & F_RET_W != 0 {
                 for i in 0..ret_dw.min(16) {
-                    c.ret[i as usize] = d(vdst + i);
+                    c.ret[i as usize] = if d16_zeroes { 0 } else { d(vdst + i) };
                 }
             }
             sem(&mut c, &mut acc_mem);

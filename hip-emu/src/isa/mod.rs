@@ -10,6 +10,7 @@ pub mod rt;
 
 mod decode;
 mod exec;
+pub use exec::STRICT_LDS_VAR;
 
 /// CDNA (gfx942, gfx950), generated from the ISA data.
 #[allow(
@@ -239,10 +240,9 @@ pub enum LaunchError {
         address: u64,
     },
     /// An LDS access beyond the workgroup's allocation (its kernel's
-    /// static LDS plus the launch's dynamic LDS). The hardware drops such
-    /// a write and reads 0, silently; the emulator stops, naming the size,
-    /// because a kernel that does this was launched with less LDS than it
-    /// uses.
+    /// static LDS plus the launch's dynamic LDS), with [`STRICT_LDS_VAR`]
+    /// set. Without it the emulator does as the hardware does: such a
+    /// read gives 0 and such a write is dropped.
     LdsOutOfRange {
         kernel: String,
         pc: u64,

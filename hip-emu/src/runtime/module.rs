@@ -111,10 +111,16 @@ pub(crate) unsafe fn image_len(image: *const u8) -> R<usize> {
         return Ok(end);
     }
     if head.starts_with(b"CCOB") {
-        return unsupported(
-            "hipModuleLoadData",
-            " for compressed offload bundles (CCOB); unbundle them first",
-        );
+        // Versions 2 and 3 record the total size (u32 or u64 at byte 8);
+        // version 1 does not, and its end cannot be found from here.
+        return match read(4, 2) {
+            2 => Ok(read(8, 4) as usize),
+            3 => Ok(read(8, 8) as usize),
+            v => unsupported(
+                "hipModuleLoadData",
+                &format!(" for a version {v} compressed offload bundle (CCOB), which does not record its size (clang writes versions 2 and 3)"),
+            ),
+        };
     }
     if head.starts_with(b"// hip-rs") {
         // SAFETY: an envelope is NUL-terminated text, as PTX handed to the

@@ -88,6 +88,12 @@ pub fn bundle(source: &str, targets: &[Target]) -> Option<Vec<u8>> {
     compile(source, targets, false, &[])
 }
 
+/// [`bundle`] with `extra` flags appended (`--offload-compress`: a
+/// compressed bundle, `CCOB`).
+pub fn bundle_with(source: &str, targets: &[Target], extra: &[String]) -> Option<Vec<u8>> {
+    compile(source, targets, false, extra)
+}
+
 fn compile(source: &str, targets: &[Target], plain_elf: bool, extra: &[String]) -> Option<Vec<u8>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/kernels")
