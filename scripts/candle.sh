@@ -286,9 +286,10 @@ cmd_emu_build() {
 # GPUs ($1: a comma list of gfx942 and gfx1100, default both), from the
 # build of emu-build (made first when missing). Each test binary runs from
 # its crate folder (candle's tests read data files there) with the emulator
-# as the HIP runtime, through the ROCm 6.4 sysroot's loader (hipBLAS and
-# rocBLAS come from there, as in scripts/emu-tier.sh, and hipRAND and
-# rocRAND from the rand-6.4 sysroot). Every failing test
+# as the HIP runtime, through a ROCm sysroot's loader: on gfx1100 6.4's
+# (hipBLAS and rocBLAS, as in scripts/emu-tier.sh; hipRAND and rocRAND
+# from the rand-6.4 sysroot), on gfx942 7.2's (the first Debian rocBLAS
+# and rocRAND with gfx942 kernels). Every failing test
 # must be listed, with its cause, in $EMU_RESIDUE; a listed test that
 # passes fails the run too (the list stays true). Then emu_models (the
 # seeded Llama and BERT, f32 and bf16, and the quantized matmuls) against
@@ -308,11 +309,16 @@ cmd_emu() {
     # hipRAND and rocRAND: candle makes a generator for every device.
     line=$(bash "$REPO/scripts/rocm-runtimes.sh" rand-6.4) || die "no hipRAND sysroot"
     rand=${line#* }/usr/lib/x86_64-linux-gnu
+    # The gfx942 runs in ROCm 7.2's sysroot: its rocBLAS and rocRAND have
+    # gfx942 kernels (6.4's have none).
+    line=$(bash "$REPO/scripts/rocm-runtimes.sh" 7.2) || die "no ROCm 7.2 sysroot"
+    local lib72=${line#* }/usr/lib/x86_64-linux-gnu path_of
     # The HIP runtime under the names the libraries were linked against:
     # rocBLAS and hipBLAS (ROCm 6.4), candle-kernels' launchers (the
     # toolchain's runtime at build time).
     alias=$WORK/emu-lib
     mkdir -p "$alias"
+    ln -sfn "$so" "$alias/libamdhip64.so.7"
     ln -sfn "$so" "$alias/libamdhip64.so.6"
     ln -sfn "$so" "$alias/libamdhip64.so.5"
     rm -rf "$out"
@@ -322,6 +328,14 @@ cmd_emu() {
             HIP_EMU_DEVICES="$1" HIP_EMU_TIMEOUT=300 "${@:2}"
     }
     for dev in ${devices//,/ }; do
+        # The sysroot of this device: its loader, and the library path.
+        if [[ $dev == gfx942 ]]; then
+            ld=$lib72/ld-linux-x86-64.so.2
+            path_of="$alias:$lib72"
+        else
+            ld=$lib/ld-linux-x86-64.so.2
+            path_of="$alias:$lib:$rand"
+        fi
         : >"$out/$dev.results"
         : >"$out/$dev.suites"
         while IFS=$'\t' read -r kind name path; do
@@ -331,7 +345,7 @@ cmd_emu() {
             echo "candle emu: $dev: $name"
             rc=0
             suite() {
-                (cd "$WORK/ws-emu/$crate" && on_emu "$dev" timeout "$1" "$ld" --library-path "$alias:$lib:$rand" \
+                (cd "$WORK/ws-emu/$crate" && on_emu "$dev" timeout "$1" "$ld" --library-path "$path_of" \
                     "$path" "${@:2}")
             }
             suite 1800 --test-threads=2 >"$log" 2>&1 || rc=$?
@@ -359,7 +373,7 @@ cmd_emu() {
         for part in llama bert quantized; do
             echo "candle emu: $dev: emu_models $part"
             rc=0
-            on_emu "$dev" HIP_EMU_COUNTERS=1 timeout 1800 "$ld" --library-path "$alias:$lib:$rand" "$path" "$part" \
+            on_emu "$dev" HIP_EMU_COUNTERS=1 timeout 1800 "$ld" --library-path "$path_of" "$path" "$part" \
                 >"$out/$dev-models-$part.log" 2>"$out/$dev-models-$part.err" || rc=$?
             sed 's/^/    /' "$out/$dev-models-$part.log"
             xtask emu-models-results "$dev" "$part" "$rc" "$out/$dev-models-$part.log" "$out/$dev-models-$part.err" \

@@ -75,9 +75,9 @@ if ! exes=$(test_binaries hip 'gpu*'); then
   echo "emu-tier: DID NOT RUN: hip's GPU test binaries could not be built"
   exit 1
 fi
-# hipBLAS's GPU tests (hipblas/tests/gpu.rs) over ROCm 6.4's own hipBLAS
-# and rocBLAS from the sysroot, on gfx1100 only: Debian's rocBLAS 6.4
-# ships no gfx942 kernels.
+# hipBLAS's GPU tests (hipblas/tests/gpu.rs) over ROCm's own hipBLAS and
+# rocBLAS from the sysroots: 6.4 on gfx1100; on gfx942, 7.2 (Debian's
+# rocBLAS 6.4 ships no gfx942 kernels, 7.2 does).
 if ! blas=$(test_binaries hipblas gpu); then
   echo "emu-tier: DID NOT RUN: hipblas's GPU test binary could not be built"
   exit 1
@@ -105,11 +105,17 @@ lib=$root/usr/lib/x86_64-linux-gnu
 ld=$lib/ld-linux-x86-64.so.2
 [ -x "$ld" ] || { echo "emu-tier: DID NOT RUN: no dynamic loader at $ld"; exit 1; }
 
-# rocBLAS and hipBLAS are linked against libamdhip64.so.6: that name, in
-# a folder searched before the sysroot's, is the emulator (the same file
-# hip-sys opens, so one runtime serves both).
+if ! line=$(bash scripts/rocm-runtimes.sh 7.2); then
+  echo "emu-tier: DID NOT RUN: the ROCm 7.2 sysroot (rocBLAS with gfx942 kernels) could not be made"
+  exit 1
+fi
+lib72=${line#* }/usr/lib/x86_64-linux-gnu
+
+# rocBLAS and hipBLAS are linked against libamdhip64.so.6 (7 for ROCm
+# 7.2's): those names, in a folder searched before the sysroots, are the
+# emulator (the same file hip-sys opens, so one runtime serves both).
 alias_dir=$target_dir/emu-amdhip64
-mkdir -p "$alias_dir" && ln -sfn "$so" "$alias_dir/libamdhip64.so.6"
+mkdir -p "$alias_dir" && ln -sfn "$so" "$alias_dir/libamdhip64.so.6" && ln -sfn "$so" "$alias_dir/libamdhip64.so.7"
 
 residue=hip-emu/gpu-tests-residue.txt
 # A launch that runs past launch_timeout seconds fails (hipErrorLaunchTimeOut,
@@ -124,8 +130,9 @@ status=0
 # the emulated runtime, through the sysroot's loader, with the variables
 # given and then the arguments; prints the `Running@emu-DEV` line the
 # tally reads, and says when the binary was killed at binary_timeout.
+# RUN_LIB: the sysroot library folder to run in (default ROCm 6.4's).
 run_binary() {
-  local dev=$1 target=$2 exe=$3 vars=()
+  local dev=$1 target=$2 exe=$3 vars=() rlib=${RUN_LIB:-$lib}
   shift 3
   while [ $# -gt 0 ] && [ "$1" != -- ]; do
     vars+=("$1")
@@ -138,7 +145,7 @@ run_binary() {
     env -u ROCM_PATH -u HIP_PATH \
       HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" HIP_EMU_TIMEOUT="$launch_timeout" \
       "${vars[@]}" timeout "$binary_timeout" \
-      "$ld" --library-path "$alias_dir:$lib" "$exe" "$@" 2>&1
+      "$rlib/ld-linux-x86-64.so.2" --library-path "$alias_dir:$rlib" "$exe" "$@" 2>&1
     rc=$?
     [ $rc != 124 ] || echo "emu-tier: $target on $dev: killed after ${binary_timeout}s"
     exit $rc
@@ -156,11 +163,17 @@ for dev in "${devices[@]}"; do
     fi
   done <"$residue"
   binaries=$exes$'\n'$compat$'\n'$fault
-  [ "$dev" != gfx1100 ] || binaries+=$'\n'"$blas"
   while read -r target exe; do
     run_binary "$dev" "$target" "$exe" HIP_EMU_DEVICES="$dev,$dev" HIP_TEST_EXPECT_RUNTIME=amd \
       -- --ignored --exact --test-threads=2 "${skips[@]}" || status=1
   done <<<"$binaries"
+  # hipBLAS over the rocBLAS that has the device's kernels.
+  blas_lib=$lib
+  [ "$dev" != gfx942 ] || blas_lib=$lib72
+  while read -r target exe; do
+    RUN_LIB=$blas_lib run_binary "$dev" "$target" "$exe" HIP_EMU_DEVICES="$dev,$dev" HIP_TEST_EXPECT_RUNTIME=amd \
+      -- --ignored --exact --test-threads=2 "${skips[@]}" || status=1
+  done <<<"$blas"
   # The corpus through cuda-compat's nvrtc, for this device's target.
   while read -r target exe; do
     run_binary "$dev" "$target" "$exe" HIP_EMU_DEVICES="$dev" \

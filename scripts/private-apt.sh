@@ -20,13 +20,19 @@ debian_mirror() {
   return 1
 }
 
-# private_apt WORK SUITE: prepares WORK for apt on SUITE main and sets the
-# array `apt_opts` to the options that make apt-get/apt-cache use it.
+# private_apt WORK SUITES: prepares WORK for apt on the main component of
+# SUITES (one suite, or several separated by spaces, e.g. "unstable
+# experimental": a package pinned to experimental's version resolves its
+# dependencies in unstable) and sets the array `apt_opts` to the options
+# that make apt-get/apt-cache use it.
 private_apt() {
-  local work=$1 suite=$2 mirror
+  local work=$1 suites=$2 mirror suite
   mirror=$(debian_mirror) || return 1
   mkdir -p "$work/state/lists/partial" "$work/cache/archives/partial" "$work/etc/preferences.d"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$work/etc/sources.list"
+  : >"$work/etc/sources.list"
+  for suite in $suites; do
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >>"$work/etc/sources.list"
+  done
   touch "$work/state/status"
   apt_opts=(
     -o "Dir::Etc::SourceList=$work/etc/sources.list"

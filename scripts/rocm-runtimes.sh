@@ -8,10 +8,12 @@
 #   6.4  Debian unstable: HIP 6.4.3 (libamdhip64-6, libhiprtc6), hipBLAS 6.4.4,
 #                         rocBLAS 6.4.4 with its Tensile kernel files
 #   rand-6.4  Debian unstable: hipRAND 6.4.3, rocRAND 6.4.3 (their own sysroot)
+#   7.2  Debian experimental (dependencies from unstable): hipBLAS, rocBLAS,
+#        hipRAND and rocRAND 7.2.4, with gfx942 kernels (6.4's have none)
 #   hipcc-7.0  Debian unstable: the kernel compiler of scripts/hip-toolchain.sh
 #                         (clang 21, HIP 6.4.3 headers, rocThrust, hipCUB, rocPRIM)
 #
-# Usage: scripts/rocm-runtimes.sh [5.7|6.4|hipcc-7.0]...   (default: 5.7 6.4)
+# Usage: scripts/rocm-runtimes.sh [5.7|6.4|rand-6.4|7.2|hipcc-7.0]...   (default: 5.7 6.4)
 # Prints one line per version: `VERSION SYSROOT`.
 #
 # The closure is computed by apt with a private state dir and an empty
@@ -37,7 +39,8 @@ suite_of() {
   case "$1" in
     5.7) echo trixie ;;
     6.4|rand-6.4|hipcc-7.0) echo unstable ;;
-    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4, rand-6.4, hipcc-7.0)" >&2; return 1 ;;
+    7.2) echo "unstable experimental" ;;
+    *) echo "rocm-runtimes: unknown version $1 (known: 5.7, 6.4, rand-6.4, 7.2, hipcc-7.0)" >&2; return 1 ;;
   esac
 }
 
@@ -50,6 +53,10 @@ packages_of() {
     # a generator for every device), a sysroot of their own so that adding
     # them does not fetch rocBLAS again.
     rand-6.4) echo "libhiprand1=6.4.3* librocrand1=6.4.3*" ;;
+    # ROCm 7.2's hipBLAS, rocBLAS, hipRAND and rocRAND from experimental,
+    # the first Debian builds with gfx942 kernels (scripts/candle.sh emu
+    # runs candle's GEMMs and random numbers on the emulated gfx942 there).
+    7.2) echo "libhipblas3=7.2.4* librocblas5=7.2.4* libhiprand1=7.2.4* librocrand1=7.2.4*" ;;
     # The kernel compiler (scripts/hip-toolchain.sh): hipcc 7.0.2, clang 21
     # and its AMD device libraries, over the HIP 6.4.3 headers, with the
     # header-only libraries CUDA code gets from its toolkit: rocThrust 6.4.4
@@ -76,6 +83,12 @@ make_sysroot() {
   # shellcheck disable=SC2064
   trap "rm -rf '$work'" RETURN
   private_apt "$work" "$suite" || return 1
+  # With experimental among the suites, its packages win where newer (apt
+  # gives it priority 1 otherwise): the pinned packages' own dependencies
+  # (HIP 7.2, rocSOLVER, roctx) are there too.
+  case " $suite " in
+    *" experimental "*) printf 'Package: *\nPin: release a=experimental\nPin-Priority: 500\n' >"$work/etc/preferences" ;;
+  esac
   mkdir -p "$work/debs"
   local opts=("${apt_opts[@]}")
   echo "rocm-runtimes: $version: updating the $suite package list (private state in $work)" >&2
