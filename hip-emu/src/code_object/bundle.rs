@@ -81,7 +81,7 @@ pub(super) fn decompress(image: &[u8]) -> Result<Vec<u8>, Error> {
         1 => {
             use std::io::Read;
             let mut out = Vec::new();
-            ruzstd::decoding::StreamingDecoder::new(data)
+            ruzstd::StreamingDecoder::new(data)
                 .map_err(|e| bad(format!("zstd: {e}")))?
                 .take(size.saturating_add(1))
                 .read_to_end(&mut out)
