@@ -244,7 +244,10 @@ fn parse_operands(text: &str, isa: &mut Isa) -> Result<(), String> {
         let (key, rest) = body
             .split_once(": {")
             .ok_or_else(|| err("not `Op.NAME: {...}`"))?;
-        let key = op_key(key).ok_or_else(|| err("key"))?;
+        let (e, name) = op_key(key).ok_or_else(|| err("key"))?;
+        // The table names a VOP1/VOP2/VOPC/VOP3 op by its alias
+        // (`V_CVT_F32_UBYTE1`), the enum by the member (`..._E32`).
+        let key = (e.clone(), isa.resolve(&e, &name).to_string());
         let rest = rest.trim_end_matches(',').trim_end_matches('}');
         let mut ops = Vec::new();
         for entry in split_args(rest) {

@@ -1098,3 +1098,44 @@ fn cdna_d16_loads_zero_the_other_half() {
     }
     assert_eq!(got[192], u32::from(input[7]));
 }
+
+/// gfx1100's v_cvt_f32_ubyte{0..3} read their 32-bit source whole: in the
+/// VOP1 encoding a VGPR numbered 128 or more is itself, not a true16 high
+/// half (tests/kernels/rdna3_q4k.hip). The ISA data's operand table says
+/// so; the pseudocode's `S0[15 : 8]` alone made ubyte1's source look
+/// 16-bit, which broke candle's mul_mat_q<Q4_K> on gfx1100.
+#[test]
+fn rdna3_ubyte_conversions_read_high_vgprs_whole() {
+    let target = Target::Gfx1100;
+    let l = load_named("rdna3_q4k", target);
+    let u: Vec<u32> = (0..32u32)
+        .map(|t| {
+            (0x9bdf_u32.rotate_left(t) ^ (t * 0x0101)) & 0xffff
+                | (u32::from(h(t as f32 - 7.5)) << 16)
+        })
+        .collect();
+    let ud = l.mem.alloc(&bytes(&u));
+    let od = l.mem.alloc(&[0u8; 32 * 8 * 4]);
+    l.launch(
+        "rdna3_ubyte_high_vgprs",
+        1,
+        32,
+        &[&ud.to_le_bytes(), &od.to_le_bytes()],
+    )
+    .unwrap_or_else(|e| panic!("{target}: {e}"));
+    let got = values::<f32>(&l.mem.read(od, 32 * 8 * 4));
+    for (t, &x) in u.iter().enumerate() {
+        let byte = |k: u32| f32::from((x >> (8 * k)) as u8);
+        let want = [
+            byte(0),
+            byte(1),
+            byte(2),
+            byte(3),
+            byte(1),
+            byte(1),
+            hf((x >> 16) as u16),
+            0.0,
+        ];
+        assert_eq!(got[8 * t..8 * t + 8], want, "lane {t}: {x:#010x}");
+    }
+}
