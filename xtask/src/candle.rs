@@ -236,7 +236,8 @@ pub(crate) fn total(results: &[String]) -> (String, bool) {
     (format!("{p} passed, {f} failed"), f == 0)
 }
 
-fn lines_of(path: &Path) -> Vec<String> {
+/// A result file's lines; none when it is missing or unreadable.
+pub(crate) fn lines_of(path: &Path) -> Vec<String> {
     text::grep_lines(path).unwrap_or_default()
 }
 

@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::candle::lines_of;
 use crate::gpu_run::append;
-use crate::{args_n, number, status, text, Result};
+use crate::{args_n, number, print_lines, status, text, Result};
 
 /// The suite name the models' checks are filed under.
 const MODELS: &str = "llama-steps--emu_models";
@@ -235,10 +236,6 @@ pub(crate) fn report(
     (out, failed == 0)
 }
 
-fn lines_of(path: &Path) -> Vec<String> {
-    text::grep_lines(path).unwrap_or_default()
-}
-
 /// `emu-models-results` and `candle-emu-report`.
 pub(crate) fn command(command: &str, args: &[String]) -> Result<ExitCode> {
     match command {
@@ -273,9 +270,7 @@ pub(crate) fn command(command: &str, args: &[String]) -> Result<ExitCode> {
                 return Err(format!("{command}: no results for {d}"));
             }
             let (lines, ok) = report(&results, &residue);
-            for l in &lines {
-                println!("{l}");
-            }
+            print_lines(&lines);
             Ok(status(ok))
         }
         _ => Err(format!("unknown command {command:?}")),
