@@ -8,7 +8,8 @@ use hip_sys as sys;
 use std::ffi::c_void;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A queue of work on one device.
 ///
@@ -28,6 +29,53 @@ pub(crate) struct StreamInner {
     raw: sys::hipStream_t,
     device: Arc<Device>,
     owned: bool,
+    /// What [`Stream::wait_for`] taught this stream about others: see
+    /// [`StreamOrder`].
+    order: StreamOrder,
+}
+
+/// Which points of other streams a stream is known to follow, so that
+/// memory tracking ([`crate::tracking`]) can skip a wait that an earlier
+/// [`Stream::wait_for`] (a fork or join) already made.
+///
+/// Every stream counts *marks*: a mark is taken, before the event is
+/// recorded, each time `wait_for` orders another stream after this one's
+/// end. Work enqueued on this stream and then read the count `v` (the
+/// tracking reads it after enqueueing) is before the record of every mark
+/// `m >= v`: the mark was taken after the read, so its record was enqueued
+/// after the work. A stream that waited for mark `m` of this one therefore
+/// follows every access noted with a count up to `m`.
+///
+/// The knowledge comes only from `wait_for`, whose event is its own and
+/// dropped there: a user's event could be recorded again through the raw
+/// API, elsewhere, and teach something false. Streams are told apart by an
+/// id that is never reused (a raw handle can be, after a destroy); the
+/// per-thread stream, one handle for many streams, takes no part.
+#[derive(Debug)]
+pub(crate) struct StreamOrder {
+    id: u64,
+    marks: AtomicU64,
+    /// `(stream id, mark)`: the latest mark of each stream this one waited
+    /// for, at most [`StreamOrder::KEPT`] streams (the oldest forgotten,
+    /// which only costs a wait).
+    after: Mutex<Vec<(u64, u64)>>,
+}
+
+impl StreamOrder {
+    const KEPT: usize = 32;
+
+    fn new() -> StreamOrder {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        StreamOrder {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            marks: AtomicU64::new(1),
+            after: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn after(&self) -> std::sync::MutexGuard<'_, Vec<(u64, u64)>> {
+        self.after.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 // SAFETY: a hipStream_t is a handle into the runtime, which is thread-safe
@@ -77,6 +125,7 @@ impl Stream {
                 raw,
                 device: device.clone(),
                 owned: true,
+                order: StreamOrder::new(),
             }),
         })
     }
@@ -89,6 +138,7 @@ impl Stream {
                 raw: std::ptr::null_mut(),
                 device: device.clone(),
                 owned: false,
+                order: StreamOrder::new(),
             }),
         }
     }
@@ -107,6 +157,7 @@ impl Stream {
                 raw: std::ptr::null_mut::<sys::ihipStream_t>().wrapping_byte_add(2),
                 device: device.clone(),
                 owned: false,
+                order: StreamOrder::new(),
             }),
         }
     }
@@ -125,6 +176,7 @@ impl Stream {
                 raw,
                 device: device.clone(),
                 owned: false,
+                order: StreamOrder::new(),
             }),
         }
     }
@@ -201,10 +253,83 @@ impl Stream {
 
     /// Makes later work on this stream wait for everything enqueued on
     /// `other` so far (records a fresh event on `other`).
+    ///
+    /// The stream remembers it: tracked memory ([`AccessEvents`](crate::AccessEvents)) last used on
+    /// `other` before this call is then used here without another wait (a
+    /// fork's reads and writes of buffers made before it overlap with
+    /// `other`'s later work, as in CUDA with cudarc's per-access events).
     pub fn wait_for(&self, other: &Stream) -> Result<()> {
         let ev = Event::with_timing(other.device(), false)?;
+        // Taken before the record is enqueued: see `StreamOrder`.
+        let mark = other.take_mark();
         ev.record(other)?;
-        self.wait_event(&ev)
+        self.wait_event(&ev)?;
+        if let Some(mark) = mark {
+            self.learn_after(other, mark);
+        }
+        Ok(())
+    }
+
+    /// The mark count that work enqueued on this stream so far is noted
+    /// with (see [`StreamOrder`]); `u64::MAX`, which no stream is known to
+    /// follow, for the per-thread stream.
+    pub(crate) fn current_mark(&self) -> u64 {
+        if self.is_per_thread() {
+            return u64::MAX;
+        }
+        self.inner.order.marks.load(Ordering::SeqCst)
+    }
+
+    /// A new mark, before an event that another stream will wait for is
+    /// recorded here; `None` for the per-thread stream.
+    pub(crate) fn take_mark(&self) -> Option<u64> {
+        if self.is_per_thread() {
+            return None;
+        }
+        Some(self.inner.order.marks.fetch_add(1, Ordering::SeqCst))
+    }
+
+    /// Notes that this stream now follows `other`'s work up to `mark` (a
+    /// wait for an event recorded after [`Stream::take_mark`] was enqueued).
+    pub(crate) fn learn_after(&self, other: &Stream, mark: u64) {
+        if self.is_per_thread() || Arc::ptr_eq(&self.inner, &other.inner) {
+            return;
+        }
+        let id = other.inner.order.id;
+        let mut after = self.inner.order.after();
+        if let Some(entry) = after.iter_mut().find(|(i, _)| *i == id) {
+            entry.1 = entry.1.max(mark);
+            return;
+        }
+        if after.len() == StreamOrder::KEPT {
+            after.remove(0);
+        }
+        after.push((id, mark));
+    }
+
+    /// Whether this stream is known to follow the work `other` had
+    /// enqueued when its mark count was `mark` (see [`StreamOrder`]).
+    pub(crate) fn follows(&self, other: &Stream, mark: u64) -> bool {
+        if mark == u64::MAX || self.is_per_thread() {
+            return false;
+        }
+        let id = other.inner.order.id;
+        self.inner
+            .order
+            .after()
+            .iter()
+            .any(|&(i, m)| i == id && mark <= m)
+    }
+
+    /// The id [`StreamOrder`] knows this handle (and its clones) by; a
+    /// handle made again for the same raw stream has another.
+    pub(crate) fn order_id(&self) -> u64 {
+        self.inner.order.id
+    }
+
+    /// Whether this is `hipStreamPerThread`, one handle for many streams.
+    fn is_per_thread(&self) -> bool {
+        self.inner.raw as usize == 2
     }
 
     /// Records `event` on this stream (`hipEventRecord`); same as

@@ -34,6 +34,17 @@
 //! stream always stands for all of them (readers on one stream, the common
 //! case, pay nothing).
 //!
+//! **Forks and joins.** A stream that waited for another's end through
+//! [`Stream::wait_for`] (cuda-compat's `fork` and `join`) follows every
+//! access made there before it, so a use of such memory makes no wait:
+//! each stream counts the waits others make for it (marks), and each
+//! access remembers the count on its stream after it was enqueued. Buffers
+//! made before a fork are then used by both streams' kernels without
+//! ordering them one after the other (cudarc's `test_par_launch`), where a
+//! wait at the owner stream's current end would follow the other kernel
+//! too. Only `wait_for` teaches this: it records an event of its own, which
+//! no raw call can record again elsewhere.
+//!
 //! **The per-thread stream** (`hipStreamPerThread`, candle's stream) is one
 //! handle that names a different stream on each host thread. An access
 //! there is remembered with the thread that made it, so one thread's work
@@ -99,6 +110,15 @@ struct Owner {
     raw: usize,
     ordinal: usize,
     thread: ThreadToken,
+    /// The stream's mark count ([`Stream::current_mark`]) after its last
+    /// read and its last write while `sole` (0: none): what another stream
+    /// that waited for one of its marks ([`Stream::wait_for`]) needs no
+    /// wait for.
+    read_mark: AtomicU64,
+    write_mark: AtomicU64,
+    /// The [`Stream::order_id`] the marks count in: an access through
+    /// another handle of the same raw stream notes `u64::MAX` (unknown).
+    order_id: u64,
 }
 
 impl Owner {
@@ -109,6 +129,9 @@ impl Owner {
             raw: 0,
             ordinal: 0,
             thread: 0,
+            read_mark: AtomicU64::new(0),
+            write_mark: AtomicU64::new(0),
+            order_id: 0,
         }
     }
 
@@ -182,6 +205,15 @@ struct AccessHistory {
     event: Option<Event>,
     /// Whether `event` was recorded after the last access.
     event_is_current: bool,
+    /// `last_stream`'s mark count after the last access
+    /// ([`Stream::current_mark`]): a stream known to follow that mark
+    /// follows every access of this kind.
+    last_mark: u64,
+    /// For the writes: the mark count after the owner's last read while it
+    /// was the only stream (those reads are in no history; `last_stream`'s
+    /// end follows them, see [`Owner`]); 0 when none. A writer must follow
+    /// them too.
+    unnoted_reads_mark: u64,
 }
 
 impl AccessHistory {
@@ -190,6 +222,8 @@ impl AccessHistory {
         last_thread: 0,
         event: None,
         event_is_current: false,
+        last_mark: 0,
+        unnoted_reads_mark: 0,
     };
 
     /// Makes `stream` (used by thread `me`) wait for every access so far:
@@ -198,23 +232,39 @@ impl AccessHistory {
     /// stream, or, for another thread's per-thread stream, on the null
     /// stream, which needs `held` captures (else nothing is done and
     /// [`Order::NeedsCaptureHold`] returned).
+    ///
+    /// No call either when `stream` already waited ([`Stream::wait_for`])
+    /// for a point of the last access's stream after those accesses (and,
+    /// `with_unnoted_reads`, after the owner's unnoted reads: a writer's
+    /// order).
     fn order_before(
         &mut self,
         device: &Arc<Device>,
         stream: &Stream,
         me: ThreadToken,
         held: Option<&CaptureHold<'_>>,
+        with_unnoted_reads: bool,
     ) -> Result<Order> {
         let AccessHistory {
             last_stream,
             last_thread,
             event,
             event_is_current,
+            last_mark,
+            unnoted_reads_mark,
         } = self;
         let Some(last) = last_stream else {
             return Ok(Order::Done);
         };
         if is_same_stream(last, *last_thread, stream, me) {
+            return Ok(Order::Done);
+        }
+        let mark = if with_unnoted_reads {
+            (*last_mark).max(*unnoted_reads_mark)
+        } else {
+            *last_mark
+        };
+        if !is_per_thread(last) && stream.follows(last, mark) {
             return Ok(Order::Done);
         }
         if !*event_is_current {
@@ -264,17 +314,25 @@ impl AccessHistory {
         if let Some(last) = &self.last_stream {
             if is_same_stream(last, self.last_thread, stream, me) {
                 self.event_is_current = false;
+                // The marks count in `last_stream`'s handle: this one's
+                // stands for the earlier accesses on the same stream too.
+                if last.order_id() != stream.order_id() {
+                    self.last_stream = Some(stream.clone());
+                }
+                self.last_mark = stream.current_mark();
                 return Ok(Order::Done);
             }
         }
         // From now on `stream` stands for every access: it must follow the
-        // earlier ones (on other streams) too.
-        if let Order::NeedsCaptureHold = self.order_before(device, stream, me, held)? {
+        // earlier ones (on other streams) too, and the unnoted reads.
+        if let Order::NeedsCaptureHold = self.order_before(device, stream, me, held, true)? {
             return Ok(Order::NeedsCaptureHold);
         }
         self.last_stream = Some(stream.clone());
         self.last_thread = me;
         self.event_is_current = false;
+        self.last_mark = stream.current_mark();
+        self.unnoted_reads_mark = 0;
         Ok(Order::Done)
     }
 }
@@ -322,6 +380,7 @@ impl AccessEvents {
     /// [`AccessEvents::record_write`] make, without the lock.
     pub(crate) fn written_on(stream: &Stream) -> AccessEvents {
         let me = this_thread();
+        let mark = stream.current_mark();
         AccessEvents {
             device: Some(stream.device().clone()),
             owner: Owner {
@@ -329,6 +388,9 @@ impl AccessEvents {
                 raw: stream.as_raw() as usize,
                 ordinal: stream.device().ordinal(),
                 thread: me,
+                read_mark: AtomicU64::new(0),
+                write_mark: AtomicU64::new(mark),
+                order_id: stream.order_id(),
             },
             histories: Mutex::new(Histories {
                 reads: AccessHistory::EMPTY,
@@ -337,6 +399,8 @@ impl AccessEvents {
                     last_thread: me,
                     event: None,
                     event_is_current: false,
+                    last_mark: mark,
+                    unnoted_reads_mark: 0,
                 },
             }),
         }
@@ -371,8 +435,14 @@ impl AccessEvents {
         loop {
             let mut histories = self.lock();
             // Another stream (or thread) from here on: the histories
-            // decide, for good.
-            self.owner.sole.store(false, Ordering::Release);
+            // decide, for good. The owner's marks go into them: its writes
+            // are the writes' history already, its reads in none.
+            if self.owner.sole.swap(false, Ordering::AcqRel) {
+                let writes = &mut histories.writes;
+                let write_mark = self.owner.write_mark.load(Ordering::SeqCst);
+                writes.last_mark = writes.last_mark.max(write_mark);
+                writes.unnoted_reads_mark = self.owner.read_mark.load(Ordering::SeqCst);
+            }
             let order = step(device, &mut histories, hold.as_ref())?;
             drop(histories);
             match order {
@@ -400,7 +470,7 @@ impl AccessEvents {
         if self.owner.is(stream, me) {
             return Ok(());
         }
-        self.update(|device, h, held| h.writes.order_before(device, stream, me, held))
+        self.update(|device, h, held| h.writes.order_before(device, stream, me, held, false))
     }
 
     /// Makes `stream` wait for the last read and the last write.
@@ -409,12 +479,12 @@ impl AccessEvents {
         if self.owner.is(stream, me) {
             return Ok(());
         }
-        self.update(
-            |device, h, held| match h.reads.order_before(device, stream, me, held)? {
-                Order::Done => h.writes.order_before(device, stream, me, held),
+        self.update(|device, h, held| {
+            match h.reads.order_before(device, stream, me, held, true)? {
+                Order::Done => h.writes.order_before(device, stream, me, held, true),
                 Order::NeedsCaptureHold => Ok(Order::NeedsCaptureHold),
-            },
-        )
+            }
+        })
     }
 
     /// Notes the end of a read enqueued on `stream` (of the memory's
@@ -436,6 +506,22 @@ impl AccessEvents {
     /// Notes a read or write enqueued on `stream` by thread `me`.
     fn record(&self, stream: &Stream, write: bool, me: ThreadToken) -> Result<()> {
         if self.owner.is(stream, me) {
+            // Read after the work was enqueued: see `Stream::current_mark`.
+            let mark = if stream.order_id() == self.owner.order_id {
+                stream.current_mark()
+            } else {
+                u64::MAX
+            };
+            let noted = if write {
+                &self.owner.write_mark
+            } else {
+                &self.owner.read_mark
+            };
+            // Marks are taken only by forks and joins: in a loop on one
+            // stream the mark is unchanged and this is one load.
+            if noted.load(Ordering::SeqCst) < mark {
+                noted.fetch_max(mark, Ordering::SeqCst);
+            }
             return Ok(());
         }
         if let Some(device) = &self.device {
@@ -747,6 +833,134 @@ mod tests {
         assert_eq!(
             fake.take_calls(false),
             [create(E2, 0), record(E2, B), wait(A, E2)]
+        );
+    }
+
+    const E3: usize = 0x1030;
+    const E4: usize = 0x1040;
+
+    /// `b.wait_for(a)`, checked: a fresh event, recorded on `a`, waited
+    /// for on `b`, destroyed.
+    fn fork(fake: &FakeRuntime, b: &Stream, a: &Stream, event: usize) {
+        b.wait_for(a).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [
+                create(event, 0),
+                record(event, a.as_raw() as usize),
+                wait(b.as_raw() as usize, event),
+                Call::EventDestroy(event)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_stream_that_waited_for_another_uses_its_earlier_memory_without_a_wait() {
+        // cudarc's `test_par_launch` and `test_multi_stream_concurrent_reads`:
+        // buffers made on `a`, then `b = a.fork()`, then a kernel on each
+        // that reads one buffer and writes its own.
+        let (fake, _on, dev) = installed();
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let src = AccessEvents::written_on(&a);
+        let (dst1, dst2) = (AccessEvents::written_on(&a), AccessEvents::written_on(&a));
+        src.record_read(&a).unwrap();
+        fork(&fake, &b, &a, E1);
+        // The kernel on `a`: reads `src`, writes `dst1`.
+        src.record_read(&a).unwrap();
+        dst1.record_write(&a).unwrap();
+        // The kernel on `b`: no wait, though `a` has read `src` since.
+        src.wait_before_read(&b).unwrap();
+        dst2.wait_before_write(&b).unwrap();
+        src.record_read(&b).unwrap();
+        dst2.record_write(&b).unwrap();
+        assert_eq!(fake.take_calls(false), []);
+        // Afterwards the histories order as before: a write of `src` on `a`
+        // waits for the read on `b`.
+        src.wait_before_write(&a).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, B), wait(A, E2)]
+        );
+    }
+
+    #[test]
+    fn accesses_after_the_wait_are_still_waited_for() {
+        let (fake, _on, dev) = installed();
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        let (x, y) = (AccessEvents::written_on(&a), AccessEvents::written_on(&a));
+        fork(&fake, &b, &a, E1);
+        // A write on `a` after the fork: a reader on `b` waits for it.
+        x.record_write(&a).unwrap();
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, A), wait(B, E2)]
+        );
+        // A read on `a` after the fork: a writer on `b` waits for it (the
+        // read was noted only in the owner's mark), a reader does not.
+        y.record_read(&a).unwrap();
+        y.wait_before_read(&b).unwrap();
+        assert_eq!(fake.take_calls(false), []);
+        y.wait_before_write(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E3, 0), record(E3, A), wait(B, E3)]
+        );
+    }
+
+    #[test]
+    fn only_wait_for_teaches_the_order() {
+        let (fake, _on, dev) = installed();
+        let (a, b) = (stream(&dev, A), stream(&dev, B));
+        // A user's event: it could be recorded again elsewhere through the
+        // raw API, so waiting for it teaches nothing.
+        let x = AccessEvents::written_on(&a);
+        let e = Event::with_timing(&dev, false).unwrap();
+        e.record(&a).unwrap();
+        b.wait_event(&e).unwrap();
+        fake.take_calls(false);
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, A), wait(B, E2)]
+        );
+        // The other way round: `a` waited for `b`, which says nothing of
+        // `b` following `a`.
+        let y = AccessEvents::written_on(&a);
+        fork(&fake, &a, &b, E3);
+        y.wait_before_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E4, 0), record(E4, A), wait(B, E4)]
+        );
+    }
+
+    #[test]
+    fn another_handle_of_the_same_stream_counts_no_marks_it_does_not_own() {
+        let (fake, _on, dev) = installed();
+        // `a2` is `a`'s raw stream made into a second handle, whose marks
+        // count apart: its accesses are noted as unknown.
+        let (a, a2, b) = (stream(&dev, A), stream(&dev, A), stream(&dev, B));
+        let (x, y) = (AccessEvents::written_on(&a), AccessEvents::written_on(&a));
+        fork(&fake, &b, &a, E1);
+        x.record_write(&a2).unwrap();
+        x.wait_before_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E2, 0), record(E2, A), wait(B, E2)]
+        );
+        // In the histories too: a write through `a2`, after the owner has
+        // gone, is not taken for one `b` follows.
+        y.wait_before_read(&b).unwrap();
+        y.record_read(&b).unwrap();
+        assert_eq!(fake.take_calls(false), []);
+        y.wait_before_write(&a2).unwrap();
+        y.record_write(&a2).unwrap();
+        fake.take_calls(false);
+        y.wait_before_read(&b).unwrap();
+        assert_eq!(
+            fake.take_calls(false),
+            [create(E4, 0), record(E4, A), wait(B, E4)]
         );
     }
 

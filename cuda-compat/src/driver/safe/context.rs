@@ -675,8 +675,12 @@ impl CudaStream {
 
     /// Makes later work on this stream wait for the work enqueued on
     /// `other` so far.
+    ///
+    /// Through [`hip::Stream::wait_for`], which this stream remembers:
+    /// slices last used on `other` before the join are then used here
+    /// without another wait, so a fork's kernels overlap with `other`'s
+    /// later ones, as cudarc's per-slice events allow.
     pub fn join(&self, other: &CudaStream) -> Result<(), DriverError> {
-        let e = other.record_event(None)?;
-        self.wait(&e)
+        self.stream.wait_for(&other.stream).drv()
     }
 }
