@@ -23,6 +23,8 @@
 
 mount_generated!("../generated/cublaslt.rs");
 
+mod logger;
+
 pub mod result;
 
 /// The raw cuBLASLt names at cudarc's path (`cudarc::cublaslt::sys`), with
@@ -30,6 +32,7 @@ pub mod result;
 /// bindings have them.
 pub mod sys {
     pub use super::generated::*;
+    pub use super::logger::*;
     pub use crate::cublas::sys::{cublasComputeType_t, cublasOperation_t, cublasStatus_t};
     pub use crate::runtime::{cudaDataType, cudaDataType_t, cudaStream_t};
 }
