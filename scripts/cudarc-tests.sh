@@ -37,7 +37,14 @@
 #                                               (a listed test that passes through
 #                                               the drop-in, or fails on real
 #                                               cudarc, fails the run: the list
-#                                               only shrinks)
+#                                               only shrinks). A test that
+#                                               passes on real cudarc and has no
+#                                               outcome through the drop-in fails
+#                                               unless the bundled residue lists
+#                                               it; a test binary that crashes,
+#                                               times out (CUDARC_TESTS_TIMEOUT,
+#                                               600 s) or prints no summary
+#                                               fails the run, named
 #
 # Lines: `cudarc api: NAME ... ok|FAILED` (counted by test.sh's tally, with
 # scripts/cudarc-api.sh's).
@@ -47,14 +54,24 @@ mode=${1:-check}
 # run DIR: on the GPU machine, before anything that needs cargo.
 if [[ $mode == run ]]; then
     dir=${2:?run needs the bundle folder}
+    crashed=()
     for side in real ours; do
         : >"$dir/$side.outcomes"
         for exe in "$dir/$side"/*; do
             [[ -x $exe ]] || continue
             name=$(basename "$exe" | sed 's/-[0-9a-f]\{16\}$//')
-            # A failing test is an outcome, read below, not a stop.
-            timeout 600 "$exe" --test-threads 1 >"$dir/$side-$name.log" 2>&1 || true
-            sed -n 's/^test \(.*\) \.\.\. \(ok\|FAILED\|ignored\)$/\1 \2/p' "$dir/$side-$name.log" |
+            log=$dir/$side-$name.log
+            # A failing test is an outcome, read below, not a stop (the
+            # harness exits 101); a crash, a timeout (124) or a binary that
+            # never printed its summary is a failure of the run, named.
+            rc=0
+            timeout "${CUDARC_TESTS_TIMEOUT:-600}" "$exe" --test-threads 1 >"$log" 2>&1 || rc=$?
+            if { [[ $rc -ne 0 && $rc -ne 101 ]] || ! grep -q '^test result: ' "$log"; }; then
+                why="exit $rc"
+                [[ $rc -ne 124 ]] || why="timed out"
+                crashed+=("$side $name: $why; last line: $(tail -n 1 "$log" | cut -c1-120)")
+            fi
+            sed -n 's/^test \(.*\) \.\.\. \(ok\|FAILED\|ignored\)$/\1 \2/p' "$log" |
                 awk -v f="$name" '{ print f "::" $1 "\t" $2 }' >>"$dir/$side.outcomes"
         done
         sort -o "$dir/$side.outcomes" "$dir/$side.outcomes"
@@ -73,7 +90,16 @@ if [[ $mode == run ]]; then
     passed=$(count '$2 == "ok" && $3 == "ok" && $4 == ""')
     failed=$(count '$2 == "ok" && $3 != "ok" && $3 != "missing" && $4 == ""')
     explained=$(count '$2 == "ok" && $3 == "FAILED" && $4 != ""')
-    missing=$(count '$2 == "ok" && $3 == "missing"')
+    # Passing on real cudarc, no outcome through the drop-in: not built
+    # there (then the residue, bundled beside this script, must list it, as
+    # the build check requires) or built and never reported (its binary
+    # crashed or stopped): both fail unless the residue lists them.
+    residue_list=$dir/cudarc-tests-residue.tsv
+    [[ -f $residue_list ]] || { echo "run: no $residue_list (bundle mode copies it)"; exit 2; }
+    missing=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 2) listed[$1] = 1; next }
+        $2 == "ok" && $3 == "missing" && ($1 in listed)' "$residue_list" "$dir/both.tsv" | wc -l)
+    unlisted_missing=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 2) listed[$1] = 1; next }
+        $2 == "ok" && $3 == "missing" && !($1 in listed) { print $1 }' "$residue_list" "$dir/both.tsv")
     notrun=$(count '$2 != "ok" && $4 == ""')
     # Listed, but passing through the drop-in, or not passing on real
     # cudarc, or not in the suite at all: the list is out of date.
@@ -85,6 +111,16 @@ if [[ $mode == run ]]; then
     echo "$missing differ: pass on real cudarc, not built through the drop-in (listed in cuda-compat/cudarc-tests-residue.tsv)"
     echo "$explained explained: pass on real cudarc, fail through the drop-in by design (listed in cuda-compat/cudarc-tests-explained.tsv)"
     [[ -z $stale ]] || failed=$((failed + $(echo "$stale" | wc -l)))
+    if [[ -n $unlisted_missing ]]; then
+        echo "pass on real cudarc, no outcome through the drop-in, not in cudarc-tests-residue.tsv:"
+        echo "$unlisted_missing" | sed 's/^/  /'
+        failed=$((failed + $(echo "$unlisted_missing" | wc -l)))
+    fi
+    if ((${#crashed[@]})); then
+        echo "test binaries that crashed, timed out or printed no summary (each fails the run):"
+        printf '  %s\n' "${crashed[@]}"
+        failed=$((failed + ${#crashed[@]}))
+    fi
     echo "$passed passed, $failed failed"
     [[ $failed -eq 0 ]]
     exit
@@ -219,7 +255,8 @@ if [[ $mode == bundle ]]; then
     out=${2:?bundle needs a folder}
     rm -rf "$out"
     mkdir -p "$out"
-    cp "$REPO/scripts/cudarc-tests.sh" "$REPO/cuda-compat/cudarc-tests-explained.tsv" "$out/"
+    cp "$REPO/scripts/cudarc-tests.sh" "$REPO/cuda-compat/cudarc-tests-explained.tsv" \
+        "$RESIDUE" "$out/"
     for side in real ours; do
         exe=$(cd "$WORK/$side" && CARGO_TARGET_DIR="$TARGET" cargo test -q --release --no-run \
             --message-format=json 2>/dev/null | python3 -c '

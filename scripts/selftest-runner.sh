@@ -472,5 +472,48 @@ tsan_setup
 (cd "$work/repo/tsan-bundle" && tar -cf - bin | xz -1 >bin.tar.xz && rm -rf bin)
 check "tsan: from the packed bundle" "tsan: 4 binaries, 5 tests passed, 0 failed, 0 reports" 0 "" -- bash scripts/gpu-session.sh tsan
 
+# cudarc's unit tests, run mode (scripts/cudarc-tests.sh run), on fake test
+# binaries: a crash, a timeout and a test with no outcome through the
+# drop-in that the residue does not list each fail the run.
+# fake_cudarc_bin FILE EXIT SLEEP "name outcome"...
+fake_cudarc_bin() {
+    local file=$1 rc=$2 nap=$3
+    shift 3
+    {
+        echo '#!/usr/bin/env bash'
+        for t in "$@"; do echo "echo 'test ${t% *} ... ${t#* }'"; done
+        [ "$nap" = 0 ] || echo "sleep $nap"
+        if [ "$rc" -lt 128 ]; then echo "echo 'test result: done'"; echo "exit $rc"; else echo 'kill -SEGV $$'; fi
+    } >"$file"
+    chmod +x "$file"
+}
+# cudarc_setup [OURS-EXIT] [OURS-SLEEP] [RESIDUE-LISTS-c]
+cudarc_setup() {
+    local d="$work/repo/cudarc-run"
+    rm -rf "$d"
+    mkdir -p "$d/real" "$d/ours"
+    cp "$root/scripts/cudarc-tests.sh" "$d/"
+    printf '# reviewed\n' >"$d/cudarc-tests-explained.tsv"
+    printf '# reviewed\n' >"$d/cudarc-tests-residue.tsv"
+    [ "${3:-0}" = 0 ] || printf 'two::c\tneeds a private item\n' >>"$d/cudarc-tests-residue.tsv"
+    fake_cudarc_bin "$d/real/one-0123456789abcdef" 0 0 "a ok" "b ok"
+    fake_cudarc_bin "$d/real/two-0123456789abcdef" 0 0 "c ok" "d ok"
+    fake_cudarc_bin "$d/ours/one-0123456789abcdef" 0 0 "a ok" "b ok"
+    # The drop-in's second binary: `c` is not in it (not built there).
+    fake_cudarc_bin "$d/ours/two-0123456789abcdef" "${1:-0}" "${2:-0}" "d ok"
+}
+cudarc_setup 0 0 1
+check "cudarc tests run: clean, the missing test listed in the residue" "3 passed, 0 failed" 0 \
+    "1 differ" -- bash cudarc-run/cudarc-tests.sh run cudarc-run
+cudarc_setup 0 0 0
+check "cudarc tests run: a test with no outcome, not in the residue, fails" "3 passed, 1 failed" nonzero \
+    "^  two::c$" -- bash cudarc-run/cudarc-tests.sh run cudarc-run
+cudarc_setup 139 0 1
+check "cudarc tests run: a crashing binary fails the run, named" "3 passed, 1 failed" nonzero \
+    "ours two: exit 139" -- bash cudarc-run/cudarc-tests.sh run cudarc-run
+cudarc_setup 0 5 1
+CUDARC_TESTS_TIMEOUT=1 check "cudarc tests run: a binary that times out fails the run" "3 passed, 1 failed" nonzero \
+    "ours two: timed out" -- bash cudarc-run/cudarc-tests.sh run cudarc-run
+
 echo "selftest-runner: $((cases - bad)) of $cases cases as expected"
 [ $bad -eq 0 ]
