@@ -80,6 +80,20 @@ json_ours() {
     echo "$WORK/target-ours/doc/cuda_compat.json"
 }
 
+# The crates whose modules cuda-compat re-exports whole (`nccl::sys` is
+# `pub use rccl::sys::*`, rccl-sys's root): rustdoc's JSON does not inline
+# another crate's glob, so the check reads theirs too (xtask refuses a glob
+# into a crate not given).
+FOREIGN=(rccl-sys)
+json_foreign() {
+    local c
+    for c in "${FOREIGN[@]}"; do
+        CARGO_TARGET_DIR="$WORK/target-ours" cargo "+$TOOLCHAIN" rustdoc -q -p "$c" \
+            -- -Z unstable-options --output-format json
+        echo "--foreign ${c//-/_}=$WORK/target-ours/doc/${c//-/_}.json"
+    done
+}
+
 mode=${1:-check}
 case "$mode" in
     check | write) ;;
@@ -87,7 +101,9 @@ case "$mode" in
 esac
 theirs=$(json_cudarc) || die "rustdoc JSON of cudarc $CUDARC_VERSION failed"
 ours=$(json_ours) || die "rustdoc JSON of cuda-compat failed"
-args=("$theirs" "$ours" "$RESIDUE" "$SIGNATURES" --details "$WORK/signature-differences.txt")
+foreign=$(json_foreign) || die "rustdoc JSON of ${FOREIGN[*]} failed"
+# shellcheck disable=SC2206 # `--foreign CRATE=PATH` pairs, no spaces
+args=("$theirs" "$ours" "$RESIDUE" "$SIGNATURES" --details "$WORK/signature-differences.txt" $foreign)
 if [[ $mode == write ]]; then
     [[ $# -eq 2 ]] || die "usage: cudarc-api.sh write REASON"
     cargo run -q -p xtask -- cudarc-api "${args[@]}" --write "$2"

@@ -46,6 +46,17 @@ pub(crate) struct Api {
 
 /// Every public path of a crate's rustdoc JSON, with where its item is.
 pub(crate) fn public_api(doc: &Value) -> Result<Api, String> {
+    public_api_with(doc, &[])
+}
+
+/// [`public_api`], following glob re-exports of other crates' modules
+/// (`pub use rccl::sys::*`) into `foreign`: those crates' rustdoc JSON by
+/// crate name. rustdoc's JSON does not inline such a glob, so without the
+/// other crate's JSON its items are invisible; with it, each public item
+/// of the module is a path of this crate, whose location is marked
+/// foreign (`CRATE:ID`, in no index: its signature is not compared). A
+/// glob into a crate not given is an error, not a silent gap.
+pub(crate) fn public_api_with(doc: &Value, foreign: &[(String, Value)]) -> Result<Api, String> {
     let index = doc
         .get("index")
         .and_then(Value::as_object)
@@ -60,6 +71,8 @@ pub(crate) fn public_api(doc: &Value) -> Result<Api, String> {
         summaries,
         out: Api::default(),
         seen: HashSet::new(),
+        foreign,
+        errors: Vec::new(),
     };
     let root_item = index
         .get(&root)
@@ -67,7 +80,29 @@ pub(crate) fn public_api(doc: &Value) -> Result<Api, String> {
     for child in module_items(root_item) {
         walk.item(&child, "", None);
     }
+    if !walk.errors.is_empty() {
+        return Err(walk.errors.join("; "));
+    }
     Ok(walk.out)
+}
+
+/// The module at `path` (`[crate, module, ...]`) of a crate's rustdoc
+/// JSON: its id, following public modules by name from the root.
+fn module_at<'d>(
+    doc: &'d Value,
+    path: &[&str],
+) -> Option<(String, &'d serde_json::Map<String, Value>)> {
+    let index = doc.get("index").and_then(Value::as_object)?;
+    let mut id = doc.get("root").map(id_key)?;
+    for seg in path.iter().skip(1) {
+        let here = index.get(&id)?;
+        id = module_items(here).into_iter().find(|c| {
+            index
+                .get(c)
+                .is_some_and(|i| name(i) == Some(*seg) && matches!(inner(i), Some(("module", _))))
+        })?;
+    }
+    Some((id, index))
 }
 
 /// An item id as the index's key (ids are numbers in recent formats,
@@ -115,6 +150,9 @@ struct Walk<'a> {
     out: Api,
     /// (id, path) pairs walked, so that re-export cycles end.
     seen: HashSet<(String, String)>,
+    /// Other crates' JSON, by crate name, for their globbed modules.
+    foreign: &'a [(String, Value)],
+    errors: Vec<String>,
 }
 
 impl Walk<'_> {
@@ -158,6 +196,7 @@ impl Walk<'_> {
             };
             if body.get("is_glob").and_then(Value::as_bool) == Some(true) {
                 let Some(t) = self.index.get(&target) else {
+                    self.foreign_glob(&target, prefix);
                     return;
                 };
                 let children = match inner(t) {
@@ -201,6 +240,34 @@ impl Walk<'_> {
                     self.inherent_items(&imp, &path);
                 }
             }
+            "type_alias" => {
+                // An alias of a type of this crate names that type's
+                // variants and inherent items too (`cudaDataType::CUDA_R_32F`
+                // through `type cudaDataType = cudaDataType_t`), though
+                // rustdoc lists none under the alias.
+                let target = body
+                    .get("type")
+                    .and_then(|t| t.get("resolved_path"))
+                    .and_then(|r| r.get("id"))
+                    .map(id_key);
+                if let Some((tk, tb)) = target
+                    .as_ref()
+                    .and_then(|t| self.index.get(t))
+                    .and_then(inner)
+                {
+                    if matches!(tk, "struct" | "enum" | "union") {
+                        let tb = tb.clone();
+                        if tk == "enum" {
+                            for v in ids(tb.get("variants")) {
+                                self.item(&v, &path, None);
+                            }
+                        }
+                        for imp in ids(tb.get("impls")) {
+                            self.inherent_items(&imp, &path);
+                        }
+                    }
+                }
+            }
             "trait" => {
                 for m in ids(body.get("items")) {
                     if let Some(mi) = self.index.get(&m) {
@@ -211,6 +278,59 @@ impl Walk<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A glob re-export of another crate's module (`target`, known here
+    /// only by its summary): that crate's public items of the module,
+    /// walked in its own JSON, under `prefix`.
+    fn foreign_glob(&mut self, target: &str, prefix: &str) {
+        let summary = self.summaries.and_then(|s| s.get(target));
+        let path: Vec<&str> = summary
+            .and_then(|s| s.get("path"))
+            .and_then(Value::as_array)
+            .map(|p| p.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let Some(krate) = path.first() else {
+            self.errors.push(format!(
+                "{prefix}: a glob re-export of an item with no known path"
+            ));
+            return;
+        };
+        let Some((_, doc)) = self.foreign.iter().find(|(n, _)| n == krate) else {
+            self.errors.push(format!(
+                "{prefix}: `pub use {}::*` re-exports another crate's module: its rustdoc JSON is needed (--foreign {krate}=JSON)",
+                path.join("::")
+            ));
+            return;
+        };
+        let Some((module, index)) = module_at(doc, &path) else {
+            self.errors.push(format!(
+                "{prefix}: no module {} in {krate}'s JSON",
+                path.join("::")
+            ));
+            return;
+        };
+        let mut walk = Walk {
+            index,
+            summaries: doc.get("paths").and_then(Value::as_object),
+            out: Api::default(),
+            seen: HashSet::new(),
+            foreign: self.foreign,
+            errors: Vec::new(),
+        };
+        for child in index.get(&module).map(module_items).unwrap_or_default() {
+            walk.item(&child, prefix, None);
+        }
+        self.errors.append(&mut walk.errors);
+        for (p, kind) in walk.out.paths {
+            let id = walk
+                .out
+                .locs
+                .get(&p)
+                .map(|l| l.id.clone())
+                .unwrap_or_default();
+            self.add(p, &kind, &format!("{krate}:{id}"), None);
         }
     }
 

@@ -49,7 +49,7 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
                                      cudarc-tests.sh: cudarc's own unit tests as a suite
                                      for the drop-in (xtask/src/cudarc_tests.rs)
-  cudarc-api CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--write REASON]
+  cudarc-api CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--foreign CRATE=JSON]... [--write REASON]
                                      cudarc-api.sh: cudarc's public paths (rustdoc JSON)
                                      against cuda-compat's and the residue, the
                                      signatures of both crates' items against the
@@ -220,16 +220,17 @@ fn run(args: &[String]) -> Result<ExitCode> {
         "cudarc-tests" => cudarc_tests_command(rest).map(|()| ExitCode::SUCCESS),
         "cudarc-api" => {
             const ARGS: &str =
-                "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--write REASON]";
+                "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--foreign CRATE=JSON]... [--write REASON]";
             let (a, mut flags) = (
                 rest.get(..4).ok_or_else(|| format!("{ARGS}\n{USAGE}"))?,
                 &rest[4..],
             );
-            let (mut write, mut details) = (None, None);
+            let (mut write, mut details, mut foreign_args) = (None, None, Vec::new());
             while let [flag, value, more @ ..] = flags {
                 match flag.as_str() {
                     "--write" => write = Some(value),
                     "--details" => details = Some(value),
+                    "--foreign" => foreign_args.push(value),
                     _ => return Err(format!("{ARGS}\n{USAGE}")),
                 }
                 flags = more;
@@ -253,7 +254,14 @@ fn run(args: &[String]) -> Result<ExitCode> {
             };
             let (theirs_doc, ours_doc) = (read_json(&a[0])?, read_json(&a[1])?);
             let cudarc = cudarc_api::public_api(&theirs_doc)?;
-            let ours = cudarc_api::public_api(&ours_doc)?;
+            let mut foreign = Vec::new();
+            for f in foreign_args {
+                let (krate, path) = f
+                    .split_once('=')
+                    .ok_or_else(|| format!("--foreign {f}: not CRATE=JSON"))?;
+                foreign.push((krate.to_owned(), read_json(path)?));
+            }
+            let ours = cudarc_api::public_api_with(&ours_doc, &foreign)?;
             let residue = cudarc_api::parse_residue(&read_list(&a[2])?)
                 .map_err(|e| format!("{}: {e}", a[2]))?;
             let listed =
