@@ -432,3 +432,30 @@ macro_rules! status_error {
         }
     };
 }
+
+/// cudarc's `is_culib_present()` for one `sys` module: whether the HIP
+/// library that module's calls go through can be loaded (loading it, and
+/// the HIP runtime, on first use), as cudarc reports whether it finds the
+/// CUDA library. `$library` names that library in the doc; `$present` is
+/// the loader's answer.
+///
+/// cudarc's `culib()` has no counterpart: it hands out the CUDA library's
+/// `libloading` handle for looking symbols up by their CUDA names, and the
+/// HIP library standing for it exports none of those names.
+macro_rules! culib_present {
+    ($library:literal, $present:expr) => {
+        #[doc = concat!(
+                    "Whether ", $library, ", which this module's calls go through, can be\n",
+                    "loaded: cudarc's `is_culib_present` for its CUDA library. Loads it (and\n",
+                    "the HIP runtime) on first use; never panics.\n",
+                    "\n",
+                    "# Safety\n",
+                    "\n",
+                    "Always sound to call: it is `unsafe` only because cudarc's is (loading\n",
+                    "a library runs its initialisers, as every first call into it does)."
+                )]
+        pub unsafe fn is_culib_present() -> bool {
+            $present
+        }
+    };
+}

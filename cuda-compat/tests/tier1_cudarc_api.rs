@@ -590,3 +590,34 @@ fn cublas_rejections_say_why() {
         "CublasError(CUBLAS_STATUS_INVALID_VALUE)"
     );
 }
+
+/// `is_culib_present` answers for the HIP library each module calls
+/// through: the runtime for the driver and runtime APIs, hiprtc inside it
+/// for nvrtc, and each library's own loader (compared where its feature
+/// is on).
+#[test]
+fn is_culib_present_reports_each_modules_hip_library() {
+    // SAFETY (all below): always sound; `unsafe` only for cudarc's signature.
+    let runtime = hip_sys::loader::runtime().is_ok();
+    assert_eq!(unsafe { sys::is_culib_present() }, runtime);
+    assert_eq!(
+        unsafe { cuda_compat::runtime::sys::is_culib_present() },
+        runtime
+    );
+    let rtc = unsafe { cuda_compat::nvrtc::sys::is_culib_present() };
+    assert!(!rtc || runtime, "hiprtc present without the runtime");
+    assert_eq!(
+        unsafe { cuda_compat::cublas::sys::is_culib_present() },
+        hipblas_sys::loader::hipblas().is_ok()
+    );
+    #[cfg(feature = "cublaslt")]
+    assert_eq!(
+        unsafe { cuda_compat::cublaslt::sys::is_culib_present() },
+        hipblaslt_sys::loader::is_available()
+    );
+    #[cfg(feature = "curand")]
+    assert_eq!(
+        unsafe { cuda_compat::curand::sys::is_culib_present() },
+        hiprand_sys::loader::is_available()
+    );
+}

@@ -18,7 +18,11 @@ pub mod result;
 pub mod sys {
     pub use super::generated::*;
     pub use crate::driver::CUstream_st;
-    pub use crate::runtime::{cudaDataType, cudaDataType_t, cudaStream_t, double2, float2};
+    pub use crate::runtime::{
+        cudaDataType, cudaDataType_t, cudaStream_t, double2, float2, libraryPropertyType,
+        libraryPropertyType_t,
+    };
+    culib_present!("hipBLAS", hipblas_sys::loader::hipblas().is_ok());
 }
 
 pub mod safe;

@@ -34,7 +34,11 @@ pub mod sys {
     pub use super::generated::*;
     pub use super::logger::*;
     pub use crate::cublas::sys::{cublasComputeType_t, cublasOperation_t, cublasStatus_t};
-    pub use crate::runtime::{cudaDataType, cudaDataType_t, cudaStream_t};
+    pub use crate::driver::CUstream_st;
+    pub use crate::runtime::{
+        cudaDataType, cudaDataType_t, cudaStream_t, libraryPropertyType, libraryPropertyType_t,
+    };
+    culib_present!("hipBLASLt", hipblaslt_sys::loader::is_available());
 }
 
 pub mod safe;

@@ -39,29 +39,13 @@ mount_generated!("../generated/cufft.rs");
 /// bindings have them.
 pub mod sys {
     pub use super::generated::*;
-    pub use super::library_property::*;
     pub use super::plan_property::*;
-    pub use crate::runtime::{cudaStream_t, double2, float2};
-}
-
-// C's names, as cudarc's bindings have them.
-#[allow(non_camel_case_types)]
-mod library_property {
-    /// CUDA's `libraryPropertyType_t` (`library_types.h`), as cudarc's
-    /// bindings have it: what `cufftGetProperty` reports. The values are
-    /// hipFFT's `HIPFFT_MAJOR_VERSION`, ... (0, 1, 2).
-    #[repr(u32)]
-    #[derive(Debug, Copy, Clone, Hash, PartialOrd, Ord, PartialEq, Eq)]
-    pub enum libraryPropertyType_t {
-        /// The major version.
-        MAJOR_VERSION = 0,
-        /// The minor version.
-        MINOR_VERSION = 1,
-        /// The patch level.
-        PATCH_LEVEL = 2,
-    }
-    /// CUDA's name for [`libraryPropertyType_t`].
-    pub use self::libraryPropertyType_t as libraryPropertyType;
+    pub use crate::cublas::{cuComplex, cuDoubleComplex, cuFloatComplex};
+    pub use crate::driver::CUstream_st;
+    pub use crate::runtime::{
+        cudaStream_t, double2, float2, libraryPropertyType, libraryPropertyType_t,
+    };
+    culib_present!("hipFFT", hipfft_sys::loader::is_available());
 }
 
 // cuFFT 11.2's plan properties (CUDA 12.4 and later), which hipFFT lacks:

@@ -32,7 +32,10 @@ pub use safe::*;
 /// The raw cuRAND names at cudarc's path (`cudarc::curand::sys`).
 pub mod sys {
     pub use super::generated::*;
+    pub use crate::driver::CUstream_st;
     /// The stream type `curandSetStream` takes, as cudarc's `curand::sys`
     /// re-exports it.
     pub use crate::runtime::cudaStream_t;
+    pub use crate::runtime::{libraryPropertyType, libraryPropertyType_t};
+    culib_present!("hipRAND", hiprand_sys::loader::is_available());
 }

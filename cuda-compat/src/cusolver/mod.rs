@@ -46,8 +46,14 @@ pub use safe::*;
 pub mod sys {
     pub use super::generated::*;
     pub use crate::cublas::{
-        cuComplex, cuDoubleComplex, cublasDiagType_t, cublasFillMode_t, cublasOperation_t,
-        cublasSideMode_t,
+        cuComplex, cuDoubleComplex, cuFloatComplex, cublasDiagType_t, cublasFillMode_t,
+        cublasOperation_t, cublasSideMode_t,
     };
-    pub use crate::runtime::cudaStream_t;
+    pub use crate::cusparse::sys::cusparseMatDescr_t;
+    pub use crate::driver::CUstream_st;
+    pub use crate::runtime::{
+        cudaDataType, cudaDataType_t, cudaStream_t, double2, float2, libraryPropertyType,
+        libraryPropertyType_t,
+    };
+    culib_present!("hipSOLVER", hipsolver_sys::loader::is_available());
 }

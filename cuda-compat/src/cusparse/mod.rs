@@ -27,6 +27,12 @@ pub mod result;
 /// The raw cuSPARSE names at cudarc's path (`cudarc::cusparse::sys`).
 pub mod sys {
     pub use super::generated::*;
+    pub use crate::cublas::{cuComplex, cuDoubleComplex, cuFloatComplex};
+    pub use crate::driver::CUstream_st;
     /// The stream type `cusparseSetStream` takes.
     pub use crate::runtime::cudaStream_t;
+    pub use crate::runtime::{
+        cudaDataType, cudaDataType_t, double2, float2, libraryPropertyType, libraryPropertyType_t,
+    };
+    culib_present!("hipSPARSE", hipsparse_sys::loader::is_available());
 }

@@ -22,6 +22,8 @@
 use super::generated as raw;
 pub use super::generated::*;
 
+culib_present!("the HIP runtime", hip_sys::loader::runtime().is_ok());
+
 /// A closed Rust enum over one of this crate's open enum newtypes, for a C
 /// enum whose CUDA and HIP value sets are identical and closed. Each variant
 /// has the newtype's value (so the casts are HIP's values); `From` goes to
@@ -330,3 +332,9 @@ pub struct CUctxCigParam_st {
 
 /// CUDA `CUctxCigParam` (= [`CUctxCigParam_st`]).
 pub type CUctxCigParam = CUctxCigParam_st;
+
+impl CUmemLocationType_enum {
+    /// CUDA 13's second name for [`Self::CU_MEM_LOCATION_TYPE_INVALID`]
+    /// (no location), as cudarc's bindings have it.
+    pub const CU_MEM_LOCATION_TYPE_NONE: Self = Self::CU_MEM_LOCATION_TYPE_INVALID;
+}

@@ -21,4 +21,8 @@ pub mod result;
 /// The raw nvrtc names at cudarc's path (`cudarc::nvrtc::sys`).
 pub mod sys {
     pub use super::generated::*;
+    culib_present!(
+        "hiprtc",
+        hip_sys::loader::runtime().is_ok_and(|rt| rt.is_available("hiprtcCreateProgram"))
+    );
 }

@@ -24,6 +24,11 @@
 use std::borrow::Cow;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
+culib_present!(
+    "roctx (NVTX itself on NVIDIA)",
+    roctx_sys::loader::is_available()
+);
+
 /// C's `wchar_t` on Linux: a 32-bit code unit (UTF-32), as cudarc has it.
 #[cfg(not(windows))]
 pub type wchar_t = c_int;
@@ -86,6 +91,23 @@ pub enum nvtxMessageType_t {
     NVTX_MESSAGE_TYPE_UNICODE = 2,
     /// `registered`: a handle from `nvtxDomainRegisterString*`.
     NVTX_MESSAGE_TYPE_REGISTERED = 3,
+}
+
+/// What a resource's identifier is ([`nvtxResourceAttributes_v0`]'s
+/// `identifierType`, for `nvtxDomainResourceCreate`, a no-op here).
+#[repr(u32)]
+#[derive(Debug, Copy, Clone, Hash, PartialOrd, Ord, PartialEq, Eq)]
+pub enum nvtxResourceGenericType_t {
+    /// Not given.
+    NVTX_RESOURCE_TYPE_UNKNOWN = 0,
+    /// A pointer.
+    NVTX_RESOURCE_TYPE_GENERIC_POINTER = 0x10001,
+    /// An opaque handle.
+    NVTX_RESOURCE_TYPE_GENERIC_HANDLE = 0x10002,
+    /// A native thread id.
+    NVTX_RESOURCE_TYPE_GENERIC_THREAD_NATIVE = 0x10003,
+    /// A POSIX thread id.
+    NVTX_RESOURCE_TYPE_GENERIC_THREAD_POSIX = 0x10004,
 }
 
 /// Which member of the payload union is set.
