@@ -69,12 +69,15 @@ fn f8_and_bool_are_one_byte_device_reprs() {
 
 #[test]
 fn only_bool_fixes_bytes_read_back_and_makes_non_zero_true() {
-    assert!(<f32 as DeviceRepr>::FIX_READ_BACK.is_none());
-    assert!(<F8E4M3 as DeviceRepr>::FIX_READ_BACK.is_none());
-    assert!(<u8 as DeviceRepr>::FIX_READ_BACK.is_none());
-    let fix = <bool as DeviceRepr>::FIX_READ_BACK.expect("bool fixes its bytes");
+    assert!(<f32 as DeviceRepr>::read_back_fix().is_none());
+    assert!(<F8E4M3 as DeviceRepr>::read_back_fix().is_none());
+    assert!(<u8 as DeviceRepr>::read_back_fix().is_none());
+    let fix = <bool as DeviceRepr>::read_back_fix().expect("bool fixes its bytes");
     // An array of bools fixes its bytes the same way.
-    assert!(<[bool; 2] as DeviceRepr>::FIX_READ_BACK.is_some());
+    assert!(<[bool; 2] as DeviceRepr>::read_back_fix().is_some());
+    // The trait is dyn-compatible, as cudarc's is.
+    let params: [&dyn DeviceRepr; 2] = [&1.0f32, &true];
+    assert_eq!(params.len(), 2);
     let mut bytes = [0u8, 1, 2, 0x80, 0xff, 0, 7];
     // SAFETY: `bytes` is 7 writable bytes nothing else refers to.
     unsafe { fix(bytes.as_mut_ptr(), bytes.len()) };

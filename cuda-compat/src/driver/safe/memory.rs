@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// The type has a C layout the kernel agrees with. Buffers of it are read
 /// back to the host ([`CudaStream::clone_dtoh`]), so every bit pattern a
 /// kernel may write must be a valid value, or the type says how to make the
-/// bytes copied back valid ([`DeviceRepr::FIX_READ_BACK`], as `bool` does):
+/// bytes copied back valid ([`DeviceRepr::read_back_fix`], as `bool` does):
 /// `char`, references and enums do not qualify.
 pub unsafe trait DeviceRepr {
     /// For a type not every bit pattern of which is a valid value: makes
@@ -29,8 +29,15 @@ pub unsafe trait DeviceRepr {
     ///
     /// The function receives the address and length in bytes of whole
     /// elements, writable and not otherwise referenced. (Not in cudarc,
-    /// whose `DeviceRepr` has no items; an impl need not name it.)
-    const FIX_READ_BACK: Option<unsafe fn(*mut u8, usize)> = None;
+    /// whose `DeviceRepr` has no items; an impl need not name it. A
+    /// function bounded by `Self: Sized`, not a constant, so that the
+    /// trait stays dyn-compatible, as cudarc's is: `&dyn DeviceRepr`.)
+    fn read_back_fix() -> Option<unsafe fn(*mut u8, usize)>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// Types for which all-zero bytes are a valid value.
@@ -40,7 +47,7 @@ pub unsafe trait DeviceRepr {
 /// All-zero bytes are a valid value of the type. Pinned and unified memory
 /// of a type that is also [`DeviceRepr`] is read on the host as it is, with
 /// no copy to fix it: such a type must have every bit pattern valid (no
-/// [`DeviceRepr::FIX_READ_BACK`]), which is why `bool` is not
+/// [`DeviceRepr::read_back_fix`]), which is why `bool` is not
 /// `ValidAsZeroBits` here.
 pub unsafe trait ValidAsZeroBits {}
 
@@ -81,12 +88,16 @@ unsafe fn fix_bools(bytes: *mut u8, len: usize) {
 // `ValidAsZeroBits` (which cudarc has): pinned and unified memory are read
 // on the host without a copy, where a kernel's byte 2 would be no `bool`.
 unsafe impl DeviceRepr for bool {
-    const FIX_READ_BACK: Option<unsafe fn(*mut u8, usize)> = Some(fix_bools);
+    fn read_back_fix() -> Option<unsafe fn(*mut u8, usize)> {
+        Some(fix_bools)
+    }
 }
 
 // SAFETY: arrays of valid elements have the elements' guarantees.
 unsafe impl<T: DeviceRepr, const N: usize> DeviceRepr for [T; N] {
-    const FIX_READ_BACK: Option<unsafe fn(*mut u8, usize)> = T::FIX_READ_BACK;
+    fn read_back_fix() -> Option<unsafe fn(*mut u8, usize)> {
+        T::read_back_fix()
+    }
 }
 // SAFETY: as above.
 unsafe impl<T: ValidAsZeroBits, const N: usize> ValidAsZeroBits for [T; N] {}
@@ -111,14 +122,14 @@ macro_rules! zero_tuples {
 }
 zero_tuples!(A, B, C, D, E, F, G, H, I, J, K, L);
 
-/// Runs `T`'s [`DeviceRepr::FIX_READ_BACK`] over `len` elements at `dst`.
+/// Runs `T`'s [`DeviceRepr::read_back_fix`] over `len` elements at `dst`.
 ///
 /// # Safety
 ///
 /// `dst` holds `len` elements just copied from the device (the copy has
 /// finished), writable, and nothing else refers to them.
 unsafe fn fix_read_back<T: DeviceRepr>(dst: *mut T, len: usize) {
-    if let Some(fix) = T::FIX_READ_BACK {
+    if let Some(fix) = T::read_back_fix() {
         // SAFETY: the caller's promise, in bytes.
         unsafe { fix(dst.cast(), len * size_of::<T>()) }
     }
@@ -1095,19 +1106,30 @@ impl<T> Drop for PinnedHostSlice<T> {
 }
 
 impl CudaContext {
-    /// `len` elements of page-locked host memory, zeroed
-    /// (`hipHostMalloc`). Unlike cudarc's, this is safe: the memory is
-    /// zero-filled, and `T: ValidAsZeroBits`.
+    /// `len` elements of page-locked, write-combined host memory
+    /// (`hipHostMalloc` with `CU_MEMHOSTALLOC_WRITECOMBINED`, as cudarc
+    /// allocates it): quick for the host to write and the device to read,
+    /// slow for the host to read. Zero-filled here, where cudarc leaves it
+    /// unset.
+    ///
+    /// # Panics
+    ///
+    /// As [`alloc_pinned_with_flags`](Self::alloc_pinned_with_flags).
     ///
     /// # Safety
     ///
-    /// None: `unsafe` only for cudarc's signature.
-    pub unsafe fn alloc_pinned<T: DeviceRepr + ValidAsZeroBits>(
+    /// As cudarc's: the contents are unset as far as the caller knows;
+    /// read them as `T` only after writing them, or where all-zero bytes
+    /// are a valid `T`. The host reads this memory as it is, with no
+    /// [`DeviceRepr::read_back_fix`]: what a kernel writes into it must be
+    /// a valid `T` (a byte 2 in a `bool` is not).
+    pub unsafe fn alloc_pinned<T: DeviceRepr>(
         self: &Arc<Self>,
         len: usize,
     ) -> Result<PinnedHostSlice<T>, DriverError> {
-        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(invalid)?;
-        self.pinned_zeroed(len, bytes, 0)
+        // SAFETY: the caller's contract is the one above, which
+        // alloc_pinned_with_flags states too.
+        unsafe { self.alloc_pinned_with_flags(len, sys::CU_MEMHOSTALLOC_WRITECOMBINED) }
     }
 
     /// `len` elements of page-locked host memory allocated with `flags`,
@@ -1539,7 +1561,7 @@ impl CudaStream {
             // guard synchronizes (pageable) or records the event (pinned).
             unsafe { self.enqueue_host_copy(host, sp, bytes) }?;
         }
-        if T::FIX_READ_BACK.is_some() {
+        if T::read_back_fix().is_some() {
             drop((record_dst, record_src));
             // The fix reads what the copy wrote: wait for it even where the
             // destination is asynchronous (pinned).
