@@ -384,11 +384,23 @@ pub(crate) struct Residue {
     pub(crate) reason: String,
 }
 
+/// Words that mark a reason as a placeholder, not a reason: a reviewed
+/// list refuses a line whose reason holds one (any case), and `write`
+/// refuses to give them to new lines. A reason states the HIP fact that
+/// rules the path out, or the design choice and why.
+pub(crate) const PROVISIONAL: &[&str] = &["not yet reviewed", "not yet examined", "(issue 33)"];
+
+/// The placeholder `reason` holds, if any ([`PROVISIONAL`]).
+pub(crate) fn provisional(reason: &str) -> Option<&'static str> {
+    let lower = reason.to_lowercase();
+    PROVISIONAL.iter().copied().find(|w| lower.contains(w))
+}
+
 /// A reviewed list: `PATH<TAB>FIELD<TAB>REASON` lines (`shape` names the
 /// three for errors, e.g. `PATH<TAB>KIND<TAB>REASON`); `#` comments and
-/// blank lines are passed over. A line without all three fields, or with
-/// an empty reason, is an error, as is a path listed twice. The residue
-/// and the signature list share it.
+/// blank lines are passed over. A line without all three fields, with an
+/// empty reason or a placeholder one ([`PROVISIONAL`]), is an error, as is
+/// a path listed twice. The residue and the signature list share it.
 pub(crate) fn parse_reviewed(text: &str, shape: &str) -> Result<Vec<[String; 3]>, String> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -403,6 +415,12 @@ pub(crate) fn parse_reviewed(text: &str, shape: &str) -> Result<Vec<[String; 3]>
         };
         if reason.trim().is_empty() {
             return Err(format!("line {}: {path} has no reason", i + 1));
+        }
+        if let Some(w) = provisional(reason) {
+            return Err(format!(
+                "line {}: {path}'s reason says {w:?}, a placeholder: state the HIP fact or the design choice",
+                i + 1
+            ));
         }
         if !seen.insert(path.to_owned()) {
             return Err(format!("line {}: {path} is listed twice", i + 1));
@@ -487,6 +505,7 @@ pub(crate) fn check(cudarc: &Paths, ours: &Paths, residue: &[Residue]) -> (Vec<S
         pct(have[1], total[1]),
         residue.len()
     ));
+    lines.extend(reason_counts(residue));
     const SHOWN: usize = 40;
     for p in unlisted.iter().take(SHOWN) {
         let theirs = &cudarc[*p];
@@ -516,6 +535,33 @@ pub(crate) fn check(cudarc: &Paths, ours: &Paths, residue: &[Residue]) -> (Vec<S
     (lines, unlisted.is_empty() && stale.is_empty())
 }
 
+/// The residue's entries counted by reason, most first (`  N  REASON`,
+/// the reason cut at 100 characters; the first [`REASONS_SHOWN`], then one
+/// line for the rest): what CI prints, so that a growing reason shows.
+pub(crate) fn reason_counts(residue: &[Residue]) -> Vec<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in residue {
+        *counts.entry(r.reason.as_str()).or_default() += 1;
+    }
+    let mut by: Vec<(&str, usize)> = counts.into_iter().collect();
+    by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut out = vec![format!("residue by reason ({} reasons):", by.len())];
+    out.extend(by.iter().take(REASONS_SHOWN).map(|(reason, n)| {
+        let cut: String = reason.chars().take(100).collect();
+        let more = if cut.len() < reason.len() { "..." } else { "" };
+        format!("  {n:5}  {cut}{more}")
+    }));
+    if by.len() > REASONS_SHOWN {
+        let rest = &by[REASONS_SHOWN..];
+        let n: usize = rest.iter().map(|(_, n)| n).sum();
+        out.push(format!("  {n:5}  ({} other reasons)", rest.len()));
+    }
+    out
+}
+
+/// How many reasons [`reason_counts`] names.
+pub(crate) const REASONS_SHOWN: usize = 25;
+
 /// The residue file for what cuda-compat lacks now, keeping the reasons
 /// of `old` entries and giving new ones `reason`.
 pub(crate) fn residue_file(lacking: &Paths, old: &[Residue], reason: &str) -> String {
@@ -529,9 +575,8 @@ pub(crate) fn residue_file(lacking: &Paths, old: &[Residue], reason: &str) -> St
          # (xtask/src/cudarc_api.rs): a missing path not listed here fails, and\n\
          # so does a line for a path cuda-compat has or cudarc lacks. Reasons\n\
          # ending in (COVERAGE.md) are the generator's for that CUDA name (see\n\
-         # cuda-compat/COVERAGE.md); those ending in (issue 33) are provisional,\n\
-         # sorted by kind when the check was first run; the others were\n\
-         # reviewed.\n",
+         # cuda-compat/COVERAGE.md); the others were reviewed. A placeholder\n\
+         # reason (\"not yet reviewed\", ...) fails the check.\n",
     );
     for (p, k) in lacking {
         let why = reasons.get(p.as_str()).copied().unwrap_or(reason);
@@ -633,7 +678,7 @@ mod tests {
             lines[2],
             "outside sys: 1 of 2 cudarc paths (50.0%); in sys: 2 of 2 (100.0%); residue: 0 entries"
         );
-        let listed = parse_residue("# why\n::driver::g\tfunction\tnot yet\n").unwrap();
+        let listed = parse_residue("# why\n::driver::g\tfunction\tno HIP counterpart\n").unwrap();
         let (_, ok) = check(&cudarc, &ours, &listed);
         assert!(ok);
         // Once cuda-compat has it, the line must go.
@@ -670,9 +715,32 @@ mod tests {
     fn a_new_residue_file_keeps_old_reasons() {
         let lacking = paths(&[("::a", "function"), ("::b", "struct")]);
         let old = parse_residue("::a\tfunction\tcuFile: no HIP counterpart\n").unwrap();
-        let text = residue_file(&lacking, &old, "not yet implemented");
+        let text = residue_file(&lacking, &old, "cuFile's type: no HIP counterpart");
         let r = parse_residue(&text).unwrap();
         assert_eq!(r[0].reason, "cuFile: no HIP counterpart");
-        assert_eq!(r[1].reason, "not yet implemented");
+        assert_eq!(r[1].reason, "cuFile's type: no HIP counterpart");
+    }
+
+    #[test]
+    fn placeholder_reasons_are_refused_in_any_case() {
+        for reason in [
+            "HIP counterpart not yet reviewed",
+            "Not Yet Examined",
+            "enumerator of an enum not bound (issue 33)",
+        ] {
+            let e = parse_residue(&format!("::a\tfunction\t{reason}\n")).unwrap_err();
+            assert!(e.contains("placeholder"), "{e}");
+        }
+        // The words inside a real reason's other words do not count.
+        assert!(parse_residue("::a\tfunction\tHIP 6.4 has not yet got it: no hipA\n").is_ok());
+    }
+
+    #[test]
+    fn reasons_are_counted_most_first() {
+        let r = parse_residue("::a\tf\tx\n::b\tf\ty\n::c\tf\ty\n").unwrap();
+        assert_eq!(
+            reason_counts(&r),
+            ["residue by reason (2 reasons):", "      2  y", "      1  x"]
+        );
     }
 }

@@ -238,6 +238,11 @@ fn run(args: &[String]) -> Result<ExitCode> {
             if !flags.is_empty() {
                 return Err(format!("{ARGS}\n{USAGE}"));
             }
+            if let Some(w) = write.and_then(|r| cudarc_api::provisional(r)) {
+                return Err(format!(
+                    "cudarc-api: --write's reason says {w:?}, a placeholder the check refuses: give the HIP fact"
+                ));
+            }
             let read_json = |path: &str| -> Result<serde_json::Value> {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
                 serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))
