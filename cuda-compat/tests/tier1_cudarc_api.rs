@@ -597,27 +597,54 @@ fn cublas_rejections_say_why() {
 /// is on).
 #[test]
 fn is_culib_present_reports_each_modules_hip_library() {
-    // SAFETY (all below): always sound; `unsafe` only for cudarc's signature.
+    fn present(f: unsafe fn() -> bool) -> bool {
+        // SAFETY: every is_culib_present is always sound to call; `unsafe`
+        // only for cudarc's signature.
+        unsafe { f() }
+    }
     let runtime = hip_sys::loader::runtime().is_ok();
-    assert_eq!(unsafe { sys::is_culib_present() }, runtime);
+    assert_eq!(present(sys::is_culib_present), runtime);
     assert_eq!(
-        unsafe { cuda_compat::runtime::sys::is_culib_present() },
+        present(cuda_compat::runtime::sys::is_culib_present),
         runtime
     );
-    let rtc = unsafe { cuda_compat::nvrtc::sys::is_culib_present() };
+    let rtc = present(nvrtc::sys::is_culib_present);
     assert!(!rtc || runtime, "hiprtc present without the runtime");
     assert_eq!(
-        unsafe { cuda_compat::cublas::sys::is_culib_present() },
+        present(cuda_compat::cublas::sys::is_culib_present),
         hipblas_sys::loader::hipblas().is_ok()
     );
     #[cfg(feature = "cublaslt")]
     assert_eq!(
-        unsafe { cuda_compat::cublaslt::sys::is_culib_present() },
+        present(cuda_compat::cublaslt::sys::is_culib_present),
         hipblaslt_sys::loader::is_available()
     );
     #[cfg(feature = "curand")]
     assert_eq!(
-        unsafe { cuda_compat::curand::sys::is_culib_present() },
+        present(cuda_compat::curand::sys::is_culib_present),
         hiprand_sys::loader::is_available()
     );
+}
+
+/// The flag enums HIP has only as `#define`s carry CUDA's numbers (HIP's
+/// macros have the same), so `as u32` passes the bits CUDA code expects.
+#[test]
+fn macro_valued_flag_enums_have_cudas_numbers() {
+    use sys::{CUctx_flags, CUevent_record_flags, CUipcMem_flags, CUstreamWaitValue_flags};
+    let cases: [(u32, u32); 11] = [
+        (sys::CUstream_flags::CU_STREAM_DEFAULT as u32, 0),
+        (sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32, 1),
+        (CUevent_record_flags::CU_EVENT_RECORD_DEFAULT as u32, 0),
+        (CUevent_record_flags::CU_EVENT_RECORD_EXTERNAL as u32, 1),
+        (CUipcMem_flags::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32, 1),
+        (CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32, 0),
+        (CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_EQ as u32, 1),
+        (CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_AND as u32, 2),
+        (CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_NOR as u32, 3),
+        (CUctx_flags::CU_CTX_SCHED_MASK as u32, 7),
+        (CUctx_flags::CU_CTX_BLOCKING_SYNC as u32, 4),
+    ];
+    for (i, (ours, cuda)) in cases.into_iter().enumerate() {
+        assert_eq!(ours, cuda, "case {i}");
+    }
 }

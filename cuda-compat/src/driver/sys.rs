@@ -247,7 +247,7 @@ pub type CUmemAttach_flags_enum = CUmemAttach_flags;
 /// CUDA `CUctx_flags` (an input only): how a context's host threads wait.
 /// The values are HIP's device flags too (`hipDeviceScheduleAuto`, ...).
 #[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CUctx_flags {
     /// Let the runtime choose.
     CU_CTX_SCHED_AUTO = hip::sys::hipDeviceScheduleAuto,
@@ -261,10 +261,77 @@ pub enum CUctx_flags {
     CU_CTX_MAP_HOST = hip::sys::hipDeviceMapHost,
     /// Keep local memory at its largest size.
     CU_CTX_LMEM_RESIZE_TO_MAX = hip::sys::hipDeviceLmemResizeToMax,
+    /// The scheduling bits (`hipDeviceScheduleMask`).
+    CU_CTX_SCHED_MASK = hip::sys::hipDeviceScheduleMask,
+}
+
+impl CUctx_flags {
+    /// CUDA's deprecated name for [`Self::CU_CTX_SCHED_BLOCKING_SYNC`].
+    pub const CU_CTX_BLOCKING_SYNC: Self = Self::CU_CTX_SCHED_BLOCKING_SYNC;
 }
 
 /// CUDA `CUctx_flags_enum` (= [`CUctx_flags`]).
 pub type CUctx_flags_enum = CUctx_flags;
+
+/// Closed enums of CUDA flag values that HIP has only as `#define`
+/// constants, with those constants' values (the same bits as CUDA's). The
+/// functions taking such flags take a `c_uint`, as CUDA's do: these carry
+/// the names, `as u32` gives the value.
+macro_rules! macro_valued_flags {
+    ($(
+        $(#[$meta:meta])*
+        pub enum $name:ident = $alias:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $hip:ident,)+
+        }
+    )+) => {$(
+        $(#[$meta])*
+        #[repr(u32)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant = hip::sys::$hip,)+
+        }
+        #[doc = concat!("CUDA `", stringify!($alias), "` (= [`", stringify!($name), "`]).")]
+        pub type $alias = $name;
+    )+};
+}
+
+macro_valued_flags! {
+    /// CUDA `CUstream_flags`: `cuStreamCreate`'s flags (`hipStreamDefault`,
+    /// `hipStreamNonBlocking`).
+    pub enum CUstream_flags = CUstream_flags_enum {
+        /// Synchronizes with the null stream.
+        CU_STREAM_DEFAULT = hipStreamDefault,
+        /// Does not synchronize with the null stream.
+        CU_STREAM_NON_BLOCKING = hipStreamNonBlocking,
+    }
+    /// CUDA `CUevent_record_flags`: `cuEventRecordWithFlags`'s flags
+    /// (`hipEventRecordDefault`, `hipEventRecordExternal`).
+    pub enum CUevent_record_flags = CUevent_record_flags_enum {
+        /// A plain record.
+        CU_EVENT_RECORD_DEFAULT = hipEventRecordDefault,
+        /// An external node when captured.
+        CU_EVENT_RECORD_EXTERNAL = hipEventRecordExternal,
+    }
+    /// CUDA `CUipcMem_flags`: `cuIpcOpenMemHandle`'s flags
+    /// (`hipIpcMemLazyEnablePeerAccess`).
+    pub enum CUipcMem_flags = CUipcMem_flags_enum {
+        /// Enable peer access on demand.
+        CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = hipIpcMemLazyEnablePeerAccess,
+    }
+    /// CUDA `CUstreamWaitValue_flags`: `cuStreamWaitValue32/64`'s
+    /// comparisons (`hipStreamWaitValueGte`, ...). CUDA's
+    /// `CU_STREAM_WAIT_VALUE_FLUSH` has no HIP value and is left out.
+    pub enum CUstreamWaitValue_flags = CUstreamWaitValue_flags_enum {
+        /// Wait until `*addr >= value` (cyclic).
+        CU_STREAM_WAIT_VALUE_GEQ = hipStreamWaitValueGte,
+        /// Wait until `*addr == value`.
+        CU_STREAM_WAIT_VALUE_EQ = hipStreamWaitValueEq,
+        /// Wait until `*addr & value != 0`.
+        CU_STREAM_WAIT_VALUE_AND = hipStreamWaitValueAnd,
+        /// Wait until `!(*addr | value) != 0`.
+        CU_STREAM_WAIT_VALUE_NOR = hipStreamWaitValueNor,
+    }
+}
 
 /// CUDA `CUoccupancyB2DSize`: the dynamic shared memory a block size needs.
 /// HIP's occupancy calls take no such function; see

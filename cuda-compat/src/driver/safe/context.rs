@@ -119,7 +119,8 @@ impl CudaContext {
         }
         let primary = CudaContext::new(ordinal)?;
         if flags != 0 {
-            primary.set_flags(flags)?;
+            primary.bind_to_thread()?;
+            primary.device.set_flags(flags).drv()?;
         }
         Ok(primary.as_non_primary())
     }
@@ -398,16 +399,27 @@ impl CudaContext {
         self.device.flags().drv()
     }
 
-    /// Sets the device flags (`hipSetDeviceFlags`), e.g.
-    /// `hipDeviceScheduleBlockingSync`.
-    pub fn set_flags(&self, flags: u32) -> Result<(), DriverError> {
-        self.device.set_flags(flags).drv()
+    /// Sets the context's flags, as cudarc's `cuCtxSetFlags` does: here
+    /// the device flags (`hipSetDeviceFlags`, whose values
+    /// [`sys::CUctx_flags`] carries), which is what a primary context's
+    /// flags are on HIP.
+    ///
+    /// ```no_run
+    /// # use cuda_compat::driver::{sys, CudaContext};
+    /// # fn main() -> Result<(), cuda_compat::driver::DriverError> {
+    /// let ctx = CudaContext::new(0)?;
+    /// ctx.set_flags(sys::CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn set_flags(&self, flags: sys::CUctx_flags) -> Result<(), DriverError> {
+        self.bind_to_thread()?;
+        self.device.set_flags(flags as u32).drv()
     }
 
     /// Makes host threads waiting for the device block instead of spin
     /// (`hipDeviceScheduleBlockingSync`).
     pub fn set_blocking_synchronize(&self) -> Result<(), DriverError> {
-        self.set_flags(hip::sys::hipDeviceScheduleBlockingSync)
+        self.set_flags(sys::CUctx_flags::CU_CTX_SCHED_BLOCKING_SYNC)
     }
 
     /// Whether buffers track their reads and writes with events.
