@@ -8,8 +8,10 @@
 //! (see `BINDINGS.md`). The NCCL calls newer than that header which a
 //! current RCCL (ROCm 6.x) and NCCL export (`ncclCommInitRankConfig`,
 //! `ncclCommSplit`, `ncclCommFinalize`, `ncclMemAlloc`/`ncclMemFree`,
-//! `ncclCommRegister`/`ncclCommDeregister`, with NCCL 2.27's
-//! `ncclConfig_t` and [`nccl_config_initializer`]) are taken by name from
+//! `ncclCommRegister`/`ncclCommDeregister`, `ncclGroupSimulateEnd`,
+//! `ncclCommWindowRegister`/`Deregister`, `ncclCommShrink`,
+//! `ncclCommInitRankScalable`, with NCCL 2.27's `ncclConfig_t`,
+//! `ncclSimInfo_t` and [`nccl_config_initializer`]) are taken by name from
 //! NCCL's `nccl.h` into the same table: an RCCL without them returns
 //! `ncclInvalidUsage` and [`loader::Rccl::is_available`] says false. The `pnccl*` profiling duplicates are left out (see
 //! the manifest `build.rs-tools/generator/libraries/rccl.toml`). Streams are

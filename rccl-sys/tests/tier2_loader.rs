@@ -51,6 +51,19 @@ fn loads_or_reports_every_librccl_path_tried() {
             // SAFETY: `version` is a valid place to write an int.
             unsafe { ncclGetVersion(&mut version) }.ok().unwrap();
             assert!(version >= 2000, "NCCL version code {version}");
+            // NCCL 2.27's calls (taken from its nccl.h): an NCCL that new
+            // exports every one.
+            if lib.platform == Platform::Nvidia && version >= 22700 {
+                for name in [
+                    "ncclGroupSimulateEnd",
+                    "ncclCommWindowRegister",
+                    "ncclCommWindowDeregister",
+                    "ncclCommShrink",
+                    "ncclCommInitRankScalable",
+                ] {
+                    assert!(lib.is_available(name), "{name}: in NCCL {version}");
+                }
+            }
         }
         Err(_) => {
             assert!(!loader::is_available());

@@ -374,7 +374,8 @@ pub(crate) fn wrapper(lib: &Library) -> Result<String> {
 
 /// The C text declaring each of `names` in a header's `text`: a function
 /// (`<return type> NAME(...);`, the first declaration at a line's start), a
-/// `typedef struct ... { ... } NAME;`, or a `#define NAME value`. A name the
+/// `typedef struct ... { ... } NAME;`, a one-line typedef
+/// (`typedef struct win* NAME;`), or a `#define NAME value`. A name the
 /// header does not declare is an error: the manifest would be stale.
 fn later_declarations(text: &str, names: &[String]) -> Result<String> {
     let mut out = String::new();
@@ -383,6 +384,7 @@ fn later_declarations(text: &str, names: &[String]) -> Result<String> {
         let patterns = [
             format!(r"(?m)^#define[ \t]+{n}[ \t]+[^\n]*$"),
             format!(r"(?ms)^typedef[ \t]+struct[^{{;]*\{{[^}}]*\}}\s*{n}\s*;"),
+            format!(r"(?m)^typedef[ \t]+[^;{{}}\n]*[ \t\*]{n}[ \t]*;"),
             format!(r"(?ms)^[A-Za-z_][A-Za-z0-9_ \t\*]*[ \t\*]{n}\s*\([^;{{]*\)\s*;"),
         ];
         let mut found = None;
@@ -621,14 +623,16 @@ mod tests {
         let text = "#define LIMIT INT_MIN\n#define LIMITED 1\n\
             typedef struct cfg_v2 {\n  size_t size;\n  int a;\n} cfg_t;\n\
             /* comment */\nres_t  fnSplit(comm_t comm, int color,\n    cfg_t* config);\n\
-            res_t pfnSplit(comm_t comm, int color,\n    cfg_t* config);\n";
-        let names = ["fnSplit", "cfg_t", "LIMIT"].map(String::from);
+            res_t pfnSplit(comm_t comm, int color,\n    cfg_t* config);\n\
+            typedef struct win* win_t;\n";
+        let names = ["fnSplit", "cfg_t", "LIMIT", "win_t"].map(String::from);
         let got = later_declarations(text, &names).unwrap();
         assert_eq!(
             got,
             "res_t  fnSplit(comm_t comm, int color,\n    cfg_t* config);\n\
              typedef struct cfg_v2 {\n  size_t size;\n  int a;\n} cfg_t;\n\
-             #define LIMIT INT_MIN\n"
+             #define LIMIT INT_MIN\n\
+             typedef struct win* win_t;\n"
         );
         let err = later_declarations(text, &["fnMissing".to_owned()]).unwrap_err();
         assert!(format!("{err:#}").contains("`fnMissing` is not declared"));

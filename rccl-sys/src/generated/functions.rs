@@ -134,10 +134,14 @@ hip_sys::loaded_functions! {
         /// comm        ncclComm_t*
         /// communicator struct pointer
         pub unsafe fn ncclCommInitRankMulti(comm: *mut ncclComm_t, nranks: ::std::os::raw::c_int, commId: ncclUniqueId, rank: ::std::os::raw::c_int, virtualId: ::std::os::raw::c_int) -> ncclResult_t;
+        pub unsafe fn ncclCommInitRankScalable(newcomm: *mut ncclComm_t, nranks: ::std::os::raw::c_int, myrank: ::std::os::raw::c_int, nId: ::std::os::raw::c_int, commIds: *mut ncclUniqueId, config: *mut ncclConfig_t) -> ncclResult_t;
         pub unsafe fn ncclCommRegister(comm: ncclComm_t, buff: *mut ::std::os::raw::c_void, size: usize, handle: *mut *mut ::std::os::raw::c_void) -> ncclResult_t;
+        pub unsafe fn ncclCommShrink(comm: ncclComm_t, excludeRanksList: *mut ::std::os::raw::c_int, excludeRanksCount: ::std::os::raw::c_int, newcomm: *mut ncclComm_t, config: *mut ncclConfig_t, shrinkFlags: ::std::os::raw::c_int) -> ncclResult_t;
         pub unsafe fn ncclCommSplit(comm: ncclComm_t, color: ::std::os::raw::c_int, key: ::std::os::raw::c_int, newcomm: *mut ncclComm_t, config: *mut ncclConfig_t) -> ncclResult_t;
         /// Returns the user-ordered "rank" associated with the communicator.
         pub unsafe fn ncclCommUserRank(comm: ncclComm_t, rank: *mut ::std::os::raw::c_int) -> ncclResult_t;
+        pub unsafe fn ncclCommWindowDeregister(comm: ncclComm_t, win: ncclWindow_t) -> ncclResult_t;
+        pub unsafe fn ncclCommWindowRegister(comm: ncclComm_t, buff: *mut ::std::os::raw::c_void, size: usize, win: *mut ncclWindow_t, winFlags: ::std::os::raw::c_int) -> ncclResult_t;
         /// Gather
         ///
         /// details Root device gathers sendcount values from other GPUs into recvbuff,
@@ -175,6 +179,7 @@ hip_sys::loaded_functions! {
         /// ncclGroupStart. Operations on the CUDA stream depending on the NCCL operations
         /// need to be called after ncclGroupEnd.
         pub unsafe fn ncclGroupEnd() -> ncclResult_t;
+        pub unsafe fn ncclGroupSimulateEnd(simInfo: *mut ncclSimInfo_t) -> ncclResult_t;
         /// Group Start
         ///
         /// Start a group call. All calls to NCCL until ncclGroupEnd will be fused into

@@ -20,6 +20,8 @@ use hip_sys::*;
 #[doc = " Opaque handle to communicator"]
 pub type ncclComm_t = *mut ncclComm;
 pub type ncclConfig_t = ncclConfig_v22700;
+pub type ncclSimInfo_t = ncclSimInfo_v22200;
+pub type ncclWindow_t = *mut ncclWindow;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct ncclComm {
@@ -101,6 +103,19 @@ pub struct ncclConfig_v22700 {
     pub shrinkShare: ::std::os::raw::c_int,
     pub nvlsCTAs: ::std::os::raw::c_int,
 }
+#[repr(C)]
+#[derive(Debug, Default, Copy, Clone, PartialEq)]
+pub struct ncclSimInfo_v22200 {
+    pub size: usize,
+    pub magic: ::std::os::raw::c_uint,
+    pub version: ::std::os::raw::c_uint,
+    pub estimatedTime: f32,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct ncclWindow {
+    _unused: [u8; 0],
+}
 pub const NCCL_MAJOR: u32 = 2;
 pub const NCCL_MINOR: u32 = 13;
 pub const NCCL_PATCH: u32 = 4;
@@ -153,6 +168,19 @@ const _: () = {
         [::std::mem::offset_of!(ncclConfig_v22700, shrinkShare) - 64usize];
     ["Offset of field: ncclConfig_v22700::nvlsCTAs"]
         [::std::mem::offset_of!(ncclConfig_v22700, nvlsCTAs) - 68usize];
+};
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    ["Size of ncclSimInfo_v22200"][::std::mem::size_of::<ncclSimInfo_v22200>() - 24usize];
+    ["Alignment of ncclSimInfo_v22200"][::std::mem::align_of::<ncclSimInfo_v22200>() - 8usize];
+    ["Offset of field: ncclSimInfo_v22200::size"]
+        [::std::mem::offset_of!(ncclSimInfo_v22200, size) - 0usize];
+    ["Offset of field: ncclSimInfo_v22200::magic"]
+        [::std::mem::offset_of!(ncclSimInfo_v22200, magic) - 8usize];
+    ["Offset of field: ncclSimInfo_v22200::version"]
+        [::std::mem::offset_of!(ncclSimInfo_v22200, version) - 12usize];
+    ["Offset of field: ncclSimInfo_v22200::estimatedTime"]
+        [::std::mem::offset_of!(ncclSimInfo_v22200, estimatedTime) - 16usize];
 };
 impl Default for ncclUniqueId {
     fn default() -> Self {
