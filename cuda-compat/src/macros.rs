@@ -43,11 +43,13 @@ macro_rules! cuda_enum {
     ) => {
         $(#[$meta])*
         #[repr(transparent)]
-        #[derive(Copy, Clone, Hash, PartialEq, Eq)]
+        #[derive(Copy, Clone, Hash, PartialEq, Eq, PartialOrd, Ord)]
         pub struct $name(pub $inner);
+        // A re-export, not a type alias, as cudarc's bindgen output has it,
+        // so that the alias is a constructor too (`CUgraphInstantiate_flags(0)`).
         $(
             #[doc = concat!(" CUDA `", stringify!($alias), "` (= [`", stringify!($name), "`]).")]
-            pub type $alias = $name;
+            pub use self::$name as $alias;
         )*
         impl $name {
             $(cuda_enum_const!(assoc $name $krate::$hip; $(#[$attr])* $cuda = $value $(=> $equiv)?);)*

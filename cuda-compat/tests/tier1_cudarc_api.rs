@@ -648,3 +648,32 @@ fn macro_valued_flag_enums_have_cudas_numbers() {
         assert_eq!(ours, cuda, "case {i}");
     }
 }
+
+/// cudarc's bitfield enums combine with `|` and `&`, and an enum's CUDA
+/// alias is a constructor too, as in cudarc's bindings (its own graph
+/// tests write `Flags(0)` and `A | B`).
+#[test]
+fn bitfield_enums_combine_and_aliases_construct() {
+    use sys::CUgraphInstantiate_flags as Flags;
+    let both = Flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
+        | Flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+    assert_eq!(
+        both.0,
+        Flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.0
+            | Flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY.0
+    );
+    assert_eq!(
+        both & Flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH,
+        Flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH
+    );
+    let mut f = Flags(0);
+    f |= Flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+    f &= both;
+    assert_eq!(f, Flags::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY);
+    let handles = sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+        | sys::CUmemAllocationHandleType(0);
+    assert_eq!(
+        handles,
+        sys::CUmemAllocationHandleType::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+    );
+}

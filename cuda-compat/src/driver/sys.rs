@@ -405,3 +405,37 @@ impl CUmemLocationType_enum {
     /// (no location), as cudarc's bindings have it.
     pub const CU_MEM_LOCATION_TYPE_NONE: Self = Self::CU_MEM_LOCATION_TYPE_INVALID;
 }
+
+/// `|`, `&`, `|=` and `&=` for the enums cudarc's bindings treat as bit
+/// sets (bindgen's bitfield enums): the flags of graph instantiation and
+/// the memory handle types, which CUDA code combines.
+macro_rules! bit_set_ops {
+    ($($name:ident),+) => {$(
+        impl ::core::ops::BitOr for $name {
+            type Output = Self;
+            fn bitor(self, other: Self) -> Self {
+                Self(self.0 | other.0)
+            }
+        }
+        impl ::core::ops::BitOrAssign for $name {
+            fn bitor_assign(&mut self, other: Self) {
+                self.0 |= other.0;
+            }
+        }
+        impl ::core::ops::BitAnd for $name {
+            type Output = Self;
+            fn bitand(self, other: Self) -> Self {
+                Self(self.0 & other.0)
+            }
+        }
+        impl ::core::ops::BitAndAssign for $name {
+            fn bitand_assign(&mut self, other: Self) {
+                self.0 &= other.0;
+            }
+        }
+    )+};
+}
+bit_set_ops!(
+    CUgraphInstantiate_flags_enum,
+    CUmemAllocationHandleType_enum
+);

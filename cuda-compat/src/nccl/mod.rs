@@ -7,9 +7,12 @@
 //!
 //! Behind the `nccl` feature, as in cudarc. Where it differs from cudarc:
 //!
-//! - RCCL 5.4's API is NCCL 2.13's: `ncclCommFinalize`, `ncclCommSplit`
-//!   and `ncclCommInitRankConfig` (and `result::comm_finalize`,
-//!   `comm_split`, `comm_init_rank_config`) are not provided.
+//! - RCCL 5.4's API is NCCL 2.13's: the NCCL 2.14 to 2.28 names it lacks
+//!   (`ncclCommShrink`, the window and parameter APIs, ...) are not here,
+//!   each listed with its reason in `cuda-compat/cudarc-api-residue.tsv`.
+//!   `ncclCommFinalize`, `ncclCommSplit` and `ncclCommInitRankConfig` are
+//!   (rccl-sys binds them, and [`result`] wraps them), and NCCL 2.28's
+//!   `ncclAlltoAll` is RCCL's `ncclAllToAll`.
 //! - The safe calls check lengths, ranks and devices before the library
 //!   and return `NcclError(ncclInvalidArgument)` where cudarc would pass
 //!   them on (or `debug_assert!`); a missing library is
