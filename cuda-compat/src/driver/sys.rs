@@ -439,3 +439,25 @@ bit_set_ops!(
     CUgraphInstantiate_flags_enum,
     CUmemAllocationHandleType_enum
 );
+
+// Two JIT enums hipify-perl's table does not map, though HIP has them
+// with CUDA's values (hipJitCacheMode, hipJitFallback: hiprtc's and
+// hipModuleLoadDataEx's options).
+cuda_enum! {
+    /// CUDA `CUjit_cacheMode_enum`, with HIP's values ([`hipJitCacheMode`](hip_sys::hipJitCacheMode), the same numbers); converts with `From` both ways.
+    pub struct CUjit_cacheMode_enum(::std::os::raw::c_uint) = hip_sys::hipJitCacheMode, plain;
+    aliases [CUjit_cacheMode];
+    synthesized [];
+    CU_JIT_CACHE_OPTION_NONE = hipJitCacheOptionNone,
+    CU_JIT_CACHE_OPTION_CG = hipJitCacheOptionCG,
+    CU_JIT_CACHE_OPTION_CA = hipJitCacheOptionCA,
+}
+
+cuda_enum! {
+    /// CUDA `CUjit_fallback_enum`, with HIP's values ([`hipJitFallback`](hip_sys::hipJitFallback), the same numbers); converts with `From` both ways.
+    pub struct CUjit_fallback_enum(::std::os::raw::c_uint) = hip_sys::hipJitFallback, plain;
+    aliases [CUjit_fallback];
+    synthesized [];
+    CU_PREFER_PTX = hipJitPreferPTX,
+    CU_PREFER_BINARY = hipJitPreferBinary,
+}

@@ -37,6 +37,7 @@ mod library_property {
 /// The raw runtime names at cudarc's path (`cudarc::runtime::sys`).
 pub mod sys {
     pub use super::generated::*;
+    pub use super::jit_enums::*;
     pub use crate::driver::{
         CUevent_st, CUfunc_st, CUgraphExec_st, CUgraphNode_st, CUgraph_st, CUmemPoolHandle_st,
         CUstream_st, CUuserObject_st, CUuuid_st,
@@ -49,4 +50,28 @@ impl cudaMemLocationType {
     /// location), as cudarc's bindings have it.
     #[allow(non_upper_case_globals)]
     pub const cudaMemLocationTypeNone: Self = Self::cudaMemLocationTypeInvalid;
+}
+
+// The runtime's names of the two JIT enums hipify-perl's table does not
+// map (see `driver::sys::CUjit_cacheMode`), in the raw layer.
+#[allow(non_camel_case_types, non_upper_case_globals)]
+mod jit_enums {
+    cuda_enum! {
+        /// CUDA `cudaJit_CacheMode`, with HIP's values ([`hipJitCacheMode`](hip_sys::hipJitCacheMode), the same numbers); converts with `From` both ways.
+        pub struct cudaJit_CacheMode(::std::os::raw::c_uint) = hip_sys::hipJitCacheMode, plain;
+        aliases [];
+        synthesized [];
+        cudaJitCacheOptionNone = hipJitCacheOptionNone,
+        cudaJitCacheOptionCG = hipJitCacheOptionCG,
+        cudaJitCacheOptionCA = hipJitCacheOptionCA,
+    }
+
+    cuda_enum! {
+        /// CUDA `cudaJit_Fallback`, with HIP's values ([`hipJitFallback`](hip_sys::hipJitFallback), the same numbers); converts with `From` both ways.
+        pub struct cudaJit_Fallback(::std::os::raw::c_uint) = hip_sys::hipJitFallback, plain;
+        aliases [];
+        synthesized [];
+        cudaPreferPtx = hipJitPreferPTX,
+        cudaPreferBinary = hipJitPreferBinary,
+    }
 }
