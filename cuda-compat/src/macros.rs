@@ -343,8 +343,19 @@ macro_rules! error_detail {
 
         /// This error's reason on this thread, when the last error of the
         /// layer had one and the same status.
-        fn detail_of(status: $status) -> Option<String> {
+        #[allow(dead_code)]
+        pub(crate) fn detail_of(status: $status) -> Option<String> {
             last_error_detail().and_then(|(s, why)| (s == status).then_some(why))
+        }
+
+        /// An error of `status` with exactly the reason `why` on this
+        /// thread: `None` forgets any reason, so that an error handed on
+        /// from elsewhere (a context's recorded error) never prints a stale
+        /// one of the same status.
+        #[allow(dead_code)]
+        pub(crate) fn with_detail(status: $status, why: Option<String>) -> $error {
+            DETAIL.with(|d| *d.borrow_mut() = why.map(|w| (status, w)));
+            $error(status)
         }
     };
 }

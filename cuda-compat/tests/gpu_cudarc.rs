@@ -1031,3 +1031,35 @@ fn unified_memory_is_written_by_the_host_and_the_kernel() {
     assert_close(&s.clone_dtoh(&u).unwrap(), &want, TOL, "copied back");
     ctx.check_err().unwrap();
 }
+
+/// An error recorded where none could be returned keeps the reason it was
+/// recorded with, from whichever thread recorded it; `check_err` hands that
+/// reason on, or none, never an unrelated one of the same status.
+#[test]
+#[ignore = "needs a GPU"]
+fn check_err_gives_the_recorded_reason_never_a_stale_one() {
+    let ctx = CudaContext::new(0).unwrap();
+    let invalid = DriverError(sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    // Recorded on another thread: CU_CTX_SYNC_MEMOPS, refused with a reason.
+    std::thread::scope(|s| {
+        s.spawn(|| ctx.record_err(CudaContext::new_non_primary(0, 0x80)));
+    });
+    // This thread's own, unrelated error of the same status.
+    // SAFETY: a null context is refused before anything uses it.
+    let e = unsafe { CudaContext::from_raw_context(0, 0, std::ptr::null_mut()) }.unwrap_err();
+    assert_eq!(e, invalid);
+    let recorded = ctx.check_err().unwrap_err();
+    assert_eq!(recorded, invalid);
+    let shown = format!("{recorded:?}");
+    assert!(shown.contains("no HIP equivalent"), "{shown}");
+    assert!(!shown.contains("null"), "{shown}");
+    assert!(ctx.check_err().is_ok(), "taken once");
+    // Recorded with no reason (on a thread that has none): none is shown,
+    // though this thread's last error had one of the same status.
+    let _ = CudaContext::new_non_primary(0, 0x80);
+    std::thread::scope(|s| {
+        s.spawn(|| ctx.record_err::<()>(Err(invalid)));
+    });
+    let shown = format!("{:?}", ctx.check_err().unwrap_err());
+    assert!(!shown.contains("no HIP equivalent"), "{shown}");
+}

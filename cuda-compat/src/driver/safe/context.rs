@@ -28,6 +28,10 @@ pub struct CudaContext {
     /// First error seen where none could be returned (drops, guards); 0 for
     /// none.
     error_state: AtomicU32,
+    /// That error's reason, taken from the thread that recorded it (it may
+    /// not be the thread that checks); written and taken under its lock,
+    /// with `error_state`'s changes.
+    error_detail: std::sync::Mutex<Option<String>>,
     /// The device's primary-context handle, as an address, once
     /// [`CudaContext::cu_ctx`] has read it (an address keeps the type
     /// `Send + Sync`).
@@ -79,6 +83,7 @@ impl CudaContext {
             is_primary: true,
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
+            error_detail: std::sync::Mutex::new(None),
             cu_ctx: OnceLock::new(),
             concurrent_managed_access: OnceLock::new(),
         }))
@@ -216,6 +221,7 @@ impl CudaContext {
             is_primary: false,
             event_tracking: AtomicBool::new(true),
             error_state: AtomicU32::new(0),
+            error_detail: std::sync::Mutex::new(None),
             cu_ctx: OnceLock::new(),
             concurrent_managed_access: OnceLock::new(),
         })
@@ -461,24 +467,37 @@ impl CudaContext {
     }
 
     /// The first error recorded where none could be returned (in `Drop`,
-    /// in a [`crate::driver::SyncOnDrop`]); clears it.
+    /// in a [`crate::driver::SyncOnDrop`]); clears it. Its `Debug` (and
+    /// [`last_error_detail`](crate::driver::result::last_error_detail))
+    /// gives the reason it was recorded with, on whichever thread that
+    /// was, or none: never an unrelated reason of the same status.
     pub fn check_err(&self) -> Result<(), DriverError> {
         // A load first: no write to the shared line while nothing failed.
         if self.error_state.load(Ordering::Relaxed) == 0 {
             return Ok(());
         }
+        let mut detail = self.error_detail.lock().unwrap_or_else(|p| p.into_inner());
         match self.error_state.swap(0, Ordering::Relaxed) {
             0 => Ok(()),
-            e => Err(DriverError(crate::driver::cudaError_enum(e))),
+            e => Err(crate::driver::result::with_detail(
+                crate::driver::cudaError_enum(e),
+                detail.take(),
+            )),
         }
     }
 
-    /// Records `result`'s error, if any, for [`CudaContext::check_err`].
+    /// Records `result`'s error, if any, for [`CudaContext::check_err`],
+    /// with this thread's reason for it (when it has one of that status).
     pub fn record_err<T>(&self, result: Result<T, DriverError>) {
         if let Err(e) = result {
-            let _ =
-                self.error_state
-                    .compare_exchange(0, e.0 .0, Ordering::Relaxed, Ordering::Relaxed);
+            let mut detail = self.error_detail.lock().unwrap_or_else(|p| p.into_inner());
+            let first = self
+                .error_state
+                .compare_exchange(0, e.0 .0, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok();
+            if first {
+                *detail = crate::driver::result::detail_of(e.0);
+            }
         }
     }
 
