@@ -546,6 +546,27 @@ fn two_gpus_buffers_of_another_device_are_rejected_and_peer_copies_work() {
             .launch(LaunchConfig::for_num_elems(n as u32))
     };
     assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    // hip's own check decides, and its message names both devices.
+    let (_, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert!(
+        why.contains("on device 1") && why.contains("device 0"),
+        "{why}"
+    );
+    // A kernel of device 0 on device 1's stream: hip's message names the
+    // kernel.
+    // SAFETY: never launched: rejected before the call.
+    let r = unsafe {
+        s1.launch_builder(&f)
+            .arg(&mut on1)
+            .arg(&n)
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    };
+    assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+    let (_, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    assert!(
+        why.contains("`add_one`") && why.contains("device 0"),
+        "{why}"
+    );
     let mut on0 = s0.alloc_zeros::<f32>(N).unwrap();
     assert!(
         s0.memcpy_dtod(&on1, &mut on0).is_err(),

@@ -60,6 +60,10 @@ pub struct LaunchArgs<'a> {
     /// Unified memory's events, waited for and recorded.
     unified: Vec<&'a hip::Event>,
     flags: Option<sys::CUevent_flags>,
+    /// An argument of another device that `hip`'s launch will not see
+    /// (unified memory, or a buffer whose accesses are not tracked): `hip`
+    /// checks the tracked buffers and the kernel itself, with messages
+    /// naming the devices, so only these are checked here.
     wrong_device: bool,
 }
 
@@ -119,11 +123,11 @@ impl<'a> LaunchArgs<'a> {
     }
 
     fn track(&mut self, ordinal: usize, events: &'a hip::AccessEvents, writes: bool) {
-        if ordinal != self.stream.ctx.ordinal {
-            self.wrong_device = true;
-        }
-        if self.stream.ctx.is_event_tracking() {
+        if self.stream.ctx.is_event_tracking() && events.is_tracked() {
+            // hip's launch checks its device, naming both.
             self.args.access(events, writes, ordinal);
+        } else if ordinal != self.stream.ctx.ordinal {
+            self.wrong_device = true;
         }
     }
 }
@@ -215,10 +219,13 @@ impl LaunchArgs<'_> {
         // access) or an earlier asynchronous use, as cudarc's launch
         // returns it through bind_to_thread.
         self.stream.ctx.check_err()?;
-        if self.wrong_device || self.func.module.ctx.ordinal != self.stream.ctx.ordinal {
+        // The kernel's device and the tracked buffers' are hip's to check
+        // (`launch_with`, whose message names the devices); what hip does
+        // not see is checked here.
+        if self.wrong_device {
             return Err(crate::driver::result::fail(
                 sys::CUresult::CUDA_ERROR_INVALID_VALUE,
-                "a kernel argument or the kernel belongs to another device than the stream",
+                "a kernel argument (unified memory, or an untracked buffer) belongs to another device than the stream",
             ));
         }
         let timing = match self.flags {
