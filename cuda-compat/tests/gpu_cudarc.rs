@@ -538,31 +538,31 @@ fn two_gpus_buffers_of_another_device_are_rejected_and_peer_copies_work() {
     let mut on1 = s1.clone_htod(&data).unwrap();
     let f = module0.load_function("add_one").unwrap();
     let n = N as i32;
-    // SAFETY: never launched: rejected before the call.
-    let r = unsafe {
-        s0.launch_builder(&f)
-            .arg(&mut on1)
-            .arg(&n)
-            .launch(LaunchConfig::for_num_elems(n as u32))
+    // `add_one` (of device 0) over `on1` on `stream`: refused before the
+    // call; hip's reason.
+    let mut refused_on = |stream: &CudaStream| {
+        // SAFETY: never launched: rejected before the call.
+        let r = unsafe {
+            stream
+                .launch_builder(&f)
+                .arg(&mut on1)
+                .arg(&n)
+                .launch(LaunchConfig::for_num_elems(n as u32))
+        };
+        assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
+        cuda_compat::driver::result::last_error_detail()
+            .expect("a reason")
+            .1
     };
-    assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
     // hip's own check decides, and its message names both devices.
-    let (_, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    let why = refused_on(&s0);
     assert!(
         why.contains("on device 1") && why.contains("device 0"),
         "{why}"
     );
     // A kernel of device 0 on device 1's stream: hip's message names the
     // kernel.
-    // SAFETY: never launched: rejected before the call.
-    let r = unsafe {
-        s1.launch_builder(&f)
-            .arg(&mut on1)
-            .arg(&n)
-            .launch(LaunchConfig::for_num_elems(n as u32))
-    };
-    assert_eq!(r.unwrap_err().0, sys::CUresult::CUDA_ERROR_INVALID_VALUE);
-    let (_, why) = cuda_compat::driver::result::last_error_detail().expect("a reason");
+    let why = refused_on(&s1);
     assert!(
         why.contains("`add_one`") && why.contains("device 0"),
         "{why}"

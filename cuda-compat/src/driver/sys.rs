@@ -244,35 +244,6 @@ pub enum CUmemAttach_flags {
 /// CUDA `CUmemAttach_flags_enum` (= [`CUmemAttach_flags`]).
 pub type CUmemAttach_flags_enum = CUmemAttach_flags;
 
-/// CUDA `CUctx_flags` (an input only): how a context's host threads wait.
-/// The values are HIP's device flags too (`hipDeviceScheduleAuto`, ...).
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CUctx_flags {
-    /// Let the runtime choose.
-    CU_CTX_SCHED_AUTO = hip::sys::hipDeviceScheduleAuto,
-    /// Spin while waiting.
-    CU_CTX_SCHED_SPIN = hip::sys::hipDeviceScheduleSpin,
-    /// Yield while waiting.
-    CU_CTX_SCHED_YIELD = hip::sys::hipDeviceScheduleYield,
-    /// Block while waiting.
-    CU_CTX_SCHED_BLOCKING_SYNC = hip::sys::hipDeviceScheduleBlockingSync,
-    /// Allow mapped pinned memory.
-    CU_CTX_MAP_HOST = hip::sys::hipDeviceMapHost,
-    /// Keep local memory at its largest size.
-    CU_CTX_LMEM_RESIZE_TO_MAX = hip::sys::hipDeviceLmemResizeToMax,
-    /// The scheduling bits (`hipDeviceScheduleMask`).
-    CU_CTX_SCHED_MASK = hip::sys::hipDeviceScheduleMask,
-}
-
-impl CUctx_flags {
-    /// CUDA's deprecated name for [`Self::CU_CTX_SCHED_BLOCKING_SYNC`].
-    pub const CU_CTX_BLOCKING_SYNC: Self = Self::CU_CTX_SCHED_BLOCKING_SYNC;
-}
-
-/// CUDA `CUctx_flags_enum` (= [`CUctx_flags`]).
-pub type CUctx_flags_enum = CUctx_flags;
-
 /// Closed enums of CUDA flag values that HIP has only as `#define`
 /// constants, with those constants' values (the same bits as CUDA's). The
 /// functions taking such flags take a `c_uint`, as CUDA's do: these carry
@@ -296,6 +267,25 @@ macro_rules! macro_valued_flags {
 }
 
 macro_valued_flags! {
+    /// CUDA `CUctx_flags` (an input only): how a context's host threads
+    /// wait. The values are HIP's device flags (`hipDeviceScheduleAuto`,
+    /// ...).
+    pub enum CUctx_flags = CUctx_flags_enum {
+        /// Let the runtime choose.
+        CU_CTX_SCHED_AUTO = hipDeviceScheduleAuto,
+        /// Spin while waiting.
+        CU_CTX_SCHED_SPIN = hipDeviceScheduleSpin,
+        /// Yield while waiting.
+        CU_CTX_SCHED_YIELD = hipDeviceScheduleYield,
+        /// Block while waiting.
+        CU_CTX_SCHED_BLOCKING_SYNC = hipDeviceScheduleBlockingSync,
+        /// Allow mapped pinned memory.
+        CU_CTX_MAP_HOST = hipDeviceMapHost,
+        /// Keep local memory at its largest size.
+        CU_CTX_LMEM_RESIZE_TO_MAX = hipDeviceLmemResizeToMax,
+        /// The scheduling bits (`hipDeviceScheduleMask`).
+        CU_CTX_SCHED_MASK = hipDeviceScheduleMask,
+    }
     /// CUDA `CUstream_flags`: `cuStreamCreate`'s flags (`hipStreamDefault`,
     /// `hipStreamNonBlocking`).
     pub enum CUstream_flags = CUstream_flags_enum {
@@ -331,6 +321,11 @@ macro_valued_flags! {
         /// Wait until `!(*addr | value) != 0`.
         CU_STREAM_WAIT_VALUE_NOR = hipStreamWaitValueNor,
     }
+}
+
+impl CUctx_flags {
+    /// CUDA's deprecated name for [`Self::CU_CTX_SCHED_BLOCKING_SYNC`].
+    pub const CU_CTX_BLOCKING_SYNC: Self = Self::CU_CTX_SCHED_BLOCKING_SYNC;
 }
 
 /// CUDA `CUoccupancyB2DSize`: the dynamic shared memory a block size needs.
