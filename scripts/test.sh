@@ -61,6 +61,16 @@
 # ROCm 5.2.3 that could not run (its packages not installed) is a failure
 # unless HIP_TEST_SKIP_TIER2=1; CI must not set it.
 #
+# HIP_RECLAIM=1 (CI sets it: its machines have had under 8 GB free) deletes
+# each pass's own folders once no later pass reads them, printing
+# `reclaim: PATH (SIZE)`: the tests' scratch builds (target/tmp) after the
+# passes; the cargo folders of cudarc-api.sh (and the pinned nightly),
+# feature-check.sh, and candle.sh's check and AMD kernel builds; the ROCm
+# 5.7 sysroot after the sysroot tier;
+# the Windows builds and Wine prefix after the Wine tier; and, before
+# candle's emulator tier, the workspace's build (target/debug). Whatever is deleted is fetched or built again when a
+# later run needs it; unset, everything stays for the next run.
+#
 # Extra arguments go to `cargo test`.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -79,6 +89,20 @@ else
   tier2_failed=1
 fi
 
+# reclaim PATH...: with HIP_RECLAIM=1, deletes the folders, saying how much
+# each held.
+reclaim() {
+  [ "${HIP_RECLAIM:-}" = 1 ] || return 0
+  local p
+  for p in "$@"; do
+    [ -e "$p" ] || continue
+    echo "reclaim: $p ($(du -sh "$p" 2>/dev/null | cut -f1))"
+    rm -rf "$p"
+  done
+}
+target_dir=${CARGO_TARGET_DIR:-target}
+hip_cache=$HOME/.cache/hip-rs
+
 status=0
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
@@ -91,6 +115,15 @@ if [ $status -eq 0 ] && [ -f cuda-compat/Cargo.toml ] && grep -q '^synthesized-e
   feature_pass=1
   cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver,cusparse "$@" 2>&1 | tee "$logs/3-rerun.log" || status=$?
 fi
+# Executable -> package, for telling tests of equal names apart (now, while
+# the passes' build is whole: HIP_RECLAIM=1 deletes it before the last tier).
+cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
+if [ $feature_pass -eq 1 ]; then
+  cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver,cusparse --no-run --message-format=json "$@" >"$logs/3.json" 2>/dev/null
+fi
+# The scratch builds of the passes' tests (cudaforge's and bindgen_cuda's
+# downstream crates) are not read again.
+reclaim "$target_dir/tmp" && mkdir -p "$target_dir/tmp"
 # cudarc's own example programs, built unmodified against cuda-compat
 # renamed to cudarc (the one-line switch); scripts/cudarc-examples.sh
 # fetches the pinned crate and prints one line per example.
@@ -112,9 +145,14 @@ fi
 if [ $status -eq 0 ]; then
   bash scripts/cudarc-api.sh check 2>&1 | tee "$logs/9-cudarc-api.log" || status=$?
 fi
+# The pinned nightly (scripts/nightly-toolchain: Miri's and rustdoc JSON's)
+# is not used again either; the next run installs it when missing.
+reclaim "$target_dir/cudarc-api"
+[ "${HIP_RECLAIM:-}" != 1 ] || rustup toolchain uninstall "$(cat scripts/nightly-toolchain)" 2>&1 | tail -n 1
 if [ $status -eq 0 ]; then
   bash scripts/feature-check.sh 2>&1 | tee -a "$logs/9-cudarc-api.log" || status=$?
 fi
+reclaim "$target_dir/feature-check"
 # cudarc's own unit tests that use only its public API build against the
 # drop-in, or are listed with their reason (scripts/cudarc-tests.sh; they
 # run on the GPU machine, gpu-session.sh tests).
@@ -142,6 +180,10 @@ fi
 if [ $status -eq 0 ]; then
   bash scripts/candle.sh amd 2>&1 | tee -a "$logs/7-candle.log" || status=$?
 fi
+# candle's own target folder (check and the AMD kernels' build; the
+# kernels stay in the cudaforge-amd cache, and candle.sh emu-ci builds in
+# candle-emu-target).
+reclaim "${CANDLE_TARGET_DIR:-$hip_cache/candle-target}"
 # A tier run by its own script, which prints `DID NOT RUN` when it cannot
 # run: optional_tier SKIP_VAR SCRIPT LOG sets $tier_line to what ran, and
 # for how long (each tier has a time budget: the emulator tier's is 10 minutes).
@@ -163,9 +205,12 @@ optional_tier() {
 # Tier 2 on ROCm 5.7 and 6.4, in their sysroots.
 optional_tier HIP_TEST_SKIP_SYSROOTS scripts/tier2-sysroots.sh "$logs/5-sysroots.log"
 sysroots=$tier_line
+# 5.7's sysroot is not used again (6.4's is, by the emulator tiers).
+reclaim "${HIP_RUNTIMES_CACHE:-$hip_cache/rocm-runtimes}"/rocm-5.7-*
 # The Wine tier: Windows builds of the tests under Wine.
 optional_tier HIP_TEST_SKIP_WINE scripts/wine-tier.sh "$logs/6-wine.log"
 wine=$tier_line
+reclaim "$target_dir/x86_64-pc-windows-gnu" "${HIP_WINE_PREFIX:-$hip_cache/wine-prefix}"
 # The software AMD GPU tier: hip's, hipblas's and cuda-compat's GPU tests
 # and the nvrtc corpus on hip-emu's gfx942 and gfx1100.
 optional_tier HIP_TEST_SKIP_EMU scripts/emu-tier.sh "$logs/10-emu.log"
@@ -175,13 +220,11 @@ emu=$tier_line
 # the quantized matmuls) built for AMD by the drop-ins and run on hip-emu's
 # gfx942 and gfx1100; every failure explained by
 # benches/candle/candle-0.11.1.emu-residue.txt (scripts/candle.sh emu-ci).
+# Before it, the workspace's build goes (candle.sh builds hip-emu's library
+# again, a minute): candle's build for AMD is 1.6 GB more.
+reclaim "$target_dir/debug" "$target_dir/cudarc-tests" "$target_dir/cudarc-examples"
 optional_tier HIP_TEST_SKIP_CANDLE_EMU scripts/candle.sh "$logs/11-candle-emu.log" emu-ci
 candle_emu=$tier_line
-# Executable -> package, for telling tests of equal names apart.
-cargo test --workspace --all-targets --no-run --message-format=json "$@" >"$logs/1.json" 2>/dev/null
-if [ $feature_pass -eq 1 ]; then
-  cargo test -p cuda-compat --features synthesized-enums,cufft,cusolver,cusparse --no-run --message-format=json "$@" >"$logs/3.json" 2>/dev/null
-fi
 
 runtime=$(ls /usr/lib/x86_64-linux-gnu/libamdhip64.so.5.* 2>/dev/null | head -n1)
 echo

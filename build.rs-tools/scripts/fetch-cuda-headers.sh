@@ -9,7 +9,9 @@
 #                                    generator reads these; NCCL is left out)
 # Nothing is installed. Wheels are taken from $CUDA_WHEELS_DIR when it holds
 # them, else downloaded with pip from its configured index (no host name is
-# written here).
+# written here) into $CUDA_WHEELS_DIR, which keeps them for the next run, or,
+# when it is unset, into a temporary folder deleted on exit (the wheels are
+# 1.9 GB for a few MB of headers, and CI machines have little disk).
 #
 # Consumers:
 #   cargo run -p hip-generator -- cuda-compat
@@ -18,7 +20,12 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dest=${CUDA_HEADERS_DIR:-$root/build.rs-tools/cuda-headers}
-wheels=${CUDA_WHEELS_DIR:-/tmp/cudawheels}
+if [ -n "${CUDA_WHEELS_DIR:-}" ]; then
+  wheels=$CUDA_WHEELS_DIR
+else
+  wheels=$(mktemp -d)
+  trap 'rm -rf "$wheels"' EXIT
+fi
 
 # Exact versions the committed output was generated from.
 packages=(

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Unpacks ROCm packages into a sysroot keeping only the GPU code of the
+targets the tests use (scripts/rocm-runtimes.sh calls it).
+
+ROCm's math libraries carry machine code for a dozen GPU targets, and the
+tests here use two (hip-emu's gfx942 and gfx1100): rocBLAS 6.4 alone
+unpacks to 4.2 GB, of which 2.6 GB are Tensile kernel files of other
+targets and most of a 1 GB library is other targets' code objects. CI runs
+on machines with a few GB of free disk, so the sysroots keep only what
+runs.
+
+  rocm-prune.py extract DEB DEST TARGETS
+      Unpacks DEB into DEST, as `dpkg -x` does, leaving out each file under
+      usr/lib whose name names a GPU target (`..._gfx90a.co`,
+      `TensileLibrary_lazy_gfx908.dat`) not among TARGETS.
+  rocm-prune.py punch DEST TARGETS
+      In every ELF library under DEST, finds the uncompressed offload
+      bundles of its `.hip_fatbin` section and releases the disk blocks of
+      each entry for a target not among TARGETS (FALLOC_FL_PUNCH_HOLE: the
+      file keeps its size and layout, the entry reads as zeros). The
+      bundle's header is kept, so a runtime choosing its target's entry
+      reads what it always did; nothing reads another target's entry.
+      Compressed bundles (CCOB) are left whole.
+
+TARGETS is a comma or space list (`gfx942,gfx1100`). Each command prints
+one line saying what it left out. Exit status 2 on bad usage, 1 when a
+package cannot be read or a bundle header is malformed.
+"""
+
+import ctypes
+import ctypes.util
+import mmap
+import os
+import re
+import struct
+import subprocess
+import sys
+import tarfile
+
+GFX = re.compile(r"gfx[0-9a-f]+")
+BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
+FALLOC_FL_KEEP_SIZE = 1
+FALLOC_FL_PUNCH_HOLE = 2
+
+
+def targets_of(arg):
+    t = {x for x in re.split(r"[,\s]+", arg) if x}
+    if not t or not all(GFX.fullmatch(x) for x in t):
+        sys.exit(f"rocm-prune: TARGETS must name gfx targets, got {arg!r}")
+    return t
+
+
+def other_target(path, keep):
+    """The GPU target a library data file under usr/lib is for, when it is
+    not one to keep; None for every other file."""
+    if not path.lstrip("./").startswith("usr/lib/"):
+        return None
+    named = GFX.findall(os.path.basename(path))
+    if named and not any(n in keep for n in named):
+        return named[0]
+    return None
+
+
+def extract(deb, dest, keep):
+    os.makedirs(dest, exist_ok=True)
+    proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb], stdout=subprocess.PIPE)
+    left, left_bytes = 0, 0
+    with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
+        for member in tar:
+            if member.isfile() and other_target(member.name, keep):
+                left += 1
+                left_bytes += member.size
+                continue
+            # Debian packages hold no absolute or parent-relative paths
+            # (dpkg refuses them); the legacy filter keeps links as they are.
+            if hasattr(tarfile, "fully_trusted_filter"):
+                tar.extract(member, dest, filter="fully_trusted")
+            else:
+                tar.extract(member, dest)
+    proc.stdout.close()
+    if proc.wait() != 0:
+        sys.exit(f"rocm-prune: dpkg-deb could not read {deb}")
+    if left:
+        print(f"rocm-prune: {os.path.basename(deb)}: left out {left} kernel files "
+              f"of other targets ({left_bytes >> 20} MiB)")
+
+
+def fatbin_range(m):
+    """(offset, size) of the `.hip_fatbin` section of the ELF in `m`, or None."""
+    if m[:4] != b"\x7fELF" or m[4] != 2 or m[5] != 1:
+        return None
+    shoff, = struct.unpack_from("<Q", m, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", m, 0x3A)
+    if shoff == 0 or shnum == 0 or shoff + shnum * shentsize > len(m):
+        return None
+    def section(i):
+        return struct.unpack_from("<IIQQQQ", m, shoff + i * shentsize)
+    _, _, _, _, str_off, str_size = section(shstrndx)
+    for i in range(shnum):
+        name, kind, _, _, off, size = section(i)
+        end = m.find(b"\0", str_off + name, str_off + str_size)
+        if m[str_off + name:end] == b".hip_fatbin" and kind != 8:
+            return off, size
+    return None
+
+
+def walk_fatbin(m, pos, end, keep, path):
+    """The (offset, size) of every entry for another target in the bundles
+    laid end to end (zero padding between them) from `pos` to `end`, and a
+    note when the walk had to stop early. The walk follows the layout
+    rather than searching for the magic, which compressed data can hold."""
+    holes = []
+    while pos < end:
+        if m[pos] == 0:
+            pos += 1
+            continue
+        if m[pos:pos + 24] == BUNDLE_MAGIC:
+            n, = struct.unpack_from("<Q", m, pos + 24)
+            if n > 4096:
+                sys.exit(f"rocm-prune: {path}: the offload bundle at {pos:#x} claims {n} entries")
+            at = bundle_end = pos + 32
+            for _ in range(n):
+                off, esize, id_len = struct.unpack_from("<QQQ", m, at)
+                ident = m[at + 24:at + 24 + id_len].decode("ascii", "replace")
+                at += 24 + id_len
+                if pos + off + esize > end:
+                    sys.exit(f"rocm-prune: {path}: bundle entry {ident} at {pos:#x} runs past .hip_fatbin")
+                bundle_end = max(bundle_end, at, pos + off + esize)
+                named = GFX.findall(ident.split("--", 1)[-1])
+                if named and named[0] not in keep and esize:
+                    holes.append((pos + off, esize))
+            pos = bundle_end
+        elif m[pos:pos + 4] == b"CCOB":
+            version, = struct.unpack_from("<H", m, pos + 4)
+            if version == 2:
+                total, = struct.unpack_from("<I", m, pos + 8)
+            elif version == 3:
+                total, = struct.unpack_from("<Q", m, pos + 8)
+            else:
+                return holes, f"a version {version} compressed bundle at {pos:#x} (no size): the rest kept"
+            pos += max(total, 1)
+        else:
+            return holes, f"unknown bytes at {pos:#x}: the rest kept"
+    return holes, None
+
+
+def punch_file(path, keep, fallocate):
+    with open(path, "r+b") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size < 64:
+            return 0, 0
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            found = fatbin_range(m)
+            if not found:
+                return 0, 0
+            start, length = found
+            holes, note = walk_fatbin(m, start, start + length, keep, path)
+        if note:
+            print(f"rocm-prune: {path}: {note}")
+        released = 0
+        for off, esize in holes:
+            if fallocate(f.fileno(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                         ctypes.c_int64(off), ctypes.c_int64(esize)) != 0:
+                err = ctypes.get_errno()
+                sys.exit(f"rocm-prune: {path}: could not release {esize} bytes at {off:#x}: "
+                         f"{os.strerror(err)}")
+            released += esize
+        return len(holes), released
+
+
+def punch(dest, keep):
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    fallocate = libc.fallocate
+    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    entries, released = 0, 0
+    for root, _, files in os.walk(dest):
+        for name in files:
+            path = os.path.join(root, name)
+            if os.path.islink(path) or ".so" not in name:
+                continue
+            n, r = punch_file(path, keep, fallocate)
+            entries += n
+            released += r
+    print(f"rocm-prune: {dest}: released {entries} offload-bundle entries of other targets "
+          f"({released >> 20} MiB)")
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "extract":
+        extract(argv[2], argv[3], targets_of(argv[4]))
+    elif len(argv) == 4 and argv[1] == "punch":
+        punch(argv[2], targets_of(argv[3]))
+    else:
+        print("usage: rocm-prune.py extract DEB DEST TARGETS | punch DEST TARGETS", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
