@@ -6,6 +6,8 @@
 #   python3  (build.rs-tools/scripts/fetch-cuda-headers.sh reads NVIDIA's wheels)
 #   gcc-mingw-w64-x86-64, wine64  (the Wine tier, scripts/wine-tier.sh: stub
 #     DLLs built with mingw, the tests run under Wine 8.0)
+#   zstd  (scripts/rocm-prune.py rewrites ROCm 7's compressed code-object
+#     bundles with only the emulated targets' code)
 # and, with rustup, the Rust target x86_64-pc-windows-gnu (the Wine tier's
 # test binaries).
 # Prints what it did; exits non-zero only when an install was needed and failed.
@@ -17,7 +19,7 @@ if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep 
   rustup target add "$windows_target"
 fi
 
-packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3 gcc-mingw-w64-x86-64 wine64 patchelf)
+packages=(libamdhip64-5 libamdhip64-dev rocm-device-libs hipcc libclang-dev clang python3 gcc-mingw-w64-x86-64 wine64 patchelf zstd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null || missing+=("$p")

@@ -20,7 +20,10 @@ runs.
       file keeps its size and layout, the entry reads as zeros). The
       bundle's header is kept, so a runtime choosing its target's entry
       reads what it always did; nothing reads another target's entry.
-      Compressed bundles (CCOB) are left whole.
+      A compressed bundle (CCOB) is inflated, written again in place with
+      the kept entries only (same version and method; zstd's by the `zstd`
+      program, without which they stay whole), and the rest of its old
+      extent released.
 
 TARGETS is a comma or space list (`gfx942,gfx1100`). Each command prints
 one line saying what it left out. Exit status 2 on bad usage, 1 when a
@@ -32,10 +35,12 @@ import ctypes.util
 import mmap
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
 import tarfile
+import zlib
 
 GFX = re.compile(r"gfx[0-9a-f]+")
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -104,30 +109,90 @@ def fatbin_range(m):
     return None
 
 
-def walk_fatbin(m, pos, end, keep, path):
-    """The (offset, size) of every entry for another target in the bundles
-    laid end to end (zero padding between them) from `pos` to `end`, and a
-    note when the walk had to stop early. The walk follows the layout
-    rather than searching for the magic, which compressed data can hold."""
-    holes = []
+def keep_entry(ident, keep):
+    """Whether a bundle entry stays: the host's, and those for a kept target."""
+    named = GFX.findall(ident.split("--", 1)[-1])
+    return not named or named[0] in keep
+
+
+def bundle_entries(b, pos, path):
+    """[(offset from the bundle, size, id)] of the uncompressed bundle at `pos`."""
+    n, = struct.unpack_from("<Q", b, pos + 24)
+    if n > 4096:
+        sys.exit(f"rocm-prune: {path}: the offload bundle at {pos:#x} claims {n} entries")
+    at, out = pos + 32, []
+    for _ in range(n):
+        off, esize, id_len = struct.unpack_from("<QQQ", b, at)
+        out.append((off, esize, bytes(b[at + 24:at + 24 + id_len]).decode("ascii", "replace")))
+        at += 24 + id_len
+    return out, at
+
+
+def run_zstd(args, data):
+    return subprocess.run(["zstd", "-q", "-c", *args], input=data, stdout=subprocess.PIPE,
+                          check=True).stdout
+
+
+def shrink_ccob(m, pos, version, total, keep, path):
+    """A compressed bundle (CCOB) at `pos` holding only the kept entries, as
+    the same version and method writes it, when that is smaller; else None.
+    Its hash (a cache key of the uncompressed bytes) is kept as it was."""
+    method, = struct.unpack_from("<H", m, pos + 6)
+    if version == 2:
+        header, (size,), (hsh,) = 24, struct.unpack_from("<I", m, pos + 12), struct.unpack_from("<Q", m, pos + 16)
+    else:
+        header, (size,), (hsh,) = 32, struct.unpack_from("<Q", m, pos + 16), struct.unpack_from("<Q", m, pos + 24)
+    data = bytes(m[pos + header:pos + total])
+    if method == 0:
+        inner = zlib.decompress(data)
+    elif method == 1:
+        inner = run_zstd(["-d"], data)
+    else:
+        return None
+    if len(inner) != size or not inner.startswith(BUNDLE_MAGIC):
+        sys.exit(f"rocm-prune: {path}: the compressed bundle at {pos:#x} does not inflate to a bundle")
+    entries, _ = bundle_entries(inner, 0, path)
+    kept = [e for e in entries if keep_entry(e[2], keep)]
+    if len(kept) == len(entries):
+        return None
+    # The same layout clang writes: the header, then each entry 4096-aligned.
+    head_len = 32 + sum(24 + len(ident) for _, _, ident in kept)
+    at, heads, body = head_len, [], bytearray()
+    for off, esize, ident in kept:
+        pad = (-at) % 4096 if esize else 0
+        body += b"\0" * pad
+        at += pad
+        heads.append(struct.pack("<QQQ", at, esize, len(ident)) + ident.encode())
+        body += inner[off:off + esize]
+        at += esize
+    bundle = BUNDLE_MAGIC + struct.pack("<Q", len(kept)) + b"".join(heads) + bytes(body)
+    packed = zlib.compress(bundle, 9) if method == 0 else run_zstd(["-9"], bundle)
+    if version == 2:
+        new = b"CCOB" + struct.pack("<HHIIQ", 2, method, 24 + len(packed), len(bundle), hsh) + packed
+    else:
+        new = b"CCOB" + struct.pack("<HHQQQ", 3, method, 32 + len(packed), len(bundle), hsh) + packed
+    return new if len(new) < total else None
+
+
+def walk_fatbin(m, pos, end, keep, path, shrink):
+    """What to release in the bundles laid end to end (zero padding between
+    them) from `pos` to `end`: (offset, size) of every uncompressed entry for
+    another target; (offset, new bytes, old size) of every compressed bundle
+    rewritten without them (when `shrink`); and a note when the walk had to
+    stop early. The walk follows the layout rather than searching for the
+    magic, which compressed data can hold."""
+    holes, rewrites = [], []
     while pos < end:
         if m[pos] == 0:
             pos += 1
             continue
         if m[pos:pos + 24] == BUNDLE_MAGIC:
-            n, = struct.unpack_from("<Q", m, pos + 24)
-            if n > 4096:
-                sys.exit(f"rocm-prune: {path}: the offload bundle at {pos:#x} claims {n} entries")
-            at = bundle_end = pos + 32
-            for _ in range(n):
-                off, esize, id_len = struct.unpack_from("<QQQ", m, at)
-                ident = m[at + 24:at + 24 + id_len].decode("ascii", "replace")
-                at += 24 + id_len
+            entries, bundle_end = bundle_entries(m, pos, path)
+            for off, esize, ident in entries:
                 if pos + off + esize > end:
                     sys.exit(f"rocm-prune: {path}: bundle entry {ident} at {pos:#x} runs past .hip_fatbin")
-                bundle_end = max(bundle_end, at, pos + off + esize)
-                named = GFX.findall(ident.split("--", 1)[-1])
-                if named and named[0] not in keep and esize:
+                bundle_end = max(bundle_end, pos + off + esize)
+                if esize and not keep_entry(ident, keep):
                     holes.append((pos + off, esize))
             pos = bundle_end
         elif m[pos:pos + 4] == b"CCOB":
@@ -137,14 +202,19 @@ def walk_fatbin(m, pos, end, keep, path):
             elif version == 3:
                 total, = struct.unpack_from("<Q", m, pos + 8)
             else:
-                return holes, f"a version {version} compressed bundle at {pos:#x} (no size): the rest kept"
+                return holes, rewrites, f"a version {version} compressed bundle at {pos:#x} (no size): the rest kept"
+            if pos + total > end:
+                sys.exit(f"rocm-prune: {path}: the compressed bundle at {pos:#x} runs past .hip_fatbin")
+            new = shrink_ccob(m, pos, version, total, keep, path) if shrink else None
+            if new is not None:
+                rewrites.append((pos, new, total))
             pos += max(total, 1)
         else:
-            return holes, f"unknown bytes at {pos:#x}: the rest kept"
-    return holes, None
+            return holes, rewrites, f"unknown bytes at {pos:#x}: the rest kept"
+    return holes, rewrites, None
 
 
-def punch_file(path, keep, fallocate):
+def punch_file(path, keep, fallocate, shrink):
     with open(path, "r+b") as f:
         size = os.fstat(f.fileno()).st_size
         if size < 64:
@@ -154,9 +224,14 @@ def punch_file(path, keep, fallocate):
             if not found:
                 return 0, 0
             start, length = found
-            holes, note = walk_fatbin(m, start, start + length, keep, path)
+            holes, rewrites, note = walk_fatbin(m, start, start + length, keep, path, shrink)
         if note:
             print(f"rocm-prune: {path}: {note}")
+        for off, new, old in rewrites:
+            f.seek(off)
+            f.write(new)
+            holes.append((off + len(new), old - len(new)))
+        f.flush()
         released = 0
         for off, esize in holes:
             if fallocate(f.fileno(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
@@ -172,16 +247,19 @@ def punch(dest, keep):
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
     fallocate = libc.fallocate
     fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    shrink = shutil.which("zstd") is not None
+    if not shrink:
+        print("rocm-prune: no zstd program: compressed bundles are kept whole")
     entries, released = 0, 0
     for root, _, files in os.walk(dest):
         for name in files:
             path = os.path.join(root, name)
             if os.path.islink(path) or ".so" not in name:
                 continue
-            n, r = punch_file(path, keep, fallocate)
+            n, r = punch_file(path, keep, fallocate, shrink)
             entries += n
             released += r
-    print(f"rocm-prune: {dest}: released {entries} offload-bundle entries of other targets "
+    print(f"rocm-prune: {dest}: released {entries} offload-bundle regions of other targets "
           f"({released >> 20} MiB)")
 
 

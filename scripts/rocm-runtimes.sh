@@ -27,14 +27,15 @@
 # GPU code is kept for the targets the tests use only ($HIP_RUNTIMES_TARGETS,
 # default gfx942 and gfx1100, hip-emu's): scripts/rocm-prune.py leaves the
 # other targets' kernel files out while unpacking and releases the disk
-# blocks of their entries in the libraries' offload bundles. rocBLAS 6.4
-# unpacks to 4.2 GB whole and 0.5 GB so; CI machines may have a few GB free.
-# Each package file is deleted once unpacked.
+# blocks of their entries in the libraries' offload bundles (rewriting the
+# compressed ones). The 6.4 sysroot is 4.2 GB whole and 0.7 GB so, 7.2's
+# 2.3 GB and 0.7 GB; CI machines may have a few GB free. Each package file
+# is deleted once unpacked.
 #
 # Cache: ${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}/rocm-VERSION-KEY,
-# KEY being a hash of the suite, the requested packages and the targets, so a
-# second run downloads nothing (not even package lists). The resolved list,
-# with versions, is in SYSROOT/PACKAGES. The mirror is read from this
+# KEY being a hash of the suite, the requested packages, the targets and
+# rocm-prune.py, so a second run downloads nothing (not even package
+# lists). The resolved list, with versions, is in SYSROOT/PACKAGES. The mirror is read from this
 # machine's apt configuration, so no host name is written in the repository.
 set -euo pipefail
 # shellcheck source=scripts/private-apt.sh
@@ -80,7 +81,7 @@ make_sysroot() {
   local version=$1 suite packages key dest work
   suite=$(suite_of "$version")
   packages=$(packages_of "$version")
-  key=$(printf '%s\n' "$suite" $packages "targets=$targets" | sha256sum | cut -c1-12)
+  key=$({ printf '%s\n' "$suite" $packages "targets=$targets"; cat "$prune"; } | sha256sum | cut -c1-12)
   dest=$cache/rocm-$version-$key
   if [ -f "$dest/.complete" ]; then
     echo "rocm-runtimes: $version: cached in $dest" >&2
