@@ -39,27 +39,14 @@ packages=(
   nvidia-cusparse-cu12==12.5.10.65
 )
 
-shopt -s nullglob
-have=("$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl \
-      "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl \
-      "$wheels"/nvidia_curand_cu12-10.3.10.19-*.whl "$wheels"/nvidia_cufft_cu12-11.4.1.4-*.whl
-      "$wheels"/nvidia_cusolver_cu12-11.7.5.82-*.whl "$wheels"/nvidia_cusparse_cu12-12.5.10.65-*.whl)
-if [ ${#have[@]} -lt 8 ]; then
-  mkdir -p "$wheels"
-  python3 -m pip download -q --no-deps --only-binary=:all: --dest "$wheels" "${packages[@]}"
-fi
-
 rm -rf "$dest"
 mkdir -p "$dest/include"
-python3 - "$dest" "$wheels"/nvidia_cuda_runtime_cu12-12.9.79-*.whl \
-  "$wheels"/nvidia_cuda_nvrtc_cu12-12.9.86-*.whl "$wheels"/nvidia_cublas_cu12-12.9.3.13-*.whl \
-  "$wheels"/nvidia_nccl_cu12-2.27.3-*.whl "$wheels"/nvidia_curand_cu12-10.3.10.19-*.whl \
-  "$wheels"/nvidia_cufft_cu12-11.4.1.4-*.whl \
-  "$wheels"/nvidia_cusolver_cu12-11.7.5.82-*.whl \
-  "$wheels"/nvidia_cusparse_cu12-12.5.10.65-*.whl <<'PY'
+# extract WHEEL: its headers into $dest, its name appended to PACKAGES.
+extract() {
+  python3 - "$dest" "$1" <<'PY'
 import os, shutil, sys, zipfile
 dest, wheels = sys.argv[1], sys.argv[2:]
-with open(os.path.join(dest, "PACKAGES"), "w") as packages:
+with open(os.path.join(dest, "PACKAGES"), "a") as packages:
     for wheel in wheels:
         packages.write(os.path.basename(wheel) + "\n")
         with zipfile.ZipFile(wheel) as z:
@@ -74,6 +61,24 @@ with open(os.path.join(dest, "PACKAGES"), "w") as packages:
                 os.makedirs(os.path.dirname(flat), exist_ok=True)
                 shutil.copyfile(os.path.join(dest, name), flat)
 PY
+}
+# One wheel at a time, each deleted once read unless $CUDA_WHEELS_DIR keeps
+# it: the largest is a third of the 1.9 GB.
+shopt -s nullglob
+for spec in "${packages[@]}"; do
+  name=${spec%%==*}
+  version=${spec#*==}
+  pattern="${name//-/_}-$version-*.whl"
+  found=("$wheels"/$pattern)
+  if [ ${#found[@]} -eq 0 ]; then
+    mkdir -p "$wheels"
+    python3 -m pip download -q --no-deps --only-binary=:all: --dest "$wheels" "$spec"
+    found=("$wheels"/$pattern)
+    [ ${#found[@]} -gt 0 ] || { echo "fetch-cuda-headers: pip gave no $pattern" >&2; exit 1; }
+  fi
+  extract "${found[0]}"
+  [ -n "${CUDA_WHEELS_DIR:-}" ] || rm -f "${found[0]}"
+done
 for h in nvidia/cuda_runtime/include/cuda.h nvidia/cuda_runtime/include/driver_types.h \
          nvidia/cuda_nvrtc/include/nvrtc.h include/cublas_api.h include/cuda_runtime_api.h \
          nvidia/nccl/include/nccl.h nvidia/curand/include/curand.h nvidia/cufft/include/cufft.h \
