@@ -94,9 +94,11 @@ fn rocblas_kernel_coverage_matches_the_kernel_folder() {
         assert_eq!(warned, files == 0, "{}: {report}", d.processor);
     }
     println!("rocBLAS 6.4.4 kernel files: {}", table.join(", "));
-    // Measured on Debian's librocblas4 6.4.4: gfx1010 has kernels (mostly
-    // the `fallback` ones), gfx942 has none.
-    assert!(files_naming(dir, "gfx1010") > 0);
+    // Both outcomes are exercised: the sysroot keeps gfx1100's kernels
+    // (scripts/rocm-runtimes.sh keeps those of hip-emu's targets only, the
+    // others' files are left out), and Debian's librocblas4 6.4.4 has none
+    // for gfx942.
+    assert!(files_naming(dir, "gfx1100") > 0, "{report}");
     assert_eq!(files_naming(dir, "gfx942"), 0);
     let gfx942 = report
         .devices
