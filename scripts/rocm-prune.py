@@ -12,7 +12,8 @@ runs.
   rocm-prune.py extract DEB DEST TARGETS
       Unpacks DEB into DEST, as `dpkg -x` does, leaving out each file under
       usr/lib whose name names a GPU target (`..._gfx90a.co`,
-      `TensileLibrary_lazy_gfx908.dat`) not among TARGETS.
+      `TensileLibrary_lazy_gfx908.dat`) not among TARGETS, then does what
+      `punch` does to each library it unpacked.
   rocm-prune.py punch DEST TARGETS
       In every ELF library under DEST, finds the uncompressed offload
       bundles of its `.hip_fatbin` section and releases the disk blocks of
@@ -67,6 +68,14 @@ def other_target(path, keep):
 
 
 def extract(deb, dest, keep):
+    """Unpacks, then releases other targets' code in each library unpacked
+    (as `punch` does), so that no more than one package's worth of other
+    targets' code is ever on the disk."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    fallocate = libc.fallocate
+    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    shrink = shutil.which("zstd") is not None
+    libraries = []
     os.makedirs(dest, exist_ok=True)
     proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb], stdout=subprocess.PIPE)
     left, left_bytes = 0, 0
@@ -82,12 +91,20 @@ def extract(deb, dest, keep):
                 tar.extract(member, dest, filter="fully_trusted")
             else:
                 tar.extract(member, dest)
+            if member.isfile() and ".so" in os.path.basename(member.name):
+                libraries.append(os.path.join(dest, member.name))
     proc.stdout.close()
     if proc.wait() != 0:
         sys.exit(f"rocm-prune: dpkg-deb could not read {deb}")
-    if left:
+    regions, released = 0, 0
+    for path in libraries:
+        n, r = punch_file(path, keep, fallocate, shrink)
+        regions += n
+        released += r
+    if left or regions:
         print(f"rocm-prune: {os.path.basename(deb)}: left out {left} kernel files "
-              f"of other targets ({left_bytes >> 20} MiB)")
+              f"of other targets ({left_bytes >> 20} MiB), released {regions} "
+              f"offload-bundle regions of theirs ({released >> 20} MiB)")
 
 
 def fatbin_range(m):

@@ -111,17 +111,20 @@ make_sysroot() {
     return 1
   }
   awk '$1=="Inst" {gsub(/\(/, "", $3); print $2 "=" $3}' "$work/plan" | sort >"$work/PACKAGES"
-  echo "rocm-runtimes: $version: downloading $(wc -l <"$work/PACKAGES") packages" >&2
-  (cd "$work/debs" && xargs -a "$work/PACKAGES" apt-get -q "${opts[@]}" download >&2)
-  echo "rocm-runtimes: $version: $(du -sh "$work/debs" | cut -f1) downloaded" >&2
+  echo "rocm-runtimes: $version: downloading and unpacking $(wc -l <"$work/PACKAGES") packages" >&2
   rm -rf "$dest"
   rm -rf "$dest.tmp"
   mkdir -p "$dest.tmp"
-  for deb in "$work"/debs/*.deb; do
-    python3 "$prune" extract "$deb" "$dest.tmp" "$targets" >&2 || return 1
-    rm -f "$deb"
-  done
-  python3 "$prune" punch "$dest.tmp" "$targets" >&2 || return 1
+  # One package at a time, each deleted once unpacked and pruned: 7.2's are
+  # 1 GB, and unpruned its libraries are 1.4 GB more.
+  local pkg deb
+  while read -r pkg; do
+    (cd "$work/debs" && apt-get -q "${opts[@]}" download "$pkg" >&2) || return 1
+    for deb in "$work"/debs/*.deb; do
+      python3 "$prune" extract "$deb" "$dest.tmp" "$targets" >&2 || return 1
+      rm -f "$deb"
+    done
+  done <"$work/PACKAGES"
   rm -rf "$dest.tmp/usr/share/doc" "$dest.tmp/usr/share/man" "$dest.tmp/usr/share/locale" "$dest.tmp/usr/share/lintian"
   cp "$work/PACKAGES" "$dest.tmp/PACKAGES"
   touch "$dest.tmp/.complete"
