@@ -29,8 +29,8 @@
 # other targets' kernel files out while unpacking and releases the disk
 # blocks of their entries in the libraries' offload bundles (rewriting the
 # compressed ones). The 6.4 sysroot is 4.2 GB whole and 0.7 GB so, 7.2's
-# 2.3 GB and 0.7 GB; CI machines may have a few GB free. Each package file
-# is deleted once unpacked.
+# 2.3 GB and 0.7 GB; CI machines may have a few GB free. Packages are
+# fetched one at a time, each pruned as it is unpacked, then deleted.
 #
 # Cache: ${HIP_RUNTIMES_CACHE:-$HOME/.cache/hip-rs/rocm-runtimes}/rocm-VERSION-KEY,
 # KEY being a hash of the suite, the requested packages, the targets and
