@@ -66,9 +66,9 @@
 # `reclaim: PATH (SIZE)`: the tests' scratch builds (target/tmp) after the
 # passes; the cargo folders of cudarc-api.sh (and the pinned nightly),
 # feature-check.sh, and candle.sh's check and AMD kernel builds; the ROCm
-# 5.7 sysroot after the sysroot tier;
-# the Windows builds and Wine prefix after the Wine tier; and, before
-# candle's emulator tier, the workspace's build (target/debug). Whatever is deleted is fetched or built again when a
+# 5.7 sysroot after the sysroot tier; the Windows builds and Wine prefix
+# after the Wine tier; and, before candle's emulator tier, the workspace's
+# build (target/debug). What is deleted is fetched or built again when a
 # later run needs it; unset, everything stays for the next run.
 #
 # Extra arguments go to `cargo test`.
