@@ -12,22 +12,20 @@ runs.
   rocm-prune.py extract DEB DEST TARGETS
       Unpacks DEB into DEST, as `dpkg -x` does, leaving out each file under
       usr/lib whose name names a GPU target (`..._gfx90a.co`,
-      `TensileLibrary_lazy_gfx908.dat`) not among TARGETS, then does what
-      `punch` does to each library it unpacked.
-  rocm-prune.py punch DEST TARGETS
-      In every ELF library under DEST, finds the uncompressed offload
-      bundles of its `.hip_fatbin` section and releases the disk blocks of
-      each entry for a target not among TARGETS (FALLOC_FL_PUNCH_HOLE: the
-      file keeps its size and layout, the entry reads as zeros). The
-      bundle's header is kept, so a runtime choosing its target's entry
-      reads what it always did; nothing reads another target's entry.
-      A compressed bundle (CCOB) is inflated, written again in place with
-      the kept entries only (same version and method; zstd's by the `zstd`
-      program, without which they stay whole), and the rest of its old
-      extent released.
+      `TensileLibrary_lazy_gfx908.dat`) not among TARGETS. Then, in each
+      ELF library it unpacked, it finds the uncompressed offload bundles of
+      the `.hip_fatbin` section and releases the disk blocks of each entry
+      for a target not among TARGETS (FALLOC_FL_PUNCH_HOLE: the file keeps
+      its size and layout, the entry reads as zeros). The bundle's header
+      is kept, so a runtime choosing its target's entry reads what it
+      always did; nothing reads another target's entry. A compressed
+      bundle (CCOB) is inflated, written again in place with the kept
+      entries only (same version and method; zstd's by the `zstd` program,
+      without which they stay whole), and the rest of its old extent
+      released.
 
-TARGETS is a comma or space list (`gfx942,gfx1100`). Each command prints
-one line saying what it left out. Exit status 2 on bad usage, 1 when a
+TARGETS is a comma or space list (`gfx942,gfx1100`). It prints one line
+per package it pruned, saying what it left out. Exit status 2 on bad usage, 1 when a
 package cannot be read or a bundle header is malformed.
 """
 
@@ -69,11 +67,9 @@ def other_target(path, keep):
 
 def extract(deb, dest, keep):
     """Unpacks, then releases other targets' code in each library unpacked
-    (as `punch` does), so that no more than one package's worth of other
+    (`punch_file`), so that no more than one package's worth of other
     targets' code is ever on the disk."""
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-    fallocate = libc.fallocate
-    fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    fallocate = libc_fallocate()
     shrink = shutil.which("zstd") is not None
     libraries = []
     os.makedirs(dest, exist_ok=True)
@@ -260,33 +256,19 @@ def punch_file(path, keep, fallocate, shrink):
         return len(holes), released
 
 
-def punch(dest, keep):
+def libc_fallocate():
+    """libc's fallocate(2), through ctypes."""
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
     fallocate = libc.fallocate
     fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
-    shrink = shutil.which("zstd") is not None
-    if not shrink:
-        print("rocm-prune: no zstd program: compressed bundles are kept whole")
-    entries, released = 0, 0
-    for root, _, files in os.walk(dest):
-        for name in files:
-            path = os.path.join(root, name)
-            if os.path.islink(path) or ".so" not in name:
-                continue
-            n, r = punch_file(path, keep, fallocate, shrink)
-            entries += n
-            released += r
-    print(f"rocm-prune: {dest}: released {entries} offload-bundle regions of other targets "
-          f"({released >> 20} MiB)")
+    return fallocate
 
 
 def main(argv):
     if len(argv) == 5 and argv[1] == "extract":
         extract(argv[2], argv[3], targets_of(argv[4]))
-    elif len(argv) == 4 and argv[1] == "punch":
-        punch(argv[2], targets_of(argv[3]))
     else:
-        print("usage: rocm-prune.py extract DEB DEST TARGETS | punch DEST TARGETS", file=sys.stderr)
+        print("usage: rocm-prune.py extract DEB DEST TARGETS", file=sys.stderr)
         return 2
     return 0
 
