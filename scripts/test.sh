@@ -89,17 +89,11 @@ else
   tier2_failed=1
 fi
 
-# reclaim PATH...: with HIP_RECLAIM=1, deletes the folders, saying how much
-# each held.
-reclaim() {
-  [ "${HIP_RECLAIM:-}" = 1 ] || return 0
-  local p
-  for p in "$@"; do
-    [ -e "$p" ] || continue
-    echo "reclaim: $p ($(du -sh "$p" 2>/dev/null | cut -f1))"
-    rm -rf "$p"
-  done
-}
+# reclaim PATH... (scripts/reclaim.sh), only with HIP_RECLAIM=1.
+. scripts/reclaim.sh
+if [ "${HIP_RECLAIM:-}" != 1 ]; then
+  reclaim() { :; }
+fi
 target_dir=${CARGO_TARGET_DIR:-target}
 hip_cache=$HOME/.cache/hip-rs
 
