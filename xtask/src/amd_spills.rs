@@ -67,15 +67,38 @@ struct Source {
     kernels: Vec<KernelInfo>,
 }
 
-/// The current cudaforge AMD builds under `out_dir` for `processors`:
-/// the folder keeps every key it was ever built with, so of the builds of
-/// one set of sources for these targets, the newest.
-fn current_builds(out_dir: &Path, processors: &[String]) -> Result<Vec<(PathBuf, String)>, String> {
+/// One finished cudaforge AMD build: `OUT_DIR/cudaforge-amd/<key>/`.
+#[derive(Debug)]
+pub(crate) struct Build {
+    /// When its report was written.
+    pub(crate) when: std::time::SystemTime,
+    /// Its folder.
+    pub(crate) dir: PathBuf,
+    /// Its report, `cudaforge-amd-report.txt`.
+    pub(crate) report: String,
+}
+
+/// The current cudaforge AMD builds under `out_dir` for `processors`,
+/// keyed by their sources (the report's `source` lines' paths): the
+/// folder keeps every key it was ever built with, so of the builds of one
+/// set of sources for these targets, the newest. A folder without a report,
+/// or named `.partial-` (a build under way, or stopped), is no build; none
+/// at all is an empty map.
+pub(crate) fn current_builds(
+    out_dir: &Path,
+    processors: &[String],
+) -> Result<BTreeMap<String, Build>, String> {
     let root = out_dir.join("cudaforge-amd");
-    let mut newest: BTreeMap<String, (std::time::SystemTime, PathBuf, String)> = BTreeMap::new();
+    let mut newest: BTreeMap<String, Build> = BTreeMap::new();
     let wanted = format!("# targets: {}", processors.join(" "));
-    for e in std::fs::read_dir(&root).map_err(|e| format!("{}: {e}", root.display()))? {
+    // No folder: no build.
+    let entries = std::fs::read_dir(&root).into_iter().flatten();
+    for e in entries {
         let dir = e.map_err(|e| format!("{}: {e}", root.display()))?.path();
+        let name = dir.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with('.') || name.contains(".partial-") {
+            continue;
+        }
         let path = dir.join("cudaforge-amd-report.txt");
         let Ok(report) = std::fs::read_to_string(&path) else {
             continue;
@@ -92,18 +115,11 @@ fn current_builds(out_dir: &Path, processors: &[String]) -> Result<Vec<(PathBuf,
             .filter_map(|l| l.split(' ').nth(1))
             .collect::<Vec<_>>()
             .join(" ");
-        if newest.get(&sources).map_or(true, |(w, _, _)| when > *w) {
-            newest.insert(sources, (when, dir, report));
+        if newest.get(&sources).map_or(true, |b| when > b.when) {
+            newest.insert(sources, Build { when, dir, report });
         }
     }
-    if newest.is_empty() {
-        return Err(format!(
-            "no finished cudaforge AMD build for {} in {}",
-            processors.join(","),
-            root.display()
-        ));
-    }
-    Ok(newest.into_values().map(|(_, d, r)| (d, r)).collect())
+    Ok(newest)
 }
 
 /// The launch bound of each bounded source of the current builds under
@@ -120,8 +136,16 @@ pub(crate) fn bounds(
 
 /// The sources of the current builds under `out_dir` for `processors`.
 fn sources(out_dir: &Path, processors: &[String]) -> Result<Vec<Source>, String> {
+    let builds = current_builds(out_dir, processors)?;
+    if builds.is_empty() {
+        return Err(format!(
+            "no finished cudaforge AMD build for {} in {}",
+            processors.join(","),
+            out_dir.join("cudaforge-amd").display()
+        ));
+    }
     let mut out = Vec::new();
-    for (b, report) in current_builds(out_dir, processors)? {
+    for Build { dir: b, report, .. } in builds.into_values() {
         let rels: Vec<&str> = report
             .lines()
             .filter_map(|l| l.strip_prefix("source "))
