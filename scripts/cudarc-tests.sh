@@ -136,7 +136,9 @@ FEATURES="std cuda-13000 f16 driver runtime nvrtc cublas cublaslt curand nccl cu
 
 die() { echo "cudarc-tests.sh: $*" >&2; exit 1; }
 [[ -n $CUDARC_VERSION && -n $CUDARC_SHA256 ]] || die "no CUDARC_VERSION or CUDARC_SHA256 in scripts/cudarc-examples.sh"
-xtask() { (cd "$REPO" && cargo run -q -p xtask -- cudarc-tests "$@"); }
+# The workspace's xtask (cudarc_tests.rs, cargo_json.rs), whatever the
+# working folder.
+xtask() { (cd "$REPO" && cargo run -q -p xtask -- "$@"); }
 
 # package DIR PATCH: the scratch package (tests/ is the suite's).
 package() {
@@ -159,16 +161,7 @@ half = "2"
 EOF
         # cudarc's features, so that the tests' #[cfg(feature = ...)] mean
         # what they mean in cudarc: those compared are on.
-        [[ -f $src/Cargo.toml ]] && python3 - "$src/Cargo.toml" $FEATURES <<'PY'
-import sys, tomllib
-features = tomllib.load(open(sys.argv[1], "rb")).get("features", {})
-on = [f for f in sys.argv[2:] if f in features]
-print("\n[features]")
-print("default = [" + ", ".join(f'"{f}"' for f in on) + "]")
-for f in sorted(features):
-    if f != "default":
-        print(f'"{f}" = []')
-PY
+        [[ -f $src/Cargo.toml ]] && xtask cudarc-tests features "$src/Cargo.toml" $FEATURES
         if [[ $patch == 1 ]]; then
             printf '\n[patch.crates-io]\ncudarc = { path = "%s/dropins/cudarc" }\n' "$REPO"
         fi
@@ -188,7 +181,7 @@ prune_until_built() {
             --message-format=json >"$WORK/$label.json" 2>"$WORK/$label.log"); then
             return 0
         fi
-        n=$(xtask prune "$suite" "$WORK/$label.json" "$WORK/pruned.tsv" "$label") ||
+        n=$(xtask cudarc-tests prune "$suite" "$WORK/$label.json" "$WORK/pruned.tsv" "$label") ||
             { cat "$WORK/$label.log" >&2; die "$label: the build failed outside the suite"; }
         echo "cudarc-tests: $label, round $round: $n items pruned" >&2
         [[ $n -gt 0 ]] || { tail -30 "$WORK/$label.log" >&2; die "$label: the build fails and nothing is left to prune"; }
@@ -204,16 +197,16 @@ package "$WORK/real" 0
 sum=$(awk '/^name = "cudarc"$/ { f = 1 } f && /^checksum/ { gsub(/"/, "", $3); print $3; exit }' "$WORK/real/Cargo.lock")
 [[ $sum == "$CUDARC_SHA256" ]] || die "cudarc $CUDARC_VERSION's checksum is $sum, pinned $CUDARC_SHA256"
 (cd "$WORK/real" && cargo fetch -q)
-src=$(cd "$WORK/real" && cargo metadata --format-version 1 |
-    python3 -c 'import json,sys; m=json.load(sys.stdin); print(next(p["manifest_path"] for p in m["packages"] if p["name"]=="cudarc").rsplit("/",1)[0])')
+cargo_metadata=$(cd "$WORK/real" && cargo metadata --format-version 1)
+src=$(xtask manifest-dir cudarc <<<"$cargo_metadata")
 # Again, now with cudarc's features known.
 package "$WORK/real" 0
 
-xtask extract "$src" "$WORK/suite" >&2
-total=$(xtask list "$WORK/suite" | wc -l)
+xtask cudarc-tests extract "$src" "$WORK/suite" >&2
+total=$(xtask cudarc-tests list "$WORK/suite" | wc -l)
 ln -sfn "$WORK/suite/tests" "$WORK/real/tests"
 prune_until_built "$WORK/real" "$WORK/suite" real
-xtask list "$WORK/suite" >"$WORK/suite-tests.txt"
+xtask cudarc-tests list "$WORK/suite" >"$WORK/suite-tests.txt"
 public=$(wc -l <"$WORK/suite-tests.txt")
 
 cp -r "$WORK/suite" "$WORK/suite-ours"
@@ -221,7 +214,7 @@ package "$WORK/ours" 1
 cp "$WORK/real/Cargo.lock" "$WORK/ours/Cargo.lock"
 ln -sfn "$WORK/suite-ours/tests" "$WORK/ours/tests"
 prune_until_built "$WORK/ours" "$WORK/suite-ours" drop-in
-xtask list "$WORK/suite-ours" >"$WORK/ours-tests.txt"
+xtask cudarc-tests list "$WORK/suite-ours" >"$WORK/ours-tests.txt"
 ours=$(wc -l <"$WORK/ours-tests.txt")
 
 # The drop-in's differences: tests of the suite that do not build there.
@@ -258,13 +251,10 @@ if [[ $mode == bundle ]]; then
     cp "$REPO/scripts/cudarc-tests.sh" "$REPO/cuda-compat/cudarc-tests-explained.tsv" \
         "$RESIDUE" "$out/"
     for side in real ours; do
-        exe=$(cd "$WORK/$side" && CARGO_TARGET_DIR="$TARGET" cargo test -q --release --no-run \
-            --message-format=json 2>/dev/null | python3 -c '
-import json, sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
-        print(m["executable"])')
+        (cd "$WORK/$side" && CARGO_TARGET_DIR="$TARGET" cargo test -q --release --no-run \
+            --message-format=json 2>/dev/null) >"$WORK/$side-release.json"
+        # The test targets' executables (not the empty library's unit tests).
+        exe=$(xtask executables --test-targets <"$WORK/$side-release.json")
         mkdir -p "$out/$side"
         for e in $exe; do cp "$e" "$out/$side/" && strip "$out/$side/$(basename "$e")"; done
     done

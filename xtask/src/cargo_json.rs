@@ -1,4 +1,5 @@
-//! `executables`: the executables in cargo's `--message-format=json`.
+//! What scripts read from cargo: the executables and a build script's
+//! `OUT_DIR` in `--message-format=json`, and packages of `cargo metadata`.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -20,6 +21,9 @@ pub(crate) struct Executable {
     /// tests or a bench): what the tiers run. A package's binaries, which
     /// cargo builds for its integration tests, are not.
     pub(crate) test_harness: bool,
+    /// Whether the target is a test target (`tests/*.rs`, kind `test`
+    /// alone): not a library's or binary's unit tests.
+    pub(crate) test_target: bool,
 }
 
 /// The executables of cargo's JSON messages, one message a line; lines
@@ -72,6 +76,7 @@ fn executable(line: &str) -> Option<Executable> {
         src_path: target.get("src_path")?.as_str()?.to_string(),
         path: path.to_string(),
         test_harness: test_profile,
+        test_target: kinds == ["test"],
     })
 }
 
@@ -210,6 +215,24 @@ pub(crate) fn patch_used(
     Ok(out)
 }
 
+/// The folder of `package`'s manifest in `cargo metadata` (the first
+/// package of that name): where a registry crate's source is.
+pub(crate) fn manifest_dir(metadata: &str, package: &str) -> Result<String, String> {
+    let meta: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("cargo metadata: {e}"))?;
+    let manifest = meta["packages"]
+        .as_array()
+        .ok_or("cargo metadata: no packages")?
+        .iter()
+        .find(|p| p["name"] == package)
+        .and_then(|p| p["manifest_path"].as_str())
+        .ok_or_else(|| format!("cargo metadata: no package {package}"))?;
+    Ok(manifest
+        .rsplit_once('/')
+        .map_or(manifest, |(dir, _)| dir)
+        .to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +304,13 @@ mod tests {
             .map(|e| e.target.as_str())
             .collect();
         assert_eq!(harness, ["tier1_x", "hip", "call_overhead"]);
+        // --test-targets: a test target's build, not the library's unit tests.
+        let tests: Vec<_> = got
+            .iter()
+            .filter(|e| e.test_target)
+            .map(|e| e.path.as_str())
+            .collect();
+        assert_eq!(tests, ["/t/tier1_x-ab"]);
         assert_eq!(
             line(&got[0], true, Path::new("/w")),
             "test\thip\ttier1_x\t/t/tier1_x-ab"
@@ -323,6 +353,20 @@ mod tests {
         );
         assert_eq!(got[1].1, None);
         assert!(patch_used("{}", "/r").is_err());
+    }
+
+    #[test]
+    fn the_manifest_folder_of_the_first_package_of_a_name() {
+        let meta = r#"{"packages":[
+            {"name":"half","manifest_path":"/reg/half-2.7.1/Cargo.toml"},
+            {"name":"cudarc","manifest_path":"/reg/cudarc-0.19.10/Cargo.toml"},
+            {"name":"cudarc","manifest_path":"/reg/cudarc-0.17.8/Cargo.toml"}]}"#;
+        assert_eq!(manifest_dir(meta, "cudarc").unwrap(), "/reg/cudarc-0.19.10");
+        assert_eq!(
+            manifest_dir(meta, "cuda-compat").unwrap_err(),
+            "cargo metadata: no package cuda-compat"
+        );
+        assert!(manifest_dir("[", "cudarc").is_err());
     }
 
     #[test]

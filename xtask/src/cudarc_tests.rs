@@ -20,6 +20,10 @@
 //!   `REPORT`. Prints how many items it removed; the script builds and
 //!   prunes until nothing is removed.
 //! - `list OUT`: the suite's test functions, `file::name` per line.
+//! - `features MANIFEST FEATURE...`: the scratch package's `[features]`
+//!   table, so that the tests' `#[cfg(feature = ...)]` mean what they mean
+//!   in cudarc: every feature of cudarc's manifest, empty, and `default`
+//!   turning on the FEATUREs it has (those compared).
 //!
 //! The script builds the suite against real cudarc first (what does not
 //! build there uses cudarc's private items, and is out of the suite), then
@@ -517,6 +521,36 @@ pub(crate) fn list(out: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// The `[features]` table of the scratch package (after an empty line)
+/// for cudarc's `manifest`: `default` lists the features of `on` that
+/// cudarc has, in that order; then every feature but `default`, sorted,
+/// as `"NAME" = []`.
+pub(crate) fn features_table(manifest: &str, on: &[String]) -> Result<Vec<String>, String> {
+    let doc: toml::Table = manifest.parse().map_err(|e| format!("{e}"))?;
+    let features: BTreeSet<&str> = match doc.get("features") {
+        None => BTreeSet::new(),
+        Some(toml::Value::Table(t)) => t.keys().map(String::as_str).collect(),
+        Some(_) => return Err("[features] is not a table".into()),
+    };
+    let default: Vec<String> = on
+        .iter()
+        .filter(|f| features.contains(f.as_str()))
+        .map(|f| format!("\"{f}\""))
+        .collect();
+    let mut lines = vec![
+        String::new(),
+        "[features]".to_owned(),
+        format!("default = [{}]", default.join(", ")),
+    ];
+    lines.extend(
+        features
+            .iter()
+            .filter(|f| **f != "default")
+            .map(|f| format!("\"{f}\" = []")),
+    );
+    Ok(lines)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -631,5 +665,55 @@ mod tests {
         // Nothing failing: nothing removed.
         assert_eq!(prune(&out, "", &report, "real").unwrap(), 0);
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn the_features_table_mirrors_cudarcs() {
+        // The shape of cudarc 0.19.10's published manifest.
+        let manifest = r#"
+[package]
+name = "cudarc"
+version = "0.19.10"
+
+[features]
+default = ["std", "cuda-version-from-build-system", "dynamic-loading"]
+std = []
+f16 = ["dep:half"]
+cuda-13000 = []
+cuda-12080 = []
+driver = []
+nvrtc = []
+"dynamic-loading" = []
+
+[dependencies.half]
+version = "2"
+optional = true
+"#;
+        let on: Vec<String> = ["std", "cuda-13000", "f16", "driver", "cudnn", "nvrtc"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            features_table(manifest, &on).unwrap(),
+            [
+                "",
+                "[features]",
+                // Those cudarc has, in the order given; cudnn it lacks.
+                r#"default = ["std", "cuda-13000", "f16", "driver", "nvrtc"]"#,
+                r#""cuda-12080" = []"#,
+                r#""cuda-13000" = []"#,
+                r#""driver" = []"#,
+                r#""dynamic-loading" = []"#,
+                r#""f16" = []"#,
+                r#""nvrtc" = []"#,
+                r#""std" = []"#,
+            ]
+        );
+        assert_eq!(
+            features_table("[package]\nname = \"x\"\n", &on).unwrap(),
+            ["", "[features]", "default = []"]
+        );
+        assert!(features_table("[features\n", &on).is_err());
+        assert!(features_table("features = 1\n", &on).is_err());
     }
 }

@@ -29,9 +29,12 @@ const USAGE: &str = "\
 usage: cargo xtask COMMAND ARGS...
 
 Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh):
-  executables [--kinds]              cargo's --message-format=json on stdin: one line per
+  executables [--kinds|--test-targets]
+                                     cargo's --message-format=json on stdin: one line per
                                      test-harness build (SRC EXE), or with --kinds per
-                                     executable (KIND PACKAGE TARGET EXE tab-separated)
+                                     executable (KIND PACKAGE TARGET EXE tab-separated),
+                                     or with --test-targets the executables of test
+                                     targets (tests/*.rs), one path a line
   candle-amd-check OUT_DIR NVCC_LIST CORE_SRC NN_SRC TARGETS CO_DIR
                                      candle.sh amd: the static checks of candle-kernels
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
@@ -46,7 +49,10 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      within its bound (xtask/src/amd_launches.rs)
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
+  manifest-dir PACKAGE               cudarc-tests.sh: the folder of PACKAGE's manifest
+                                     (cargo metadata on stdin)
   cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
+             | features MANIFEST FEATURE...
                                      cudarc-tests.sh: cudarc's own unit tests as a suite
                                      for the drop-in (xtask/src/cudarc_tests.rs)
   cudarc-api CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--foreign CRATE=JSON]... [--write REASON]
@@ -139,21 +145,27 @@ fn run(args: &[String]) -> Result<ExitCode> {
     };
     match command.as_str() {
         "executables" => {
-            let kinds = match rest {
-                [] => false,
-                [flag] if flag == "--kinds" => true,
-                _ => return Err(format!("executables: [--kinds] only\n{USAGE}")),
+            let flag = match rest {
+                [] => "",
+                [flag] if flag == "--kinds" || flag == "--test-targets" => flag.as_str(),
+                _ => {
+                    return Err(format!(
+                        "executables: [--kinds|--test-targets] only\n{USAGE}"
+                    ))
+                }
             };
             let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
             let cwd = std::env::current_dir().map_err(|e| format!("working folder: {e}"))?;
-            // Without --kinds: the tiers' list, test-harness builds only
-            // (hip-diagnostics's hip-info, built for its integration
-            // tests, is no test).
             for e in cargo_json::executables(&lines) {
-                if !kinds && !e.test_harness {
-                    continue;
+                match flag {
+                    "--kinds" => println!("{}", cargo_json::line(&e, true, &cwd)),
+                    "--test-targets" if e.test_target => println!("{}", e.path),
+                    // The tiers' list, test-harness builds only
+                    // (hip-diagnostics's hip-info, built for its
+                    // integration tests, is no test).
+                    "" if e.test_harness => println!("{}", cargo_json::line(&e, false, &cwd)),
+                    _ => {}
                 }
-                println!("{}", cargo_json::line(&e, kinds, &cwd));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -216,6 +228,13 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 }
             }
             Ok(status(ok))
+        }
+        "manifest-dir" => {
+            let a = args_n(rest, 1, "manifest-dir")?;
+            let metadata = std::io::read_to_string(std::io::stdin())
+                .map_err(|e| format!("standard input: {e}"))?;
+            println!("{}", cargo_json::manifest_dir(&metadata, &a[0])?);
+            Ok(ExitCode::SUCCESS)
         }
         "cudarc-tests" => cudarc_tests_command(rest).map(|()| ExitCode::SUCCESS),
         "cudarc-api" => {
@@ -397,9 +416,9 @@ fn run(args: &[String]) -> Result<ExitCode> {
     }
 }
 
-/// `cudarc-tests extract|prune|list ...` (xtask/src/cudarc_tests.rs).
+/// `cudarc-tests extract|prune|list|features ...` (xtask/src/cudarc_tests.rs).
 fn cudarc_tests_command(rest: &[String]) -> Result<()> {
-    let usage = "cudarc-tests: extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT";
+    let usage = "cudarc-tests: extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT | features MANIFEST FEATURE...";
     match rest.first().map(String::as_str) {
         Some("extract") if rest.len() == 3 => {
             let (files, tests) = cudarc_tests::extract(Path::new(&rest[1]), Path::new(&rest[2]))?;
@@ -422,6 +441,14 @@ fn cudarc_tests_command(rest: &[String]) -> Result<()> {
             for t in cudarc_tests::list(Path::new(&rest[1]))? {
                 println!("{t}");
             }
+            Ok(())
+        }
+        Some("features") if rest.len() >= 2 => {
+            let manifest =
+                std::fs::read_to_string(&rest[1]).map_err(|e| format!("{}: {e}", rest[1]))?;
+            let table = cudarc_tests::features_table(&manifest, &rest[2..])
+                .map_err(|e| format!("{}: {e}", rest[1]))?;
+            print_lines(&table);
             Ok(())
         }
         _ => Err(usage.into()),
