@@ -210,31 +210,12 @@ check_line() {
     fi
 }
 
-# cargo metadata's resolve, as lines for grep and awk:
+# cargo metadata's resolve, as lines for grep and awk (cargo xtask
+# resolved):
 #   NAME VERSION SOURCE MANIFEST DEPENDENT,DEPENDENT...
 # for every package of the resolve named in $@ (SOURCE `path` for a path
 # crate; MANIFEST with symbolic links resolved).
-read_resolve() {
-    python3 - "$WORK/metadata.json" "$@" <<'PY'
-import json, os, sys
-meta = json.load(open(sys.argv[1]))
-names = set(sys.argv[2:])
-nodes = meta["resolve"]["nodes"]
-live = {n["id"] for n in nodes}
-pkgs = {p["id"]: p for p in meta["packages"]}
-users = {}
-for n in nodes:
-    for d in n["deps"]:
-        p = pkgs[n["id"]]
-        users.setdefault(d["pkg"], []).append(f'{p["name"]}@{p["version"]}')
-for pid in sorted(live):
-    p = pkgs[pid]
-    if p["name"] in names:
-        print(p["name"], p["version"], p["source"] or "path",
-              os.path.realpath(p["manifest_path"]),
-              ",".join(sorted(users.get(pid, []))) or "-")
-PY
-}
+read_resolve() { xtask resolved "$WORK/metadata.json" "$@"; }
 
 # The lines of read_resolve for the package named $1.
 resolved() { awk -v name="$1" '$1 == name' "$WORK/resolved.txt"; }
@@ -456,20 +437,7 @@ cmd_amd_build() {
 }
 
 # rustc's errors in cargo's JSON ($WORK/amd.json): `PACKAGE: MESSAGE` lines.
-rust_errors() {
-    python3 - "$WORK/amd.json" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    if not line.startswith("{"):
-        continue
-    m = json.loads(line)
-    if m.get("reason") == "compiler-message" and m["message"]["level"] == "error":
-        pkg = m["package_id"].split("#")[-1]
-        spans = [s["file_name"].split("/registry/src/")[-1].split("/", 1)[-1] + f':{s["line_start"]}'
-                 for s in m["message"]["spans"] if s["is_primary"]]
-        print(f'{pkg}: {m["message"]["message"]} ({", ".join(spans)})')
-PY
-}
+rust_errors() { xtask rust-errors <"$WORK/amd.json"; }
 
 # The Rust code of the three crates type-checks against the drop-ins.
 amd_rust_checks() {
@@ -482,32 +450,7 @@ amd_rust_checks() {
 # The current AMD builds of the crates: `CRATE DIR` per build folder
 # (OUT_DIR/cudaforge-amd/<key>/, which keeps every key it was ever built
 # with): of the builds of one set of sources for these targets, the newest.
-current_amd_builds() {
-    local crate out
-    while read -r crate out; do
-        python3 - "$crate" "$out" "$(amd_targets)" <<'PY'
-import glob, os, sys
-crate, out, targets = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
-want = "# targets: " + " ".join(targets)
-newest = {}
-for d in glob.glob(os.path.join(out, "cudaforge-amd", "*")):
-    rep = os.path.join(d, "cudaforge-amd-report.txt")
-    if not os.path.isfile(rep) or ".partial-" in d:
-        continue
-    lines = open(rep).read().splitlines()
-    if want not in lines:
-        continue
-    srcs = " ".join(l.split(" ")[1] for l in lines if l.startswith("source "))
-    t = os.path.getmtime(rep)
-    if srcs not in newest or t > newest[srcs][0]:
-        newest[srcs] = (t, d)
-if not newest:
-    sys.exit(f"{crate}: no finished AMD build for {','.join(targets)} in {out}/cudaforge-amd")
-for _, d in sorted(newest.values()):
-    print(crate, d)
-PY
-    done <"$WORK/amd-out-dirs.txt"
-}
+current_amd_builds() { xtask mistral-amd builds "$WORK/amd-out-dirs.txt" "$(amd_targets)"; }
 
 # The kernel report (hip-info kernels, the code-object reader of
 # hip-diagnostics) of every build's objects, one JSON file per build:
@@ -522,7 +465,7 @@ amd_kernel_reports() {
     while read -r crate dir; do
         (cd "$REPO" && cargo run -q -p hip-diagnostics --bin hip-info -- kernels --json "$dir/obj") \
             >"$WORK/amd-kernels/$crate-$(basename "$dir").json" || return 1
-        echo "$crate: $(basename "$dir"): $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(sum(len(f.get("kernels",[])) for f in j["files"]), "kernel instances in", len(j["files"]), "objects with GPU code")' "$WORK/amd-kernels/$crate-$(basename "$dir").json")"
+        echo "$crate: $(basename "$dir"): $(xtask mistral-amd kernels "$WORK/amd-kernels/$crate-$(basename "$dir").json")"
     done <"$WORK/amd-builds.txt"
 }
 
@@ -530,51 +473,7 @@ amd_kernel_reports() {
 # and the kernel reports (the list's header says how to read it).
 amd_kernel_list() {
     sed -n '/^#/p' "$AMD_LIST" 2>/dev/null || true
-    python3 - "$(amd_targets)" "$WORK/amd-kernels" "$WORK/amd-builds.txt" <<'PY'
-import json, os, re, sys
-targets, jsondir, builds = sys.argv[1].split(","), sys.argv[2], sys.argv[3]
-def norm(s):
-    # Paths that change from build to build: the layer's headers in the
-    # build folder, cargo's registry.
-    s = re.sub(r"\S*/cudaforge-amd/[0-9a-f]+(\.partial-\d+)?/include/", "<layer>/", s)
-    return re.sub(r"\S*/registry/src/[^/]+/", "", s)
-lines = []
-for b in open(builds).read().splitlines():
-    crate, d = b.split(" ", 1)
-    info = json.load(open(os.path.join(jsondir, f"{crate}-{os.path.basename(d)}.json")))
-    per_obj = {}
-    for f in info["files"]:
-        if "error" in f:
-            sys.exit(f"{crate}: {f['path']}: {f['error']}")
-        per_obj[os.path.basename(f["path"])] = f["kernels"]
-    report = open(os.path.join(d, "cudaforge-amd-report.txt")).read().splitlines()
-    sources = [l.split(" ")[1:3] for l in report if l.startswith("source ")]
-    unavailable = {}
-    for l in report:
-        m = re.match(r"unavailable (\S+) \((\S+)\): (.*)$", l)
-        if m:
-            unavailable.setdefault(m.group(2), {}).setdefault(norm(m.group(3)), []).append(m.group(1))
-    for i, (rel, arch) in enumerate(sources):
-        arch = arch.split("=", 1)[1]
-        stem = os.path.splitext(os.path.basename(rel))[0]
-        ks = per_obj.get(f"{i:03}-{stem}.o", per_obj.get(f"{stem}.bundle", []))
-        counts = []
-        for t in targets:
-            tk = [k for k in ks if re.sub(r":.*", "", k["target"].split("-")[-1]) == t]
-            counts.append(f"{t} {len(tk)} kernels, {sum(k['spills'] for k in tk)} spilling")
-        why = "; ".join(f"{', '.join(sorted(n))}: {w}"
-                        for w, n in sorted(unavailable.get(rel, {}).items()))
-        if arch == "none":
-            status, detail = "not built", why
-        elif why:
-            status = f"built at __CUDA_ARCH__={arch}, in part"
-            detail = "; ".join(counts) + "; unavailable: " + why
-        else:
-            status = f"built at __CUDA_ARCH__={arch}"
-            detail = "; ".join(counts)
-        lines.append("\t".join([crate, rel, status, detail]))
-print("\n".join(sorted(lines)))
-PY
+    xtask mistral-amd list "$(amd_targets)" "$WORK/amd-kernels" "$WORK/amd-builds.txt"
 }
 
 # One AMD check: its output is shown, then `mistral amd: NAME ... ok|FAILED`.

@@ -1,5 +1,6 @@
-//! What scripts read from cargo: the executables and a build script's
-//! `OUT_DIR` in `--message-format=json`, and packages of `cargo metadata`.
+//! What scripts read from cargo: the executables, a build script's
+//! `OUT_DIR` and rustc's errors in `--message-format=json`, and packages
+//! of `cargo metadata`.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -215,6 +216,46 @@ pub(crate) fn patch_used(
     Ok(out)
 }
 
+/// rustc's errors in cargo's JSON messages, one message a line (lines
+/// that do not start with `{` are cargo's own text, passed over): one
+/// `ID: MESSAGE (FILE:LINE, ...)` per error, ID the package id after its
+/// `#` (`mistralrs-quant@0.8.1`), FILE a primary span's file below the
+/// registry's source folder (`mistralrs-quant-0.8.1/src/x.rs`).
+pub(crate) fn rust_errors(lines: &[String]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (n, line) in lines.iter().enumerate() {
+        if !line.starts_with('{') {
+            continue;
+        }
+        let m: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("cargo's JSON, line {}: {e}", n + 1))?;
+        let message = &m["message"];
+        if m["reason"] != "compiler-message" || message["level"] != "error" {
+            continue;
+        }
+        let id = m["package_id"].as_str().unwrap_or("");
+        let package = id.rsplit('#').next().unwrap_or(id);
+        let spans: Vec<String> = message["spans"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|s| s["is_primary"] == true)
+            .map(|s| {
+                let file = s["file_name"].as_str().unwrap_or("");
+                let below = file.rsplit("/registry/src/").next().unwrap_or(file);
+                let crate_file = below.split_once('/').map_or(below, |(_, f)| f);
+                format!("{crate_file}:{}", s["line_start"])
+            })
+            .collect();
+        out.push(format!(
+            "{package}: {} ({})",
+            message["message"].as_str().unwrap_or(""),
+            spans.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
 /// The folder of `package`'s manifest in `cargo metadata` (the first
 /// package of that name): where a registry crate's source is.
 pub(crate) fn manifest_dir(metadata: &str, package: &str) -> Result<String, String> {
@@ -231,6 +272,77 @@ pub(crate) fn manifest_dir(metadata: &str, package: &str) -> Result<String, Stri
         .rsplit_once('/')
         .map_or(manifest, |(dir, _)| dir)
         .to_owned())
+}
+
+/// The packages of `cargo metadata`'s resolve named in `names`, one line
+/// each, ordered by package id: `NAME VERSION SOURCE MANIFEST DEPENDENTS`,
+/// SOURCE `path` for a path crate, MANIFEST with symbolic links resolved,
+/// DEPENDENTS the resolve's `NAME@VERSION`s that depend on it,
+/// comma-separated and sorted (`-` for none).
+pub(crate) fn resolved(metadata: &str, names: &[String]) -> Result<Vec<String>, String> {
+    use std::collections::BTreeMap;
+    let meta: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("cargo metadata: {e}"))?;
+    let nodes = meta["resolve"]["nodes"]
+        .as_array()
+        .ok_or("cargo metadata: no resolve.nodes")?;
+    let packages: BTreeMap<&str, &serde_json::Value> = meta["packages"]
+        .as_array()
+        .ok_or("cargo metadata: no packages")?
+        .iter()
+        .filter_map(|p| Some((p["id"].as_str()?, p)))
+        .collect();
+    let package = |id: &str| {
+        packages
+            .get(id)
+            .copied()
+            .ok_or_else(|| format!("cargo metadata: the resolve's {id} is no package"))
+    };
+    let str_of = |v: &serde_json::Value| v.as_str().unwrap_or("").to_owned();
+    let mut users: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut live = Vec::new();
+    for n in nodes {
+        let id = n["id"]
+            .as_str()
+            .ok_or("cargo metadata: a node without an id")?;
+        live.push(id);
+        let p = package(id)?;
+        for d in n["deps"].as_array().into_iter().flatten() {
+            users
+                .entry(d["pkg"].as_str().unwrap_or(""))
+                .or_default()
+                .push(format!("{}@{}", str_of(&p["name"]), str_of(&p["version"])));
+        }
+    }
+    live.sort_unstable();
+    live.dedup();
+    let mut out = Vec::new();
+    for id in live {
+        let p = package(id)?;
+        let name = str_of(&p["name"]);
+        if !names.contains(&name) {
+            continue;
+        }
+        let manifest = str_of(&p["manifest_path"]);
+        let manifest =
+            std::fs::canonicalize(&manifest).map_or(manifest, |m| m.to_string_lossy().into_owned());
+        let mut dependents = users.remove(id).unwrap_or_default();
+        dependents.sort();
+        let source = p["source"]
+            .as_str()
+            .filter(|s| !s.is_empty())
+            .unwrap_or("path");
+        out.push(format!(
+            "{name} {} {source} {manifest} {}",
+            str_of(&p["version"]),
+            if dependents.is_empty() {
+                "-".to_owned()
+            } else {
+                dependents.join(",")
+            }
+        ));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -356,6 +468,56 @@ mod tests {
     }
 
     #[test]
+    fn rust_errors_name_the_package_and_the_primary_spans() {
+        let error = |pkg: &str, level: &str, msg: &str, spans: serde_json::Value| {
+            serde_json::json!({
+                "reason": "compiler-message",
+                "package_id": pkg,
+                "message": {"level": level, "message": msg, "spans": spans},
+            })
+            .to_string()
+        };
+        let span = |file: &str, line: u32, primary: bool| serde_json::json!({"file_name": file, "line_start": line, "is_primary": primary});
+        let lines = vec![
+            "   Compiling mistralrs-quant v0.8.1".to_string(),
+            error(
+                "registry+https://github.com/rust-lang/crates.io-index#mistralrs-quant@0.8.1",
+                "error",
+                "mismatched types",
+                serde_json::json!([
+                    span("/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/mistralrs-quant-0.8.1/src/cublaslt/matmul.rs", 120, true),
+                    span("/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/cudarc-0.19.10/src/lib.rs", 3, false),
+                ]),
+            ),
+            error("path+file:///w/hip#0.1.0", "warning", "unused", serde_json::json!([])),
+            error(
+                "path+file:///w/benches/mistral#mistral-on-hip@0.1.0",
+                "error",
+                "aborting due to 2 previous errors",
+                serde_json::json!([]),
+            ),
+            error(
+                "path+file:///w/hip#0.1.0",
+                "error",
+                "two places",
+                serde_json::json!([span("src/a.rs", 1, true), span("src/b/c.rs", 9, true)]),
+            ),
+            r#"{"reason":"build-finished","success":false}"#.to_string(),
+        ];
+        assert_eq!(
+            rust_errors(&lines).unwrap(),
+            [
+                "mistralrs-quant@0.8.1: mismatched types (mistralrs-quant-0.8.1/src/cublaslt/matmul.rs:120)",
+                "mistral-on-hip@0.1.0: aborting due to 2 previous errors ()",
+                // Outside the registry, the first folder goes too, as it did.
+                "0.1.0: two places (a.rs:1, b/c.rs:9)",
+            ]
+        );
+        let err = rust_errors(&["{not json".to_string()]).unwrap_err();
+        assert!(err.starts_with("cargo's JSON, line 1: "), "{err}");
+    }
+
+    #[test]
     fn the_manifest_folder_of_the_first_package_of_a_name() {
         let meta = r#"{"packages":[
             {"name":"half","manifest_path":"/reg/half-2.7.1/Cargo.toml"},
@@ -367,6 +529,64 @@ mod tests {
             "cargo metadata: no package cuda-compat"
         );
         assert!(manifest_dir("[", "cudarc").is_err());
+    }
+
+    #[test]
+    fn resolved_packages_with_their_dependents_and_real_manifests() {
+        #[allow(clippy::disallowed_methods)] // two empty files, removed below
+        let dir = std::env::temp_dir().join(format!("xtask-resolved-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("dropins/cudarc")).unwrap();
+        std::fs::write(dir.join("dropins/cudarc/Cargo.toml"), "").unwrap();
+        // benches/mistral reaches the drop-in through `..`; a link here.
+        std::os::unix::fs::symlink(dir.join("dropins"), dir.join("link")).unwrap();
+        let linked = dir.join("link/cudarc/Cargo.toml");
+        let meta = serde_json::json!({
+            "packages": [
+                {"id": "p-cudarc", "name": "cudarc", "version": "0.19.10", "source": null,
+                 "manifest_path": linked},
+                {"id": "r-cudarc", "name": "cudarc", "version": "0.17.8",
+                 "source": "registry+https://github.com/rust-lang/crates.io-index",
+                 "manifest_path": "/nonexistent/cudarc-0.17.8/Cargo.toml"},
+                {"id": "ug", "name": "ug-cuda", "version": "0.5.0", "source": "registry+x",
+                 "manifest_path": "/nonexistent/ug-cuda/Cargo.toml"},
+                {"id": "cc", "name": "candle-core", "version": "0.10.2", "source": "registry+x",
+                 "manifest_path": "/nonexistent/candle-core/Cargo.toml"},
+                {"id": "mq", "name": "mistralrs-quant", "version": "0.8.1", "source": "registry+x",
+                 "manifest_path": "/nonexistent/mq/Cargo.toml"},
+                {"id": "unused", "name": "cudarc", "version": "0.1.0", "source": "registry+x",
+                 "manifest_path": "/nonexistent/old/Cargo.toml"},
+            ],
+            "resolve": {"nodes": [
+                {"id": "p-cudarc", "deps": []},
+                {"id": "r-cudarc", "deps": []},
+                {"id": "ug", "deps": [{"pkg": "r-cudarc"}]},
+                {"id": "mq", "deps": [{"pkg": "p-cudarc"}]},
+                {"id": "cc", "deps": [{"pkg": "p-cudarc"}, {"pkg": "mq"}]},
+            ]},
+        })
+        .to_string();
+        let names = ["cudarc".to_string(), "bindgen_cuda".to_string()];
+        let real = std::fs::canonicalize(dir.join("dropins/cudarc/Cargo.toml")).unwrap();
+        assert_eq!(
+            resolved(&meta, &names).unwrap(),
+            [
+                // Ordered by id; the unused 0.1.0 is not in the resolve.
+                format!(
+                    "cudarc 0.19.10 path {} candle-core@0.10.2,mistralrs-quant@0.8.1",
+                    real.display()
+                ),
+                "cudarc 0.17.8 registry+https://github.com/rust-lang/crates.io-index \
+                 /nonexistent/cudarc-0.17.8/Cargo.toml ug-cuda@0.5.0"
+                    .to_string(),
+            ]
+        );
+        assert_eq!(
+            resolved(&meta, &["candle-core".to_string()]).unwrap(),
+            ["candle-core 0.10.2 registry+x /nonexistent/candle-core/Cargo.toml -"]
+        );
+        assert!(resolved(r#"{"packages":[]}"#, &names).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

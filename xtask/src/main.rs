@@ -17,6 +17,7 @@ mod cudarc_api;
 mod cudarc_tests;
 mod examples;
 mod gpu_run;
+mod mistral;
 mod session;
 mod tally;
 mod text;
@@ -49,6 +50,14 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      within its bound (xtask/src/amd_launches.rs)
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
+  resolved METADATA NAME...          mistral.sh check: the resolve's packages named, one line
+                                     each: NAME VERSION SOURCE MANIFEST DEPENDENT,DEPENDENT...
+  rust-errors                        mistral.sh amd: rustc's errors in cargo's JSON (stdin),
+                                     `PACKAGE@VERSION: MESSAGE (FILE:LINE, ...)` each
+  mistral-amd builds OUT_DIRS TARGETS | kernels JSON | list TARGETS JSON_DIR BUILDS
+                                     mistral.sh amd: the current build folders, a kernel
+                                     report's count, the kernel list's lines
+                                     (xtask/src/mistral.rs)
   manifest-dir PACKAGE               cudarc-tests.sh: the folder of PACKAGE's manifest
                                      (cargo metadata on stdin)
   cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
@@ -229,6 +238,20 @@ fn run(args: &[String]) -> Result<ExitCode> {
             }
             Ok(status(ok))
         }
+        "resolved" => {
+            let (metadata, names) = rest
+                .split_first()
+                .ok_or_else(|| format!("resolved: METADATA NAME...\n{USAGE}"))?;
+            let text = std::fs::read_to_string(metadata).map_err(|e| format!("{metadata}: {e}"))?;
+            print_lines(&cargo_json::resolved(&text, names)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        "rust-errors" => {
+            args_n(rest, 0, "rust-errors")?;
+            let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
+            print_lines(&cargo_json::rust_errors(&lines)?);
+            Ok(ExitCode::SUCCESS)
+        }
         "manifest-dir" => {
             let a = args_n(rest, 1, "manifest-dir")?;
             let metadata = std::io::read_to_string(std::io::stdin())
@@ -236,6 +259,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             println!("{}", cargo_json::manifest_dir(&metadata, &a[0])?);
             Ok(ExitCode::SUCCESS)
         }
+        "mistral-amd" => mistral::command(rest),
         "cudarc-tests" => cudarc_tests_command(rest).map(|()| ExitCode::SUCCESS),
         "cudarc-api" => {
             const ARGS: &str =
