@@ -6,6 +6,10 @@
 //! `ldd "$exe" | grep -q libamdhip64` (ldd's output is long enough to be
 //! written after grep has gone). `grep PATTERN >/dev/null` reads all of
 //! its input and keeps the exit status meaning "found".
+//!
+//! No script runs inline Python (`python3 - <<'PY'`, `python3 -c`): what
+//! a script parses, decides or tabulates is an xtask subcommand with unit
+//! tests (CONTRIBUTING.md, "Tooling").
 
 use std::path::{Path, PathBuf};
 
@@ -81,6 +85,98 @@ fn no_script_pipes_into_grep_q() {
     assert!(
         found.is_empty(),
         "`| grep -q` races with pipefail (write `| grep PATTERN >/dev/null`):\n{}",
+        found.join("\n")
+    );
+}
+
+/// Whether `line` runs Python code written in the script itself:
+/// `python3 - ARGS <<'PY'` (the program on standard input), `python3 -c
+/// CODE`, or an interpreter fed a heredoc or here-string. A Python file
+/// run by path (`python3 "$bundle/torch_gemm.py"`) and a module (`python3
+/// -m pip`) are not inline.
+fn runs_inline_python(line: &str) -> bool {
+    let code = line.split(" #").next().unwrap_or(line);
+    if code.trim_start().starts_with('#') {
+        return false;
+    }
+    let words: Vec<&str> = code.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let name = w
+            .rsplit('/')
+            .next()
+            .unwrap_or(w)
+            .trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let is_python = name
+            .strip_prefix("python")
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'));
+        if !is_python {
+            return false;
+        }
+        for arg in &words[i + 1..] {
+            if *arg == "-" || arg.starts_with("<<") {
+                return true;
+            }
+            match arg.strip_prefix('-') {
+                Some(long) if long.starts_with('-') => continue,
+                // Short options, `-c` among them: the program follows.
+                Some(short) if short.contains('c') => return true,
+                Some(short) if short.contains('m') => return false,
+                Some(_) => continue,
+                None => return false,
+            }
+        }
+        false
+    })
+}
+
+#[test]
+fn the_detector_tells_inline_python_from_python_files() {
+    assert!(runs_inline_python(
+        r#"    python3 - "$WORK/amd.json" <<'PY'"#
+    ));
+    assert!(runs_inline_python(
+        r#"  src=$(cargo metadata | python3 -c 'import json,sys; print(1)')"#
+    ));
+    assert!(runs_inline_python(
+        r#"echo "$crate: $(python3 -c 'print(1)' "$f")""#
+    ));
+    assert!(runs_inline_python("python -c 'print(1)'"));
+    assert!(runs_inline_python("/usr/bin/python3 -I -c 'print(1)'"));
+    assert!(runs_inline_python("python3 <<'PY'"));
+    assert!(runs_inline_python("python3.11 -Ic 'print(1)'"));
+    assert!(!runs_inline_python(
+        r#"timeout 600 python3 "$bundle/torch_gemm.py" >"$out/torch.txt""#
+    ));
+    assert!(!runs_inline_python(
+        r#"python3 -m pip download -q --no-deps --dest "$wheels" "$spec""#
+    ));
+    assert!(!runs_inline_python(
+        r#"python3 "$prune" extract "$deb" "$dest.tmp" "$targets" >&2"#
+    ));
+    assert!(!runs_inline_python(
+        r#""$torchrun" --standalone --no-python --nproc-per-node="$n" "$prog""#
+    ));
+    assert!(!runs_inline_python("# python3 -c 'a comment'"));
+    assert!(!runs_inline_python(
+        "#   python3  (build.rs-tools/scripts/fetch-cuda-headers.sh reads NVIDIA's wheels)"
+    ));
+}
+
+#[test]
+fn no_script_runs_inline_python() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for path in scripts(&root) {
+        let text = std::fs::read_to_string(&path).expect("a script is UTF-8 text");
+        for (n, line) in text.lines().enumerate() {
+            if runs_inline_python(line) {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "inline Python in a script (make it an xtask subcommand):\n{}",
         found.join("\n")
     );
 }
