@@ -9,6 +9,8 @@
 mod data;
 #[path = "build/emit.rs"]
 mod emit;
+#[path = "build/errata.rs"]
+mod errata;
 #[path = "build/pcode.rs"]
 mod pcode;
 #[path = "build/wheel.rs"]
@@ -48,13 +50,14 @@ fn main() {
             let bytes = wheel::member(&zip, &name).unwrap_or_else(|e| panic!("{e}"));
             String::from_utf8(bytes).unwrap_or_else(|_| panic!("{name} is not UTF-8"))
         };
-        let isa = data::parse(
+        let mut isa = data::parse(
             &read("enum.py"),
             &read("ins.py"),
             &read("operands.py"),
             &read("str_pcode.py"),
         )
         .unwrap_or_else(|e| panic!("{folder}: {e}"));
+        errata::apply(module, &mut isa).unwrap_or_else(|e| panic!("{folder}: {e}"));
         let (code, rep) = generate(module, &isa);
         std::fs::write(out.join(format!("isa_{module}.rs")), code)
             .expect("write the generated ISA");

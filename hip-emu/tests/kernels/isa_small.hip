@@ -28,16 +28,18 @@ extern "C" __global__ void bytes_and_bf16(const unsigned* p, const __hip_bfloat1
     out[4 * i + 3] = __bfloat162float(h[i]) * 2.0f + 1.0f;
 }
 
-// Mixed precision: f16 operands widened into f32 arithmetic (v_fma_mix /
-// v_mad_mix), and a narrowing back to f16.
+// Mixed precision: f16 operands widened into f32 fused multiply-adds
+// (v_fma_mix_f32 on gfx942 and gfx1100, neg and abs modifiers included),
+// and one narrowed back to f16 (v_fma_mixlo_f16).
 extern "C" __global__ void mixed(const __half* h, const float* x, float* out, __half* hout, unsigned n) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    float a = __half2float(h[2 * i]) * x[i] + __half2float(h[2 * i + 1]);
-    float b = -__half2float(h[2 * i + 1]) * fabsf(x[i]) + 0.5f;
-    out[2 * i] = a;
-    out[2 * i + 1] = b;
-    hout[i] = __float2half(__half2float(h[2 * i]) * 3.0f + x[i]);
+    float a = fmaf(__half2float(h[2 * i]), x[i], __half2float(h[2 * i + 1]));
+    float b = fmaf(-__half2float(h[2 * i + 1]), fabsf(x[i]), 0.5f);
+    // Apart, so that the compiler does not pair them into one v_pk_fma_f32.
+    out[i] = a;
+    out[n + i] = b;
+    hout[i] = __float2half(fmaf(__half2float(h[2 * i]), 3.0f, x[i]));
 }
 
 // Dot products of four 8-bit lanes, signed and unsigned.
