@@ -323,9 +323,12 @@ cmd_emu() {
     ln -sfn "$so" "$alias/libamdhip64.so.5"
     rm -rf "$out"
     mkdir -p "$out"
+    # A kernel's fault ends the process (HIP_EMU_ON_FAULT=abort, as ROCm
+    # does): candle's C++ launchers do not check their launches, so a
+    # fault would otherwise leave outputs unwritten and nothing failing.
     on_emu() {
         env -u ROCM_PATH -u HIP_PATH HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" \
-            HIP_EMU_DEVICES="$1" HIP_EMU_TIMEOUT=300 "${@:2}"
+            HIP_EMU_DEVICES="$1" HIP_EMU_TIMEOUT=300 HIP_EMU_ON_FAULT=abort "${@:2}"
     }
     for dev in ${devices//,/ }; do
         # The sysroot of this device: its loader, and the library path.

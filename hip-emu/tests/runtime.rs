@@ -805,6 +805,58 @@ fn a_memory_fault_is_reported_and_the_device_goes_on() {
     }
 }
 
+/// With `HIP_EMU_ON_FAULT=abort`, the same fault ends the process with
+/// SIGABRT after printing the interpreter's message, as ROCm does, so that
+/// a launcher that ignores the launch's status cannot go on. Run in a
+/// child process: this test's binary again, with the fault test alone.
+#[cfg(unix)]
+#[test]
+fn a_fault_ends_the_process_when_asked() {
+    use std::os::unix::process::ExitStatusExt;
+    let exe = std::env::current_exe().expect("the test's path");
+    for (value, says) in [
+        ("abort", "HIP_EMU_ON_FAULT=abort"),
+        ("abrt", "is neither `report` nor `abort`"),
+    ] {
+        let out = std::process::Command::new(&exe)
+            .args([
+                "--exact",
+                "a_memory_fault_is_reported_and_the_device_goes_on",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("HIP_EMU_ON_FAULT", value)
+            .output()
+            .expect("the test binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.signal(),
+            Some(6),
+            "{value}: {:?}\n{err}",
+            out.status
+        );
+        assert!(err.contains(says), "{value}: {err}");
+        assert!(
+            err.contains("saxpy") && err.contains("0x800"),
+            "{value}: {err}"
+        );
+    }
+    // `report`, spelled out, is the default: the fault test passes.
+    let out = std::process::Command::new(&exe)
+        .args([
+            "--exact",
+            "a_memory_fault_is_reported_and_the_device_goes_on",
+        ])
+        .env("HIP_EMU_ON_FAULT", "report")
+        .output()
+        .expect("the test binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 /// A kernel that calls `printf` gets a hostcall buffer for its launch
 /// and runs to the end (its output goes to this process's standard
 /// output; the interpreter's test checks the text, cudarc's

@@ -38,7 +38,11 @@
 //! itself (ROCm aborts the process on a GPU page fault; the emulator
 //! reports it and goes on). The error is not sticky: the device stays
 //! usable without `hipDeviceReset`. Any other failure of a dispatch is
-//! `hipErrorLaunchFailure`. Both carry the interpreter's message.
+//! `hipErrorLaunchFailure`. Both carry the interpreter's message. With
+//! `HIP_EMU_ON_FAULT=abort` a failed dispatch instead prints the message
+//! and ends the process, as ROCm does: for programs whose launchers do not
+//! check the launch's status, which would otherwise go on with outputs
+//! the kernel never wrote.
 //!
 //! Every exported function catches panics: a bug in the emulator is
 //! `hipErrorUnknown` with the panic's message, never an unwind across the

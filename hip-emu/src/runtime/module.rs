@@ -435,16 +435,26 @@ fn run(func: &Function, kernarg: &[u8], dims: LaunchDims) -> R {
                 memory: &view,
                 host: service.as_ref().map(|s| s as &dyn isa::HostServices),
             };
-            isa::execute(&dispatch).map(drop).map_err(|e| Fail {
-                code: match e {
+            isa::execute(&dispatch).map(drop).map_err(|e| {
+                let code = match e {
                     LaunchError::MemoryFault { .. } | LaunchError::LdsOutOfRange { .. } => {
                         hipError_t::hipErrorIllegalAddress
                     }
                     LaunchError::TimedOut { .. } => hipError_t::hipErrorLaunchTimeOut,
                     LaunchError::NoHostService { .. } => hipError_t::hipErrorNotSupported,
                     _ => hipError_t::hipErrorLaunchFailure,
-                },
-                message: e.to_string(),
+                };
+                if code != hipError_t::hipErrorNotSupported && abort_on_fault() {
+                    eprintln!(
+                        "hip-emu: {e}; the process stops, as ROCm's does at a GPU fault \
+                         ({ON_FAULT_VAR}=abort)"
+                    );
+                    std::process::abort();
+                }
+                Fail {
+                    code,
+                    message: e.to_string(),
+                }
             })
         });
     let _ = r.memory.remove(ka, |_| true);
@@ -452,6 +462,29 @@ fn run(func: &Function, kernarg: &[u8], dims: LaunchDims) -> R {
         let _ = r.memory.remove(b, |_| true);
     }
     result
+}
+
+/// What a kernel's fault does: `report` (the default) returns it from the
+/// launch and the device goes on; `abort` prints it and ends the process,
+/// as ROCm does at a GPU fault, so that a caller that does not check its
+/// launches (C++ `<<<...>>>` launchers) cannot go on with what the kernel
+/// left unwritten.
+pub(crate) const ON_FAULT_VAR: &str = "HIP_EMU_ON_FAULT";
+
+/// Whether [`ON_FAULT_VAR`] asks to end the process at a fault; a value
+/// other than `report` and `abort` does too, saying so (a misspelt
+/// request to stop must not let a run go on). Read at each fault, not
+/// cached: faults are rare, and tests set it per process.
+fn abort_on_fault() -> bool {
+    match std::env::var(ON_FAULT_VAR) {
+        Err(_) => false,
+        Ok(v) if v == "report" => false,
+        Ok(v) if v == "abort" => true,
+        Ok(v) => {
+            eprintln!("hip-emu: {ON_FAULT_VAR}={v:?} is neither `report` nor `abort`: aborting");
+            true
+        }
+    }
 }
 
 /// The attribute `attr` of kernel `k` on a device of `target`.
