@@ -3,7 +3,7 @@
 #   libamdhip64-5, libamdhip64-dev, rocm-device-libs, hipcc  (tier 2: the real
 #     ROCm 5.2.3 runtime, hiprtc, and hipcc for ahead-of-time kernel builds)
 #   libclang-dev, clang  (the binding generator's staleness check)
-#   python3  (build.rs-tools/scripts/fetch-cuda-headers.sh reads NVIDIA's wheels)
+#   python3  (pip: build.rs-tools/scripts/fetch-cuda-headers.sh downloads NVIDIA's wheels)
 #   gcc-mingw-w64-x86-64, wine64  (the Wine tier, scripts/wine-tier.sh: stub
 #     DLLs built with mingw, the tests run under Wine 8.0)
 #   zstd  (scripts/rocm-prune.py rewrites ROCm 7's compressed code-object

@@ -11,7 +11,9 @@
 # them, else downloaded with pip from its configured index (no host name is
 # written here) into $CUDA_WHEELS_DIR, which keeps them for the next run, or,
 # when it is unset, into a temporary folder deleted on exit (the wheels are
-# 1.9 GB for a few MB of headers, and CI machines have little disk).
+# 1.9 GB for a few MB of headers, and CI machines have little disk). Their
+# headers are read out by `cargo xtask wheel-headers` (hip-generator runs
+# this script, so cargo is at hand).
 #
 # Consumers:
 #   cargo run -p hip-generator -- cuda-compat
@@ -41,26 +43,11 @@ packages=(
 
 rm -rf "$dest"
 mkdir -p "$dest/include"
-# extract WHEEL: its headers into $dest, its name appended to PACKAGES.
+# extract WHEEL: its headers into $dest, its name appended to PACKAGES
+# (xtask/src/wheel_headers.rs reads the wheel, a zip archive). Through the
+# manifest, not a cd: $dest and WHEEL may be relative to the caller's folder.
 extract() {
-  python3 - "$dest" "$1" <<'PY'
-import os, shutil, sys, zipfile
-dest, wheels = sys.argv[1], sys.argv[2:]
-with open(os.path.join(dest, "PACKAGES"), "a") as packages:
-    for wheel in wheels:
-        packages.write(os.path.basename(wheel) + "\n")
-        with zipfile.ZipFile(wheel) as z:
-            for name in z.namelist():
-                parts = name.split("/")
-                if len(parts) < 4 or parts[0] != "nvidia" or parts[2] != "include" or name.endswith("/"):
-                    continue
-                z.extract(name, dest)
-                if parts[1] == "nccl":
-                    continue  # read by rccl-sys's checks only, not merged into include/
-                flat = os.path.join(dest, "include", *parts[3:])
-                os.makedirs(os.path.dirname(flat), exist_ok=True)
-                shutil.copyfile(os.path.join(dest, name), flat)
-PY
+  cargo run -q --manifest-path "$root/Cargo.toml" -p xtask -- wheel-headers "$dest" "$1"
 }
 # One wheel at a time, each deleted once read unless $CUDA_WHEELS_DIR keeps
 # it: the largest is a third of the 1.9 GB.

@@ -21,6 +21,7 @@ mod mistral;
 mod session;
 mod tally;
 mod text;
+mod wheel_headers;
 
 use cudarc_api::signatures;
 use std::path::{Path, PathBuf};
@@ -76,6 +77,9 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      status as one `test result:` line (differing and not
                                      run examples ignored; a run without its counts fails)
   wine-summary LOG BUILD_S RUN_S     wine-tier.sh's per-binary lines and total; fails on a failure
+  wheel-headers DEST WHEEL...        fetch-cuda-headers.sh: the nvidia/*/include headers of
+                                     NVIDIA's wheels into DEST, merged into DEST/include but
+                                     NCCL's, each wheel's name appended to DEST/PACKAGES
 
 On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.sh):
   two-gpu-tests                      `--list --format terse` on stdin: the two_gpus_* tests
@@ -353,6 +357,16 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 tally::wine_summary(&text::universal_lines(Path::new(&a[0])), &a[1], &a[2]);
             print_lines(&lines);
             Ok(status(ok))
+        }
+        "wheel-headers" => {
+            let (dest, wheels) = rest
+                .split_first()
+                .filter(|(_, w)| !w.is_empty())
+                .ok_or_else(|| format!("wheel-headers: DEST WHEEL...\n{USAGE}"))?;
+            for wheel in wheels {
+                wheel_headers::extract(Path::new(dest), Path::new(wheel))?;
+            }
+            Ok(ExitCode::SUCCESS)
         }
         "two-gpu-tests" => {
             let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
