@@ -63,18 +63,13 @@ run_counted() {
     "$bin" "$stream"
 }
 
-# per_op COUNTS: calls per op (every call over the launches, one per op).
-per_op() {
-  awk '{ n[$1] = $2; total += $2 } END {
-    if (!n["cuLaunchKernel"]) { print "none"; exit }
-    printf "%.2f", total / n["cuLaunchKernel"] }' "$1"
-}
-
+# The workspace's xtask (xtask/src/host_cost.rs reads the counts).
+xtask() { cargo run -q -p xtask -- "$@"; }
+# per_op COUNTS: calls per op (every call over the launches, one per op),
+# or none.
+per_op() { xtask host-cost per-op "$1"; }
 # top COUNTS: the calls made about once per op or more, most first.
-top() {
-  awk '{ n[$1] = $2 } END { for (k in n) if (n[k] * 2 >= n["cuLaunchKernel"])
-    printf "%s %.1f\n", k, n[k] / n["cuLaunchKernel"] }' "$1" | sort -k2 -rn | awk '{ printf "%s%s %s", sep, $1, $2; sep = ", " }'
-}
+top() { xtask host-cost top "$1"; }
 
 cmd_check() {
   build_stub "$STUB_DIR"

@@ -17,6 +17,7 @@ mod cudarc_api;
 mod cudarc_tests;
 mod examples;
 mod gpu_run;
+mod host_cost;
 mod mistral;
 mod session;
 mod tally;
@@ -77,6 +78,10 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      status as one `test result:` line (differing and not
                                      run examples ignored; a run without its counts fails)
   wine-summary LOG BUILD_S RUN_S     wine-tier.sh's per-binary lines and total; fails on a failure
+  host-cost per-op COUNTS | top COUNTS
+                                     host-cost.sh: the stand-in driver's call counts as
+                                     calls per op, and the calls made once per op or more
+                                     (`none` without a launch)
   wheel-headers DEST WHEEL...        fetch-cuda-headers.sh: the nvidia/*/include headers of
                                      NVIDIA's wheels into DEST, merged into DEST/include but
                                      NCCL's, each wheel's name appended to DEST/PACKAGES
@@ -358,6 +363,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             print_lines(&lines);
             Ok(status(ok))
         }
+        "host-cost" => host_cost::command(rest),
         "wheel-headers" => {
             let (dest, wheels) = rest
                 .split_first()
