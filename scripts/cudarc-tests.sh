@@ -44,7 +44,9 @@
 #                                               it; a test binary that crashes,
 #                                               times out (CUDARC_TESTS_TIMEOUT,
 #                                               600 s) or prints no summary
-#                                               fails the run, named
+#                                               fails the run, named (the
+#                                               verdict is the bundle's xtask,
+#                                               XTASK or DIR/../xtask)
 #
 # Lines: `cudarc api: NAME ... ok|FAILED` (counted by test.sh's tally, with
 # scripts/cudarc-api.sh's).
@@ -54,6 +56,13 @@ mode=${1:-check}
 # run DIR: on the GPU machine, before anything that needs cargo.
 if [[ $mode == run ]]; then
     dir=${2:?run needs the bundle folder}
+    # The bundle's xtask binary (no Rust there): XTASK, or beside this
+    # folder, where scripts/gpu-bundle.sh puts it.
+    xtask=
+    for x in "${XTASK:-}" "$dir/xtask" "$dir/../xtask"; do
+        if [[ -z $xtask && -n $x && -x $x ]]; then xtask=$x; fi
+    done
+    [[ -n $xtask ]] || { echo "run: no xtask binary beside $dir, and XTASK unset"; exit 2; }
     crashed=()
     for side in real ours; do
         : >"$dir/$side.outcomes"
@@ -74,56 +83,12 @@ if [[ $mode == run ]]; then
             sed -n 's/^test \(.*\) \.\.\. \(ok\|FAILED\|ignored\)$/\1 \2/p' "$log" |
                 awk -v f="$name" '{ print f "::" $1 "\t" $2 }' >>"$dir/$side.outcomes"
         done
-        sort -o "$dir/$side.outcomes" "$dir/$side.outcomes"
     done
-    join -t $'\t' -a 1 -a 2 -e missing -o 0,1.2,2.2 "$dir/real.outcomes" "$dir/ours.outcomes" >"$dir/both.tsv"
-    # A fourth column: the reason a listed test fails through the drop-in.
-    explained_list=$dir/cudarc-tests-explained.tsv
-    awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 2) why[$1] = $2; next }
-        { print $0 "\t" (($1 in why) ? why[$1] : "") }' "$explained_list" "$dir/both.tsv" >"$dir/both4.tsv"
-    mv "$dir/both4.tsv" "$dir/both.tsv"
-    count() { awk -F'\t' "$1" "$dir/both.tsv" | wc -l; }
-    real_ok=$(count '$2 == "ok"')
-    ours_ok=$(count '$3 == "ok"')
-    echo "cudarc's unit tests on this GPU: real cudarc $real_ok passed, the drop-in $ours_ok passed, of $(wc -l <"$dir/both.tsv")"
-    awk -F'\t' '$2 != $3 { printf "  %-70s real %-8s drop-in %s%s\n", $1, $2, $3, ($4 != "" ? "  (explained: " $4 ")" : "") }' "$dir/both.tsv"
-    passed=$(count '$2 == "ok" && $3 == "ok" && $4 == ""')
-    failed=$(count '$2 == "ok" && $3 != "ok" && $3 != "missing" && $4 == ""')
-    explained=$(count '$2 == "ok" && $3 == "FAILED" && $4 != ""')
-    # Passing on real cudarc, no outcome through the drop-in: not built
-    # there (then the residue, bundled beside this script, must list it, as
-    # the build check requires) or built and never reported (its binary
-    # crashed or stopped): both fail unless the residue lists them.
-    residue_list=$dir/cudarc-tests-residue.tsv
-    [[ -f $residue_list ]] || { echo "run: no $residue_list (bundle mode copies it)"; exit 2; }
-    missing=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 2) listed[$1] = 1; next }
-        $2 == "ok" && $3 == "missing" && ($1 in listed)' "$residue_list" "$dir/both.tsv" | wc -l)
-    unlisted_missing=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 2) listed[$1] = 1; next }
-        $2 == "ok" && $3 == "missing" && !($1 in listed) { print $1 }' "$residue_list" "$dir/both.tsv")
-    notrun=$(count '$2 != "ok" && $4 == ""')
-    # Listed, but passing through the drop-in, or not passing on real
-    # cudarc, or not in the suite at all: the list is out of date.
-    stale=$(awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 2) listed[$1] = 1; next }
-        $4 != "" && !($2 == "ok" && $3 == "FAILED") { print $1; delete listed[$1]; next }
-        { delete listed[$1] } END { for (t in listed) print t }' "$explained_list" "$dir/both.tsv")
-    [[ -z $stale ]] || { echo "listed in cudarc-tests-explained.tsv, but not failing through the drop-in alone:"; echo "$stale" | sed 's/^/  /'; }
-    echo "$notrun not run (failing or ignored on real cudarc too)"
-    echo "$missing differ: pass on real cudarc, not built through the drop-in (listed in cuda-compat/cudarc-tests-residue.tsv)"
-    echo "$explained explained: pass on real cudarc, fail through the drop-in by design (listed in cuda-compat/cudarc-tests-explained.tsv)"
-    [[ -z $stale ]] || failed=$((failed + $(echo "$stale" | wc -l)))
-    if [[ -n $unlisted_missing ]]; then
-        echo "pass on real cudarc, no outcome through the drop-in, not in cudarc-tests-residue.tsv:"
-        echo "$unlisted_missing" | sed 's/^/  /'
-        failed=$((failed + $(echo "$unlisted_missing" | wc -l)))
-    fi
-    if ((${#crashed[@]})); then
-        echo "test binaries that crashed, timed out or printed no summary (each fails the run):"
-        printf '  %s\n' "${crashed[@]}"
-        failed=$((failed + ${#crashed[@]}))
-    fi
-    echo "$passed passed, $failed failed"
-    [[ $failed -eq 0 ]]
-    exit
+    [[ -f $dir/cudarc-tests-residue.tsv ]] || { echo "run: no $dir/cudarc-tests-residue.tsv (bundle mode copies it)"; exit 2; }
+    # Each test's outcome through the drop-in against real cudarc's, with
+    # the bundled lists and the binaries that crashed: the report, the
+    # table (both.tsv) and the verdict (xtask/src/cudarc_outcomes.rs).
+    exec "$xtask" cudarc-tests outcomes "$dir" "${crashed[@]}"
 fi
 cd "$(dirname "$0")/.."
 REPO=$(pwd)

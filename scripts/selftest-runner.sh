@@ -493,6 +493,7 @@ cudarc_setup() {
     rm -rf "$d"
     mkdir -p "$d/real" "$d/ours"
     cp "$root/scripts/cudarc-tests.sh" "$d/"
+    cp "$xtask_bin" "$d/xtask"
     printf '# reviewed\n' >"$d/cudarc-tests-explained.tsv"
     printf '# reviewed\n' >"$d/cudarc-tests-residue.tsv"
     [ "${3:-0}" = 0 ] || printf 'two::c\tneeds a private item\n' >>"$d/cudarc-tests-residue.tsv"

@@ -14,6 +14,7 @@ mod candle_amd;
 mod candle_emu;
 mod cargo_json;
 mod cudarc_api;
+mod cudarc_outcomes;
 mod cudarc_tests;
 mod examples;
 mod gpu_run;
@@ -86,7 +87,7 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      NVIDIA's wheels into DEST, merged into DEST/include but
                                      NCCL's, each wheel's name appended to DEST/PACKAGES
 
-On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.sh):
+On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.sh, cudarc-tests.sh):
   two-gpu-tests                      `--list --format terse` on stdin: the two_gpus_* tests
   gpu-run test LEDGER MODE NAME RC LIMIT LOG     one test binary's verdict
   gpu-run program LEDGER KIND NAME RC LIMIT      one program's verdict
@@ -94,6 +95,10 @@ On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.s
   gpu-run not-run LEDGER TEXT                    a test not run, and why
   gpu-run tally LEDGER MODE BUNDLE               the runner's counts; fails on a failure
   session begin|runner|summary|step|bench|control|skip|allreduce|report ...   gpu-session.sh's tables, verdict counts, steps not run
+  cudarc-tests outcomes DIR [CRASHED...]
+                                     cudarc-tests.sh run: each test's outcome through the
+                                     drop-in against real cudarc's and the bundled lists;
+                                     fails on a failure (xtask/src/cudarc_outcomes.rs)
   check-example NAME OUTPUT          a cudarc example's output is right (else prints why)
   example-differs NAME OUTPUT        it stopped where HIP differs from CUDA as documented (prints why)
   launch-round LEDGER ROUND IMPL     a launch benchmark's RESULT line (stdin), recorded
@@ -269,7 +274,12 @@ fn run(args: &[String]) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         "mistral-amd" => mistral::command(rest),
-        "cudarc-tests" => cudarc_tests_command(rest).map(|()| ExitCode::SUCCESS),
+        "cudarc-tests" => match rest {
+            [c, dir, crashed @ ..] if c == "outcomes" => {
+                cudarc_outcomes::command(Path::new(dir), crashed).map(status)
+            }
+            _ => cudarc_tests_command(rest).map(|()| ExitCode::SUCCESS),
+        },
         "cudarc-api" => {
             const ARGS: &str =
                 "cudarc-api: CUDARC_JSON OURS_JSON RESIDUE SIGNATURES [--details FILE] [--foreign CRATE=JSON]... [--write REASON]";
@@ -462,7 +472,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
 
 /// `cudarc-tests extract|prune|list|features ...` (xtask/src/cudarc_tests.rs).
 fn cudarc_tests_command(rest: &[String]) -> Result<()> {
-    let usage = "cudarc-tests: extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT | features MANIFEST FEATURE...";
+    let usage = "cudarc-tests: extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT | features MANIFEST FEATURE... | outcomes DIR [CRASHED...]";
     match rest.first().map(String::as_str) {
         Some("extract") if rest.len() == 3 => {
             let (files, tests) = cudarc_tests::extract(Path::new(&rest[1]), Path::new(&rest[2]))?;
