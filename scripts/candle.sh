@@ -582,10 +582,11 @@ amd_dot() {
 # The layer's bf16 and fp8 conversions (hip-cuda-layer/tests/cvt.cu) use the
 # hardware's instructions where its format is CUDA's, and only there: each
 # kernel's conversion instructions, for one target of each kind (whatever
-# targets the build has: this compiles one small file).
+# targets the build has: this compiles one small file), checked by
+# `cargo xtask amd-cvt` (xtask/src/amd_cvt.rs: the kernels, what each target
+# must use).
 amd_cvt() {
-    local tc t asm got want rc=0 k
-    local kernels="cvt_bf16 cvt_bf16_rn cvt_bf16x2 cvt_bf16_pair cvt_to_e4m3 cvt_to_e5m2 cvt_from_e4m3 cvt_from_e5m2"
+    local tc t asm rc=0
     tc=$(bash "$REPO/scripts/hip-toolchain.sh")
     for t in gfx950 gfx1201 gfx942; do
         asm="$WORK/cvt-$t.s"
@@ -593,25 +594,7 @@ amd_cvt() {
             --hip-device-lib-path="$tc/amdgcn/bitcode" -I"$REPO/hip-cuda-layer/include" \
             -include hiprs_cuda.h --offload-arch="$t" -O3 -Wall -Werror --cuda-device-only -S \
             "$REPO/hip-cuda-layer/tests/cvt.cu" -o "$asm" || return 1
-        for k in $kernels; do
-            want=
-            case "$t:$k" in
-                gfx950:cvt_bf16*) want=v_cvt_pk_bf16_f32 ;;
-                gfx950:cvt_to_e4m3 | gfx1201:cvt_to_e4m3) want=v_cvt_pk_fp8_f32 ;;
-                gfx950:cvt_to_e5m2 | gfx1201:cvt_to_e5m2) want=v_cvt_pk_bf8_f32 ;;
-                gfx950:cvt_from_e4m3 | gfx1201:cvt_from_e4m3) want=v_cvt_f32_fp8 ;;
-                gfx950:cvt_from_e5m2 | gfx1201:cvt_from_e5m2) want=v_cvt_f32_bf8 ;;
-            esac
-            # The kernel's conversion instructions, one line, suffixes dropped.
-            got=$(awk -v k="$k" '/^[A-Za-z_0-9]+:/ { f = substr($1, 1, length($1) - 1) }
-                f == k && $1 ~ /^v_cvt_(pk_bf16_f32|pk_fp8_f32|pk_bf8_f32|f32_fp8|f32_bf8)/ {
-                    sub(/_(e32|e64|sdwa)$/, "", $1); printf "%s%s", sep, $1; sep = " " }' "$asm")
-            if [ "$got" != "$want" ]; then
-                echo "$t $k: conversion instructions '${got}', expected '${want}'"
-                rc=1
-            fi
-        done
-        echo "$t: $(grep -cE '^[[:space:]]*v_cvt_(pk_bf16_f32|pk_fp8_f32|pk_bf8_f32|f32_fp8|f32_bf8)' "$asm") hardware bf16/fp8 conversions in 8 kernels"
+        xtask amd-cvt "$t" "$asm" || rc=1
     done
     return $rc
 }

@@ -7,6 +7,7 @@
 //! On the GPU machine, which has no Rust, the scripts call the release
 //! binary that `scripts/gpu-bundle.sh` puts in the bundle (`gpu-bundle/xtask`).
 
+mod amd_cvt;
 mod amd_launches;
 mod amd_spills;
 mod candle;
@@ -51,6 +52,10 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
                                      candle.sh amd: candle's launches of the bounded
                                      sources' kernels, against a committed list, each
                                      within its bound (xtask/src/amd_launches.rs)
+  amd-cvt TARGET ASM                 candle.sh amd: the layer's bf16/fp8 conversions
+                                     (hip-cuda-layer/tests/cvt.cu's assembly) use the
+                                     hardware's instructions where the format is CUDA's,
+                                     and only there (xtask/src/amd_cvt.rs)
   out-dir PACKAGE                    candle.sh: the OUT_DIR of PACKAGE's build script (cargo JSON on stdin)
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
   resolved METADATA NAME...          mistral.sh check: the resolve's packages named, one line
@@ -228,6 +233,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             print_lines(&lines);
             Ok(status(ok))
         }
+        "amd-cvt" => amd_cvt::command(rest),
         "out-dir" => {
             let a = args_n(rest, 1, "out-dir")?;
             let lines = text::stdin_lines().map_err(|e| format!("standard input: {e}"))?;
