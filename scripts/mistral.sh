@@ -284,10 +284,7 @@ none_built() {
 # version): the weak-feature case above.
 only_for() {
     local lines
-    lines=$(resolved "$1" | awk -v want="$2" '$3 != "path" {
-        n = split($5, users, ",")
-        for (i = 1; i <= n; i++) if (users[i] !~ "^" want "@") { print; next }
-    }')
+    lines=$(xtask only-for "$WORK/resolved.txt" "$1" "$2") || return 1
     [[ -z "$lines" ]] || {
         echo "crates.io's $1 in the resolve for more than $2 (name version source manifest dependents):"
         echo "$lines"
@@ -519,9 +516,7 @@ amd_path_taken() {
 
 amd_list_matches() {
     amd_kernel_list >"$WORK/amd-kernels.txt" || return 1
-    awk -F'\t' '!/^#/ {n[$1]++; if ($3 == "not built") nb[$1]++; else if ($3 ~ /in part/) p[$1]++}
-        END {for (c in n) printf "%s: %d sources, %d built, %d of them in part, %d not built\n", c, n[c], n[c] - nb[c], p[c], nb[c]}' \
-        "$WORK/amd-kernels.txt" | sort
+    xtask mistral-amd summary "$WORK/amd-kernels.txt" || return 1
     diff -u "$AMD_LIST" "$WORK/amd-kernels.txt" || {
         echo "the fresh list is $WORK/amd-kernels.txt: review it, then copy it to $AMD_LIST"
         return 1

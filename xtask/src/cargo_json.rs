@@ -345,6 +345,28 @@ pub(crate) fn resolved(metadata: &str, names: &[String]) -> Result<Vec<String>, 
     Ok(out)
 }
 
+/// The lines of [`resolved`]'s output (`NAME VERSION SOURCE MANIFEST
+/// DEPENDENTS`) of a crates.io `name` with a dependent that is not `user`
+/// (any version; `-`, no dependent, is not `user` either): where `name`
+/// is in the resolve for more than `user`.
+pub(crate) fn not_only_for<'a>(lines: &'a [String], name: &str, user: &str) -> Vec<&'a str> {
+    let user = format!("{user}@");
+    lines
+        .iter()
+        .filter(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            f.first() == Some(&name)
+                && f.get(2) != Some(&"path")
+                && f.get(4)
+                    .unwrap_or(&"")
+                    .split(',')
+                    .filter(|d| !d.is_empty())
+                    .any(|d| !d.starts_with(&user))
+        })
+        .map(String::as_str)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,6 +609,27 @@ mod tests {
         );
         assert!(resolved(r#"{"packages":[]}"#, &names).is_err());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_crate_in_the_resolve_for_more_than_one_user() {
+        let lines: Vec<String> = [
+            "cudarc 0.19.10 path /w/dropins/cudarc/Cargo.toml candle-core@0.10.2,mistralrs-quant@0.8.1",
+            "cudarc 0.17.8 registry+x /r/cudarc-0.17.8/Cargo.toml ug-cuda@0.5.0",
+            "cudarc 0.16.0 registry+x /r/cudarc-0.16.0/Cargo.toml candle-core@0.10.2,ug-cuda@0.4.0",
+            "cudarc 0.15.0 registry+x /r/cudarc-0.15.0/Cargo.toml -",
+            "ug-cuda 0.5.0 registry+x /r/ug-cuda/Cargo.toml candle-ug@0.5.0",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        // The path crate and the one only ug-cuda uses pass; a second user
+        // and no user at all do not.
+        assert_eq!(
+            not_only_for(&lines, "cudarc", "ug-cuda"),
+            [lines[2].as_str(), lines[3].as_str()]
+        );
+        assert!(not_only_for(&lines, "ug-cuda", "candle-ug").is_empty());
+        assert_eq!(not_only_for(&lines, "ug-cuda", "ug"), [lines[4].as_str()]);
     }
 
     #[test]

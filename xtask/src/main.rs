@@ -60,12 +60,15 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   patch-used METADATA REPO           candle.sh: cudarc and cudaforge resolve to dropins/ alone
   resolved METADATA NAME...          mistral.sh check: the resolve's packages named, one line
                                      each: NAME VERSION SOURCE MANIFEST DEPENDENT,DEPENDENT...
+  only-for RESOLVED NAME USER        mistral.sh check: the lines of `resolved`'s output
+                                     of a crates.io NAME with a dependent other than USER
   rust-errors                        mistral.sh amd: rustc's errors in cargo's JSON (stdin),
                                      `PACKAGE@VERSION: MESSAGE (FILE:LINE, ...)` each
   mistral-amd builds OUT_DIRS TARGETS | kernels JSON | list TARGETS JSON_DIR BUILDS
+             | summary LIST
                                      mistral.sh amd: the current build folders, a kernel
-                                     report's count, the kernel list's lines
-                                     (xtask/src/mistral.rs)
+                                     report's count, the kernel list's lines, the list's
+                                     counts per crate (xtask/src/mistral.rs)
   manifest-dir PACKAGE               cudarc-tests.sh: the folder of PACKAGE's manifest
                                      (cargo metadata on stdin)
   cudarc-tests extract SRC OUT | prune OUT MESSAGES REPORT LABEL | list OUT
@@ -264,6 +267,14 @@ fn run(args: &[String]) -> Result<ExitCode> {
                 .ok_or_else(|| format!("resolved: METADATA NAME...\n{USAGE}"))?;
             let text = std::fs::read_to_string(metadata).map_err(|e| format!("{metadata}: {e}"))?;
             print_lines(&cargo_json::resolved(&text, names)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        "only-for" => {
+            let a = args_n(rest, 3, "only-for")?;
+            let lines = text::grep_lines(Path::new(&a[0])).map_err(|e| format!("{}: {e}", a[0]))?;
+            for line in cargo_json::not_only_for(&lines, &a[1], &a[2]) {
+                println!("{line}");
+            }
             Ok(ExitCode::SUCCESS)
         }
         "rust-errors" => {

@@ -11,6 +11,8 @@
 //!   the drop-in's report gives: the lines of
 //!   `benches/mistral/mistral-0.8.1.amd-kernels.txt` (its header is the
 //!   script's).
+//! - `summary LIST`: that list counted, a line per crate: its sources,
+//!   how many built (of them in part) and not.
 
 use crate::amd_spills;
 use crate::text;
@@ -21,10 +23,10 @@ use std::path::{Path, PathBuf};
 /// The report of a cudaforge AMD build, in its folder.
 const REPORT: &str = "cudaforge-amd-report.txt";
 
-/// `mistral-amd builds|kernels|list ...`.
+/// `mistral-amd builds|kernels|list|summary ...`.
 pub(crate) fn command(rest: &[String]) -> Result<std::process::ExitCode> {
     const USAGE: &str =
-        "mistral-amd: builds OUT_DIRS TARGETS | kernels JSON | list TARGETS JSON_DIR BUILDS";
+        "mistral-amd: builds OUT_DIRS TARGETS | kernels JSON | list TARGETS JSON_DIR BUILDS | summary LIST";
     let targets = |s: &str| -> Vec<String> { s.split(',').map(str::to_owned).collect() };
     let lines = match rest {
         [c, out_dirs, t] if c == "builds" => {
@@ -41,10 +43,43 @@ pub(crate) fn command(rest: &[String]) -> Result<std::process::ExitCode> {
                 &text::split_universal(&builds),
             )?
         }
+        [c, list] if c == "summary" => {
+            let text = std::fs::read_to_string(list).map_err(|e| format!("{list}: {e}"))?;
+            summary(&text)
+        }
         _ => return Err(USAGE.into()),
     };
     crate::print_lines(&lines);
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The kernel list's counts per crate, sorted: `CRATE: N sources, N
+/// built, N of them in part, N not built` (RESULT, the third column, is
+/// `not built`, or holds `in part`).
+pub(crate) fn summary(list: &str) -> Vec<String> {
+    // Sources, not built, built in part.
+    let mut crates: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    for line in list.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let n = crates.entry(fields[0]).or_default();
+        n[0] += 1;
+        match fields.get(2).copied().unwrap_or("") {
+            "not built" => n[1] += 1,
+            r if r.contains("in part") => n[2] += 1,
+            _ => {}
+        }
+    }
+    let mut lines: Vec<String> = crates
+        .iter()
+        .map(|(c, [all, not_built, part])| {
+            format!(
+                "{c}: {all} sources, {} built, {part} of them in part, {not_built} not built",
+                all - not_built
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
 }
 
 fn read_json(path: &Path) -> Result<serde_json::Value> {
@@ -313,6 +348,28 @@ fn py_stem(rel: &str) -> &str {
 mod tests {
     use super::*;
     use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn the_list_is_counted_per_crate_as_sort_orders_the_lines() {
+        // What mistral.sh's awk and sort printed for these lines.
+        let list = "# header: `..., in part` when names are missing
+mistralrs-quant\tmarlin/marlin_kernel.cu\tbuilt at __CUDA_ARCH__=800, in part\tgfx942 1 kernels, 0 spilling
+mistralrs-core\tsort.cu\tbuilt at __CUDA_ARCH__=890\tgfx942 20 kernels, 0 spilling
+mistralrs-core\tmoe_gemm.cu\tnot built\tmoe_gemm: uses inline PTX assembly
+mistralrs-paged-attn\tflash_attn_sinks.cu\tbuilt at __CUDA_ARCH__=890\tgfx942 42 kernels
+mistralrs-quant\tbitsandbytes/kernels.cu\tbuilt at __CUDA_ARCH__=890\tgfx942 9 kernels
+mistralrs\tx.cu\tnot built\tx
+";
+        assert_eq!(
+            summary(list),
+            [
+                "mistralrs-core: 2 sources, 1 built, 0 of them in part, 1 not built",
+                "mistralrs-paged-attn: 1 sources, 1 built, 0 of them in part, 0 not built",
+                "mistralrs-quant: 2 sources, 2 built, 1 of them in part, 0 not built",
+                "mistralrs: 1 sources, 0 built, 0 of them in part, 1 not built",
+            ]
+        );
+    }
 
     /// A scratch folder of this test (removed at its end).
     fn scratch(name: &str) -> PathBuf {
