@@ -7,9 +7,10 @@
 //! written after grep has gone). `grep PATTERN >/dev/null` reads all of
 //! its input and keeps the exit status meaning "found".
 //!
-//! No script runs inline Python (`python3 - <<'PY'`, `python3 -c`): what
-//! a script parses, decides or tabulates is an xtask subcommand with unit
-//! tests (CONTRIBUTING.md, "Tooling").
+//! No script runs inline Python (`python3 - <<'PY'`, `python3 -c`) or an
+//! awk program of more than one line: what a script parses, decides or
+//! tabulates is an xtask subcommand with unit tests (CONTRIBUTING.md,
+//! "Tooling").
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +32,8 @@ fn pipes_into_quiet_grep(line: &str) -> bool {
     })
 }
 
-/// Every shell script of the repository: `scripts/**/*.sh` and `.ci/run`.
+/// Every shell script of the repository: `scripts/**/*.sh`,
+/// `build.rs-tools/scripts/*.sh` and `.ci/run`.
 fn scripts(root: &Path) -> Vec<PathBuf> {
     let mut out = vec![root.join(".ci/run")];
     let mut dirs = vec![root.join("scripts")];
@@ -45,7 +47,30 @@ fn scripts(root: &Path) -> Vec<PathBuf> {
             }
         }
     }
+    let tools = root.join("build.rs-tools/scripts");
+    for entry in std::fs::read_dir(&tools).expect("build.rs-tools/scripts/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "sh") {
+            out.push(path);
+        }
+    }
     out
+}
+
+#[test]
+fn every_folder_of_scripts_is_read() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let all = scripts(&root);
+    for want in [
+        ".ci/run",
+        "scripts/test.sh",
+        "build.rs-tools/scripts/fetch-cuda-headers.sh",
+    ] {
+        assert!(
+            all.iter().any(|p| p.ends_with(want)),
+            "{want} is not among the scripts checked"
+        );
+    }
 }
 
 #[test]
@@ -158,7 +183,7 @@ fn the_detector_tells_inline_python_from_python_files() {
     ));
     assert!(!runs_inline_python("# python3 -c 'a comment'"));
     assert!(!runs_inline_python(
-        "#   python3  (build.rs-tools/scripts/fetch-cuda-headers.sh reads NVIDIA's wheels)"
+        "#   python3  (pip: build.rs-tools/scripts/fetch-cuda-headers.sh downloads NVIDIA's wheels)"
     ));
 }
 
@@ -177,6 +202,116 @@ fn no_script_runs_inline_python() {
     assert!(
         found.is_empty(),
         "inline Python in a script (make it an xtask subcommand):\n{}",
+        found.join("\n")
+    );
+}
+
+/// Whether `line` starts an awk program (`awk`, `gawk`, `mawk`, `nawk`, by
+/// path too) whose quoted text goes on past the line: the quote opened
+/// in the awk command is still open at the line's end. Quotes are read as
+/// the shell reads them (`'...'` verbatim, `"..."` with `\` escapes and
+/// `$(...)` inside); a `#` after a blank outside quotes starts a comment;
+/// `|`, `;`, `&` and the end of a `$(...)` end the awk command.
+fn opens_multiline_awk(line: &str) -> bool {
+    let b = line.as_bytes();
+    // The open contexts: `true` for code (the line, `$(...)`), `false`
+    // for a double-quoted string.
+    let mut stack = vec![true];
+    // How deep the awk command runs, while it does.
+    let mut awk: Option<usize> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let code = stack[stack.len() - 1];
+        match b[i] {
+            b'\\' => i += 1,
+            b'\'' if code => match line[i + 1..].find('\'') {
+                Some(n) => i += n + 1,
+                None => return awk.is_some(),
+            },
+            b'"' if code => stack.push(false),
+            b'"' => {
+                stack.pop();
+            }
+            b'$' if b.get(i + 1) == Some(&b'(') => {
+                stack.push(true);
+                i += 1;
+            }
+            b'(' if code => stack.push(true),
+            b')' if code && stack.len() > 1 => {
+                stack.pop();
+            }
+            b'#' if code && (i == 0 || b[i - 1].is_ascii_whitespace()) => break,
+            b'|' | b';' | b'&' if code && awk == Some(stack.len()) => awk = None,
+            _ if code && is_awk_word(b, i) => awk = Some(stack.len()),
+            _ => {}
+        }
+        if awk.is_some_and(|depth| depth > stack.len()) {
+            awk = None;
+        }
+        i += 1;
+    }
+    awk.is_some_and(|depth| stack.len() > depth)
+}
+
+/// Whether an awk command's name starts at `b[i]`: `awk`, `gawk`, `mawk`
+/// or `nawk`, after a blank, `|`, `;`, `&`, `(`, `/` or the line's start,
+/// before a blank or the line's end.
+fn is_awk_word(b: &[u8], i: usize) -> bool {
+    let before = i == 0 || b" \t|;&(/`".contains(&b[i - 1]);
+    let name = if matches!(b[i], b'g' | b'm' | b'n') {
+        i + 1
+    } else {
+        i
+    };
+    before
+        && b[name..].starts_with(b"awk")
+        && !matches!(b.get(name + 3), Some(c) if !c.is_ascii_whitespace())
+}
+
+#[test]
+fn the_detector_tells_a_multiline_awk_program_from_one_line() {
+    for multi in [
+        "  awk '{ n[$1] = $2; total += $2 } END {",
+        r#"    awk -v a="$1" -v b="$2" '$1 >= a && $1 <= b && $2 != "" && (m == "" || $2 < m) { m = $2 }"#,
+        r#"            got=$(awk -v k="$k" '/^[A-Za-z_0-9]+:/ { f = substr($1, 1, length($1) - 1) }"#,
+        r#"    lines=$(resolved "$1" | awk -v want="$2" '$3 != "path" {"#,
+        r#"    awk -F'\t' '!/^#/ {n[$1]++; if ($3 == "not built") nb[$1]++"#,
+        r#"x="$(gawk "BEGIN {"#,
+        "cmd | /usr/bin/awk '",
+    ] {
+        assert!(opens_multiline_awk(multi), "{multi}");
+    }
+    for one in [
+        r#"    exe=$(xtask executables --kinds <"$WORK/amd.json" | awk -F'\t' '$1 == "bin" && $3 == "amd-kernels" {print $4}')"#,
+        r#"rt=$(grep -o 'step_us [0-9.]*' "$STUB_DIR/real.out" | awk '{print $2}')"#,
+        r#"x="$(awk '{print $1}' "$f")" # it's awk '{"#,
+        r#"awk '{print}' f; echo "it's"#,
+        "# awk '{ a comment",
+        r#"grep -n "awk '[^']*$" scripts/*.sh"#,
+        r#"echo "no awk '{ here""#,
+        "gawkish '{",
+        "awk '{ print }' \\",
+    ] {
+        assert!(!opens_multiline_awk(one), "{one}");
+    }
+}
+
+#[test]
+fn no_script_has_a_multiline_awk_program() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for path in scripts(&root) {
+        let text = std::fs::read_to_string(&path).expect("a script is UTF-8 text");
+        for (n, line) in text.lines().enumerate() {
+            if opens_multiline_awk(line) {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "an awk program of more than one line in a script (make it an xtask subcommand; \
+         awk stays for one-line field picks):\n{}",
         found.join("\n")
     );
 }
