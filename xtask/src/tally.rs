@@ -757,7 +757,21 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
         assert_eq!(candle_counts(&candle), [2, 1]);
     }
 
-    fn logs(files: &[(&str, &str)]) -> std::path::PathBuf {
+    /// A folder of logs, deleted when the test ends (passed or not).
+    struct Logs(std::path::PathBuf);
+    impl std::ops::Deref for Logs {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+    impl Drop for Logs {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn logs(files: &[(&str, &str)]) -> Logs {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         #[allow(clippy::disallowed_methods)] // a unit test's few files
@@ -771,7 +785,7 @@ tier2-sysroots: rocm-5.7 DID NOT RUN: its sysroot could not be made
         for (name, body) in files {
             std::fs::write(dir.join(name), body).unwrap();
         }
-        dir
+        Logs(dir)
     }
 
     #[test]
