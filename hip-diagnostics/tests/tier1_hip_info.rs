@@ -11,7 +11,7 @@ fn hip_info(args: &[&str], env: &[(&str, &PathBuf)]) -> Output {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().expect("hip-info did not start");
+    let out = test_kit::output_of(&mut cmd);
     println!("{}", String::from_utf8_lossy(&out.stdout));
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     out

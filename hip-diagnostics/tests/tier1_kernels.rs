@@ -6,10 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn hip_info(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_hip-info"))
-        .args(args)
-        .output()
-        .expect("hip-info did not start");
+    let out = test_kit::output_of(Command::new(env!("CARGO_BIN_EXE_hip-info")).args(args));
     println!("{}", String::from_utf8_lossy(&out.stdout));
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     out

@@ -57,8 +57,8 @@ pub use reasons::assert_reason_kept;
 pub use reference::{c_add, c_mul, gemm_ref, gemm_ref_real, Complex64, Trans};
 pub use rocm::{Rocm, EXPECT_ROCM_VAR};
 pub use scenario::{
-    copy_files, in_scenario, partial_sdk, same_file, scratch_dir, stub_bin, stub_sdk, stub_sdks,
-    Scenario, STUB_SDKS_VAR,
+    copy_files, in_scenario, output_of, partial_sdk, same_file, scratch_dir, stub_bin, stub_sdk,
+    stub_sdks, Scenario, STUB_SDKS_VAR,
 };
 pub use sources::{
     assert_sources_do_not_name, code_without_comments, raw_calls_in, raw_calls_outside_result,

@@ -19,8 +19,9 @@
 //! by `scripts/windows/build-stubs.sh`): [`stub_sdks`] and [`stub_bin`].
 
 use std::ffi::OsString;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The variable naming the folder of the stub HIP SDKs
 /// (`<it>\ROCm\<release>\bin`, `<it>\planted`), set by
@@ -198,9 +199,7 @@ impl Scenario {
         if let Some(dir) = &self.cwd {
             cmd.current_dir(dir);
         }
-        let out = cmd
-            .output()
-            .unwrap_or_else(|e| panic!("start {}: {e}", exe.display()));
+        let out = output_of(&mut cmd);
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
@@ -224,5 +223,84 @@ impl Scenario {
             self.test
         );
         text
+    }
+}
+
+/// Windows' `ERROR_INTERNAL_ERROR`: what Wine's `CreateProcess` returns
+/// when the new process dies before its start-up finishes without an exit
+/// code of its own (Wine's `NtCreateUserProcess` turns a failed start with
+/// exit code 0 into `STATUS_INTERNAL_ERROR`). The child has run none of
+/// the program's code; CI saw it once in a few hundred starts, under load.
+const ERROR_INTERNAL_ERROR: i32 = 1359;
+
+/// How many times a child whose start failed with
+/// [`ERROR_INTERNAL_ERROR`] is started.
+const START_TRIES: u32 = 3;
+
+/// Runs `cmd` to its end and returns its output, as [`Command::output`]
+/// does; panics, naming the program, when it cannot be started.
+///
+/// A start that failed with Windows' `ERROR_INTERNAL_ERROR` (a child that
+/// died before its own code ran: [`ERROR_INTERNAL_ERROR`] says when Wine
+/// gives it) is tried again, up to three starts in all, each retry
+/// printed; every other failure to start, and every child that started,
+/// is reported as it is. Tests that start a program under the Wine tier
+/// go through here.
+pub fn output_of(cmd: &mut Command) -> Output {
+    let mut tries = 1;
+    loop {
+        match cmd.output() {
+            Ok(out) => return out,
+            Err(e) if retry_start(&e, tries) => {
+                println!(
+                    "start {:?}: {e}; the child died before its own code ran, start {} of {START_TRIES} follows",
+                    cmd.get_program(),
+                    tries + 1
+                );
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            Err(e) => panic!(
+                "start {:?} (start {tries} of at most {START_TRIES}): {e}",
+                cmd.get_program()
+            ),
+        }
+    }
+}
+
+/// Whether a start that failed with `e`, after `tries` starts, is tried
+/// again.
+fn retry_start(e: &io::Error, tries: u32) -> bool {
+    cfg!(windows) && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) && tries < START_TRIES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_start_that_died_early_on_windows_is_tried_again() {
+        let died = io::Error::from_raw_os_error(ERROR_INTERNAL_ERROR);
+        assert_eq!(retry_start(&died, 1), cfg!(windows));
+        assert_eq!(retry_start(&died, START_TRIES - 1), cfg!(windows));
+        assert!(!retry_start(&died, START_TRIES));
+        // Not found, access denied: never tried again.
+        for code in [2, 5] {
+            assert!(!retry_start(&io::Error::from_raw_os_error(code), 1));
+        }
+        assert!(!retry_start(&io::Error::other("no"), 1));
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_is_named() {
+        let err = std::panic::catch_unwind(|| {
+            output_of(&mut Command::new("no-such-program-hip-rs"));
+        })
+        .expect_err("a missing program cannot start");
+        let text = err.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(
+            text.contains("no-such-program-hip-rs") && text.contains("start 1 of at most 3"),
+            "{text}"
+        );
     }
 }
