@@ -240,9 +240,9 @@ const START_TRIES: u32 = 3;
 /// Runs `cmd` to its end and returns its output, as [`Command::output`]
 /// does; panics, naming the program, when it cannot be started.
 ///
-/// A start that failed with Windows' `ERROR_INTERNAL_ERROR` (a child that
-/// died before its own code ran: [`ERROR_INTERNAL_ERROR`] says when Wine
-/// gives it) is tried again, up to three starts in all, each retry
+/// A start that failed with Windows' `ERROR_INTERNAL_ERROR` (1359: Wine
+/// gives it for a child that died during its start-up, before its own
+/// code ran) is tried again, up to three starts in all, each retry
 /// printed; every other failure to start, and every child that started,
 /// is reported as it is. Tests that start a program under the Wine tier
 /// go through here.
