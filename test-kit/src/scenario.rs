@@ -19,7 +19,7 @@
 //! by `scripts/windows/build-stubs.sh`): [`stub_sdks`] and [`stub_bin`].
 
 use std::ffi::OsString;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -240,19 +240,22 @@ const START_TRIES: u32 = 3;
 /// Runs `cmd` to its end and returns its output, as [`Command::output`]
 /// does; panics, naming the program, when it cannot be started.
 ///
-/// A start that failed with Windows' `ERROR_INTERNAL_ERROR` (1359: Wine
-/// gives it for a child that died during its start-up, before its own
-/// code ran) is tried again, up to three starts in all, each retry
-/// printed; every other failure to start, and every child that started,
-/// is reported as it is. Tests that start a program under the Wine tier
-/// go through here.
+/// A start that failed with Windows' `ERROR_INTERNAL_ERROR` (1359, a child
+/// that died before its own code ran) is tried again, up to three starts
+/// in all, each retry written to standard error past libtest's capture,
+/// so that a passing test's log still shows it; every other failure to
+/// start, and every child that started, is reported as it is. Tests that
+/// start a program under the Wine tier go through here.
 pub fn output_of(cmd: &mut Command) -> Output {
     let mut tries = 1;
     loop {
         match cmd.output() {
             Ok(out) => return out,
             Err(e) if retry_start(&e, tries) => {
-                println!(
+                // `io::stderr()` itself, not `eprintln!`: libtest captures
+                // the macros' output and shows it only for a failure.
+                let _ = writeln!(
+                    io::stderr(),
                     "start {:?}: {e}; the child died before its own code ran, start {} of {START_TRIES} follows",
                     cmd.get_program(),
                     tries + 1
