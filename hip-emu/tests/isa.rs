@@ -555,6 +555,33 @@ fn dynamic_lds_follows_the_static_part() {
 }
 
 #[test]
+fn an_integer_clamp_stops_the_launch() {
+    // v_dot4c/v_dot4_i32_i8 (gfx942) and v_dot4_i32_iu8 (gfx1100) with the
+    // clamp bit saturate; the interpreter would wrap, so it refuses.
+    for target in Target::ALL {
+        let l = load_named("isa_small", target);
+        let a = l.mem.alloc(&bytes(&[0x7f7f_7f7fu32; 64]));
+        let b = l.mem.alloc(&bytes(&[0x7f7f_7f7fu32; 64]));
+        let o = l.mem.alloc(&bytes(&[i32::MAX; 64]));
+        let e = l
+            .launch(
+                "dot_clamped",
+                1,
+                64,
+                &[&a.to_le_bytes(), &b.to_le_bytes(), &o.to_le_bytes()],
+            )
+            .expect_err("a saturating dot product must not run");
+        match &e {
+            LaunchError::Unimplemented { instruction, .. } => {
+                assert!(instruction.contains("v_dot4"), "{target}: {instruction}");
+                assert!(instruction.contains("clamp bit"), "{target}: {instruction}");
+            }
+            other => panic!("{target}: {other:?}"),
+        }
+    }
+}
+
+#[test]
 fn mixed_precision_fma_mix() {
     for target in Target::ALL {
         let l = load_named("isa_small", target);

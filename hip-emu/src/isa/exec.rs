@@ -1246,6 +1246,7 @@ impl<'a> Engine<'a> {
         } else {
             0
         };
+        clamp_executed(inst).map_err(|why| self.unimplemented(inst, pc, &why))?;
         let (clamp, omod) = if matches!(fmt, "VOP3" | "VOP3SD") {
             (inst.f.clmp.unwrap_or(0) != 0, inst.f.omod.unwrap_or(0))
         } else {
@@ -2343,6 +2344,24 @@ const FORMATS: &[&str] = &[
     "VOP3P", "VOPD", "DS", "GLOBAL", "FLAT", "SCRATCH", "MUBUF",
 ];
 
+/// Whether the interpreter executes `inst`'s clamp bit: as a float
+/// result's clamp to [0, 1] (VOP3). An integer result's saturation and a
+/// packed or dot result's clamp are not executed, so an instruction with
+/// one stops the launch rather than wrapping where the hardware saturates.
+fn clamp_executed(inst: &Inst) -> Result<(), String> {
+    if inst.f.clmp.unwrap_or(0) == 0 {
+        return Ok(());
+    }
+    let float = inst.op.src_float.iter().any(|&b| b != 0);
+    match inst.format.name {
+        "VOP3P" => Err("the clamp bit of a VOP3P instruction".into()),
+        "VOP3" | "VOP3SD" if !float => {
+            Err("the clamp bit on an integer result (saturation)".into())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Whether the interpreter executes `inst`, and why not.
 pub(crate) fn support(tables: &Tables, inst: &Inst) -> Result<(), String> {
     let name = inst.op.name;
@@ -2361,6 +2380,7 @@ pub(crate) fn support(tables: &Tables, inst: &Inst) -> Result<(), String> {
     if inst.f.acc.unwrap_or(0) != 0 && !inst.format.name.starts_with("VOP") {
         return Err("AGPR operands of memory instructions".into());
     }
+    clamp_executed(inst)?;
     if inst.format.name == "VOPD" {
         let y = decode::vopd_y(tables, inst).ok_or("its Y opcode")?;
         for half in [inst.op, y] {
