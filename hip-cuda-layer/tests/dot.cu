@@ -2,8 +2,11 @@
 // and llama.cpp's mmq/mmvq): scripts/candle.sh amd compiles this with the
 // layer force-included, for each AMD target, to assembly, and checks that
 // each function is one hardware dot instruction (v_dot4_i32_i8 or
-// v_dot4_i32_iu8, v_dot4_u32_u8) and not the byte-by-byte loop the layer
-// spells out. clang recognises the loop; this keeps it so.
+// v_dot4_i32_iu8, v_dot4_u32_u8), not byte products. The layer calls the
+// dot builtins on the targets that have the instruction: clang recognised
+// the byte loop the layer spelled out before in a kernel like this one,
+// but not inside candle's unrolled matmuls (mmq_gguf's Q4_K tile: no dot
+// instruction, 1,026 24-bit multiplies), which then spilled.
 #include <cuda_runtime.h>
 
 extern "C" __global__ void dot_signed(const int* a, const int* b, int* c) {

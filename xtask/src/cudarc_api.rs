@@ -384,22 +384,12 @@ pub(crate) struct Residue {
     pub(crate) reason: String,
 }
 
-/// Words that mark a reason as a placeholder, not a reason: a reviewed
-/// list refuses a line whose reason holds one (any case), and `write`
-/// refuses to give them to new lines. A reason states the HIP fact that
-/// rules the path out, or the design choice and why.
-pub(crate) const PROVISIONAL: &[&str] = &["not yet reviewed", "not yet examined", "(issue 33)"];
-
-/// The placeholder `reason` holds, if any ([`PROVISIONAL`]).
-pub(crate) fn provisional(reason: &str) -> Option<&'static str> {
-    let lower = reason.to_lowercase();
-    PROVISIONAL.iter().copied().find(|w| lower.contains(w))
-}
+pub(crate) use crate::text::provisional;
 
 /// A reviewed list: `PATH<TAB>FIELD<TAB>REASON` lines (`shape` names the
 /// three for errors, e.g. `PATH<TAB>KIND<TAB>REASON`); `#` comments and
 /// blank lines are passed over. A line without all three fields, with an
-/// empty reason or a placeholder one ([`PROVISIONAL`]), is an error, as is
+/// empty reason or a placeholder one ([`crate::text::PROVISIONAL`]), is an error, as is
 /// a path listed twice. The residue and the signature list share it.
 pub(crate) fn parse_reviewed(text: &str, shape: &str) -> Result<Vec<[String; 3]>, String> {
     let mut out = Vec::new();
@@ -576,7 +566,7 @@ pub(crate) fn residue_file(lacking: &Paths, old: &[Residue], reason: &str) -> St
          # so does a line for a path cuda-compat has or cudarc lacks. Reasons\n\
          # ending in (COVERAGE.md) are the generator's for that CUDA name (see\n\
          # cuda-compat/COVERAGE.md); the others were reviewed. A placeholder\n\
-         # reason (xtask/src/cudarc_api.rs, PROVISIONAL) fails the check.\n",
+         # reason (xtask/src/text.rs, PROVISIONAL) fails the check.\n",
     );
     for (p, k) in lacking {
         let why = reasons.get(p.as_str()).copied().unwrap_or(reason);
@@ -723,7 +713,7 @@ mod tests {
 
     #[test]
     fn placeholder_reasons_are_refused_in_any_case() {
-        for w in PROVISIONAL {
+        for w in crate::text::PROVISIONAL {
             // Inside other words, and in another case.
             for reason in [format!("HIP counterpart {w}"), w.to_uppercase()] {
                 let e = parse_residue(&format!("::a\tfunction\t{reason}\n")).unwrap_err();

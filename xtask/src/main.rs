@@ -43,11 +43,12 @@ Here (scripts/test.sh, tier2-sysroots.sh, wine-tier.sh, gpu-bundle.sh, candle.sh
   candle-amd-check OUT_DIR NVCC_LIST CORE_SRC NN_SRC TARGETS CO_DIR
                                      candle.sh amd: the static checks of candle-kernels
                                      built for AMD (xtask/src/candle_amd.rs); fails on a miss
-  amd-spills OUT_DIR LIST PROCESSORS [--write]
+  amd-spills OUT_DIR LIST PROCESSORS [--write] [--detail]
                                      candle.sh amd: every spilling kernel of the AMD build
                                      listed with its reason, every bound in the code
                                      objects (xtask/src/amd_spills.rs); fails on a miss;
-                                     --write rewrites the list (new kernels unreviewed)
+                                     --write rewrites the list (new kernels unreviewed);
+                                     --detail prints each spilling instance's measures
   amd-launches OUT_DIR LIST PROCESSORS CORE_SRC KERNELS_SRC
                                      candle.sh amd: candle's launches of the bounded
                                      sources' kernels, against a committed list, each
@@ -215,11 +216,21 @@ fn run(args: &[String]) -> Result<ExitCode> {
         }
         "amd-spills" => {
             let write = rest.iter().any(|a| a == "--write");
-            let rest: Vec<String> = rest.iter().filter(|a| *a != "--write").cloned().collect();
+            let detail = rest.iter().any(|a| a == "--detail");
+            let rest: Vec<String> = rest
+                .iter()
+                .filter(|a| *a != "--write" && *a != "--detail")
+                .cloned()
+                .collect();
             let a = args_n(&rest, 3, "amd-spills")?;
             let processors: Vec<String> = a[2].split(',').map(str::to_owned).collect();
-            let (lines, ok) =
-                amd_spills::check(Path::new(&a[0]), Path::new(&a[1]), &processors, write)?;
+            let (lines, ok) = amd_spills::check(
+                Path::new(&a[0]),
+                Path::new(&a[1]),
+                &processors,
+                write,
+                detail,
+            )?;
             print_lines(&lines);
             Ok(status(ok))
         }

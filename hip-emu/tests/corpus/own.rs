@@ -80,6 +80,7 @@ pub(crate) const SPECS: &[Spec] = &[
     spec("matmul.cu", "_ZN4gemm4gemvEPKfS1_Pfii", gemv),
     spec("matmul.cu", "sgemm_tiled16", sgemm_tiled16),
     spec("quantize.cu", "dequantize_fp8_e4m3", dequantize_fp8_e4m3),
+    spec("quantize.cu", "dp4a_edges", dp4a_edges),
     spec("quantize.cu", "int8_gemv_dp4a", int8_gemv_dp4a),
     spec("quantize.cu", "quantize_fp8_e4m3", quantize_fp8_e4m3),
     spec("rotary_gather.cu", "embedding_gather", embedding_gather),
@@ -1002,6 +1003,64 @@ fn dequantize_fp8_e4m3(cx: &mut Ctx<'_>) -> R {
     cx.launch1(STRIDE_GRID, BLOCK, &[a(qd), a(xd), a(sd), a(N as u64)])?;
     for (i, got) in cx.get::<f32>(xd, N).into_iter().enumerate() {
         cx.f32_exact("x", i, got, e4m3_to_f32(q[i]) * FP8_SCALE);
+    }
+    Ok(())
+}
+
+/// `__dp4a` element-wise, signed and unsigned, at the edges: bytes 0x00,
+/// 0x01, 0x7f, 0x80, 0xff and random ones, accumulators near both ends of
+/// the range so the sum wraps (IDP4A does not clamp). Exact.
+fn dp4a_edges(cx: &mut Ctx<'_>) -> R {
+    const EDGE_BYTES: [u32; 5] = [0x00, 0x01, 0x7f, 0x80, 0xff];
+    const EDGE_ACC: [u32; 6] = [0, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x7fff_0000];
+    let n = 300usize;
+    let mut rng = Rng::new(57);
+    let word = |i: usize, rng: &mut Rng| -> u32 {
+        if i % 3 == 0 {
+            rng.u32()
+        } else {
+            (0..4).fold(0u32, |w, k| {
+                w | EDGE_BYTES[(rng.u32() % 5) as usize] << (8 * k)
+            })
+        }
+    };
+    let av: Vec<u32> = (0..n).map(|i| word(i, &mut rng)).collect();
+    let bv: Vec<u32> = (0..n).map(|i| word(i + 1, &mut rng)).collect();
+    let cv: Vec<u32> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                EDGE_ACC[i / 2 % EDGE_ACC.len()]
+            } else {
+                rng.u32()
+            }
+        })
+        .collect();
+    let (ad, bd, cd, sd, ud) = (
+        cx.buf(&av),
+        cx.buf(&bv),
+        cx.buf(&cv),
+        cx.buf(&vec![0i32; n]),
+        cx.buf(&vec![0u32; n]),
+    );
+    cx.launch1(
+        blocks(n, 64),
+        64,
+        &[a(ad), a(bd), a(cd), a(sd), a(ud), a(n as i32)],
+    )?;
+    let byte = |w: u32, k: u32| (w >> (8 * k)) & 0xff;
+    let signed = |p: u32, q: u32, c: u32| -> i32 {
+        (0..4).fold(c as i32, |acc, k| {
+            acc.wrapping_add(i32::from(byte(p, k) as u8 as i8) * i32::from(byte(q, k) as u8 as i8))
+        })
+    };
+    let unsigned = |p: u32, q: u32, c: u32| -> u32 {
+        (0..4).fold(c, |acc, k| acc.wrapping_add(byte(p, k) * byte(q, k)))
+    };
+    for (i, got) in cx.get::<i32>(sd, n).into_iter().enumerate() {
+        cx.exact("signed", i, got, signed(av[i], bv[i], cv[i]));
+    }
+    for (i, got) in cx.get::<u32>(ud, n).into_iter().enumerate() {
+        cx.exact("unsigned", i, got, unsigned(av[i], bv[i], cv[i]));
     }
     Ok(())
 }

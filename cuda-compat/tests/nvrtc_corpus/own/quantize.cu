@@ -28,3 +28,14 @@ extern "C" __global__ void int8_gemv_dp4a(const int* A, const int* x, const floa
   for (int off = 16; off > 0; off >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, off);
   if (lane == 0) y[row] = (float)acc * row_scale[row];
 }
+
+// __dp4a at its edges, element-wise: signed and unsigned bytes at their
+// extremes, accumulators near the ends of int's and unsigned's range, so
+// the sum wraps as IDP4A's does (no clamping).
+extern "C" __global__ void dp4a_edges(const unsigned* a, const unsigned* b, const unsigned* c, int* s,
+                                      unsigned* u, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  s[i] = __dp4a((int)a[i], (int)b[i], (int)c[i]);
+  u[i] = __dp4a(a[i], b[i], c[i]);
+}
