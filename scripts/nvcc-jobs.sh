@@ -7,7 +7,9 @@
 # run. This script runs them where nvcc is, and brings the kernels back as
 # the drop-in reads them (CUDAFORGE_PREBUILT=DIR/kernels).
 #
-#   run JOBS OUT NAME    GPU machine: every JOBS/*/build.sh with nvcc, the
+#   run JOBS OUT NAME    where nvcc is (the GPU machine, or here with
+#                        NVCC=$(bash scripts/nvcc-wheels.sh)/bin/nvcc):
+#                        every JOBS/*/build.sh with nvcc, the
 #                        kernels packed with the CUDA link libraries (the
 #                        driver stubs, libcudart) and nvcc's --version into
 #                        OUT/NAME.tar.xz.NN, parts of at most 15 MiB (the
