@@ -559,7 +559,7 @@ fn an_integer_clamp_stops_the_launch() {
     // v_dot4c/v_dot4_i32_i8 (gfx942) and v_dot4_i32_iu8 (gfx1100) with the
     // clamp bit saturate; the interpreter would wrap, so it refuses.
     for target in Target::ALL {
-        let l = load_named("isa_small", target);
+        let l = load_named("unexecuted", target);
         let a = l.mem.alloc(&bytes(&[0x7f7f_7f7fu32; 64]));
         let b = l.mem.alloc(&bytes(&[0x7f7f_7f7fu32; 64]));
         let o = l.mem.alloc(&bytes(&[i32::MAX; 64]));
@@ -578,6 +578,15 @@ fn an_integer_clamp_stops_the_launch() {
             }
             other => panic!("{target}: {other:?}"),
         }
+        // And `scan` says so before any launch.
+        let elf = common::code_object("unexecuted", target).unwrap();
+        let co = CodeObject::parse(&elf).unwrap();
+        let scan = isa::scan(target, &co.code());
+        let missing: Vec<_> = scan.unsupported().map(|e| e.mnemonic.clone()).collect();
+        assert!(
+            missing.iter().any(|m| m.starts_with("v_dot4")),
+            "{target}: {missing:?}"
+        );
     }
 }
 

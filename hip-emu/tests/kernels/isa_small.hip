@@ -68,14 +68,3 @@ extern "C" __global__ void d16_halves(const __half* a, const __half* b, float* o
     __half y = s[2 * j];
     out[i] = __half2float(x) * 2.0f + __half2float(y);
 }
-
-// A saturating dot product (the clamp bit on an integer result), which
-// the interpreter does not execute: the launch must stop, not wrap.
-extern "C" __global__ void dot_clamped(const int* a, const int* b, int* out) {
-    unsigned i = threadIdx.x;
-#if defined(__gfx942__)
-    out[i] = __builtin_amdgcn_sdot4(a[i], b[i], out[i], true);
-#else
-    out[i] = __builtin_amdgcn_sudot4(true, a[i], true, b[i], out[i], true);
-#endif
-}
