@@ -13,9 +13,9 @@
 //! built are compared, so CI's two targets and the developers' four share
 //! one list. A spilling kernel not on the list fails, and so does a listed
 //! one that no longer spills on a processor built (the list only shrinks).
-//! A reason that is a placeholder ([`crate::text::PROVISIONAL`]: `not yet
-//! reviewed`, which `--write` gives new kernels, `not yet examined`) fails
-//! on any line: each reason is the measured register demand.
+//! A placeholder reason ([`crate::text::PROVISIONAL`]'s words, among them
+//! [`UNREVIEWED`], which `--write` gives new kernels) fails on any line:
+//! each reason is the measured register demand.
 
 use hip::code_object::KernelInfo;
 use std::collections::{BTreeMap, BTreeSet};
@@ -222,7 +222,7 @@ fn host_only(bytes: &[u8]) -> bool {
 /// Runs the check; returns the report lines and whether it passed.
 /// The reason `--write` gives a kernel it adds: the check refuses it until
 /// someone writes the real one.
-pub(crate) const UNREVIEWED: &str = "not yet reviewed";
+pub(crate) const UNREVIEWED: &str = crate::text::PROVISIONAL[0];
 
 /// What the build holds: the processors each spilling kernel spills on,
 /// and per processor (instances, spilling).
@@ -500,22 +500,24 @@ mod tests {
     fn placeholder_reasons_are_refused_on_every_line() {
         // A placeholder inside a longer reason, on a processor not built
         // too: the list is reviewed as a whole.
-        let listed = parse_list(
-            "a\tgfx942\t256 VGPRs; why clang needs more is Not Yet Examined\n\
-             b\tgfx1030\tnot yet reviewed\n\
+        let [reviewed, examined] = [0, 1].map(|i| crate::text::PROVISIONAL[i]);
+        let listed = parse_list(&format!(
+            "a\tgfx942\t256 VGPRs; why clang needs more is {}\n\
+             b\tgfx1030\t{reviewed}\n\
              c\tgfx942\t64 accumulators and the tile's loads: 256 VGPRs, 12 spilled\n",
-        )
+            examined.to_uppercase()
+        ))
         .unwrap();
         let procs = vec!["gfx942".to_owned()];
         let f = found(&[("a", "gfx942"), ("c", "gfx942")], &["gfx942"]);
         let fails = compare(&f, &listed, &procs);
         assert_eq!(fails.len(), 2, "{fails:?}");
         assert!(
-            fails[0].starts_with("a's reason says \"not yet examined\""),
+            fails[0].starts_with(&format!("a's reason says {examined:?}")),
             "{fails:?}"
         );
         assert!(
-            fails[1].starts_with("b's reason says \"not yet reviewed\""),
+            fails[1].starts_with(&format!("b's reason says {reviewed:?}")),
             "{fails:?}"
         );
     }
@@ -534,7 +536,7 @@ mod tests {
         // And the check refuses the unreviewed line.
         assert!(compare(&f, &again, &procs)
             .iter()
-            .any(|m| m.starts_with("c's reason says \"not yet reviewed\"")));
+            .any(|m| m.starts_with(&format!("c's reason says {UNREVIEWED:?}"))));
         assert!(text.starts_with("# Kernels of candle-kernels"));
     }
 }

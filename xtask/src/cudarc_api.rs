@@ -384,8 +384,6 @@ pub(crate) struct Residue {
     pub(crate) reason: String,
 }
 
-pub(crate) use crate::text::provisional;
-
 /// A reviewed list: `PATH<TAB>FIELD<TAB>REASON` lines (`shape` names the
 /// three for errors, e.g. `PATH<TAB>KIND<TAB>REASON`); `#` comments and
 /// blank lines are passed over. A line without all three fields, with an
@@ -406,7 +404,7 @@ pub(crate) fn parse_reviewed(text: &str, shape: &str) -> Result<Vec<[String; 3]>
         if reason.trim().is_empty() {
             return Err(format!("line {}: {path} has no reason", i + 1));
         }
-        if let Some(w) = provisional(reason) {
+        if let Some(w) = crate::text::provisional(reason) {
             return Err(format!(
                 "line {}: {path}'s reason says {w:?}, a placeholder: state the HIP fact or the design choice",
                 i + 1

@@ -328,7 +328,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             if !flags.is_empty() {
                 return Err(format!("{ARGS}\n{USAGE}"));
             }
-            if let Some(w) = write.and_then(|r| cudarc_api::provisional(r)) {
+            if let Some(w) = write.and_then(|r| text::provisional(r)) {
                 return Err(format!(
                     "cudarc-api: --write's reason says {w:?}, a placeholder the check refuses: give the HIP fact"
                 ));
