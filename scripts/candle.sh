@@ -23,6 +23,8 @@
 #   emu [DEVICES]  those run on hip-emu's emulated gfx942 and gfx1100,
 #                  against the residue of expected failures and candle's
 #                  CPU backend (see cmd_emu); prints its time
+#   emu-proxy [DEVICES]  the quantized checks alone, with the emulator's
+#                  counters per output as a table (the performance proxy)
 #   emu-ci [DEVICES]  CI's subset: the build of candle-core's tensor_tests,
 #                  candle-nn's ops and the seeded models alone, then `emu`
 #   check          CI, no GPU, no nvcc: the patch takes effect (cargo
@@ -306,49 +308,75 @@ cmd_emu_build() {
 # candle's CPU backend, with the emulator's counters: scratch bytes of each
 # quantized kernel's launches. Logs in $WORK/emu-out; prints the time taken.
 EMU_RESIDUE=$REPO/benches/candle/candle-$CANDLE_VERSION.emu-residue.txt
-cmd_emu() {
-    local devices=${1:-gfx942,gfx1100} started=$SECONDS dev kind name path crate log rc t0
-    local out=$WORK/emu-out line sysroot lib ld alias so status=0 rand
+# The emulator as the HIP runtime, and the sysroots' libraries: sets
+# EMU_SO, EMU_LIB (ROCm 6.4's), EMU_RAND (hipRAND's) and EMU_LIB72 (7.2's).
+emu_setup() {
+    local line alias
     [[ -f "$WORK/emu.tsv" ]] || cmd_emu_build
     (cd "$REPO" && cargo build -q -p hip-emu --lib) || die "hip-emu did not build"
-    so=${CARGO_TARGET_DIR:-$REPO/target}/debug/libhip_emu.so
+    EMU_SO=${CARGO_TARGET_DIR:-$REPO/target}/debug/libhip_emu.so
     line=$(bash "$REPO/scripts/rocm-runtimes.sh" 6.4) || die "no ROCm 6.4 sysroot"
-    sysroot=${line#* }
-    lib=$sysroot/usr/lib/x86_64-linux-gnu
-    ld=$lib/ld-linux-x86-64.so.2
+    EMU_LIB=${line#* }/usr/lib/x86_64-linux-gnu
     # hipRAND and rocRAND: candle makes a generator for every device.
     line=$(bash "$REPO/scripts/rocm-runtimes.sh" rand-6.4) || die "no hipRAND sysroot"
-    rand=${line#* }/usr/lib/x86_64-linux-gnu
+    EMU_RAND=${line#* }/usr/lib/x86_64-linux-gnu
     # The gfx942 runs in ROCm 7.2's sysroot: its rocBLAS and rocRAND have
     # gfx942 kernels (6.4's have none).
     line=$(bash "$REPO/scripts/rocm-runtimes.sh" 7.2) || die "no ROCm 7.2 sysroot"
-    local lib72=${line#* }/usr/lib/x86_64-linux-gnu path_of
+    EMU_LIB72=${line#* }/usr/lib/x86_64-linux-gnu
     # The HIP runtime under the names the libraries were linked against:
     # rocBLAS and hipBLAS (ROCm 6.4), candle-kernels' launchers (the
     # toolchain's runtime at build time).
     alias=$WORK/emu-lib
     mkdir -p "$alias"
-    ln -sfn "$so" "$alias/libamdhip64.so.7"
-    ln -sfn "$so" "$alias/libamdhip64.so.6"
-    ln -sfn "$so" "$alias/libamdhip64.so.5"
+    ln -sfn "$EMU_SO" "$alias/libamdhip64.so.7"
+    ln -sfn "$EMU_SO" "$alias/libamdhip64.so.6"
+    ln -sfn "$EMU_SO" "$alias/libamdhip64.so.5"
+}
+
+# The loader and library path of device $1's sysroot: sets EMU_LD and
+# EMU_PATH (after emu_setup).
+emu_device() {
+    if [[ $1 == gfx942 ]]; then
+        EMU_LD=$EMU_LIB72/ld-linux-x86-64.so.2
+        EMU_PATH="$WORK/emu-lib:$EMU_LIB72"
+    else
+        EMU_LD=$EMU_LIB/ld-linux-x86-64.so.2
+        EMU_PATH="$WORK/emu-lib:$EMU_LIB:$EMU_RAND"
+    fi
+}
+
+# A command on emulated device $1. A kernel's fault ends the process
+# (HIP_EMU_ON_FAULT=abort, as ROCm does): candle's C++ launchers do not
+# check their launches, so a fault would otherwise leave outputs unwritten
+# and nothing failing.
+on_emu() {
+    env -u ROCM_PATH -u HIP_PATH HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$EMU_SO" \
+        HIP_EMU_DEVICES="$1" HIP_EMU_TIMEOUT=300 HIP_EMU_ON_FAULT=abort "${@:2}"
+}
+
+# emu_models PART on device DEV with the emulator's counters, into
+# OUT/DEV-models-PART.{log,err}; its checks appended to OUT/DEV.results.
+emu_models_part() {
+    local dev=$1 part=$2 out=$3 path rc=0 t0=$SECONDS
+    path=$(awk -F'\t' '$2 == "llama-steps--emu_models" {print $3}' "$WORK/emu.tsv")
+    echo "candle emu: $dev: emu_models $part"
+    on_emu "$dev" HIP_EMU_COUNTERS=1 timeout 1800 "$EMU_LD" --library-path "$EMU_PATH" "$path" "$part" \
+        >"$out/$dev-models-$part.log" 2>"$out/$dev-models-$part.err" || rc=$?
+    sed 's/^/    /' "$out/$dev-models-$part.log"
+    xtask emu-models-results "$dev" "$part" "$rc" "$out/$dev-models-$part.log" "$out/$dev-models-$part.err" \
+        "$out/$dev.results"
+    echo "candle emu: $dev: emu_models $part took $((SECONDS - t0)) s"
+}
+
+cmd_emu() {
+    local devices=${1:-gfx942,gfx1100} started=$SECONDS dev kind name path crate log rc t0
+    local out=$WORK/emu-out status=0 part
+    emu_setup
     rm -rf "$out"
     mkdir -p "$out"
-    # A kernel's fault ends the process (HIP_EMU_ON_FAULT=abort, as ROCm
-    # does): candle's C++ launchers do not check their launches, so a
-    # fault would otherwise leave outputs unwritten and nothing failing.
-    on_emu() {
-        env -u ROCM_PATH -u HIP_PATH HIP_PLATFORM=emulated HIP_SYS_LIBRARY_PATH="$so" \
-            HIP_EMU_DEVICES="$1" HIP_EMU_TIMEOUT=300 HIP_EMU_ON_FAULT=abort "${@:2}"
-    }
     for dev in ${devices//,/ }; do
-        # The sysroot of this device: its loader, and the library path.
-        if [[ $dev == gfx942 ]]; then
-            ld=$lib72/ld-linux-x86-64.so.2
-            path_of="$alias:$lib72"
-        else
-            ld=$lib/ld-linux-x86-64.so.2
-            path_of="$alias:$lib:$rand"
-        fi
+        emu_device "$dev"
         : >"$out/$dev.results"
         : >"$out/$dev.suites"
         while IFS=$'\t' read -r kind name path; do
@@ -359,7 +387,7 @@ cmd_emu() {
             t0=$SECONDS
             rc=0
             suite() {
-                (cd "$WORK/ws-emu/$crate" && on_emu "$dev" timeout "$1" "$ld" --library-path "$path_of" \
+                (cd "$WORK/ws-emu/$crate" && on_emu "$dev" timeout "$1" "$EMU_LD" --library-path "$EMU_PATH" \
                     "$path" "${@:2}")
             }
             suite 1800 --test-threads=2 >"$log" 2>&1 || rc=$?
@@ -382,24 +410,34 @@ cmd_emu() {
             xtask candle-results "$name" "$rc" "$log" "$out/$dev.results" "$out/$dev.suites"
             echo "candle emu: $dev: $name took $((SECONDS - t0)) s"
         done <"$WORK/emu.tsv"
-        path=$(awk -F'\t' '$2 == "llama-steps--emu_models" {print $3}' "$WORK/emu.tsv")
         # Each part its own process: rocBLAS aborting (no kernels for the
         # device) ends one part, not the others.
         for part in llama bert quantized; do
-            echo "candle emu: $dev: emu_models $part"
-            t0=$SECONDS
-            rc=0
-            on_emu "$dev" HIP_EMU_COUNTERS=1 timeout 1800 "$ld" --library-path "$path_of" "$path" "$part" \
-                >"$out/$dev-models-$part.log" 2>"$out/$dev-models-$part.err" || rc=$?
-            sed 's/^/    /' "$out/$dev-models-$part.log"
-            xtask emu-models-results "$dev" "$part" "$rc" "$out/$dev-models-$part.log" "$out/$dev-models-$part.err" \
-                "$out/$dev.results"
-            echo "candle emu: $dev: emu_models $part took $((SECONDS - t0)) s"
+            emu_models_part "$dev" "$part" "$out"
         done
     done
+    echo "candle emu: the quantized kernels' counters per output (the performance proxy)"
+    xtask emu-proxy "$out" "$devices" || status=1
     xtask candle-emu-report "$out" "$EMU_RESIDUE" "$devices" || status=1
     echo "candle emu: ran in $((SECONDS - started)) s"
     return $status
+}
+
+# The performance proxy alone: emu_models' quantized checks on each of
+# DEVICES (default gfx942,gfx1100) with the emulator's counters, then the
+# table of instructions per output and LDS/scratch bytes per launch
+# (xtask emu-proxy). Logs in $WORK/emu-proxy.
+cmd_emu_proxy() {
+    local devices=${1:-gfx942,gfx1100} out=$WORK/emu-proxy dev
+    emu_setup
+    rm -rf "$out"
+    mkdir -p "$out"
+    for dev in ${devices//,/ }; do
+        emu_device "$dev"
+        : >"$out/$dev.results"
+        emu_models_part "$dev" quantized "$out"
+    done
+    xtask emu-proxy "$out" "$devices"
 }
 
 cmd_build() {
@@ -678,6 +716,7 @@ case "${1:-}" in
     amd-build) cmd_amd_build ;;
     emu-build) cmd_emu_build ;;
     emu) shift; cmd_emu "$@" ;;
+    emu-proxy) shift; cmd_emu_proxy "$@" ;;
     emu-ci)
         shift
         CANDLE_EMU_SUBSET=1 cmd_emu_build

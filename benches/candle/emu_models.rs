@@ -178,10 +178,14 @@ const GGML_MAX_DOT_PRODUCT_ERROR: f32 = 0.02;
 /// wider bound.
 const GPU_CPU_ERROR: f32 = GGML_MAX_DOT_PRODUCT_ERROR / 10.0;
 
+/// The quantized weights' rows: each check computes this many outputs per
+/// batch row.
+const QUANTIZED_ROWS: usize = 256;
+
 /// `QMatMul` of one quantized type at one batch size, on the GPU and the
 /// CPU, against the unquantized product.
 fn quantized_check(dtype: GgmlDType, batch: usize, gpu: &Device) -> std::result::Result<String, String> {
-    let (n, k) = (256usize, 512usize);
+    let (n, k) = (QUANTIZED_ROWS, 512usize);
     let mut rng = Rng(0x9a11 + batch as u64);
     let w = rng.vec(n * k, 1.0);
     let x = rng.vec(batch * k, 1.0);
@@ -269,11 +273,15 @@ fn main() -> std::result::Result<(), Box<dyn std::error::Error>> {
             }
             "quantized" => {
                 for dtype in [GgmlDType::Q4_0, GgmlDType::Q8_0, GgmlDType::Q4K, GgmlDType::Q6K] {
-                    for batch in [1, 8, 16, 64] {
+                    // 1 and 8: candle's vector kernels (mmvq); 16, 32 and
+                    // 64: its tiled ones (mmq_gguf) at three tile widths.
+                    for batch in [1, 8, 16, 32, 64] {
                         let name = format!("quantized {dtype:?} batch {batch}");
                         // The kernels' names, for the emulator's counters
                         // (HIP_EMU_COUNTERS) that the runner reads.
                         eprintln!("emu_models: begin {name}");
+                        // The output elements, for the counters per output.
+                        eprintln!("emu_models: outputs {}", QUANTIZED_ROWS * batch);
                         report(name.clone(), quantized_check(dtype, batch, &gpu));
                         eprintln!("emu_models: end {name}");
                     }

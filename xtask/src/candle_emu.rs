@@ -92,48 +92,138 @@ pub(crate) fn models_results(part: &str, log: &[String], rc: i32) -> Vec<String>
     out
 }
 
-/// Per kernel: launches, and the largest launch's scratch bytes.
-type Launches = BTreeMap<String, (u64, u64)>;
+/// One launch's counters, from the line hip-emu prints for it with
+/// `HIP_EMU_COUNTERS=1` (`hip-emu: KERNEL on TARGET grid G block B: W
+/// waves, N instructions (...), L lane-instructions, global G B, LDS D B,
+/// scratch S B`). LDS and scratch are bytes moved, not bytes allocated.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Launch {
+    pub instructions: u64,
+    pub lane_instructions: u64,
+    pub lds: u64,
+    pub scratch: u64,
+}
 
-/// The scratch traffic of each check's kernels: from the standard error
-/// of emu_models run with `HIP_EMU_COUNTERS=1` (`emu_models: begin NAME`,
-/// the counter lines of its launches, `emu_models: end NAME`), one line per
-/// check and kernel: `NAME: KERNEL: N launches, B B of scratch per launch`
-/// (the largest launch's). A check without launches says so.
-pub(crate) fn scratch_lines(err: &[String]) -> Vec<String> {
+/// The kernel's name and its counters from a counter line without its
+/// `hip-emu: ` prefix; `None` for any other line.
+fn parse_launch(rest: &str) -> Option<(String, Launch)> {
+    let (kernel, _) = rest.split_once(" on ")?;
+    let (_, counts) = rest.rsplit_once("]: ")?;
+    let field = |text: &str, before: &str| -> Option<u64> {
+        let (head, _) = text.split_once(before)?;
+        head.rsplit(|c: char| c == ' ' || c == '(' || c == ',')
+            .find(|w| !w.is_empty())?
+            .parse()
+            .ok()
+    };
+    let (_, tail) = counts.rsplit_once(')')?;
+    Some((
+        short(kernel),
+        Launch {
+            instructions: field(counts, " instructions (")?,
+            lane_instructions: field(tail, " lane-instructions")?,
+            lds: tail.split_once("LDS ").and_then(|(_, t)| field(t, " B"))?,
+            scratch: tail.split_once("scratch ").and_then(|(_, t)| field(t, " B"))?,
+        },
+    ))
+}
+
+/// One check of emu_models as its standard error tells it: the name, the
+/// outputs it computes (`emu_models: outputs N`, where printed), and each
+/// kernel's launches in order.
+#[derive(Debug, Default)]
+pub(crate) struct Check {
+    pub name: String,
+    pub outputs: Option<u64>,
+    pub kernels: BTreeMap<String, Vec<Launch>>,
+}
+
+/// The checks in the standard error of emu_models run with
+/// `HIP_EMU_COUNTERS=1`: `emu_models: begin NAME`, its counter lines,
+/// `emu_models: end NAME`. A check that did not end (a crash) is dropped.
+pub(crate) fn checks(err: &[String]) -> Vec<Check> {
     let mut out = Vec::new();
-    // The check being read, and its kernels: launches, largest scratch.
-    let mut current: Option<(String, Launches)> = None;
+    let mut current: Option<Check> = None;
     for l in err {
         if let Some(name) = l.strip_prefix("emu_models: begin ") {
-            current = Some((name.to_string(), BTreeMap::new()));
-        } else if let Some(name) = l.strip_prefix("emu_models: end ") {
-            if let Some((_, kernels)) = current.take() {
-                if kernels.is_empty() {
-                    out.push(format!("{name}: no launches counted"));
-                }
-                for (k, (n, bytes)) in kernels {
-                    out.push(format!(
-                        "{name}: {k}: {n} launches, {bytes} B of scratch per launch"
-                    ));
-                }
-            }
-        } else if let (Some((_, kernels)), Some(rest)) =
-            (current.as_mut(), l.strip_prefix("hip-emu: "))
-        {
-            let kernel = short(rest.split(" on ").next().unwrap_or(rest));
-            let bytes = rest
-                .rsplit_once(", scratch ")
-                .and_then(|(_, b)| b.strip_suffix(" B"))
-                .and_then(|b| b.parse::<u64>().ok());
-            if let Some(bytes) = bytes {
-                let e = kernels.entry(kernel).or_insert((0, 0));
-                e.0 += 1;
-                e.1 = e.1.max(bytes);
-            }
+            current = Some(Check {
+                name: name.to_string(),
+                ..Check::default()
+            });
+        } else if l.starts_with("emu_models: end ") {
+            out.extend(current.take());
+        } else if let (Some(c), Some(n)) = (current.as_mut(), l.strip_prefix("emu_models: outputs ")) {
+            c.outputs = n.trim().parse().ok();
+        } else if let (Some(c), Some((k, launch))) = (
+            current.as_mut(),
+            l.strip_prefix("hip-emu: ").and_then(parse_launch),
+        ) {
+            c.kernels.entry(k).or_default().push(launch);
         }
     }
     out
+}
+
+/// The scratch traffic of each check's kernels, one line per check and
+/// kernel: `NAME: KERNEL: N launches, B B of scratch per launch` (the
+/// largest launch's). A check without launches says so.
+pub(crate) fn scratch_lines(err: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in checks(err) {
+        if c.kernels.is_empty() {
+            out.push(format!("{}: no launches counted", c.name));
+        }
+        for (k, launches) in &c.kernels {
+            let bytes = launches.iter().map(|l| l.scratch).max().unwrap_or(0);
+            out.push(format!(
+                "{}: {k}: {} launches, {bytes} B of scratch per launch",
+                c.name,
+                launches.len()
+            ));
+        }
+    }
+    out
+}
+
+/// The performance proxy of the quantized kernels (no AMD GPU exists
+/// here, so the emulator's counts stand in for time): per device, check
+/// and kernel, the instructions executed (per wave, and per lane) for each
+/// output element of the check, and the LDS and scratch bytes moved per
+/// launch (the largest launch's), as a Markdown table. A check without an
+/// output count, or with no launches, is an error: the table would hide it.
+pub(crate) fn proxy_table(devices: &[(String, Vec<Check>)]) -> Result<Vec<String>> {
+    let mut out = vec![
+        "| target | check | kernel | launches | instructions per output | lane-instructions per output | LDS B per launch | scratch B per launch |".to_string(),
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |".to_string(),
+    ];
+    for (dev, checks) in devices {
+        if checks.is_empty() {
+            return Err(format!("emu-proxy: no checks counted on {dev}"));
+        }
+        for c in checks {
+            let outputs = c
+                .outputs
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("emu-proxy: {dev}: {}: no output count", c.name))?;
+            if c.kernels.is_empty() {
+                return Err(format!("emu-proxy: {dev}: {}: no launches counted", c.name));
+            }
+            for (k, launches) in &c.kernels {
+                let sum = |f: fn(&Launch) -> u64| launches.iter().map(f).sum::<u64>();
+                let max = |f: fn(&Launch) -> u64| launches.iter().map(f).max().unwrap_or(0);
+                out.push(format!(
+                    "| {dev} | {} | `{k}` | {} | {:.1} | {:.1} | {} | {} |",
+                    c.name,
+                    launches.len(),
+                    sum(|l| l.instructions) as f64 / outputs as f64,
+                    sum(|l| l.lane_instructions) as f64 / outputs as f64,
+                    max(|l| l.lds),
+                    max(|l| l.scratch),
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// A kernel's name for a report line: whole up to 80 characters, else
@@ -251,6 +341,19 @@ pub(crate) fn command(command: &str, args: &[String]) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        "emu-proxy" => {
+            // OUT DEVICES
+            let a = args_n(args, 2, command)?;
+            let devices: Vec<(String, Vec<Check>)> = a[1]
+                .split(',')
+                .map(|d| {
+                    let err = Path::new(&a[0]).join(format!("{d}-models-quantized.err"));
+                    (d.to_string(), checks(&lines_of(&err)))
+                })
+                .collect();
+            print_lines(&proxy_table(&devices)?);
+            Ok(ExitCode::SUCCESS)
+        }
         "candle-emu-report" => {
             // OUT RESIDUE DEVICES
             let a = args_n(args, 3, command)?;
@@ -316,6 +419,51 @@ mod tests {
                 "quantized Q8_0 batch 1: no launches counted"
             ]
         );
+    }
+
+    #[test]
+    fn counters_per_output_as_a_table() {
+        let err = lines(
+            "emu_models: begin quantized Q4_0 batch 2\n\
+             emu_models: outputs 512\n\
+             hip-emu: quantize_q8_1 on gfx942 grid [1, 1, 1] block [256, 1, 1]: 4 waves, 1024 instructions (SOPP 24, VOP2 1000), 40960 lane-instructions, global 8 B, LDS 0 B, scratch 0 B\n\
+             hip-emu: mmq on gfx942 grid [2, 1, 1] block [32, 8, 1]: 16 waves, 2048 instructions (DS 48), 65536 lane-instructions, global 8 B, LDS 4096 B, scratch 96 B\n\
+             hip-emu: mmq on gfx942 grid [2, 1, 1] block [32, 8, 1]: 16 waves, 1024 instructions (DS 48), 65536 lane-instructions, global 8 B, LDS 8192 B, scratch 32 B\n\
+             emu_models: end quantized Q4_0 batch 2\n",
+        );
+        let c = checks(&err);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].outputs, Some(512));
+        assert_eq!(
+            c[0].kernels["mmq"][1],
+            Launch {
+                instructions: 1024,
+                lane_instructions: 65536,
+                lds: 8192,
+                scratch: 32
+            }
+        );
+        let t = proxy_table(&[("gfx942".to_string(), c)]).unwrap();
+        assert_eq!(t.len(), 4);
+        assert_eq!(
+            t[2],
+            "| gfx942 | quantized Q4_0 batch 2 | `mmq` | 2 | 6.0 | 256.0 | 8192 | 96 |"
+        );
+        assert_eq!(
+            t[3],
+            "| gfx942 | quantized Q4_0 batch 2 | `quantize_q8_1` | 1 | 2.0 | 80.0 | 0 | 0 |"
+        );
+        // A check without its output count, or without launches, or a
+        // device without checks, is refused rather than shown as zero.
+        let no_count = checks(&lines(
+            "emu_models: begin q\nhip-emu: k on gfx942 grid [1, 1, 1] block [1, 1, 1]: 1 waves, 1 instructions (), 1 lane-instructions, global 0 B, LDS 0 B, scratch 0 B\nemu_models: end q\n",
+        ));
+        assert!(proxy_table(&[("gfx942".to_string(), no_count)]).is_err());
+        let empty = checks(&lines("emu_models: begin q\nemu_models: outputs 4\nemu_models: end q\n"));
+        assert!(proxy_table(&[("gfx942".to_string(), empty)]).is_err());
+        assert!(proxy_table(&[("gfx1100".to_string(), Vec::new())]).is_err());
+        // A check that never ended (the process died) is not counted.
+        assert!(checks(&lines("emu_models: begin q\nemu_models: outputs 4\n")).is_empty());
     }
 
     #[test]

@@ -122,6 +122,7 @@ On the GPU machine (gpu-run.sh, gpu-session.sh, candle-gpu.sh, cudarc-examples.s
 Here, for candle on hip-emu (scripts/candle.sh emu):
   emu-models-results DEV PART RC LOG ERR RESULTS   `emu_models PART`'s checks as result lines; its kernels' scratch per launch
   candle-emu-report OUT RESIDUE DEVICES       each device's suites against the residue; fails on an unexplained failure
+  emu-proxy OUT DEVICES              the quantized kernels' counters per output (OUT/DEV-models-quantized.err) as a Markdown table
 ";
 
 fn main() -> ExitCode {
@@ -479,7 +480,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
         "candle-results" | "candle-suites" | "candle-step-us" | "candle-bench" | "candle-total" => {
             candle::command(command, rest)
         }
-        "emu-models-results" | "candle-emu-report" => candle_emu::command(command, rest),
+        "emu-models-results" | "candle-emu-report" | "emu-proxy" => candle_emu::command(command, rest),
         "free-port" => {
             let listener =
                 std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("bind: {e}"))?;
