@@ -37,6 +37,8 @@
 //! assert!(header("cub/block/block_load.cuh").unwrap().contains("hipcub/block/block_load.hpp"));
 //! ```
 
+pub mod ptx;
+
 /// The header a compile includes ahead of the user's source.
 pub const FORCE_INCLUDE: &str = "hiprs_cuda.h";
 
@@ -68,7 +70,9 @@ pub fn unsupported_reason(log: &str) -> String {
         .unwrap_or("the compiler gave no error line")
         .trim();
     let lower = log.to_ascii_lowercase();
-    let what = if lower.contains("wmma") || lower.contains("'mma.h'") {
+    let what = if lower.contains("has no amd translation") {
+        "uses inline PTX assembly that the layer does not translate"
+    } else if lower.contains("wmma") || lower.contains("'mma.h'") {
         "uses WMMA tensor-core fragments (nvcuda::wmma), which HIP does not provide"
     } else if lower.contains("in asm")
         || lower.contains("invalid instruction")
@@ -99,6 +103,7 @@ pub const HEADERS: &[(&str, &str)] = headers!["include":
     "hiprs_cuda_fp8.h",
     "hiprs_cuda_runtime.h",
     "hiprs_cuda_warp.h",
+    "hiprs_cuda_ptx.h",
     "cuda.h",
     "cuda_runtime.h",
     "cuda_runtime_api.h",

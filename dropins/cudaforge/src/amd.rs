@@ -310,7 +310,13 @@ impl AmdBuild<'_> {
         }
         // The compiler's command line itself (a placeholder for the
         // build's own include folder), so that a change to it rebuilds.
-        let probe = self.command(Path::new("@include@"), &targets, &args, 0);
+        let probe = self.command(
+            Path::new("@include@"),
+            (&self.plan.root, &self.plan.includes),
+            &targets,
+            &args,
+            0,
+        );
         for a in std::iter::once(probe.get_program()).chain(probe.get_args()) {
             h.update(a.len().to_le_bytes());
             h.update(a.as_encoded_bytes());
@@ -318,6 +324,11 @@ impl AmdBuild<'_> {
         for (name, text) in HEADERS {
             h.update(name.as_bytes());
             h.update(text.as_bytes());
+        }
+        // What the sources' inline PTX becomes.
+        for idiom in hip_cuda_layer::ptx::IDIOMS {
+            h.update(idiom.form.as_bytes());
+            h.update(idiom.body.as_bytes());
         }
         let key = hex(&h.finalize()[..16]);
         let dir = self.out_dir.join("cudaforge-amd").join(&key);
@@ -348,14 +359,24 @@ impl AmdBuild<'_> {
         std::fs::create_dir_all(work.join("obj"))?;
         let include = work.join("include");
         write_layer(&include)?;
-        let compiled = self.compile_all(&work, &include, &targets, &args, &bounds)?;
+        // The crate's sources with their inline PTX translated.
+        let mirror =
+            crate::translate::mirror(&self.plan.root, &self.plan.includes, &work.join("src"))?;
+        let compiled = self.compile_all(&work, &include, &mirror, &targets, &args, &bounds)?;
         if let Output::Lib { name } = self.output {
             self.archive(&work, name)?;
             // `-lcudart` finds this script, which links HIP's runtime.
             std::fs::create_dir_all(work.join("link"))?;
             std::fs::write(work.join("link/libcudart.so"), "INPUT(-lamdhip64)\n")?;
         }
-        std::fs::write(work.join(REPORT), report(&compiled, &targets, &version))?;
+        let mut text = report(&compiled, &targets, &version);
+        for line in crate::translate::report_lines(&mirror) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        std::fs::write(work.join(REPORT), text)?;
+        // The copy served its compiles; the cache keeps the outputs.
+        let _ = std::fs::remove_dir_all(work.join("src"));
         std::fs::write(work.join(COMPLETE), &key)?;
         if dir.join(COMPLETE).is_file() {
             // Another build of this key (a second cargo sharing the target
@@ -405,6 +426,7 @@ impl AmdBuild<'_> {
         &self,
         work: &Path,
         include: &Path,
+        mirror: &crate::translate::Mirror,
         targets: &[String],
         args: &[String],
         bounds: &BTreeMap<PathBuf, Bound>,
@@ -427,7 +449,7 @@ impl AmdBuild<'_> {
                         rel,
                         bound: bounds.get(rel.as_path()),
                     };
-                    let r = self.compile_one(step, work, include, targets, args);
+                    let r = self.compile_one(step, work, include, mirror, targets, args);
                     let failed = r.is_err();
                     results.lock().expect("no panics while held").push((i, r));
                     if failed {
@@ -442,18 +464,21 @@ impl AmdBuild<'_> {
         results.into_iter().map(|(_, r)| r).collect()
     }
 
+    /// The compile command with the sources at `sources` (their folder,
+    /// the include folders).
     fn command(
         &self,
         include: &Path,
+        sources: (&Path, &[PathBuf]),
         targets: &[String],
         args: &[String],
         claimed: u32,
     ) -> Command {
         let mut c = layer_command(&self.toolchain, include, targets, args, claimed);
-        for inc in &self.plan.includes {
+        for inc in sources.1 {
             c.arg("-I").arg(inc);
         }
-        c.current_dir(&self.plan.root);
+        c.current_dir(sources.0);
         c
     }
 
@@ -462,6 +487,7 @@ impl AmdBuild<'_> {
         step: Step<'_>,
         work: &Path,
         include: &Path,
+        mirror: &crate::translate::Mirror,
         targets: &[String],
         args: &[String],
     ) -> Result<Compiled> {
@@ -480,7 +506,13 @@ impl AmdBuild<'_> {
         let mut first_error = None;
         let mut claimed = None;
         for &arch in CLAIMED_ARCHS {
-            let mut c = self.command(include, targets, args, arch);
+            let mut c = self.command(
+                include,
+                (&mirror.root, &mirror.includes),
+                targets,
+                args,
+                arch,
+            );
             if let Some(b) = bound {
                 // The default of every kernel without __launch_bounds__.
                 c.arg(format!("--gpu-max-threads-per-block={}", b.threads));
@@ -506,10 +538,10 @@ impl AmdBuild<'_> {
         let mut unavailable = Vec::new();
         if claimed != Some(CLAIMED_ARCHS[0]) {
             let stderr = first_error.unwrap_or_default();
-            let reason = reason(&stderr, &self.plan.root);
-            let all = self.names(include, targets, args, rel, CLAIMED_ARCHS[0], lib)?;
+            let reason = reason(&stderr, &mirror.root);
+            let all = self.names(include, mirror, targets, args, rel, CLAIMED_ARCHS[0], lib)?;
             let built = match claimed {
-                Some(a) => self.names(include, targets, args, rel, a, lib)?,
+                Some(a) => self.names(include, mirror, targets, args, rel, a, lib)?,
                 None => BTreeSet::new(),
             };
             if all.is_empty() && claimed.is_none() {
@@ -555,16 +587,24 @@ impl AmdBuild<'_> {
     /// Kernel names (PTX) or exported launcher names (library) of `rel` at
     /// a claimed architecture, from the preprocessed source; from the raw
     /// text when it does not preprocess (a missing header).
+    #[allow(clippy::too_many_arguments)]
     fn names(
         &self,
         include: &Path,
+        mirror: &crate::translate::Mirror,
         targets: &[String],
         args: &[String],
         rel: &Path,
         claimed: u32,
         lib: bool,
     ) -> Result<BTreeSet<String>> {
-        let mut c = self.command(include, &targets[..1], args, claimed);
+        let mut c = self.command(
+            include,
+            (&mirror.root, &mirror.includes),
+            &targets[..1],
+            args,
+            claimed,
+        );
         c.arg(if lib {
             "--cuda-host-only"
         } else {
@@ -579,14 +619,14 @@ impl AmdBuild<'_> {
             // ...) must not get stubs that would replace libc's at link
             // time.
             let text = if lib {
-                own_lines(&text, &self.plan.root)
+                own_lines(&text, &mirror.root)
             } else {
                 text
             };
             (text, "__attribute__((global))")
         } else {
             (
-                without_directives(&std::fs::read_to_string(self.plan.root.join(rel))?),
+                without_directives(&std::fs::read_to_string(mirror.root.join(rel))?),
                 "__global__",
             )
         };
@@ -602,7 +642,13 @@ impl AmdBuild<'_> {
     fn empty_bundle(&self, include: &Path, targets: &[String], out: &Path) -> Result<()> {
         let src = out.with_extension("empty.cu");
         std::fs::write(&src, "// no kernel of this source compiles for AMD\n")?;
-        let mut c = self.command(include, targets, &[], CLAIMED_ARCHS[0]);
+        let mut c = self.command(
+            include,
+            (&self.plan.root, &self.plan.includes),
+            targets,
+            &[],
+            CLAIMED_ARCHS[0],
+        );
         c.args(["--cuda-device-only", "--gpu-bundle-output", "-c"])
             .arg(&src)
             .arg("-o")

@@ -41,6 +41,7 @@ mod exec;
 mod plan;
 mod sources;
 mod toolkit;
+mod translate;
 
 pub use arch::{detect_compute_cap, get_gpu_arch_string, ComputeCapability, GpuArch};
 pub use builder::{KernelBuilder, PtxOutput};

@@ -1280,7 +1280,11 @@ impl<'a> Engine<'a> {
                 106
             }
         };
-        let carry_in_src2 = matches!(fmt, "VOP3" | "VOP3SD") && op.reads & F_VCC != 0;
+        // VOP3's carry-in (V_ADDC, V_SUBB, V_CNDMASK) is its third source;
+        // V_DIV_FMAS reads VCC itself, its third source is the addend.
+        let carry_in_src2 = matches!(fmt, "VOP3" | "VOP3SD")
+            && op.reads & F_VCC != 0
+            && !op.name.starts_with("V_DIV_FMAS_");
         let vcc_in = if carry_in_src2 {
             codes[2]
                 .map(|c| if c < 256 { self.mask_at(w, c) } else { 0 })

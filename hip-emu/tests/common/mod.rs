@@ -94,10 +94,34 @@ pub fn bundle_with(source: &str, targets: &[Target], extra: &[String]) -> Option
     compile(source, targets, false, extra)
 }
 
+/// A plain ELF code object of the HIP source at `path` (a file the test
+/// wrote: a kernel translated first), for `target`, cached by `source`
+/// and the text.
+#[allow(dead_code)]
+pub fn code_object_of_file(
+    path: &Path,
+    source: &str,
+    target: Target,
+    extra: &[String],
+) -> Option<Vec<u8>> {
+    compile_file(path, source, &[target], true, extra)
+}
+
 fn compile(source: &str, targets: &[Target], plain_elf: bool, extra: &[String]) -> Option<Vec<u8>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/kernels")
         .join(format!("{source}.hip"));
+    compile_file(&path, source, targets, plain_elf, extra)
+}
+
+fn compile_file(
+    path: &Path,
+    source: &str,
+    targets: &[Target],
+    plain_elf: bool,
+    extra: &[String],
+) -> Option<Vec<u8>> {
+    let path = path.to_path_buf();
     let text = std::fs::read(&path).ok()?;
     let rocm = rocm_path();
     let mut flags: Vec<String> = ["-x", "hip", "-O3", "-c", "--cuda-device-only", "-std=c++17"]
