@@ -123,7 +123,9 @@ fn parse_launch(rest: &str) -> Option<(String, Launch)> {
             instructions: field(counts, " instructions (")?,
             lane_instructions: field(tail, " lane-instructions")?,
             lds: tail.split_once("LDS ").and_then(|(_, t)| field(t, " B"))?,
-            scratch: tail.split_once("scratch ").and_then(|(_, t)| field(t, " B"))?,
+            scratch: tail
+                .split_once("scratch ")
+                .and_then(|(_, t)| field(t, " B"))?,
         },
     ))
 }
@@ -152,7 +154,9 @@ pub(crate) fn checks(err: &[String]) -> Vec<Check> {
             });
         } else if l.starts_with("emu_models: end ") {
             out.extend(current.take());
-        } else if let (Some(c), Some(n)) = (current.as_mut(), l.strip_prefix("emu_models: outputs ")) {
+        } else if let (Some(c), Some(n)) =
+            (current.as_mut(), l.strip_prefix("emu_models: outputs "))
+        {
             c.outputs = n.trim().parse().ok();
         } else if let (Some(c), Some((k, launch))) = (
             current.as_mut(),
@@ -459,7 +463,9 @@ mod tests {
             "emu_models: begin q\nhip-emu: k on gfx942 grid [1, 1, 1] block [1, 1, 1]: 1 waves, 1 instructions (), 1 lane-instructions, global 0 B, LDS 0 B, scratch 0 B\nemu_models: end q\n",
         ));
         assert!(proxy_table(&[("gfx942".to_string(), no_count)]).is_err());
-        let empty = checks(&lines("emu_models: begin q\nemu_models: outputs 4\nemu_models: end q\n"));
+        let empty = checks(&lines(
+            "emu_models: begin q\nemu_models: outputs 4\nemu_models: end q\n",
+        ));
         assert!(proxy_table(&[("gfx942".to_string(), empty)]).is_err());
         assert!(proxy_table(&[("gfx1100".to_string(), Vec::new())]).is_err());
         // A check that never ended (the process died) is not counted.

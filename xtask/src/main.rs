@@ -480,7 +480,9 @@ fn run(args: &[String]) -> Result<ExitCode> {
         "candle-results" | "candle-suites" | "candle-step-us" | "candle-bench" | "candle-total" => {
             candle::command(command, rest)
         }
-        "emu-models-results" | "candle-emu-report" | "emu-proxy" => candle_emu::command(command, rest),
+        "emu-models-results" | "candle-emu-report" | "emu-proxy" => {
+            candle_emu::command(command, rest)
+        }
         "free-port" => {
             let listener =
                 std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("bind: {e}"))?;
