@@ -252,6 +252,11 @@ pub struct Translation {
     /// The first untranslated PTX instruction of each statement left
     /// failing (its text as written, operands included).
     pub untranslated: Vec<String>,
+    /// The C++ that nvcc accepts and clang does not, rewritten: each
+    /// statement `x = {};` as `x = decltype(x){};` (clang finds `= {}`
+    /// ambiguous for HIP's `__half2`, whose assignments take several
+    /// types; nvcc value-initializes).
+    pub cxx: Vec<String>,
 }
 
 /// Rewrites the `asm` statements of C++ `text` whose PTX is in [`IDIOMS`];
@@ -273,6 +278,18 @@ pub fn translate(text: &str) -> Translation {
                 }
                 let after_ident = start == 0 || !is_ident(b[start - 1]);
                 let word = &text[start..i];
+                if after_ident && !matches!(word, "return" | "case" | "else") {
+                    if let Some(end) = empty_braces_assignment(b, i, start) {
+                        // `x = {}` -> `x = decltype(x){}`.
+                        let open = text[i..end].find('{').expect("braces") + i;
+                        out.text.push_str(&text[copied..open]);
+                        out.text.push_str(&format!("decltype({word})"));
+                        copied = open;
+                        out.cxx.push(format!("{word} = {{}}"));
+                        i = end;
+                        continue;
+                    }
+                }
                 if after_ident && matches!(word, "asm" | "__asm__" | "__asm") {
                     if let Some(stmt) = parse_statement(text, i) {
                         if let Some(replacement) = rewrite(&stmt, &mut out) {
@@ -290,6 +307,36 @@ pub fn translate(text: &str) -> Translation {
     }
     out.text.push_str(&text[copied..]);
     out
+}
+
+/// For an identifier at `b[start..end]` that begins a statement (after
+/// `;`, `{`, `}` or a line's start, comments and space aside): the offset
+/// past `}` when `= {}` and `;` follow it.
+fn empty_braces_assignment(b: &[u8], end: usize, start: usize) -> Option<usize> {
+    let mut k = start;
+    loop {
+        while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\r') {
+            k -= 1;
+        }
+        if k == 0 || matches!(b[k - 1], b';' | b'{' | b'}' | b'\n') {
+            break;
+        }
+        return None;
+    }
+    let mut i = skip_space(b, end);
+    if b.get(i) != Some(&b'=') || b.get(i + 1) == Some(&b'=') {
+        return None;
+    }
+    i = skip_space(b, i + 1);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i = skip_space(b, i + 1);
+    if b.get(i) != Some(&b'}') {
+        return None;
+    }
+    let close = i + 1;
+    (b.get(skip_space(b, close)) == Some(&b';')).then_some(close)
 }
 
 /// The C++ helpers the idioms' bodies call, for a header of the layer
@@ -941,6 +988,25 @@ mod tests {
             t.text
         );
         assert_eq!(lines[3], "int x;");
+    }
+
+    #[test]
+    fn an_empty_brace_assignment_names_its_type() {
+        let src = "for (;;) {\n#ifndef USE_ROCM\n      res2 = {};\n#endif\n  x = {1};\n  half2 y = {};\n  if (a == b) z={ } ;\n}\n";
+        let t = translate(src);
+        assert_eq!(t.cxx, ["res2 = {}"]);
+        assert!(
+            t.text.contains("      res2 = decltype(res2){};\n"),
+            "{}",
+            t.text
+        );
+        // Declarations, other initializers and non-statements stay.
+        assert!(t
+            .text
+            .contains("  x = {1};\n  half2 y = {};\n  if (a == b) z={ } ;"));
+        let t = translate("{ a = {}; } b = { };");
+        assert_eq!(t.cxx, ["a = {}", "b = {}"]);
+        assert_eq!(t.text, "{ a = decltype(a){}; } b = decltype(b){ };");
     }
 
     #[test]

@@ -76,17 +76,19 @@ fn copy(from: &Path, to: &Path, rel: &Path, m: &mut Mirror) -> Result<()> {
             let bytes = std::fs::read(&path)?;
             let out = to.join(&name);
             match std::str::from_utf8(&bytes) {
-                Ok(text) if text.contains("asm") => {
+                Ok(text) => {
                     let t = hip_cuda_layer::ptx::translate(text);
-                    if !t.translated.is_empty() {
-                        m.translated.push((rel.clone(), t.translated));
+                    let mut done = t.translated;
+                    done.extend(t.cxx.iter().map(|c| format!("`{c}` as decltype")));
+                    if !done.is_empty() {
+                        m.translated.push((rel.clone(), done));
                     }
                     if !t.untranslated.is_empty() {
                         m.untranslated.push((rel.clone(), t.untranslated));
                     }
                     std::fs::write(out, t.text)?;
                 }
-                _ => {
+                Err(_) => {
                     std::fs::write(out, bytes)?;
                 }
             }
@@ -95,8 +97,9 @@ fn copy(from: &Path, to: &Path, rel: &Path, m: &mut Mirror) -> Result<()> {
     Ok(())
 }
 
-/// The report's lines on the translation: `ptx FILE: N statements
-/// translated (FORMS)` and `ptx FILE: untranslated INSTRUCTION`.
+/// The report's lines on the translation: `ptx FILE: N instructions
+/// translated (FORMS)` (C++ rewrites counted with them) and `ptx FILE:
+/// untranslated INSTRUCTION`.
 pub(crate) fn report_lines(m: &Mirror) -> Vec<String> {
     let mut out = Vec::new();
     for (file, forms) in &m.translated {
