@@ -314,13 +314,10 @@ pub fn translate(text: &str) -> Translation {
 /// past `}` when `= {}` and `;` follow it.
 fn empty_braces_assignment(b: &[u8], end: usize, start: usize) -> Option<usize> {
     let mut k = start;
-    loop {
-        while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\r') {
-            k -= 1;
-        }
-        if k == 0 || matches!(b[k - 1], b';' | b'{' | b'}' | b'\n') {
-            break;
-        }
+    while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\r') {
+        k -= 1;
+    }
+    if k > 0 && !matches!(b[k - 1], b';' | b'{' | b'}' | b'\n') {
         return None;
     }
     let mut i = skip_space(b, end);
