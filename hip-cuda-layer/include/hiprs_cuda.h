@@ -307,10 +307,12 @@ HIPRS_BYTEWISE(__vcmpeq4, (ux == uy ? 0xffu : 0u))
 
 #include "hiprs_cuda_warp.h"
 
-// The helpers of translated inline PTX (hip-cuda-layer's ptx.rs).
-#include "hiprs_cuda_ptx.h"
 
 #include "hiprs_cuda_fp8.h"
+
+// The helpers of translated inline PTX (hip-cuda-layer's ptx.rs); after
+// the fp8 types, which its fp8x2 conversions use.
+#include "hiprs_cuda_ptx.h"
 // Host-side runtime names: a run-time compile (hiprtc) has no host code.
 // There, device code gets `assert` as nvcc's headers give it (from the
 // layer's run-time stand-in for assert.h).

@@ -77,4 +77,46 @@ __device__ __forceinline__ unsigned int hiprs_ptx_prmt(unsigned int a, unsigned 
   return r;
 }
 
+// CUDA's __cvta_generic_to_shared: a shared-memory (LDS) pointer's address
+// in the shared window, what PTX's `.shared` operands take.
+__device__ __forceinline__ size_t __cvta_generic_to_shared(const void* p) {
+  return (size_t)(unsigned int)(size_t)(const __attribute__((address_space(3))) void*)p;
+}
+
+// cp.async: cp_size bytes (4, 8 or 16) to shared memory at `dst` (a
+// shared-window address) from global memory at `src`, the first src_size
+// of them copied, the rest zero. Done at once by the calling thread.
+__device__ __forceinline__ void hiprs_ptx_cp_async(unsigned int dst, unsigned long long src,
+                                                   unsigned int cp_size, unsigned int src_size) {
+  __attribute__((address_space(3))) unsigned char* d = (__attribute__((address_space(3))) unsigned char*)dst;
+  const unsigned char* s = (const unsigned char*)src;
+  if (src_size >= cp_size && cp_size % 4 == 0) {
+    for (unsigned int i = 0; i < cp_size; i += 4) {
+      *(__attribute__((address_space(3))) unsigned int*)(d + i) = *(const unsigned int*)(s + i);
+    }
+  } else {
+    for (unsigned int i = 0; i < cp_size; ++i) {
+      d[i] = i < src_size ? s[i] : 0;
+    }
+  }
+}
+
+// Two fp8 (OCP e4m3 or e5m2, the upper byte first in the pair's upper
+// half) to a packed f16x2, and back with round-to-nearest-even and
+// saturation to the largest finite value (NaN stays NaN).
+__device__ __forceinline__ unsigned int hiprs_ptx_fp8x2_to_f16x2(unsigned short v,
+                                                                 __nv_fp8_interpretation_t fmt) {
+  unsigned int lo = __nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)(v & 0xffu), fmt).x;
+  unsigned int hi = __nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)(v >> 8), fmt).x;
+  return lo | (hi << 16);
+}
+__device__ __forceinline__ unsigned short hiprs_ptx_f16x2_to_fp8x2(unsigned int v,
+                                                                  __nv_fp8_interpretation_t fmt) {
+  __half_raw lo, hi;
+  lo.x = (unsigned short)(v & 0xffffu);
+  hi.x = (unsigned short)(v >> 16);
+  return (unsigned short)(__nv_cvt_halfraw_to_fp8(lo, __NV_SATFINITE, fmt) |
+                          ((unsigned int)__nv_cvt_halfraw_to_fp8(hi, __NV_SATFINITE, fmt) << 8));
+}
+
 #endif  // HIPRS_CUDA_PTX_H

@@ -111,6 +111,8 @@ pub const HEADERS: &[(&str, &str)] = headers!["include":
     "cuda_bf16.h",
     "cuda_fp8.h",
     "device_launch_parameters.h",
+    "driver_types.h",
+    "cuda_device_runtime_api.h",
     "mma.h",
     "cooperative_groups.h",
     "cuda/std/limits",

@@ -221,6 +221,201 @@ pub const IDIOMS: &[Idiom] = &[
         meaning: "byte permute, default mode: each result byte is the byte of {b, a} (a bytes 0-3, b bytes 4-7) that the selector's nibble names, or that byte's sign replicated when the nibble's bit 3 is set",
     },
     Idiom {
+        form: "mov.u32 _, %laneid",
+        body: "$0 = $1;",
+        meaning: "the thread's lane in its 32-lane warp (on wave64 targets, the layer's warp is half the wavefront)",
+    },
+    Idiom {
+        form: "shfl.sync.bfly.b32 _, _, _, #, #",
+        body: "static_assert(($3) == 0x1f, \"hip-cuda-layer: shfl.sync.bfly over a sub-warp (clamp other than 0x1f)\"); $0 = __shfl_xor_sync((unsigned int)($4), $1, (int)$2);",
+        meaning: "butterfly shuffle over the whole warp: each lane reads the value of lane (its lane xor the mask) among those in the member mask",
+    },
+    Idiom {
+        form: "setp.ne.b32 ?, _, #",
+        body: "$0 = (unsigned int)$1 != (unsigned int)$2;",
+        meaning: "sets a predicate to a != b",
+    },
+    Idiom {
+        form: "setp.ne.b32 ?, _, _",
+        body: "$0 = (unsigned int)$1 != (unsigned int)$2;",
+        meaning: "sets a predicate to a != b",
+    },
+    Idiom {
+        form: "setp.eq.b32 ?, _, #",
+        body: "$0 = (unsigned int)$1 == (unsigned int)$2;",
+        meaning: "sets a predicate to a == b",
+    },
+    Idiom {
+        form: "setp.eq.b32 ?, _, _",
+        body: "$0 = (unsigned int)$1 == (unsigned int)$2;",
+        meaning: "sets a predicate to a == b",
+    },
+    Idiom {
+        form: "cp.async.ca.shared.global [_], [_], #",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $2);",
+        meaning: "copies cp-size (4, 8 or 16) bytes from global to shared memory; here at once, so the wait that PTX requires before use is already satisfied",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global [_], [_], #",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $2);",
+        meaning: "as cp.async.ca, caching in L2 only (16 bytes)",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global.L2::128B [_], [_], #",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $2);",
+        meaning: "as cp.async.cg, with an L2 prefetch hint",
+    },
+    Idiom {
+        form: "cp.async.ca.shared.global [_], [_], _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $2);",
+        meaning: "as cp.async.ca with the size as an `n` operand",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global [_], [_], _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $2);",
+        meaning: "as cp.async.cg with the size as an `n` operand",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global.L2::128B [_], [_], _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $2);",
+        meaning: "as cp.async.cg.shared.global.L2::128B with the size as an `n` operand",
+    },
+    Idiom {
+        form: "cp.async.ca.shared.global [_], [_], #, _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $3);",
+        meaning: "copies src-size bytes and fills the rest of cp-size with zeros",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global [_], [_], #, _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $3);",
+        meaning: "copies src-size bytes and fills the rest of cp-size with zeros",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global [_], [_], _, _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $3);",
+        meaning: "copies src-size bytes and fills the rest of cp-size with zeros",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global.L2::128B [_], [_], #, _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $3);",
+        meaning: "copies src-size bytes and fills the rest of cp-size with zeros, with an L2 prefetch hint",
+    },
+    Idiom {
+        form: "cp.async.cg.shared.global.L2::128B [_], [_], _, _",
+        body: "hiprs_ptx_cp_async($0, $1, $2, $3);",
+        meaning: "copies src-size bytes and fills the rest of cp-size with zeros, with an L2 prefetch hint",
+    },
+    Idiom {
+        form: "cp.async.commit_group",
+        body: "(void)0;",
+        meaning: "closes a group of cp.async copies; the translated copies are complete when issued",
+    },
+    Idiom {
+        form: "cp.async.wait_group #",
+        body: "(void)$0;",
+        meaning: "waits until at most N groups are pending; none ever is",
+    },
+    Idiom {
+        form: "cp.async.wait_group _",
+        body: "(void)$0;",
+        meaning: "waits until at most N groups are pending; none ever is",
+    },
+    Idiom {
+        form: "cp.async.wait_all",
+        body: "(void)0;",
+        meaning: "waits for every cp.async; none is pending",
+    },
+    Idiom {
+        form: "griddepcontrol.wait",
+        body: "(void)0;",
+        meaning: "waits for the grids this one depends on (programmatic dependent launch); HIP launches in one stream run in order, so they are done",
+    },
+    Idiom {
+        form: "griddepcontrol.launch_dependents",
+        body: "(void)0;",
+        meaning: "lets dependent grids start early: a scheduling hint",
+    },
+    Idiom {
+        form: "prefetch.global.L2 [_]",
+        body: "(void)$0;",
+        meaning: "a hint to bring a line into L2",
+    },
+    Idiom {
+        form: "ld.global.cs.b32 _, [_]",
+        body: "$0 = __builtin_nontemporal_load((const unsigned int*)$1);",
+        meaning: "a 32-bit load, streaming (evict first)",
+    },
+    Idiom {
+        form: "ld.global.cs.v2.b32 {_, _}, [_]",
+        body: "$0 = __builtin_nontemporal_load((const unsigned int*)$2); $1 = __builtin_nontemporal_load((const unsigned int*)$2 + 1);",
+        meaning: "two 32-bit loads, streaming",
+    },
+    Idiom {
+        form: "st.global.cs.b32 [_], _",
+        body: "__builtin_nontemporal_store((unsigned int)$1, (unsigned int*)$0);",
+        meaning: "a 32-bit store, streaming",
+    },
+    Idiom {
+        form: "st.global.cs.v2.b32 [_], {_, _}",
+        body: "__builtin_nontemporal_store((unsigned int)$1, (unsigned int*)$0); __builtin_nontemporal_store((unsigned int)$2, (unsigned int*)$0 + 1);",
+        meaning: "two 32-bit stores, streaming",
+    },
+    Idiom {
+        form: "ld.volatile.global.v4.b32 {_, _, _, _}, [_]",
+        body: "{ volatile const unsigned int* hp_p = (volatile const unsigned int*)$4; $0 = hp_p[0]; $1 = hp_p[1]; $2 = hp_p[2]; $3 = hp_p[3]; }",
+        meaning: "four 32-bit loads that are not cached in registers or merged",
+    },
+    Idiom {
+        form: "st.volatile.global.v4.b32 [_], {_, _, _, _}",
+        body: "{ volatile unsigned int* hp_p = (volatile unsigned int*)$0; hp_p[0] = $1; hp_p[1] = $2; hp_p[2] = $3; hp_p[3] = $4; }",
+        meaning: "four 32-bit stores that are not merged away",
+    },
+    Idiom {
+        form: "ld.acquire.global.sys.v4.b32 {_, _, _, _}, [_]",
+        body: "{ volatile const unsigned int* hp_p = (volatile const unsigned int*)$4; $0 = hp_p[0]; $1 = hp_p[1]; $2 = hp_p[2]; $3 = hp_p[3]; __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, \"\"); }",
+        meaning: "four loads with acquire order at system scope: later accesses see what the writer released",
+    },
+    Idiom {
+        form: "st.release.global.sys.v4.b32 [_], {_, _, _, _}",
+        body: "{ __builtin_amdgcn_fence(__ATOMIC_RELEASE, \"\"); volatile unsigned int* hp_p = (volatile unsigned int*)$0; hp_p[0] = $1; hp_p[1] = $2; hp_p[2] = $3; hp_p[3] = $4; }",
+        meaning: "four stores with release order at system scope: earlier accesses are visible first",
+    },
+    Idiom {
+        form: "ld.global.acquire.gpu.b32 _, [_]",
+        body: "$0 = __hip_atomic_load((unsigned int*)$1, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);",
+        meaning: "a 32-bit load with acquire order at device scope",
+    },
+    Idiom {
+        form: "red.relaxed.gpu.global.add.s32 [_], _",
+        body: "__hip_atomic_fetch_add((int*)$0, (int)$1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);",
+        meaning: "an atomic add without a result, relaxed, device scope",
+    },
+    Idiom {
+        form: "fence.acq_rel.gpu",
+        body: "__builtin_amdgcn_fence(__ATOMIC_ACQ_REL, \"agent\");",
+        meaning: "orders memory accesses at device scope, acquire and release",
+    },
+    Idiom {
+        form: "cvt.rn.f16x2.e4m3x2 _, _",
+        body: "$0 = hiprs_ptx_fp8x2_to_f16x2((unsigned short)$1, __NV_E4M3);",
+        meaning: "two OCP e4m3 values to a packed f16x2, exact: the upper byte to the upper half",
+    },
+    Idiom {
+        form: "cvt.rn.f16x2.e5m2x2 _, _",
+        body: "$0 = hiprs_ptx_fp8x2_to_f16x2((unsigned short)$1, __NV_E5M2);",
+        meaning: "two OCP e5m2 values to a packed f16x2, exact: the upper byte to the upper half",
+    },
+    Idiom {
+        form: "cvt.rn.satfinite.e4m3x2.f16x2 _, _",
+        body: "$0 = hiprs_ptx_f16x2_to_fp8x2((unsigned int)$1, __NV_E4M3);",
+        meaning: "a packed f16x2 to two OCP e4m3, rounding to nearest even, finite values saturating: the upper half to the upper byte",
+    },
+    Idiom {
+        form: "cvt.rn.satfinite.e5m2x2.f16x2 _, _",
+        body: "$0 = hiprs_ptx_f16x2_to_fp8x2((unsigned int)$1, __NV_E5M2);",
+        meaning: "a packed f16x2 to two OCP e5m2, rounding to nearest even, finite values saturating: the upper half to the upper byte",
+    },
+    Idiom {
         form: "trap",
         body: "__builtin_trap();",
         meaning: "ends the kernel with an error",
@@ -435,12 +630,48 @@ fn rewrite(stmt: &Statement, out: &mut Translation) -> Option<String> {
     }
     let mut forms = Vec::new();
     let mut bodies = Vec::new();
+    let mut preds: Vec<String> = Vec::new();
     for ins in &instructions {
-        match match_idiom(ins) {
+        // `{` and `}` scope PTX registers; the block scopes the locals.
+        // (An instruction never starts with `{`; a scope's `}` is a piece
+        // of its own after the last `;`.)
+        let ins = ins.strip_prefix('{').unwrap_or(ins).trim();
+        if ins.is_empty() || ins == "}" {
+            continue;
+        }
+        if let Some(names) = ins.strip_prefix(".reg .pred ") {
+            for n in names.split(',').map(str::trim) {
+                if n.is_empty() || !n.bytes().all(is_ident) {
+                    return Some(untranslated(ins, out));
+                }
+                bodies.push(format!("bool pr_{n} = false;"));
+                preds.push(n.to_string());
+            }
+            continue;
+        }
+        // A guard: `@p` or `@!p` before the instruction.
+        let (guard, ins) = match ins.strip_prefix('@') {
+            Some(rest) => {
+                let (g, i) = rest.split_once(char::is_whitespace)?;
+                let (neg, name) = match g.strip_prefix('!') {
+                    Some(n) => ("!", n),
+                    None => ("", g),
+                };
+                if !preds.iter().any(|p| p == name) {
+                    return Some(untranslated(ins, out));
+                }
+                (Some(format!("if ({neg}pr_{name}) ")), i.trim())
+            }
+            None => (None, ins),
+        };
+        match match_idiom(ins, &preds) {
             Some((idiom, slots)) => match body_of(idiom, &slots, stmt) {
                 Some(code) => {
                     forms.push(idiom.form.to_string());
-                    bodies.push(code);
+                    bodies.push(match guard {
+                        Some(g) => format!("{g}{{ {code} }}"),
+                        None => code,
+                    });
                 }
                 None => return Some(untranslated(ins, out)),
             },
@@ -519,8 +750,12 @@ fn is_ptx(stmt: &Statement, instructions: &[&str]) -> bool {
         return false;
     }
     instructions.iter().any(|ins| {
-        let op = ins.split_whitespace().next().unwrap_or("");
-        let op = op.trim_start_matches('@');
+        // The opcode: past a scope's `{` and a guard (`@p`).
+        let mut words = ins.trim_start_matches('{').split_whitespace();
+        let mut op = words.next().unwrap_or("");
+        if op.starts_with('@') {
+            op = words.next().unwrap_or("");
+        }
         op.contains('.')
             || matches!(op, "trap" | "exit" | "brkpt" | "pmevent")
             || op.starts_with('{')
@@ -551,10 +786,14 @@ fn c_type(c: &str) -> Option<&'static str> {
 enum Slot {
     Reg(usize),
     Imm(String),
+    /// A predicate the statement declared (`.reg .pred p`).
+    Pred(String),
+    /// A special register (`%laneid`).
+    Special(&'static str),
 }
 
 /// The idiom an instruction is, and its operand slots in order.
-fn match_idiom(ins: &str) -> Option<(&'static Idiom, Vec<Slot>)> {
+fn match_idiom(ins: &str, preds: &[String]) -> Option<(&'static Idiom, Vec<Slot>)> {
     let ins = ins.trim();
     let (op, rest) = match ins.find(char::is_whitespace) {
         Some(k) => (&ins[..k], ins[k..].trim()),
@@ -572,7 +811,7 @@ fn match_idiom(ins: &str) -> Option<(&'static Idiom, Vec<Slot>)> {
             if let Some(v) = o.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
                 let mut elems = Vec::new();
                 for e in v.split(',') {
-                    slots.push(slot(e.trim())?);
+                    slots.push(slot(e.trim(), preds)?);
                     elems.push(shape(slots.last()?));
                 }
                 shapes.push(format!("{{{}}}", elems.join(", ")));
@@ -580,7 +819,7 @@ fn match_idiom(ins: &str) -> Option<(&'static Idiom, Vec<Slot>)> {
                 slots.push(Slot::Reg(reg(a.trim())?));
                 shapes.push("[_]".to_string());
             } else {
-                slots.push(slot(o)?);
+                slots.push(slot(o, preds)?);
                 shapes.push(shape(slots.last()?).to_string());
             }
         }
@@ -594,13 +833,24 @@ fn shape(s: &Slot) -> &'static str {
     match s {
         Slot::Reg(_) => "_",
         Slot::Imm(_) => "#",
+        Slot::Pred(_) => "?",
+        Slot::Special(r) => r,
     }
 }
 
-/// `%N` or an integer literal.
-fn slot(s: &str) -> Option<Slot> {
+/// The special registers an idiom may read.
+const SPECIAL: &[&str] = &["%laneid"];
+
+/// `%N`, an integer literal, a declared predicate or a special register.
+fn slot(s: &str, preds: &[String]) -> Option<Slot> {
     if let Some(n) = reg(s) {
         return Some(Slot::Reg(n));
+    }
+    if preds.iter().any(|p| p == s) {
+        return Some(Slot::Pred(s.to_string()));
+    }
+    if let Some(r) = SPECIAL.iter().find(|r| **r == s) {
+        return Some(Slot::Special(r));
     }
     let digits = s.strip_prefix('-').unwrap_or(s);
     let ok = if let Some(h) = digits
@@ -628,6 +878,8 @@ fn body_of(idiom: &Idiom, slots: &[Slot], stmt: &Statement) -> Option<String> {
         .iter()
         .map(|s| match s {
             Slot::Imm(t) => Some(format!("({t})")),
+            Slot::Pred(n) => Some(format!("pr_{n}")),
+            Slot::Special(r) => Some(special(r).to_string()),
             Slot::Reg(n) => {
                 let op = all.get(*n)?;
                 let c = letters(&op.constraint);
@@ -660,6 +912,15 @@ fn body_of(idiom: &Idiom, slots: &[Slot], stmt: &Statement) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// The C++ of a special register.
+fn special(r: &str) -> &'static str {
+    match r {
+        // The lane within the 32-lane warp (the layer's warp on wave64).
+        "%laneid" => "(__lane_id() & 31u)",
+        _ => unreachable!("only SPECIAL registers are bound"),
+    }
 }
 
 /// The line breaks of `span`, as they must follow its replacement: a
@@ -715,6 +976,10 @@ fn join_literals(s: &str) -> Option<String> {
                         out.push(*other as char);
                     }
                 }
+                i += 2;
+            } else if b[i] == b'%' && b.get(i + 1) == Some(&b'%') {
+                // `%%` is a `%` of the template (`%%laneid`).
+                out.push('%');
                 i += 2;
             } else {
                 out.push(b[i] as char);
@@ -841,8 +1106,8 @@ mod tests {
         for idiom in IDIOMS {
             // The form with registers numbered in order is that idiom.
             let mut n = 0;
-            let ins: String = idiom
-                .form
+            let (op, operands) = idiom.form.split_once(' ').unwrap_or((idiom.form, ""));
+            let operands: String = operands
                 .chars()
                 .map(|c| match c {
                     '_' => {
@@ -853,11 +1118,16 @@ mod tests {
                     c => c.to_string(),
                 })
                 .collect();
-            let (found, slots) = match_idiom(&ins).unwrap_or_else(|| panic!("{ins}"));
+            let ins = format!("{op} {operands}");
+            let preds = ["p".to_string()];
+            let ins = ins.replace('?', "p");
+            let (found, slots) = match_idiom(&ins, &preds).unwrap_or_else(|| panic!("{ins}"));
             assert_eq!(found.form, idiom.form);
-            let regs = idiom.form.matches('_').count();
-            let imms = idiom.form.matches('#').count();
-            assert_eq!(slots.len(), regs + imms, "{}", idiom.form);
+            let (_, shapes) = idiom.form.split_once(' ').unwrap_or((idiom.form, ""));
+            let regs = shapes.matches('_').count();
+            let imms = shapes.matches('#').count();
+            let others = shapes.matches('?').count() + shapes.matches("%laneid").count();
+            assert_eq!(slots.len(), regs + imms + others, "{}", idiom.form);
             // The body names no slot the form lacks.
             let mut k = slots.len();
             while idiom.body.contains(&format!("${k}")) {
@@ -944,11 +1214,14 @@ mod tests {
 
     #[test]
     fn untranslated_ptx_fails_naming_the_instruction() {
-        let src = "void f() {\n  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" :: \"r\"(s), \"l\"(g));\n}\n";
+        let src = "void f() {\n  asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\\n\" : \"=r\"(a), \"=r\"(b) : \"r\"(s));\n}\n";
         let t = translate(src);
-        assert_eq!(t.untranslated, ["cp.async.cg.shared.global [%0], [%1], 16"]);
+        assert_eq!(
+            t.untranslated,
+            ["ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2]"]
+        );
         assert!(t.translated.is_empty());
-        assert!(t.text.contains("static_assert(sizeof(char) == 0, \"hip-cuda-layer: inline PTX `cp.async.cg.shared.global [%0], [%1], 16` has no AMD translation\")"), "{}", t.text);
+        assert!(t.text.contains("static_assert(sizeof(char) == 0, \"hip-cuda-layer: inline PTX `ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2]` has no AMD translation\")"), "{}", t.text);
         // One unknown instruction fails the whole statement.
         let t = translate(
             r#"asm("cvt.f32.f16 %0, %1; ld.global.nc.f32 %0, [%2];" : "=f"(x) : "h"(h), "l"(p));"#,
@@ -985,6 +1258,37 @@ mod tests {
             t.text
         );
         assert_eq!(lines[3], "int x;");
+    }
+
+    #[test]
+    fn predicates_scopes_and_special_registers_translate() {
+        let src = concat!(
+            "asm volatile(\n",
+            "      \"{\\n\"\n",
+            "      \"   .reg .pred p;\\n\"\n",
+            "      \"   setp.ne.b32 p, %0, 0;\\n\"\n",
+            "      \"   @p cp.async.cg.shared.global [%1], [%2], %3;\\n\"\n",
+            "      \"}\\n\" ::\"r\"((int)pred),\n",
+            "      \"r\"(smem), \"l\"(glob_ptr), \"n\"(BYTES));\n",
+        );
+        let t = translate(src);
+        assert_eq!(
+            t.translated,
+            [
+                "setp.ne.b32 ?, _, #",
+                "cp.async.cg.shared.global [_], [_], _"
+            ]
+        );
+        assert!(t.text.contains("bool pr_p = false; pr_p = (unsigned int)hp_0 != (unsigned int)(0); if (pr_p) { hiprs_ptx_cp_async(hp_1, hp_2, (BYTES), (BYTES)); }"), "{}", t.text);
+        assert_eq!(t.text.lines().count(), src.lines().count());
+        let t = translate(r#"asm("mov.u32 %0, %%laneid;" : "=r"(lane_id));"#);
+        assert!(t.text.contains("hp_0 = (__lane_id() & 31u);"), "{}", t.text);
+        // A guard on a predicate the statement did not declare, or another
+        // register kind, is not translated.
+        let t = translate(r#"asm("@q cp.async.commit_group;");"#);
+        assert_eq!(t.untranslated, ["@q cp.async.commit_group"]);
+        let t = translate(r#"asm("{ .reg .b16 lo; mov.b32 {lo, %0}, %1; }" : "=h"(x) : "r"(y));"#);
+        assert_eq!(t.untranslated, [".reg .b16 lo"]);
     }
 
     #[test]

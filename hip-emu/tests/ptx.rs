@@ -375,3 +375,223 @@ fn the_check_sees_a_swapped_half() {
     assert!(check(7, &case, right).is_ok());
     assert!(check(7, &case, right.rotate_left(16)).is_err());
 }
+
+const OUT2: usize = 34;
+const BUF: usize = 16;
+
+/// An OCP fp8 code's value (e4m3: bias 7, no infinities, S.1111.111 NaN;
+/// e5m2: f16's upper byte).
+fn fp8_value(code: u8, e4m3: bool) -> f64 {
+    if !e4m3 {
+        return f16::from_bits(u16::from(code) << 8).to_f64();
+    }
+    let sign = if code & 0x80 != 0 { -1.0 } else { 1.0 };
+    let (e, m) = (i32::from(code >> 3 & 0xf), f64::from(code & 7));
+    if e == 15 && m == 7.0 {
+        return f64::NAN;
+    }
+    sign * if e == 0 {
+        m / 8.0 * 2f64.powi(-6)
+    } else {
+        (1.0 + m / 8.0) * 2f64.powi(e - 7)
+    }
+}
+
+/// f16 `h` to fp8 by PTX's cvt.rn.satfinite: the nearest finite code, ties
+/// to the even code; past the largest finite value, that value.
+fn to_fp8(h: u16, e4m3: bool) -> u8 {
+    let v = f16::from_bits(h).to_f64();
+    let mut best: Option<(f64, u8)> = None;
+    for code in 0..=255u8 {
+        let c = fp8_value(code, e4m3);
+        if !c.is_finite() || (c == 0.0 && (code & 0x80 != 0) != v.is_sign_negative()) {
+            continue;
+        }
+        let d = (c - v).abs();
+        let better = match best {
+            None => true,
+            Some((bd, bc)) => d < bd || (d == bd && code & 1 == 0 && bc & 1 == 1),
+        };
+        if better {
+            best = Some((d, code));
+        }
+    }
+    best.expect("a finite code").1
+}
+
+/// What the memory kernel's word `k` of thread `i` must be.
+fn want_memory(cases: &[Case], i: usize, k: usize) -> Want {
+    let w = |j: usize| cases[i].0[j];
+    let a = w(0);
+    let block = i / 64;
+    let lane_in_block = i % 64;
+    let bytes: Vec<u8> = (1..5).flat_map(|j| w(j).to_le_bytes()).collect();
+    let word =
+        |from: &[u8], q: usize| u32::from_le_bytes(from[4 * q..4 * q + 4].try_into().unwrap());
+    Want::Bits(match k {
+        0..=3 => w(k),
+        4..=7 => {
+            let n = (a % 17) as usize;
+            let kept: Vec<u8> = bytes
+                .iter()
+                .enumerate()
+                .map(|(j, b)| if j < n { *b } else { 0 })
+                .collect();
+            word(&kept, k - 4)
+        }
+        8..=11 => {
+            if a & 1 == 1 {
+                w(k - 7)
+            } else {
+                0xdead_beef
+            }
+        }
+        12 => w(3),
+        13 => w(1),
+        14 => w(2),
+        15 => a ^ 0x5a5a_5a5a,
+        16 => w(1),
+        17 => w(2),
+        18 => w(0) ^ w(1) ^ w(2) ^ w(3),
+        19 => w(3)
+            .wrapping_add(w(2).wrapping_mul(2))
+            .wrapping_add(w(1).wrapping_mul(3))
+            .wrapping_add(w(0).wrapping_mul(5)),
+        20 => w(1)
+            .wrapping_add(w(2))
+            .wrapping_add(w(3))
+            .wrapping_add(w(4)),
+        21 => w(1)
+            .wrapping_add(w(2).wrapping_mul(2))
+            .wrapping_add(w(3).wrapping_mul(3))
+            .wrapping_add(w(4).wrapping_mul(5)),
+        22 => w(4),
+        23 => (64 * block..64 * block + 64)
+            .map(|j| 1 + (j % 7) as u32)
+            .sum(),
+        24..=28 => cases[64 * block + (lane_in_block ^ (1 << (k - 24)))].0[3],
+        29 => (lane_in_block % 32) as u32,
+        30 => {
+            let half = |code: u32| {
+                let v = fp8_value(code as u8, true);
+                if v.is_nan() {
+                    return None;
+                }
+                Some(u32::from(f16::from_f64(v).to_bits()))
+            };
+            match (half(a & 0xff), half(a >> 8 & 0xff)) {
+                (Some(lo), Some(hi)) => lo | hi << 16,
+                _ => return Want::Nan,
+            }
+        }
+        31 => (a >> 16 & 0xff) << 8 | (a >> 24) << 24,
+        32 => {
+            u32::from(to_fp8(w(1) as u16, true)) | u32::from(to_fp8((w(1) >> 16) as u16, true)) << 8
+        }
+        33 => {
+            u32::from(to_fp8(w(2) as u16, false))
+                | u32::from(to_fp8((w(2) >> 16) as u16, false)) << 8
+        }
+        _ => unreachable!(),
+    })
+}
+
+#[test]
+fn the_memory_shuffle_and_fp8_idioms_do_what_ptx_defines_on_both_targets() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/ptx_idioms.cu"),
+    )
+    .expect("tests/kernels/ptx_idioms.cu");
+    let t = hip_cuda_layer::ptx::translate(&src);
+    assert!(t.untranslated.is_empty(), "{:?}", t.untranslated);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ptx-idioms");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ptx_idioms.hip");
+    std::fs::write(&file, &t.text).unwrap();
+    let include = common::workspace().join("hip-cuda-layer/include");
+    let flags: Vec<String> = [
+        "-I",
+        &include.display().to_string(),
+        "-include",
+        "hiprs_cuda.h",
+        "-DHIPRS_CUDA_ARCH=890",
+    ]
+    .map(String::from)
+    .to_vec();
+    let cases = cases();
+    let input: Vec<u32> = cases.iter().flat_map(|c| c.0).collect();
+    for target in Target::ALL {
+        let elf = common::code_object_of_file(&file, "ptx_idioms", target, &flags)
+            .expect("the translated kernel");
+        let l = Loaded::new(&elf, target);
+        let in_d = l.mem.alloc(&bytes(&input));
+        let out_d = l.mem.alloc(&vec![0u8; 4 * OUT2 * cases.len()]);
+        let buf_d = l.mem.alloc(&vec![0u8; 4 * BUF * cases.len()]);
+        let counters_d = l.mem.alloc(&vec![0u8; 4 * cases.len() / 64]);
+        l.launch(
+            "ptx_memory_cases",
+            (cases.len() / 64) as u32,
+            64,
+            &[
+                &in_d.to_le_bytes(),
+                &out_d.to_le_bytes(),
+                &buf_d.to_le_bytes(),
+                &counters_d.to_le_bytes(),
+                &(cases.len() as i32).to_le_bytes(),
+            ],
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        let out: Vec<u32> = l
+            .mem
+            .read(out_d, 4 * OUT2 * cases.len())
+            .chunks(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
+        let mut failures = Vec::new();
+        for i in 0..cases.len() {
+            for k in 0..OUT2 {
+                let got = out[OUT2 * i + k];
+                let ok = match want_memory(&cases, i, k) {
+                    Want::Bits(w) => got == w,
+                    Want::Nan => f16_of(got).is_nan() || f16_of(got >> 16).is_nan(),
+                    _ => unreachable!(),
+                };
+                if !ok {
+                    let w = match want_memory(&cases, i, k) {
+                        Want::Bits(w) => format!("{w:#010x}"),
+                        _ => "a NaN".into(),
+                    };
+                    failures.push(format!("thread {i} word {k}: got {got:#010x}, want {w}"));
+                }
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{target}: {} of {} results differ; first:\n{}",
+            failures.len(),
+            OUT2 * cases.len(),
+            failures
+                .iter()
+                .take(12)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+/// The fp8 reference against known codes: 1.0, the largest finite values,
+/// a tie to even, saturation.
+#[test]
+fn the_fp8_reference_knows_the_formats() {
+    let h = |v: f32| f16::from_f32(v).to_bits();
+    assert_eq!(to_fp8(h(1.0), true), 0x38);
+    assert_eq!(to_fp8(h(448.0), true), 0x7e);
+    assert_eq!(to_fp8(h(1000.0), true), 0x7e);
+    assert_eq!(to_fp8(h(-1000.0), true), 0xfe);
+    assert_eq!(to_fp8(h(1.0625), true), 0x38); // halfway 1.0 and 1.125: even
+    assert_eq!(to_fp8(h(1.0), false), 0x3c);
+    assert_eq!(to_fp8(h(57344.0), false), 0x7b);
+    assert_eq!(fp8_value(0x01, true), 2f64.powi(-9));
+    assert!(fp8_value(0x7f, true).is_nan());
+}

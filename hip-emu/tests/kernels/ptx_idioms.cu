@@ -100,3 +100,101 @@ extern "C" __global__ void ptx_cases(const unsigned int* in, unsigned int* out, 
   asm volatile("membar.gl;" ::: "memory");
   o[31] = r;
 }
+
+// The memory, synchronization, shuffle and fp8 idioms. Blocks of 64
+// threads (n a multiple of 64); thread i writes OUT2 words at
+// out[OUT2 * i ..] and uses buf[BUF * i ..]; counters[blockIdx.x] starts
+// at 0.
+#define OUT2 34
+#define BUF 16
+
+extern "C" __global__ void ptx_memory_cases(const unsigned int* in, unsigned int* out, unsigned int* buf,
+                                            int* counters, int n) {
+  __shared__ unsigned int lds[64 * 16];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  const unsigned int* src = in + IN * i;
+  unsigned int* o = out + OUT2 * i;
+  unsigned int* b = buf + BUF * i;
+  unsigned int* l = &lds[16 * t];
+  for (int k = 0; k < 16; ++k) l[k] = 0xdeadbeefu;
+  unsigned int smem = (unsigned int)__cvta_generic_to_shared(l);
+  unsigned int a = src[0];
+  // 0-3: 16 bytes; 4-7: the first a % 17 of 16 bytes, the rest zero;
+  // 8-11: 16 bytes when a is odd, else left as they were.
+  asm volatile("cp.async.cg.shared.global [%0], [%1], %2;\n" ::"r"(smem), "l"(src), "n"(16));
+  asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], %2, %3;\n" ::"r"(smem + 16), "l"(src + 1),
+               "n"(16), "r"(a % 17));
+  asm volatile(
+      "{\n"
+      " .reg .pred p;\n"
+      " setp.ne.b32 p, %0, 0;\n"
+      " @p cp.async.cg.shared.global [%1], [%2], %3;\n"
+      "}\n" ::"r"((int)(a & 1)),
+      "r"(smem + 32), "l"(src + 1), "n"(16));
+  asm volatile("cp.async.commit_group;\n" ::);
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(0));
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(src));
+  __syncthreads();
+  for (int k = 0; k < 12; ++k) o[k] = l[k];
+  // 12-14: streaming loads; 15-17: streaming stores, read back.
+  unsigned int w, w0, w1;
+  asm volatile("ld.global.cs.b32 %0, [%1];" : "=r"(w) : "l"(src + 3));
+  o[12] = w;
+  asm volatile("ld.global.cs.v2.b32 {%0, %1}, [%2];" : "=r"(w0), "=r"(w1) : "l"(src + 1));
+  o[13] = w0;
+  o[14] = w1;
+  asm volatile("st.global.cs.b32 [%0], %1;" ::"l"(b), "r"(a ^ 0x5a5a5a5au));
+  asm volatile("st.global.cs.v2.b32 [%0], {%1, %2};" ::"l"(b + 2), "r"(src[1]), "r"(src[2]));
+  o[15] = b[0];
+  o[16] = b[2];
+  o[17] = b[3];
+  // 18-21: volatile and acquire/release vectors.
+  unsigned int v[4];
+  asm volatile("ld.volatile.global.v4.b32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+               : "l"(src));
+  o[18] = v[0] ^ v[1] ^ v[2] ^ v[3];
+  asm volatile("st.volatile.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(b + 4), "r"(v[3]), "r"(v[2]), "r"(v[1]),
+               "r"(v[0]));
+  o[19] = b[4] + 2 * b[5] + 3 * b[6] + 5 * b[7];
+  asm volatile("ld.acquire.global.sys.v4.b32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+               : "l"(src + 1));
+  o[20] = v[0] + v[1] + v[2] + v[3];
+  asm volatile("st.release.global.sys.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(b + 8), "r"(v[0]), "r"(v[1]),
+               "r"(v[2]), "r"(v[3]));
+  o[21] = b[8] + 2 * b[9] + 3 * b[10] + 5 * b[11];
+  // 22: an acquire load; 23: the block's counter after every thread added
+  // 1 + i % 7 (relaxed), with fences.
+  asm volatile("ld.global.acquire.gpu.b32 %0, [%1];\n" : "=r"(w) : "l"(src + 4));
+  o[22] = w;
+  asm volatile("fence.acq_rel.gpu;\n");
+  asm volatile("red.relaxed.gpu.global.add.s32 [%0], %1;\n" ::"l"(counters + blockIdx.x), "r"(1 + i % 7));
+  asm volatile("fence.acq_rel.gpu;\n");
+  __syncthreads();
+  asm volatile("ld.global.acquire.gpu.b32 %0, [%1];\n" : "=r"(w) : "l"(counters + blockIdx.x));
+  o[23] = w;
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+  // 24-28: butterfly shuffles of a float, lane masks 1 to 16; 29: the lane.
+  float x = __uint_as_float(src[3]);
+  for (int k = 0; k < 5; ++k) {
+    float y;
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=f"(y) : "f"(x), "r"(1 << k));
+    o[24 + k] = __float_as_uint(y);
+  }
+  unsigned int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  o[29] = lane;
+  // 30-33: fp8 pairs to f16x2 and back.
+  unsigned short h;
+  asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(w) : "h"((unsigned short)(a & 0xffffu)));
+  o[30] = w;
+  asm("cvt.rn.f16x2.e5m2x2 %0, %1;" : "=r"(w) : "h"((unsigned short)(a >> 16)));
+  o[31] = w;
+  asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;" : "=h"(h) : "r"(src[1]));
+  o[32] = h;
+  asm("cvt.rn.satfinite.e5m2x2.f16x2 %0, %1;" : "=h"(h) : "r"(src[2]));
+  o[33] = h;
+}
