@@ -10,9 +10,11 @@
 //! the outputs with the idiom's C++ and assigns them to the statement's
 //! output operands. Line breaks are kept (a macro's continuation lines
 //! too), so line numbers do not move. A statement whose template is PTX
-//! but holds an instruction not in the table becomes a `static_assert`
-//! naming that instruction, so the compile fails saying what to add (no
-//! AMD compiler accepts PTX). AMD assembly (`v_cvt_f32_f16`, with `v`
+//! but holds an instruction not in the table becomes a call to a function
+//! with clang's `error` attribute naming that instruction: a compile that
+//! emits it fails saying what to add, and code never emitted (a template
+//! not instantiated, a path for other architectures) compiles, as PTX
+//! fails only where it is assembled. AMD assembly (`v_cvt_f32_f16`, with `v`
 //! constraints: a source's own ROCm branch) and empty templates (compiler
 //! barriers) are left as they are.
 //!
@@ -616,7 +618,7 @@ fn parse_operand(s: &str) -> Option<Operand> {
     Some(Operand { constraint, expr })
 }
 
-/// The replacement of a statement: its C++, or a failing `static_assert`
+/// The replacement of a statement: its C++, or a call that fails where emitted
 /// for PTX not in the table; `None` to leave it (no template, or not PTX).
 fn rewrite(stmt: &Statement, out: &mut Translation) -> Option<String> {
     let instructions: Vec<&str> = stmt
@@ -732,8 +734,15 @@ fn untranslated(ins: &str, out: &mut Translation) -> String {
         .join(" ")
         .replace(['"', '\\'], "");
     out.untranslated.push(shown.clone());
+    // A call that fails the compile only where it is emitted (clang's
+    // `error` attribute), as PTX fails only where it is assembled: code
+    // never instantiated or preprocessed in still compiles. One name per
+    // instruction text, since each carries its own message.
+    let hash = shown.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     format!(
-        "do {{ static_assert(sizeof(char) == 0, \"hip-cuda-layer: inline PTX `{shown}` has no AMD translation\"); }} while (0)"
+        "do {{ extern __device__ __attribute__((error(\"hip-cuda-layer: inline PTX `{shown}` has no AMD translation\"))) void hiprs_ptx_untranslated_{hash:016x}(); hiprs_ptx_untranslated_{hash:016x}(); }} while (0)"
     )
 }
 
@@ -1221,7 +1230,7 @@ mod tests {
             ["ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2]"]
         );
         assert!(t.translated.is_empty());
-        assert!(t.text.contains("static_assert(sizeof(char) == 0, \"hip-cuda-layer: inline PTX `ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2]` has no AMD translation\")"), "{}", t.text);
+        assert!(t.text.contains("__attribute__((error(\"hip-cuda-layer: inline PTX `ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2]` has no AMD translation\")))"), "{}", t.text);
         // One unknown instruction fails the whole statement.
         let t = translate(
             r#"asm("cvt.f32.f16 %0, %1; ld.global.nc.f32 %0, [%2];" : "=f"(x) : "h"(h), "l"(p));"#,
