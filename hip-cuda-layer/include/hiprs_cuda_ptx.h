@@ -88,7 +88,7 @@ __device__ __forceinline__ size_t __cvta_generic_to_shared(const void* p) {
 // of them copied, the rest zero. Done at once by the calling thread.
 __device__ __forceinline__ void hiprs_ptx_cp_async(unsigned int dst, unsigned long long src,
                                                    unsigned int cp_size, unsigned int src_size) {
-  __attribute__((address_space(3))) unsigned char* d = (__attribute__((address_space(3))) unsigned char*)dst;
+  __attribute__((address_space(3))) unsigned char* d = (__attribute__((address_space(3))) unsigned char*)(size_t)dst;
   const unsigned char* s = (const unsigned char*)src;
   if (src_size >= cp_size && cp_size % 4 == 0) {
     for (unsigned int i = 0; i < cp_size; i += 4) {
