@@ -111,7 +111,7 @@ fn parse_launch(rest: &str) -> Option<(String, Launch)> {
     let (_, counts) = rest.rsplit_once("]: ")?;
     let field = |text: &str, before: &str| -> Option<u64> {
         let (head, _) = text.split_once(before)?;
-        head.rsplit(|c: char| c == ' ' || c == '(' || c == ',')
+        head.rsplit([' ', '(', ','])
             .find(|w| !w.is_empty())?
             .parse()
             .ok()
